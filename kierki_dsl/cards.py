@@ -1,0 +1,153 @@
+"""Cards as small ints, sets of cards as 52-bit masks.
+
+A card is ``suit * 13 + rank`` with suits ``S H D C`` (0..3) and ranks ``2 .. A``
+(0..12), so every suit occupies one 13-bit field of a mask. ``CardSet`` is a tidy,
+immutable set-like view over such a mask; the engine itself works on bare ints.
+"""
+from __future__ import annotations
+
+from typing import Iterable, Iterator
+
+SUITS = "SHDC"
+SUIT_NAMES = ("spades", "hearts", "diamonds", "clubs")
+SUIT_SYMBOLS = "♠♥♦♣"
+RANKS = "23456789TJQKA"
+RANK_NAMES = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
+
+FULL_DECK = (1 << 52) - 1
+SUIT_MASK = tuple(8191 << (13 * s) for s in range(4))
+RANK_MASK = tuple(sum(1 << (13 * s + r) for s in range(4)) for r in range(13))
+BIT = tuple(1 << c for c in range(52))
+
+
+class CardError(ValueError):
+    """A card, rank or suit written in a way that cannot be read."""
+
+
+def card(suit: int, rank: int) -> int:
+    """The card id of ``rank`` (0 = '2' .. 12 = 'A') in ``suit`` (0 = S .. 3 = C)."""
+    return suit * 13 + rank
+
+
+def suit_of(c: int) -> int:
+    return c // 13
+
+
+def rank_of(c: int) -> int:
+    return c % 13
+
+
+_SUIT_ALIASES = {s: i for i, s in enumerate(SUITS)}
+_SUIT_ALIASES.update({sym: i for i, sym in enumerate(SUIT_SYMBOLS)})
+_SUIT_ALIASES.update({"♤": 0, "♡": 1, "♢": 2, "♧": 3})
+
+
+def parse_rank(text: str) -> int:
+    """Read a rank: ``2``-``9``, ``T`` or ``10``, ``J``, ``Q``, ``K``, ``A`` (any case)."""
+    t = str(text).strip().upper()
+    if t == "10":
+        t = "T"
+    if len(t) == 1 and t in RANKS:
+        return RANKS.index(t)
+    raise CardError(f"not a rank: {text!r}")
+
+
+def parse_suit(text: str) -> int:
+    """Read a suit letter (``S H D C``), symbol (``♠♥♦♣``) or name (``hearts``)."""
+    t = str(text).strip()
+    if t.upper() in _SUIT_ALIASES:
+        return _SUIT_ALIASES[t.upper()]
+    if t in _SUIT_ALIASES:
+        return _SUIT_ALIASES[t]
+    if t.lower() in SUIT_NAMES:
+        return SUIT_NAMES.index(t.lower())
+    raise CardError(f"not a suit: {text!r}")
+
+
+def parse_card(text: str) -> int:
+    """Read a card such as ``KH``, ``10h``, ``tc`` or ``q♠`` into its id."""
+    t = str(text).strip()
+    if len(t) < 2:
+        raise CardError(f"not a card: {text!r}")
+    try:
+        return card(parse_suit(t[-1]), parse_rank(t[:-1]))
+    except CardError:
+        raise CardError(f"not a card: {text!r} (write rank then suit, e.g. KH, 10S, qd)") from None
+
+
+def card_str(c: int) -> str:
+    """The record notation of a card: rank then suit letter, e.g. ``TC``."""
+    return RANKS[c % 13] + SUITS[c // 13]
+
+
+def card_pretty(c: int) -> str:
+    """A card for people: ``10♥``, ``Q♠``."""
+    return RANK_NAMES[c % 13] + SUIT_SYMBOLS[c // 13]
+
+
+def bits(mask: int) -> Iterator[int]:
+    """The card ids in a mask, ascending."""
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
+
+
+def mask_of(cards: Iterable[int]) -> int:
+    m = 0
+    for c in cards:
+        m |= 1 << c
+    return m
+
+
+class CardSet:
+    """An immutable set of cards backed by a 52-bit mask."""
+
+    __slots__ = ("mask",)
+
+    def __init__(self, mask: int = 0) -> None:
+        self.mask = mask
+
+    @classmethod
+    def parse(cls, items: Iterable[str]) -> "CardSet":
+        return cls(mask_of(parse_card(t) for t in items))
+
+    def __iter__(self) -> Iterator[int]:
+        return bits(self.mask)
+
+    def __len__(self) -> int:
+        return bin(self.mask).count("1")
+
+    def __contains__(self, c: object) -> bool:
+        return isinstance(c, int) and 0 <= c < 52 and bool(self.mask >> c & 1)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, CardSet) and other.mask == self.mask
+
+    def __hash__(self) -> int:
+        return hash(self.mask)
+
+    def __and__(self, other: "CardSet") -> "CardSet":
+        return CardSet(self.mask & other.mask)
+
+    def __or__(self, other: "CardSet") -> "CardSet":
+        return CardSet(self.mask | other.mask)
+
+    def __sub__(self, other: "CardSet") -> "CardSet":
+        return CardSet(self.mask & ~other.mask)
+
+    def __bool__(self) -> bool:
+        return bool(self.mask)
+
+    def __repr__(self) -> str:
+        return "CardSet(" + " ".join(card_str(c) for c in self) + ")"
+
+
+def popcount(mask: int) -> int:
+    return bin(mask).count("1")
+
+
+try:  # Python >= 3.10
+    popcount = int.bit_count  # type: ignore[assignment]  # noqa: F811
+except AttributeError:  # pragma: no cover
+    pass

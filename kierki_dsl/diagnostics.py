@@ -1,0 +1,128 @@
+"""Located, coded findings and how they are rendered.
+
+Every problem the loader, the checker or the interpreter finds in user input becomes a
+``Diagnostic``: a position in a file, a code, a severity and a message. Passes collect
+them in a ``Diagnostics`` list instead of stopping at the first one; a pass that cannot go
+on raises ``DiagnosticError`` carrying what it has collected.
+"""
+from __future__ import annotations
+
+from typing import Iterable, Iterator, Optional
+
+import attrs
+
+ERROR = "error"
+WARNING = "warning"
+
+
+@attrs.frozen
+class Pos:
+    """A 1-based line and column in a file (``end_*`` inclusive of the span's last column)."""
+
+    line: int
+    col: int
+    end_line: int = 0
+    end_col: int = 0
+
+    def span_end(self) -> tuple[int, int]:
+        if self.end_line:
+            return self.end_line, self.end_col
+        return self.line, self.col
+
+
+@attrs.frozen
+class Diagnostic:
+    """One finding: where, which code, how bad, what, and how to fix it."""
+
+    path: str
+    pos: Optional[Pos]
+    code: str
+    message: str
+    severity: str = ERROR
+    hint: str = ""
+
+    def headline(self) -> str:
+        where = self.path if self.pos is None else f"{self.path}:{self.pos.line}:{self.pos.col}"
+        return f"{where}: {self.severity}: {self.code} {self.message}"
+
+    def to_json(self) -> dict:
+        line = self.pos.line if self.pos else None
+        col = self.pos.col if self.pos else None
+        end = self.pos.span_end() if self.pos else (None, None)
+        return {
+            "path": self.path,
+            "line": line,
+            "column": col,
+            "end_line": end[0],
+            "end_column": end[1],
+            "code": self.code,
+            "severity": self.severity,
+            "message": self.message,
+            "hint": self.hint,
+        }
+
+
+class Diagnostics:
+    """An ordered collection of findings for one or more files."""
+
+    def __init__(self) -> None:
+        self.items: list[Diagnostic] = []
+
+    def add(self, d: Diagnostic) -> None:
+        self.items.append(d)
+
+    def error(self, path: str, pos: Optional[Pos], code: str, message: str, hint: str = "") -> None:
+        self.items.append(Diagnostic(path, pos, code, message, ERROR, hint))
+
+    def warning(self, path: str, pos: Optional[Pos], code: str, message: str, hint: str = "") -> None:
+        self.items.append(Diagnostic(path, pos, code, message, WARNING, hint))
+
+    def extend(self, other: Iterable[Diagnostic]) -> None:
+        self.items.extend(other)
+
+    @property
+    def errors(self) -> list[Diagnostic]:
+        return [d for d in self.items if d.severity == ERROR]
+
+    def has_errors(self) -> bool:
+        return any(d.severity == ERROR for d in self.items)
+
+    def sorted(self) -> list[Diagnostic]:
+        def key(d: Diagnostic):
+            return (d.path, d.pos.line if d.pos else 0, d.pos.col if d.pos else 0)
+
+        return sorted(self.items, key=key)
+
+    def __iter__(self) -> Iterator[Diagnostic]:
+        return iter(self.items)
+
+    def __len__(self) -> int:
+        return len(self.items)
+
+
+class DiagnosticError(Exception):
+    """Raised when input is too broken to go on; carries every finding so far."""
+
+    def __init__(self, diagnostics: Iterable[Diagnostic]) -> None:
+        self.diagnostics = list(diagnostics)
+        super().__init__("\n".join(d.headline() for d in self.diagnostics))
+
+
+def render(d: Diagnostic, source: Optional[str] = None) -> str:
+    """The headline, then the source line with a caret under the span (``^~~~``)."""
+    out = [d.headline()]
+    if d.pos is not None and source is not None:
+        lines = source.splitlines()
+        if 1 <= d.pos.line <= len(lines):
+            text = lines[d.pos.line - 1].replace("\t", " ")
+            end_line, end_col = d.pos.span_end()
+            width = 1
+            if end_line == d.pos.line and end_col > d.pos.col:
+                width = end_col - d.pos.col + 1
+            width = max(1, min(width, len(text) - d.pos.col + 1, 200))
+            shown = text if len(text) <= 240 else text[: max(240, d.pos.col + width + 10)]
+            out.append(f"  {shown}")
+            out.append("  " + " " * (d.pos.col - 1) + "^" + "~" * (width - 1))
+    if d.hint:
+        out.append(f"  hint: {d.hint}")
+    return "\n".join(out)

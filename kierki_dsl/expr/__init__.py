@@ -1,0 +1,77 @@
+"""The expression language: parse -> check -> compile, with located diagnostics.
+
+>>> from kierki_dsl.expr import compile_text, CARD_SCOPE
+>>> p = compile_text("card.suit == hearts or card == QS", CARD_SCOPE, predicate=True)
+>>> bin(p.const).count("1")
+14
+"""
+from __future__ import annotations
+
+from typing import Optional, Union
+
+from ..diagnostics import Diagnostic, DiagnosticError, Pos
+from ..cards import FULL_DECK
+from .ast import ExprText
+from .check import check
+from .compile import CardPredicate, Compiled, compile_node
+from .errors import EvalError, ExprError
+from .parser import parse
+from .types import BOOL, CARD, INT, RANK, SEAT, SUIT, Scope, Type, Var
+
+#: Names every card predicate can read.
+CARD_SCOPE = Scope("a card predicate", {"card": Var(CARD, "card", "the card being tested")})
+
+
+def diagnostics_for(text: ExprText, errors) -> list[Diagnostic]:
+    out = []
+    for e in errors:
+        pos: Pos = text.pos(e.offset, getattr(e, "end", None))
+        out.append(Diagnostic(text.path, pos, e.code, f"{e.message} in {text.field}", hint=e.hint))
+    return out
+
+
+def compile_expr(
+    text: ExprText,
+    scope: Scope,
+    expected: Optional[Type],
+    predicate: bool = False,
+    deck: int = FULL_DECK,
+) -> tuple[Optional[Union[Compiled, CardPredicate]], list[Diagnostic]]:
+    """Parse, check and compile one expression; return it and every finding.
+
+    With ``predicate=True`` the expression is a bool over ``card`` and becomes a
+    ``CardPredicate`` (masks); otherwise a ``Compiled`` callable.
+    """
+    try:
+        tree = parse(text.text)
+    except ExprError as e:
+        return None, diagnostics_for(text, [e])
+    if predicate:
+        merged = dict(scope.vars)
+        merged.update(CARD_SCOPE.vars)
+        scope = Scope(scope.name, merged)
+        expected = BOOL
+    info = check(tree, scope, CARD_SCOPE, expected)
+    if info.errors:
+        return None, diagnostics_for(text, info.errors)
+    fn, free = compile_node(tree, info, deck)
+    try:
+        if predicate:
+            return CardPredicate(fn, free, deck), []
+        return Compiled(fn, free), []
+    except EvalError as e:
+        return None, diagnostics_for(text, [ExprError(e.offset, "N410", e.message)])
+
+
+def compile_text(source: str, scope: Scope, expected: Optional[Type] = None, predicate: bool = False):
+    """Compile an expression given as plain text; raise ``DiagnosticError`` on any finding."""
+    compiled, diags = compile_expr(ExprText(source, "<expr>"), scope, expected, predicate)
+    if diags:
+        raise DiagnosticError(diags)
+    return compiled
+
+
+__all__ = [
+    "BOOL", "CARD", "INT", "RANK", "SEAT", "SUIT", "CARD_SCOPE", "CardPredicate", "Compiled",
+    "EvalError", "ExprError", "ExprText", "Scope", "Type", "Var", "compile_expr", "compile_text",
+]

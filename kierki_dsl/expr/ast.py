@@ -1,0 +1,124 @@
+"""The typed-to-be AST of the expression language; every node knows its span in the text.
+
+Class names match the grammar's rule names (``kierki_dsl/grammar/expr.lark``). ``start`` and
+``end`` are character offsets into the expression text; ``ExprText.pos`` turns them into
+file positions.
+"""
+from __future__ import annotations
+
+from typing import Callable, Optional
+
+import attrs
+
+from ..diagnostics import Pos
+
+
+@attrs.frozen
+class ExprText:
+    """An expression as written: its text, where it came from, and how to locate a character."""
+
+    text: str
+    field: str  # e.g. "contracts.bez_kierow.score[0].cards"
+    path: str = "<expr>"
+    locate: Optional[Callable[[int], Pos]] = attrs.field(default=None, eq=False)
+
+    def pos(self, offset: int, end: Optional[int] = None) -> Pos:
+        if self.locate is None:
+            p = Pos(1, offset + 1)
+            return Pos(1, offset + 1, 1, end) if end and end > offset + 1 else p
+        p = self.locate(offset)
+        if end is not None and end > offset + 1:
+            q = self.locate(end - 1)
+            return Pos(p.line, p.col, q.line, q.col)
+        return p
+
+
+@attrs.frozen
+class Node:
+    start: int
+    end: int
+
+
+@attrs.frozen
+class IntLit(Node):
+    value: int
+
+
+@attrs.frozen
+class BoolLit(Node):
+    value: bool
+
+
+@attrs.frozen
+class CardLit(Node):
+    card: int
+
+
+@attrs.frozen
+class StringLit(Node):
+    value: str
+
+
+@attrs.frozen
+class Name(Node):
+    id: str
+
+
+@attrs.frozen
+class Attribute(Node):
+    obj: Node
+    name: str
+    name_start: int
+
+
+@attrs.frozen
+class Call(Node):
+    func: str
+    args: tuple
+
+
+@attrs.frozen
+class ListLit(Node):
+    items: tuple
+
+
+@attrs.frozen
+class UnOp(Node):
+    op: str
+    operand: Node
+    op_start: int
+
+
+@attrs.frozen
+class BinOp(Node):
+    op: str
+    left: Node
+    right: Node
+    op_start: int
+
+
+@attrs.frozen
+class IfExpr(Node):
+    cond: Node
+    then: Node
+    other: Node
+
+
+def walk(node: Node):
+    """Every node of a tree, parents first."""
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        yield n
+        if isinstance(n, Attribute):
+            stack.append(n.obj)
+        elif isinstance(n, Call):
+            stack.extend(reversed(n.args))
+        elif isinstance(n, ListLit):
+            stack.extend(reversed(n.items))
+        elif isinstance(n, UnOp):
+            stack.append(n.operand)
+        elif isinstance(n, BinOp):
+            stack.extend((n.right, n.left))
+        elif isinstance(n, IfExpr):
+            stack.extend((n.other, n.then, n.cond))

@@ -1,0 +1,112 @@
+"""Built-in functions of the expression language.
+
+Each function is registered once with its signature; the same ``Builtin`` drives type
+checking (arity, parameter and result types, which context it needs) and calling. A
+parameter of type ``card predicate`` receives a bool expression over ``card``, checked in
+the card scope and handed to the implementation as a 52-bit mask.
+
+Adding a function is one decorated Python function::
+
+    @builtin("trumps_taken", (), INT, needs=("taken", "trump"),
+             example="taken(card.suit == trump) * 5")
+    def _trumps_taken(env): ...
+"""
+from __future__ import annotations
+
+from typing import Callable
+
+import attrs
+
+from ..cards import SUIT_MASK, popcount
+from .types import CARD, INT, PRED, SEAT, Type
+
+
+@attrs.frozen
+class Builtin:
+    name: str
+    params: tuple
+    result: Type
+    impl: Callable
+    doc: str
+    needs: tuple = ()
+    example: str = ""
+
+
+FUNCTIONS: dict[str, Builtin] = {}
+
+
+def builtin(name: str, params: tuple, result: Type, needs: tuple = (), example: str = ""):
+    """Register ``fn(env, *args)`` as the expression function ``name``."""
+
+    def deco(fn: Callable) -> Callable:
+        FUNCTIONS[name] = Builtin(name, params, result, fn, (fn.__doc__ or "").strip(), needs, example)
+        return fn
+
+    return deco
+
+
+@builtin("count", (PRED,), INT, needs=("deck",), example="count(card.rank == Q) * 60")
+def _count(env, mask):
+    """Number of cards in the deck that match the predicate."""
+    return popcount(mask & env["deck"])
+
+
+@builtin("taken", (PRED,), INT, needs=("taken",), example="taken(card.suit == hearts) == 13")
+def _taken(env, mask):
+    """Number of cards this seat took in the deal that match the predicate."""
+    return popcount(mask & env["taken"])
+
+
+@builtin("in_trick", (PRED,), INT, needs=("trick.cards",), example="in_trick(card.suit == hearts)")
+def _in_trick(env, mask):
+    """Number of cards in the current trick that match the predicate."""
+    return popcount(mask & env["trick.cards"])
+
+
+@builtin("held", (PRED,), INT, needs=("hand",), example="held(card.suit == trump) > 0")
+def _held(env, mask):
+    """Number of cards in the hand of the seat concerned that match the predicate."""
+    return popcount(mask & env["hand"])
+
+
+@builtin("left", (SEAT,), SEAT, needs=("players",), example="left(dealer)")
+def _left(env, seat):
+    """The seat to the left of a seat (the next one in playing order)."""
+    return (seat + 1) % env["players"]
+
+
+@builtin("right", (SEAT,), SEAT, needs=("players",), example="right(dealer)")
+def _right(env, seat):
+    """The seat to the right of a seat (the previous one in playing order)."""
+    return (seat - 1) % env["players"]
+
+
+@builtin("holder", (CARD,), SEAT, needs=("holders",), example="holder(2C)")
+def _holder(env, c):
+    """The seat that was dealt the card (its owner at the start of the deal)."""
+    return env["holders"][c]
+
+
+@builtin("suit_count", (SEAT,), INT, needs=("hands",), example="suit_count(dealer)")
+def _suit_count(env, seat):
+    """Number of suits present in a seat's current hand."""
+    h = env["hands"][seat]
+    return sum(1 for m in SUIT_MASK if h & m)
+
+
+@builtin("min", (INT, INT), INT, example="min(tricks_taken, 5) * -20")
+def _min(env, a, b):
+    """The smaller of two numbers."""
+    return a if a <= b else b
+
+
+@builtin("max", (INT, INT), INT, example="max(0, tricks_taken - 3) * 10")
+def _max(env, a, b):
+    """The larger of two numbers."""
+    return a if a >= b else b
+
+
+@builtin("abs", (INT,), INT, example="abs(-5)")
+def _abs(env, a):
+    """The absolute value of a number."""
+    return -a if a < 0 else a

@@ -1,0 +1,202 @@
+"""Checked AST -> Python closures (never ``eval``), with constant folding.
+
+Every compiled piece knows the env keys it reads (``free``). A piece that reads nothing is
+folded to a constant at load time. A card predicate becomes a ``CardPredicate`` whose
+52-bit mask is computed once per combination of the context values it reads (e.g. once
+per led suit) and then reused: the engine's hot loop only ever ANDs masks.
+"""
+from __future__ import annotations
+
+import operator
+from typing import Any, Callable
+
+from ..cards import FULL_DECK
+from . import ast
+from .builtins import FUNCTIONS
+from .check import Checked
+from .errors import EvalError
+from .types import PRED
+
+_NOTHING = object()
+
+_CMP = {
+    "==": operator.eq,
+    "!=": operator.ne,
+    "<": operator.lt,
+    "<=": operator.le,
+    ">": operator.gt,
+    ">=": operator.ge,
+}
+
+
+class Compiled:
+    """A compiled expression: call it with an env dict; ``const`` is set when it is constant."""
+
+    __slots__ = ("fn", "free", "const")
+
+    def __init__(self, fn: Callable[[dict], Any], free: frozenset) -> None:
+        self.fn = fn
+        self.free = free
+        self.const = _NOTHING
+        if not free:
+            self.const = fn({})
+            value = self.const
+            self.fn = lambda env: value
+
+    @property
+    def is_const(self) -> bool:
+        return self.const is not _NOTHING
+
+    def __call__(self, env: dict) -> Any:
+        return self.fn(env)
+
+
+class CardPredicate:
+    """A bool expression over ``card`` evaluated into masks, memoised by the context it reads."""
+
+    __slots__ = ("fn", "keys", "deck", "memo", "const")
+
+    def __init__(self, fn: Callable[[dict], bool], free: frozenset, deck: int = FULL_DECK) -> None:
+        self.fn = fn
+        self.keys = tuple(sorted(free - {"card"}))
+        self.deck = deck
+        self.memo: dict = {}
+        self.const = self._compute({}) if not self.keys else None
+
+    def _compute(self, env: dict) -> int:
+        env = dict(env)
+        m = 0
+        c = 0
+        d = self.deck
+        fn = self.fn
+        while d:
+            if d & 1:
+                env["card"] = c
+                if fn(env):
+                    m |= 1 << c
+            d >>= 1
+            c += 1
+        return m
+
+    def mask(self, env: dict) -> int:
+        if self.const is not None:
+            return self.const
+        key = tuple(env[k] for k in self.keys)
+        m = self.memo.get(key)
+        if m is None:
+            if len(self.memo) > 4096:
+                self.memo.clear()
+            m = self.memo[key] = self._compute(env)
+        return m
+
+
+def compile_node(node: ast.Node, info: Checked, deck: int = FULL_DECK) -> tuple[Callable, frozenset]:
+    """Closure and free env keys for a checked node."""
+    return _Compiler(info, deck).node(node)
+
+
+class _Compiler:
+    def __init__(self, info: Checked, deck: int) -> None:
+        self.info = info
+        self.deck = deck
+
+    def node(self, n: ast.Node) -> tuple[Callable, frozenset]:
+        nid = id(n)
+        if nid in self.info.consts:
+            v = self.info.consts[nid]
+            return (lambda env: v), frozenset()
+        if nid in self.info.vars:
+            key = self.info.vars[nid].key
+            return (lambda env: env[key]), frozenset({key})
+        return getattr(self, "_" + type(n).__name__)(n)
+
+    def _IntLit(self, n):
+        v = n.value
+        return (lambda env: v), frozenset()
+
+    _BoolLit = _IntLit
+
+    def _CardLit(self, n):
+        v = n.card
+        return (lambda env: v), frozenset()
+
+    _StringLit = _IntLit
+
+    def _Attribute(self, n: ast.Attribute):
+        f, free = self.node(n.obj)
+        if n.name == "suit":
+            return (lambda env: f(env) // 13), free
+        return (lambda env: f(env) % 13), free
+
+    def _ListLit(self, n: ast.ListLit):
+        parts = [self.node(i) for i in n.items]
+        free = frozenset().union(*(p[1] for p in parts))
+        fns = [p[0] for p in parts]
+        if not free:
+            values = frozenset(f({}) for f in fns)
+            return (lambda env: values), free
+        return (lambda env: frozenset(f(env) for f in fns)), free
+
+    def _Call(self, n: ast.Call):
+        fn = FUNCTIONS[n.func]
+        args = []
+        free = set(fn.needs)
+        for a, p in zip(n.args, fn.params):
+            f, fr = self.node(a)
+            if p == PRED:
+                pred = CardPredicate(f, fr, self.deck)
+                args.append(pred.mask)
+                free |= set(pred.keys)
+            else:
+                args.append(f)
+                free |= fr
+        impl = fn.impl
+        if len(args) == 1:
+            (a0,) = args
+            return (lambda env: impl(env, a0(env))), frozenset(free)
+        return (lambda env: impl(env, *[a(env) for a in args])), frozenset(free)
+
+    def _UnOp(self, n: ast.UnOp):
+        f, free = self.node(n.operand)
+        if n.op == "not":
+            return (lambda env: not f(env)), free
+        return (lambda env: -f(env)), free
+
+    def _BinOp(self, n: ast.BinOp):
+        lf, lfree = self.node(n.left)
+        rf, rfree = self.node(n.right)
+        free = lfree | rfree
+        op = n.op
+        if op == "and":
+            return (lambda env: bool(lf(env)) and bool(rf(env))), free
+        if op == "or":
+            return (lambda env: bool(lf(env)) or bool(rf(env))), free
+        if op == "+":
+            return (lambda env: lf(env) + rf(env)), free
+        if op == "-":
+            return (lambda env: lf(env) - rf(env)), free
+        if op == "*":
+            return (lambda env: lf(env) * rf(env)), free
+        if op in ("/", "%"):
+            where = n.op_start
+
+            def div(env, lf=lf, rf=rf, op=op):
+                a, b = lf(env), rf(env)
+                if b == 0:
+                    raise EvalError(where, "division by zero")
+                q = abs(a) // abs(b) * (1 if (a >= 0) == (b > 0) else -1)
+                return q if op == "/" else a - q * b
+
+            return div, free
+        if op == "in":
+            return (lambda env: lf(env) in rf(env)), free
+        if op == "not in":
+            return (lambda env: lf(env) not in rf(env)), free
+        cmp = _CMP[op]
+        return (lambda env: cmp(lf(env), rf(env))), free
+
+    def _IfExpr(self, n: ast.IfExpr):
+        cf, cfree = self.node(n.cond)
+        tf, tfree = self.node(n.then)
+        ef, efree = self.node(n.other)
+        return (lambda env: tf(env) if cf(env) else ef(env)), cfree | tfree | efree

@@ -1,0 +1,23 @@
+"""Errors of the expression language, located by character offset in the expression text."""
+from __future__ import annotations
+
+
+class ExprError(Exception):
+    """A syntax, name or type problem at ``offset`` (and up to ``end``) of an expression."""
+
+    def __init__(self, offset: int, code: str, message: str, hint: str = "", end: int | None = None):
+        super().__init__(message)
+        self.offset = offset
+        self.end = end
+        self.code = code
+        self.message = message
+        self.hint = hint
+
+
+class EvalError(Exception):
+    """A problem found while evaluating (e.g. division by zero), located by offset."""
+
+    def __init__(self, offset: int, message: str):
+        super().__init__(message)
+        self.offset = offset
+        self.message = message

@@ -1,0 +1,52 @@
+"""The pluggable catalogue of deal types.
+
+A deal type is one registered class: its ``fields`` extend the ruleset schema for contracts
+of that ``type``, ``build`` compiles a validated contract into an immutable compiled
+contract, and the compiled contract's ``new_deal`` starts a playable deal state. The
+interpreter never names a deal type; it only asks the catalogue.
+
+Writing a new deal type::
+
+    @register
+    class Solitaire(DealType):
+        name = "solitaire"
+        doc = "each seat plays alone"
+        fields = {"goal": Field(Int(1, 52), "cards to lay out", required=True)}
+
+        def build(self, name, spec, ctx):
+            return SolitaireContract(...)
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ..ruleset.schema import Field
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..ruleset.build import BuildContext
+
+DEAL_TYPES: dict[str, "DealType"] = {}
+
+
+class DealType:
+    """Base class of deal types; subclasses set ``name``, ``doc``, ``fields``, ``build``."""
+
+    name: str = ""
+    doc: str = ""
+    fields: dict[str, Field] = {}
+
+    def build(self, name: str, spec: dict, ctx: "BuildContext") -> Any:  # pragma: no cover
+        raise NotImplementedError
+
+
+def register(cls: type) -> type:
+    """Class decorator: add a deal type to the catalogue under ``cls.name``."""
+    DEAL_TYPES[cls.name] = cls()
+    return cls
+
+
+def load_builtin_types() -> dict[str, DealType]:
+    """Import the deal types shipped with kierki-dsl (they register themselves)."""
+    from . import layout, tricks  # noqa: F401
+
+    return DEAL_TYPES

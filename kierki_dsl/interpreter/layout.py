@@ -1,0 +1,265 @@
+"""The ``layout`` deal type: Fan Tan / Sevens / loteryjka, compiled from data.
+
+Rows are built by suit from an opening rank, down and up; the ace is low (A 2 .. K) or high
+(2 .. K A). A player must play a legal card if he has one, otherwise passes; players who
+have emptied their hands are skipped. Prizes go in the order players go out, and the deal
+ends once every prize is given (or only one player still has cards).
+"""
+from __future__ import annotations
+
+from typing import Optional
+
+import attrs
+
+from ..cards import SUIT_MASK, card_str
+from ..expr.types import SEAT
+from ..ruleset.schema import Bool, Enum, Expr, ExprSource, Field, Int, List, RankKind
+from . import scopes
+from .actions import PASS, IllegalAction
+from .catalogue import DealType, register
+from .view import SeatView
+
+FIELDS = {
+    "start_rank": Field(RankKind(), "the rank that opens a row (7 in loteryjka)", default=5),
+    "ace": Field(Enum(("low", "high")), "ace below the 2 (low) or above the king (high)", default="low"),
+    "first_turn": Field(Expr("seat"), "who plays first", default=None),
+    "must_play": Field(Bool(), "a player who can play must play (else he may pass at will)", default=True),
+    "prizes": Field(List(Int(-10**6, 10**6), min_items=1, max_items=8), "points by finishing place; the deal ends when all are given", required=True),
+}
+
+
+@attrs.frozen(eq=False)
+class LayoutContract:
+    name: str
+    type: str
+    pl: str
+    en: str
+    total: Optional[int]
+    start_rank: int
+    ace_high: bool
+    first_turn: object
+    must_play: bool
+    prizes: tuple
+    description: str = ""
+    _tables: dict = attrs.field(factory=dict, repr=False)
+
+    def position(self, c: int) -> int:
+        """A card's place in its row, 0 = the lowest card of the row."""
+        r = c % 13
+        return r if self.ace_high else (r + 1) % 13
+
+    def card_at(self, suit: int, pos: int) -> int:
+        return suit * 13 + (pos if self.ace_high else (pos - 1) % 13)
+
+    def tables(self):
+        """(opening cards mask, per-card mask of cards it makes playable)."""
+        if not self._tables:
+            start = self.position(self.start_rank)
+            opening = 0
+            adds = []
+            for c in range(52):
+                s, p = c // 13, self.position(c)
+                if p == start:
+                    opening |= 1 << c
+                m = 0
+                if p <= start and p > 0:
+                    m |= 1 << self.card_at(s, p - 1)
+                if p >= start and p < 12:
+                    m |= 1 << self.card_at(s, p + 1)
+                adds.append(m)
+            self._tables["t"] = (opening, tuple(adds))
+        return self._tables["t"]
+
+    def new_deal(self, players: int, deck: int, dealer: int, dealt: list, direction: int = 1):
+        return LayoutDeal(self, players, deck, dealer, dealt, direction)
+
+
+@register
+class Layout(DealType):
+    name = "layout"
+    doc = "A layout (Fan Tan / Sevens) deal: build rows by suit from an opening rank; prizes by finishing place."
+    fields = FIELDS
+
+    def build(self, name: str, spec: dict, ctx) -> Optional[LayoutContract]:
+        w = ("contracts", name)
+        first = ctx.expr(spec.get("first_turn") or ExprSource("left(dealer)"), scopes.SEAT_EXPR, SEAT, w + ("first_turn",))
+        prizes = spec.get("prizes")
+        if first is None or not prizes:
+            return None
+        return LayoutContract(
+            name=name,
+            type=self.name,
+            pl=spec.get("pl") or name,
+            en=spec.get("en") or "",
+            total=spec.get("total"),
+            start_rank=spec.get("start_rank", 5),
+            ace_high=spec.get("ace") == "high",
+            first_turn=first,
+            must_play=spec.get("must_play", True),
+            prizes=tuple(prizes),
+            description=spec.get("description") or "",
+        )
+
+
+class LayoutDeal:
+    """One layout deal in progress."""
+
+    trump = -1
+    caller = -1
+
+    def __init__(self, contract: LayoutContract, players: int, deck: int, dealer: int, dealt: list, direction: int = 1):
+        self.contract = contract
+        self.players = players
+        self.deck = deck
+        self.dealer = dealer
+        self.direction = direction
+        self.dealt = [list(d) for d in dealt]
+        self.hands = [sum(1 << c for c in d) for d in dealt]
+        self.opening, self.adds = contract.tables()
+        self.frontier = self.opening
+        self.played = 0
+        self.scores = [0] * players
+        self.finished: list[int] = []
+        self.actions: list = []
+        self.passes_in_row = 0
+        self.phase = "play"
+        holders = {c: s for s, d in enumerate(self.dealt) for c in d}
+        env = {"dealer": dealer, "players": players, "caller": -1, "holders": holders, "hands": self.hands, "deck": deck}
+        self.to_move = contract.first_turn(env) % players
+        if not self.hands[self.to_move]:
+            self._advance()
+
+    def is_terminal(self) -> bool:
+        return self.phase == "done"
+
+    def current_player(self) -> int:
+        return -1 if self.phase == "done" else self.to_move
+
+    def legal_mask(self) -> int:
+        return self.hands[self.to_move] & self.frontier
+
+    def legal_actions(self) -> list[int]:
+        if self.phase == "done":
+            return []
+        m = self.legal_mask()
+        out = []
+        while m:
+            low = m & -m
+            out.append(low.bit_length() - 1)
+            m ^= low
+        if not out or not self.contract.must_play:
+            out.append(PASS)
+        return out
+
+    def why_illegal(self, action: int) -> Optional[str]:
+        if self.phase == "done":
+            return "the deal is over"
+        if action in self.legal_actions():
+            return None
+        if action == PASS:
+            return "you must play when you can"
+        if not 0 <= action < 52:
+            return "a card or 'pass' is expected"
+        if not self.hands[self.to_move] >> action & 1:
+            return f"{card_str(action)} is not in the hand of seat {self.to_move}"
+        suit = action // 13
+        if not self.played & SUIT_MASK[suit]:
+            return f"the {card_str(action)[1]} row is not open: only its {card_str(self.contract.card_at(suit, self.contract.position(self.contract.start_rank)))[0]} can open it"
+        return f"{card_str(action)} does not fit next to an end of its row"
+
+    def apply_action(self, action: int) -> None:
+        if self.phase == "done":
+            raise IllegalAction("the deal is over")
+        reason = self.why_illegal(action)
+        if reason is not None:
+            raise IllegalAction(reason)
+        seat = self.to_move
+        self.actions.append(action)
+        if action == PASS:
+            self.passes_in_row += 1
+            active = sum(1 for h in self.hands if h)
+            if self.passes_in_row >= active:  # nobody can move: a blocked layout ends the deal
+                self._finish()
+                return
+        else:
+            self.passes_in_row = 0
+            self.hands[seat] ^= 1 << action
+            self.played |= 1 << action
+            self.frontier = (self.frontier & ~(1 << action)) | self.adds[action]
+            if not self.hands[seat]:
+                self._place(seat)
+                if self.phase == "done":
+                    return
+        self._advance()
+
+    def _place(self, seat: int) -> None:
+        place = len(self.finished)
+        self.finished.append(seat)
+        if place < len(self.contract.prizes):
+            self.scores[seat] += self.contract.prizes[place]
+        left = [s for s in range(self.players) if self.hands[s]]
+        if len(self.finished) >= len(self.contract.prizes):
+            self._finish()
+        elif len(left) == 1:
+            self._place(left[0])
+
+    def _finish(self) -> None:
+        self.phase = "done"
+        self.to_move = -1
+
+    def _advance(self) -> None:
+        if self.phase == "done":
+            return
+        s = self.to_move
+        for _ in range(self.players):
+            s = (s + self.direction) % self.players
+            if self.hands[s]:
+                self.to_move = s
+                return
+        self._finish()
+
+    def returns(self) -> list[int]:
+        return list(self.scores)
+
+    def trump_letter(self):
+        return None
+
+    def record_plays(self) -> list[str]:
+        return ["pass" if a == PASS else card_str(a) for a in self.actions]
+
+    def position(self) -> tuple[int, int]:
+        return len(self.actions) // self.players + 1, len(self.actions) % self.players + 1
+
+    def rows(self) -> tuple:
+        out = []
+        for s in range(4):
+            cards = [c for c in range(s * 13, s * 13 + 13) if self.played >> c & 1]
+            if not cards:
+                out.append(None)
+                continue
+            cards.sort(key=self.contract.position)
+            out.append((cards[0], cards[-1]))
+        return tuple(out)
+
+    def view(self, seat: int) -> SeatView:
+        return SeatView(
+            seat=seat,
+            contract=self.contract,
+            phase=self.phase,
+            hand=self.hands[seat],
+            legal=tuple(self.legal_actions()) if seat == self.current_player() else (),
+            trick=(),
+            led_suit=-1,
+            trump=-1,
+            caller=-1,
+            dealer=self.dealer,
+            trick_number=0,
+            tricks_total=0,
+            played=self.played,
+            scores=tuple(self.scores),
+            completed=(),
+            players=self.players,
+            layout=self.rows(),
+            hand_sizes=tuple(bin(h).count("1") for h in self.hands),
+            finished=tuple(self.finished),
+        )

@@ -1,0 +1,91 @@
+"""What names each kind of ruleset expression may read (one scope per context).
+
+Names starting with ``$`` are hidden inputs of built-in functions (``holder``, ``taken``,
+``in_trick``, ``held``); the grammar cannot spell them, so users reach them only through
+those functions. ``trump`` is -1 and ``caller`` is -1 in a deal without trumps or caller.
+"""
+from __future__ import annotations
+
+from ..expr.types import ANY, BOOL, CARD, INT, SEAT, SUIT, Scope, Var
+
+_COMMON = {
+    "dealer": Var(SEAT, "dealer", "the dealer's seat"),
+    "players": Var(INT, "players", "the number of players"),
+    "$deck": Var(ANY, "deck"),
+}
+
+SEAT_EXPR = Scope(
+    "a seat expression",
+    {
+        **_COMMON,
+        "caller": Var(SEAT, "caller", "the seat that called trumps (-1 if none)"),
+        "$holders": Var(ANY, "holders"),
+        "$hands": Var(ANY, "hands"),
+    },
+)
+
+_TRICK = {
+    "number": Var(INT, "trick.number", "1 for the first trick of the deal"),
+    "is_first": Var(BOOL, "trick.is_first", "true for the first trick"),
+    "is_last": Var(BOOL, "trick.is_last", "true for the last trick of the deal"),
+    "leader": Var(SEAT, "trick.leader", "the seat that led"),
+    "winner": Var(SEAT, "trick.winner", "the seat that won the trick"),
+}
+
+TRICK_POINTS = Scope(
+    "trick scoring",
+    {
+        **_COMMON,
+        "trick": _TRICK,
+        "tricks": Var(INT, "tricks", "the number of tricks in a full deal"),
+        "trump": Var(SUIT, "trump", "the trump suit (matches no card when there is none)"),
+        "caller": Var(SEAT, "caller", "the seat that called trumps (-1 if none)"),
+        "$trick.cards": Var(ANY, "trick.cards"),
+    },
+)
+
+CARD_SCORING = Scope(
+    "a scored-card predicate",
+    {
+        "trump": Var(SUIT, "trump", "the trump suit"),
+        "trick": {"number": _TRICK["number"], "is_last": _TRICK["is_last"], "is_first": _TRICK["is_first"]},
+        "tricks": Var(INT, "tricks", "the number of tricks in a full deal"),
+        "$deck": Var(ANY, "deck"),
+    },
+)
+
+_PLAY = {
+    "led_suit": Var(SUIT, "led_suit", "the suit led to this trick (-1 when leading)"),
+    "trump": Var(SUIT, "trump", "the trump suit (-1 when there is none)"),
+    "winning": Var(CARD, "winning", "the card winning the trick so far (-1 when leading)"),
+    "trick": {"number": _TRICK["number"], "is_first": _TRICK["is_first"], "is_last": _TRICK["is_last"]},
+    "hearts_broken": Var(BOOL, "hearts_broken", "a heart has been played in an earlier trick"),
+    "$hand": Var(ANY, "hand"),
+    "$deck": Var(ANY, "deck"),
+}
+
+PLAY_WHEN = Scope("a play-restriction condition", dict(_PLAY))
+PLAY_PREDICATE = Scope("a play restriction", dict(_PLAY))
+
+SEAT_END = Scope(
+    "seat scoring",
+    {
+        **_COMMON,
+        "seat": Var(SEAT, "seat", "the seat being scored"),
+        "caller": Var(SEAT, "caller", "the seat that called trumps (-1 if none)"),
+        "trump": Var(SUIT, "trump", "the trump suit"),
+        "tricks_taken": Var(INT, "tricks_taken", "tricks this seat won"),
+        "tricks": Var(INT, "tricks", "the number of tricks in a full deal"),
+        "$taken": Var(ANY, "taken"),
+    },
+)
+
+END_WHEN = Scope(
+    "an end condition",
+    {
+        "tricks_played": Var(INT, "tricks_played", "tricks completed so far"),
+        "tricks": Var(INT, "tricks", "the number of tricks in a full deal"),
+        "points_left": Var(BOOL, "points_left", "some card or trick still to be played can score"),
+        "$deck": Var(ANY, "deck"),
+    },
+)

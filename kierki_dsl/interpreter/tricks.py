@@ -1,0 +1,301 @@
+"""The ``tricks`` deal type: trick-taking contracts, compiled from data.
+
+Everything a trick deal does is data: who leads, the trump (none, fixed, or called by a
+seat after seeing some cards), play restrictions (follow suit, forbidden or required cards,
+each with the "unless nothing else is possible" fallback), scoring components (per trick,
+per card, per seat, or ``include`` of other contracts' components by reference) and an
+optional end condition.
+"""
+from __future__ import annotations
+
+from typing import Optional
+
+import attrs
+
+from ..cards import SUIT_NAMES
+from ..expr.types import BOOL, INT, SEAT
+from ..ruleset.schema import Bool, Enum, Expr, Field, Int, List, Obj, OneOf, Str
+from .catalogue import DealType, register
+from . import scopes
+
+SUIT_CHOICES = ("none",) + SUIT_NAMES
+
+SCORE_ITEM = Obj(
+    {
+        "per_trick": Field(Expr("int"), "points for each trick won, to its winner"),
+        "when": Field(Expr("bool"), "with per_trick or per_card: only tricks where this holds (e.g. trick.is_last)"),
+        "per_card": Field(Expr("pred"), "a card predicate: each matching card won scores `points`"),
+        "points": Field(Expr("int"), "with per_card: the points for each matching card"),
+        "per_seat": Field(Expr("int"), "points for each seat when the deal ends (tricks_taken, taken(...))"),
+        "include": Field(OneOf(scalar=Str(r"[a-z][a-z0-9_]*"), seq=List(Str(r"[a-z][a-z0-9_]*"), min_items=1)), "score as these contracts score too (by reference)"),
+        "label": Field(Str(), "a short name for this component, for explanations"),
+    },
+    doc="One scoring component; exactly one of per_trick, per_card, per_seat, include.",
+)
+
+RESTRICTION = Obj(
+    {
+        "on": Field(Enum(("lead", "follow", "discard", "any")), "when it applies: leading, following suit, unable to follow (discard), or always", required=True),
+        "forbid": Field(Expr("pred"), "cards that may not be played"),
+        "require": Field(Expr("pred"), "cards that must be played (one of them)"),
+        "when": Field(Expr("bool"), "only when this holds"),
+        "fallback": Field(Bool(), "if the rule would leave no legal card, ignore it (default true)", default=True),
+        "reason": Field(Str(), "the rule in words, shown to a player who breaks it"),
+    },
+    doc="A restriction on which cards may be played.",
+)
+
+TRUMP_CALL = Obj(
+    {
+        "called_by": Field(Expr("seat"), "who names trumps, e.g. dealer or left(dealer)", required=True),
+        "after": Field(Int(0, 52), "how many of his cards the caller sees first (the rest are dealt after the call)", default=5),
+        "choices": Field(List(Enum(SUIT_CHOICES), min_items=1, unique=True), "what may be called", default=list(SUIT_NAMES)),
+    },
+    doc="Trumps named by a seat during the deal.",
+)
+
+FIELDS = {
+    "first_lead": Field(Expr("seat"), "who leads to the first trick", default=None),
+    "trump": Field(OneOf(scalar=Enum(SUIT_CHOICES), mapping=TRUMP_CALL), "none, a fixed suit, or a call", default="none"),
+    "follow_suit": Field(Bool(), "a player holding the suit led must play it", default=True),
+    "lead_ban": Field(Expr("pred"), "cards that may not be led unless the hand holds nothing else"),
+    "lead_ban_reason": Field(Str(), "the lead ban in words"),
+    "restrictions": Field(List(RESTRICTION, max_items=32), "further play restrictions, applied in order", default=[]),
+    "score": Field(List(SCORE_ITEM, min_items=1, max_items=64), "scoring components", required=True),
+    "end_when": Field(Expr("bool"), "the deal ends before the next trick when this holds"),
+    "early_stop": Field(Bool(), "end the deal as soon as no points can change any more", default=False),
+}
+
+
+@attrs.frozen(eq=False)
+class Scorer:
+    """One scoring component, compiled once and shared by every contract that includes it."""
+
+    kind: str  # "trick" | "card" | "seat"
+    points: object  # Compiled (int)
+    when: object = None  # Compiled (bool) or None
+    cards: object = None  # CardPredicate for "card"
+    origin: str = ""
+    label: str = ""
+
+
+@attrs.frozen(eq=False)
+class Restriction:
+    on: str
+    cards: object  # CardPredicate
+    require: bool
+    when: object  # Compiled or None
+    fallback: bool
+    reason: str
+
+
+@attrs.frozen(eq=False)
+class TrumpCall:
+    called_by: object  # Compiled seat expression
+    after: int
+    choices: tuple  # suits, -1 = no trumps
+
+
+@attrs.frozen(eq=False)
+class TrickContract:
+    """A compiled trick-taking contract; ``new_deal`` starts a deal of it."""
+
+    name: str
+    type: str
+    pl: str
+    en: str
+    total: Optional[int]
+    first_lead: object
+    trump: int  # fixed trump suit, -1 for none (ignored when `call` is set)
+    call: Optional[TrumpCall]
+    follow_suit: bool
+    restrictions: tuple
+    scorers: tuple
+    end_when: object
+    early_stop: bool
+    description: str = ""
+    _tables: dict = attrs.field(factory=dict, repr=False)
+
+    def new_deal(self, players: int, deck: int, dealer: int, dealt: list, direction: int = 1):
+        from .trickstate import TrickDeal
+
+        return TrickDeal(self, players, deck, dealer, dealt, direction)
+
+    def tables(self, tricks: int, trump: int, players: int):
+        """Per-trick points of the static scorers, computed once per (tricks, trump)."""
+        key = (tricks, trump, players)
+        t = self._tables.get(key)
+        if t is None:
+            t = self._tables[key] = _static_tables(self, tricks, trump, players)
+        return t
+
+
+_STATIC_KEYS = {"trick.number", "trick.is_first", "trick.is_last", "tricks", "players", "trump", "deck"}
+
+
+def _static_tables(c: TrickContract, tricks: int, trump: int, players: int):
+    """Split scorers into tables (points by trick number) and dynamic ones evaluated live."""
+    trick_points = [0] * (tricks + 2)
+    card_tables: list = []
+    dynamic: list = []
+    for s in c.scorers:
+        if s.kind == "seat":
+            continue
+        free = set(s.points.free) | (set(s.when.free) if s.when else set())
+        if s.cards is not None:
+            free |= set(s.cards.keys)
+        if not free <= _STATIC_KEYS:
+            dynamic.append(s)
+            continue
+        pts = [0] * (tricks + 2)
+        masks = [0] * (tricks + 2)
+        for n in range(1, tricks + 1):
+            env = {
+                "trick.number": n,
+                "trick.is_first": n == 1,
+                "trick.is_last": n == tricks,
+                "tricks": tricks,
+                "players": players,
+                "trump": trump,
+            }
+            if s.when is not None and not s.when(env):
+                continue
+            pts[n] = s.points(env)
+            if s.cards is not None:
+                masks[n] = s.cards.mask(env)
+        if s.cards is None:
+            for n in range(tricks + 2):
+                trick_points[n] += pts[n]
+        elif len(set(masks[1 : tricks + 1])) == 1:
+            card_tables.append((masks[1], pts))
+        else:
+            for n in range(1, tricks + 1):
+                if masks[n] and pts[n]:
+                    one = [0] * (tricks + 2)
+                    one[n] = pts[n]
+                    card_tables.append((masks[n], one))
+    card_tables = [(m, p) for m, p in card_tables if m and any(p)]
+    return trick_points, tuple(card_tables), tuple(dynamic)
+
+
+@register
+class Tricks(DealType):
+    name = "tricks"
+    doc = "A trick-taking deal: follow suit, optional trumps, scoring per trick and per card."
+    fields = FIELDS
+
+    def build(self, name: str, spec: dict, ctx) -> Optional[TrickContract]:
+        w = ("contracts", name)
+        ok = True
+        first_lead = ctx.expr(spec.get("first_lead") or _default_lead(), scopes.SEAT_EXPR, SEAT, w + ("first_lead",))
+        trump, call = -1, None
+        t = spec.get("trump")
+        if isinstance(t, str):
+            trump = SUIT_CHOICES.index(t) - 1
+        elif isinstance(t, dict):
+            caller = ctx.expr(t["called_by"], scopes.SEAT_EXPR, SEAT, w + ("trump", "called_by"))
+            choices = tuple(SUIT_CHOICES.index(x) - 1 for x in t.get("choices") or SUIT_NAMES)
+            call = TrumpCall(caller, t.get("after", 5), choices)
+            ok = ok and caller is not None
+        restrictions = []
+        if spec.get("lead_ban") is not None:
+            pred = ctx.expr(spec["lead_ban"], scopes.PLAY_PREDICATE, BOOL, w + ("lead_ban",), predicate=True)
+            reason = spec.get("lead_ban_reason") or f"{_words(spec['lead_ban'].text)} may not be led while you hold another card"
+            if pred is not None:
+                restrictions.append(Restriction("lead", pred, False, None, True, reason))
+        for i, r in enumerate(spec.get("restrictions") or []):
+            rw = w + ("restrictions", i)
+            if (r.get("forbid") is None) == (r.get("require") is None):
+                ctx.error(rw, "S210", "a restriction needs exactly one of 'forbid' and 'require'")
+                continue
+            require = r.get("require") is not None
+            src = r["require"] if require else r["forbid"]
+            pred = ctx.expr(src, scopes.PLAY_PREDICATE, BOOL, rw + ("require" if require else "forbid",), predicate=True)
+            when = ctx.expr(r.get("when"), scopes.PLAY_WHEN, BOOL, rw + ("when",))
+            reason = r.get("reason") or (f"you must play {_words(src.text)}" if require else f"{_words(src.text)} may not be played now")
+            if pred is not None:
+                restrictions.append(Restriction(r["on"], pred, require, when, r.get("fallback", True), reason))
+        scorers = []
+        for i, item in enumerate(spec.get("score") or []):
+            got = _build_scorer(name, item, ctx, w + ("score", i))
+            if got is None:
+                ok = False
+            else:
+                scorers.extend(got)
+        end_when = ctx.expr(spec.get("end_when"), scopes.END_WHEN, BOOL, w + ("end_when",))
+        if first_lead is None:
+            ok = False
+        if not ok:
+            return None
+        return TrickContract(
+            name=name,
+            type=self.name,
+            pl=spec.get("pl") or name,
+            en=spec.get("en") or "",
+            total=spec.get("total"),
+            first_lead=first_lead,
+            trump=trump,
+            call=call,
+            follow_suit=spec.get("follow_suit", True),
+            restrictions=tuple(restrictions),
+            scorers=tuple(scorers),
+            end_when=end_when,
+            early_stop=bool(spec.get("early_stop")),
+            description=spec.get("description") or "",
+        )
+
+
+def _default_lead():
+    from ..ruleset.schema import ExprSource
+
+    return ExprSource("left(dealer)")
+
+
+def _words(text: str) -> str:
+    return " ".join(text.split())
+
+
+def _build_scorer(contract: str, item: dict, ctx, where: tuple) -> Optional[list]:
+    kinds = [k for k in ("per_trick", "per_card", "per_seat", "include") if item.get(k) is not None]
+    if len(kinds) != 1:
+        ctx.error(where, "S210", "a score component needs exactly one of per_trick, per_card, per_seat, include")
+        return None
+    kind = kinds[0]
+    label = item.get("label") or ""
+    when = ctx.expr(item.get("when"), scopes.TRICK_POINTS, BOOL, where + ("when",))
+    if item.get("when") is not None and when is None:
+        return None
+    if kind != "per_card" and item.get("points") is not None:
+        ctx.error(where + ("points",), "S210", "'points' goes with per_card; per_trick and per_seat carry their own points")
+        return None
+    if kind == "per_trick":
+        pts = ctx.expr(item["per_trick"], scopes.TRICK_POINTS, INT, where + ("per_trick",))
+        return None if pts is None else [Scorer("trick", pts, when, None, contract, label)]
+    if kind == "per_card":
+        if item.get("points") is None:
+            ctx.error(where, "S203", "per_card needs 'points' (the points for each matching card)")
+            return None
+        cards = ctx.expr(item["per_card"], scopes.CARD_SCORING, BOOL, where + ("per_card",), predicate=True)
+        pts = ctx.expr(item["points"], scopes.TRICK_POINTS, INT, where + ("points",))
+        if cards is None or pts is None:
+            return None
+        return [Scorer("card", pts, when, cards, contract, label)]
+    if kind == "per_seat":
+        if item.get("when") is not None:
+            ctx.error(where + ("when",), "S210", "'when' goes with per_trick or per_card; write the condition into per_seat")
+            return None
+        pts = ctx.expr(item["per_seat"], scopes.SEAT_END, INT, where + ("per_seat",))
+        return None if pts is None else [Scorer("seat", pts, None, None, contract, label)]
+    names = item["include"]
+    names = [names] if isinstance(names, str) else names
+    out = []
+    for j, ref in enumerate(names):
+        rw = where + ("include",) + ((j,) if isinstance(item["include"], list) else ())
+        other = ctx.contract(ref, rw)
+        if other is None:
+            return None
+        if not hasattr(other, "scorers"):
+            ctx.error(rw, "R503", f"contract {ref!r} is a {other.type} deal; only trick contracts can be included")
+            return None
+        out.extend(other.scorers)
+    return out

@@ -1,0 +1,344 @@
+"""The state of one trick deal: legal actions, applying them, scores (OpenSpiel-style)."""
+from __future__ import annotations
+
+from typing import Optional
+
+from ..cards import FULL_DECK, SUIT_MASK, SUIT_NAMES, card_str, popcount
+from .actions import NO_TRUMP, IllegalAction, call, called_suit
+from .view import SeatView
+
+CALL, PLAY, DONE = "call", "play", "done"
+
+
+class TrickDeal:
+    """One deal of a trick contract, from the trump call (if any) to the last trick."""
+
+    def __init__(self, contract, players: int, deck: int, dealer: int, dealt: list, direction: int = 1):
+        self.contract = contract
+        self.players = players
+        self.deck = deck
+        self.dealer = dealer
+        self.direction = direction
+        self.dealt = [list(d) for d in dealt]  # cards per seat in the order dealt
+        self.hands = [sum(1 << c for c in d) for d in dealt]
+        self.tricks_total = len(self.dealt[0])
+        self.trump = contract.trump if contract.call is None else -1
+        self.caller = -1
+        self.scores = [0] * players
+        self.taken = [0] * players
+        self.tricks_won = [0] * players
+        self.actions: list[int] = []  # every action applied, in order
+        self.trick: list = []  # (seat, card) of the trick in progress
+        self.trick_no = 1
+        self.led = -1
+        self.played = 0  # mask of every card played so far
+        self.completed: list = []  # (leader, [(seat, card)...], winner) of finished tricks
+        self.hearts_broken = False
+        self.phase = PLAY
+        self.to_move = -1
+        self.ended_early = False
+        if contract.call is not None:
+            self.phase = CALL
+            self.caller = contract.call.called_by(self._seat_env())
+            self.to_move = self.caller
+        else:
+            self._start_play()
+
+    # -- environment for expressions ----------------------------------------------------
+    def _seat_env(self) -> dict:
+        holders = {}
+        for s, d in enumerate(self.dealt):
+            for c in d:
+                holders[c] = s
+        return {
+            "dealer": self.dealer,
+            "players": self.players,
+            "caller": self.caller,
+            "holders": holders,
+            "hands": self.hands,
+            "deck": self.deck,
+        }
+
+    def _start_play(self) -> None:
+        self.phase = PLAY
+        leader = self.contract.first_lead(self._seat_env()) % self.players
+        self.leader = leader
+        self.to_move = leader
+        self._tables = self.contract.tables(self.tricks_total, self.trump, self.players)
+
+    # -- queries ---------------------------------------------------------------------------
+    def is_terminal(self) -> bool:
+        return self.phase == DONE
+
+    def current_player(self) -> int:
+        return -1 if self.phase == DONE else self.to_move
+
+    def call_view_cards(self) -> list[int]:
+        """The cards the trump caller has seen when he must call."""
+        return self.dealt[self.caller][: self.contract.call.after]
+
+    def legal_actions(self) -> list[int]:
+        if self.phase == CALL:
+            return [call(s) for s in self.contract.call.choices]
+        if self.phase == DONE:
+            return []
+        m = self.legal_mask()
+        out = []
+        while m:
+            low = m & -m
+            out.append(low.bit_length() - 1)
+            m ^= low
+        return out
+
+    def _play_env(self) -> dict:
+        winning = -1
+        if self.trick:
+            winning = self._winning_card()
+        return {
+            "led_suit": self.led,
+            "trump": self.trump,
+            "winning": winning,
+            "trick.number": self.trick_no,
+            "trick.is_first": self.trick_no == 1,
+            "trick.is_last": self.trick_no == self.tricks_total,
+            "hearts_broken": self.hearts_broken,
+            "hand": self.hands[self.to_move],
+            "deck": self.deck,
+        }
+
+    def legal_mask(self, explain: Optional[int] = None):
+        """The legal cards as a mask; with ``explain=card``, the reason that card is illegal."""
+        hand = self.hands[self.to_move]
+        legal = hand
+        leading = not self.trick
+        phase = "lead"
+        if not leading:
+            phase = "follow"
+            if self.contract.follow_suit:
+                m = hand & SUIT_MASK[self.led]
+                if m:
+                    if explain is not None and not (m >> explain & 1):
+                        return f"you must follow {SUIT_NAMES[self.led]}"
+                    legal = m
+                else:
+                    phase = "discard"
+            elif not hand & SUIT_MASK[self.led]:
+                phase = "discard"
+        env = None
+        for r in self.contract.restrictions:
+            if r.on != "any" and r.on != phase:
+                continue
+            if r.when is not None or r.cards.const is None:
+                if env is None:
+                    env = self._play_env()
+                if r.when is not None and not r.when(env):
+                    continue
+                pm = r.cards.mask(env)
+            else:
+                pm = r.cards.const
+            m = legal & pm if r.require else legal & ~pm
+            if m or not r.fallback:
+                if explain is not None and (legal >> explain & 1) and not (m >> explain & 1):
+                    return r.reason
+                legal = m
+        if explain is not None:
+            return None
+        return legal
+
+    def why_illegal(self, action: int) -> Optional[str]:
+        """None if the action is legal now, else the rule it breaks, in words."""
+        if self.phase == DONE:
+            return "the deal is over"
+        if self.phase == CALL:
+            if action in self.legal_actions():
+                return None
+            return "a trump call is expected (" + ", ".join(
+                "no trumps" if s < 0 else SUIT_NAMES[s] for s in self.contract.call.choices) + ")"
+        if not 0 <= action < 52:
+            return "a card is expected"
+        if not self.hands[self.to_move] >> action & 1:
+            return f"{card_str(action)} is not in the hand of seat {self.to_move}"
+        reason = self.legal_mask(explain=action)
+        if reason is None and not (self.legal_mask() >> action & 1):
+            return "no card is legal here"
+        return reason
+
+    def _winning_card(self) -> int:
+        tm = 0
+        for _, c in self.trick:
+            tm |= 1 << c
+        if self.trump >= 0 and tm & SUIT_MASK[self.trump]:
+            return (tm & SUIT_MASK[self.trump]).bit_length() - 1
+        return (tm & SUIT_MASK[self.led]).bit_length() - 1
+
+    # -- applying actions ------------------------------------------------------------------
+    def apply_action(self, action: int) -> None:
+        if self.phase == CALL:
+            if action not in self.legal_actions():
+                raise IllegalAction(self.why_illegal(action) or "illegal call")
+            self.actions.append(action)
+            self.trump = called_suit(action)
+            self._start_play()
+            return
+        if self.phase == DONE:
+            raise IllegalAction("the deal is over")
+        seat = self.to_move
+        if not (0 <= action < 52) or not (self.legal_mask() >> action & 1):
+            raise IllegalAction(self.why_illegal(action) or "illegal card")
+        self.actions.append(action)
+        self.hands[seat] ^= 1 << action
+        if not self.trick:
+            self.led = action // 13
+        self.trick.append((seat, action))
+        if len(self.trick) < self.players:
+            self.to_move = (seat + self.direction) % self.players
+            return
+        self._finish_trick()
+
+    def _finish_trick(self) -> None:
+        win_card = self._winning_card()
+        winner = next(s for s, c in self.trick if c == win_card)
+        tm = 0
+        for _, c in self.trick:
+            tm |= 1 << c
+        n = self.trick_no
+        trick_points, card_tables, dynamic = self._tables
+        pts = trick_points[n]
+        for m, table in card_tables:
+            if tm & m:
+                pts += popcount(tm & m) * table[n]
+        if dynamic:
+            pts += self._dynamic_points(dynamic, tm, winner)
+        self.scores[winner] += pts
+        self.taken[winner] |= tm
+        self.tricks_won[winner] += 1
+        self.played |= tm
+        if tm & SUIT_MASK[1]:
+            self.hearts_broken = True
+        self.completed.append((self.trick[0][0], list(self.trick), winner))
+        self.trick = []
+        self.led = -1
+        self.trick_no += 1
+        self.to_move = winner
+        if self.trick_no > self.tricks_total or self._ends_early():
+            self._finish_deal()
+
+    def _dynamic_points(self, dynamic, tm: int, winner: int) -> int:
+        n = self.trick_no
+        env = {
+            "trick.number": n,
+            "trick.is_first": n == 1,
+            "trick.is_last": n == self.tricks_total,
+            "trick.leader": self.trick[0][0],
+            "trick.winner": winner,
+            "trick.cards": tm,
+            "tricks": self.tricks_total,
+            "players": self.players,
+            "trump": self.trump,
+            "dealer": self.dealer,
+            "caller": self.caller,
+            "deck": self.deck,
+        }
+        total = 0
+        for s in dynamic:
+            if s.when is not None and not s.when(env):
+                continue
+            p = s.points(env)
+            if s.cards is not None:
+                p *= popcount(tm & s.cards.mask(env))
+            total += p
+        return total
+
+    def points_left(self) -> bool:
+        """Whether any trick still to be played can change a score (for early stop)."""
+        trick_points, card_tables, dynamic = self._tables
+        if dynamic or any(s.kind == "seat" for s in self.contract.scorers):
+            return True
+        n = self.trick_no
+        rest = FULL_DECK & ~self.played
+        if any(trick_points[n : self.tricks_total + 1]):
+            return True
+        for m, table in card_tables:
+            if m & rest and any(table[n : self.tricks_total + 1]):
+                return True
+        return False
+
+    def _ends_early(self) -> bool:
+        c = self.contract
+        if c.early_stop and not self.points_left():
+            return True
+        if c.end_when is not None:
+            env = {
+                "tricks_played": self.trick_no - 1,
+                "tricks": self.tricks_total,
+                "points_left": self.points_left(),
+                "deck": self.deck,
+            }
+            return bool(c.end_when(env))
+        return False
+
+    def _finish_deal(self) -> None:
+        if self.trick_no <= self.tricks_total:
+            self.ended_early = True
+        seat_scorers = [s for s in self.contract.scorers if s.kind == "seat"]
+        for seat in range(self.players):
+            env = {
+                "seat": seat,
+                "dealer": self.dealer,
+                "players": self.players,
+                "caller": self.caller,
+                "trump": self.trump,
+                "tricks_taken": self.tricks_won[seat],
+                "tricks": self.tricks_total,
+                "taken": self.taken[seat],
+                "deck": self.deck,
+            }
+            for s in seat_scorers:
+                self.scores[seat] += s.points(env)
+        self.phase = DONE
+        self.to_move = -1
+
+    # -- results and views -----------------------------------------------------------------
+    def returns(self) -> list[int]:
+        return list(self.scores)
+
+    def trump_letter(self) -> Optional[str]:
+        return None if self.trump < 0 else "SHDC"[self.trump]
+
+    def record_plays(self) -> list[str]:
+        return [card_str(a) for a in self.actions if a < 52]
+
+    def position(self) -> tuple[int, int]:
+        """(trick number, position in trick) of the next play, 1-based."""
+        return self.trick_no, len(self.trick) + 1
+
+    def view(self, seat: int) -> SeatView:
+        """What ``seat`` may see now: its own hand, public plays, trump, scores."""
+        hand = self.hands[seat]
+        if self.phase == CALL and seat == self.caller:
+            hand = sum(1 << c for c in self.call_view_cards())
+        elif self.phase == CALL:
+            hand = 0
+        legal = self.legal_actions() if seat == self.current_player() else []
+        return SeatView(
+            seat=seat,
+            contract=self.contract,
+            phase=self.phase,
+            hand=hand,
+            legal=tuple(legal),
+            trick=tuple(self.trick),
+            led_suit=self.led,
+            trump=self.trump,
+            caller=self.caller,
+            dealer=self.dealer,
+            trick_number=self.trick_no,
+            tricks_total=self.tricks_total,
+            played=self.played,
+            scores=tuple(self.scores),
+            completed=tuple((lead, tuple(t), w) for lead, t, w in self.completed),
+            players=self.players,
+            layout=None,
+        )
+
+
+__all__ = ["TrickDeal", "NO_TRUMP"]

@@ -1,0 +1,38 @@
+"""What one seat may see of a deal: the information state handed to players."""
+from __future__ import annotations
+
+from typing import Any, Optional
+
+import attrs
+
+
+@attrs.frozen
+class SeatView:
+    """A seat's view of the deal: its own hand, public plays and scores; never other hands.
+
+    ``hand`` is a 52-bit mask (during a trump call, only the cards the caller has seen);
+    ``legal`` the legal actions when it is this seat's turn. ``trick`` holds ``(seat, card)``
+    of the trick in progress, ``completed`` every finished trick as ``(leader, plays, winner)``.
+    In a layout deal ``layout`` is a tuple of rows, one per suit: ``None`` (not open) or
+    ``(low, high)`` card ids at the ends.
+    """
+
+    seat: int
+    contract: Any
+    phase: str
+    hand: int
+    legal: tuple
+    trick: tuple
+    led_suit: int
+    trump: int
+    caller: int
+    dealer: int
+    trick_number: int
+    tricks_total: int
+    played: int
+    scores: tuple
+    completed: tuple
+    players: int
+    layout: Optional[tuple]
+    hand_sizes: tuple = ()
+    finished: tuple = ()

@@ -1,0 +1,82 @@
+"""Compiling validated contracts: expressions with file positions, references, cycles."""
+from __future__ import annotations
+
+from typing import Any, Optional
+
+from ..diagnostics import Diagnostics, Pos
+from ..expr import ExprText, compile_expr
+from ..expr.types import Scope, Type
+from .schema import ExprSource, Scalar
+
+
+class BuildContext:
+    """Everything a deal type's ``build`` needs: positions, diagnostics, other contracts."""
+
+    def __init__(self, path: str, diags: Diagnostics, specs: dict, nodes: dict, players: int, deck: int):
+        self.path = path
+        self.diags = diags
+        self.specs = specs
+        self.nodes = nodes
+        self.players = players
+        self.deck = deck
+        self.built: dict[str, Any] = {}
+        self._building: list[str] = []
+
+    # -- positions and findings -------------------------------------------------------------
+    def pos(self, where: tuple) -> Optional[Pos]:
+        while where:
+            node = self.nodes.get(where)
+            if node is not None:
+                return node.span() if isinstance(node, Scalar) else node.pos
+            where = where[:-1]
+        return None
+
+    def error(self, where: tuple, code: str, message: str, hint: str = "") -> None:
+        self.diags.error(self.path, self.pos(where), code, message, hint)
+
+    def warning(self, where: tuple, code: str, message: str, hint: str = "") -> None:
+        self.diags.warning(self.path, self.pos(where), code, message, hint)
+
+    @staticmethod
+    def label(where: tuple) -> str:
+        out = ""
+        for part in where:
+            out += f"[{part}]" if isinstance(part, int) else (("." if out else "") + part)
+        return out
+
+    # -- expressions ------------------------------------------------------------------------
+    def expr(self, src: Optional[ExprSource], scope: Scope, expected: Optional[Type], where: tuple, predicate: bool = False):
+        """Compile one expression field, reporting findings at their place in the file."""
+        if src is None:
+            return None
+        locate = src.node.pos_at if src.node is not None else None
+        text = ExprText(src.text, self.label(where), self.path, locate)
+        compiled, diags = compile_expr(text, scope, expected, predicate=predicate, deck=self.deck)
+        self.diags.extend(diags)
+        return compiled
+
+    # -- references between contracts -------------------------------------------------------
+    def contract(self, name: str, where: tuple):
+        """The compiled contract ``name`` (built on first use); None after reporting a problem."""
+        if name in self.built:
+            return self.built[name]
+        if name in self._building:
+            chain = " -> ".join(self._building[self._building.index(name):] + [name])
+            self.error(where, "R502", f"contracts include each other in a cycle: {chain}")
+            return None
+        spec = self.specs.get(name)
+        if spec is None:
+            import difflib
+
+            close = difflib.get_close_matches(name, list(self.specs), n=1)
+            self.error(where, "R501", f"no contract named {name!r}", f"did you mean {close[0]!r}?" if close else "")
+            return None
+        from ..interpreter.catalogue import DEAL_TYPES
+
+        self._building.append(name)
+        try:
+            result = DEAL_TYPES[spec["type"]].build(name, spec, self)
+        finally:
+            self._building.pop()
+        self.built[name] = result
+        return result

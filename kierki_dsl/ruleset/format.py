@@ -1,0 +1,86 @@
+"""The ruleset format (``kierki: 1``): top-level keys, the match, and the contract catalogue.
+
+Contract fields come from the deal types registered in the catalogue, so a new deal type
+extends the format (and ``kierki schema``) without touching this file.
+"""
+from __future__ import annotations
+
+import functools
+
+from .schema import Bool, CardKind, Enum, Expr, Field, Int, List, MapOf, Obj, OneOf, RankKind, Str, Tagged
+
+FORMAT_VERSION = 1
+
+COMMON_CONTRACT_FIELDS = {
+    "pl": Field(Str(), "the contract's Polish name, e.g. 'Bez kierów'"),
+    "en": Field(Str(), "the contract's English name, e.g. 'No hearts'"),
+    "description": Field(Str(), "what the contract is about, for players"),
+    "total": Field(Int(-10**9, 10**9), "declared sum of all seats' points in one deal of this contract (checked by lint and at run time)"),
+}
+
+SCHEDULE_ENTRY = OneOf(
+    scalar=Str(r"[a-z][a-z0-9_]*", doc="a contract name"),
+    mapping=Obj(
+        {
+            "contract": Field(Str(r"[a-z][a-z0-9_]*"), "the contract to play", required=True),
+            "repeat": Field(Int(1, 64), "how many deals in a row", default=1),
+        }
+    ),
+)
+
+MATCH = Obj(
+    {
+        "schedule": Field(List(SCHEDULE_ENTRY, min_items=1, max_items=256), "the deals of a match, in order", required=True),
+        "first_dealer": Field(OneOf(scalar=Str(r"random|[0-9]")), "'random' or a seat number", default="random"),
+        "direction": Field(Enum(("clockwise", "counterclockwise")), "the order of play, dealing and the passing of the deal", default="clockwise"),
+        "total": Field(Int(-10**9, 10**9), "declared sum of all seats' final scores (0 for a zero-sum game)"),
+    },
+    doc="How a match is played: the schedule of deals and the dealer rotation.",
+)
+
+DECK = Obj(
+    {
+        "ranks": Field(List(RankKind(), min_items=1, max_items=13, unique=True), "ranks in the deck, low to high order is always 2..A", default=None),
+        "remove": Field(List(CardKind(), max_items=52, unique=True), "cards taken out of the deck (e.g. [2C] for three players)", default=None),
+    },
+    doc="The pack: 52 cards unless ranks are left out or cards removed.",
+)
+
+
+@functools.lru_cache(maxsize=1)
+def ruleset_schema() -> Obj:
+    """The schema of a whole ruleset file (built once, after the catalogue is loaded)."""
+    from ..interpreter.catalogue import load_builtin_types
+
+    types = load_builtin_types()
+    variants = {}
+    for name, dt in types.items():
+        fields = dict(COMMON_CONTRACT_FIELDS)
+        fields.update(dt.fields)
+        variants[name] = Obj(fields, doc=dt.doc, title=name)
+    contract = Tagged("type", variants, default="tricks", doc="A contract (deal type) of the catalogue")
+    return Obj(
+        {
+            "kierki": Field(Int(FORMAT_VERSION, FORMAT_VERSION), "ruleset format version (1)", required=True),
+            "name": Field(Str(), "the ruleset's name", required=True),
+            "description": Field(Str(), "what this ruleset is"),
+            "extends": Field(Str(), "a ruleset file this one modifies (path relative to this file)"),
+            "players": Field(Int(2, 8), "number of players", default=4),
+            "deck": Field(DECK, "the pack of cards", default=None),
+            "match": Field(MATCH, "the schedule of deals", required=True),
+            "contracts": Field(MapOf(contract), "the contracts (deal types) by name", required=True),
+        },
+        doc="A kierki-dsl ruleset.",
+    )
+
+
+def json_schema() -> dict:
+    """The JSON Schema of the ruleset format, with descriptions (``kierki schema``)."""
+    s = ruleset_schema().json()
+    s["$schema"] = "https://json-schema.org/draft/2020-12/schema"
+    s["$id"] = "https://kierki-dsl.invalid/schema/ruleset-1.json"
+    s["title"] = "kierki-dsl ruleset"
+    return s
+
+
+__all__ = ["ruleset_schema", "json_schema", "Bool", "Expr", "Field", "Int", "List", "Obj", "OneOf", "Str", "Enum", "RankKind"]

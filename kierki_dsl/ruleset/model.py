@@ -1,0 +1,144 @@
+"""``Ruleset.load``: file -> YAML tree -> validated values -> compiled contracts -> checks."""
+from __future__ import annotations
+
+import os
+from typing import Optional
+
+import attrs
+
+from ..cards import FULL_DECK, RANK_MASK, popcount
+from ..diagnostics import Diagnostic, Diagnostics, DiagnosticError
+from . import yamlsafe
+from .build import BuildContext
+from .format import ruleset_schema
+from .schema import INVALID, Ctx
+
+
+@attrs.frozen(eq=False)
+class Ruleset:
+    """A loaded, checked and compiled ruleset, ready to play."""
+
+    path: str
+    name: str
+    description: str
+    players: int
+    deck: int
+    hand_size: int
+    first_dealer: Optional[int]  # None = random
+    direction: int  # +1 clockwise, -1 counterclockwise
+    schedule: tuple  # compiled contracts, one per deal of a match
+    contracts: dict  # name -> compiled contract
+    total: Optional[int]
+    source: Optional[yamlsafe.Source] = attrs.field(default=None, repr=False)
+    fingerprint: str = ""
+
+    @classmethod
+    def load(cls, path: str, warnings: Optional[Diagnostics] = None) -> "Ruleset":
+        """Load and compile a ruleset file; raise ``DiagnosticError`` listing every error."""
+        ruleset, diags = load_ruleset(path)
+        if warnings is not None:
+            warnings.extend(d for d in diags if d.severity != "error")
+        if ruleset is None or diags.has_errors():
+            raise DiagnosticError(diags.errors)
+        return ruleset
+
+
+def read_bytes(path: str) -> bytes:
+    """The file's bytes, refusing one over the size limit before reading all of it."""
+    size = os.path.getsize(path)
+    if size > yamlsafe.MAX_BYTES:
+        raise DiagnosticError(
+            [Diagnostic(path, None, "Y113", f"ruleset is {yamlsafe.human_size(size)}; limit {yamlsafe.human_size(yamlsafe.MAX_BYTES)}")]
+        )
+    with open(path, "rb") as f:
+        return f.read(yamlsafe.MAX_BYTES + 1)
+
+
+def load_ruleset(path: str) -> tuple[Optional[Ruleset], Diagnostics]:
+    """Every finding for a ruleset file, and the compiled ruleset when there is no error."""
+    diags = Diagnostics()
+    try:
+        data = read_bytes(path)
+        src, root = yamlsafe.load(path, data)
+    except DiagnosticError as e:
+        diags.extend(e.diagnostics)
+        return None, diags
+    ruleset = compile_tree(path, src, root, diags)
+    return ruleset, diags
+
+
+def compile_tree(path: str, src, root, diags: Diagnostics) -> Optional[Ruleset]:
+    ctx = Ctx(path, diags)
+    spec = ruleset_schema().load(root, ctx, (), "ruleset")
+    if spec is INVALID:
+        return None
+    from .semantics import check_ruleset
+
+    players = spec.get("players") if isinstance(spec.get("players"), int) else 4
+    deck = _deck(spec.get("deck"), ctx)
+    contracts_spec = spec.get("contracts") if isinstance(spec.get("contracts"), dict) else {}
+    bctx = BuildContext(path, diags, contracts_spec, ctx.nodes, players, deck)
+    compiled = {}
+    for name in contracts_spec:
+        compiled[name] = bctx.contract(name, ("contracts", name))
+    schedule = []
+    match = spec.get("match") if isinstance(spec.get("match"), dict) else None
+    if match:
+        for i, entry in enumerate(match.get("schedule") or []):
+            name, repeat = (entry, 1) if isinstance(entry, str) else (entry.get("contract"), entry.get("repeat", 1))
+            if not isinstance(name, str):
+                continue
+            if name not in contracts_spec:
+                bctx.contract(name, ("match", "schedule", i))
+                continue
+            schedule.extend([compiled.get(name)] * (repeat if isinstance(repeat, int) else 1))
+    hand_size = popcount(deck) // players
+    if popcount(deck) % players:
+        diags.error(path, bctx.pos(("deck",)) or bctx.pos(("players",)), "M610",
+                    f"{popcount(deck)} cards do not deal evenly to {players} players")
+    first = match.get("first_dealer", "random") if match else "random"
+    first_dealer = None if first in (None, "random") else int(first)
+    if first_dealer is not None and first_dealer >= players:
+        diags.error(path, bctx.pos(("match", "first_dealer")), "S204", f"first_dealer {first_dealer} is not a seat (0..{players - 1})")
+    if diags.has_errors() or any(c is None for c in schedule):
+        check_ruleset(spec, compiled, schedule, bctx, hand_size, diags)
+        return None
+    ruleset = Ruleset(
+        path=path,
+        name=spec.get("name") or "",
+        description=spec.get("description") or "",
+        players=players,
+        deck=deck,
+        hand_size=hand_size,
+        first_dealer=first_dealer,
+        direction=-1 if match.get("direction") == "counterclockwise" else 1,
+        schedule=tuple(schedule),
+        contracts=compiled,
+        total=match.get("total"),
+        source=src,
+        fingerprint=_fingerprint(src.text),
+    )
+    check_ruleset(spec, compiled, schedule, bctx, hand_size, diags)
+    return ruleset
+
+
+def _fingerprint(text: str) -> str:
+    import hashlib
+
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+
+
+def _deck(spec: Optional[dict], ctx: Ctx) -> int:
+    if not isinstance(spec, dict):
+        return FULL_DECK
+    deck = FULL_DECK
+    ranks = spec.get("ranks")
+    if isinstance(ranks, list) and ranks:
+        deck = 0
+        for r in ranks:
+            deck |= RANK_MASK[r]
+    remove = spec.get("remove")
+    if isinstance(remove, list):
+        for c in remove:
+            deck &= ~(1 << c)
+    return deck

@@ -1,0 +1,478 @@
+"""The ruleset schema as data: one description drives validation and the JSON Schema.
+
+Validation turns the YAML node tree into plain Python values (dicts, lists, ints, strings,
+``ExprSource`` for expressions), fills defaults, and collects *every* problem with its
+position. It never guesses what a scalar means the YAML 1.1 way: ``no`` is not false and
+``010`` is not 8.
+"""
+from __future__ import annotations
+
+import difflib
+import re
+from typing import Any, Optional
+
+import attrs
+
+from ..cards import CardError, parse_card, parse_rank
+from ..diagnostics import Diagnostics, Pos
+from .yamlsafe import Map, Node, Scalar, Seq
+
+_INT = re.compile(r"^[-+]?(0|[1-9][0-9]*)$")
+_LEADING_ZERO = re.compile(r"^[-+]?0[0-9_]+$")
+_YAML11_BOOL = {"yes", "no", "on", "off", "y", "n", "true", "false"}
+MAX_INT_DIGITS = 18
+
+
+@attrs.frozen
+class ExprSource:
+    """An expression as written in the ruleset, with the scalar that locates it."""
+
+    text: str
+    node: Optional[Scalar] = attrs.field(default=None, eq=False)
+
+    @property
+    def pos(self) -> Optional[Pos]:
+        return self.node.pos if self.node else None
+
+
+def _kind(node: Node) -> str:
+    if isinstance(node, Map):
+        return "a mapping"
+    if isinstance(node, Seq):
+        return "a list"
+    return f"{node.value!r}" if node.plain else f"the string {node.value!r}"
+
+
+class Ctx:
+    """Where validation is: the file, the findings, and node positions by path."""
+
+    def __init__(self, path: str, diags: Diagnostics) -> None:
+        self.path = path
+        self.diags = diags
+        self.nodes: dict[tuple, Node] = {}
+
+    def error(self, node: Optional[Node], code: str, msg: str, hint: str = "") -> None:
+        pos = None
+        if isinstance(node, Scalar):
+            pos = node.span()
+        elif node is not None:
+            pos = node.pos
+        self.diags.error(self.path, pos, code, msg, hint)
+
+    def warning(self, node: Node, code: str, msg: str, hint: str = "") -> None:
+        self.diags.warning(self.path, node.pos, code, msg, hint)
+
+
+_INVALID = object()
+
+
+class Kind:
+    """A schema type; ``load`` returns the value or ``_INVALID`` after reporting."""
+
+    doc = ""
+
+    def load(self, node: Node, ctx: Ctx, where: tuple, label: str) -> Any:  # pragma: no cover
+        raise NotImplementedError
+
+    def json(self) -> dict:  # pragma: no cover
+        raise NotImplementedError
+
+    def describe(self) -> str:
+        return type(self).__name__.lower()
+
+
+def _scalar(node: Node, ctx: Ctx, label: str, what: str) -> Optional[Scalar]:
+    if isinstance(node, Scalar):
+        return node
+    ctx.error(node, "S202", f"{label} must be {what}, got {_kind(node)}")
+    return None
+
+
+@attrs.define
+class Int(Kind):
+    min: Optional[int] = None
+    max: Optional[int] = None
+    doc: str = ""
+
+    def load(self, node, ctx, where, label):
+        s = _scalar(node, ctx, label, "an integer")
+        if s is None:
+            return _INVALID
+        v = parse_int(s, ctx, label)
+        if v is _INVALID:
+            return v
+        if (self.min is not None and v < self.min) or (self.max is not None and v > self.max):
+            ctx.error(s, "S204", f"{label} must be between {self.min} and {self.max}, got {v}")
+            return _INVALID
+        return v
+
+    def json(self):
+        d: dict = {"type": "integer"}
+        if self.min is not None:
+            d["minimum"] = self.min
+        if self.max is not None:
+            d["maximum"] = self.max
+        return d
+
+
+def parse_int(s: Scalar, ctx: Ctx, label: str):
+    text = s.value.strip()
+    digits = len(text.lstrip("+-"))
+    if s.plain and digits > MAX_INT_DIGITS and text.lstrip("+-").isdigit():
+        ctx.error(s, "S209", f"integer has {digits} digits (limit {MAX_INT_DIGITS})")
+        return _INVALID
+    if not s.plain:
+        ctx.error(s, "S202", f"{label} must be an integer, got the string {s.value!r}", "remove the quotes")
+        return _INVALID
+    if _LEADING_ZERO.match(text):
+        ctx.error(s, "S207", f"integer with leading zero {text!r} is ambiguous (YAML 1.1 reads it as octal)")
+        return _INVALID
+    if not _INT.match(text):
+        ctx.error(s, "S202", f"{label} must be an integer, got {text!r}")
+        return _INVALID
+    return int(text)
+
+
+@attrs.define
+class Bool(Kind):
+    doc: str = ""
+
+    def load(self, node, ctx, where, label):
+        s = _scalar(node, ctx, label, "true or false")
+        if s is None:
+            return _INVALID
+        if s.plain and s.value.lower() in ("true", "false"):
+            return s.value.lower() == "true"
+        hint = ""
+        if s.plain and s.value.lower() in _YAML11_BOOL:
+            hint = "YAML 1.1 tools read this as a boolean, YAML 1.2 as a string; write true or false"
+        ctx.error(s, "S208", f"{label} must be a bool (true or false), got {s.value!r}", hint)
+        return _INVALID
+
+    def json(self):
+        return {"type": "boolean"}
+
+
+@attrs.define
+class Str(Kind):
+    pattern: Optional[str] = None
+    doc: str = ""
+
+    def load(self, node, ctx, where, label):
+        s = _scalar(node, ctx, label, "a string")
+        if s is None:
+            return _INVALID
+        if self.pattern and not re.fullmatch(self.pattern, s.value):
+            ctx.error(s, "S204", f"{label} {s.value!r} does not match {self.pattern}")
+            return _INVALID
+        if s.plain and s.value.lower() in _YAML11_BOOL | {"null", "~"}:
+            ctx.warning(s, "Y114", f"plain {s.value!r} is read as a boolean or null by YAML 1.1 tools", "quote it")
+        return s.value
+
+    def json(self):
+        d: dict = {"type": "string"}
+        if self.pattern:
+            d["pattern"] = "^" + self.pattern + "$"
+        return d
+
+
+@attrs.define
+class Enum(Kind):
+    values: tuple
+    doc: str = ""
+
+    def load(self, node, ctx, where, label):
+        s = _scalar(node, ctx, label, "one of " + "/".join(self.values))
+        if s is None:
+            return _INVALID
+        if s.value in self.values:
+            return s.value
+        close = difflib.get_close_matches(s.value, self.values, n=1)
+        hint = f"did you mean {close[0]!r}?" if close else ""
+        if s.plain and s.value.lower() in _YAML11_BOOL:
+            hint = "YAML 1.1 reads this as a boolean; " + (hint or "use one of the names")
+        ctx.error(s, "S204", f"{label} must be one of {'/'.join(self.values)}, got {s.value!r}", hint)
+        return _INVALID
+
+    def json(self):
+        return {"enum": list(self.values)}
+
+
+@attrs.define
+class Expr(Kind):
+    """An expression of the given result type; plain ints are accepted for int expressions."""
+
+    result: str  # "int" | "bool" | "seat" | "pred"
+    doc: str = ""
+
+    def load(self, node, ctx, where, label):
+        s = _scalar(node, ctx, label, f"an expression ({self.result})")
+        if s is None:
+            return _INVALID
+        if self.result == "int" and s.plain and _INT.match(s.value.strip()):
+            v = parse_int(s, ctx, label)
+            return _INVALID if v is _INVALID else ExprSource(s.value.strip(), s)
+        if s.plain and _LEADING_ZERO.match(s.value.strip()):
+            ctx.error(s, "S207", f"integer with leading zero {s.value!r} is ambiguous")
+            return _INVALID
+        return ExprSource(s.value, s)
+
+    def json(self):
+        if self.result == "int":
+            return {"type": ["integer", "string"]}
+        return {"type": "string"}
+
+
+@attrs.define
+class RankKind(Kind):
+    doc: str = ""
+
+    def load(self, node, ctx, where, label):
+        s = _scalar(node, ctx, label, "a rank")
+        if s is None:
+            return _INVALID
+        if s.plain and _LEADING_ZERO.match(s.value):
+            ctx.error(s, "S207", f"integer with leading zero {s.value!r} is ambiguous (YAML 1.1 reads it as octal)")
+            return _INVALID
+        try:
+            return parse_rank(s.value)
+        except CardError:
+            ctx.error(s, "S204", f"{label} must be a rank (2-10, J, Q, K, A), got {s.value!r}")
+            return _INVALID
+
+    def json(self):
+        return {"type": ["integer", "string"], "pattern": "^(10|[2-9TJQKAtjqka])$"}
+
+
+@attrs.define
+class CardKind(Kind):
+    doc: str = ""
+
+    def load(self, node, ctx, where, label):
+        s = _scalar(node, ctx, label, "a card")
+        if s is None:
+            return _INVALID
+        try:
+            return parse_card(s.value)
+        except CardError as e:
+            ctx.error(s, "S204", f"{label}: {e}")
+            return _INVALID
+
+    def json(self):
+        return {"type": "string", "pattern": "^(10|[2-9TJQKAtjqka])[SHDCshdc]$"}
+
+
+@attrs.define
+class List(Kind):
+    item: Kind
+    min_items: int = 0
+    max_items: int = 1000
+    unique: bool = False
+    doc: str = ""
+
+    def load(self, node, ctx, where, label):
+        if not isinstance(node, Seq):
+            ctx.error(node, "S202", f"{label} must be a list, got {_kind(node)}")
+            return _INVALID
+        if len(node.items) < self.min_items:
+            ctx.error(node, "S204", f"{label} needs at least {self.min_items} item(s)")
+        if len(node.items) > self.max_items:
+            ctx.error(node, "S204", f"{label} has {len(node.items)} items (limit {self.max_items})")
+            return _INVALID
+        out = []
+        seen: dict = {}
+        for i, item in enumerate(node.items):
+            w = where + (i,)
+            ctx.nodes[w] = item
+            v = self.item.load(item, ctx, w, f"{label}[{i}]")
+            if v is _INVALID:
+                continue
+            if self.unique:
+                key = v if not isinstance(v, ExprSource) else v.text
+                if key in seen:
+                    first = seen[key]
+                    ctx.error(item, "S206", f"{label}: {_show(item)} appears twice after normalising (first at {first.line}:{first.col})")
+                    continue
+                seen[key] = item.pos
+            out.append(v)
+        return out
+
+    def json(self):
+        d = {"type": "array", "items": self.item.json()}
+        if self.min_items:
+            d["minItems"] = self.min_items
+        return d
+
+
+def _show(node: Node) -> str:
+    return repr(node.value) if isinstance(node, Scalar) else _kind(node)
+
+
+@attrs.define
+class Field:
+    kind: Kind
+    doc: str = ""
+    required: bool = False
+    default: Any = None
+
+
+@attrs.define
+class Obj(Kind):
+    fields: dict
+    doc: str = ""
+    title: str = ""
+
+    def load(self, node, ctx, where, label):
+        if not isinstance(node, Map):
+            ctx.error(node, "S202", f"{label} must be a mapping, got {_kind(node)}")
+            return _INVALID
+        out: dict = {}
+        for key, value in node.entries.items():
+            f = self.fields.get(key)
+            if f is None:
+                close = difflib.get_close_matches(key, list(self.fields), n=1, cutoff=0.6)
+                hint = f"did you mean {close[0]!r}?" if close else "allowed: " + ", ".join(self.fields)
+                ctx.error(node.keys[key], "S201", f"unknown key {key!r} in {label}", hint)
+                continue
+            w = where + (key,)
+            ctx.nodes[w] = value
+            v = f.kind.load(value, ctx, w, _join(label, key))
+            if v is not _INVALID:
+                out[key] = v
+            else:
+                out[key] = _INVALID
+        for key, f in self.fields.items():
+            if key not in node.entries:
+                if f.required:
+                    ctx.error(node, "S203", f"{label} is missing required key {key!r}", f.doc)
+                    out[key] = _INVALID
+                else:
+                    out[key] = f.default
+        return out
+
+    def json(self):
+        props = {}
+        for k, f in self.fields.items():
+            j = dict(f.kind.json())
+            doc = f.doc or f.kind.doc
+            if doc:
+                j["description"] = doc
+            if f.default is not None and not isinstance(f.default, (list, dict)):
+                j["default"] = f.default
+            props[k] = j
+        d = {"type": "object", "properties": props, "additionalProperties": False}
+        req = [k for k, f in self.fields.items() if f.required]
+        if req:
+            d["required"] = req
+        if self.doc:
+            d["description"] = self.doc
+        return d
+
+
+def _join(label: str, key: str) -> str:
+    return key if label in ("", "ruleset") else f"{label}.{key}"
+
+
+@attrs.define
+class MapOf(Kind):
+    value: Kind
+    key_pattern: str = r"[a-z][a-z0-9_]*"
+    doc: str = ""
+
+    def load(self, node, ctx, where, label):
+        if not isinstance(node, Map):
+            ctx.error(node, "S202", f"{label} must be a mapping, got {_kind(node)}")
+            return _INVALID
+        out = {}
+        for key, value in node.entries.items():
+            if not re.fullmatch(self.key_pattern, key):
+                ctx.error(node.keys[key], "S204", f"name {key!r} in {label} must match {self.key_pattern}")
+                continue
+            w = where + (key,)
+            ctx.nodes[w] = value
+            v = self.value.load(value, ctx, w, _join(label, key))
+            if v is not _INVALID:
+                out[key] = v
+        return out
+
+    def json(self):
+        return {
+            "type": "object",
+            "propertyNames": {"pattern": "^" + self.key_pattern + "$"},
+            "additionalProperties": self.value.json(),
+        }
+
+
+@attrs.define
+class OneOf(Kind):
+    """Alternatives chosen by the node's shape: a scalar, a list or a mapping."""
+
+    scalar: Optional[Kind] = None
+    seq: Optional[Kind] = None
+    mapping: Optional[Kind] = None
+    doc: str = ""
+
+    def load(self, node, ctx, where, label):
+        k = {Scalar: self.scalar, Seq: self.seq, Map: self.mapping}[type(node)]
+        if k is None:
+            allowed = [n for n, x in (("a value", self.scalar), ("a list", self.seq), ("a mapping", self.mapping)) if x]
+            ctx.error(node, "S202", f"{label} must be {' or '.join(allowed)}, got {_kind(node)}")
+            return _INVALID
+        return k.load(node, ctx, where, label)
+
+    def json(self):
+        return {"anyOf": [k.json() for k in (self.scalar, self.seq, self.mapping) if k is not None]}
+
+
+@attrs.define
+class Tagged(Kind):
+    """A mapping whose ``type`` key picks the schema (the pluggable deal-type catalogue)."""
+
+    key: str
+    variants: dict  # type name -> Obj (without the type key)
+    default: Optional[str] = None
+    doc: str = ""
+
+    def load(self, node, ctx, where, label):
+        if not isinstance(node, Map):
+            ctx.error(node, "S202", f"{label} must be a mapping, got {_kind(node)}")
+            return _INVALID
+        tnode = node.get(self.key)
+        tname = self.default
+        if tnode is not None:
+            if not isinstance(tnode, Scalar):
+                ctx.error(tnode, "S202", f"{label}.{self.key} must be a name")
+                return _INVALID
+            tname = tnode.value
+        if tname not in self.variants:
+            close = difflib.get_close_matches(str(tname), list(self.variants), n=1)
+            hint = f"did you mean {close[0]!r}?" if close else "known: " + ", ".join(self.variants)
+            ctx.error(tnode or node, "S205", f"unknown deal type {tname!r} in {label}", hint)
+            return _INVALID
+        obj: Obj = self.variants[tname]
+        inner = Map(
+            {k: v for k, v in node.entries.items() if k != self.key},
+            {k: v for k, v in node.keys.items() if k != self.key},
+            node.pos,
+        )
+        out = obj.load(inner, ctx, where, label)
+        if out is not _INVALID:
+            out[self.key] = tname
+        return out
+
+    def json(self):
+        alts = []
+        for name, obj in self.variants.items():
+            j = obj.json()
+            j["properties"] = {self.key: {"const": name, "description": "deal type"}, **j["properties"]}
+            if name != self.default:
+                j["required"] = [self.key] + j.get("required", [])
+            alts.append(j)
+        return {"oneOf": alts}
+
+
+def is_invalid(v: Any) -> bool:
+    return v is _INVALID
+
+
+INVALID = _INVALID

@@ -1,0 +1,96 @@
+"""Rule semantics computed from the ruleset itself: totals, dead rules, impossible settings."""
+from __future__ import annotations
+
+from typing import Optional
+
+from ..cards import FULL_DECK, card_str, popcount
+from ..diagnostics import Diagnostics
+
+
+def contract_total(c, hand_size: int, players: int, deck: int) -> Optional[int]:
+    """The sum of all seats' points in one deal of ``c``, if the rules fix it; else None."""
+    if c is None:
+        return None
+    if c.type == "layout":
+        return sum(c.prizes[:players])
+    if any(s.kind == "seat" for s in c.scorers):
+        return None
+    trumps = c.call.choices if c.call is not None else (c.trump,)
+    totals = set()
+    for t in trumps:
+        trick_points, card_tables, dynamic = c.tables(hand_size, t, players)
+        if dynamic:
+            return None
+        total = sum(trick_points[1 : hand_size + 1])
+        for mask, pts in card_tables:
+            per_trick = set(pts[1 : hand_size + 1])
+            if len(per_trick) != 1:
+                return None  # the points depend on when the card is taken
+            total += popcount(mask & deck) * per_trick.pop()
+        totals.add(total)
+    return totals.pop() if len(totals) == 1 else None
+
+
+def check_ruleset(spec: dict, compiled: dict, schedule: list, bctx, hand_size: int, diags: Diagnostics) -> None:
+    """Semantic checks that need the compiled contracts; findings go to ``diags``."""
+    players, deck = bctx.players, bctx.deck
+    contracts_spec = bctx.specs
+    computed = {}
+    for name, c in compiled.items():
+        if c is None:
+            continue
+        w = ("contracts", name)
+        total = contract_total(c, hand_size, players, deck)
+        computed[name] = total
+        declared = contracts_spec[name].get("total")
+        if isinstance(declared, int) and total is not None and total != declared:
+            bctx.error(w + ("total",), "M601",
+                       f"contract {name!r} declares total {declared} but its scoring gives {total}",
+                       "correct the points or the declared total")
+        _check_contract(name, c, w, bctx, hand_size, players, deck)
+    # the match total
+    match = spec.get("match") if isinstance(spec.get("match"), dict) else {}
+    declared = match.get("total")
+    if isinstance(declared, int) and schedule and all(c is not None for c in schedule):
+        per = [computed.get(c.name) for c in schedule]
+        if all(t is not None for t in per) and sum(per) != declared:
+            bctx.error(("match", "total"), "M609",
+                       f"the match declares total {declared} but its deals add up to {sum(per)}",
+                       "per deal: " + ", ".join(f"{c.name} {t}" for c, t in zip(schedule, per)))
+    # contracts never played
+    scheduled = {c.name for c in schedule if c is not None}
+    included = set()
+    for name, s in contracts_spec.items():
+        for item in s.get("score") or []:
+            inc = item.get("include") if isinstance(item, dict) else None
+            included.update([inc] if isinstance(inc, str) else (inc or []))
+    for name in contracts_spec:
+        if name not in scheduled and name not in included:
+            bctx.warning(("contracts", name), "M608", f"contract {name!r} is defined but never scheduled or included")
+
+
+def _check_contract(name, c, w, bctx, hand_size, players, deck) -> None:
+    if c.type == "layout":
+        if len(c.prizes) > players:
+            bctx.error(w + ("prizes",), "M607", f"{len(c.prizes)} prizes for {players} players")
+        opening = sum(1 << (s * 13 + c.start_rank) for s in range(4))
+        if not opening & deck:
+            bctx.error(w + ("start_rank",), "M606", f"the opening rank {card_str(c.start_rank)[0]} is not in the deck")
+        return
+    if c.call is not None and c.call.after > hand_size:
+        bctx.error(w + ("trump", "after"), "M605",
+                   f"trumps are called after {c.call.after} cards but each player gets only {hand_size}")
+    for i, s in enumerate(c.scorers):
+        if s.cards is not None and s.origin == name and s.cards.const is not None and not s.cards.const & deck:
+            bctx.warning(w + ("score",), "M602", f"a per_card predicate of {name!r} matches no card in the deck (dead penalty)")
+    for r in c.restrictions:
+        if r.cards.const is not None:
+            if r.require and not r.cards.const & deck and not r.fallback:
+                bctx.error(w, "M603", f"a restriction of {name!r} requires cards that do not exist: no card could be played")
+            if not r.require and (r.cards.const & deck) == deck and not r.fallback:
+                bctx.error(w, "M603", f"a restriction of {name!r} forbids every card with no fallback: no card could be played")
+    if c.end_when is not None and c.end_when.is_const:
+        bctx.warning(w + ("end_when",), "M604", f"end_when of {name!r} is always {str(c.end_when.const).lower()}")
+
+
+__all__ = ["contract_total", "check_ruleset", "FULL_DECK"]

@@ -1,0 +1,313 @@
+"""A safe, position-keeping YAML reader for rulesets.
+
+PyYAML's own loaders are either unsafe or lossy: they keep the last of two duplicate keys,
+expand anchors without bound, read ``no`` as ``False`` and ``010`` as 8, and report bad bytes
+by offset. This reader checks the bytes itself, then builds a small tree straight from
+PyYAML's event stream (which is iterative, so depth is bounded here before anything
+recurses), and refuses what a ruleset never needs: tags, anchors, aliases, merge keys,
+non-string keys, several documents. Scalars stay strings with their style; the schema
+decides what a scalar means, so YAML 1.1 guesses never reach the program.
+"""
+from __future__ import annotations
+
+import bisect
+import re
+from typing import Iterator, Optional, Union
+
+import attrs
+import yaml
+
+from ..diagnostics import Diagnostic, DiagnosticError, Pos
+
+MAX_BYTES = 128 * 1024
+MAX_DEPTH = 32
+_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ud800-\udfff\ufffe\uffff]")
+_YAML11_KEY = re.compile(
+    r"^(~|null|Null|NULL|true|True|TRUE|false|False|FALSE|yes|Yes|YES|no|No|NO|on|On|ON|off|Off|OFF"
+    r"|y|Y|n|N|[-+]?[0-9][0-9_]*(\.[0-9_]*)?([eE][-+]?[0-9]+)?|[-+]?\.(inf|Inf|INF)|\.(nan|NaN|NAN)|)$"
+)
+
+
+class Source:
+    """The decoded text of one file with a line index, for positions and carets."""
+
+    def __init__(self, path: str, text: str) -> None:
+        self.path = path
+        self.text = text
+        self._starts = [0] + [m.end() for m in re.finditer("\n", text)]
+
+    def pos(self, index: int) -> Pos:
+        line = bisect.bisect_right(self._starts, index) - 1
+        return Pos(line + 1, index - self._starts[line] + 1)
+
+    def index(self, line: int, col: int) -> int:
+        return self._starts[line - 1] + col - 1
+
+
+@attrs.define(eq=False)
+class Scalar:
+    """A scalar exactly as written: its text, whether it was plain, and where it stands."""
+
+    value: str
+    style: Optional[str]  # None = plain, "'" '"' "|" ">"
+    pos: Pos
+    source: Source
+    start: int  # index of the scalar's first character in source.text
+    end: int
+    _map: Optional[list[int]] = None
+
+    @property
+    def plain(self) -> bool:
+        return self.style is None
+
+    def pos_at(self, i: int) -> Pos:
+        """The file position of character ``i`` of the scalar's value (for expression errors)."""
+        if self._map is None:
+            self._map = _align(self)
+        if not self._map:
+            return self.pos
+        i = max(0, min(i, len(self._map) - 1))
+        return self.source.pos(self._map[i])
+
+    def span(self) -> Pos:
+        end = self.source.pos(max(self.start, self.end - 1))
+        return Pos(self.pos.line, self.pos.col, end.line, end.col)
+
+
+@attrs.define(eq=False)
+class Seq:
+    items: list
+    pos: Pos
+
+
+@attrs.define(eq=False)
+class Map:
+    """A mapping with string keys in file order; ``keys`` holds each key's scalar node."""
+
+    entries: dict
+    keys: dict
+    pos: Pos
+
+    def get(self, key: str, default=None):
+        return self.entries.get(key, default)
+
+
+Node = Union[Scalar, Seq, Map]
+
+
+def _align(s: Scalar) -> list[int]:
+    """Map each value character to a source index by walking the raw text greedily."""
+    raw = s.source.text
+    j = s.start
+    if s.style in ('"', "'"):
+        j += 1
+    elif s.style in ("|", ">"):
+        nl = raw.find("\n", j)
+        j = s.end if nl < 0 else nl + 1
+    out = []
+    for ch in s.value:
+        k = j
+        while k < s.end and raw[k] != ch:
+            k += 1
+        if k >= s.end:  # escape or folding we cannot follow: stay where we are
+            out.append(min(j, max(s.start, s.end - 1)))
+            continue
+        out.append(k)
+        j = k + 1
+    return out
+
+
+def decode(path: str, data: bytes) -> Source:
+    """Check size, encoding and control characters; return the text (BOM stripped)."""
+    if len(data) > MAX_BYTES:
+        raise DiagnosticError(
+            [
+                Diagnostic(
+                    path,
+                    None,
+                    "Y113",
+                    f"ruleset is {human_size(len(data))}; limit {human_size(MAX_BYTES)}",
+                    hint="a ruleset is a few kilobytes; is this the right file?",
+                )
+            ]
+        )
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        before = data[: e.start]
+        line = before.count(b"\n") + 1
+        line_start = before.rfind(b"\n") + 1
+        col = len(before[line_start:].decode("utf-8", "replace")) + 1
+        raise DiagnosticError(
+            [
+                Diagnostic(
+                    path,
+                    Pos(line, col),
+                    "Y109",
+                    f"file is not valid UTF-8 (byte 0x{data[e.start]:02X})",
+                    hint="save the file as UTF-8",
+                )
+            ]
+        ) from None
+    src = Source(path, text)
+    m = _CONTROL.search(text)
+    if m:
+        raise DiagnosticError(
+            [
+                Diagnostic(
+                    path,
+                    src.pos(m.start()),
+                    "Y110",
+                    f"control character U+{ord(m.group()):04X} not allowed",
+                )
+            ]
+        )
+    for m in re.finditer(r"^[ ]*\t", text, re.M):
+        raise DiagnosticError(
+            [
+                Diagnostic(
+                    path,
+                    src.pos(m.end() - 1),
+                    "Y102",
+                    "tabs are not allowed for indentation",
+                    hint="indent with spaces",
+                )
+            ]
+        )
+    return src
+
+
+def human_size(n: int) -> str:
+    if n >= 1024 * 1024:
+        return f"{n / (1024 * 1024):.1f} MiB"
+    return f"{n / 1024:.0f} KiB"
+
+
+def load(path: str, data: bytes) -> tuple[Source, Node]:
+    """Read a ruleset file into a node tree, or raise ``DiagnosticError`` with findings."""
+    src = decode(path, data)
+    return src, build(src)
+
+
+def build(src: Source) -> Node:
+    errors: list[Diagnostic] = []
+    path = src.path
+    try:
+        root = _build(src, yaml.parse(src.text, Loader=yaml.SafeLoader), errors)
+    except yaml.MarkedYAMLError as e:
+        mark = e.problem_mark or e.context_mark
+        pos = Pos(mark.line + 1, mark.column + 1) if mark else None
+        problem = (e.problem or e.context or "invalid YAML").strip()
+        errors.append(Diagnostic(path, pos, "Y101", f"YAML syntax error: {problem}"))
+        raise DiagnosticError(errors) from None
+    except yaml.YAMLError as e:
+        errors.append(Diagnostic(path, None, "Y101", f"YAML error: {e}"))
+        raise DiagnosticError(errors) from None
+    except _Stop:
+        raise DiagnosticError(errors) from None
+    if errors:
+        raise DiagnosticError(errors)
+    if root is None:
+        raise DiagnosticError([Diagnostic(path, Pos(1, 1), "Y111", "ruleset is empty")])
+    if not isinstance(root, Map):
+        raise DiagnosticError(
+            [Diagnostic(path, root.pos, "Y112", "top level must be a mapping (key: value lines)")]
+        )
+    return root
+
+
+class _Stop(Exception):
+    pass
+
+
+def _mpos(mark) -> Pos:
+    return Pos(mark.line + 1, mark.column + 1)
+
+
+def _build(src: Source, events: Iterator, errors: list) -> Optional[Node]:
+    path = src.path
+    stack: list = []  # frames: [node, pending_key or None]
+    root: Optional[Node] = None
+    documents = 0
+
+    def fatal(mark, code: str, message: str, hint: str = "") -> None:
+        errors.append(Diagnostic(path, _mpos(mark), code, message, hint=hint))
+        raise _Stop
+
+    def attach(node: Node, ev) -> None:
+        nonlocal root
+        if not stack:
+            root = node
+            return
+        frame = stack[-1]
+        parent = frame[0]
+        if isinstance(parent, Seq):
+            parent.items.append(node)
+        elif frame[1] is None:  # this node is a key
+            if not isinstance(node, Scalar):
+                fatal(ev.start_mark, "Y107", "mapping keys must be plain strings, not collections")
+            key = node.value
+            if node.plain and key == "<<":
+                fatal(ev.start_mark, "Y106", "merge keys ('<<') are not supported", "write the keys out")
+            if node.plain and _YAML11_KEY.match(key):
+                shown = key if key else "(empty)"
+                fatal(
+                    ev.start_mark,
+                    "Y107",
+                    f"mapping keys must be plain strings, got {shown!r}",
+                    "YAML reads this key as null, a number or a boolean; use a name",
+                )
+            if key in parent.entries:
+                first = parent.keys[key].pos
+                fatal(
+                    ev.start_mark,
+                    "Y103",
+                    f"duplicate key {key!r} (first at {first.line}:{first.col})",
+                    "YAML tools silently keep only one of the two; remove one",
+                )
+            frame[1] = node
+        else:
+            key = frame[1]
+            parent.entries[key.value] = node
+            parent.keys[key.value] = key
+            frame[1] = None
+
+    for ev in events:
+        if isinstance(ev, yaml.DocumentStartEvent):
+            documents += 1
+            if documents > 1:
+                fatal(ev.start_mark, "Y108", "expected a single document, found another ('---')")
+            continue
+        if isinstance(ev, (yaml.StreamStartEvent, yaml.StreamEndEvent, yaml.DocumentEndEvent)):
+            continue
+        if isinstance(ev, yaml.AliasEvent):
+            fatal(ev.start_mark, "Y105", f"anchors and aliases are not allowed (*{ev.anchor})")
+        anchor = getattr(ev, "anchor", None)
+        if anchor is not None:
+            fatal(ev.start_mark, "Y105", f"anchors and aliases are not allowed (&{anchor})")
+        tag = getattr(ev, "tag", None)
+        if tag is not None and not (isinstance(ev, yaml.ScalarEvent) and tag == "!" and ev.style):
+            shown = tag.replace("tag:yaml.org,2002:", "!!")
+            fatal(ev.start_mark, "Y104", f"explicit YAML tag not allowed ({shown})")
+        if isinstance(ev, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
+            if len(stack) >= MAX_DEPTH:
+                fatal(ev.start_mark, "Y112", f"nesting deeper than {MAX_DEPTH} levels")
+            pos = _mpos(ev.start_mark)
+            node = Map({}, {}, pos) if isinstance(ev, yaml.MappingStartEvent) else Seq([], pos)
+            attach(node, ev)
+            stack.append([node, None])
+        elif isinstance(ev, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
+            stack.pop()
+        elif isinstance(ev, yaml.ScalarEvent):
+            node = Scalar(
+                ev.value,
+                ev.style or None,
+                _mpos(ev.start_mark),
+                src,
+                ev.start_mark.index,
+                ev.end_mark.index,
+            )
+            attach(node, ev)
+    return root
