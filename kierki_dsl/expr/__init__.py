@@ -18,6 +18,14 @@ from .errors import EvalError, ExprError
 from .parser import parse
 from .types import BOOL, CARD, INT, RANK, SEAT, SUIT, Scope, Type, Var
 
+class RuleRuntimeError(Exception):
+    """A ruleset expression failed while a deal was being played (located diagnostic)."""
+
+    def __init__(self, diagnostic: Diagnostic) -> None:
+        super().__init__(diagnostic.headline())
+        self.diagnostic = diagnostic
+
+
 #: Names every card predicate can read.
 CARD_SCOPE = Scope("a card predicate", {"card": Var(CARD, "card", "the card being tested")})
 
@@ -55,10 +63,18 @@ def compile_expr(
     if info.errors:
         return None, diagnostics_for(text, info.errors)
     fn, free = compile_node(tree, info, deck)
+
+    def on_error(e: EvalError) -> RuleRuntimeError:
+        at = text.pos(e.offset)
+        pos = text.anchor or at
+        return RuleRuntimeError(
+            Diagnostic(text.path, pos, "X701", f"{e.message} in {text.field} (operator at {at.line}:{at.col})")
+        )
+
     try:
         if predicate:
-            return CardPredicate(fn, free, deck), []
-        return Compiled(fn, free), []
+            return CardPredicate(fn, free, deck, on_error), []
+        return Compiled(fn, free, on_error), []
     except EvalError as e:
         return None, diagnostics_for(text, [ExprError(e.offset, "N410", e.message)])
 
@@ -73,5 +89,5 @@ def compile_text(source: str, scope: Scope, expected: Optional[Type] = None, pre
 
 __all__ = [
     "BOOL", "CARD", "INT", "RANK", "SEAT", "SUIT", "CARD_SCOPE", "CardPredicate", "Compiled",
-    "EvalError", "ExprError", "ExprText", "Scope", "Type", "Var", "compile_expr", "compile_text",
+    "EvalError", "ExprError", "RuleRuntimeError", "ExprText", "Scope", "Type", "Var", "compile_expr", "compile_text",
 ]

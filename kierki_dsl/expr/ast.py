@@ -21,6 +21,7 @@ class ExprText:
     field: str  # e.g. "contracts.bez_kierow.score[0].cards"
     path: str = "<expr>"
     locate: Optional[Callable[[int], Pos]] = attrs.field(default=None, eq=False)
+    anchor: Optional[Pos] = None  # where the field's value starts (quotes included)
 
     def pos(self, offset: int, end: Optional[int] = None) -> Pos:
         if self.locate is None:

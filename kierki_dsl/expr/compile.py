@@ -8,7 +8,7 @@ per led suit) and then reused: the engine's hot loop only ever ANDs masks.
 from __future__ import annotations
 
 import operator
-from typing import Any, Callable
+from typing import Any, Callable, Optional
 
 from ..cards import FULL_DECK
 from . import ast
@@ -30,14 +30,19 @@ _CMP = {
 
 
 class Compiled:
-    """A compiled expression: call it with an env dict; ``const`` is set when it is constant."""
+    """A compiled expression: call it with an env dict; ``const`` is set when it is constant.
 
-    __slots__ = ("fn", "free", "const")
+    An evaluation error (division by zero) leaves as ``RuleRuntimeError`` naming the
+    expression's field and file position, through ``on_error`` set by whoever compiled it.
+    """
 
-    def __init__(self, fn: Callable[[dict], Any], free: frozenset) -> None:
+    __slots__ = ("fn", "free", "const", "on_error")
+
+    def __init__(self, fn: Callable[[dict], Any], free: frozenset, on_error: Optional[Callable] = None) -> None:
         self.fn = fn
         self.free = free
         self.const = _NOTHING
+        self.on_error = on_error
         if not free:
             self.const = fn({})
             value = self.const
@@ -48,19 +53,25 @@ class Compiled:
         return self.const is not _NOTHING
 
     def __call__(self, env: dict) -> Any:
-        return self.fn(env)
+        try:
+            return self.fn(env)
+        except EvalError as e:
+            if self.on_error is None:
+                raise
+            raise self.on_error(e) from None
 
 
 class CardPredicate:
     """A bool expression over ``card`` evaluated into masks, memoised by the context it reads."""
 
-    __slots__ = ("fn", "keys", "deck", "memo", "const")
+    __slots__ = ("fn", "keys", "deck", "memo", "const", "on_error")
 
-    def __init__(self, fn: Callable[[dict], bool], free: frozenset, deck: int = FULL_DECK) -> None:
+    def __init__(self, fn: Callable[[dict], bool], free: frozenset, deck: int = FULL_DECK, on_error=None) -> None:
         self.fn = fn
         self.keys = tuple(sorted(free - {"card"}))
         self.deck = deck
         self.memo: dict = {}
+        self.on_error = on_error
         self.const = self._compute({}) if not self.keys else None
 
     def _compute(self, env: dict) -> int:
@@ -86,7 +97,12 @@ class CardPredicate:
         if m is None:
             if len(self.memo) > 4096:
                 self.memo.clear()
-            m = self.memo[key] = self._compute(env)
+            try:
+                m = self.memo[key] = self._compute(env)
+            except EvalError as e:
+                if self.on_error is None:
+                    raise
+                raise self.on_error(e) from None
         return m
 
 

@@ -50,7 +50,7 @@ class BuildContext:
         if src is None:
             return None
         locate = src.node.pos_at if src.node is not None else None
-        text = ExprText(src.text, self.label(where), self.path, locate)
+        text = ExprText(src.text, self.label(where), self.path, locate, src.pos)
         compiled, diags = compile_expr(text, scope, expected, predicate=predicate, deck=self.deck)
         self.diags.extend(diags)
         return compiled

@@ -1,0 +1,238 @@
+"""The ``kierki`` command: run, replay, lint, schema.
+
+Exit codes (documented in the README):
+  0 success · 1 a problem in the input (ruleset findings, an illegal record, a corrupt file,
+  a rule that fails while playing) · 2 usage error (bad option, missing file) ·
+  70 internal error (a bug: please report it) · 130 interrupted (Ctrl-C).
+
+Heavy modules are imported inside the commands so that ``kierki --help`` stays fast.
+"""
+from __future__ import annotations
+
+import os
+import sys
+import traceback
+from enum import Enum
+from typing import List, Optional
+
+import typer
+
+EXIT_OK, EXIT_FINDINGS, EXIT_USAGE, EXIT_INTERNAL, EXIT_INTERRUPTED = 0, 1, 2, 70, 130
+
+app = typer.Typer(
+    add_completion=False,
+    no_args_is_help=True,
+    help="Kierki as data: play, check and replay rulesets of the Polish compendium card game.",
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+)
+
+_state = {"debug": False}
+
+
+class OutputFormat(str, Enum):
+    text = "text"
+    json = "json"
+
+
+class LintFormat(str, Enum):
+    text = "text"
+    json = "json"
+    github = "github"
+
+
+def _err(text: str) -> None:
+    sys.stderr.write(text.rstrip("\n") + "\n")
+
+
+def _usage(message: str) -> "typer.Exit":
+    _err(f"kierki: error: {message}")
+    return typer.Exit(EXIT_USAGE)
+
+
+@app.callback()
+def _main(debug: bool = typer.Option(False, "--debug", help="Show Python tracebacks for internal errors.")) -> None:
+    _state["debug"] = debug
+
+
+def _load_ruleset(path: str):
+    from .diagnostics import DiagnosticError, Diagnostics
+    from .report import render_diagnostics
+    from .ruleset.model import Ruleset
+
+    if not os.path.isfile(path):
+        raise _usage(f"no such ruleset file: {path}")
+    warnings = Diagnostics()
+    try:
+        return Ruleset.load(path, warnings)
+    except DiagnosticError as e:
+        _err(render_diagnostics(e.diagnostics))
+        raise typer.Exit(EXIT_FINDINGS)
+
+
+def _players(spec: str, n: int):
+    from .players.base import make_player
+
+    names = [x.strip() for x in spec.split(",") if x.strip()]
+    if len(names) == 1:
+        names = names * n
+    if len(names) != n:
+        raise _usage(f"--players needs 1 or {n} names, got {len(names)}")
+    try:
+        return [make_player(x) for x in names]
+    except KeyError as e:
+        raise _usage(str(e.args[0]))
+
+
+@app.command()
+def run(
+    ruleset: str = typer.Argument(..., help="The ruleset file (YAML)."),
+    seed: Optional[int] = typer.Option(None, "--seed", help="Seed for a reproducible match (printed when not given)."),
+    players: str = typer.Option("simple", "--players", help="Comma-separated player names per seat (random, simple), or one for all."),
+    fmt: OutputFormat = typer.Option(OutputFormat.text, "--format", help="text or json."),
+    record: Optional[str] = typer.Option(None, "--record", help="Write the match as a kierki-record/1 file."),
+) -> None:
+    """Play one whole match with bots and print every deal's scores and the totals."""
+    import secrets
+
+    from .expr import RuleRuntimeError
+    from .interpreter.match import MatchRunner
+    from .record import match_record, write_atomic
+    from .report import deal_lines, match_header, match_json, render_diagnostics, standings_text
+
+    rs = _load_ruleset(ruleset)
+    if seed is None:
+        seed = secrets.randbelow(2**31)
+    if seed < 0:
+        raise _usage("--seed must be 0 or more")
+    seat_players = _players(players, rs.players)
+    runner = MatchRunner(rs, seat_players, seed)
+    results = []
+    warnings = []
+    text = fmt == OutputFormat.text
+    if text:
+        print(match_header(rs, seed, runner.first_dealer), flush=True)
+    failure = None
+    try:
+        for r in runner.deals():
+            results.append(r)
+            if r.contract.total is not None and sum(r.scores) != r.contract.total:
+                warnings.append(f"deal {r.number}: scores sum to {sum(r.scores)}, the ruleset declares {r.contract.total}")
+            if text:
+                print(deal_lines(r, rs.players), flush=True)
+    except RuleRuntimeError as e:
+        failure = e
+    finally:
+        if record:
+            write_atomic(record, _json_dump(match_record(rs, seed, runner.first_dealer, results)))
+    if failure is not None:
+        _err(render_diagnostics([failure.diagnostic]))
+        if record:
+            _err(f"kierki: the {len(results)} finished deal(s) are kept in {record}")
+        raise typer.Exit(EXIT_FINDINGS)
+    if text:
+        print(standings_text(results[-1].totals if results else [0] * rs.players, rs.players))
+        for w in warnings:
+            print(f"warning: {w}")
+    else:
+        print(match_json(rs, seed, runner.first_dealer, results, warnings))
+
+
+def _json_dump(obj) -> str:
+    import json
+
+    return json.dumps(obj, indent=1, ensure_ascii=False) + "\n"
+
+
+@app.command()
+def replay(
+    record: str = typer.Argument(..., help="A kierki-record/1 file."),
+    ruleset: str = typer.Option(..., "--ruleset", help="The ruleset the record was played under."),
+    fmt: OutputFormat = typer.Option(OutputFormat.text, "--format", help="text or json."),
+) -> None:
+    """Re-check every play of a record against a ruleset and print the scores."""
+    import json
+
+    from .record import RecordError, read_record
+    from .record import replay as do_replay
+    from .report import seat_name
+
+    rs = _load_ruleset(ruleset)
+    if not os.path.isfile(record):
+        raise _usage(f"no such record file: {record}")
+    try:
+        rec = read_record(record)
+    except RecordError as e:
+        _err(str(e))
+        raise typer.Exit(EXIT_FINDINGS)
+    report = do_replay(rs, rec)
+    if fmt == OutputFormat.json:
+        print(json.dumps(report.to_json(), indent=2))
+    else:
+        n = rs.players
+        print("deal  contract                        " + "".join(f"{seat_name(s, n):>7}" for s in range(n)))
+        for i, d in enumerate(report.deals):
+            pts = "".join(f"{s:>7}" for s in d["scores"]) if d["scores"] is not None else "  (refused)"
+            print(f"{i + 1:>4}  {d['contract']:<30}{pts}")
+        print("totals" + " " * 32 + "".join(f"{t:>7}" for t in report.totals))
+    for v in report.violations:
+        _err(f"{record}: {v}")
+    if not report.ok:
+        raise typer.Exit(EXIT_FINDINGS)
+
+
+@app.command()
+def lint(
+    paths: List[str] = typer.Argument(..., help="Ruleset files or folders (every *.yaml below)."),
+    strict: bool = typer.Option(False, "--strict", help="Warnings fail too."),
+    fmt: LintFormat = typer.Option(LintFormat.text, "--format", help="text, json or github."),
+) -> None:
+    """Check rulesets and report every finding with its position."""
+    from .lint import lint_paths
+
+    code = lint_paths(paths, strict=strict, fmt=fmt.value, out=sys.stdout, err=sys.stderr)
+    raise typer.Exit(code)
+
+
+@app.command()
+def schema() -> None:
+    """Print the JSON Schema of the ruleset format."""
+    import json
+
+    from .ruleset.format import json_schema
+
+    print(json.dumps(json_schema(), indent=2, ensure_ascii=False))
+
+
+def main(argv: Optional[list] = None) -> int:
+    """Entry point: run the app; turn every failure into a message and an exit code."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    debug = "--debug" in args
+    try:
+        app(args=args, prog_name="kierki", standalone_mode=False)
+        return EXIT_OK
+    except typer.Exit as e:
+        return e.exit_code
+    except KeyboardInterrupt:
+        _err("kierki: interrupted")
+        return EXIT_INTERRUPTED
+    except BrokenPipeError:
+        return EXIT_OK
+    except Exception as e:  # click usage errors and real bugs
+        import click
+
+        if isinstance(e, click.exceptions.Abort):
+            _err("kierki: interrupted")
+            return EXIT_INTERRUPTED
+        if isinstance(e, click.ClickException):
+            e.show()
+            return EXIT_USAGE
+        if debug:
+            traceback.print_exc()
+        else:
+            _err(f"kierki: internal error: {type(e).__name__}: {e} (run with --debug for details)")
+        return EXIT_INTERNAL
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

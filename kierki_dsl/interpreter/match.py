@@ -1,0 +1,101 @@
+"""A whole match: the schedule, dealer rotation, shuffling, dealing, and players' turns.
+
+Randomness comes only from ``random.Random(seed)`` through ``getrandbits``, whose output is
+fixed across platforms and Python versions, so a seed gives the same match everywhere.
+"""
+from __future__ import annotations
+
+import random
+from typing import Callable, Iterator, Optional, Sequence
+
+import attrs
+
+from ..cards import bits
+
+
+def draw(rng: random.Random, n: int) -> int:
+    """A number in ``range(n)`` from 32 random bits (platform-independent)."""
+    return (rng.getrandbits(32) * n) >> 32
+
+
+def shuffled(rng: random.Random, deck: int) -> list[int]:
+    """The deck's cards in a random order (Fisher-Yates over ``draw``)."""
+    cards = list(bits(deck))
+    for i in range(len(cards) - 1, 0, -1):
+        j = draw(rng, i + 1)
+        cards[i], cards[j] = cards[j], cards[i]
+    return cards
+
+
+def deal_out(order: Sequence[int], dealer: int, players: int, direction: int = 1) -> list[list[int]]:
+    """One card at a time, starting left of the dealer: card i goes to seat dealer + 1 + i."""
+    dealt: list[list[int]] = [[] for _ in range(players)]
+    for i, c in enumerate(order):
+        dealt[(dealer + direction * (1 + i)) % players].append(c)
+    return dealt
+
+
+def dealer_of(first_dealer: int, k: int, players: int, direction: int = 1) -> int:
+    """The dealer of deal k (0-based): the deal passes to the left after every deal."""
+    return (first_dealer + direction * k) % players
+
+
+@attrs.frozen
+class DealResult:
+    """The outcome of one deal, everything a record needs."""
+
+    number: int  # 1-based
+    contract: object
+    dealer: int
+    dealt: tuple  # cards per seat, in the order dealt
+    trump: int  # -1 none
+    caller: int  # -1 none
+    plays: tuple  # record notation, "pass" in layout deals
+    scores: tuple
+    totals: tuple  # running totals after this deal
+    ended_early: bool = False
+
+
+class MatchRunner:
+    """Plays a ruleset's schedule with the given players (one per seat)."""
+
+    def __init__(self, ruleset, players: Sequence, seed: int, first_deal: int = 0):
+        self.ruleset = ruleset
+        self.players = list(players)
+        self.seed = seed
+        self.rng = random.Random(seed)
+        n = ruleset.players
+        fd = ruleset.first_dealer
+        self.first_dealer = fd if fd is not None else draw(self.rng, n)
+        for i, p in enumerate(self.players):
+            p.reset(seed * 16 + i + 1 if seed >= 0 else i + 1, i)
+        self.totals = [0] * n
+
+    def deals(self, on_action: Optional[Callable] = None) -> Iterator[DealResult]:
+        rs = self.ruleset
+        n = rs.players
+        for k, contract in enumerate(rs.schedule):
+            dealer = dealer_of(self.first_dealer, k, n, rs.direction)
+            order = shuffled(self.rng, rs.deck)
+            dealt = deal_out(order, dealer, n, rs.direction)
+            state = contract.new_deal(n, rs.deck, dealer, dealt, rs.direction)
+            while not state.is_terminal():
+                seat = state.current_player()
+                action = self.players[seat].act(state.view(seat))
+                state.apply_action(action)
+                if on_action is not None:
+                    on_action(k, state, seat, action)
+            scores = state.returns()
+            self.totals = [t + s for t, s in zip(self.totals, scores)]
+            yield DealResult(
+                number=k + 1,
+                contract=contract,
+                dealer=dealer,
+                dealt=tuple(tuple(d) for d in dealt),
+                trump=state.trump,
+                caller=state.caller,
+                plays=tuple(state.record_plays()),
+                scores=tuple(scores),
+                totals=tuple(self.totals),
+                ended_early=getattr(state, "ended_early", False),
+            )

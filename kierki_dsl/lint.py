@@ -1,0 +1,73 @@
+"""``kierki lint``: every finding of every ruleset, located, coded and rendered.
+
+Text findings go to stderr (errors first, each in file order) with the source line and a
+caret; ``--format json`` and ``--format github`` write to stdout. Exit 0 when clean (or only
+warnings without ``--strict``), 1 with findings, 2 for a usage error.
+"""
+from __future__ import annotations
+
+import json
+import os
+from typing import IO, Iterable
+
+from .diagnostics import Diagnostic
+
+EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
+
+
+def expand(paths: Iterable[str]) -> tuple[list[str], list[str]]:
+    """Files to lint (folders give every *.yaml/*.yml below, sorted) and missing paths."""
+    files, missing = [], []
+    for p in paths:
+        if os.path.isdir(p):
+            found = []
+            for root, dirs, names in os.walk(p):
+                dirs.sort()
+                found.extend(os.path.join(root, n) for n in names if n.endswith((".yaml", ".yml")))
+            files.extend(sorted(found))
+        elif os.path.isfile(p):
+            files.append(p)
+        else:
+            missing.append(p)
+    return files, missing
+
+
+def lint_file(path: str) -> list[Diagnostic]:
+    from .ruleset.model import load_ruleset
+
+    _, diags = load_ruleset(path)
+    errors = sorted(diags.errors, key=_key)
+    warnings = sorted((d for d in diags if d.severity != "error"), key=_key)
+    return errors + warnings
+
+
+def _key(d: Diagnostic):
+    return (d.pos.line, d.pos.col) if d.pos else (0, 0)
+
+
+def lint_paths(paths: list[str], strict: bool, fmt: str, out: IO, err: IO) -> int:
+    files, missing = expand(paths)
+    for m in missing:
+        err.write(f"kierki: error: no such file or folder: {m}\n")
+    if missing:
+        return EXIT_USAGE
+    findings: list[Diagnostic] = []
+    for f in files:
+        findings.extend(lint_file(f))
+    if fmt == "json":
+        out.write(json.dumps([d.to_json() for d in findings], indent=2, ensure_ascii=False) + "\n")
+    elif fmt == "github":
+        for d in findings:
+            level = "error" if d.severity == "error" else "warning"
+            loc = f"file={d.path}"
+            if d.pos:
+                loc += f",line={d.pos.line},col={d.pos.col}"
+            msg = d.message.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+            out.write(f"::{level} {loc},title={d.code}::{msg}\n")
+    else:
+        from .report import render_diagnostics
+
+        if findings:
+            err.write(render_diagnostics(findings) + "\n")
+    failing = [d for d in findings if d.severity == "error" or strict]
+    return EXIT_FINDINGS if failing else EXIT_OK

@@ -1,0 +1,257 @@
+"""Game records (``kierki-record/1``): writing them safely, reading and re-checking them.
+
+A record is JSON: ``{"format": "kierki-record/1", "deals": [...]}``; each deal has
+``dealer``, ``hands`` (by seat, in the order dealt), ``trump`` (a suit letter or null),
+``plays`` (cards in play order; ``"pass"`` in layout deals) and optionally ``scores``.
+The deal's position in the ruleset's schedule says which contract it is. Everything else
+(``contract``, ``seed``, ``ruleset``, ``totals``) is informative and never required.
+"""
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from typing import Optional
+
+import attrs
+
+from .cards import CardError, card_str, parse_card, popcount
+from .interpreter.actions import PASS, IllegalAction, call
+from .interpreter.match import dealer_of
+
+FORMAT = "kierki-record/1"
+MAX_RECORD_BYTES = 16 * 1024 * 1024
+
+
+def deal_entry(result) -> dict:
+    """The record of one played deal (a ``DealResult``)."""
+    return {
+        "contract": result.contract.name,
+        "dealer": result.dealer,
+        "hands": [[card_str(c) for c in hand] for hand in result.dealt],
+        "trump": None if result.trump < 0 else "SHDC"[result.trump],
+        "caller": None if result.caller < 0 else result.caller,
+        "plays": list(result.plays),
+        "scores": list(result.scores),
+    }
+
+
+def match_record(ruleset, seed: Optional[int], first_dealer: int, results) -> dict:
+    totals = [0] * ruleset.players
+    for r in results:
+        totals = list(r.totals)
+    return {
+        "format": FORMAT,
+        "ruleset": {"name": ruleset.name, "path": ruleset.path, "fingerprint": ruleset.fingerprint},
+        "seed": seed,
+        "players": ruleset.players,
+        "first_dealer": first_dealer,
+        "deals": [deal_entry(r) for r in results],
+        "totals": totals,
+    }
+
+
+def write_atomic(path: str, text: str) -> None:
+    """Write a file so that a crash leaves either the old or the new content, never half."""
+    directory = os.path.dirname(os.path.abspath(path)) or "."
+    fd, tmp = tempfile.mkstemp(prefix=".kierki-", suffix=".tmp", dir=directory)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+class RecordError(Exception):
+    """A record that cannot be read at all (not JSON, wrong format, wrong shape)."""
+
+
+@attrs.frozen
+class Violation:
+    """A rule a record breaks, located by deal (1-based), trick and seat where they apply."""
+
+    deal: int
+    message: str
+    trick: Optional[int] = None
+    seat: Optional[int] = None
+    turn_word: str = "trick"
+
+    def __str__(self) -> str:
+        where = f"deal {self.deal}"
+        if self.trick is not None:
+            where += f", {self.turn_word} {self.trick}"
+        if self.seat is not None:
+            where += f", seat {self.seat}"
+        return f"{where}: {self.message}"
+
+
+@attrs.define
+class ReplayReport:
+    deals: list = attrs.Factory(list)  # dicts: contract, scores
+    totals: list = attrs.Factory(list)
+    violations: list = attrs.Factory(list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.violations
+
+    def to_json(self) -> dict:
+        return {
+            "ok": self.ok,
+            "deals": self.deals,
+            "totals": self.totals,
+            "violations": [
+                {"deal": v.deal, "trick": v.trick, "seat": v.seat, "message": v.message, "text": str(v)}
+                for v in self.violations
+            ],
+        }
+
+
+def read_record(path: str) -> dict:
+    """Load a record file; raise ``RecordError`` with a located reason if it is unusable."""
+    try:
+        size = os.path.getsize(path)
+    except OSError as e:
+        raise RecordError(f"{path}: error: cannot read record: {e.strerror}") from None
+    if size > MAX_RECORD_BYTES:
+        raise RecordError(f"{path}: error: record is {size} bytes (limit {MAX_RECORD_BYTES})")
+    with open(path, "rb") as f:
+        data = f.read()
+    try:
+        obj = json.loads(data.decode("utf-8"))
+    except UnicodeDecodeError as e:
+        raise RecordError(f"{path}: error: record is not UTF-8 (byte {e.start})") from None
+    except json.JSONDecodeError as e:
+        raise RecordError(f"{path}:{e.lineno}:{e.colno}: error: record is not valid JSON: {e.msg}") from None
+    except RecursionError:
+        raise RecordError(f"{path}: error: record nests too deeply") from None
+    if not isinstance(obj, dict):
+        raise RecordError(f"{path}: error: a record is a JSON object with 'format' and 'deals'")
+    if obj.get("format") != FORMAT:
+        raise RecordError(f"{path}: error: unknown record format {obj.get('format')!r} (expected {FORMAT!r})")
+    if not isinstance(obj.get("deals"), list):
+        raise RecordError(f"{path}: error: record has no 'deals' list")
+    return obj
+
+
+def replay(ruleset, record: dict) -> ReplayReport:
+    """Re-check every deal of a record against the ruleset; collect violations."""
+    report = ReplayReport()
+    n = ruleset.players
+    totals = [0] * n
+    deals = record["deals"]
+    if len(deals) > len(ruleset.schedule):
+        report.violations.append(Violation(len(ruleset.schedule) + 1,
+                                           f"the record has {len(deals)} deals but a match has {len(ruleset.schedule)}"))
+        deals = deals[: len(ruleset.schedule)]
+    first_dealer = None
+    for k, entry in enumerate(deals):
+        contract = ruleset.schedule[k]
+        scores, violation = _replay_deal(ruleset, contract, k, entry, first_dealer)
+        if isinstance(entry, dict) and isinstance(entry.get("dealer"), int) and first_dealer is None:
+            first_dealer = (entry["dealer"] - ruleset.direction * k) % n
+        if violation is not None:
+            report.violations.append(violation)
+            report.deals.append({"contract": contract.name, "scores": None})
+            continue
+        totals = [t + s for t, s in zip(totals, scores)]
+        report.deals.append({"contract": contract.name, "scores": scores})
+    report.totals = totals
+    return report
+
+
+def _replay_deal(ruleset, contract, k: int, entry, first_dealer: Optional[int]):
+    n = ruleset.players
+    d = k + 1
+    if not isinstance(entry, dict):
+        return None, Violation(d, "a deal must be a JSON object")
+    dealer = entry.get("dealer")
+    if not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer < n:
+        return None, Violation(d, f"'dealer' must be a seat 0..{n - 1}, got {dealer!r}")
+    if first_dealer is not None and dealer != dealer_of(first_dealer, k, n, ruleset.direction):
+        return None, Violation(d, f"dealer is seat {dealer} but the deal passes left: expected seat {dealer_of(first_dealer, k, n, ruleset.direction)}")
+    dealt, problem = _hands(entry.get("hands"), ruleset)
+    if problem:
+        return None, Violation(d, f"hands are not a valid deal: {problem}")
+    state = contract.new_deal(n, ruleset.deck, dealer, dealt, ruleset.direction)
+    trump = entry.get("trump")
+    if getattr(contract, "call", None) is not None:
+        if trump is None:
+            suit = -1
+        else:
+            try:
+                suit = "SHDC".index(str(trump).upper())
+            except ValueError:
+                return None, Violation(d, f"'trump' must be a suit letter S/H/D/C or null, got {trump!r}")
+        try:
+            state.apply_action(call(suit))
+        except IllegalAction as e:
+            return None, Violation(d, f"trump call by seat {state.caller}: {e.reason}", seat=state.caller)
+    else:
+        expected = getattr(state, "trump", -1)
+        got = None if trump is None else str(trump).upper()
+        want = None if expected < 0 else "SHDC"[expected]
+        if got != want:
+            return None, Violation(d, f"'trump' is {trump!r} but this contract has {'no trumps' if want is None else want}")
+    plays = entry.get("plays")
+    if not isinstance(plays, list):
+        return None, Violation(d, "'plays' must be a list of cards")
+    layout = contract.type == "layout"
+    word = "turn" if layout else "trick"
+    for i, p in enumerate(plays):
+        if state.is_terminal():
+            return None, Violation(d, f"the deal is over after {i} plays but the record has {len(plays)}")
+        seat = state.current_player()
+        trick, _ = state.position()
+        try:
+            action = PASS if (layout and isinstance(p, str) and p.lower() == "pass") else parse_card(str(p))
+        except CardError as e:
+            return None, Violation(d, str(e), trick, seat, word)
+        reason = state.why_illegal(action)
+        if reason is not None:
+            return None, Violation(d, f"{p} is illegal: {reason}", trick, seat, word)
+        state.apply_action(action)
+    if not state.is_terminal():
+        trick, _ = state.position()
+        return None, Violation(d, "the record ends before the deal is over", trick, state.current_player(), word)
+    scores = state.returns()
+    recorded = entry.get("scores")
+    if recorded is not None and list(recorded) != scores:
+        return None, Violation(d, f"recorded scores {list(recorded)} disagree with the rules, which give {scores}")
+    return scores, None
+
+
+def _hands(hands, ruleset):
+    n = ruleset.players
+    if not isinstance(hands, list) or len(hands) != n:
+        return None, f"'hands' must be {n} lists of cards"
+    dealt = []
+    seen = 0
+    for s, hand in enumerate(hands):
+        if not isinstance(hand, list):
+            return None, f"hand of seat {s} is not a list"
+        cards = []
+        for t in hand:
+            try:
+                c = parse_card(str(t))
+            except CardError as e:
+                return None, f"seat {s}: {e}"
+            if seen >> c & 1:
+                return None, f"{card_str(c)} is dealt twice"
+            if not ruleset.deck >> c & 1:
+                return None, f"{card_str(c)} is not in this ruleset's deck"
+            seen |= 1 << c
+            cards.append(c)
+        if len(cards) != ruleset.hand_size:
+            return None, f"seat {s} has {len(cards)} cards, a hand is {ruleset.hand_size}"
+        dealt.append(cards)
+    if seen != ruleset.deck:
+        return None, f"{popcount(ruleset.deck & ~seen)} cards of the deck are missing"
+    return dealt, None

@@ -1,0 +1,114 @@
+"""Text and JSON reports of matches, replays and findings."""
+from __future__ import annotations
+
+import json
+from typing import Iterable, Optional
+
+from .cards import SUIT_NAMES
+from .diagnostics import Diagnostic, render
+
+SEAT_LETTERS = "NESW"
+
+
+def seat_name(seat: int, players: int) -> str:
+    return SEAT_LETTERS[seat] if players == 4 else f"P{seat}"
+
+
+def contract_title(c) -> str:
+    return f"{c.pl} — {c.en}" if c.en else c.pl
+
+
+def match_header(ruleset, seed: Optional[int], first_dealer: int) -> str:
+    n = ruleset.players
+    lines = [f"{ruleset.name} — seed {seed}, first dealer {seat_name(first_dealer, n)}"]
+    seats = "".join(f"{seat_name(s, n):>7}" for s in range(n))
+    lines.append(f"{'deal':>4}  {'contract':<48} {'dealer':<6} {'trump':<14}{seats}")
+    return "\n".join(lines)
+
+
+def deal_lines(r, players: int) -> str:
+    trump = "-" if r.trump < 0 else SUIT_NAMES[r.trump]
+    if r.caller >= 0:
+        trump = f"{trump} ({seat_name(r.caller, players)})" if r.trump >= 0 else f"none ({seat_name(r.caller, players)})"
+    pts = "".join(f"{s:>7}" for s in r.scores)
+    tot = "".join(f"{t:>7}" for t in r.totals)
+    title = contract_title(r.contract)
+    if len(title) > 48:
+        title = title[:47] + "…"
+    early = "  (ended early)" if r.ended_early else ""
+    return (
+        f"{r.number:>4}  {title:<48} {seat_name(r.dealer, players):<6} {trump:<14}{pts}{early}\n"
+        f"{'':>4}  {'running total':<48} {'':<6} {'':<14}{tot}"
+    )
+
+
+def standings(totals: Iterable[int], players: int) -> list[tuple[int, int, int]]:
+    """(place, seat, total), highest total first; equal totals share a place."""
+    order = sorted(range(players), key=lambda s: (-list(totals)[s], s))
+    totals = list(totals)
+    out = []
+    for i, s in enumerate(order):
+        place = i + 1
+        if i and totals[s] == totals[order[i - 1]]:
+            place = out[-1][0]
+        out.append((place, s, totals[s]))
+    return out
+
+
+def standings_text(totals, players: int) -> str:
+    lines = ["Final standings:"]
+    for place, s, t in standings(totals, players):
+        lines.append(f"  {place}. {seat_name(s, players)} (seat {s}) {t:+d}")
+    lines.append(f"  sum of scores: {sum(totals)}")
+    return "\n".join(lines)
+
+
+def match_json(ruleset, seed, first_dealer, results, warnings=()) -> str:
+    return json.dumps(
+        {
+            "ruleset": ruleset.name,
+            "seed": seed,
+            "players": ruleset.players,
+            "first_dealer": first_dealer,
+            "deals": [
+                {
+                    "number": r.number,
+                    "contract": r.contract.name,
+                    "pl": r.contract.pl,
+                    "en": r.contract.en,
+                    "dealer": r.dealer,
+                    "trump": None if r.trump < 0 else "SHDC"[r.trump],
+                    "caller": None if r.caller < 0 else r.caller,
+                    "scores": list(r.scores),
+                    "totals": list(r.totals),
+                    "ended_early": r.ended_early,
+                }
+                for r in results
+            ],
+            "totals": list(results[-1].totals) if results else [0] * ruleset.players,
+            "standings": [
+                {"place": p, "seat": s, "total": t} for p, s, t in standings(results[-1].totals, ruleset.players)
+            ]
+            if results
+            else [],
+            "warnings": list(warnings),
+        },
+        indent=2,
+        ensure_ascii=False,
+    )
+
+
+def render_diagnostics(diags: Iterable[Diagnostic]) -> str:
+    """Every finding with its source line and caret (sources read once per file)."""
+    sources: dict = {}
+    out = []
+    for d in diags:
+        if d.path not in sources:
+            try:
+                with open(d.path, "rb") as f:
+                    raw = f.read(1024 * 1024)
+                sources[d.path] = raw.decode("utf-8", "replace").lstrip("\ufeff")
+            except OSError:
+                sources[d.path] = None
+        out.append(render(d, sources[d.path]))
+    return "\n".join(out)
