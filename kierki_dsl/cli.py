@@ -204,13 +204,22 @@ def schema() -> None:
     print(json.dumps(json_schema(), indent=2, ensure_ascii=False))
 
 
+def _click_exceptions():
+    """Click's exception classes, vendored inside newer typer releases."""
+    try:
+        from typer._click import exceptions as ce
+    except ImportError:  # older typer depends on click itself
+        import click.exceptions as ce
+    return ce
+
+
 def main(argv: Optional[list] = None) -> int:
     """Entry point: run the app; turn every failure into a message and an exit code."""
     args = list(sys.argv[1:] if argv is None else argv)
     debug = "--debug" in args
     try:
-        app(args=args, prog_name="kierki", standalone_mode=False)
-        return EXIT_OK
+        rv = app(args=args, prog_name="kierki", standalone_mode=False)
+        return rv if isinstance(rv, int) else EXIT_OK
     except typer.Exit as e:
         return e.exit_code
     except KeyboardInterrupt:
@@ -219,12 +228,11 @@ def main(argv: Optional[list] = None) -> int:
     except BrokenPipeError:
         return EXIT_OK
     except Exception as e:  # click usage errors and real bugs
-        import click
-
-        if isinstance(e, click.exceptions.Abort):
+        ce = _click_exceptions()
+        if isinstance(e, ce.Abort):
             _err("kierki: interrupted")
             return EXIT_INTERRUPTED
-        if isinstance(e, click.ClickException):
+        if isinstance(e, ce.ClickException):
             e.show()
             return EXIT_USAGE
         if debug:

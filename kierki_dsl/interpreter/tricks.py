@@ -35,7 +35,7 @@ SCORE_ITEM = Obj(
 
 RESTRICTION = Obj(
     {
-        "on": Field(Enum(("lead", "follow", "discard", "any")), "when it applies: leading, following suit, unable to follow (discard), or always", required=True),
+        "phase": Field(Enum(("lead", "follow", "discard", "any")), "when it applies: leading, following suit, unable to follow (discard), or always", required=True),
         "forbid": Field(Expr("pred"), "cards that may not be played"),
         "require": Field(Expr("pred"), "cards that must be played (one of them)"),
         "when": Field(Expr("bool"), "only when this holds"),
@@ -81,12 +81,13 @@ class Scorer:
 
 @attrs.frozen(eq=False)
 class Restriction:
-    on: str
+    phase: str  # lead | follow | discard | any
     cards: object  # CardPredicate
     require: bool
     when: object  # Compiled or None
     fallback: bool
     reason: str
+    where: tuple = ()  # path of the rule in the ruleset, for findings
 
 
 @attrs.frozen(eq=False)
@@ -202,7 +203,7 @@ class Tricks(DealType):
             pred = ctx.expr(spec["lead_ban"], scopes.PLAY_PREDICATE, BOOL, w + ("lead_ban",), predicate=True)
             reason = spec.get("lead_ban_reason") or f"{_words(spec['lead_ban'].text)} may not be led while you hold another card"
             if pred is not None:
-                restrictions.append(Restriction("lead", pred, False, None, True, reason))
+                restrictions.append(Restriction("lead", pred, False, None, True, reason, w + ("lead_ban",)))
         for i, r in enumerate(spec.get("restrictions") or []):
             rw = w + ("restrictions", i)
             if (r.get("forbid") is None) == (r.get("require") is None):
@@ -214,7 +215,10 @@ class Tricks(DealType):
             when = ctx.expr(r.get("when"), scopes.PLAY_WHEN, BOOL, rw + ("when",))
             reason = r.get("reason") or (f"you must play {_words(src.text)}" if require else f"{_words(src.text)} may not be played now")
             if pred is not None:
-                restrictions.append(Restriction(r["on"], pred, require, when, r.get("fallback", True), reason))
+                restrictions.append(
+                    Restriction(r["phase"], pred, require, when, r.get("fallback", True), reason,
+                                rw + ("require" if require else "forbid",))
+                )
         scorers = []
         for i, item in enumerate(spec.get("score") or []):
             got = _build_scorer(name, item, ctx, w + ("score", i))

@@ -126,7 +126,7 @@ class TrickDeal:
                 phase = "discard"
         env = None
         for r in self.contract.restrictions:
-            if r.on != "any" and r.on != phase:
+            if r.phase != "any" and r.phase != phase:
                 continue
             if r.when is not None or r.cards.const is None:
                 if env is None:

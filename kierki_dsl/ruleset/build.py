@@ -6,7 +6,7 @@ from typing import Any, Optional
 from ..diagnostics import Diagnostics, Pos
 from ..expr import ExprText, compile_expr
 from ..expr.types import Scope, Type
-from .schema import ExprSource, Scalar
+from .schema import INVALID, ExprSource, Scalar
 
 
 class BuildContext:
@@ -73,6 +73,9 @@ class BuildContext:
             return None
         from ..interpreter.catalogue import DEAL_TYPES
 
+        if _has_invalid(spec):  # its problems are reported already; building would only add noise
+            self.built[name] = None
+            return None
         self._building.append(name)
         try:
             result = DEAL_TYPES[spec["type"]].build(name, spec, self)
@@ -80,3 +83,13 @@ class BuildContext:
             self._building.pop()
         self.built[name] = result
         return result
+
+
+def _has_invalid(value) -> bool:
+    if value is INVALID:
+        return True
+    if isinstance(value, dict):
+        return any(_has_invalid(v) for v in value.values())
+    if isinstance(value, list):
+        return any(_has_invalid(v) for v in value)
+    return False

@@ -40,7 +40,7 @@ MATCH = Obj(
 
 DECK = Obj(
     {
-        "ranks": Field(List(RankKind(), min_items=1, max_items=13, unique=True), "ranks in the deck, low to high order is always 2..A", default=None),
+        "ranks": Field(List(RankKind(), min_items=1, max_items=52, unique=True), "ranks in the deck, low to high order is always 2..A", default=None),
         "remove": Field(List(CardKind(), max_items=52, unique=True), "cards taken out of the deck (e.g. [2C] for three players)", default=None),
     },
     doc="The pack: 52 cards unless ranks are left out or cards removed.",

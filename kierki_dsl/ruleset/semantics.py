@@ -86,9 +86,9 @@ def _check_contract(name, c, w, bctx, hand_size, players, deck) -> None:
     for r in c.restrictions:
         if r.cards.const is not None:
             if r.require and not r.cards.const & deck and not r.fallback:
-                bctx.error(w, "M603", f"a restriction of {name!r} requires cards that do not exist: no card could be played")
+                bctx.error(r.where or w, "M603", f"a restriction of {name!r} requires cards that do not exist: no card could be played")
             if not r.require and (r.cards.const & deck) == deck and not r.fallback:
-                bctx.error(w, "M603", f"a restriction of {name!r} forbids every card with no fallback: no card could be played")
+                bctx.error(r.where or w, "M603", f"a restriction of {name!r} forbids every card with no fallback: no card could be played")
     if c.end_when is not None and c.end_when.is_const:
         bctx.warning(w + ("end_when",), "M604", f"end_when of {name!r} is always {str(c.end_when.const).lower()}")
 
