@@ -113,13 +113,15 @@ def render(d: Diagnostic, source: Optional[str] = None) -> str:
     out = [d.headline()]
     if d.pos is not None and source is not None:
         lines = source.splitlines()
-        if 1 <= d.pos.line <= len(lines):
-            text = lines[d.pos.line - 1].replace("\t", " ")
+        if 1 <= d.pos.line <= len(lines) + 1:  # one past the end: the position at end of file
+            text = lines[d.pos.line - 1].replace("\t", " ") if d.pos.line <= len(lines) else ""
             end_line, end_col = d.pos.span_end()
             width = 1
             if end_line == d.pos.line and end_col > d.pos.col:
                 width = end_col - d.pos.col + 1
             width = max(1, min(width, len(text) - d.pos.col + 1, 200))
+            if d.pos.col > len(text) + 1:
+                d = attrs.evolve(d, pos=Pos(d.pos.line, len(text) + 1))
             shown = text if len(text) <= 240 else text[: max(240, d.pos.col + width + 10)]
             out.append(f"  {shown}")
             out.append("  " + " " * (d.pos.col - 1) + "^" + "~" * (width - 1))
