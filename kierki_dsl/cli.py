@@ -228,11 +228,11 @@ def main(argv: Optional[list] = None) -> int:
     except BrokenPipeError:
         return EXIT_OK
     except Exception as e:  # click usage errors and real bugs
-        ce = _click_exceptions()
-        if isinstance(e, ce.Abort):
+        if isinstance(e, typer.Abort):
             _err("kierki: interrupted")
             return EXIT_INTERRUPTED
-        if isinstance(e, ce.ClickException):
+        click_exception = getattr(_click_exceptions(), "ClickException", ())
+        if isinstance(e, click_exception):
             e.show()
             return EXIT_USAGE
         if debug:

@@ -129,6 +129,29 @@ class LayoutDeal:
         if not self.hands[self.to_move]:
             self._advance()
 
+    def set_rows(self, rows, to_move: int) -> None:
+        """Set up a position: ``rows`` by suit, each None (closed) or (low card, high card).
+
+        The cards between the ends count as played; ``to_move`` is the seat on turn.
+        """
+        c = self.contract
+        self.played = 0
+        self.frontier = 0
+        for suit, row in enumerate(rows):
+            if row is None:
+                self.frontier |= self.opening & SUIT_MASK[suit]
+                continue
+            lo, hi = c.position(row[0]), c.position(row[1])
+            for p in range(lo, hi + 1):
+                self.played |= 1 << c.card_at(suit, p)
+            if lo > 0:
+                self.frontier |= 1 << c.card_at(suit, lo - 1)
+            if hi < 12:
+                self.frontier |= 1 << c.card_at(suit, hi + 1)
+        for s in range(self.players):
+            self.hands[s] &= ~self.played
+        self.to_move = to_move
+
     def is_terminal(self) -> bool:
         return self.phase == "done"
 

@@ -195,20 +195,36 @@ class TrickDeal:
             return
         self._finish_trick()
 
-    def _finish_trick(self) -> None:
-        win_card = self._winning_card()
-        winner = next(s for s, c in self.trick if c == win_card)
+    def trick_value(self, plays, number: Optional[int] = None) -> tuple[int, int]:
+        """(winner, points) of a complete trick ``plays`` = [(seat, card), ...] as trick ``number``.
+
+        This is how the deal scores every trick it plays; bots and tests may ask it about
+        hypothetical tricks too.
+        """
+        n = self.trick_no if number is None else number
+        led = plays[0][1] // 13
         tm = 0
-        for _, c in self.trick:
+        for _, c in plays:
             tm |= 1 << c
-        n = self.trick_no
+        if self.trump >= 0 and tm & SUIT_MASK[self.trump]:
+            win_card = (tm & SUIT_MASK[self.trump]).bit_length() - 1
+        else:
+            win_card = (tm & SUIT_MASK[led]).bit_length() - 1
+        winner = next(s for s, c in plays if c == win_card)
         trick_points, card_tables, dynamic = self._tables
         pts = trick_points[n]
         for m, table in card_tables:
             if tm & m:
                 pts += popcount(tm & m) * table[n]
         if dynamic:
-            pts += self._dynamic_points(dynamic, tm, winner)
+            pts += self._dynamic_points(dynamic, tm, winner, plays[0][0], n)
+        return winner, pts
+
+    def _finish_trick(self) -> None:
+        winner, pts = self.trick_value(self.trick)
+        tm = 0
+        for _, c in self.trick:
+            tm |= 1 << c
         self.scores[winner] += pts
         self.taken[winner] |= tm
         self.tricks_won[winner] += 1
@@ -223,13 +239,12 @@ class TrickDeal:
         if self.trick_no > self.tricks_total or self._ends_early():
             self._finish_deal()
 
-    def _dynamic_points(self, dynamic, tm: int, winner: int) -> int:
-        n = self.trick_no
+    def _dynamic_points(self, dynamic, tm: int, winner: int, leader: int, n: int) -> int:
         env = {
             "trick.number": n,
             "trick.is_first": n == 1,
             "trick.is_last": n == self.tricks_total,
-            "trick.leader": self.trick[0][0],
+            "trick.leader": leader,
             "trick.winner": winner,
             "trick.cards": tm,
             "tricks": self.tricks_total,

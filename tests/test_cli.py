@@ -1,0 +1,160 @@
+"""The real ``kierki`` command, end to end: run, replay, lint, schema, exit codes."""
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from conftest import RULESETS, STANDARD, run_cli
+
+
+def test_run_seed_7_is_reproducible_and_zero_sum():
+    a = run_cli("run", str(STANDARD), "--seed", "7")
+    b = run_cli("run", str(STANDARD), "--seed", "7")
+    assert a[0] == 0 and a[2] == ""
+    assert a[1] == b[1], "same seed, same output, byte for byte"
+    deal_rows = [l for l in a[1].splitlines() if re.match(r"^\s+\d+\s", l)]
+    assert len(deal_rows) == 12
+    assert "sum of scores: 0" in a[1]
+    for name in ("Bez lew — No tricks", "Rozbójnik", "Loteryjka"):
+        assert name in a[1]
+
+
+def test_run_without_seed_prints_the_seed_that_reproduces_it():
+    code, out, err, _ = run_cli("run", str(STANDARD))
+    assert code == 0
+    seed = re.search(r"seed (\d+)", out.splitlines()[0]).group(1)
+    again = run_cli("run", str(STANDARD), "--seed", seed)
+    assert again[1] == out
+
+
+def test_run_json_matches_text():
+    code, out, err, _ = run_cli("run", str(STANDARD), "--seed", "7", "--format", "json")
+    assert code == 0
+    data = json.loads(out)
+    assert data["seed"] == 7 and len(data["deals"]) == 12
+    assert sum(data["totals"]) == 0
+    assert [d["contract"] for d in data["deals"]][:7] == [
+        "bez_lew", "bez_kierow", "bez_dam", "bez_panow", "bez_krola_kier", "bez_siodmej_i_ostatniej", "rozbojnik"]
+    assert [sum(d["scores"]) for d in data["deals"]] == [-260, -260, -240, -240, -150, -150, -1300, 325, 325, 325, 325, 1300]
+    text = run_cli("run", str(STANDARD), "--seed", "7")[1]
+    for place in data["standings"]:
+        assert f"seat {place['seat']}) {place['total']:+d}" in text
+
+
+def test_record_then_replay(tmp_path):
+    rec = tmp_path / "m.json"
+    code, out, err, _ = run_cli("run", str(STANDARD), "--seed", "21", "--record", str(rec), "--format", "json")
+    assert code == 0
+    played = json.loads(out)
+    code, out, err, _ = run_cli("replay", str(rec), "--ruleset", str(STANDARD), "--format", "json")
+    assert code == 0, err
+    replayed = json.loads(out)
+    assert [d["scores"] for d in replayed["deals"]] == [d["scores"] for d in played["deals"]]
+    assert replayed["totals"] == played["totals"]
+    code, out, err, _ = run_cli("replay", str(rec), "--ruleset", str(STANDARD))
+    assert code == 0 and "totals" in out
+
+
+def _revoke(record: dict) -> tuple[int, int, int]:
+    """Make a revoke in deal 1; return (deal, trick, seat) of it."""
+    from kierki_dsl.cards import parse_card
+
+    d = record["deals"][0]
+    hands = [set(parse_card(c) for c in h) for h in d["hands"]]
+    plays = d["plays"]
+    leader = (d["dealer"] + 1) % 4
+    for t in range(13):
+        trick = [parse_card(p) for p in plays[4 * t : 4 * t + 4]]
+        seats = [(leader + i) % 4 for i in range(4)]
+        led = trick[0] // 13
+        for i in range(1, 4):
+            s = seats[i]
+            other = sorted(c for c in hands[s] if c // 13 != led)
+            if trick[i] // 13 == led and other:
+                j = next(k for k, p in enumerate(plays) if parse_card(p) == other[0])
+                plays[4 * t + i], plays[j] = plays[j], plays[4 * t + i]
+                return 1, t + 1, s
+        for s, c in zip(seats, trick):
+            hands[s].discard(c)
+        leader = max((c, s) for s, c in zip(seats, trick) if c // 13 == led)[1]
+    raise AssertionError("no revoke possible")
+
+
+def test_replay_refuses_a_revoke_with_deal_trick_seat(tmp_path):
+    rec = tmp_path / "m.json"
+    assert run_cli("run", str(STANDARD), "--seed", "3", "--record", str(rec))[0] == 0
+    data = json.loads(rec.read_text("utf-8"))
+    deal, trick, seat = _revoke(data)
+    rec.write_text(json.dumps(data), "utf-8")
+    code, out, err, _ = run_cli("replay", str(rec), "--ruleset", str(STANDARD))
+    assert code == 1
+    assert f"deal {deal}, trick {trick}, seat {seat}: " in err
+    assert "you must follow" in err and "Traceback" not in err
+
+
+def test_replay_refuses_a_wrong_score(tmp_path):
+    rec = tmp_path / "m.json"
+    run_cli("run", str(STANDARD), "--seed", "3", "--record", str(rec))
+    data = json.loads(rec.read_text("utf-8"))
+    data["deals"][6]["scores"] = [0, 0, 0, -1300]
+    rec.write_text(json.dumps(data), "utf-8")
+    code, out, err, _ = run_cli("replay", str(rec), "--ruleset", str(STANDARD))
+    assert code == 1 and "deal 7: recorded scores [0, 0, 0, -1300] disagree" in err
+
+
+def test_replay_accepts_a_partial_record(tmp_path):
+    rec = tmp_path / "m.json"
+    run_cli("run", str(STANDARD), "--seed", "4", "--record", str(rec))
+    data = json.loads(rec.read_text("utf-8"))
+    data["deals"] = data["deals"][:3]
+    for d in data["deals"]:  # only the required fields, with a '10' and lower case
+        for k in ("contract", "caller", "scores"):
+            d.pop(k)
+        d["hands"][0] = [c.lower().replace("t", "10") for c in d["hands"][0]]
+    data = {"format": data["format"], "deals": data["deals"]}
+    rec.write_text(json.dumps(data), "utf-8")
+    code, out, err, _ = run_cli("replay", str(rec), "--ruleset", str(STANDARD), "--format", "json")
+    assert code == 0, err
+    assert len(json.loads(out)["deals"]) == 3
+
+
+@pytest.mark.parametrize("content,fragment", [
+    ("{not json", ":1:2: error: record is not valid JSON"),
+    ('{"format": "other/1", "deals": []}', "unknown record format"),
+    ("[1, 2]", "a record is a JSON object"),
+])
+def test_replay_refuses_a_corrupt_file(tmp_path, content, fragment):
+    rec = tmp_path / "bad.json"
+    rec.write_text(content, "utf-8")
+    code, out, err, _ = run_cli("replay", str(rec), "--ruleset", str(STANDARD))
+    assert code == 1 and fragment in err and "Traceback" not in err
+
+
+def test_usage_errors_exit_2():
+    assert run_cli("run", "no/such/file.yaml")[0] == 2
+    assert run_cli("run", str(STANDARD), "--bogus")[0] == 2
+    assert run_cli("lint", "no/such/dir")[0] == 2
+    code, out, err, _ = run_cli("run", str(STANDARD), "--players", "random,nobody,random,random")
+    assert code == 2 and "unknown player 'nobody'" in err
+
+
+def test_help_lists_the_commands():
+    code, out, err, _ = run_cli("--help")
+    assert code == 0
+    for cmd in ("run", "replay", "lint", "schema"):
+        assert cmd in out
+
+
+def test_shipped_rulesets_lint_clean_strict():
+    code, out, err, _ = run_cli("lint", "--strict", str(RULESETS))
+    assert code == 0, err
+    assert err == ""
+
+
+def test_schema_is_json_with_descriptions():
+    code, out, err, _ = run_cli("schema")
+    schema = json.loads(out)
+    assert schema["type"] == "object" and "contracts" in schema["properties"]
+    assert schema["properties"]["match"]["description"]
