@@ -158,3 +158,10 @@ def test_schema_is_json_with_descriptions():
     schema = json.loads(out)
     assert schema["type"] == "object" and "contracts" in schema["properties"]
     assert schema["properties"]["match"]["description"]
+
+
+def test_committed_schema_is_current():
+    from conftest import ROOT
+
+    code, out, err, _ = run_cli("schema")
+    assert (ROOT / "schema" / "kierki-ruleset.schema.json").read_text("utf-8") == out

@@ -45,10 +45,10 @@ def builtin(name: str, params: tuple, result: Type, needs: tuple = (), example: 
     return deco
 
 
-@builtin("count", (PRED,), INT, needs=("deck",), example="count(card.rank == Q) * 60")
+@builtin("count", (PRED,), INT, example="count(card.rank == Q) * 60")
 def _count(env, mask):
-    """Number of cards in the deck that match the predicate."""
-    return popcount(mask & env["deck"])
+    """Number of cards in the deck that match the predicate (masks never hold cards outside it)."""
+    return popcount(mask)
 
 
 @builtin("taken", (PRED,), INT, needs=("taken",), example="taken(card.suit == hearts) == 13")

@@ -64,7 +64,6 @@ def ruleset_schema() -> Obj:
             "kierki": Field(Int(FORMAT_VERSION, FORMAT_VERSION), "ruleset format version (1)", required=True),
             "name": Field(Str(), "the ruleset's name", required=True),
             "description": Field(Str(), "what this ruleset is"),
-            "extends": Field(Str(), "a ruleset file this one modifies (path relative to this file)"),
             "players": Field(Int(2, 8), "number of players", default=4),
             "deck": Field(DECK, "the pack of cards", default=None),
             "match": Field(MATCH, "the schedule of deals", required=True),

@@ -58,7 +58,9 @@ def check_ruleset(spec: dict, compiled: dict, schedule: list, bctx, hand_size: i
                        f"the match declares total {declared} but its deals add up to {sum(per)}",
                        "per deal: " + ", ".join(f"{c.name} {t}" for c, t in zip(schedule, per)))
     # contracts never played
-    scheduled = {c.name for c in schedule if c is not None}
+    scheduled = set()
+    for entry in match.get("schedule") or []:
+        scheduled.add(entry if isinstance(entry, str) else entry.get("contract") if isinstance(entry, dict) else None)
     included = set()
     for name, s in contracts_spec.items():
         for item in s.get("score") or []:
