@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import functools
 
-from .schema import Bool, CardKind, Enum, Expr, Field, Int, List, MapOf, Obj, OneOf, RankKind, Str, Tagged
+from .schema import Bool, CardKind, Enum, Expr, Field, Int, List, MapOf, Obj, OneOf, RankKind, SeatOrRandom, Str, Tagged
 
 FORMAT_VERSION = 1
 
@@ -28,12 +28,25 @@ SCHEDULE_ENTRY = OneOf(
     ),
 )
 
+PART = Obj(
+    {
+        "name": Field(Str(r"[a-z][a-z0-9_]*"), "the part's name, e.g. rozgrywka", required=True),
+        "pl": Field(Str(), "Polish name"),
+        "en": Field(Str(), "English name"),
+        "first": Field(Int(1, 10000), "number of its first deal in the schedule (1-based)", required=True),
+        "last": Field(Int(1, 10000), "number of its last deal", required=True),
+        "total": Field(Int(-10**9, 10**9), "declared sum of all seats' points over the part, checked"),
+    },
+    doc="A named block of consecutive deals, e.g. the negative and the positive half.",
+)
+
 MATCH = Obj(
     {
         "schedule": Field(List(SCHEDULE_ENTRY, min_items=1, max_items=256), "the deals of a match, in order", required=True),
-        "first_dealer": Field(OneOf(scalar=Str(r"random|[0-9]")), "'random' or a seat number", default="random"),
+        "first_dealer": Field(SeatOrRandom(), "'random' or a seat number", default="random"),
         "direction": Field(Enum(("clockwise", "counterclockwise")), "the order of play, dealing and the passing of the deal", default="clockwise"),
         "total": Field(Int(-10**9, 10**9), "declared sum of all seats' final scores (0 for a zero-sum game)"),
+        "parts": Field(List(PART, max_items=64), "named blocks of deals with declared totals", default=[]),
     },
     doc="How a match is played: the schedule of deals and the dealer rotation.",
 )

@@ -97,7 +97,7 @@ def compile_tree(path: str, src, root, diags: Diagnostics) -> Optional[Ruleset]:
         diags.error(path, bctx.pos(("deck",)) or bctx.pos(("players",)), "M610",
                     f"{popcount(deck)} cards do not deal evenly to {players} players")
     first = match.get("first_dealer", "random") if match else "random"
-    first_dealer = None if first in (None, "random") else int(first)
+    first_dealer = first if isinstance(first, int) else None
     if first_dealer is not None and first_dealer >= players:
         diags.error(path, bctx.pos(("match", "first_dealer")), "S204", f"first_dealer {first_dealer} is not a seat (0..{players - 1})")
     if diags.has_errors() or any(c is None for c in schedule):

@@ -21,6 +21,11 @@ _INT = re.compile(r"^[-+]?(0|[1-9][0-9]*)$")
 _LEADING_ZERO = re.compile(r"^[-+]?0[0-9_]+$")
 _YAML11_BOOL = {"yes", "no", "on", "off", "y", "n", "true", "false"}
 MAX_INT_DIGITS = 18
+_YAML11_SURPRISE = re.compile(
+    r"^(?:y|Y|yes|Yes|YES|n|N|no|No|NO|on|On|ON|off|Off|OFF|true|True|TRUE|false|False|FALSE|~|null|Null|NULL"
+    r"|[-+]?0[0-7_]+|[-+]?0x[0-9a-fA-F_]+|[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+(?:\.[0-9_]*)?"
+    r"|[-+]?(?:[0-9][0-9_]*)?\.[0-9_]*(?:[eE][-+][0-9]+)?|[-+]?[0-9][0-9_]*)$"
+)
 
 
 @attrs.frozen
@@ -165,8 +170,8 @@ class Str(Kind):
         if self.pattern and not re.fullmatch(self.pattern, s.value):
             ctx.error(s, "S204", f"{label} {s.value!r} does not match {self.pattern}")
             return _INVALID
-        if s.plain and s.value.lower() in _YAML11_BOOL | {"null", "~"}:
-            ctx.warning(s, "Y114", f"plain {s.value!r} is read as a boolean or null by YAML 1.1 tools", "quote it")
+        if s.plain and _YAML11_SURPRISE.match(s.value):
+            ctx.warning(s, "Y114", f"plain {s.value!r} is not a string to YAML 1.1 tools (a boolean, null or number)", "quote it")
         return s.value
 
     def json(self):
@@ -219,8 +224,35 @@ class Expr(Kind):
 
     def json(self):
         if self.result == "int":
-            return {"type": ["integer", "string"]}
+            return {"type": ["integer", "string"], "description": "an int expression"}
+        if self.result in ("bool", "pred"):
+            return {"type": ["string", "boolean"]}
         return {"type": "string"}
+
+
+@attrs.define
+class SeatOrRandom(Kind):
+    """``random`` or a seat number."""
+
+    doc: str = ""
+
+    def load(self, node, ctx, where, label):
+        s = _scalar(node, ctx, label, "'random' or a seat number")
+        if s is None:
+            return _INVALID
+        if s.value == "random":
+            return s.value
+        if s.plain and _INT.match(s.value):
+            v = parse_int(s, ctx, label)
+            if v is _INVALID:
+                return v
+            if 0 <= v < 8:
+                return v
+        ctx.error(s, "S204", f"{label} must be 'random' or a seat number, got {s.value!r}")
+        return _INVALID
+
+    def json(self):
+        return {"anyOf": [{"const": "random"}, {"type": "integer", "minimum": 0, "maximum": 7}]}
 
 
 @attrs.define

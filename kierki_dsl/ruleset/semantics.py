@@ -57,6 +57,19 @@ def check_ruleset(spec: dict, compiled: dict, schedule: list, bctx, hand_size: i
             bctx.error(("match", "total"), "M609",
                        f"the match declares total {declared} but its deals add up to {sum(per)}",
                        "per deal: " + ", ".join(f"{c.name} {t}" for c, t in zip(schedule, per)))
+    # declared totals of parts
+    for i, part in enumerate(match.get("parts") or []):
+        if not isinstance(part, dict) or not all(isinstance(part.get(k), int) for k in ("first", "last")):
+            continue
+        pw = ("match", "parts", i)
+        first, last = part["first"], part["last"]
+        if not 1 <= first <= last <= len(schedule):
+            bctx.error(pw, "S204", f"part {part.get('name')!r} covers deals {first}-{last} but the schedule has {len(schedule)}")
+            continue
+        per = [computed.get(c.name) if c is not None else None for c in schedule[first - 1 : last]]
+        if isinstance(part.get("total"), int) and all(t is not None for t in per) and sum(per) != part["total"]:
+            bctx.error(pw + ("total",), "M611",
+                       f"part {part.get('name')!r} declares total {part['total']} but its deals add up to {sum(per)}")
     # contracts never played
     scheduled = set()
     for entry in match.get("schedule") or []:
@@ -86,11 +99,17 @@ def _check_contract(name, c, w, bctx, hand_size, players, deck) -> None:
         if s.cards is not None and s.origin == name and s.cards.const is not None and not s.cards.const & deck:
             bctx.warning(w + ("score",), "M602", f"a per_card predicate of {name!r} matches no card in the deck (dead penalty)")
     for r in c.restrictions:
-        if r.cards.const is not None:
-            if r.require and not r.cards.const & deck and not r.fallback:
-                bctx.error(r.where or w, "M603", f"a restriction of {name!r} requires cards that do not exist: no card could be played")
-            if not r.require and (r.cards.const & deck) == deck and not r.fallback:
-                bctx.error(r.where or w, "M603", f"a restriction of {name!r} forbids every card with no fallback: no card could be played")
+        if r.fallback:
+            continue
+        where = r.where or w
+        m = r.cards.const
+        if m is not None and ((r.require and not m & deck) or (not r.require and (m & deck) == deck)):
+            what = "requires cards that do not exist" if r.require else "forbids every card"
+            bctx.error(where, "M603", f"a restriction of {name!r} {what} with no fallback: no card could be played")
+        elif m is None or (r.require and (m & deck) != deck) or (not r.require and m & deck):
+            bctx.warning(where, "M603",
+                         f"a restriction of {name!r} has no fallback: a player whose cards are all excluded would have no legal card",
+                         "drop 'fallback: false' so the rule yields when nothing else is possible")
     if c.end_when is not None and c.end_when.is_const:
         bctx.warning(w + ("end_when",), "M604", f"end_when of {name!r} is always {str(c.end_when.const).lower()}")
 

@@ -213,7 +213,7 @@ def build(src: Source) -> Node:
         raise DiagnosticError([Diagnostic(path, Pos(1, 1), "Y111", "ruleset is empty")])
     if not isinstance(root, Map):
         raise DiagnosticError(
-            [Diagnostic(path, root.pos, "Y112", "top level must be a mapping (key: value lines)")]
+            [Diagnostic(path, root.pos, "Y115", "top level must be a mapping (key: value lines)")]
         )
     return root
 
