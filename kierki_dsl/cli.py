@@ -39,6 +39,7 @@ class LintFormat(str, Enum):
     text = "text"
     json = "json"
     github = "github"
+    sarif = "sarif"
 
 
 def _err(text: str) -> None:
@@ -183,12 +184,24 @@ def replay(
 
 @app.command()
 def lint(
-    paths: List[str] = typer.Argument(..., help="Ruleset files or folders (every *.yaml below)."),
+    paths: Optional[List[str]] = typer.Argument(None, help="Ruleset files or folders (every *.yaml below)."),
     strict: bool = typer.Option(False, "--strict", help="Warnings fail too."),
-    fmt: LintFormat = typer.Option(LintFormat.text, "--format", help="text, json or github."),
+    fmt: LintFormat = typer.Option(LintFormat.text, "--format", help="text, json, github or sarif."),
+    explain: Optional[str] = typer.Option(None, "--explain", help="Explain a finding code (e.g. M601) with a bad and a good example."),
 ) -> None:
     """Check rulesets and report every finding with its position."""
     from .lint import lint_paths
+
+    if explain is not None:
+        from .codes import explain as explain_code
+
+        text = explain_code(explain)
+        if text is None:
+            raise _usage(f"unknown code {explain!r}; the codes are listed in docs/lint-codes.md")
+        print(text, end="")
+        raise typer.Exit(EXIT_OK)
+    if not paths:
+        raise _usage("give one or more ruleset files or folders (or --explain CODE)")
 
     code = lint_paths(paths, strict=strict, fmt=fmt.value, out=sys.stdout, err=sys.stderr)
     raise typer.Exit(code)

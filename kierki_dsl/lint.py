@@ -56,6 +56,8 @@ def lint_paths(paths: list[str], strict: bool, fmt: str, out: IO, err: IO) -> in
         findings.extend(lint_file(f))
     if fmt == "json":
         out.write(json.dumps([d.to_json() for d in findings], indent=2, ensure_ascii=False) + "\n")
+    elif fmt == "sarif":
+        out.write(json.dumps(sarif(findings), indent=2, ensure_ascii=False) + "\n")
     elif fmt == "github":
         for d in findings:
             level = "error" if d.severity == "error" else "warning"
@@ -71,3 +73,32 @@ def lint_paths(paths: list[str], strict: bool, fmt: str, out: IO, err: IO) -> in
             err.write(render_diagnostics(findings) + "\n")
     failing = [d for d in findings if d.severity == "error" or strict]
     return EXIT_FINDINGS if failing else EXIT_OK
+
+
+def sarif(findings: list[Diagnostic]) -> dict:
+    """Findings as a SARIF 2.1.0 log (for code-scanning tools)."""
+    from .codes import CODES
+
+    used = sorted({d.code for d in findings})
+    rules = [
+        {"id": c, "shortDescription": {"text": CODES[c].title if c in CODES else c},
+         "fullDescription": {"text": CODES[c].explanation if c in CODES else ""}}
+        for c in used
+    ]
+    results = []
+    for d in findings:
+        loc: dict = {"artifactLocation": {"uri": d.path}}
+        if d.pos:
+            end = d.pos.span_end()
+            loc["region"] = {"startLine": d.pos.line, "startColumn": d.pos.col, "endLine": end[0], "endColumn": end[1] + 1}
+        results.append({
+            "ruleId": d.code,
+            "level": "error" if d.severity == "error" else "warning",
+            "message": {"text": d.message + (f" ({d.hint})" if d.hint else "")},
+            "locations": [{"physicalLocation": loc}],
+        })
+    return {
+        "version": "2.1.0",
+        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+        "runs": [{"tool": {"driver": {"name": "kierki lint", "rules": rules}}, "results": results}],
+    }

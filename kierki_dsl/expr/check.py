@@ -129,9 +129,7 @@ class Checker:
         if node.func.startswith("_"):
             return self.error(node, "N406", f"names starting with '_' are not allowed ({node.func!r})")
         fn = FUNCTIONS.get(node.func)
-        if fn is None:
-            for a in node.args:
-                self.check(a, scope)
+        if fn is None:  # its arguments' meaning is unknown too: no cascade of findings
             return self.error(node, "N403", f"unknown function {node.func!r}", _suggest(node.func, FUNCTIONS))
         missing = [k for k in fn.needs if not _provides(scope, k)]
         if missing:

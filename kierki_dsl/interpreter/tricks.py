@@ -77,6 +77,7 @@ class Scorer:
     cards: object = None  # CardPredicate for "card"
     origin: str = ""
     label: str = ""
+    where: tuple = ()  # path of the component in the ruleset, for findings
 
 
 @attrs.frozen(eq=False)
@@ -274,7 +275,7 @@ def _build_scorer(contract: str, item: dict, ctx, where: tuple) -> Optional[list
         return None
     if kind == "per_trick":
         pts = ctx.expr(item["per_trick"], scopes.TRICK_POINTS, INT, where + ("per_trick",))
-        return None if pts is None else [Scorer("trick", pts, when, None, contract, label)]
+        return None if pts is None else [Scorer("trick", pts, when, None, contract, label, where)]
     if kind == "per_card":
         if item.get("points") is None:
             ctx.error(where, "S203", "per_card needs 'points' (the points for each matching card)")
@@ -283,13 +284,13 @@ def _build_scorer(contract: str, item: dict, ctx, where: tuple) -> Optional[list
         pts = ctx.expr(item["points"], scopes.TRICK_POINTS, INT, where + ("points",))
         if cards is None or pts is None:
             return None
-        return [Scorer("card", pts, when, cards, contract, label)]
+        return [Scorer("card", pts, when, cards, contract, label, where + ("per_card",))]
     if kind == "per_seat":
         if item.get("when") is not None:
             ctx.error(where + ("when",), "S210", "'when' goes with per_trick or per_card; write the condition into per_seat")
             return None
         pts = ctx.expr(item["per_seat"], scopes.SEAT_END, INT, where + ("per_seat",))
-        return None if pts is None else [Scorer("seat", pts, None, None, contract, label)]
+        return None if pts is None else [Scorer("seat", pts, None, None, contract, label, where)]
     names = item["include"]
     names = [names] if isinstance(names, str) else names
     out = []

@@ -422,6 +422,7 @@ class MapOf(Kind):
                 continue
             w = where + (key,)
             ctx.nodes[w] = value
+            ctx.nodes[w + ("$key",)] = node.keys[key]
             v = self.value.load(value, ctx, w, _join(label, key))
             if v is not _INVALID:
                 out[key] = v

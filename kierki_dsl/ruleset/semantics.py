@@ -76,12 +76,13 @@ def check_ruleset(spec: dict, compiled: dict, schedule: list, bctx, hand_size: i
         scheduled.add(entry if isinstance(entry, str) else entry.get("contract") if isinstance(entry, dict) else None)
     included = set()
     for name, s in contracts_spec.items():
-        for item in s.get("score") or []:
+        score = s.get("score") if isinstance(s, dict) else None
+        for item in score if isinstance(score, list) else []:
             inc = item.get("include") if isinstance(item, dict) else None
             included.update([inc] if isinstance(inc, str) else (inc or []))
     for name in contracts_spec:
         if name not in scheduled and name not in included:
-            bctx.warning(("contracts", name), "M608", f"contract {name!r} is defined but never scheduled or included")
+            bctx.warning(("contracts", name, "$key"), "M608", f"contract {name!r} is defined but never scheduled or included")
 
 
 def _check_contract(name, c, w, bctx, hand_size, players, deck) -> None:
@@ -95,9 +96,9 @@ def _check_contract(name, c, w, bctx, hand_size, players, deck) -> None:
     if c.call is not None and c.call.after > hand_size:
         bctx.error(w + ("trump", "after"), "M605",
                    f"trumps are called after {c.call.after} cards but each player gets only {hand_size}")
-    for i, s in enumerate(c.scorers):
+    for s in c.scorers:
         if s.cards is not None and s.origin == name and s.cards.const is not None and not s.cards.const & deck:
-            bctx.warning(w + ("score",), "M602", f"a per_card predicate of {name!r} matches no card in the deck (dead penalty)")
+            bctx.warning(s.where or w + ("score",), "M602", f"a per_card predicate of {name!r} matches no card in the deck (dead penalty)")
     for r in c.restrictions:
         if r.fallback:
             continue

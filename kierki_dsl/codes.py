@@ -1,0 +1,254 @@
+"""Every finding code, by phase, with its explanation and a bad and a good example.
+
+This table drives ``kierki lint --explain CODE``, ``docs/lint-codes.md`` (generated, and
+checked to be current by the tests) and the per-code tests: each bad example must produce
+its code at ``at`` (line, column), each good example must not produce it.
+"""
+from __future__ import annotations
+
+import re
+from typing import Optional
+
+import attrs
+
+PHASES = {
+    "Y": "YAML: bytes, encoding and the YAML structure",
+    "S": "Schema: keys, types and values",
+    "E": "Expression syntax",
+    "N": "Names and types in expressions",
+    "R": "References between contracts",
+    "M": "Rule semantics computed from the ruleset",
+    "X": "Run time (reported by kierki run, not by lint)",
+}
+
+_HEAD = "kierki: 1\nname: example\n"
+_MATCH = "match: {schedule: [bez_lew]}\n"
+_OK = _HEAD + _MATCH + "contracts:\n  bez_lew:\n    total: -260\n    score: [{per_trick: -20}]\n"
+
+
+def _contract(body: str, schedule: str = "[bez_lew]") -> str:
+    return _HEAD + f"match: {{schedule: {schedule}}}\ncontracts:\n" + body
+
+
+@attrs.frozen
+class Code:
+    code: str
+    title: str
+    explanation: str
+    bad: str
+    good: str
+    at: Optional[tuple] = None  # (line, col) of the finding in `bad`; None: no position
+    severity: str = "error"
+    lint: bool = True  # False: reported at run time only
+
+    @property
+    def phase(self) -> str:
+        return PHASES[self.code[0]]
+
+
+CODES: dict[str, Code] = {}
+
+
+def _add(*args, **kw) -> None:
+    c = Code(*args, **kw)
+    CODES[c.code] = c
+
+
+# --- YAML -----------------------------------------------------------------------------------
+_add("Y101", "YAML syntax error", "The file is not well-formed YAML.",
+     _HEAD + "match: {schedule: [bez_lew]\n" + "contracts: {}\n", _OK, (4, 1))
+_add("Y102", "tab in indentation", "YAML forbids tabs for indentation; editors show them differently.",
+     _HEAD + _MATCH + "contracts:\n\tbez_lew: {score: [{per_trick: -20}]}\n", _OK, (5, 1))
+_add("Y103", "duplicate key", "PyYAML and most tools silently keep only the last of two equal keys; the first "
+     "is lost. kierki refuses the file and names both places.",
+     _OK + "name: again\n", _OK, (8, 1))
+_add("Y104", "explicit tag", "Tags such as !!python/object can make YAML loaders construct objects or run code. "
+     "A ruleset is plain data.", 'kierki: 1\nname: !!python/object/apply:os.system ["echo"]\n', _OK, (2, 7))
+_add("Y105", "anchor or alias", "Anchors and aliases let a small file expand into a huge one (billion laughs). "
+     "Write values out, or use `include` to share scoring.",
+     _HEAD + "x: &a [1, 2]\ny: *a\n" + _MATCH, _OK, (3, 4))
+_add("Y106", "merge key", "`<<` merge keys are not supported; write the keys out.",
+     _HEAD + _MATCH + "contracts:\n  bez_lew:\n    <<: {total: -260}\n    score: [{per_trick: -20}]\n", _OK, (6, 5))
+_add("Y107", "key that is not a string", "Keys such as `~`, `null`, `1`, `yes` or `on` are not strings to YAML "
+     "tools, and two of them may collide.", _HEAD + "1: one\n" + _MATCH, _OK, (3, 1))
+_add("Y108", "several documents", "A ruleset is one YAML document; a second `---` is refused.",
+     _OK + "---\nkierki: 1\n", _OK, (8, 1))
+_add("Y109", "not UTF-8", "Save the file as UTF-8 (a BOM is accepted).",
+     "kierki: 1\nname: \"Kr\udcf3l\"\n", _OK, (2, 10))
+_add("Y110", "control character", "Control characters (e.g. NUL) are not allowed anywhere in a ruleset.",
+     "kierki: 1\nname: \"a\x00b\"\n", _OK, (2, 9))
+_add("Y111", "empty file", "The file holds no YAML document.", "# nothing here\n", _OK, (1, 1))
+_add("Y112", "nesting too deep", "Nesting deeper than 32 levels is refused before anything recursive runs.",
+     _HEAD + "x: " + "[" * 40 + "]" * 40 + "\n", _OK, (3, 35))
+_add("Y113", "file too large", "A ruleset over 128 KiB is refused before it is parsed.",
+     _HEAD + "#" + "x" * (130 * 1024) + "\n", _OK, None)
+_add("Y114", "YAML 1.1 surprise", "A plain `no`, `on`, `010` or `1:20` where a string is meant is read as a "
+     "boolean or number by YAML 1.1 tools. Quote it.",
+     _HEAD.replace("name: example", "name: no") + _OK[len(_HEAD):], _OK, (2, 7), severity="warning")
+_add("Y115", "top level not a mapping", "The file must be a mapping of keys (kierki, name, match, contracts).",
+     "- kierki: 1\n", _OK, (1, 1))
+# --- schema ---------------------------------------------------------------------------------
+_add("S201", "unknown key", "A key the format does not know (often a typo: the hint suggests the closest).",
+     _contract("  bez_lew:\n    totl: -260\n    score: [{per_trick: -20}]\n"), _OK, (6, 5))
+_add("S202", "wrong type", "A value of the wrong kind: a list where a mapping is needed, a string where an "
+     "integer is, `1.10` for a version.", _OK.replace("total: -260", "total: '-260'"), _OK, (6, 12))
+_add("S203", "missing required key", "A required key is absent.",
+     _contract("  bez_lew:\n    total: -260\n"), _OK, (6, 5))
+_add("S204", "value out of range", "A number outside its range, or a name that is not one of the allowed ones.",
+     _OK.replace("kierki: 1\nname: example\n", "kierki: 1\nname: example\nplayers: 9\n"), _OK, (3, 10))
+_add("S205", "unknown deal type", "`type` names no deal type of the catalogue (tricks, layout).",
+     _contract("  bez_lew:\n    type: trick\n    score: [{per_trick: -20}]\n"), _OK, (6, 11))
+_add("S206", "duplicate value", "A list that must hold distinct values repeats one (after normalising: "
+     "`10` and \"10\" are the same rank).", _OK.replace("match:", "deck: {ranks: [2, 3, 4, 5, 6, 7, 8, 9, 10, J, Q, K, A, \"10\"]}\nmatch:"),
+     _OK, (3, 56))
+_add("S207", "ambiguous integer", "An integer with a leading zero (`010`) is octal 8 to YAML 1.1 and 10 to "
+     "YAML 1.2; write it without the zero.",
+     _contract("  lot:\n    type: layout\n    start_rank: 07\n    prizes: [800, 500]\n", "[lot]"), _contract("  lot:\n    type: layout\n    start_rank: 7\n    prizes: [800, 500]\n", "[lot]"), (7, 17))
+_add("S208", "not a bool", "Booleans are `true` or `false`; `on`, `yes` mean different things to different "
+     "YAML versions.", _OK.replace("    total: -260\n", "    total: -260\n    follow_suit: yes\n"), _OK, (7, 18))
+_add("S209", "integer too long", "Integers have at most 18 digits.",
+     _OK.replace("total: -260", "total: -2600000000000000000000"), _OK, (6, 12))
+_add("S210", "conflicting keys", "A score component needs exactly one of per_trick, per_card, per_seat and include; "
+     "a restriction exactly one of forbid and require.",
+     _contract("  bez_lew:\n    score: [{per_trick: -20, include: bez_lew}]\n"), _OK, (6, 13))
+# --- expressions: syntax --------------------------------------------------------------------
+_add("E301", "expression syntax error", "The expression does not parse; the caret shows where.",
+     _contract("  bez_lew:\n    score: [{per_trick: \"-20 * * 2\"}]\n"), _OK, (6, 32))
+_add("E302", "expression too long", "Expressions have at most 500 characters.",
+     _contract("  bez_lew:\n    score: [{per_trick: \"" + "+".join(["1"] * 300) + "\"}]\n"), _OK, (6, 26))
+_add("E303", "expression nests too deeply", "At most 32 nested brackets.",
+     _contract("  bez_lew:\n    score: [{per_trick: \"" + "(" * 33 + "1" + ")" * 33 + "\"}]\n"), _OK, (6, 58))
+_add("E304", "integer literal too long", "Integer literals have at most 18 digits.",
+     _contract("  bez_lew:\n    score: [{per_trick: \"1 + 1234567890123456789\"}]\n"), _OK, (6, 30))
+# --- expressions: names and types -----------------------------------------------------------
+_add("N401", "unknown name", "A name that is not defined where the expression stands (the hint lists "
+     "the close ones or all of them).",
+     _contract("  bez_kierow:\n    score: [{per_card: card.suit == heart, points: -20}]\n", "[bez_kierow]"),
+     _contract("  bez_kierow:\n    score: [{per_card: card.suit == hearts, points: -20}]\n", "[bez_kierow]"), (6, 37))
+_add("N402", "unknown attribute", "A card has `suit` and `rank`; `trick` has number, is_first, is_last, "
+     "leader, winner.", _contract("  bez_lew:\n    score: [{per_trick: -75, when: trick.numbr == 7}]\n"),
+     _contract("  bez_lew:\n    score: [{per_trick: -75, when: trick.number == 7}]\n"), (6, 42))
+_add("N403", "unknown function", "A function the language does not have.",
+     _contract("  bez_lew:\n    score: [{per_seat: cnt(card.rank == Q)}]\n"),
+     _contract("  bez_lew:\n    score: [{per_seat: count(card.rank == Q)}]\n"), (6, 24))
+_add("N404", "type error", "Operands of the wrong type: a rank compared with a suit, a bool where points "
+     "are expected, '+' on a string.", _contract("  bez_lew:\n    score: [{per_trick: trick.is_last}]\n"),
+     _contract("  bez_lew:\n    score: [{per_trick: -20}]\n"), (6, 25))
+_add("N405", "wrong number of arguments", "A function called with too many or too few arguments.",
+     _contract("  bez_lew:\n    score: [{per_seat: \"taken(card.rank == Q, 2)\"}]\n"),
+     _contract("  bez_lew:\n    score: [{per_seat: \"taken(card.rank == Q)\"}]\n"), (6, 25))
+_add("N406", "private name", "Names starting with `_` are never allowed (no way into Python internals).",
+     _contract("  bez_lew:\n    score: [{per_trick: __import__}]\n"), _OK, (6, 25))
+_add("N407", "function not available here", "The function needs context this expression does not have "
+     "(e.g. `taken` only in per_seat scoring).",
+     _contract("  bez_lew:\n    score: [{per_trick: \"taken(card.rank == Q)\"}]\n"),
+     _contract("  bez_lew:\n    score: [{per_seat: \"taken(card.rank == Q)\"}]\n"), (6, 26))
+_add("N410", "constant expression fails", "A constant expression that cannot be evaluated, such as a "
+     "division by zero.", _contract("  bez_lew:\n    score: [{per_trick: \"20 / 0\"}]\n"), _OK, (6, 29))
+# --- references -----------------------------------------------------------------------------
+_add("R501", "unknown contract", "A schedule entry or an include names no contract (the hint suggests one).",
+     _HEAD + "match: {schedule: [bez_lwe]}\ncontracts:\n  bez_lew:\n    score: [{per_trick: -20}]\n",
+     _HEAD + "match: {schedule: [bez_lew]}\ncontracts:\n  bez_lew:\n    score: [{per_trick: -20}]\n", (3, 20))
+_add("R502", "include cycle", "Contracts that include each other would score forever.",
+     _contract("  a:\n    score: [{include: b}]\n  b:\n    score: [{include: a}]\n", "[a, b]"), _OK, (8, 23))
+_add("R503", "include of a non-trick contract", "Only trick contracts have scoring components to include.",
+     _contract("  a:\n    score: [{include: lot}]\n  lot:\n    type: layout\n    prizes: [800, 500]\n", "[a, lot]"),
+     _OK, (6, 23))
+# --- semantics ------------------------------------------------------------------------------
+_add("M601", "declared total disagrees", "The contract's `total` differs from what its scoring gives over "
+     "the deck (e.g. jacks only at -30 each is -120, not -240): a typo in a value is caught before anyone plays.",
+     _contract("  bez_panow:\n    total: -240\n    score: [{per_card: card.rank == J, points: -30}]\n", "[bez_panow]"),
+     _contract("  bez_panow:\n    total: -120\n    score: [{per_card: card.rank == J, points: -30}]\n", "[bez_panow]"), (6, 12))
+_add("M602", "dead penalty", "A per_card predicate that matches no card of the deck never scores.",
+     _contract("  bez_lew:\n    score: [{per_card: card.rank == Q and card.rank == K, points: -60}]\n"), _OK, (6, 24),
+     severity="warning")
+_add("M603", "restriction without fallback", "With `fallback: false` a restriction can leave a player "
+     "with no legal card; without it the rule yields when nothing else is possible.",
+     _contract("  bez_lew:\n    restrictions: [{phase: lead, forbid: card.suit == hearts, fallback: false}]\n    score: [{per_trick: -20}]\n"),
+     _contract("  bez_lew:\n    restrictions: [{phase: lead, forbid: card.suit == hearts}]\n    score: [{per_trick: -20}]\n"), (6, 42),
+     severity="warning")
+_add("M604", "constant end condition", "An end condition that is always true or always false is a mistake "
+     "(it ends every deal at once, or never).",
+     _contract("  bez_lew:\n    end_when: 1 > 2\n    score: [{per_trick: -20}]\n"),
+     _contract("  bez_lew:\n    end_when: not points_left\n    score: [{per_trick: -20}]\n"), (6, 15), severity="warning")
+_add("M605", "trump call after more cards than dealt", "The caller cannot see more cards than a hand holds.",
+     _contract("  atu:\n    trump: {called_by: dealer, after: 14}\n    score: [{per_trick: 25}]\n", "[atu]"),
+     _contract("  atu:\n    trump: {called_by: dealer, after: 5}\n    score: [{per_trick: 25}]\n", "[atu]"), (6, 39))
+_add("M606", "opening rank not in the deck", "A layout opened by a rank the deck does not have never starts.",
+     "kierki: 1\nname: example\ndeck: {ranks: [8, 9, 10, J, Q, K, A]}\nplayers: 4\nmatch: {schedule: [lot]}\n"
+     "contracts:\n  lot:\n    type: layout\n    start_rank: 7\n    prizes: [800, 500]\n",
+     "kierki: 1\nname: example\ndeck: {ranks: [8, 9, 10, J, Q, K, A]}\nplayers: 4\nmatch: {schedule: [lot]}\n"
+     "contracts:\n  lot:\n    type: layout\n    start_rank: 8\n    prizes: [800, 500]\n", (9, 17))
+_add("M607", "more prizes than players", "Prizes are given by finishing place; there cannot be more places "
+     "than players.", _contract("  lot:\n    type: layout\n    prizes: [5, 4, 3, 2, 1]\n", "[lot]"),
+     _contract("  lot:\n    type: layout\n    prizes: [800, 500]\n", "[lot]"), (7, 13))
+_add("M608", "contract never played", "A contract that is neither scheduled nor included is dead weight "
+     "(often a typo in the schedule).", _OK + "  bez_dam:\n    score: [{per_card: card.rank == Q, points: -60}]\n",
+     _OK, (8, 3), severity="warning")
+_add("M609", "declared match total disagrees", "`match.total` differs from the sum of the deals' totals.",
+     _HEAD + "match: {schedule: [bez_lew], total: 0}\ncontracts:\n  bez_lew:\n    score: [{per_trick: -20}]\n",
+     _HEAD + "match: {schedule: [bez_lew], total: -260}\ncontracts:\n  bez_lew:\n    score: [{per_trick: -20}]\n",
+     (3, 37))
+_add("M610", "cards do not deal evenly", "Every player must get the same number of cards.",
+     _OK.replace("match:", "players: 3\nmatch:").replace("    total: -260\n", ""),
+     _OK.replace("match:", "players: 3\ndeck: {remove: [2C]}\nmatch:").replace("    total: -260\n", ""), (3, 10))
+_add("M611", "declared part total disagrees", "A part (a block of deals) declares a total its deals do not add up to.",
+     _HEAD + "match:\n  schedule: [bez_lew]\n  parts: [{name: neg, first: 1, last: 1, total: -2600}]\n"
+     "contracts:\n  bez_lew:\n    score: [{per_trick: -20}]\n",
+     _HEAD + "match:\n  schedule: [bez_lew]\n  parts: [{name: neg, first: 1, last: 1, total: -260}]\n"
+     "contracts:\n  bez_lew:\n    score: [{per_trick: -20}]\n", (5, 49))
+# --- run time -------------------------------------------------------------------------------
+_add("X701", "expression failed while playing", "An expression that cannot be evaluated in some situation "
+     "(a division by zero that depends on play). `kierki run` stops with this error; the record of the "
+     "finished deals is kept.",
+     _contract("  bez_lew:\n    score: [{per_seat: \"100 / (tricks_taken - tricks_taken)\"}]\n"),
+     _contract("  bez_lew:\n    score: [{per_seat: \"100 / max(1, tricks_taken)\"}]\n"), (6, 24), lint=False)
+
+
+def explain(code: str) -> Optional[str]:
+    """The text of ``kierki lint --explain CODE``."""
+    c = CODES.get(code.upper())
+    if c is None:
+        return None
+    return (
+        f"{c.code} ({c.severity}): {c.title}\nphase: {c.phase}\n\n{c.explanation}\n\n"
+        f"Bad:\n{_indent(c.bad)}\nGood:\n{_indent(c.good)}"
+    )
+
+
+def _indent(text: str) -> str:
+    lines = text.splitlines()
+    if len(lines) > 14 or any(len(line) > 160 for line in lines):
+        lines = [line if len(line) <= 160 else line[:157] + "..." for line in lines[:14]]
+    return "\n".join("    " + _visible(line) for line in lines) + "\n"
+
+
+def _visible(line: str) -> str:
+    """Show bytes that are the point of an example (NUL, tab, invalid UTF-8) as escapes."""
+    line = line.replace("\x00", "\\0").replace("\t", "\\t")
+    return re.sub("[\udc80-\udcff]", lambda m: "\\x%02X" % (ord(m.group()) - 0xDC00), line)
+
+
+def markdown() -> str:
+    """docs/lint-codes.md, generated from this table."""
+    out = ["# Finding codes", "", "Generated from `kierki_dsl/codes.py` (`kierki lint --explain CODE` prints one).", ""]
+    for prefix, phase in PHASES.items():
+        out.append(f"## {prefix} — {phase}")
+        out.append("")
+        for c in CODES.values():
+            if c.code[0] != prefix:
+                continue
+            out.append(f"### {c.code} {c.title} ({c.severity})")
+            out.append("")
+            out.append(c.explanation)
+            out.append("")
+            out.append("Bad:")
+            out.append("```yaml")
+            out.append(_indent(c.bad).replace("\n    ", "\n")[4:].rstrip("\n"))
+            out.append("```")
+            out.append("Good:")
+            out.append("```yaml")
+            out.append(_indent(c.good).replace("\n    ", "\n")[4:].rstrip("\n"))
+            out.append("```")
+            out.append("")
+    return "\n".join(out)

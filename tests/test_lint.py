@@ -1,0 +1,128 @@
+"""kierki lint: one failing case per code (the examples of kierki_dsl/codes.py, as data),
+the good examples, output formats, the jacks-only total, docs that stay current."""
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from kierki_dsl.codes import CODES, markdown
+from kierki_dsl.lint import lint_file
+
+from conftest import ROOT, RULESETS, STANDARD, run_cli
+
+LINT_CODES = [c for c in CODES.values() if c.lint]
+
+
+def _write(tmp_path: Path, name: str, text: str) -> Path:
+    p = tmp_path / name
+    p.write_bytes(text.encode("utf-8", "surrogateescape"))
+    return p
+
+
+@pytest.mark.parametrize("code", LINT_CODES, ids=lambda c: c.code)
+def test_bad_example_gives_its_code_at_its_position(tmp_path, code):
+    found = [d for d in lint_file(str(_write(tmp_path, "bad.yaml", code.bad))) if d.code == code.code]
+    assert found, f"{code.code} not reported"
+    d = found[0]
+    assert d.severity == code.severity
+    assert ((d.pos.line, d.pos.col) if d.pos else None) == code.at
+
+
+@pytest.mark.parametrize("code", list(CODES.values()), ids=lambda c: c.code)
+def test_good_example_is_clean(tmp_path, code):
+    assert lint_file(str(_write(tmp_path, "good.yaml", code.good))) == []
+
+
+def test_runtime_code_example(tmp_path):
+    code = CODES["X701"]
+    p = _write(tmp_path, "x.yaml", code.bad)
+    rc, out, err, _ = run_cli("run", str(p), "--seed", "1")
+    assert rc == 1 and re.match(rf"^{re.escape(str(p))}:{code.at[0]}:{code.at[1]}: error: X701 ", err)
+
+
+def test_every_code_in_the_source_is_documented():
+    used = set()
+    for f in (ROOT / "kierki_dsl").rglob("*.py"):
+        if f.name == "codes.py":
+            continue
+        used |= set(re.findall(r'"([YSENRMX][0-9]{3})"', f.read_text("utf-8")))
+    assert used <= set(CODES), sorted(used - set(CODES))
+    assert set(CODES) <= used, sorted(set(CODES) - used)
+
+
+def test_docs_page_is_current():
+    assert (ROOT / "docs" / "lint-codes.md").read_text("utf-8") == markdown() + "\n"
+
+
+def test_explain(cli):
+    rc, out, err = cli("lint", "--explain", "m601")
+    assert rc == 0 and out.startswith("M601 (error): declared total disagrees")
+    assert "Bad:" in out and "Good:" in out
+    assert cli("lint", "--explain", "Z999")[0] == 2
+
+
+JACKS_ONLY = STANDARD.read_text("utf-8").replace(
+    "      - per_card: card.rank in [K, J]\n        points: -30",
+    "      - per_card: card.rank == J\n        points: -30",
+)
+
+
+def test_jacks_only_with_the_kings_and_jacks_total_is_flagged(tmp_path, cli):
+    assert "card.rank == J" in JACKS_ONLY
+    p = _write(tmp_path, "jacks.yaml", JACKS_ONLY)
+    rc, out, err = cli("lint", str(p))
+    assert rc == 1
+    assert "M601 contract 'bez_panow' declares total -240 but its scoring gives -120" in err
+    # and the knock-on: the robber, the negative part and the match no longer add up
+    assert "M601 contract 'rozbojnik' declares total -1300 but its scoring gives -1180" in err
+    assert "M611 part 'rozgrywka' declares total -2600 but its deals add up to -2360" in err
+    assert "M609 the match declares total 0 but its deals add up to 240" in err
+
+
+def test_json_and_github_and_sarif_formats(tmp_path, cli):
+    p = _write(tmp_path, "j.yaml", JACKS_ONLY)
+    rc, out, err = cli("lint", "--format", "json", str(p))
+    data = json.loads(out)
+    assert rc == 1 and err == ""
+    first = data[0]
+    assert set(first) == {"path", "line", "column", "end_line", "end_column", "code", "severity", "message", "hint"}
+    assert first["severity"] == "error" and "M601" in [d["code"] for d in data]
+    rc, out, err = cli("lint", "--format", "github", str(p))
+    assert out.splitlines()[0].startswith(f"::error file={p},line=")
+    rc, out, err = cli("lint", "--format", "sarif", str(p))
+    sarif = json.loads(out)
+    assert sarif["version"] == "2.1.0"
+    assert "M601" in [r["ruleId"] for r in sarif["runs"][0]["results"]]
+
+
+def test_strict_makes_warnings_fail(tmp_path, cli):
+    p = _write(tmp_path, "w.yaml", CODES["M608"].bad)
+    assert cli("lint", str(p))[0] == 0
+    assert cli("lint", "--strict", str(p))[0] == 1
+
+
+def test_folders_are_walked(tmp_path, cli):
+    (tmp_path / "sub").mkdir()
+    _write(tmp_path / "sub", "a.yaml", CODES["S201"].bad)
+    _write(tmp_path, "b.yml", CODES["N401"].bad)
+    _write(tmp_path, "notes.txt", "not a ruleset")
+    rc, out, err = cli("lint", str(tmp_path))
+    assert rc == 1 and "S201" in err and "N401" in err
+
+
+def test_shipped_rulesets_validate_against_the_json_schema():
+    jsonschema = pytest.importorskip("jsonschema")
+    import yaml
+
+    schema = json.loads((ROOT / "schema" / "kierki-ruleset.schema.json").read_text("utf-8"))
+    files = sorted(RULESETS.rglob("*.yaml"))
+    assert files
+    for f in files:
+        data = yaml.safe_load(f.read_text("utf-8"))  # our own trusted files; plain data only
+        jsonschema.validate(data, schema)
+    bad = yaml.safe_load(CODES["S201"].bad)
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate(bad, schema)
