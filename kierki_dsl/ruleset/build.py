@@ -6,13 +6,13 @@ from typing import Any, Optional
 from ..diagnostics import Diagnostics, Pos
 from ..expr import ExprText, compile_expr
 from ..expr.types import Scope, Type
-from .schema import INVALID, ExprSource, Scalar
+from .schema import ExprSource, Scalar
 
 
 class BuildContext:
     """Everything a deal type's ``build`` needs: positions, diagnostics, other contracts."""
 
-    def __init__(self, path: str, diags: Diagnostics, specs: dict, nodes: dict, players: int, deck: int):
+    def __init__(self, path: str, diags: Diagnostics, specs: dict, nodes: dict, players: int, deck: int, invalid=frozenset()):
         self.path = path
         self.diags = diags
         self.specs = specs
@@ -20,6 +20,7 @@ class BuildContext:
         self.players = players
         self.deck = deck
         self.built: dict[str, Any] = {}
+        self.invalid = invalid
         self._building: list[str] = []
 
     # -- positions and findings -------------------------------------------------------------
@@ -73,7 +74,7 @@ class BuildContext:
             return None
         from ..interpreter.catalogue import DEAL_TYPES
 
-        if _has_invalid(spec):  # its problems are reported already; building would only add noise
+        if any(p[:2] == ("contracts", name) for p in self.invalid):  # reported already: building adds noise
             self.built[name] = None
             return None
         self._building.append(name)
@@ -84,12 +85,3 @@ class BuildContext:
         self.built[name] = result
         return result
 
-
-def _has_invalid(value) -> bool:
-    if value is INVALID:
-        return True
-    if isinstance(value, dict):
-        return any(_has_invalid(v) for v in value.values())
-    if isinstance(value, list):
-        return any(_has_invalid(v) for v in value)
-    return False

@@ -77,7 +77,7 @@ def compile_tree(path: str, src, root, diags: Diagnostics) -> Optional[Ruleset]:
     players = spec.get("players") if isinstance(spec.get("players"), int) else 4
     deck = _deck(spec.get("deck"), ctx)
     contracts_spec = spec.get("contracts") if isinstance(spec.get("contracts"), dict) else {}
-    bctx = BuildContext(path, diags, contracts_spec, ctx.nodes, players, deck)
+    bctx = BuildContext(path, diags, contracts_spec, ctx.nodes, players, deck, ctx.invalid)
     compiled = {}
     for name in contracts_spec:
         compiled[name] = bctx.contract(name, ("contracts", name))

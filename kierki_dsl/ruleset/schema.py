@@ -55,6 +55,12 @@ class Ctx:
         self.path = path
         self.diags = diags
         self.nodes: dict[tuple, Node] = {}
+        self.invalid: set[tuple] = set()  # paths whose value was reported and left out
+
+    def is_valid(self, prefix: tuple) -> bool:
+        """True if nothing at or below ``prefix`` was reported invalid."""
+        n = len(prefix)
+        return not any(p[:n] == prefix for p in self.invalid)
 
     def error(self, node: Optional[Node], code: str, msg: str, hint: str = "") -> None:
         pos = None
@@ -318,6 +324,7 @@ class List(Kind):
             ctx.nodes[w] = item
             v = self.item.load(item, ctx, w, f"{label}[{i}]")
             if v is _INVALID:
+                ctx.invalid.add(w)
                 continue
             if self.unique:
                 key = v if not isinstance(v, ExprSource) else v.text
@@ -372,12 +379,12 @@ class Obj(Kind):
             if v is not _INVALID:
                 out[key] = v
             else:
-                out[key] = _INVALID
+                ctx.invalid.add(w)
         for key, f in self.fields.items():
             if key not in node.entries:
                 if f.required:
                     ctx.error(node, "S203", f"{label} is missing required key {key!r}", f.doc)
-                    out[key] = _INVALID
+                    ctx.invalid.add(where + (key,))
                 else:
                     out[key] = f.default
         return out
@@ -426,6 +433,8 @@ class MapOf(Kind):
             v = self.value.load(value, ctx, w, _join(label, key))
             if v is not _INVALID:
                 out[key] = v
+            else:
+                ctx.invalid.add(w)
         return out
 
     def json(self):

@@ -1,0 +1,155 @@
+"""Lint never crashes and never hangs: fuzzing with generated YAML, expressions and bytes.
+
+Each example must give only coded findings (codes from the registry), no exception, and
+finish quickly (hypothesis' deadline bounds every example).
+"""
+from __future__ import annotations
+
+import os
+import tempfile
+
+import yaml
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from kierki_dsl.codes import CODES
+from kierki_dsl.lint import lint_file
+
+from conftest import STANDARD
+
+FUZZ = settings(max_examples=120, deadline=1000, suppress_health_check=[HealthCheck.too_slow])
+_DIR = tempfile.mkdtemp(prefix="kierki-fuzz-")
+
+
+def lint_bytes(data: bytes):
+    path = os.path.join(_DIR, "f.yaml")
+    with open(path, "wb") as f:
+        f.write(data)
+    findings = lint_file(path)
+    for d in findings:
+        assert d.code in CODES, d
+        assert d.message
+    return findings
+
+
+# -- expressions generated from the grammar's pieces ------------------------------------------
+NAMES = ["card", "trick", "tricks", "trump", "dealer", "seat", "tricks_taken", "hearts", "spades", "Q", "K",
+         "led_suit", "winning", "points_left", "notes", "_x", "caller", "players"]
+ATTRS = ["suit", "rank", "number", "is_last", "is_first", "leader", "winner", "bogus", "__class__"]
+FUNCS = ["count", "taken", "in_trick", "held", "left", "right", "holder", "min", "max", "abs", "nope"]
+OPS = ["+", "-", "*", "/", "%", "==", "!=", "<", "<=", ">", ">=", "and", "or", "in", "not in"]
+
+atoms = st.one_of(
+    st.integers(-10**20, 10**20).map(str),
+    st.sampled_from(NAMES),
+    st.sampled_from(["KH", "10S", "2C", "TD", "true", "false", "'x'", '"y"']),
+)
+
+
+def _expr(children):
+    return st.one_of(
+        st.tuples(children, st.sampled_from(OPS), children).map(lambda t: f"{t[0]} {t[1]} {t[2]}"),
+        st.tuples(children, st.sampled_from(ATTRS)).map(lambda t: f"{t[0]}.{t[1]}"),
+        st.tuples(st.sampled_from(FUNCS), st.lists(children, max_size=3)).map(lambda t: f"{t[0]}({', '.join(t[1])})"),
+        children.map(lambda e: f"({e})"),
+        children.map(lambda e: f"not {e}"),
+        children.map(lambda e: f"-{e}"),
+        st.lists(children, max_size=3).map(lambda xs: "[" + ", ".join(xs) + "]"),
+        st.tuples(children, children, children).map(lambda t: f"if {t[0]} then {t[1]} else {t[2]}"),
+    )
+
+
+expressions = st.recursive(atoms, _expr, max_leaves=12)
+tokens = st.lists(st.sampled_from(NAMES + ATTRS + FUNCS + OPS + ["(", ")", "[", "]", ",", ".", "if", "then", "else",
+                                                                 "**", "'", '"', "1", "KH", "#", "\\", "\n"]),
+                  max_size=20).map(" ".join)
+
+FIELDS = [
+    ("per_trick", "    score: [{{per_trick: {e}}}]\n"),
+    ("per_card", "    score: [{{per_card: {e}, points: {e}}}]\n"),
+    ("per_seat", "    score: [{{per_seat: {e}}}]\n"),
+    ("when", "    score: [{{per_trick: -20, when: {e}}}]\n"),
+    ("lead_ban", "    lead_ban: {e}\n    score: [{{per_trick: -20}}]\n"),
+    ("first_lead", "    first_lead: {e}\n    score: [{{per_trick: -20}}]\n"),
+    ("end_when", "    end_when: {e}\n    score: [{{per_trick: -20}}]\n"),
+    ("restriction", "    restrictions: [{{phase: follow, require: {e}, when: {e}}}]\n    score: [{{per_trick: -20}}]\n"),
+]
+
+
+def _ruleset(field: str, expr: str) -> bytes:
+    template = dict(FIELDS)[field]
+    quoted = '"' + expr.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
+    body = template.format(e=quoted)
+    return ("kierki: 1\nname: fuzz\nmatch: {schedule: [c]}\ncontracts:\n  c:\n" + body).encode("utf-8")
+
+
+@FUZZ
+@given(field=st.sampled_from([f for f, _ in FIELDS]), expr=st.one_of(expressions, tokens))
+def test_generated_expressions_give_only_coded_findings(field, expr):
+    lint_bytes(_ruleset(field, expr))
+
+
+@FUZZ
+@given(expr=expressions)
+def test_generated_expressions_that_lint_clean_also_play(expr):
+    """Whatever passes lint as a per_seat score must evaluate (or fail with a located X701)."""
+    from kierki_dsl.expr import RuleRuntimeError
+    from kierki_dsl.interpreter.match import MatchRunner
+    from kierki_dsl.players.base import RandomPlayer
+    from kierki_dsl.ruleset.model import Ruleset
+
+    data = _ruleset("per_seat", expr)
+    if any(d.severity == "error" for d in lint_bytes(data)):
+        return
+    rs = Ruleset.load(os.path.join(_DIR, "f.yaml"))
+    try:
+        for _ in MatchRunner(rs, [RandomPlayer() for _ in range(4)], seed=1).deals():
+            pass
+    except RuleRuntimeError as e:
+        assert e.diagnostic.code == "X701"
+
+
+# -- YAML documents of random shape with the format's own keys -----------------------------------
+KEYS = ["kierki", "name", "players", "deck", "match", "schedule", "contracts", "type", "score", "per_trick",
+        "per_card", "points", "trump", "called_by", "after", "prizes", "start_rank", "ace", "total", "parts",
+        "first", "last", "ranks", "remove", "restrictions", "phase", "forbid", "include", "zzz"]
+scalars = st.one_of(st.none(), st.booleans(), st.integers(-10**25, 10**25), st.floats(allow_nan=False),
+                    st.text(max_size=12), st.sampled_from(["no", "on", "010", "1:20", "KH", "tricks", "random"]))
+documents = st.recursive(
+    scalars,
+    lambda children: st.one_of(st.lists(children, max_size=4), st.dictionaries(st.sampled_from(KEYS), children, max_size=5)),
+    max_leaves=30,
+)
+
+
+@FUZZ
+@given(doc=documents)
+def test_random_yaml_documents(doc):
+    lint_bytes(yaml.safe_dump(doc, allow_unicode=True).encode("utf-8"))
+
+
+@FUZZ
+@given(doc=st.dictionaries(st.sampled_from(KEYS), documents, max_size=6))
+def test_random_mappings_with_a_valid_head(doc):
+    doc = {"kierki": 1, "name": "x", **doc}
+    lint_bytes(yaml.safe_dump(doc, allow_unicode=True).encode("utf-8"))
+
+
+# -- byte-level damage to a real ruleset ---------------------------------------------------------
+STANDARD_BYTES = STANDARD.read_bytes()
+
+
+@FUZZ
+@given(edits=st.lists(st.tuples(st.integers(0, len(STANDARD_BYTES) - 1), st.integers(0, 2), st.binary(max_size=3)),
+                      min_size=1, max_size=4))
+def test_damaged_standard_ruleset(edits):
+    data = bytearray(STANDARD_BYTES)
+    for pos, kind, blob in edits:
+        pos = min(pos, len(data))
+        if kind == 0:
+            data[pos:pos] = blob
+        elif kind == 1:
+            del data[pos : pos + max(1, len(blob))]
+        else:
+            data[pos : pos + len(blob)] = blob
+    lint_bytes(bytes(data))
