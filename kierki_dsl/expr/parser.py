@@ -49,10 +49,52 @@ _FRIENDLY = {
 }
 
 
+_LARK_OPTIONS = dict(parser="lalr", propagate_positions=True, maybe_placeholders=False)
+_CACHE_NAME = "expr.lark.cache"
+
+
+def _grammar() -> str:
+    return resources.files("kierki_dsl.grammar").joinpath("expr.lark").read_text("utf-8")
+
+
+def _cache_header(grammar: str) -> bytes:
+    import hashlib
+
+    import lark
+
+    digest = hashlib.sha256(grammar.encode("utf-8")).hexdigest()
+    return f"kierki-expr-parser {digest} lark-{lark.__version__}\n".encode("ascii")
+
+
 @functools.lru_cache(maxsize=1)
 def _lark() -> Lark:
-    grammar = resources.files("kierki_dsl.grammar").joinpath("expr.lark").read_text("utf-8")
-    return Lark(grammar, parser="lalr", propagate_positions=True, maybe_placeholders=False)
+    """The LALR parser: loaded from the table shipped in the package when it was made from
+    this very grammar with this lark version (a few ms), else built from the grammar."""
+    import io
+
+    grammar = _grammar()
+    try:
+        data = resources.files("kierki_dsl.grammar").joinpath(_CACHE_NAME).read_bytes()
+    except (FileNotFoundError, OSError):
+        data = b""
+    header = _cache_header(grammar)
+    if data.startswith(header):
+        try:
+            return Lark.load(io.BytesIO(data[len(header):]))
+        except Exception:  # a table lark cannot read: fall back to building it
+            pass
+    return Lark(grammar, **_LARK_OPTIONS)
+
+
+def write_parser_cache(path) -> None:
+    """Write the shipped parser table (``python -m kierki_dsl.expr.parser``)."""
+    import io
+
+    grammar = _grammar()
+    buf = io.BytesIO()
+    Lark(grammar, **_LARK_OPTIONS).save(buf)
+    with open(path, "wb") as f:
+        f.write(_cache_header(grammar) + buf.getvalue())
 
 
 @v_args(meta=True)
@@ -171,3 +213,12 @@ def _syntax_error(text: str, e: UnexpectedInput) -> ExprError:
             extra = " (there is no '**' operator)"
         return ExprError(where, "E301", f"unexpected {str(tok)!r}{extra}", hint)
     return ExprError(0, "E301", "syntax error")
+
+
+if __name__ == "__main__":  # pragma: no cover - a maintenance tool
+    import sys
+    from pathlib import Path
+
+    target = Path(__file__).resolve().parent.parent / "grammar" / _CACHE_NAME
+    write_parser_cache(target)
+    sys.stdout.write(f"wrote {target}\n")
