@@ -113,7 +113,7 @@ GOLDEN = """{p}:7:32: error: N401 unknown name 'heart' in a scored-card predicat
 {p}:8:24: error: N401 unknown name 'card' in trick scoring in contracts.bez_kierow.score[0].points
           points: "-20 * card"
                          ^~~~
-  hint: did you mean 'caller'?
+  hint: 'card' is defined in: card predicates (per_card, lead_ban, forbid, require)
 {p}:11:22: error: E301 unexpected 'els' in contracts.bez_kierow.score[1].per_trick
               then -75 els 0
                        ^"""

@@ -126,3 +126,15 @@ def test_shipped_rulesets_validate_against_the_json_schema():
     bad = yaml.safe_load(CODES["S201"].bad)
     with pytest.raises(jsonschema.ValidationError):
         jsonschema.validate(bad, schema)
+
+
+GOLDEN = sorted((ROOT / "tests" / "data" / "golden").glob("*.yaml"))
+
+
+@pytest.mark.parametrize("path", GOLDEN, ids=lambda p: p.stem)
+def test_rendered_output_is_pinned(path, cli, monkeypatch):
+    """Golden files: `cd tests/data/golden && kierki lint NAME.yaml 2> NAME.txt` regenerates one."""
+    monkeypatch.chdir(path.parent)
+    rc, out, err = cli("lint", path.name)
+    assert rc == 1
+    assert err == path.with_suffix(".txt").read_text("utf-8")

@@ -13,7 +13,7 @@ import attrs
 from . import ast
 from .builtins import FUNCTIONS
 from .errors import ExprError
-from .types import ANY, BOOL, CARD, INT, NAMESPACE, PRED, RANK, SEAT, STRING, SUIT, Scope, Type, Var, list_of
+from .types import ANY, BOOL, CARD, INT, NAME_HOMES, NAMESPACE, PRED, RANK, SEAT, STRING, SUIT, Scope, Type, Var, list_of
 
 SUIT_CONSTANTS = {"spades": 0, "hearts": 1, "diamonds": 2, "clubs": 3}
 RANK_CONSTANTS = {"T": 8, "J": 9, "Q": 10, "K": 11, "A": 12, "ten": 8, "jack": 9, "queen": 10, "king": 11, "ace": 12}
@@ -93,6 +93,9 @@ class Checker:
             return RANK
         visible = sorted(k for k in scope.vars if not k.startswith("$"))
         known = visible + list(SUIT_CONSTANTS) + ["ace", "king", "queen", "jack"]
+        if name in NAME_HOMES:
+            homes = ", ".join(sorted(NAME_HOMES[name]))
+            return self.error(node, "N401", f"unknown name {name!r} in {scope.name}", f"{name!r} is defined in: {homes}")
         hint = _suggest(name, known)
         if not hint and visible:
             hint = "names here: " + ", ".join(visible)

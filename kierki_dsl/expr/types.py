@@ -40,6 +40,18 @@ class Var:
     doc: str = ""
 
 
+#: For hints: name -> the kinds of expression that define it (filled by whoever defines scopes).
+NAME_HOMES: dict[str, set] = {}
+
+
+def register_scope(scope: "Scope") -> "Scope":
+    """Record where each of the scope's names lives, so a misplaced name gets a useful hint."""
+    for name in scope.vars:
+        if not name.startswith("$"):
+            NAME_HOMES.setdefault(name, set()).add(scope.name)
+    return scope
+
+
 @attrs.frozen
 class Scope:
     """The names an expression may read, by context (card predicate, trick points, ...)."""

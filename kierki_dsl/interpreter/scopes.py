@@ -6,7 +6,7 @@ those functions. ``trump`` is -1 and ``caller`` is -1 in a deal without trumps o
 """
 from __future__ import annotations
 
-from ..expr.types import ANY, BOOL, CARD, INT, SEAT, SUIT, Scope, Var
+from ..expr.types import ANY, BOOL, CARD, INT, SEAT, SUIT, Scope, Var, register_scope
 
 _COMMON = {
     "dealer": Var(SEAT, "dealer", "the dealer's seat"),
@@ -89,3 +89,8 @@ END_WHEN = Scope(
         "$deck": Var(ANY, "deck"),
     },
 )
+
+
+for _scope in (SEAT_EXPR, TRICK_POINTS, CARD_SCORING, PLAY_PREDICATE, SEAT_END, END_WHEN):
+    register_scope(_scope)
+register_scope(Scope("card predicates (per_card, lead_ban, forbid, require)", {"card": Var(CARD, "card")}))

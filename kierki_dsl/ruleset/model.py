@@ -59,10 +59,12 @@ def load_ruleset(path: str) -> tuple[Optional[Ruleset], Diagnostics]:
     diags = Diagnostics()
     try:
         data = read_bytes(path)
-        src, root = yamlsafe.load(path, data)
+        soft: list = []
+        src, root = yamlsafe.load(path, data, soft)
     except DiagnosticError as e:
         diags.extend(e.diagnostics)
         return None, diags
+    diags.extend(soft)
     ruleset = compile_tree(path, src, root, diags)
     return ruleset, diags
 

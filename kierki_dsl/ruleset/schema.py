@@ -99,7 +99,7 @@ def _scalar(node: Node, ctx: Ctx, label: str, what: str) -> Optional[Scalar]:
     return None
 
 
-@attrs.define
+@attrs.define(eq=False)
 class Int(Kind):
     min: Optional[int] = None
     max: Optional[int] = None
@@ -144,7 +144,7 @@ def parse_int(s: Scalar, ctx: Ctx, label: str):
     return int(text)
 
 
-@attrs.define
+@attrs.define(eq=False)
 class Bool(Kind):
     doc: str = ""
 
@@ -164,7 +164,7 @@ class Bool(Kind):
         return {"type": "boolean"}
 
 
-@attrs.define
+@attrs.define(eq=False)
 class Str(Kind):
     pattern: Optional[str] = None
     doc: str = ""
@@ -187,7 +187,7 @@ class Str(Kind):
         return d
 
 
-@attrs.define
+@attrs.define(eq=False)
 class Enum(Kind):
     values: tuple
     doc: str = ""
@@ -209,7 +209,7 @@ class Enum(Kind):
         return {"enum": list(self.values)}
 
 
-@attrs.define
+@attrs.define(eq=False)
 class Expr(Kind):
     """An expression of the given result type; plain ints are accepted for int expressions."""
 
@@ -236,7 +236,7 @@ class Expr(Kind):
         return {"type": "string"}
 
 
-@attrs.define
+@attrs.define(eq=False)
 class SeatOrRandom(Kind):
     """``random`` or a seat number."""
 
@@ -261,7 +261,7 @@ class SeatOrRandom(Kind):
         return {"anyOf": [{"const": "random"}, {"type": "integer", "minimum": 0, "maximum": 7}]}
 
 
-@attrs.define
+@attrs.define(eq=False)
 class RankKind(Kind):
     doc: str = ""
 
@@ -282,7 +282,7 @@ class RankKind(Kind):
         return {"type": ["integer", "string"], "pattern": "^(10|[2-9TJQKAtjqka])$"}
 
 
-@attrs.define
+@attrs.define(eq=False)
 class CardKind(Kind):
     doc: str = ""
 
@@ -300,7 +300,7 @@ class CardKind(Kind):
         return {"type": "string", "pattern": "^(10|[2-9TJQKAtjqka])[SHDCshdc]$"}
 
 
-@attrs.define
+@attrs.define(eq=False)
 class List(Kind):
     item: Kind
     min_items: int = 0
@@ -347,7 +347,7 @@ def _show(node: Node) -> str:
     return repr(node.value) if isinstance(node, Scalar) else _kind(node)
 
 
-@attrs.define
+@attrs.define(eq=False)
 class Field:
     kind: Kind
     doc: str = ""
@@ -355,7 +355,7 @@ class Field:
     default: Any = None
 
 
-@attrs.define
+@attrs.define(eq=False)
 class Obj(Kind):
     fields: dict
     doc: str = ""
@@ -412,7 +412,7 @@ def _join(label: str, key: str) -> str:
     return key if label in ("", "ruleset") else f"{label}.{key}"
 
 
-@attrs.define
+@attrs.define(eq=False)
 class MapOf(Kind):
     value: Kind
     key_pattern: str = r"[a-z][a-z0-9_]*"
@@ -445,7 +445,7 @@ class MapOf(Kind):
         }
 
 
-@attrs.define
+@attrs.define(eq=False)
 class OneOf(Kind):
     """Alternatives chosen by the node's shape: a scalar, a list or a mapping."""
 
@@ -466,7 +466,7 @@ class OneOf(Kind):
         return {"anyOf": [k.json() for k in (self.scalar, self.seq, self.mapping) if k is not None]}
 
 
-@attrs.define
+@attrs.define(eq=False)
 class Tagged(Kind):
     """A mapping whose ``type`` key picks the schema (the pluggable deal-type catalogue)."""
 

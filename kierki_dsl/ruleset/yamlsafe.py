@@ -185,13 +185,17 @@ def human_size(n: int) -> str:
     return f"{n / 1024:.0f} KiB"
 
 
-def load(path: str, data: bytes) -> tuple[Source, Node]:
-    """Read a ruleset file into a node tree, or raise ``DiagnosticError`` with findings."""
+def load(path: str, data: bytes, soft: Optional[list] = None) -> tuple[Source, Node]:
+    """Read a ruleset file into a node tree, or raise ``DiagnosticError`` with findings.
+
+    Problems that leave a usable tree (a duplicate or non-string key: the later entry is
+    dropped) go to ``soft`` when it is given, so later passes can still report theirs.
+    """
     src = decode(path, data)
-    return src, build(src)
+    return src, build(src, soft)
 
 
-def build(src: Source) -> Node:
+def build(src: Source, soft: Optional[list] = None) -> Node:
     errors: list[Diagnostic] = []
     path = src.path
     try:
@@ -207,8 +211,10 @@ def build(src: Source) -> Node:
         raise DiagnosticError(errors) from None
     except _Stop:
         raise DiagnosticError(errors) from None
-    if errors:
+    if errors and soft is None:
         raise DiagnosticError(errors)
+    if soft is not None:
+        soft.extend(errors)
     if root is None:
         raise DiagnosticError([Diagnostic(path, Pos(1, 1), "Y111", "ruleset is empty")])
     if not isinstance(root, Map):
@@ -220,6 +226,9 @@ def build(src: Source) -> Node:
 
 class _Stop(Exception):
     pass
+
+
+_SKIP = object()
 
 
 def _mpos(mark) -> Pos:
@@ -235,6 +244,11 @@ def _build(src: Source, events: Iterator, errors: list) -> Optional[Node]:
     def fatal(mark, code: str, message: str, hint: str = "") -> None:
         errors.append(Diagnostic(path, _mpos(mark), code, message, hint=hint))
         raise _Stop
+
+    def drop_entry(mark, code: str, message: str, hint: str = "") -> None:
+        """Report a bad key and leave its entry out; reading goes on."""
+        errors.append(Diagnostic(path, _mpos(mark), code, message, hint=hint))
+        stack[-1][1] = _SKIP
 
     def attach(node: Node, ev) -> None:
         nonlocal root
@@ -253,21 +267,25 @@ def _build(src: Source, events: Iterator, errors: list) -> Optional[Node]:
                 fatal(ev.start_mark, "Y106", "merge keys ('<<') are not supported", "write the keys out")
             if node.plain and _YAML11_KEY.match(key):
                 shown = key if key else "(empty)"
-                fatal(
+                drop_entry(
                     ev.start_mark,
                     "Y107",
                     f"mapping keys must be plain strings, got {shown!r}",
                     "YAML reads this key as null, a number or a boolean; use a name",
                 )
+                return
             if key in parent.entries:
                 first = parent.keys[key].pos
-                fatal(
+                drop_entry(
                     ev.start_mark,
                     "Y103",
                     f"duplicate key {key!r} (first at {first.line}:{first.col})",
                     "YAML tools silently keep only one of the two; remove one",
                 )
+                return
             frame[1] = node
+        elif frame[1] is _SKIP:  # the value of a refused key
+            frame[1] = None
         else:
             key = frame[1]
             parent.entries[key.value] = node
