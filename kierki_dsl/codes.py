@@ -154,6 +154,11 @@ _add("R502", "include cycle", "Contracts that include each other would score for
 _add("R503", "include of a non-trick contract", "Only trick contracts have scoring components to include.",
      _contract("  a:\n    score: [{include: lot}]\n  lot:\n    type: layout\n    prizes: [800, 500]\n", "[a, lot]"),
      _OK, (6, 23))
+_add("R504", "extends target not found", "`extends` names a file that does not exist (the path is relative "
+     "to the variant file).", _HEAD.replace("kierki: 1\n", "kierki: 1\nextends: no_such_base.yaml\n") + _OK[len(_HEAD):],
+     _OK, (2, 10))
+_add("R505", "extends cycle", "Rulesets that extend each other (or a chain longer than 8) can never be merged.",
+     "kierki: 1\nextends: bad.yaml\n", _OK, (2, 10))
 # --- semantics ------------------------------------------------------------------------------
 _add("M601", "declared total disagrees", "The contract's `total` differs from what its scoring gives over "
      "the deck (e.g. jacks only at -30 each is -120, not -240): a typo in a value is caught before anyone plays.",

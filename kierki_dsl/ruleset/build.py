@@ -7,6 +7,7 @@ from ..diagnostics import Diagnostics, Pos
 from ..expr import ExprText, compile_expr
 from ..expr.types import Scope, Type
 from .schema import ExprSource, Scalar
+from .yamlsafe import node_path
 
 
 class BuildContext:
@@ -24,19 +25,24 @@ class BuildContext:
         self._building: list[str] = []
 
     # -- positions and findings -------------------------------------------------------------
-    def pos(self, where: tuple) -> Optional[Pos]:
+    def locate(self, where: tuple) -> tuple[str, Optional[Pos]]:
+        """The file and position of the value at ``where`` (or of its nearest parent)."""
         while where:
             node = self.nodes.get(where)
             if node is not None:
-                return node.span() if isinstance(node, Scalar) else node.pos
+                pos = node.span() if isinstance(node, Scalar) else node.pos
+                return node_path(node, self.path), pos
             where = where[:-1]
-        return None
+        return self.path, None
+
+    def pos(self, where: tuple) -> Optional[Pos]:
+        return self.locate(where)[1]
 
     def error(self, where: tuple, code: str, message: str, hint: str = "") -> None:
-        self.diags.error(self.path, self.pos(where), code, message, hint)
+        self.diags.error(*self.locate(where), code, message, hint)
 
     def warning(self, where: tuple, code: str, message: str, hint: str = "") -> None:
-        self.diags.warning(self.path, self.pos(where), code, message, hint)
+        self.diags.warning(*self.locate(where), code, message, hint)
 
     @staticmethod
     def label(where: tuple) -> str:
@@ -51,7 +57,8 @@ class BuildContext:
         if src is None:
             return None
         locate = src.node.pos_at if src.node is not None else None
-        text = ExprText(src.text, self.label(where), self.path, locate, src.pos)
+        path = node_path(src.node, self.path) if src.node is not None else self.path
+        text = ExprText(src.text, self.label(where), path, locate, src.pos)
         compiled, diags = compile_expr(text, scope, expected, predicate=predicate, deck=self.deck)
         self.diags.extend(diags)
         return compiled

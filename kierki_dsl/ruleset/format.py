@@ -75,6 +75,7 @@ def ruleset_schema() -> Obj:
     return Obj(
         {
             "kierki": Field(Int(FORMAT_VERSION, FORMAT_VERSION), "ruleset format version (1)", required=True),
+            "extends": Field(Str(), "a ruleset this one modifies (path relative to this file); only what differs is written"),
             "name": Field(Str(), "the ruleset's name", required=True),
             "description": Field(Str(), "what this ruleset is"),
             "players": Field(Int(2, 8), "number of players", default=4),

@@ -31,6 +31,7 @@ class Ruleset:
     total: Optional[int]
     source: Optional[yamlsafe.Source] = attrs.field(default=None, repr=False)
     fingerprint: str = ""
+    specs: dict = attrs.field(factory=dict, repr=False)  # validated contract data, for explain/diff
 
     @classmethod
     def load(cls, path: str, warnings: Optional[Diagnostics] = None) -> "Ruleset":
@@ -58,18 +59,27 @@ def load_ruleset(path: str) -> tuple[Optional[Ruleset], Diagnostics]:
     """Every finding for a ruleset file, and the compiled ruleset when there is no error."""
     diags = Diagnostics()
     try:
-        data = read_bytes(path)
-        soft: list = []
-        src, root = yamlsafe.load(path, data, soft)
+        src, root, texts = load_tree(path, diags)
     except DiagnosticError as e:
         diags.extend(e.diagnostics)
         return None, diags
-    diags.extend(soft)
-    ruleset = compile_tree(path, src, root, diags)
+    ruleset = compile_tree(path, src, root, diags, texts)
     return ruleset, diags
 
 
-def compile_tree(path: str, src, root, diags: Diagnostics) -> Optional[Ruleset]:
+def load_tree(path: str, diags: Diagnostics, chain: tuple = ()):
+    """The YAML tree of a ruleset with its ``extends`` chain merged in (variant values win)."""
+    from .extends import resolve_extends
+
+    data = read_bytes(path)
+    soft: list = []
+    src, root = yamlsafe.load(path, data, soft)
+    diags.extend(soft)
+    root, texts = resolve_extends(path, root, diags, chain, load_tree)
+    return src, root, [src.text] + texts
+
+
+def compile_tree(path: str, src, root, diags: Diagnostics, texts=()) -> Optional[Ruleset]:
     ctx = Ctx(path, diags)
     spec = ruleset_schema().load(root, ctx, (), "ruleset")
     if spec is INVALID:
@@ -96,12 +106,12 @@ def compile_tree(path: str, src, root, diags: Diagnostics) -> Optional[Ruleset]:
             schedule.extend([compiled.get(name)] * (repeat if isinstance(repeat, int) else 1))
     hand_size = popcount(deck) // players
     if popcount(deck) % players:
-        diags.error(path, bctx.pos(("deck",)) or bctx.pos(("players",)), "M610",
-                    f"{popcount(deck)} cards do not deal evenly to {players} players")
+        bctx.error(("deck",) if ("deck",) in ctx.nodes else ("players",), "M610",
+                   f"{popcount(deck)} cards do not deal evenly to {players} players")
     first = match.get("first_dealer", "random") if match else "random"
     first_dealer = first if isinstance(first, int) else None
     if first_dealer is not None and first_dealer >= players:
-        diags.error(path, bctx.pos(("match", "first_dealer")), "S204", f"first_dealer {first_dealer} is not a seat (0..{players - 1})")
+        bctx.error(("match", "first_dealer"), "S204", f"first_dealer {first_dealer} is not a seat (0..{players - 1})")
     if diags.has_errors() or any(c is None for c in schedule):
         check_ruleset(spec, compiled, schedule, bctx, hand_size, diags)
         return None
@@ -118,7 +128,8 @@ def compile_tree(path: str, src, root, diags: Diagnostics) -> Optional[Ruleset]:
         contracts=compiled,
         total=match.get("total"),
         source=src,
-        fingerprint=_fingerprint(src.text),
+        fingerprint=_fingerprint("\0".join(texts) if texts else src.text),
+        specs=contracts_spec,
     )
     check_ruleset(spec, compiled, schedule, bctx, hand_size, diags)
     return ruleset

@@ -15,7 +15,7 @@ import attrs
 
 from ..cards import CardError, parse_card, parse_rank
 from ..diagnostics import Diagnostics, Pos
-from .yamlsafe import Map, Node, Scalar, Seq
+from .yamlsafe import Map, Node, Scalar, Seq, node_path
 
 _INT = re.compile(r"^[-+]?(0|[1-9][0-9]*)$")
 _LEADING_ZERO = re.compile(r"^[-+]?0[0-9_]+$")
@@ -68,10 +68,10 @@ class Ctx:
             pos = node.span()
         elif node is not None:
             pos = node.pos
-        self.diags.error(self.path, pos, code, msg, hint)
+        self.diags.error(node_path(node, self.path), pos, code, msg, hint)
 
     def warning(self, node: Node, code: str, msg: str, hint: str = "") -> None:
-        self.diags.warning(self.path, node.pos, code, msg, hint)
+        self.diags.warning(node_path(node, self.path), node.pos, code, msg, hint)
 
 
 _INVALID = object()
@@ -496,6 +496,7 @@ class Tagged(Kind):
             {k: v for k, v in node.entries.items() if k != self.key},
             {k: v for k, v in node.keys.items() if k != self.key},
             node.pos,
+            node.source,
         )
         out = obj.load(inner, ctx, where, label)
         if out is not _INVALID:

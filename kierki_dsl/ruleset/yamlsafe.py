@@ -78,6 +78,7 @@ class Scalar:
 class Seq:
     items: list
     pos: Pos
+    source: Optional[Source] = None
 
 
 @attrs.define(eq=False)
@@ -87,12 +88,19 @@ class Map:
     entries: dict
     keys: dict
     pos: Pos
+    source: Optional[Source] = None
 
     def get(self, key: str, default=None):
         return self.entries.get(key, default)
 
 
 Node = Union[Scalar, Seq, Map]
+
+
+def node_path(node, default: str) -> str:
+    """The file a node was read from (a variant's values come from several files)."""
+    src = getattr(node, "source", None)
+    return src.path if src is not None else default
 
 
 def _align(s: Scalar) -> list[int]:
@@ -313,7 +321,7 @@ def _build(src: Source, events: Iterator, errors: list) -> Optional[Node]:
             if len(stack) >= MAX_DEPTH:
                 fatal(ev.start_mark, "Y112", f"nesting deeper than {MAX_DEPTH} levels")
             pos = _mpos(ev.start_mark)
-            node = Map({}, {}, pos) if isinstance(ev, yaml.MappingStartEvent) else Seq([], pos)
+            node = Map({}, {}, pos, src) if isinstance(ev, yaml.MappingStartEvent) else Seq([], pos, src)
             attach(node, ev)
             stack.append([node, None])
         elif isinstance(ev, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):

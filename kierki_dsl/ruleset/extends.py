@@ -1,0 +1,55 @@
+"""``extends``: a variant names the ruleset it modifies and overrides only what differs.
+
+Merging works on the YAML trees, before validation, so every value keeps the file and the
+position it came from: findings point into the variant where a value came from there, and
+into the base elsewhere. Mappings merge key by key (recursively); any other value replaces
+the base's; ``key: null`` in a variant removes the inherited key.
+"""
+from __future__ import annotations
+
+import os
+from typing import Callable
+
+from ..diagnostics import Diagnostic, DiagnosticError, Diagnostics
+from .yamlsafe import Map, Node, Scalar
+
+MAX_CHAIN = 8
+
+
+def resolve_extends(path: str, root: Node, diags: Diagnostics, chain: tuple, load_tree: Callable):
+    """Return (merged tree, texts of the base files) for a tree that may name a base."""
+    if not isinstance(root, Map) or "extends" not in root.entries:
+        return root, []
+    target = root.entries["extends"]
+    here = Map({k: v for k, v in root.entries.items() if k != "extends"},
+               {k: v for k, v in root.keys.items() if k != "extends"}, root.pos, root.source)
+    if not isinstance(target, Scalar) or not target.value.strip():
+        raise DiagnosticError([Diagnostic(path, target.pos, "S202", "extends must be the path of a ruleset file")])
+    base_path = os.path.normpath(os.path.join(os.path.dirname(path), target.value))
+    me = os.path.realpath(path)
+    if me in chain or os.path.realpath(base_path) in chain + (me,):
+        names = " -> ".join(os.path.basename(p) for p in chain + (me, os.path.realpath(base_path)))
+        raise DiagnosticError([Diagnostic(path, target.span(), "R505", f"extends forms a cycle: {names}")])
+    if len(chain) >= MAX_CHAIN:
+        raise DiagnosticError([Diagnostic(path, target.span(), "R505", f"extends chain is longer than {MAX_CHAIN}")])
+    if not os.path.isfile(base_path):
+        raise DiagnosticError([Diagnostic(path, target.span(), "R504", f"extends: no such ruleset file {base_path!r}",
+                                          hint="the path is relative to this file")])
+    _, base_root, texts = load_tree(base_path, diags, chain + (me,))
+    return merge(base_root, here), texts
+
+
+def merge(base: Node, over: Node) -> Node:
+    """``over`` on top of ``base``: mappings key by key, everything else replaced."""
+    if not (isinstance(base, Map) and isinstance(over, Map)):
+        return over
+    entries = dict(base.entries)
+    keys = dict(base.keys)
+    for k, v in over.entries.items():
+        if isinstance(v, Scalar) and v.plain and v.value in ("null", "~"):
+            entries.pop(k, None)
+            keys.pop(k, None)
+            continue
+        entries[k] = merge(entries[k], v) if k in entries else v
+        keys[k] = over.keys[k]
+    return Map(entries, keys, over.pos, over.source)
