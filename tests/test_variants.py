@@ -1,0 +1,272 @@
+"""Variants (RULES.md §b) as data: each pins its behavioural difference against the standard."""
+from __future__ import annotations
+
+import functools
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from kierki_dsl.cards import parse_card
+from kierki_dsl.interpreter.actions import PASS, call
+from kierki_dsl.interpreter.match import MatchRunner, deal_out, shuffled
+from kierki_dsl.players.base import make_player
+from kierki_dsl.record import match_record, replay
+from kierki_dsl.ruleset.model import Ruleset
+
+from conftest import RULESETS, STANDARD
+
+N, E, S, W = 0, 1, 2, 3
+VARIANTS = RULESETS / "variants"
+ALL = [STANDARD] + sorted(VARIANTS.glob("*.yaml"))
+
+REQUIRED = ["jacks_only", "first_and_last", "hearts_never_led", "king_of_hearts_lead_ban", "kh_forced_discard",
+            "left_of_dealer_calls_trumps", "dealer_leads_trumps", "no_trumps_allowed", "must_ruff",
+            "fantan_start_eight", "dealer_starts_fantan", "fantan_ace_high", "four_lotteries", "early_stop",
+            "six_negative_deals", "three_players"]
+
+
+@functools.lru_cache(maxsize=None)
+def load(name: str) -> Ruleset:
+    return Ruleset.load(str(STANDARD if name == "standard" else VARIANTS / f"{name}.yaml"))
+
+
+def C(*names):
+    return [parse_card(n) for n in names]
+
+
+def deal(rs, contract, dealer, hands):
+    return rs.contracts[contract].new_deal(rs.players, rs.deck, dealer, [C(*h) for h in hands])
+
+
+def full(rs, contract, dealer=W):
+    return rs.contracts[contract].new_deal(4, rs.deck, dealer, [list(range(i, 52, 4)) for i in range(4)])
+
+
+def P(*pairs):
+    return [(s, parse_card(c)) for s, c in pairs]
+
+
+def test_every_required_variant_ships_with_a_description():
+    for name in REQUIRED:
+        rs = load(name)
+        assert "PL:" in rs.description and "EN:" in rs.description, name
+
+
+def test_jacks_only_never_penalises_a_king():
+    rs, std = load("jacks_only"), load("standard")
+    kq03 = P((N, "JS"), (E, "KS"), (S, "AS"), (W, "JH"))
+    assert full(std, "bez_panow").trick_value(kq03, 1) == (S, -90)
+    assert full(rs, "bez_panow").trick_value(kq03, 1) == (S, -60)
+    assert full(rs, "bez_panow").trick_value(P((N, "KS"), (E, "KD"), (S, "AS"), (W, "KH")), 1) == (S, 0)
+    assert full(rs, "rozbojnik").trick_value(P((E, "3S"), (S, "2H"), (W, "KH"), (N, "QS")), 7) == (N, -345)
+    assert full(rs, "rozbojnik").trick_value(P((S, "4D"), (W, "JD"), (N, "QH"), (E, "KC")), 13) == (W, -205)
+
+
+def test_first_and_last_penalises_trick_one():
+    rs = load("first_and_last")
+    st = full(rs, "bez_siodmej_i_ostatniej")
+    winners = [E, N, N, W, S, E, S, W, W, N, E, N, S]
+    scores = [0, 0, 0, 0]
+    for n, w in enumerate(winners, start=1):
+        others = [x for x in range(4) if x != w]
+        winner, pts = st.trick_value([(w, parse_card("AS"))] + P(*zip(others, ["2S", "3S", "4S"])), n)
+        scores[winner] += pts
+    assert scores == [0, -75, -75, 0]
+    assert full(rs, "rozbojnik").trick_value(P((E, "3S"), (S, "2H"), (W, "KH"), (N, "QS")), 7) == (N, -300)
+
+
+def _lead(rs, contract, hand):
+    fill = "2D 3D 4D 5D 6D 7D 8D 9D TD".split()
+    st = deal(rs, contract, W, [hand, fill[0:len(hand)], fill[3:3 + len(hand)], fill[6:6 + len(hand)]])
+    if st.phase == "call":
+        st.apply_action(call(0))
+    return set(st.legal_actions())
+
+
+def test_hearts_never_led_in_any_negative_deal():
+    rs, std = load("hearts_never_led"), load("standard")
+    for contract in ("bez_lew", "bez_dam", "bez_panow", "bez_siodmej_i_ostatniej"):
+        assert _lead(std, contract, ("AH", "5H", "3C")) == set(C("AH", "5H", "3C"))
+        assert _lead(rs, contract, ("AH", "5H", "3C")) == set(C("3C"))
+        assert _lead(rs, contract, ("KH", "5H")) == set(C("KH", "5H")), "all hearts: any heart may be led"
+    assert _lead(rs, "atu", ("AH", "5H", "3C")) == set(C("AH", "5H", "3C"))
+
+
+def test_only_the_king_of_hearts_is_barred_in_deal_5():
+    rs = load("king_of_hearts_lead_ban")
+    assert _lead(rs, "bez_krola_kier", ("AH", "5H", "3C")) == set(C("AH", "5H", "3C"))
+    assert _lead(rs, "bez_krola_kier", ("KH", "5H", "3C")) == set(C("5H", "3C"))
+    assert _lead(rs, "bez_kierow", ("AH", "5H", "3C")) == set(C("3C")), "deal 2 keeps its ban"
+
+
+def test_king_of_hearts_forced_discard():
+    for name, expected in (("standard", {"KH", "3H", "9S"}), ("kh_forced_discard", {"KH"})):
+        rs = load(name)
+        for contract in ("bez_krola_kier", "rozbojnik"):
+            st = deal(rs, contract, W, [["4C", "2D", "3D"], ["9C", "4D", "5D"], ["KH", "3H", "9S"], ["2C", "6D", "7D"]])
+            st.apply_action(parse_card("4C"))
+            st.apply_action(parse_card("9C"))
+            assert st.legal_actions() == sorted(C(*expected)), (name, contract)
+            if name != "standard":
+                assert st.why_illegal(parse_card("3H")) == "you must discard the king of hearts"
+
+
+def _trump_deal(rs, dealer):
+    order = list(range(52))
+    return rs.contracts["atu"].new_deal(4, rs.deck, dealer, deal_out(order, dealer, 4))
+
+
+def test_left_of_dealer_calls_after_seeing_all_and_leads():
+    rs = load("left_of_dealer_calls_trumps")
+    st = _trump_deal(rs, S)
+    assert st.current_player() == W
+    assert st.view(W).hand.bit_count() == 13, "the caller sees his whole hand"
+    st.apply_action(call(1))
+    assert st.current_player() == W
+    std = _trump_deal(load("standard"), S)
+    assert std.current_player() == S and std.view(S).hand.bit_count() == 5
+
+
+def test_dealer_leads_trumps():
+    rs = load("dealer_leads_trumps")
+    leaders = []
+    for dealer in (E, S, W, N):  # KQ-10: deals 8-11 with first dealer S
+        st = _trump_deal(rs, dealer)
+        st.apply_action(call(2))
+        leaders.append(st.current_player())
+    assert leaders == [E, S, W, N]
+
+
+def test_no_trumps_may_be_called():
+    rs, std = load("no_trumps_allowed"), load("standard")
+    assert call(-1) in _trump_deal(rs, W).legal_actions()
+    assert call(-1) not in _trump_deal(std, W).legal_actions()
+    st = deal(rs, "atu", W, [["KS", "2C"], ["AS", "3C"], ["2D", "9C"], ["3D", "QD"]])
+    st.apply_action(call(-1))
+    for c in ("KS", "AS", "2D", "3D"):
+        st.apply_action(parse_card(c))
+    assert st.scores == [0, 25, 0, 0], "without trumps AS wins (KQ-09)"
+
+
+def test_must_ruff_and_overtake():
+    rs = load("must_ruff")
+    st = deal(rs, "atu", W, [["KS", "2C", "5C"], ["AS", "3C", "6C"], ["2D", "9C", "4H"], ["3D", "QD", "5H"]])
+    st.apply_action(call(2))
+    st.apply_action(parse_card("KS"))
+    assert st.legal_actions() == C("AS"), "E must follow with his only spade"
+    st.apply_action(parse_card("AS"))
+    assert st.legal_actions() == C("2D")
+    assert st.why_illegal(parse_card("9C")) == "you must ruff when you cannot follow suit"
+    st.apply_action(parse_card("2D"))
+    assert set(st.legal_actions()) == set(C("3D", "QD"))
+    # following: must beat the highest card when able
+    st = deal(rs, "atu", W, [["5S", "2C"], ["9S", "3C"], ["4S", "JS"], ["3D", "QD"]])
+    st.apply_action(call(2))
+    st.apply_action(parse_card("5S"))
+    st.apply_action(parse_card("9S"))
+    assert st.legal_actions() == C("JS")
+
+
+def _fantan_position(rs):
+    lot = rs.contracts["loteryjka"]
+    hand = C("4S", "TS", "JS", "6H", "9H", "7D", "8D", "AC", "KC")
+    st = lot.new_deal(4, rs.deck, W, [hand, C("2H"), C("3H"), C("4H")])
+    st.set_rows([(parse_card("5S"), parse_card("9S")), (parse_card("7H"), parse_card("7H")), None,
+                 (parse_card("2C"), parse_card("TC"))], to_move=N)
+    return st
+
+
+def test_fantan_variants():
+    assert set(_fantan_position(load("standard")).legal_actions()) == set(C("4S", "TS", "6H", "7D", "AC"))
+    assert set(_fantan_position(load("fantan_ace_high")).legal_actions()) == set(C("4S", "TS", "6H", "7D"))
+    eight = load("fantan_start_eight").contracts["loteryjka"]
+    eight_deck = load("fantan_start_eight").deck
+    st = eight.new_deal(4, eight_deck, W, [C("7D", "8D", "9D"), C("2H"), C("3H"), C("4H")])
+    assert st.legal_actions() == C("8D")
+    st = eight.new_deal(4, eight_deck, W, [C("7D", "9D"), C("2H"), C("3H"), C("4H")])
+    assert st.legal_actions() == [PASS]
+    for name, first in (("standard", S), ("dealer_starts_fantan", E)):
+        rs = load(name)
+        st = rs.contracts["loteryjka"].new_deal(4, rs.deck, E, deal_out(list(range(52)), E, 4))
+        assert st.current_player() == first
+
+
+def test_four_lotteries():
+    rs = load("four_lotteries")
+    assert [c.type for c in rs.schedule].count("layout") == 4 and len(rs.schedule) == 15
+    results = list(MatchRunner(rs, [make_player("simple") for _ in range(4)], seed=4).deals())
+    assert [sum(r.scores) for r in results[11:]] == [325, 325, 325, 325]
+    assert sum(results[-1].totals) == 0
+
+
+def test_six_negative_deals():
+    rs = load("six_negative_deals")
+    assert [c.name for c in rs.schedule] == ["bez_lew", "bez_kierow", "bez_dam", "bez_panow", "bez_krola_kier",
+                                             "bez_siodmej_i_ostatniej", "atu", "atu", "atu", "atu"]
+    assert "rozbojnik" not in rs.contracts
+
+
+def test_three_players():
+    rs = load("three_players")
+    assert rs.players == 3 and rs.hand_size == 17 and not rs.deck >> parse_card("2C") & 1
+    results = list(MatchRunner(rs, [make_player("random") for _ in range(3)], seed=8).deals())
+    assert all(len(h) == 17 for h in results[0].dealt)
+    assert [sum(r.scores) for r in results] == [-255, -260, -240, -240, -140, -140, -1275, 425, 425, 425, 1275]
+    assert sum(results[-1].totals) == 0
+    assert sorted(r.caller for r in results[7:10]) == [0, 1, 2]
+
+
+@settings(max_examples=20, deadline=None)
+@given(seed=st.integers(0, 2**31 - 1), which=st.sampled_from(["bez_kierow", "bez_dam", "bez_panow", "bez_krola_kier"]))
+def test_early_stop_is_score_neutral(seed, which):
+    """The same deal played with the same choices: early stop ends sooner, never scores differently."""
+    std, early = load("standard"), load("early_stop")
+    import random
+
+    order = shuffled(random.Random(seed), std.deck)
+    a = std.contracts[which].new_deal(4, std.deck, N, deal_out(order, N, 4))
+    b = early.contracts[which].new_deal(4, early.deck, N, deal_out(order, N, 4))
+    rng = random.Random(seed + 1)
+    while not a.is_terminal():
+        action = rng.choice(a.legal_actions())
+        if not b.is_terminal():
+            assert action in b.legal_actions()
+            b.apply_action(action)
+        a.apply_action(action)
+    assert b.returns() == a.returns()
+    assert len(b.actions) <= len(a.actions)
+    assert b.ended_early == (len(b.actions) < len(a.actions))
+
+
+def test_early_stop_ends_deal_3_after_the_fourth_queen():
+    rs = load("early_stop")
+    results = list(MatchRunner(rs, [make_player("random") for _ in range(4)], seed=2).deals())
+    for r in results[:7]:
+        if r.contract.name in ("bez_lew", "bez_siodmej_i_ostatniej", "rozbojnik"):
+            assert len(r.plays) == 52, "deals 1, 6 and 7 always reach trick 13"
+    dam = results[2]
+    queens = {parse_card(q) for q in ("QS", "QH", "QD", "QC")}
+    played = [parse_card(p) for p in dam.plays]
+    last_queen = max(i for i, c in enumerate(played) if c in queens)
+    assert len(played) == (last_queen // 4 + 1) * 4, "the deal ends with the trick that took the last queen"
+
+
+@pytest.mark.parametrize("path", ALL, ids=lambda p: p.stem)
+def test_random_matches_over_every_ruleset(path):
+    rs = Ruleset.load(str(path))
+    for seed in (1, 2):
+        runner = MatchRunner(rs, [make_player(n) for n in ("simple", "random", "simple", "random")[: rs.players]], seed)
+        results = list(runner.deals())
+        assert len(results) == len(rs.schedule)
+        for r in results:
+            assert sorted(c for h in r.dealt for c in h) == sorted(c for c in range(52) if rs.deck >> c & 1)
+            plays = [parse_card(p) for p in r.plays if p != "pass"]
+            assert len(plays) == len(set(plays))
+            if r.contract.total is not None:
+                assert sum(r.scores) == r.contract.total, (path.stem, r.contract.name)
+        if rs.total is not None:
+            assert sum(results[-1].totals) == rs.total
+        report = replay(rs, match_record(rs, seed, runner.first_dealer, results))
+        assert report.ok, [str(v) for v in report.violations]
+        assert [d["scores"] for d in report.deals] == [list(r.scores) for r in results]
