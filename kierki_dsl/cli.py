@@ -207,6 +207,25 @@ def lint(
     raise typer.Exit(code)
 
 
+@app.command("explain")
+def explain_cmd(ruleset: str = typer.Argument(..., help="The ruleset file.")) -> None:
+    """Print the rules of a ruleset as text a player can read."""
+    from .explain import explain
+
+    print(explain(_load_ruleset(ruleset)), end="")
+
+
+@app.command("diff")
+def diff_cmd(
+    a: str = typer.Argument(..., help="The first ruleset."),
+    b: str = typer.Argument(..., help="The second ruleset."),
+) -> None:
+    """List what changes at the table between two rulesets."""
+    from .explain import diff
+
+    print(diff(_load_ruleset(a), _load_ruleset(b)), end="")
+
+
 @app.command()
 def schema() -> None:
     """Print the JSON Schema of the ruleset format."""

@@ -1,0 +1,277 @@
+"""``kierki explain`` and ``kierki diff``: the rules of a ruleset in words, from its data.
+
+Every contract is described by aspects (dealing, trumps, lead, play, scoring, end, total),
+each one sentence generated from the validated data; expressions are put into words where
+they follow a common pattern and quoted as written otherwise. ``diff`` compares two
+rulesets aspect by aspect, deal by deal, in the same words.
+"""
+from __future__ import annotations
+
+from typing import Optional
+
+from .cards import RANK_NAMES, SUIT_NAMES, card_pretty
+from .expr import ast
+from .expr.check import RANK_CONSTANTS, SUIT_CONSTANTS
+from .expr.parser import parse
+from .ruleset.semantics import contract_total
+
+_RANK_PLURAL = {8: "tens", 9: "jacks", 10: "queens", 11: "kings", 12: "aces"}
+_SEAT_WORDS = {"dealer": "the dealer", "left(dealer)": "the player to the dealer's left",
+               "right(dealer)": "the player to the dealer's right", "holder(2C)": "the holder of the two of clubs"}
+
+
+def _rank_plural(r: int) -> str:
+    return _RANK_PLURAL.get(r, f"{RANK_NAMES[r]}s")
+
+
+def _const(node) -> Optional[tuple]:
+    if isinstance(node, ast.Name):
+        if node.id in SUIT_CONSTANTS:
+            return ("suit", SUIT_CONSTANTS[node.id])
+        if node.id in RANK_CONSTANTS:
+            return ("rank", RANK_CONSTANTS[node.id])
+    if isinstance(node, ast.IntLit) and 2 <= node.value <= 10:
+        return ("rank", node.value - 2)
+    if isinstance(node, ast.CardLit):
+        return ("card", node.card)
+    return None
+
+
+def _is(node, obj: str, attr: Optional[str] = None) -> bool:
+    if attr is None:
+        return isinstance(node, ast.Name) and node.id == obj
+    return isinstance(node, ast.Attribute) and node.name == attr and isinstance(node.obj, ast.Name) and node.obj.id == obj
+
+
+def _cards_words(node) -> Optional[str]:
+    """A card predicate in words, or None when it follows no simple pattern."""
+    if isinstance(node, ast.BinOp):
+        if node.op == "or":
+            a, b = _cards_words(node.left), _cards_words(node.right)
+            return f"{a} and {b}" if a and b else None
+        if node.op == "==" and _is(node.left, "card", "suit") and _const(node.right) and _const(node.right)[0] == "suit":
+            return SUIT_NAMES[_const(node.right)[1]]
+        if node.op == "==" and _is(node.left, "card", "suit") and _is(node.right, "trump"):
+            return "trumps"
+        if node.op == "==" and _is(node.left, "card", "rank") and _const(node.right):
+            return _rank_plural(_const(node.right)[1])
+        if node.op == "in" and _is(node.left, "card", "rank") and isinstance(node.right, ast.ListLit):
+            ranks = [_const(i) for i in node.right.items]
+            if all(r and r[0] == "rank" for r in ranks):
+                names = [_rank_plural(r[1]) for r in ranks]
+                return ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else names[0]
+        if node.op == "==" and _is(node.left, "card") and _const(node.right) and _const(node.right)[0] == "card":
+            c = _const(node.right)[1]
+            return f"the {RANK_NAMES[c % 13]} of {SUIT_NAMES[c // 13]}".replace("the K of", "the king of").replace(
+                "the Q of", "the queen of").replace("the J of", "the jack of").replace("the A of", "the ace of")
+    return None
+
+
+def _trick_words(node) -> Optional[str]:
+    if isinstance(node, ast.BinOp):
+        if node.op == "or":
+            a, b = _trick_words(node.left), _trick_words(node.right)
+            return f"{a} and {b}" if a and b else None
+        if node.op == "==" and _is(node.left, "trick", "number") and isinstance(node.right, ast.IntLit):
+            n = node.right.value
+            return f"trick {n}"
+    if _is(node, "trick", "is_last"):
+        return "the last trick"
+    if _is(node, "trick", "is_first"):
+        return "the first trick"
+    return None
+
+
+def cards(text: str) -> str:
+    try:
+        w = _cards_words(parse(text))
+    except Exception:
+        w = None
+    return w or f"cards where `{' '.join(text.split())}`"
+
+
+def tricks_when(text: str) -> str:
+    try:
+        w = _trick_words(parse(text))
+    except Exception:
+        w = None
+    return w or f"tricks where `{' '.join(text.split())}`"
+
+
+def seat(text: str) -> str:
+    t = "".join(text.split())
+    return _SEAT_WORDS.get(t, f"`{' '.join(text.split())}`")
+
+
+def _pts(src) -> str:
+    t = " ".join(str(getattr(src, "text", src)).split())
+    try:
+        return f"{int(t):+d}"
+    except ValueError:
+        return f"`{t}`"
+
+
+PHASE_WORDS = {"lead": "when leading", "follow": "when following suit", "discard": "when unable to follow suit",
+               "any": "always"}
+
+
+def aspects(rs, name: str) -> dict:
+    """The contract's rules as ordered (aspect -> sentence) pairs."""
+    spec = rs.specs[name]
+    c = rs.contracts[name]
+    out: dict = {}
+    n = rs.hand_size
+    out["deal"] = f"{n} cards each, dealt one at a time starting with the dealer's left-hand neighbour"
+    if c.type == "layout":
+        start = RANK_NAMES[c.start_rank]
+        out["game"] = f"layout (Fan Tan): rows by suit, opened by the {start}s and built up and down one card at a time"
+        out["ace"] = "the ace is high (above the king)" if c.ace_high else "the ace is low (below the two)"
+        out["first turn"] = f"{seat(spec['first_turn'].text) if spec.get('first_turn') else seat('left(dealer)')} plays first"
+        out["play"] = ("a player who can play must play; with nothing to play he passes" if c.must_play
+                       else "a player may pass at any time")
+        places = ", ".join(f"{i + 1}{'st' if i == 0 else 'nd' if i == 1 else 'rd' if i == 2 else 'th'} out {p:+d}"
+                           for i, p in enumerate(c.prizes))
+        out["scoring"] = f"{places}; the deal ends once every prize is given"
+    else:
+        out["game"] = f"trick-taking, {n} tricks"
+        t = spec.get("trump")
+        if isinstance(t, dict):
+            choices = [x for x in (t.get("choices") or SUIT_NAMES)]
+            text = ", ".join("no trumps" if x == "none" else x for x in choices)
+            out["trumps"] = f"{seat(t['called_by'].text)} names trumps ({text}) after seeing his first {t.get('after', 5)} cards"
+        else:
+            out["trumps"] = "no trumps" if t in (None, "none") else f"{t} are trumps"
+        lead = spec.get("first_lead")
+        out["lead"] = f"{seat(lead.text) if lead else seat('left(dealer)')} leads to the first trick; each trick's winner leads the next"
+        out["follow"] = ("follow suit when able, otherwise any card" if c.follow_suit else "any card may be played")
+        if spec.get("lead_ban") is not None:
+            out["lead ban"] = f"{cards(spec['lead_ban'].text)} may not be led unless the hand holds nothing else"
+        for i, r in enumerate(spec.get("restrictions") or []):
+            verb = "must play" if r.get("require") is not None else "may not play"
+            pred = cards((r.get("require") or r.get("forbid")).text)
+            when = f" if `{' '.join(r['when'].text.split())}`" if r.get("when") is not None else ""
+            fallback = "" if r.get("fallback", True) else " (no exception)"
+            if r.get("reason"):
+                out[f"rule {i + 1}"] = f"{PHASE_WORDS[r['phase']]}{when}: {r['reason']}{fallback}"
+            else:
+                out[f"rule {i + 1}"] = f"{PHASE_WORDS[r['phase']]}{when} a player {verb} {pred}{fallback}"
+        out["scoring"] = "; ".join(_score_words(rs, spec)) or "nothing scores"
+        if spec.get("early_stop"):
+            out["end"] = "the deal ends as soon as no points can change any more"
+        elif spec.get("end_when") is not None:
+            out["end"] = f"the deal ends before the next trick when `{' '.join(spec['end_when'].text.split())}`"
+        else:
+            out["end"] = f"all {n} tricks are played"
+    total = contract_total(c, rs.hand_size, rs.players, rs.deck)
+    if total is not None:
+        out["total"] = f"the points of one deal add up to {_signed(total)}"
+    return out
+
+
+def _score_words(rs, spec) -> list:
+    parts = []
+    for item in spec.get("score") or []:
+        when = item.get("when")
+        if item.get("per_trick") is not None:
+            if when is not None:
+                parts.append(f"winning {tricks_when(when.text)}: {_pts(item['per_trick'])} each")
+            else:
+                parts.append(f"each trick won: {_pts(item['per_trick'])}")
+        elif item.get("per_card") is not None:
+            extra = f" in {tricks_when(when.text)}" if when is not None else ""
+            what = cards(item["per_card"].text)
+            each = "" if what.startswith("the ") else " each"
+            parts.append(f"{what} taken{extra}: {_pts(item['points'])}{each}")
+        elif item.get("per_seat") is not None:
+            parts.append(f"at the end each seat scores {_pts(item['per_seat'])}")
+        elif item.get("include") is not None:
+            names = item["include"] if isinstance(item["include"], list) else [item["include"]]
+            titles = [rs.contracts[x].pl for x in names if x in rs.contracts]
+            parts.append("everything that scores in " + ", ".join(titles) + ", added up")
+    return parts
+
+
+def _signed(n: int) -> str:
+    return f"{n:+d}" if n else "0"
+
+
+def _deal_title(c) -> str:
+    return f"{c.pl} — {c.en}" if c.en else c.pl
+
+
+def explain(rs) -> str:
+    """The whole ruleset as text for players."""
+    lines = [rs.name, "=" * len(rs.name)]
+    if rs.description:
+        lines += [" ".join(rs.description.split()), ""]
+    lines.append(f"{rs.players} players, {bin(rs.deck).count('1')} cards; play, dealing and the deal pass "
+                 + ("clockwise" if rs.direction == 1 else "counter-clockwise") + ".")
+    lines.append(f"A match is {len(rs.schedule)} deals; the first dealer is "
+                 + ("chosen at random" if rs.first_dealer is None else f"seat {rs.first_dealer}") + ".")
+    if rs.total is not None:
+        lines.append(f"The final scores add up to {_signed(rs.total)}.")
+    lines.append("")
+    seen = set()
+    for k, c in enumerate(rs.schedule, start=1):
+        if c.name in seen:
+            lines.append(f"Deal {k}: {_deal_title(c)} again.")
+            continue
+        seen.add(c.name)
+        lines.append(f"Deal {k}: {_deal_title(c)}")
+        for key, text in aspects(rs, c.name).items():
+            lines.append(f"  {key}: {text}.")
+    return "\n".join(lines) + "\n"
+
+
+def diff(a, b) -> str:
+    """What changes at the table from ruleset ``a`` to ruleset ``b``, in the words of explain."""
+    out = []
+    if a.players != b.players:
+        out.append(f"players: {a.players} → {b.players}")
+    if a.deck != b.deck:
+        out.append(f"cards: {bin(a.deck).count('1')} → {bin(b.deck).count('1')}"
+                   + _removed(a.deck, b.deck))
+    if a.direction != b.direction:
+        out.append("direction: " + " → ".join("clockwise" if d == 1 else "counter-clockwise" for d in (a.direction, b.direction)))
+    if a.total != b.total:
+        out.append(f"match total: {a.total} → {b.total}")
+    if len(a.schedule) != len(b.schedule):
+        out.append(f"deals in a match: {len(a.schedule)} → {len(b.schedule)}")
+    changes: dict = {}  # (aspect, old, new) -> deal numbers, so a change common to many deals is said once
+    for k in range(max(len(a.schedule), len(b.schedule))):
+        ca = a.schedule[k] if k < len(a.schedule) else None
+        cb = b.schedule[k] if k < len(b.schedule) else None
+        if ca is None or cb is None:
+            changes.setdefault(("contract", _deal_title(ca) if ca else "(none)", _deal_title(cb) if cb else "(none)"), []).append(k + 1)
+            continue
+        if (ca.pl, ca.en) != (cb.pl, cb.en):
+            changes.setdefault(("contract", _deal_title(ca), _deal_title(cb)), []).append(k + 1)
+        xa, xb = aspects(a, ca.name), aspects(b, cb.name)
+        for key in list(dict.fromkeys(list(xa) + list(xb))):
+            if xa.get(key) != xb.get(key):
+                changes.setdefault((key, xa.get(key, "(nothing)"), xb.get(key, "(nothing)")), []).append(k + 1)
+    for (key, old, new), deals in changes.items():
+        out.append(f"{_deal_list(deals, len(b.schedule))}, {key}: {old} → {new}")
+    return "\n".join(out) + "\n" if out else "no differences at the table\n"
+
+
+def _deal_list(deals: list, total: int) -> str:
+    if len(deals) > 1 and len(deals) >= total:
+        return "every deal"
+    runs, start = [], deals[0]
+    for prev, cur in zip(deals, deals[1:] + [None]):
+        if cur != prev + 1 if cur is not None else True:
+            runs.append(f"{start}" if start == prev else f"{start}-{prev}")
+            start = cur
+    return ("deal " if len(deals) == 1 else "deals ") + ", ".join(runs)
+
+
+def _removed(da: int, db: int) -> str:
+    gone = [c for c in range(52) if da >> c & 1 and not db >> c & 1]
+    added = [c for c in range(52) if db >> c & 1 and not da >> c & 1]
+    parts = []
+    if gone:
+        parts.append("without " + " ".join(card_pretty(c) for c in gone))
+    if added:
+        parts.append("with " + " ".join(card_pretty(c) for c in added))
+    return f" ({'; '.join(parts)})" if parts else ""

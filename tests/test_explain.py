@@ -1,0 +1,44 @@
+"""kierki explain / kierki diff: rules in words, generated from the data, pinned by golden files.
+
+Regenerate a golden file after a deliberate change with, e.g.,
+`kierki explain rulesets/kierki_standard.yaml > tests/data/explain/kierki_standard.txt`.
+"""
+from __future__ import annotations
+
+import pytest
+
+from conftest import DATA, RULESETS, STANDARD
+
+GOLDEN = DATA / "explain"
+VARIANTS = RULESETS / "variants"
+
+
+@pytest.mark.parametrize("ruleset,golden", [
+    (STANDARD, "kierki_standard.txt"),
+    (VARIANTS / "must_ruff.yaml", "must_ruff.txt"),
+])
+def test_explain_is_pinned(cli, ruleset, golden):
+    rc, out, err = cli("explain", str(ruleset))
+    assert rc == 0 and err == ""
+    assert out == (GOLDEN / golden).read_text("utf-8")
+
+
+@pytest.mark.parametrize("variant,golden", [
+    ("jacks_only", "diff_standard_jacks_only.txt"),
+    ("kh_forced_discard", "diff_standard_kh_forced_discard.txt"),
+])
+def test_diff_is_pinned(cli, variant, golden):
+    rc, out, err = cli("diff", str(STANDARD), str(VARIANTS / f"{variant}.yaml"))
+    assert rc == 0
+    assert out == (GOLDEN / golden).read_text("utf-8")
+
+
+def test_diff_of_a_ruleset_with_itself(cli):
+    assert cli("diff", str(STANDARD), str(STANDARD))[1] == "no differences at the table\n"
+
+
+@pytest.mark.parametrize("path", sorted(RULESETS.rglob("*.yaml")), ids=lambda p: p.stem)
+def test_every_ruleset_explains_every_deal(cli, path):
+    rc, out, err = cli("explain", str(path))
+    assert rc == 0
+    assert out.count("\nDeal ") >= 1 and "scoring:" in out
