@@ -164,6 +164,10 @@ _add("M601", "declared total disagrees", "The contract's `total` differs from wh
      "the deck (e.g. jacks only at -30 each is -120, not -240): a typo in a value is caught before anyone plays.",
      _contract("  bez_panow:\n    total: -240\n    score: [{per_card: card.rank == J, points: -30}]\n", "[bez_panow]"),
      _contract("  bez_panow:\n    total: -120\n    score: [{per_card: card.rank == J, points: -30}]\n", "[bez_panow]"), (6, 12))
+_add("M612", "passing more than half a hand", "Passing more than half of the cards makes the deal "
+     "mostly the neighbour's hand; likely a typo.",
+     _contract("  bez_lew:\n    pass_cards: {count: 9}\n    score: [{per_trick: -20}]\n"),
+     _contract("  bez_lew:\n    pass_cards: {count: 3}\n    score: [{per_trick: -20}]\n"), (6, 25), severity="warning")
 _add("M602", "dead penalty", "A per_card predicate that matches no card of the deck never scores.",
      _contract("  bez_lew:\n    score: [{per_card: card.rank == Q and card.rank == K, points: -60}]\n"), _OK, (6, 24),
      severity="warning")

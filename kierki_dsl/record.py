@@ -25,7 +25,7 @@ MAX_RECORD_BYTES = 16 * 1024 * 1024
 
 def deal_entry(result) -> dict:
     """The record of one played deal (a ``DealResult``)."""
-    return {
+    entry = {
         "contract": result.contract.name,
         "dealer": result.dealer,
         "hands": [[card_str(c) for c in hand] for hand in result.dealt],
@@ -34,6 +34,9 @@ def deal_entry(result) -> dict:
         "plays": list(result.plays),
         "scores": list(result.scores),
     }
+    if result.passes:
+        entry["passes"] = [list(p) for p in result.passes]
+    return entry
 
 
 def match_record(ruleset, seed: Optional[int], first_dealer: int, results) -> dict:
@@ -147,13 +150,12 @@ def replay(ruleset, record: dict) -> ReplayReport:
     n = ruleset.players
     totals = [0] * n
     deals = record["deals"]
-    if len(deals) > len(ruleset.schedule):
-        report.violations.append(Violation(len(ruleset.schedule) + 1,
-                                           f"the record has {len(deals)} deals but a match has {len(ruleset.schedule)}"))
-        deals = deals[: len(ruleset.schedule)]
     first_dealer = None
     for k, entry in enumerate(deals):
-        contract = ruleset.schedule[k]
+        if ruleset.match_over(k, totals):
+            report.violations.append(Violation(k + 1, f"the match is over after {k} deals but the record has {len(deals)}"))
+            break
+        contract = ruleset.contract_at(k)
         scores, violation = _replay_deal(ruleset, contract, k, entry, first_dealer)
         if isinstance(entry, dict) and isinstance(entry.get("dealer"), int) and first_dealer is None:
             first_dealer = (entry["dealer"] - ruleset.direction * k) % n
@@ -180,7 +182,25 @@ def _replay_deal(ruleset, contract, k: int, entry, first_dealer: Optional[int]):
     dealt, problem = _hands(entry.get("hands"), ruleset)
     if problem:
         return None, Violation(d, f"hands are not a valid deal: {problem}")
-    state = contract.new_deal(n, ruleset.deck, dealer, dealt, ruleset.direction)
+    state = contract.new_deal(n, ruleset.deck, dealer, dealt, ruleset.direction, k + 1)
+    if getattr(state, "phase", None) == "pass":
+        passes = entry.get("passes")
+        if not isinstance(passes, list) or len(passes) != n or not all(isinstance(p, list) for p in passes):
+            return None, Violation(d, f"'passes' must hold the cards each of the {n} seats passed")
+        while state.phase == "pass":
+            seat = state.current_player()
+            chosen = passes[seat]
+            i = len(state.passes[seat])
+            if i >= len(chosen):
+                return None, Violation(d, f"seat {seat} passed {len(chosen)} cards; {state.contract.passing.count} are passed", seat=seat)
+            try:
+                action = parse_card(str(chosen[i]))
+            except CardError as e:
+                return None, Violation(d, f"passes: {e}", seat=seat)
+            reason = state.why_illegal(action)
+            if reason is not None:
+                return None, Violation(d, f"passing {chosen[i]} is illegal: {reason}", seat=seat)
+            state.apply_action(action)
     trump = entry.get("trump")
     if getattr(contract, "call", None) is not None:
         if trump is None:

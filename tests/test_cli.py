@@ -156,8 +156,10 @@ def test_shipped_rulesets_lint_clean_strict():
 def test_schema_is_json_with_descriptions():
     code, out, err, _ = run_cli("schema")
     schema = json.loads(out)
-    assert schema["type"] == "object" and "contracts" in schema["properties"]
-    assert schema["properties"]["match"]["description"]
+    strict = schema["else"]
+    assert strict["type"] == "object" and "contracts" in strict["properties"]
+    assert strict["properties"]["match"]["description"]
+    assert "required" not in schema["then"], "a variant (with extends) holds only what it changes"
 
 
 def test_committed_schema_is_current():

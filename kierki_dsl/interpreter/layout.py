@@ -70,7 +70,7 @@ class LayoutContract:
             self._tables["t"] = (opening, tuple(adds))
         return self._tables["t"]
 
-    def new_deal(self, players: int, deck: int, dealer: int, dealt: list, direction: int = 1):
+    def new_deal(self, players: int, deck: int, dealer: int, dealt: list, direction: int = 1, number: int = 1):
         return LayoutDeal(self, players, deck, dealer, dealt, direction)
 
 

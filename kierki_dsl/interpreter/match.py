@@ -54,6 +54,7 @@ class DealResult:
     scores: tuple
     totals: tuple  # running totals after this deal
     ended_early: bool = False
+    passes: Optional[tuple] = None  # cards each seat passed, when the contract passes cards
 
 
 class MatchRunner:
@@ -74,11 +75,14 @@ class MatchRunner:
     def deals(self, on_action: Optional[Callable] = None) -> Iterator[DealResult]:
         rs = self.ruleset
         n = rs.players
-        for k, contract in enumerate(rs.schedule):
+        k = -1
+        while not rs.match_over(k + 1, self.totals):
+            k += 1
+            contract = rs.contract_at(k)
             dealer = dealer_of(self.first_dealer, k, n, rs.direction)
             order = shuffled(self.rng, rs.deck)
             dealt = deal_out(order, dealer, n, rs.direction)
-            state = contract.new_deal(n, rs.deck, dealer, dealt, rs.direction)
+            state = contract.new_deal(n, rs.deck, dealer, dealt, rs.direction, k + 1)
             while not state.is_terminal():
                 seat = state.current_player()
                 action = self.players[seat].act(state.view(seat))
@@ -98,4 +102,11 @@ class MatchRunner:
                 scores=tuple(scores),
                 totals=tuple(self.totals),
                 ended_early=getattr(state, "ended_early", False),
+                passes=_passes(state),
             )
+
+
+def _passes(state) -> Optional[tuple]:
+    record = getattr(state, "record_passes", None)
+    got = record() if record else None
+    return tuple(tuple(p) for p in got) if got else None

@@ -80,6 +80,16 @@ SEAT_END = Scope(
     },
 )
 
+MATCH_END = Scope(
+    "a match end condition",
+    {
+        "lowest_total": Var(INT, "lowest_total", "the lowest running total"),
+        "highest_total": Var(INT, "highest_total", "the highest running total"),
+        "deals_played": Var(INT, "deals_played", "deals finished so far"),
+        "players": Var(INT, "players", "the number of players"),
+    },
+)
+
 END_WHEN = Scope(
     "an end condition",
     {
@@ -91,6 +101,6 @@ END_WHEN = Scope(
 )
 
 
-for _scope in (SEAT_EXPR, TRICK_POINTS, CARD_SCORING, PLAY_PREDICATE, SEAT_END, END_WHEN):
+for _scope in (SEAT_EXPR, TRICK_POINTS, CARD_SCORING, PLAY_PREDICATE, SEAT_END, END_WHEN, MATCH_END):
     register_scope(_scope)
 register_scope(Scope("card predicates (per_card, lead_ban, forbid, require)", {"card": Var(CARD, "card")}))

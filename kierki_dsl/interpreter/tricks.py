@@ -54,7 +54,18 @@ TRUMP_CALL = Obj(
     doc="Trumps named by a seat during the deal.",
 )
 
+PASS_CARDS = Obj(
+    {
+        "count": Field(Int(1, 13), "how many cards each player passes", required=True),
+        "rotation": Field(List(Enum(("left", "right", "across", "none")), min_items=1, max_items=16),
+                          "where the cards go, by deal number in turn (left = the next player in playing order)",
+                          default=["left"]),
+    },
+    doc="Passing cards before play (Hearts): every player chooses cards, then all pass at once.",
+)
+
 FIELDS = {
+    "pass_cards": Field(PASS_CARDS, "cards passed before play", default=None),
     "first_lead": Field(Expr("seat"), "who leads to the first trick", default=None),
     "trump": Field(OneOf(scalar=Enum(SUIT_CHOICES), mapping=TRUMP_CALL), "none, a fixed suit, or a call", default="none"),
     "follow_suit": Field(Bool(), "a player holding the suit led must play it", default=True),
@@ -99,6 +110,18 @@ class TrumpCall:
 
 
 @attrs.frozen(eq=False)
+class PassCards:
+    count: int
+    rotation: tuple  # seat offsets in playing order: left 1, across 2, right -1, none 0
+
+    def offset(self, deal_number: int, players: int) -> int:
+        return self.rotation[(deal_number - 1) % len(self.rotation)] % players
+
+
+_ROTATION = {"left": 1, "right": -1, "across": 2, "none": 0}
+
+
+@attrs.frozen(eq=False)
 class TrickContract:
     """A compiled trick-taking contract; ``new_deal`` starts a deal of it."""
 
@@ -116,12 +139,14 @@ class TrickContract:
     end_when: object
     early_stop: bool
     description: str = ""
+    passing: Optional[PassCards] = None
     _tables: dict = attrs.field(factory=dict, repr=False)
 
-    def new_deal(self, players: int, deck: int, dealer: int, dealt: list, direction: int = 1):
+    def new_deal(self, players: int, deck: int, dealer: int, dealt: list, direction: int = 1, number: int = 1):
+        """A new deal; ``number`` is the deal's 1-based place in the match (for pass rotation)."""
         from .trickstate import TrickDeal
 
-        return TrickDeal(self, players, deck, dealer, dealt, direction)
+        return TrickDeal(self, players, deck, dealer, dealt, direction, number)
 
     def tables(self, tricks: int, trump: int, players: int):
         """Per-trick points of the static scorers, computed once per (tricks, trump)."""
@@ -247,7 +272,16 @@ class Tricks(DealType):
             end_when=end_when,
             early_stop=bool(spec.get("early_stop")),
             description=spec.get("description") or "",
+            passing=_passing(spec.get("pass_cards"), ctx, w),
         )
+
+
+def _passing(spec, ctx, w) -> Optional[PassCards]:
+    if not spec:
+        return None
+    if spec["count"] * 2 > ctx.deck.bit_count() // max(1, ctx.players):
+        ctx.warning(w + ("pass_cards", "count"), "M612", f"passing {spec['count']} cards is more than half a hand")
+    return PassCards(spec["count"], tuple(_ROTATION[r] for r in spec.get("rotation") or ["left"]))
 
 
 def _default_lead():

@@ -7,13 +7,13 @@ from ..cards import FULL_DECK, SUIT_MASK, SUIT_NAMES, card_str, popcount
 from .actions import NO_TRUMP, IllegalAction, call, called_suit
 from .view import SeatView
 
-CALL, PLAY, DONE = "call", "play", "done"
+PASSING, CALL, PLAY, DONE = "pass", "call", "play", "done"
 
 
 class TrickDeal:
     """One deal of a trick contract, from the trump call (if any) to the last trick."""
 
-    def __init__(self, contract, players: int, deck: int, dealer: int, dealt: list, direction: int = 1):
+    def __init__(self, contract, players: int, deck: int, dealer: int, dealt: list, direction: int = 1, number: int = 1):
         self.contract = contract
         self.players = players
         self.deck = deck
@@ -37,6 +37,17 @@ class TrickDeal:
         self.phase = PLAY
         self.to_move = -1
         self.ended_early = False
+        self.number = number
+        self.passes: list = [[] for _ in range(players)]  # cards each seat passes
+        self.pass_offset = contract.passing.offset(number, players) if contract.passing else 0
+        if self.pass_offset:
+            self.phase = PASSING
+            self.to_move = (dealer + direction) % players
+        else:
+            self._after_passing()
+
+    def _after_passing(self) -> None:
+        contract = self.contract
         if contract.call is not None:
             self.phase = CALL
             self.caller = contract.call.called_by(self._seat_env())
@@ -47,9 +58,12 @@ class TrickDeal:
     # -- environment for expressions ----------------------------------------------------
     def _seat_env(self) -> dict:
         holders = {}
-        for s, d in enumerate(self.dealt):
-            for c in d:
-                holders[c] = s
+        for s, h in enumerate(self.hands):
+            m = h
+            while m:
+                low = m & -m
+                holders[low.bit_length() - 1] = s
+                m ^= low
         return {
             "dealer": self.dealer,
             "players": self.players,
@@ -78,6 +92,11 @@ class TrickDeal:
         return self.dealt[self.caller][: self.contract.call.after]
 
     def legal_actions(self) -> list[int]:
+        if self.phase == PASSING:
+            m = self.hands[self.to_move]
+            for c in self.passes[self.to_move]:
+                m &= ~(1 << c)
+            return [c for c in range(52) if m >> c & 1]
         if self.phase == CALL:
             return [call(s) for s in self.contract.call.choices]
         if self.phase == DONE:
@@ -149,6 +168,10 @@ class TrickDeal:
         """None if the action is legal now, else the rule it breaks, in words."""
         if self.phase == DONE:
             return "the deal is over"
+        if self.phase == PASSING:
+            if action in self.legal_actions():
+                return None
+            return f"pass {self.contract.passing.count} cards of your own hand, each once"
         if self.phase == CALL:
             if action in self.legal_actions():
                 return None
@@ -173,6 +196,19 @@ class TrickDeal:
 
     # -- applying actions ------------------------------------------------------------------
     def apply_action(self, action: int) -> None:
+        if self.phase == PASSING:
+            if action not in self.legal_actions():
+                raise IllegalAction(self.why_illegal(action) or "illegal pass")
+            self.actions.append(action)
+            seat = self.to_move
+            self.passes[seat].append(action)
+            if len(self.passes[seat]) == self.contract.passing.count:
+                nxt = (seat + self.direction) % self.players
+                if all(len(p) == self.contract.passing.count for p in self.passes):
+                    self._exchange()
+                else:
+                    self.to_move = nxt
+            return
         if self.phase == CALL:
             if action not in self.legal_actions():
                 raise IllegalAction(self.why_illegal(action) or "illegal call")
@@ -194,6 +230,19 @@ class TrickDeal:
             self.to_move = (seat + self.direction) % self.players
             return
         self._finish_trick()
+
+    def _exchange(self) -> None:
+        """Every seat gives its chosen cards to the seat ``pass_offset`` places on, at once."""
+        n = self.players
+        for s in range(n):
+            for c in self.passes[s]:
+                self.hands[s] &= ~(1 << c)
+        for s in range(n):
+            to = (s + self.direction * self.pass_offset) % n
+            for c in self.passes[s]:
+                self.hands[to] |= 1 << c
+        self.phase = PLAY
+        self._after_passing()
 
     def trick_value(self, plays, number: Optional[int] = None) -> tuple[int, int]:
         """(winner, points) of a complete trick ``plays`` = [(seat, card), ...] as trick ``number``.
@@ -321,7 +370,11 @@ class TrickDeal:
         return None if self.trump < 0 else "SHDC"[self.trump]
 
     def record_plays(self) -> list[str]:
-        return [card_str(a) for a in self.actions if a < 52]
+        skip = sum(len(p) for p in self.passes)
+        return [card_str(a) for a in self.actions[skip:] if a < 52]
+
+    def record_passes(self) -> Optional[list]:
+        return [[card_str(c) for c in p] for p in self.passes] if self.pass_offset else None
 
     def position(self) -> tuple[int, int]:
         """(trick number, position in trick) of the next play, 1-based."""
@@ -330,6 +383,9 @@ class TrickDeal:
     def view(self, seat: int) -> SeatView:
         """What ``seat`` may see now: its own hand, public plays, trump, scores."""
         hand = self.hands[seat]
+        if self.phase == PASSING:
+            for c in self.passes[seat]:
+                hand &= ~(1 << c)
         if self.phase == CALL and seat == self.caller:
             hand = sum(1 << c for c in self.call_view_cards())
         elif self.phase == CALL:

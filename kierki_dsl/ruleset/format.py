@@ -47,6 +47,8 @@ MATCH = Obj(
         "direction": Field(Enum(("clockwise", "counterclockwise")), "the order of play, dealing and the passing of the deal", default="clockwise"),
         "total": Field(Int(-10**9, 10**9), "declared sum of all seats' final scores (0 for a zero-sum game)"),
         "parts": Field(List(PART, max_items=64), "named blocks of deals with declared totals", default=[]),
+        "until": Field(Expr("bool"), "play the schedule again and again until this holds after a deal (e.g. lowest_total <= -100)"),
+        "max_deals": Field(Int(1, 10000), "with until: the most deals a match may last", default=1000),
     },
     doc="How a match is played: the schedule of deals and the dealer rotation.",
 )
@@ -88,12 +90,35 @@ def ruleset_schema() -> Obj:
 
 
 def json_schema() -> dict:
-    """The JSON Schema of the ruleset format, with descriptions (``kierki schema``)."""
-    s = ruleset_schema().json()
-    s["$schema"] = "https://json-schema.org/draft/2020-12/schema"
-    s["$id"] = "https://kierki-dsl.invalid/schema/ruleset-1.json"
-    s["title"] = "kierki-dsl ruleset"
-    return s
+    """The JSON Schema of the ruleset format, with descriptions (``kierki schema``).
+
+    A file with ``extends`` holds only what it changes, so it is checked against a relaxed
+    form of the same schema: nothing is required and ``null`` (remove the inherited key) is
+    allowed anywhere.
+    """
+    strict = ruleset_schema().json()
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": "https://kierki-dsl.invalid/schema/ruleset-1.json",
+        "title": "kierki-dsl ruleset",
+        "description": strict.get("description", ""),
+        "if": {"type": "object", "required": ["extends"]},
+        "then": _relaxed(strict),
+        "else": strict,
+    }
+
+
+def _relaxed(node):
+    if isinstance(node, list):
+        return [_relaxed(x) for x in node]
+    if not isinstance(node, dict):
+        return node
+    out = {("anyOf" if k == "oneOf" else k): _relaxed(v) for k, v in node.items() if k not in ("required", "minItems")}
+    if "properties" in node:
+        out["properties"] = {k: {"anyOf": [_relaxed(v), {"type": "null"}]} for k, v in node["properties"].items()}
+    if isinstance(node.get("additionalProperties"), dict):
+        out["additionalProperties"] = {"anyOf": [_relaxed(node["additionalProperties"]), {"type": "null"}]}
+    return out
 
 
 __all__ = ["ruleset_schema", "json_schema", "Bool", "Expr", "Field", "Int", "List", "Obj", "OneOf", "Str", "Enum", "RankKind"]

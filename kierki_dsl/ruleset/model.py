@@ -30,8 +30,27 @@ class Ruleset:
     contracts: dict  # name -> compiled contract
     total: Optional[int]
     source: Optional[yamlsafe.Source] = attrs.field(default=None, repr=False)
+    until: object = None  # compiled match end condition (the schedule repeats until it holds)
+    max_deals: int = 0
     fingerprint: str = ""
     specs: dict = attrs.field(factory=dict, repr=False)  # validated contract data, for explain/diff
+
+    def contract_at(self, k: int):
+        """The contract of deal k (0-based); with ``until`` the schedule repeats."""
+        if k < len(self.schedule):
+            return self.schedule[k]
+        if self.until is not None and k < self.max_deals:
+            return self.schedule[k % len(self.schedule)]
+        return None
+
+    def match_over(self, k: int, totals) -> bool:
+        """Whether the match ends after ``k`` deals with these running totals."""
+        if self.until is None:
+            return k >= len(self.schedule)
+        if k >= self.max_deals:
+            return True
+        env = {"lowest_total": min(totals), "highest_total": max(totals), "deals_played": k, "players": self.players}
+        return bool(self.until(env))
 
     @classmethod
     def load(cls, path: str, warnings: Optional[Diagnostics] = None) -> "Ruleset":
@@ -112,6 +131,14 @@ def compile_tree(path: str, src, root, diags: Diagnostics, texts=()) -> Optional
     first_dealer = first if isinstance(first, int) else None
     if first_dealer is not None and first_dealer >= players:
         bctx.error(("match", "first_dealer"), "S204", f"first_dealer {first_dealer} is not a seat (0..{players - 1})")
+    until = None
+    if match and match.get("until") is not None:
+        from ..expr.types import BOOL
+        from ..interpreter.scopes import MATCH_END
+
+        until = bctx.expr(match["until"], MATCH_END, BOOL, ("match", "until"))
+        if until is not None and until.is_const:
+            bctx.error(("match", "until"), "M604", f"match.until is always {str(until.const).lower()}")
     if diags.has_errors() or any(c is None for c in schedule):
         check_ruleset(spec, compiled, schedule, bctx, hand_size, diags)
         return None
@@ -129,6 +156,8 @@ def compile_tree(path: str, src, root, diags: Diagnostics, texts=()) -> Optional
         total=match.get("total"),
         source=src,
         fingerprint=_fingerprint("\0".join(texts) if texts else src.text),
+        until=until,
+        max_deals=match.get("max_deals", 1000) if until is not None else len(schedule),
         specs=contracts_spec,
     )
     check_ruleset(spec, compiled, schedule, bctx, hand_size, diags)

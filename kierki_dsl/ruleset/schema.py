@@ -13,7 +13,7 @@ from typing import Any, Optional
 
 import attrs
 
-from ..cards import CardError, parse_card, parse_rank
+from ..cards import RANK_NAMES, CardError, parse_card, parse_rank
 from ..diagnostics import Diagnostics, Pos
 from .yamlsafe import Map, Node, Scalar, Seq, node_path
 
@@ -397,7 +397,7 @@ class Obj(Kind):
             if doc:
                 j["description"] = doc
             if f.default is not None and not isinstance(f.default, (list, dict)):
-                j["default"] = f.default
+                j["default"] = RANK_NAMES[f.default] if isinstance(f.kind, RankKind) else f.default
             props[k] = j
         d = {"type": "object", "properties": props, "additionalProperties": False}
         req = [k for k, f in self.fields.items() if f.required]
