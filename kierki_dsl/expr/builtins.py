@@ -57,6 +57,12 @@ def _taken(env, mask):
     return popcount(mask & env["taken"])
 
 
+@builtin("most_taken", (PRED,), INT, needs=("taken_all",), example="most_taken(card.suit == hearts) == 13")
+def _most_taken(env, mask):
+    """The most cards matching the predicate that any one seat took in the deal."""
+    return max(popcount(mask & t) for t in env["taken_all"])
+
+
 @builtin("in_trick", (PRED,), INT, needs=("trick.cards",), example="in_trick(card.suit == hearts)")
 def _in_trick(env, mask):
     """Number of cards in the current trick that match the predicate."""

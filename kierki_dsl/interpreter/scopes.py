@@ -77,6 +77,7 @@ SEAT_END = Scope(
         "tricks_taken": Var(INT, "tricks_taken", "tricks this seat won"),
         "tricks": Var(INT, "tricks", "the number of tricks in a full deal"),
         "$taken": Var(ANY, "taken"),
+        "$taken_all": Var(ANY, "taken_all"),
     },
 )
 

@@ -355,6 +355,7 @@ class TrickDeal:
                 "tricks_taken": self.tricks_won[seat],
                 "tricks": self.tricks_total,
                 "taken": self.taken[seat],
+                "taken_all": self.taken,
                 "deck": self.deck,
             }
             for s in seat_scorers:
