@@ -168,6 +168,12 @@ _add("M612", "passing more than half a hand", "Passing more than half of the car
      "mostly the neighbour's hand; likely a typo.",
      _contract("  bez_lew:\n    pass_cards: {count: 9}\n    score: [{per_trick: -20}]\n"),
      _contract("  bez_lew:\n    pass_cards: {count: 3}\n    score: [{per_trick: -20}]\n"), (6, 25), severity="warning")
+_add("M613", "more choice deals than choices", "With `once_each`, every chooser names each contract once: "
+     "a block of declarer's-choice deals cannot be longer than choosers × contracts.",
+     _HEAD + "match:\n  schedule:\n    - {choose: {by: dealer, from: [a, b]}, repeat: 9}\ncontracts:\n"
+     "  a: {score: [{per_trick: -20}]}\n  b: {score: [{per_trick: 20}]}\n",
+     _HEAD + "match:\n  schedule:\n    - {choose: {by: dealer, from: [a, b]}, repeat: 8}\ncontracts:\n"
+     "  a: {score: [{per_trick: -20}]}\n  b: {score: [{per_trick: 20}]}\n", (5, 5))
 _add("M602", "dead penalty", "A per_card predicate that matches no card of the deck never scores.",
      _contract("  bez_lew:\n    score: [{per_card: card.rank == Q and card.rank == K, points: -60}]\n"), _OK, (6, 24),
      severity="warning")

@@ -115,6 +115,12 @@ PHASE_WORDS = {"lead": "when leading", "follow": "when following suit", "discard
                "any": "always"}
 
 
+def _choice_words(c) -> str:
+    names = ", ".join(o.pl for o in c.options)
+    once = " (each contract once per chooser)" if c.once_each else ""
+    return f"{seat(c.by_text)} looks at his hand and chooses the contract: {names}{once}"
+
+
 def aspects(rs, name: str) -> dict:
     """The contract's rules as ordered (aspect -> sentence) pairs."""
     spec = rs.specs[name]
@@ -211,8 +217,23 @@ def explain(rs) -> str:
     if rs.total is not None:
         lines.append(f"The final scores add up to {_signed(rs.total)}.")
     lines.append("")
+    if rs.deals_per_dealer > 1:
+        lines.insert(-1, f"Each dealer deals {rs.deals_per_dealer} deals in a row.")
+    if rs.until is not None:
+        lines.append("The schedule is played again and again until the match end condition holds.")
+        lines.append("")
     seen = set()
+    options = []
     for k, c in enumerate(rs.schedule, start=1):
+        if c.type == "choice":
+            if id(c) in seen:
+                lines.append(f"Deal {k}: declarer's choice again.")
+                continue
+            seen.add(id(c))
+            lines.append(f"Deal {k}: declarer's choice")
+            lines.append(f"  choice: {_choice_words(c)}.")
+            options.extend(o for o in c.options if o not in options)
+            continue
         if c.name in seen:
             lines.append(f"Deal {k}: {_deal_title(c)} again.")
             continue
@@ -220,6 +241,12 @@ def explain(rs) -> str:
         lines.append(f"Deal {k}: {_deal_title(c)}")
         for key, text in aspects(rs, c.name).items():
             lines.append(f"  {key}: {text}.")
+    if options:
+        lines += ["", "The contracts to choose from:"]
+        for c in options:
+            lines.append(f"{_deal_title(c)}")
+            for key, text in aspects(rs, c.name).items():
+                lines.append(f"  {key}: {text}.")
     return "\n".join(lines) + "\n"
 
 
@@ -246,7 +273,8 @@ def diff(a, b) -> str:
             continue
         if (ca.pl, ca.en) != (cb.pl, cb.en):
             changes.setdefault(("contract", _deal_title(ca), _deal_title(cb)), []).append(k + 1)
-        xa, xb = aspects(a, ca.name), aspects(b, cb.name)
+        xa = {"choice": _choice_words(ca)} if ca.type == "choice" else aspects(a, ca.name)
+        xb = {"choice": _choice_words(cb)} if cb.type == "choice" else aspects(b, cb.name)
         for key in list(dict.fromkeys(list(xa) + list(xb))):
             if xa.get(key) != xb.get(key):
                 changes.setdefault((key, xa.get(key, "(nothing)"), xb.get(key, "(nothing)")), []).append(k + 1)

@@ -17,7 +17,6 @@ import attrs
 
 from .cards import CardError, card_str, parse_card, popcount
 from .interpreter.actions import PASS, IllegalAction, call
-from .interpreter.match import dealer_of
 
 FORMAT = "kierki-record/1"
 MAX_RECORD_BYTES = 16 * 1024 * 1024
@@ -151,14 +150,21 @@ def replay(ruleset, record: dict) -> ReplayReport:
     totals = [0] * n
     deals = record["deals"]
     first_dealer = None
+    chosen: dict = {}
     for k, entry in enumerate(deals):
         if ruleset.match_over(k, totals):
             report.violations.append(Violation(k + 1, f"the match is over after {k} deals but the record has {len(deals)}"))
             break
         contract = ruleset.contract_at(k)
-        scores, violation = _replay_deal(ruleset, contract, k, entry, first_dealer)
         if isinstance(entry, dict) and isinstance(entry.get("dealer"), int) and first_dealer is None:
-            first_dealer = (entry["dealer"] - ruleset.direction * k) % n
+            first_dealer = (entry["dealer"] - ruleset.direction * (k // ruleset.deals_per_dealer)) % n
+        if contract.type == "choice":
+            contract, violation = _chosen(ruleset, contract, k, entry, chosen)
+            if violation is not None:
+                report.violations.append(violation)
+                report.deals.append({"contract": None, "scores": None})
+                continue
+        scores, violation = _replay_deal(ruleset, contract, k, entry, first_dealer)
         if violation is not None:
             report.violations.append(violation)
             report.deals.append({"contract": contract.name, "scores": None})
@@ -169,6 +175,25 @@ def replay(ruleset, record: dict) -> ReplayReport:
     return report
 
 
+def _chosen(ruleset, slot, k: int, entry, chosen: dict):
+    """The contract a record names for a declarer's-choice deal, if the chooser may name it."""
+    from .interpreter.choice import record_choice
+
+    d = k + 1
+    if not isinstance(entry, dict) or not isinstance(entry.get("dealer"), int) or not 0 <= entry["dealer"] < ruleset.players:
+        return None, Violation(d, "'dealer' must be a seat")
+    name = entry.get("contract")
+    names = [c.name for c in slot.options]
+    if name not in names:
+        return None, Violation(d, f"a declarer's-choice deal needs 'contract', one of {', '.join(names)}; got {name!r}")
+    chooser = slot.chooser(entry["dealer"], ruleset.players)
+    index = names.index(name)
+    if index not in slot.allowed(chooser, chosen):
+        return None, Violation(d, f"seat {chooser} already chose {name!r} in this match", seat=chooser)
+    record_choice(chosen, slot, chooser, slot.options[index])
+    return slot.options[index], None
+
+
 def _replay_deal(ruleset, contract, k: int, entry, first_dealer: Optional[int]):
     n = ruleset.players
     d = k + 1
@@ -177,8 +202,8 @@ def _replay_deal(ruleset, contract, k: int, entry, first_dealer: Optional[int]):
     dealer = entry.get("dealer")
     if not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer < n:
         return None, Violation(d, f"'dealer' must be a seat 0..{n - 1}, got {dealer!r}")
-    if first_dealer is not None and dealer != dealer_of(first_dealer, k, n, ruleset.direction):
-        return None, Violation(d, f"dealer is seat {dealer} but the deal passes left: expected seat {dealer_of(first_dealer, k, n, ruleset.direction)}")
+    if first_dealer is not None and dealer != ruleset.dealer_of(first_dealer, k):
+        return None, Violation(d, f"dealer is seat {dealer} but the deal passes on in turn: expected seat {ruleset.dealer_of(first_dealer, k)}")
     dealt, problem = _hands(entry.get("hands"), ruleset)
     if problem:
         return None, Violation(d, f"hands are not a valid deal: {problem}")

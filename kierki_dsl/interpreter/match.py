@@ -40,6 +40,10 @@ def dealer_of(first_dealer: int, k: int, players: int, direction: int = 1) -> in
     return (first_dealer + direction * k) % players
 
 
+class MatchError(Exception):
+    """A match that cannot go on (e.g. a chooser with nothing left to choose)."""
+
+
 @attrs.frozen
 class DealResult:
     """The outcome of one deal, everything a record needs."""
@@ -71,6 +75,24 @@ class MatchRunner:
         for i, p in enumerate(self.players):
             p.reset(seed * 16 + i + 1 if seed >= 0 else i + 1, i)
         self.totals = [0] * n
+        self.chosen: dict = {}  # (choice slot, chooser) -> contract names already chosen
+
+    def _choose(self, slot, dealer: int, dealt):
+        from .choice import CHOOSE_BASE, record_choice
+
+        n = self.ruleset.players
+        chooser = slot.chooser(dealer, n)
+        allowed = slot.allowed(chooser, self.chosen)
+        if not allowed:
+            raise MatchError(f"seat {chooser} has no contract left to choose")
+        hand = sum(1 << c for c in dealt[chooser])
+        action = self.players[chooser].act(slot.view(chooser, hand, dealer, n, allowed, self.totals))
+        index = action - CHOOSE_BASE
+        if index not in allowed:
+            raise MatchError(f"seat {chooser} chose an option that is not allowed ({action})")
+        contract = slot.options[index]
+        record_choice(self.chosen, slot, chooser, contract)
+        return contract
 
     def deals(self, on_action: Optional[Callable] = None) -> Iterator[DealResult]:
         rs = self.ruleset
@@ -79,9 +101,11 @@ class MatchRunner:
         while not rs.match_over(k + 1, self.totals):
             k += 1
             contract = rs.contract_at(k)
-            dealer = dealer_of(self.first_dealer, k, n, rs.direction)
+            dealer = rs.dealer_of(self.first_dealer, k)
             order = shuffled(self.rng, rs.deck)
             dealt = deal_out(order, dealer, n, rs.direction)
+            if contract.type == "choice":
+                contract = self._choose(contract, dealer, dealt)
             state = contract.new_deal(n, rs.deck, dealer, dealt, rs.direction, k + 1)
             while not state.is_terminal():
                 seat = state.current_player()

@@ -71,6 +71,8 @@ class SimplePlayer(Player):
         legal = view.legal
         if len(legal) == 1:
             return legal[0]
+        if view.phase == "choose":
+            return legal[0]
         if is_call(legal[0]):
             suit = call_by_length(list(bits(view.hand)))
             return call(suit) if call(suit) in legal else legal[0]

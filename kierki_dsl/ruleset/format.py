@@ -18,12 +18,22 @@ COMMON_CONTRACT_FIELDS = {
     "total": Field(Int(-10**9, 10**9), "declared sum of all seats' points in one deal of this contract (checked by lint and at run time)"),
 }
 
+CHOOSE = Obj(
+    {
+        "by": Field(Expr("seat"), "who chooses, e.g. dealer", required=True),
+        "from": Field(List(Str(r"[a-z][a-z0-9_]*"), min_items=1, max_items=32, unique=True), "the contracts to choose from", required=True),
+        "once_each": Field(Bool(), "each chooser names each contract only once in a match", default=True),
+    },
+    doc="Declarer's choice: the chooser names the contract after seeing his hand.",
+)
+
 SCHEDULE_ENTRY = OneOf(
     scalar=Str(r"[a-z][a-z0-9_]*", doc="a contract name"),
     mapping=Obj(
         {
-            "contract": Field(Str(r"[a-z][a-z0-9_]*"), "the contract to play", required=True),
-            "repeat": Field(Int(1, 64), "how many deals in a row", default=1),
+            "contract": Field(Str(r"[a-z][a-z0-9_]*"), "the contract to play (or use choose)"),
+            "choose": Field(CHOOSE, "let a seat choose the contract of each of these deals"),
+            "repeat": Field(Int(1, 256), "how many deals in a row", default=1),
         }
     ),
 )
@@ -44,6 +54,7 @@ MATCH = Obj(
     {
         "schedule": Field(List(SCHEDULE_ENTRY, min_items=1, max_items=256), "the deals of a match, in order", required=True),
         "first_dealer": Field(SeatOrRandom(), "'random' or a seat number", default="random"),
+        "deals_per_dealer": Field(Int(1, 64), "how many deals in a row each dealer deals (5 in Trix)", default=1),
         "direction": Field(Enum(("clockwise", "counterclockwise")), "the order of play, dealing and the passing of the deal", default="clockwise"),
         "total": Field(Int(-10**9, 10**9), "declared sum of all seats' final scores (0 for a zero-sum game)"),
         "parts": Field(List(PART, max_items=64), "named blocks of deals with declared totals", default=[]),

@@ -32,6 +32,11 @@ class Ruleset:
     source: Optional[yamlsafe.Source] = attrs.field(default=None, repr=False)
     until: object = None  # compiled match end condition (the schedule repeats until it holds)
     max_deals: int = 0
+    deals_per_dealer: int = 1
+
+    def dealer_of(self, first_dealer: int, k: int) -> int:
+        """The dealer of deal k (0-based): the deal passes on after every ``deals_per_dealer`` deals."""
+        return (first_dealer + self.direction * (k // self.deals_per_dealer)) % self.players
     fingerprint: str = ""
     specs: dict = attrs.field(factory=dict, repr=False)  # validated contract data, for explain/diff
 
@@ -116,13 +121,21 @@ def compile_tree(path: str, src, root, diags: Diagnostics, texts=()) -> Optional
     match = spec.get("match") if isinstance(spec.get("match"), dict) else None
     if match:
         for i, entry in enumerate(match.get("schedule") or []):
-            name, repeat = (entry, 1) if isinstance(entry, str) else (entry.get("contract"), entry.get("repeat", 1))
+            repeat = entry.get("repeat", 1) if isinstance(entry, dict) else 1
+            if isinstance(entry, dict) and entry.get("choose") is not None:
+                if entry.get("contract") is not None:
+                    bctx.error(("match", "schedule", i), "S210", "a schedule entry has either 'contract' or 'choose'")
+                    continue
+                schedule.extend([_choice(entry["choose"], compiled, bctx, ("match", "schedule", i, "choose"))] * repeat)
+                continue
+            name = entry if isinstance(entry, str) else entry.get("contract")
             if not isinstance(name, str):
+                bctx.error(("match", "schedule", i), "S203", "a schedule entry needs 'contract' or 'choose'")
                 continue
             if name not in contracts_spec:
                 bctx.contract(name, ("match", "schedule", i))
                 continue
-            schedule.extend([compiled.get(name)] * (repeat if isinstance(repeat, int) else 1))
+            schedule.extend([compiled.get(name)] * repeat)
     hand_size = popcount(deck) // players
     if popcount(deck) % players:
         bctx.error(("deck",) if ("deck",) in ctx.nodes else ("players",), "M610",
@@ -157,11 +170,27 @@ def compile_tree(path: str, src, root, diags: Diagnostics, texts=()) -> Optional
         source=src,
         fingerprint=_fingerprint("\0".join(texts) if texts else src.text),
         until=until,
+        deals_per_dealer=match.get("deals_per_dealer", 1),
         max_deals=match.get("max_deals", 1000) if until is not None else len(schedule),
         specs=contracts_spec,
     )
     check_ruleset(spec, compiled, schedule, bctx, hand_size, diags)
     return ruleset
+
+
+def _choice(spec: dict, compiled: dict, bctx, where: tuple):
+    from ..expr.types import SEAT
+    from ..interpreter.choice import Choice
+    from ..interpreter.scopes import SEAT_EXPR
+
+    by = bctx.expr(spec["by"], SEAT_EXPR, SEAT, where + ("by",))
+    options = []
+    for j, name in enumerate(spec.get("from") or []):
+        c = compiled.get(name) if name in compiled else bctx.contract(name, where + ("from", j))
+        options.append(c)
+    if by is None or any(c is None for c in options):
+        return None
+    return Choice(by, tuple(options), spec.get("once_each", True), " ".join(spec["by"].text.split()))
 
 
 def _fingerprint(text: str) -> str:

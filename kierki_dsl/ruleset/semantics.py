@@ -31,6 +31,35 @@ def contract_total(c, hand_size: int, players: int, deck: int) -> Optional[int]:
     return totals.pop() if len(totals) == 1 else None
 
 
+def range_total(schedule: list, computed: dict, players: int, first: int, last: int) -> Optional[int]:
+    """The fixed sum of deals first..last (0-based, inclusive), if the rules fix it.
+
+    A block of declarer's-choice deals in which every chooser names every contract once adds
+    up to players × the sum of the options' totals, whatever the order.
+    """
+    total, i = 0, first
+    while i <= last:
+        c = schedule[i]
+        if c is None:
+            return None
+        if c.type != "choice":
+            t = computed.get(c.name)
+            if t is None:
+                return None
+            total += t
+            i += 1
+            continue
+        j = i
+        while j < len(schedule) and schedule[j] is c:
+            j += 1
+        opts = [computed.get(o.name) for o in c.options]
+        if j - 1 > last or not c.once_each or None in opts or (j - i) != players * len(opts):
+            return None
+        total += players * sum(opts)
+        i = j
+    return total
+
+
 def check_ruleset(spec: dict, compiled: dict, schedule: list, bctx, hand_size: int, diags: Diagnostics) -> None:
     """Semantic checks that need the compiled contracts; findings go to ``diags``."""
     players, deck = bctx.players, bctx.deck
@@ -52,10 +81,11 @@ def check_ruleset(spec: dict, compiled: dict, schedule: list, bctx, hand_size: i
     match = spec.get("match") if isinstance(spec.get("match"), dict) else {}
     declared = match.get("total")
     if isinstance(declared, int) and schedule and all(c is not None for c in schedule):
-        per = [computed.get(c.name) for c in schedule]
-        if all(t is not None for t in per) and sum(per) != declared:
+        got = range_total(schedule, computed, players, 0, len(schedule) - 1)
+        if got is not None and got != declared:
+            per = [computed.get(c.name) for c in schedule]
             bctx.error(("match", "total"), "M609",
-                       f"the match declares total {declared} but its deals add up to {sum(per)}",
+                       f"the match declares total {declared} but its deals add up to {got}",
                        "per deal: " + ", ".join(f"{c.name} {t}" for c, t in zip(schedule, per)))
     # declared totals of parts
     for i, part in enumerate(match.get("parts") or []):
@@ -66,14 +96,17 @@ def check_ruleset(spec: dict, compiled: dict, schedule: list, bctx, hand_size: i
         if not 1 <= first <= last <= len(schedule):
             bctx.error(pw, "S204", f"part {part.get('name')!r} covers deals {first}-{last} but the schedule has {len(schedule)}")
             continue
-        per = [computed.get(c.name) if c is not None else None for c in schedule[first - 1 : last]]
-        if isinstance(part.get("total"), int) and all(t is not None for t in per) and sum(per) != part["total"]:
+        got = range_total(schedule, computed, players, first - 1, last - 1)
+        if isinstance(part.get("total"), int) and got is not None and got != part["total"]:
             bctx.error(pw + ("total",), "M611",
-                       f"part {part.get('name')!r} declares total {part['total']} but its deals add up to {sum(per)}")
+                       f"part {part.get('name')!r} declares total {part['total']} but its deals add up to {got}")
     # contracts never played
     scheduled = set()
     for entry in match.get("schedule") or []:
         scheduled.add(entry if isinstance(entry, str) else entry.get("contract") if isinstance(entry, dict) else None)
+        if isinstance(entry, dict) and isinstance(entry.get("choose"), dict):
+            scheduled.update(entry["choose"].get("from") or [])
+    _check_choices(schedule, players, bctx)
     included = set()
     for name, s in contracts_spec.items():
         score = s.get("score") if isinstance(s, dict) else None
@@ -83,6 +116,19 @@ def check_ruleset(spec: dict, compiled: dict, schedule: list, bctx, hand_size: i
     for name in contracts_spec:
         if name not in scheduled and name not in included:
             bctx.warning(("contracts", name, "$key"), "M608", f"contract {name!r} is defined but never scheduled or included")
+
+
+def _check_choices(schedule: list, players: int, bctx) -> None:
+    seen = set()
+    for c in schedule:
+        if c is None or c.type != "choice" or id(c) in seen:
+            continue
+        seen.add(id(c))
+        count = sum(1 for x in schedule if x is c)
+        if c.once_each and count > players * len(c.options):
+            bctx.error(("match", "schedule"), "M613",
+                       f"{count} declarer's-choice deals but {players} choosers × {len(c.options)} contracts, each once, "
+                       f"allow only {players * len(c.options)}")
 
 
 def _check_contract(name, c, w, bctx, hand_size, players, deck) -> None:

@@ -1,0 +1,52 @@
+"""Declarer's choice: a schedule slot where a seat picks the contract (Barbu, Trix).
+
+``{choose: {by: dealer, from: [a, b, c], once_each: true}, repeat: 12}`` makes twelve deals
+in each of which the chooser, after seeing his hand, names one of the contracts; with
+``once_each`` a chooser may name each contract only once in a match.
+"""
+from __future__ import annotations
+
+import attrs
+
+from ..cards import SUIT_MASK
+from .view import SeatView
+
+CHOOSE_BASE = 64  # action CHOOSE_BASE + i names option i
+
+
+@attrs.frozen(eq=False)
+class Choice:
+    """A schedule slot whose contract the chooser names."""
+
+    by: object  # compiled seat expression
+    options: tuple  # compiled contracts
+    once_each: bool
+    by_text: str = "dealer"
+    name: str = "choice"
+    type: str = "choice"
+    pl: str = "Wybór rozgrywającego"
+    en: str = "declarer's choice"
+    total = None
+
+    def chooser(self, dealer: int, players: int) -> int:
+        return self.by({"dealer": dealer, "players": players, "caller": -1, "holders": {}, "hands": [], "deck": 0}) % players
+
+    def allowed(self, chooser: int, chosen: dict) -> list[int]:
+        """Indices of the options this chooser may still name."""
+        used = chosen.get((id(self), chooser), set()) if self.once_each else set()
+        return [i for i, c in enumerate(self.options) if c.name not in used]
+
+    def view(self, seat: int, hand: int, dealer: int, players: int, legal: list, scores) -> SeatView:
+        return SeatView(
+            seat=seat, contract=self, phase="choose", hand=hand, legal=tuple(CHOOSE_BASE + i for i in legal),
+            trick=(), led_suit=-1, trump=-1, caller=-1, dealer=dealer, trick_number=0,
+            tricks_total=bin(hand).count("1"), played=0, scores=tuple(scores), completed=(), players=players,
+            layout=None,
+        )
+
+
+def record_choice(chosen: dict, slot: Choice, chooser: int, contract) -> None:
+    chosen.setdefault((id(slot), chooser), set()).add(contract.name)
+
+
+__all__ = ["CHOOSE_BASE", "Choice", "record_choice", "SUIT_MASK"]

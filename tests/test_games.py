@@ -1,0 +1,137 @@
+"""Other compendium games written only as data: Brazilian King, classic Hearts, Trix."""
+from __future__ import annotations
+
+import copy
+
+from kierki_dsl.cards import SUIT_MASK, parse_card
+from kierki_dsl.interpreter.match import MatchRunner
+from kierki_dsl.players.base import make_player
+from kierki_dsl.record import match_record, replay
+from kierki_dsl.ruleset.model import Ruleset
+
+from conftest import RULESETS
+
+GAMES = RULESETS / "games"
+N, E, S, W = 0, 1, 2, 3
+
+
+def load(name):
+    return Ruleset.load(str(GAMES / f"{name}.yaml"))
+
+
+def C(*names):
+    return [parse_card(n) for n in names]
+
+
+def P(*pairs):
+    return [(s, parse_card(c)) for s, c in pairs]
+
+
+def run(rs, seed, names=("simple", "random", "simple", "random")):
+    runner = MatchRunner(rs, [make_player(n) for n in names], seed)
+    return runner, list(runner.deals())
+
+
+def test_king_last_two_tricks_and_forced_king_of_hearts():
+    rs = load("king_brazil")
+    spread = [list(range(i, 52, 4)) for i in range(4)]
+    last_two = rs.contracts["duas_ultimas"].new_deal(4, rs.deck, N, spread)
+    trick = P((N, "AS"), (E, "2S"), (S, "3S"), (W, "4S"))
+    assert [last_two.trick_value(trick, n)[1] for n in (11, 12, 13)] == [0, -90, -90]
+    st = rs.contracts["rei_de_copas"].new_deal(4, rs.deck, W, [C("2D", "4C"), C("KH", "9S"), C("3D", "5C"), C("4D", "6C")])
+    assert st.current_player() == W, "the dealer leads"
+    st.apply_action(parse_card("4D"))
+    st.apply_action(parse_card("2D"))
+    assert st.legal_actions() == C("KH"), "void in diamonds: the king of hearts must go"
+    runner, results = run(rs, 3)
+    assert [sum(r.scores) for r in results] == [-260, -260, -200, -240, -160, -180, 325, 325, 325, 325]
+    assert sum(results[-1].totals) == 0
+
+
+def test_hearts_passing_rotation():
+    rs = load("hearts")
+    contract = rs.contracts["hand"]
+    for number, offset in ((1, 1), (2, 3), (3, 2), (4, 0), (5, 1)):
+        dealt = [list(range(i, 52, 4)) for i in range(4)]
+        st = contract.new_deal(4, rs.deck, W, dealt, 1, number)
+        if offset == 0:
+            assert st.phase == "play"
+            continue
+        assert st.phase == "pass" and st.current_player() == N
+        passed = {}
+        while st.phase == "pass":
+            seat = st.current_player()
+            card = st.legal_actions()[-1]
+            passed.setdefault(seat, []).append(card)
+            st.apply_action(card)
+        for seat, cards in passed.items():
+            receiver = (seat + offset) % 4
+            assert all(st.hands[receiver] >> c & 1 for c in cards)
+            assert all(not st.hands[seat] >> c & 1 for c in cards)
+        assert all(h.bit_count() == 13 for h in st.hands)
+
+
+def test_hearts_first_trick_and_broken_hearts():
+    rs = load("hearts")
+    contract = rs.contracts["hand"]
+    dealt = [C("2C", "AH", "QS", "3D"), C("AC", "2H", "4D", "5D"), C("KH", "6D", "7D", "8D"), C("QH", "9D", "TD", "JD")]
+    st = contract.new_deal(4, rs.deck, W, dealt, 1, 4)  # deal 4: no passing
+    assert st.current_player() == N and st.legal_actions() == C("2C")
+    st.apply_action(parse_card("2C"))
+    st.apply_action(parse_card("AC"))
+    assert st.legal_actions() == C("6D", "7D", "8D"), "no hearts on the first trick"
+    st.apply_action(parse_card("6D"))
+    st.apply_action(parse_card("9D"))
+    assert st.current_player() == E
+    assert st.legal_actions() == C("4D", "5D"), "hearts are not broken yet"
+    assert st.why_illegal(parse_card("2H")) == "hearts may not be led until a heart has been played"
+
+
+def test_hearts_shooting_the_moon():
+    rs = load("hearts")
+    clubs = [c for c in range(52) if SUIT_MASK[3] >> c & 1]
+    rest = [c for c in range(52) if c not in clubs]
+    dealt = [clubs, rest[0:13], rest[13:26], rest[26:39]]
+    st = rs.contracts["hand"].new_deal(4, rs.deck, W, dealt, 1, 4)
+    while not st.is_terminal():
+        st.apply_action(st.legal_actions()[0])
+    assert st.tricks_won == [13, 0, 0, 0]
+    assert st.returns() == [0, -26, -26, -26]
+
+
+def test_hearts_plays_until_minus_100():
+    rs = load("hearts")
+    runner, results = run(rs, 6)
+    assert min(results[-1].totals) <= -100
+    assert all(min(r.totals) > -100 for r in results[:-1])
+    report = replay(rs, match_record(rs, 6, runner.first_dealer, results))
+    assert report.ok and report.totals == list(results[-1].totals)
+
+
+def test_trix_kingdoms():
+    rs = load("trix")
+    assert rs.direction == -1
+    runner, results = run(rs, 2)
+    assert len(results) == 20 and sum(results[-1].totals) == 0
+    for kingdom in range(4):
+        deals = results[kingdom * 5 : kingdom * 5 + 5]
+        assert len({r.dealer for r in deals}) == 1, "the owner deals his five contracts"
+        assert sorted(r.contract.name for r in deals) == ["diamonds", "king", "ltoosh", "queens", "trix"]
+        assert sum(sum(r.scores) for r in deals) == 0
+    owners = [results[k * 5].dealer for k in range(4)]
+    assert owners == [(owners[0] - k) % 4 for k in range(4)], "kingdoms pass counter-clockwise"
+    rec = match_record(rs, 2, runner.first_dealer, results)
+    assert replay(rs, rec).ok
+    bad = copy.deepcopy(rec)
+    bad["deals"][1]["contract"] = bad["deals"][0]["contract"]
+    report = replay(rs, bad)
+    assert not report.ok and report.violations[0].deal == 2 and "already chose" in report.violations[0].message
+
+
+def test_trix_layout_opens_with_jacks_counter_clockwise():
+    rs = load("trix")
+    lot = rs.contracts["trix"]
+    st = lot.new_deal(4, rs.deck, N, [C("JS", "2D"), C("JH", "3D"), C("JD", "4D"), C("JC", "5D")], -1)
+    assert st.current_player() == N and st.legal_actions() == C("JS")
+    st.apply_action(parse_card("JS"))
+    assert st.current_player() == W, "counter-clockwise: West plays after North"
