@@ -18,7 +18,7 @@ from conftest import RULESETS, STANDARD
 
 N, E, S, W = 0, 1, 2, 3
 VARIANTS = RULESETS / "variants"
-ALL = [STANDARD] + sorted(VARIANTS.glob("*.yaml"))
+ALL = [STANDARD] + sorted(VARIANTS.glob("*.yaml")) + sorted((RULESETS / "games").glob("*.yaml"))
 
 REQUIRED = ["jacks_only", "first_and_last", "hearts_never_led", "king_of_hearts_lead_ban", "kh_forced_discard",
             "left_of_dealer_calls_trumps", "dealer_leads_trumps", "no_trumps_allowed", "must_ruff",
@@ -258,7 +258,7 @@ def test_random_matches_over_every_ruleset(path):
     for seed in (1, 2):
         runner = MatchRunner(rs, [make_player(n) for n in ("simple", "random", "simple", "random")[: rs.players]], seed)
         results = list(runner.deals())
-        assert len(results) == len(rs.schedule)
+        assert len(results) == len(rs.schedule) or rs.until is not None
         for r in results:
             assert sorted(c for h in r.dealt for c in h) == sorted(c for c in range(52) if rs.deck >> c & 1)
             plays = [parse_card(p) for p in r.plays if p != "pass"]
@@ -270,3 +270,39 @@ def test_random_matches_over_every_ruleset(path):
         report = replay(rs, match_record(rs, seed, runner.first_dealer, results))
         assert report.ok, [str(v) for v in report.violations]
         assert [d["scores"] for d in report.deals] == [list(r.scores) for r in results]
+
+
+def test_findings_point_into_the_file_the_value_came_from(tmp_path, cli):
+    """A variant's own mistakes are reported in the variant; inherited ones in the base."""
+    base = tmp_path / "base.yaml"
+    base.write_text(STANDARD.read_text("utf-8").replace("points: -60", "points: -60 * unknown_name"), "utf-8")
+    variant = tmp_path / "variant.yaml"
+    variant.write_text(
+        "kierki: 1\nextends: base.yaml\nname: v\ncontracts:\n  bez_panow:\n    total: -240\n"
+        "    score:\n      - per_card: card.rank == J\n        points: -30\n", "utf-8")
+    rc, out, err = cli("lint", str(variant))
+    assert rc == 1
+    lines = [l for l in err.splitlines() if ": error: " in l]
+    assert any(l.startswith(f"{base}:") and "unknown name 'unknown_name'" in l for l in lines), lines
+    assert any(l.startswith(f"{variant}:6:12: error: M601") for l in lines), lines
+
+
+def test_runtime_errors_point_into_the_variant(tmp_path, cli):
+    variant = tmp_path / "v.yaml"
+    variant.write_text(
+        f"kierki: 1\nextends: {STANDARD}\nname: v\ncontracts:\n  bez_lew:\n    total: null\n    score:\n"
+        "      - per_seat: \"100 / (tricks_taken - tricks_taken)\"\n", "utf-8")
+    rc, out, err = cli("run", str(variant), "--seed", "1")
+    assert rc == 1 and err.startswith(f"{variant}:8:") and "X701 division by zero" in err
+
+
+def test_extends_errors(tmp_path, cli):
+    missing = tmp_path / "m.yaml"
+    missing.write_text("kierki: 1\nextends: nowhere.yaml\nname: m\n", "utf-8")
+    rc, out, err = cli("lint", str(missing))
+    assert rc == 1 and f"{missing}:2:10: error: R504" in err
+    a, b = tmp_path / "a.yaml", tmp_path / "b.yaml"
+    a.write_text("kierki: 1\nextends: b.yaml\nname: a\n", "utf-8")
+    b.write_text("kierki: 1\nextends: a.yaml\nname: b\n", "utf-8")
+    rc, out, err = cli("lint", str(a))
+    assert rc == 1 and "R505 extends forms a cycle: a.yaml -> b.yaml -> a.yaml" in err
