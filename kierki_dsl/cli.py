@@ -89,7 +89,7 @@ def _players(spec: str, n: int):
 def run(
     ruleset: str = typer.Argument(..., help="The ruleset file (YAML)."),
     seed: Optional[int] = typer.Option(None, "--seed", help="Seed for a reproducible match (printed when not given)."),
-    players: str = typer.Option("simple", "--players", help="Comma-separated player names per seat (random, simple), or one for all."),
+    players: str = typer.Option("heuristic", "--players", help="Players per seat, comma-separated (random, heuristic, search, search:64, search:0.2s, human), or one for all."),
     fmt: OutputFormat = typer.Option(OutputFormat.text, "--format", help="text or json."),
     record: Optional[str] = typer.Option(None, "--record", help="Write the match as a kierki-record/1 file."),
 ) -> None:
@@ -224,6 +224,29 @@ def diff_cmd(
     from .explain import diff
 
     print(diff(_load_ruleset(a), _load_ruleset(b)), end="")
+
+
+@app.command()
+def ladder(
+    ruleset: str = typer.Argument(..., help="The ruleset file."),
+    pairs: str = typer.Option("search:heuristic,heuristic:random", "--pairs", help="A:B pairs to compare, comma-separated (a player setting goes after '@', e.g. search@64:heuristic)."),
+    seeds: int = typer.Option(40, "--seeds", help="How many duplicate deal sets."),
+    first_seed: int = typer.Option(1, "--first-seed", help="The first seed."),
+) -> None:
+    """Measure player strength: duplicate matches, seats rotated, 95% intervals."""
+    from .ladder import report
+
+    rs = _load_ruleset(ruleset)
+    duels = []
+    for pair in pairs.split(","):
+        a, sep, b = pair.partition(":")
+        if not sep or not a or not b:
+            raise _usage(f"--pairs expects A:B, got {pair!r}")
+        duels.append((a.replace("@", ":"), b.replace("@", ":")))
+    for a, b in duels:
+        for name in (a, b):
+            _players(name, rs.players)
+    print(report(rs, duels, range(first_seed, first_seed + seeds), out=None))
 
 
 @app.command()

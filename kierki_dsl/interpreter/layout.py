@@ -71,7 +71,7 @@ class LayoutContract:
         return self._tables["t"]
 
     def new_deal(self, players: int, deck: int, dealer: int, dealt: list, direction: int = 1, number: int = 1):
-        return LayoutDeal(self, players, deck, dealer, dealt, direction)
+        return LayoutDeal(self, players, deck, dealer, dealt, direction, number)
 
 
 @register
@@ -107,8 +107,10 @@ class LayoutDeal:
     trump = -1
     caller = -1
 
-    def __init__(self, contract: LayoutContract, players: int, deck: int, dealer: int, dealt: list, direction: int = 1):
+    def __init__(self, contract: LayoutContract, players: int, deck: int, dealer: int, dealt: list, direction: int = 1,
+                 number: int = 1):
         self.contract = contract
+        self.number = number
         self.players = players
         self.deck = deck
         self.dealer = dealer
@@ -285,4 +287,39 @@ class LayoutDeal:
             layout=self.rows(),
             hand_sizes=tuple(bin(h).count("1") for h in self.hands),
             finished=tuple(self.finished),
+            deck=self.deck,
+            direction=self.direction,
+            deal_number=self.number,
+            ply=len(self.actions),
         )
+
+    def clone(self) -> "LayoutDeal":
+        other = object.__new__(LayoutDeal)
+        other.__dict__.update(self.__dict__)
+        other.hands = list(self.hands)
+        other.scores = list(self.scores)
+        other.finished = list(self.finished)
+        other.actions = list(self.actions)
+        return other
+
+    @classmethod
+    def from_view(cls, view: SeatView, hands: list) -> "LayoutDeal":
+        """A state rebuilt from a seat's view (the layout is public) and assumed hands."""
+        st = object.__new__(cls)
+        st.contract = view.contract
+        st.players = view.players
+        st.deck = view.deck
+        st.dealer = view.dealer
+        st.direction = view.direction
+        st.dealt = [[] for _ in range(view.players)]
+        st.hands = list(hands)
+        st.opening, st.adds = view.contract.tables()
+        st.scores = list(view.scores)
+        st.finished = list(view.finished)
+        st.actions = []
+        st.passes_in_row = 0
+        st.phase = "play"
+        st.number = view.deal_number
+        st.set_rows(view.layout, view.seat)
+        st.hands = list(hands)
+        return st

@@ -387,10 +387,8 @@ class TrickDeal:
         if self.phase == PASSING:
             for c in self.passes[seat]:
                 hand &= ~(1 << c)
-        if self.phase == CALL and seat == self.caller:
-            hand = sum(1 << c for c in self.call_view_cards())
-        elif self.phase == CALL:
-            hand = 0
+        if self.phase == CALL:  # everyone has been dealt only the first cards so far
+            hand = sum(1 << c for c in self.dealt[seat][: self.contract.call.after])
         legal = self.legal_actions() if seat == self.current_player() else []
         return SeatView(
             seat=seat,
@@ -410,7 +408,68 @@ class TrickDeal:
             completed=tuple((lead, tuple(t), w) for lead, t, w in self.completed),
             players=self.players,
             layout=None,
+            hand_sizes=tuple(self._hand_sizes()),
+            deck=self.deck,
+            direction=self.direction,
+            deal_number=self.number,
+            ply=len(self.actions),
         )
+
+    def _hand_sizes(self) -> list:
+        return [h.bit_count() for h in self.hands]
+
+    def clone(self) -> "TrickDeal":
+        """An independent copy (for search): lists are copied, compiled rules shared."""
+        other = object.__new__(TrickDeal)
+        other.__dict__.update(self.__dict__)
+        other.hands = list(self.hands)
+        other.scores = list(self.scores)
+        other.taken = list(self.taken)
+        other.tricks_won = list(self.tricks_won)
+        other.actions = list(self.actions)
+        other.trick = list(self.trick)
+        other.completed = list(self.completed)
+        other.passes = [list(p) for p in self.passes]
+        return other
+
+    @classmethod
+    def from_view(cls, view: SeatView, hands: list) -> "TrickDeal":
+        """A playing-phase state rebuilt from a seat's view and assumed current hands."""
+        st = object.__new__(cls)
+        c = view.contract
+        st.contract = c
+        st.players = view.players
+        st.deck = view.deck
+        st.dealer = view.dealer
+        st.direction = view.direction
+        st.hands = list(hands)
+        st.tricks_total = view.tricks_total
+        st.trump = view.trump
+        st.caller = view.caller
+        st.scores = list(view.scores)
+        st.taken = [0] * view.players
+        st.tricks_won = [0] * view.players
+        for _, plays, w in view.completed:
+            for _, card in plays:
+                st.taken[w] |= 1 << card
+            st.tricks_won[w] += 1
+        st.actions = []
+        st.trick = list(view.trick)
+        st.trick_no = view.trick_number
+        st.led = view.led_suit
+        st.played = view.played
+        st.completed = [(lead, list(t), w) for lead, t, w in view.completed]
+        st.hearts_broken = bool(view.played & SUIT_MASK[1])
+        st.phase = PLAY
+        st.to_move = view.seat
+        st.ended_early = False
+        st.number = view.deal_number
+        st.passes = [[] for _ in range(view.players)]
+        st.pass_offset = 0
+        st.dealt = [[] for _ in range(view.players)]
+        st.leader = view.trick[0][0] if view.trick else view.seat
+        st._tables = c.tables(view.tricks_total, view.trump, view.players)
+        return st
 
 
 __all__ = ["TrickDeal", "NO_TRUMP"]

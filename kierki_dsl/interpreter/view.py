@@ -36,3 +36,7 @@ class SeatView:
     layout: Optional[tuple]
     hand_sizes: tuple = ()
     finished: tuple = ()
+    deck: int = 0
+    direction: int = 1
+    deal_number: int = 0
+    ply: int = 0  # actions taken in this deal so far (with deal_number, names the decision)

@@ -1,0 +1,91 @@
+"""``kierki ladder``: is player A stronger than player B? Duplicate matches, 95% intervals.
+
+For every seed the same deals are played four times (the shuffle depends only on the seed,
+never on the players), with A in each seat in turn and B in the other three. One
+observation per seed is A's points minus the mean of the three B's, averaged over the four
+rotations: luck of the cards cancels out, what is left is skill. Reported per match, and
+for the negative and the positive part separately (the ruleset's declared parts, or else
+deals whose contracts lose or win points).
+"""
+from __future__ import annotations
+
+import math
+from typing import Optional
+
+import attrs
+
+from .interpreter.match import MatchRunner
+from .players.base import make_player
+from .ruleset.semantics import contract_total
+
+
+@attrs.frozen
+class Estimate:
+    mean: float
+    half_width: float  # of the 95% confidence interval
+    n: int
+
+    def __str__(self) -> str:
+        return f"{self.mean:+8.1f} ± {self.half_width:6.1f}"
+
+    @property
+    def significant(self) -> bool:
+        return abs(self.mean) > self.half_width
+
+
+def estimate(xs: list) -> Estimate:
+    n = len(xs)
+    mean = sum(xs) / n if n else 0.0
+    if n < 2:
+        return Estimate(mean, math.inf, n)
+    var = sum((x - mean) ** 2 for x in xs) / (n - 1)
+    return Estimate(mean, 1.96 * math.sqrt(var / n), n)
+
+
+def part_of_deals(rs) -> list:
+    """'negative' or 'positive' for every scheduled deal."""
+    out = []
+    for c in rs.schedule:
+        t = contract_total(c, rs.hand_size, rs.players, rs.deck) if c.type != "choice" else None
+        out.append("negative" if (t is not None and t < 0) else "positive")
+    return out
+
+
+def duel(rs, a: str, b: str, seeds: range, progress=None) -> dict:
+    """Estimates of A minus the B's: per match, negative part, positive part."""
+    parts = part_of_deals(rs)
+    obs = {"match": [], "negative": [], "positive": []}
+    for seed in seeds:
+        sums = {"match": 0.0, "negative": 0.0, "positive": 0.0}
+        for seat_a in range(rs.players):
+            names = [a if s == seat_a else b for s in range(rs.players)]
+            runner = MatchRunner(rs, [make_player(x) for x in names], seed)
+            per = {"negative": [0] * rs.players, "positive": [0] * rs.players}
+            totals = [0] * rs.players
+            for r in runner.deals():
+                part = parts[(r.number - 1) % len(parts)]
+                for s in range(rs.players):
+                    per[part][s] += r.scores[s]
+                totals = list(r.totals)
+            for key, values in (("match", totals), ("negative", per["negative"]), ("positive", per["positive"])):
+                others = [values[s] for s in range(rs.players) if s != seat_a]
+                sums[key] += values[seat_a] - sum(others) / len(others)
+        for key in obs:
+            obs[key].append(sums[key] / rs.players)
+        if progress:
+            progress(seed)
+    return {key: estimate(xs) for key, xs in obs.items()}
+
+
+def report(rs, pairs: list, seeds: range, out=None) -> str:
+    lines = [f"{rs.name}: {len(seeds)} seeds × {rs.players} seat rotations (duplicate deals)",
+             f"{'A vs B':<24}{'per match':>18}{'negative part':>18}{'positive part':>18}"]
+    for a, b in pairs:
+        res = duel(rs, a, b, seeds)
+        lines.append(f"{a + ' vs ' + b:<24}{str(res['match']):>18}{str(res['negative']):>18}{str(res['positive']):>18}")
+        if out:
+            out(lines[-1])
+    return "\n".join(lines)
+
+
+__all__ = ["duel", "estimate", "report", "Estimate", "Optional"]

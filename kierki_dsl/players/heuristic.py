@@ -1,0 +1,170 @@
+"""``heuristic``: a rule-aware player that reads the compiled ruleset, not a contract list.
+
+It values cards and tricks with the contract's own scoring tables (what a card or a trick
+is worth in *this* deal): where tricks and cards cost points it ducks under the winning
+card, leads low in short suits and throws its most expensive card when void; where tricks
+earn points it wins as cheaply as it can and leads its winners. It calls trumps from the
+cards it has seen (longest, then strongest suit), passes its most expensive and highest
+cards, chooses the contract its hand suits best, and in layout deals plays the card that
+frees its own cards while holding back those that would open rows for the others.
+"""
+from __future__ import annotations
+
+from ..cards import SUIT_MASK, bits, popcount
+from ..interpreter.actions import PASS, call, is_call
+from .base import Player, register_player
+
+
+def call_by_length(cards) -> int:
+    """Trump-call policy: the suit with most of the cards seen, then the highest ones."""
+    best, best_key = 0, None
+    for s in range(4):
+        ranks = [c % 13 for c in cards if c // 13 == s]
+        key = (len(ranks), sum(ranks), -s)
+        if best_key is None or key > best_key:
+            best, best_key = s, key
+    return best
+
+
+def card_values(contract, tricks_total: int, trump: int, players: int, trick_number: int):
+    """(points for winning the trick itself, points each card carries) in this trick."""
+    trick_points, card_tables, _ = contract.tables(tricks_total, trump, players)
+    n = min(max(trick_number, 1), tricks_total + 1)
+    value = [0] * 52
+    for m, pts in card_tables:
+        p = pts[n]
+        if p:
+            for card in bits(m):
+                value[card] += p
+    return trick_points[n], value
+
+
+def winning_card(trick, trump: int) -> int:
+    best = None
+    for _, c in trick:
+        if best is None:
+            best = c
+        elif trump >= 0 and c // 13 == trump and best // 13 != trump:
+            best = c
+        elif c // 13 == best // 13 and c > best:
+            best = c
+    return best
+
+
+def is_positive(contract, tricks_total: int, trump: int, players: int) -> bool:
+    """Whether taking tricks is good in this contract (by the sign of its static scoring)."""
+    trick_points, card_tables, _ = contract.tables(tricks_total, trump, players)
+    total = sum(trick_points) + sum(popcount(m) * sum(p) for m, p in card_tables)
+    return total > 0
+
+
+@register_player
+class HeuristicPlayer(Player):
+    name = "heuristic"
+
+    def act(self, view) -> int:
+        legal = view.legal
+        if len(legal) == 1:
+            return legal[0]
+        if view.phase == "choose":
+            return self._choose(view, legal)
+        if is_call(legal[0]):
+            suit = call_by_length(list(bits(view.hand)))
+            return call(suit) if call(suit) in legal else legal[0]
+        if view.phase == "pass":
+            return self._pass(view, legal)
+        if view.layout is not None:
+            return self._layout(view, legal)
+        return self._trick(view, legal)
+
+    # -- trick play ----------------------------------------------------------------------
+    def _trick(self, view, legal) -> int:
+        c = view.contract
+        trick_pts, value = card_values(c, view.tricks_total, view.trump, view.players, view.trick_number)
+        positive = is_positive(c, view.tricks_total, view.trump, view.players)
+        hand = view.hand
+        if not view.trick:
+            if positive:
+                return max(legal, key=lambda x: (x % 13, -popcount(hand & SUIT_MASK[x // 13]), -x))
+            # lead low from the shortest suit, never a card that costs points if avoidable
+            return min(legal, key=lambda x: (-value[x], x % 13 + popcount(hand & SUIT_MASK[x // 13]), x))
+        trump = view.trump
+        win = winning_card(view.trick, trump)
+
+        def beats(x: int) -> bool:
+            if trump >= 0 and x // 13 == trump and win // 13 != trump:
+                return True
+            return x // 13 == win // 13 and x % 13 > win % 13
+
+        following = any(x // 13 == view.led_suit for x in legal)
+        last = len(view.trick) == view.players - 1
+        at_stake = trick_pts + sum(value[x] for _, x in view.trick)
+        if positive:
+            winners = [x for x in legal if beats(x)]
+            if winners and (last or at_stake >= 0):
+                return min(winners, key=lambda x: (x % 13 + (13 if trump >= 0 and x // 13 == trump else 0), x))
+            return min(legal, key=lambda x: (value[x] > 0, x % 13, x))
+        if following:
+            losers = [x for x in legal if not beats(x)]
+            if losers:
+                return max(losers, key=lambda x: (-value[x] if not last else 0, x % 13, -x))
+            if last and at_stake == 0:
+                return max(legal, key=lambda x: (x % 13, -x))
+            return max(legal, key=lambda x: (x % 13, -value[x], -x))
+        return min(legal, key=lambda x: (value[x], -(x % 13), x))
+
+    # -- other decisions -------------------------------------------------------------------
+    def _pass(self, view, legal) -> int:
+        c = view.contract
+        _, value = card_values(c, view.tricks_total, view.trump, view.players, 1)
+        positive = is_positive(c, view.tricks_total, view.trump, view.players)
+        if positive:
+            return min(legal, key=lambda x: (x % 13, x))
+        return min(legal, key=lambda x: (value[x], -(x % 13), x))
+
+    def _choose(self, view, legal) -> int:
+        from ..interpreter.choice import CHOOSE_BASE
+
+        hand = view.hand
+        high = sum(1 for x in bits(hand) if x % 13 >= 9)
+
+        def fit(action: int) -> tuple:
+            c = view.contract.options[action - CHOOSE_BASE]
+            if c.type == "layout":
+                return (0, -action)
+            positive = is_positive(c, view.tricks_total, -1 if c.call else c.trump, view.players)
+            return ((high - 5) if positive else (5 - high), -action)
+
+        return max(legal, key=fit)
+
+    def _layout(self, view, legal) -> int:
+        cards = [a for a in legal if a != PASS]
+        if not cards:
+            return PASS
+        hand = view.hand
+        c = view.contract
+
+        def score(x: int) -> tuple:
+            # cards of ours this one leads to, minus the gap it opens for the others
+            suit, pos = x // 13, c.position(x)
+            start = c.position(c.start_rank)
+            step = -1 if pos < start else 1
+            ours = 0
+            p = pos + step
+            while 0 <= p <= 12 and hand >> c.card_at(suit, p) & 1:
+                ours += 1
+                p += step
+            if pos == start:
+                ours = max(ours, sum(1 for q in range(13) if hand >> c.card_at(suit, q) & 1))
+            opens = 0 if (0 <= pos + step <= 12 and hand >> c.card_at(suit, pos + step) & 1) else 1
+            far = abs(pos - start)
+            return (ours - 2 * opens, far, -x)
+
+        return max(cards, key=score)
+
+
+@register_player
+class SimplePlayer(HeuristicPlayer):
+    """The name of the first rule-aware player; the same as ``heuristic``."""
+
+    name = "simple"
