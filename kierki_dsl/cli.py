@@ -71,18 +71,28 @@ def _load_ruleset(path: str):
         raise typer.Exit(EXIT_FINDINGS)
 
 
-def _players(spec: str, n: int):
-    from .players.base import make_player
-
+def _player_names(spec: str, n: int) -> list:
     names = [x.strip() for x in spec.split(",") if x.strip()]
     if len(names) == 1:
         names = names * n
     if len(names) != n:
         raise _usage(f"--players needs 1 or {n} names, got {len(names)}")
-    try:
-        return [make_player(x) for x in names]
-    except KeyError as e:
-        raise _usage(str(e.args[0]))
+    return names
+
+
+def _players(spec: str, n: int, ruleset=None):
+    from .players.base import make_player
+
+    out = []
+    for name in _player_names(spec, n):
+        try:
+            p = make_player(name)
+        except KeyError as e:
+            raise _usage(str(e.args[0]))
+        if name == "human":
+            p.ruleset = ruleset
+        out.append(p)
+    return out
 
 
 @app.command()
@@ -90,30 +100,82 @@ def run(
     ruleset: str = typer.Argument(..., help="The ruleset file (YAML)."),
     seed: Optional[int] = typer.Option(None, "--seed", help="Seed for a reproducible match (printed when not given)."),
     players: str = typer.Option("heuristic", "--players", help="Players per seat, comma-separated (random, heuristic, search, search:64, search:0.2s, human), or one for all."),
+    human: Optional[int] = typer.Option(None, "--human", help="Play this seat yourself (0 = N, 1 = E, 2 = S, 3 = W)."),
     fmt: OutputFormat = typer.Option(OutputFormat.text, "--format", help="text or json."),
     record: Optional[str] = typer.Option(None, "--record", help="Write the match as a kierki-record/1 file."),
+    save: Optional[str] = typer.Option(None, "--save", help="Keep the match durably in this save file as it goes (kierki resume continues it)."),
 ) -> None:
-    """Play one whole match with bots and print every deal's scores and the totals."""
+    """Play one whole match and print every deal's scores and the totals."""
     import secrets
-
-    from .expr import RuleRuntimeError
-    from .interpreter.match import MatchRunner
-    from .record import match_record, write_atomic
-    from .report import deal_lines, match_header, match_json, render_diagnostics, standings_text
 
     rs = _load_ruleset(ruleset)
     if seed is None:
         seed = secrets.randbelow(2**31)
     if seed < 0:
         raise _usage("--seed must be 0 or more")
-    seat_players = _players(players, rs.players)
-    runner = MatchRunner(rs, seat_players, seed)
-    results = []
-    warnings = []
+    names = _player_names(players, rs.players)
+    if human is not None:
+        if not 0 <= human < rs.players:
+            raise _usage(f"--human must be a seat 0..{rs.players - 1}")
+        names[human] = "human"
+    writer = None
+    if save:
+        from .savefile import SaveWriter, header
+
+        writer = SaveWriter(save, header(rs, seed, names))
+    _play(rs, seed, names, fmt, record, writer, [])
+
+
+@app.command()
+def resume(
+    save: str = typer.Argument(..., help="A save file written by kierki run --save."),
+    ruleset: Optional[str] = typer.Option(None, "--ruleset", help="The ruleset (default: the path in the save file)."),
+    fmt: OutputFormat = typer.Option(OutputFormat.text, "--format", help="text or json."),
+    record: Optional[str] = typer.Option(None, "--record", help="Write the finished match as a kierki-record/1 file."),
+) -> None:
+    """Continue a saved match exactly where it stopped."""
+    from .savefile import SaveError, SaveWriter, read
+
+    if not os.path.isfile(save):
+        raise _usage(f"no such save file: {save}")
+    try:
+        head, actions, keep = read(save)
+    except SaveError as e:
+        _err(str(e))
+        raise typer.Exit(EXIT_FINDINGS)
+    path = ruleset or str((head.get("ruleset") or {}).get("path") or "")
+    if not os.path.isfile(path):
+        _err(f"{save}: error: the ruleset {path!r} of this save file is not found (give it with --ruleset)")
+        raise typer.Exit(EXIT_FINDINGS)
+    rs = _load_ruleset(path)
+    if (head.get("ruleset") or {}).get("fingerprint") != rs.fingerprint:
+        _err(f"{save}: error: this save file belongs to another ruleset (or another version of {path})")
+        raise typer.Exit(EXIT_FINDINGS)
+    names = head.get("players")
+    seed = head.get("seed")
+    if not isinstance(names, list) or len(names) != rs.players or not isinstance(seed, int):
+        _err(f"{save}:1: error: corrupt save file header")
+        raise typer.Exit(EXIT_FINDINGS)
+    writer = SaveWriter(save, keep_bytes=keep)
+    _play(rs, seed, names, fmt, record, writer, actions)
+
+
+def _play(rs, seed: int, names: list, fmt, record, writer, script: list) -> None:
+    """Run (or continue) a match, printing deals; save and record it; handle Ctrl-C."""
+    from .expr import RuleRuntimeError
+    from .interpreter.match import MatchError, MatchRunner
+    from .record import match_record, write_atomic
+    from .report import deal_lines, match_header, match_json, render_diagnostics, standings_text
+
+    seat_players = _players(",".join(names), rs.players, rs)
+    on_action = writer.write if writer is not None else None
+    runner = MatchRunner(rs, seat_players, seed, script=script, on_action=on_action)
+    results, warnings = [], []
     text = fmt == OutputFormat.text
     if text:
         print(match_header(rs, seed, runner.first_dealer), flush=True)
     failure = None
+    interrupted = False
     try:
         for r in runner.deals():
             results.append(r)
@@ -122,12 +184,26 @@ def run(
             if text:
                 print(deal_lines(r, rs.players), flush=True)
     except RuleRuntimeError as e:
-        failure = e
+        failure = render_diagnostics([e.diagnostic])
+    except MatchError as e:
+        failure = f"kierki: error: {e}"
+    except KeyboardInterrupt:
+        interrupted = True
+    except Exception as e:
+        if type(e).__name__ != "HumanQuit":
+            raise
+        interrupted = True
     finally:
+        if writer is not None:
+            writer.close()
         if record:
             write_atomic(record, _json_dump(match_record(rs, seed, runner.first_dealer, results)))
+    if interrupted:
+        where = f"; the match is saved: kierki resume {writer.path}" if writer is not None else ""
+        _err(f"kierki: interrupted{where}")
+        raise typer.Exit(EXIT_INTERRUPTED)
     if failure is not None:
-        _err(render_diagnostics([failure.diagnostic]))
+        _err(failure)
         if record:
             _err(f"kierki: the {len(results)} finished deal(s) are kept in {record}")
         raise typer.Exit(EXIT_FINDINGS)

@@ -62,7 +62,8 @@ def run_measured(*args: str, timeout: float = 30):
         p.returncode = os.waitstatus_to_exitcode(status)
         out, err = b"".join(chunks["out"]), b"".join(chunks["err"])
     seconds = time.perf_counter() - start
-    return p.returncode, out.decode("utf-8", "replace"), err.decode("utf-8", "replace"), seconds, usage.ru_maxrss
+    cpu = usage.ru_utime + usage.ru_stime
+    return p.returncode, out.decode("utf-8", "replace"), err.decode("utf-8", "replace"), (cpu, seconds), usage.ru_maxrss
 
 
 @pytest.fixture

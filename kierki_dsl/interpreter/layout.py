@@ -291,6 +291,7 @@ class LayoutDeal:
             direction=self.direction,
             deal_number=self.number,
             ply=len(self.actions),
+            why=self.why_illegal if seat == self.current_player() else None,
         )
 
     def clone(self) -> "LayoutDeal":

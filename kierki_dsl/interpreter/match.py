@@ -11,6 +11,7 @@ from typing import Callable, Iterator, Optional, Sequence
 import attrs
 
 from ..cards import bits
+from .actions import IllegalAction, action_str
 
 
 def draw(rng: random.Random, n: int) -> int:
@@ -64,8 +65,14 @@ class DealResult:
 class MatchRunner:
     """Plays a ruleset's schedule with the given players (one per seat)."""
 
-    def __init__(self, ruleset, players: Sequence, seed: int, first_deal: int = 0):
+    def __init__(self, ruleset, players: Sequence, seed: int, script: Optional[Sequence] = None,
+                 on_action: Optional[Callable] = None):
+        """``script``: actions to replay before players are asked (resuming a saved match);
+        ``on_action(deal_index, seat, action)`` is called after every action (saving)."""
         self.ruleset = ruleset
+        self.script = list(script or [])
+        self.on_action = on_action
+        self.replayed = 0
         self.players = list(players)
         self.seed = seed
         self.rng = random.Random(seed)
@@ -86,20 +93,39 @@ class MatchRunner:
         if not allowed:
             raise MatchError(f"seat {chooser} has no contract left to choose")
         hand = sum(1 << c for c in dealt[chooser])
-        action = self.players[chooser].act(slot.view(chooser, hand, dealer, n, allowed, self.totals))
+        view = slot.view(chooser, hand, dealer, n, allowed, self.totals)
+        action = self._decide(chooser, view)
         index = action - CHOOSE_BASE
         if index not in allowed:
             raise MatchError(f"seat {chooser} chose an option that is not allowed ({action})")
+        self._done(chooser, action)
         contract = slot.options[index]
         record_choice(self.chosen, slot, chooser, contract)
         return contract
 
-    def deals(self, on_action: Optional[Callable] = None) -> Iterator[DealResult]:
+    def _decide(self, seat: int, view) -> int:
+        if self.replayed < len(self.script):
+            action = self.script[self.replayed]
+            self.replayed += 1
+            return action
+        return self.players[seat].act(view)
+
+    def _done(self, seat: int, action: int) -> None:
+        if self.on_action is not None and self.replayed >= len(self.script):
+            self.on_action(self.deal_index, seat, action)
+
+    @property
+    def resuming(self) -> bool:
+        """True while actions of the script are still being replayed."""
+        return self.replayed < len(self.script)
+
+    def deals(self) -> Iterator[DealResult]:
         rs = self.ruleset
         n = rs.players
         k = -1
         while not rs.match_over(k + 1, self.totals):
             k += 1
+            self.deal_index = k
             contract = rs.contract_at(k)
             dealer = rs.dealer_of(self.first_dealer, k)
             order = shuffled(self.rng, rs.deck)
@@ -109,10 +135,15 @@ class MatchRunner:
             state = contract.new_deal(n, rs.deck, dealer, dealt, rs.direction, k + 1)
             while not state.is_terminal():
                 seat = state.current_player()
-                action = self.players[seat].act(state.view(seat))
-                state.apply_action(action)
-                if on_action is not None:
-                    on_action(k, state, seat, action)
+                scripted = self.resuming
+                action = self._decide(seat, state.view(seat))
+                try:
+                    state.apply_action(action)
+                except IllegalAction as e:
+                    if scripted:
+                        raise MatchError(f"deal {k + 1}: saved action {action_str(action)} of seat {seat} is illegal: {e.reason}") from None
+                    raise
+                self._done(seat, action)
             scores = state.returns()
             self.totals = [t + s for t, s in zip(self.totals, scores)]
             yield DealResult(

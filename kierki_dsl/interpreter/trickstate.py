@@ -413,6 +413,7 @@ class TrickDeal:
             direction=self.direction,
             deal_number=self.number,
             ply=len(self.actions),
+            why=self.why_illegal if seat == self.current_player() else None,
         )
 
     def _hand_sizes(self) -> list:

@@ -40,3 +40,4 @@ class SeatView:
     direction: int = 1
     deal_number: int = 0
     ply: int = 0  # actions taken in this deal so far (with deal_number, names the decision)
+    why: Any = attrs.field(default=None, eq=False, repr=False)  # action -> reason it is illegal, or None

@@ -66,7 +66,7 @@ class RandomPlayer(Player):
 
 def make_player(spec: str) -> Player:
     """A player by name, with an optional setting after a colon (``search:0.2s``, ``search:64``)."""
-    from . import heuristic, search  # noqa: F401  (they register themselves)
+    from . import heuristic, human, search  # noqa: F401  (they register themselves)
 
     name, _, setting = spec.partition(":")
     cls = PLAYERS.get(name)

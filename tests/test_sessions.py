@@ -1,0 +1,166 @@
+"""A person at the terminal, and matches that survive Ctrl-C and SIGKILL."""
+from __future__ import annotations
+
+import io
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+from kierki_dsl.cards import SUIT_MASK, card_str, parse_card
+from kierki_dsl.interpreter.match import MatchRunner
+from kierki_dsl.players.base import make_player
+from kierki_dsl.players.human import HumanPlayer
+from kierki_dsl.ruleset.model import Ruleset
+
+from conftest import STANDARD, kierki_command, run_cli
+
+RS = Ruleset.load(str(STANDARD))
+
+
+def test_human_player_is_refused_an_illegal_card_with_the_rule():
+    st = RS.contracts["bez_kierow"].new_deal(4, RS.deck, 3, [[parse_card(c) for c in h] for h in
+                                                            (["4C", "2D"], ["9C", "KH"], ["3H", "5C"], ["2C", "5D"])])
+    st.apply_action(parse_card("4C"))
+    out = io.StringIO()
+    human = HumanPlayer(stdin=io.StringIO("3H\nKH\n1\n"), stdout=out, ruleset=RS)
+    human.reset(1, 1)
+    action = human.act(st.view(1))
+    text = out.getvalue()
+    assert card_str(action) == "9C"
+    assert "you do not hold 3♥" in text
+    assert "K♥ is not allowed: you must follow clubs" in text
+    assert "Trick so far: N 4♣" in text and "scoring: hearts taken: -20 each" in text
+
+
+def test_human_lead_ban_reason_and_trump_call():
+    st = RS.contracts["bez_kierow"].new_deal(4, RS.deck, 3, [[parse_card(c) for c in h] for h in
+                                                            (["AH", "3C"], ["9C", "3H"], ["KH", "5C"], ["2C", "5D"])])
+    out = io.StringIO()
+    human = HumanPlayer(stdin=io.StringIO("ah\n1\n"), stdout=out, ruleset=RS)
+    human.reset(1, 0)
+    assert card_str(human.act(st.view(0))) == "3C"
+    assert "hearts may not be led while you hold another suit" in out.getvalue()
+    atu = RS.contracts["atu"].new_deal(4, RS.deck, 0, [list(range(i, 52, 4)) for i in range(4)])
+    out = io.StringIO()
+    human = HumanPlayer(stdin=io.StringIO("x\n♥\n"), stdout=out, ruleset=RS)
+    human.reset(1, 0)
+    assert human.act(atu.view(0)) == 53 + 1
+    assert "You name trumps" in out.getvalue()
+
+
+def _first_human_decision(seed: int, seat: int):
+    """The hand and trick the human will first face (bots are deterministic for a seed)."""
+    seen = {}
+
+    class Seen(Exception):
+        pass
+
+    class Spy(HumanPlayer):
+        def act(self, view):
+            seen.setdefault("view", view)
+            raise Seen
+
+    players = [make_player("heuristic") for _ in range(4)]
+    players[seat] = Spy()
+    try:
+        list(MatchRunner(RS, players, seed).deals())
+    except Seen:
+        pass
+    return seen["view"]
+
+
+def test_a_whole_match_through_the_real_command_with_an_illegal_input():
+    seat = 2
+    for seed in range(1, 40):  # a seed in which the human first has to follow suit
+        view = _first_human_decision(seed, seat)
+        if view.trick and view.hand & SUIT_MASK[view.trick[0][1] // 13] and view.hand & ~SUIT_MASK[view.trick[0][1] // 13]:
+            break
+    led = view.trick[0][1] // 13
+    wrong = [c for c in range(52) if view.hand >> c & 1 and c // 13 != led]
+    assert wrong and view.hand & SUIT_MASK[led]
+    script = f"{card_str(wrong[0])}\nnonsense\n" + "1\n" * 600
+    p = subprocess.run(kierki_command() + ["run", str(STANDARD), "--seed", str(seed), "--human", str(seat)],
+                       input=script.encode(), capture_output=True, timeout=120)
+    out = p.stdout.decode("utf-8")
+    assert p.returncode == 0, p.stderr.decode()
+    assert "is not allowed: you must follow" in out
+    assert "Type a card such as QS" in out
+    assert "Final standings:" in out and "sum of scores: 0" in out
+    assert "Layout:" in out, "the Fan Tan deal shows the layout"
+
+
+def _start(args, save):
+    return subprocess.Popen(kierki_command() + args + ["--save", str(save)], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, stdin=subprocess.DEVNULL)
+
+
+def _wait_for_lines(path, n, proc, timeout=60):
+    end = time.time() + timeout
+    while time.time() < end:
+        if path.exists() and path.read_text("utf-8").count("\n") >= n:
+            return
+        assert proc.poll() is None, proc.stderr.read().decode()
+        time.sleep(0.05)
+    raise AssertionError("the save file did not grow")
+
+
+PLAYERS = "search:6,heuristic,random,search:6"
+
+
+def test_sigkill_mid_deal_then_resume_gives_the_same_match(tmp_path):
+    save = tmp_path / "m.save"
+    proc = _start(["run", str(STANDARD), "--seed", "5", "--players", PLAYERS], save)
+    _wait_for_lines(save, 90, proc)  # deal 2 is under way
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    with open(save, "ab") as f:  # the action in flight, torn
+        f.write(b'{"deal": 2, "se')
+    record = tmp_path / "r.json"
+    rc, out, err, _ = run_cli("resume", str(save), "--record", str(record), "--format", "json", timeout=300)
+    assert rc == 0, err
+    resumed = json.loads(out)
+    rc, out, err, _ = run_cli("replay", str(record), "--ruleset", str(STANDARD), "--format", "json")
+    assert rc == 0, err
+    assert json.loads(out)["totals"] == resumed["totals"]
+    rc, out, err, _ = run_cli("run", str(STANDARD), "--seed", "5", "--players", PLAYERS, "--format", "json", timeout=300)
+    assert json.loads(out)["totals"] == resumed["totals"], "the same deals, the same bots, the same random state"
+
+
+def test_ctrl_c_stops_with_one_line_and_the_match_saved(tmp_path):
+    save = tmp_path / "m.save"
+    proc = _start(["run", str(STANDARD), "--seed", "6", "--players", "search:6"], save)
+    _wait_for_lines(save, 20, proc)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=30)
+    err = err.decode()
+    assert proc.returncode == 130
+    assert err.strip().splitlines() == [f"kierki: interrupted; the match is saved: kierki resume {save}"]
+    lines = save.read_text("utf-8").splitlines()
+    assert all(json.loads(line) for line in lines), "every saved line is whole"
+
+
+def test_corrupt_or_foreign_save_files_are_refused(tmp_path):
+    save = tmp_path / "m.save"
+    proc = _start(["run", str(STANDARD), "--seed", "7", "--players", "random"], save)
+    proc.wait(timeout=60)
+    lines = save.read_text("utf-8").splitlines()
+    bad = tmp_path / "bad.save"
+    bad.write_text("\n".join(lines[:5] + ["{broken"] + lines[6:]) + "\n", "utf-8")
+    rc, out, err, _ = run_cli("resume", str(bad))
+    assert rc == 1 and f"{bad}:6: error: corrupt save file" in err
+    foreign = tmp_path / "foreign.save"
+    head = json.loads(lines[0])
+    head["ruleset"]["fingerprint"] = "0000"
+    foreign.write_text("\n".join([json.dumps(head)] + lines[1:]) + "\n", "utf-8")
+    rc, out, err, _ = run_cli("resume", str(foreign))
+    assert rc == 1 and "belongs to another ruleset" in err
+    notsave = tmp_path / "x.save"
+    notsave.write_text("hello\n", "utf-8")
+    assert run_cli("resume", str(notsave))[0] == 1
+    # a finished match resumes to the same result
+    rc, out, err, _ = run_cli("resume", str(save), "--format", "json")
+    again = run_cli("run", str(STANDARD), "--seed", "7", "--players", "random", "--format", "json")[1]
+    assert rc == 0 and json.loads(out)["totals"] == json.loads(again)["totals"]
