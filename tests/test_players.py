@@ -1,0 +1,127 @@
+"""Players: what a seat may see, sampling consistent with public information, reproducibility."""
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from kierki_dsl.cards import SUIT_MASK
+from kierki_dsl.interpreter.match import MatchRunner
+from kierki_dsl.ladder import duel, estimate
+from kierki_dsl.players.base import Player, make_player, register_player
+from kierki_dsl.players.search import public_voids, sample_hands
+from kierki_dsl.ruleset.model import Ruleset
+
+from conftest import RULESETS, STANDARD
+
+RS = Ruleset.load(str(STANDARD))
+
+
+class Recorder(Player):
+    """Plays like ``inner`` and keeps every view it was shown, with the true hands."""
+
+    name = "recorder"
+
+    def __init__(self, inner, log):
+        self.inner, self.log = inner, log
+
+    def reset(self, seed, seat):
+        super().reset(seed, seat)
+        self.inner.reset(seed, seat)
+
+    def act(self, view):
+        self.log.append(view)
+        return self.inner.act(view)
+
+
+def test_a_seat_sees_only_its_own_cards():
+    log = []
+    players = [Recorder(make_player("random"), log)] + [make_player("random") for _ in range(3)]
+    runner = MatchRunner(RS, players, seed=3)
+    results = list(runner.deals())
+    dealt = {r.number: r.dealt for r in results}
+    for view in log:
+        own = 0
+        for c in dealt[view.deal_number][0]:
+            own |= 1 << c
+        assert view.hand & ~own == 0, "a view never holds another seat's card"
+        if view.phase == "call":
+            assert view.hand.bit_count() == 5, "the caller sees only his first five cards"
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 10**6), stop=st.integers(4, 45))
+def test_samples_respect_sizes_and_shown_voids(seed, stop):
+    rng = random.Random(seed)
+    from kierki_dsl.interpreter.match import deal_out, shuffled
+
+    dealt = deal_out(shuffled(rng, RS.deck), 0, 4)
+    state = RS.contracts["bez_kierow"].new_deal(4, RS.deck, 0, dealt)
+    for _ in range(stop):
+        acts = state.legal_actions()
+        state.apply_action(acts[rng.randrange(len(acts))])
+    if state.is_terminal():
+        return
+    view = state.view(state.current_player())
+    voids = public_voids(view)
+    for _ in range(5):
+        hands = sample_hands(view, rng)
+        assert hands[view.seat] == view.hand
+        assert [h.bit_count() for h in hands] == list(view.hand_sizes)
+        union = 0
+        for s, h in enumerate(hands):
+            assert not union & h
+            union |= h
+            for suit in range(4):
+                if voids[s] >> suit & 1:
+                    assert not h & SUIT_MASK[suit], "a seat that showed out gets none of the suit"
+        trick = sum(1 << c for _, c in view.trick)
+        assert union | view.played | trick == RS.deck
+
+
+def test_search_is_reproducible_for_a_sample_count():
+    a = [r.totals for r in MatchRunner(RS, [make_player("search:4")] + [make_player("heuristic")] * 3, 9).deals()]
+    b = [r.totals for r in MatchRunner(RS, [make_player("search:4")] + [make_player("heuristic")] * 3, 9).deals()]
+    assert a == b
+
+
+def test_player_names_and_settings():
+    assert make_player("search:0.05s").seconds == 0.05
+    assert make_player("search:64").samples == 64
+    for bad in ("nobody", "search:lots", "random:3"):
+        with pytest.raises(KeyError):
+            make_player(bad)
+
+
+def test_a_new_player_is_one_registered_class():
+    @register_player
+    class Lowest(Player):
+        name = "lowest-test"
+
+        def act(self, view):
+            return min(view.legal)
+
+    results = list(MatchRunner(RS, [make_player("lowest-test")] * 4, 2).deals())
+    assert sum(results[-1].totals) == 0
+
+
+def test_heuristic_beats_random_on_duplicate_deals():
+    """Deterministic for these seeds: a pinned fact, not a sample that can flake."""
+    res = duel(RS, "heuristic", "random", range(1, 7))
+    assert res["match"].mean > 0 and res["match"].significant
+
+
+def test_estimate():
+    e = estimate([1.0, 2.0, 3.0, 4.0])
+    assert e.mean == 2.5 and 1.2 < e.half_width < 1.3 and e.n == 4
+
+
+@pytest.mark.parametrize("path", [RULESETS / "games" / "trix.yaml", RULESETS / "games" / "hearts.yaml",
+                                  RULESETS / "variants" / "three_players.yaml"], ids=lambda p: p.stem)
+def test_every_player_plays_every_kind_of_ruleset(path):
+    rs = Ruleset.load(str(path))
+    names = ["search:2", "heuristic", "random", "heuristic"][: rs.players]
+    results = list(MatchRunner(rs, [make_player(n) for n in names], 4).deals())
+    assert results
