@@ -1,0 +1,217 @@
+"""Whole deals of random legal play in one call, compiled from a contract (for simulation).
+
+The step-by-step deal states serve players that think; a simulation of thousands of matches
+with random play needs no views and no per-step calls from outside. ``compile_fast`` turns
+a compiled contract into a closure that plays a whole deal on per-suit 13-bit masks, with
+every card-only rule already folded into masks: lead bans and discard rules become per-suit
+masks, scoring that depends only on the trick number becomes a table, and card penalties
+are counted once at the end with popcounts over the cards each seat took. Contracts whose
+rules read the state of the trick (must-overtake, hearts broken, dynamic scoring, passing)
+return None and are played by the general interpreter instead — the same results, slower.
+
+Random protocol: ``draw(n) = (getrandbits(32) * n) >> 32``, the k-th legal card in suit,
+then rank order.
+"""
+from __future__ import annotations
+
+from typing import Callable, Optional
+
+RANKS = tuple(tuple(r for r in range(13) if m >> r & 1) for m in range(8192))
+POP = tuple(len(t) for t in RANKS)
+FULL13 = 8191
+
+
+def _split(mask: int) -> tuple:
+    return (mask & FULL13, mask >> 13 & FULL13, mask >> 26 & FULL13, mask >> 39 & FULL13)
+
+
+def _phase_masks(contract, phase: str):
+    """Per-suit masks of the const restrictions of one phase, in order: [(masks, require)]."""
+    out = []
+    for r in contract.restrictions:
+        if r.phase not in (phase, "any"):
+            continue
+        if r.when is not None or r.cards.const is None or not r.fallback:
+            return None
+        out.append((_split(r.cards.const), r.require))
+    return out
+
+
+def compile_fast(contract, players: int, tricks: int, deck: int) -> Optional[Callable]:
+    """A function ``play(hands, leader, trump, grb) -> scores``, or None if not supported."""
+    if contract.type == "layout":
+        return _compile_layout(contract, players)
+    if contract.passing is not None or contract.end_when is not None:
+        return None
+    if any(r.phase == "follow" for r in contract.restrictions):
+        return None
+    lead_rules = _phase_masks(contract, "lead")
+    discard_rules = _phase_masks(contract, "discard")
+    if lead_rules is None or discard_rules is None or not contract.follow_suit:
+        return None
+    trumps = contract.call.choices if contract.call is not None else (contract.trump,)
+    tables = {t: contract.tables(tricks, t, players) for t in trumps}
+    if any(dyn for _, _, dyn in tables.values()) or any(s.kind == "seat" for s in contract.scorers):
+        return None
+    plans = {}
+    for t, (trick_points, card_tables, _) in tables.items():
+        final = []  # card penalties counted at the end: (mask, points)
+        per_trick = []  # card penalties that depend on the trick number
+        for m, pts in card_tables:
+            values = set(pts[1 : tricks + 1])
+            if len(values) == 1:
+                final.append((m, values.pop()))
+            else:
+                per_trick.append((m, pts))
+        tp = list(trick_points)
+        rest = [0] * (tricks + 2)  # any trick points still to come from trick n on
+        for n in range(tricks, 0, -1):
+            rest[n] = rest[n + 1] or (1 if tp[n] else 0) or (1 if any(p[n] for _, p in per_trick) else 0)
+        penalty = 0
+        for m, _ in final + per_trick:
+            penalty |= m
+        plans[t] = (tp if any(tp) else None, final, per_trick, rest, penalty)
+    early = contract.early_stop
+    step = 1
+    orders = [[((leader + step * i) % players) * 4 for i in range(players)] for leader in range(players)]
+
+    def play(hands, leader, trump, grb, direction=1):
+        tp, final, per_trick, rest, penalty = plans[trump]
+        order = orders if direction == 1 else [[((ld - i) % players) * 4 for i in range(players)] for ld in range(players)]
+        hs = []
+        for h in hands:
+            hs.extend((h & FULL13, h >> 13 & FULL13, h >> 26 & FULL13, h >> 39 & FULL13))
+        scores = [0] * players
+        taken = [0] * players
+        left = deck
+        for n in range(1, tricks + 1):
+            seats = order[leader]
+            b = seats[0]
+            m0, m1, m2, m3 = hs[b], hs[b + 1], hs[b + 2], hs[b + 3]
+            if lead_rules:
+                for masks, req in lead_rules:
+                    if req:
+                        a0, a1, a2, a3 = m0 & masks[0], m1 & masks[1], m2 & masks[2], m3 & masks[3]
+                    else:
+                        a0, a1, a2, a3 = m0 & ~masks[0], m1 & ~masks[1], m2 & ~masks[2], m3 & ~masks[3]
+                    if a0 | a1 | a2 | a3:
+                        m0, m1, m2, m3 = a0, a1, a2, a3
+            c0, c1, c2, c3 = POP[m0], POP[m1], POP[m2], POP[m3]
+            k = (grb(32) * (c0 + c1 + c2 + c3)) >> 32
+            if k < c0:
+                s, r = 0, RANKS[m0][k]
+            elif k < c0 + c1:
+                s, r = 1, RANKS[m1][k - c0]
+            elif k < c0 + c1 + c2:
+                s, r = 2, RANKS[m2][k - c0 - c1]
+            else:
+                s, r = 3, RANKS[m3][k - c0 - c1 - c2]
+            hs[b + s] ^= 1 << r
+            led = s
+            tm = 1 << (13 * s + r)
+            best, win, trumped = r, b, False
+            for fb in seats[1:]:
+                m = hs[fb + led]
+                if m:
+                    c = POP[m]
+                    r = RANKS[m][(grb(32) * c) >> 32] if c > 1 else RANKS[m][0]
+                    hs[fb + led] = m ^ (1 << r)
+                    tm |= 1 << (13 * led + r)
+                    if not trumped and r > best:
+                        best, win = r, fb
+                    continue
+                m0, m1, m2, m3 = hs[fb], hs[fb + 1], hs[fb + 2], hs[fb + 3]
+                for masks, req in discard_rules:
+                    if req:
+                        a0, a1, a2, a3 = m0 & masks[0], m1 & masks[1], m2 & masks[2], m3 & masks[3]
+                    else:
+                        a0, a1, a2, a3 = m0 & ~masks[0], m1 & ~masks[1], m2 & ~masks[2], m3 & ~masks[3]
+                    if a0 | a1 | a2 | a3:
+                        m0, m1, m2, m3 = a0, a1, a2, a3
+                c0, c1, c2, c3 = POP[m0], POP[m1], POP[m2], POP[m3]
+                k = (grb(32) * (c0 + c1 + c2 + c3)) >> 32
+                if k < c0:
+                    s, r = 0, RANKS[m0][k]
+                elif k < c0 + c1:
+                    s, r = 1, RANKS[m1][k - c0]
+                elif k < c0 + c1 + c2:
+                    s, r = 2, RANKS[m2][k - c0 - c1]
+                else:
+                    s, r = 3, RANKS[m3][k - c0 - c1 - c2]
+                hs[fb + s] ^= 1 << r
+                tm |= 1 << (13 * s + r)
+                if s == trump and (not trumped or r > best):
+                    best, win, trumped = r, fb, True
+            w = win >> 2
+            if tp is not None:
+                scores[w] += tp[n]
+            taken[w] |= tm
+            if per_trick:
+                for pm, pts in per_trick:
+                    if tm & pm:
+                        scores[w] += (tm & pm).bit_count() * pts[n]
+            leader = w
+            if early:
+                left &= ~tm
+                if not rest[n + 1] and not left & penalty:
+                    break
+        for pm, p in final:
+            for seat in range(players):
+                got = taken[seat] & pm
+                if got:
+                    scores[seat] += got.bit_count() * p
+        return scores
+
+    return play
+
+
+def _compile_layout(contract, players: int) -> Optional[Callable]:
+    if not contract.must_play:
+        return None
+    opening, adds = contract.tables()
+    prizes = contract.prizes
+    places = len(prizes)
+
+    def play(hands, leader, trump, grb, direction=1):
+        H = list(hands)
+        P = opening
+        scores = [0] * players
+        out = 0
+        p = leader
+        idle = 0
+        active = sum(1 for h in H if h)
+        while True:
+            h = H[p]
+            if h:
+                legal = h & P
+                if legal:
+                    idle = 0
+                    n = legal.bit_count()
+                    if n > 1:
+                        k = (grb(32) * n) >> 32
+                        while k:
+                            legal &= legal - 1
+                            k -= 1
+                    bit = legal & -legal
+                    h ^= bit
+                    H[p] = h
+                    P = (P ^ bit) | adds[bit.bit_length() - 1]
+                    if not h:
+                        if out < places:
+                            scores[p] += prizes[out]
+                        out += 1
+                        active -= 1
+                        if out >= places:
+                            return scores
+                        if active == 1:
+                            last = next(s for s in range(players) if H[s])
+                            if out < places:
+                                scores[last] += prizes[out]
+                            return scores
+                else:
+                    idle += 1
+                    if idle >= active:
+                        return scores
+            p = (p + direction) % players
+
+    return play
