@@ -302,6 +302,86 @@ def diff_cmd(
     print(diff(_load_ruleset(a), _load_ruleset(b)), end="")
 
 
+class Backend(str, Enum):
+    local = "local"
+    dask = "dask"
+
+
+@app.command()
+def simulate(
+    ruleset: str = typer.Argument(..., help="The ruleset file."),
+    games: int = typer.Option(100, "--games", help="How many matches."),
+    players: str = typer.Option("random", "--players", help="Players per seat (rotated every match), or one for all."),
+    seed: int = typer.Option(1, "--seed", help="Seed of the whole simulation."),
+    workers: int = typer.Option(1, "--workers", help="Local worker processes."),
+    backend: Backend = typer.Option(Backend.local, "--backend", help="local processes, or a Dask cluster."),
+    address: Optional[str] = typer.Option(None, "--address", help="With --backend dask: the scheduler, HOST:PORT."),
+    fmt: OutputFormat = typer.Option(OutputFormat.text, "--format", help="text or json."),
+    records: Optional[str] = typer.Option(None, "--records", help="Keep every match as a record in this folder."),
+) -> None:
+    """Play many matches and report points, intervals, per-contract figures and total checks."""
+    import json
+    import time
+
+    from .simulate import run_dask, run_local, summarize, text_report
+
+    rs = _load_ruleset(ruleset)
+    names = _player_names(players, rs.players)
+    _players(",".join(names), rs.players)  # usage errors before any work
+    if games < 1 or workers < 1:
+        raise _usage("--games and --workers must be at least 1")
+    if backend == Backend.dask and not address:
+        raise _usage("--backend dask needs --address HOST:PORT")
+    done: list = []
+    start = time.perf_counter()
+    tty = sys.stderr.isatty()
+
+    def on_done(batch):
+        done.extend(batch)
+        if records:
+            from .record import write_atomic
+
+            os.makedirs(records, exist_ok=True)
+            for g in batch:
+                write_atomic(os.path.join(records, f"match-{g.index:06d}.json"), _json_dump(g.record))
+        if tty:
+            rate = len(done) / max(1e-9, time.perf_counter() - start)
+            eta = (games - len(done)) / rate if rate else 0
+            bar = "#" * int(30 * len(done) / games)
+            sys.stderr.write(f"\r[{bar:<30}] {len(done)}/{games} matches · {rate:.1f}/s · ETA {eta:.0f} s ")
+            sys.stderr.flush()
+
+    interrupted = False
+    try:
+        if backend == Backend.dask:
+            run_dask(address, os.path.abspath(ruleset), names, seed, games, bool(records), on_done)
+        else:
+            run_local(os.path.abspath(ruleset), names, seed, games, workers, bool(records), on_done)
+    except KeyboardInterrupt:
+        interrupted = True
+    except RuntimeError as e:
+        _err(f"kierki: error: {e}")
+        raise typer.Exit(EXIT_USAGE)
+    if tty:
+        sys.stderr.write("\n")
+    results = sorted(done, key=lambda g: g.index)
+    if not results:
+        _err("kierki: interrupted before any match finished")
+        raise typer.Exit(EXIT_INTERRUPTED)
+    summary = summarize(rs, names, results)
+    summary["seed"] = seed
+    summary["complete"] = not interrupted
+    if fmt == OutputFormat.json:
+        print(json.dumps(summary, indent=2, ensure_ascii=False))
+    else:
+        print(text_report(summary))
+    if interrupted:
+        _err(f"kierki: interrupted after {len(results)} of {games} matches (the results above are for those)")
+        raise typer.Exit(EXIT_INTERRUPTED)
+    if not summary["declared_totals_hold"]:
+        raise typer.Exit(EXIT_FINDINGS)
+
+
 @app.command()
 def ladder(
     ruleset: str = typer.Argument(..., help="The ruleset file."),

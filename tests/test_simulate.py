@@ -1,0 +1,84 @@
+"""kierki simulate: reproducible whatever the worker count or backend, interruptible."""
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import time
+
+import pytest
+
+from kierki_dsl.interpreter.fastplay import compile_fast
+from kierki_dsl.ruleset.model import Ruleset
+from kierki_dsl.simulate import FastMatch, play_games, run_local
+
+from conftest import RULESETS, STANDARD, kierki_command, run_cli
+
+
+def _sim(*args):
+    rc, out, err, _ = run_cli("simulate", str(STANDARD), "--format", "json", *args, timeout=300)
+    assert rc == 0, err
+    return json.loads(out)
+
+
+def test_same_results_for_any_worker_count():
+    one = _sim("--games", "60", "--seed", "4", "--workers", "1")
+    two = _sim("--games", "60", "--seed", "4", "--workers", "2")
+    one.pop("seed"), two.pop("seed")
+    assert one == two
+    assert one["declared_totals_hold"] and one["games"] == 60
+
+
+def test_mixed_players_are_rotated_through_the_seats():
+    res = _sim("--games", "8", "--players", "heuristic,random,random,random", "--seed", "2")
+    assert res["players"]["heuristic"]["seats"] == 8 and res["players"]["random"]["seats"] == 24
+    assert res["players"]["heuristic"]["mean"] > res["players"]["random"]["mean"]
+    assert set(res["contracts"]) >= {"bez_lew", "rozbojnik", "atu", "loteryjka"}
+
+
+def test_fast_path_keeps_the_rules():
+    """The whole-deal closures agree with the declared totals of every contract they compile."""
+    for path in [STANDARD] + sorted((RULESETS / "variants").glob("*.yaml")):
+        rs = Ruleset.load(str(path))
+        fm = FastMatch(rs)
+        for seed in range(3):
+            deals, totals = fm.play(seed)
+            for name, scores in deals:
+                if rs.contracts[name].total is not None:
+                    assert sum(scores) == rs.contracts[name].total, (path.stem, name)
+    rs = Ruleset.load(str(RULESETS / "variants" / "must_ruff.yaml"))
+    assert compile_fast(rs.contracts["atu"], 4, 13, rs.deck) is None, "state-reading rules use the interpreter"
+
+
+def test_records_folder(tmp_path):
+    rc, out, err, _ = run_cli("simulate", str(STANDARD), "--games", "3", "--records", str(tmp_path / "recs"))
+    assert rc == 0
+    files = sorted(os.listdir(tmp_path / "recs"))
+    assert files == ["match-000000.json", "match-000001.json", "match-000002.json"]
+    rc, out, err, _ = run_cli("replay", str(tmp_path / "recs" / files[1]), "--ruleset", str(STANDARD))
+    assert rc == 0, err
+
+
+def test_interrupt_prints_the_results_so_far():
+    p = subprocess.Popen(kierki_command() + ["simulate", str(STANDARD), "--games", "1000000", "--players", "heuristic"],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL)
+    time.sleep(4)
+    p.send_signal(signal.SIGINT)
+    out, err = p.communicate(timeout=60)
+    assert p.returncode == 130
+    assert "points per match" in out.decode()
+    assert "interrupted after" in err.decode() and "Traceback" not in err.decode()
+
+
+def test_dask_backend_on_a_local_cluster():
+    distributed = pytest.importorskip("distributed")
+    local = run_local(str(STANDARD), ["random"] * 4, 5, 30, 1, False)
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+        rc, out, err, _ = run_cli("simulate", str(STANDARD), "--games", "30", "--seed", "5", "--format", "json",
+                                  "--backend", "dask", "--address", cluster.scheduler_address, timeout=300)
+    assert rc == 0, err
+    res = json.loads(out)
+    mine = run_cli("simulate", str(STANDARD), "--games", "30", "--seed", "5", "--format", "json")[1]
+    assert res["players"] == json.loads(mine)["players"]
+    assert [g.totals for g in local] == [g.totals for g in play_games(str(STANDARD), ["random"] * 4, 5, list(range(30)))]
