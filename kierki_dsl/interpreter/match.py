@@ -30,6 +30,17 @@ def shuffled(rng: random.Random, deck: int) -> list[int]:
     return [cards[i] for i in sorted(range(len(cards)), key=keys.__getitem__)]
 
 
+def deal_masks(rng: random.Random, cards: list, dealer: int, players: int, direction: int = 1) -> list[int]:
+    """``deal_out(shuffled(...))`` as 52-bit hand masks, for simulation (same cards, same seats)."""
+    keys = [rng.random() for _ in cards]
+    hands = [0] * players
+    seat = dealer
+    for i in sorted(range(len(cards)), key=keys.__getitem__):
+        seat = (seat + direction) % players
+        hands[seat] |= 1 << cards[i]
+    return hands
+
+
 def deal_out(order: Sequence[int], dealer: int, players: int, direction: int = 1) -> list[list[int]]:
     """One card at a time, starting left of the dealer: card i goes to seat dealer + 1 + i."""
     dealt: list[list[int]] = [[] for _ in range(players)]

@@ -1,0 +1,178 @@
+"""Throughput of the interpreter against the hand-specialised reference engine, same process.
+
+    python benchmarks/bench_engine.py [--deals 3000] [--rounds 5] [--ref ../shared/bench/kierki_ref.py]
+
+For each deal type (no-trump = deal 1, robber = deal 7, trump deals with a random trump,
+Fan Tan, whole 12-deal matches) it plays random legal deals with kierki-dsl's compiled
+whole-deal path and with the reference (imported from where it lies, never copied),
+interleaved round by round, and prints the median deals/s of each and their ratio. It also
+reports the general step-by-step interpreter, peak memory (and its growth with the number
+of deals), the search player's playouts per second, the start-up time of `kierki --help`
+and `kierki lint`, and OpenSpiel's Hearts where `open-spiel` is installed.
+"""
+from __future__ import annotations
+
+import argparse
+import gc
+import importlib.util
+import os
+import random
+import statistics
+import subprocess
+import sys
+import time
+import tracemalloc
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from kierki_dsl.interpreter.fastplay import compile_fast  # noqa: E402
+from kierki_dsl.interpreter.match import deal_masks, deal_out, shuffled  # noqa: E402
+from kierki_dsl.ruleset.model import Ruleset  # noqa: E402
+from kierki_dsl.simulate import FastMatch  # noqa: E402
+
+KINDS = ["notrump", "robber", "trump", "fantan", "fullgame"]
+
+
+def load_reference(path: str):
+    spec = importlib.util.spec_from_file_location("kierki_ref", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+class Ours:
+    def __init__(self, rs):
+        self.rs = rs
+        self.cards = [c for c in range(52) if rs.deck >> c & 1]
+        self.fast = {name: compile_fast(c, 4, 13, rs.deck) for name, c in rs.contracts.items()}
+        self.match = FastMatch(rs)
+
+    def run(self, kind: str, n: int, seed: int) -> float:
+        rng = random.Random(seed)
+        grb = rng.getrandbits
+        cards = self.cards
+        t0 = time.perf_counter()
+        if kind == "fullgame":
+            for g in range(n):
+                self.match.play(seed * 100_003 + g)
+            return time.perf_counter() - t0
+        name = {"notrump": "bez_lew", "robber": "rozbojnik", "trump": "atu", "fantan": "loteryjka"}[kind]
+        play = self.fast[name]
+        for d in range(n):
+            hands = deal_masks(rng, cards, d & 3, 4)
+            trump = grb(2) if kind == "trump" else -1
+            play(hands, (d + 1) & 3, trump, grb)
+        return time.perf_counter() - t0
+
+    def run_stepwise(self, n: int, seed: int) -> float:
+        """The general interpreter, one apply_action per card, random legal play."""
+        rng = random.Random(seed)
+        c = self.rs.contracts["bez_lew"]
+        t0 = time.perf_counter()
+        for d in range(n):
+            st = c.new_deal(4, self.rs.deck, d & 3, deal_out(shuffled(rng, self.rs.deck), d & 3, 4))
+            while not st.is_terminal():
+                acts = st.legal_actions()
+                st.apply_action(acts[(rng.getrandbits(32) * len(acts)) >> 32])
+        return time.perf_counter() - t0
+
+
+def peak_kib(fn) -> float:
+    gc.collect()
+    tracemalloc.start()
+    fn()
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    return peak / 1024
+
+
+def command_seconds(args: list, rounds: int = 5) -> float:
+    exe = Path(sys.executable).with_name("kierki")
+    cmd = [str(exe)] if exe.exists() else [sys.executable, "-m", "kierki_dsl"]
+    times = []
+    for _ in range(rounds):
+        t = time.perf_counter()
+        subprocess.run(cmd + args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=ROOT)
+        times.append(time.perf_counter() - t)
+    return statistics.median(times)
+
+
+def search_rate(rs) -> tuple:
+    from kierki_dsl.interpreter.match import MatchRunner
+    from kierki_dsl.players.base import make_player
+
+    p = make_player("search")
+    players = [p] + [make_player("heuristic") for _ in range(3)]
+    runner = MatchRunner(rs, players, 1)
+    for r in runner.deals():
+        if r.number >= 3:
+            break
+    s = p.stats
+    return s["playouts"] / s["seconds"], s["seconds"] / max(1, s["decisions"])
+
+
+def openspiel_rate(n: int) -> str:
+    try:
+        import pyspiel  # noqa: F401
+    except ImportError:
+        return "open-spiel not installed (pip install open-spiel): not measured"
+    game = pyspiel.load_game("hearts")
+    rng = random.Random(1)
+    t0 = time.perf_counter()
+    for _ in range(n):
+        st = game.new_initial_state()
+        while not st.is_terminal():
+            if st.is_chance_node():
+                outcomes = st.chance_outcomes()
+                st.apply_action(outcomes[rng.randrange(len(outcomes))][0])
+            else:
+                acts = st.legal_actions()
+                st.apply_action(acts[rng.randrange(len(acts))])
+    return f"{n / (time.perf_counter() - t0):.0f} deals/s (OpenSpiel Hearts, step by step from Python)"
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--deals", type=int, default=3000, help="deals per round (matches per round for fullgame: deals/12)")
+    ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--ref", default=str(ROOT.parent / "shared" / "bench" / "kierki_ref.py"))
+    args = ap.parse_args()
+    if not os.path.isfile(args.ref):
+        sys.exit(f"reference engine not found at {args.ref} (give it with --ref)")
+    ref = load_reference(args.ref)
+    rs = Ruleset.load(str(ROOT / "rulesets" / "kierki_standard.yaml"))
+    ours = Ours(rs)
+    print(f"machine: {os.cpu_count()} cores, Python {sys.version.split()[0]}; {args.rounds} rounds, interleaved")
+    print(f"{'kind':<10}{'kierki-dsl deals/s':>20}{'reference deals/s':>20}{'ratio':>8}")
+    for kind in KINDS:
+        n = args.deals if kind != "fullgame" else max(1, args.deals // 12)
+        mine, theirs = [], []
+        for r in range(args.rounds):
+            seed = 1000 + r
+            el = ref.run_deals(kind, n, seed)[0]
+            theirs.append(n / el)
+            mine.append(n / ours.run(kind, n, seed))
+        per = 12 if kind == "fullgame" else 1
+        m, t = statistics.median(mine) * per, statistics.median(theirs) * per
+        print(f"{kind:<10}{m:>20.0f}{t:>20.0f}{m / t:>8.2f}")
+    n = max(200, args.deals // 10)
+    step = statistics.median(n / ours.run_stepwise(n, s) for s in range(3))
+    ref_nt = statistics.median(n / ref.run_deals("notrump", n, s)[0] for s in range(3))
+    print(f"general step-by-step interpreter (notrump): {step:.0f} deals/s, ratio {step / ref_nt:.2f}")
+    n = args.deals
+    mem_ours = peak_kib(lambda: ours.run("robber", n, 7))
+    mem_ours4 = peak_kib(lambda: ours.run("robber", 4 * n, 7))
+    mem_ref = peak_kib(lambda: ref.run_deals("robber", n, 7))
+    print(f"peak memory (robber, {n} deals): kierki-dsl {mem_ours:.0f} KiB, reference {mem_ref:.0f} KiB "
+          f"(ratio {mem_ours / max(mem_ref, 1):.2f}); {4 * n} deals: {mem_ours4:.0f} KiB")
+    playouts, per_decision = search_rate(rs)
+    print(f"search player: {playouts:.0f} playouts/s, {per_decision * 1000:.0f} ms per decision (default 24 samples)")
+    print(f"start-up: kierki --help {command_seconds(['--help']):.2f} s, "
+          f"kierki lint rulesets/kierki_standard.yaml {command_seconds(['lint', 'rulesets/kierki_standard.yaml']):.2f} s")
+    print(openspiel_rate(200))
+
+
+if __name__ == "__main__":
+    main()
