@@ -13,9 +13,8 @@ from typing import Callable, Optional
 
 import attrs
 
-from .interpreter.actions import call
 from .interpreter.fastplay import compile_fast
-from .interpreter.match import MatchRunner, deal_out, draw, shuffled
+from .interpreter.match import MatchRunner, deal_masks, draw
 from .players.base import make_player
 
 
@@ -44,6 +43,7 @@ class FastMatch:
     def __init__(self, rs):
         self.rs = rs
         self.fast: dict = {}
+        self.cards = [c for c in range(52) if rs.deck >> c & 1]
 
     def _fast(self, contract):
         if contract.name not in self.fast:
@@ -64,7 +64,7 @@ class FastMatch:
             k += 1
             contract = rs.contract_at(k)
             dealer = rs.dealer_of(first, k)
-            dealt = deal_out(shuffled(rng, rs.deck), dealer, n, rs.direction)
+            dealt = deal_masks(rng, self.cards, dealer, n, rs.direction)
             if contract.type == "choice":
                 from .interpreter.choice import record_choice
 
@@ -77,27 +77,42 @@ class FastMatch:
             deals.append((contract.name, tuple(scores)))
         return tuple(deals), tuple(totals)
 
-    def _deal(self, contract, dealer: int, dealt, rng, grb, k: int) -> list:
+    def _deal(self, contract, dealer: int, hands: list, rng, grb, k: int) -> list:
         rs = self.rs
         n = rs.players
         fast = self._fast(contract)
         if fast is not None:
-            hands = [sum(1 << c for c in d) for d in dealt]
+            env = {"dealer": dealer, "players": n, "caller": -1, "holders": _Holders(hands), "hands": hands,
+                   "deck": rs.deck}
             if contract.type == "layout":
-                state = contract.new_deal(n, rs.deck, dealer, dealt, rs.direction, k + 1)
-                return fast(hands, state.current_player(), -1, grb, rs.direction)
+                return fast(hands, contract.first_turn(env) % n, -1, grb, rs.direction)
             trump = contract.trump
-            state = contract.new_deal(n, rs.deck, dealer, dealt, rs.direction, k + 1)
             if contract.call is not None:
+                env["caller"] = contract.call.called_by(env) % n
                 choices = contract.call.choices
                 trump = choices[draw(rng, len(choices))]
-                state.apply_action(call(trump))
-            return fast(hands, state.current_player(), trump, grb, rs.direction)
+            return fast(hands, contract.first_lead(env) % n, trump, grb, rs.direction)
+        dealt = [[c for c in range(52) if h >> c & 1] for h in hands]
         state = contract.new_deal(n, rs.deck, dealer, dealt, rs.direction, k + 1)
         while not state.is_terminal():
             acts = state.legal_actions()
             state.apply_action(acts[draw(rng, len(acts))] if len(acts) > 1 else acts[0])
         return state.returns()
+
+
+class _Holders:
+    """``holder(card)`` for the fast path: the seat whose hand mask holds the card."""
+
+    __slots__ = ("hands",)
+
+    def __init__(self, hands):
+        self.hands = hands
+
+    def __getitem__(self, card: int) -> int:
+        for s, h in enumerate(self.hands):
+            if h >> card & 1:
+                return s
+        raise KeyError(card)
 
 
 def play_games(rs_path: str, names: list, seed: int, indices: list, records: bool = False) -> list:
