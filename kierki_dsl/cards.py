@@ -93,6 +93,16 @@ def bits(mask: int) -> Iterator[int]:
         mask ^= low
 
 
+def card_list(mask: int) -> list[int]:
+    """The card ids in a mask as a list, ascending."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
 def mask_of(cards: Iterable[int]) -> int:
     m = 0
     for c in cards:

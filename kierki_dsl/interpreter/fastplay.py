@@ -96,6 +96,8 @@ def compile_fast(contract, players: int, tricks: int, deck: int) -> Optional[Cal
                         a0, a1, a2, a3 = m0 & ~masks[0], m1 & ~masks[1], m2 & ~masks[2], m3 & ~masks[3]
                     if a0 | a1 | a2 | a3:
                         m0, m1, m2, m3 = a0, a1, a2, a3
+            # the k-th legal card over the four suits (inlined here and for discards below:
+            # this loop is the hot path of every simulation)
             c0, c1, c2, c3 = POP[m0], POP[m1], POP[m2], POP[m3]
             k = (grb(32) * (c0 + c1 + c2 + c3)) >> 32
             if k < c0:

@@ -11,7 +11,7 @@ from typing import Optional
 
 import attrs
 
-from ..cards import SUIT_MASK, card_str
+from ..cards import SUIT_MASK, card_list, card_str
 from ..expr.types import SEAT
 from ..ruleset.schema import Bool, Enum, Expr, ExprSource, Field, Int, List, RankKind
 from . import scopes
@@ -166,12 +166,7 @@ class LayoutDeal:
     def legal_actions(self) -> list[int]:
         if self.phase == "done":
             return []
-        m = self.legal_mask()
-        out = []
-        while m:
-            low = m & -m
-            out.append(low.bit_length() - 1)
-            m ^= low
+        out = card_list(self.legal_mask())
         if not out or not self.contract.must_play:
             out.append(PASS)
         return out

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Optional
 
-from ..cards import FULL_DECK, SUIT_MASK, SUIT_NAMES, card_str, popcount
+from ..cards import FULL_DECK, SUIT_MASK, SUIT_NAMES, card_list, card_str, popcount
 from .actions import NO_TRUMP, IllegalAction, call, called_suit
 from .view import SeatView
 
@@ -101,13 +101,7 @@ class TrickDeal:
             return [call(s) for s in self.contract.call.choices]
         if self.phase == DONE:
             return []
-        m = self.legal_mask()
-        out = []
-        while m:
-            low = m & -m
-            out.append(low.bit_length() - 1)
-            m ^= low
-        return out
+        return card_list(self.legal_mask())
 
     def _play_env(self) -> dict:
         winning = -1
