@@ -98,8 +98,33 @@ def public_voids(view) -> list:
     return void
 
 
+def caller_trumps_needed(view) -> int:
+    """Trumps the caller must still hold for a sample to agree with his call.
+
+    He named trumps after seeing his first cards; a caller naming his longest suit among five
+    cards held at least two of it, so his hand now plus the trumps he has played since must
+    come to two (none is required when he chose no trumps or when the caller is this seat).
+    """
+    if view.caller < 0 or view.caller == view.seat or view.trump < 0 or view.layout is not None:
+        return 0
+    played = 0
+    for _, t, _ in view.completed:
+        played += sum(1 for s, c in t if s == view.caller and c // 13 == view.trump)
+    played += sum(1 for s, c in view.trick if s == view.caller and c // 13 == view.trump)
+    return max(0, 2 - played)
+
+
 def sample_hands(view, rng) -> list:
-    """The other seats' hands drawn at random, consistent with sizes and shown voids."""
+    """The other seats' hands drawn at random, consistent with sizes, shown voids and the call."""
+    need_trumps = caller_trumps_needed(view)
+    for _ in range(16):
+        hands = _sample(view, rng)
+        if not need_trumps or (hands[view.caller] & SUIT_MASK[view.trump]).bit_count() >= need_trumps:
+            return hands
+    return hands
+
+
+def _sample(view, rng) -> list:
     me, n = view.seat, view.players
     trick_mask = 0
     for _, c in view.trick:
