@@ -125,3 +125,18 @@ def test_every_player_plays_every_kind_of_ruleset(path):
     names = ["search:2", "heuristic", "random", "heuristic"][: rs.players]
     results = list(MatchRunner(rs, [make_player(n) for n in names], 4).deals())
     assert results
+
+
+def test_samples_agree_with_the_trump_call():
+    from kierki_dsl.interpreter.actions import call
+    from kierki_dsl.interpreter.match import deal_out, shuffled
+    from kierki_dsl.players.search import caller_trumps_needed
+
+    rng = random.Random(3)
+    st = RS.contracts["atu"].new_deal(4, RS.deck, 1, deal_out(shuffled(rng, RS.deck), 1, 4))
+    st.apply_action(call(1))  # the dealer (E) names hearts
+    view = st.view(st.current_player())
+    assert view.seat != 1 and caller_trumps_needed(view) == 2
+    for _ in range(20):
+        hands = sample_hands(view, rng)
+        assert (hands[1] & SUIT_MASK[1]).bit_count() >= 2
