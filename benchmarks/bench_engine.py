@@ -113,11 +113,25 @@ def search_rate(rs) -> tuple:
     return s["playouts"] / s["seconds"], s["seconds"] / max(1, s["decisions"])
 
 
-def openspiel_rate(n: int) -> str:
+def hearts_rate(n: int) -> float:
+    """kierki-dsl's own Hearts ruleset (passing, 2C lead, moon): random play, step by step."""
+    rs = Ruleset.load(str(ROOT / "rulesets" / "games" / "hearts.yaml"))
+    c = rs.contracts["hand"]
+    rng = random.Random(1)
+    t0 = time.perf_counter()
+    for d in range(n):
+        st = c.new_deal(4, rs.deck, d & 3, deal_out(shuffled(rng, rs.deck), d & 3, 4), 1, d + 1)
+        while not st.is_terminal():
+            acts = st.legal_actions()
+            st.apply_action(acts[(rng.getrandbits(32) * len(acts)) >> 32])
+    return n / (time.perf_counter() - t0)
+
+
+def openspiel_rate(n: int):
     try:
         import pyspiel  # noqa: F401
     except ImportError:
-        return "open-spiel not installed (pip install open-spiel): not measured"
+        return None
     game = pyspiel.load_game("hearts")
     rng = random.Random(1)
     t0 = time.perf_counter()
@@ -130,7 +144,7 @@ def openspiel_rate(n: int) -> str:
             else:
                 acts = st.legal_actions()
                 st.apply_action(acts[rng.randrange(len(acts))])
-    return f"{n / (time.perf_counter() - t0):.0f} deals/s (OpenSpiel Hearts, step by step from Python)"
+    return n / (time.perf_counter() - t0)
 
 
 def main() -> None:
@@ -157,6 +171,8 @@ def main() -> None:
         per = 12 if kind == "fullgame" else 1
         m, t = statistics.median(mine) * per, statistics.median(theirs) * per
         print(f"{kind:<10}{m:>20.0f}{t:>20.0f}{m / t:>8.2f}")
+        if kind == "notrump":
+            ours_nt = m
     n = max(200, args.deals // 10)
     step = statistics.median(n / ours.run_stepwise(n, s) for s in range(3))
     ref_nt = statistics.median(n / ref.run_deals("notrump", n, s)[0] for s in range(3))
@@ -171,7 +187,14 @@ def main() -> None:
     print(f"search player: {playouts:.0f} playouts/s, {per_decision * 1000:.0f} ms per decision (default 24 samples)")
     print(f"start-up: kierki --help {command_seconds(['--help']):.2f} s, "
           f"kierki lint rulesets/kierki_standard.yaml {command_seconds(['lint', 'rulesets/kierki_standard.yaml']):.2f} s")
-    print(openspiel_rate(200))
+    osp = openspiel_rate(300)
+    hearts = hearts_rate(300)
+    if osp is None:
+        print(f"Hearts: kierki-dsl {hearts:.0f} deals/s step by step; open-spiel not installed (pip install open-spiel)")
+    else:
+        print(f"Hearts, random play: OpenSpiel step by step from Python {osp:.0f} deals/s; kierki-dsl step by step "
+              f"{hearts:.0f} deals/s (ratio {hearts / osp:.2f}); kierki-dsl whole-deal path (no-trump) "
+              f"{ours_nt:.0f} deals/s (ratio {ours_nt / osp:.2f})")
 
 
 if __name__ == "__main__":
