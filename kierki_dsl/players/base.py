@@ -81,9 +81,3 @@ def make_player(spec: str) -> Player:
             raise KeyError(str(e)) from None
     return cls()
 
-
-# the rule-aware player lives in heuristic.py; these names stay importable from here
-def call_by_length(cards) -> int:
-    from .heuristic import call_by_length as f
-
-    return f(cards)

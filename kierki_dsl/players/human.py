@@ -14,17 +14,11 @@ from typing import Optional
 
 from ..cards import SUIT_NAMES, SUIT_SYMBOLS, CardError, card_pretty, parse_card, parse_suit
 from ..interpreter.actions import NO_TRUMP, PASS, call, called_suit, is_call
+from ..report import seat_name
 from .base import Player, register_player
-
-SEATS = "NESW"
-
 
 class HumanQuit(Exception):
     """The person ended the input (Ctrl-D / end of file): the match stops as on Ctrl-C."""
-
-
-def seat_name(seat: int, players: int) -> str:
-    return SEATS[seat] if players == 4 else f"P{seat}"
 
 
 def hand_lines(hand: int) -> list:
