@@ -113,8 +113,9 @@ def search_rate(rs) -> tuple:
     return s["playouts"] / s["seconds"], s["seconds"] / max(1, s["decisions"])
 
 
-def hearts_rate(n: int) -> float:
-    """kierki-dsl's own Hearts ruleset (passing, 2C lead, moon): random play, step by step."""
+def hearts_rates(n: int) -> tuple:
+    """kierki-dsl's own Hearts ruleset (passing, 2C lead, hearts broken, moon), random play:
+    (step by step through the interpreter, whole deals through the compiled path)."""
     rs = Ruleset.load(str(ROOT / "rulesets" / "games" / "hearts.yaml"))
     c = rs.contracts["hand"]
     rng = random.Random(1)
@@ -124,7 +125,19 @@ def hearts_rate(n: int) -> float:
         while not st.is_terminal():
             acts = st.legal_actions()
             st.apply_action(acts[(rng.getrandbits(32) * len(acts)) >> 32])
-    return n / (time.perf_counter() - t0)
+    step = n / (time.perf_counter() - t0)
+    play = compile_fast(c, 4, 13, rs.deck)
+    cards = list(range(52))
+    grb = rng.getrandbits
+
+    def holder_2c(hands):
+        return next(s for s in range(4) if hands[s] >> 39 & 1)
+
+    t0 = time.perf_counter()
+    for d in range(4 * n):
+        hands = deal_masks(rng, cards, d & 3, 4)
+        play(hands, holder_2c(hands), -1, grb, 1, d + 1, holder_2c)
+    return step, 4 * n / (time.perf_counter() - t0)
 
 
 def openspiel_rate(n: int):
@@ -188,13 +201,14 @@ def main() -> None:
     print(f"start-up: kierki --help {command_seconds(['--help']):.2f} s, "
           f"kierki lint rulesets/kierki_standard.yaml {command_seconds(['lint', 'rulesets/kierki_standard.yaml']):.2f} s")
     osp = openspiel_rate(300)
-    hearts = hearts_rate(300)
+    step, whole = hearts_rates(300)
     if osp is None:
-        print(f"Hearts: kierki-dsl {hearts:.0f} deals/s step by step; open-spiel not installed (pip install open-spiel)")
+        print(f"Hearts (rulesets/games/hearts.yaml): {whole:.0f} deals/s whole deals, {step:.0f} step by step; "
+              "open-spiel not installed (pip install open-spiel), not compared")
     else:
-        print(f"Hearts, random play: OpenSpiel step by step from Python {osp:.0f} deals/s; kierki-dsl step by step "
-              f"{hearts:.0f} deals/s (ratio {hearts / osp:.2f}); kierki-dsl whole-deal path (no-trump) "
-              f"{ours_nt:.0f} deals/s (ratio {ours_nt / osp:.2f})")
+        print(f"Hearts, random play: OpenSpiel's Hearts stepped from Python {osp:.0f} deals/s; kierki-dsl's Hearts "
+              f"ruleset {whole:.0f} deals/s as whole deals (ratio {whole / osp:.2f}), {step:.0f} step by step "
+              f"(ratio {step / osp:.2f})")
 
 
 if __name__ == "__main__":

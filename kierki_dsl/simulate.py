@@ -91,7 +91,12 @@ class FastMatch:
                 env["caller"] = contract.call.called_by(env) % n
                 choices = contract.call.choices
                 trump = choices[draw(rng, len(choices))]
-            return fast(hands, contract.first_lead(env) % n, trump, grb, rs.direction)
+
+            def lead_of(new_hands):
+                return contract.first_lead(dict(env, hands=new_hands, holders=_Holders(new_hands))) % n
+
+            return fast(hands, contract.first_lead(env) % n, trump, grb, rs.direction, k + 1, lead_of, dealer,
+                        env["caller"])
         dealt = [[c for c in range(52) if h >> c & 1] for h in hands]
         state = contract.new_deal(n, rs.deck, dealer, dealt, rs.direction, k + 1)
         while not state.is_terminal():

@@ -82,3 +82,15 @@ def test_dask_backend_on_a_local_cluster():
     mine = run_cli("simulate", str(STANDARD), "--games", "30", "--seed", "5", "--format", "json")[1]
     assert res["players"] == json.loads(mine)["players"]
     assert [g.totals for g in local] == [g.totals for g in play_games(str(STANDARD), ["random"] * 4, 5, list(range(30)))]
+
+
+def test_hearts_has_a_whole_deal_path_too():
+    rs = Ruleset.load(str(RULESETS / "games" / "hearts.yaml"))
+    assert compile_fast(rs.contracts["hand"], 4, 13, rs.deck) is not None
+    fm = FastMatch(rs)
+    sums = set()
+    for seed in range(30):
+        deals, totals = fm.play(seed)
+        sums |= {sum(s) for _, s in deals}
+        assert min(totals) <= -100
+    assert sums <= {-26, -78} and -26 in sums, "every heart and the queen are taken; a moon costs the others"

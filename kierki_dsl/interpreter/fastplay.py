@@ -25,34 +25,58 @@ def _split(mask: int) -> tuple:
     return (mask & FULL13, mask >> 13 & FULL13, mask >> 26 & FULL13, mask >> 39 & FULL13)
 
 
-def _phase_masks(contract, phase: str):
-    """Per-suit masks of the const restrictions of one phase, in order: [(masks, require)]."""
-    out = []
-    for r in contract.restrictions:
-        if r.phase not in (phase, "any"):
-            continue
-        if r.when is not None or r.cards.const is None or not r.fallback:
+_WHEN_KEYS = {"trick.number", "trick.is_first", "trick.is_last", "hearts_broken"}
+
+
+def _rule_table(contract, phase: str, tricks: int):
+    """The restrictions of one phase as a table by (trick, hearts broken): per trick number
+    ``n`` and ``broken`` in {0, 1}, entry ``2 * n + broken`` lists (per-suit masks, require).
+    None when a rule reads more of the state than that (then the interpreter plays it)."""
+    rules = [r for r in contract.restrictions if r.phase in (phase, "any")]
+    for r in rules:
+        if r.cards.const is None or not r.fallback:
             return None
-        out.append((_split(r.cards.const), r.require))
-    return out
+        if r.when is not None and not set(r.when.free) <= _WHEN_KEYS:
+            return None
+    table = [()] * (2 * tricks + 4)
+    for n in range(1, tricks + 1):
+        for broken in (0, 1):
+            env = {"trick.number": n, "trick.is_first": n == 1, "trick.is_last": n == tricks, "hearts_broken": bool(broken)}
+            table[2 * n + broken] = tuple(
+                (_split(r.cards.const), r.require) for r in rules if r.when is None or r.when(env)
+            )
+    return table if any(table) else []
+
+
+def _narrow(m0, m1, m2, m3, rules):
+    """Apply restrictions in order, each yielding when it would leave nothing legal."""
+    for masks, req in rules:
+        if req:
+            a0, a1, a2, a3 = m0 & masks[0], m1 & masks[1], m2 & masks[2], m3 & masks[3]
+        else:
+            a0, a1, a2, a3 = m0 & ~masks[0], m1 & ~masks[1], m2 & ~masks[2], m3 & ~masks[3]
+        if a0 | a1 | a2 | a3:
+            m0, m1, m2, m3 = a0, a1, a2, a3
+    return m0, m1, m2, m3
 
 
 def compile_fast(contract, players: int, tricks: int, deck: int) -> Optional[Callable]:
-    """A function ``play(hands, leader, trump, grb) -> scores``, or None if not supported."""
+    """A function ``play(hands, leader, trump, grb, direction, ...) -> scores``, or None."""
     if contract.type == "layout":
         return _compile_layout(contract, players)
-    if contract.passing is not None or contract.end_when is not None:
+    if contract.end_when is not None or not contract.follow_suit:
         return None
-    if any(r.phase == "follow" for r in contract.restrictions):
-        return None
-    lead_rules = _phase_masks(contract, "lead")
-    discard_rules = _phase_masks(contract, "discard")
-    if lead_rules is None or discard_rules is None or not contract.follow_suit:
+    lead_tab = _rule_table(contract, "lead", tricks)
+    follow_tab = _rule_table(contract, "follow", tricks)
+    discard_tab = _rule_table(contract, "discard", tricks)
+    if lead_tab is None or follow_tab is None or discard_tab is None:
         return None
     trumps = contract.call.choices if contract.call is not None else (contract.trump,)
     tables = {t: contract.tables(tricks, t, players) for t in trumps}
-    if any(dyn for _, _, dyn in tables.values()) or any(s.kind == "seat" for s in contract.scorers):
+    if any(dyn for _, _, dyn in tables.values()):
         return None
+    seat_scorers = [s for s in contract.scorers if s.kind == "seat"]
+    passing = contract.passing
     plans = {}
     for t, (trick_points, card_tables, _) in tables.items():
         final = []  # card penalties counted at the end: (mask, points)
@@ -75,27 +99,30 @@ def compile_fast(contract, players: int, tricks: int, deck: int) -> Optional[Cal
     step = 1
     orders = [[((leader + step * i) % players) * 4 for i in range(players)] for leader in range(players)]
 
-    def play(hands, leader, trump, grb, direction=1):
+    def play(hands, leader, trump, grb, direction=1, number=1, lead_of=None, dealer=0, caller=-1):
+        """``lead_of(hands)`` gives the first leader after cards are passed (e.g. holder(2C))."""
         tp, final, per_trick, rest, penalty = plans[trump]
         order = orders if direction == 1 else [[((ld - i) % players) * 4 for i in range(players)] for ld in range(players)]
+        if passing is not None:
+            offset = passing.offset(number, players)
+            if offset:
+                hands = _pass_cards(hands, passing.count, offset * direction, players, grb)
+                if lead_of is not None:
+                    leader = lead_of(hands)
         hs = []
         for h in hands:
             hs.extend((h & FULL13, h >> 13 & FULL13, h >> 26 & FULL13, h >> 39 & FULL13))
         scores = [0] * players
         taken = [0] * players
+        won = [0] * players
         left = deck
+        broken = 0
         for n in range(1, tricks + 1):
             seats = order[leader]
             b = seats[0]
             m0, m1, m2, m3 = hs[b], hs[b + 1], hs[b + 2], hs[b + 3]
-            if lead_rules:
-                for masks, req in lead_rules:
-                    if req:
-                        a0, a1, a2, a3 = m0 & masks[0], m1 & masks[1], m2 & masks[2], m3 & masks[3]
-                    else:
-                        a0, a1, a2, a3 = m0 & ~masks[0], m1 & ~masks[1], m2 & ~masks[2], m3 & ~masks[3]
-                    if a0 | a1 | a2 | a3:
-                        m0, m1, m2, m3 = a0, a1, a2, a3
+            if lead_tab:
+                m0, m1, m2, m3 = _narrow(m0, m1, m2, m3, lead_tab[2 * n + broken])
             # the k-th legal card over the four suits (inlined here and for discards below:
             # this loop is the hot path of every simulation)
             c0, c1, c2, c3 = POP[m0], POP[m1], POP[m2], POP[m3]
@@ -115,21 +142,21 @@ def compile_fast(contract, players: int, tricks: int, deck: int) -> Optional[Cal
             for fb in seats[1:]:
                 m = hs[fb + led]
                 if m:
+                    if follow_tab:
+                        for masks, req in follow_tab[2 * n + broken]:
+                            a = m & masks[led] if req else m & ~masks[led]
+                            if a:
+                                m = a
                     c = POP[m]
                     r = RANKS[m][(grb(32) * c) >> 32] if c > 1 else RANKS[m][0]
-                    hs[fb + led] = m ^ (1 << r)
+                    hs[fb + led] ^= 1 << r
                     tm |= 1 << (13 * led + r)
                     if not trumped and r > best:
                         best, win = r, fb
                     continue
                 m0, m1, m2, m3 = hs[fb], hs[fb + 1], hs[fb + 2], hs[fb + 3]
-                for masks, req in discard_rules:
-                    if req:
-                        a0, a1, a2, a3 = m0 & masks[0], m1 & masks[1], m2 & masks[2], m3 & masks[3]
-                    else:
-                        a0, a1, a2, a3 = m0 & ~masks[0], m1 & ~masks[1], m2 & ~masks[2], m3 & ~masks[3]
-                    if a0 | a1 | a2 | a3:
-                        m0, m1, m2, m3 = a0, a1, a2, a3
+                if discard_tab:
+                    m0, m1, m2, m3 = _narrow(m0, m1, m2, m3, discard_tab[2 * n + broken])
                 c0, c1, c2, c3 = POP[m0], POP[m1], POP[m2], POP[m3]
                 k = (grb(32) * (c0 + c1 + c2 + c3)) >> 32
                 if k < c0:
@@ -148,6 +175,9 @@ def compile_fast(contract, players: int, tricks: int, deck: int) -> Optional[Cal
             if tp is not None:
                 scores[w] += tp[n]
             taken[w] |= tm
+            won[w] += 1
+            if tm >> 13 & FULL13:
+                broken = 1
             if per_trick:
                 for pm, pts in per_trick:
                     if tm & pm:
@@ -162,9 +192,35 @@ def compile_fast(contract, players: int, tricks: int, deck: int) -> Optional[Cal
                 got = taken[seat] & pm
                 if got:
                     scores[seat] += got.bit_count() * p
+        if seat_scorers:
+            for seat in range(players):
+                env = {"seat": seat, "dealer": dealer, "players": players, "caller": caller, "trump": trump,
+                       "tricks_taken": won[seat], "tricks": tricks, "taken": taken[seat], "taken_all": taken,
+                       "deck": deck}
+                for s in seat_scorers:
+                    scores[seat] += s.points(env)
         return scores
 
     return play
+
+
+def _pass_cards(hands: list, count: int, offset: int, players: int, grb) -> list:
+    """Every seat passes ``count`` random cards to the seat ``offset`` places on, at once."""
+    given = []
+    kept = []
+    for h in hands:
+        g = 0
+        for _ in range(count):
+            n = (h & ~g).bit_count()
+            k = (grb(32) * n) >> 32
+            m = h & ~g
+            while k:
+                m &= m - 1
+                k -= 1
+            g |= m & -m
+        given.append(g)
+        kept.append(h & ~g)
+    return [kept[s] | given[(s - offset) % players] for s in range(players)]
 
 
 def _compile_layout(contract, players: int) -> Optional[Callable]:
