@@ -80,10 +80,56 @@ class SearchPlayer(Player):
 
 
 def _rollout(st, rng) -> None:
+    """Play the deal out: layouts at random; trick deals with a quick rule of thumb read from
+    the contract's scoring (duck under the winner where tricks cost, win cheaply where they
+    pay, throw the most expensive card when void), one move in four at random."""
     grb = rng.getrandbits
+    if st.contract.type != "tricks":
+        while not st.is_terminal():
+            acts = st.legal_actions()
+            st.apply_action(acts[(grb(32) * len(acts)) >> 32] if len(acts) > 1 else acts[0])
+        return
+    values = _values(st)
     while not st.is_terminal():
         acts = st.legal_actions()
-        st.apply_action(acts[(grb(32) * len(acts)) >> 32] if len(acts) > 1 else acts[0])
+        if len(acts) == 1:
+            st.apply_action(acts[0])
+            continue
+        if not st.trick or grb(2) == 0:
+            st.apply_action(acts[(grb(32) * len(acts)) >> 32])
+            continue
+        value, positive = values[st.trick_no]
+        st.apply_action(_thumb(st, acts, value, positive))
+
+
+def _values(st) -> list:
+    """Per trick number: (points each card carries, whether winning the trick is good)."""
+    from .heuristic import card_values, is_positive
+
+    c = st.contract
+    positive = is_positive(c, st.tricks_total, st.trump, st.players)
+    return [None] + [(card_values(c, st.tricks_total, st.trump, st.players, n)[1], positive)
+                     for n in range(1, st.tricks_total + 1)] + [None]
+
+
+def _thumb(st, acts, value, positive) -> int:
+    trump = st.trump
+    win = st._winning_card()
+    led = st.led
+
+    def beats(x: int) -> bool:
+        if trump >= 0 and x // 13 == trump and win // 13 != trump:
+            return True
+        return x // 13 == win // 13 and x % 13 > win % 13
+
+    following = acts[0] // 13 == led
+    if positive:
+        winners = [x for x in acts if beats(x)]
+        return min(winners or acts, key=lambda x: (x % 13, x))
+    if following:
+        losers = [x for x in acts if not beats(x)]
+        return max(losers, key=lambda x: x % 13) if losers else max(acts, key=lambda x: x % 13)
+    return min(acts, key=lambda x: (value[x], -(x % 13)))
 
 
 def public_voids(view) -> list:
