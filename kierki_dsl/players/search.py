@@ -4,7 +4,10 @@ For each decision it deals the unseen cards at random *consistently with what is
 every seat gets as many cards as it holds, and a seat that showed out of a suit gets none of
 it — then plays every candidate action out to the end of the deal on the same sampled deals
 (common random numbers) and picks the one with the best average own score. Rollouts use the
-real interpreter (``from_view`` + ``clone``), so variants and other games need nothing extra.
+real interpreter (``from_view`` + ``clone``), so variants and other games need nothing extra;
+in them every seat follows a rule of thumb read from the contract's scoring tables (duck
+where tricks cost, win cheaply where they pay, throw the dearest card when void), with one
+move in four at random.
 
 Strength/time knob: ``search:64`` plays 64 sampled deals per decision (reproducible for a
 seed); ``search:0.2s`` samples for that long (not reproducible, as it depends on speed). The
