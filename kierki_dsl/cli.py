@@ -104,6 +104,7 @@ def run(
     fmt: OutputFormat = typer.Option(OutputFormat.text, "--format", help="text or json."),
     record: Optional[str] = typer.Option(None, "--record", help="Write the match as a kierki-record/1 file."),
     save: Optional[str] = typer.Option(None, "--save", help="Keep the match durably in this save file as it goes (kierki resume continues it)."),
+    think: Optional[str] = typer.Option(None, "--think", help="Strength of the search players: a time per decision (0.2s) or a sample count (64)."),
 ) -> None:
     """Play one whole match and print every deal's scores and the totals."""
     import secrets
@@ -114,6 +115,8 @@ def run(
     if seed < 0:
         raise _usage("--seed must be 0 or more")
     names = _player_names(players, rs.players)
+    if think is not None:
+        names = [f"search:{think}" if x == "search" else x for x in names]
     if human is not None:
         if not 0 <= human < rs.players:
             raise _usage(f"--human must be a seat 0..{rs.players - 1}")
