@@ -167,3 +167,8 @@ def test_committed_schema_is_current():
 
     code, out, err, _ = run_cli("schema")
     assert (ROOT / "schema" / "kierki-ruleset.schema.json").read_text("utf-8") == out
+
+
+def test_think_sets_the_search_strength():
+    code, out, err, _ = run_cli("run", str(STANDARD), "--players", "search", "--think", "lots", "--seed", "1")
+    assert code == 2 and "search: expected a sample count" in err
