@@ -112,7 +112,9 @@ def test_generated_expressions_that_lint_clean_also_play(expr):
 # -- YAML documents of random shape with the format's own keys -----------------------------------
 KEYS = ["kierki", "name", "players", "deck", "match", "schedule", "contracts", "type", "score", "per_trick",
         "per_card", "points", "trump", "called_by", "after", "prizes", "start_rank", "ace", "total", "parts",
-        "first", "last", "ranks", "remove", "restrictions", "phase", "forbid", "include", "zzz"]
+        "first", "last", "ranks", "remove", "restrictions", "phase", "forbid", "include", "zzz", "choose", "by",
+        "from", "once_each", "pass_cards", "count", "rotation", "until", "max_deals", "deals_per_dealer", "contract",
+        "repeat"]
 scalars = st.one_of(st.none(), st.booleans(), st.integers(-10**25, 10**25), st.floats(allow_nan=False),
                     st.text(max_size=12), st.sampled_from(["no", "on", "010", "1:20", "KH", "tricks", "random"]))
 documents = st.recursive(
@@ -136,14 +138,16 @@ def test_random_mappings_with_a_valid_head(doc):
 
 
 # -- byte-level damage to a real ruleset ---------------------------------------------------------
-STANDARD_BYTES = STANDARD.read_bytes()
+SOURCES = [STANDARD.read_bytes()] + [
+    (STANDARD.parent / "games" / name).read_bytes() for name in ("trix.yaml", "hearts.yaml", "king_brazil.yaml")
+]
 
 
 @FUZZ
-@given(edits=st.lists(st.tuples(st.integers(0, len(STANDARD_BYTES) - 1), st.integers(0, 2), st.binary(max_size=3)),
-                      min_size=1, max_size=4))
-def test_damaged_standard_ruleset(edits):
-    data = bytearray(STANDARD_BYTES)
+@given(which=st.integers(0, len(SOURCES) - 1),
+       edits=st.lists(st.tuples(st.integers(0, 4000), st.integers(0, 2), st.binary(max_size=3)), min_size=1, max_size=4))
+def test_damaged_shipped_rulesets(which, edits):
+    data = bytearray(SOURCES[which])
     for pos, kind, blob in edits:
         pos = min(pos, len(data))
         if kind == 0:
