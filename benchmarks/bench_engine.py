@@ -184,8 +184,6 @@ def main() -> None:
         per = 12 if kind == "fullgame" else 1
         m, t = statistics.median(mine) * per, statistics.median(theirs) * per
         print(f"{kind:<10}{m:>20.0f}{t:>20.0f}{m / t:>8.2f}")
-        if kind == "notrump":
-            ours_nt = m
     n = max(200, args.deals // 10)
     step = statistics.median(n / ours.run_stepwise(n, s) for s in range(3))
     ref_nt = statistics.median(n / ref.run_deals("notrump", n, s)[0] for s in range(3))

@@ -126,7 +126,7 @@ class CardSet:
         return bits(self.mask)
 
     def __len__(self) -> int:
-        return bin(self.mask).count("1")
+        return popcount(self.mask)
 
     def __contains__(self, c: object) -> bool:
         return isinstance(c, int) and 0 <= c < 52 and bool(self.mask >> c & 1)
@@ -153,11 +153,4 @@ class CardSet:
         return "CardSet(" + " ".join(card_str(c) for c in self) + ")"
 
 
-def popcount(mask: int) -> int:
-    return bin(mask).count("1")
-
-
-try:  # Python >= 3.10
-    popcount = int.bit_count  # type: ignore[assignment]  # noqa: F811
-except AttributeError:  # pragma: no cover
-    pass
+popcount = int.bit_count  # the number of cards in a mask (Python >= 3.10)

@@ -10,8 +10,6 @@ deals whose contracts lose or win points).
 from __future__ import annotations
 
 import math
-from typing import Optional
-
 import attrs
 
 from .interpreter.match import MatchRunner
@@ -88,4 +86,4 @@ def report(rs, pairs: list, seeds: range, out=None) -> str:
     return "\n".join(lines)
 
 
-__all__ = ["duel", "estimate", "report", "Estimate", "Optional"]
+__all__ = ["duel", "estimate", "report", "Estimate"]

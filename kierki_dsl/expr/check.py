@@ -13,7 +13,7 @@ import attrs
 from . import ast
 from .builtins import FUNCTIONS
 from .errors import ExprError
-from .types import ANY, BOOL, CARD, INT, NAME_HOMES, NAMESPACE, PRED, RANK, SEAT, STRING, SUIT, Scope, Type, Var, list_of
+from .types import ANY, BOOL, CARD, INT, NAME_HOMES, NAMESPACE, PRED, RANK, STRING, SUIT, Scope, Type, Var, list_of
 
 SUIT_CONSTANTS = {"spades": 0, "hearts": 1, "diamonds": 2, "clubs": 3}
 RANK_CONSTANTS = {"T": 8, "J": 9, "Q": 10, "K": 11, "A": 12, "ten": 8, "jack": 9, "queen": 10, "king": 11, "ace": 12}
@@ -265,4 +265,4 @@ def _article(t: Type) -> str:
     return ("an " if s[0] in "aeiou" else "a ") + s
 
 
-__all__ = ["check", "Checked", "SUIT_CONSTANTS", "RANK_CONSTANTS", "SEAT", "STRING"]
+__all__ = ["check", "Checked", "SUIT_CONSTANTS", "RANK_CONSTANTS"]

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import attrs
 
-from ..cards import SUIT_MASK
 from .view import SeatView
 
 CHOOSE_BASE = 64  # action CHOOSE_BASE + i names option i
@@ -40,7 +39,7 @@ class Choice:
         return SeatView(
             seat=seat, contract=self, phase="choose", hand=hand, legal=tuple(CHOOSE_BASE + i for i in legal),
             trick=(), led_suit=-1, trump=-1, caller=-1, dealer=dealer, trick_number=0,
-            tricks_total=bin(hand).count("1"), played=0, scores=tuple(scores), completed=(), players=players,
+            tricks_total=hand.bit_count(), played=0, scores=tuple(scores), completed=(), players=players,
             layout=None,
         )
 
@@ -49,4 +48,4 @@ def record_choice(chosen: dict, slot: Choice, chooser: int, contract) -> None:
     chosen.setdefault((id(slot), chooser), set()).add(contract.name)
 
 
-__all__ = ["CHOOSE_BASE", "Choice", "record_choice", "SUIT_MASK"]
+__all__ = ["CHOOSE_BASE", "Choice", "record_choice"]

@@ -48,6 +48,21 @@ def _rule_table(contract, phase: str, tricks: int):
     return table if any(table) else []
 
 
+def _pick(m0: int, m1: int, m2: int, m3: int, grb) -> tuple:
+    """(suit, rank) of the k-th card, k = draw(count), over four per-suit 13-bit masks."""
+    c0, c1, c2 = POP[m0], POP[m1], POP[m2]
+    k = (grb(32) * (c0 + c1 + c2 + POP[m3])) >> 32
+    if k < c0:
+        return 0, RANKS[m0][k]
+    k -= c0
+    if k < c1:
+        return 1, RANKS[m1][k]
+    k -= c1
+    if k < c2:
+        return 2, RANKS[m2][k]
+    return 3, RANKS[m3][k - c2]
+
+
 def _narrow(m0, m1, m2, m3, rules):
     """Apply restrictions in order, each yielding when it would leave nothing legal."""
     for masks, req in rules:
@@ -123,18 +138,7 @@ def compile_fast(contract, players: int, tricks: int, deck: int) -> Optional[Cal
             m0, m1, m2, m3 = hs[b], hs[b + 1], hs[b + 2], hs[b + 3]
             if lead_tab:
                 m0, m1, m2, m3 = _narrow(m0, m1, m2, m3, lead_tab[2 * n + broken])
-            # the k-th legal card over the four suits (inlined here and for discards below:
-            # this loop is the hot path of every simulation)
-            c0, c1, c2, c3 = POP[m0], POP[m1], POP[m2], POP[m3]
-            k = (grb(32) * (c0 + c1 + c2 + c3)) >> 32
-            if k < c0:
-                s, r = 0, RANKS[m0][k]
-            elif k < c0 + c1:
-                s, r = 1, RANKS[m1][k - c0]
-            elif k < c0 + c1 + c2:
-                s, r = 2, RANKS[m2][k - c0 - c1]
-            else:
-                s, r = 3, RANKS[m3][k - c0 - c1 - c2]
+            s, r = _pick(m0, m1, m2, m3, grb)
             hs[b + s] ^= 1 << r
             led = s
             tm = 1 << (13 * s + r)
@@ -157,16 +161,7 @@ def compile_fast(contract, players: int, tricks: int, deck: int) -> Optional[Cal
                 m0, m1, m2, m3 = hs[fb], hs[fb + 1], hs[fb + 2], hs[fb + 3]
                 if discard_tab:
                     m0, m1, m2, m3 = _narrow(m0, m1, m2, m3, discard_tab[2 * n + broken])
-                c0, c1, c2, c3 = POP[m0], POP[m1], POP[m2], POP[m3]
-                k = (grb(32) * (c0 + c1 + c2 + c3)) >> 32
-                if k < c0:
-                    s, r = 0, RANKS[m0][k]
-                elif k < c0 + c1:
-                    s, r = 1, RANKS[m1][k - c0]
-                elif k < c0 + c1 + c2:
-                    s, r = 2, RANKS[m2][k - c0 - c1]
-                else:
-                    s, r = 3, RANKS[m3][k - c0 - c1 - c2]
+                s, r = _pick(m0, m1, m2, m3, grb)
                 hs[fb + s] ^= 1 << r
                 tm |= 1 << (13 * s + r)
                 if s == trump and (not trumped or r > best):

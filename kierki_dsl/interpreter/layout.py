@@ -280,7 +280,7 @@ class LayoutDeal:
             completed=(),
             players=self.players,
             layout=self.rows(),
-            hand_sizes=tuple(bin(h).count("1") for h in self.hands),
+            hand_sizes=tuple(h.bit_count() for h in self.hands),
             finished=tuple(self.finished),
             deck=self.deck,
             direction=self.direction,

@@ -50,7 +50,7 @@ def deal_out(order: Sequence[int], dealer: int, players: int, direction: int = 1
 
 
 def dealer_of(first_dealer: int, k: int, players: int, direction: int = 1) -> int:
-    """The dealer of deal k (0-based): the deal passes to the left after every deal."""
+    """The dealer of the k-th turn of dealing (0-based): the deal passes on to the next seat."""
     return (first_dealer + direction * k) % players
 
 

@@ -214,4 +214,4 @@ def _sample(view, rng) -> list:
     return hands  # pragma: no cover - the last attempt ignores voids and always fits
 
 
-__all__ = ["SearchPlayer", "sample_hands", "public_voids", "SUIT_MASK"]
+__all__ = ["SearchPlayer", "sample_hands", "public_voids", "caller_trumps_needed"]

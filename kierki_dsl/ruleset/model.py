@@ -36,7 +36,9 @@ class Ruleset:
 
     def dealer_of(self, first_dealer: int, k: int) -> int:
         """The dealer of deal k (0-based): the deal passes on after every ``deals_per_dealer`` deals."""
-        return (first_dealer + self.direction * (k // self.deals_per_dealer)) % self.players
+        from ..interpreter.match import dealer_of
+
+        return dealer_of(first_dealer, k // self.deals_per_dealer, self.players, self.direction)
     fingerprint: str = ""
     specs: dict = attrs.field(factory=dict, repr=False)  # validated contract data, for explain/diff
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Optional
 
-from ..cards import FULL_DECK, card_str, popcount
+from ..cards import card_str, popcount
 from ..diagnostics import Diagnostics
 
 
@@ -161,4 +161,4 @@ def _check_contract(name, c, w, bctx, hand_size, players, deck) -> None:
         bctx.warning(w + ("end_when",), "M604", f"end_when of {name!r} is always {str(c.end_when.const).lower()}")
 
 
-__all__ = ["contract_total", "check_ruleset", "FULL_DECK"]
+__all__ = ["contract_total", "range_total", "check_ruleset"]
