@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import os
 import sys
-import traceback
 from enum import Enum
 from typing import List, Optional
 
@@ -450,6 +449,8 @@ def main(argv: Optional[list] = None) -> int:
             e.show()
             return EXIT_USAGE
         if debug:
+            import traceback
+
             traceback.print_exc()
         else:
             _err(f"kierki: internal error: {type(e).__name__}: {e} (run with --debug for details)")

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from typing import Optional
 
-import attrs
+from .values import frozen
 
 PHASES = {
     "Y": "YAML: bytes, encoding and the YAML structure",
@@ -30,7 +30,7 @@ def _contract(body: str, schedule: str = "[bez_lew]") -> str:
     return _HEAD + f"match: {{schedule: {schedule}}}\ncontracts:\n" + body
 
 
-@attrs.frozen
+@frozen
 class Code:
     code: str
     title: str

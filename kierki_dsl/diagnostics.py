@@ -11,11 +11,21 @@ from typing import Iterable, Iterator, Optional
 
 import attrs
 
+from .values import frozen
+
 ERROR = "error"
 WARNING = "warning"
 
 
-@attrs.frozen
+def did_you_mean(word: str, choices, otherwise: str = "") -> str:
+    """A hint naming the closest of ``choices`` to a misspelt ``word``, else ``otherwise``."""
+    import difflib  # only when there is a finding to explain
+
+    close = difflib.get_close_matches(word, list(choices), n=1)
+    return f"did you mean {close[0]!r}?" if close else otherwise
+
+
+@frozen
 class Pos:
     """A 1-based line and column in a file (``end_*`` inclusive of the span's last column)."""
 
@@ -30,7 +40,7 @@ class Pos:
         return self.line, self.col
 
 
-@attrs.frozen
+@frozen
 class Diagnostic:
     """One finding: where, which code, how bad, what, and how to fix it."""
 

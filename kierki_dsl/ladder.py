@@ -10,14 +10,14 @@ deals whose contracts lose or win points).
 from __future__ import annotations
 
 import math
-import attrs
 
 from .interpreter.match import MatchRunner
 from .players.base import make_player
 from .ruleset.semantics import contract_total
+from .values import frozen
 
 
-@attrs.frozen
+@frozen
 class Estimate:
     mean: float
     half_width: float  # of the 95% confidence interval

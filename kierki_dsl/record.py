@@ -17,6 +17,7 @@ import attrs
 
 from .cards import CardError, card_str, parse_card, popcount
 from .interpreter.actions import PASS, IllegalAction, call
+from .values import define, frozen
 
 FORMAT = "kierki-record/1"
 MAX_RECORD_BYTES = 16 * 1024 * 1024
@@ -75,7 +76,7 @@ class RecordError(Exception):
     """A record that cannot be read at all (not JSON, wrong format, wrong shape)."""
 
 
-@attrs.frozen
+@frozen
 class Violation:
     """A rule a record breaks, located by deal (1-based), trick and seat where they apply."""
 
@@ -94,7 +95,7 @@ class Violation:
         return f"{where}: {self.message}"
 
 
-@attrs.define
+@define
 class ReplayReport:
     deals: list = attrs.Factory(list)  # dicts: contract, scores
     totals: list = attrs.Factory(list)

@@ -1,7 +1,6 @@
 """Text and JSON reports of matches, replays and findings."""
 from __future__ import annotations
 
-import json
 from typing import Iterable, Optional
 
 from .cards import SUIT_NAMES
@@ -64,6 +63,8 @@ def standings_text(totals, players: int) -> str:
 
 
 def match_json(ruleset, seed, first_dealer, results, warnings=()) -> str:
+    import json
+
     return json.dumps(
         {
             "ruleset": ruleset.name,

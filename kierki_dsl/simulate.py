@@ -11,11 +11,10 @@ import math
 import random
 from typing import Callable, Optional
 
-import attrs
-
 from .interpreter.fastplay import compile_fast
 from .interpreter.match import MatchRunner, deal_masks, draw
 from .players.base import make_player
+from .values import frozen
 
 
 def game_seed(seed: int, i: int) -> int:
@@ -28,7 +27,7 @@ def seats_for(names: list, i: int) -> list:
     return [names[(s - i) % n] for s in range(n)]
 
 
-@attrs.frozen
+@frozen
 class GameResult:
     index: int
     names: tuple  # player name per seat

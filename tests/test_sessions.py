@@ -3,10 +3,8 @@ from __future__ import annotations
 
 import io
 import json
-import os
 import signal
 import subprocess
-import sys
 import time
 
 from kierki_dsl.cards import SUIT_MASK, card_str, parse_card

@@ -9,14 +9,15 @@ from __future__ import annotations
 
 from typing import Optional, Union
 
-from ..diagnostics import Diagnostic, DiagnosticError, Pos
 from ..cards import FULL_DECK
+from ..diagnostics import Diagnostic, DiagnosticError, Pos
 from .ast import ExprText
 from .check import check
 from .compile import CardPredicate, Compiled, compile_node
 from .errors import EvalError, ExprError
 from .parser import parse
 from .types import BOOL, CARD, INT, RANK, SEAT, SUIT, Scope, Type, Var
+
 
 class RuleRuntimeError(Exception):
     """A ruleset expression failed while a deal was being played (located diagnostic)."""

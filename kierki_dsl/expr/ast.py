@@ -11,9 +11,10 @@ from typing import Callable, Optional
 import attrs
 
 from ..diagnostics import Pos
+from ..values import frozen
 
 
-@attrs.frozen(eq=False)
+@frozen(eq=False)
 class ExprText:
     """An expression as written: its text, where it came from, and how to locate a character."""
 
@@ -34,63 +35,63 @@ class ExprText:
         return p
 
 
-@attrs.frozen(eq=False)
+@frozen(eq=False)
 class Node:
     start: int
     end: int
 
 
-@attrs.frozen(eq=False)
+@frozen(eq=False)
 class IntLit(Node):
     value: int
 
 
-@attrs.frozen(eq=False)
+@frozen(eq=False)
 class BoolLit(Node):
     value: bool
 
 
-@attrs.frozen(eq=False)
+@frozen(eq=False)
 class CardLit(Node):
     card: int
 
 
-@attrs.frozen(eq=False)
+@frozen(eq=False)
 class StringLit(Node):
     value: str
 
 
-@attrs.frozen(eq=False)
+@frozen(eq=False)
 class Name(Node):
     id: str
 
 
-@attrs.frozen(eq=False)
+@frozen(eq=False)
 class Attribute(Node):
     obj: Node
     name: str
     name_start: int
 
 
-@attrs.frozen(eq=False)
+@frozen(eq=False)
 class Call(Node):
     func: str
     args: tuple
 
 
-@attrs.frozen(eq=False)
+@frozen(eq=False)
 class ListLit(Node):
     items: tuple
 
 
-@attrs.frozen(eq=False)
+@frozen(eq=False)
 class UnOp(Node):
     op: str
     operand: Node
     op_start: int
 
 
-@attrs.frozen(eq=False)
+@frozen(eq=False)
 class BinOp(Node):
     op: str
     left: Node
@@ -98,7 +99,7 @@ class BinOp(Node):
     op_start: int
 
 
-@attrs.frozen(eq=False)
+@frozen(eq=False)
 class IfExpr(Node):
     cond: Node
     then: Node

@@ -15,13 +15,12 @@ from __future__ import annotations
 
 from typing import Callable
 
-import attrs
-
 from ..cards import SUIT_MASK, popcount
+from ..values import frozen
 from .types import CARD, INT, PRED, SEAT, Type
 
 
-@attrs.frozen
+@frozen
 class Builtin:
     name: str
     params: tuple

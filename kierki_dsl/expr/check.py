@@ -5,11 +5,12 @@ an env key); the compiler reads it and never re-checks anything.
 """
 from __future__ import annotations
 
-import difflib
 from typing import Optional
 
 import attrs
 
+from ..diagnostics import did_you_mean
+from ..values import define
 from . import ast
 from .builtins import FUNCTIONS
 from .errors import ExprError
@@ -21,7 +22,7 @@ CARD_ATTRS = {"suit": SUIT, "rank": RANK}
 ORDERED = (INT, RANK)
 
 
-@attrs.define
+@define
 class Checked:
     """What the checker learnt: node types, name meanings, rank coercions, predicate scopes."""
 
@@ -32,11 +33,6 @@ class Checked:
 
     def type_of(self, node: ast.Node) -> Type:
         return self.types.get(id(node), ANY)
-
-
-def _suggest(name: str, choices) -> str:
-    close = difflib.get_close_matches(name, list(choices), n=1, cutoff=0.6)
-    return f"did you mean {close[0]!r}?" if close else ""
 
 
 class Checker:
@@ -96,7 +92,7 @@ class Checker:
         if name in NAME_HOMES:
             homes = ", ".join(sorted(NAME_HOMES[name]))
             return self.error(node, "N401", f"unknown name {name!r} in {scope.name}", f"{name!r} is defined in: {homes}")
-        hint = _suggest(name, known)
+        hint = did_you_mean(name, known)
         if not hint and visible:
             hint = "names here: " + ", ".join(visible)
         return self.error(node, "N401", f"unknown name {name!r} in {scope.name}", hint)
@@ -114,7 +110,7 @@ class Checker:
                 node.name_start,
                 "N402",
                 f"{node.obj.id!r} has no attribute {node.name!r}",
-                _suggest(node.name, members) or "attributes: " + ", ".join(sorted(members)),
+                did_you_mean(node.name, members) or "attributes: " + ", ".join(sorted(members)),
             )
         t = self.check(node.obj, scope)
         if t == ANY:
@@ -124,7 +120,7 @@ class Checker:
         if t == CARD:
             return self.error(
                 node.name_start, "N402", f"a card has no attribute {node.name!r}",
-                _suggest(node.name, CARD_ATTRS) or "attributes: suit, rank",
+                did_you_mean(node.name, CARD_ATTRS) or "attributes: suit, rank",
             )
         return self.error(node.name_start, "N402", f"a {t} has no attribute {node.name!r}")
 
@@ -133,7 +129,7 @@ class Checker:
             return self.error(node, "N406", f"names starting with '_' are not allowed ({node.func!r})")
         fn = FUNCTIONS.get(node.func)
         if fn is None:  # its arguments' meaning is unknown too: no cascade of findings
-            return self.error(node, "N403", f"unknown function {node.func!r}", _suggest(node.func, FUNCTIONS))
+            return self.error(node, "N403", f"unknown function {node.func!r}", did_you_mean(node.func, FUNCTIONS))
         missing = [k for k in fn.needs if not _provides(scope, k)]
         if missing:
             return self.error(node, "N407", f"function {fn.name!r} is not available in {scope.name}")

@@ -5,16 +5,12 @@ more than a linear scan: length, bracket nesting and integer-literal size.
 """
 from __future__ import annotations
 
-import functools
-from importlib import resources
 from typing import Optional
-
-from lark import Lark, Token, Transformer, v_args
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from ..cards import parse_card
 from . import ast
 from .errors import ExprError
+from .lalr import LalrParser, UnexpectedCharacters, UnexpectedToken
 
 MAX_LENGTH = 500
 MAX_DEPTH = 32
@@ -42,101 +38,79 @@ _FRIENDLY = {
     "DOT": "'.'",
     "TRUE": "'true'",
     "FALSE": "'false'",
-    "IF": "'if'",
-    "THEN": "'then'",
-    "ELSE": "'else'",
+    "_IF": "'if'",
+    "_THEN": "'then'",
+    "_ELSE": "'else'",
     "$END": "the end of the expression",
 }
 
 
-_LARK_OPTIONS = dict(parser="lalr", propagate_positions=True, maybe_placeholders=False)
-_CACHE_NAME = "expr.lark.cache"
+def _int_lit(start, end, c):
+    return ast.IntLit(start, end, int(c[0].value))
 
 
-def _grammar() -> str:
-    return resources.files("kierki_dsl.grammar").joinpath("expr.lark").read_text("utf-8")
+def _card_lit(start, end, c):
+    return ast.CardLit(start, end, parse_card(c[0].value))
 
 
-def _cache_header(grammar: str) -> bytes:
-    import hashlib
-
-    import lark
-
-    digest = hashlib.sha256(grammar.encode("utf-8")).hexdigest()
-    return f"kierki-expr-parser {digest} lark-{lark.__version__}\n".encode("ascii")
+def _string_lit(start, end, c):
+    return ast.StringLit(start, end, c[0].value[1:-1])
 
 
-@functools.lru_cache(maxsize=1)
-def _lark() -> Lark:
-    """The LALR parser: loaded from the table shipped in the package when it was made from
-    this very grammar with this lark version (a few ms), else built from the grammar."""
-    import io
-
-    grammar = _grammar()
-    try:
-        data = resources.files("kierki_dsl.grammar").joinpath(_CACHE_NAME).read_bytes()
-    except (FileNotFoundError, OSError):
-        data = b""
-    header = _cache_header(grammar)
-    if data.startswith(header):
-        try:
-            return Lark.load(io.BytesIO(data[len(header):]))
-        except Exception:  # a table lark cannot read: fall back to building it
-            pass
-    return Lark(grammar, **_LARK_OPTIONS)
+def _bool_lit(start, end, c):
+    return ast.BoolLit(start, end, c[0].value == "true")
 
 
-def write_parser_cache(path) -> None:
-    """Write the shipped parser table (``python -m kierki_dsl.expr.parser``)."""
-    import io
-
-    grammar = _grammar()
-    buf = io.BytesIO()
-    Lark(grammar, **_LARK_OPTIONS).save(buf)
-    with open(path, "wb") as f:
-        f.write(_cache_header(grammar) + buf.getvalue())
+def _name(start, end, c):
+    return ast.Name(start, end, c[0].value)
 
 
-@v_args(meta=True)
-class _ToAst(Transformer):
-    """Builds AST nodes only; every check happens in a later pass."""
+def _attribute(start, end, c):
+    obj, name = c
+    return ast.Attribute(start, end, obj, name.value, name.start_pos)
 
-    def int_lit(self, meta, c):
-        return ast.IntLit(meta.start_pos, meta.end_pos, int(c[0]))
 
-    def card_lit(self, meta, c):
-        return ast.CardLit(meta.start_pos, meta.end_pos, parse_card(str(c[0])))
+def _call(start, end, c):
+    return ast.Call(start, end, c[0].value, tuple(c[1:]))
 
-    def string_lit(self, meta, c):
-        return ast.StringLit(meta.start_pos, meta.end_pos, str(c[0])[1:-1])
 
-    def bool_lit(self, meta, c):
-        return ast.BoolLit(meta.start_pos, meta.end_pos, str(c[0]) == "true")
+def _list_lit(start, end, c):
+    return ast.ListLit(start, end, tuple(c))
 
-    def name(self, meta, c):
-        return ast.Name(meta.start_pos, meta.end_pos, str(c[0]))
 
-    def attribute(self, meta, c):
-        obj, name = c
-        return ast.Attribute(meta.start_pos, meta.end_pos, obj, str(name), name.start_pos)
+def _unop(start, end, c):
+    op, operand = c
+    return ast.UnOp(start, end, op.value, operand, op.start_pos)
 
-    def call(self, meta, c):
-        return ast.Call(meta.start_pos, meta.end_pos, str(c[0]), tuple(c[1:]))
 
-    def list_lit(self, meta, c):
-        return ast.ListLit(meta.start_pos, meta.end_pos, tuple(c))
+def _binop(start, end, c):
+    left, op, right = c
+    name = "not in" if op.type == "NOT_IN" else op.value
+    return ast.BinOp(start, end, name, left, right, op.start_pos)
 
-    def unop(self, meta, c):
-        op, operand = c
-        return ast.UnOp(meta.start_pos, meta.end_pos, str(op), operand, op.start_pos)
 
-    def binop(self, meta, c):
-        left, op, right = c
-        name = "not in" if op.type == "NOT_IN" else str(op)
-        return ast.BinOp(meta.start_pos, meta.end_pos, name, left, right, op.start_pos)
+def _ifexpr(start, end, c):
+    return ast.IfExpr(start, end, *c)
 
-    def ifexpr(self, meta, c):
-        return ast.IfExpr(meta.start_pos, meta.end_pos, *c)
+
+#: One builder per grammar rule name (``grammar/expr.lark``): AST nodes only, every check
+#: happens in a later pass.
+BUILDERS = {
+    "int_lit": _int_lit, "card_lit": _card_lit, "string_lit": _string_lit, "bool_lit": _bool_lit,
+    "name": _name, "attribute": _attribute, "call": _call, "list_lit": _list_lit,
+    "unop": _unop, "binop": _binop, "ifexpr": _ifexpr,
+}
+
+_parser: Optional[LalrParser] = None
+
+
+def _lalr() -> LalrParser:
+    global _parser
+    if _parser is None:
+        from ..grammar import expr_tables
+
+        _parser = LalrParser(expr_tables, BUILDERS)
+    return _parser
 
 
 def _prescan(text: str) -> None:
@@ -183,42 +157,30 @@ def parse(text: str) -> ast.Node:
     if not text.strip():
         raise ExprError(0, "E301", "expression is empty")
     try:
-        tree = _lark().parse(text)
-    except UnexpectedInput as e:
-        raise _syntax_error(text, e) from None
-    return _ToAst().transform(tree)
+        return _lalr().parse(text)
+    except (UnexpectedCharacters, UnexpectedToken) as e:
+        raise syntax_error(text, e) from None
 
 
-def _syntax_error(text: str, e: UnexpectedInput) -> ExprError:
-    if isinstance(e, UnexpectedCharacters):
-        ch = text[e.pos_in_stream]
+def syntax_error(text: str, e: Exception) -> ExprError:
+    """A friendly ``ExprError`` for a parse failure (the table driver's or lark's own)."""
+    tok = getattr(e, "token", None)
+    if tok is None:  # no terminal matches here
+        at = e.pos_in_stream
+        ch = text[at]
         if ch in "\"'":
-            return ExprError(e.pos_in_stream, "E301", f"unexpected {ch!r} (unterminated string)")
-        if ch == "*" and text[e.pos_in_stream - 1 : e.pos_in_stream] == "*":
-            return ExprError(e.pos_in_stream, "E301", "unexpected '*' (there is no '**' operator)")
-        return ExprError(e.pos_in_stream, "E301", f"unexpected character {ch!r}")
-    if isinstance(e, UnexpectedEOF):
-        return ExprError(max(0, len(text.rstrip()) - 1), "E301", "unexpected end of expression")
-    if isinstance(e, UnexpectedToken):
-        tok: Token = e.token
-        expected = sorted({_FRIENDLY.get(t, t) for t in (e.expected or ()) if not t.startswith("__")})
-        hint = ""
-        if expected and len(expected) <= 6:
-            hint = "expected " + ", ".join(expected)
-        if tok.type == "$END":
-            return ExprError(max(0, len(text.rstrip()) - 1), "E301", "unexpected end of expression", hint)
-        where = tok.start_pos if tok.start_pos is not None else 0
-        extra = ""
-        if str(tok) == "*" and text[where - 1 : where] == "*":
-            extra = " (there is no '**' operator)"
-        return ExprError(where, "E301", f"unexpected {str(tok)!r}{extra}", hint)
-    return ExprError(0, "E301", "syntax error")
-
-
-if __name__ == "__main__":  # pragma: no cover - a maintenance tool
-    import sys
-    from pathlib import Path
-
-    target = Path(__file__).resolve().parent.parent / "grammar" / _CACHE_NAME
-    write_parser_cache(target)
-    sys.stdout.write(f"wrote {target}\n")
+            return ExprError(at, "E301", f"unexpected {ch!r} (unterminated string)")
+        if ch == "*" and text[at - 1 : at] == "*":
+            return ExprError(at, "E301", "unexpected '*' (there is no '**' operator)")
+        return ExprError(at, "E301", f"unexpected character {ch!r}")
+    expected = sorted({_FRIENDLY.get(t, t) for t in (e.expected or ()) if not t.startswith("__IGNORE")})
+    hint = ""
+    if expected and len(expected) <= 6:
+        hint = "expected " + ", ".join(expected)
+    if tok.type == "$END":
+        return ExprError(max(0, len(text.rstrip()) - 1), "E301", "unexpected end of expression", hint)
+    where = tok.start_pos if tok.start_pos is not None else 0
+    extra = ""
+    if str(tok) == "*" and text[where - 1 : where] == "*":
+        extra = " (there is no '**' operator)"
+    return ExprError(where, "E301", f"unexpected {str(tok)!r}{extra}", hint)

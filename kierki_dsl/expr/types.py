@@ -3,10 +3,10 @@ from __future__ import annotations
 
 from typing import Optional
 
-import attrs
+from ..values import frozen
 
 
-@attrs.frozen
+@frozen
 class Type:
     name: str
     elem: Optional["Type"] = None
@@ -31,7 +31,7 @@ def list_of(t: Type) -> Type:
     return Type("list", t)
 
 
-@attrs.frozen
+@frozen
 class Var:
     """A name in scope: its type, the env key it is read from, and what it means."""
 
@@ -52,7 +52,7 @@ def register_scope(scope: "Scope") -> "Scope":
     return scope
 
 
-@attrs.frozen
+@frozen
 class Scope:
     """The names an expression may read, by context (card predicate, trick points, ...)."""
 

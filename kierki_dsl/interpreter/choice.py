@@ -6,14 +6,17 @@ in each of which the chooser, after seeing his hand, names one of the contracts;
 """
 from __future__ import annotations
 
-import attrs
+from typing import TYPE_CHECKING
 
-from .view import SeatView
+from ..values import frozen
+
+if TYPE_CHECKING:
+    from .view import SeatView
 
 CHOOSE_BASE = 64  # action CHOOSE_BASE + i names option i
 
 
-@attrs.frozen(eq=False)
+@frozen(eq=False)
 class Choice:
     """A schedule slot whose contract the chooser names."""
 
@@ -36,6 +39,8 @@ class Choice:
         return [i for i, c in enumerate(self.options) if c.name not in used]
 
     def view(self, seat: int, hand: int, dealer: int, players: int, legal: list, scores) -> SeatView:
+        from .view import SeatView  # only play needs it; lint does not
+
         return SeatView(
             seat=seat, contract=self, phase="choose", hand=hand, legal=tuple(CHOOSE_BASE + i for i in legal),
             trick=(), led_suit=-1, trump=-1, caller=-1, dealer=dealer, trick_number=0,

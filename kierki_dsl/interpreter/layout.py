@@ -7,17 +7,20 @@ ends once every prize is given (or only one player still has cards).
 """
 from __future__ import annotations
 
-from typing import Optional
+from typing import TYPE_CHECKING, Optional
 
 import attrs
 
 from ..cards import SUIT_MASK, card_list, card_str
 from ..expr.types import SEAT
 from ..ruleset.schema import Bool, Enum, Expr, ExprSource, Field, Int, List, RankKind
+from ..values import frozen
 from . import scopes
 from .actions import PASS, IllegalAction
 from .catalogue import DealType, register
-from .view import SeatView
+
+if TYPE_CHECKING:
+    from .view import SeatView
 
 FIELDS = {
     "start_rank": Field(RankKind(), "the rank that opens a row (7 in loteryjka)", default=5),
@@ -28,7 +31,7 @@ FIELDS = {
 }
 
 
-@attrs.frozen(eq=False)
+@frozen(eq=False)
 class LayoutContract:
     name: str
     type: str
@@ -262,6 +265,8 @@ class LayoutDeal:
         return tuple(out)
 
     def view(self, seat: int) -> SeatView:
+        from .view import SeatView  # only play needs it; lint does not
+
         return SeatView(
             seat=seat,
             contract=self.contract,

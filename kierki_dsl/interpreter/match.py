@@ -8,9 +8,8 @@ from __future__ import annotations
 import random
 from typing import Callable, Iterator, Optional, Sequence
 
-import attrs
-
 from ..cards import bits
+from ..values import frozen
 from .actions import IllegalAction, action_str
 
 
@@ -58,7 +57,7 @@ class MatchError(Exception):
     """A match that cannot go on (e.g. a chooser with nothing left to choose)."""
 
 
-@attrs.frozen
+@frozen
 class DealResult:
     """The outcome of one deal, everything a record needs."""
 

@@ -15,8 +15,9 @@ import attrs
 from ..cards import SUIT_NAMES
 from ..expr.types import BOOL, INT, SEAT
 from ..ruleset.schema import Bool, Enum, Expr, Field, Int, List, Obj, OneOf, Str
-from .catalogue import DealType, register
+from ..values import frozen
 from . import scopes
+from .catalogue import DealType, register
 
 SUIT_CHOICES = ("none",) + SUIT_NAMES
 
@@ -78,7 +79,7 @@ FIELDS = {
 }
 
 
-@attrs.frozen(eq=False)
+@frozen(eq=False)
 class Scorer:
     """One scoring component, compiled once and shared by every contract that includes it."""
 
@@ -91,7 +92,7 @@ class Scorer:
     where: tuple = ()  # path of the component in the ruleset, for findings
 
 
-@attrs.frozen(eq=False)
+@frozen(eq=False)
 class Restriction:
     phase: str  # lead | follow | discard | any
     cards: object  # CardPredicate
@@ -102,14 +103,14 @@ class Restriction:
     where: tuple = ()  # path of the rule in the ruleset, for findings
 
 
-@attrs.frozen(eq=False)
+@frozen(eq=False)
 class TrumpCall:
     called_by: object  # Compiled seat expression
     after: int
     choices: tuple  # suits, -1 = no trumps
 
 
-@attrs.frozen(eq=False)
+@frozen(eq=False)
 class PassCards:
     count: int
     rotation: tuple  # seat offsets in playing order: left 1, across 2, right -1, none 0
@@ -121,7 +122,7 @@ class PassCards:
 _ROTATION = {"left": 1, "right": -1, "across": 2, "none": 0}
 
 
-@attrs.frozen(eq=False)
+@frozen(eq=False)
 class TrickContract:
     """A compiled trick-taking contract; ``new_deal`` starts a deal of it."""
 

@@ -5,8 +5,10 @@ from typing import Any, Optional
 
 import attrs
 
+from ..values import frozen
 
-@attrs.frozen
+
+@frozen
 class SeatView:
     """A seat's view of the deal: its own hand, public plays and scores; never other hands.
 

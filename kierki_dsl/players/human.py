@@ -17,6 +17,7 @@ from ..interpreter.actions import NO_TRUMP, PASS, call, called_suit, is_call
 from ..report import seat_name
 from .base import Player, register_player
 
+
 class HumanQuit(Exception):
     """The person ended the input (Ctrl-D / end of file): the match stops as on Ctrl-C."""
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
-from ..diagnostics import Diagnostics, Pos
+from ..diagnostics import Diagnostics, Pos, did_you_mean
 from ..expr import ExprText, compile_expr
 from ..expr.types import Scope, Type
 from .schema import ExprSource, Scalar
@@ -74,10 +74,7 @@ class BuildContext:
             return None
         spec = self.specs.get(name)
         if spec is None:
-            import difflib
-
-            close = difflib.get_close_matches(name, list(self.specs), n=1)
-            self.error(where, "R501", f"no contract named {name!r}", f"did you mean {close[0]!r}?" if close else "")
+            self.error(where, "R501", f"no contract named {name!r}", did_you_mean(name, self.specs))
             return None
         from ..interpreter.catalogue import DEAL_TYPES
 

@@ -7,14 +7,15 @@ from typing import Optional
 import attrs
 
 from ..cards import FULL_DECK, RANK_MASK, popcount
-from ..diagnostics import Diagnostic, Diagnostics, DiagnosticError
+from ..diagnostics import Diagnostic, DiagnosticError, Diagnostics
+from ..values import frozen
 from . import yamlsafe
 from .build import BuildContext
 from .format import ruleset_schema
 from .schema import INVALID, Ctx
 
 
-@attrs.frozen(eq=False)
+@frozen(eq=False)
 class Ruleset:
     """A loaded, checked and compiled ruleset, ready to play."""
 
@@ -33,14 +34,21 @@ class Ruleset:
     until: object = None  # compiled match end condition (the schedule repeats until it holds)
     max_deals: int = 0
     deals_per_dealer: int = 1
+    texts: tuple = attrs.field(default=(), repr=False)  # the file's text and those it extends
+    specs: dict = attrs.field(factory=dict, repr=False)  # validated contract data, for explain/diff
+
+    @property
+    def fingerprint(self) -> str:
+        """A short hash of the ruleset's text (and of what it extends): records name it."""
+        import hashlib
+
+        return hashlib.sha256("\0".join(self.texts).encode("utf-8")).hexdigest()[:16]
 
     def dealer_of(self, first_dealer: int, k: int) -> int:
         """The dealer of deal k (0-based): the deal passes on after every ``deals_per_dealer`` deals."""
         from ..interpreter.match import dealer_of
 
         return dealer_of(first_dealer, k // self.deals_per_dealer, self.players, self.direction)
-    fingerprint: str = ""
-    specs: dict = attrs.field(factory=dict, repr=False)  # validated contract data, for explain/diff
 
     def contract_at(self, k: int):
         """The contract of deal k (0-based); with ``until`` the schedule repeats."""
@@ -170,7 +178,7 @@ def compile_tree(path: str, src, root, diags: Diagnostics, texts=()) -> Optional
         contracts=compiled,
         total=match.get("total"),
         source=src,
-        fingerprint=_fingerprint("\0".join(texts) if texts else src.text),
+        texts=tuple(texts) if texts else (src.text,),
         until=until,
         deals_per_dealer=match.get("deals_per_dealer", 1),
         max_deals=match.get("max_deals", 1000) if until is not None else len(schedule),
@@ -193,12 +201,6 @@ def _choice(spec: dict, compiled: dict, bctx, where: tuple):
     if by is None or any(c is None for c in options):
         return None
     return Choice(by, tuple(options), spec.get("once_each", True), " ".join(spec["by"].text.split()))
-
-
-def _fingerprint(text: str) -> str:
-    import hashlib
-
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 
 
 def _deck(spec: Optional[dict], ctx: Ctx) -> int:

@@ -7,14 +7,14 @@ position. It never guesses what a scalar means the YAML 1.1 way: ``no`` is not f
 """
 from __future__ import annotations
 
-import difflib
 import re
 from typing import Any, Optional
 
 import attrs
 
 from ..cards import RANK_NAMES, CardError, parse_card, parse_rank
-from ..diagnostics import Diagnostics, Pos
+from ..diagnostics import Diagnostics, Pos, did_you_mean
+from ..values import define, frozen
 from .yamlsafe import Map, Node, Scalar, Seq, node_path
 
 _INT = re.compile(r"^[-+]?(0|[1-9][0-9]*)$")
@@ -28,7 +28,7 @@ _YAML11_SURPRISE = re.compile(
 )
 
 
-@attrs.frozen
+@frozen
 class ExprSource:
     """An expression as written in the ruleset, with the scalar that locates it."""
 
@@ -99,7 +99,7 @@ def _scalar(node: Node, ctx: Ctx, label: str, what: str) -> Optional[Scalar]:
     return None
 
 
-@attrs.define(eq=False)
+@define(eq=False)
 class Int(Kind):
     min: Optional[int] = None
     max: Optional[int] = None
@@ -144,7 +144,7 @@ def parse_int(s: Scalar, ctx: Ctx, label: str):
     return int(text)
 
 
-@attrs.define(eq=False)
+@define(eq=False)
 class Bool(Kind):
     doc: str = ""
 
@@ -164,7 +164,7 @@ class Bool(Kind):
         return {"type": "boolean"}
 
 
-@attrs.define(eq=False)
+@define(eq=False)
 class Str(Kind):
     pattern: Optional[str] = None
     doc: str = ""
@@ -187,7 +187,7 @@ class Str(Kind):
         return d
 
 
-@attrs.define(eq=False)
+@define(eq=False)
 class Enum(Kind):
     values: tuple
     doc: str = ""
@@ -198,8 +198,7 @@ class Enum(Kind):
             return _INVALID
         if s.value in self.values:
             return s.value
-        close = difflib.get_close_matches(s.value, self.values, n=1)
-        hint = f"did you mean {close[0]!r}?" if close else ""
+        hint = did_you_mean(s.value, self.values)
         if s.plain and s.value.lower() in _YAML11_BOOL:
             hint = "YAML 1.1 reads this as a boolean; " + (hint or "use one of the names")
         ctx.error(s, "S204", f"{label} must be one of {'/'.join(self.values)}, got {s.value!r}", hint)
@@ -209,7 +208,7 @@ class Enum(Kind):
         return {"enum": list(self.values)}
 
 
-@attrs.define(eq=False)
+@define(eq=False)
 class Expr(Kind):
     """An expression of the given result type; plain ints are accepted for int expressions."""
 
@@ -236,7 +235,7 @@ class Expr(Kind):
         return {"type": "string"}
 
 
-@attrs.define(eq=False)
+@define(eq=False)
 class SeatOrRandom(Kind):
     """``random`` or a seat number."""
 
@@ -261,7 +260,7 @@ class SeatOrRandom(Kind):
         return {"anyOf": [{"const": "random"}, {"type": "integer", "minimum": 0, "maximum": 7}]}
 
 
-@attrs.define(eq=False)
+@define(eq=False)
 class RankKind(Kind):
     doc: str = ""
 
@@ -282,7 +281,7 @@ class RankKind(Kind):
         return {"type": ["integer", "string"], "pattern": "^(10|[2-9TJQKAtjqka])$"}
 
 
-@attrs.define(eq=False)
+@define(eq=False)
 class CardKind(Kind):
     doc: str = ""
 
@@ -300,7 +299,7 @@ class CardKind(Kind):
         return {"type": "string", "pattern": "^(10|[2-9TJQKAtjqka])[SHDCshdc]$"}
 
 
-@attrs.define(eq=False)
+@define(eq=False)
 class List(Kind):
     item: Kind
     min_items: int = 0
@@ -347,7 +346,7 @@ def _show(node: Node) -> str:
     return repr(node.value) if isinstance(node, Scalar) else _kind(node)
 
 
-@attrs.define(eq=False)
+@define(eq=False)
 class Field:
     kind: Kind
     doc: str = ""
@@ -355,7 +354,7 @@ class Field:
     default: Any = None
 
 
-@attrs.define(eq=False)
+@define(eq=False)
 class Obj(Kind):
     fields: dict
     doc: str = ""
@@ -369,8 +368,7 @@ class Obj(Kind):
         for key, value in node.entries.items():
             f = self.fields.get(key)
             if f is None:
-                close = difflib.get_close_matches(key, list(self.fields), n=1, cutoff=0.6)
-                hint = f"did you mean {close[0]!r}?" if close else "allowed: " + ", ".join(self.fields)
+                hint = did_you_mean(key, self.fields, "allowed: " + ", ".join(self.fields))
                 ctx.error(node.keys[key], "S201", f"unknown key {key!r} in {label}", hint)
                 continue
             w = where + (key,)
@@ -412,7 +410,7 @@ def _join(label: str, key: str) -> str:
     return key if label in ("", "ruleset") else f"{label}.{key}"
 
 
-@attrs.define(eq=False)
+@define(eq=False)
 class MapOf(Kind):
     value: Kind
     key_pattern: str = r"[a-z][a-z0-9_]*"
@@ -445,7 +443,7 @@ class MapOf(Kind):
         }
 
 
-@attrs.define(eq=False)
+@define(eq=False)
 class OneOf(Kind):
     """Alternatives chosen by the node's shape: a scalar, a list or a mapping."""
 
@@ -466,7 +464,7 @@ class OneOf(Kind):
         return {"anyOf": [k.json() for k in (self.scalar, self.seq, self.mapping) if k is not None]}
 
 
-@attrs.define(eq=False)
+@define(eq=False)
 class Tagged(Kind):
     """A mapping whose ``type`` key picks the schema (the pluggable deal-type catalogue)."""
 
@@ -487,8 +485,7 @@ class Tagged(Kind):
                 return _INVALID
             tname = tnode.value
         if tname not in self.variants:
-            close = difflib.get_close_matches(str(tname), list(self.variants), n=1)
-            hint = f"did you mean {close[0]!r}?" if close else "known: " + ", ".join(self.variants)
+            hint = did_you_mean(str(tname), self.variants, "known: " + ", ".join(self.variants))
             ctx.error(tnode or node, "S205", f"unknown deal type {tname!r} in {label}", hint)
             return _INVALID
         obj: Obj = self.variants[tname]

@@ -1,0 +1,1 @@
+"""The expression grammar (expr.lark) and the parse tables lark generates from it."""
