@@ -88,15 +88,27 @@ def peak_kib(fn) -> float:
     return peak / 1024
 
 
-def command_seconds(args: list, rounds: int = 5) -> float:
+STARTUP = {
+    "kierki --help": ["--help"],
+    "kierki lint rulesets/kierki_standard.yaml": ["lint", "rulesets/kierki_standard.yaml"],
+    # the floor: Python with the required libraries imported, doing nothing
+    "python -c 'import attrs, yaml, typer'": None,
+}
+
+
+def startup_seconds(rounds: int = 11) -> dict:
+    """Median wall time of each start-up command, the commands interleaved round by round."""
     exe = Path(sys.executable).with_name("kierki")
-    cmd = [str(exe)] if exe.exists() else [sys.executable, "-m", "kierki_dsl"]
-    times = []
+    kierki = [str(exe)] if exe.exists() else [sys.executable, "-m", "kierki_dsl"]
+    floor = [sys.executable, "-c", "import attrs, yaml, typer"]
+    times: dict = {name: [] for name in STARTUP}
     for _ in range(rounds):
-        t = time.perf_counter()
-        subprocess.run(cmd + args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=ROOT)
-        times.append(time.perf_counter() - t)
-    return statistics.median(times)
+        for name, args in STARTUP.items():
+            t = time.perf_counter()
+            subprocess.run(floor if args is None else kierki + args, stdout=subprocess.DEVNULL,
+                           stderr=subprocess.DEVNULL, cwd=ROOT)
+            times[name].append(time.perf_counter() - t)
+    return {name: statistics.median(ts) for name, ts in times.items()}
 
 
 def search_rate(rs) -> tuple:
@@ -196,8 +208,7 @@ def main() -> None:
           f"(ratio {mem_ours / max(mem_ref, 1):.2f}); {4 * n} deals: {mem_ours4:.0f} KiB")
     playouts, per_decision = search_rate(rs)
     print(f"search player: {playouts:.0f} playouts/s, {per_decision * 1000:.0f} ms per decision (default 24 samples)")
-    print(f"start-up: kierki --help {command_seconds(['--help']):.2f} s, "
-          f"kierki lint rulesets/kierki_standard.yaml {command_seconds(['lint', 'rulesets/kierki_standard.yaml']):.2f} s")
+    print("start-up, median of 11 runs: " + ", ".join(f"{name} {sec:.2f} s" for name, sec in startup_seconds().items()))
     osp = openspiel_rate(300)
     step, whole = hearts_rates(300)
     if osp is None:

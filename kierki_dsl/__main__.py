@@ -1,6 +1,6 @@
 """``python -m kierki_dsl`` runs the ``kierki`` command."""
 import sys
 
-from .cli import main
+from .entry import main
 
 sys.exit(main())

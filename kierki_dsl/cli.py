@@ -16,6 +16,9 @@ from typing import List, Optional
 
 import typer
 
+from .entry import failure_exit
+from .entry import stderr_line as _err
+
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE, EXIT_INTERNAL, EXIT_INTERRUPTED = 0, 1, 2, 70, 130
 
 app = typer.Typer(
@@ -39,10 +42,6 @@ class LintFormat(str, Enum):
     json = "json"
     github = "github"
     sarif = "sarif"
-
-
-def _err(text: str) -> None:
-    sys.stderr.write(text.rstrip("\n") + "\n")
 
 
 def _usage(message: str) -> "typer.Exit":
@@ -427,34 +426,24 @@ def _click_exceptions():
 
 
 def main(argv: Optional[list] = None) -> int:
-    """Entry point: run the app; turn every failure into a message and an exit code."""
+    """Run the typer application; turn every failure into a message and an exit code.
+
+    The ``kierki`` command starts in ``entry.main``, which sends plain lint calls past typer.
+    """
     args = list(sys.argv[1:] if argv is None else argv)
-    debug = "--debug" in args
     try:
         rv = app(args=args, prog_name="kierki", standalone_mode=False)
         return rv if isinstance(rv, int) else EXIT_OK
     except typer.Exit as e:
         return e.exit_code
-    except KeyboardInterrupt:
-        _err("kierki: interrupted")
-        return EXIT_INTERRUPTED
-    except BrokenPipeError:
-        return EXIT_OK
-    except Exception as e:  # click usage errors and real bugs
+    except (Exception, KeyboardInterrupt) as e:  # click usage errors and real bugs
         if isinstance(e, typer.Abort):
-            _err("kierki: interrupted")
-            return EXIT_INTERRUPTED
+            e = KeyboardInterrupt()
         click_exception = getattr(_click_exceptions(), "ClickException", ())
         if isinstance(e, click_exception):
             e.show()
             return EXIT_USAGE
-        if debug:
-            import traceback
-
-            traceback.print_exc()
-        else:
-            _err(f"kierki: internal error: {type(e).__name__}: {e} (run with --debug for details)")
-        return EXIT_INTERNAL
+        return failure_exit(e, debug="--debug" in args)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -69,7 +69,7 @@ def run_measured(*args: str, timeout: float = 30):
 @pytest.fixture
 def cli(capsys):
     """Run the command in-process: returns (exit code, stdout, stderr)."""
-    from kierki_dsl.cli import main
+    from kierki_dsl.entry import main
 
     def call(*args: str):
         code = main(list(args))

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -138,3 +140,49 @@ def test_rendered_output_is_pinned(path, cli, monkeypatch):
     rc, out, err = cli("lint", path.name)
     assert rc == 1
     assert err == path.with_suffix(".txt").read_text("utf-8")
+
+
+FAST = [  # plain lint calls: entry.py runs them without importing typer
+    ("lint", "{bad}"), ("lint", "{good}"), ("lint", "--strict", "{warn}"), ("lint", "{warn}"),
+    ("lint", "--format", "json", "{bad}"), ("lint", "--format=github", "{bad}"), ("lint", "{bad}", "--format", "sarif"),
+    ("lint", "{good}", "--strict", "{bad}"), ("lint", "{dir}"), ("lint", "{missing}"),
+]
+TYPER = [  # everything else goes to the typer application
+    ("lint",), ("lint", "--format", "xml", "{bad}"), ("lint", "{bad}", "--format"), ("lint", "--strict"),
+    ("lint", "--explain", "M601"), ("lint", "--help"), ("lint", "-x", "{bad}"), ("lint", "--", "{bad}"),
+]
+
+
+@pytest.mark.parametrize("args", FAST + TYPER, ids=" ".join)
+def test_fast_lint_path_behaves_as_the_typer_command(args, tmp_path, capsys, monkeypatch):
+    """`kierki lint` skips importing typer for plain calls; the result must not change."""
+    from kierki_dsl import cli as typer_cli
+    from kierki_dsl import entry
+
+    warn = next(c for c in LINT_CODES if c.severity == "warning")
+    names = dict(
+        bad=_write(tmp_path, "bad.yaml", LINT_CODES[0].bad),
+        good=_write(tmp_path, "good.yaml", LINT_CODES[0].good),
+        warn=_write(tmp_path, "warn.yaml", warn.bad),
+        dir=tmp_path,
+        missing=tmp_path / "nope.yaml",
+    )
+    argv = [a.format(**names) for a in args]
+    monkeypatch.chdir(tmp_path)
+    results = []
+    for main in (entry.main, typer_cli.main):
+        code = main(list(argv))
+        out, err = capsys.readouterr()
+        results.append((code, out, err))
+    assert results[0] == results[1]
+    assert (entry.plain_lint(argv) is not None) == (args in FAST)
+
+
+def test_plain_lint_does_not_import_typer():
+    code = (
+        "import sys; from kierki_dsl.entry import main; "
+        "rc = main(['lint', 'rulesets/kierki_standard.yaml']); "
+        "sys.exit(10 + rc if 'typer' in sys.modules or 'lark' in sys.modules else rc)"
+    )
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
