@@ -23,7 +23,8 @@ ALL = [STANDARD] + sorted(VARIANTS.glob("*.yaml")) + sorted((RULESETS / "games")
 REQUIRED = ["jacks_only", "first_and_last", "hearts_never_led", "king_of_hearts_lead_ban", "kh_forced_discard",
             "left_of_dealer_calls_trumps", "dealer_leads_trumps", "no_trumps_allowed", "must_ruff",
             "fantan_start_eight", "dealer_starts_fantan", "fantan_ace_high", "four_lotteries", "early_stop",
-            "six_negative_deals", "three_players"]
+            "six_negative_deals", "three_players", "last_trick_only", "last_two_tricks", "third_and_seventh",
+            "hearts_broken", "walc_scale", "walc_chapanka"]
 
 
 @functools.lru_cache(maxsize=None)
@@ -190,6 +191,57 @@ def test_fantan_variants():
         rs = load(name)
         st = rs.contracts["loteryjka"].new_deal(4, rs.deck, E, deal_out(list(range(52)), E, 4))
         assert st.current_player() == first
+
+
+def _deal6_penalties(rs):
+    """The points of deal 6 by trick number, each trick won by a different seat in turn."""
+    st = full(rs, "bez_siodmej_i_ostatniej")
+    out = {}
+    for n in range(1, 14):
+        w = n % 4
+        others = [x for x in range(4) if x != w]
+        out[n] = st.trick_value([(w, parse_card("AS"))] + P(*zip(others, ["2S", "3S", "4S"])), n)[1]
+    return {n: v for n, v in out.items() if v}
+
+
+def test_deal_6_variants_penalise_their_tricks():
+    assert _deal6_penalties(load("standard")) == {7: -75, 13: -75}
+    assert _deal6_penalties(load("last_trick_only")) == {13: -150}
+    assert _deal6_penalties(load("last_two_tricks")) == {12: -75, 13: -75}
+    assert _deal6_penalties(load("third_and_seventh")) == {3: -75, 7: -75}
+    assert _deal6_penalties(load("walc_scale")) == {7: -9, 13: -9}
+    assert _deal6_penalties(load("walc_chapanka")) == {6: -9, 13: -9}
+
+
+def test_hearts_may_be_led_once_broken():
+    rs = load("hearts_broken")
+    for contract in ("bez_kierow", "bez_krola_kier", "rozbojnik"):
+        assert _lead(rs, contract, ("AH", "5H", "3C")) == set(C("3C")), contract
+        assert _lead(rs, contract, ("KH", "5H")) == set(C("KH", "5H")), "all hearts: any heart may be led"
+        # N wins trick 1 with AC; S, void in clubs, discards a heart or not
+        for discard, leads in (("9H", {"AH", "5H", "3S"}), ("5D", {"3S"})):
+            st = deal(rs, contract, W, [["AC", "AH", "5H", "3S"], ["4C", "2D", "3D", "4D"],
+                                        ["9H", "5D", "6D", "7D"], ["2C", "8D", "9D", "TD"]])
+            for c in ("AC", "4C", discard, "2C"):
+                st.apply_action(parse_card(c))
+            assert st.current_player() == N and set(st.legal_actions()) == set(C(*leads)), (contract, discard)
+
+
+def test_walc_scale_and_chapanka():
+    rs = load("walc_scale")
+    assert full(rs, "bez_dam").trick_value(P((N, "QS"), (E, "QD"), (S, "AS"), (W, "2S")), 1) == (S, -10)
+    assert full(rs, "rozbojnik").trick_value(P((E, "3S"), (S, "2H"), (W, "KH"), (N, "QS")), 7) == (N, -2 - 2 * 2 - 5 - 3 - 16 - 9)
+    assert rs.contracts["loteryjka"].prizes == (10, 5, -5, -10)
+    ch = load("walc_chapanka")
+    st = _trump_deal(ch, S)
+    assert st.current_player() == S and st.view(S).hand.bit_count() == 7, "the dealer calls after 7 cards"
+    assert call(-1) in st.legal_actions(), "no trumps may be called"
+    assert [c.name for c in ch.schedule if getattr(c, "early_stop", False)] == [
+        "bez_kierow", "bez_dam", "bez_panow", "bez_krola_kier"]
+    lot = ch.contracts["loteryjka"]
+    assert lot.new_deal(4, ch.deck, W, [C("7D", "8D", "9D"), C("2H"), C("3H"), C("4H")]).legal_actions() == C("8D")
+    results = list(MatchRunner(ch, [make_player("simple") for _ in range(4)], seed=5).deals())
+    assert sum(results[-1].totals) == 0 and sum(results[-1].scores) == 0
 
 
 def test_four_lotteries():
