@@ -129,8 +129,12 @@ def aspects(rs, name: str) -> dict:
     n = rs.hand_size
     out["deal"] = f"{n} cards each, dealt one at a time starting with the dealer's left-hand neighbour"
     if c.type == "layout":
-        start = RANK_NAMES[c.start_rank]
-        out["game"] = f"layout (Fan Tan): rows by suit, opened by the {start}s and built up and down one card at a time"
+        if c.start_rank is None:
+            out["game"] = ("layout (Fan Tan): rows by suit; the first player opens a row with any card, whose rank "
+                           "then opens every other row; rows are built up and down one card at a time")
+        else:
+            out["game"] = (f"layout (Fan Tan): rows by suit, opened by the {RANK_NAMES[c.start_rank]}s and built up "
+                           "and down one card at a time")
         out["ace"] = "the ace is high (above the king)" if c.ace_high else "the ace is low (below the two)"
         out["first turn"] = f"{seat(spec['first_turn'].text) if spec.get('first_turn') else seat('left(dealer)')} plays first"
         out["play"] = ("a player who can play must play; with nothing to play he passes" if c.must_play

@@ -24,7 +24,7 @@ REQUIRED = ["jacks_only", "first_and_last", "hearts_never_led", "king_of_hearts_
             "left_of_dealer_calls_trumps", "dealer_leads_trumps", "no_trumps_allowed", "must_ruff",
             "fantan_start_eight", "dealer_starts_fantan", "fantan_ace_high", "four_lotteries", "early_stop",
             "six_negative_deals", "three_players", "last_trick_only", "last_two_tricks", "third_and_seventh",
-            "hearts_broken", "walc_scale", "walc_chapanka"]
+            "hearts_broken", "walc_scale", "walc_chapanka", "fantan_free_start"]
 
 
 @functools.lru_cache(maxsize=None)
@@ -242,6 +242,32 @@ def test_walc_scale_and_chapanka():
     assert lot.new_deal(4, ch.deck, W, [C("7D", "8D", "9D"), C("2H"), C("3H"), C("4H")]).legal_actions() == C("8D")
     results = list(MatchRunner(ch, [make_player("simple") for _ in range(4)], seed=5).deals())
     assert sum(results[-1].totals) == 0 and sum(results[-1].scores) == 0
+
+
+def test_fantan_free_start():
+    rs = load("fantan_free_start")
+    lot = rs.contracts["loteryjka"]
+    st = lot.new_deal(4, rs.deck, W, [C("9D", "3S", "KC"), C("9S", "8D", "2H"), C("TD", "9H", "4C"), C("AS", "5H", "6C")])
+    assert st.current_player() == N and set(st.legal_actions()) == set(C("9D", "3S", "KC")), "any card may open"
+    assert st.view(N).opening_rank == -1
+    st.apply_action(parse_card("9D"))
+    assert st.view(E).opening_rank == 7  # the nines open every row
+    assert set(st.legal_actions()) == set(C("9S", "8D"))
+    assert st.why_illegal(parse_card("2H")) == "the H row is not open: only its 9 can open it"
+    st.apply_action(parse_card("8D"))
+    assert set(st.legal_actions()) == set(C("TD", "9H"))
+    # a searching player rebuilds the position from its view, opening rank included
+    from kierki_dsl.interpreter.layout import LayoutDeal
+
+    view = st.view(S)
+    again = LayoutDeal.from_view(view, [st.hands[i] for i in range(4)])
+    assert again.legal_actions() == st.legal_actions() and again.start == 7
+    # records replay through the free start
+    runner = MatchRunner(rs, [make_player(n) for n in ("search:8", "heuristic", "random", "random")], seed=9)
+    results = list(runner.deals())
+    assert sum(results[-1].totals) == 0
+    report = replay(rs, match_record(rs, 9, runner.first_dealer, results))
+    assert report.ok and report.deals[-1]["scores"] == list(results[-1].scores)
 
 
 def test_four_lotteries():

@@ -23,7 +23,8 @@ if TYPE_CHECKING:
     from .view import SeatView
 
 FIELDS = {
-    "start_rank": Field(RankKind(), "the rank that opens a row (7 in loteryjka)", default=5),
+    "start_rank": Field(RankKind(words=("free",)), "the rank that opens a row (7 in loteryjka); free: the first card "
+                        "played opens its row, and its rank opens every other row", default=5),
     "ace": Field(Enum(("low", "high")), "ace below the 2 (low) or above the king (high)", default="low"),
     "first_turn": Field(Expr("seat"), "who plays first", default=None),
     "must_play": Field(Bool(), "a player who can play must play (else he may pass at will)", default=True),
@@ -38,7 +39,7 @@ class LayoutContract:
     pl: str
     en: str
     total: Optional[int]
-    start_rank: int
+    start_rank: Optional[int]  # None: the first card played sets it
     ace_high: bool
     first_turn: object
     must_play: bool
@@ -54,10 +55,12 @@ class LayoutContract:
     def card_at(self, suit: int, pos: int) -> int:
         return suit * 13 + (pos if self.ace_high else (pos - 1) % 13)
 
-    def tables(self):
-        """(opening cards mask, per-card mask of cards it makes playable)."""
-        if not self._tables:
-            start = self.position(self.start_rank)
+    def tables(self, start_rank: Optional[int] = None):
+        """(opening cards mask, per-card mask of cards it makes playable) for rows opened by
+        ``start_rank`` (default: the contract's)."""
+        rank = self.start_rank if start_rank is None else start_rank
+        if rank not in self._tables:
+            start = self.position(rank)
             opening = 0
             adds = []
             for c in range(52):
@@ -70,8 +73,8 @@ class LayoutContract:
                 if p >= start and p < 12:
                     m |= 1 << self.card_at(s, p + 1)
                 adds.append(m)
-            self._tables["t"] = (opening, tuple(adds))
-        return self._tables["t"]
+            self._tables[rank] = (opening, tuple(adds))
+        return self._tables[rank]
 
     def new_deal(self, players: int, deck: int, dealer: int, dealt: list, direction: int = 1, number: int = 1):
         return LayoutDeal(self, players, deck, dealer, dealt, direction, number)
@@ -95,7 +98,7 @@ class Layout(DealType):
             pl=spec.get("pl") or name,
             en=spec.get("en") or "",
             total=spec.get("total"),
-            start_rank=spec.get("start_rank", 5),
+            start_rank=None if spec.get("start_rank") == "free" else spec.get("start_rank", 5),
             ace_high=spec.get("ace") == "high",
             first_turn=first,
             must_play=spec.get("must_play", True),
@@ -120,7 +123,7 @@ class LayoutDeal:
         self.direction = direction
         self.dealt = [list(d) for d in dealt]
         self.hands = [sum(1 << c for c in d) for d in dealt]
-        self.opening, self.adds = contract.tables()
+        self._open(contract.start_rank)
         self.frontier = self.opening
         self.played = 0
         self.scores = [0] * players
@@ -133,6 +136,14 @@ class LayoutDeal:
         self.to_move = contract.first_turn(env) % players
         if not self.hands[self.to_move]:
             self._advance()
+
+    def _open(self, start: Optional[int]) -> None:
+        """Fix the rank that opens every row; None (a free start) lets any card open its row."""
+        self.start = start
+        if start is None:
+            self.opening, self.adds = self.deck, ()
+        else:
+            self.opening, self.adds = self.contract.tables(start)
 
     def set_rows(self, rows, to_move: int) -> None:
         """Set up a position: ``rows`` by suit, each None (closed) or (low card, high card).
@@ -187,7 +198,8 @@ class LayoutDeal:
             return f"{card_str(action)} is not in the hand of seat {self.to_move}"
         suit = action // 13
         if not self.played & SUIT_MASK[suit]:
-            return f"the {card_str(action)[1]} row is not open: only its {card_str(self.contract.card_at(suit, self.contract.position(self.contract.start_rank)))[0]} can open it"
+            opener = card_str(suit * 13 + self.start)[0]
+            return f"the {card_str(action)[1]} row is not open: only its {opener} can open it"
         return f"{card_str(action)} does not fit next to an end of its row"
 
     def apply_action(self, action: int) -> None:
@@ -206,6 +218,9 @@ class LayoutDeal:
                 return
         else:
             self.passes_in_row = 0
+            if self.start is None:  # a free start: this card's rank opens every row
+                self._open(action % 13)
+                self.frontier = self.opening
             self.hands[seat] ^= 1 << action
             self.played |= 1 << action
             self.frontier = (self.frontier & ~(1 << action)) | self.adds[action]
@@ -285,6 +300,7 @@ class LayoutDeal:
             completed=(),
             players=self.players,
             layout=self.rows(),
+            opening_rank=-1 if self.start is None else self.start,
             hand_sizes=tuple(h.bit_count() for h in self.hands),
             finished=tuple(self.finished),
             deck=self.deck,
@@ -314,7 +330,7 @@ class LayoutDeal:
         st.direction = view.direction
         st.dealt = [[] for _ in range(view.players)]
         st.hands = list(hands)
-        st.opening, st.adds = view.contract.tables()
+        st._open(None if view.opening_rank < 0 else view.opening_rank)
         st.scores = list(view.scores)
         st.finished = list(view.finished)
         st.actions = []

@@ -16,7 +16,8 @@ class SeatView:
     ``legal`` the legal actions when it is this seat's turn. ``trick`` holds ``(seat, card)``
     of the trick in progress, ``completed`` every finished trick as ``(leader, plays, winner)``.
     In a layout deal ``layout`` is a tuple of rows, one per suit: ``None`` (not open) or
-    ``(low, high)`` card ids at the ends.
+    ``(low, high)`` card ids at the ends, and ``opening_rank`` the rank that opens every row
+    (-1 before the first card of a free start, and in trick deals).
     """
 
     seat: int
@@ -41,5 +42,6 @@ class SeatView:
     deck: int = 0
     direction: int = 1
     deal_number: int = 0
+    opening_rank: int = -1
     ply: int = 0  # actions taken in this deal so far (with deal_number, names the decision)
     why: Any = attrs.field(default=None, eq=False, repr=False)  # action -> reason it is illegal, or None

@@ -143,11 +143,12 @@ class HeuristicPlayer(Player):
             return PASS
         hand = view.hand
         c = view.contract
+        free = view.opening_rank < 0  # a free start: the card played now sets the opening rank
 
         def score(x: int) -> tuple:
             # cards of ours this one leads to, minus the gap it opens for the others
             suit, pos = x // 13, c.position(x)
-            start = c.position(c.start_rank)
+            start = pos if free else c.position(view.opening_rank)
             step = -1 if pos < start else 1
             ours = 0
             p = pos + step
@@ -156,6 +157,8 @@ class HeuristicPlayer(Player):
                 p += step
             if pos == start:
                 ours = max(ours, sum(1 for q in range(13) if hand >> c.card_at(suit, q) & 1))
+            if free:  # holding the other rows' openers keeps them under our control
+                ours += sum(1 for s in range(4) if s != suit and hand >> (s * 13 + x % 13) & 1)
             opens = 0 if (0 <= pos + step <= 12 and hand >> c.card_at(suit, pos + step) & 1) else 1
             far = abs(pos - start)
             return (ours - 2 * opens, far, -x)

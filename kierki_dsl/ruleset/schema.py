@@ -262,23 +262,30 @@ class SeatOrRandom(Kind):
 
 @define(eq=False)
 class RankKind(Kind):
+    """A rank (2-10, J, Q, K, A), or one of ``words`` (returned as written)."""
+
     doc: str = ""
+    words: tuple = ()
 
     def load(self, node, ctx, where, label):
         s = _scalar(node, ctx, label, "a rank")
         if s is None:
             return _INVALID
+        if s.value in self.words:
+            return s.value
         if s.plain and _LEADING_ZERO.match(s.value):
             ctx.error(s, "S207", f"integer with leading zero {s.value!r} is ambiguous (YAML 1.1 reads it as octal)")
             return _INVALID
         try:
             return parse_rank(s.value)
         except CardError:
-            ctx.error(s, "S204", f"{label} must be a rank (2-10, J, Q, K, A), got {s.value!r}")
+            words = "".join(f" or {w}" for w in self.words)
+            ctx.error(s, "S204", f"{label} must be a rank (2-10, J, Q, K, A){words}, got {s.value!r}")
             return _INVALID
 
     def json(self):
-        return {"type": ["integer", "string"], "pattern": "^(10|[2-9TJQKAtjqka])$"}
+        rank = {"type": ["integer", "string"], "pattern": "^(10|[2-9TJQKAtjqka])$"}
+        return {"anyOf": [rank, {"enum": list(self.words)}]} if self.words else rank
 
 
 @define(eq=False)

@@ -135,7 +135,7 @@ def _check_contract(name, c, w, bctx, hand_size, players, deck) -> None:
     if c.type == "layout":
         if len(c.prizes) > players:
             bctx.error(w + ("prizes",), "M607", f"{len(c.prizes)} prizes for {players} players")
-        opening = sum(1 << (s * 13 + c.start_rank) for s in range(4))
+        opening = deck if c.start_rank is None else sum(1 << (s * 13 + c.start_rank) for s in range(4))
         if not opening & deck:
             bctx.error(w + ("start_rank",), "M606", f"the opening rank {card_str(c.start_rank)[0]} is not in the deck")
         return
