@@ -139,6 +139,8 @@ def aspects(rs, name: str) -> dict:
         out["first turn"] = f"{seat(spec['first_turn'].text) if spec.get('first_turn') else seat('left(dealer)')} plays first"
         out["play"] = ("a player who can play must play; with nothing to play he passes" if c.must_play
                        else "a player may pass at any time")
+        if c.again:
+            out["extra turn"] = f"whoever plays one of the {cards(spec['again_after'].text)} plays again at once, if able"
         places = ", ".join(f"{i + 1}{'st' if i == 0 else 'nd' if i == 1 else 'rd' if i == 2 else 'th'} out {p:+d}"
                            for i, p in enumerate(c.prizes))
         out["scoring"] = f"{places}; the deal ends once every prize is given"

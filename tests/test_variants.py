@@ -24,7 +24,8 @@ REQUIRED = ["jacks_only", "first_and_last", "hearts_never_led", "king_of_hearts_
             "left_of_dealer_calls_trumps", "dealer_leads_trumps", "no_trumps_allowed", "must_ruff",
             "fantan_start_eight", "dealer_starts_fantan", "fantan_ace_high", "four_lotteries", "early_stop",
             "six_negative_deals", "three_players", "last_trick_only", "last_two_tricks", "third_and_seventh",
-            "hearts_broken", "walc_scale", "walc_chapanka", "fantan_free_start"]
+            "hearts_broken", "walc_scale", "walc_chapanka", "fantan_free_start",
+            "fantan_extra_turn"]
 
 
 @functools.lru_cache(maxsize=None)
@@ -268,6 +269,34 @@ def test_fantan_free_start():
     assert sum(results[-1].totals) == 0
     report = replay(rs, match_record(rs, 9, runner.first_dealer, results))
     assert report.ok and report.deals[-1]["scores"] == list(results[-1].scores)
+
+
+def test_fantan_extra_turn_after_an_ace():
+    rs = load("fantan_extra_turn")
+    lot = rs.contracts["loteryjka"]
+    # ace low: the spade row runs A..K from the 7; N plays 2S, E plays AS and goes again
+    st = lot.new_deal(4, rs.deck, W, [C("2S", "QH"), C("AS", "8S", "3H"), C("JD", "4H"), C("KC", "5H")])
+    st.set_rows([(parse_card("3S"), parse_card("7S")), None, None, None], to_move=N)
+    st.apply_action(parse_card("2S"))
+    assert st.current_player() == E
+    st.apply_action(parse_card("AS"))
+    assert st.current_player() == E and st.legal_actions() == C("8S"), "an extra turn after the ace"
+    st.apply_action(parse_card("8S"))
+    assert st.current_player() == S
+    # with nothing to play on the extra turn, the player passes and play moves on
+    st = lot.new_deal(4, rs.deck, W, [C("2S", "QH"), C("AS", "3H"), C("JD", "4H"), C("KC", "5H")])
+    st.set_rows([(parse_card("3S"), parse_card("7S")), None, None, None], to_move=N)
+    st.apply_action(parse_card("2S"))
+    st.apply_action(parse_card("AS"))
+    assert st.current_player() == E and st.legal_actions() == [PASS]
+    st.apply_action(PASS)
+    assert st.current_player() == S
+    std = load("standard").contracts["loteryjka"]
+    st = std.new_deal(4, rs.deck, W, [C("2S", "QH"), C("AS", "8S", "3H"), C("JD", "4H"), C("KC", "5H")])
+    st.set_rows([(parse_card("3S"), parse_card("7S")), None, None, None], to_move=N)
+    st.apply_action(parse_card("2S"))
+    st.apply_action(parse_card("AS"))
+    assert st.current_player() == S, "no extra turn in the standard game"
 
 
 def test_four_lotteries():

@@ -224,6 +224,7 @@ def _compile_layout(contract, players: int) -> Optional[Callable]:
     opening, adds = contract.tables()
     prizes = contract.prizes
     places = len(prizes)
+    again = contract.again
 
     def play(hands, leader, trump, grb, direction=1):
         H = list(hands)
@@ -261,6 +262,8 @@ def _compile_layout(contract, players: int) -> Optional[Callable]:
                             if out < places:
                                 scores[last] += prizes[out]
                             return scores
+                    elif bit & again:  # an extra turn
+                        continue
                 else:
                     idle += 1
                     if idle >= active:

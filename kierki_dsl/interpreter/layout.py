@@ -12,7 +12,8 @@ from typing import TYPE_CHECKING, Optional
 import attrs
 
 from ..cards import SUIT_MASK, card_list, card_str
-from ..expr.types import SEAT
+from ..expr import CARD_SCOPE
+from ..expr.types import BOOL, SEAT
 from ..ruleset.schema import Bool, Enum, Expr, ExprSource, Field, Int, List, RankKind
 from ..values import frozen
 from . import scopes
@@ -28,6 +29,8 @@ FIELDS = {
     "ace": Field(Enum(("low", "high")), "ace below the 2 (low) or above the king (high)", default="low"),
     "first_turn": Field(Expr("seat"), "who plays first", default=None),
     "must_play": Field(Bool(), "a player who can play must play (else he may pass at will)", default=True),
+    "again_after": Field(Expr("pred"), "a card predicate: after playing a matching card the same player plays again "
+                         "(if able), e.g. card.rank == A", default=None),
     "prizes": Field(List(Int(-10**6, 10**6), min_items=1, max_items=8), "points by finishing place; the deal ends when all are given", required=True),
 }
 
@@ -44,6 +47,7 @@ class LayoutContract:
     first_turn: object
     must_play: bool
     prizes: tuple
+    again: int = 0  # cards after which the same player plays again
     description: str = ""
     _tables: dict = attrs.field(factory=dict, repr=False)
 
@@ -90,7 +94,8 @@ class Layout(DealType):
         w = ("contracts", name)
         first = ctx.expr(spec.get("first_turn") or ExprSource("left(dealer)"), scopes.SEAT_EXPR, SEAT, w + ("first_turn",))
         prizes = spec.get("prizes")
-        if first is None or not prizes:
+        again = ctx.expr(spec.get("again_after"), CARD_SCOPE, BOOL, w + ("again_after",), predicate=True)
+        if first is None or not prizes or (spec.get("again_after") is not None and again is None):
             return None
         return LayoutContract(
             name=name,
@@ -103,6 +108,7 @@ class Layout(DealType):
             first_turn=first,
             must_play=spec.get("must_play", True),
             prizes=tuple(prizes),
+            again=again.const if again is not None else 0,
             description=spec.get("description") or "",
         )
 
@@ -228,6 +234,8 @@ class LayoutDeal:
                 self._place(seat)
                 if self.phase == "done":
                     return
+            elif self.contract.again >> action & 1:  # an extra turn
+                return
         self._advance()
 
     def _place(self, seat: int) -> None:
