@@ -1,9 +1,10 @@
-"""Other compendium games written only as data: Brazilian King, classic Hearts, Trix."""
+"""Other compendium games written only as data: Brazilian King, classic Hearts, Trix, Barbu."""
 from __future__ import annotations
 
 import copy
 
 from kierki_dsl.cards import SUIT_MASK, parse_card
+from kierki_dsl.interpreter.actions import call
 from kierki_dsl.interpreter.match import MatchRunner
 from kierki_dsl.players.base import make_player
 from kierki_dsl.record import match_record, replay
@@ -135,3 +136,45 @@ def test_trix_layout_opens_with_jacks_counter_clockwise():
     assert st.current_player() == N and st.legal_actions() == C("JS")
     st.apply_action(parse_card("JS"))
     assert st.current_player() == W, "counter-clockwise: West plays after North"
+
+
+def test_barbu_declarers_choose_each_contract_once():
+    rs = load("barbu")
+    runner, results = run(rs, 6)
+    assert len(results) == 28 and sum(results[-1].totals) == 0
+    names = ["barbu", "domino", "no_hearts", "no_last_two", "no_queens", "no_tricks", "trumps"]
+    for k in range(4):
+        deals = results[k * 7 : k * 7 + 7]
+        assert len({r.dealer for r in deals}) == 1, "one declarer for seven deals"
+        assert sorted(r.contract.name for r in deals) == names
+        assert sum(sum(r.scores) for r in deals) == 0, "each declarer's seven contracts sum to zero"
+    assert replay(rs, match_record(rs, 6, runner.first_dealer, results)).ok
+
+
+def test_barbu_contracts():
+    rs = load("barbu")
+    spread = [list(range(i, 52, 4)) for i in range(4)]
+    hearts = rs.contracts["no_hearts"].new_deal(4, rs.deck, N, spread)
+    assert hearts.current_player() == N, "the declarer leads"
+    assert hearts.trick_value(P((N, "AH"), (E, "2H"), (S, "3C"), (W, "4D")), 1) == (N, -8)
+    last_two = rs.contracts["no_last_two"].new_deal(4, rs.deck, N, spread)
+    trick = P((N, "AS"), (E, "2S"), (S, "3S"), (W, "4S"))
+    assert [last_two.trick_value(trick, n)[1] for n in (11, 12, 13)] == [0, -10, -20]
+    # trumps: the declarer names them seeing his whole hand; on a trump lead, overtrump if able
+    st = rs.contracts["trumps"].new_deal(4, rs.deck, W, [C("5S", "2C"), C("9S", "4S", "3C"), C("KD", "2D"), C("3D", "QD")])
+    assert st.current_player() == W and st.view(W).hand.bit_count() == 2
+    st.apply_action(call(0))  # spades
+    st.apply_action(parse_card("3D"))
+    assert st.current_player() == N and set(st.legal_actions()) == set(C("5S", "2C")), "no duty to ruff"
+    st = rs.contracts["trumps"].new_deal(4, rs.deck, N, [C("5S", "2C"), C("9S", "4S", "3C"), C("KD", "2D"), C("3D", "QD")])
+    st.apply_action(call(0))
+    st.apply_action(parse_card("5S"))
+    assert st.legal_actions() == C("9S"), "a trump lead: must overtrump when able"
+    # the barbu ends as soon as the king of hearts is taken
+    st = rs.contracts["barbu"].new_deal(4, rs.deck, N, [C("AC", "2D"), C("KH", "5D"), C("3C", "3D"), C("4C", "4D")])
+    for c in ("AC", "KH", "3C", "4C"):
+        st.apply_action(parse_card(c))
+    assert st.is_terminal() and st.returns() == [-20, 0, 0, 0]
+    # the domino: the declarer opens with any card
+    dom = rs.contracts["domino"].new_deal(4, rs.deck, E, [C("2S", "9D"), C("AS", "8D"), C("TD", "4H"), C("KC", "5H")])
+    assert dom.current_player() == E and set(dom.legal_actions()) == set(C("AS", "8D"))
