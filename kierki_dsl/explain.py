@@ -174,6 +174,14 @@ def aspects(rs, name: str) -> dict:
             out["end"] = f"the deal ends before the next trick when `{' '.join(spec['end_when'].text.split())}`"
         else:
             out["end"] = f"all {n} tricks are played"
+    doubling = spec.get("doubling")
+    if doubling is not None:
+        who = (f"may double each player where `{' '.join(doubling['may_double'].text.split())}`"
+               if doubling.get("may_double") is not None else "except the dealer may double any other player")
+        again = "; a doubled player may redouble" if doubling.get("redouble", True) else ""
+        out["doubling"] = (f"before the first card each player in turn from the dealer's left {who}{again}; "
+                           "each bet pays the difference of the two players' scores to the better one "
+                           "(twice the difference if redoubled)")
     total = contract_total(c, rs.hand_size, rs.players, rs.deck)
     if total is not None:
         out["total"] = f"the points of one deal add up to {_signed(total)}"

@@ -16,7 +16,7 @@ from typing import Optional
 import attrs
 
 from .cards import CardError, card_str, parse_card, popcount
-from .interpreter.actions import PASS, IllegalAction, call
+from .interpreter.actions import PASS, IllegalAction, call, parse_bet
 from .values import define, frozen
 
 FORMAT = "kierki-record/1"
@@ -36,6 +36,8 @@ def deal_entry(result) -> dict:
     }
     if result.passes:
         entry["passes"] = [list(p) for p in result.passes]
+    if result.bets:
+        entry["bets"] = list(result.bets)
     return entry
 
 
@@ -246,6 +248,18 @@ def _replay_deal(ruleset, contract, k: int, entry, first_dealer: Optional[int]):
         want = None if expected < 0 else "SHDC"[expected]
         if got != want:
             return None, Violation(d, f"'trump' is {trump!r} but this contract has {'no trumps' if want is None else want}")
+    bets = entry.get("bets", [])
+    if not isinstance(bets, list):
+        return None, Violation(d, "'bets' must be a list such as [\"double:1\", \"done\"]")
+    for b in bets:
+        seat = state.current_player()
+        action = parse_bet(str(b))
+        if action is None:
+            return None, Violation(d, f"bets: {b!r} is not a bet (double:SEAT, redouble:SEAT or done)", seat=seat)
+        reason = state.why_illegal(action)
+        if reason is not None:
+            return None, Violation(d, f"bet {b} is illegal: {reason}", seat=seat)
+        state.apply_action(action)
     plays = entry.get("plays")
     if not isinstance(plays, list):
         return None, Violation(d, "'plays' must be a list of cards")

@@ -13,7 +13,7 @@ import os
 from typing import Optional
 
 from .cards import CardError, parse_card
-from .interpreter.actions import NO_TRUMP, PASS, action_str, call
+from .interpreter.actions import NO_TRUMP, PASS, action_str, call, parse_bet
 from .interpreter.choice import CHOOSE_BASE
 
 FORMAT = "kierki-save/1"
@@ -39,7 +39,8 @@ def decode(text: str) -> int:
         return NO_TRUMP
     if t.startswith("call:") and len(t) == 6 and t[5] in "SHDC":
         return call("SHDC".index(t[5]))
-    return parse_card(t)
+    bet = parse_bet(t)
+    return bet if bet is not None else parse_card(t)
 
 
 class SaveWriter:

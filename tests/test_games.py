@@ -4,7 +4,7 @@ from __future__ import annotations
 import copy
 
 from kierki_dsl.cards import SUIT_MASK, parse_card
-from kierki_dsl.interpreter.actions import call
+from kierki_dsl.interpreter.actions import DONE, call, double, redouble
 from kierki_dsl.interpreter.match import MatchRunner
 from kierki_dsl.players.base import make_player
 from kierki_dsl.record import match_record, replay
@@ -151,30 +151,95 @@ def test_barbu_declarers_choose_each_contract_once():
     assert replay(rs, match_record(rs, 6, runner.first_dealer, results)).ok
 
 
+def no_bets(st):
+    """Every seat says done in the doubling round."""
+    while st.phase == "double":
+        st.apply_action(DONE)
+    return st
+
+
 def test_barbu_contracts():
     rs = load("barbu")
     spread = [list(range(i, 52, 4)) for i in range(4)]
-    hearts = rs.contracts["no_hearts"].new_deal(4, rs.deck, N, spread)
+    hearts = no_bets(rs.contracts["no_hearts"].new_deal(4, rs.deck, N, spread))
     assert hearts.current_player() == N, "the declarer leads"
     assert hearts.trick_value(P((N, "AH"), (E, "2H"), (S, "3C"), (W, "4D")), 1) == (N, -8)
-    last_two = rs.contracts["no_last_two"].new_deal(4, rs.deck, N, spread)
+    last_two = no_bets(rs.contracts["no_last_two"].new_deal(4, rs.deck, N, spread))
     trick = P((N, "AS"), (E, "2S"), (S, "3S"), (W, "4S"))
     assert [last_two.trick_value(trick, n)[1] for n in (11, 12, 13)] == [0, -10, -20]
     # trumps: the declarer names them seeing his whole hand; on a trump lead, overtrump if able
     st = rs.contracts["trumps"].new_deal(4, rs.deck, W, [C("5S", "2C"), C("9S", "4S", "3C"), C("KD", "2D"), C("3D", "QD")])
     assert st.current_player() == W and st.view(W).hand.bit_count() == 2
     st.apply_action(call(0))  # spades
+    no_bets(st)
     st.apply_action(parse_card("3D"))
     assert st.current_player() == N and set(st.legal_actions()) == set(C("5S", "2C")), "no duty to ruff"
     st = rs.contracts["trumps"].new_deal(4, rs.deck, N, [C("5S", "2C"), C("9S", "4S", "3C"), C("KD", "2D"), C("3D", "QD")])
     st.apply_action(call(0))
+    no_bets(st)
     st.apply_action(parse_card("5S"))
     assert st.legal_actions() == C("9S"), "a trump lead: must overtrump when able"
     # the barbu ends as soon as the king of hearts is taken
-    st = rs.contracts["barbu"].new_deal(4, rs.deck, N, [C("AC", "2D"), C("KH", "5D"), C("3C", "3D"), C("4C", "4D")])
+    st = no_bets(rs.contracts["barbu"].new_deal(4, rs.deck, N, [C("AC", "2D"), C("KH", "5D"), C("3C", "3D"), C("4C", "4D")]))
     for c in ("AC", "KH", "3C", "4C"):
         st.apply_action(parse_card(c))
     assert st.is_terminal() and st.returns() == [-20, 0, 0, 0]
     # the domino: the declarer opens with any card
-    dom = rs.contracts["domino"].new_deal(4, rs.deck, E, [C("2S", "9D"), C("AS", "8D"), C("TD", "4H"), C("KC", "5H")])
+    dom = no_bets(rs.contracts["domino"].new_deal(4, rs.deck, E, [C("2S", "9D"), C("AS", "8D"), C("TD", "4H"), C("KC", "5H")]))
     assert dom.current_player() == E and set(dom.legal_actions()) == set(C("AS", "8D"))
+
+
+def test_barbu_doubling_round_and_settlement():
+    rs = load("barbu")
+    hands = [C("AC", "2D"), C("KC", "5D"), C("3C", "3D"), C("4C", "4D")]
+    st = rs.contracts["no_tricks"].new_deal(4, rs.deck, W, hands)  # W declares, N bets first
+    assert st.phase == "double" and st.current_player() == N
+    assert st.legal_actions() == [double(E), double(S), double(W), DONE]
+    st.apply_action(double(W))
+    assert st.legal_actions() == [double(E), double(S), DONE], "each seat once"
+    st.apply_action(DONE)
+    st.apply_action(double(N))  # E doubles N
+    st.apply_action(DONE)
+    st.apply_action(DONE)  # S; the declarer W may not double, so his turn is skipped
+    # redoubles: N (doubled by E) first, then W (doubled by N)
+    assert st.current_player() == N and st.legal_actions() == [redouble(E), DONE]
+    st.apply_action(DONE)
+    assert st.current_player() == W and st.legal_actions() == [redouble(N), DONE]
+    assert "a bet is expected" in st.why_illegal(parse_card("4C"))
+    st.apply_action(redouble(N))
+    assert st.phase == "play" and st.current_player() == W
+    assert st.view(S).bets == ((N, W, 2), (E, N, 1))
+    for c in ("4C", "AC", "KC", "3C", "2D", "5D", "3D", "4D"):
+        st.apply_action(parse_card(c))
+    # N and E took a trick each (-2); E doubled N: equal scores, nothing moves; N doubled W
+    # and W redoubled: twice the difference (-2 - 0), 4 points, goes from N to W
+    assert st.returns() == [-6, -2, 0, 4] and sum(st.returns()) == -4
+    # positive contracts: only the declarer may be doubled, and only he redoubles
+    st = rs.contracts["domino"].new_deal(4, rs.deck, W, [C("2S", "9D"), C("AS", "8D"), C("TD", "4H"), C("KC", "5H")])
+    assert st.current_player() == N and st.legal_actions() == [double(W), DONE]
+
+
+def test_barbu_records_keep_the_bets():
+    rs = load("barbu")
+    runner, results = run(rs, 11, names=("heuristic",) * 4)
+    assert any("double" in b for r in results for b in r.bets), "strong hands double"
+    rec = match_record(rs, 11, runner.first_dealer, results)
+    assert replay(rs, rec).ok and sum(results[-1].totals) == 0
+    k = next(i for i, d in enumerate(rec["deals"]) if any(b.startswith("double") for b in d.get("bets", [])))
+    bad = copy.deepcopy(rec)
+    bad["deals"][k]["bets"] = ["redouble:0"] + bad["deals"][k]["bets"]
+    report = replay(rs, bad)
+    assert not report.ok and report.violations[0].deal == k + 1 and "bet redouble:0 is illegal" in report.violations[0].message
+
+
+def test_heuristic_doubles_only_a_strong_hand():
+    from kierki_dsl.players.heuristic import HeuristicPlayer
+
+    rs = load("barbu")
+    low = [parse_card(c) for c in ("2S 3S 4S 5S 6S 2H 3H 4H 2D 3D 4D 2C 3C".split())]
+    rest = [c for c in range(52) if c not in low]
+    for hand, expected in ((low, double(E)), (rest[:13], DONE)):
+        st = rs.contracts["no_tricks"].new_deal(4, rs.deck, W, [hand, rest[13:26], rest[26:39], rest[-13:]])
+        p = HeuristicPlayer()
+        p.reset(1, N)
+        assert p.act(st.view(N)) == expected

@@ -49,6 +49,23 @@ def test_human_lead_ban_reason_and_trump_call():
     assert "You name trumps" in out.getvalue()
 
 
+
+def test_human_bets_in_a_doubling_round():
+    from kierki_dsl.interpreter.actions import DONE, double
+
+    barbu = Ruleset.load(str(STANDARD.parent / "games" / "barbu.yaml"))
+    st = barbu.contracts["no_tricks"].new_deal(4, barbu.deck, 3, [list(range(i, 52, 4)) for i in range(4)])
+    out = io.StringIO()
+    human = HumanPlayer(stdin=io.StringIO("double X\nd e\n"), stdout=out, ruleset=barbu)
+    human.reset(1, 0)
+    assert human.act(st.view(0)) == double(1)
+    assert "1) double E  2) double S  3) double W  4) done" in out.getvalue()
+    assert "Type a number from the list" in out.getvalue()
+    st.apply_action(double(1))
+    human = HumanPlayer(stdin=io.StringIO("done\n"), stdout=io.StringIO(), ruleset=barbu)
+    human.reset(1, 0)
+    assert human.act(st.view(0)) == DONE
+
 def _first_human_decision(seed: int, seat: int):
     """The hand and trick the human will first face (bots are deterministic for a seed)."""
     seen = {}
@@ -162,3 +179,11 @@ def test_corrupt_or_foreign_save_files_are_refused(tmp_path):
     rc, out, err, _ = run_cli("resume", str(save), "--format", "json")
     again = run_cli("run", str(STANDARD), "--seed", "7", "--players", "random", "--format", "json")[1]
     assert rc == 0 and json.loads(out)["totals"] == json.loads(again)["totals"]
+
+
+def test_save_files_encode_bets():
+    from kierki_dsl.interpreter.actions import DONE, double, redouble
+    from kierki_dsl.savefile import decode, encode
+
+    for action, text in ((DONE, "done"), (double(0), "double:0"), (redouble(3), "redouble:3")):
+        assert encode(action) == text and decode(text) == action

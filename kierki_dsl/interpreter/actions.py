@@ -1,4 +1,4 @@
-"""Action numbers shared by every deal type: cards are 0..51, then pass and trump calls."""
+"""Action numbers shared by every deal type: cards are 0..51, then pass, trump calls and bets."""
 from __future__ import annotations
 
 from ..cards import SUITS, card_str
@@ -6,6 +6,9 @@ from ..cards import SUITS, card_str
 PASS = 52
 CALL_BASE = 53  # CALL_BASE + suit (0..3) names that suit trumps
 NO_TRUMP = 57  # the caller chose to play without trumps
+DOUBLE_BASE = 58  # DOUBLE_BASE + seat (0..7): double that seat
+REDOUBLE_BASE = 66  # REDOUBLE_BASE + seat: redouble a seat that doubled you
+DONE = 74  # no more doubles (or redoubles) from this seat
 
 
 def call(suit: int) -> int:
@@ -21,6 +24,19 @@ def is_call(action: int) -> bool:
     return CALL_BASE <= action <= NO_TRUMP
 
 
+def double(seat: int) -> int:
+    return DOUBLE_BASE + seat
+
+
+def redouble(seat: int) -> int:
+    return REDOUBLE_BASE + seat
+
+
+def is_bet(action: int) -> bool:
+    """A doubling-round action: double, redouble or done."""
+    return DOUBLE_BASE <= action <= DONE
+
+
 def action_str(action: int) -> str:
     if action < 52:
         return card_str(action)
@@ -28,7 +44,24 @@ def action_str(action: int) -> str:
         return "pass"
     if action == NO_TRUMP:
         return "call:none"
-    return "call:" + SUITS[action - CALL_BASE]
+    if is_call(action):
+        return "call:" + SUITS[action - CALL_BASE]
+    if action == DONE:
+        return "done"
+    if action >= REDOUBLE_BASE:
+        return f"redouble:{action - REDOUBLE_BASE}"
+    return f"double:{action - DOUBLE_BASE}"
+
+
+def parse_bet(text: str):
+    """The action ``action_str`` wrote for a doubling-round action, or None."""
+    t = str(text).strip().lower()
+    if t == "done":
+        return DONE
+    kind, _, seat = t.partition(":")
+    if kind in ("double", "redouble") and seat.isdigit() and int(seat) < 8:
+        return (DOUBLE_BASE if kind == "double" else REDOUBLE_BASE) + int(seat)
+    return None
 
 
 class IllegalAction(Exception):

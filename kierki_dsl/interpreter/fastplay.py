@@ -77,6 +77,8 @@ def _narrow(m0, m1, m2, m3, rules):
 
 def compile_fast(contract, players: int, tricks: int, deck: int) -> Optional[Callable]:
     """A function ``play(hands, leader, trump, grb, direction, ...) -> scores``, or None."""
+    if getattr(contract, "doubling", None) is not None:  # bets are decisions: the interpreter plays them
+        return None
     if contract.type == "layout":
         return _compile_layout(contract, players)
     if contract.end_when is not None or not contract.follow_suit:

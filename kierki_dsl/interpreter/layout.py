@@ -17,8 +17,9 @@ from ..expr.types import BOOL, SEAT
 from ..ruleset.schema import Bool, Enum, Expr, ExprSource, Field, Int, List, RankKind
 from ..values import frozen
 from . import scopes
-from .actions import PASS, IllegalAction
+from .actions import PASS, IllegalAction, action_str, is_bet
 from .catalogue import DealType, register
+from .doubling import DOUBLING, BettingRound, Doubling, build_doubling
 
 if TYPE_CHECKING:
     from .view import SeatView
@@ -29,6 +30,7 @@ FIELDS = {
     "ace": Field(Enum(("low", "high")), "ace below the 2 (low) or above the king (high)", default="low"),
     "first_turn": Field(Expr("seat"), "who plays first", default=None),
     "must_play": Field(Bool(), "a player who can play must play (else he may pass at will)", default=True),
+    "doubling": Field(DOUBLING, "side bets between players on the difference of their scores (Barbu)", default=None),
     "again_after": Field(Expr("pred"), "a card predicate: after playing a matching card the same player plays again "
                          "(if able), e.g. card.rank == A", default=None),
     "prizes": Field(List(Int(-10**6, 10**6), min_items=1, max_items=8), "points by finishing place; the deal ends when all are given", required=True),
@@ -48,6 +50,7 @@ class LayoutContract:
     must_play: bool
     prizes: tuple
     again: int = 0  # cards after which the same player plays again
+    doubling: Optional[Doubling] = None
     description: str = ""
     _tables: dict = attrs.field(factory=dict, repr=False)
 
@@ -95,7 +98,8 @@ class Layout(DealType):
         first = ctx.expr(spec.get("first_turn") or ExprSource("left(dealer)"), scopes.SEAT_EXPR, SEAT, w + ("first_turn",))
         prizes = spec.get("prizes")
         again = ctx.expr(spec.get("again_after"), CARD_SCOPE, BOOL, w + ("again_after",), predicate=True)
-        if first is None or not prizes or (spec.get("again_after") is not None and again is None):
+        doubling, doubling_ok = build_doubling(spec.get("doubling"), ctx, w + ("doubling",))
+        if first is None or not prizes or (spec.get("again_after") is not None and again is None) or not doubling_ok:
             return None
         return LayoutContract(
             name=name,
@@ -109,6 +113,7 @@ class Layout(DealType):
             must_play=spec.get("must_play", True),
             prizes=tuple(prizes),
             again=again.const if again is not None else 0,
+            doubling=doubling,
             description=spec.get("description") or "",
         )
 
@@ -142,6 +147,11 @@ class LayoutDeal:
         self.to_move = contract.first_turn(env) % players
         if not self.hands[self.to_move]:
             self._advance()
+        self.betting: Optional[BettingRound] = None
+        if contract.doubling is not None:
+            self.betting = BettingRound(contract.doubling, players, dealer, direction)
+            if not self.betting.finished:
+                self.first_turn, self.phase, self.to_move = self.to_move, "double", self.betting.seat
 
     def _open(self, start: Optional[int]) -> None:
         """Fix the rank that opens every row; None (a free start) lets any card open its row."""
@@ -186,6 +196,8 @@ class LayoutDeal:
     def legal_actions(self) -> list[int]:
         if self.phase == "done":
             return []
+        if self.phase == "double":
+            return self.betting.legal()
         out = card_list(self.legal_mask())
         if not out or not self.contract.must_play:
             out.append(PASS)
@@ -194,6 +206,8 @@ class LayoutDeal:
     def why_illegal(self, action: int) -> Optional[str]:
         if self.phase == "done":
             return "the deal is over"
+        if self.phase == "double":
+            return self.betting.why_illegal(action)
         if action in self.legal_actions():
             return None
         if action == PASS:
@@ -216,6 +230,13 @@ class LayoutDeal:
             raise IllegalAction(reason)
         seat = self.to_move
         self.actions.append(action)
+        if self.phase == "double":
+            self.betting.apply(action)
+            if self.betting.finished:
+                self.phase, self.to_move = "play", self.first_turn
+            else:
+                self.to_move = self.betting.seat
+            return
         if action == PASS:
             self.passes_in_row += 1
             active = sum(1 for h in self.hands if h)
@@ -250,6 +271,8 @@ class LayoutDeal:
             self._place(left[0])
 
     def _finish(self) -> None:
+        if self.betting is not None:
+            self.scores = self.betting.settle(self.scores)
         self.phase = "done"
         self.to_move = -1
 
@@ -271,10 +294,14 @@ class LayoutDeal:
         return None
 
     def record_plays(self) -> list[str]:
-        return ["pass" if a == PASS else card_str(a) for a in self.actions]
+        return ["pass" if a == PASS else card_str(a) for a in self.actions if not is_bet(a)]
+
+    def record_bets(self) -> list[str]:
+        return [action_str(a) for a in self.actions if is_bet(a)]
 
     def position(self) -> tuple[int, int]:
-        return len(self.actions) // self.players + 1, len(self.actions) % self.players + 1
+        n = sum(1 for a in self.actions if not is_bet(a))
+        return n // self.players + 1, n % self.players + 1
 
     def rows(self) -> tuple:
         out = []
@@ -309,6 +336,7 @@ class LayoutDeal:
             players=self.players,
             layout=self.rows(),
             opening_rank=-1 if self.start is None else self.start,
+            bets=self.betting.public() if self.betting is not None else (),
             hand_sizes=tuple(h.bit_count() for h in self.hands),
             finished=tuple(self.finished),
             deck=self.deck,
@@ -325,6 +353,8 @@ class LayoutDeal:
         other.scores = list(self.scores)
         other.finished = list(self.finished)
         other.actions = list(self.actions)
+        if self.betting is not None:
+            other.betting = self.betting.copy()
         return other
 
     @classmethod
@@ -344,6 +374,7 @@ class LayoutDeal:
         st.actions = []
         st.passes_in_row = 0
         st.phase = "play"
+        st.betting = BettingRound.settled(view.bets, view.players) if view.bets else None
         st.number = view.deal_number
         st.set_rows(view.layout, view.seat)
         st.hands = list(hands)

@@ -72,6 +72,7 @@ class DealResult:
     totals: tuple  # running totals after this deal
     ended_early: bool = False
     passes: Optional[tuple] = None  # cards each seat passed, when the contract passes cards
+    bets: tuple = ()  # the doubling round's actions in order ("double:1", "done", ...)
 
 
 class MatchRunner:
@@ -170,6 +171,7 @@ class MatchRunner:
                 totals=tuple(self.totals),
                 ended_early=getattr(state, "ended_early", False),
                 passes=_passes(state),
+                bets=tuple(state.record_bets()) if hasattr(state, "record_bets") else (),
             )
 
 

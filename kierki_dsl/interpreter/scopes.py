@@ -101,7 +101,17 @@ END_WHEN = Scope(
     },
 )
 
+DOUBLE_EXPR = Scope(
+    "a doubling rule",
+    {
+        "dealer": _COMMON["dealer"],
+        "players": _COMMON["players"],
+        "doubler": Var(SEAT, "doubler", "the seat that would double"),
+        "target": Var(SEAT, "target", "the seat it would double"),
+    },
+)
 
-for _scope in (SEAT_EXPR, TRICK_POINTS, CARD_SCORING, PLAY_PREDICATE, SEAT_END, END_WHEN, MATCH_END):
+
+for _scope in (SEAT_EXPR, TRICK_POINTS, CARD_SCORING, PLAY_PREDICATE, SEAT_END, END_WHEN, MATCH_END, DOUBLE_EXPR):
     register_scope(_scope)
 register_scope(Scope("card predicates (per_card, lead_ban, forbid, require)", {"card": Var(CARD, "card")}))

@@ -18,6 +18,7 @@ from ..ruleset.schema import Bool, Enum, Expr, Field, Int, List, Obj, OneOf, Str
 from ..values import frozen
 from . import scopes
 from .catalogue import DealType, register
+from .doubling import DOUBLING, Doubling, build_doubling
 
 SUIT_CHOICES = ("none",) + SUIT_NAMES
 
@@ -76,6 +77,7 @@ FIELDS = {
     "score": Field(List(SCORE_ITEM, min_items=1, max_items=64), "scoring components", required=True),
     "end_when": Field(Expr("bool"), "the deal ends before the next trick when this holds"),
     "early_stop": Field(Bool(), "end the deal as soon as no points can change any more", default=False),
+    "doubling": Field(DOUBLING, "side bets between players on the difference of their scores (Barbu)", default=None),
 }
 
 
@@ -141,6 +143,7 @@ class TrickContract:
     early_stop: bool
     description: str = ""
     passing: Optional[PassCards] = None
+    doubling: Optional[Doubling] = None
     _tables: dict = attrs.field(factory=dict, repr=False)
 
     def new_deal(self, players: int, deck: int, dealer: int, dealt: list, direction: int = 1, number: int = 1):
@@ -254,7 +257,8 @@ class Tricks(DealType):
             else:
                 scorers.extend(got)
         end_when = ctx.expr(spec.get("end_when"), scopes.END_WHEN, BOOL, w + ("end_when",))
-        if first_lead is None:
+        doubling, doubling_ok = build_doubling(spec.get("doubling"), ctx, w + ("doubling",))
+        if first_lead is None or not doubling_ok:
             ok = False
         if not ok:
             return None
@@ -274,6 +278,7 @@ class Tricks(DealType):
             early_stop=bool(spec.get("early_stop")),
             description=spec.get("description") or "",
             passing=_passing(spec.get("pass_cards"), ctx, w),
+            doubling=doubling,
         )
 
 

@@ -4,10 +4,11 @@ from __future__ import annotations
 from typing import Optional
 
 from ..cards import FULL_DECK, SUIT_MASK, SUIT_NAMES, card_list, card_str, popcount
-from .actions import NO_TRUMP, IllegalAction, call, called_suit
+from .actions import NO_TRUMP, IllegalAction, action_str, call, called_suit, is_bet
+from .doubling import BettingRound
 from .view import SeatView
 
-PASSING, CALL, PLAY, DONE = "pass", "call", "play", "done"
+PASSING, CALL, DOUBLE, PLAY, DONE = "pass", "call", "double", "play", "done"
 
 
 class TrickDeal:
@@ -38,6 +39,7 @@ class TrickDeal:
         self.to_move = -1
         self.ended_early = False
         self.number = number
+        self.betting: Optional[BettingRound] = None  # the doubling round, when the contract has one
         self.passes: list = [[] for _ in range(players)]  # cards each seat passes
         self.pass_offset = contract.passing.offset(number, players) if contract.passing else 0
         if self.pass_offset:
@@ -53,7 +55,17 @@ class TrickDeal:
             self.caller = contract.call.called_by(self._seat_env())
             self.to_move = self.caller
         else:
-            self._start_play()
+            self._before_play()
+
+    def _before_play(self) -> None:
+        """The doubling round, if the contract has one, then play."""
+        if self.contract.doubling is not None:
+            self.betting = BettingRound(self.contract.doubling, self.players, self.dealer, self.direction)
+            if not self.betting.finished:
+                self.phase = DOUBLE
+                self.to_move = self.betting.seat
+                return
+        self._start_play()
 
     # -- environment for expressions ----------------------------------------------------
     def _seat_env(self) -> dict:
@@ -99,6 +111,8 @@ class TrickDeal:
             return [c for c in range(52) if m >> c & 1]
         if self.phase == CALL:
             return [call(s) for s in self.contract.call.choices]
+        if self.phase == DOUBLE:
+            return self.betting.legal()
         if self.phase == DONE:
             return []
         return card_list(self.legal_mask())
@@ -171,6 +185,8 @@ class TrickDeal:
                 return None
             return "a trump call is expected (" + ", ".join(
                 "no trumps" if s < 0 else SUIT_NAMES[s] for s in self.contract.call.choices) + ")"
+        if self.phase == DOUBLE:
+            return self.betting.why_illegal(action)
         if not 0 <= action < 52:
             return "a card is expected"
         if not self.hands[self.to_move] >> action & 1:
@@ -208,7 +224,18 @@ class TrickDeal:
                 raise IllegalAction(self.why_illegal(action) or "illegal call")
             self.actions.append(action)
             self.trump = called_suit(action)
-            self._start_play()
+            self._before_play()
+            return
+        if self.phase == DOUBLE:
+            reason = self.betting.why_illegal(action)
+            if reason is not None:
+                raise IllegalAction(reason)
+            self.actions.append(action)
+            self.betting.apply(action)
+            if self.betting.finished:
+                self._start_play()
+            else:
+                self.to_move = self.betting.seat
             return
         if self.phase == DONE:
             raise IllegalAction("the deal is over")
@@ -354,6 +381,8 @@ class TrickDeal:
             }
             for s in seat_scorers:
                 self.scores[seat] += s.points(env)
+        if self.betting is not None:
+            self.scores = self.betting.settle(self.scores)
         self.phase = DONE
         self.to_move = -1
 
@@ -367,6 +396,9 @@ class TrickDeal:
     def record_plays(self) -> list[str]:
         skip = sum(len(p) for p in self.passes)
         return [card_str(a) for a in self.actions[skip:] if a < 52]
+
+    def record_bets(self) -> list[str]:
+        return [action_str(a) for a in self.actions if is_bet(a)]
 
     def record_passes(self) -> Optional[list]:
         return [[card_str(c) for c in p] for p in self.passes] if self.pass_offset else None
@@ -407,6 +439,7 @@ class TrickDeal:
             direction=self.direction,
             deal_number=self.number,
             ply=len(self.actions),
+            bets=self.betting.public() if self.betting is not None else (),
             why=self.why_illegal if seat == self.current_player() else None,
         )
 
@@ -425,6 +458,8 @@ class TrickDeal:
         other.trick = list(self.trick)
         other.completed = list(self.completed)
         other.passes = [list(p) for p in self.passes]
+        if self.betting is not None:
+            other.betting = self.betting.copy()
         return other
 
     @classmethod
@@ -461,6 +496,7 @@ class TrickDeal:
         st.number = view.deal_number
         st.passes = [[] for _ in range(view.players)]
         st.pass_offset = 0
+        st.betting = BettingRound.settled(view.bets, view.players) if view.bets else None
         st.dealt = [[] for _ in range(view.players)]
         st.leader = view.trick[0][0] if view.trick else view.seat
         st._tables = c.tables(view.tricks_total, view.trump, view.players)

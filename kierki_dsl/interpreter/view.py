@@ -43,5 +43,6 @@ class SeatView:
     direction: int = 1
     deal_number: int = 0
     opening_rank: int = -1
+    bets: tuple = ()  # (doubler, target, 2 if redoubled else 1) of every bet made so far
     ply: int = 0  # actions taken in this deal so far (with deal_number, names the decision)
     why: Any = attrs.field(default=None, eq=False, repr=False)  # action -> reason it is illegal, or None

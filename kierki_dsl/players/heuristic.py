@@ -6,12 +6,14 @@ card, leads low in short suits and throws its most expensive card when void; whe
 earn points it wins as cheaply as it can and leads its winners. It calls trumps from the
 cards it has seen (longest, then strongest suit), passes its most expensive and highest
 cards, chooses the contract its hand suits best, and in layout deals plays the card that
-frees its own cards while holding back those that would open rows for the others.
+frees its own cards while holding back those that would open rows for the others. It doubles
+(and redoubles) only with a hand clearly better than an average one for the contract: many
+low cards where tricks cost, many high ones where they pay; never in layout deals.
 """
 from __future__ import annotations
 
 from ..cards import SUIT_MASK, bits, popcount
-from ..interpreter.actions import PASS, call, is_call
+from ..interpreter.actions import DONE, PASS, call, is_bet, is_call
 from .base import Player, register_player
 
 
@@ -73,9 +75,24 @@ class HeuristicPlayer(Player):
             return call(suit) if call(suit) in legal else legal[0]
         if view.phase == "pass":
             return self._pass(view, legal)
+        if is_bet(legal[-1]):
+            return self._bet(view, legal)
         if view.layout is not None:
             return self._layout(view, legal)
         return self._trick(view, legal)
+
+    # -- doubling ------------------------------------------------------------------------
+    def _bet(self, view, legal) -> int:
+        """Double (or redouble) every seat it may while its hand is clearly above average."""
+        if view.layout is not None:
+            return DONE
+        ranks = [c % 13 for c in bits(view.hand)]
+        high = sum(1 for r in ranks if r >= 9)  # J, Q, K, A
+        low = sum(1 for r in ranks if r <= 4)  # 2..6
+        positive = is_positive(view.contract, view.tricks_total, view.trump, view.players)
+        edge = high - low + 1 if positive else low - high - 1  # about 0 for an average hand
+        bets = [a for a in legal if a != DONE]
+        return bets[0] if bets and edge >= 3 else DONE
 
     # -- trick play ----------------------------------------------------------------------
     def _trick(self, view, legal) -> int:

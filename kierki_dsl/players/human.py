@@ -13,7 +13,7 @@ import sys
 from typing import Optional
 
 from ..cards import SUIT_NAMES, SUIT_SYMBOLS, CardError, card_pretty, parse_card, parse_suit
-from ..interpreter.actions import NO_TRUMP, PASS, call, called_suit, is_call
+from ..interpreter.actions import DONE, DOUBLE_BASE, NO_TRUMP, PASS, REDOUBLE_BASE, call, called_suit, is_bet, is_call
 from ..report import seat_name
 from .base import Player, register_player
 
@@ -98,6 +98,8 @@ class HumanPlayer(Player):
         self._table(view)
         if is_call(legal[0]):
             return self._call(view, legal)
+        if is_bet(legal[-1]):
+            return self._bet(view, legal)
         if legal == [PASS]:
             self.say("You have nothing to play: you pass.")
             return PASS
@@ -150,6 +152,28 @@ class HumanPlayer(Player):
             if a in legal:
                 return a
             self.say("That suit may not be called here.")
+
+    def _bet(self, view, legal) -> int:
+        n = view.players
+
+        def words(a: int) -> str:
+            if a == DONE:
+                return "done"
+            if a >= REDOUBLE_BASE:
+                return f"redouble {seat_name(a - REDOUBLE_BASE, n)}"
+            return f"double {seat_name(a - DOUBLE_BASE, n)}"
+
+        for a, b, f in view.bets:
+            self.say(f"  {seat_name(a, n)} {'redoubled' if f == 2 else 'doubled'} {seat_name(b, n)}")
+        self.say("Bets: " + "  ".join(f"{i}) {words(a)}" for i, a in enumerate(legal, start=1)))
+        while True:
+            t = " ".join(self.ask("bet> ").strip().lower().split())
+            if t.isdigit() and 1 <= int(t) <= len(legal):
+                return legal[int(t) - 1]
+            for a in legal:
+                if t in (words(a).lower(), words(a).lower().replace("double ", "d ").replace("red ", "r ")):
+                    return a
+            self.say("Type a number from the list, 'double E', 'redouble N' or 'done'.")
 
     def _choose(self, view, legal) -> int:
         from ..interpreter.choice import CHOOSE_BASE
