@@ -185,5 +185,11 @@ def test_save_files_encode_bets():
     from kierki_dsl.interpreter.actions import DONE, double, redouble
     from kierki_dsl.savefile import decode, encode
 
-    for action, text in ((DONE, "done"), (double(0), "double:0"), (redouble(3), "redouble:3")):
+    from kierki_dsl.interpreter.actions import CHOOSE_BASE, PASS, call
+
+    for action, text in ((DONE, "done"), (double(0), "double:0"), (redouble(3), "redouble:3"),
+                         (CHOOSE_BASE + 2, "choose:2"), (PASS, "pass"), (call(-1), "call:none"), (5, "7S")):
         assert encode(action) == text and decode(text) == action
+    every = [encode(a) for a in list(range(53)) + [call(s) for s in range(-1, 4)] + [double(s) for s in range(8)]
+             + [redouble(s) for s in range(8)] + [DONE] + [CHOOSE_BASE + i for i in range(32)]]
+    assert len(set(every)) == len(every), "action numbers of different kinds never collide"

@@ -9,6 +9,7 @@ NO_TRUMP = 57  # the caller chose to play without trumps
 DOUBLE_BASE = 58  # DOUBLE_BASE + seat (0..7): double that seat
 REDOUBLE_BASE = 66  # REDOUBLE_BASE + seat: redouble a seat that doubled you
 DONE = 74  # no more doubles (or redoubles) from this seat
+CHOOSE_BASE = 100  # CHOOSE_BASE + i: a declarer chooses option i of a declarer's-choice deal
 
 
 def call(suit: int) -> int:

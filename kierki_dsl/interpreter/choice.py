@@ -9,11 +9,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..values import frozen
+from .actions import CHOOSE_BASE
 
 if TYPE_CHECKING:
     from .view import SeatView
 
-CHOOSE_BASE = 64  # action CHOOSE_BASE + i names option i
+__all__ = ["CHOOSE_BASE", "Choice", "record_choice"]
 
 
 @frozen(eq=False)
