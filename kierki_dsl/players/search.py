@@ -12,7 +12,8 @@ move in four at random.
 Strength/time knob: ``search:64`` plays 64 sampled deals per decision (reproducible for a
 seed); ``search:0.2s`` samples for that long (not reproducible, as it depends on speed). The
 default, 24 samples, takes well under a second per decision on a 2-core machine. Trump calls,
-passes and contract choices are left to the heuristic player.
+passes, contract choices and bets are left to the heuristic player (once play starts, rollouts
+settle the bets made, so the search plays with them in mind).
 """
 from __future__ import annotations
 
