@@ -226,13 +226,16 @@ def explain(rs) -> str:
         lines += [" ".join(rs.description.split()), ""]
     lines.append(f"{rs.players} players, {bin(rs.deck).count('1')} cards; play, dealing and the deal pass "
                  + ("clockwise" if rs.direction == 1 else "counter-clockwise") + ".")
-    lines.append(f"A match is {len(rs.schedule)} deals; the first dealer is "
+    lines.append(f"A match is {len(rs.schedule) * rs.series} deals; the first dealer is "
                  + ("chosen at random" if rs.first_dealer is None else f"seat {rs.first_dealer}") + ".")
     if rs.total is not None:
         lines.append(f"The final scores add up to {_signed(rs.total)}.")
     lines.append("")
     if rs.deals_per_dealer > 1:
         lines.insert(-1, f"Each dealer deals {rs.deals_per_dealer} deals in a row.")
+    if rs.series > 1:
+        lines.insert(-1, f"The schedule below is played {rs.series} times; each series starts with the dealer after "
+                         "the one who started the previous series.")
     if rs.until is not None:
         lines.append("The schedule is played again and again until the match end condition holds.")
         lines.append("")

@@ -25,7 +25,7 @@ REQUIRED = ["jacks_only", "first_and_last", "hearts_never_led", "king_of_hearts_
             "fantan_start_eight", "dealer_starts_fantan", "fantan_ace_high", "four_lotteries", "early_stop",
             "six_negative_deals", "three_players", "last_trick_only", "last_two_tricks", "third_and_seventh",
             "hearts_broken", "walc_scale", "walc_chapanka", "fantan_free_start",
-            "fantan_extra_turn"]
+            "fantan_extra_turn", "four_series"]
 
 
 @functools.lru_cache(maxsize=None)
@@ -299,6 +299,33 @@ def test_fantan_extra_turn_after_an_ace():
     assert st.current_player() == S, "no extra turn in the standard game"
 
 
+def test_four_series_each_start_with_the_next_dealer():
+    rs = load("four_series")
+    runner = MatchRunner(rs, [make_player("random") for _ in range(4)], seed=3)
+    results = list(runner.deals())
+    assert len(results) == 48 and sum(results[-1].totals) == 0
+    first = runner.first_dealer
+    assert [results[12 * s].dealer for s in range(4)] == [(first + s) % 4 for s in range(4)]
+    assert [r.contract.name for r in results[12:24]] == [c.name for c in rs.schedule]
+    for s in range(4):  # within a series the deal passes on as usual
+        assert [r.dealer for r in results[12 * s:12 * s + 12]] == [(first + s + j) % 4 for j in range(12)]
+    # every player deals every one of the twelve deals once
+    assert all({r.dealer for r in results if (r.number - 1) % 12 == j} == {0, 1, 2, 3} for j in range(12))
+    report = replay(rs, match_record(rs, 3, first, results))
+    assert report.ok
+    assert load("walc_chapanka").series == 4
+
+
+def test_series_and_until_do_not_mix(tmp_path):
+    from kierki_dsl.lint import lint_file
+
+    p = tmp_path / "both.yaml"
+    p.write_text("kierki: 1\nextends: " + str(STANDARD) + "\nname: both\nmatch:\n  series: 2\n"
+                 "  until: lowest_total <= -100\n", "utf-8")
+    found = [d for d in lint_file(str(p)) if d.code == "S210"]
+    assert found and "either 'series' or 'until'" in found[0].message and found[0].pos.line == 5
+
+
 def test_four_lotteries():
     rs = load("four_lotteries")
     assert [c.type for c in rs.schedule].count("layout") == 4 and len(rs.schedule) == 15
@@ -365,7 +392,7 @@ def test_random_matches_over_every_ruleset(path):
     for seed in (1, 2):
         runner = MatchRunner(rs, [make_player(n) for n in ("simple", "random", "simple", "random")[: rs.players]], seed)
         results = list(runner.deals())
-        assert len(results) == len(rs.schedule) or rs.until is not None
+        assert len(results) == len(rs.schedule) * rs.series or rs.until is not None
         for r in results:
             assert sorted(c for h in r.dealt for c in h) == sorted(c for c in range(52) if rs.deck >> c & 1)
             plays = [parse_card(p) for p in r.plays if p != "pass"]

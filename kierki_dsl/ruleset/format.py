@@ -55,6 +55,8 @@ MATCH = Obj(
         "schedule": Field(List(SCHEDULE_ENTRY, min_items=1, max_items=256), "the deals of a match, in order", required=True),
         "first_dealer": Field(SeatOrRandom(), "'random' or a seat number", default="random"),
         "deals_per_dealer": Field(Int(1, 64), "how many deals in a row each dealer deals (5 in Trix)", default=1),
+        "series": Field(Int(1, 64), "how many times the schedule is played; each series starts with the dealer after "
+                        "the one who started the previous series (4 in WALC)", default=1),
         "direction": Field(Enum(("clockwise", "counterclockwise")), "the order of play, dealing and the passing of the deal", default="clockwise"),
         "total": Field(Int(-10**9, 10**9), "declared sum of all seats' final scores (0 for a zero-sum game)"),
         "parts": Field(List(PART, max_items=64), "named blocks of deals with declared totals", default=[]),

@@ -34,6 +34,7 @@ class Ruleset:
     until: object = None  # compiled match end condition (the schedule repeats until it holds)
     max_deals: int = 0
     deals_per_dealer: int = 1
+    series: int = 1  # the schedule is played this many times, each series one dealer on
     texts: tuple = attrs.field(default=(), repr=False)  # the file's text and those it extends
     specs: dict = attrs.field(factory=dict, repr=False)  # validated contract data, for explain/diff
 
@@ -45,15 +46,17 @@ class Ruleset:
         return hashlib.sha256("\0".join(self.texts).encode("utf-8")).hexdigest()[:16]
 
     def dealer_of(self, first_dealer: int, k: int) -> int:
-        """The dealer of deal k (0-based): the deal passes on after every ``deals_per_dealer`` deals."""
+        """The dealer of deal k (0-based): the deal passes on after every ``deals_per_dealer`` deals,
+        and each series of the schedule starts one seat on from the previous series' start."""
         from ..interpreter.match import dealer_of
 
-        return dealer_of(first_dealer, k // self.deals_per_dealer, self.players, self.direction)
+        series, j = divmod(k, len(self.schedule)) if self.series > 1 else (0, k)
+        return dealer_of(first_dealer, series + j // self.deals_per_dealer, self.players, self.direction)
 
     def contract_at(self, k: int):
         """The contract of deal k (0-based); with ``until`` the schedule repeats."""
-        if k < len(self.schedule):
-            return self.schedule[k]
+        if k < len(self.schedule) * self.series:
+            return self.schedule[k % len(self.schedule)]
         if self.until is not None and k < self.max_deals:
             return self.schedule[k % len(self.schedule)]
         return None
@@ -61,7 +64,7 @@ class Ruleset:
     def match_over(self, k: int, totals) -> bool:
         """Whether the match ends after ``k`` deals with these running totals."""
         if self.until is None:
-            return k >= len(self.schedule)
+            return k >= len(self.schedule) * self.series
         if k >= self.max_deals:
             return True
         env = {"lowest_total": min(totals), "highest_total": max(totals), "deals_played": k, "players": self.players}
@@ -162,6 +165,10 @@ def compile_tree(path: str, src, root, diags: Diagnostics, texts=()) -> Optional
         until = bctx.expr(match["until"], MATCH_END, BOOL, ("match", "until"))
         if until is not None and until.is_const:
             bctx.error(("match", "until"), "M604", f"match.until is always {str(until.const).lower()}")
+    series = match.get("series", 1) if match else 1
+    if until is not None and series > 1:
+        bctx.error(("match", "series"), "S210", "a match has either 'series' or 'until'",
+                   "until already plays the schedule again and again")
     if diags.has_errors() or any(c is None for c in schedule):
         check_ruleset(spec, compiled, schedule, bctx, hand_size, diags)
         return None
@@ -181,7 +188,8 @@ def compile_tree(path: str, src, root, diags: Diagnostics, texts=()) -> Optional
         texts=tuple(texts) if texts else (src.text,),
         until=until,
         deals_per_dealer=match.get("deals_per_dealer", 1),
-        max_deals=match.get("max_deals", 1000) if until is not None else len(schedule),
+        series=series,
+        max_deals=match.get("max_deals", 1000) if until is not None else len(schedule) * series,
         specs=contracts_spec,
     )
     check_ruleset(spec, compiled, schedule, bctx, hand_size, diags)

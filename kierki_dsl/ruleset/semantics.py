@@ -80,12 +80,15 @@ def check_ruleset(spec: dict, compiled: dict, schedule: list, bctx, hand_size: i
     # the match total
     match = spec.get("match") if isinstance(spec.get("match"), dict) else {}
     declared = match.get("total")
+    series = match.get("series", 1) if isinstance(match.get("series"), int) else 1
     if isinstance(declared, int) and schedule and all(c is not None for c in schedule):
         got = range_total(schedule, computed, players, 0, len(schedule) - 1)
+        got = None if got is None else got * series
         if got is not None and got != declared:
             per = [computed.get(c.name) for c in schedule]
             bctx.error(("match", "total"), "M609",
-                       f"the match declares total {declared} but its deals add up to {got}",
+                       f"the match declares total {declared} but its deals add up to {got}"
+                       + (f" ({series} series)" if series > 1 else ""),
                        "per deal: " + ", ".join(f"{c.name} {t}" for c, t in zip(schedule, per)))
     # declared totals of parts
     for i, part in enumerate(match.get("parts") or []):
@@ -106,7 +109,7 @@ def check_ruleset(spec: dict, compiled: dict, schedule: list, bctx, hand_size: i
         scheduled.add(entry if isinstance(entry, str) else entry.get("contract") if isinstance(entry, dict) else None)
         if isinstance(entry, dict) and isinstance(entry.get("choose"), dict):
             scheduled.update(entry["choose"].get("from") or [])
-    _check_choices(schedule, players, bctx)
+    _check_choices(schedule * series, players, bctx)
     included = set()
     for name, s in contracts_spec.items():
         score = s.get("score") if isinstance(s, dict) else None
