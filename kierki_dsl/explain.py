@@ -139,6 +139,12 @@ def aspects(rs, name: str) -> dict:
         out["first turn"] = f"{seat(spec['first_turn'].text) if spec.get('first_turn') else seat('left(dealer)')} plays first"
         out["play"] = ("a player who can play must play; with nothing to play he passes" if c.must_play
                        else "a player may pass at any time")
+        if c.must_play and c.free_passes:
+            out["free passes"] = f"a player who could play may pass instead {c.free_passes} times a deal"
+        if c.pass_cost or c.pass_fine:
+            fine = f", and {c.pass_fine} more for passing when he could have played" if c.pass_fine else ""
+            out["pool"] = (f"each pass costs {c.pass_cost} points into a pool{fine}; the next player to go out "
+                           "takes the pool")
         if c.again:
             out["extra turn"] = f"whoever plays one of the {cards(spec['again_after'].text)} plays again at once, if able"
         places = ", ".join(f"{i + 1}{'st' if i == 0 else 'nd' if i == 1 else 'rd' if i == 2 else 'th'} out {p:+d}"

@@ -25,7 +25,7 @@ REQUIRED = ["jacks_only", "first_and_last", "hearts_never_led", "king_of_hearts_
             "fantan_start_eight", "dealer_starts_fantan", "fantan_ace_high", "four_lotteries", "early_stop",
             "six_negative_deals", "three_players", "last_trick_only", "last_two_tricks", "third_and_seventh",
             "hearts_broken", "walc_scale", "walc_chapanka", "fantan_free_start",
-            "fantan_extra_turn", "four_series"]
+            "fantan_extra_turn", "four_series", "fantan_three_passes", "fantan_pass_pool"]
 
 
 @functools.lru_cache(maxsize=None)
@@ -324,6 +324,41 @@ def test_series_and_until_do_not_mix(tmp_path):
                  "  until: lowest_total <= -100\n", "utf-8")
     found = [d for d in lint_file(str(p)) if d.code == "S210"]
     assert found and "either 'series' or 'until'" in found[0].message and found[0].pos.line == 5
+
+
+def test_fantan_three_free_passes():
+    rs = load("fantan_three_passes")
+    lot = rs.contracts["loteryjka"]
+    st = lot.new_deal(4, rs.deck, W, [C("7S", "8S"), C("7H", "8H", "9H", "TH"), C("7D", "8D", "9D", "TD"),
+                                      C("7C", "8C", "9C", "TC")])
+    for rank in "789":
+        assert st.current_player() == N and st.legal_actions() == C("7S") + [PASS]
+        st.apply_action(PASS)
+        for suit in "HDC":
+            st.apply_action(parse_card(rank + suit))
+    assert st.legal_actions() == C("7S"), "three passes used up: now N must play"
+    assert st.why_illegal(PASS) == "you must play when you can"
+    assert st.view(N).free_passes_left == (0, 3, 3, 3)
+
+
+def test_fantan_pass_pool_goes_to_the_next_player_out():
+    rs = load("fantan_pass_pool")
+    lot = rs.contracts["loteryjka"]
+    st = lot.new_deal(4, rs.deck, W, [C("7S", "2H"), C("7H", "3H"), C("2D", "3D"), C("7C", "3C")])
+    st.apply_action(PASS)  # N could play 7S: 10 + 20
+    st.apply_action(parse_card("7H"))
+    st.apply_action(PASS)  # S cannot play: 10
+    assert st.scores == [-30, 0, -10, 0] and st.view(E).pool == 40
+    # a whole deal: N passes once while able, then everyone plays the lowest legal card
+    for dealer in range(4):
+        st = lot.new_deal(4, rs.deck, dealer, deal_out(list(range(52)), dealer, 4))
+        st.apply_action(PASS)
+        assert st.scores[(dealer + 1) % 4] == -30
+        while not st.is_terminal():
+            legal = st.legal_actions()
+            st.apply_action(min(a for a in legal if a != PASS) if legal != [PASS] else PASS)
+        assert sum(st.returns()) == 1300, "passes move points, they do not make or lose any"
+        assert st.returns()[st.finished[0]] > 800
 
 
 def test_four_lotteries():

@@ -30,11 +30,22 @@ FIELDS = {
     "ace": Field(Enum(("low", "high")), "ace below the 2 (low) or above the king (high)", default="low"),
     "first_turn": Field(Expr("seat"), "who plays first", default=None),
     "must_play": Field(Bool(), "a player who can play must play (else he may pass at will)", default=True),
+    "free_passes": Field(Int(0, 52), "with must_play: how many times a deal a player who could play may pass "
+                         "instead (Shichi Narabe: 3)", default=0),
+    "pass_cost": Field(Int(0, 10**6), "points a player pays into the pool for every pass; the next player to go "
+                       "out takes the pool", default=0),
+    "pass_fine": Field(Int(0, 10**6), "points a player pays into the pool, on top, for passing when he could "
+                       "have played", default=0),
     "doubling": Field(DOUBLING, "side bets between players on the difference of their scores (Barbu)", default=None),
     "again_after": Field(Expr("pred"), "a card predicate: after playing a matching card the same player plays again "
                          "(if able), e.g. card.rank == A", default=None),
     "prizes": Field(List(Int(-10**6, 10**6), min_items=1, max_items=8), "points by finishing place; the deal ends when all are given", required=True),
 }
+
+
+#: Passes by players who could have played, in one deal, after which everyone must play when
+#: able: a deal with passing at will stays finite whatever the players do.
+MAX_VOLUNTARY_PASSES = 200
 
 
 @frozen(eq=False)
@@ -50,6 +61,9 @@ class LayoutContract:
     must_play: bool
     prizes: tuple
     again: int = 0  # cards after which the same player plays again
+    free_passes: int = 0
+    pass_cost: int = 0
+    pass_fine: int = 0
     doubling: Optional[Doubling] = None
     description: str = ""
     _tables: dict = attrs.field(factory=dict, repr=False)
@@ -111,6 +125,9 @@ class Layout(DealType):
             ace_high=spec.get("ace") == "high",
             first_turn=first,
             must_play=spec.get("must_play", True),
+            free_passes=spec.get("free_passes", 0),
+            pass_cost=spec.get("pass_cost", 0),
+            pass_fine=spec.get("pass_fine", 0),
             prizes=tuple(prizes),
             again=again.const if again is not None else 0,
             doubling=doubling,
@@ -141,6 +158,10 @@ class LayoutDeal:
         self.finished: list[int] = []
         self.actions: list = []
         self.passes_in_row = 0
+        self.free_left = [contract.free_passes] * players
+        self.voluntary = 0  # passes made by players who could have played
+        self.pool = 0  # points paid for passes, for the first player out
+        self.paid = [0] * players
         self.phase = "play"
         holders = {c: s for s, d in enumerate(self.dealt) for c in d}
         env = {"dealer": dealer, "players": players, "caller": -1, "holders": holders, "hands": self.hands, "deck": deck}
@@ -199,7 +220,8 @@ class LayoutDeal:
         if self.phase == "double":
             return self.betting.legal()
         out = card_list(self.legal_mask())
-        if not out or not self.contract.must_play:
+        may_pass = not self.contract.must_play or self.free_left[self.to_move] > 0
+        if not out or (may_pass and self.voluntary < MAX_VOLUNTARY_PASSES):
             out.append(PASS)
         return out
 
@@ -238,7 +260,10 @@ class LayoutDeal:
                 self.to_move = self.betting.seat
             return
         if action == PASS:
-            self.passes_in_row += 1
+            if self._pay_for_pass(seat):  # passing while able to play: the layout is not blocked
+                self.passes_in_row = 0
+            else:
+                self.passes_in_row += 1
             active = sum(1 for h in self.hands if h)
             if self.passes_in_row >= active:  # nobody can move: a blocked layout ends the deal
                 self._finish()
@@ -259,8 +284,27 @@ class LayoutDeal:
                 return
         self._advance()
 
+    def _pay_for_pass(self, seat: int) -> bool:
+        """Count and charge a pass; True if the player could have played."""
+        c = self.contract
+        able = self.legal_mask() != 0
+        if able:
+            self.voluntary += 1
+            if c.must_play:
+                self.free_left[seat] -= 1
+        cost = c.pass_cost + (c.pass_fine if able else 0)
+        if cost:
+            self.scores[seat] -= cost
+            self.paid[seat] += cost
+            self.pool += cost
+        return able
+
     def _place(self, seat: int) -> None:
         place = len(self.finished)
+        if self.pool:  # the next player out takes the pool
+            self.scores[seat] += self.pool
+            self.pool = 0
+            self.paid = [0] * self.players
         self.finished.append(seat)
         if place < len(self.contract.prizes):
             self.scores[seat] += self.contract.prizes[place]
@@ -271,6 +315,9 @@ class LayoutDeal:
             self._place(left[0])
 
     def _finish(self) -> None:
+        if self.pool:  # nobody went out since these passes: they are paid back
+            self.scores = [s + p for s, p in zip(self.scores, self.paid)]
+            self.pool = 0
         if self.betting is not None:
             self.scores = self.betting.settle(self.scores)
         self.phase = "done"
@@ -337,6 +384,8 @@ class LayoutDeal:
             layout=self.rows(),
             opening_rank=-1 if self.start is None else self.start,
             bets=self.betting.public() if self.betting is not None else (),
+            pool=self.pool,
+            free_passes_left=tuple(self.free_left),
             hand_sizes=tuple(h.bit_count() for h in self.hands),
             finished=tuple(self.finished),
             deck=self.deck,
@@ -352,6 +401,8 @@ class LayoutDeal:
         other.hands = list(self.hands)
         other.scores = list(self.scores)
         other.finished = list(self.finished)
+        other.free_left = list(self.free_left)
+        other.paid = list(self.paid)
         other.actions = list(self.actions)
         if self.betting is not None:
             other.betting = self.betting.copy()
@@ -373,6 +424,10 @@ class LayoutDeal:
         st.finished = list(view.finished)
         st.actions = []
         st.passes_in_row = 0
+        st.free_left = list(view.free_passes_left) or [view.contract.free_passes] * view.players
+        st.voluntary = 0
+        st.pool = view.pool
+        st.paid = [0] * view.players  # who paid is not needed unless the layout blocks
         st.phase = "play"
         st.betting = BettingRound.settled(view.bets, view.players) if view.bets else None
         st.number = view.deal_number

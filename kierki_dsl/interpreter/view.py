@@ -44,5 +44,7 @@ class SeatView:
     deal_number: int = 0
     opening_rank: int = -1
     bets: tuple = ()  # (doubler, target, 2 if redoubled else 1) of every bet made so far
+    pool: int = 0  # layout deals: points paid for passes, not yet taken
+    free_passes_left: tuple = ()  # layout deals: per seat, the passes it may still make when able to play
     ply: int = 0  # actions taken in this deal so far (with deal_number, names the decision)
     why: Any = attrs.field(default=None, eq=False, repr=False)  # action -> reason it is illegal, or None
