@@ -25,7 +25,8 @@ REQUIRED = ["jacks_only", "first_and_last", "hearts_never_led", "king_of_hearts_
             "fantan_start_eight", "dealer_starts_fantan", "fantan_ace_high", "four_lotteries", "early_stop",
             "six_negative_deals", "three_players", "last_trick_only", "last_two_tricks", "third_and_seventh",
             "hearts_broken", "walc_scale", "walc_chapanka", "fantan_free_start",
-            "fantan_extra_turn", "four_series", "fantan_three_passes", "fantan_pass_pool"]
+            "fantan_extra_turn", "four_series", "fantan_three_passes", "fantan_pass_pool",
+            "three_players_three_lotteries"]
 
 
 @functools.lru_cache(maxsize=None)
@@ -384,6 +385,13 @@ def test_three_players():
     assert [sum(r.scores) for r in results] == [-255, -260, -240, -240, -140, -140, -1275, 425, 425, 425, 1275]
     assert sum(results[-1].totals) == 0
     assert sorted(r.caller for r in results[7:10]) == [0, 1, 2]
+    rs = load("three_players_three_lotteries")
+    results = list(MatchRunner(rs, [make_player("random") for _ in range(3)], seed=8).deals())
+    assert [sum(r.scores) for r in results] == [-255, -260, -240, -240, -140, -140, -1275, 425, 425, 425, 425, 425, 425]
+    st = rs.contracts["bez_siodmej_i_ostatniej"].new_deal(3, rs.deck, 0, [[c for c in range(52) if c != 0][i::3]
+                                                                         for i in range(3)])
+    trick = P((1, "AS"), (2, "3S"), (0, "4S"))
+    assert [st.trick_value(trick, n)[1] for n in (15, 16, 17)] == [0, -70, -70]
 
 
 @settings(max_examples=20, deadline=None)
