@@ -140,3 +140,22 @@ def test_samples_agree_with_the_trump_call():
     for _ in range(20):
         hands = sample_hands(view, rng)
         assert (hands[1] & SUIT_MASK[1]).bit_count() >= 2
+
+
+def test_search_bets_by_playing_the_deal_out():
+    from kierki_dsl.cards import parse_card
+    from kierki_dsl.interpreter.actions import DONE, double
+
+    rs = Ruleset.load(str(RULESETS / "games" / "barbu.yaml"))
+    low = [parse_card(c) for c in "2S 3S 4S 5S 2H 3H 4H 2D 3D 4D 5D 2C 3C".split()]
+    high = [parse_card(c) for c in "AS KS QS JS AH KH QH AD KD QD AC KC QC".split()]
+    rest = [c for c in range(52) if c not in low and c not in high]
+    for mine, other in ((low, high), (high, low)):
+        st = rs.contracts["no_tricks"].new_deal(4, rs.deck, 3, [mine, other, rest[:13], rest[13:]])
+        p = make_player("search:12")
+        p.reset(5, 0)
+        action = p.act(st.view(0))
+        if mine is low:  # almost no tricks to take: a bet on beating any other seat pays
+            assert action in (double(1), double(2), double(3))
+        else:  # the aces and kings take tricks: no bet
+            assert action == DONE

@@ -12,14 +12,16 @@ move in four at random.
 Strength/time knob: ``search:64`` plays 64 sampled deals per decision (reproducible for a
 seed); ``search:0.2s`` samples for that long (not reproducible, as it depends on speed). The
 default, 24 samples, takes well under a second per decision on a 2-core machine. Trump calls,
-passes, contract choices and bets are left to the heuristic player (once play starts, rollouts
-settle the bets made, so the search plays with them in mind).
+passes and contract choices are left to the heuristic player. Bets are searched too: each
+candidate (double a seat, redouble one, or done) is settled at the end of the same sampled,
+played-out deals, assuming nobody bets after it; once play starts, rollouts settle the bets made.
 """
 from __future__ import annotations
 
 import time
 
 from ..cards import SUIT_MASK, bits
+from ..interpreter.actions import DONE, DOUBLE_BASE, REDOUBLE_BASE
 from .base import Player, register_player
 from .heuristic import HeuristicPlayer
 
@@ -53,12 +55,13 @@ class SearchPlayer(Player):
         legal = view.legal
         if len(legal) == 1:
             return legal[0]
-        if view.phase != "play":
+        if view.phase not in ("play", "double"):
             return self.fallback.act(view)
         from ..interpreter.layout import LayoutDeal
         from ..interpreter.trickstate import TrickDeal
 
         cls = LayoutDeal if view.layout is not None else TrickDeal
+        betting = view.phase == "double"
         rng = self.rng(view)
         start = time.perf_counter()
         totals = dict.fromkeys(legal, 0)
@@ -71,16 +74,47 @@ class SearchPlayer(Player):
             elif n >= self.samples:
                 break
             base = cls.from_view(view, sample_hands(view, rng))
+            if betting:
+                _to_first_player(base)
             for a in legal:
                 st = base.clone()
-                st.apply_action(a)
+                if betting:
+                    st.betting = _bets_after(view, a)
+                else:
+                    st.apply_action(a)
                 _rollout(st, rng)
                 totals[a] += st.scores[me]
             n += 1
         self.stats["decisions"] += 1
         self.stats["playouts"] += n * len(legal)
         self.stats["seconds"] += time.perf_counter() - start
+        if betting:  # on a tie, do not bet
+            return max(legal, key=lambda a: (totals[a], a == DONE))
         return max(legal, key=lambda a: (totals[a], -a))
+
+
+def _to_first_player(st) -> None:
+    """A state rebuilt from a betting-round view: play starts with the contract's first player."""
+    c = st.contract
+    env = {"dealer": st.dealer, "players": st.players, "caller": getattr(st, "caller", -1),
+           "holders": {card: s for s, h in enumerate(st.hands) for card in bits(h)}, "hands": st.hands,
+           "deck": st.deck}
+    first = (c.first_turn if c.type == "layout" else c.first_lead)(env) % st.players
+    st.to_move = first
+    if c.type != "layout":
+        st.leader = first
+
+
+def _bets_after(view, action):
+    """The bets of the view's deal after ``action``, as a settled round (nobody bets after it)."""
+    from ..interpreter.doubling import BettingRound
+
+    bets = {(a, b): f for a, b, f in view.bets}
+    if DOUBLE_BASE <= action < REDOUBLE_BASE:
+        bets[(view.seat, action - DOUBLE_BASE)] = 1
+    elif REDOUBLE_BASE <= action < DONE:
+        bets[(action - REDOUBLE_BASE, view.seat)] = 2
+    return BettingRound.settled(tuple((a, b, f) for (a, b), f in bets.items()), view.players)
 
 
 def _rollout(st, rng) -> None:
