@@ -34,7 +34,7 @@ def lint_bytes(data: bytes):
 
 # -- expressions generated from the grammar's pieces ------------------------------------------
 NAMES = ["card", "trick", "tricks", "trump", "dealer", "seat", "tricks_taken", "hearts", "spades", "Q", "K",
-         "led_suit", "winning", "points_left", "notes", "_x", "caller", "players"]
+         "led_suit", "winning", "points_left", "notes", "_x", "caller", "players", "doubler", "target"]
 ATTRS = ["suit", "rank", "number", "is_last", "is_first", "leader", "winner", "bogus", "__class__"]
 FUNCS = ["count", "taken", "in_trick", "held", "left", "right", "holder", "min", "max", "abs", "nope"]
 OPS = ["+", "-", "*", "/", "%", "==", "!=", "<", "<=", ">", ">=", "and", "or", "in", "not in"]
@@ -73,6 +73,8 @@ FIELDS = [
     ("first_lead", "    first_lead: {e}\n    score: [{{per_trick: -20}}]\n"),
     ("end_when", "    end_when: {e}\n    score: [{{per_trick: -20}}]\n"),
     ("restriction", "    restrictions: [{{phase: follow, require: {e}, when: {e}}}]\n    score: [{{per_trick: -20}}]\n"),
+    ("may_double", "    doubling: {{may_double: {e}}}\n    score: [{{per_trick: -20}}]\n"),
+    ("again_after", "    type: layout\n    again_after: {e}\n    prizes: [10, 5]\n"),
 ]
 
 
@@ -114,7 +116,8 @@ KEYS = ["kierki", "name", "players", "deck", "match", "schedule", "contracts", "
         "per_card", "points", "trump", "called_by", "after", "prizes", "start_rank", "ace", "total", "parts",
         "first", "last", "ranks", "remove", "restrictions", "phase", "forbid", "include", "zzz", "choose", "by",
         "from", "once_each", "pass_cards", "count", "rotation", "until", "max_deals", "deals_per_dealer", "contract",
-        "repeat"]
+        "repeat", "series", "doubling", "may_double", "redouble", "free_passes", "pass_cost", "pass_fine",
+        "again_after", "free"]
 scalars = st.one_of(st.none(), st.booleans(), st.integers(-10**25, 10**25), st.floats(allow_nan=False),
                     st.text(max_size=12), st.sampled_from(["no", "on", "010", "1:20", "KH", "tricks", "random"]))
 documents = st.recursive(
@@ -139,7 +142,8 @@ def test_random_mappings_with_a_valid_head(doc):
 
 # -- byte-level damage to a real ruleset ---------------------------------------------------------
 SOURCES = [STANDARD.read_bytes()] + [
-    (STANDARD.parent / "games" / name).read_bytes() for name in ("trix.yaml", "hearts.yaml", "king_brazil.yaml")
+    (STANDARD.parent / "games" / name).read_bytes() for name in ("trix.yaml", "hearts.yaml", "king_brazil.yaml",
+                                                                 "barbu.yaml")
 ]
 
 
