@@ -182,12 +182,12 @@ def aspects(rs, name: str) -> dict:
             out["end"] = f"all {n} tricks are played"
     doubling = spec.get("doubling")
     if doubling is not None:
-        who = (f"may double each player where `{' '.join(doubling['may_double'].text.split())}`"
-               if doubling.get("may_double") is not None else "except the dealer may double any other player")
+        who = (f"a player may double another where `{' '.join(doubling['may_double'].text.split())}`"
+               if doubling.get("may_double") is not None else "each player but the dealer may double any other player")
         again = "; a doubled player may redouble" if doubling.get("redouble", True) else ""
-        out["doubling"] = (f"before the first card each player in turn from the dealer's left {who}{again}; "
-                           "each bet pays the difference of the two players' scores to the better one "
-                           "(twice the difference if redoubled)")
+        out["doubling"] = (f"before the first card, in turn from the dealer's left, {who}{again}; each bet pays the "
+                           "difference of the two players' scores to the better one (twice the difference if "
+                           "redoubled)")
     total = contract_total(c, rs.hand_size, rs.players, rs.deck)
     if total is not None:
         out["total"] = f"the points of one deal add up to {_signed(total)}"
@@ -247,23 +247,41 @@ def explain(rs) -> str:
         lines.append("")
     seen = set()
     options = []
+    again: list = []  # a run of repeated deals: [first, last, what]
+
+    def close_run() -> None:
+        if again:
+            first, last, what = again
+            lines.append(f"Deal {first}: {what} again." if first == last else f"Deals {first}–{last}: {what} again.")
+            again.clear()
+
+    def repeat(k: int, what: str) -> None:
+        if again and again[1] == k - 1 and again[2] == what:
+            again[1] = k
+        else:
+            close_run()
+            again.extend([k, k, what])
+
     for k, c in enumerate(rs.schedule, start=1):
         if c.type == "choice":
             if id(c) in seen:
-                lines.append(f"Deal {k}: declarer's choice again.")
+                repeat(k, "declarer's choice")
                 continue
+            close_run()
             seen.add(id(c))
             lines.append(f"Deal {k}: declarer's choice")
             lines.append(f"  choice: {_choice_words(c)}.")
             options.extend(o for o in c.options if o not in options)
             continue
         if c.name in seen:
-            lines.append(f"Deal {k}: {_deal_title(c)} again.")
+            repeat(k, _deal_title(c))
             continue
+        close_run()
         seen.add(c.name)
         lines.append(f"Deal {k}: {_deal_title(c)}")
         for key, text in aspects(rs, c.name).items():
             lines.append(f"  {key}: {text}.")
+    close_run()
     if options:
         lines += ["", "The contracts to choose from:"]
         for c in options:

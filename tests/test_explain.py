@@ -16,6 +16,7 @@ VARIANTS = RULESETS / "variants"
 @pytest.mark.parametrize("ruleset,golden", [
     (STANDARD, "kierki_standard.txt"),
     (VARIANTS / "must_ruff.yaml", "must_ruff.txt"),
+    (RULESETS / "games" / "barbu.yaml", "barbu.txt"),
 ])
 def test_explain_is_pinned(cli, ruleset, golden):
     rc, out, err = cli("explain", str(ruleset))
@@ -26,6 +27,7 @@ def test_explain_is_pinned(cli, ruleset, golden):
 @pytest.mark.parametrize("variant,golden", [
     ("jacks_only", "diff_standard_jacks_only.txt"),
     ("kh_forced_discard", "diff_standard_kh_forced_discard.txt"),
+    ("fantan_pass_pool", "diff_standard_fantan_pass_pool.txt"),
 ])
 def test_diff_is_pinned(cli, variant, golden):
     rc, out, err = cli("diff", str(STANDARD), str(VARIANTS / f"{variant}.yaml"))
