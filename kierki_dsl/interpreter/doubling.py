@@ -17,7 +17,7 @@ from ..expr.types import BOOL
 from ..ruleset.schema import Bool, Expr, Field, Obj
 from ..values import frozen
 from . import scopes
-from .actions import DONE, DOUBLE_BASE, REDOUBLE_BASE, double, redouble
+from .actions import DONE, DOUBLE_BASE, REDOUBLE_BASE, action_str, double, redouble
 
 DOUBLING = Obj(
     {
@@ -104,8 +104,6 @@ class BettingRound:
         legal = self.legal()
         if action in legal:
             return None
-        from .actions import action_str
-
         return "a bet is expected: " + ", ".join(action_str(a) for a in legal)
 
     def apply(self, action: int) -> None:
