@@ -35,9 +35,14 @@ def deal_lines(r, players: int) -> str:
     if len(title) > 48:
         title = title[:47] + "…"
     early = "  (ended early)" if r.ended_early else ""
+    bets = ""
+    if r.wagers:
+        made = ", ".join(f"{seat_name(a, players)} {'redoubled' if f == 2 else 'doubled'} {seat_name(b, players)}"
+                         for a, b, f in r.wagers)
+        bets = f"{'':>4}  bets: {made}\n"
     return (
         f"{r.number:>4}  {title:<48} {seat_name(r.dealer, players):<6} {trump:<14}{pts}{early}\n"
-        f"{'':>4}  {'running total':<48} {'':<6} {'':<14}{tot}"
+        f"{bets}{'':>4}  {'running total':<48} {'':<6} {'':<14}{tot}"
     )
 
 
@@ -83,6 +88,7 @@ def match_json(ruleset, seed, first_dealer, results, warnings=()) -> str:
                     "scores": list(r.scores),
                     "totals": list(r.totals),
                     "ended_early": r.ended_early,
+                    "bets": [{"doubler": a, "target": b, "redoubled": f == 2} for a, b, f in r.wagers],
                 }
                 for r in results
             ],

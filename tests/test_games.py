@@ -243,3 +243,17 @@ def test_heuristic_doubles_only_a_strong_hand():
         p = HeuristicPlayer()
         p.reset(1, N)
         assert p.act(st.view(N)) == expected
+
+
+def test_barbu_bets_are_reported(cli):
+    import json
+
+    rc, out, err = cli("run", str(GAMES / "barbu.yaml"), "--seed", "4", "--players", "heuristic", "--format", "json")
+    assert rc == 0, err
+    deals = json.loads(out)["deals"]
+    bets = [b for d in deals for b in d["bets"]]
+    assert bets and all(set(b) == {"doubler", "target", "redoubled"} for b in bets)
+    rc, text, _ = cli("run", str(GAMES / "barbu.yaml"), "--seed", "4", "--players", "heuristic")
+    first = next(d for d in deals if d["bets"])
+    b = first["bets"][0]
+    assert f"bets: {'NESW'[b['doubler']]} {'redoubled' if b['redoubled'] else 'doubled'} {'NESW'[b['target']]}" in text

@@ -73,6 +73,7 @@ class DealResult:
     ended_early: bool = False
     passes: Optional[tuple] = None  # cards each seat passed, when the contract passes cards
     bets: tuple = ()  # the doubling round's actions in order ("double:1", "done", ...)
+    wagers: tuple = ()  # the bets made: (doubler, target, 2 if redoubled else 1)
 
 
 class MatchRunner:
@@ -172,6 +173,7 @@ class MatchRunner:
                 ended_early=getattr(state, "ended_early", False),
                 passes=_passes(state),
                 bets=tuple(state.record_bets()) if hasattr(state, "record_bets") else (),
+                wagers=state.betting.public() if getattr(state, "betting", None) is not None else (),
             )
 
 
