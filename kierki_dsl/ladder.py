@@ -4,8 +4,8 @@ For every seed the same deals are played four times (the shuffle depends only on
 never on the players), with A in each seat in turn and B in the other three. One
 observation per seed is A's points minus the mean of the three B's, averaged over the four
 rotations: luck of the cards cancels out, what is left is skill. Reported per match, and
-for the negative and the positive part separately (the ruleset's declared parts, or else
-deals whose contracts lose or win points).
+for the negative and the positive part separately: the deals whose contract (the one played,
+also when a declarer chose it) loses points, and the others.
 """
 from __future__ import annotations
 
@@ -40,18 +40,15 @@ def estimate(xs: list) -> Estimate:
     return Estimate(mean, 1.96 * math.sqrt(var / n), n)
 
 
-def part_of_deals(rs) -> list:
-    """'negative' or 'positive' for every scheduled deal."""
-    out = []
-    for c in rs.schedule:
-        t = contract_total(c, rs.hand_size, rs.players, rs.deck) if c.type != "choice" else None
-        out.append("negative" if (t is not None and t < 0) else "positive")
-    return out
+def part_of(rs, contract) -> str:
+    """'negative' for a contract whose deals lose points in all, else 'positive'."""
+    t = contract_total(contract, rs.hand_size, rs.players, rs.deck)
+    return "negative" if (t is not None and t < 0) else "positive"
 
 
 def duel(rs, a: str, b: str, seeds: range, progress=None) -> dict:
     """Estimates of A minus the B's: per match, negative part, positive part."""
-    parts = part_of_deals(rs)
+    parts: dict = {}
     obs = {"match": [], "negative": [], "positive": []}
     for seed in seeds:
         sums = {"match": 0.0, "negative": 0.0, "positive": 0.0}
@@ -61,7 +58,9 @@ def duel(rs, a: str, b: str, seeds: range, progress=None) -> dict:
             per = {"negative": [0] * rs.players, "positive": [0] * rs.players}
             totals = [0] * rs.players
             for r in runner.deals():
-                part = parts[(r.number - 1) % len(parts)]
+                if r.contract.name not in parts:
+                    parts[r.contract.name] = part_of(rs, r.contract)
+                part = parts[r.contract.name]
                 for s in range(rs.players):
                     per[part][s] += r.scores[s]
                 totals = list(r.totals)
