@@ -239,9 +239,14 @@ class TrickDeal:
             return
         if self.phase == DONE:
             raise IllegalAction("the deal is over")
-        seat = self.to_move
         if not (0 <= action < 52) or not (self.legal_mask() >> action & 1):
             raise IllegalAction(self.why_illegal(action) or "illegal card")
+        self.play_legal(action)
+
+    def play_legal(self, action: int) -> None:
+        """Play a card known to be legal (taken from ``legal_mask``) without checking it again:
+        for search rollouts, which pick among the legal cards themselves."""
+        seat = self.to_move
         self.actions.append(action)
         self.hands[seat] ^= 1 << action
         if not self.trick:

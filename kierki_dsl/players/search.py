@@ -18,9 +18,10 @@ played-out deals, assuming nobody bets after it; once play starts, rollouts sett
 """
 from __future__ import annotations
 
+import functools
 import time
 
-from ..cards import SUIT_MASK, bits
+from ..cards import SUIT_MASK, bits, card_list
 from ..interpreter.actions import DONE, DOUBLE_BASE, REDOUBLE_BASE
 from .base import Player, register_player
 from .heuristic import HeuristicPlayer
@@ -127,27 +128,32 @@ def _rollout(st, rng) -> None:
             acts = st.legal_actions()
             st.apply_action(acts[(grb(32) * len(acts)) >> 32] if len(acts) > 1 else acts[0])
         return
-    values = _values(st)
+    values = _values(st.contract, st.tricks_total, st.trump, st.players)
+    play = st.play_legal  # the cards below come from legal_mask: no need to check them again
     while not st.is_terminal():
-        acts = st.legal_actions()
-        if len(acts) == 1:
-            st.apply_action(acts[0])
+        mask = st.legal_mask()
+        if mask & (mask - 1) == 0:  # one legal card
+            play(mask.bit_length() - 1)
             continue
-        if not st.trick or grb(2) == 0:
-            st.apply_action(acts[(grb(32) * len(acts)) >> 32])
+        if not st.trick or grb(2) == 0:  # the k-th legal card, lowest first
+            k = (grb(32) * mask.bit_count()) >> 32
+            while k:
+                mask &= mask - 1
+                k -= 1
+            play((mask & -mask).bit_length() - 1)
             continue
         value, positive = values[st.trick_no]
-        st.apply_action(_thumb(st, acts, value, positive))
+        play(_thumb(st, card_list(mask), value, positive))
 
 
-def _values(st) -> list:
+@functools.lru_cache(maxsize=256)
+def _values(contract, tricks_total: int, trump: int, players: int) -> tuple:
     """Per trick number: (points each card carries, whether winning the trick is good)."""
     from .heuristic import card_values, is_positive
 
-    c = st.contract
-    positive = is_positive(c, st.tricks_total, st.trump, st.players)
-    return [None] + [(card_values(c, st.tricks_total, st.trump, st.players, n)[1], positive)
-                     for n in range(1, st.tricks_total + 1)] + [None]
+    positive = is_positive(contract, tricks_total, trump, players)
+    return (None,) + tuple((card_values(contract, tricks_total, trump, players, n)[1], positive)
+                           for n in range(1, tricks_total + 1)) + (None,)
 
 
 def _thumb(st, acts, value, positive) -> int:
