@@ -159,3 +159,19 @@ def test_search_bets_by_playing_the_deal_out():
             assert action in (double(1), double(2), double(3))
         else:  # the aces and kings take tricks: no bet
             assert action == DONE
+
+
+def test_play_legal_is_apply_action_without_the_check():
+    """Search rollouts skip the legality check; the state they reach must be the same."""
+    from kierki_dsl.interpreter.match import deal_out, shuffled
+
+    rs = Ruleset.load(str(STANDARD))
+    for name in ("bez_lew", "rozbojnik"):
+        st = rs.contracts[name].new_deal(4, rs.deck, 0, deal_out(shuffled(random.Random(name), rs.deck), 0, 4))
+        while not st.is_terminal():
+            for a in st.legal_actions():
+                checked, trusted = st.clone(), st.clone()
+                checked.apply_action(a)
+                trusted.play_legal(a)
+                assert vars(checked) == vars(trusted)
+            st.apply_action(st.legal_actions()[-1])
