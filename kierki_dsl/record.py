@@ -225,10 +225,9 @@ def _replay_deal(ruleset, contract, k: int, entry, first_dealer: Optional[int]):
                 action = parse_card(str(chosen[i]))
             except CardError as e:
                 return None, Violation(d, f"passes: {e}", seat=seat)
-            reason = state.why_illegal(action)
-            if reason is not None:
-                return None, Violation(d, f"passing {chosen[i]} is illegal: {reason}", seat=seat)
-            state.apply_action(action)
+            v = _apply_checked(state, action, d, f"passing {chosen[i]}", seat=seat)
+            if v is not None:
+                return None, v
     trump = entry.get("trump")
     if getattr(contract, "call", None) is not None:
         if trump is None:
@@ -256,10 +255,9 @@ def _replay_deal(ruleset, contract, k: int, entry, first_dealer: Optional[int]):
         action = parse_bet(str(b))
         if action is None:
             return None, Violation(d, f"bets: {b!r} is not a bet (double:SEAT, redouble:SEAT or done)", seat=seat)
-        reason = state.why_illegal(action)
-        if reason is not None:
-            return None, Violation(d, f"bet {b} is illegal: {reason}", seat=seat)
-        state.apply_action(action)
+        v = _apply_checked(state, action, d, f"bet {b}", seat=seat)
+        if v is not None:
+            return None, v
     plays = entry.get("plays")
     if not isinstance(plays, list):
         return None, Violation(d, "'plays' must be a list of cards")
@@ -274,10 +272,9 @@ def _replay_deal(ruleset, contract, k: int, entry, first_dealer: Optional[int]):
             action = PASS if (layout and isinstance(p, str) and p.lower() == "pass") else parse_card(str(p))
         except CardError as e:
             return None, Violation(d, str(e), trick, seat, word)
-        reason = state.why_illegal(action)
-        if reason is not None:
-            return None, Violation(d, f"{p} is illegal: {reason}", trick, seat, word)
-        state.apply_action(action)
+        v = _apply_checked(state, action, d, str(p), trick=trick, seat=seat, turn_word=word)
+        if v is not None:
+            return None, v
     if not state.is_terminal():
         trick, _ = state.position()
         return None, Violation(d, "the record ends before the deal is over", trick, state.current_player(), word)
@@ -286,6 +283,15 @@ def _replay_deal(ruleset, contract, k: int, entry, first_dealer: Optional[int]):
     if recorded is not None and list(recorded) != scores:
         return None, Violation(d, f"recorded scores {list(recorded)} disagree with the rules, which give {scores}")
     return scores, None
+
+
+def _apply_checked(state, action: int, deal: int, shown: str, **where) -> Optional[Violation]:
+    """Apply a recorded action, or the violation naming the rule it breaks."""
+    reason = state.why_illegal(action)
+    if reason is not None:
+        return Violation(deal, f"{shown} is illegal: {reason}", **where)
+    state.apply_action(action)
+    return None
 
 
 def _hands(hands, ruleset):
