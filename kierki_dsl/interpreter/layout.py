@@ -1,9 +1,12 @@
 """The ``layout`` deal type: Fan Tan / Sevens / loteryjka, compiled from data.
 
 Rows are built by suit from an opening rank, down and up; the ace is low (A 2 .. K) or high
-(2 .. K A). A player must play a legal card if he has one, otherwise passes; players who
+(2 .. K A). The opening rank is fixed, or ``free``: set by the first card played. A player
+must play a legal card if he has one, otherwise passes — unless the contract lets him pass at
+will or a few times a deal, and passes may cost points paid into a pool that the next player
+out takes. A card matching ``again_after`` gives its player another turn at once. Players who
 have emptied their hands are skipped. Prizes go in the order players go out, and the deal
-ends once every prize is given (or only one player still has cards).
+ends once every prize is given (or only one player still has cards, or nobody can play).
 """
 from __future__ import annotations
 
@@ -160,7 +163,7 @@ class LayoutDeal:
         self.passes_in_row = 0
         self.free_left = [contract.free_passes] * players
         self.voluntary = 0  # passes made by players who could have played
-        self.pool = 0  # points paid for passes, for the first player out
+        self.pool = 0  # points paid for passes, for the next player out
         self.paid = [0] * players
         self.phase = "play"
         holders = {c: s for s, d in enumerate(self.dealt) for c in d}
