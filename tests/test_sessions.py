@@ -193,3 +193,17 @@ def test_save_files_encode_bets():
     every = [encode(a) for a in list(range(53)) + [call(s) for s in range(-1, 4)] + [double(s) for s in range(8)]
              + [redouble(s) for s in range(8)] + [DONE] + [CHOOSE_BASE + i for i in range(32)]]
     assert len(set(every)) == len(every), "action numbers of different kinds never collide"
+
+
+def test_resume_in_the_middle_of_a_betting_round(tmp_path):
+    barbu = str(STANDARD.parent / "games" / "barbu.yaml")
+    save = tmp_path / "barbu.jsonl"
+    rc, full, err, _ = run_cli("run", barbu, "--seed", "4", "--players", "heuristic", "--save", str(save),
+                               "--format", "json")
+    assert rc == 0, err
+    lines = save.read_text("utf-8").splitlines()
+    cut = next(i for i, line in enumerate(lines) if '"double:' in line) + 1  # just after a double
+    save.write_text("\n".join(lines[:cut]) + "\n", "utf-8")
+    rc, resumed, err, _ = run_cli("resume", str(save), "--format", "json")
+    assert rc == 0, err
+    assert json.loads(resumed)["deals"] == json.loads(full)["deals"]
