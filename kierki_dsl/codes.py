@@ -212,6 +212,23 @@ _add("M611", "declared part total disagrees", "A part (a block of deals) declare
      "contracts:\n  bez_lew:\n    score: [{per_trick: -20}]\n",
      _HEAD + "match:\n  schedule: [bez_lew]\n  parts: [{name: neg, first: 1, last: 1, total: -260}]\n"
      "contracts:\n  bez_lew:\n    score: [{per_trick: -20}]\n", (5, 49))
+_add("M614", "pass rule that never applies", "`free_passes` means nothing when players may pass at will "
+     "(`must_play: false`), and `pass_fine` is never charged when a player who can play must play.",
+     _contract("  lot:\n    type: layout\n    must_play: false\n    free_passes: 3\n    prizes: [800, 500]\n",
+               "[lot]"),
+     _contract("  lot:\n    type: layout\n    free_passes: 3\n    prizes: [800, 500]\n", "[lot]"), (8, 18),
+     severity="warning")
+_add("M615", "extra turn after no card", "An `again_after` predicate that no card of the deck matches never "
+     "gives anyone another turn (a misspelt rank or suit?).",
+     "kierki: 1\nname: example\ndeck: {ranks: [8, 9, 10, J, Q, K, A]}\nmatch: {schedule: [lot]}\ncontracts:\n"
+     "  lot:\n    type: layout\n    start_rank: 8\n    again_after: card.rank == 2\n    prizes: [800, 500]\n",
+     "kierki: 1\nname: example\ndeck: {ranks: [8, 9, 10, J, Q, K, A]}\nmatch: {schedule: [lot]}\ncontracts:\n"
+     "  lot:\n    type: layout\n    start_rank: 8\n    again_after: card.rank == A\n    prizes: [800, 500]\n",
+     (9, 18), severity="warning")
+_add("M616", "nobody may double", "A `may_double` rule that is always false makes the doubling round empty.",
+     _contract("  bez_lew:\n    doubling: {may_double: 1 > 2}\n    score: [{per_trick: -20}]\n"),
+     _contract("  bez_lew:\n    doubling: {may_double: doubler != dealer}\n    score: [{per_trick: -20}]\n"),
+     (6, 28), severity="warning")
 # --- run time -------------------------------------------------------------------------------
 _add("X701", "expression failed while playing", "An expression that cannot be evaluated in some situation "
      "(a division by zero that depends on play). `kierki run` stops with this error; the record of the "

@@ -186,3 +186,10 @@ def test_plain_lint_does_not_import_typer():
     )
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
+
+
+def test_a_fine_that_is_never_charged(tmp_path):
+    body = "  lot:\n    type: layout\n    pass_fine: 20\n    prizes: [800, 500]\n"
+    text = "kierki: 1\nname: example\nmatch: {schedule: [lot]}\ncontracts:\n" + body
+    found = [d for d in lint_file(str(_write(tmp_path, "fine.yaml", text))) if d.code == "M614"]
+    assert len(found) == 1 and "pass_fine never applies" in found[0].message and found[0].pos.line == 7

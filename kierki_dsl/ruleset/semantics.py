@@ -135,7 +135,21 @@ def _check_choices(schedule: list, players: int, bctx) -> None:
 
 
 def _check_contract(name, c, w, bctx, hand_size, players, deck) -> None:
+    spec = bctx.specs.get(name) or {}
+    may = c.doubling.may_double if getattr(c, "doubling", None) is not None else None
+    if may is not None and may.is_const and not may.const:
+        bctx.warning(w + ("doubling", "may_double"), "M616", "may_double is always false: nobody can ever double",
+                     "remove doubling, or say who may double whom")
     if c.type == "layout":
+        if c.free_passes and not c.must_play:
+            bctx.warning(w + ("free_passes",), "M614", "free_passes has no effect: with must_play false a player "
+                         "may pass at will anyway")
+        if c.pass_fine and c.must_play and not c.free_passes:
+            bctx.warning(w + ("pass_fine",), "M614", "pass_fine never applies: a player who can play must play",
+                         "allow passing (must_play: false, or free_passes)")
+        if spec.get("again_after") is not None and not c.again:
+            bctx.warning(w + ("again_after",), "M615", "again_after matches no card of the deck: nobody ever "
+                         "plays again")
         if len(c.prizes) > players:
             bctx.error(w + ("prizes",), "M607", f"{len(c.prizes)} prizes for {players} players")
         opening = deck if c.start_rank is None else sum(1 << (s * 13 + c.start_rank) for s in range(4))
