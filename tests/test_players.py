@@ -119,7 +119,10 @@ def test_estimate():
 
 
 @pytest.mark.parametrize("path", [RULESETS / "games" / "trix.yaml", RULESETS / "games" / "hearts.yaml",
-                                  RULESETS / "variants" / "three_players.yaml"], ids=lambda p: p.stem)
+                                  RULESETS / "variants" / "three_players.yaml", RULESETS / "games" / "barbu.yaml",
+                                  RULESETS / "variants" / "fantan_free_start.yaml",
+                                  RULESETS / "variants" / "fantan_pass_pool.yaml",
+                                  RULESETS / "variants" / "fantan_extra_turn.yaml"], ids=lambda p: p.stem)
 def test_every_player_plays_every_kind_of_ruleset(path):
     rs = Ruleset.load(str(path))
     names = ["search:2", "heuristic", "random", "heuristic"][: rs.players]
