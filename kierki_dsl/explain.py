@@ -303,8 +303,12 @@ def diff(a, b) -> str:
         out.append("direction: " + " → ".join("clockwise" if d == 1 else "counter-clockwise" for d in (a.direction, b.direction)))
     if a.total != b.total:
         out.append(f"match total: {a.total} → {b.total}")
-    if len(a.schedule) != len(b.schedule):
-        out.append(f"deals in a match: {len(a.schedule)} → {len(b.schedule)}")
+    if len(a.schedule) * a.series != len(b.schedule) * b.series:
+        out.append(f"deals in a match: {len(a.schedule) * a.series} → {len(b.schedule) * b.series}")
+    if a.series != b.series:
+        out.append(f"series of the schedule, each starting with the next dealer: {a.series} → {b.series}")
+    if a.deals_per_dealer != b.deals_per_dealer:
+        out.append(f"deals in a row by each dealer: {a.deals_per_dealer} → {b.deals_per_dealer}")
     changes: dict = {}  # (aspect, old, new) -> deal numbers, so a change common to many deals is said once
     for k in range(max(len(a.schedule), len(b.schedule))):
         ca = a.schedule[k] if k < len(a.schedule) else None

@@ -44,3 +44,16 @@ def test_every_ruleset_explains_every_deal(cli, path):
     rc, out, err = cli("explain", str(path))
     assert rc == 0
     assert out.count("\nDeal ") >= 1 and "scoring:" in out
+
+
+@pytest.mark.parametrize("path", sorted(VARIANTS.glob("*.yaml")), ids=lambda p: p.stem)
+def test_every_variant_differs_at_the_table(cli, path):
+    """A variant is a different game: diff against the standard names at least one change."""
+    rc, out, err = cli("diff", str(STANDARD), str(path))
+    assert rc == 0 and out.strip() and out != "no differences at the table\n", path.stem
+
+
+def test_diff_names_a_change_of_match_length(cli):
+    rc, out, err = cli("diff", str(STANDARD), str(VARIANTS / "four_series.yaml"))
+    assert out == ("deals in a match: 12 → 48\n"
+                   "series of the schedule, each starting with the next dealer: 1 → 4\n")
