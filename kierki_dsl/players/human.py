@@ -79,11 +79,16 @@ class HumanPlayer(Player):
             played = ", ".join(f"{seat_name(s, n)} {card_pretty(c)}" for s, c in view.trick) or "(you lead)"
             self.say(f"Trick so far: {played}")
         elif view.layout is not None:
-            self.say("Layout:")
+            if view.opening_rank < 0:
+                self.say("Layout: nothing played yet; the first card opens its row, and its rank opens every row")
+            else:
+                self.say(f"Layout: rows open with a {card_pretty(view.opening_rank)[:-1]}")
             for s, row in enumerate(view.layout):
                 shown = "not open" if row is None else f"{card_pretty(row[0])} … {card_pretty(row[1])}"
                 self.say(f"  {SUIT_SYMBOLS[s]} {shown}")
             self.say("Cards left: " + ", ".join(f"{seat_name(s, n)} {k}" for s, k in enumerate(view.hand_sizes)))
+            if view.pool:
+                self.say(f"Pool: {view.pool} points, for the next player to go out")
         self.say("Points this deal: " + "  ".join(f"{seat_name(s, n)} {p:+d}" if p else f"{seat_name(s, n)} 0"
                                                   for s, p in enumerate(view.scores)))
         self.say(f"Your hand ({seat_name(view.seat, n)}):")
@@ -163,8 +168,13 @@ class HumanPlayer(Player):
                 return f"redouble {seat_name(a - REDOUBLE_BASE, n)}"
             return f"double {seat_name(a - DOUBLE_BASE, n)}"
 
-        for a, b, f in view.bets:
-            self.say(f"  {seat_name(a, n)} {'redoubled' if f == 2 else 'doubled'} {seat_name(b, n)}")
+        if view.trump >= 0:
+            self.say(f"Trumps: {SUIT_NAMES[view.trump]}")
+        if view.bets:
+            self.say("Bets so far: " + ", ".join(f"{seat_name(a, n)} {'redoubled' if f == 2 else 'doubled'} "
+                                                 f"{seat_name(b, n)}" for a, b, f in view.bets))
+        self.say("A double is a side bet that you outscore that player in this deal: the difference of "
+                 "your two scores is paid, twice if redoubled.")
         self.say("Bets: " + "  ".join(f"{i}) {words(a)}" for i, a in enumerate(legal, start=1)))
         while True:
             t = " ".join(self.ask("bet> ").strip().lower().split())
