@@ -13,6 +13,7 @@ from .cards import RANK_NAMES, SUIT_NAMES, card_pretty
 from .expr import ast
 from .expr.check import RANK_CONSTANTS, SUIT_CONSTANTS
 from .expr.parser import parse
+from .report import contract_title
 from .ruleset.semantics import contract_total
 
 _RANK_PLURAL = {8: "tens", 9: "jacks", 10: "queens", 11: "kings", 12: "aces"}
@@ -221,10 +222,6 @@ def _signed(n: int) -> str:
     return f"{n:+d}" if n else "0"
 
 
-def _deal_title(c) -> str:
-    return f"{c.pl} — {c.en}" if c.en else c.pl
-
-
 def explain(rs) -> str:
     """The whole ruleset as text for players."""
     lines = [rs.name, "=" * len(rs.name)]
@@ -274,18 +271,18 @@ def explain(rs) -> str:
             options.extend(o for o in c.options if o not in options)
             continue
         if c.name in seen:
-            repeat(k, _deal_title(c))
+            repeat(k, contract_title(c))
             continue
         close_run()
         seen.add(c.name)
-        lines.append(f"Deal {k}: {_deal_title(c)}")
+        lines.append(f"Deal {k}: {contract_title(c)}")
         for key, text in aspects(rs, c.name).items():
             lines.append(f"  {key}: {text}.")
     close_run()
     if options:
         lines += ["", "The contracts to choose from:"]
         for c in options:
-            lines.append(f"{_deal_title(c)}")
+            lines.append(f"{contract_title(c)}")
             for key, text in aspects(rs, c.name).items():
                 lines.append(f"  {key}: {text}.")
     return "\n".join(lines) + "\n"
@@ -314,10 +311,10 @@ def diff(a, b) -> str:
         ca = a.schedule[k] if k < len(a.schedule) else None
         cb = b.schedule[k] if k < len(b.schedule) else None
         if ca is None or cb is None:
-            changes.setdefault(("contract", _deal_title(ca) if ca else "(none)", _deal_title(cb) if cb else "(none)"), []).append(k + 1)
+            changes.setdefault(("contract", contract_title(ca) if ca else "(none)", contract_title(cb) if cb else "(none)"), []).append(k + 1)
             continue
         if (ca.pl, ca.en) != (cb.pl, cb.en):
-            changes.setdefault(("contract", _deal_title(ca), _deal_title(cb)), []).append(k + 1)
+            changes.setdefault(("contract", contract_title(ca), contract_title(cb)), []).append(k + 1)
         xa = {"choice": _choice_words(ca)} if ca.type == "choice" else aspects(a, ca.name)
         xb = {"choice": _choice_words(cb)} if cb.type == "choice" else aspects(b, cb.name)
         for key in list(dict.fromkeys(list(xa) + list(xb))):

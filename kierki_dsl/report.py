@@ -14,6 +14,9 @@ def seat_name(seat: int, players: int) -> str:
 
 
 def contract_title(c) -> str:
+    """'Polish name — English name'; the English name alone where no Polish name is given."""
+    if c.en and c.pl == c.name:  # no `pl:` in the ruleset (a game that is not Kierki)
+        return c.en
     return f"{c.pl} — {c.en}" if c.en else c.pl
 
 
