@@ -56,13 +56,31 @@ class SearchPlayer(Player):
         legal = view.legal
         if len(legal) == 1:
             return legal[0]
+        if view.phase == "call" and view.layout is None:
+            return self._search(view, legal, _call_deal(view), _after_call)
         if view.phase not in ("play", "double"):
             return self.fallback.act(view)
         from ..interpreter.layout import LayoutDeal
         from ..interpreter.trickstate import TrickDeal
 
         cls = LayoutDeal if view.layout is not None else TrickDeal
-        betting = view.phase == "double"
+        if view.phase == "double":
+
+            def sample(rng):
+                st = cls.from_view(view, sample_hands(view, rng))
+                _to_first_player(st)
+                return st
+
+            def bet(st, a):
+                st.betting = _bets_after(view, a)
+
+            return self._search(view, legal, sample, bet, tie=lambda a: a == DONE)  # on a tie, do not bet
+        return self._search(view, legal, lambda rng: cls.from_view(view, sample_hands(view, rng)),
+                            lambda st, a: st.apply_action(a))
+
+    def _search(self, view, legal, sample, apply, tie=None) -> int:
+        """The legal action with the best own score, averaged over states drawn by
+        ``sample(rng)`` on which ``apply(state, action)`` is taken and the deal played out."""
         rng = self.rng(view)
         start = time.perf_counter()
         totals = dict.fromkeys(legal, 0)
@@ -74,24 +92,47 @@ class SearchPlayer(Player):
                     break
             elif n >= self.samples:
                 break
-            base = cls.from_view(view, sample_hands(view, rng))
-            if betting:
-                _to_first_player(base)
+            base = sample(rng)
             for a in legal:
                 st = base.clone()
-                if betting:
-                    st.betting = _bets_after(view, a)
-                else:
-                    st.apply_action(a)
+                apply(st, a)
                 _rollout(st, rng)
                 totals[a] += st.scores[me]
             n += 1
         self.stats["decisions"] += 1
         self.stats["playouts"] += n * len(legal)
         self.stats["seconds"] += time.perf_counter() - start
-        if betting:  # on a tie, do not bet
-            return max(legal, key=lambda a: (totals[a], a == DONE))
-        return max(legal, key=lambda a: (totals[a], -a))
+        return max(legal, key=lambda a: (totals[a], tie(a) if tie else -a))
+
+
+def _call_deal(view):
+    """For a trump call: a sampler of whole deals in which the caller holds the cards he has
+    seen and every other card lies anywhere else, at random."""
+    n = view.players
+    size = view.deck.bit_count() // n
+    seen = list(bits(view.hand))
+    unseen = list(bits(view.deck & ~view.hand))
+
+    def sample(rng):
+        cards = list(unseen)
+        for i in range(len(cards) - 1, 0, -1):
+            j = (rng.getrandbits(32) * (i + 1)) >> 32
+            cards[i], cards[j] = cards[j], cards[i]
+        dealt, k = [], 0
+        for s in range(n):
+            need = size - (len(seen) if s == view.seat else 0)
+            dealt.append((seen if s == view.seat else []) + cards[k:k + need])
+            k += need
+        return view.contract.new_deal(n, view.deck, view.dealer, dealt, view.direction, view.deal_number)
+
+    return sample
+
+
+def _after_call(st, action) -> None:
+    """Name trumps, then (in a contract with doubling) let nobody bet: play starts."""
+    st.apply_action(action)
+    while st.phase == "double":
+        st.apply_action(DONE)
 
 
 def _to_first_player(st) -> None:
