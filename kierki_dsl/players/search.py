@@ -11,10 +11,13 @@ move in four at random.
 
 Strength/time knob: ``search:64`` plays 64 sampled deals per decision (reproducible for a
 seed); ``search:0.2s`` samples for that long (not reproducible, as it depends on speed). The
-default, 24 samples, takes well under a second per decision on a 2-core machine. Trump calls,
-passes and contract choices are left to the heuristic player. Bets are searched too: each
-candidate (double a seat, redouble one, or done) is settled at the end of the same sampled,
-played-out deals, assuming nobody bets after it; once play starts, rollouts settle the bets made.
+default, 24 samples, takes well under a second per decision on a 2-core machine.
+
+Trump calls are searched the same way: whole deals are sampled in which the caller holds the
+cards he has seen, and each call is played out. So are bets: each candidate (double a seat,
+redouble one, or done) is settled at the end of the sampled, played-out deals, assuming nobody
+bets after it; once play starts, rollouts settle the bets made. Passes and contract choices
+are left to the heuristic player.
 """
 from __future__ import annotations
 
