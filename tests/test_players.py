@@ -195,7 +195,7 @@ def test_search_samples_trump_calls_around_the_seen_cards():
         deal = sample(random.Random(seed))
         assert deal.phase == "call" and deal.caller == 0
         assert sorted(c for hand in deal.dealt for c in hand) == list(range(52))
-        assert deal.dealt[0][:5] == seen and all(len(h) == 13 for h in deal.dealt)
+        assert sorted(deal.dealt[0][:5]) == sorted(seen) and all(len(h) == 13 for h in deal.dealt)
     p = make_player("search:12")
     p.reset(3, 0)
     assert p.act(view) == call(0), "five top spades: spades"
