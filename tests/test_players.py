@@ -169,7 +169,7 @@ def test_play_legal_is_apply_action_without_the_check():
     from kierki_dsl.interpreter.match import deal_out, shuffled
 
     rs = Ruleset.load(str(STANDARD))
-    for name in ("bez_lew", "rozbojnik"):
+    for name in ("bez_lew", "rozbojnik", "loteryjka"):
         st = rs.contracts[name].new_deal(4, rs.deck, 0, deal_out(shuffled(random.Random(name), rs.deck), 0, 4))
         while not st.is_terminal():
             for a in st.legal_actions():

@@ -253,6 +253,11 @@ class LayoutDeal:
         reason = self.why_illegal(action)
         if reason is not None:
             raise IllegalAction(reason)
+        self.play_legal(action)
+
+    def play_legal(self, action: int) -> None:
+        """Take an action known to be legal (from ``legal_actions``) without checking it again:
+        for search rollouts, which pick among the legal actions themselves."""
         seat = self.to_move
         self.actions.append(action)
         if self.phase == "double":

@@ -170,7 +170,7 @@ def _rollout(st, rng) -> None:
     if st.contract.type != "tricks":
         while not st.is_terminal():
             acts = st.legal_actions()
-            st.apply_action(acts[(grb(32) * len(acts)) >> 32] if len(acts) > 1 else acts[0])
+            st.play_legal(acts[(grb(32) * len(acts)) >> 32] if len(acts) > 1 else acts[0])
         return
     values = _values(st.contract, st.tricks_total, st.trump, st.players)
     play = st.play_legal  # the cards below come from legal_mask: no need to check them again
