@@ -178,24 +178,3 @@ def test_play_legal_is_apply_action_without_the_check():
                 trusted.play_legal(a)
                 assert vars(checked) == vars(trusted)
             st.apply_action(st.legal_actions()[-1])
-
-
-def test_search_samples_trump_calls_around_the_seen_cards():
-    from kierki_dsl.cards import parse_card
-    from kierki_dsl.interpreter.actions import call
-    from kierki_dsl.players.search import _call_deal
-
-    rs = Ruleset.load(str(STANDARD))
-    seen = [parse_card(c) for c in "AS KS QS JS 2H".split()]
-    rest = [c for c in range(52) if c not in seen]
-    st = rs.contracts["atu"].new_deal(4, rs.deck, 0, [seen + rest[:8], rest[8:21], rest[21:34], rest[34:47]])
-    view = st.view(0)
-    sample = _call_deal(view)
-    for seed in range(20):
-        deal = sample(random.Random(seed))
-        assert deal.phase == "call" and deal.caller == 0
-        assert sorted(c for hand in deal.dealt for c in hand) == list(range(52))
-        assert sorted(deal.dealt[0][:5]) == sorted(seen) and all(len(h) == 13 for h in deal.dealt)
-    p = make_player("search:12")
-    p.reset(3, 0)
-    assert p.act(view) == call(0), "five top spades: spades"

@@ -13,11 +13,11 @@ Strength/time knob: ``search:64`` plays 64 sampled deals per decision (reproduci
 seed); ``search:0.2s`` samples for that long (not reproducible, as it depends on speed). The
 default, 24 samples, takes well under a second per decision on a 2-core machine.
 
-Trump calls are searched the same way: whole deals are sampled in which the caller holds the
-cards he has seen, and each call is played out. So are bets: each candidate (double a seat,
-redouble one, or done) is settled at the end of the sampled, played-out deals, assuming nobody
-bets after it; once play starts, rollouts settle the bets made. Passes and contract choices
-are left to the heuristic player.
+Bets are searched too: each candidate (double a seat, redouble one, or done) is settled at the
+end of the sampled, played-out deals, assuming nobody bets after it; once play starts,
+rollouts settle the bets made. Trump calls, passes and contract choices are left to the
+heuristic player (searching trump calls by playing out whole sampled deals was tried and
+measured no stronger on the ladder: −5 ± 75 points in the positive part over 40 seeds).
 """
 from __future__ import annotations
 
@@ -59,8 +59,6 @@ class SearchPlayer(Player):
         legal = view.legal
         if len(legal) == 1:
             return legal[0]
-        if view.phase == "call" and view.layout is None:
-            return self._search(view, legal, _call_deal(view), _after_call)
         if view.phase not in ("play", "double"):
             return self.fallback.act(view)
         from ..interpreter.layout import LayoutDeal
@@ -106,36 +104,6 @@ class SearchPlayer(Player):
         self.stats["playouts"] += n * len(legal)
         self.stats["seconds"] += time.perf_counter() - start
         return max(legal, key=lambda a: (totals[a], tie(a) if tie else -a))
-
-
-def _call_deal(view):
-    """For a trump call: a sampler of whole deals in which the caller holds the cards he has
-    seen and every other card lies anywhere else, at random."""
-    n = view.players
-    size = view.deck.bit_count() // n
-    seen = list(bits(view.hand))
-    unseen = list(bits(view.deck & ~view.hand))
-
-    def sample(rng):
-        cards = list(unseen)
-        for i in range(len(cards) - 1, 0, -1):
-            j = (rng.getrandbits(32) * (i + 1)) >> 32
-            cards[i], cards[j] = cards[j], cards[i]
-        dealt, k = [], 0
-        for s in range(n):
-            need = size - (len(seen) if s == view.seat else 0)
-            dealt.append((seen if s == view.seat else []) + cards[k:k + need])
-            k += need
-        return view.contract.new_deal(n, view.deck, view.dealer, dealt, view.direction, view.deal_number)
-
-    return sample
-
-
-def _after_call(st, action) -> None:
-    """Name trumps, then (in a contract with doubling) let nobody bet: play starts."""
-    st.apply_action(action)
-    while st.phase == "double":
-        st.apply_action(DONE)
 
 
 def _to_first_player(st) -> None:
