@@ -150,3 +150,20 @@ def test_broken_deals_are_named(mutate, fragment):
     report = replay(RS, rec)
     assert report.violations and report.violations[0].deal == 2
     assert fragment in str(report.violations[0])
+
+
+@settings(max_examples=200, deadline=None)
+@given(scores=st.lists(st.integers(-2000, 2000), min_size=4, max_size=4),
+       bets=st.dictionaries(st.tuples(st.integers(0, 3), st.integers(0, 3)).filter(lambda p: p[0] != p[1]),
+                            st.sampled_from([1, 2]), max_size=12))
+def test_settling_bets_moves_points_between_the_two_players_only(scores, bets):
+    from kierki_dsl.interpreter.doubling import BettingRound
+
+    rnd = BettingRound.settled(tuple((a, b, f) for (a, b), f in bets.items()), 4)
+    after = rnd.settle(scores)
+    assert sum(after) == sum(scores), "a bet never makes or loses points in all"
+    for (a, b), f in bets.items():  # each bet alone pays the better of the two
+        alone = BettingRound.settled(((a, b, f),), 4).settle(scores)
+        diff = abs(scores[a] - scores[b]) * f
+        better, worse = (a, b) if scores[a] >= scores[b] else (b, a)
+        assert alone[better] - scores[better] == diff and scores[worse] - alone[worse] == diff
