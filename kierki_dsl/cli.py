@@ -16,10 +16,8 @@ from typing import List, Optional
 
 import typer
 
-from .entry import failure_exit
+from .entry import EXIT_FINDINGS, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, failure_exit
 from .entry import stderr_line as _err
-
-EXIT_OK, EXIT_FINDINGS, EXIT_USAGE, EXIT_INTERNAL, EXIT_INTERRUPTED = 0, 1, 2, 70, 130
 
 app = typer.Typer(
     add_completion=False,

@@ -17,7 +17,8 @@ from __future__ import annotations
 import sys
 from typing import Optional
 
-EXIT_OK, EXIT_INTERNAL, EXIT_INTERRUPTED = 0, 70, 130
+#: The exit codes of every command (documented in the README).
+EXIT_OK, EXIT_FINDINGS, EXIT_USAGE, EXIT_INTERNAL, EXIT_INTERRUPTED = 0, 1, 2, 70, 130
 LINT_FORMATS = ("text", "json", "github", "sarif")
 
 

@@ -10,8 +10,7 @@ import os
 from typing import IO, Iterable
 
 from .diagnostics import Diagnostic
-
-EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
+from .entry import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE
 
 
 def expand(paths: Iterable[str]) -> tuple[list[str], list[str]]:

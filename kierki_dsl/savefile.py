@@ -13,8 +13,7 @@ import os
 from typing import Optional
 
 from .cards import CardError, parse_card
-from .interpreter.actions import NO_TRUMP, PASS, action_str, call, parse_bet
-from .interpreter.choice import CHOOSE_BASE
+from .interpreter.actions import CHOOSE_BASE, NO_TRUMP, PASS, action_str, call, parse_bet
 
 FORMAT = "kierki-save/1"
 

@@ -14,8 +14,6 @@ from .actions import CHOOSE_BASE
 if TYPE_CHECKING:
     from .view import SeatView
 
-__all__ = ["CHOOSE_BASE", "Choice", "record_choice"]
-
 
 @frozen(eq=False)
 class Choice:
@@ -54,4 +52,4 @@ def record_choice(chosen: dict, slot: Choice, chooser: int, contract) -> None:
     chosen.setdefault((id(slot), chooser), set()).add(contract.name)
 
 
-__all__ = ["CHOOSE_BASE", "Choice", "record_choice"]
+__all__ = ["Choice", "record_choice"]

@@ -29,6 +29,15 @@ DOUBLING = Obj(
 )
 
 
+def bet_of(seat: int, action: int) -> Optional[tuple]:
+    """((doubler, target), factor) of a double or redouble taken by ``seat``; None for done."""
+    if DOUBLE_BASE <= action < REDOUBLE_BASE:
+        return (seat, action - DOUBLE_BASE), 1
+    if REDOUBLE_BASE <= action < DONE:
+        return (action - REDOUBLE_BASE, seat), 2
+    return None
+
+
 @frozen(eq=False)
 class Doubling:
     """A contract's compiled doubling rule."""
@@ -107,13 +116,11 @@ class BettingRound:
         return "a bet is expected: " + ", ".join(action_str(a) for a in legal)
 
     def apply(self, action: int) -> None:
-        me = self.seat
-        if action == DONE:
+        bet = bet_of(self.seat, action)
+        if bet is None:
             self.turn += 1
-        elif self.stage == "double":
-            self.bets[(me, action - DOUBLE_BASE)] = 1
         else:
-            self.bets[(action - REDOUBLE_BASE, me)] = 2
+            self.bets[bet[0]] = bet[1]
         self._skip()  # a seat with nothing left to choose has finished its turn
 
     def _skip(self) -> None:

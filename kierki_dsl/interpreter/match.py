@@ -99,7 +99,8 @@ class MatchRunner:
         self.chosen: dict = {}  # (choice slot, chooser) -> contract names already chosen
 
     def _choose(self, slot, dealer: int, dealt):
-        from .choice import CHOOSE_BASE, record_choice
+        from .actions import CHOOSE_BASE
+        from .choice import record_choice
 
         n = self.ruleset.players
         chooser = slot.chooser(dealer, n)

@@ -140,7 +140,7 @@ class HeuristicPlayer(Player):
         return min(legal, key=lambda x: (value[x], -(x % 13), x))
 
     def _choose(self, view, legal) -> int:
-        from ..interpreter.choice import CHOOSE_BASE
+        from ..interpreter.actions import CHOOSE_BASE
 
         hand = view.hand
         high = sum(1 for x in bits(hand) if x % 13 >= 9)

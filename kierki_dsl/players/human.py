@@ -186,7 +186,7 @@ class HumanPlayer(Player):
             self.say("Type a number from the list, 'double E', 'redouble N' or 'done'.")
 
     def _choose(self, view, legal) -> int:
-        from ..interpreter.choice import CHOOSE_BASE
+        from ..interpreter.actions import CHOOSE_BASE
 
         self.say()
         self.say(f"Deal {view.deal_number}: you choose the contract. Your hand:")

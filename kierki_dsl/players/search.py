@@ -25,7 +25,7 @@ import functools
 import time
 
 from ..cards import SUIT_MASK, bits, card_list
-from ..interpreter.actions import DONE, DOUBLE_BASE, REDOUBLE_BASE
+from ..interpreter.actions import DONE
 from .base import Player, register_player
 from .heuristic import HeuristicPlayer
 
@@ -120,13 +120,12 @@ def _to_first_player(st) -> None:
 
 def _bets_after(view, action):
     """The bets of the view's deal after ``action``, as a settled round (nobody bets after it)."""
-    from ..interpreter.doubling import BettingRound
+    from ..interpreter.doubling import BettingRound, bet_of
 
     bets = {(a, b): f for a, b, f in view.bets}
-    if DOUBLE_BASE <= action < REDOUBLE_BASE:
-        bets[(view.seat, action - DOUBLE_BASE)] = 1
-    elif REDOUBLE_BASE <= action < DONE:
-        bets[(action - REDOUBLE_BASE, view.seat)] = 2
+    bet = bet_of(view.seat, action)
+    if bet is not None:
+        bets[bet[0]] = bet[1]
     return BettingRound.settled(tuple((a, b, f) for (a, b), f in bets.items()), view.players)
 
 
