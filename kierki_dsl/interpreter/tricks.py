@@ -104,6 +104,18 @@ class Restriction:
     fallback: bool
     reason: str
     where: tuple = ()  # path of the rule in the ruleset, for findings
+    at: tuple = ("", None)  # (file, position) of the rule, for run-time errors
+
+    def leaves_nothing(self, trick_number: int) -> Exception:
+        """The run-time error (X702) of this rule forbidding every card of a hand."""
+        from ..diagnostics import Diagnostic
+        from ..expr import RuleRuntimeError
+
+        return RuleRuntimeError(Diagnostic(
+            self.at[0], self.at[1], "X702",
+            f"no card is legal in trick {trick_number}: this rule ('{self.reason}') forbids every card of the hand "
+            "and has 'fallback: false'",
+            hint="give the rule 'fallback: true' (the default), or narrow it so a card is always left"))
 
 
 @frozen(eq=False)
@@ -243,7 +255,8 @@ class Tricks(DealType):
             pred = ctx.expr(spec["lead_ban"], scopes.PLAY_PREDICATE, BOOL, w + ("lead_ban",), predicate=True)
             reason = spec.get("lead_ban_reason") or f"{_words(spec['lead_ban'].text)} may not be led while you hold another card"
             if pred is not None:
-                restrictions.append(Restriction("lead", pred, False, None, True, reason, w + ("lead_ban",)))
+                restrictions.append(Restriction("lead", pred, False, None, True, reason, w + ("lead_ban",),
+                                                ctx.locate(w + ("lead_ban",))))
         for i, r in enumerate(spec.get("restrictions") or []):
             rw = w + ("restrictions", i)
             if (r.get("forbid") is None) == (r.get("require") is None):
@@ -257,7 +270,7 @@ class Tricks(DealType):
             if pred is not None:
                 restrictions.append(
                     Restriction(r["phase"], pred, require, when, r.get("fallback", True), reason,
-                                rw + ("require" if require else "forbid",))
+                                rw + ("require" if require else "forbid",), ctx.locate(rw))
                 )
         scorers = []
         for i, item in enumerate(spec.get("score") or []):

@@ -143,6 +143,8 @@ class TrickDeal:
                 pm = r.cards.const
             m = legal & pm if r.require else legal & ~pm
             if m or not r.fallback:
+                if not m and legal:
+                    raise r.leaves_nothing(self.trick_no)
                 if explain is not None and (legal >> explain & 1) and not (m >> explain & 1):
                     return r.reason
                 legal = m
