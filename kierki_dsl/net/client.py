@@ -58,6 +58,7 @@ class Seat:
         self.server = address(sock.getpeername())
         self.answered = None  # (trick, cards on the table) last answered
         self.repeats = 0
+        self.current = None  # the request being answered
         self.refused: set = set()  # cards the server called WRONG in this request
         self.totals: Optional[tuple] = None
         self.scored = False
@@ -116,8 +117,8 @@ class Seat:
         if key == self.answered and self.repeats < 2:
             self.repeats += 1
             return
-        if key != self.answered:
-            self.refused = set()
+        if key != self.current:
+            self.refused, self.current = set(), key
         view = k.view(list(msg.cards))
         legal = [a for a in view.legal if a not in self.refused]
         if not legal:  # the server refuses what our rules allow: offer the rest of the hand

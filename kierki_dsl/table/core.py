@@ -117,12 +117,16 @@ class Table:
     def _apply(self, seat: int, action: int) -> None:
         m = self.match
         state, k = m.state, m.deal_index
-        before = len(state.view(seat).completed)
+        mine = state.view(seat)
+        before, secret = len(mine.completed), mine.phase == "pass"
         result = m.apply(action)  # IllegalAction: nothing changed
         if self.on_action is not None:
             self.on_action(k, seat, action)
         deal = k + 1
-        self._public(Played(deal, seat, action))
+        if secret:  # a card passed is known to its giver only
+            self._send(seat, Played(deal, seat, action)) if self.live else None
+        else:
+            self._public(Played(deal, seat, action))
         after = state.view(seat)
         if len(after.completed) > before:
             leader, plays, winner = after.completed[-1]

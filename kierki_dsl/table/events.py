@@ -50,6 +50,7 @@ class TurnToAct:
     trick_number: int
     trick: tuple  # (seat, card) in playing order
     legal: tuple
+    hand: tuple = ()  # this seat's cards now (passing changes them)
     kind = "turn"
     to_json = _json
 
@@ -102,4 +103,5 @@ def deal_started(view, label: str, leader: int) -> DealStarted:
 
 def turn(view) -> TurnToAct:
     """The request to act, from the acting seat's view."""
-    return TurnToAct(view.deal_number, view.phase, view.trick_number, tuple(view.trick), tuple(view.legal))
+    return TurnToAct(view.deal_number, view.phase, view.trick_number, tuple(view.trick), tuple(view.legal),
+                     tuple(card_list(view.hand)))
