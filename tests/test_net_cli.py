@@ -101,7 +101,7 @@ def _free_port() -> int:
 
 def _lowest_reference(deals) -> tuple:
     class Lowest:
-        def reset(self, seed, seat):
+        def reset(self, seed, seat, rules=None):
             pass
 
         def act(self, view):

@@ -172,8 +172,8 @@ class Recorder:
         self.inner = make_player("heuristic")
         self.views = []
 
-    def reset(self, seed, seat):
-        self.inner.reset(seed, seat)
+    def reset(self, seed, seat, rules=None):
+        self.inner.reset(seed, seat, rules)
 
     def act(self, view):
         self.views.append(view)
@@ -181,10 +181,7 @@ class Recorder:
 
 
 def _plain(view):
-    d = attrs.asdict(view, recurse=False)
-    d.pop("why")
-    d["contract"] = view.contract.name
-    return d
+    return attrs.asdict(view, recurse=False)
 
 
 def test_the_view_rebuilt_from_messages_is_the_servers_view():

@@ -52,7 +52,7 @@ class Lowest:
 
     name = "lowest"
 
-    def reset(self, seed, seat):
+    def reset(self, seed, seat, rules=None):
         pass
 
     def act(self, view):

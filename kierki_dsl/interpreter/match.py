@@ -257,7 +257,7 @@ class MatchRunner:
         self.match = Match(ruleset, seed, deals)
         self.first_dealer = self.match.first_dealer
         for i, p in enumerate(self.players):
-            p.reset(seed * 16 + i + 1 if seed >= 0 else i + 1, i)
+            p.reset(seed * 16 + i + 1 if seed >= 0 else i + 1, i, ruleset)
 
     @property
     def totals(self) -> list:

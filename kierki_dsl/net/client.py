@@ -170,7 +170,7 @@ def join(host: str, port: int, seat: int, player, ruleset, seed: int, family: in
          report: bool = True, out=None) -> int:
     """Play one seat of a SIK match; the exit code (0 once the match is over)."""
     out = out if out is not None else sys.stdout
-    player.reset(seed * 16 + seat + 1 if seed >= 0 else seat + 1, seat)
+    player.reset(seed * 16 + seat + 1 if seed >= 0 else seat + 1, seat, ruleset)
     sock = connect(host, port, family, timeout)
     human = getattr(player, "name", "") == "human"
     if human:

@@ -10,7 +10,6 @@ from __future__ import annotations
 from typing import Optional
 
 from ..cards import FULL_DECK
-from ..interpreter.trickstate import TrickDeal
 from ..interpreter.view import SeatView
 
 
@@ -76,24 +75,24 @@ class SeatKnowledge:
         trick = tuple(((self.seat - n + i) % 4, c) for i, c in enumerate(on_table))
         led = on_table[0] // 13 if on_table else -1
         state = self._scorer(trick, led)
-        return self._view(trick, led, tuple(state.legal_actions()), state.why_illegal)
+        return self._view(trick, led, tuple(state.legal_actions()))
 
-    def _view(self, trick, led: int, legal: tuple, why=None) -> SeatView:
+    def _view(self, trick, led: int, legal: tuple) -> SeatView:
         sizes = [13 - k for k in self.counts]
         for s, _ in trick:
             sizes[s] -= 1
         played_now = sum(1 << c for _, c in trick)
         return SeatView(
-            seat=self.seat, contract=self.contract, phase="play", hand=self.hand & ~played_now, legal=legal,
+            seat=self.seat, contract=self.contract.name, phase="play", hand=self.hand & ~played_now, legal=legal,
             trick=trick, led_suit=led, trump=-1, caller=-1, dealer=self.dealer,
             trick_number=self.trick_number, tricks_total=self.ruleset.hand_size, played=self.played,
             scores=tuple(self.scores), completed=tuple(self.completed), players=4, layout=None,
             hand_sizes=tuple(sizes), deck=self.ruleset.deck & FULL_DECK, direction=self.ruleset.direction,
-            deal_number=self.deal_number, ply=4 * len(self.completed) + len(trick), why=why,
+            deal_number=self.deal_number, ply=4 * len(self.completed) + len(trick),
         )
 
-    def _scorer(self, trick, led: int) -> TrickDeal:
+    def _scorer(self, trick, led: int):
         """A play state of this seat's knowledge (only its own hand), for rules and points."""
         hands = [0] * 4
         hands[self.seat] = self.hand
-        return TrickDeal.from_view(self._view(trick, led, ()), hands)
+        return self.contract.from_view(self._view(trick, led, ()), hands)

@@ -27,7 +27,7 @@ class Table:
         self.players = match.ruleset.players
         self.bots = dict(bots or {})
         for seat, p in self.bots.items():
-            p.reset(match.seed * 16 + seat + 1 if match.seed >= 0 else seat + 1, seat)
+            p.reset(match.seed * 16 + seat + 1 if match.seed >= 0 else seat + 1, seat, match.ruleset)
         self.listeners: dict = {}
         self.live = False
         self.on_action = None
@@ -87,10 +87,11 @@ class Table:
             return "the table is waiting for a player"
         if seat != self.match.to_move():
             return "it is not your turn"
-        state = self.match.state
-        reason = state.why_illegal(action) if hasattr(state, "why_illegal") else None
-        if reason is not None:
-            return reason
+        view = self.match.view(seat)
+        if action not in view.legal:  # explained from the seat's own view and the rules
+            from ..interpreter.reasons import illegal_reason
+
+            return illegal_reason(view, action, self.match.ruleset.contracts.get(view.contract)) or "not allowed now"
         try:
             self._apply(seat, action)
         except IllegalAction as e:

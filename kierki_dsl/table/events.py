@@ -97,8 +97,7 @@ class MatchEnded:
 
 def deal_started(view, label: str, leader: int) -> DealStarted:
     """The start of a deal as ``view``'s seat sees it."""
-    name = getattr(view.contract, "name", "")
-    return DealStarted(view.deal_number, name, label, view.dealer, leader, view.phase, tuple(card_list(view.hand)))
+    return DealStarted(view.deal_number, view.contract, label, view.dealer, leader, view.phase, tuple(card_list(view.hand)))
 
 
 def turn(view) -> TurnToAct:
