@@ -200,3 +200,23 @@ def test_the_view_rebuilt_from_messages_is_the_servers_view():
     assert len(remote.views) == len(local.views) > 40
     for got, want in zip(remote.views, local.views):
         assert _plain(got) == _plain(want)
+
+
+def test_a_person_plays_through_the_terminal_interface_fed_by_the_server():
+    from kierki_dsl.players.human import HumanPlayer
+
+    deals = parse_deals(match_file(9, types=(1, 3)).encode(), RS)
+    typed = io.StringIO("ZZ\n" + "1\n" * 40)  # one unreadable answer, then always the first legal card
+    shown = io.StringIO()
+    person = HumanPlayer(stdin=typed, stdout=shown, ruleset=RS)
+    srv = ServerThread(RS, deals, {s: make_player("heuristic") for s in (1, 2, 3)}, seed=2, timeout=10)
+    try:
+        port = srv.start()
+        client = ClientThread(port, 0, person)
+        assert client.wait(30) == 0
+        srv.wait(5)
+    finally:
+        srv.close()
+    screen = shown.getvalue()
+    assert "Your hand (N):" in screen and "Legal: 1)" in screen and "Type a card such as" in screen
+    assert "Deal 2: Bez dam" in screen

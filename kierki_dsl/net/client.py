@@ -17,7 +17,7 @@ from .commands import CommandError
 from .seatview import SeatKnowledge
 from .server import Reporter, address
 
-EXIT_OK, EXIT_FAILED = 0, 1
+EXIT_OK, EXIT_FAILED, EXIT_LEFT = 0, 1, 130
 
 
 class LineSocket:
@@ -188,6 +188,11 @@ def join(host: str, port: int, seat: int, player, ruleset, seed: int, family: in
     except OSError as e:
         say(f"kierki join: connection lost: {e.strerror or e}")
         return EXIT_FAILED
+    except Exception as e:
+        if type(e).__name__ != "HumanQuit":
+            raise
+        say("kierki join: you left the table (the server keeps your seat empty until someone claims it)")
+        return EXIT_LEFT
     finally:
         sock.close()
 
