@@ -33,7 +33,9 @@ def match_file(seed: int, types=range(1, 8)) -> str:
 class ServerThread:
     """``SikServer`` over a ``Table`` on 127.0.0.1, in its own thread and event loop."""
 
-    def __init__(self, ruleset, deals=None, bots=None, seed: int = 1, timeout: float = 1.0, script=(), on_action=None):
+    def __init__(self, ruleset, deals=None, bots=None, seed: int = 1, timeout: float = 1.0, script=(), on_action=None,
+                 host: str = "127.0.0.1"):
+        self.host = host
         self.table = Table(Match(ruleset, seed, deals), bots or {}, script, on_action)
         self.ruleset = ruleset
         self.timeout = timeout
@@ -60,7 +62,7 @@ class ServerThread:
     async def _serve(self) -> None:
         self.loop = asyncio.get_running_loop()
         self.server = SikServer(self.table, self.ruleset, self.timeout, Reporter(self.out))
-        bound = await self.server.start("127.0.0.1", 0)
+        bound = await self.server.start(self.host, 0)
         self.port = int(bound[0].rsplit(":", 1)[1])
         self.ready.set()
         await self.server.run()

@@ -25,14 +25,14 @@ RS = Ruleset.load(str(RULESETS / "games" / "sik.yaml"))
 class ClientThread:
     """``join`` in a thread (it is a blocking client); the exit code in ``code``."""
 
-    def __init__(self, port: int, seat: int, player, seed: int = 0):
+    def __init__(self, port: int, seat: int, player, seed: int = 0, host: str = "127.0.0.1"):
         self.out = io.StringIO()
         self.code = None
-        self.thread = threading.Thread(target=self._main, args=(port, seat, player, seed), daemon=True)
+        self.thread = threading.Thread(target=self._main, args=(host, port, seat, player, seed), daemon=True)
         self.thread.start()
 
-    def _main(self, port, seat, player, seed):
-        self.code = join("127.0.0.1", port, seat, player, RS, seed, 4, 10.0, True, self.out)
+    def _main(self, host, port, seat, player, seed):
+        self.code = join(host, port, seat, player, RS, seed, 4, 10.0, True, self.out)
 
     def wait(self, seconds: float = 10.0) -> int:
         self.thread.join(seconds)
@@ -220,3 +220,45 @@ def test_a_person_plays_through_the_terminal_interface_fed_by_the_server():
     screen = shown.getvalue()
     assert "Your hand (N):" in screen and "Legal: 1)" in screen and "Type a card such as" in screen
     assert "Deal 2: Bez dam" in screen
+
+
+def _has_ipv6_loopback() -> bool:
+    try:
+        with socket.socket(socket.AF_INET6) as s:
+            s.bind(("::1", 0))
+        return True
+    except OSError:
+        return False
+
+
+@pytest.mark.skipif(not _has_ipv6_loopback(), reason="no IPv6 loopback here")
+def test_ipv6():
+    deals = parse_deals(match_file(3, types=(5,)).encode(), RS)
+    srv = ServerThread(RS, deals, {s: make_player("heuristic") for s in (1, 2)}, timeout=10, host="::1")
+    try:
+        port = srv.start()
+        six = threading.Thread(target=lambda: codes.append(join("::1", port, 0, make_player("random"), RS, 0, 6, 10.0, False, io.StringIO())))
+        named = threading.Thread(target=lambda: codes.append(join("::1", port, 3, make_player("random"), RS, 0, 0, 10.0, False, io.StringIO())))
+        codes: list = []
+        six.start()
+        named.start()
+        six.join(30)
+        named.join(30)
+        srv.wait(5)
+    finally:
+        srv.close()
+    assert codes == [0, 0]
+    assert "[::1]:" in srv.out.getvalue()
+
+
+def test_a_server_without_a_match_file_plays_the_schedule():
+    srv = ServerThread(RS, None, {s: make_player("random") for s in (1, 2, 3)}, seed=6, timeout=10)
+    try:
+        port = srv.start()
+        client = ClientThread(port, 0, make_player("heuristic"), host="localhost")  # a host name, -4
+        assert client.wait(30) == 0
+        srv.wait(5)
+    finally:
+        srv.close()
+    deals = [x.split("] ")[1] for x in srv.out.getvalue().splitlines() if "] DEAL" in x]
+    assert [d[4] for d in deals] == list("1234567"), "the schedule's deal types, in order"
