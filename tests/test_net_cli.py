@@ -167,3 +167,18 @@ def test_bad_options_and_files_get_one_line_and_an_exit_code(tmp_path):
     assert rc == 1 and "cannot connect" in err and "Traceback" not in err
     rc, out, err, _ = run_cli("serve", SIK_PATH, "--resume")
     assert rc == 2 and "--resume needs --save" in err
+
+
+def test_run_with_deals_saves_the_match_file_and_resume_needs_it_unchanged(tmp_path):
+    deals = tmp_path / "match.txt"
+    deals.write_text(match_file(23, types=(2, 5)), "ascii")
+    save = tmp_path / "m.save"
+    rc, out, err, _ = run_cli("run", SIK_PATH, "--deals", str(deals), "--seed", "4", "--save", str(save), "--format", "json")
+    assert rc == 0, err
+    head = json.loads(save.read_text("utf-8").splitlines()[0])
+    assert head["deals"]["path"] == str(deals)
+    rc, again, err, _ = run_cli("resume", str(save), "--format", "json")
+    assert rc == 0 and json.loads(again)["totals"] == json.loads(out)["totals"]
+    deals.write_text(match_file(24, types=(2, 5)), "ascii")
+    rc, _, err, _ = run_cli("resume", str(save))
+    assert rc == 1 and "is missing or changed" in err

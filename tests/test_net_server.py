@@ -73,6 +73,9 @@ def test_a_whole_match_of_four_raw_clients(opened):
         assert _totals(s) == _reference(), "a TOTAL after every deal, the same as kierki run --deals"
     assert "Traceback" not in srv.out.getvalue()
     assert srv.out.getvalue().count("] IAM") == 4
+    lines = seats[0].lines
+    early = [lines[i - 1] for i, x in enumerate(lines) if x.startswith("SCORE") and not lines[i - 1].startswith("TAKEN13")]
+    assert early and all(x.startswith("TAKEN") for x in early), "some deals end once their points are all taken"
 
 
 def test_bots_and_raw_clients_mixed(opened):
