@@ -214,7 +214,7 @@ class PendingChoice:
         self.match = match
         self.record = record_choice
         n = match.ruleset.players
-        self.chooser = slot.chooser(match.dealer, n)
+        self.chooser = slot.chooser(match.dealer, n, [sum(1 << c for c in d) for d in match.dealt], match.ruleset.deck)
         self.allowed = slot.allowed(self.chooser, match.chosen)
         if not self.allowed:
             raise MatchError(f"seat {self.chooser} has no contract left to choose")
