@@ -152,6 +152,9 @@ def resume(
     if (head.get("ruleset") or {}).get("fingerprint") != rs.fingerprint:
         _err(f"{save}: error: this save file belongs to another ruleset (or another version of {path})")
         raise typer.Exit(EXIT_FINDINGS)
+    if "bots" in head:  # written by kierki serve
+        _err(f"{save}: error: this save file is a table's: continue it with kierki serve RULESET --save {save} --resume")
+        raise typer.Exit(EXIT_FINDINGS)
     names = head.get("players")
     seed = head.get("seed")
     if not isinstance(names, list) or len(names) != rs.players or not isinstance(seed, int):
@@ -485,14 +488,15 @@ def join(
     seed: int = typer.Option(0, "--seed", help="Seed of the bot (as kierki run --seed, for the same decisions)."),
     ipv4: bool = typer.Option(False, "-4", help="IPv4 only."),
     ipv6: bool = typer.Option(False, "-6", help="IPv6 only."),
-    timeout: float = typer.Option(30.0, "--timeout", help="Seconds to wait for the server before giving up."),
+    timeout: float = typer.Option(30.0, "--timeout", help="Seconds to wait for a connection."),
+    retry: float = typer.Option(0.0, "--retry", help="If the connection is lost mid-match, keep trying to reconnect to the seat for this many seconds."),
     quiet: bool = typer.Option(False, "--quiet", help="No protocol report (the default for a human player)."),
 ) -> None:
     """Sit a kierki-dsl bot (or yourself) at a SIK server."""
-    _net_command(lambda: _join_command(host, port, seat, player, ruleset, seed, ipv4, ipv6, timeout, quiet))
+    _net_command(lambda: _join_command(host, port, seat, player, ruleset, seed, ipv4, ipv6, timeout, quiet, retry))
 
 
-def _join_command(host, port, seat, player, ruleset, seed, ipv4, ipv6, timeout, quiet) -> int:
+def _join_command(host, port, seat, player, ruleset, seed, ipv4, ipv6, timeout, quiet, retry) -> int:
     from .net.client import join as do_join
     from .net.commands import parse_seat
     from .players.base import make_player
@@ -510,7 +514,8 @@ def _join_command(host, port, seat, player, ruleset, seed, ipv4, ipv6, timeout, 
     if player == "human":
         bot.ruleset = rs
     family = 4 if ipv4 else 6 if ipv6 else 0
-    return do_join(host, port, parse_seat(seat), bot, rs, seed, family, timeout, report=not (quiet or player == "human"))
+    return do_join(host, port, parse_seat(seat), bot, rs, seed, family, timeout,
+                   report=not (quiet or player == "human"), retry=max(0.0, retry))
 
 
 def _net_command(work) -> None:

@@ -65,7 +65,7 @@ def contract_of_type(ruleset, kind: int):
     if not 1 <= kind <= len(ruleset.schedule):
         return None
     contract = ruleset.schedule[kind - 1]
-    return None if contract.type == "choice" else contract
+    return contract if hasattr(contract, "new_deal") else None  # a declarer's choice names no contract
 
 
 def type_of_contract(ruleset, contract) -> int:

@@ -182,3 +182,32 @@ def test_run_with_deals_saves_the_match_file_and_resume_needs_it_unchanged(tmp_p
     deals.write_text(match_file(24, types=(2, 5)), "ascii")
     rc, _, err, _ = run_cli("resume", str(save))
     assert rc == 1 and "is missing or changed" in err
+
+
+def test_four_joins_survive_a_server_killed_mid_match_and_score_as_run(tmp_path, procs):
+    deals = tmp_path / "match.txt"
+    deals.write_text(match_file(25), "ascii")
+    rc, out, err, _ = run_cli("run", SIK_PATH, "--deals", str(deals), "--seed", "3", "--format", "json")
+    expected = tuple(-t for t in json.loads(out)["totals"])
+    save = tmp_path / "table.save"
+    port = str(_free_port())
+    args = ["serve", SIK_PATH, "--deals", str(deals), "--host", "127.0.0.1", "--port", port, "--save", str(save),
+            "--seed", "3"]
+    server = _start(procs, *args, stdout=subprocess.DEVNULL)
+    _listening_port(server)
+    clients = [_start(procs, "join", "127.0.0.1", port, "--seat", s, "--seed", "3", "--retry", "30") for s in "NESW"]
+    deadline = time.monotonic() + 30
+    while save.exists() is False or len(save.read_text("utf-8").splitlines()) < 120:  # deal 3 or so
+        assert time.monotonic() < deadline and server.poll() is None, "the match did not get going"
+        time.sleep(0.02)
+    server.send_signal(signal.SIGKILL)
+    server.wait(10)
+    again = _start(procs, *args, "--resume", stdout=subprocess.DEVNULL)
+    _listening_port(again)
+    for c in clients:
+        out, err = c.communicate(timeout=60)
+        assert c.returncode == 0, err
+        totals = [line.split("] ")[1] for line in out.decode().splitlines() if "] TOTAL" in line]
+        assert sik.parse_server(totals[-1]).points == expected
+    _, err = again.communicate(timeout=10)
+    assert again.returncode == 0, err

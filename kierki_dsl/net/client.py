@@ -18,6 +18,7 @@ from .seatview import SeatKnowledge
 from .server import Reporter, address
 
 EXIT_OK, EXIT_FAILED, EXIT_LEFT = 0, 1, 130
+LOST = -1  # the connection ended before the match did
 
 
 class LineSocket:
@@ -46,29 +47,33 @@ class LineSocket:
 class Seat:
     """The client's side of one seat: reacts to each server message."""
 
-    def __init__(self, sock, seat: int, player, ruleset, reporter: Optional[Reporter], say):
-        self.sock = sock
-        self.lines = LineSocket(sock)
+    def __init__(self, seat: int, player, ruleset, reporter: Optional[Reporter], say):
         self.seat = seat
         self.player = player
         self.know = SeatKnowledge(ruleset, seat)
         self.reporter = reporter
         self.say = say
-        self.me = address(sock.getsockname())
-        self.server = address(sock.getpeername())
         self.answered = None  # (trick, cards on the table) last answered
         self.repeats = 0
         self.current = None  # the request being answered
         self.refused: set = set()  # cards the server called WRONG in this request
         self.totals: Optional[tuple] = None
         self.scored = False
+        self.rejoining = False
 
     def send(self, message: str) -> None:
         self.sock.sendall(message.encode("ascii") + b"\r\n")
         if self.reporter:
             self.reporter.line(self.me, self.server, message)
 
-    def run(self) -> int:
+    def run(self, sock) -> int:
+        """Play over one connection: ``EXIT_OK`` at the end of the match, ``EXIT_FAILED``,
+        or ``LOST`` when the connection ended mid-match."""
+        self.sock = sock
+        self.lines = LineSocket(sock)
+        self.me = address(sock.getsockname())
+        self.server = address(sock.getpeername())
+        self.answered, self.current = None, None
         self.send(sik.iam(self.seat))
         while True:
             raw = self.lines.next_line()
@@ -79,6 +84,8 @@ class Seat:
                 self.reporter.line(self.server, self.me, repr(raw)[2:-1])
             msg = sik.parse_server(text, self.know.trick_number)
             if isinstance(msg, sik.Busy):
+                if self.rejoining:  # the server has not yet noticed that we left
+                    return LOST
                 self.say(f"kierki join: seat {sik.SEATS[self.seat]} is taken (busy: {' '.join(sik.SEATS[s] for s in msg.seats)})")
                 return EXIT_FAILED
             if msg is not None:
@@ -87,6 +94,7 @@ class Seat:
     def _handle(self, msg) -> None:
         k = self.know
         if isinstance(msg, sik.Deal):
+            self.rejoining = False
             problem = k.deal(msg)
             if problem:
                 self.say(f"kierki join: {problem}; the deal is not played")
@@ -135,10 +143,7 @@ class Seat:
         self.send(sik.trick(msg.number, [card]))
 
     def _closed(self) -> int:
-        if self.scored and not self.know.open:
-            return EXIT_OK
-        self.say("kierki join: the server closed the connection before the match was over")
-        return EXIT_FAILED
+        return EXIT_OK if self.scored and not self.know.open else LOST
 
 
 def _points(values) -> str:
@@ -167,34 +172,54 @@ def connect(host: str, port: int, family: int, timeout: float) -> socket.socket:
 
 
 def join(host: str, port: int, seat: int, player, ruleset, seed: int, family: int = 0, timeout: float = 30.0,
-         report: bool = True, out=None) -> int:
-    """Play one seat of a SIK match; the exit code (0 once the match is over)."""
+         report: bool = True, out=None, retry: float = 0.0) -> int:
+    """Play one seat of a SIK match; the exit code (0 once the match is over).
+
+    ``timeout`` bounds each connection attempt; once connected the client waits for the
+    server as long as it takes (other seats may take their time). With ``retry`` a connection
+    lost mid-match is re-established for up to that many seconds, and the seat claimed again."""
     out = out if out is not None else sys.stdout
     player.reset(seed * 16 + seat + 1 if seed >= 0 else seat + 1, seat, ruleset)
-    sock = connect(host, port, family, timeout)
-    human = getattr(player, "name", "") == "human"
-    if human:
-        sock.settimeout(None)  # a person takes the time they need; the server asks again meanwhile
     reporter = Reporter(out) if report else None
 
     def say(text: str) -> None:
         (sys.stderr if report else out).write(text + "\n")
 
-    try:
-        return Seat(sock, seat, player, ruleset, reporter, say).run()
-    except socket.timeout:
-        say(f"kierki join: the server sent nothing for {timeout:g} s")
-        return EXIT_FAILED
-    except OSError as e:
-        say(f"kierki join: connection lost: {e.strerror or e}")
-        return EXIT_FAILED
-    except Exception as e:
-        if type(e).__name__ != "HumanQuit":
-            raise
-        say("kierki join: you left the table (the server keeps your seat empty until someone claims it)")
-        return EXIT_LEFT
-    finally:
-        sock.close()
+    table = Seat(seat, player, ruleset, reporter, say)
+    sock = connect(host, port, family, timeout)
+    while True:
+        try:
+            sock.settimeout(None)
+            code = table.run(sock)
+        except OSError:
+            code = LOST
+        except Exception as e:
+            if type(e).__name__ != "HumanQuit":
+                raise
+            say("kierki join: you left the table (the server keeps your seat empty until someone claims it)")
+            return EXIT_LEFT
+        finally:
+            sock.close()
+        if code != LOST:
+            return code
+        sock = _reconnect(host, port, family, timeout, retry) if retry > 0 else None
+        if sock is None:
+            say("kierki join: the connection was lost before the match was over")
+            return EXIT_FAILED
+        table.rejoining = True
+
+
+def _reconnect(host: str, port: int, family: int, timeout: float, retry: float):
+    """A new connection within ``retry`` seconds, or None."""
+    import time
+
+    deadline = time.monotonic() + retry
+    while time.monotonic() < deadline:
+        try:
+            return connect(host, port, family, min(timeout, max(0.1, deadline - time.monotonic())))
+        except CommandError:
+            time.sleep(0.2)
+    return None
 
 
 __all__ = ["join", "connect", "Seat"]

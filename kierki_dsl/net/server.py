@@ -62,7 +62,7 @@ def sik_problem(ruleset, deals) -> Optional[str]:
     for c in dict.fromkeys(contracts):
         if not deals and not 1 <= type_of_contract(ruleset, c) <= 7:
             return f"contract {getattr(c, 'name', '?')!r} has no SIK deal type (only the first 7 schedule entries do)"
-        if getattr(c, "type", "") == "choice":
+        if not hasattr(c, "new_deal"):
             return "a declarer's-choice deal cannot be announced in SIK (give the deals with --deals)"
         cards = list(range(52))
         state = c.new_deal(4, ruleset.deck, 0, [cards[i::4] for i in range(4)], ruleset.direction, 1)
@@ -102,6 +102,13 @@ class Connection:
             self.writer.close()
 
 
+async def _closed(conn) -> None:
+    try:
+        await asyncio.wait_for(conn.writer.wait_closed(), 1.0)
+    except (asyncio.TimeoutError, ConnectionError, OSError):
+        pass
+
+
 class SikServer:
     """Serves one ``Table`` over SIK until its match is over."""
 
@@ -138,9 +145,11 @@ class SikServer:
             await asyncio.gather(*tasks, return_exceptions=True)
             self.pool.shutdown(wait=False, cancel_futures=True)
             self.server.close()
-            for conn in list(self.connections):
+            conns = list(self.connections)
+            await asyncio.gather(*(self._flush(c) for c in conns))  # SCORE and TOTAL reach everyone
+            for conn in conns:
                 conn.close()
-            await asyncio.sleep(0)
+            await asyncio.gather(*(_closed(c) for c in conns))
 
     # -- connections ---------------------------------------------------------------------------
     async def _client(self, reader, writer) -> None:
@@ -216,11 +225,27 @@ class SikServer:
         play = sik.parse_play(line, number) if line is not None else None
         reason = "not a play" if play is None else None
         if play is not None:
-            reason = "wrong trick number" if play[0] != number else table.act(seat, play[1])
+            reason = "wrong trick number" if play[0] != number else self._act(seat, play[1])
         if reason is not None:
             conn.send(sik.wrong(number))
             table.ask_again(seat)
         self._after_act()
+
+    def _act(self, seat: int, action: int) -> Optional[str]:
+        """``table.act``; a rule that fails while playing ends the match with its message."""
+        from ..expr import RuleRuntimeError
+        from ..interpreter.match import MatchError
+
+        try:
+            return self.table.act(seat, action)
+        except RuleRuntimeError as e:
+            from ..report import render_diagnostics
+
+            self.failure = render_diagnostics([e.diagnostic])
+        except MatchError as e:
+            self.failure = str(e)
+        self.done.set()
+        return None
 
     def _after_act(self) -> None:
         self.changed.set()
@@ -259,7 +284,7 @@ class SikServer:
                 self.failure = f"the bot of seat {sik.SEATS[seat]} failed: {e}"
                 self.done.set()
                 return
-            self.table.act(seat, action)  # refused only if the table paused meanwhile: asked again
+            self._act(seat, action)  # refused only if the table paused meanwhile: asked again
             self._after_act()
 
     async def _watchdog(self) -> None:
