@@ -475,7 +475,7 @@ def _serve_command(ruleset, deals, port, host, seats, seed, save, resume, timeou
 
     if not 0 <= port <= 65535 or timeout <= 0:
         raise _usage("--port must be 0..65535 and --timeout positive")
-    return do_serve(_load_ruleset(ruleset), ruleset, deals, host, port, seats, seed, save, resume, timeout)
+    return do_serve(_load_ruleset(ruleset), deals, host, port, seats, seed, save, resume, timeout)
 
 
 @app.command()

@@ -167,6 +167,10 @@ def test_bad_options_and_files_get_one_line_and_an_exit_code(tmp_path):
     assert rc == 1 and "cannot connect" in err and "Traceback" not in err
     rc, out, err, _ = run_cli("serve", SIK_PATH, "--resume")
     assert rc == 2 and "--resume needs --save" in err
+    junk = tmp_path / "junk.save"
+    junk.write_text("hello\n", "utf-8")
+    rc, out, err, _ = run_cli("serve", SIK_PATH, "--save", str(junk), "--resume")
+    assert rc == 1 and f"{junk}:1: error: not a kierki save file" in err and "Traceback" not in err
 
 
 def test_run_with_deals_saves_the_match_file_and_resume_needs_it_unchanged(tmp_path):

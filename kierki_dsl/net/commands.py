@@ -64,12 +64,13 @@ def load_deals(path: Optional[str], ruleset):
         raise CommandError(str(e)) from None
 
 
-def serve(ruleset, ruleset_path: str, deals_path: Optional[str], host: Optional[str], port: int, seats: list,
+def serve(ruleset, deals_path: Optional[str], host: Optional[str], port: int, seats: list,
           seed: Optional[int], save: Optional[str], resume: bool, timeout: float) -> int:
     """Host a SIK table until its match is over; the exit code."""
     import secrets
 
-    from ..interpreter.match import Match
+    from ..interpreter.actions import IllegalAction
+    from ..interpreter.match import Match, MatchError
     from ..players.base import make_player
     from ..table import Table
     from .server import sik_problem
@@ -81,7 +82,10 @@ def serve(ruleset, ruleset_path: str, deals_path: Optional[str], host: Optional[
         head, script, keep = _resume_header(save, ruleset)
         deals_path = deals_path or (head.get("deals") or {}).get("path")
         seed = head["seed"]
-        bots = {int(k): v for k, v in (head.get("bots") or {}).items()}
+        try:
+            bots = seat_bots([f"{k}={v}" for k, v in head["bots"].items()])
+        except CommandError as e:
+            raise CommandError(f"{save}:1: error: the save file's seats: {e}") from None
     if seed is None:
         seed = secrets.randbelow(2**31)
     deals = load_deals(deals_path, ruleset)
@@ -93,23 +97,20 @@ def serve(ruleset, ruleset_path: str, deals_path: Optional[str], host: Optional[
     if save:
         from ..savefile import SaveWriter, header
 
-        if resume:
+        if resume:  # the seats, the seed and the match file come from the save file
             writer = SaveWriter(save, keep_bytes=keep)
         else:
             head = header(ruleset, seed, [bots.get(s, "remote") for s in range(4)])
             head["bots"] = {str(k): v for k, v in bots.items()}
             head["deals"] = {"path": os.path.abspath(deals_path), "fingerprint": _deals_print(deals_path)} if deals_path else None
             writer = SaveWriter(save, head)
-    match = Match(ruleset, seed, deals)
     try:
-        table = Table(match, {s: make_player(n) for s, n in bots.items()}, script,
+        table = Table(Match(ruleset, seed, deals), {s: make_player(n) for s, n in bots.items()}, script,
                       on_action=writer.write if writer else None)
-    except Exception as e:  # an action of the save file the rules refuse
-        from ..interpreter.actions import IllegalAction
-
-        if isinstance(e, IllegalAction):
-            raise CommandError(f"{save}: error: a saved action is illegal: {e.reason}") from None
-        raise
+    except IllegalAction as e:  # an action of the save file that the rules refuse
+        raise CommandError(f"{save}: error: a saved action is illegal: {e.reason}") from None
+    except MatchError as e:
+        raise CommandError(f"{save}: error: {e}") from None
     try:
         return asyncio.run(_serve(table, ruleset, host, port, timeout))
     finally:

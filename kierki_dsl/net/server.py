@@ -83,6 +83,7 @@ class Connection:
         self.local = address(writer.get_extra_info("sockname"))
         self.seat: Optional[int] = None
         self.asked_at: Optional[float] = None
+        self.listener = None  # set when the client claims a seat
         self.closed = False
 
     def send(self, message: str) -> None:
@@ -175,7 +176,7 @@ class SikServer:
 
     def _drop(self, conn: Connection) -> None:
         self.connections.discard(conn)
-        if conn.seat is not None and self.table.listeners.get(conn.seat) is getattr(conn, "listener", None):
+        if conn.seat is not None and self.table.listeners.get(conn.seat) is conn.listener:
             self.table.leave(conn.seat)
             self.changed.set()
         conn.close()
@@ -296,6 +297,6 @@ class SikServer:
             seat = self.table.match.to_move()
             listener = self.table.listeners.get(seat)
             for conn in list(self.connections):
-                if conn.seat == seat and getattr(conn, "listener", None) is listener and conn.asked_at is not None:
+                if conn.seat == seat and conn.listener is listener and conn.asked_at is not None:
                     if loop.time() - conn.asked_at >= self.timeout and not self.table.paused:
                         self.table.ask_again(seat)
