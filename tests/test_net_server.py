@@ -203,8 +203,10 @@ def _wait_for(cond, seconds: float = 5.0) -> None:
 def test_no_iam_in_time_closes_and_a_silent_player_is_asked_again(opened):
     srv, seats, on_turn = _on_turn_first(opened, timeout=0.3)
     mute = _seat(opened, srv.port, None)
-    drive([mute], closed_all([mute]), 5)
-    assert mute.closed and mute.lines == []
+    rude = _seat(opened, srv.port, None)
+    rude.send("HELLO")
+    drive([mute, rude], closed_all([mute, rude]), 5)
+    assert mute.closed and mute.lines == [] and rude.lines == [], "closed without a word"
     on_turn.lines.clear()
     repeated = _wait_lines(on_turn, lambda x: x.startswith("TRICK1"), 5)
     assert repeated[0] == "TRICK1", "the request repeated after the timeout"

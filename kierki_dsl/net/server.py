@@ -4,7 +4,7 @@ One coroutine per connection, one for the bots, one watchdog; no thread per conn
 think in one worker thread so that a slow search never stalls the sockets). Decisions where
 the protocol leaves a choice (documented in docs/network.md):
 
-- before ``IAM`` anything else is ignored; no valid ``IAM`` within the timeout closes the
+- a first message that is not a valid ``IAM``, or no message within the timeout, closes the
   connection; a taken seat (or a full table) gets ``BUSY`` and is closed;
 - once seated, a message that cannot be read (unknown, malformed, oversized, not ASCII) or a
   play that is not allowed (not on turn, wrong trick number, a card not held, a revoke) gets
@@ -183,28 +183,22 @@ class SikServer:
 
     async def _greet(self, conn: Connection) -> bool:
         """Wait for a valid ``IAM``; seat the client, or ``BUSY`` and close."""
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + self.timeout
-        while True:
-            left = deadline - loop.time()
-            if left <= 0:
-                return False
-            try:
-                line, raw = await asyncio.wait_for(conn.lines.next_line(), left)
-            except asyncio.TimeoutError:
-                return False
-            conn.received(raw)
-            seat = sik.parse_iam(line) if line is not None else None
-            if seat is None:
-                continue
-            conn.listener = lambda event, c=conn: self._event(c, event)
-            if self.table.over or not self.table.sit(seat, conn.listener):
-                conn.send(sik.busy(self.table.occupied()))
-                await self._flush(conn)
-                return False
-            conn.seat = seat
-            self.changed.set()
-            return True
+        try:
+            line, raw = await asyncio.wait_for(conn.lines.next_line(), self.timeout)
+        except asyncio.TimeoutError:
+            return False
+        conn.received(raw)
+        seat = sik.parse_iam(line) if line is not None else None
+        if seat is None:  # the first message must be IAM (the original assignment closes too)
+            return False
+        conn.listener = lambda event, c=conn: self._event(c, event)
+        if self.table.over or not self.table.sit(seat, conn.listener):
+            conn.send(sik.busy(self.table.occupied()))
+            await self._flush(conn)
+            return False
+        conn.seat = seat
+        self.changed.set()
+        return True
 
     async def _flush(self, conn: Connection) -> None:
         try:
