@@ -202,7 +202,7 @@ def _play(rs, seed: int, names: list, fmt, record, writer, script: list, fixed=N
         if writer is not None:
             writer.close()
         if record:
-            write_atomic(record, _json_dump(match_record(rs, seed, runner.first_dealer, results)))
+            write_atomic(record, _json_dump(_fixed_record(match_record(rs, seed, runner.first_dealer, results), fixed)))
     if interrupted:
         where = f"; the match is saved: kierki resume {writer.path}" if writer is not None else ""
         _err(f"kierki: interrupted{where}")
@@ -229,6 +229,13 @@ def _fixed_deals(path: Optional[str], rs):
     except CommandError as e:
         _err(f"kierki: error: {e}" if e.code == EXIT_USAGE else str(e))
         raise typer.Exit(e.code)
+
+
+def _fixed_record(rec: dict, fixed) -> dict:
+    """A record of fixed deals says so: replay then takes each deal's contract from the deal."""
+    if fixed is not None:
+        rec["fixed_deals"] = True
+    return rec
 
 
 def _with_deals(head: dict, path: Optional[str]) -> dict:

@@ -215,3 +215,15 @@ def test_four_joins_survive_a_server_killed_mid_match_and_score_as_run(tmp_path,
         assert sik.parse_server(totals[-1]).points == expected
     _, err = again.communicate(timeout=10)
     assert again.returncode == 0, err
+
+
+def test_a_record_of_fixed_deals_replays(tmp_path):
+    deals = tmp_path / "match.txt"
+    deals.write_text(match_file(26, types=(7, 3, 3)), "ascii")
+    record = tmp_path / "r.json"
+    rc, out, err, _ = run_cli("run", SIK_PATH, "--deals", str(deals), "--seed", "2", "--record", str(record), "--format", "json")
+    assert rc == 0, err
+    rc, again, err, _ = run_cli("replay", str(record), "--ruleset", SIK_PATH, "--format", "json")
+    assert rc == 0, err
+    assert json.loads(again)["totals"] == json.loads(out)["totals"]
+    assert [d["contract"] for d in json.loads(again)["deals"]] == ["rozbojnik", "bez_dam", "bez_dam"]
