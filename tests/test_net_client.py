@@ -262,3 +262,39 @@ def test_a_server_without_a_match_file_plays_the_schedule():
         srv.close()
     deals = [x.split("] ")[1] for x in srv.out.getvalue().splitlines() if "] DEAL" in x]
     assert [d[4] for d in deals] == list("1234567"), "the schedule's deal types, in order"
+
+
+class Slow:
+    """A player that thinks for a while (a person at the keyboard)."""
+
+    name = "slow"
+
+    def __init__(self, seconds: float):
+        self.seconds, self.inner = seconds, make_player("random")
+
+    def reset(self, seed, seat, rules=None):
+        self.inner.reset(seed, seat, rules)
+
+    def act(self, view):
+        import time
+
+        time.sleep(self.seconds)
+        return self.inner.act(view)
+
+
+def test_requests_repeated_while_the_player_thinks_get_one_answer(scripted):
+    deals = parse_deals(match_file(6, types=(1,)).encode(), RS)
+    client = ClientThread(scripted.port, 1, Slow(0.4))
+    assert scripted.accept() == "IAME"
+    hand = deals[0].dealt[1]
+    scripted.send(sik.deal(1, 1, hand), sik.trick(1, []))
+    for _ in range(3):  # the server's timeout fires while the player thinks
+        import time
+
+        time.sleep(0.05)
+        scripted.send(sik.trick(1, []))
+    answer = sik.parse_play(scripted.read(), 1)
+    assert answer is not None and answer[1] in hand
+    assert scripted.read(0.6) is None, "one answer to one request"
+    scripted.close()
+    assert client.wait() == 1, "the server left before the match was over"

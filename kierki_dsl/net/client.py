@@ -40,8 +40,26 @@ class LineSocket:
         line, _, self.buf = self.buf.partition(b"\n")
         return line[:-1] if line.endswith(b"\r") else line
 
-    def pending(self) -> bool:
-        return b"\n" in self.buf
+    def drop_waiting(self, stale) -> list:
+        """Read what has already arrived, and drop the complete lines ``stale(line)`` names
+        (repeats of a request queued while the player was thinking); the lines dropped."""
+        self.sock.setblocking(False)
+        try:
+            while True:
+                chunk = self.sock.recv(4096)
+                if not chunk:
+                    break
+                self.buf += chunk.replace(b"\0", b"")
+        except (BlockingIOError, InterruptedError):
+            pass
+        finally:
+            self.sock.setblocking(True)
+        *lines, rest = self.buf.split(b"\n")
+        kept, dropped = [], []
+        for line in lines:
+            (dropped if stale(line.rstrip(b"\r")) else kept).append(line)
+        self.buf = b"".join(x + b"\n" for x in kept) + rest
+        return dropped
 
 
 class Seat:
@@ -138,6 +156,10 @@ class Seat:
 
             view = attrs.evolve(view, legal=tuple(legal))
         card = self.player.act(view)
+        request = sik.trick(msg.number, msg.cards).encode("ascii")
+        for line in self.lines.drop_waiting(lambda line: line == request):
+            if self.reporter:
+                self.reporter.line(self.server, self.me, line.decode("ascii"))
         self.last_card = card
         self.answered, self.repeats = key, 0
         self.send(sik.trick(msg.number, [card]))
