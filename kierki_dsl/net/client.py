@@ -3,8 +3,9 @@
 A plain blocking socket (one connection, one player): messages are read line by line with a
 length cap, parsed with the trick the client expects, and unreadable ones are ignored (the
 protocol page says so). The seat's view is rebuilt from the messages (``seatview``). A
-``TRICK`` identical to one already answered is a repeat sent before the answer arrived and
-is not answered twice, unless the server sends ``WRONG`` or repeats it three times.
+``TRICK`` repeated while the player thinks (the server's timeout) is dropped before the answer
+is sent, and one repeated after it (sent before the answer arrived) is not answered twice,
+unless the server sends ``WRONG`` or repeats it three times.
 """
 from __future__ import annotations
 

@@ -47,9 +47,15 @@ class Reporter:
         self.out = out if out is not None else sys.stdout
 
     def line(self, src: str, dst: str, message: str) -> None:
+        if self.out is None:
+            return
         stamp = datetime.now().isoformat(timespec="milliseconds")
-        self.out.write(f"[{src},{dst},{stamp}] {message}\n")
-        self.out.flush()
+        try:
+            self.out.write(f"[{src},{dst},{stamp}] {message}\n")
+            self.out.flush()
+        except (OSError, ValueError):  # the reader of the report went away: play on without it
+            self.out = None
+            sys.stderr.write("kierki: the protocol report cannot be written any more; the match goes on\n")
 
 
 def sik_problem(ruleset, deals) -> Optional[str]:
@@ -87,7 +93,7 @@ class Connection:
         self.closed = False
 
     def send(self, message: str) -> None:
-        if self.closed:
+        if self.closed or self.writer.transport.is_closing():
             return
         self.writer.write(message.encode("ascii") + b"\r\n")
         self.reporter.line(self.local, self.peer, message)
