@@ -279,3 +279,13 @@ def test_every_byte_a_seat_receives_shows_only_its_cards_or_played_ones(opened):
                 assert list(msg.cards) == plays[deal][start : start + len(msg.cards)], "only cards already played"
             else:
                 assert line == "" or line.startswith(("SCORE", "TOTAL")), line
+
+
+def test_a_report_nobody_reads_does_not_stop_the_table(opened, capsys):
+    srv = _server(opened)
+    srv.out.close()  # like `kierki serve ... | head -1`
+    seats = [_seat(opened, srv.port, s) for s in range(4)]
+    drive(seats, closed_all(seats))
+    srv.wait(5)
+    assert _totals(seats[0]) == _reference()
+    assert "the protocol report cannot be written any more" in capsys.readouterr().err
