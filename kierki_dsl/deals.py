@@ -64,8 +64,10 @@ def contract_of_type(ruleset, kind: int):
     """The contract a deal type names: the ruleset's ``kind``-th schedule entry, or None."""
     if not 1 <= kind <= len(ruleset.schedule):
         return None
+    from .interpreter.protocol import CompiledContract
+
     contract = ruleset.schedule[kind - 1]
-    return contract if hasattr(contract, "new_deal") else None  # a declarer's choice names no contract
+    return contract if isinstance(contract, CompiledContract) else None  # a declarer's choice is none
 
 
 def type_of_contract(ruleset, contract) -> int:

@@ -183,11 +183,13 @@ def replay(ruleset, record: dict) -> ReplayReport:
 def _replay_fixed(ruleset, deals: list, report: ReplayReport) -> ReplayReport:
     """Re-check a record of fixed deals: any number of deals, each of the contract it names,
     dealt by the dealer it names (no schedule, no dealer rotation)."""
+    from .interpreter.protocol import CompiledContract
+
     totals = [0] * ruleset.players
     for k, entry in enumerate(deals):
         name = entry.get("contract") if isinstance(entry, dict) else None
         contract = ruleset.contracts.get(name) if isinstance(name, str) else None
-        if contract is None or not hasattr(contract, "new_deal"):
+        if not isinstance(contract, CompiledContract):
             report.violations.append(Violation(k + 1, f"'contract' must name a contract of the ruleset, got {name!r}"))
             report.deals.append({"contract": None, "scores": None})
             continue

@@ -61,6 +61,7 @@ class Reporter:
 def sik_problem(ruleset, deals) -> Optional[str]:
     """Why this ruleset (with these fixed deals) cannot be played over SIK, or None."""
     from ..deals import type_of_contract
+    from ..interpreter.protocol import CompiledContract
 
     if ruleset.players != 4 or ruleset.hand_size != 13:
         return "SIK seats four players with 13 cards each"
@@ -68,7 +69,7 @@ def sik_problem(ruleset, deals) -> Optional[str]:
     for c in dict.fromkeys(contracts):
         if not deals and not 1 <= type_of_contract(ruleset, c) <= 7:
             return f"contract {getattr(c, 'name', '?')!r} has no SIK deal type (only the first 7 schedule entries do)"
-        if not hasattr(c, "new_deal"):
+        if not isinstance(c, CompiledContract):
             return "a declarer's-choice deal cannot be announced in SIK (give the deals with --deals)"
         cards = list(range(52))
         state = c.new_deal(4, ruleset.deck, 0, [cards[i::4] for i in range(4)], ruleset.direction, 1)
