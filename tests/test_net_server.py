@@ -289,3 +289,28 @@ def test_a_report_nobody_reads_does_not_stop_the_table(opened, capsys):
     srv.wait(5)
     assert _totals(seats[0]) == _reference()
     assert "the protocol report cannot be written any more" in capsys.readouterr().err
+
+
+def test_random_bytes_from_every_seat_change_nothing_and_the_match_goes_on(opened, capsys):
+    import random
+
+    srv, seats, on_turn = _on_turn_first(opened, timeout=1)  # requests lost in the junk come again
+    before = _actions(srv)
+    rng = random.Random(5)
+    alphabet = b"TRICKAENDLWOGSBUYIM0123456789JQKHDC\r\n\x00\xff "
+    for seat in seats:
+        junk = bytes(rng.choice(alphabet) for _ in range(3000))
+        seat.send(junk.replace(b"\n", b"") + b"\r\n" if seat is not on_turn else b"".join(
+            b"TRICK" + bytes(rng.choice(alphabet[:-6]) for _ in range(rng.randrange(6))) + b"\r\n" for _ in range(300)))
+    time.sleep(0.3)
+    for seat in seats:
+        seat.pump()
+    assert _actions(srv) <= before + 1  # at most one legal play among the junk of the seat on turn
+    for seat in seats:
+        seat.on_line = None
+        seat.lines.clear()
+    on_turn.send(sik.trick(1, [min(on_turn.hand)]))  # answered WRONG if the junk already played
+    drive(seats, closed_all(seats))
+    srv.wait(5)
+    assert len(_totals(seats[0])) == 7
+    assert "Traceback" not in srv.out.getvalue() and "internal error" not in capsys.readouterr().err
