@@ -128,9 +128,9 @@ class Seat:
             k.taken(msg)
             self.answered, self.refused = None, set()
         elif isinstance(msg, sik.Points):
+            k.finish()  # either ends the deal (a server may send only one of them)
+            self.scored = True
             if msg.kind == "SCORE":
-                k.finish()
-                self.scored = True
                 self.say("deal scores: " + _points(msg.points))
             else:
                 self.totals = msg.points
