@@ -102,6 +102,7 @@ def run(
     save: Optional[str] = typer.Option(None, "--save", help="Keep the match durably in this save file as it goes (kierki resume continues it)."),
     think: Optional[str] = typer.Option(None, "--think", help="Strength of the search players: a time per decision (0.2s) or a sample count (64)."),
     deals: Optional[str] = typer.Option(None, "--deals", help="Play the fixed deals of this match file (SIK format, 5 lines a deal) instead of shuffled ones."),
+    deal_types: Optional[str] = typer.Option(None, "--deal-types", help="With --deals: which contract each deal type plays, e.g. 1=no_tricks,2=no_hearts (default: type t is the t-th schedule entry)."),
 ) -> None:
     """Play one whole match and print every deal's scores and the totals."""
     import secrets
@@ -118,12 +119,12 @@ def run(
         if not 0 <= human < rs.players:
             raise _usage(f"--human must be a seat 0..{rs.players - 1}")
         names[human] = "human"
-    fixed = _fixed_deals(deals, rs)
+    fixed = _fixed_deals(deals, rs, deal_types)
     writer = None
     if save:
         from .savefile import SaveWriter, header
 
-        writer = SaveWriter(save, _with_deals(header(rs, seed, names), deals))
+        writer = SaveWriter(save, _with_deals(header(rs, seed, names), deals, deal_types))
     _play(rs, seed, names, fmt, record, writer, [], fixed)
 
 
@@ -220,12 +221,12 @@ def _play(rs, seed: int, names: list, fmt, record, writer, script: list, fixed=N
         print(match_json(rs, seed, runner.first_dealer, results, warnings))
 
 
-def _fixed_deals(path: Optional[str], rs):
+def _fixed_deals(path: Optional[str], rs, types: Optional[str] = None):
     """``--deals FILE``: the match file's deals for this ruleset (None without the option)."""
     from .net.commands import CommandError, load_deals
 
     try:
-        return load_deals(path, rs)
+        return load_deals(path, rs, types)
     except CommandError as e:
         _err(f"kierki: error: {e}" if e.code == EXIT_USAGE else str(e))
         raise typer.Exit(e.code)
@@ -238,12 +239,12 @@ def _fixed_record(rec: dict, fixed) -> dict:
     return rec
 
 
-def _with_deals(head: dict, path: Optional[str]) -> dict:
-    """A save header that also names the match file (path and fingerprint) it plays."""
+def _with_deals(head: dict, path: Optional[str], types: Optional[str] = None) -> dict:
+    """A save header that also names the match file (path, fingerprint, deal types) it plays."""
     if path:
         from .deals import fingerprint
 
-        head["deals"] = {"path": os.path.abspath(path), "fingerprint": fingerprint(path)}
+        head["deals"] = {"path": os.path.abspath(path), "fingerprint": fingerprint(path), "types": types}
     return head
 
 
@@ -258,7 +259,7 @@ def _saved_deals(save: str, head: dict, rs):
     if not os.path.isfile(path) or fingerprint(path) != saved.get("fingerprint"):
         _err(f"{save}: error: the match file {path!r} of this save file is missing or changed")
         raise typer.Exit(EXIT_FINDINGS)
-    return _fixed_deals(path, rs)
+    return _fixed_deals(path, rs, saved.get("types"))
 
 
 def _json_dump(obj) -> str:
@@ -472,17 +473,18 @@ def serve(
     save: Optional[str] = typer.Option(None, "--save", help="Keep the match durably in this save file."),
     resume: bool = typer.Option(False, "--resume", help="Continue the match kept in --save FILE (after a crash); clients reconnect."),
     timeout: float = typer.Option(5.0, "--timeout", help="Seconds to wait for IAM, and before asking a silent player again."),
+    deal_types: Optional[str] = typer.Option(None, "--deal-types", help="Which contract each SIK deal type plays, e.g. 1=no_tricks,2=no_hearts (default: type t is the t-th schedule entry)."),
 ) -> None:
     """Host a table over the SIK Kierki protocol; print the protocol report; exit when the match is over."""
-    _net_command(lambda: _serve_command(ruleset, deals, port, host, seat or [], seed, save, resume, timeout))
+    _net_command(lambda: _serve_command(ruleset, deals, port, host, seat or [], seed, save, resume, timeout, deal_types))
 
 
-def _serve_command(ruleset, deals, port, host, seats, seed, save, resume, timeout) -> int:
+def _serve_command(ruleset, deals, port, host, seats, seed, save, resume, timeout, deal_types) -> int:
     from .net.commands import serve as do_serve
 
     if not 0 <= port <= 65535 or timeout <= 0:
         raise _usage("--port must be 0..65535 and --timeout positive")
-    return do_serve(_load_ruleset(ruleset), deals, host, port, seats, seed, save, resume, timeout)
+    return do_serve(_load_ruleset(ruleset), deals, host, port, seats, seed, save, resume, timeout, deal_types)
 
 
 @app.command()
@@ -498,14 +500,15 @@ def join(
     timeout: float = typer.Option(30.0, "--timeout", help="Seconds to wait for a connection."),
     retry: float = typer.Option(0.0, "--retry", help="If the connection is lost mid-match, keep trying to reconnect to the seat for this many seconds."),
     quiet: bool = typer.Option(False, "--quiet", help="No protocol report (the default for a human player)."),
+    deal_types: Optional[str] = typer.Option(None, "--deal-types", help="Which contract each deal type of the server plays, e.g. 1=no_tricks (default: type t is the t-th schedule entry)."),
 ) -> None:
     """Sit a kierki-dsl bot (or yourself) at a SIK server."""
-    _net_command(lambda: _join_command(host, port, seat, player, ruleset, seed, ipv4, ipv6, timeout, quiet, retry))
+    _net_command(lambda: _join_command(host, port, seat, player, ruleset, seed, ipv4, ipv6, timeout, quiet, retry, deal_types))
 
 
-def _join_command(host, port, seat, player, ruleset, seed, ipv4, ipv6, timeout, quiet, retry) -> int:
+def _join_command(host, port, seat, player, ruleset, seed, ipv4, ipv6, timeout, quiet, retry, deal_types) -> int:
     from .net.client import join as do_join
-    from .net.commands import parse_seat
+    from .net.commands import load_types, parse_seat
     from .players.base import make_player
 
     if ipv4 and ipv6:
@@ -522,7 +525,7 @@ def _join_command(host, port, seat, player, ruleset, seed, ipv4, ipv6, timeout, 
         bot.ruleset = rs
     family = 4 if ipv4 else 6 if ipv6 else 0
     return do_join(host, port, parse_seat(seat), bot, rs, seed, family, timeout,
-                   report=not (quiet or player == "human"), retry=max(0.0, retry))
+                   report=not (quiet or player == "human"), retry=max(0.0, retry), types=load_types(rs, deal_types))
 
 
 def _net_command(work) -> None:

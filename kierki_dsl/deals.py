@@ -3,7 +3,8 @@
 The file has 5 lines per deal: ``<type><first seat>`` (e.g. ``1N``), then the 13 cards of
 N, E, S and W written one after another (``10CQH2S...``). Deal type ``t`` is the contract of
 the ruleset's ``t``-th schedule entry (so the SIK types 1-7 are the seven negative deals of
-``sik.yaml`` and of the Kierki standard profile); the dealer is the seat before the first
+``sik.yaml`` and of the Kierki standard profile), unless ``--deal-types`` maps the types to
+contracts by name (``deal_types``); the dealer is the seat before the first
 leader, which leads when the contract's first lead is ``left(dealer)`` (the default).
 Every problem is reported as ``path:line: error: ...``.
 """
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+from typing import Optional
 
 from .interpreter.match import FixedDeal
 from .net.sik import SEATS, card_text, parse_cards
@@ -22,8 +24,8 @@ class DealsError(Exception):
     """A match file that cannot be played (the message names the file and line)."""
 
 
-def read_deals(path: str, ruleset) -> list[FixedDeal]:
-    """The deals of a match file, mapped onto ``ruleset``'s contracts."""
+def read_deals(path: str, ruleset, types: Optional[dict] = None) -> list[FixedDeal]:
+    """The deals of a match file, mapped onto ``ruleset``'s contracts (``types``: see ``deal_types``)."""
     try:
         size = os.path.getsize(path)
         if size > MAX_BYTES:
@@ -32,7 +34,7 @@ def read_deals(path: str, ruleset) -> list[FixedDeal]:
             data = f.read()
     except OSError as e:
         raise DealsError(f"{path}: error: cannot read the match file: {e.strerror}") from None
-    return parse_deals(data, ruleset, path)
+    return parse_deals(data, ruleset, path, types)
 
 
 def fingerprint(path: str) -> str:
@@ -41,8 +43,9 @@ def fingerprint(path: str) -> str:
         return hashlib.sha256(f.read()).hexdigest()[:16]
 
 
-def parse_deals(data: bytes, ruleset, path: str = "<deals>") -> list[FixedDeal]:
+def parse_deals(data: bytes, ruleset, path: str = "<deals>", types: Optional[dict] = None) -> list[FixedDeal]:
     """Parse the bytes of a match file (see the module docstring)."""
+    types = types if types is not None else deal_types(ruleset)
     if ruleset.players != 4:
         raise DealsError(f"{path}: error: a match file seats N, E, S, W; this ruleset has {ruleset.players} players")
     try:
@@ -57,36 +60,52 @@ def parse_deals(data: bytes, ruleset, path: str = "<deals>") -> list[FixedDeal]:
         raise DealsError(f"{path}:1: error: the match file has no deals")
     if len(lines) % 5:
         raise DealsError(f"{path}:{len(lines) + 1}: error: the file ends inside a deal (5 lines per deal: type and leader, then N, E, S, W)")
-    return [_deal(lines[i : i + 5], i + 1, ruleset, path) for i in range(0, len(lines), 5)]
+    return [_deal(lines[i : i + 5], i + 1, ruleset, path, types) for i in range(0, len(lines), 5)]
 
 
-def contract_of_type(ruleset, kind: int):
-    """The contract a deal type names: the ruleset's ``kind``-th schedule entry, or None."""
-    if not 1 <= kind <= len(ruleset.schedule):
-        return None
+def deal_types(ruleset, spec: Optional[str] = None) -> dict:
+    """Deal type digit -> compiled contract. By default type ``t`` is the ruleset's ``t``-th
+    schedule entry; ``spec`` (``"1=no_tricks,2=no_hearts"``) names them instead."""
     from .interpreter.protocol import CompiledContract
 
-    contract = ruleset.schedule[kind - 1]
-    return contract if isinstance(contract, CompiledContract) else None  # a declarer's choice is none
+    if spec is None:
+        pairs = [(t, c) for t, c in enumerate(ruleset.schedule[:9], start=1)]
+    else:
+        pairs = []
+        for item in (x.strip() for x in spec.split(",") if x.strip()):
+            digit, eq, name = item.partition("=")
+            if not eq or not digit.isdigit() or not 1 <= int(digit) <= 9:
+                raise DealsError(f"--deal-types takes TYPE=CONTRACT pairs (a type is 1-9), got {item!r}")
+            if name not in ruleset.contracts:
+                raise DealsError(f"--deal-types: {name!r} is not a contract of {ruleset.name!r} "
+                                 f"(it has {', '.join(ruleset.contracts)})")
+            pairs.append((int(digit), ruleset.contracts[name]))
+    return {t: c for t, c in pairs if isinstance(c, CompiledContract)}  # a declarer's choice names none
 
 
-def type_of_contract(ruleset, contract) -> int:
-    """The deal type (1-based schedule position) that names ``contract``, or 0."""
-    for i, c in enumerate(ruleset.schedule, start=1):
+def contract_of_type(ruleset, kind: int, types: Optional[dict] = None):
+    """The contract a deal type names (see ``deal_types``), or None."""
+    return (types if types is not None else deal_types(ruleset)).get(kind)
+
+
+def type_of_contract(ruleset, contract, types: Optional[dict] = None) -> int:
+    """The deal type that names ``contract`` (the first, if several do), or 0."""
+    for t, c in sorted((types if types is not None else deal_types(ruleset)).items()):
         if c is contract:
-            return i
+            return t
     return 0
 
 
-def _deal(lines: list, first: int, ruleset, path: str) -> FixedDeal:
+def _deal(lines: list, first: int, ruleset, path: str, types: dict) -> FixedDeal:
     head = lines[0]
     if len(head) != 2 or not head[0].isdigit() or head[1] not in SEATS:
         raise DealsError(f"{path}:{first}: error: expected a deal type digit and the first seat (e.g. 1N), got {head!r}")
     kind = int(head[0])
-    contract = contract_of_type(ruleset, kind)
+    contract = types.get(kind)
     if contract is None:
         raise DealsError(f"{path}:{first}: error: deal type {kind} names no contract of {ruleset.name!r} "
-                         f"(type t plays the ruleset's t-th schedule entry; it has {len(ruleset.schedule)})")
+                         f"(types: {', '.join(f'{t}={c.name}' for t, c in sorted(types.items())) or 'none'}; "
+                         "--deal-types maps them)")
     dealt, seen = [], 0
     for s in range(4):
         where = f"{path}:{first + 1 + s}"

@@ -227,3 +227,22 @@ def test_a_record_of_fixed_deals_replays(tmp_path):
     assert rc == 0, err
     assert json.loads(again)["totals"] == json.loads(out)["totals"]
     assert [d["contract"] for d in json.loads(again)["deals"]] == ["rozbojnik", "bez_dam", "bez_dam"]
+
+
+def test_deal_types_map_a_match_file_onto_another_game(tmp_path):
+    barbu = str(RULESETS / "games" / "barbu.yaml")
+    deals = tmp_path / "match.txt"
+    deals.write_text(match_file(27, types=(1, 3, 5)), "ascii")
+    record = tmp_path / "r.json"
+    types = "1=no_tricks,3=no_queens,5=barbu"
+    rc, out, err, _ = run_cli("run", barbu, "--deals", str(deals), "--deal-types", types, "--seed", "1",
+                              "--record", str(record), "--format", "json")
+    assert rc == 0, err
+    rc, again, err, _ = run_cli("replay", str(record), "--ruleset", barbu, "--format", "json")
+    assert rc == 0 and [d["contract"] for d in json.loads(again)["deals"]] == ["no_tricks", "no_queens", "barbu"]
+    rc, _, err, _ = run_cli("run", barbu, "--deals", str(deals))
+    assert rc == 1 and "deal type 1 names no contract" in err and "--deal-types" in err
+    rc, _, err, _ = run_cli("serve", barbu, "--deals", str(deals), "--deal-types", types)
+    assert rc == 1 and "not a plain trick deal" in err, "Barbu's doubling cannot be said in SIK"
+    rc, _, err, _ = run_cli("run", barbu, "--deals", str(deals), "--deal-types", "1=nothing")
+    assert rc == 2 and "'nothing' is not a contract" in err

@@ -17,7 +17,7 @@ from kierki_dsl.players.base import make_player
 from kierki_dsl.ruleset.model import Ruleset
 from net_support import ServerThread, match_file
 
-from conftest import RULESETS
+from conftest import RULESETS, STANDARD
 
 RS = Ruleset.load(str(RULESETS / "games" / "sik.yaml"))
 
@@ -25,14 +25,14 @@ RS = Ruleset.load(str(RULESETS / "games" / "sik.yaml"))
 class ClientThread:
     """``join`` in a thread (it is a blocking client); the exit code in ``code``."""
 
-    def __init__(self, port: int, seat: int, player, seed: int = 0, host: str = "127.0.0.1"):
+    def __init__(self, port: int, seat: int, player, seed: int = 0, host: str = "127.0.0.1", rules=None):
         self.out = io.StringIO()
         self.code = None
-        self.thread = threading.Thread(target=self._main, args=(host, port, seat, player, seed), daemon=True)
+        self.thread = threading.Thread(target=self._main, args=(host, port, seat, player, seed, rules or RS), daemon=True)
         self.thread.start()
 
-    def _main(self, host, port, seat, player, seed):
-        self.code = join(host, port, seat, player, RS, seed, 4, 10.0, True, self.out)
+    def _main(self, host, port, seat, player, seed, rules):
+        self.code = join(host, port, seat, player, rules, seed, 4, 10.0, True, self.out)
 
     def wait(self, seconds: float = 10.0) -> int:
         self.thread.join(seconds)
@@ -184,15 +184,17 @@ def _plain(view):
     return attrs.asdict(view, recurse=False)
 
 
-def test_the_view_rebuilt_from_messages_is_the_servers_view():
-    deals = parse_deals(match_file(8).encode(), RS)
+@pytest.mark.parametrize("rules", ["sik", "standard"])
+def test_the_view_rebuilt_from_messages_is_the_servers_view(rules):
+    rs = RS if rules == "sik" else Ruleset.load(str(STANDARD))  # the standard bans heart leads
+    deals = parse_deals(match_file(8).encode(), rs)
     local = Recorder()
-    list(MatchRunner(RS, [local] + [make_player("heuristic") for _ in range(3)], 2, deals=deals).deals())
+    list(MatchRunner(rs, [local] + [make_player("heuristic") for _ in range(3)], 2, deals=deals).deals())
     remote = Recorder()
-    srv = ServerThread(RS, deals, {s: make_player("heuristic") for s in (1, 2, 3)}, seed=2, timeout=10)
+    srv = ServerThread(rs, deals, {s: make_player("heuristic") for s in (1, 2, 3)}, seed=2, timeout=10)
     try:
         port = srv.start()
-        client = ClientThread(port, 0, remote, seed=2)
+        client = ClientThread(port, 0, remote, seed=2, rules=rs)
         assert client.wait(30) == 0
         srv.wait(5)
     finally:

@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kierki_dsl.cards import parse_card
-from kierki_dsl.deals import DealsError, parse_deals
+from kierki_dsl.deals import DealsError, deal_types, parse_deals
 from kierki_dsl.net import sik
 from kierki_dsl.ruleset.model import Ruleset
 
@@ -103,3 +103,17 @@ def test_a_broken_match_file_is_refused_with_its_line(lines, message):
 def test_a_match_file_that_is_not_ascii_is_refused():
     with pytest.raises(DealsError, match=r"m.txt:2: error: the match file is not ASCII"):
         parse_deals("1N\n2♣".encode(), RS, "m.txt")
+
+
+def test_deal_types_can_name_the_contracts_of_any_ruleset():
+    barbu = Ruleset.load(str(RULESETS / "games" / "barbu.yaml"))
+    types = deal_types(barbu, "1=no_tricks, 3=no_queens,5=barbu")
+    deals = parse_deals(_file(*ONE, "5S", *ONE[1:]), barbu, "m.txt", types)
+    assert [d.contract.name for d in deals] == ["no_tricks", "barbu"]
+    assert 2 not in types
+    with pytest.raises(DealsError, match="deal type 2 names no contract.*1=no_tricks, 3=no_queens, 5=barbu"):
+        parse_deals(_file("2N", *ONE[1:]), barbu, "m.txt", types)
+    for bad in ("1", "0=no_tricks", "x=no_tricks", "1=nothing"):
+        with pytest.raises(DealsError, match="--deal-types"):
+            deal_types(barbu, bad)
+    assert deal_types(barbu) == {}, "Barbu's schedule is a declarer's choice: no default types"

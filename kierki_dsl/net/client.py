@@ -66,10 +66,10 @@ class LineSocket:
 class Seat:
     """The client's side of one seat: reacts to each server message."""
 
-    def __init__(self, seat: int, player, ruleset, reporter: Optional[Reporter], say):
+    def __init__(self, seat: int, player, ruleset, reporter: Optional[Reporter], say, types: Optional[dict] = None):
         self.seat = seat
         self.player = player
-        self.know = SeatKnowledge(ruleset, seat)
+        self.know = SeatKnowledge(ruleset, seat, types)
         self.reporter = reporter
         self.say = say
         self.answered = None  # (trick, cards on the table) last answered
@@ -195,7 +195,7 @@ def connect(host: str, port: int, family: int, timeout: float) -> socket.socket:
 
 
 def join(host: str, port: int, seat: int, player, ruleset, seed: int, family: int = 0, timeout: float = 30.0,
-         report: bool = True, out=None, retry: float = 0.0) -> int:
+         report: bool = True, out=None, retry: float = 0.0, types: Optional[dict] = None) -> int:
     """Play one seat of a SIK match; the exit code (0 once the match is over).
 
     ``timeout`` bounds each connection attempt; once connected the client waits for the
@@ -208,7 +208,7 @@ def join(host: str, port: int, seat: int, player, ruleset, seed: int, family: in
     def say(text: str) -> None:
         (sys.stderr if report else out).write(text + "\n")
 
-    table = Seat(seat, player, ruleset, reporter, say)
+    table = Seat(seat, player, ruleset, reporter, say, types)
     sock = connect(host, port, family, timeout)
     while True:
         try:

@@ -50,22 +50,33 @@ def seat_bots(specs: list) -> dict:
     return out
 
 
-def load_deals(path: Optional[str], ruleset):
+def load_types(ruleset, spec: Optional[str]) -> dict:
+    """``--deal-types``: deal type digit -> contract (by default the schedule's entries)."""
+    from ..deals import DealsError, deal_types
+
+    try:
+        return deal_types(ruleset, spec)
+    except DealsError as e:
+        raise CommandError(str(e), EXIT_USAGE) from None
+
+
+def load_deals(path: Optional[str], ruleset, types_spec: Optional[str] = None):
     """The fixed deals of a match file, or None."""
     if path is None:
         return None
     from ..deals import DealsError, read_deals
 
+    types = load_types(ruleset, types_spec)
     if not os.path.isfile(path):
         raise CommandError(f"no such match file: {path}", EXIT_USAGE)
     try:
-        return read_deals(path, ruleset)
+        return read_deals(path, ruleset, types)
     except DealsError as e:
         raise CommandError(str(e)) from None
 
 
 def serve(ruleset, deals_path: Optional[str], host: Optional[str], port: int, seats: list,
-          seed: Optional[int], save: Optional[str], resume: bool, timeout: float) -> int:
+          seed: Optional[int], save: Optional[str], resume: bool, timeout: float, types_spec: Optional[str] = None) -> int:
     """Host a SIK table until its match is over; the exit code."""
     import secrets
 
@@ -81,6 +92,7 @@ def serve(ruleset, deals_path: Optional[str], host: Optional[str], port: int, se
     if resume:
         head, script, keep = _resume_header(save, ruleset)
         deals_path = deals_path or (head.get("deals") or {}).get("path")
+        types_spec = (head.get("deals") or {}).get("types", types_spec)
         seed = head["seed"]
         try:
             bots = seat_bots([f"{k}={v}" for k, v in head["bots"].items()])
@@ -88,10 +100,11 @@ def serve(ruleset, deals_path: Optional[str], host: Optional[str], port: int, se
             raise CommandError(f"{save}:1: error: the save file's seats: {e}") from None
     if seed is None:
         seed = secrets.randbelow(2**31)
-    deals = load_deals(deals_path, ruleset)
+    types = load_types(ruleset, types_spec)
+    deals = load_deals(deals_path, ruleset, types_spec)
     if resume and _deals_print(deals_path) != (head.get("deals") or {}).get("fingerprint"):
         raise CommandError(f"{save}: error: the match file {deals_path!r} is not the one this save file played")
-    problem = sik_problem(ruleset, deals)
+    problem = sik_problem(ruleset, deals, types)
     if problem:
         raise CommandError(f"kierki serve: error: {problem}")
     if save:
@@ -102,7 +115,8 @@ def serve(ruleset, deals_path: Optional[str], host: Optional[str], port: int, se
         else:
             head = header(ruleset, seed, [bots.get(s, "remote") for s in range(4)])
             head["bots"] = {str(k): v for k, v in bots.items()}
-            head["deals"] = {"path": os.path.abspath(deals_path), "fingerprint": _deals_print(deals_path)} if deals_path else None
+            head["deals"] = {"path": os.path.abspath(deals_path) if deals_path else None,
+                             "fingerprint": _deals_print(deals_path), "types": types_spec}
             writer = SaveWriter(save, head)
     try:
         table = Table(Match(ruleset, seed, deals), {s: make_player(n) for s, n in bots.items()}, script,
@@ -112,16 +126,16 @@ def serve(ruleset, deals_path: Optional[str], host: Optional[str], port: int, se
     except MatchError as e:
         raise CommandError(f"{save}: error: {e}") from None
     try:
-        return asyncio.run(_serve(table, ruleset, host, port, timeout))
+        return asyncio.run(_serve(table, ruleset, host, port, timeout, types))
     finally:
         if writer is not None:
             writer.close()
 
 
-async def _serve(table, ruleset, host, port, timeout) -> int:
+async def _serve(table, ruleset, host, port, timeout, types) -> int:
     from .server import SikServer
 
-    server = SikServer(table, ruleset, timeout)
+    server = SikServer(table, ruleset, timeout, types=types)
     try:
         bound = await server.start(host, port)
     except OSError as e:

@@ -16,8 +16,11 @@ from ..interpreter.view import SeatView
 class SeatKnowledge:
     """What one seat knows of the current deal, from ``DEAL``, ``TRICK`` and ``TAKEN``."""
 
-    def __init__(self, ruleset, seat: int):
+    def __init__(self, ruleset, seat: int, types: Optional[dict] = None):
+        from ..deals import deal_types
+
         self.ruleset = ruleset
+        self.types = types if types is not None else deal_types(ruleset)
         self.seat = seat
         self.deal_number = 0
         self.contract = None
@@ -26,9 +29,7 @@ class SeatKnowledge:
 
     def deal(self, msg) -> Optional[str]:
         """A ``DEAL``: a new deal (or the same one again after a reconnect). A problem, or None."""
-        from ..deals import contract_of_type
-
-        contract = contract_of_type(self.ruleset, msg.type)
+        contract = self.types.get(msg.type)
         if contract is None:
             return f"deal type {msg.type} names no contract of {self.ruleset.name!r}"
         if not (self.open and frozenset(msg.cards) == self.original):

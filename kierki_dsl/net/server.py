@@ -58,8 +58,8 @@ class Reporter:
             sys.stderr.write("kierki: the protocol report cannot be written any more; the match goes on\n")
 
 
-def sik_problem(ruleset, deals) -> Optional[str]:
-    """Why this ruleset (with these fixed deals) cannot be played over SIK, or None."""
+def sik_problem(ruleset, deals, types: Optional[dict] = None) -> Optional[str]:
+    """Why this ruleset (with these fixed deals, or its schedule) cannot be played over SIK, or None."""
     from ..deals import type_of_contract
     from ..interpreter.protocol import CompiledContract
 
@@ -67,8 +67,8 @@ def sik_problem(ruleset, deals) -> Optional[str]:
         return "SIK seats four players with 13 cards each"
     contracts = [d.contract for d in deals] if deals else list(ruleset.schedule)
     for c in dict.fromkeys(contracts):
-        if not deals and not 1 <= type_of_contract(ruleset, c) <= 7:
-            return f"contract {getattr(c, 'name', '?')!r} has no SIK deal type (only the first 7 schedule entries do)"
+        if not deals and not 1 <= type_of_contract(ruleset, c, types) <= 7:
+            return f"contract {getattr(c, 'name', '?')!r} has no SIK deal type 1-7 (map it with --deal-types)"
         if not isinstance(c, CompiledContract):
             return "a declarer's-choice deal cannot be announced in SIK (give the deals with --deals)"
         cards = list(range(52))
@@ -120,13 +120,14 @@ async def _closed(conn) -> None:
 class SikServer:
     """Serves one ``Table`` over SIK until its match is over."""
 
-    def __init__(self, table, ruleset, timeout: float = 5.0, reporter: Optional[Reporter] = None):
+    def __init__(self, table, ruleset, timeout: float = 5.0, reporter: Optional[Reporter] = None,
+                 types: Optional[dict] = None):
         from ..deals import type_of_contract
 
         self.table = table
         self.timeout = timeout
         self.reporter = reporter or Reporter()
-        self.kinds = {c.name: type_of_contract(ruleset, c) for c in ruleset.schedule}
+        self.kinds = {c.name: type_of_contract(ruleset, c, types) for c in ruleset.schedule}
         self.connections: set = set()
         self.pending = 0
         self.changed = asyncio.Event()
