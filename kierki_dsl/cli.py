@@ -528,6 +528,52 @@ def _join_command(host, port, seat, player, ruleset, seed, ipv4, ipv6, timeout, 
                    report=not (quiet or player == "human"), retry=max(0.0, retry), types=load_types(rs, deal_types))
 
 
+@app.command()
+def web(
+    port: int = typer.Option(8000, "--port", help="TCP port (0: the system picks one; the address is printed)."),
+    host: str = typer.Option("127.0.0.1", "--host", help="Address to listen on."),
+    db: str = typer.Option("kierki-web.sqlite3", "--db", help="A SQLite file, or a postgresql:// URL (needs psycopg)."),
+    rulesets: Optional[List[str]] = typer.Option(None, "--rulesets", help="A folder of more rulesets to offer (repeatable)."),
+    max_tables: int = typer.Option(100, "--max-tables", help="Tables live at once."),
+    idle: float = typer.Option(1800.0, "--idle", help="Seconds before a table nobody is connected to is put away (it stays stored)."),
+    bot_delay: float = typer.Option(0.6, "--bot-delay", help="Seconds a bot waits before each action."),
+) -> None:
+    """Serve tables in the browser: any ruleset, people and bots; print the address."""
+    _web_command(port, host, db, rulesets or [], max_tables, idle, bot_delay)
+
+
+def _web_command(port, host, db, rulesets, max_tables, idle, bot_delay) -> None:
+    from .web.server import missing_extra
+
+    problem = missing_extra()
+    if problem:
+        _err(f"kierki: error: {problem}")
+        raise typer.Exit(EXIT_USAGE)
+    if not 0 <= port <= 65535 or max_tables < 1 or idle <= 0 or bot_delay < 0:
+        raise _usage("--port must be 0..65535, --max-tables at least 1, --idle positive, --bot-delay 0 or more")
+    for folder in rulesets:
+        if not os.path.isdir(folder):
+            raise _usage(f"no such folder: {folder}")
+    from .web.config import WebConfig
+    from .web.server import serve as web_serve
+    from .web.storage import Storage, StorageError
+
+    config = WebConfig(db=db, rulesets=tuple(os.path.abspath(f) for f in rulesets), max_tables=max_tables,
+                       idle_seconds=idle, bot_delay=bot_delay)
+    try:
+        Storage(db).close()  # a bad URL or an unwritable file is a usage error, before listening
+    except (StorageError, Exception) as e:
+        _err(f"kierki: error: cannot open the database {db!r}: {e}")
+        raise typer.Exit(EXIT_USAGE)
+    try:
+        web_serve(config, host, port)
+    except OSError as e:
+        _err(f"kierki: error: cannot listen on {host}:{port}: {e.strerror or e}")
+        raise typer.Exit(EXIT_USAGE)
+    except KeyboardInterrupt:
+        pass
+
+
 def _net_command(work) -> None:
     """Run serve/join: one-line messages and their exit codes for every expected failure."""
     from .net.commands import CommandError

@@ -29,6 +29,7 @@ class Table:
         for seat, p in self.bots.items():
             p.reset(match.seed * 16 + seat + 1 if match.seed >= 0 else seat + 1, seat, match.ruleset)
         self.listeners: dict = {}
+        self.results: list = []  # every finished deal's ``DealResult`` (a record, a score sheet)
         self.live = False
         self.on_action = None
         self._begin_deal()
@@ -133,6 +134,7 @@ class Table:
             leader, plays, winner = after.completed[-1]
             self._public(TrickTaken(deal, len(after.completed), tuple(plays), winner))
         if result is not None:
+            self.results.append(result)
             self._broadcast(DealEnded(deal, tuple(result.scores), tuple(result.totals), bool(result.ended_early)))
             if m.over:
                 self._broadcast(MatchEnded(tuple(m.totals)))

@@ -1,0 +1,349 @@
+"""The Starlette application: pages, the JSON API and the table's WebSocket.
+
+Secrets never travel in a URL the server sees: invitation links carry the seat's token after
+``#``; the page sends it as the first WebSocket message. Request bodies are bounded
+(``max_upload``); every WebSocket message is validated (``messages``).
+"""
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+from typing import Optional
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from . import messages
+from .catalogue import Catalogue, SHIPPED, lint_upload, upload_name
+from .config import WebConfig
+from .rooms import RoomError, Rooms
+from .snapshot import seat_state
+from .storage import FINISHED, PLAYING, Storage
+
+STATIC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "static")
+
+
+class BodyTooLarge(Exception):
+    pass
+
+
+async def _json_body(request: Request, limit: int):
+    """The request's JSON body, read no further than ``limit`` bytes."""
+    size = request.headers.get("content-length")
+    if size is not None and (not size.isdigit() or int(size) > limit):
+        raise BodyTooLarge()
+    chunks, got = [], 0
+    async for chunk in request.stream():
+        got += len(chunk)
+        if got > limit:
+            raise BodyTooLarge()
+        chunks.append(chunk)
+    try:
+        return json.loads(b"".join(chunks).decode("utf-8"))
+    except (ValueError, UnicodeDecodeError, RecursionError):
+        return None
+
+
+def _error(message: str, status: int = 400) -> JSONResponse:
+    return JSONResponse({"error": message}, status_code=status)
+
+
+def _page(name: str):
+    async def page(request: Request):
+        return FileResponse(os.path.join(STATIC, name), media_type="text/html",
+                            headers={"Cache-Control": "no-store", "Referrer-Policy": "no-referrer",
+                                     "Content-Security-Policy": "default-src 'self'; connect-src 'self' ws: wss:"})
+    return page
+
+
+def create_app(config: Optional[WebConfig] = None) -> Starlette:
+    """The web application with its own storage and rooms (opened at startup, closed at shutdown)."""
+    config = config or WebConfig()
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app):
+        storage = Storage(config.db)
+        rooms = Rooms(config, storage, Catalogue((SHIPPED,) + tuple(config.rulesets)))
+        app.state.storage, app.state.rooms = storage, rooms
+        await rooms.start()
+        try:
+            yield
+        finally:
+            await rooms.stop()
+            storage.close()
+
+    def rooms(request) -> Rooms:
+        return request.app.state.rooms
+
+    async def api_rulesets(request: Request):
+        return JSONResponse(rooms(request).catalogue.list())
+
+    async def api_lint(request: Request):
+        try:
+            body = await _json_body(request, config.max_upload)
+        except BodyTooLarge:
+            return _error(f"the upload is larger than {config.max_upload} bytes", 413)
+        if not isinstance(body, dict) or not isinstance(body.get("text"), str):
+            return _error('send {"name": "...", "text": "<the ruleset>"}')
+        got = lint_upload(str(body.get("name") or "upload.yaml"), body["text"], rooms(request).workdir)
+        return JSONResponse({"ok": got.ok, "findings": list(got.findings),
+                             "name": got.ruleset.name if got.ok else None,
+                             "players": got.ruleset.players if got.ok else None})
+
+    async def api_create(request: Request):
+        r = rooms(request)
+        try:
+            body = await _json_body(request, config.max_upload)
+        except BodyTooLarge:
+            return _error(f"the upload is larger than {config.max_upload} bytes", 413)
+        if not isinstance(body, dict):
+            return _error("send a JSON object")
+        upload = body.get("upload")
+        if isinstance(upload, dict) and isinstance(upload.get("text"), str):
+            name = upload_name(str(upload.get("name") or "upload.yaml"))
+            got = lint_upload(name, upload["text"], r.workdir)
+            if not got.ok:
+                return JSONResponse({"error": "the ruleset has errors", "findings": list(got.findings)}, status_code=422)
+            kind, ref, text, rs = "upload", name, upload["text"], got.ruleset
+        else:
+            found = r.catalogue.get(body.get("ruleset")) if isinstance(body.get("ruleset"), str) else None
+            if found is None:
+                return _error("choose one of the listed rulesets or upload one")
+            kind, ref, text, rs = "shipped", found[0].ref, None, found[1]
+        seats = body.get("seats")
+        if not isinstance(seats, list) or len(seats) != rs.players:
+            return _error(f"give one entry per seat ({rs.players}): human, {', '.join(config.bots)}")
+        if not all(isinstance(s, str) and (s == "human" or s in config.bots) for s in seats):
+            return _error(f"a seat is human or one of the bots: {', '.join(config.bots)}")
+        if "human" not in seats:
+            return _error("at least one seat is for a person")
+        try:
+            made = r.create(kind, ref, text, rs, seats)
+        except RoomError as e:
+            return _error(str(e), e.status)
+        base = str(request.base_url).rstrip("/")
+        return JSONResponse({
+            "id": made["id"],
+            "links": {str(s): f"{base}/t/{made['id']}#{t}" for s, t in made["tokens"].items()},
+            "admin": f"{base}/admin/{made['id']}#{made['creator']}",
+            "creator": made["creator"],
+        })
+
+    async def api_revoke(request: Request):
+        try:
+            body = await _json_body(request, 4096)
+        except BodyTooLarge:
+            return _error("too large", 413)
+        if not isinstance(body, dict) or not isinstance(body.get("creator"), str) or type(body.get("seat")) is not int:
+            return _error('send {"creator": "<secret>", "seat": <n>}')
+        table_id = request.path_params["id"]
+        try:
+            token = rooms(request).revoke(table_id, body["creator"], body["seat"])
+        except RoomError as e:
+            return _error(str(e), e.status)
+        base = str(request.base_url).rstrip("/")
+        return JSONResponse({"seat": body["seat"], "link": f"{base}/t/{table_id}#{token}"})
+
+    async def api_admin(request: Request):
+        """The seats of a table for its creator (who is connected), given the creator's secret."""
+        import hmac
+
+        from .storage import token_hash
+
+        try:
+            body = await _json_body(request, 4096)
+        except BodyTooLarge:
+            return _error("too large", 413)
+        row = request.app.state.storage.get(request.path_params["id"])
+        if row is None or not isinstance(body, dict) or not isinstance(body.get("creator"), str) \
+                or not hmac.compare_digest(row["creator_hash"], token_hash(body["creator"])):
+            return _error("not the creator of this table", 403)
+        room = rooms(request).live.get(row["id"])
+        present = set(room.conns) if room else set()
+        return JSONResponse({"id": row["id"], "status": row["status"], "note": row["note"],
+                             "seats": [{"seat": s, "kind": k, "connected": s in present} for s, k in enumerate(row["seats"])]})
+
+    async def api_matches(request: Request):
+        rows = request.app.state.storage.with_status(FINISHED, 100)
+        return JSONResponse([{"id": r["id"], "ruleset": (r["record"] or {}).get("ruleset", {}).get("name"),
+                              "totals": (r["record"] or {}).get("totals"), "finished": r["finished"]} for r in rows])
+
+    def _finished(request: Request):
+        row = request.app.state.storage.get(request.path_params["id"])
+        return row if row is not None and row["status"] == FINISHED else None
+
+    async def api_match(request: Request):
+        from .frames import match_frames
+
+        row = _finished(request)
+        if row is None:
+            return _error("no finished match with this id", 404)
+        rs = rooms(request).ruleset_of(row)
+        rec = row["record"]
+        doc = {"id": row["id"], "ruleset": rec["ruleset"], "seats": row["seats"], "seed": rec.get("seed"),
+               "totals": rec.get("totals"), "players": rec.get("players"),
+               "sheet": [{"deal": i + 1, "contract": d["contract"], "scores": d["scores"]} for i, d in enumerate(rec["deals"])],
+               "deals": match_frames(rs, rec, request.app.state.storage.actions(row["id"])) if rs is not None else []}
+        return JSONResponse(doc)
+
+    async def api_record(request: Request):
+        row = _finished(request)
+        if row is None:
+            return _error("no finished match with this id", 404)
+        return Response(json.dumps(row["record"], indent=1, ensure_ascii=False) + "\n", media_type="application/json",
+                        headers={"Content-Disposition": f'attachment; filename="kierki-{row["id"]}.json"'})
+
+    async def api_match_ruleset(request: Request):
+        row = _finished(request)
+        if row is None:
+            return _error("no finished match with this id", 404)
+        if row["ruleset_kind"] == "upload":
+            text = row["ruleset_text"] or ""
+        else:
+            found = rooms(request).catalogue.get(row["ruleset_ref"])
+            if found is None:
+                return _error("the ruleset is no longer offered", 404)
+            with open(found[0].path, encoding="utf-8") as f:
+                text = f.read()
+        name = os.path.basename(row["ruleset_ref"])
+        return Response(text, media_type="text/yaml; charset=utf-8",
+                        headers={"Content-Disposition": f'attachment; filename="{name}"'})
+
+    async def table_socket(ws: WebSocket):
+        await ws.accept()
+        try:
+            await _serve_socket(ws, ws.app.state.rooms, ws.path_params["id"], config)
+        except WebSocketDisconnect:
+            pass
+
+    routes = [
+        Route("/", _page("index.html")),
+        Route("/t/{id}", _page("table.html")),
+        Route("/admin/{id}", _page("admin.html")),
+        Route("/m/{id}", _page("match.html")),
+        Route("/api/rulesets", api_rulesets),
+        Route("/api/lint", api_lint, methods=["POST"]),
+        Route("/api/tables", api_create, methods=["POST"]),
+        Route("/api/tables/{id}/revoke", api_revoke, methods=["POST"]),
+        Route("/api/tables/{id}/admin", api_admin, methods=["POST"]),
+        Route("/api/matches", api_matches),
+        Route("/api/matches/{id}", api_match),
+        Route("/api/matches/{id}/record", api_record),
+        Route("/api/matches/{id}/ruleset", api_match_ruleset),
+        WebSocketRoute("/ws/{id}", table_socket),
+        Mount("/static", StaticFiles(directory=STATIC), name="static"),
+    ]
+    return Starlette(routes=routes, lifespan=lifespan)
+
+
+async def _receive(ws: WebSocket):
+    """The next frame's text (None for a binary frame); ``WebSocketDisconnect`` when closed."""
+    msg = await ws.receive()
+    if msg["type"] == "websocket.disconnect":
+        raise WebSocketDisconnect(msg.get("code", 1000))
+    return msg.get("text")
+
+
+async def _send(ws: WebSocket, doc: dict) -> None:
+    await ws.send_text(json.dumps(doc, separators=(",", ":"), ensure_ascii=False))
+
+
+async def _serve_socket(ws: WebSocket, rooms: Rooms, table_id: str, config: WebConfig) -> None:
+    """Take a seat with the first message, then read actions until the socket closes."""
+    try:
+        hello = messages.parse(await asyncio.wait_for(_receive(ws), config.hello_seconds))
+    except asyncio.TimeoutError:
+        await ws.close(4001, "no hello")
+        return
+    except messages.BadMessage as e:
+        await _send(ws, messages.error(str(e)))
+        await ws.close(4002, "bad hello")
+        return
+    if hello["type"] != "hello":
+        await _send(ws, messages.error("the first message is hello with the seat's token"))
+        await ws.close(4002, "bad hello")
+        return
+    row = rooms.storage.get(table_id)
+    if row is not None and row["status"] != PLAYING:
+        await _send(ws, {"type": "closed", "status": row["status"], "note": row["note"],
+                         "match_url": f"/m/{table_id}" if row["status"] == FINISHED else None})
+        await ws.close(1000)
+        return
+    try:
+        room = rooms.room(table_id)
+    except RoomError as e:
+        await _send(ws, messages.error(str(e), "full"))
+        await ws.close(1013)
+        return
+    seat = room.seat_of(hello["token"]) if room is not None else None
+    if seat is None:
+        await _send(ws, messages.error("this invitation is unknown or was revoked", "bad-token"))
+        await ws.close(4003, "bad token")
+        return
+    conn = room.join(seat, ws)
+    writer = asyncio.ensure_future(_writer(room, conn))
+    limiter = messages.RateLimit(config.rate, config.burst)
+    try:
+        while conn.closing is None:
+            text = await _receive(ws)
+            if not limiter.allow():
+                if limiter.refused >= config.max_refused:
+                    conn.close(1008, "too many messages")
+                    break
+                conn.reply(messages.error("too many messages; slow down", "rate"))
+                continue
+            _handle(room, conn, text)
+    finally:
+        room.leave(conn)
+        if conn.closing is None:
+            conn.close(1000, "")
+        await asyncio.gather(writer, return_exceptions=True)
+
+
+def _handle(room, conn, text) -> None:
+    """One message from a seated browser: validated, then acted on; a reply only when refused."""
+    try:
+        msg = messages.parse(text)
+    except messages.BadMessage as e:
+        conn.reply(messages.error(str(e)))
+        return
+    if msg["type"] == "ping":
+        conn.reply({"type": "pong"})
+    elif msg["type"] == "hello":
+        conn.reply(messages.error("already seated"))
+    else:
+        if room.table.over or room.failure:
+            conn.reply(messages.error("the match is over", "refused"))
+            return
+        view = room.table.view(conn.seat)
+        if (msg["deal"], msg["ply"]) != (view.deal_number, view.ply):
+            conn.reply(messages.error("the table has moved on since then", "stale"))
+            conn.mark()
+            return
+        reason = room.act(conn.seat, msg["action"])
+        if reason is not None:
+            conn.reply(messages.error(reason, "illegal", {"action": msg["action"]}))
+
+
+async def _writer(room, conn) -> None:
+    """Send the seat its replies and, whenever the table changed, its fresh state."""
+    try:
+        while True:
+            await conn.wake.wait()
+            conn.wake.clear()
+            while conn.replies:
+                await _send(conn.ws, conn.replies.pop(0))
+            if conn.dirty:
+                conn.dirty = False
+                await _send(conn.ws, seat_state(room, conn.seat))
+            if conn.closing is not None:
+                await conn.ws.close(*conn.closing)
+                return
+    except (WebSocketDisconnect, RuntimeError, OSError):
+        pass

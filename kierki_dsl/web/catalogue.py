@@ -1,0 +1,134 @@
+"""Rulesets a table can play: the shipped ones (and any folder given with ``--rulesets``) and
+uploaded files, which are linted first exactly as ``kierki lint`` does and must be self-contained.
+"""
+from __future__ import annotations
+
+import os
+import re
+import tempfile
+from typing import Optional
+
+import attrs
+
+from ..diagnostics import Diagnostic, Pos, render
+from ..values import frozen
+
+SHIPPED = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "rulesets")
+
+
+@frozen
+class Entry:
+    """A ruleset on the server's list: ``ref`` is its path relative to its folder."""
+
+    ref: str
+    path: str
+    name: str
+    description: str
+    players: int
+    explain: str
+
+    def to_json(self) -> dict:
+        return {"id": self.ref, "name": self.name, "description": self.description, "players": self.players,
+                "explain": self.explain}
+
+
+@frozen
+class Upload:
+    """The outcome of linting an uploaded ruleset: its findings and, when clean, the ruleset."""
+
+    findings: tuple  # finding documents (kierki lint --format json, with ``text`` as kierki lint prints it)
+    ruleset: object = None
+
+    @property
+    def ok(self) -> bool:
+        return self.ruleset is not None
+
+
+class Catalogue:
+    """The rulesets a server offers, loaded once (``folders``: the shipped one first)."""
+
+    def __init__(self, folders=(SHIPPED,)):
+        from ..lint import expand
+        from ..ruleset.model import load_ruleset
+        from ..explain import explain
+
+        self.entries: dict = {}
+        self.rulesets: dict = {}
+        for folder in folders:
+            files, _ = expand([folder])
+            for path in files:
+                rs, diags = load_ruleset(path)
+                if rs is None or diags.has_errors():
+                    continue  # a broken file in an extra folder is not offered
+                ref = os.path.relpath(path, folder).replace(os.sep, "/")
+                if folder != folders[0]:
+                    ref = f"{os.path.basename(os.path.normpath(folder))}/{ref}"
+                if ref in self.entries:
+                    continue
+                self.entries[ref] = Entry(ref, path, rs.name, " ".join((rs.description or "").split()), rs.players,
+                                          explain(rs))
+                self.rulesets[ref] = rs
+
+    def list(self) -> list:
+        return [e.to_json() for e in sorted(self.entries.values(), key=lambda e: (e.ref.count("/"), e.ref))]
+
+    def get(self, ref: str):
+        """(entry, ruleset) of a listed ruleset, or None."""
+        if ref not in self.entries:
+            return None
+        return self.entries[ref], self.rulesets[ref]
+
+
+def upload_name(name: str) -> str:
+    """A safe file name for an uploaded ruleset (what its findings are located in)."""
+    base = re.sub(r"[^A-Za-z0-9_.-]+", "_", os.path.basename(str(name or "")))[:60].strip("._")
+    return base if base.endswith((".yaml", ".yml")) else (base or "upload") + ".yaml"
+
+
+def lint_upload(name: str, text: str, workdir: Optional[str] = None) -> Upload:
+    """Lint and load an uploaded ruleset as ``kierki lint`` would, from a private folder.
+
+    ``extends`` is refused (an upload must be the whole ruleset: it may not read files of the
+    server). The size and depth limits are the loader's own."""
+    from ..diagnostics import Diagnostics
+    from ..ruleset import yamlsafe
+    from ..ruleset.model import load_ruleset
+
+    shown = upload_name(name)
+    data = text.encode("utf-8")
+    try:
+        _, root = yamlsafe.load(shown, data, [])
+    except Exception:  # a broken file: the loader below reports it with its position
+        root = None
+    target = root.get("extends") if isinstance(root, yamlsafe.Map) else None
+    if target is not None:
+        pos = getattr(target, "pos", None)
+        d = Diagnostic(shown, pos if isinstance(pos, Pos) else None, "S202",
+                       "extends is not allowed in an uploaded ruleset",
+                       hint="upload the whole ruleset, or ask the server to offer the file it extends (kierki web --rulesets DIR)")
+        return Upload((_finding(d, text),))
+    with tempfile.TemporaryDirectory(prefix="kierki-upload-", dir=workdir) as tmp:
+        path = os.path.join(tmp, shown)
+        with open(path, "wb") as f:
+            f.write(data)
+        rs, diags = load_ruleset(path)
+        found = sorted(diags.errors, key=_key) + sorted((d for d in diags if d.severity != "error"), key=_key)
+        findings = tuple(_finding(attrs.evolve(d, path=shown) if d.path == path else d, text) for d in found)
+    ok = rs is not None and not diags.has_errors()
+    return Upload(findings, rs if ok else None)
+
+
+def load_text(name: str, text: str, workdir: str):
+    """A ruleset stored as text (an upload), loaded from a file in ``workdir``; None if it no longer loads."""
+    got = lint_upload(name, text, workdir)
+    return got.ruleset
+
+
+def _key(d: Diagnostic):
+    return (d.pos.line, d.pos.col) if d.pos else (0, 0)
+
+
+def _finding(d: Diagnostic, text: str) -> dict:
+    doc = d.to_json()
+    doc["text"] = render(d, text) if d.path == upload_name(d.path) else render(d, None)
+    return doc

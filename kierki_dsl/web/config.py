@@ -1,0 +1,27 @@
+"""The settings of a web server (``kierki web`` options; embedded defaults need no configuration)."""
+from __future__ import annotations
+
+import attrs
+
+from ..ruleset.yamlsafe import MAX_BYTES
+from ..values import frozen
+
+BOTS = ("random", "heuristic", "search")
+
+
+@frozen
+class WebConfig:
+    """Everything that bounds and shapes a server."""
+
+    db: str = "kierki-web.sqlite3"  # a SQLite file, or a postgresql:// URL
+    rulesets: tuple = ()  # extra folders of rulesets offered next to the shipped ones
+    max_tables: int = 100  # tables live at once (the rest wait in storage)
+    max_upload: int = MAX_BYTES + 16 * 1024  # bytes of a request body (a ruleset upload)
+    idle_seconds: float = 1800.0  # a table nobody is connected to is put away after this long
+    sweep_seconds: float = 30.0
+    bot_delay: float = 0.6  # seconds a bot waits before acting, so people see each card
+    hello_seconds: float = 10.0  # a socket must present its token within this time
+    rate: float = 10.0  # messages a second per socket, on average
+    burst: float = 30.0
+    max_refused: int = 200  # a socket refused this many times is closed
+    bots: tuple = attrs.field(default=BOTS)

@@ -1,0 +1,311 @@
+"""Live tables: a ``Table`` per room, its sockets, its bots, saving every action, resuming.
+
+A room is the only owner of its table. Every change (an action, a seat filled or emptied)
+marks each connected seat's socket *dirty*; the socket's writer then sends that seat a fresh
+``seat_state``. An action is committed to storage (``Table.on_action``) before anyone is told.
+"""
+from __future__ import annotations
+
+import asyncio
+import hmac
+import secrets
+import shutil
+import tempfile
+import time
+from concurrent.futures import ThreadPoolExecutor
+from typing import Optional
+
+from .storage import PLAYING, token_hash
+
+
+class RoomError(Exception):
+    """A request the server refuses (``status``: the HTTP status to answer with)."""
+
+    def __init__(self, message: str, status: int = 400):
+        super().__init__(message)
+        self.status = status
+
+
+def new_token() -> str:
+    """A secret for a seat or a creator: 256 random bits, URL-safe."""
+    return secrets.token_urlsafe(32)
+
+
+class Conn:
+    """One browser socket at a seat: a writer sends the latest state and queued replies."""
+
+    def __init__(self, ws, seat: int):
+        self.ws = ws
+        self.seat = seat
+        self.dirty = True
+        self.replies: list = []
+        self.wake = asyncio.Event()
+        self.wake.set()
+        self.closing: Optional[tuple] = None  # (code, reason) to close with
+
+    def mark(self) -> None:
+        self.dirty = True
+        self.wake.set()
+
+    def reply(self, doc: dict) -> None:
+        if len(self.replies) < 64:
+            self.replies.append(doc)
+        self.wake.set()
+
+    def close(self, code: int, reason: str) -> None:
+        self.closing = (code, reason)
+        self.wake.set()
+
+
+class Room:
+    """One table being played: the match, who sits where, the bots and the sockets."""
+
+    def __init__(self, rooms: "Rooms", row: dict, ruleset, actions: list):
+        from ..interpreter.match import Match
+        from ..players.base import make_player
+        from ..table import Table
+
+        self.rooms = rooms
+        self.id = row["id"]
+        self.row = row
+        self.ruleset = ruleset
+        self.kinds = list(row["seats"])
+        self.seed = int(row["seed"])
+        self.failure: Optional[str] = None
+        self.conns: dict = {}
+        self.tokens = rooms.storage.token_hashes(self.id)
+        self.changed = asyncio.Event()
+        self.last_active = time.monotonic()
+        bots = {s: make_player(k) for s, k in enumerate(self.kinds) if k != "human"}
+        self.count = len(actions)
+        self.table = Table(Match(ruleset, self.seed), bots, [a for _, _, a in actions], on_action=self._commit)
+        self.task = asyncio.ensure_future(self._bots())
+
+    # -- seats -----------------------------------------------------------------------------------
+    def seat_of(self, token: str) -> Optional[int]:
+        """The seat a token opens, or None (compared in constant time)."""
+        got = token_hash(token)
+        found = None
+        for seat, h in self.tokens.items():
+            if hmac.compare_digest(h, got):
+                found = seat
+        return found
+
+    def join(self, seat: int, ws) -> Conn:
+        """Seat a socket; an older socket of the same seat (a reload) is closed."""
+        old = self.conns.get(seat)
+        if old is not None:
+            old.close(4000, "this seat was opened elsewhere")
+        if seat in self.table.listeners:
+            self.table.leave(seat)
+        conn = Conn(ws, seat)
+        self.conns[seat] = conn
+        self.table.sit(seat, lambda event: None)  # every event reaches the seat as a fresh state
+        self.touch()
+        return conn
+
+    def leave(self, conn: Conn) -> None:
+        if self.conns.get(conn.seat) is conn:
+            del self.conns[conn.seat]
+            self.table.leave(conn.seat)
+            self.touch()
+
+    def revoke(self, seat: int) -> str:
+        """A new secret for ``seat``; the old one stops working and its socket is closed."""
+        token = new_token()
+        self.rooms.storage.set_token(self.id, seat, token_hash(token))
+        self.tokens[seat] = token_hash(token)
+        conn = self.conns.get(seat)
+        if conn is not None:
+            conn.close(4003, "your invitation was revoked")
+            self.leave(conn)
+        return token
+
+    def touch(self) -> None:
+        """Something changed: every seat gets a fresh state, the bots look again."""
+        self.last_active = time.monotonic()
+        self.changed.set()
+        for conn in self.conns.values():
+            conn.mark()
+
+    # -- acting ----------------------------------------------------------------------------------
+    def act(self, seat: int, action: int) -> Optional[str]:
+        """Apply an action (committed before anyone hears of it); the reason it is refused, or None."""
+        from ..expr import RuleRuntimeError
+        from ..interpreter.match import MatchError
+
+        if self.failure:
+            return self.failure
+        try:
+            reason = self.table.act(seat, action)
+        except RuleRuntimeError as e:
+            from ..report import render_diagnostics
+
+            reason = None
+            self._fail(render_diagnostics([e.diagnostic]))
+        except MatchError as e:
+            reason = None
+            self._fail(str(e))
+        if reason is None:
+            if self.table.over:
+                self._finish()
+            self.touch()
+        return reason
+
+    def _commit(self, deal_index: int, seat: int, action: int) -> None:
+        self.rooms.storage.add_action(self.id, self.count, deal_index, seat, action)
+        self.count += 1
+
+    def record(self) -> dict:
+        """The finished match as a ``kierki-record/1`` document."""
+        from ..record import match_record
+
+        m = self.table.match
+        rec = match_record(self.ruleset, self.seed, m.first_dealer, self.table.results)
+        rec["ruleset"]["path"] = self.row["ruleset_ref"]
+        return rec
+
+    def _finish(self) -> None:
+        self.rooms.storage.finish(self.id, self.record())
+
+    def _fail(self, message: str) -> None:
+        self.failure = message
+        self.rooms.storage.close_table(self.id, message)
+        self.touch()
+
+    async def _bots(self) -> None:
+        loop = asyncio.get_running_loop()
+        delay = self.rooms.config.bot_delay
+        while not self.table.over and not self.failure:
+            turn = self.table.bot_turn()
+            if turn is None:
+                await self.changed.wait()
+                self.changed.clear()
+                continue
+            if delay:
+                await asyncio.sleep(delay)
+                if self.table.bot_turn() is None:
+                    continue
+            seat, player, view = turn
+            try:
+                action = await loop.run_in_executor(self.rooms.pool, player.act, view)
+            except Exception as e:  # a bot that fails stops the table with a message, not the server
+                self._fail(f"the bot of seat {seat} failed: {type(e).__name__}: {e}")
+                return
+            self.act(seat, action)
+
+    async def stop(self) -> None:
+        self.task.cancel()
+        await asyncio.gather(self.task, return_exceptions=True)
+        for conn in list(self.conns.values()):
+            conn.close(1001, "the server is going away")
+
+
+class Rooms:
+    """Every live room of a server, created, loaded (lazily or at start) and put away."""
+
+    def __init__(self, config, storage, catalogue):
+        self.config = config
+        self.storage = storage
+        self.catalogue = catalogue
+        self.live: dict = {}
+        self.pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="kierki-web-bots")
+        self.workdir = tempfile.mkdtemp(prefix="kierki-web-")
+        self.sweeper: Optional[asyncio.Task] = None
+
+    async def start(self) -> None:
+        """Resume every unfinished table (as many as may be live), then sweep idle ones."""
+        for row in reversed(self.storage.with_status(PLAYING, self.config.max_tables)):
+            self._load(row)
+        self.sweeper = asyncio.ensure_future(self._sweep())
+
+    async def stop(self) -> None:
+        if self.sweeper is not None:
+            self.sweeper.cancel()
+            await asyncio.gather(self.sweeper, return_exceptions=True)
+        for room in list(self.live.values()):
+            await room.stop()
+        self.live.clear()
+        self.pool.shutdown(wait=False, cancel_futures=True)
+        shutil.rmtree(self.workdir, ignore_errors=True)
+
+    # -- rulesets --------------------------------------------------------------------------------
+    def ruleset_of(self, row: dict):
+        """The ruleset a stored table plays, or None if it cannot be loaded as it was."""
+        if row["ruleset_kind"] == "upload":
+            from .catalogue import load_text
+
+            rs = load_text(row["ruleset_ref"], row["ruleset_text"] or "", self.workdir)
+        else:
+            got = self.catalogue.get(row["ruleset_ref"])
+            rs = got[1] if got else None
+        return rs if rs is not None and rs.fingerprint == row["fingerprint"] else None
+
+    # -- tables ----------------------------------------------------------------------------------
+    def create(self, kind: str, ref: str, text: Optional[str], ruleset, seats: list) -> dict:
+        """A new table; the creator's secret and one secret per human seat (shown once)."""
+        if len(self.live) >= self.config.max_tables:
+            raise RoomError(f"the server has {self.config.max_tables} tables already; try again later", 503)
+        tokens = {s: new_token() for s, k in enumerate(seats) if k == "human"}
+        creator = new_token()
+        row = {"id": secrets.token_urlsafe(9), "ruleset_kind": kind, "ruleset_ref": ref, "ruleset_text": text,
+               "fingerprint": ruleset.fingerprint, "seed": secrets.randbelow(2**62), "seats": list(seats),
+               "creator_hash": token_hash(creator)}
+        self.storage.create(row, {s: token_hash(t) for s, t in tokens.items()})
+        self.live[row["id"]] = Room(self, self.storage.get(row["id"]), ruleset, [])
+        return {"id": row["id"], "creator": creator, "tokens": tokens}
+
+    def room(self, table_id: str) -> Optional[Room]:
+        """The live room of an unfinished table, loading it from storage if it was put away."""
+        room = self.live.get(table_id)
+        if room is not None:
+            return room
+        row = self.storage.get(table_id)
+        if row is None or row["status"] != PLAYING:
+            return None
+        if len(self.live) >= self.config.max_tables:
+            raise RoomError("the server is full; try again later", 503)
+        return self._load(row)
+
+    def _load(self, row: dict) -> Optional[Room]:
+        rs = self.ruleset_of(row)
+        if rs is None:
+            self.storage.close_table(row["id"], "its ruleset is no longer offered as it was")
+            return None
+        try:
+            room = Room(self, row, rs, self.storage.actions(row["id"]))
+        except Exception as e:  # a corrupt store (an illegal action, a failing rule) must not stop the server
+            self.storage.close_table(row["id"], f"cannot be resumed: {e}")
+            return None
+        self.live[row["id"]] = room
+        if room.table.over and row["status"] == PLAYING:
+            room._finish()
+        return room
+
+    def revoke(self, table_id: str, creator: str, seat: int) -> str:
+        row = self.storage.get(table_id)
+        if row is None or not hmac.compare_digest(row["creator_hash"], token_hash(creator)):
+            raise RoomError("not the creator of this table", 403)
+        if not 0 <= seat < len(row["seats"]) or row["seats"][seat] != "human":
+            raise RoomError("no such human seat", 400)
+        if row["status"] != PLAYING:
+            raise RoomError("the table is not being played", 409)
+        room = self.room(table_id)
+        if room is None:
+            raise RoomError("the table is not being played", 409)
+        return room.revoke(seat)
+
+    async def _sweep(self) -> None:
+        while True:
+            await asyncio.sleep(self.config.sweep_seconds)
+            await self.sweep()
+
+    async def sweep(self) -> None:
+        """Put away rooms nobody has been connected to for ``idle_seconds`` (they stay in storage)."""
+        now = time.monotonic()
+        for table_id, room in list(self.live.items()):
+            if not room.conns and now - room.last_active >= self.config.idle_seconds:
+                del self.live[table_id]
+                await room.stop()
+
+

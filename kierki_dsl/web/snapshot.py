@@ -1,0 +1,91 @@
+"""What one seat is shown: its own ``SeatView`` (plain data) plus facts public to every seat.
+
+``seat_state`` is the only source of the table messages a browser receives. It reads the
+seat's view and public facts (the contract's description, the finished deals' scores, who is
+on turn, which seats are filled); never the deal state, another hand or the seed.
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+
+from ..interpreter.actions import CHOOSE_BASE, action_str
+from ..report import seat_name
+
+PUBLIC_SEAT_KINDS = ("human", "random", "heuristic", "search")
+
+
+def contract_info(ruleset, name: str) -> dict:
+    """The contract's names and rules in words (the scoring sentence lists every penalty)."""
+    return _contract_info(ruleset, name)
+
+
+@lru_cache(maxsize=256)
+def _contract_info(ruleset, name: str) -> dict:
+    from ..explain import aspects
+
+    slot = ruleset.contracts.get(name) or next((c for c in ruleset.schedule if getattr(c, "name", None) == name), None)
+    try:
+        rules = aspects(ruleset, name)
+    except (KeyError, AttributeError, TypeError):
+        rules = {}
+    return {
+        "name": name,
+        "pl": getattr(slot, "pl", name) or name,
+        "en": getattr(slot, "en", "") or "",
+        "scoring": rules.get("scoring", ""),
+        "rules": [[k, v] for k, v in rules.items()],
+    }
+
+
+def deals_in_match(ruleset):
+    """The number of deals of a match, or None when it is played until a condition holds."""
+    return None if ruleset.until is not None else len(ruleset.schedule) * ruleset.series
+
+
+def action_label(view, action: int) -> str:
+    """How a control names an action (a card's id, a call, a bet, a contract on offer)."""
+    if action >= CHOOSE_BASE:
+        i = action - CHOOSE_BASE
+        return view.options[i] if 0 <= i < len(view.options) else str(action)
+    return action_str(action)
+
+
+def score_sheet(table) -> list:
+    """Every finished deal: its contract, the points and the running totals (public)."""
+    return [{"deal": r.number, "contract": r.contract.name, "pl": getattr(r.contract, "pl", ""),
+             "en": getattr(r.contract, "en", ""), "scores": list(r.scores), "totals": list(r.totals)}
+            for r in table.results]
+
+
+def seat_state(room, seat: int) -> dict:
+    """The whole table as ``seat`` may see it now, as a JSON-ready document."""
+    table, rs = room.table, room.ruleset
+    m = table.match
+    n = rs.players
+    seats = [{"seat": s, "name": seat_name(s, n), "kind": room.kinds[s],
+              "present": s in table.occupied()} for s in range(n)]
+    doc = {
+        "type": "state",
+        "table": room.id,
+        "seat": seat,
+        "players": n,
+        "ruleset": rs.name,
+        "seats": seats,
+        "deals": deals_in_match(rs),
+        "totals": list(m.totals),
+        "sheet": score_sheet(table),
+        "paused": table.paused,
+        "over": table.over,
+        "failure": room.failure,
+    }
+    if table.over or room.failure:
+        doc.update(view=None, to_move=None, contract=None, labels={})
+        if table.over:
+            doc["match_url"] = f"/m/{room.id}"
+        return doc
+    view = table.view(seat)
+    doc["view"] = view.to_json()
+    doc["to_move"] = m.to_move()
+    doc["contract"] = contract_info(rs, view.contract)
+    doc["labels"] = {str(a): action_label(view, a) for a in view.legal if not 0 <= a < 52}
+    return doc

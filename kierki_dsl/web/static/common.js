@@ -1,0 +1,43 @@
+// Shared by every page: cards, seats, small DOM helpers. No build step, no library.
+"use strict";
+const SUITS = "SHDC";
+const SUIT_SYMBOLS = "♠♥♦♣";
+const SUIT_NAMES = ["spades", "hearts", "diamonds", "clubs"];
+const RANKS = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"];
+
+function suitOf(c) { return Math.floor(c / 13); }
+function rankOf(c) { return c % 13; }
+function cardText(c) { return RANKS[rankOf(c)] + SUIT_SYMBOLS[suitOf(c)]; }
+function cardCode(c) { return "23456789TJQKA"[rankOf(c)] + SUITS[suitOf(c)]; }
+function isRed(c) { return suitOf(c) === 1 || suitOf(c) === 2; }
+function seatName(s, n) { return n === 4 ? "NESW"[s] : "P" + s; }
+function cardsOf(mask) {
+  // a 52-bit mask (a JSON number is exact up to 2^53) -> card ids, ascending
+  const out = [];
+  let m = BigInt(mask);
+  for (let c = 0; m > 0n; c++, m >>= 1n) if (m & 1n) out.push(c);
+  return out;
+}
+function el(tag, attrs, ...children) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v === null || v === undefined || v === false) continue;
+    if (k === "class") e.className = v;
+    else if (k === "text") e.textContent = v;
+    else if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
+    else e.setAttribute(k, v === true ? "" : v);
+  }
+  for (const c of children.flat()) if (c !== null && c !== undefined) e.append(c);
+  return e;
+}
+function cardEl(c, tag, attrs) {
+  const a = Object.assign({ class: "card" + (isRed(c) ? " red" : ""), "data-card": cardCode(c) }, attrs || {});
+  if (attrs && attrs.class) a.class = "card " + attrs.class + (isRed(c) ? " red" : "");
+  return el(tag || "span", a, cardText(c));
+}
+async function postJSON(url, body) {
+  const r = await fetch(url, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+  let doc = null;
+  try { doc = await r.json(); } catch (e) { doc = { error: "the server sent no JSON (" + r.status + ")" }; }
+  return { status: r.status, doc };
+}

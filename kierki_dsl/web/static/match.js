@@ -1,0 +1,65 @@
+"use strict";
+// A finished match: the score sheet, the record, and every deal card by card.
+const matchId = location.pathname.split("/").pop();
+let match = null, deal = 0, step = 0;
+
+function name(s) { return seatName(s, match.players); }
+
+async function load() {
+  const r = await fetch("/api/matches/" + matchId);
+  match = await r.json();
+  if (r.status !== 200) { document.getElementById("title").textContent = match.error; return; }
+  document.getElementById("title").textContent = match.ruleset.name + " — seed " + match.seed;
+  const n = match.players;
+  const head = el("tr", {}, el("th", { text: "deal" }), el("th", { text: "contract" }), [...Array(n).keys()].map(s => el("th", { text: name(s) })));
+  const rows = match.sheet.map(d => el("tr", {}, el("td", { text: d.deal }), el("td", { text: d.contract }), d.scores.map(x => el("td", { text: x }))));
+  const tot = el("tr", {}, el("th"), el("th", { text: "totals" }), match.totals.map(x => el("th", { text: x })));
+  document.getElementById("sheet").append(el("table", { class: "sheet" }, head, rows, tot));
+  document.getElementById("record").href = "/api/matches/" + matchId + "/record";
+  document.getElementById("ruleset").href = "/api/matches/" + matchId + "/ruleset";
+  document.getElementById("replay-cmd").textContent = "kierki replay kierki-" + matchId + ".json --ruleset " + match.ruleset.path;
+  const sel = document.getElementById("deal");
+  match.deals.forEach((d, i) => sel.append(el("option", { value: i, text: d.number + ": " + d.contract })));
+  sel.onchange = () => { deal = Number(sel.value); step = 0; draw(); };
+  draw();
+}
+
+function draw() {
+  const d = match.deals[deal];
+  if (!d) return;
+  const f = d.frames[step];
+  document.getElementById("deal").value = deal;
+  document.getElementById("step").textContent = "step " + step + " of " + (d.frames.length - 1) +
+    (f.action ? " — " + name(f.seat) + ": " + f.action : " — the deal (dealer " + name(d.dealer) + ")");
+  const box = document.getElementById("frame");
+  box.textContent = "";
+  const board = el("div", { id: "board" });
+  const pos = ["bottom", "left", "top", "right"];
+  f.hands.forEach((h, s) => board.append(el("div", { class: "seat pos-" + (pos[s] || "top") },
+    el("div", { class: "who", text: name(s) + " · " + match.seats[s] + " · " + f.scores[s] + " pts" }),
+    h.map(c => cardEl(c)))));
+  const center = el("div", { id: "center" });
+  if (f.layout) f.layout.forEach((row, suit) => center.append(el("div", { class: "layout-row" }, SUIT_SYMBOLS[suit] + " ",
+    row === null ? "—" : [cardEl(row[0]), " … ", cardEl(row[1])])));
+  center.append(el("div", {}, "On the table: ", f.trick.map(([s, c]) => el("span", { class: "played" }, cardEl(c), el("small", { text: name(s) })))));
+  if (f.last) center.append(el("div", {}, "Last trick, taken by " + name(f.last[0]) + ": ",
+    f.last[1].map(([s, c]) => el("span", { class: "played" }, cardEl(c), el("small", { text: name(s) })))));
+  board.append(center);
+  box.append(board);
+}
+
+function move(k) {
+  const d = match.deals[deal];
+  step = Math.max(0, Math.min(d.frames.length - 1, step + k));
+  draw();
+}
+document.getElementById("prev").onclick = () => move(-1);
+document.getElementById("next").onclick = () => move(1);
+document.addEventListener("keydown", (ev) => {
+  if (!match) return;
+  if (ev.key === "ArrowRight") move(1);
+  else if (ev.key === "ArrowLeft") move(-1);
+  else if (ev.key === "PageDown" && deal < match.deals.length - 1) { deal++; step = 0; draw(); }
+  else if (ev.key === "PageUp" && deal > 0) { deal--; step = 0; draw(); }
+});
+load();

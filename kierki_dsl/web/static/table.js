@@ -1,0 +1,212 @@
+"use strict";
+// The table page: one seat's view, sent whole by the server after every change.
+// The seat's secret is after '#' in the link (never sent to the server in a URL).
+const token = decodeURIComponent(location.hash.slice(1));
+const tableId = location.pathname.split("/").pop();
+let ws = null;
+let state = null;
+let retry = 500;
+let stopped = false;
+
+const PHASE_WORDS = { play: "play a card", pass: "pass a card", call: "call trumps", double: "double or not",
+  choose: "choose the contract", layout: "play to the layout or pass" };
+
+function connect() {
+  const proto = location.protocol === "https:" ? "wss:" : "ws:";
+  ws = new WebSocket(proto + "//" + location.host + "/ws/" + tableId);
+  ws.onopen = () => { retry = 500; setConn("connected"); ws.send(JSON.stringify({ type: "hello", token })); };
+  ws.onmessage = (ev) => receive(JSON.parse(ev.data));
+  ws.onclose = (ev) => {
+    if (stopped || ev.code === 4003 || ev.code === 4000) { setConn(ev.reason || "disconnected"); return; }
+    setConn("reconnecting…");
+    setTimeout(connect, retry);
+    retry = Math.min(retry * 2, 8000);
+  };
+}
+
+function setConn(text) { document.getElementById("conn").textContent = text; }
+function say(text) { document.getElementById("message").textContent = text || ""; }
+
+function receive(msg) {
+  if (msg.type === "state") { state = msg; say(""); draw(); }
+  else if (msg.type === "error") {
+    say(msg.message);
+    if (msg.code === "bad-token") { stopped = true; setConn("not seated"); }
+  } else if (msg.type === "closed") {
+    stopped = true;
+    setConn(msg.status);
+    const s = document.getElementById("status");
+    s.textContent = "This table is " + msg.status + (msg.note ? ": " + msg.note : "") + ". ";
+    if (msg.match_url) s.append(el("a", { href: msg.match_url, text: "See the finished match" }));
+  }
+}
+
+function send(action) {
+  const v = state && state.view;
+  if (!v || !ws || ws.readyState !== 1) return;
+  ws.send(JSON.stringify({ type: "act", action, deal: v.deal_number, ply: v.ply }));
+}
+
+function name(s) { return seatName(s, state.players); }
+
+function draw() {
+  const st = state, v = st.view, n = st.players;
+  document.getElementById("title").textContent = st.ruleset + " — you are " + name(st.seat);
+  const total = st.deals === null ? "" : " of " + st.deals;
+  document.getElementById("dealno").textContent = v ? "deal " + v.deal_number + total : "";
+  drawContract(st, v);
+  drawStatus(st, v);
+  drawBoard(st, v, n);
+  drawHand(st, v);
+  drawControls(st, v);
+  drawSheet(st, n);
+}
+
+function drawContract(st, v) {
+  const box = document.getElementById("contract");
+  box.textContent = "";
+  if (!v) return;
+  const c = st.contract;
+  box.append(el("h2", { id: "contract-name", text: c.pl + (c.en ? " — " + c.en : "") }));
+  if (c.scoring) box.append(el("div", { id: "scoring" }, el("strong", { text: "Scores: " }), c.scoring));
+  let trump = "no trumps";
+  if (v.trump >= 0) trump = "trumps: " + SUIT_SYMBOLS[v.trump] + " " + SUIT_NAMES[v.trump];
+  if (v.caller >= 0) trump += " (called by " + name(v.caller) + ")";
+  box.append(el("div", { id: "trumps", text: trump + " · dealer " + name(v.dealer) }));
+  const rules = el("details", {}, el("summary", { text: "the rules of this deal" }),
+    el("ul", {}, c.rules.map(([k, t]) => el("li", {}, el("strong", { text: k + ": " }), t))));
+  box.append(rules);
+}
+
+function drawStatus(st, v) {
+  const s = document.getElementById("status");
+  s.textContent = "";
+  if (st.failure) { s.textContent = "The match stopped: " + st.failure; return; }
+  if (st.over) {
+    s.append("The match is over. ", el("a", { href: st.match_url, id: "match-link", text: "Score sheet, record and replay" }));
+    return;
+  }
+  if (st.paused) {
+    const away = st.seats.filter(x => !x.present).map(x => name(x.seat)).join(", ");
+    s.textContent = "Waiting for " + away + " to open their link.";
+  } else if (st.to_move === st.seat) {
+    s.textContent = "Your turn: " + (PHASE_WORDS[v.phase] || v.phase) + ".";
+  } else {
+    s.textContent = "Waiting for " + name(st.to_move) + ".";
+  }
+}
+
+function seatBox(st, v, s, pos) {
+  const info = st.seats[s];
+  const cls = "seat pos-" + pos + (st.to_move === s && !st.over ? " turn" : "") + (info.present ? "" : " away");
+  const lines = [el("div", { class: "who", text: name(s) + (s === st.seat ? " (you)" : "") + " · " + info.kind + (info.present ? "" : " · away") })];
+  if (v) {
+    if (v.hand_sizes && v.hand_sizes.length) lines.push(el("div", { class: "count", text: v.hand_sizes[s] + " cards" }));
+    lines.push(el("div", { text: "this deal: " + v.scores[s] + " · total: " + st.totals[s] }));
+    if (v.free_passes_left && v.free_passes_left.length) lines.push(el("div", { text: "free passes left: " + v.free_passes_left[s] }));
+    const bets = (v.bets || []).filter(b => b[0] === s).map(b => (b[2] === 2 ? "redoubled " : "doubled ") + name(b[1]));
+    if (bets.length) lines.push(el("div", { text: bets.join(", ") }));
+  }
+  return el("div", { class: cls, id: "seat-" + s }, lines);
+}
+
+function drawBoard(st, v, n) {
+  const board = document.getElementById("board");
+  board.textContent = "";
+  const positions = n === 4 ? ["bottom", "left", "top", "right"] : n === 3 ? ["bottom", "left", "right"] : ["bottom", "top"];
+  for (let i = 0; i < n; i++) board.append(seatBox(st, v, (st.seat + i) % n, positions[i] || "top"));
+  const center = el("div", { id: "center" });
+  board.append(center);
+  if (!v) return;
+  if (v.layout) {
+    const rows = el("div", { id: "layout" }, el("div", { text: "Layout" + (v.pool ? " · pool " + v.pool : "") }));
+    v.layout.forEach((row, suit) => {
+      rows.append(el("div", { class: "layout-row" }, SUIT_SYMBOLS[suit] + " ",
+        row === null ? el("span", { class: "muted", text: "not open" }) : [cardEl(row[0]), " … ", cardEl(row[1])]));
+    });
+    center.append(rows);
+  }
+  if (v.trick && v.trick.length) {
+    center.append(el("div", { id: "trick" }, el("div", { text: "On the table:" }),
+      v.trick.map(([s, c]) => el("span", { class: "played" }, cardEl(c), el("small", { text: name(s) })))));
+  } else if (!v.layout) {
+    center.append(el("div", { id: "trick", class: "muted", text: "No cards on the table." }));
+  }
+  if (v.completed && v.completed.length) {
+    const [, plays, winner] = v.completed[v.completed.length - 1];
+    center.append(el("div", { id: "last-trick" },
+      el("div", { text: "Last trick (" + v.completed.length + " of " + v.tricks_total + ") taken by " + name(winner) + ":" }),
+      plays.map(([s, c]) => el("span", { class: "played" }, cardEl(c), el("small", { text: name(s) })))));
+  }
+}
+
+function sortedHand(v) {
+  const order = [0, 1, 3, 2];
+  if (v.trump >= 0) { order.splice(order.indexOf(v.trump), 1); order.unshift(v.trump); }
+  return cardsOf(v.hand).sort((a, b) => order.indexOf(suitOf(a)) - order.indexOf(suitOf(b)) || rankOf(b) - rankOf(a));
+}
+
+function drawHand(st, v) {
+  const hand = document.getElementById("hand");
+  hand.textContent = "";
+  if (!v) return;
+  const legal = new Set(v.legal);
+  for (const c of sortedHand(v)) {
+    const cls = (legal.has(c) ? "legal" : "") + (suitOf(c) === v.trump ? " trump" : "");
+    hand.append(cardEl(c, "button", { type: "button", class: cls.trim(), "aria-label": cardCode(c) + (legal.has(c) ? " (legal)" : ""),
+      onclick: () => send(c) }));
+  }
+}
+
+function drawControls(st, v) {
+  const box = document.getElementById("controls");
+  box.textContent = "";
+  if (!v || st.to_move !== st.seat) return;
+  let i = 1;
+  for (const a of v.legal) {
+    if (a < 52) continue;
+    const label = st.labels[String(a)] || String(a);
+    box.append(el("button", { type: "button", "data-action": label, onclick: () => send(a), text: i++ + ". " + pretty(label) }));
+  }
+}
+
+function pretty(label) {
+  const [kind, arg] = label.split(":");
+  if (kind === "call") return arg === "none" ? "no trumps" : "trumps " + SUIT_SYMBOLS[SUITS.indexOf(arg)] + " " + SUIT_NAMES[SUITS.indexOf(arg)];
+  if (kind === "double") return "double " + name(Number(arg));
+  if (kind === "redouble") return "redouble " + name(Number(arg));
+  if (kind === "done") return "no more doubles";
+  if (kind === "pass") return "pass";
+  return label;
+}
+
+function drawSheet(st, n) {
+  const box = document.getElementById("sheet");
+  box.textContent = "";
+  const head = el("tr", {}, el("th", { text: "deal" }), el("th", { text: "contract" }),
+    [...Array(n).keys()].map(s => el("th", { text: name(s) })));
+  const rows = st.sheet.map(d => el("tr", {}, el("td", { text: d.deal }), el("td", { text: d.pl || d.contract }),
+    d.scores.map(x => el("td", { text: x }))));
+  const totals = el("tr", {}, el("th", { text: "" }), el("th", { text: "totals" }), st.totals.map(x => el("th", { text: x })));
+  box.append(el("table", { class: "sheet", id: "sheet-table" }, head, rows, totals));
+}
+
+document.addEventListener("keydown", (ev) => {
+  const cards = [...document.querySelectorAll("#hand button")];
+
+  if (ev.key === "ArrowRight" || ev.key === "ArrowLeft") {
+    if (!cards.length) return;
+    const step = ev.key === "ArrowRight" ? 1 : -1;
+    const legal = cards.filter(b => b.classList.contains("legal"));
+    const pool = legal.length ? legal : cards;
+    const k = pool.indexOf(document.activeElement);
+    pool[(k + step + pool.length) % pool.length].focus();
+    ev.preventDefault();
+  } else if (/^[1-9]$/.test(ev.key)) {
+    const b = document.querySelectorAll("#controls button")[Number(ev.key) - 1];
+    if (b) { b.click(); ev.preventDefault(); }
+  }
+
+});
+
+if (!token) { say("This link has no seat secret (the part after #)."); } else { connect(); }

@@ -1,0 +1,147 @@
+"""Helpers of the web tests: a server app on a temporary database, seats played over WebSockets."""
+from __future__ import annotations
+
+import contextlib
+import json
+import random
+import threading
+import time
+
+import httpx
+from websockets.sync.client import connect
+
+from kierki_dsl.web.app import create_app
+from kierki_dsl.web.config import WebConfig
+
+
+def make_app(db: str, **settings):
+    """The web application with fast bots, storing in ``db``."""
+    base = {"bot_delay": 0.0, "sweep_seconds": 3600.0, "rate": 1000.0, "burst": 1000.0}
+    return create_app(WebConfig(db=db, **dict(base, **settings)))
+
+
+@contextlib.contextmanager
+def running_server(db: str, **settings):
+    """A real server (uvicorn in a thread) on 127.0.0.1, a free port; always stopped. Yields its base URL."""
+    import uvicorn
+
+    from kierki_dsl.web.server import bind, url_of
+
+    sock = bind("127.0.0.1", 0)
+    server = uvicorn.Server(uvicorn.Config(make_app(db, **settings), log_level="warning", access_log=False,
+                                           ws_max_size=16 * 1024, lifespan="on"))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    try:
+        deadline = time.monotonic() + 30
+        while not server.started:
+            assert thread.is_alive() and time.monotonic() < deadline, "the web server did not start"
+            time.sleep(0.02)
+        yield url_of(sock).rstrip("/")
+    finally:
+        server.should_exit = True
+        thread.join(30)
+        sock.close()
+
+
+class Client:
+    """HTTP and WebSocket calls to a running server."""
+
+    def __init__(self, base: str):
+        self.base = base
+        self.http = httpx.Client(base_url=base, timeout=30)
+
+    def get(self, path, **kw):
+        return self.http.get(path, **kw)
+
+    def post(self, path, **kw):
+        return self.http.post(path, **kw)
+
+    def websocket_connect(self, path):
+        return WS(connect(self.base.replace("http://", "ws://") + path, open_timeout=10, max_size=2**22))
+
+    def close(self):
+        self.http.close()
+
+
+class WS:
+    """A sync WebSocket with the small API the tests use."""
+
+    def __init__(self, conn):
+        self.conn = conn
+
+    def send_text(self, text):
+        self.conn.send(text)
+
+    def receive_json(self, timeout=30):
+        return json.loads(self.conn.recv(timeout))
+
+    def receive_text(self, timeout=30):
+        return self.conn.recv(timeout)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.conn.close()
+
+    def close(self):
+        self.conn.close()
+
+
+def create_table(client, seats, ruleset="kierki_standard.yaml", upload=None) -> dict:
+    """Create a table; its id, the secrets of its human seats (seat -> token) and the creator's."""
+    body = {"seats": seats}
+    body.update({"upload": upload} if upload else {"ruleset": ruleset})
+    r = client.post("/api/tables", json=body)
+    assert r.status_code == 200, r.text
+    doc = r.json()
+    return {"id": doc["id"], "tokens": {int(s): link.split("#", 1)[1] for s, link in doc["links"].items()},
+            "creator": doc["creator"], "links": doc["links"]}
+
+
+def send(ws, doc) -> None:
+    ws.send_text(json.dumps(doc))
+
+
+class Seat(threading.Thread):
+    """A human seat played by a program: acts (a random legal action) whenever its latest state says so.
+
+    Every message received is kept in ``received`` (for the no-leak check). Stops when the match is
+    over, after ``limit`` messages, or when ``stop_after`` actions were taken."""
+
+    def __init__(self, ws, seat: int, seed: int = 0, stop_after: int = 10**9, limit: int = 20000):
+        super().__init__(daemon=True)
+        self.ws, self.seat = ws, seat
+        self.rng = random.Random(seed)
+        self.received: list = []
+        self.acted = 0
+        self.stop_after, self.limit = stop_after, limit
+        self.error = None
+
+    def run(self) -> None:
+        try:
+            while len(self.received) < self.limit:
+                msg = self.ws.receive_json()
+                self.received.append(msg)
+                if msg["type"] != "state":
+                    continue
+                if msg["over"] or msg["failure"] or self.acted >= self.stop_after:
+                    return
+                if msg["to_move"] == self.seat and not msg["paused"]:
+                    v = msg["view"]
+                    send(self.ws, {"type": "act", "action": self.rng.choice(v["legal"]), "deal": v["deal_number"],
+                                   "ply": v["ply"]})
+                    self.acted += 1
+        except Exception as e:  # the socket closed: the test looks at what was received
+            self.error = e
+
+    def last_state(self):
+        return next((m for m in reversed(self.received) if m["type"] == "state"), None)
+
+
+def sit(client, stack, table_id: str, token: str):
+    """A WebSocket that has said hello with ``token`` (entered in ``stack``, an ExitStack)."""
+    ws = stack.enter_context(client.websocket_connect(f"/ws/{table_id}"))
+    send(ws, {"type": "hello", "token": token})
+    return ws
