@@ -1,0 +1,384 @@
+"""The web table without a browser: the API, the WebSocket protocol, hostile messages, the
+no-leak check over whole matches, storage, revoking, bounds and resuming after a restart."""
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+
+import pytest
+
+pytest.importorskip("starlette")
+pytest.importorskip("uvicorn")
+
+from web_support import Client, Seat, create_table, running_server, send, sit  # noqa: E402
+
+from kierki_dsl.cards import parse_card  # noqa: E402
+from kierki_dsl.interpreter.view import SeatView  # noqa: E402
+from kierki_dsl.record import replay  # noqa: E402
+from kierki_dsl.ruleset.model import Ruleset  # noqa: E402
+from kierki_dsl.web.messages import BadMessage, RateLimit, parse  # noqa: E402
+from kierki_dsl.web.storage import Storage, StorageError, token_hash  # noqa: E402
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+STANDARD = os.path.join(ROOT, "rulesets", "kierki_standard.yaml")
+STATE_KEYS = {"type", "table", "seat", "players", "ruleset", "seats", "deals", "totals", "sheet", "paused", "over",
+              "failure", "view", "to_move", "contract", "labels", "match_url"}
+
+
+@pytest.fixture
+def server(tmp_path):
+    with running_server(str(tmp_path / "web.sqlite3")) as base:
+        client = Client(base)
+        try:
+            yield client
+        finally:
+            client.close()
+
+
+def play(client, table: dict, seats, stop_after: int = 10**9) -> list:
+    """Play the human ``seats`` (random legal actions) until the match ends; their Seat threads."""
+    with contextlib.ExitStack() as stack:
+        players = [Seat(sit(client, stack, table["id"], table["tokens"][s]), s, s, stop_after) for s in seats]
+        for p in players:
+            p.start()
+        for p in players:
+            p.join(120)
+            assert not p.is_alive(), "a seat is stuck"
+    return players
+
+
+# -- pages and the API -----------------------------------------------------------------------------
+def test_pages_and_rulesets_with_their_explain_text(server):
+    for path in ("/", "/t/x", "/m/x", "/admin/x", "/static/table.js", "/static/style.css"):
+        assert server.get(path).status_code == 200, path
+    listed = server.get("/api/rulesets").json()
+    std = next(r for r in listed if r["id"] == "kierki_standard.yaml")
+    assert std["players"] == 4 and "Loteryjka" in std["explain"] and std["name"].startswith("Kierki")
+    assert any(r["id"].startswith("games/") for r in listed) and any(r["id"].startswith("variants/") for r in listed)
+
+
+def test_an_uploaded_ruleset_is_linted_with_positions_and_hints(server):
+    bad = "kierki: 1\nname: x\nplayers: nine\n"
+    doc = server.post("/api/lint", json={"name": "mine.yaml", "text": bad}).json()
+    assert not doc["ok"]
+    players = next(f for f in doc["findings"] if f["line"] == 3)
+    assert players["text"].startswith("mine.yaml:3:10: error:") and "players: nine" in players["text"]
+    assert all(f["path"] == "mine.yaml" for f in doc["findings"])  # never the server's folders
+    extends = server.post("/api/lint", json={"name": "v.yaml", "text": "kierki: 1\nextends: /etc/passwd\n"}).json()
+    assert not extends["ok"] and "extends is not allowed" in extends["findings"][0]["text"]
+    assert "hint:" in extends["findings"][0]["text"]
+    good = server.post("/api/lint", json={"name": "h.yaml", "text": open(os.path.join(ROOT, "rulesets/games/hearts.yaml")).read()}).json()
+    assert good["ok"] and good["players"] == 4
+    r = server.post("/api/tables", json={"upload": {"name": "mine.yaml", "text": bad}, "seats": ["human"] * 4})
+    assert r.status_code == 422 and r.json()["findings"]
+    big = server.post("/api/lint", json={"name": "b.yaml", "text": "#" * (400 * 1024)})
+    assert big.status_code == 413
+
+
+def test_creating_a_table_is_validated(server):
+    for body in ({"ruleset": "nope.yaml", "seats": ["human"] * 4},
+                 {"ruleset": "kierki_standard.yaml", "seats": ["human"] * 3},
+                 {"ruleset": "kierki_standard.yaml", "seats": ["human", "bad", "random", "random"]},
+                 {"ruleset": "kierki_standard.yaml", "seats": ["random"] * 4},
+                 {"ruleset": "kierki_standard.yaml", "seats": ["human", 1, "random", "random"]}, [], "x"):
+        r = server.post("/api/tables", json=body)
+        assert r.status_code == 400 and r.json()["error"], body
+    assert server.post("/api/tables", content=b"{not json").status_code == 400
+    made = server.post("/api/tables", json={"ruleset": "kierki_standard.yaml", "seats": ["human", "search", "human", "random"]}).json()
+    assert set(made["links"]) == {"0", "2"} and made["links"]["0"] != made["links"]["2"]
+    token = made["links"]["0"].split("#", 1)[1]
+    assert len(token) >= 40 and made["links"]["0"].split("#")[0].endswith("/t/" + made["id"])
+
+
+# -- whole matches, every message checked ----------------------------------------------------------
+def _cards(mask: int) -> set:
+    return {c for c in range(52) if mask >> c & 1}
+
+
+def check_no_leak(messages: list, seat: int, record: dict) -> int:
+    """Every state sent to ``seat`` shows only its own cards and cards already played; the seed never."""
+    checked = 0
+    seed = str(record["seed"])
+    for msg in messages:
+        text = json.dumps(msg)
+        assert seed not in text
+        assert not {"seed", "hands", "dealt", "record"} & set(_keys(msg)), msg
+        if msg["type"] != "state":
+            continue
+        assert set(msg) <= STATE_KEYS and msg["seat"] == seat
+        if msg["view"] is None:
+            continue
+        view = SeatView.from_json(msg["view"])  # exactly the view's fields, nothing added
+        assert view.seat == seat
+        deal = record["deals"][view.deal_number - 1]
+        mine = {parse_card(c) for c in deal["hands"][seat]}
+        for p in deal.get("passes") or []:
+            mine |= {parse_card(c) for c in p}
+        played = {parse_card(p) for p in deal["plays"] if p not in ("pass",) and ":" not in p}
+        assert _cards(view.hand) <= mine, "a card of another seat in the hand"
+        shown = {c for _, c in view.trick} | {c for _, plays, _ in view.completed for _, c in plays} | _cards(view.played)
+        assert shown <= played
+        checked += 1
+    return checked
+
+
+def _keys(doc):
+    if isinstance(doc, dict):
+        for k, v in doc.items():
+            yield k
+            yield from _keys(v)
+    elif isinstance(doc, list):
+        for v in doc:
+            yield from _keys(v)
+
+
+def test_a_whole_match_leaks_nothing_and_its_record_replays(server, tmp_path):
+    table = create_table(server, ["human", "heuristic", "human", "random"])
+    players = play(server, table, (0, 2))
+    final = players[0].last_state()
+    assert final["over"] and final["match_url"] == f"/m/{table['id']}" and len(final["sheet"]) == 12
+    record = server.get(f"/api/matches/{table['id']}/record").json()
+    assert record["format"] == "kierki-record/1" and record["totals"] == final["totals"]
+    for p in players:
+        assert check_no_leak(p.received, p.seat, record) > 100
+    rs = Ruleset.load(STANDARD)
+    report = replay(rs, record)
+    assert report.ok and report.totals == final["totals"]
+    match = server.get(f"/api/matches/{table['id']}").json()
+    assert [d["scores"] for d in match["sheet"]] == [d["scores"] for d in record["deals"]]
+    first = match["deals"][0]
+    assert len(first["frames"]) == 53 and sum(len(h) for h in first["frames"][0]["hands"]) == 52
+    assert first["frames"][-1]["last"] is not None
+    kinds = {d["contract"] for d in match["deals"]}
+    assert {"bez_lew", "atu", "loteryjka"} <= kinds
+    assert any(m["id"] == table["id"] for m in server.get("/api/matches").json())
+    ruleset_text = server.get(f"/api/matches/{table['id']}/ruleset").text
+    assert ruleset_text == open(STANDARD, encoding="utf-8").read()
+
+
+def test_an_uploaded_ruleset_plays_and_its_text_is_kept(server):
+    text = open(os.path.join(ROOT, "rulesets/games/hearts.yaml"), encoding="utf-8").read()
+    table = create_table(server, ["human", "random", "random", "random"], upload={"name": "my hearts.yaml", "text": text})
+    players = play(server, table, (0,))
+    assert players[0].last_state()["over"]
+    record = server.get(f"/api/matches/{table['id']}/record").json()
+    assert check_no_leak(players[0].received, 0, record) > 10
+    assert server.get(f"/api/matches/{table['id']}/ruleset").text == text
+
+
+# -- the protocol ------------------------------------------------------------------------------------
+def _state(ws):
+    while True:
+        msg = ws.receive_json()
+        if msg["type"] == "state":
+            return msg
+
+
+def _error(ws):
+    while True:
+        msg = ws.receive_json()
+        if msg["type"] == "error":
+            return msg
+
+
+def test_hostile_messages_get_an_error_and_change_nothing(server):
+    table = create_table(server, ["human", "random", "random", "random"])
+    with contextlib.ExitStack() as stack:
+        ws = sit(server, stack, table["id"], table["tokens"][0])
+        st = _state(ws)
+        while st["to_move"] != 0:
+            st = _state(ws)
+        v = st["view"]
+        hostile = ["not json", "[1, 2]", json.dumps({"type": "act"}), json.dumps({"type": "shout"}),
+                   json.dumps({"type": "act", "action": True, "deal": 1, "ply": 0}),
+                   json.dumps({"type": "act", "action": 5, "deal": v["deal_number"], "ply": v["ply"], "extra": 1}),
+                   json.dumps({"type": "act", "action": 500, "deal": v["deal_number"], "ply": v["ply"]}),
+                   json.dumps({"type": "act", "action": "QS", "deal": v["deal_number"], "ply": v["ply"]}),
+                   json.dumps({"type": "hello", "token": "again"}), "x" * 5000, json.dumps({"a": [[[[[[]]]]]]})]
+        for text in hostile:
+            ws.send_text(text)
+            assert _error(ws)["message"]
+        ws.conn.send(b"\x00\x01binary")
+        assert _error(ws)["message"]
+        stale = {"type": "act", "action": v["legal"][0], "deal": v["deal_number"], "ply": v["ply"] + 7}
+        send(ws, stale)
+        assert _error(ws)["code"] == "stale"
+        not_mine = next(c for c in range(52) if not v["hand"] >> c & 1)
+        send(ws, {"type": "act", "action": not_mine, "deal": v["deal_number"], "ply": v["ply"]})
+        err = _error(ws)
+        assert err["code"] == "illegal" and "not in your hand" in err["message"]
+        send(ws, {"type": "ping"})
+        assert ws.receive_json()["type"] in ("pong", "state")
+        send(ws, {"type": "act", "action": v["legal"][0], "deal": v["deal_number"], "ply": v["ply"]})
+        after = _state(ws)
+        assert after["view"]["ply"] > v["ply"] or after["view"]["deal_number"] > v["deal_number"]
+
+
+def test_an_illegal_card_is_explained_by_the_rule(server):
+    table = create_table(server, ["human", "random", "random", "random"])
+    with contextlib.ExitStack() as stack:
+        ws = sit(server, stack, table["id"], table["tokens"][0])
+        for _ in range(2000):
+            st = _state(ws)
+            v = st["view"]
+            if st["to_move"] != 0 or v is None:
+                continue
+            illegal = [c for c in range(52) if v["hand"] >> c & 1 and c not in v["legal"]]
+            if illegal and v["phase"] == "play" and v["trick"]:
+                send(ws, {"type": "act", "action": illegal[0], "deal": v["deal_number"], "ply": v["ply"]})
+                err = _error(ws)
+                assert err["code"] == "illegal" and err["action"] == illegal[0]
+                assert "suit" in err["message"] or "may not" in err["message"] or "must" in err["message"], err
+                return
+            send(ws, {"type": "act", "action": v["legal"][0], "deal": v["deal_number"], "ply": v["ply"]})
+        pytest.fail("no illegal card came up")
+
+
+def test_a_bad_or_missing_token_takes_no_seat(server):
+    table = create_table(server, ["human", "random", "human", "random"])
+    with contextlib.ExitStack() as stack:
+        ws = sit(server, stack, table["id"], "x" * 43)
+        assert ws.receive_json()["code"] == "bad-token"
+        ws = stack.enter_context(server.websocket_connect(f"/ws/{table['id']}"))
+        send(ws, {"type": "act", "action": 1, "deal": 1, "ply": 0})
+        assert ws.receive_json()["type"] == "error"
+        ws = sit(server, stack, "no-such-table", table["tokens"][0])
+        assert ws.receive_json()["code"] == "bad-token"
+
+
+def test_the_rate_limit_refuses_a_flood_then_closes(tmp_path):
+    with running_server(str(tmp_path / "w.sqlite3"), rate=5.0, burst=5.0, max_refused=20) as base:
+        client = Client(base)
+        table = create_table(client, ["human", "random", "random", "random"])
+        with contextlib.ExitStack() as stack:
+            ws = sit(client, stack, table["id"], table["tokens"][0])
+            _state(ws)
+            codes = []
+            with contextlib.suppress(Exception):  # the server may close before every ping is sent
+                for _ in range(200):
+                    send(ws, {"type": "ping"})
+            with pytest.raises(Exception):  # the server closes the socket
+                for _ in range(400):
+                    msg = ws.receive_json(timeout=10)
+                    codes.append(msg.get("code"))
+            assert "rate" in codes and ws.conn.close_code == 1008
+        client.close()
+
+
+def test_rate_limit_and_parse_units():
+    now = [0.0]
+    limit = RateLimit(2.0, 3.0, clock=lambda: now[0])
+    assert [limit.allow() for _ in range(4)] == [True, True, True, False]
+    now[0] += 1.0
+    assert limit.allow() and limit.allow() and not limit.allow()
+    assert parse('{"type": "ping"}') == {"type": "ping"}
+    for bad in ('{"type": "act", "action": 1.5, "deal": 1, "ply": 1}', "[" * 100000, '{"type": "hello", "token": ""}'):
+        with pytest.raises(BadMessage):
+            parse(bad)
+
+
+# -- seats: reconnecting, revoking -------------------------------------------------------------------
+def test_reconnecting_returns_to_the_seat_with_the_same_view(server):
+    table = create_table(server, ["human", "random", "human", "random"])
+    play(server, table, (0, 2), stop_after=3)
+    with contextlib.ExitStack() as stack:
+        a = _state(sit(server, stack, table["id"], table["tokens"][0]))
+    with contextlib.ExitStack() as stack:
+        b = _state(sit(server, stack, table["id"], table["tokens"][0]))
+    assert a["view"] == b["view"] and a["view"]["ply"] > 0
+
+
+def test_a_second_socket_of_a_seat_replaces_the_first(server):
+    table = create_table(server, ["human", "random", "random", "random"])
+    with contextlib.ExitStack() as stack:
+        old = sit(server, stack, table["id"], table["tokens"][0])
+        _state(old)
+        new = sit(server, stack, table["id"], table["tokens"][0])
+        assert _state(new)["seat"] == 0
+        with pytest.raises(Exception):
+            for _ in range(50):
+                old.receive_json(timeout=10)
+        assert old.conn.close_code == 4000
+
+
+def test_the_creator_revokes_a_seat(server):
+    table = create_table(server, ["human", "random", "human", "random"])
+    base = f"/api/tables/{table['id']}"
+    assert server.post(base + "/revoke", json={"creator": "guess", "seat": 0}).status_code == 403
+    assert server.post(base + "/revoke", json={"creator": table["creator"], "seat": 1}).status_code == 400
+    with contextlib.ExitStack() as stack:
+        ws = sit(server, stack, table["id"], table["tokens"][0])
+        _state(ws)
+        r = server.post(base + "/revoke", json={"creator": table["creator"], "seat": 0})
+        assert r.status_code == 200
+        new = r.json()["link"].split("#", 1)[1]
+        with pytest.raises(Exception):
+            for _ in range(50):
+                ws.receive_json(timeout=10)
+        assert ws.conn.close_code == 4003
+        assert sit(server, stack, table["id"], table["tokens"][0]).receive_json()["code"] == "bad-token"
+        assert _state(sit(server, stack, table["id"], new))["seat"] == 0
+        admin = server.post(base + "/admin", json={"creator": table["creator"]}).json()
+        assert admin["seats"][0]["connected"] and admin["seats"][1]["kind"] == "random"
+
+
+# -- storage, bounds, resuming -------------------------------------------------------------------------
+def test_storage_keeps_only_token_hashes_and_commits_each_action(tmp_path):
+    db = str(tmp_path / "s.sqlite3")
+    store = Storage(db)
+    store.create({"id": "t1", "ruleset_kind": "shipped", "ruleset_ref": "r.yaml", "ruleset_text": None,
+                  "fingerprint": "f", "seed": 2**61, "seats": ["human", "random"], "creator_hash": token_hash("c")},
+                 {0: token_hash("secret-token-0")})
+    store.add_action("t1", 0, 0, 1, 17)
+    other = Storage(db)  # another connection sees it at once: committed
+    assert other.actions("t1") == [(0, 1, 17)] and other.get("t1")["seed"] == 2**61
+    assert other.token_hashes("t1") == {0: token_hash("secret-token-0")}
+    store.close(), other.close()
+    for name in os.listdir(tmp_path):
+        assert b"secret-token-0" not in open(tmp_path / name, "rb").read()
+
+
+def test_a_postgresql_url_needs_psycopg():
+    try:
+        import psycopg  # noqa: F401
+    except ImportError:
+        with pytest.raises(StorageError, match="psycopg"):
+            Storage("postgresql://user@localhost/kierki")
+    else:
+        pytest.skip("psycopg is installed; no PostgreSQL server in the tests")
+
+
+def test_max_tables_and_idle_tables_are_put_away(tmp_path):
+    with running_server(str(tmp_path / "w.sqlite3"), max_tables=1, idle_seconds=0.2, sweep_seconds=0.1) as base:
+        client = Client(base)
+        table = create_table(client, ["human", "random", "random", "random"])
+        r = client.post("/api/tables", json={"ruleset": "kierki_standard.yaml", "seats": ["human"] * 4})
+        assert r.status_code == 503
+        import time
+
+        deadline = time.monotonic() + 10
+        while client.post("/api/tables", json={"ruleset": "kierki_standard.yaml", "seats": ["human"] * 4}).status_code != 200:
+            assert time.monotonic() < deadline, "the idle table was never put away"
+            time.sleep(0.1)
+        client.close()
+
+
+def test_a_restarted_server_resumes_its_tables(tmp_path):
+    db = str(tmp_path / "w.sqlite3")
+    with running_server(db) as base:
+        client = Client(base)
+        table = create_table(client, ["human", "heuristic", "human", "random"])
+        play(client, table, (0, 2), stop_after=6)
+        with contextlib.ExitStack() as stack:
+            before = _state(sit(client, stack, table["id"], table["tokens"][0]))
+        client.close()
+    with running_server(db) as base:
+        client = Client(base)
+        with contextlib.ExitStack() as stack:
+            after = _state(sit(client, stack, table["id"], table["tokens"][0]))
+        assert after["view"] == before["view"] and after["totals"] == before["totals"]
+        players = play(client, table, (0, 2))
+        assert players[0].last_state()["over"]
+        assert replay(Ruleset.load(STANDARD), client.get(f"/api/matches/{table['id']}/record").json()).ok
+        client.close()
