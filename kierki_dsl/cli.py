@@ -562,8 +562,9 @@ def _web_command(port, host, db, rulesets, max_tables, idle, bot_delay) -> None:
                        idle_seconds=idle, bot_delay=bot_delay)
     try:
         Storage(db).close()  # a bad URL or an unwritable file is a usage error, before listening
-    except (StorageError, Exception) as e:
-        _err(f"kierki: error: cannot open the database {db!r}: {e}")
+    except (StorageError, Exception) as e:  # a URL is not printed: it may hold a password
+        shown = "" if "://" in db else f" {db!r}"
+        _err(f"kierki: error: cannot open the database{shown}: {e}")
         raise typer.Exit(EXIT_USAGE)
     try:
         web_serve(config, host, port)

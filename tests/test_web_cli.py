@@ -1,0 +1,67 @@
+"""``kierki web`` as a process: it prints its address, and a SIGKILLed server resumes its tables."""
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import subprocess
+import sys
+import threading
+
+import pytest
+
+pytest.importorskip("uvicorn")
+
+from web_support import Client, create_table, sit  # noqa: E402
+from test_web_server import _state, play  # noqa: E402
+
+
+@contextlib.contextmanager
+def kierki_web(db: str, *extra):
+    """``kierki web --port 0`` in a subprocess; yields (process, base URL); always killed."""
+    proc = subprocess.Popen([sys.executable, "-m", "kierki_dsl", "web", "--port", "0", "--db", db, "--bot-delay", "0", *extra],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=os.path.dirname(db))
+    try:
+        line = []
+        reader = threading.Thread(target=lambda: line.append(proc.stdout.readline()), daemon=True)
+        reader.start()
+        reader.join(60)
+        assert line and line[0].startswith("kierki web: http://127.0.0.1:"), (line, proc.poll())
+        yield proc, line[0].split(": ", 1)[1].strip().rstrip("/")
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        proc.wait(30)
+        proc.stdout.close()
+        proc.stderr.close()
+
+
+def test_a_sigkilled_server_resumes_its_tables(tmp_path):
+    db = str(tmp_path / "kierki-web.sqlite3")
+    with kierki_web(db) as (proc, base):
+        client = Client(base)
+        table = create_table(client, ["human", "heuristic", "human", "random"])
+        play(client, table, (0, 2), stop_after=4)
+        with contextlib.ExitStack() as stack:
+            before = _state(sit(client, stack, table["id"], table["tokens"][0]))
+        client.close()
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(30)
+    assert before["view"]["ply"] > 0
+    with kierki_web(db) as (proc, base):
+        client = Client(base)
+        with contextlib.ExitStack() as stack:
+            after = _state(sit(client, stack, table["id"], table["tokens"][0]))
+        assert after["view"] == before["view"]
+        client.close()
+        proc.send_signal(signal.SIGINT)
+        assert proc.wait(30) == 0
+        assert table["tokens"][0] not in proc.stderr.read()
+
+
+def test_kierki_web_refuses_bad_options(tmp_path):
+    from kierki_dsl.cli import main
+
+    assert main(["web", "--port", "70000"]) == 2
+    assert main(["web", "--rulesets", str(tmp_path / "missing")]) == 2
+    assert main(["web", "--db", str(tmp_path / "no" / "such" / "dir.sqlite3")]) == 2
