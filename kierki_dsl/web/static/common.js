@@ -31,8 +31,9 @@ function el(tag, attrs, ...children) {
   return e;
 }
 function cardEl(c, tag, attrs) {
-  const a = Object.assign({ class: "card" + (isRed(c) ? " red" : ""), "data-card": cardCode(c) }, attrs || {});
-  if (attrs && attrs.class) a.class = "card " + attrs.class + (isRed(c) ? " red" : "");
+  const extra = (attrs && attrs.class) || "";
+  const a = Object.assign({ "data-card": cardCode(c) }, attrs || {});
+  a.class = ["card", extra, isRed(c) ? "red" : ""].filter(Boolean).join(" ");
   return el(tag || "span", a, cardText(c));
 }
 async function postJSON(url, body) {

@@ -51,6 +51,9 @@ function name(s) { return seatName(s, state.players); }
 
 function draw() {
   const st = state, v = st.view, n = st.players;
+  // which decision the page shows (deal:ply), and whether it is this seat's: for scripts and styles
+  document.body.dataset.ply = v ? v.deal_number + ":" + v.ply : "over";
+  document.body.dataset.turn = String(!!v && !st.paused && st.to_move === st.seat);
   document.getElementById("title").textContent = st.ruleset + " — you are " + name(st.seat);
   const total = st.deals === null ? "" : " of " + st.deals;
   document.getElementById("dealno").textContent = v ? "deal " + v.deal_number + total : "";

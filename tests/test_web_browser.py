@@ -1,0 +1,171 @@
+"""The web table in a real browser: Debian's Chromium driven by Playwright (never ``playwright install``).
+
+Two people in two separate browser contexts and two bots play a whole match of three deals, one
+of each deal type (trick, trump call, loteryjka), by clicking; a reload reconnects to the seat;
+an illegal click shows the rule; the keyboard plays a card; the finished match's record
+downloads and replays. A screenshot of the table mid-deal goes to ``test-artifacts/``.
+"""
+from __future__ import annotations
+
+import os
+import re
+
+import pytest
+
+sync_api = pytest.importorskip("playwright.sync_api")
+CHROMIUM = os.environ.get("KIERKI_CHROMIUM", "/usr/bin/chromium")
+if not os.path.exists(CHROMIUM):
+    pytest.skip(f"no Chromium at {CHROMIUM} (apt-get install chromium)", allow_module_level=True)
+
+from web_support import running_server  # noqa: E402
+
+from kierki_dsl.record import replay  # noqa: E402
+from kierki_dsl.ruleset.model import Ruleset  # noqa: E402
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+DATA = os.path.join(ROOT, "tests", "data", "web")
+ARTIFACTS = os.environ.get("KIERKI_TEST_ARTIFACTS", os.path.join(ROOT, "test-artifacts"))
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+        "--disable-sync", "--no-first-run"]
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+@pytest.fixture
+def base(tmp_path):
+    with running_server(str(tmp_path / "web.sqlite3"), rulesets=(DATA,), rate=50.0, burst=100.0) as url:
+        yield url
+
+
+def _create(page, base: str, ruleset: str, seats: list) -> dict:
+    page.goto(base + "/")
+    page.locator(f'input[name=ruleset][value="{ruleset}"]').check()
+    for s, kind in enumerate(seats):
+        page.select_option(f"#seat-{s}", kind)
+    page.click("#create")
+    page.wait_for_selector("a.seat-link")
+    links = {int(a.get_attribute("data-seat")): a.get_attribute("href") for a in page.locator("a.seat-link").all()}
+    return links
+
+
+def _turn(page) -> bool:
+    return page.evaluate("document.body.dataset.turn") == "true"
+
+
+def _act(page, use_keyboard: bool = False) -> str:
+    """Take one action on a page whose turn it is, by clicking (or with the keyboard); what was done."""
+    before = page.evaluate("document.body.dataset.ply")
+    controls = page.locator("#controls button")
+    if controls.count():
+        label = controls.first.get_attribute("data-action")
+        controls.first.click()
+    elif use_keyboard:
+        page.locator("#hand button.legal").first.focus()
+        page.keyboard.press("ArrowRight")
+        label = "key:" + page.evaluate("document.activeElement.dataset.card")
+        page.keyboard.press("Enter")
+    else:
+        card = page.locator("#hand button.legal").first
+        label = card.get_attribute("data-card")
+        card.click()
+    page.wait_for_function(f"document.body.dataset.ply !== {before!r}")
+    return label
+
+
+def test_two_people_and_two_bots_play_every_deal_type_by_clicking(browser, base, tmp_path):
+    os.makedirs(ARTIFACTS, exist_ok=True)
+    creator = browser.new_context(bypass_csp=True)
+    links = _create(creator.new_page(), base, "web/three_deals.yaml", ["human", "heuristic", "human", "random"])
+    assert set(links) == {0, 2}
+    contexts = [browser.new_context(accept_downloads=True, bypass_csp=True), browser.new_context(bypass_csp=True)]
+    pages = [contexts[0].new_page(), contexts[1].new_page()]
+    for page, seat in zip(pages, (0, 2)):
+        page.set_default_timeout(15000)
+        page.goto(links[seat])
+    done: list = []
+    seen = {"contracts": set(), "phases": set()}
+    shot = reloaded = illegal = keyboard = False
+    for _ in range(600):
+        if all(p.locator("#match-link").count() for p in pages):
+            break
+        for i, page in enumerate(pages):
+            if not _turn(page):
+                continue
+            seen["contracts"].add(page.locator("#contract-name").inner_text())
+            seen["phases"].add(page.locator("#status").inner_text())
+            if not shot and page.locator("#last-trick").count():
+                page.screenshot(path=os.path.join(ARTIFACTS, "table-mid-deal.png"), full_page=True)
+                shot = True
+            if not illegal and page.locator("#trick .played").count() and page.locator("#hand button:not(.legal)").count():
+                page.locator("#hand button:not(.legal)").first.click()
+                page.wait_for_function("document.getElementById('message').textContent.length > 0")
+                reason = page.locator("#message").inner_text()
+                assert re.search(r"suit|must|may not", reason), reason
+                illegal = True
+            if not reloaded and i == 0 and page.locator("#last-trick").count():
+                hand = page.locator("#hand button").count()
+                page.reload()
+                page.wait_for_function("document.body.dataset.turn === 'true'")
+                assert page.locator("#hand button").count() == hand
+                assert "Your turn" in page.locator("#status").inner_text()
+                reloaded = True
+            done.append(_act(page, use_keyboard=not keyboard and i == 1 and "Bez" in seen_name(page)))
+            keyboard = keyboard or done[-1].startswith("key:")
+        else:
+            pages[0].wait_for_timeout(30)
+    assert all(p.locator("#match-link").count() for p in pages), "the match did not end"
+    assert shot and reloaded and illegal and keyboard
+    assert any(a.startswith("call:") for a in done), "nobody called trumps through the page"
+    assert any(a == "pass" for a in done) or any("Loteryjka" in c for c in seen["contracts"])
+    assert {"Bez kierów — No hearts", "Rozgrywka atutowa — Trumps, called by the dealer", "Loteryjka — Lottery, Fan Tan"} <= seen["contracts"]
+    sheet = pages[1].locator("#sheet-table tr").count()
+    assert sheet == 3 + 2  # header, three deals, totals
+
+    page = pages[0]
+    page.click("#match-link")
+    page.wait_for_selector("#sheet table")
+    page.click("#next")
+    assert "step 1" in page.locator("#step").inner_text()
+    page.select_option("#deal", "2")
+    assert "loteryjka" in page.locator("#deal option:checked").inner_text()
+    with page.expect_download() as got:
+        page.click("#record")
+    path = str(tmp_path / "record.json")
+    got.value.save_as(path)
+    import json
+
+    record = json.load(open(path, encoding="utf-8"))
+    report = replay(Ruleset.load(os.path.join(DATA, "three_deals.yaml")), record)
+    assert report.ok and len(record["deals"]) == 3
+    for c in contexts + [creator]:
+        c.close()
+
+
+def seen_name(page) -> str:
+    return page.locator("#contract-name").inner_text()
+
+
+def test_the_front_page_lints_an_upload_and_lists_explain_text(browser, base, tmp_path):
+    page = browser.new_page()
+    try:
+        page.goto(base + "/")
+        page.wait_for_selector(".ruleset")
+        page.locator('.ruleset[data-id="kierki_standard.yaml"] summary').click()
+        assert "Loteryjka" in page.locator('.ruleset[data-id="kierki_standard.yaml"] pre').inner_text()
+        bad = tmp_path / "broken.yaml"
+        bad.write_text("kierki: 1\nname: x\nplayers: nine\n", encoding="utf-8")
+        page.set_input_files("#upload", str(bad))
+        page.wait_for_selector("#findings pre")
+        text = page.locator("#findings pre").inner_text()
+        assert "broken.yaml:3:10: error:" in text and "players: nine" in text
+        assert page.locator("#create").is_disabled()
+    finally:
+        page.close()
