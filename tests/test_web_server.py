@@ -382,3 +382,19 @@ def test_a_restarted_server_resumes_its_tables(tmp_path):
         assert players[0].last_state()["over"]
         assert replay(Ruleset.load(STANDARD), client.get(f"/api/matches/{table['id']}/record").json()).ok
         client.close()
+
+
+def test_barbu_choices_and_bets_leak_nothing(server):
+    """Declarer's choice and doubling reach the seats as labelled controls; a whole Barbu is checked."""
+    table = create_table(server, ["human", "random", "human", "heuristic"], ruleset="games/barbu.yaml")
+    players = play(server, table, (0, 2))
+    assert players[0].last_state()["over"] and len(players[0].last_state()["sheet"]) == 28
+    record = server.get(f"/api/matches/{table['id']}/record").json()
+    labels = set()
+    for p in players:
+        assert check_no_leak(p.received, p.seat, record) > 100
+        for m in p.received:
+            if m["type"] == "state" and m["to_move"] == p.seat and m["view"]:
+                labels |= set(m["labels"].values())
+    assert "no_tricks" in labels and "done" in labels and any(x.startswith("double:") for x in labels)
+    assert replay(Ruleset.load(os.path.join(ROOT, "rulesets/games/barbu.yaml")), record).ok
