@@ -47,8 +47,28 @@ def _usage(message: str) -> "typer.Exit":
     return typer.Exit(EXIT_USAGE)
 
 
+def _version(value: bool) -> None:
+    if value:
+        print(f"kierki {version()}")
+        raise typer.Exit(EXIT_OK)
+
+
+def version() -> str:
+    """The installed kierki-dsl version."""
+    from importlib.metadata import PackageNotFoundError
+    from importlib.metadata import version as dist_version
+
+    try:
+        return dist_version("kierki-dsl")
+    except PackageNotFoundError:  # running from a source tree that was never installed
+        return "unknown (not installed)"
+
+
 @app.callback()
-def _main(debug: bool = typer.Option(False, "--debug", help="Show Python tracebacks for internal errors.")) -> None:
+def _main(
+    debug: bool = typer.Option(False, "--debug", help="Show Python tracebacks for internal errors."),
+    show_version: bool = typer.Option(False, "--version", callback=_version, is_eager=True, help="Print the version and exit."),
+) -> None:
     _state["debug"] = debug
 
 
@@ -229,7 +249,7 @@ def replay(
     """Re-check every play of a record against a ruleset and print the scores."""
     import json
 
-    from .record import RecordError, read_record
+    from .record import RecordError, fingerprint_warning, read_record
     from .record import replay as do_replay
     from .report import seat_name
 
@@ -241,6 +261,9 @@ def replay(
     except RecordError as e:
         _err(str(e))
         raise typer.Exit(EXIT_FINDINGS)
+    warning = fingerprint_warning(rs, rec, record)
+    if warning:
+        _err(warning)
     report = do_replay(rs, rec)
     if fmt == OutputFormat.json:
         print(json.dumps(report.to_json(), indent=2))
@@ -261,6 +284,7 @@ def replay(
 def lint(
     paths: Optional[List[str]] = typer.Argument(None, help="Ruleset files or folders (every *.yaml below)."),
     strict: bool = typer.Option(False, "--strict", help="Warnings fail too."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="No summary line (files, errors, warnings) after the findings."),
     fmt: LintFormat = typer.Option(LintFormat.text, "--format", help="text, json, github or sarif."),
     explain: Optional[str] = typer.Option(None, "--explain", help="Explain a finding code (e.g. M601) with a bad and a good example."),
 ) -> None:
@@ -278,7 +302,7 @@ def lint(
     if not paths:
         raise _usage("give one or more ruleset files or folders (or --explain CODE)")
 
-    code = lint_paths(paths, strict=strict, fmt=fmt.value, out=sys.stdout, err=sys.stderr)
+    code = lint_paths(paths, strict=strict, fmt=fmt.value, out=sys.stdout, err=sys.stderr, quiet=quiet)
     raise typer.Exit(code)
 
 
@@ -384,7 +408,7 @@ def simulate(
 @app.command()
 def ladder(
     ruleset: str = typer.Argument(..., help="The ruleset file."),
-    pairs: str = typer.Option("search:heuristic,heuristic:random", "--pairs", help="A:B pairs to compare, comma-separated (a player setting goes after '@', e.g. search@64:heuristic)."),
+    pairs: str = typer.Option("search:heuristic,heuristic:random", "--pairs", help="A:B pairs to compare, comma-separated; a player's setting goes after its name as in --players (search:64:heuristic)."),
     seeds: int = typer.Option(40, "--seeds", help="How many duplicate deal sets."),
     first_seed: int = typer.Option(1, "--first-seed", help="The first seed."),
 ) -> None:
@@ -392,16 +416,29 @@ def ladder(
     from .ladder import report
 
     rs = _load_ruleset(ruleset)
-    duels = []
-    for pair in pairs.split(","):
-        a, sep, b = pair.partition(":")
-        if not sep or not a or not b:
-            raise _usage(f"--pairs expects A:B, got {pair!r}")
-        duels.append((a.replace("@", ":"), b.replace("@", ":")))
+    duels = [_pair(pair) for pair in pairs.split(",")]
     for a, b in duels:
         for name in (a, b):
             _players(name, rs.players)
     print(report(rs, duels, range(first_seed, first_seed + seeds), out=None))
+
+
+def _pair(text: str) -> tuple:
+    """``A:B`` of two player specs written as in ``--players`` (``search:64:heuristic`` is
+    search with 64 samples against heuristic): a part that names a player starts the next
+    player, any other part is the previous player's setting (``@`` is accepted for ``:``)."""
+    from .players.base import player_names
+
+    known = player_names()
+    specs: list = []
+    for part in text.strip().replace("@", ":").split(":"):
+        if part in known or not specs:
+            specs.append(part)
+        else:
+            specs[-1] += ":" + part
+    if len(specs) != 2 or not all(specs):
+        raise _usage(f"--pairs expects A:B with each player as in --players (search:64:heuristic), got {text!r}")
+    return specs[0], specs[1]
 
 
 @app.command()

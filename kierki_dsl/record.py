@@ -146,6 +146,17 @@ def read_record(path: str) -> dict:
     return obj
 
 
+def fingerprint_warning(ruleset, record: dict, path: str) -> Optional[str]:
+    """A warning when the record names a ruleset fingerprint other than ``ruleset``'s."""
+    named = record.get("ruleset") if isinstance(record.get("ruleset"), dict) else {}
+    theirs = named.get("fingerprint")
+    if not isinstance(theirs, str) or theirs == ruleset.fingerprint:
+        return None
+    what = f" ({named['name']})" if isinstance(named.get("name"), str) else ""
+    return (f"{path}: warning: the record was played under ruleset {theirs}{what}, not {ruleset.fingerprint} "
+            f"({ruleset.path}): another ruleset or another version of it; every play is checked against the one given")
+
+
 def replay(ruleset, record: dict) -> ReplayReport:
     """Re-check every deal of a record against the ruleset; collect violations."""
     report = ReplayReport()

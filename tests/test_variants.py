@@ -255,7 +255,7 @@ def test_fantan_free_start():
     st.apply_action(parse_card("9D"))
     assert st.view(E).opening_rank == 7  # the nines open every row
     assert set(st.legal_actions()) == set(C("9S", "8D"))
-    assert st.why_illegal(parse_card("2H")) == "the H row is not open: only its 9 can open it"
+    assert st.why_illegal(parse_card("2H")) == "the hearts row is not open: only its 9 can open it"
     st.apply_action(parse_card("8D"))
     assert set(st.legal_actions()) == set(C("TD", "9H"))
     # a searching player rebuilds the position from its view, opening rank included

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Optional
 
 import attrs
 
-from ..cards import SUIT_MASK, card_list, card_str
+from ..cards import RANK_NAMES, SUIT_MASK, SUIT_NAMES, card_list, card_str
 from ..expr import CARD_SCOPE
 from ..expr.types import BOOL, SEAT
 from ..ruleset.schema import Bool, Enum, Expr, ExprSource, Field, Int, List, RankKind
@@ -243,8 +243,8 @@ class LayoutDeal:
             return f"{card_str(action)} is not in the hand of seat {self.to_move}"
         suit = action // 13
         if not self.played & SUIT_MASK[suit]:
-            opener = card_str(suit * 13 + self.start)[0]
-            return f"the {card_str(action)[1]} row is not open: only its {opener} can open it"
+            opener = RANK_NAMES[self.start]
+            return f"the {SUIT_NAMES[suit]} row is not open: only its {opener} can open it"
         return f"{card_str(action)} does not fit next to an end of its row"
 
     def apply_action(self, action: int) -> None:

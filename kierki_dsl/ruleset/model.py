@@ -37,6 +37,7 @@ class Ruleset:
     series: int = 1  # the schedule is played this many times, each series one dealer on
     texts: tuple = attrs.field(default=(), repr=False)  # the file's text and those it extends
     specs: dict = attrs.field(factory=dict, repr=False)  # validated contract data, for explain/diff
+    parts: tuple = attrs.field(default=(), repr=False)  # the validated match.parts, for explain/diff
 
     @property
     def fingerprint(self) -> str:
@@ -191,6 +192,7 @@ def compile_tree(path: str, src, root, diags: Diagnostics, texts=()) -> Optional
         series=series,
         max_deals=match.get("max_deals", 1000) if until is not None else len(schedule) * series,
         specs=contracts_spec,
+        parts=tuple(match.get("parts") or ()),
     )
     check_ruleset(spec, compiled, schedule, bctx, hand_size, diags)
     return ruleset
