@@ -184,15 +184,18 @@ def _play(rs, seed: int, names: list, fmt, record, writer, script: list) -> None
     from .expr import RuleRuntimeError
     from .interpreter.match import MatchError, MatchRunner
     from .record import match_record, write_atomic
-    from .report import deal_lines, match_header, match_json, render_diagnostics, standings_text
+    from .report import deal_lines, match_header, match_json, render_diagnostics, standings_text, title_width
 
     seat_players = _players(",".join(names), rs.players, rs)
     on_action = writer.write if writer is not None else None
     runner = MatchRunner(rs, seat_players, seed, script=script, on_action=on_action)
     results, warnings = [], []
     text = fmt == OutputFormat.text
+    person = "human" in names  # the seed would show every hand (--record): said at the end only
+    width = title_width(rs)
     if text:
-        print(match_header(rs, seed, runner.first_dealer), flush=True)
+        shown = [f"{x} (you)" if x == "human" else x for x in names]
+        print(match_header(rs, None if person else seed, runner.first_dealer, shown), flush=True)
     failure = None
     interrupted = False
     try:
@@ -200,8 +203,11 @@ def _play(rs, seed: int, names: list, fmt, record, writer, script: list) -> None
             results.append(r)
             if r.contract.total is not None and sum(r.scores) != r.contract.total:
                 warnings.append(f"deal {r.number}: scores sum to {sum(r.scores)}, the ruleset declares {r.contract.total}")
+            for p in seat_players:
+                if hasattr(p, "deal_over"):
+                    p.deal_over(r.number, r.totals)
             if text:
-                print(deal_lines(r, rs.players), flush=True)
+                print(deal_lines(r, rs.players, width), flush=True)
     except RuleRuntimeError as e:
         failure = render_diagnostics([e.diagnostic])
     except MatchError as e:
@@ -230,6 +236,8 @@ def _play(rs, seed: int, names: list, fmt, record, writer, script: list) -> None
         print(standings_text(results[-1].totals if results else [0] * rs.players, rs.players))
         for w in warnings:
             print(f"warning: {w}")
+        if person:
+            print(f"seed {seed} (kierki run {rs.path} --seed {seed} plays these deals again)")
     else:
         print(match_json(rs, seed, runner.first_dealer, results, warnings))
 
