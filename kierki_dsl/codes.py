@@ -112,11 +112,14 @@ _add("S210", "conflicting keys", "A score component needs exactly one of per_tri
      "a restriction exactly one of forbid and require.",
      _contract("  bez_lew:\n    score: [{per_trick: -20, include: bez_lew}]\n"), _OK, (6, 13))
 # --- expressions: syntax --------------------------------------------------------------------
-_add("E301", "expression syntax error", "The expression does not parse; the caret shows where.",
+_add("E301", "expression syntax error", "The expression does not parse; the caret shows where. Reserved words "
+     "(and, or, not, in, if, then, else, true, false) are never names: one written where a name belongs is "
+     "reported at the word.",
      _contract("  bez_lew:\n    score: [{per_trick: \"-20 * * 2\"}]\n"), _OK, (6, 32))
 _add("E302", "expression too long", "Expressions have at most 500 characters.",
      _contract("  bez_lew:\n    score: [{per_trick: \"" + "+".join(["1"] * 300) + "\"}]\n"), _OK, (6, 26))
-_add("E303", "expression nests too deeply", "At most 32 nested brackets.",
+_add("E303", "expression nests too deeply", "At most 32 nested brackets, and at most 64 operators inside one "
+     "another (a chain such as `- - - 1` or `not not not x` counts one level per operator).",
      _contract("  bez_lew:\n    score: [{per_trick: \"" + "(" * 33 + "1" + ")" * 33 + "\"}]\n"), _OK, (6, 58))
 _add("E304", "integer literal too long", "Integer literals have at most 18 digits.",
      _contract("  bez_lew:\n    score: [{per_trick: \"1 + 1234567890123456789\"}]\n"), _OK, (6, 30))
