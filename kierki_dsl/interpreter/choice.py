@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 from ..values import frozen
 from .actions import CHOOSE_BASE
+from .phases import Phase
 
 if TYPE_CHECKING:
     from .view import SeatView
@@ -41,10 +42,10 @@ class Choice:
         from .view import SeatView  # only play needs it; lint does not
 
         return SeatView(
-            seat=seat, contract=self, phase="choose", hand=hand, legal=tuple(CHOOSE_BASE + i for i in legal),
+            seat=seat, contract=self.name, phase=Phase.CHOOSE.value, hand=hand, legal=tuple(CHOOSE_BASE + i for i in legal),
             trick=(), led_suit=-1, trump=-1, caller=-1, dealer=dealer, trick_number=0,
             tricks_total=hand.bit_count(), played=0, scores=tuple(scores), completed=(), players=players,
-            layout=None,
+            layout=None, options=tuple(c.name for c in self.options),
         )
 
 

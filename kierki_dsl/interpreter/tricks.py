@@ -152,6 +152,12 @@ class TrickContract:
 
         return TrickDeal(self, players, deck, dealer, dealt, direction, number)
 
+    def from_view(self, view, hands: list):
+        """A playing-phase deal state rebuilt from a seat's view and assumed hands (search, reasons)."""
+        from .trickstate import TrickDeal
+
+        return TrickDeal.from_view(self, view, hands)
+
     def tables(self, tricks: int, trump: int, players: int):
         """Per-trick points of the static scorers, computed once per (tricks, trump)."""
         key = (tricks, trump, players)

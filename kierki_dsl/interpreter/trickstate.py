@@ -6,9 +6,10 @@ from typing import Optional
 from ..cards import FULL_DECK, SUIT_MASK, SUIT_NAMES, card_list, card_str, popcount
 from .actions import NO_TRUMP, IllegalAction, action_str, call, called_suit, is_bet
 from .doubling import BettingRound
+from .phases import Phase
 from .view import SeatView
 
-PASSING, CALL, DOUBLE, PLAY, DONE = "pass", "call", "double", "play", "done"
+PASSING, CALL, DOUBLE, PLAY, DONE = Phase.PASS, Phase.CALL, Phase.DOUBLE, Phase.PLAY, Phase.DONE
 
 
 class TrickDeal:
@@ -423,8 +424,8 @@ class TrickDeal:
         legal = self.legal_actions() if seat == self.current_player() else []
         return SeatView(
             seat=seat,
-            contract=self.contract,
-            phase=self.phase,
+            contract=self.contract.name,
+            phase=self.phase.value,
             hand=hand,
             legal=tuple(legal),
             trick=tuple(self.trick),
@@ -445,7 +446,6 @@ class TrickDeal:
             deal_number=self.number,
             ply=len(self.actions),
             bets=self.betting.public() if self.betting is not None else (),
-            why=self.why_illegal if seat == self.current_player() else None,
         )
 
     def _hand_sizes(self) -> list:
@@ -468,10 +468,10 @@ class TrickDeal:
         return other
 
     @classmethod
-    def from_view(cls, view: SeatView, hands: list) -> "TrickDeal":
-        """A playing-phase state rebuilt from a seat's view and assumed current hands."""
+    def from_view(cls, contract, view: SeatView, hands: list) -> "TrickDeal":
+        """A playing-phase state of ``contract`` rebuilt from a seat's view and assumed hands."""
         st = object.__new__(cls)
-        c = view.contract
+        c = contract
         st.contract = c
         st.players = view.players
         st.deck = view.deck

@@ -89,14 +89,14 @@ class HeuristicPlayer(Player):
         ranks = [c % 13 for c in bits(view.hand)]
         high = sum(1 for r in ranks if r >= 9)  # J, Q, K, A
         low = sum(1 for r in ranks if r <= 4)  # 2..6
-        positive = is_positive(view.contract, view.tricks_total, view.trump, view.players)
+        positive = is_positive(self.contract_of(view), view.tricks_total, view.trump, view.players)
         edge = high - low + 1 if positive else low - high - 1  # about 0 for an average hand
         bets = [a for a in legal if a != DONE]
         return bets[0] if bets and edge >= 3 else DONE
 
     # -- trick play ----------------------------------------------------------------------
     def _trick(self, view, legal) -> int:
-        c = view.contract
+        c = self.contract_of(view)
         trick_pts, value = card_values(c, view.tricks_total, view.trump, view.players, view.trick_number)
         positive = is_positive(c, view.tricks_total, view.trump, view.players)
         hand = view.hand
@@ -132,7 +132,7 @@ class HeuristicPlayer(Player):
 
     # -- other decisions -------------------------------------------------------------------
     def _pass(self, view, legal) -> int:
-        c = view.contract
+        c = self.contract_of(view)
         _, value = card_values(c, view.tricks_total, view.trump, view.players, 1)
         positive = is_positive(c, view.tricks_total, view.trump, view.players)
         if positive:
@@ -146,7 +146,7 @@ class HeuristicPlayer(Player):
         high = sum(1 for x in bits(hand) if x % 13 >= 9)
 
         def fit(action: int) -> tuple:
-            c = view.contract.options[action - CHOOSE_BASE]
+            c = self.contract_of(view, view.options[action - CHOOSE_BASE])
             if c.type == "layout":
                 return (0, -action)
             positive = is_positive(c, view.tricks_total, -1 if c.call else c.trump, view.players)
@@ -159,7 +159,7 @@ class HeuristicPlayer(Player):
         if not cards:
             return PASS
         hand = view.hand
-        c = view.contract
+        c = self.contract_of(view)
         free = view.opening_rank < 0  # a free start: the card played now sets the opening rank
 
         def score(x: int) -> tuple:

@@ -69,11 +69,6 @@ def read_card(text: str) -> int:
     raise CardError(f"not a card: {text!r}")
 
 
-def why_illegal(view, action: int) -> Optional[str]:
-    """The rule an action breaks, from the view (one place, so the view's API can change)."""
-    return view.why(action) if view.why else None
-
-
 def trick_text(plays, players: int) -> str:
     """``N 4♣, E 9♣, ...`` for ``(seat, card)`` pairs."""
     return ", ".join(f"{seat_name(s, players)} {card_pretty(c)}" for s, c in plays)
@@ -86,7 +81,7 @@ class HumanPlayer(Player):
     def __init__(self, setting: str = "", stdin=None, stdout=None, ruleset=None) -> None:
         self.inp = stdin or sys.stdin
         self.out = stdout or sys.stdout
-        self.ruleset = ruleset
+        self.ruleset = self.rules = ruleset
         self.totals: Optional[tuple] = None  # match totals before this deal (told by the runner)
         self.last_view = None  # the previous decision's view, to say what happened since
 
@@ -107,21 +102,29 @@ class HumanPlayer(Player):
             raise HumanQuit()
         return line.strip()
 
+    def _reason(self, view, action: int) -> Optional[str]:
+        """The rule an action breaks, from the view and the rules alone."""
+        from ..interpreter.reasons import illegal_reason
+
+        name = view.contract
+        contract = self.rules.contracts.get(name) if self.rules is not None else None
+        return illegal_reason(view, action, contract) if contract is not None or view.options else None
+
     # -- showing the table ---------------------------------------------------------------------
     def _deals_in_match(self) -> str:
-        rs = self.ruleset
+        rs = self.rules
         if rs is None or getattr(rs, "until", None) is not None:
             return ""
         return f" of {len(rs.schedule) * rs.series}"
 
     def _contract_lines(self, view) -> list:
-        c = view.contract
+        c = self.contract_of(view)
         title = f"{c.pl} — {c.en}" if getattr(c, "en", "") else c.pl
         lines = [f"Deal {view.deal_number}{self._deals_in_match()}: {title}"]
-        if self.ruleset is not None and getattr(c, "name", None) in getattr(self.ruleset, "specs", {}):
+        if self.rules is not None and getattr(c, "name", None) in getattr(self.rules, "specs", {}):
             from ..explain import aspects
 
-            asp = aspects(self.ruleset, c.name)
+            asp = aspects(self.rules, c.name)
             for key in ("scoring", "lead ban", "trumps") + tuple(k for k in asp if k.startswith("rule")):
                 if key in asp:
                     lines.append(f"  {key}: {asp[key]}")
@@ -235,7 +238,7 @@ class HumanPlayer(Player):
             if action < 52 and not view.hand >> action & 1:
                 self.say(f"you do not hold {card_pretty(action)}")
                 continue
-            reason = why_illegal(view, action)
+            reason = self._reason(view, action)
             shown = card_pretty(action) if action < 52 else text
             self.say(f"{shown} is not allowed: {reason or 'not legal now'}")
 
@@ -312,7 +315,7 @@ class HumanPlayer(Player):
         self.say(f"Deal {view.deal_number}{self._deals_in_match()}: you choose the contract. Your hand:")
         for line in hand_lines(view.hand):
             self.say(line)
-        opts = [(a, view.contract.options[a - CHOOSE_BASE]) for a in legal]
+        opts = [(a, self.contract_of(view, view.options[a - CHOOSE_BASE])) for a in legal]
         self.say("Choices: " + ", ".join(f"{i}) {c.pl}" for i, (_, c) in enumerate(opts, start=1)))
         while True:
             t = self.ask("contract> ").strip()

@@ -51,9 +51,9 @@ class SearchPlayer(Player):
         self.fallback = HeuristicPlayer()
         self.stats = {"decisions": 0, "playouts": 0, "seconds": 0.0}
 
-    def reset(self, seed: int, seat: int) -> None:
-        super().reset(seed, seat)
-        self.fallback.reset(seed, seat)
+    def reset(self, seed: int, seat: int, rules=None) -> None:
+        super().reset(seed, seat, rules)
+        self.fallback.reset(seed, seat, rules)
 
     def act(self, view) -> int:
         legal = view.legal
@@ -61,14 +61,11 @@ class SearchPlayer(Player):
             return legal[0]
         if view.phase not in ("play", "double"):
             return self.fallback.act(view)
-        from ..interpreter.layout import LayoutDeal
-        from ..interpreter.trickstate import TrickDeal
-
-        cls = LayoutDeal if view.layout is not None else TrickDeal
+        contract = self.contract_of(view)
         if view.phase == "double":
 
             def sample(rng):
-                st = cls.from_view(view, sample_hands(view, rng))
+                st = contract.from_view(view, sample_hands(view, rng))
                 _to_first_player(st)
                 return st
 
@@ -76,7 +73,7 @@ class SearchPlayer(Player):
                 st.betting = _bets_after(view, a)
 
             return self._search(view, legal, sample, bet, tie=lambda a: a == DONE)  # on a tie, do not bet
-        return self._search(view, legal, lambda rng: cls.from_view(view, sample_hands(view, rng)),
+        return self._search(view, legal, lambda rng: contract.from_view(view, sample_hands(view, rng)),
                             lambda st, a: st.apply_action(a))
 
     def _search(self, view, legal, sample, apply, tie=None) -> int:
