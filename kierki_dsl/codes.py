@@ -196,7 +196,7 @@ _add("M606", "opening rank not in the deck", "A layout opened by a rank the deck
      "kierki: 1\nname: example\ndeck: {ranks: [8, 9, 10, J, Q, K, A]}\nplayers: 4\nmatch: {schedule: [lot]}\n"
      "contracts:\n  lot:\n    type: layout\n    start_rank: 7\n    prizes: [800, 500]\n",
      "kierki: 1\nname: example\ndeck: {ranks: [8, 9, 10, J, Q, K, A]}\nplayers: 4\nmatch: {schedule: [lot]}\n"
-     "contracts:\n  lot:\n    type: layout\n    start_rank: 8\n    prizes: [800, 500]\n", (9, 17))
+     "contracts:\n  lot:\n    type: layout\n    start_rank: 8\n    ace: high\n    prizes: [800, 500]\n", (9, 17))
 _add("M607", "more prizes than players", "Prizes are given by finishing place; there cannot be more places "
      "than players.", _contract("  lot:\n    type: layout\n    prizes: [5, 4, 3, 2, 1]\n", "[lot]"),
      _contract("  lot:\n    type: layout\n    prizes: [800, 500]\n", "[lot]"), (7, 13))
@@ -224,14 +224,23 @@ _add("M614", "pass rule that never applies", "`free_passes` means nothing when p
 _add("M615", "extra turn after no card", "An `again_after` predicate that no card of the deck matches never "
      "gives anyone another turn (a misspelt rank or suit?).",
      "kierki: 1\nname: example\ndeck: {ranks: [8, 9, 10, J, Q, K, A]}\nmatch: {schedule: [lot]}\ncontracts:\n"
-     "  lot:\n    type: layout\n    start_rank: 8\n    again_after: card.rank == 2\n    prizes: [800, 500]\n",
+     "  lot:\n    type: layout\n    start_rank: 8\n    ace: high\n    again_after: card.rank == 2\n    prizes: [800, 500]\n",
      "kierki: 1\nname: example\ndeck: {ranks: [8, 9, 10, J, Q, K, A]}\nmatch: {schedule: [lot]}\ncontracts:\n"
-     "  lot:\n    type: layout\n    start_rank: 8\n    again_after: card.rank == A\n    prizes: [800, 500]\n",
-     (9, 18), severity="warning")
+     "  lot:\n    type: layout\n    start_rank: 8\n    ace: high\n    again_after: card.rank == A\n    prizes: [800, 500]\n",
+     (10, 18), severity="warning")
 _add("M616", "nobody may double", "A `may_double` rule that is always false makes the doubling round empty.",
      _contract("  bez_lew:\n    doubling: {may_double: 1 > 2}\n    score: [{per_trick: -20}]\n"),
      _contract("  bez_lew:\n    doubling: {may_double: doubler != dealer}\n    score: [{per_trick: -20}]\n"),
      (6, 28), severity="warning")
+_add("M617", "layout card that can never be played", "Rows of a layout grow one card at a time from their "
+     "opening card, so a card beyond a gap in the deck (or in a row whose opening card is missing) can never "
+     "be played, and its holder can never go out. With 2♣ removed and the ace low, the clubs row ends at the 3 "
+     "and A♣ is dead; with the ace high the row runs up to the ace instead.",
+     "kierki: 1\nname: example\nplayers: 3\ndeck: {remove: [2C]}\nmatch: {schedule: [lot]}\ncontracts:\n"
+     "  lot:\n    type: layout\n    ace: low\n    prizes: [790, 485]\n",
+     "kierki: 1\nname: example\nplayers: 3\ndeck: {remove: [2C]}\nmatch: {schedule: [lot]}\ncontracts:\n"
+     "  lot:\n    type: layout\n    ace: high\n    prizes: [790, 485]\n",
+     (9, 10))
 # --- run time -------------------------------------------------------------------------------
 _add("X701", "expression failed while playing", "An expression that cannot be evaluated in some situation "
      "(a division by zero that depends on play). `kierki run` stops with this error; the record of the "

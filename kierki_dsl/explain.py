@@ -147,7 +147,11 @@ def aspects(rs, name: str) -> dict:
             out["pool"] = (f"each pass costs {c.pass_cost} points into a pool{fine}; the next player to go out "
                            "takes the pool")
         if c.again:
-            out["extra turn"] = f"whoever plays one of the {cards(spec['again_after'].text)} plays again at once, if able"
+            if c.again_optional:
+                out["extra turn"] = (f"whoever plays one of the {cards(spec['again_after'].text)} may play one more "
+                                     "card at once (he need not: passing it costs nothing)")
+            else:
+                out["extra turn"] = f"whoever plays one of the {cards(spec['again_after'].text)} plays again at once, if able"
         places = ", ".join(f"{i + 1}{'st' if i == 0 else 'nd' if i == 1 else 'rd' if i == 2 else 'th'} out {p:+d}"
                            for i, p in enumerate(c.prizes))
         out["scoring"] = f"{places}; the deal ends once every prize is given"

@@ -90,7 +90,7 @@ def test_json_and_github_and_sarif_formats(tmp_path, cli):
     data = json.loads(out)
     assert rc == 1 and err == ""
     first = data[0]
-    assert set(first) == {"path", "line", "column", "end_line", "end_column", "code", "severity", "message", "hint"}
+    assert set(first) == {"path", "line", "column", "end_line", "end_column", "code", "severity", "message", "hint", "note"}
     assert first["severity"] == "error" and "M601" in [d["code"] for d in data]
     rc, out, err = cli("lint", "--format", "github", str(p))
     assert out.splitlines()[0].startswith(f"::error file={p},line=")
@@ -196,3 +196,36 @@ def test_a_fine_that_is_never_charged(tmp_path):
     text = "kierki: 1\nname: example\nmatch: {schedule: [lot]}\ncontracts:\n" + body
     found = [d for d in lint_file(str(_write(tmp_path, "fine.yaml", text))) if d.code == "M614"]
     assert len(found) == 1 and "pass_fine never applies" in found[0].message and found[0].pos.line == 7
+
+
+def test_findings_about_inherited_values_are_placed_in_the_variant(tmp_path):
+    """A variant that changes bez_lew makes the robber's inherited total wrong: the finding is
+    at the variant's `extends`, with a note naming the base's line and the key to override."""
+    v = tmp_path / "v.yaml"
+    v.write_text(f"kierki: 1\nextends: {STANDARD}\nname: v\ncontracts:\n  bez_lew:\n    total: -130\n"
+                 "    score: [{per_trick: -10}]\n", "utf-8")
+    found = {d.code: d for d in lint_file(str(v))}
+    m601 = found["M601"]
+    assert m601.path == str(v) and (m601.pos.line, m601.pos.col) == (2, 1)
+    base_line = next(i for i, line in enumerate(STANDARD.read_text("utf-8").splitlines(), 1) if "total: -1300" in line)
+    assert m601.note.startswith(f"the value is inherited: {STANDARD}:{base_line}:")
+    assert "override contracts.rozbojnik.total in this file" in m601.hint
+    assert "override match.parts (a list is replaced whole)" in found["M611"].hint
+    # an override in the variant is where an inherited value's finding goes
+    v.write_text(f"kierki: 1\nextends: {STANDARD}\nname: v\nplayers: 3\ndeck: {{remove: [2C]}}\n"
+                 "contracts:\n  loteryjka:\n    prizes: [800, 500]\n", "utf-8")
+    m617 = next(d for d in lint_file(str(v)) if d.code == "M617")
+    assert m617.path == str(v) and m617.pos.line == 7 and "override contracts.loteryjka.ace" in m617.hint
+
+
+def test_no_shipped_layout_has_a_card_it_can_never_reach():
+    """Three players without 2C needs the ace high in loteryjka, or AC is a dead card (M617)."""
+    from kierki_dsl.ruleset.model import Ruleset
+
+    for f in sorted(RULESETS.rglob("*.yaml")):
+        rs = Ruleset.load(str(f))
+        for c in rs.contracts.values():
+            if c is not None and c.type == "layout":
+                assert c.unreachable(rs.deck) == 0, (f.name, c.name)
+    three = Ruleset.load(str(RULESETS / "variants" / "three_players.yaml"))
+    assert three.contracts["loteryjka"].ace_high

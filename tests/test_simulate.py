@@ -84,6 +84,11 @@ def test_dask_backend_on_a_local_cluster():
     assert [g.totals for g in local] == [g.totals for g in play_games(str(STANDARD), ["random"] * 4, 5, list(range(30)))]
 
 
+def test_an_optional_extra_card_is_played_by_the_general_interpreter():
+    rs = Ruleset.load(str(RULESETS / "variants" / "fantan_extra_turn.yaml"))
+    assert compile_fast(rs.contracts["loteryjka"], 4, 13, rs.deck) is None, "random players may decline it"
+
+
 def test_hearts_has_a_whole_deal_path_too():
     rs = Ruleset.load(str(RULESETS / "games" / "hearts.yaml"))
     assert compile_fast(rs.contracts["hand"], 4, 13, rs.deck) is not None
@@ -98,7 +103,7 @@ def test_hearts_has_a_whole_deal_path_too():
 
 @pytest.mark.parametrize("name", ["kierki_standard", "variants/fantan_ace_high", "variants/fantan_start_eight",
                                   "variants/fantan_extra_turn", "variants/walc_scale"])
-def test_layout_fast_path_plays_as_the_interpreter(name):
+def test_layout_fast_path_plays_as_the_interpreter(name, tmp_path):
     """With every choice the lowest legal card, the compiled layout closure and the general
     interpreter play the same deal to the same scores (extra turns, passes, places)."""
     import random
@@ -106,7 +111,12 @@ def test_layout_fast_path_plays_as_the_interpreter(name):
     from kierki_dsl.interpreter.actions import PASS
     from kierki_dsl.interpreter.match import deal_out, shuffled
 
-    rs = Ruleset.load(str(RULESETS / f"{name}.yaml"))
+    path = RULESETS / f"{name}.yaml"
+    if name == "variants/fantan_extra_turn":  # the compiled path plays compulsory extra cards only
+        path = tmp_path / "forced.yaml"
+        path.write_text(f"kierki: 1\nextends: {RULESETS / f'{name}.yaml'}\nname: forced\n"
+                        "contracts:\n  loteryjka:\n    again_optional: false\n", "utf-8")
+    rs = Ruleset.load(str(path))
     lot = next(c for c in rs.contracts.values() if c.type == "layout")
     fast = compile_fast(lot, 4, 13, rs.deck)
     assert fast is not None

@@ -272,6 +272,32 @@ def test_fantan_free_start():
     assert report.ok and report.deals[-1]["scores"] == list(results[-1].scores)
 
 
+def test_the_extra_card_after_an_ace_may_be_declined_free_or_be_compulsory(tmp_path):
+    """V17 as PL-BOOK has it: the player may play one more card, "though he is not obliged
+    to" — declining costs nothing and play moves on; `again_optional: false` forces it."""
+    rs = load("fantan_extra_turn")
+    lot = rs.contracts["loteryjka"]
+    st = lot.new_deal(4, rs.deck, W, [C("2S", "QH"), C("AS", "8S", "3H"), C("JD", "4H"), C("KC", "5H")])
+    st.set_rows([(parse_card("3S"), parse_card("7S")), None, None, None], to_move=N)
+    st.apply_action(parse_card("2S"))
+    st.apply_action(parse_card("AS"))
+    assert st.current_player() == E and PASS in st.legal_actions()
+    st.apply_action(PASS)
+    assert st.current_player() == S and st.returns() == [0, 0, 0, 0] and st.pool == 0
+    assert st.legal_actions() == [PASS], "S has nothing to play: an ordinary pass"
+    st.apply_action(st.legal_actions()[0])
+    assert st.current_player() == W
+    forced = tmp_path / "forced.yaml"
+    forced.write_text(f"kierki: 1\nextends: {VARIANTS / 'fantan_extra_turn.yaml'}\nname: forced\n"
+                      "contracts:\n  loteryjka:\n    again_optional: false\n", "utf-8")
+    lot = Ruleset.load(str(forced)).contracts["loteryjka"]
+    st = lot.new_deal(4, rs.deck, W, [C("2S", "QH"), C("AS", "8S", "3H"), C("JD", "4H"), C("KC", "5H")])
+    st.set_rows([(parse_card("3S"), parse_card("7S")), None, None, None], to_move=N)
+    st.apply_action(parse_card("2S"))
+    st.apply_action(parse_card("AS"))
+    assert st.current_player() == E and st.legal_actions() == C("8S"), "compulsory when able"
+
+
 def test_fantan_extra_turn_after_an_ace():
     rs = load("fantan_extra_turn")
     lot = rs.contracts["loteryjka"]
@@ -281,7 +307,7 @@ def test_fantan_extra_turn_after_an_ace():
     st.apply_action(parse_card("2S"))
     assert st.current_player() == E
     st.apply_action(parse_card("AS"))
-    assert st.current_player() == E and st.legal_actions() == C("8S"), "an extra turn after the ace"
+    assert st.current_player() == E and st.legal_actions() == C("8S") + [PASS], "an extra card after the ace, if he likes"
     st.apply_action(parse_card("8S"))
     assert st.current_player() == S
     # with nothing to play on the extra turn, the player passes and play moves on

@@ -222,7 +222,7 @@ def _pass_cards(hands: list, count: int, offset: int, players: int, grb) -> list
 
 def _compile_layout(contract, players: int) -> Optional[Callable]:
     if (not contract.must_play or contract.start_rank is None or contract.free_passes or contract.pass_cost
-            or contract.pass_fine):  # the general interpreter plays these
+            or contract.pass_fine or contract.again_optional):  # the general interpreter plays these
         return None
     opening, adds = contract.tables()
     prizes = contract.prizes

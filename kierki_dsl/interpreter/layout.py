@@ -43,6 +43,8 @@ FIELDS = {
     "doubling": Field(DOUBLING, "side bets between players on the difference of their scores (Barbu)", default=None),
     "again_after": Field(Expr("pred"), "a card predicate: after playing a matching card the same player plays again "
                          "(if able), e.g. card.rank == A", default=None),
+    "again_optional": Field(Bool(), "with again_after: the extra card is the player's choice (he may pass instead, "
+                            "free of any cost); false: he must play it when able", default=False),
     "prizes": Field(List(Int(-10**6, 10**6), min_items=1, max_items=8), "points by finishing place; the deal ends when all are given", required=True),
 }
 
@@ -65,6 +67,7 @@ class LayoutContract:
     must_play: bool
     prizes: tuple
     again: int = 0  # cards after which the same player plays again
+    again_optional: bool = False  # the extra turn may be declined with a pass
     free_passes: int = 0
     pass_cost: int = 0
     pass_fine: int = 0
@@ -100,6 +103,21 @@ class LayoutContract:
                 adds.append(m)
             self._tables[rank] = (opening, tuple(adds))
         return self._tables[rank]
+
+    def unreachable(self, deck: int) -> int:
+        """The cards of ``deck`` that no layout can ever take, with a fixed opening rank: each row
+        grows one card at a time from its opening card, so a card beyond a gap (a card missing
+        from the deck) or in a row whose opening card is missing is never playable (0 with a
+        free start, where the first card chooses the opening rank)."""
+        if self.start_rank is None:
+            return 0
+        opening, adds = self.tables()
+        reached, frontier = 0, opening & deck
+        while frontier:
+            c = (frontier & -frontier).bit_length() - 1
+            reached |= 1 << c
+            frontier = (frontier | adds[c]) & deck & ~reached
+        return deck & ~reached
 
     def new_deal(self, players: int, deck: int, dealer: int, dealt: list, direction: int = 1, number: int = 1):
         return LayoutDeal(self, players, deck, dealer, dealt, direction, number)
@@ -138,6 +156,7 @@ class Layout(DealType):
             pass_fine=spec.get("pass_fine", 0),
             prizes=tuple(prizes),
             again=again.const if again is not None else 0,
+            again_optional=bool(spec.get("again_optional", False)) and again is not None,
             doubling=doubling,
             description=spec.get("description") or "",
         )
@@ -166,6 +185,7 @@ class LayoutDeal:
         self.finished: list[int] = []
         self.actions: list = []
         self.passes_in_row = 0
+        self.extra_turn = False  # the player on turn has just played an again_after card
         self.free_left = [contract.free_passes] * players
         self.voluntary = 0  # passes made by players who could have played
         self.pool = 0  # points paid for passes, for the next player out
@@ -228,7 +248,8 @@ class LayoutDeal:
         if self.phase == Phase.DOUBLE:
             return self.betting.legal()
         out = card_list(self.legal_mask())
-        may_pass = not self.contract.must_play or self.free_left[self.to_move] > 0
+        c = self.contract
+        may_pass = not c.must_play or self.free_left[self.to_move] > 0 or (self.extra_turn and c.again_optional)
         if not out or (may_pass and self.voluntary < MAX_VOLUNTARY_PASSES):
             out.append(PASS)
         return out
@@ -273,6 +294,12 @@ class LayoutDeal:
                 self.to_move = self.betting.seat
             return
         if action == PASS:
+            if self.extra_turn and self.contract.again_optional:  # declining the extra card: free
+                self.extra_turn = False
+                self.passes_in_row = 0
+                self._advance()
+                return
+            self.extra_turn = False
             if self._pay_for_pass(seat):  # passing while able to play: the layout is not blocked
                 self.passes_in_row = 0
             else:
@@ -294,7 +321,9 @@ class LayoutDeal:
                 if self.phase == Phase.DONE:
                     return
             elif self.contract.again >> action & 1:  # an extra turn
+                self.extra_turn = True
                 return
+        self.extra_turn = False
         self._advance()
 
     def _pay_for_pass(self, seat: int) -> bool:
@@ -436,7 +465,10 @@ class LayoutDeal:
         st.finished = list(view.finished)
         st.actions = []
         st.passes_in_row = 0
+        # an optional extra turn shows as a pass the seat could not otherwise make
         st.free_left = list(view.free_passes_left) or [contract.free_passes] * view.players
+        st.extra_turn = (contract.again_optional and PASS in view.legal and len(view.legal) > 1
+                         and contract.must_play and not st.free_left[view.seat])
         st.voluntary = 0
         st.pool = view.pool
         st.paid = [0] * view.players  # who paid is not needed unless the layout blocks

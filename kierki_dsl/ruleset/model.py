@@ -120,6 +120,7 @@ def load_tree(path: str, diags: Diagnostics, chain: tuple = ()):
 def compile_tree(path: str, src, root, diags: Diagnostics, texts=()) -> Optional[Ruleset]:
     ctx = Ctx(path, diags)
     spec = ruleset_schema().load(root, ctx, (), "ruleset")
+    ctx.nodes.setdefault((), root)  # the document itself (findings at a variant's `extends`)
     if spec is INVALID:
         return None
     from .semantics import check_ruleset

@@ -150,11 +150,16 @@ def _check_contract(name, c, w, bctx, hand_size, players, deck) -> None:
         if spec.get("again_after") is not None and not c.again:
             bctx.warning(w + ("again_after",), "M615", "again_after matches no card of the deck: nobody ever "
                          "plays again")
+        if spec.get("again_optional") and spec.get("again_after") is None:
+            bctx.warning(w + ("again_optional",), "M615", "again_optional has no effect without again_after",
+                         "say after which cards a player plays again (again_after: card.rank == A)")
         if len(c.prizes) > players:
             bctx.error(w + ("prizes",), "M607", f"{len(c.prizes)} prizes for {players} players")
         opening = deck if c.start_rank is None else sum(1 << (s * 13 + c.start_rank) for s in range(4))
         if not opening & deck:
             bctx.error(w + ("start_rank",), "M606", f"the opening rank {card_str(c.start_rank)[0]} is not in the deck")
+            return
+        _check_unreachable(name, c, w, spec, bctx, deck)
         return
     if c.call is not None and c.call.after > hand_size:
         bctx.error(w + ("trump", "after"), "M605",
@@ -176,6 +181,21 @@ def _check_contract(name, c, w, bctx, hand_size, players, deck) -> None:
                          "drop 'fallback: false' so the rule yields when nothing else is possible")
     if c.end_when is not None and c.end_when.is_const:
         bctx.warning(w + ("end_when",), "M604", f"end_when of {name!r} is always {str(c.end_when.const).lower()}")
+
+
+def _check_unreachable(name, c, w, spec, bctx, deck) -> None:
+    """M617: cards of the deck a layout can never take (their holders can never go out)."""
+    dead = c.unreachable(deck)
+    if not dead:
+        return
+    from ..cards import card_pretty
+
+    cards = " ".join(card_pretty(x) for x in range(52) if dead >> x & 1)
+    ace = "" if c.ace_high else "; with the ace low a row runs A 2 3 … K, so a missing 2 cuts off the ace"
+    where = w + ("ace",) if "ace" in spec else w + ("start_rank",) if "start_rank" in spec else w
+    bctx.error(where, "M617", f"layout {name!r} can never reach {cards}: a row grows one card at a time from its "
+               f"opening card, and the deck has a gap before {'it' if popcount(dead) == 1 else 'them'}{ace}",
+               "make the rows continuous (ace: high when the deck lacks the 2s, or put the missing cards back)")
 
 
 __all__ = ["contract_total", "range_total", "check_ruleset"]
