@@ -205,7 +205,7 @@ def _play(rs, seed: int, names: list, fmt, record, writer, script: list) -> None
                 warnings.append(f"deal {r.number}: scores sum to {sum(r.scores)}, the ruleset declares {r.contract.total}")
             for p in seat_players:
                 if hasattr(p, "deal_over"):
-                    p.deal_over(r.number, r.totals)
+                    p.deal_over(r.number, r.totals, r.plays)
             if text:
                 print(deal_lines(r, rs.players, width), flush=True)
     except RuleRuntimeError as e:

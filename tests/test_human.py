@@ -134,3 +134,13 @@ def test_the_results_table_does_not_cut_contract_names():
     assert rc == 0
     title = next(c for c in RS.contracts.values() if c.name == "bez_siodmej_i_ostatniej")
     assert f"{title.pl} — {title.en}" in out
+
+
+def test_the_last_trick_of_a_deal_is_shown_with_its_taker():
+    st = _deal("bez_kierow", (["4C"], ["9C"], ["5C"], ["2C"]))
+    h, out = _human("\n", 0)
+    h.act(st.view(0))
+    for c in ("4C", "9C", "5C", "2C"):
+        st.apply_action(parse_card(c))
+    h.deal_over(1, (0, -20, 0, 0), st.record_plays())
+    assert "Last trick (1): N 4♣, E 9♣, S 5♣, W 2♣ — taken by E" in out.getvalue()

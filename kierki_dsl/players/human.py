@@ -17,7 +17,8 @@ import sys
 from typing import Optional
 
 from ..cards import SUIT_NAMES, SUIT_SYMBOLS, CardError, card, card_pretty, parse_rank, parse_suit
-from ..interpreter.actions import DONE, DOUBLE_BASE, NO_TRUMP, PASS, REDOUBLE_BASE, call, called_suit, is_bet, is_call
+from ..interpreter.actions import (DONE, DOUBLE_BASE, NO_TRUMP, PASS, REDOUBLE_BASE, IllegalAction, call, called_suit,
+                                   is_bet, is_call)
 from ..report import seat_name
 from .base import Player, register_player
 
@@ -85,10 +86,40 @@ class HumanPlayer(Player):
         self.totals: Optional[tuple] = None  # match totals before this deal (told by the runner)
         self.last_view = None  # the previous decision's view, to say what happened since
 
-    def deal_over(self, number: int, totals) -> None:
-        """The runner's word that deal ``number`` is over and the match stands at ``totals``
-        (public information; the per-deal lines printed by ``kierki run`` show the rest)."""
+    def deal_over(self, number: int, totals, plays=()) -> None:
+        """The runner's word that deal ``number`` is over, its ``plays`` in record notation
+        (public) and the match totals: shows the deal's last trick if this seat played in it."""
         self.totals = tuple(totals)
+        last = self.last_view
+        if last is None or last.deal_number != number or last.layout is not None or not plays:
+            return
+        line = self._final_trick(last, [str(p) for p in plays])
+        if line:
+            self.say()
+            self.say(line)
+
+    def _final_trick(self, view, plays: list) -> Optional[str]:
+        """The last trick of a deal (with its taker), from this seat's last decision in it."""
+        n = view.players
+        if view.phase != "play" or view.trick_number != view.tricks_total or view.hand.bit_count() != 1:
+            return None
+        seats, s = [], view.trick[0][0] if view.trick else view.seat
+        for _ in range(n):
+            seats.append(s)
+            s = (s + view.direction) % n
+        try:
+            cards = [read_card(p) for p in plays[-n:]]
+            hands = [0] * n
+            for seat, c in zip(seats, cards):
+                if all(seat != t for t, _ in view.trick):
+                    hands[seat] |= 1 << c
+            st = self.contract_of(view).from_view(view, hands)
+            for c in cards[len(view.trick):]:
+                st.apply_action(c)
+            _, trick, winner = st.completed[-1]
+        except (CardError, IllegalAction, IndexError, KeyError, ValueError):  # no usual ending: nothing to show
+            return None
+        return f"Last trick ({view.trick_number}): {trick_text(trick, n)} — taken by {seat_name(winner, n)}"
 
     def say(self, text: str = "") -> None:
         self.out.write(text + "\n")
