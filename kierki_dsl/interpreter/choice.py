@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 from ..values import frozen
 from .actions import CHOOSE_BASE
+from .envs import NOBODY, seat_env
 from .phases import Phase
 
 if TYPE_CHECKING:
@@ -30,8 +31,9 @@ class Choice:
     en: str = "declarer's choice"
     total = None
 
-    def chooser(self, dealer: int, players: int) -> int:
-        return self.by({"dealer": dealer, "players": players, "caller": -1, "holders": {}, "hands": [], "deck": 0}) % players
+    def chooser(self, dealer: int, players: int, hands, deck: int) -> int:
+        """The seat that names the contract, given the dealt ``hands`` (masks)."""
+        return self.by(seat_env(dealer, players, NOBODY, hands, deck)) % players
 
     def allowed(self, chooser: int, chosen: dict) -> list[int]:
         """Indices of the options this chooser may still name."""

@@ -23,6 +23,7 @@ from . import scopes
 from .actions import PASS, IllegalAction, action_str, is_bet
 from .catalogue import DealType, register
 from .doubling import DOUBLING, BettingRound, Doubling, build_doubling
+from .envs import NOBODY, seat_env
 from .phases import Phase
 
 if TYPE_CHECKING:
@@ -122,6 +123,10 @@ class LayoutContract:
     def new_deal(self, players: int, deck: int, dealer: int, dealt: list, direction: int = 1, number: int = 1):
         return LayoutDeal(self, players, deck, dealer, dealt, direction, number)
 
+    def wants_tricks(self, tricks_total: int, players: int) -> Optional[bool]:
+        """A layout has no tricks: no hint (a bot's hint hook of every deal type)."""
+        return None
+
     def from_view(self, view, hands: list) -> "LayoutDeal":
         """A deal state rebuilt from a seat's view and assumed hands (search, reasons)."""
         return LayoutDeal.from_view(self, view, hands)
@@ -191,9 +196,7 @@ class LayoutDeal:
         self.pool = 0  # points paid for passes, for the next player out
         self.paid = [0] * players
         self.phase = Phase.PLAY
-        holders = {c: s for s, d in enumerate(self.dealt) for c in d}
-        env = {"dealer": dealer, "players": players, "caller": -1, "holders": holders, "hands": self.hands, "deck": deck}
-        self.to_move = contract.first_turn(env) % players
+        self.to_move = contract.first_turn(seat_env(dealer, players, NOBODY, self.hands, deck)) % players
         if not self.hands[self.to_move]:
             self._advance()
         self.betting: Optional[BettingRound] = None
@@ -435,6 +438,18 @@ class LayoutDeal:
             deal_number=self.number,
             ply=len(self.actions),
         )
+
+    def play_from_start(self) -> None:
+        """Start play with the contract's first player (a state rebuilt from a betting view)."""
+        first = self.contract.first_turn(seat_env(self.dealer, self.players, NOBODY, self.hands, self.deck))
+        self.to_move = first % self.players
+
+    def playout(self, rng) -> None:
+        """Play the deal out at random, for search."""
+        grb = rng.getrandbits
+        while not self.is_terminal():
+            acts = self.legal_actions()
+            self.play_legal(acts[(grb(32) * len(acts)) >> 32] if len(acts) > 1 else acts[0])
 
     def clone(self) -> "LayoutDeal":
         other = object.__new__(LayoutDeal)

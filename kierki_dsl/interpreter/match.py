@@ -103,7 +103,7 @@ class MatchRunner:
         from .choice import record_choice
 
         n = self.ruleset.players
-        chooser = slot.chooser(dealer, n)
+        chooser = slot.chooser(dealer, n, [sum(1 << c for c in d) for d in dealt], self.ruleset.deck)
         allowed = slot.allowed(chooser, self.chosen)
         if not allowed:
             raise MatchError(f"seat {chooser} has no contract left to choose")
