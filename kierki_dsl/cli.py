@@ -142,7 +142,7 @@ def run(
         from .savefile import SaveWriter, header
 
         writer = SaveWriter(save, header(rs, seed, names))
-    _play(rs, seed, names, fmt, record, writer, [])
+    _play(rs, seed, names, fmt, record, writer)
 
 
 @app.command()
@@ -162,24 +162,34 @@ def resume(
     except SaveError as e:
         _err(str(e))
         raise typer.Exit(EXIT_FINDINGS)
-    path = ruleset or str((head.get("ruleset") or {}).get("path") or "")
+    path = ruleset or head["ruleset"]["path"]
     if not os.path.isfile(path):
-        _err(f"{save}: error: the ruleset {path!r} of this save file is not found (give it with --ruleset)")
+        _err(f"{save}:1: error: the ruleset {path!r} of this save file is not found (give it with --ruleset)")
         raise typer.Exit(EXIT_FINDINGS)
     rs = _load_ruleset(path)
-    if (head.get("ruleset") or {}).get("fingerprint") != rs.fingerprint:
-        _err(f"{save}: error: this save file belongs to another ruleset (or another version of {path})")
+    if head["ruleset"]["fingerprint"] != rs.fingerprint:
+        _err(f"{save}:1: error: this save file belongs to another ruleset (or another version of {path})")
         raise typer.Exit(EXIT_FINDINGS)
-    names = head.get("players")
-    seed = head.get("seed")
-    if not isinstance(names, list) or len(names) != rs.players or not isinstance(seed, int):
-        _err(f"{save}:1: error: corrupt save file header")
+    names = head["players"]
+    if len(names) != rs.players:
+        _err(f"{save}:1: error: the header names {len(names)} players; the ruleset has {rs.players} seats")
         raise typer.Exit(EXIT_FINDINGS)
+    from .players.base import make_player
+
+    for name in names:
+        try:
+            make_player(name)
+        except KeyError as e:
+            _err(f"{save}:1: error: {e.args[0]}")
+            raise typer.Exit(EXIT_FINDINGS)
     writer = SaveWriter(save, keep_bytes=keep)
-    _play(rs, seed, names, fmt, record, writer, actions)
+    _play(rs, head["seed"], names, fmt, record, writer, (save, actions))
 
 
-def _play(rs, seed: int, names: list, fmt, record, writer, script: list) -> None:
+def _play(rs, seed: int, names: list, fmt, record, writer, saved: Optional[tuple] = None) -> None:
+    """Run (or continue) a match, printing deals; save and record it; handle Ctrl-C.
+
+    ``saved``: ``(save file, saved actions)`` to replay first (``kierki resume``)."""
     """Run (or continue) a match, printing deals; save and record it; handle Ctrl-C."""
     from .expr import RuleRuntimeError
     from .interpreter.match import MatchError, MatchRunner
@@ -188,7 +198,12 @@ def _play(rs, seed: int, names: list, fmt, record, writer, script: list) -> None
 
     seat_players = _players(",".join(names), rs.players, rs)
     on_action = writer.write if writer is not None else None
-    runner = MatchRunner(rs, seat_players, seed, script=script, on_action=on_action)
+    if saved is not None:
+        from .savefile import ResumeRunner
+
+        runner = ResumeRunner(rs, seat_players, seed, saved[1], saved[0], on_action=on_action)
+    else:
+        runner = MatchRunner(rs, seat_players, seed, on_action=on_action)
     results, warnings = [], []
     text = fmt == OutputFormat.text
     person = "human" in names  # the seed would show every hand (--record): said at the end only
@@ -211,7 +226,7 @@ def _play(rs, seed: int, names: list, fmt, record, writer, script: list) -> None
     except RuleRuntimeError as e:
         failure = render_diagnostics([e.diagnostic])
     except MatchError as e:
-        failure = f"kierki: error: {e}"
+        failure = runner.locate(e) if saved is not None else f"kierki: error: {e}"
     except KeyboardInterrupt:
         interrupted = True
     except Exception as e:

@@ -10,6 +10,7 @@ from kierki_dsl.interpreter.match import MatchRunner
 from kierki_dsl.players.base import make_player
 from kierki_dsl.players.human import HumanPlayer
 from kierki_dsl.ruleset.model import Ruleset
+from kierki_dsl.savefile import seal
 
 from conftest import STANDARD, poll_until, run_cli
 
@@ -152,7 +153,8 @@ def test_corrupt_or_foreign_save_files_are_refused(tmp_path):
     assert rc == 1 and f"{bad}:6: error: corrupt save file" in err
     foreign = tmp_path / "foreign.save"
     head = json.loads(lines[0])
-    head["ruleset"]["fingerprint"] = "0000"
+    head["ruleset"]["fingerprint"] = "0000"  # as if the ruleset file had changed since
+    head["check"] = seal(head)
     foreign.write_text("\n".join([json.dumps(head)] + lines[1:]) + "\n", "utf-8")
     rc, out, err, _ = run_cli("resume", str(foreign))
     assert rc == 1 and "belongs to another ruleset" in err
