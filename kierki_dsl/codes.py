@@ -241,6 +241,11 @@ _add("M617", "layout card that can never be played", "Rows of a layout grow one 
      "kierki: 1\nname: example\nplayers: 3\ndeck: {remove: [2C]}\nmatch: {schedule: [lot]}\ncontracts:\n"
      "  lot:\n    type: layout\n    ace: high\n    prizes: [790, 485]\n",
      (9, 10))
+_add("M618", "total not checked", "A contract whose scoring (or prizes, or trumps) has an error cannot have its "
+     "declared total worked out, so that check is skipped until the error is fixed; an error elsewhere in the "
+     "contract (say `ace: hi`) does not stop the total check.",
+     _contract("  bez_lew:\n    total: -260\n    score: [{per_trick: -20, points: x}]\n"),
+     _OK, (6, 12), severity="warning")
 # --- run time -------------------------------------------------------------------------------
 _add("X701", "expression failed while playing", "An expression that cannot be evaluated in some situation "
      "(a division by zero that depends on play). `kierki run` stops with this error; the record of the "

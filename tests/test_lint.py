@@ -229,3 +229,14 @@ def test_no_shipped_layout_has_a_card_it_can_never_reach():
                 assert c.unreachable(rs.deck) == 0, (f.name, c.name)
     three = Ruleset.load(str(RULESETS / "variants" / "three_players.yaml"))
     assert three.contracts["loteryjka"].ace_high
+
+
+def test_a_contract_with_a_schema_error_still_gets_its_total_checked(tmp_path):
+    """`ace: hi` does not hide a wrong declared total (M601); an error in the scoring itself
+    says the check was skipped (M618)."""
+    body = ("kierki: 1\nname: x\nmatch: {schedule: [lot]}\ncontracts:\n  lot:\n    type: layout\n"
+            "    ace: hi\n    total: 1000\n    prizes: [800, 500]\n")
+    codes = [d.code for d in lint_file(str(_write(tmp_path, "a.yaml", body)))]
+    assert codes == ["S204", "M601"]
+    codes = [d.code for d in lint_file(str(_write(tmp_path, "b.yaml", body.replace("[800, 500]", "[800, x]"))))]
+    assert "M618" in codes and "M601" not in codes

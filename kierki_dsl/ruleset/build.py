@@ -11,6 +11,11 @@ from .schema import ExprSource, Scalar
 from .yamlsafe import node_path
 
 
+#: A contract's keys that decide its declared and computed total: with an error in one of
+#: them, its total cannot be checked.
+TOTAL_KEYS = frozenset({"type", "score", "prizes", "total", "trump", "players"})
+
+
 class BuildContext:
     """Everything a deal type's ``build`` needs: positions, diagnostics, other contracts."""
 
@@ -24,6 +29,9 @@ class BuildContext:
         self.built: dict[str, Any] = {}
         self.invalid = invalid
         self._building: list[str] = []
+        #: contracts with a schema error outside what decides their total, built with the bad
+        #: values left out (their defaults), for the total checks only
+        self.partial: dict[str, Any] = {}
 
     # -- positions and findings -------------------------------------------------------------
     def locate(self, where: tuple) -> tuple[str, Optional[Pos]]:
@@ -108,6 +116,20 @@ class BuildContext:
         return compiled
 
     # -- references between contracts -------------------------------------------------------
+    def _quietly(self, name: str, spec: dict):
+        """Build a contract keeping its findings to itself (they would repeat what is reported)."""
+        from ..interpreter.catalogue import DEAL_TYPES
+
+        kept, self.diags = self.diags, Diagnostics()
+        self._building.append(name)
+        try:
+            return DEAL_TYPES[spec["type"]].build(name, spec, self)
+        except (KeyError, TypeError, ValueError, AttributeError, IndexError):  # a value it needed was left out
+            return None
+        finally:
+            self._building.pop()
+            self.diags = kept
+
     def contract(self, name: str, where: tuple):
         """The compiled contract ``name`` (built on first use); None after reporting a problem."""
         if name in self.built:
@@ -122,8 +144,11 @@ class BuildContext:
             return None
         from ..interpreter.catalogue import DEAL_TYPES
 
-        if any(p[:2] == ("contracts", name) for p in self.invalid):  # reported already: building adds noise
+        bad = [p for p in self.invalid if p[:2] == ("contracts", name)]
+        if bad:  # reported already: building adds noise, but the totals may still be checked
             self.built[name] = None
+            if all(len(p) == 3 and p[2] not in TOTAL_KEYS for p in bad):  # whole keys, left out: defaults
+                self.partial[name] = self._quietly(name, spec)
             return None
         self._building.append(name)
         try:

@@ -67,6 +67,7 @@ def check_ruleset(spec: dict, compiled: dict, schedule: list, bctx, hand_size: i
     computed = {}
     for name, c in compiled.items():
         if c is None:
+            _check_partial(name, bctx, hand_size, players, deck)
             continue
         w = ("contracts", name)
         total = contract_total(c, hand_size, players, deck)
@@ -119,6 +120,23 @@ def check_ruleset(spec: dict, compiled: dict, schedule: list, bctx, hand_size: i
     for name in contracts_spec:
         if name not in scheduled and name not in included:
             bctx.warning(("contracts", name, "$key"), "M608", f"contract {name!r} is defined but never scheduled or included")
+
+
+def _check_partial(name: str, bctx, hand_size: int, players: int, deck: int) -> None:
+    """A contract with a schema error: its declared total is still checked when the error is
+    elsewhere (M601); when the error is in what decides the total, M618 says it was skipped."""
+    declared = (bctx.specs.get(name) or {}).get("total") if isinstance(bctx.specs.get(name), dict) else None
+    if not isinstance(declared, int):
+        return
+    w = ("contracts", name)
+    partial = bctx.partial.get(name)
+    total = contract_total(partial, hand_size, players, deck) if partial is not None else None
+    if partial is None:
+        bctx.warning(w + ("total",), "M618", f"the total of contract {name!r} was not checked: the errors above in "
+                     "this contract stop it", "fix them; the declared total is checked then")
+    elif total is not None and total != declared:
+        bctx.error(w + ("total",), "M601", f"contract {name!r} declares total {declared} but its scoring gives {total}",
+                   "correct the points or the declared total")
 
 
 def _check_choices(schedule: list, players: int, bctx) -> None:
