@@ -247,6 +247,8 @@ def _play(rs, seed: int, names: list, fmt, record, writer, saved: Optional[tuple
         if record:
             _err(f"kierki: the {len(results)} finished deal(s) are kept in {record}")
         raise typer.Exit(EXIT_FINDINGS)
+    if results and rs.stopped_at_max_deals(len(results), results[-1].totals):
+        warnings.append(f"the match stopped at max_deals ({rs.max_deals} deals) before its until condition held")
     if text:
         print(standings_text(results[-1].totals if results else [0] * rs.players, rs.players))
         for w in warnings:

@@ -246,6 +246,13 @@ _add("M618", "total not checked", "A contract whose scoring (or prizes, or trump
      "contract (say `ace: hi`) does not stop the total check.",
      _contract("  bez_lew:\n    total: -260\n    score: [{per_trick: -20, points: x}]\n"),
      _OK, (6, 12), severity="warning")
+_add("M619", "match far too long", "A match of more than 1000 deals (schedule × repeat × series, or max_deals "
+     "with until) is almost certainly a slip, and costs minutes or hours to play or simulate; a match with "
+     "`until` that reaches max_deals stops there with a warning.",
+     _HEAD + "match: {schedule: [{contract: bez_lew, repeat: 200}], series: 8}\ncontracts:\n  bez_lew:\n"
+     "    score: [{per_trick: -20}]\n",
+     _HEAD + "match: {schedule: [{contract: bez_lew, repeat: 12}], series: 4}\ncontracts:\n  bez_lew:\n"
+     "    score: [{per_trick: -20}]\n", (3, 63), severity="warning")
 # --- run time -------------------------------------------------------------------------------
 _add("X701", "expression failed while playing", "An expression that cannot be evaluated in some situation "
      "(a division by zero that depends on play). `kierki run` stops with this error; the record of the "

@@ -221,3 +221,25 @@ def test_player_settings_are_written_one_way_everywhere():
         _pair("search:64")
     code, out, err, _ = run_cli("ladder", str(STANDARD), "--pairs", "search:64:nobody", "--seeds", "1")
     assert code == 2 and "search:64:nobody" in err
+
+
+def test_a_match_that_stops_at_max_deals_says_so(tmp_path, cli):
+    f = tmp_path / "long.yaml"
+    f.write_text("kierki: 1\nname: x\nmatch: {schedule: [bez_lew], until: lowest_total < -1000000, max_deals: 3}\n"
+                 "contracts:\n  bez_lew:\n    score: [{per_trick: -20}]\n", "utf-8")
+    code, out, err = cli("run", str(f), "--seed", "1", "--players", "random")
+    assert code == 0 and "warning: the match stopped at max_deals (3 deals) before its until condition held" in out
+    code, out, err = cli("run", str(f), "--seed", "1", "--players", "random", "--format", "json")
+    assert any("max_deals" in w for w in json.loads(out)["warnings"])
+    hearts = RULESETS / "games" / "hearts.yaml"
+    code, out, err = cli("run", str(hearts), "--seed", "1", "--players", "random")
+    assert code == 0 and "max_deals" not in out, "a match that ends by its condition says nothing"
+
+
+def test_lint_warns_about_a_match_of_millions_of_deals(tmp_path, cli):
+    f = tmp_path / "huge.yaml"
+    schedule = ", ".join(["{contract: bez_lew, repeat: 256}"] * 256)
+    f.write_text(f"kierki: 1\nname: x\nmatch: {{schedule: [{schedule}], series: 64}}\n"
+                 "contracts:\n  bez_lew:\n    score: [{per_trick: -20}]\n", "utf-8")
+    code, out, err = cli("lint", str(f))
+    assert code == 0 and "M619 the match lasts 4194304 deals (65536 scheduled × 64 series)" in err

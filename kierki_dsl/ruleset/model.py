@@ -72,6 +72,15 @@ class Ruleset:
 
         return bool(self.until(match_end_env(totals, k, self.players)))
 
+    def stopped_at_max_deals(self, k: int, totals) -> bool:
+        """Whether a match of ``k`` deals ended only because it reached ``max_deals`` (its
+        ``until`` condition never held)."""
+        if self.until is None or k < self.max_deals:
+            return False
+        from ..interpreter.envs import match_end_env
+
+        return not self.until(match_end_env(totals, k, self.players))
+
     @classmethod
     def load(cls, path: str, warnings: Optional[Diagnostics] = None) -> "Ruleset":
         """Load and compile a ruleset file; raise ``DiagnosticError`` listing every error."""

@@ -91,6 +91,7 @@ def check_ruleset(spec: dict, compiled: dict, schedule: list, bctx, hand_size: i
                        f"the match declares total {declared} but its deals add up to {got}"
                        + (f" ({series} series)" if series > 1 else ""),
                        "per deal: " + ", ".join(f"{c.name} {t}" for c, t in zip(schedule, per)))
+    _check_length(match, schedule, series, bctx)
     # declared totals of parts
     for i, part in enumerate(match.get("parts") or []):
         if not isinstance(part, dict) or not all(isinstance(part.get(k), int) for k in ("first", "last")):
@@ -137,6 +138,24 @@ def _check_partial(name: str, bctx, hand_size: int, players: int, deck: int) -> 
     elif total is not None and total != declared:
         bctx.error(w + ("total",), "M601", f"contract {name!r} declares total {declared} but its scoring gives {total}",
                    "correct the points or the declared total")
+
+
+#: Deals in a match beyond which lint warns (Kierki plays 12, Barbu 28, WALC 4 × 12; Hearts
+#: until -100 stops at max_deals 200).
+LONG_MATCH = 1000
+
+
+def _check_length(match: dict, schedule: list, series: int, bctx) -> None:
+    """M619: a match far longer than any real one (a slip in repeat, series or max_deals)."""
+    if match.get("until") is not None:
+        n, where = match.get("max_deals", 1000), ("match", "max_deals") if "max_deals" in match else ("match", "until")
+        what = f"may last up to {n} deals (max_deals)"
+    else:
+        n, where = len(schedule) * series, ("match", "series") if series > 1 else ("match", "schedule")
+        what = f"lasts {n} deals" + (f" ({len(schedule)} scheduled × {series} series)" if series > 1 else "")
+    if isinstance(n, int) and n > LONG_MATCH:
+        bctx.warning(where, "M619", f"the match {what}: more than {LONG_MATCH}, far longer than any real match",
+                     "check repeat, series and max_deals")
 
 
 def _check_choices(schedule: list, players: int, bctx) -> None:
