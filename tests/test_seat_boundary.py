@@ -151,3 +151,15 @@ def test_a_view_document_with_unknown_fields_is_refused():
     doc["hands"] = [1, 2, 3]
     with pytest.raises(ValueError, match="unknown view fields: hands"):
         SeatView.from_json(doc)
+
+
+@pytest.mark.parametrize("path", ["rulesets/kierki_standard.yaml", "rulesets/games/barbu.yaml",
+                                  "rulesets/games/hearts.yaml"])
+def test_every_deal_type_fulfils_the_deal_protocols(path):
+    from kierki_dsl.interpreter.protocol import CompiledContract, DealState
+
+    rs = Ruleset.load(str(ROOT / path))
+    dealt = deal_out(shuffled(random.Random(0), rs.deck), 0, rs.players)
+    for contract in _contracts(rs):
+        assert isinstance(contract, CompiledContract), contract.name
+        assert isinstance(contract.new_deal(rs.players, rs.deck, 0, dealt), DealState), contract.name

@@ -165,6 +165,39 @@ class TrickContract:
 
         return TrickDeal(self, players, deck, dealer, dealt, direction, number)
 
+    def play_fast(self, players: int, deck: int, dealer: int, hands: list, direction: int, number: int, rng,
+                  log: Optional[list] = None) -> Optional[list]:
+        """A whole deal of random play on the fast path (``fastplay``): the scores, or None when
+        this contract needs the general interpreter. ``hands`` are masks; a called trump is
+        drawn from ``rng`` first; ``log`` receives the cards played."""
+        fast = self._fast(players, bin(hands[0]).count("1"), deck)
+        if fast is None:
+            return None
+        from .envs import seat_env
+        from .match import draw
+
+        caller, trump = NOBODY, self.trump
+        if self.call is not None:
+            caller = self.call.called_by(seat_env(dealer, players, NOBODY, hands, deck)) % players
+            trump = self.call.choices[draw(rng, len(self.call.choices))]
+
+        def lead_of(now):
+            return self.first_lead(seat_env(dealer, players, caller, now, deck)) % players
+
+        return fast(hands, lead_of(hands), trump, rng.getrandbits, direction, number, lead_of, dealer, caller, log)
+
+    def _fast(self, players: int, tricks: int, deck: int):
+        key = ("fast", players, tricks, deck)
+        if key not in self._tables:
+            self._tables[key] = self.fast_player(players, tricks, deck)
+        return self._tables[key]
+
+    def fast_player(self, players: int, tricks: int, deck: int):
+        """The whole-deal random player of ``fastplay`` for this contract, or None."""
+        from .fastplay import compile_tricks
+
+        return compile_tricks(self, players, tricks, deck)
+
     def wants_tricks(self, tricks_total: int, players: int) -> Optional[bool]:
         """Whether taking tricks is good here, read from the static scoring (a bot's hint)."""
         from .trickkernel import is_positive
