@@ -213,9 +213,10 @@ class HumanPlayer(Player):
                 self.say(f"Pool: {view.pool} points, for the next player to go out")
         self.say("Points this deal: " + "  ".join(f"{seat_name(s, n)} {p:+d}" if p else f"{seat_name(s, n)} 0"
                                                   for s, p in enumerate(view.scores)))
-        if self.totals is not None:
+        if self.totals is not None or view.deal_number == 1:
+            totals = self.totals or (0,) * n
             self.say("Match totals:     " + "  ".join(f"{seat_name(s, n)} {t:+d}" if t else f"{seat_name(s, n)} 0"
-                                                      for s, t in enumerate(self.totals)))
+                                                      for s, t in enumerate(totals)))
         self.say(f"Your hand ({seat_name(view.seat, n)}):")
         for line in hand_lines(view.hand, view.trump):
             self.say(line)
