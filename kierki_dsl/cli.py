@@ -212,7 +212,7 @@ def _play(rs, seed: int, names: list, fmt, record, writer, saved: Optional[tuple
         shown = [f"{x} (you)" if x == "human" else x for x in names]
         print(match_header(rs, None if person else seed, runner.first_dealer, shown), flush=True)
     failure = None
-    interrupted = False
+    interrupted = finished = False
     try:
         for r in runner.deals():
             results.append(r)
@@ -223,6 +223,7 @@ def _play(rs, seed: int, names: list, fmt, record, writer, saved: Optional[tuple
                     p.deal_over(r.number, r.totals, r.plays)
             if text:
                 print(deal_lines(r, rs.players, width), flush=True)
+        finished = True
     except RuleRuntimeError as e:
         failure = render_diagnostics([e.diagnostic])
     except MatchError as e:
@@ -236,8 +237,9 @@ def _play(rs, seed: int, names: list, fmt, record, writer, saved: Optional[tuple
     finally:
         if writer is not None:
             writer.close()
-        if record:
-            write_atomic(record, _json_dump(match_record(rs, seed, runner.first_dealer, results)))
+        if record:  # an unfinished match with a person at the table keeps its seed (and the hands to come) to itself
+            shown_seed = seed if finished or not person else None
+            write_atomic(record, _json_dump(match_record(rs, shown_seed, runner.first_dealer, results)))
     if interrupted:
         where = f"; the match is saved: kierki resume {writer.path}" if writer is not None else ""
         _err(f"kierki: interrupted{where}")

@@ -144,3 +144,13 @@ def test_the_last_trick_of_a_deal_is_shown_with_its_taker():
         st.apply_action(parse_card(c))
     h.deal_over(1, (0, -20, 0, 0), st.record_plays())
     assert "Last trick (1): N 4♣, E 9♣, S 5♣, W 2♣ — taken by E" in out.getvalue()
+
+
+def test_an_unfinished_match_with_a_person_keeps_its_seed_out_of_the_record(tmp_path):
+    rec = tmp_path / "r.json"
+    rc, out, err, _ = run_cli("run", str(STANDARD), "--seed", "11", "--human", "2", "--record", str(rec),
+                              input=b"1\n" * 20)
+    assert rc == 130
+    import json
+
+    assert json.loads(rec.read_text("utf-8"))["seed"] is None, "the seed would show the hands still to come"

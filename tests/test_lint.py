@@ -148,7 +148,8 @@ def test_rendered_output_is_pinned(path, cli, monkeypatch):
 FAST = [  # plain lint calls: entry.py runs them without importing typer
     ("lint", "{bad}"), ("lint", "{good}"), ("lint", "--strict", "{warn}"), ("lint", "{warn}"),
     ("lint", "--format", "json", "{bad}"), ("lint", "--format=github", "{bad}"), ("lint", "{bad}", "--format", "sarif"),
-    ("lint", "{good}", "--strict", "{bad}"), ("lint", "{dir}"), ("lint", "{missing}"),
+    ("lint", "{good}", "--strict", "{bad}"), ("lint", "{dir}"), ("lint", "{missing}"), ("lint", "--quiet", "{bad}"),
+    ("lint", "{warn}", "-q"),
 ]
 TYPER = [  # everything else goes to the typer application
     ("lint",), ("lint", "--format", "xml", "{bad}"), ("lint", "{bad}", "--format"), ("lint", "--strict"),
