@@ -19,7 +19,7 @@ from ..values import frozen
 from . import scopes
 from .catalogue import DealType, register
 from .doubling import DOUBLING, Doubling, build_doubling
-from .envs import NOBODY, card_scoring_env, trick_env
+from .envs import NOBODY, card_scoring_env, seat_env, trick_env
 
 SUIT_CHOICES = ("none",) + SUIT_NAMES
 
@@ -170,16 +170,14 @@ class TrickContract:
         """A whole deal of random play on the fast path (``fastplay``): the scores, or None when
         this contract needs the general interpreter. ``hands`` are masks; a called trump is
         drawn from ``rng`` first; ``log`` receives the cards played."""
-        fast = self._fast(players, bin(hands[0]).count("1"), deck)
+        fast = self._fast(players, hands[0].bit_count(), deck)
         if fast is None:
             return None
-        from .envs import seat_env
-        from .match import draw
-
         caller, trump = NOBODY, self.trump
         if self.call is not None:
             caller = self.call.called_by(seat_env(dealer, players, NOBODY, hands, deck)) % players
-            trump = self.call.choices[draw(rng, len(self.call.choices))]
+            choices = self.call.choices  # drawn as match.draw draws: 32 random bits scaled
+            trump = choices[(rng.getrandbits(32) * len(choices)) >> 32]
 
         def lead_of(now):
             return self.first_lead(seat_env(dealer, players, caller, now, deck)) % players
@@ -188,9 +186,10 @@ class TrickContract:
 
     def _fast(self, players: int, tricks: int, deck: int):
         key = ("fast", players, tricks, deck)
-        if key not in self._tables:
-            self._tables[key] = self.fast_player(players, tricks, deck)
-        return self._tables[key]
+        fast = self._tables.get(key, False)
+        if fast is False:
+            fast = self._tables[key] = self.fast_player(players, tricks, deck)
+        return fast
 
     def fast_player(self, players: int, tricks: int, deck: int):
         """The whole-deal random player of ``fastplay`` for this contract, or None."""
