@@ -154,3 +154,12 @@ def test_an_unfinished_match_with_a_person_keeps_its_seed_out_of_the_record(tmp_
     import json
 
     assert json.loads(rec.read_text("utf-8"))["seed"] is None, "the seed would show the hands still to come"
+
+
+def test_trumps_are_named_in_english_or_polish():
+    from kierki_dsl.interpreter.actions import call
+
+    atu = _deal("atu", [list(card_str(c) for c in range(i, 52, 4)) for i in range(4)], dealer=0)
+    for typed, suit in (("kiery", 1), ("trefl", 3), ("diamond", 2), ("Spades", 0)):
+        h, out = _human(f"{typed}\n", 0)
+        assert h.act(atu.view(0)) == call(suit), typed
