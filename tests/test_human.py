@@ -163,3 +163,32 @@ def test_trumps_are_named_in_english_or_polish():
     for typed, suit in (("kiery", 1), ("trefl", 3), ("diamond", 2), ("Spades", 0)):
         h, out = _human(f"{typed}\n", 0)
         assert h.act(atu.view(0)) == call(suit), typed
+
+
+def test_deal_over_hands_out_plain_public_data_only(cli):
+    """What `kierki run` tells players after a deal: ints and strings, no state, no hands."""
+    from kierki_dsl.players.base import PLAYERS, RandomPlayer, register_player
+
+    told = []
+
+    @register_player
+    class Recorder(RandomPlayer):
+        name = "recorder-test"
+
+        def deal_over(self, *args):
+            told.append(args)
+
+    try:
+        code, out, err = cli("run", str(RULESETS / "games" / "hearts.yaml"), "--seed", "2", "--players", "recorder-test")
+    finally:
+        PLAYERS.pop("recorder-test", None)
+    assert code == 0 and told
+    stack = list(told)
+    while stack:
+        v = stack.pop()
+        if isinstance(v, (tuple, list)):
+            stack.extend(v)
+        else:
+            assert isinstance(v, (int, str)) and not isinstance(v, bool), v
+    number, totals, plays = told[0]
+    assert number == 1 and len(totals) == 4 and len(plays) == 52, "the plays only: no passes, no hands"
