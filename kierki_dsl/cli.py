@@ -190,7 +190,6 @@ def _play(rs, seed: int, names: list, fmt, record, writer, saved: Optional[tuple
     """Run (or continue) a match, printing deals; save and record it; handle Ctrl-C.
 
     ``saved``: ``(save file, saved actions)`` to replay first (``kierki resume``)."""
-    """Run (or continue) a match, printing deals; save and record it; handle Ctrl-C."""
     from .expr import RuleRuntimeError
     from .interpreter.match import MatchError, MatchRunner
     from .record import match_record, write_atomic
