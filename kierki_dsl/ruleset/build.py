@@ -13,7 +13,7 @@ from .yamlsafe import node_path
 
 #: A contract's keys that decide its declared and computed total: with an error in one of
 #: them, its total cannot be checked.
-TOTAL_KEYS = frozenset({"type", "score", "prizes", "total", "trump", "players"})
+TOTAL_KEYS = frozenset({"type", "score", "prizes", "total", "trump"})
 
 
 class BuildContext:
