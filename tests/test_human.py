@@ -192,3 +192,17 @@ def test_deal_over_hands_out_plain_public_data_only(cli):
             assert isinstance(v, (int, str)) and not isinstance(v, bool), v
     number, totals, plays = told[0]
     assert number == 1 and len(totals) == 4 and len(plays) == 52, "the plays only: no passes, no hands"
+
+
+def test_an_extra_turn_does_not_claim_that_the_others_passed():
+    rs = Ruleset.load(str(RULESETS / "variants" / "fantan_extra_turn.yaml"))
+    lot = rs.contracts["loteryjka"]
+    st = lot.new_deal(4, rs.deck, 3, [[parse_card(c) for c in h] for h in (["2S", "QH"], ["AS", "8S", "3H"],
+                                                                           ["JD", "4H"], ["KC", "5H"])])
+    st.set_rows([(parse_card("3S"), parse_card("7S")), None, None, None], to_move=0)
+    st.apply_action(parse_card("2S"))
+    h, out = _human("AS\n8S\n", 1, rs)
+    st.apply_action(h.act(st.view(1)))
+    before = len(out.getvalue())
+    assert card_str(h.act(st.view(1))) == "8S"
+    assert "Since your last turn" not in out.getvalue()[before:]

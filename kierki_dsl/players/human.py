@@ -143,7 +143,7 @@ class HumanPlayer(Player):
             seen = len(last.completed) if same_deal else 0
             return [f"Trick {i + 1}: {trick_text(plays, n)} — taken by {seat_name(w, n)}"
                     for i, (_, plays, w) in enumerate(view.completed) if i >= seen]
-        if not same_deal or not last.hand_sizes:
+        if not same_deal or not last.hand_sizes or view.ply <= last.ply + 1:  # nobody else moved (an extra turn)
             return []
         new = view.played & ~last.played
         moved = []
