@@ -54,16 +54,10 @@ class FastMatch:
         k = -1
         while not rs.match_over(k + 1, totals):
             k += 1
-            contract = rs.contract_at(k)
             dealer = rs.dealer_of(first, k)
             dealt = deal_masks(rng, self.cards, dealer, n, rs.direction)
-            if contract.type == "choice":
-                from .interpreter.choice import record_choice
-
-                chooser = contract.chooser(dealer, n, dealt, rs.deck)
-                allowed = contract.allowed(chooser, chosen)
-                contract = contract.options[allowed[draw(rng, len(allowed))]]
-                record_choice(chosen, rs.contract_at(k), chooser, contract)
+            contract = rs.contract_at(k).resolve(dealer, n, dealt, rs.deck, chosen,
+                                                 lambda seat, allowed: allowed[draw(rng, len(allowed))])
             scores = self._deal(contract, dealer, dealt, rng, grb, k)
             totals = [t + s for t, s in zip(totals, scores)]
             deals.append((contract.name, tuple(scores)))

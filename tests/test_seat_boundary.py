@@ -163,3 +163,15 @@ def test_every_deal_type_fulfils_the_deal_protocols(path):
     for contract in _contracts(rs):
         assert isinstance(contract, CompiledContract), contract.name
         assert isinstance(contract.new_deal(rs.players, rs.deck, 0, dealt), DealState), contract.name
+
+
+def test_a_views_cards_as_a_set():
+    from kierki_dsl.cards import SUIT_MASK, CardSet, card_str
+
+    rs = Ruleset.load(str(ROOT / "rulesets/kierki_standard.yaml"))
+    dealt = deal_out(shuffled(random.Random(5), rs.deck), 0, 4)
+    view = rs.contracts["bez_lew"].new_deal(4, rs.deck, 0, dealt).view(2)
+    cards = view.hand_cards
+    assert isinstance(cards, CardSet) and len(cards) == 13 and set(cards) == set(dealt[2])
+    assert str(cards) == " ".join(card_str(c) for c in sorted(dealt[2]))
+    assert cards.suit(1).mask == view.hand & SUIT_MASK[1] and not view.played_cards

@@ -142,6 +142,10 @@ class LayoutContract:
 
         return compile_layout(self, players)
 
+    def resolve(self, dealer: int, players: int, hands, deck: int, chosen: dict, pick):
+        """A schedule slot holding this contract plays it (see ``Choice.resolve``)."""
+        return self
+
     def wants_tricks(self, tricks_total: int, players: int) -> Optional[bool]:
         """A layout has no tricks: no hint (a bot's hint hook of every deal type)."""
         return None

@@ -197,6 +197,10 @@ class TrickContract:
 
         return compile_tricks(self, players, tricks, deck)
 
+    def resolve(self, dealer: int, players: int, hands, deck: int, chosen: dict, pick):
+        """A schedule slot holding this contract plays it (see ``Choice.resolve``)."""
+        return self
+
     def wants_tricks(self, tricks_total: int, players: int) -> Optional[bool]:
         """Whether taking tricks is good here, read from the static scoring (a bot's hint)."""
         from .trickkernel import is_positive
