@@ -77,14 +77,14 @@ class Choice:
         used = chosen.get((id(self), chooser), set()) if self.once_each else set()
         return [i for i, c in enumerate(self.options) if c.name not in used]
 
-    def view(self, seat: int, hand: int, dealer: int, players: int, legal: list, scores) -> SeatView:
+    def view(self, seat: int, hand: int, dealer: int, players: int, legal: list, scores, number: int = 0) -> SeatView:
         from .view import SeatView  # only play needs it; lint does not
 
         return SeatView(
             seat=seat, contract=self.name, phase=Phase.CHOOSE.value, hand=hand, legal=tuple(CHOOSE_BASE + i for i in legal),
             trick=(), led_suit=-1, trump=-1, caller=-1, dealer=dealer, trick_number=0,
             tricks_total=hand.bit_count(), played=0, scores=tuple(scores), completed=(), players=players,
-            layout=None, options=tuple(c.name for c in self.options),
+            layout=None, options=tuple(c.name for c in self.options), deal_number=number,
         )
 
 
@@ -169,7 +169,7 @@ class ChoiceDeal:
         if self.inner is not None:
             return self.inner.view(seat)
         legal = self.allowed if seat == self.chooser else []
-        return self.slot.view(seat, self.hands[seat], self.dealer, self.players, legal, self.scores)
+        return self.slot.view(seat, self.hands[seat], self.dealer, self.players, legal, self.scores, self.number)
 
 
 __all__ = ["Choice", "ChoiceDeal", "record_choice"]
