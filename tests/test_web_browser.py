@@ -169,3 +169,31 @@ def test_the_front_page_lints_an_upload_and_lists_explain_text(browser, base, tm
         assert page.locator("#create").is_disabled()
     finally:
         page.close()
+
+
+def test_contract_choice_and_doubling_have_their_controls(browser, base):
+    """Barbu declared by the person at N: the contract is chosen and bets are made with buttons."""
+    context = browser.new_context(bypass_csp=True)
+    try:
+        links = _create(context.new_page(), base, "web/barbu_two_deals.yaml", ["human", "heuristic", "random", "heuristic"])
+        page = context.new_page()
+        page.set_default_timeout(15000)
+        page.goto(links[0])
+        done = []
+        for _ in range(400):
+            if page.locator("#match-link").count():
+                break
+            if _turn(page):
+                if not done:
+                    options = [b.get_attribute("data-action") for b in page.locator("#controls button").all()]
+                    assert "no_tricks" in options and "domino" in options, options
+                    assert "choose the contract" in page.locator("#status").inner_text()
+                done.append(_act(page))
+            else:
+                page.wait_for_timeout(30)
+        assert page.locator("#match-link").count(), "the match did not end"
+        assert done[0] in ("no_tricks", "no_hearts", "no_queens", "barbu", "no_last_two", "trumps", "domino")
+        assert "done" in done or any(a.startswith(("double:", "redouble:")) for a in done), done
+        assert page.locator("#sheet-table tr").count() == 2 + 2
+    finally:
+        context.close()
