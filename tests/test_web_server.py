@@ -398,3 +398,18 @@ def test_barbu_choices_and_bets_leak_nothing(server):
                 labels |= set(m["labels"].values())
     assert "no_tricks" in labels and "done" in labels and any(x.startswith("double:") for x in labels)
     assert replay(Ruleset.load(os.path.join(ROOT, "rulesets/games/barbu.yaml")), record).ok
+
+
+def test_a_socket_without_a_hello_is_closed_and_pending_sockets_are_bounded(tmp_path):
+    with running_server(str(tmp_path / "w.sqlite3"), hello_seconds=0.3, max_pending=2) as base:
+        client = Client(base)
+        table = create_table(client, ["human", "random", "random", "random"])
+        with contextlib.ExitStack() as stack:
+            silent = [stack.enter_context(client.websocket_connect(f"/ws/{table['id']}")) for _ in range(3)]
+            with pytest.raises(Exception):
+                silent[2].receive_json(timeout=10)
+            assert silent[2].conn.close_code == 1013
+            with pytest.raises(Exception):
+                silent[0].receive_json(timeout=10)
+            assert silent[0].conn.close_code == 4001
+        client.close()

@@ -256,6 +256,10 @@ async def _send(ws: WebSocket, doc: dict) -> None:
 
 async def _serve_socket(ws: WebSocket, rooms: Rooms, table_id: str, config: WebConfig) -> None:
     """Take a seat with the first message, then read actions until the socket closes."""
+    if rooms.pending >= config.max_pending:
+        await ws.close(1013, "too many connections")
+        return
+    rooms.pending += 1
     try:
         hello = messages.parse(await asyncio.wait_for(_receive(ws), config.hello_seconds))
     except asyncio.TimeoutError:
@@ -265,6 +269,8 @@ async def _serve_socket(ws: WebSocket, rooms: Rooms, table_id: str, config: WebC
         await _send(ws, messages.error(str(e)))
         await ws.close(4002, "bad hello")
         return
+    finally:
+        rooms.pending -= 1
     if hello["type"] != "hello":
         await _send(ws, messages.error("the first message is hello with the seat's token"))
         await ws.close(4002, "bad hello")

@@ -21,6 +21,7 @@ class WebConfig:
     sweep_seconds: float = 30.0
     bot_delay: float = 0.6  # seconds a bot waits before acting, so people see each card
     hello_seconds: float = 10.0  # a socket must present its token within this time
+    max_pending: int = 256  # sockets that have not presented a token yet
     rate: float = 10.0  # messages a second per socket, on average
     burst: float = 30.0
     max_refused: int = 200  # a socket refused this many times is closed

@@ -212,6 +212,7 @@ class Rooms:
         self.pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="kierki-web-bots")
         self.workdir = tempfile.mkdtemp(prefix="kierki-web-")
         self.sweeper: Optional[asyncio.Task] = None
+        self.pending = 0  # sockets waiting for their hello
 
     async def start(self) -> None:
         """Resume every unfinished table (as many as may be live), then sweep idle ones."""
