@@ -186,7 +186,7 @@ def create_app(config: Optional[WebConfig] = None) -> Starlette:
             return _error("no finished match with this id", 404)
         rs = rooms(request).ruleset_of(row)
         rec = row["record"]
-        doc = {"id": row["id"], "ruleset": rec["ruleset"], "seats": row["seats"], "seed": rec.get("seed"),
+        doc = {"id": row["id"], "ruleset": rec["ruleset"], "ruleset_kind": row["ruleset_kind"], "seats": row["seats"], "seed": rec.get("seed"),
                "totals": rec.get("totals"), "players": rec.get("players"),
                "sheet": [{"deal": i + 1, "contract": d["contract"], "scores": d["scores"]} for i, d in enumerate(rec["deals"])],
                "deals": match_frames(rs, rec, request.app.state.storage.actions(row["id"])) if rs is not None else []}

@@ -17,7 +17,8 @@ async function load() {
   document.getElementById("sheet").append(el("table", { class: "sheet" }, head, rows, tot));
   document.getElementById("record").href = "/api/matches/" + matchId + "/record";
   document.getElementById("ruleset").href = "/api/matches/" + matchId + "/ruleset";
-  document.getElementById("replay-cmd").textContent = "kierki replay kierki-" + matchId + ".json --ruleset " + match.ruleset.path;
+  document.getElementById("replay-cmd").textContent = "kierki replay kierki-" + matchId + ".json --ruleset " +
+    (match.ruleset_kind === "shipped" ? "rulesets/" : "") + match.ruleset.path;
   const sel = document.getElementById("deal");
   match.deals.forEach((d, i) => sel.append(el("option", { value: i, text: d.number + ": " + d.contract })));
   sel.onchange = () => { deal = Number(sel.value); step = 0; draw(); };
