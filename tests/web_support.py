@@ -58,7 +58,9 @@ class Client:
         return self.http.post(path, **kw)
 
     def websocket_connect(self, path):
-        return WS(connect(self.base.replace("http://", "ws://") + path, open_timeout=10, max_size=2**22))
+        conn = connect(self.base.replace("http://", "ws://") + path, open_timeout=10, max_size=2**22)
+        conn.__enter__()  # closed by WS.__exit__ / WS.close
+        return WS(conn)
 
     def close(self):
         self.http.close()
