@@ -197,3 +197,31 @@ def test_contract_choice_and_doubling_have_their_controls(browser, base):
         assert page.locator("#sheet-table tr").count() == 2 + 2
     finally:
         context.close()
+
+
+def test_the_creator_revokes_a_link_from_the_manage_page(browser, base):
+    context = browser.new_context(bypass_csp=True)
+    player = browser.new_context(bypass_csp=True)
+    try:
+        page = context.new_page()
+        page.set_default_timeout(15000)
+        links = _create(page, base, "kierki_standard.yaml", ["human", "random", "random", "random"])
+        admin = page.locator("#admin-link").get_attribute("href")
+        seat = player.new_page()
+        seat.set_default_timeout(15000)
+        seat.goto(links[0])
+        seat.wait_for_selector("#hand button")
+        page.goto(admin)
+        page.wait_for_selector("button[data-seat='0']")
+        assert "connected" in page.locator("#seats").inner_text()
+        page.click("button[data-seat='0']")
+        new = page.locator("a.new-link").get_attribute("href")
+        seat.wait_for_function("document.getElementById('conn').textContent.includes('revoked')")
+        seat.reload()  # the old link no longer opens the seat
+        seat.wait_for_function("document.getElementById('message').textContent.includes('revoked')")
+        seat.goto(new)
+        seat.wait_for_selector("#hand button")
+        assert "you are N" in seat.locator("#title").inner_text()
+    finally:
+        context.close()
+        player.close()

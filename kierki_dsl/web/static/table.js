@@ -213,3 +213,5 @@ document.addEventListener("keydown", (ev) => {
 });
 
 if (!token) { say("This link has no seat secret (the part after #)."); } else { connect(); }
+// another seat's link opened in this tab differs only after '#': start again with its secret
+window.addEventListener("hashchange", () => location.reload());
