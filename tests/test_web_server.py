@@ -123,6 +123,25 @@ def check_no_leak(messages: list, seat: int, record: dict) -> int:
     return checked
 
 
+def true_views(db: str, table_id: str, ruleset) -> dict:
+    """seat -> every view that seat had during the match, replayed from the stored actions (JSON text)."""
+    from kierki_dsl.interpreter.match import Match
+
+    store = Storage(db)
+    try:
+        seed, actions = store.get(table_id)["seed"], store.actions(table_id)
+    finally:
+        store.close()
+    m = Match(ruleset, seed)
+    seen = {s: set() for s in range(ruleset.players)}
+    for _, _, action in actions:
+        for s in seen:
+            seen[s].add(json.dumps(m.view(s).to_json(), sort_keys=True))
+        m.apply(action)
+    assert m.over
+    return seen
+
+
 def _keys(doc):
     if isinstance(doc, dict):
         for k, v in doc.items():
@@ -140,9 +159,12 @@ def test_a_whole_match_leaks_nothing_and_its_record_replays(server, tmp_path):
     assert final["over"] and final["match_url"] == f"/m/{table['id']}" and len(final["sheet"]) == 12
     record = server.get(f"/api/matches/{table['id']}/record").json()
     assert record["format"] == "kierki-record/1" and record["totals"] == final["totals"]
+    rs = Ruleset.load(STANDARD)
+    views = true_views(str(tmp_path / "web.sqlite3"), table["id"], rs)
     for p in players:
         assert check_no_leak(p.received, p.seat, record) > 100
-    rs = Ruleset.load(STANDARD)
+        shown = [json.dumps(m["view"], sort_keys=True) for m in p.received if m["type"] == "state" and m["view"]]
+        assert shown and all(v in views[p.seat] for v in shown)  # exactly the seat's own SeatView
     report = replay(rs, record)
     assert report.ok and report.totals == final["totals"]
     match = server.get(f"/api/matches/{table['id']}").json()
@@ -384,20 +406,24 @@ def test_a_restarted_server_resumes_its_tables(tmp_path):
         client.close()
 
 
-def test_barbu_choices_and_bets_leak_nothing(server):
+def test_barbu_choices_and_bets_leak_nothing(server, tmp_path):
     """Declarer's choice and doubling reach the seats as labelled controls; a whole Barbu is checked."""
     table = create_table(server, ["human", "random", "human", "heuristic"], ruleset="games/barbu.yaml")
     players = play(server, table, (0, 2))
     assert players[0].last_state()["over"] and len(players[0].last_state()["sheet"]) == 28
     record = server.get(f"/api/matches/{table['id']}/record").json()
     labels = set()
+    barbu = Ruleset.load(os.path.join(ROOT, "rulesets/games/barbu.yaml"))
+    views = true_views(str(tmp_path / "web.sqlite3"), table["id"], barbu)
     for p in players:
         assert check_no_leak(p.received, p.seat, record) > 100
+        assert all(json.dumps(m["view"], sort_keys=True) in views[p.seat]
+                   for m in p.received if m["type"] == "state" and m["view"])
         for m in p.received:
             if m["type"] == "state" and m["to_move"] == p.seat and m["view"]:
                 labels |= set(m["labels"].values())
     assert "no_tricks" in labels and "done" in labels and any(x.startswith("double:") for x in labels)
-    assert replay(Ruleset.load(os.path.join(ROOT, "rulesets/games/barbu.yaml")), record).ok
+    assert replay(barbu, record).ok
 
 
 def test_a_socket_without_a_hello_is_closed_and_pending_sockets_are_bounded(tmp_path):
