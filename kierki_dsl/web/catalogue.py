@@ -90,7 +90,6 @@ def lint_upload(name: str, text: str, workdir: Optional[str] = None) -> Upload:
 
     ``extends`` is refused (an upload must be the whole ruleset: it may not read files of the
     server). The size and depth limits are the loader's own."""
-    from ..diagnostics import Diagnostics
     from ..ruleset import yamlsafe
     from ..ruleset.model import load_ruleset
 

@@ -11,7 +11,6 @@ from functools import lru_cache
 from ..interpreter.actions import CHOOSE_BASE, action_str
 from ..report import seat_name
 
-PUBLIC_SEAT_KINDS = ("human", "random", "heuristic", "search")
 
 
 def contract_info(ruleset, name: str) -> dict:
