@@ -50,6 +50,17 @@ async def _json_body(request: Request, limit: int):
         return None
 
 
+LINT_SECONDS = 20.0  # an upload that takes longer to check is refused
+
+
+async def _lint(name: str, text: str, workdir: str):
+    """``lint_upload`` in a worker thread (the server keeps serving meanwhile); None if too slow."""
+    try:
+        return await asyncio.wait_for(asyncio.to_thread(lint_upload, name, text, workdir), LINT_SECONDS)
+    except asyncio.TimeoutError:
+        return None
+
+
 def _error(message: str, status: int = 400) -> JSONResponse:
     return JSONResponse({"error": message}, status_code=status)
 
@@ -91,7 +102,9 @@ def create_app(config: Optional[WebConfig] = None) -> Starlette:
             return _error(f"the upload is larger than {config.max_upload} bytes", 413)
         if not isinstance(body, dict) or not isinstance(body.get("text"), str):
             return _error('send {"name": "...", "text": "<the ruleset>"}')
-        got = lint_upload(str(body.get("name") or "upload.yaml"), body["text"], rooms(request).workdir)
+        got = await _lint(str(body.get("name") or "upload.yaml"), body["text"], rooms(request).workdir)
+        if got is None:
+            return _error(f"checking the ruleset took longer than {LINT_SECONDS:.0f} s", 422)
         return JSONResponse({"ok": got.ok, "findings": list(got.findings),
                              "name": got.ruleset.name if got.ok else None,
                              "players": got.ruleset.players if got.ok else None})
@@ -107,7 +120,9 @@ def create_app(config: Optional[WebConfig] = None) -> Starlette:
         upload = body.get("upload")
         if isinstance(upload, dict) and isinstance(upload.get("text"), str):
             name = upload_name(str(upload.get("name") or "upload.yaml"))
-            got = lint_upload(name, upload["text"], r.workdir)
+            got = await _lint(name, upload["text"], r.workdir)
+            if got is None:
+                return _error(f"checking the ruleset took longer than {LINT_SECONDS:.0f} s", 422)
             if not got.ok:
                 return JSONResponse({"error": "the ruleset has errors", "findings": list(got.findings)}, status_code=422)
             kind, ref, text, rs = "upload", name, upload["text"], got.ruleset
