@@ -213,6 +213,7 @@ class Rooms:
         self.workdir = tempfile.mkdtemp(prefix="kierki-web-")
         self.sweeper: Optional[asyncio.Task] = None
         self.pending = 0  # sockets waiting for their hello
+        self.uploads: dict = {}  # table id -> its uploaded ruleset, compiled once
 
     async def start(self) -> None:
         """Resume every unfinished table (as many as may be live), then sweep idle ones."""
@@ -236,7 +237,11 @@ class Rooms:
         if row["ruleset_kind"] == "upload":
             from .catalogue import load_text
 
-            rs = load_text(row["ruleset_ref"], row["ruleset_text"] or "", self.workdir)
+            rs = self.uploads.get(row["id"])
+            if rs is None:
+                rs = load_text(row["ruleset_ref"], row["ruleset_text"] or "", self.workdir)
+                if rs is not None and len(self.uploads) < 4 * self.config.max_tables:
+                    self.uploads[row["id"]] = rs
         else:
             got = self.catalogue.get(row["ruleset_ref"])
             rs = got[1] if got else None
