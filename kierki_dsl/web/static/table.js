@@ -73,8 +73,9 @@ function drawContract(st, v) {
   box.append(el("h2", { id: "contract-name", text: c.pl + (c.en ? " — " + c.en : "") }));
   if (c.scoring) box.append(el("div", { id: "scoring" }, el("strong", { text: "Scores: " }), c.scoring));
   let trump = "no trumps";
-  if (v.trump >= 0) trump = "trumps: " + SUIT_SYMBOLS[v.trump] + " " + SUIT_NAMES[v.trump];
-  if (v.caller >= 0) trump += " (called by " + name(v.caller) + ")";
+  if (v.phase === "call") trump = "trumps not called yet: " + name(v.caller) + " calls";
+  else if (v.trump >= 0) trump = "trumps: " + SUIT_SYMBOLS[v.trump] + " " + SUIT_NAMES[v.trump];
+  if (v.phase !== "call" && v.caller >= 0) trump += " (called by " + name(v.caller) + ")";
   box.append(el("div", { id: "trumps", text: trump + " · dealer " + name(v.dealer) }));
   const rules = el("details", {}, el("summary", { text: "the rules of this deal" }),
     el("ul", {}, c.rules.map(([k, t]) => el("li", {}, el("strong", { text: k + ": " }), t))));
@@ -106,7 +107,7 @@ function seatBox(st, v, s, pos) {
   if (v) {
     if (v.hand_sizes && v.hand_sizes.length) lines.push(el("div", { class: "count", text: v.hand_sizes[s] + " cards" }));
     lines.push(el("div", { text: "this deal: " + v.scores[s] + " · total: " + st.totals[s] }));
-    if (v.free_passes_left && v.free_passes_left.length) lines.push(el("div", { text: "free passes left: " + v.free_passes_left[s] }));
+    if (v.free_passes_left && v.free_passes_left.some(x => x > 0)) lines.push(el("div", { text: "free passes left: " + v.free_passes_left[s] }));
     const bets = (v.bets || []).filter(b => b[0] === s).map(b => (b[2] === 2 ? "redoubled " : "doubled ") + name(b[1]));
     if (bets.length) lines.push(el("div", { text: bets.join(", ") }));
   }
