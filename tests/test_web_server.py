@@ -23,7 +23,7 @@ from kierki_dsl.web.storage import Storage, StorageError, token_hash  # noqa: E4
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 STANDARD = os.path.join(ROOT, "rulesets", "kierki_standard.yaml")
 STATE_KEYS = {"type", "table", "seat", "players", "ruleset", "seats", "deals", "totals", "sheet", "paused", "over",
-              "failure", "view", "to_move", "contract", "labels", "match_url"}
+              "failure", "view", "to_move", "contract", "labels", "match_url", "recent"}
 
 
 @pytest.fixture
@@ -112,13 +112,16 @@ def check_no_leak(messages: list, seat: int, record: dict) -> int:
         view = SeatView.from_json(msg["view"])  # exactly the view's fields, nothing added
         assert view.seat == seat
         deal = record["deals"][view.deal_number - 1]
-        mine = {parse_card(c) for c in deal["hands"][seat]}
+        dealt = {parse_card(c) for c in deal["hands"][seat]}
+        mine = set(dealt)
         for p in deal.get("passes") or []:
             mine |= {parse_card(c) for c in p}
         played = {parse_card(p) for p in deal["plays"] if p not in ("pass",) and ":" not in p}
         assert _cards(view.hand) <= mine, "a card of another seat in the hand"
         shown = {c for _, c in view.trick} | {c for _, plays, _ in view.completed for _, c in plays} | _cards(view.played)
         assert shown <= played
+        recent = {a for _, a, _ in msg["recent"] if a < 52}
+        assert recent <= shown | dealt, "a recent action shows a card this seat may not see (yet)"
         checked += 1
     return checked
 

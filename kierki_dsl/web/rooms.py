@@ -12,10 +12,14 @@ import secrets
 import shutil
 import tempfile
 import time
+from collections import deque
 from concurrent.futures import ThreadPoolExecutor
 from typing import Optional
 
 from .storage import PLAYING, token_hash
+
+
+LOG_LENGTH = 16  # recent actions of the deal shown to a seat
 
 
 class RoomError(Exception):
@@ -73,6 +77,7 @@ class Room:
         self.seed = int(row["seed"])
         self.failure: Optional[str] = None
         self.conns: dict = {}
+        self.logs: dict = {}  # seat -> its recent (seat, action) of this deal, from the table's events
         self.tokens = rooms.storage.token_hashes(self.id)
         self.changed = asyncio.Event()
         self.last_active = time.monotonic()
@@ -100,9 +105,22 @@ class Room:
             self.table.leave(seat)
         conn = Conn(ws, seat)
         self.conns[seat] = conn
-        self.table.sit(seat, lambda event: None)  # every event reaches the seat as a fresh state
+        self.logs[seat] = deque(maxlen=LOG_LENGTH)
+        self.table.sit(seat, lambda event, s=seat: self._heard(s, event))
         self.touch()
         return conn
+
+    def _heard(self, seat: int, event) -> None:
+        """What the table core told ``seat`` (only what it may know): its recent plays and passes."""
+        from ..table.events import DealStarted, Played
+
+        log = self.logs.get(seat)
+        if log is None:
+            return
+        if isinstance(event, DealStarted):
+            log.clear()
+        elif isinstance(event, Played):
+            log.append((event.seat, event.action))
 
     def leave(self, conn: Conn) -> None:
         if self.conns.get(conn.seat) is conn:

@@ -87,4 +87,5 @@ def seat_state(room, seat: int) -> dict:
     doc["to_move"] = m.to_move()
     doc["contract"] = contract_info(rs, view.contract)
     doc["labels"] = {str(a): action_label(view, a) for a in view.legal if not 0 <= a < 52}
+    doc["recent"] = [[s, a, action_label(view, a)] for s, a in room.logs.get(seat, ())]
     return doc

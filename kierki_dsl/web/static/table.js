@@ -136,6 +136,10 @@ function drawBoard(st, v, n) {
   } else if (!v.layout) {
     center.append(el("div", { id: "trick", class: "muted", text: "No cards on the table." }));
   }
+  if (st.recent && st.recent.length) {
+    const shown = st.recent.slice(-n).map(([s, a, label]) => name(s) + " " + (a < 52 ? cardText(a) : pretty(label)));
+    center.append(el("div", { id: "recent", class: "muted", text: "Latest: " + shown.join(" · ") }));
+  }
   if (v.completed && v.completed.length) {
     const [, plays, winner] = v.completed[v.completed.length - 1];
     center.append(el("div", { id: "last-trick" },
