@@ -118,7 +118,8 @@ PHASE_WORDS = {"lead": "when leading", "follow": "when following suit", "discard
 
 def _choice_words(c) -> str:
     names = ", ".join(o.pl for o in c.options)
-    once = " (each contract once per chooser)" if c.once_each else ""
+    once = (" (each contract once in the match, whoever chooses)" if c.once_in_match
+            else " (each contract once per chooser)" if c.once_each else "")
     return f"{seat(c.by_text)} looks at his hand and chooses the contract: {names}{once}"
 
 

@@ -2,7 +2,8 @@
 
 ``{choose: {by: dealer, from: [a, b, c], once_each: true}, repeat: 12}`` makes twelve deals
 in each of which the chooser, after seeing his hand, names one of the contracts; with
-``once_each`` a chooser may name each contract only once in a match.
+``once_each`` a chooser may name each contract only once in a match; with ``once_in_match``
+each contract is named only once in the match, whoever chooses.
 """
 from __future__ import annotations
 
@@ -29,6 +30,7 @@ class Choice:
     type: str = "choice"
     pl: str = "Wybór rozgrywającego"
     en: str = "declarer's choice"
+    once_in_match: bool = False
     total = None
 
     def chooser(self, dealer: int, players: int, hands, deck: int) -> int:
@@ -59,8 +61,12 @@ class Choice:
 
     def allowed(self, chooser: int, chosen: dict) -> list[int]:
         """Indices of the options this chooser may still name."""
-        used = chosen.get((id(self), chooser), set()) if self.once_each else set()
+        used = chosen.get(self.memory_key(chooser), set()) if self.once_each or self.once_in_match else set()
         return [i for i, c in enumerate(self.options) if c.name not in used]
+
+    def memory_key(self, chooser: int) -> tuple:
+        """Where the match remembers this slot's choices: per chooser, or one set for the match."""
+        return (id(self), None if self.once_in_match else chooser)
 
     def view(self, seat: int, hand: int, dealer: int, players: int, legal: list, scores) -> SeatView:
         from .view import SeatView  # only play needs it; lint does not
@@ -74,7 +80,7 @@ class Choice:
 
 
 def record_choice(chosen: dict, slot: Choice, chooser: int, contract) -> None:
-    chosen.setdefault((id(slot), chooser), set()).add(contract.name)
+    chosen.setdefault(slot.memory_key(chooser), set()).add(contract.name)
 
 
 class ChoiceDeal:

@@ -53,9 +53,10 @@ def range_total(schedule: list, computed: dict, players: int, first: int, last: 
         while j < len(schedule) and schedule[j] is c:
             j += 1
         opts = [computed.get(o.name) for o in c.options]
-        if j - 1 > last or not c.once_each or None in opts or (j - i) != players * len(opts):
+        once = 1 if c.once_in_match else players  # how many times each option is played
+        if j - 1 > last or not (c.once_each or c.once_in_match) or None in opts or (j - i) != once * len(opts):
             return None
-        total += players * sum(opts)
+        total += once * sum(opts)
         i = j
     return total
 
@@ -128,7 +129,10 @@ def _check_choices(schedule: list, players: int, bctx) -> None:
             continue
         seen.add(id(c))
         count = sum(1 for x in schedule if x is c)
-        if c.once_each and count > players * len(c.options):
+        if c.once_in_match and count > len(c.options):
+            bctx.error(("match", "schedule"), "M613",
+                       f"{count} declarer's-choice deals but {len(c.options)} contracts, each once in the match")
+        elif c.once_each and not c.once_in_match and count > players * len(c.options):
             bctx.error(("match", "schedule"), "M613",
                        f"{count} declarer's-choice deals but {players} choosers × {len(c.options)} contracts, each once, "
                        f"allow only {players * len(c.options)}")
