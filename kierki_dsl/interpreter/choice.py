@@ -59,6 +59,27 @@ class Choice:
         record_choice(chosen, self, chooser, self.options[index])
         return self.options[index]
 
+    def block_total(self, count: int, cut: bool, computed: dict, players: int):
+        """The fixed sum of ``count`` deals of this slot in a row: when every chooser names every
+        option once (a whole block, not cut by the range asked), players × the options' totals;
+        with ``once_in_match``, when the block names every option once, their totals."""
+        opts = [computed.get(o.name) for o in self.options]
+        once = 1 if self.once_in_match else players  # how many times each option is played
+        if cut or not (self.once_each or self.once_in_match) or None in opts or count != once * len(opts):
+            return None
+        return once * sum(opts)
+
+    def check_count(self, count: int, players: int, bctx) -> None:
+        """M613: more deals of this slot than its choosers may fill, each option once."""
+        if self.once_in_match:
+            if count > len(self.options):
+                bctx.error(("match", "schedule"), "M613",
+                           f"{count} declarer's-choice deals but {len(self.options)} contracts, each once in the match")
+        elif self.once_each and count > players * len(self.options):
+            bctx.error(("match", "schedule"), "M613",
+                       f"{count} declarer's-choice deals but {players} choosers × {len(self.options)} contracts, each once, "
+                       f"allow only {players * len(self.options)}")
+
     def allowed(self, chooser: int, chosen: dict) -> list[int]:
         """Indices of the options this chooser may still name."""
         used = chosen.get(self.memory_key(chooser), set()) if self.once_each or self.once_in_match else set()
