@@ -225,6 +225,14 @@ _add("M615", "extra turn after no card", "An `again_after` predicate that no car
      "kierki: 1\nname: example\ndeck: {ranks: [8, 9, 10, J, Q, K, A]}\nmatch: {schedule: [lot]}\ncontracts:\n"
      "  lot:\n    type: layout\n    start_rank: 8\n    again_after: card.rank == A\n    prizes: [800, 500]\n",
      (9, 18), severity="warning")
+_add("M619", "up_first that never applies", "`up_first` makes the card above the opening card come before any "
+     "card below it. With the opening card at the top of its row there is no card above, and if the deck has no "
+     "card above it the lower cards can never be laid.",
+     "kierki: 1\nname: example\nmatch: {schedule: [lot]}\ncontracts:\n"
+     "  lot:\n    type: layout\n    start_rank: K\n    up_first: true\n    prizes: [800, 500]\n",
+     "kierki: 1\nname: example\nmatch: {schedule: [lot]}\ncontracts:\n"
+     "  lot:\n    type: layout\n    start_rank: 7\n    up_first: true\n    prizes: [800, 500]\n",
+     (8, 15), severity="warning")
 _add("M616", "nobody may double", "A `may_double` rule that is always false makes the doubling round empty.",
      _contract("  bez_lew:\n    doubling: {may_double: 1 > 2}\n    score: [{per_trick: -20}]\n"),
      _contract("  bez_lew:\n    doubling: {may_double: doubler != dealer}\n    score: [{per_trick: -20}]\n"),

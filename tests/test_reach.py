@@ -29,7 +29,7 @@ SHIPPED = {
     "variants": ["third_and_eighth", "sixth_and_last", "heart_ban_in_deal_one", "no_heart_lead_ban",
                  "robber_counted_once", "short_kierki", "three_players_enc", "declarer_chooses_negatives",
                  "fantan_pass_at_will", "fantan_seven_diamonds_starts", "fantan_seven_hearts_starts",
-                 "fantan_extra_turn_ace_or_two", "iks_scale"],
+                 "fantan_extra_turn_ace_or_two", "iks_scale", "fantan_eight_before_lower"],
     "games": ["omnibus", "omnibus_ten_diamonds", "black_maria", "pink_lady", "russian_king"],
 }
 PATHS = [RULESETS / folder / f"{name}.yaml" for folder, names in SHIPPED.items() for name in names]
@@ -210,6 +210,51 @@ def test_extra_card_after_an_ace_or_a_two():
     assert after_two("standard") == E
     assert after_two("fantan_extra_turn") == E, "the ace-only form gives no extra card after a two"
     assert after_two("fantan_extra_turn_ace_or_two") == N
+
+
+def test_the_eight_before_any_lower_card():
+    """RULES.md §d.9: with up_first the 8 must lie on the 7 before the 6 may be laid."""
+    hands = [C("8S", "2H"), C("6S", "9S", "3H"), C("4H"), C("5H")]
+    std, up = load("standard").contracts["loteryjka"], load("fantan_eight_before_lower").contracts["loteryjka"]
+    deck = load("standard").deck
+    seven = [(parse_card("7S"), parse_card("7S")), None, None, None]
+    st = std.new_deal(4, deck, W, hands)
+    st.set_rows(seven, to_move=E)
+    assert st.legal_actions() == C("6S")
+    st = up.new_deal(4, deck, W, hands)
+    st.set_rows(seven, to_move=E)
+    assert st.legal_actions() == [PASS]
+    assert st.why_illegal(parse_card("6S")) == "the 8S must follow the 7S before any lower card"
+    from kierki_dsl.interpreter.reasons import illegal_reason
+
+    assert illegal_reason(st.view(E), parse_card("6S"), up) == "the 8S must follow the 7S before any lower card"
+    st = up.new_deal(4, deck, W, hands)
+    st.set_rows(seven, to_move=N)
+    st.apply_action(parse_card("8S"))
+    assert set(st.legal_actions()) == set(C("6S", "9S")), "with the 8 down the row grows both ways"
+    again = up.from_view(st.view(E), [st.hands[i] for i in range(4)])
+    assert set(again.legal_actions()) == set(C("6S", "9S")), "a position rebuilt from a view (search)"
+    # a whole deal from the 7s: no card below a 7 before its 8
+    for dealer in range(4):
+        st = up.new_deal(4, deck, dealer, deal_out(list(range(52)), dealer, 4))
+        while not st.is_terminal():
+            action = st.legal_actions()[0]
+            if action != PASS and action % 13 < 5:
+                assert st.played >> (action // 13 * 13 + 6) & 1, "the 8 lies before any lower card"
+            st.apply_action(action)
+
+
+def test_up_first_that_never_applies_is_found(tmp_path):
+    p = tmp_path / "top.yaml"
+    p.write_text(f"kierki: 1\nextends: {STANDARD}\nname: top\ncontracts:\n  loteryjka:\n    start_rank: K\n"
+                 "    up_first: true\n", "utf-8")
+    found = [d for d in lint_file(str(p)) if d.code == "M619"]
+    assert found and found[0].pos.line == 7 and "never applies" in found[0].message
+    p.write_text(f"kierki: 1\nextends: {STANDARD}\nname: top\ndeck: {{ranks: [2, 3, 4, 5, 6, 7, 9, 10, J, Q, K, A]}}\n"
+                 "match: {total: null, parts: null}\ncontracts:\n  loteryjka:\n    total: null\n    up_first: true\n",
+                 "utf-8")
+    found = [d for d in lint_file(str(p)) if d.code == "M619"]
+    assert found and "can never be laid" in found[0].message
 
 
 # -- V21: the IKS scale ----------------------------------------------------------------------

@@ -44,6 +44,8 @@ FIELDS = {
     "doubling": Field(DOUBLING, "side bets between players on the difference of their scores (Barbu)", default=None),
     "again_after": Field(Expr("pred"), "a card predicate: after playing a matching card the same player plays again "
                          "(if able), e.g. card.rank == A", default=None),
+    "up_first": Field(Bool(), "the card above the opening card must be laid before any card below it (Fan Tan: "
+                      "the 8 follows the 7 before the 6)", default=False),
     "prizes": Field(List(Int(-10**6, 10**6), min_items=1, max_items=8), "points by finishing place; the deal ends when all are given", required=True),
 }
 
@@ -71,6 +73,7 @@ class LayoutContract(Contract):
     pass_fine: int = 0
     doubling: Optional[Doubling] = None
     description: str = ""
+    up_first: bool = False  # a row grows down only once the card above its opening card lies
     _tables: dict = attrs.field(factory=dict, repr=False)
 
     def position(self, c: int) -> int:
@@ -94,10 +97,12 @@ class LayoutContract(Contract):
                 if p == start:
                     opening |= 1 << c
                 m = 0
-                if p <= start and p > 0:
+                if p <= start and p > 0 and not (self.up_first and p == start and start < 12):
                     m |= 1 << self.card_at(s, p - 1)
                 if p >= start and p < 12:
                     m |= 1 << self.card_at(s, p + 1)
+                if self.up_first and p == start + 1 and start > 0:  # the card above opens the way down
+                    m |= 1 << self.card_at(s, start - 1)
                 adds.append(m)
             self._tables[rank] = (opening, tuple(adds))
         return self._tables[rank]
@@ -140,11 +145,23 @@ class LayoutContract(Contract):
         if spec.get("again_after") is not None and not self.again:
             bctx.warning(w + ("again_after",), "M615", "again_after matches no card of the deck: nobody ever "
                          "plays again")
+        self._check_up_first(w, bctx, deck)
         if len(self.prizes) > players:
             bctx.error(w + ("prizes",), "M607", f"{len(self.prizes)} prizes for {players} players")
         opening = deck if self.start_rank is None else sum(1 << (s * 13 + self.start_rank) for s in range(4))
         if not opening & deck:
             bctx.error(w + ("start_rank",), "M606", f"the opening rank {card_str(self.start_rank)[0]} is not in the deck")
+
+    def _check_up_first(self, w: tuple, bctx, deck: int) -> None:
+        """M619: ``up_first`` that never applies, or that keeps the lower cards out of play."""
+        if not self.up_first or self.start_rank is None:
+            return
+        start = self.position(self.start_rank)
+        if start == 12:
+            bctx.warning(w + ("up_first",), "M619", "up_first never applies: the opening card is the top of its row")
+        elif not any(deck >> self.card_at(s, start + 1) & 1 for s in range(4)):
+            bctx.warning(w + ("up_first",), "M619", "with up_first the cards below the opening card can never be "
+                         "laid: the card above it is not in the deck")
 
     def wants_tricks(self, tricks_total: int, players: int) -> Optional[bool]:
         """A layout has no tricks: no hint (a bot's hint hook of every deal type)."""
@@ -184,6 +201,7 @@ class Layout(DealType):
             pass_fine=spec.get("pass_fine", 0),
             prizes=tuple(prizes),
             again=again.const if again is not None else 0,
+            up_first=spec.get("up_first", False),
             doubling=doubling,
             description=spec.get("description") or "",
         )
@@ -249,7 +267,7 @@ class LayoutDeal:
             lo, hi = c.position(row[0]), c.position(row[1])
             for p in range(lo, hi + 1):
                 self.played |= 1 << c.card_at(suit, p)
-            if lo > 0:
+            if lo > 0 and not (c.up_first and self.start is not None and hi == c.position(self.start) and hi < 12):
                 self.frontier |= 1 << c.card_at(suit, lo - 1)
             if hi < 12:
                 self.frontier |= 1 << c.card_at(suit, hi + 1)
@@ -294,6 +312,12 @@ class LayoutDeal:
         if not self.played & SUIT_MASK[suit]:
             opener = card_str(suit * 13 + self.start)[0]
             return f"the {card_str(action)[1]} row is not open: only its {opener} can open it"
+        if self.contract.up_first and self.start is not None:
+            c, pos = self.contract, self.contract.position(action)
+            start = c.position(self.start)
+            if pos == start - 1 and start < 12 and not self.played >> c.card_at(suit, start + 1) & 1:
+                return (f"the {card_str(c.card_at(suit, start + 1))} must follow the "
+                        f"{card_str(c.card_at(suit, start))} before any lower card")
         return f"{card_str(action)} does not fit next to an end of its row"
 
     def apply_action(self, action: int) -> None:
