@@ -18,7 +18,8 @@ from .ruleset.semantics import contract_total
 
 _RANK_PLURAL = {8: "tens", 9: "jacks", 10: "queens", 11: "kings", 12: "aces"}
 _SEAT_WORDS = {"dealer": "the dealer", "left(dealer)": "the player to the dealer's left",
-               "right(dealer)": "the player to the dealer's right", "holder(2C)": "the holder of the two of clubs"}
+               "right(dealer)": "the player to the dealer's right", "holder(2C)": "the holder of the two of clubs",
+               "bidder": "the highest bidder"}
 
 
 def _rank_plural(r: int) -> str:
@@ -123,6 +124,16 @@ def _choice_words(c) -> str:
     return f"{seat(c.by_text)} looks at his hand and chooses the contract: {names}{once}"
 
 
+def _auction_words(a: dict) -> str:
+    first = seat(a["first"].text) if a.get("first") is not None else seat("left(dealer)")
+    fallback = seat(a["if_all_pass"].text) if a.get("if_all_pass") is not None else seat("dealer")
+    step = a.get("step", 1)
+    grid = f" in steps of {step}" if step != 1 else ""
+    return (f"before play, starting with {first} and going round, each player bids more than the bid standing "
+            f"(from {a['min']} to {a['max']}{grid}) or passes and is out; the last bidder left wins the auction "
+            f"(`bidder`, with `bid`); if everybody passes, {fallback} plays at {a['min']}")
+
+
 def aspects(rs, name: str) -> dict:
     """The contract's rules as ordered (aspect -> sentence) pairs."""
     spec = rs.specs[name]
@@ -159,6 +170,8 @@ def aspects(rs, name: str) -> dict:
         out["scoring"] = f"{places}; the deal ends once every prize is given"
     else:
         out["game"] = f"trick-taking, {n} tricks"
+        if spec.get("auction") is not None:
+            out["auction"] = _auction_words(spec["auction"])
         t = spec.get("trump")
         if isinstance(t, dict):
             choices = [x for x in (t.get("choices") or SUIT_NAMES)]

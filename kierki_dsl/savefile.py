@@ -13,7 +13,7 @@ import os
 from typing import Optional
 
 from .cards import CardError, parse_card
-from .interpreter.actions import CHOOSE_BASE, NO_TRUMP, PASS, action_str, call, parse_bet
+from .interpreter.actions import CHOOSE_BASE, NO_TRUMP, PASS, action_str, call, is_bid, parse_bet
 
 FORMAT = "kierki-save/1"
 
@@ -23,7 +23,7 @@ class SaveError(Exception):
 
 
 def encode(action: int) -> str:
-    if action >= CHOOSE_BASE:
+    if CHOOSE_BASE <= action and not is_bid(action):
         return f"choose:{action - CHOOSE_BASE}"
     return action_str(action)
 
@@ -32,6 +32,10 @@ def decode(text: str) -> int:
     t = str(text)
     if t == "pass":
         return PASS
+    if t.startswith("bid:") and t[4:].isdigit() and len(t) <= 10:
+        from .interpreter.bidding import parse_auction_action
+
+        return parse_auction_action(t)
     if t.startswith("choose:") and t[7:].isdigit():
         return CHOOSE_BASE + int(t[7:])
     if t == "call:none":

@@ -29,7 +29,7 @@ SHIPPED = {
     "variants": ["third_and_eighth", "sixth_and_last", "heart_ban_in_deal_one", "no_heart_lead_ban",
                  "robber_counted_once", "short_kierki", "three_players_enc", "declarer_chooses_negatives",
                  "fantan_pass_at_will", "fantan_seven_diamonds_starts", "fantan_seven_hearts_starts",
-                 "fantan_extra_turn_ace_or_two", "iks_scale", "fantan_eight_before_lower"],
+                 "fantan_extra_turn_ace_or_two", "iks_scale", "fantan_eight_before_lower", "auction_for_trumps"],
     "games": ["omnibus", "omnibus_ten_diamonds", "black_maria", "pink_lady", "russian_king"],
 }
 PATHS = [RULESETS / folder / f"{name}.yaml" for folder, names in SHIPPED.items() for name in names]
@@ -309,3 +309,116 @@ def test_russian_king_has_32_cards_and_8_tricks():
     results = list(MatchRunner(rs, [make_player("random") for _ in range(4)], seed=2).deals())
     assert [len(r.plays) for r in results] == [32, 32, 32]
     assert [sum(r.scores) for r in results] == [-16, -16, -8]
+
+
+# -- the auction (V8) ---------------------------------------------------------------------------
+
+def _auction_deal(rs=None):
+    rs = rs or load("auction_for_trumps")
+    return rs, rs.contracts["atu"].new_deal(4, rs.deck, W, deal_out(list(range(52)), W, 4))
+
+
+def test_an_auction_decides_who_names_trumps_and_what_it_costs():
+    from kierki_dsl.interpreter.actions import bid
+
+    rs, st = _auction_deal()
+    assert st.phase == "auction" and st.current_player() == N, "bidding starts left of the dealer"
+    assert st.view(N).hand.bit_count() == 13, "bidders see their whole hands"
+    for action in (bid(30), bid(60), PASS, PASS):  # N 30, E 60, S passes, W passes
+        st.apply_action(action)
+    assert st.current_player() == N and st.legal_actions()[:2] == [PASS, bid(90)]
+    assert st.why_illegal(bid(60)) == "a bid must be higher than 60, the bid standing"
+    assert st.why_illegal(bid(100)) == "bids go from 30 to 300 in steps of 30"
+    st.apply_action(PASS)  # N passes: E wins at 60
+    assert (st.phase, st.bidder, st.bid, st.current_player()) == ("call", E, 60, E)
+    assert st.view(E).hand.bit_count() == 13
+    st.apply_action(call(0))
+    assert st.current_player() == N, "the player left of the dealer still leads"
+    while not st.is_terminal():
+        st.apply_action(st.legal_actions()[0])
+    tricks = [25 * n for n in st.tricks_won]
+    assert st.returns() == [t + (-60 if s == E else 20) for s, t in enumerate(tricks)]
+    assert sum(st.returns()) == 325
+    std = load("standard").contracts["atu"].new_deal(4, load("standard").deck, W, deal_out(list(range(52)), W, 4))
+    assert std.phase == "call" and std.current_player() == W, "the standard profile has no auction"
+
+
+def test_everybody_passes_and_the_dealer_plays_at_the_minimum():
+    rs, st = _auction_deal()
+    for _ in range(4):
+        st.apply_action(PASS)
+    assert (st.phase, st.bidder, st.bid, st.current_player()) == ("call", W, 30, W)
+
+
+def test_the_highest_bid_ends_the_auction_at_once():
+    from kierki_dsl.interpreter.actions import bid
+
+    rs, st = _auction_deal()
+    st.apply_action(bid(300))
+    assert (st.phase, st.bidder, st.bid) == ("call", N, 300)
+
+
+def test_auction_reasons_views_records_and_saves():
+    from kierki_dsl.interpreter.actions import bid
+    from kierki_dsl.interpreter.reasons import illegal_reason
+    from kierki_dsl.interpreter.view import SeatView
+    from kierki_dsl.savefile import decode, encode
+
+    rs, st = _auction_deal()
+    st.apply_action(bid(90))
+    view = st.view(E)
+    assert view.auction == ((N, 90),) and (view.bid, view.bidder) == (90, N)
+    assert SeatView.from_json(view.to_json()) == view
+    assert illegal_reason(view, bid(60), rs.contracts["atu"]) == "a bid must be higher than 90, the bid standing"
+    assert decode(encode(bid(120))) == bid(120) and encode(bid(120)) == "bid:120"
+    for _ in range(3):
+        st.apply_action(PASS)
+    st.apply_action(call(1))
+    st.apply_action(st.legal_actions()[0])
+    again = rs.contracts["atu"].from_view(st.view(S), list(st.hands))
+    assert (again.bid, again.bidder) == (90, N), "search rebuilds the auction's outcome from a view"
+    # a record holds the auction, and replay checks every bid
+    runner = MatchRunner(rs, [make_player(n) for n in ("heuristic", "random", "search:2", "random")], seed=6)
+    results = list(runner.deals())
+    record = match_record(rs, 6, runner.first_dealer, results)
+    deal8 = record["deals"][7]
+    assert deal8["auction"] and deal8["caller"] == results[7].bidder
+    assert replay(rs, record).ok
+    deal8["auction"] = ["bid:45"] + deal8["auction"][1:]
+    report = replay(rs, record)
+    assert not report.ok and "bid:45 is illegal: bids go from 30 to 300 in steps of 30" in str(report.violations[0])
+
+
+def test_the_human_prompt_offers_bids_with_reasons():
+    from kierki_dsl.interpreter.actions import bid
+
+    rs, st = _auction_deal()
+    st.apply_action(bid(60))
+    out = io.StringIO()
+    human = HumanPlayer(stdin=io.StringIO("45\n30\n90\n"), stdout=out, ruleset=rs)
+    human.reset(1, E)
+    assert human.act(st.view(E)) == bid(90)
+    shown = out.getvalue()
+    assert "Auction so far: N 60" in shown and "the bid standing is 60 by N" in shown
+    assert "45 is not allowed: bids go from 30 to 300 in steps of 30" in shown
+    assert "30 is not allowed: a bid must be higher than 60, the bid standing" in shown
+
+
+def test_search_and_heuristic_bid():
+    from kierki_dsl.interpreter.actions import is_bid
+
+    rs, st = _auction_deal()
+    for name in ("search:4", "heuristic"):
+        p = make_player(name)
+        p.reset(3, N, rs)
+        assert p.act(st.view(N)) in st.legal_actions()
+    # a very strong hand bids, a very weak one passes
+    strong = [C(*"AS KS QS JS TS 9S AH KH QH AD KD AC KC".split()), C(*"2H 3H 4H 5H 2D 3D 4D 5D 2C 3C 4C 2S 3S".split()),
+              C(*"6H 7H 8H 9H 6D 7D 8D 9D 5C 6C 7C 4S 5S".split()), C(*"TH JH TD JD QD 8C 9C TC JC QC 6S 7S 8S".split())]
+    st = rs.contracts["atu"].new_deal(4, rs.deck, W, strong)
+    h = make_player("heuristic")
+    h.reset(1, N, rs)
+    assert is_bid(h.act(st.view(N)))
+    st.apply_action(h.act(st.view(N)))
+    h.reset(1, E, rs)
+    assert h.act(st.view(E)) == PASS

@@ -10,6 +10,7 @@ DOUBLE_BASE = 58  # DOUBLE_BASE + seat (0..7): double that seat
 REDOUBLE_BASE = 66  # REDOUBLE_BASE + seat: redouble a seat that doubled you
 DONE = 74  # no more doubles (or redoubles) from this seat
 CHOOSE_BASE = 100  # CHOOSE_BASE + i: a declarer chooses option i of a declarer's-choice deal
+BID_BASE = 1000  # BID_BASE + value: a bid of that value in an auction (a pass there is PASS)
 
 
 def call(suit: int) -> int:
@@ -33,6 +34,20 @@ def redouble(seat: int) -> int:
     return REDOUBLE_BASE + seat
 
 
+def bid(value: int) -> int:
+    """The action bidding ``value`` in an auction."""
+    return BID_BASE + value
+
+
+def bid_value(action: int) -> int:
+    return action - BID_BASE
+
+
+def is_bid(action: int) -> bool:
+    """An auction bid (not a pass)."""
+    return action >= BID_BASE
+
+
 def is_bet(action: int) -> bool:
     """A doubling-round action: double, redouble or done."""
     return DOUBLE_BASE <= action <= DONE
@@ -43,6 +58,8 @@ def action_str(action: int) -> str:
         return card_str(action)
     if action == PASS:
         return "pass"
+    if is_bid(action):
+        return f"bid:{action - BID_BASE}"
     if action == NO_TRUMP:
         return "call:none"
     if is_call(action):
