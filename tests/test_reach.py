@@ -210,6 +210,12 @@ def test_extra_card_after_an_ace_or_a_two():
     assert after_two("standard") == E
     assert after_two("fantan_extra_turn") == E, "the ace-only form gives no extra card after a two"
     assert after_two("fantan_extra_turn_ace_or_two") == N
+    rs = load("fantan_extra_turn_ace_or_two")
+    st = rs.contracts["loteryjka"].new_deal(4, rs.deck, W, [C("2S", "AS", "QH"), C("8S", "3H"), C("JD", "4H"),
+                                                           C("KC", "5H")])
+    st.set_rows([(parse_card("3S"), parse_card("7S")), None, None, None], to_move=N)
+    st.apply_action(parse_card("2S"))
+    assert st.legal_actions() == C("AS") + [PASS], "the extra card may be declined"
 
 
 def test_the_eight_before_any_lower_card():
