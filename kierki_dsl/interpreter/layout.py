@@ -200,6 +200,14 @@ class LayoutContract(Contract):
             bctx.warning(w + ("up_first",), "M622", "with up_first the cards below the opening card can never be "
                          "laid: the card above it is not in the deck")
 
+    turn_word = "turn"  # what a numbered step of play is called in messages (a round of turns)
+
+    def aspects(self, rs, spec) -> dict:
+        """This contract's rules in words, aspect by aspect (``kierki explain``, ``kierki diff``)."""
+        from .layoutwords import aspects
+
+        return aspects(self, rs, spec)
+
     def wants_tricks(self, tricks_total: int, players: int) -> Optional[bool]:
         """A layout has no tricks: no hint (a bot's hint hook of every deal type)."""
         return None
