@@ -428,3 +428,20 @@ def test_search_and_heuristic_bid():
     st.apply_action(h.act(st.view(N)))
     h.reset(1, E, rs)
     assert h.act(st.view(E)) == PASS
+
+
+def test_explain_and_diff_read_the_new_constructs(cli):
+    """`kierki explain` says each new construct in words and `kierki diff` shows it."""
+    std = str(STANDARD)
+    cases = {
+        "variants/auction_for_trumps.yaml": ("auction: before play, starting with the player to the dealer's left",
+                                            "from 30 to 300 in steps of 30"),
+        "variants/fantan_eight_before_lower.yaml": ("up first: in each row the 8 must follow the 7 before any lower card",),
+        "variants/declarer_chooses_negatives.yaml": ("each contract once in the match, whoever chooses",),
+    }
+    for rel, phrases in cases.items():
+        path = str(RULESETS / rel)
+        rc, out, err = cli("explain", path)
+        assert rc == 0 and all(p in out for p in phrases), (rel, out)
+        rc, out, err = cli("diff", std, path)
+        assert rc in (0, 1) and all(p.split(": ", 1)[-1] in out for p in phrases), (rel, out)
