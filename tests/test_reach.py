@@ -445,3 +445,27 @@ def test_explain_and_diff_read_the_new_constructs(cli):
         assert rc == 0 and all(p in out for p in phrases), (rel, out)
         rc, out, err = cli("diff", std, path)
         assert rc in (0, 1) and all(p.split(": ", 1)[-1] in out for p in phrases), (rel, out)
+
+
+def test_every_auction_ends_with_the_last_bid_or_the_fallback():
+    """Any sequence of legal bids and passes ends within players × levels turns; the winner
+    made the highest bid (or, when everybody passed, the dealer plays at the minimum)."""
+    import random
+
+    from kierki_dsl.interpreter.actions import bid_value, is_bid
+
+    rs = load("auction_for_trumps")
+    for seed in range(200):
+        rng = random.Random(seed)
+        st = rs.contracts["atu"].new_deal(4, rs.deck, seed % 4, deal_out(list(range(52)), seed % 4, 4))
+        made = []
+        for _ in range(4 * 10 + 4):
+            if st.phase != "auction":
+                break
+            action = rng.choice(st.legal_actions()[: rng.choice((2, 11))])
+            if is_bid(action):
+                made.append((st.current_player(), bid_value(action)))
+            st.apply_action(action)
+        assert st.phase == "call"
+        assert (st.bidder, st.bid) == (made[-1] if made else (seed % 4, 30))
+        assert st.current_player() == st.bidder
