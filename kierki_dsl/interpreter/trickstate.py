@@ -47,6 +47,7 @@ class TrickDeal:
         self.auction: Optional[AuctionRound] = None  # the auction, when the contract has one
         self.bid, self.bidder = 0, -1  # its outcome
         self.passes: list = [[] for _ in range(players)]  # cards each seat passes
+        self._legal = (-1, 0, 0)  # (actions taken, hand on turn, legal mask) last worked out
         self.pass_offset = contract.passing.offset(number, players) if contract.passing else 0
         if self.pass_offset:
             self.phase = PASSING
@@ -111,7 +112,7 @@ class TrickDeal:
             m = self.hands[self.to_move]
             for c in self.passes[self.to_move]:
                 m &= ~(1 << c)
-            return [c for c in range(52) if m >> c & 1]
+            return card_list(m)
         if self.phase == CALL:
             return [call(s) for s in self.contract.call.choices]
         if self.phase == AUCTION:
@@ -128,8 +129,15 @@ class TrickDeal:
                         self.hands[self.to_move], self.deck)
 
     def legal_mask(self, explain: Optional[int] = None):
-        """The legal cards as a mask; with ``explain=card``, the reason that card is illegal."""
+        """The legal cards as a mask; with ``explain=card``, the reason that card is illegal.
+
+        The mask is kept for the position it was worked out in (the number of actions taken and
+        the hand on turn), so ``legal_actions`` followed by ``apply_action`` works it out once."""
         hand = self.hands[self.to_move]
+        if explain is None:
+            ply, seen, cached = self._legal
+            if ply == len(self.actions) and seen == hand:
+                return cached
         legal = hand
         leading = not self.trick
         phase = "lead"
@@ -166,6 +174,7 @@ class TrickDeal:
                 legal = m
         if explain is not None:
             return None
+        self._legal = (len(self.actions), hand, legal)
         return legal
 
     def why_illegal(self, action: int) -> Optional[str]:
@@ -486,6 +495,7 @@ class TrickDeal:
         st.ended_early = False
         st.number = view.deal_number
         st.passes = [[] for _ in range(view.players)]
+        st._legal = (-1, 0, 0)
         st.pass_offset = 0
         st.betting = BettingRound.settled(view.bets, view.players) if view.bets else None
         st.bid, st.bidder = view.bid, view.bidder
