@@ -69,6 +69,8 @@ def make_player(spec: str) -> Player:
     from . import heuristic, human, search  # noqa: F401  (they register themselves)
 
     name, _, setting = spec.partition(":")
+    if name == "ismcts" and name not in PLAYERS:  # needs the [openspiel] extra: imported only when asked for
+        from . import ismcts  # noqa: F401
     cls = PLAYERS.get(name)
     if cls is None:
         raise KeyError(f"unknown player {name!r} (known: {', '.join(sorted(PLAYERS))})")
