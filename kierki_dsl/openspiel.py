@@ -47,7 +47,7 @@ GAME_TYPE = pyspiel.GameType(
     chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
     information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
     utility=pyspiel.GameType.Utility.GENERAL_SUM,
-    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+    reward_model=pyspiel.GameType.RewardModel.REWARDS,  # a match pays at the end of every deal
     max_num_players=8,
     min_num_players=2,
     provides_information_state_string=True,
@@ -105,6 +105,7 @@ class KierkiState(pyspiel.State):
         if core is None and isinstance(game.spec.ruleset, Ruleset):
             core = GameState(game.spec)
         self.core = core  # a game of a seat's view (players/ismcts.py) gets its core set after
+        self._rewards = [0.0] * game.num_players()
 
     def current_player(self):
         return self.core.current_player()
@@ -116,7 +117,17 @@ class KierkiState(pyspiel.State):
         return self.core.chance_outcomes()
 
     def _apply_action(self, action):
+        before, chance = self.core.totals, self.core.is_chance()
         self.core.apply_action(int(action))
+        paid = [float(b - a) for a, b in zip(before, self.core.totals)]
+        if chance:  # chance nodes pay nothing: what was paid before them still stands
+            paid = [p + r for p, r in zip(paid, self._rewards)]
+        self._rewards = paid
+
+    def rewards(self):
+        """What the last decision paid (a deal's scores when it ends it), kept through the
+        chance nodes that follow it (the next deal's cards) until the next decision."""
+        return list(self._rewards)
 
     def _action_to_string(self, player, action):
         return self.core.action_string(player, int(action))

@@ -70,7 +70,9 @@ def make_player(spec: str) -> Player:
 
     name, _, setting = spec.partition(":")
     if name == "ismcts" and name not in PLAYERS:  # needs the [openspiel] extra: imported only when asked for
-        from . import ismcts  # noqa: F401
+        import importlib
+
+        importlib.import_module(__package__ + ".ismcts")
     cls = PLAYERS.get(name)
     if cls is None:
         raise KeyError(f"unknown player {name!r} (known: {', '.join(sorted(PLAYERS))})")
@@ -81,5 +83,8 @@ def make_player(spec: str) -> Player:
             raise KeyError(f"player {name!r} takes no setting") from None
         except ValueError as e:
             raise KeyError(str(e)) from None
-    return cls()
+    try:
+        return cls()
+    except ValueError as e:  # e.g. a player whose optional extra is not installed
+        raise KeyError(str(e)) from None
 
