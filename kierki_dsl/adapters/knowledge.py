@@ -28,7 +28,7 @@ def pieces(spec: GameSpec, perfect_recall: bool) -> list:
     n = spec.ruleset.players
     out = [("seat", (n,)), ("phase", (len(PHASES),)), ("contract", (max(1, len(spec.contracts)),)),
            ("dealer", (n,)), ("hand", (CARDS,)), ("played", (CARDS,)), ("trick", (n, CARDS)),
-           ("trump", (5,)), ("caller", (n,)), ("scores", (n,)), ("totals", (n,)),
+           ("led", (5,)), ("trump", (5,)), ("caller", (n,)), ("scores", (n,)), ("totals", (n,)),
            ("hand_sizes", (n,)), ("bets", (n, n))]
     if perfect_recall:
         out += [("dealt", (CARDS,)), ("passed", (CARDS,)), ("received", (CARDS,)),
@@ -48,6 +48,16 @@ def _offsets(spec: GameSpec, perfect_recall: bool) -> dict:
             size *= d
         at += size
     return out
+
+
+def part(spec: GameSpec, perfect_recall: bool, tensor, name: str):
+    """The named part of a flat tensor (a numpy array), in its shape."""
+    shape = dict(pieces(spec, perfect_recall))[name]
+    at = _offsets(spec, perfect_recall)[name]
+    size = 1
+    for d in shape:
+        size *= d
+    return tensor[at: at + size].reshape(shape)
 
 
 def tensor_size(spec: GameSpec, perfect_recall: bool) -> int:
@@ -166,6 +176,7 @@ def fill_tensor(state: GameState, seat: int, perfect_recall: bool, out) -> None:
             put("played", c)
         for s, c in view.trick:
             put("trick", s * CARDS + c)
+        put("led", view.led_suit + 1)
         put("trump", view.trump + 1)
         if view.caller >= 0:
             put("caller", view.caller)
@@ -203,4 +214,4 @@ def fill_tensor(state: GameState, seat: int, perfect_recall: bool, out) -> None:
             row += 1
 
 
-__all__ = ["pieces", "tensor_size", "information_state_string", "observation_string", "fill_tensor", "PHASES"]
+__all__ = ["pieces", "part", "tensor_size", "information_state_string", "observation_string", "fill_tensor", "PHASES"]
