@@ -11,6 +11,7 @@ import math
 import random
 from typing import Callable, Optional
 
+from .interpreter.envs import seat_env
 from .interpreter.fastplay import compile_fast
 from .interpreter.match import MatchRunner, deal_masks, draw
 from .players.base import make_player
@@ -67,7 +68,7 @@ class FastMatch:
             if contract.type == "choice":
                 from .interpreter.choice import record_choice
 
-                chooser = contract.chooser(dealer, n)
+                chooser = contract.chooser(dealer, n, dealt, rs.deck)
                 allowed = contract.allowed(chooser, chosen)
                 contract = contract.options[allowed[draw(rng, len(allowed))]]
                 record_choice(chosen, rs.contract_at(k), chooser, contract)
@@ -81,8 +82,7 @@ class FastMatch:
         n = rs.players
         fast = self._fast(contract)
         if fast is not None:
-            env = {"dealer": dealer, "players": n, "caller": -1, "holders": _Holders(hands), "hands": hands,
-                   "deck": rs.deck}
+            env = seat_env(dealer, n, -1, hands, rs.deck)
             if contract.type == "layout":
                 return fast(hands, contract.first_turn(env) % n, -1, grb, rs.direction)
             trump = contract.trump
@@ -92,7 +92,7 @@ class FastMatch:
                 trump = choices[draw(rng, len(choices))]
 
             def lead_of(new_hands):
-                return contract.first_lead(dict(env, hands=new_hands, holders=_Holders(new_hands))) % n
+                return contract.first_lead(seat_env(dealer, n, env["caller"], new_hands, rs.deck)) % n
 
             return fast(hands, contract.first_lead(env) % n, trump, grb, rs.direction, k + 1, lead_of, dealer,
                         env["caller"])
@@ -102,21 +102,6 @@ class FastMatch:
             acts = state.legal_actions()
             state.apply_action(acts[draw(rng, len(acts))] if len(acts) > 1 else acts[0])
         return state.returns()
-
-
-class _Holders:
-    """``holder(card)`` for the fast path: the seat whose hand mask holds the card."""
-
-    __slots__ = ("hands",)
-
-    def __init__(self, hands):
-        self.hands = hands
-
-    def __getitem__(self, card: int) -> int:
-        for s, h in enumerate(self.hands):
-            if h >> card & 1:
-                return s
-        raise KeyError(card)
 
 
 def play_games(rs_path: str, names: list, seed: int, indices: list, records: bool = False) -> list:
