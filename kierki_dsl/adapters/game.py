@@ -82,12 +82,12 @@ class Table:
     schedule: tuple = ()
 
 
-def view_spec(view) -> GameSpec:
-    """The spec of a one-deal game of the view's contract (for a player's own search)."""
-    table = Table(view.players, view.deck, {view.contract.name: view.contract}, first_dealer=view.dealer)
+def view_spec(view, contract) -> GameSpec:
+    """The spec of a one-deal game of the view's ``contract`` (for a player's own search)."""
+    table = Table(view.players, view.deck, {contract.name: contract}, first_dealer=view.dealer)
     return GameSpec(ruleset=table, scope="deal", deal=max(0, view.deal_number - 1), num_actions=CHOOSE_BASE,
                     max_decisions=bin(view.deck).count("1") * (view.players + 1) + MAX_VOLUNTARY_PASSES,
-                    max_chance=0, contracts=(view.contract.name,), choice_width=0)
+                    max_chance=0, contracts=(contract.name,), choice_width=0)
 
 
 class GameState:
@@ -172,7 +172,8 @@ class GameState:
 
     def chooser(self) -> int:
         slot = self.spec.ruleset.contract_at(self.k)
-        return slot.chooser(self.dealer, self.spec.ruleset.players)
+        rs = self.spec.ruleset
+        return slot.chooser(self.dealer, rs.players, [sum(1 << c for c in d) for d in self.dealt], rs.deck)
 
     def chance_outcomes(self) -> list:
         """(outcome, probability) pairs at a chance node."""

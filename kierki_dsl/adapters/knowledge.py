@@ -90,7 +90,8 @@ def phase_of(state: GameState) -> str:
         return "dealing"
     if state.phase in (CHOOSE, OVER):
         return {CHOOSE: "choose", OVER: "over"}[state.phase]
-    return state.deal.phase if state.deal.phase in PHASES else "play"
+    phase = str(getattr(state.deal.phase, "value", state.deal.phase))
+    return phase if phase in PHASES else "play"
 
 
 def _cards(mask: int) -> str:

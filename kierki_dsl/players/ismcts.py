@@ -18,8 +18,10 @@ from __future__ import annotations
 import random
 import time
 
+from ..adapters.game import GameState, view_spec
 from .base import Player, register_player
 from .heuristic import HeuristicPlayer
+from .search import sample_hands
 
 DEFAULT_SIMULATIONS = 100
 
@@ -59,9 +61,9 @@ class ISMCTSPlayer(Player):
         self.fallback = HeuristicPlayer()
         self.stats = {"decisions": 0, "simulations": 0, "seconds": 0.0}
 
-    def reset(self, seed: int, seat: int) -> None:
-        super().reset(seed, seat)
-        self.fallback.reset(seed, seat)
+    def reset(self, seed: int, seat: int, rules=None) -> None:
+        super().reset(seed, seat, rules)
+        self.fallback.reset(seed, seat, rules)
 
     def act(self, view) -> int:
         legal = view.legal
@@ -71,12 +73,13 @@ class ISMCTSPlayer(Player):
             return self.fallback.act(view)
         np, ismcts, mcts, kos = _openspiel()
         rng = self.rng(view)
-        game = kos.game_of(_spec(view))
-        root = _world(game, view, rng)
+        contract = self.contract_of(view)
+        game = kos.game_of(view_spec(view, contract))
+        root = _world(game, contract, view, rng)
         bot = _TimedBot(game, mcts.RandomRolloutEvaluator(1, np.random.RandomState(rng.getrandbits(31))),
-                        uct_c=2.0 * _scale(view), max_simulations=self.simulations, seconds=self.seconds,
+                        uct_c=2.0 * _scale(view, contract), max_simulations=self.simulations, seconds=self.seconds,
                         random_state=np.random.RandomState(rng.getrandbits(31)), ismcts=ismcts)
-        bot.set_resampler(lambda state, player: _world(game, view, rng))
+        bot.set_resampler(lambda state, player: _world(game, contract, view, rng))
         start = time.perf_counter()
         action = int(bot.step(root))
         self.stats["decisions"] += 1
@@ -85,31 +88,20 @@ class ISMCTSPlayer(Player):
         return action if action in legal else self.fallback.act(view)
 
 
-def _spec(view):
-    from ..adapters.game import view_spec
-
-    return view_spec(view)
-
-
-def _world(game, view, rng: random.Random):
+def _world(game, contract, view, rng: random.Random):
     """An OpenSpiel state of the view's deal with the unseen cards drawn at random."""
-    from ..adapters.game import GameState
-    from ..interpreter.layout import LayoutDeal
-    from ..interpreter.trickstate import TrickDeal
-    from .search import sample_hands
-
-    cls = LayoutDeal if view.layout is not None else TrickDeal  # as search.py does
-    deal = cls.from_view(view, sample_hands(view, rng))
     from ..openspiel import KierkiState
+
+    deal = contract.from_view(view, sample_hands(view, rng))
 
     return KierkiState(game, GameState.from_deal(game.spec, deal, view.deal_number))
 
 
-def _scale(view) -> float:
+def _scale(view, contract) -> float:
     """The typical size of a seat's score in this deal: the contract's points per seat."""
     from ..ruleset.semantics import contract_total
 
-    total = contract_total(view.contract, view.tricks_total or 13, view.players, view.deck)
+    total = contract_total(contract, view.tricks_total or 13, view.players, view.deck)
     return max(1.0, abs(total) / view.players) if total else 10.0
 
 
