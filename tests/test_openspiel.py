@@ -170,3 +170,33 @@ def test_ismcts_without_openspiel_is_a_clear_usage_error(monkeypatch):
     monkeypatch.delitem(sys.modules, "kierki_dsl.players.ismcts", raising=False)
     with pytest.raises(KeyError, match=r"pip install 'kierki-dsl\[openspiel\]'"):
         base.make_player("ismcts")
+
+
+def _kierki(*args, env=None):
+    import os
+    import subprocess
+
+    from conftest import kierki_command
+
+    full = dict(os.environ, **(env or {}))
+    done = subprocess.run(kierki_command() + list(args), capture_output=True, text=True, timeout=300,
+                          env=full, stdin=subprocess.DEVNULL)
+    return done.returncode, done.stdout, done.stderr
+
+
+def test_kierki_run_with_an_ismcts_seat():
+    code, out, err = _kierki("run", str(RULESETS / "games" / "hearts.yaml"), "--seed", "4",
+                             "--players", "ismcts:5,heuristic,heuristic,random")
+    assert code == 0, err
+    assert "Hearts" in out
+
+
+def test_without_the_extra_the_command_names_it(tmp_path):
+    blocked = tmp_path / "open_spiel"
+    blocked.mkdir()
+    (blocked / "__init__.py").write_text("raise ImportError('open_spiel is not installed here')\n")
+    (tmp_path / "pyspiel.py").write_text("raise ImportError('pyspiel is not installed here')\n")
+    code, out, err = _kierki("run", str(RULESETS / "games" / "hearts.yaml"), "--players", "ismcts",
+                             env={"PYTHONPATH": str(tmp_path)})
+    assert code == 2
+    assert "pip install 'kierki-dsl[openspiel]'" in err and "Traceback" not in err
