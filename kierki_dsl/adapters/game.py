@@ -102,7 +102,6 @@ class GameState:
         self.chosen: dict = {}  # declarer's choice: (slot, chooser) -> names chosen
         self.events: list = []  # (visible_to or None, text) of every decision, in order
         self.log: list = []  # (deal index, seat, action) of every action; seat CHANCE for chance
-        self.past: list = []  # (contract name, dealer, scores) of finished deals
         self.dealt: list = []  # per seat, the cards dealt so far in this deal, in order
         self.contract = None
         self.deal = None  # the interpreter's deal state
@@ -145,7 +144,6 @@ class GameState:
             return
         scores = self.deal.returns()
         self.totals = [t + s for t, s in zip(self.totals, scores)]
-        self.past.append((self.contract.name, self.dealer, tuple(scores)))
         self.events.append((None, f"deal {self.k + 1} scores {list(scores)}"))
         rs = self.spec.ruleset
         self.k += 1
@@ -295,7 +293,7 @@ class GameState:
         st.first_dealer = deal.dealer
         st.totals = [0] * deal.players
         st.chosen = {}
-        st.events, st.log, st.past = [], [], []
+        st.events, st.log = [], []
         st.dealt = [[] for _ in range(deal.players)]
         st.contract = deal.contract
         st.deal = deal
@@ -313,7 +311,6 @@ class GameState:
         other.chosen = {k: set(v) for k, v in self.chosen.items()}
         other.events = list(self.events)
         other.log = list(self.log)
-        other.past = list(self.past)
         other.dealt = [list(d) for d in self.dealt]
         if self.deal is not None:
             other.deal = self.deal.clone()
@@ -324,7 +321,7 @@ class GameState:
 
     def deal_log(self) -> list:
         """(seat, action) of this deal's actions so far, chance outcomes included."""
-        return [(s, a) for _, s, a in self.log[getattr(self, "deal_first", 0):]]
+        return [(s, a) for _, s, a in self.log[self.deal_first:]]
 
     def action_string(self, seat: int, action: int) -> str:
         if seat == CHANCE:
