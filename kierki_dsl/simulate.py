@@ -11,8 +11,6 @@ import math
 import random
 from typing import Callable, Optional
 
-from .interpreter.envs import seat_env
-from .interpreter.fastplay import compile_fast
 from .interpreter.match import MatchRunner, deal_masks, draw
 from .players.base import make_player
 from .values import frozen
@@ -42,13 +40,7 @@ class FastMatch:
 
     def __init__(self, rs):
         self.rs = rs
-        self.fast: dict = {}
         self.cards = [c for c in range(52) if rs.deck >> c & 1]
-
-    def _fast(self, contract):
-        if contract.name not in self.fast:
-            self.fast[contract.name] = compile_fast(contract, self.rs.players, self.rs.hand_size, self.rs.deck)
-        return self.fast[contract.name]
 
     def play(self, seed: int) -> tuple:
         rs = self.rs
@@ -62,16 +54,10 @@ class FastMatch:
         k = -1
         while not rs.match_over(k + 1, totals):
             k += 1
-            contract = rs.contract_at(k)
             dealer = rs.dealer_of(first, k)
             dealt = deal_masks(rng, self.cards, dealer, n, rs.direction)
-            if contract.type == "choice":
-                from .interpreter.choice import record_choice
-
-                chooser = contract.chooser(dealer, n, dealt, rs.deck)
-                allowed = contract.allowed(chooser, chosen)
-                contract = contract.options[allowed[draw(rng, len(allowed))]]
-                record_choice(chosen, rs.contract_at(k), chooser, contract)
+            contract = rs.contract_at(k).resolve(dealer, n, dealt, rs.deck, chosen,
+                                                 lambda seat, allowed: allowed[draw(rng, len(allowed))])
             scores = self._deal(contract, dealer, dealt, rng, grb, k)
             totals = [t + s for t, s in zip(totals, scores)]
             deals.append((contract.name, tuple(scores)))
@@ -80,22 +66,9 @@ class FastMatch:
     def _deal(self, contract, dealer: int, hands: list, rng, grb, k: int) -> list:
         rs = self.rs
         n = rs.players
-        fast = self._fast(contract)
-        if fast is not None:
-            env = seat_env(dealer, n, -1, hands, rs.deck)
-            if contract.type == "layout":
-                return fast(hands, contract.first_turn(env) % n, -1, grb, rs.direction)
-            trump = contract.trump
-            if contract.call is not None:
-                env["caller"] = contract.call.called_by(env) % n
-                choices = contract.call.choices
-                trump = choices[draw(rng, len(choices))]
-
-            def lead_of(new_hands):
-                return contract.first_lead(seat_env(dealer, n, env["caller"], new_hands, rs.deck)) % n
-
-            return fast(hands, contract.first_lead(env) % n, trump, grb, rs.direction, k + 1, lead_of, dealer,
-                        env["caller"])
+        scores = contract.play_fast(n, rs.deck, dealer, hands, rs.direction, k + 1, rng)
+        if scores is not None:
+            return scores
         dealt = [[c for c in range(52) if h >> c & 1] for h in hands]
         state = contract.new_deal(n, rs.deck, dealer, dealt, rs.direction, k + 1)
         while not state.is_terminal():

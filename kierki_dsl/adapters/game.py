@@ -30,6 +30,18 @@ MAX_VOLUNTARY_PASSES = 200  # layout deals (interpreter/layout.py caps voluntary
 DEALER, DEALING, CHOOSE, PLAY, OVER = "dealer", "dealing", "choose", "play", "over"
 
 
+class _Choose(Exception):
+    """Raised by ``_ask``: the slot wants a declarer's choice, which is a decision of its own."""
+
+    def __init__(self, chooser: int, allowed) -> None:
+        super().__init__(chooser)
+        self.chooser, self.allowed = chooser, allowed
+
+
+def _ask(chooser: int, allowed) -> int:
+    raise _Choose(chooser, allowed)
+
+
 @frozen(eq=False)
 class GameSpec:
     """What a game is: the ruleset, one deal or the match, and the action/length bounds."""
@@ -106,6 +118,7 @@ class GameState:
         self.contract = None
         self.deal = None  # the interpreter's deal state
         self.dealer = -1
+        self.asked = (-1, [])  # (chooser, allowed option indices) of a pending declarer's choice
         self.deal_start: Optional[GameState] = None  # a snapshot taken before this deal's cards
         self.deal_first = 0
         self.phase = DEALER if self.first_dealer is None else DEALING
@@ -124,12 +137,20 @@ class GameState:
         self.deal_first = len(self.log)  # where this deal's actions start in the log
         self.deal_start = self.clone()
 
+    def _resolve(self, pick):
+        """The contract the schedule slot plays (``slot.resolve``; a contract is itself)."""
+        rs = self.spec.ruleset
+        hands = [sum(1 << c for c in d) for d in self.dealt]
+        return rs.contract_at(self.k).resolve(self.dealer, rs.players, hands, rs.deck, self.chosen, pick)
+
     def _dealt_all(self) -> None:
-        slot = self.spec.ruleset.contract_at(self.k)
-        if hasattr(slot, "options"):  # a declarer's-choice slot: the chooser names the contract
+        try:
+            contract = self._resolve(_ask)
+        except _Choose as q:  # a declarer's choice: the chooser names the contract as his action
             self.phase = CHOOSE
+            self.asked = (q.chooser, list(q.allowed))
             return
-        self._start(slot)
+        self._start(contract)
 
     def _start(self, contract) -> None:
         rs = self.spec.ruleset
@@ -169,9 +190,7 @@ class GameState:
         return self.phase in (DEALER, DEALING)
 
     def chooser(self) -> int:
-        slot = self.spec.ruleset.contract_at(self.k)
-        rs = self.spec.ruleset
-        return slot.chooser(self.dealer, rs.players, [sum(1 << c for c in d) for d in self.dealt], rs.deck)
+        return self.asked[0]
 
     def chance_outcomes(self) -> list:
         """(outcome, probability) pairs at a chance node."""
@@ -190,8 +209,7 @@ class GameState:
 
     def legal_actions(self) -> list:
         if self.phase == CHOOSE:
-            slot = self.spec.ruleset.contract_at(self.k)
-            return [CHOOSE_BASE + i for i in slot.allowed(self.chooser(), self.chosen)]
+            return [CHOOSE_BASE + i for i in self.asked[1]]
         if self.phase == PLAY:
             return self.deal.legal_actions()
         if self.is_chance():
@@ -232,13 +250,9 @@ class GameState:
             self._dealt_all()
 
     def _choose(self, seat: int, action: int) -> None:
-        from ..interpreter.choice import record_choice
-
         if action not in self.legal_actions():
             raise IllegalAction("choose one of the contracts still open to you")
-        slot = self.spec.ruleset.contract_at(self.k)
-        contract = slot.options[action - CHOOSE_BASE]
-        record_choice(self.chosen, slot, seat, contract)
+        contract = self._resolve(lambda chooser, allowed: action - CHOOSE_BASE)
         self.log.append((self.k, seat, action))
         self.events.append((None, f"p{seat} chooses {contract.name}"))
         self._start(contract)
@@ -300,6 +314,7 @@ class GameState:
         st.dealer = deal.dealer
         st.deal_start = None
         st.deal_first = 0
+        st.asked = (-1, [])
         st.phase = PLAY
         st._after_action()
         return st

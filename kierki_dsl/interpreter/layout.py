@@ -105,6 +105,29 @@ class LayoutContract:
     def new_deal(self, players: int, deck: int, dealer: int, dealt: list, direction: int = 1, number: int = 1):
         return LayoutDeal(self, players, deck, dealer, dealt, direction, number)
 
+    def play_fast(self, players: int, deck: int, dealer: int, hands: list, direction: int, number: int, rng,
+                  log: Optional[list] = None) -> Optional[list]:
+        """A whole deal of random play on the fast path (``fastplay``): the scores, or None when
+        this layout needs the general interpreter. ``hands`` are masks; ``log`` receives the cards."""
+        key = ("fast", players)
+        if key not in self._tables:
+            self._tables[key] = self.fast_player(players, 0, deck)
+        fast = self._tables[key]
+        if fast is None:
+            return None
+        first = self.first_turn(seat_env(dealer, players, NOBODY, hands, deck)) % players
+        return fast(hands, first, -1, rng.getrandbits, direction, log)
+
+    def fast_player(self, players: int, tricks: int, deck: int):
+        """The whole-deal random player of ``fastplay`` for this layout, or None."""
+        from .fastplay import compile_layout
+
+        return compile_layout(self, players)
+
+    def resolve(self, dealer: int, players: int, hands, deck: int, chosen: dict, pick):
+        """A schedule slot holding this contract plays it (see ``Choice.resolve``)."""
+        return self
+
     def wants_tricks(self, tricks_total: int, players: int) -> Optional[bool]:
         """A layout has no tricks: no hint (a bot's hint hook of every deal type)."""
         return None
