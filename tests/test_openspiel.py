@@ -200,3 +200,10 @@ def test_without_the_extra_the_command_names_it(tmp_path):
                              env={"PYTHONPATH": str(tmp_path)})
     assert code == 2
     assert "pip install 'kierki-dsl[openspiel]'" in err and "Traceback" not in err
+
+
+def test_kierki_simulate_with_ismcts_players():
+    code, out, err = _kierki("simulate", str(RULESETS / "variants" / "three_players.yaml"), "--games", "1",
+                             "--players", "ismcts:3,random,heuristic", "--seed", "2", "--format", "json")
+    assert code == 0, err
+    assert "ismcts:3" in out
