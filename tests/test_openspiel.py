@@ -207,3 +207,14 @@ def test_kierki_simulate_with_ismcts_players():
                              "--players", "ismcts:3,random,heuristic", "--seed", "2", "--format", "json")
     assert code == 0, err
     assert "ismcts:3" in out
+
+
+def test_a_broken_ruleset_or_parameter_is_a_located_error():
+    from kierki_dsl.diagnostics import DiagnosticError
+
+    with pytest.raises(DiagnosticError, match=r"31_expr_syntax_error\.yaml:9:26: error: E301"):
+        kos.load(str(ROOT / "tests" / "data" / "bad_inputs" / "31_expr_syntax_error.yaml"))
+    with pytest.raises(ValueError, match="scope must be 'deal' or 'match'"):
+        kos.load(str(RULESETS / "games" / "hearts.yaml"), scope="hand")
+    with pytest.raises(ValueError, match="deal must be 1..12"):
+        kos.load(str(RULESETS / "kierki_standard.yaml"), deal=13)
