@@ -47,8 +47,28 @@ def _usage(message: str) -> "typer.Exit":
     return typer.Exit(EXIT_USAGE)
 
 
+def _version(value: bool) -> None:
+    if value:
+        print(f"kierki {version()}")
+        raise typer.Exit(EXIT_OK)
+
+
+def version() -> str:
+    """The installed kierki-dsl version."""
+    from importlib.metadata import PackageNotFoundError
+    from importlib.metadata import version as dist_version
+
+    try:
+        return dist_version("kierki-dsl")
+    except PackageNotFoundError:  # running from a source tree that was never installed
+        return "unknown (not installed)"
+
+
 @app.callback()
-def _main(debug: bool = typer.Option(False, "--debug", help="Show Python tracebacks for internal errors.")) -> None:
+def _main(
+    debug: bool = typer.Option(False, "--debug", help="Show Python tracebacks for internal errors."),
+    show_version: bool = typer.Option(False, "--version", callback=_version, is_eager=True, help="Print the version and exit."),
+) -> None:
     _state["debug"] = debug
 
 
@@ -101,6 +121,8 @@ def run(
     record: Optional[str] = typer.Option(None, "--record", help="Write the match as a kierki-record/1 file."),
     save: Optional[str] = typer.Option(None, "--save", help="Keep the match durably in this save file as it goes (kierki resume continues it)."),
     think: Optional[str] = typer.Option(None, "--think", help="Strength of the search players: a time per decision (0.2s) or a sample count (64)."),
+    deals: Optional[str] = typer.Option(None, "--deals", help="Play the fixed deals of this match file (SIK format, 5 lines a deal) instead of shuffled ones."),
+    deal_types: Optional[str] = typer.Option(None, "--deal-types", help="With --deals: which contract each deal type plays, e.g. 1=no_tricks,2=no_hearts (default: type t is the t-th schedule entry)."),
 ) -> None:
     """Play one whole match and print every deal's scores and the totals."""
     import secrets
@@ -117,12 +139,13 @@ def run(
         if not 0 <= human < rs.players:
             raise _usage(f"--human must be a seat 0..{rs.players - 1}")
         names[human] = "human"
+    fixed = _fixed_deals(deals, rs, deal_types)
     writer = None
     if save:
         from .savefile import SaveWriter, header
 
-        writer = SaveWriter(save, header(rs, seed, names))
-    _play(rs, seed, names, fmt, record, writer, [])
+        writer = SaveWriter(save, header(rs, seed, names, _deals_entry(deals, deal_types)))
+    _play(rs, seed, names, fmt, record, writer, None, fixed)
 
 
 @app.command()
@@ -142,50 +165,76 @@ def resume(
     except SaveError as e:
         _err(str(e))
         raise typer.Exit(EXIT_FINDINGS)
-    path = ruleset or str((head.get("ruleset") or {}).get("path") or "")
+    path = ruleset or head["ruleset"]["path"]
     if not os.path.isfile(path):
-        _err(f"{save}: error: the ruleset {path!r} of this save file is not found (give it with --ruleset)")
+        _err(f"{save}:1: error: the ruleset {path!r} of this save file is not found (give it with --ruleset)")
         raise typer.Exit(EXIT_FINDINGS)
     rs = _load_ruleset(path)
-    if (head.get("ruleset") or {}).get("fingerprint") != rs.fingerprint:
-        _err(f"{save}: error: this save file belongs to another ruleset (or another version of {path})")
+    if head["ruleset"]["fingerprint"] != rs.fingerprint:
+        _err(f"{save}:1: error: this save file belongs to another ruleset (or another version of {path})")
         raise typer.Exit(EXIT_FINDINGS)
-    names = head.get("players")
-    seed = head.get("seed")
-    if not isinstance(names, list) or len(names) != rs.players or not isinstance(seed, int):
-        _err(f"{save}:1: error: corrupt save file header")
+    if "bots" in head:  # written by kierki serve
+        _err(f"{save}:1: error: this save file is a table's: continue it with kierki serve RULESET --save {save} --resume")
         raise typer.Exit(EXIT_FINDINGS)
+    names = head["players"]
+    if len(names) != rs.players:
+        _err(f"{save}:1: error: the header names {len(names)} players; the ruleset has {rs.players} seats")
+        raise typer.Exit(EXIT_FINDINGS)
+    from .players.base import make_player
+
+    for name in names:
+        try:
+            make_player(name)
+        except KeyError as e:
+            _err(f"{save}:1: error: {e.args[0]}")
+            raise typer.Exit(EXIT_FINDINGS)
+    fixed = _saved_deals(save, head, rs)
     writer = SaveWriter(save, keep_bytes=keep)
-    _play(rs, seed, names, fmt, record, writer, actions)
+    _play(rs, head["seed"], names, fmt, record, writer, (save, actions), fixed)
 
 
-def _play(rs, seed: int, names: list, fmt, record, writer, script: list) -> None:
-    """Run (or continue) a match, printing deals; save and record it; handle Ctrl-C."""
+def _play(rs, seed: int, names: list, fmt, record, writer, saved: Optional[tuple] = None, fixed=None) -> None:
+    """Run (or continue) a match, printing deals; save and record it; handle Ctrl-C.
+
+    ``saved``: ``(save file, saved actions)`` to replay first (``kierki resume``); ``fixed``: the
+    fixed deals to play (``--deals``)."""
     from .expr import RuleRuntimeError
     from .interpreter.match import MatchError, MatchRunner
     from .record import match_record, write_atomic
-    from .report import deal_lines, match_header, match_json, render_diagnostics, standings_text
+    from .report import deal_lines, match_header, match_json, render_diagnostics, standings_text, title_width
 
     seat_players = _players(",".join(names), rs.players, rs)
     on_action = writer.write if writer is not None else None
-    runner = MatchRunner(rs, seat_players, seed, script=script, on_action=on_action)
+    if saved is not None:
+        from .savefile import ResumeRunner
+
+        runner = ResumeRunner(rs, seat_players, seed, saved[1], saved[0], on_action=on_action, deals=fixed)
+    else:
+        runner = MatchRunner(rs, seat_players, seed, on_action=on_action, deals=fixed)
     results, warnings = [], []
     text = fmt == OutputFormat.text
+    person = "human" in names  # the seed would show every hand (--record): said at the end only
+    width = title_width(rs)
     if text:
-        print(match_header(rs, seed, runner.first_dealer), flush=True)
+        shown = [f"{x} (you)" if x == "human" else x for x in names]
+        print(match_header(rs, None if person else seed, runner.first_dealer, shown), flush=True)
     failure = None
-    interrupted = False
+    interrupted = finished = False
     try:
         for r in runner.deals():
             results.append(r)
             if r.contract.total is not None and sum(r.scores) != r.contract.total:
                 warnings.append(f"deal {r.number}: scores sum to {sum(r.scores)}, the ruleset declares {r.contract.total}")
+            for p in seat_players:
+                if hasattr(p, "deal_over"):
+                    p.deal_over(r.number, r.totals, r.plays)
             if text:
-                print(deal_lines(r, rs.players), flush=True)
+                print(deal_lines(r, rs.players, width), flush=True)
+        finished = True
     except RuleRuntimeError as e:
         failure = render_diagnostics([e.diagnostic])
     except MatchError as e:
-        failure = f"kierki: error: {e}"
+        failure = runner.locate(e) if saved is not None else f"kierki: error: {e}"
     except KeyboardInterrupt:
         interrupted = True
     except Exception as e:
@@ -195,8 +244,10 @@ def _play(rs, seed: int, names: list, fmt, record, writer, script: list) -> None
     finally:
         if writer is not None:
             writer.close()
-        if record:
-            write_atomic(record, _json_dump(match_record(rs, seed, runner.first_dealer, results)))
+        if record:  # an unfinished match with a person at the table keeps its seed (and the hands to come) to itself
+            shown_seed = seed if finished or not person else None
+            rec = _fixed_record(match_record(rs, shown_seed, runner.first_dealer, results), fixed)
+            write_atomic(record, _json_dump(rec))
     if interrupted:
         where = f"; the match is saved: kierki resume {writer.path}" if writer is not None else ""
         _err(f"kierki: interrupted{where}")
@@ -206,12 +257,57 @@ def _play(rs, seed: int, names: list, fmt, record, writer, script: list) -> None
         if record:
             _err(f"kierki: the {len(results)} finished deal(s) are kept in {record}")
         raise typer.Exit(EXIT_FINDINGS)
+    if results and rs.stopped_at_max_deals(len(results), results[-1].totals):
+        warnings.append(f"the match stopped at max_deals ({rs.max_deals} deals) before its until condition held")
     if text:
         print(standings_text(results[-1].totals if results else [0] * rs.players, rs.players))
         for w in warnings:
             print(f"warning: {w}")
+        if person:
+            print(f"seed {seed} (kierki run {rs.path} --seed {seed} plays these deals again)")
     else:
         print(match_json(rs, seed, runner.first_dealer, results, warnings))
+
+
+def _fixed_deals(path: Optional[str], rs, types: Optional[str] = None):
+    """``--deals FILE``: the match file's deals for this ruleset (None without the option)."""
+    from .net.commands import CommandError, load_deals
+
+    try:
+        return load_deals(path, rs, types)
+    except CommandError as e:
+        _err(f"kierki: error: {e}" if e.code == EXIT_USAGE else str(e))
+        raise typer.Exit(e.code)
+
+
+def _fixed_record(rec: dict, fixed) -> dict:
+    """A record of fixed deals says so: replay then takes each deal's contract from the deal."""
+    if fixed is not None:
+        rec["fixed_deals"] = True
+    return rec
+
+
+def _deals_entry(path: Optional[str], types: Optional[str] = None) -> Optional[dict]:
+    """What a save header says of the match file a match plays (path, fingerprint, deal types)."""
+    if not path:
+        return None
+    from .deals import fingerprint
+
+    return {"deals": {"path": os.path.abspath(path), "fingerprint": fingerprint(path), "types": types}}
+
+
+def _saved_deals(save: str, head: dict, rs):
+    """The fixed deals a save file plays (None for shuffled deals); the file must be unchanged."""
+    saved = head.get("deals")
+    if not saved:
+        return None
+    from .deals import fingerprint
+
+    path = str(saved.get("path") or "") if isinstance(saved, dict) else ""
+    if not os.path.isfile(path) or fingerprint(path) != saved.get("fingerprint"):
+        _err(f"{save}: error: the match file {path!r} of this save file is missing or changed")
+        raise typer.Exit(EXIT_FINDINGS)
+    return _fixed_deals(path, rs, saved.get("types"))
 
 
 def _json_dump(obj) -> str:
@@ -229,7 +325,7 @@ def replay(
     """Re-check every play of a record against a ruleset and print the scores."""
     import json
 
-    from .record import RecordError, read_record
+    from .record import RecordError, fingerprint_warning, read_record
     from .record import replay as do_replay
     from .report import seat_name
 
@@ -241,6 +337,9 @@ def replay(
     except RecordError as e:
         _err(str(e))
         raise typer.Exit(EXIT_FINDINGS)
+    warning = fingerprint_warning(rs, rec, record)
+    if warning:
+        _err(warning)
     report = do_replay(rs, rec)
     if fmt == OutputFormat.json:
         print(json.dumps(report.to_json(), indent=2))
@@ -261,6 +360,7 @@ def replay(
 def lint(
     paths: Optional[List[str]] = typer.Argument(None, help="Ruleset files or folders (every *.yaml below)."),
     strict: bool = typer.Option(False, "--strict", help="Warnings fail too."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="No summary line (files, errors, warnings) after the findings."),
     fmt: LintFormat = typer.Option(LintFormat.text, "--format", help="text, json, github or sarif."),
     explain: Optional[str] = typer.Option(None, "--explain", help="Explain a finding code (e.g. M601) with a bad and a good example."),
 ) -> None:
@@ -278,7 +378,7 @@ def lint(
     if not paths:
         raise _usage("give one or more ruleset files or folders (or --explain CODE)")
 
-    code = lint_paths(paths, strict=strict, fmt=fmt.value, out=sys.stdout, err=sys.stderr)
+    code = lint_paths(paths, strict=strict, fmt=fmt.value, out=sys.stdout, err=sys.stderr, quiet=quiet)
     raise typer.Exit(code)
 
 
@@ -384,7 +484,7 @@ def simulate(
 @app.command()
 def ladder(
     ruleset: str = typer.Argument(..., help="The ruleset file."),
-    pairs: str = typer.Option("search:heuristic,heuristic:random", "--pairs", help="A:B pairs to compare, comma-separated (a player setting goes after '@', e.g. search@64:heuristic)."),
+    pairs: str = typer.Option("search:heuristic,heuristic:random", "--pairs", help="A:B pairs to compare, comma-separated; a player's setting goes after its name as in --players (search:64:heuristic)."),
     seeds: int = typer.Option(40, "--seeds", help="How many duplicate deal sets."),
     first_seed: int = typer.Option(1, "--first-seed", help="The first seed."),
 ) -> None:
@@ -392,16 +492,29 @@ def ladder(
     from .ladder import report
 
     rs = _load_ruleset(ruleset)
-    duels = []
-    for pair in pairs.split(","):
-        a, sep, b = pair.partition(":")
-        if not sep or not a or not b:
-            raise _usage(f"--pairs expects A:B, got {pair!r}")
-        duels.append((a.replace("@", ":"), b.replace("@", ":")))
+    duels = [_pair(pair) for pair in pairs.split(",")]
     for a, b in duels:
         for name in (a, b):
             _players(name, rs.players)
     print(report(rs, duels, range(first_seed, first_seed + seeds), out=None))
+
+
+def _pair(text: str) -> tuple:
+    """``A:B`` of two player specs written as in ``--players`` (``search:64:heuristic`` is
+    search with 64 samples against heuristic): a part that names a player starts the next
+    player, any other part is the previous player's setting (``@`` is accepted for ``:``)."""
+    from .players.base import player_names
+
+    known = player_names()
+    specs: list = []
+    for part in text.strip().replace("@", ":").split(":"):
+        if part in known or not specs:
+            specs.append(part)
+        else:
+            specs[-1] += ":" + part
+    if len(specs) != 2 or not all(specs):
+        raise _usage(f"--pairs expects A:B with each player as in --players (search:64:heuristic), got {text!r}")
+    return specs[0], specs[1]
 
 
 @app.command()
@@ -412,6 +525,87 @@ def schema() -> None:
     from .ruleset.format import json_schema
 
     print(json.dumps(json_schema(), indent=2, ensure_ascii=False))
+
+
+@app.command()
+def serve(
+    ruleset: str = typer.Argument(..., help="The ruleset (e.g. rulesets/games/sik.yaml)."),
+    deals: Optional[str] = typer.Option(None, "--deals", help="The match file: fixed deals, 5 lines each (the SIK format)."),
+    port: int = typer.Option(0, "--port", help="TCP port (0: the system picks one and it is printed)."),
+    host: Optional[str] = typer.Option(None, "--host", help="Address to listen on (default: every interface, IPv4 and IPv6)."),
+    seat: Optional[List[str]] = typer.Option(None, "--seat", help="Fill a seat with a kierki-dsl bot: N=search, E=heuristic, S=random (repeatable)."),
+    seed: Optional[int] = typer.Option(None, "--seed", help="Seed of the bots (and of the deals without --deals)."),
+    save: Optional[str] = typer.Option(None, "--save", help="Keep the match durably in this save file."),
+    resume: bool = typer.Option(False, "--resume", help="Continue the match kept in --save FILE (after a crash); clients reconnect."),
+    timeout: float = typer.Option(5.0, "--timeout", help="Seconds to wait for IAM, and before asking a silent player again."),
+    deal_types: Optional[str] = typer.Option(None, "--deal-types", help="Which contract each SIK deal type plays, e.g. 1=no_tricks,2=no_hearts (default: type t is the t-th schedule entry)."),
+) -> None:
+    """Host a table over the SIK Kierki protocol; print the protocol report; exit when the match is over."""
+    _net_command(lambda: _serve_command(ruleset, deals, port, host, seat or [], seed, save, resume, timeout, deal_types))
+
+
+def _serve_command(ruleset, deals, port, host, seats, seed, save, resume, timeout, deal_types) -> int:
+    from .net.commands import serve as do_serve
+
+    if not 0 <= port <= 65535 or timeout <= 0:
+        raise _usage("--port must be 0..65535 and --timeout positive")
+    return do_serve(_load_ruleset(ruleset), deals, host, port, seats, seed, save, resume, timeout, deal_types)
+
+
+@app.command()
+def join(
+    host: str = typer.Argument(..., help="The server's host name or address."),
+    port: int = typer.Argument(..., help="The server's port."),
+    seat: str = typer.Option(..., "--seat", help="The seat to claim: N, E, S or W."),
+    player: str = typer.Option("heuristic", "--player", help="Who plays: random, heuristic, search, search:0.2s, or human."),
+    ruleset: str = typer.Option("", "--ruleset", help="The rules the server plays (default rulesets/games/sik.yaml)."),
+    seed: int = typer.Option(0, "--seed", help="Seed of the bot (as kierki run --seed, for the same decisions)."),
+    ipv4: bool = typer.Option(False, "-4", help="IPv4 only."),
+    ipv6: bool = typer.Option(False, "-6", help="IPv6 only."),
+    timeout: float = typer.Option(30.0, "--timeout", help="Seconds to wait for a connection."),
+    retry: float = typer.Option(0.0, "--retry", help="If the connection is lost mid-match, keep trying to reconnect to the seat for this many seconds."),
+    quiet: bool = typer.Option(False, "--quiet", help="No protocol report (the default for a human player)."),
+    deal_types: Optional[str] = typer.Option(None, "--deal-types", help="Which contract each deal type of the server plays, e.g. 1=no_tricks (default: type t is the t-th schedule entry)."),
+) -> None:
+    """Sit a kierki-dsl bot (or yourself) at a SIK server."""
+    _net_command(lambda: _join_command(host, port, seat, player, ruleset, seed, ipv4, ipv6, timeout, quiet, retry, deal_types))
+
+
+def _join_command(host, port, seat, player, ruleset, seed, ipv4, ipv6, timeout, quiet, retry, deal_types) -> int:
+    from .net.client import join as do_join
+    from .net.commands import load_types, parse_seat
+    from .players.base import make_player
+
+    if ipv4 and ipv6:
+        raise _usage("-4 and -6 exclude each other")
+    if not 0 < port <= 65535 or timeout <= 0:
+        raise _usage("the port must be 1..65535 and --timeout positive")
+    path = ruleset or os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "rulesets", "games", "sik.yaml")
+    rs = _load_ruleset(path)
+    try:
+        bot = make_player(player)
+    except KeyError as e:
+        raise _usage(str(e.args[0]))
+    if player == "human":
+        bot.ruleset = rs
+    family = 4 if ipv4 else 6 if ipv6 else 0
+    return do_join(host, port, parse_seat(seat), bot, rs, seed, family, timeout,
+                   report=not (quiet or player == "human"), retry=max(0.0, retry), types=load_types(rs, deal_types))
+
+
+def _net_command(work) -> None:
+    """Run serve/join: one-line messages and their exit codes for every expected failure."""
+    from .net.commands import CommandError
+
+    try:
+        code = work()
+    except CommandError as e:
+        _err(f"kierki: error: {e}" if e.code == EXIT_USAGE else str(e))
+        raise typer.Exit(e.code)
+    except KeyboardInterrupt:
+        _err("kierki: interrupted")
+        raise typer.Exit(EXIT_INTERRUPTED)
+    raise typer.Exit(code)
 
 
 def _click_exceptions():

@@ -3,7 +3,7 @@
 ``kierki lint FILE...`` is what editors and pre-commit hooks run on every save, so it must
 start fast. Importing typer (and the click inside it) costs more than reading and checking
 a ruleset does, so a call that is *only* ``lint`` with paths, ``--strict`` and ``--format
-text|json|github|sarif`` goes straight to ``lint.lint_paths``. Anything else — another
+text|json|github|sarif`` and ``--quiet`` goes straight to ``lint.lint_paths``. Anything else — another
 command, ``--help``, ``--explain``, ``--debug``, an option it does not know, a misspelt
 format, no path at all — goes to the typer application in ``cli.py``, which owns the
 interface and every usage message. The tests run the same calls down both paths and
@@ -23,15 +23,17 @@ LINT_FORMATS = ("text", "json", "github", "sarif")
 
 
 def plain_lint(args: list) -> Optional[tuple]:
-    """``(paths, strict, format)`` when ``args`` is a plain lint call, else None."""
+    """``(paths, strict, format, quiet)`` when ``args`` is a plain lint call, else None."""
     if not args or args[0] != "lint":
         return None
     paths: list = []
-    strict, fmt = False, "text"
+    strict, fmt, quiet = False, "text", False
     rest = iter(args[1:])
     for arg in rest:
         if arg == "--strict":
             strict = True
+        elif arg in ("--quiet", "-q"):
+            quiet = True
         elif arg == "--format" or arg.startswith("--format="):
             fmt = arg.partition("=")[2] if "=" in arg else next(rest, None)
             if fmt not in LINT_FORMATS:
@@ -40,7 +42,7 @@ def plain_lint(args: list) -> Optional[tuple]:
             return None
         else:
             paths.append(arg)
-    return (paths, strict, fmt) if paths else None
+    return (paths, strict, fmt, quiet) if paths else None
 
 
 def failure_exit(e: BaseException, debug: bool) -> int:
@@ -72,10 +74,10 @@ def main(argv: Optional[list] = None) -> int:
         from .cli import main as run_app
 
         return run_app(args)
-    paths, strict, fmt = lint
+    paths, strict, fmt, quiet = lint
     try:
         from .lint import lint_paths
 
-        return lint_paths(paths, strict=strict, fmt=fmt, out=sys.stdout, err=sys.stderr)
+        return lint_paths(paths, strict=strict, fmt=fmt, out=sys.stdout, err=sys.stderr, quiet=quiet)
     except (Exception, KeyboardInterrupt) as e:
         return failure_exit(e, debug=False)

@@ -147,7 +147,11 @@ def aspects(rs, name: str) -> dict:
             out["pool"] = (f"each pass costs {c.pass_cost} points into a pool{fine}; the next player to go out "
                            "takes the pool")
         if c.again:
-            out["extra turn"] = f"whoever plays one of the {cards(spec['again_after'].text)} plays again at once, if able"
+            if c.again_optional:
+                out["extra turn"] = (f"whoever plays one of the {cards(spec['again_after'].text)} may play one more "
+                                     "card at once (he need not: passing it costs nothing)")
+            else:
+                out["extra turn"] = f"whoever plays one of the {cards(spec['again_after'].text)} plays again at once, if able"
         places = ", ".join(f"{i + 1}{'st' if i == 0 else 'nd' if i == 1 else 'rd' if i == 2 else 'th'} out {p:+d}"
                            for i, p in enumerate(c.prizes))
         out["scoring"] = f"{places}; the deal ends once every prize is given"
@@ -170,8 +174,9 @@ def aspects(rs, name: str) -> dict:
             pred = cards((r.get("require") or r.get("forbid")).text)
             when = f" if `{' '.join(r['when'].text.split())}`" if r.get("when") is not None else ""
             fallback = "" if r.get("fallback", True) else " (no exception)"
-            if r.get("reason"):
-                out[f"rule {i + 1}"] = f"{PHASE_WORDS[r['phase']]}{when}: {r['reason']}{fallback}"
+            if r.get("reason"):  # the author's sentence says when it applies: not said twice
+                only = f" (only if `{' '.join(r['when'].text.split())}`)" if r.get("when") is not None else ""
+                out[f"rule {i + 1}"] = f"{r['reason']}{only}{fallback}"
             else:
                 out[f"rule {i + 1}"] = f"{PHASE_WORDS[r['phase']]}{when} a player {verb} {pred}{fallback}"
         out["scoring"] = "; ".join(_score_words(rs, spec)) or "nothing scores"
@@ -213,9 +218,24 @@ def _score_words(rs, spec) -> list:
             parts.append(f"at the end each seat scores {_pts(item['per_seat'])}")
         elif item.get("include") is not None:
             names = item["include"] if isinstance(item["include"], list) else [item["include"]]
-            titles = [rs.contracts[x].pl for x in names if x in rs.contracts]
+            titles = [f"{rs.contracts[x].pl} ({'; '.join(_score_words(rs, rs.specs[x])) or 'nothing'})"
+                      for x in names if x in rs.contracts and x in rs.specs]
             parts.append("everything that scores in " + ", ".join(titles) + ", added up")
     return parts
+
+
+def _parts_words(rs) -> list:
+    """The match's declared parts (``match.parts``) as (name, sentence) pairs."""
+    out = []
+    for p in getattr(rs, "parts", ()) or ():
+        if not isinstance(p, dict):
+            continue
+        title = p.get("pl") or p.get("name") or "part"
+        if p.get("en"):
+            title += f" — {p['en']}"
+        total = f", adding up to {_signed(p['total'])}" if isinstance(p.get("total"), int) else ""
+        out.append((title, f"deals {p.get('first')}–{p.get('last')}{total}"))
+    return out
 
 
 def _signed(n: int) -> str:
@@ -233,6 +253,8 @@ def explain(rs) -> str:
                  + ("chosen at random" if rs.first_dealer is None else f"seat {rs.first_dealer}") + ".")
     if rs.total is not None:
         lines.append(f"The final scores add up to {_signed(rs.total)}.")
+    for title, words in _parts_words(rs):
+        lines.append(f"Part {title}: {words}.")
     lines.append("")
     if rs.deals_per_dealer > 1:
         lines.insert(-1, f"Each dealer deals {rs.deals_per_dealer} deals in a row.")
@@ -304,6 +326,10 @@ def diff(a, b) -> str:
         out.append(f"deals in a match: {len(a.schedule) * a.series} → {len(b.schedule) * b.series}")
     if a.series != b.series:
         out.append(f"series of the schedule, each starting with the next dealer: {a.series} → {b.series}")
+    pa, pb = dict(_parts_words(a)), dict(_parts_words(b))
+    for title in dict.fromkeys(list(pa) + list(pb)):
+        if pa.get(title) != pb.get(title):
+            out.append(f"part {title}: {pa.get(title, '(none)')} → {pb.get(title, '(none)')}")
     if a.deals_per_dealer != b.deals_per_dealer:
         out.append(f"deals in a row by each dealer: {a.deals_per_dealer} → {b.deals_per_dealer}")
     changes: dict = {}  # (aspect, old, new) -> deal numbers, so a change common to many deals is said once

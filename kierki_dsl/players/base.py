@@ -23,6 +23,8 @@ from __future__ import annotations
 import random
 
 PLAYERS: dict = {}
+# players whose module needs an optional extra: imported only when asked for by name
+LAZY_PLAYERS = {"ismcts": "ismcts"}  # name -> module in this package ([openspiel] extra)
 
 
 def register_player(cls):
@@ -77,15 +79,22 @@ class RandomPlayer(Player):
         return pick(self.rng(view), view.legal)
 
 
+def player_names() -> set:
+    """The names of every registered player."""
+    from . import heuristic, human, search  # noqa: F401  (they register themselves)
+
+    return set(PLAYERS) | set(LAZY_PLAYERS)
+
+
 def make_player(spec: str) -> Player:
     """A player by name, with an optional setting after a colon (``search:0.2s``, ``search:64``)."""
     from . import heuristic, human, search  # noqa: F401  (they register themselves)
 
     name, _, setting = spec.partition(":")
-    if name == "ismcts" and name not in PLAYERS:  # needs the [openspiel] extra: imported only when asked for
+    if name in LAZY_PLAYERS and name not in PLAYERS:
         import importlib
 
-        importlib.import_module(__package__ + ".ismcts")
+        importlib.import_module(__package__ + "." + LAZY_PLAYERS[name])
     cls = PLAYERS.get(name)
     if cls is None:
         raise KeyError(f"unknown player {name!r} (known: {', '.join(sorted(PLAYERS))})")
