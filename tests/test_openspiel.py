@@ -218,3 +218,10 @@ def test_a_broken_ruleset_or_parameter_is_a_located_error():
         kos.load(str(RULESETS / "games" / "hearts.yaml"), scope="hand")
     with pytest.raises(ValueError, match="deal must be 1..12"):
         kos.load(str(RULESETS / "kierki_standard.yaml"), deal=13)
+
+
+def test_ladder_pairs_name_ismcts_with_settings():
+    from kierki_dsl.cli import _pair
+
+    assert _pair("search:0.1s:ismcts:0.1s") == ("search:0.1s", "ismcts:0.1s")
+    assert _pair("ismcts:50:heuristic") == ("ismcts:50", "heuristic")
