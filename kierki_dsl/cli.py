@@ -16,8 +16,8 @@ from typing import List, Optional
 
 import typer
 
-from .entry import EXIT_FINDINGS, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, failure_exit
-from .entry import stderr_line as _err
+from .exits import EXIT_FINDINGS, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, failure_exit
+from .exits import stderr_line as _err
 
 app = typer.Typer(
     add_completion=False,

@@ -17,8 +17,8 @@ from __future__ import annotations
 import sys
 from typing import Optional
 
-#: The exit codes of every command (documented in the README).
-EXIT_OK, EXIT_FINDINGS, EXIT_USAGE, EXIT_INTERNAL, EXIT_INTERRUPTED = 0, 1, 2, 70, 130
+from .exits import EXIT_FINDINGS, EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, failure_exit, stderr_line  # noqa: F401
+
 LINT_FORMATS = ("text", "json", "github", "sarif")
 
 
@@ -43,27 +43,6 @@ def plain_lint(args: list) -> Optional[tuple]:
         else:
             paths.append(arg)
     return (paths, strict, fmt, quiet) if paths else None
-
-
-def failure_exit(e: BaseException, debug: bool) -> int:
-    """The exit code (and message) for an exception that reached the top of a command."""
-    if isinstance(e, KeyboardInterrupt):
-        stderr_line("kierki: interrupted")
-        return EXIT_INTERRUPTED
-    if isinstance(e, BrokenPipeError):  # the reader went away (kierki ... | head)
-        return EXIT_OK
-    if debug:
-        import traceback
-
-        traceback.print_exc()
-    else:
-        stderr_line(f"kierki: internal error: {type(e).__name__}: {e} (run with --debug for details)")
-    return EXIT_INTERNAL
-
-
-def stderr_line(text: str) -> None:
-    """Write one line to stderr."""
-    sys.stderr.write(text.rstrip("\n") + "\n")
 
 
 def main(argv: Optional[list] = None) -> int:

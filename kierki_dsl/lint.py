@@ -10,7 +10,7 @@ import os
 from typing import IO, Iterable
 
 from .diagnostics import Diagnostic
-from .entry import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE
+from .exits import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE
 
 
 def expand(paths: Iterable[str]) -> tuple[list[str], list[str]]:

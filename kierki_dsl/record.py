@@ -340,15 +340,14 @@ def _replay_deal(ruleset, contract, k: int, entry, first_dealer: Optional[int]):
     plays = entry.get("plays")
     if not isinstance(plays, list):
         return None, Violation(d, "'plays' must be a list of cards")
-    layout = contract.type == "layout"
-    word = "turn" if layout else "trick"
+    word = contract.turn_word
     for i, p in enumerate(plays):
         if state.is_terminal():
             return None, Violation(d, f"the deal is over after {i} plays but the record has {len(plays)}")
         seat = state.current_player()
         trick, _ = state.position()
         try:
-            action = PASS if (layout and isinstance(p, str) and p.lower() == "pass") else parse_card(str(p))
+            action = PASS if (isinstance(p, str) and p.lower() == "pass") else parse_card(str(p))
         except CardError as e:
             return None, Violation(d, str(e), trick, seat, word)
         v = _apply_checked(state, action, d, str(p), trick=trick, seat=seat, turn_word=word)

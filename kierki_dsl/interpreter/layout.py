@@ -183,6 +183,14 @@ class LayoutContract(Contract):
                    f"opening card, and the deck has a gap before {'it' if dead.bit_count() == 1 else 'them'}{ace}",
                    "make the rows continuous (ace: high when the deck lacks the 2s, or put the missing cards back)")
 
+    turn_word = "turn"  # what a numbered step of play is called in messages (a round of turns)
+
+    def aspects(self, rs, spec) -> dict:
+        """This contract's rules in words, aspect by aspect (``kierki explain``, ``kierki diff``)."""
+        from .layoutwords import aspects
+
+        return aspects(self, rs, spec)
+
     def wants_tricks(self, tricks_total: int, players: int) -> Optional[bool]:
         """A layout has no tricks: no hint (a bot's hint hook of every deal type)."""
         return None

@@ -6,7 +6,7 @@ import os
 import sys
 from typing import Optional
 
-from ..entry import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, stderr_line
+from ..exits import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, stderr_line
 from . import sik
 
 
