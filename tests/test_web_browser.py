@@ -12,18 +12,14 @@ import re
 
 import pytest
 
-sync_api = pytest.importorskip("playwright.sync_api")
-CHROMIUM = os.environ.get("KIERKI_CHROMIUM", "/usr/bin/chromium")
-if not os.path.exists(CHROMIUM):
-    pytest.skip(f"no Chromium at {CHROMIUM} (apt-get install chromium)", allow_module_level=True)
+from web_support import need_web, running_server
 
-from web_support import running_server  # noqa: E402
-
-from kierki_dsl.record import replay  # noqa: E402
-from kierki_dsl.ruleset.model import Ruleset  # noqa: E402
+from kierki_dsl.record import replay
+from kierki_dsl.ruleset.model import Ruleset
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DATA = os.path.join(ROOT, "tests", "data", "web")
+CHROMIUM = os.environ.get("KIERKI_CHROMIUM", "/usr/bin/chromium")
 ARTIFACTS = os.environ.get("KIERKI_TEST_ARTIFACTS", os.path.join(ROOT, "test-artifacts"))
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
         "--disable-sync", "--no-first-run"]
@@ -31,6 +27,11 @@ ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--d
 
 @pytest.fixture(scope="module")
 def browser():
+    """Chromium, imported and started only when a browser test runs (not at collection)."""
+    need_web()
+    sync_api = pytest.importorskip("playwright.sync_api")
+    if not os.path.exists(CHROMIUM):
+        pytest.skip(f"no Chromium at {CHROMIUM} (apt-get install chromium)")
     with sync_api.sync_playwright() as p:
         b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
         try:

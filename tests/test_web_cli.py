@@ -10,15 +10,14 @@ import threading
 
 import pytest
 
-pytest.importorskip("uvicorn")
-
-from web_support import Client, create_table, sit  # noqa: E402
-from test_web_server import _state, play  # noqa: E402
+from web_support import Client, create_table, need_web, sit
+from test_web_server import _state, play
 
 
 @contextlib.contextmanager
 def kierki_web(db: str, *extra):
     """``kierki web --port 0`` in a subprocess; yields (process, base URL); always killed."""
+    need_web()
     proc = subprocess.Popen([sys.executable, "-m", "kierki_dsl", "web", "--port", "0", "--db", db, "--bot-delay", "0", *extra],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=os.path.dirname(db))
     try:
@@ -60,6 +59,7 @@ def test_a_sigkilled_server_resumes_its_tables(tmp_path):
 
 
 def test_kierki_web_refuses_bad_options(tmp_path):
+    need_web()
     from kierki_dsl.cli import main
 
     assert main(["web", "--port", "70000"]) == 2

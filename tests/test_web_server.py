@@ -8,17 +8,14 @@ import os
 
 import pytest
 
-pytest.importorskip("starlette")
-pytest.importorskip("uvicorn")
+from web_support import Client, Seat, create_table, need_web, running_server, send, sit
 
-from web_support import Client, Seat, create_table, running_server, send, sit  # noqa: E402
-
-from kierki_dsl.cards import parse_card  # noqa: E402
-from kierki_dsl.interpreter.view import SeatView  # noqa: E402
-from kierki_dsl.record import replay  # noqa: E402
-from kierki_dsl.ruleset.model import Ruleset  # noqa: E402
-from kierki_dsl.web.messages import BadMessage, RateLimit, parse  # noqa: E402
-from kierki_dsl.web.storage import Storage, StorageError, token_hash  # noqa: E402
+from kierki_dsl.cards import parse_card
+from kierki_dsl.interpreter.view import SeatView
+from kierki_dsl.record import replay
+from kierki_dsl.ruleset.model import Ruleset
+from kierki_dsl.web.messages import BadMessage, RateLimit, parse
+from kierki_dsl.web.storage import Storage, StorageError, token_hash
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 STANDARD = os.path.join(ROOT, "rulesets", "kierki_standard.yaml")
@@ -292,6 +289,7 @@ def test_the_rate_limit_refuses_a_flood_then_closes(tmp_path):
 
 
 def test_rate_limit_and_parse_units():
+    need_web()
     now = [0.0]
     limit = RateLimit(2.0, 3.0, clock=lambda: now[0])
     assert [limit.allow() for _ in range(4)] == [True, True, True, False]
@@ -350,6 +348,7 @@ def test_the_creator_revokes_a_seat(server):
 
 # -- storage, bounds, resuming -------------------------------------------------------------------------
 def test_storage_keeps_only_token_hashes_and_commits_each_action(tmp_path):
+    need_web()
     db = str(tmp_path / "s.sqlite3")
     store = Storage(db)
     store.create({"id": "t1", "ruleset_kind": "shipped", "ruleset_ref": "r.yaml", "ruleset_text": None,
@@ -365,6 +364,7 @@ def test_storage_keeps_only_token_hashes_and_commits_each_action(tmp_path):
 
 
 def test_a_postgresql_url_needs_psycopg():
+    need_web()
     try:
         import psycopg  # noqa: F401
     except ImportError:

@@ -1,4 +1,8 @@
-"""Helpers of the web tests: a server app on a temporary database, seats played over WebSockets."""
+"""Helpers of the web tests: a server app on a temporary database, seats played over WebSockets.
+
+The web stack (Starlette, uvicorn, httpx, websockets) is imported only when a test uses it, so
+collecting the suite does not grow the pytest process (other tests measure the peak memory of
+the commands they start, and a forked child starts with its parent's pages)."""
 from __future__ import annotations
 
 import contextlib
@@ -7,15 +11,20 @@ import random
 import threading
 import time
 
-import httpx
-from websockets.sync.client import connect
+import pytest
 
-from kierki_dsl.web.app import create_app
-from kierki_dsl.web.config import WebConfig
+
+def need_web() -> None:
+    """Skip the calling test when the [web] extra is not installed."""
+    for name in ("starlette", "uvicorn", "httpx", "websockets"):
+        pytest.importorskip(name)
 
 
 def make_app(db: str, **settings):
     """The web application with fast bots, storing in ``db``."""
+    from kierki_dsl.web.app import create_app
+    from kierki_dsl.web.config import WebConfig
+
     base = {"bot_delay": 0.0, "sweep_seconds": 3600.0, "rate": 1000.0, "burst": 1000.0}
     return create_app(WebConfig(db=db, **dict(base, **settings)))
 
@@ -23,6 +32,7 @@ def make_app(db: str, **settings):
 @contextlib.contextmanager
 def running_server(db: str, **settings):
     """A real server (uvicorn in a thread) on 127.0.0.1, a free port; always stopped. Yields its base URL."""
+    need_web()
     import uvicorn
 
     from kierki_dsl.web.server import bind, url_of
@@ -48,6 +58,8 @@ class Client:
     """HTTP and WebSocket calls to a running server."""
 
     def __init__(self, base: str):
+        import httpx
+
         self.base = base
         self.http = httpx.Client(base_url=base, timeout=30)
 
@@ -58,6 +70,8 @@ class Client:
         return self.http.post(path, **kw)
 
     def websocket_connect(self, path):
+        from websockets.sync.client import connect
+
         conn = connect(self.base.replace("http://", "ws://") + path, open_timeout=10, max_size=2**22)
         conn.__enter__()  # closed by WS.__exit__ / WS.close
         return WS(conn)
