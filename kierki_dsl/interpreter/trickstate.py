@@ -126,7 +126,7 @@ class TrickDeal:
     def _play_env(self) -> dict:
         winning = self._winning_card() if self.trick else -1
         return play_env(self.led, self.trump, winning, self.trick_no, self.tricks_total, self.hearts_broken,
-                        self.hands[self.to_move], self.deck)
+                        self.hands[self.to_move], self.deck, self.played)
 
     def legal_mask(self, explain: Optional[int] = None):
         """The legal cards as a mask; with ``explain=card``, the reason that card is illegal.
