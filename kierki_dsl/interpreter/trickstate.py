@@ -428,10 +428,17 @@ class TrickDeal:
             deal_number=self.number,
             ply=len(self.actions),
             bets=self.betting.public() if self.betting is not None else (),
+            **self._passed(seat),
             auction=self.auction.public() if self.auction is not None else (),
             bid=self.auction.bid if self.auction is not None else 0,
             bidder=self.auction.bidder if self.auction is not None else -1,
         )
+
+    def _passed(self, seat: int) -> dict:
+        """What ``seat`` knows of the cards it passed: which, and to whom (after the exchange)."""
+        if not self.pass_offset or self.phase == PASSING:
+            return {}
+        return {"passed": tuple(self.passes[seat]), "passed_to": (seat + self.direction * self.pass_offset) % self.players}
 
     def _hand_sizes(self) -> list:
         return [h.bit_count() for h in self.hands]
