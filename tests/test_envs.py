@@ -93,3 +93,25 @@ def test_a_deal_that_finished_is_kept_when_the_next_cannot_start(tmp_path):
             results.append(r)
     assert len(results) == runner.match.deal_index  # the deal that could not start is the next one
     assert [sum(r.scores[s] for r in results) for s in range(4)] == list(runner.match.totals)
+
+
+NO_HOLDER = """\
+kierki: 1
+name: the holder of a card that is not dealt leads
+players: 3
+deck: {remove: [2C]}
+match: {schedule: [bez_lew]}
+contracts:
+  bez_lew:
+    first_lead: holder(2C)
+    score: [{per_trick: -20}]
+"""
+
+
+def test_a_seat_expression_that_names_no_seat_is_a_located_run_time_error(cli, tmp_path):
+    path = tmp_path / "no_holder.yaml"
+    path.write_text(NO_HOLDER)
+    code, out, err = cli("run", str(path), "--seed", "1", "--players", "random")
+    assert code == 1, err
+    assert f"{path}:8:17: error: X701 the seat expression names no seat here" in err and "first_lead" in err
+    assert "internal error" not in err

@@ -35,7 +35,7 @@ class Choice:
 
     def chooser(self, dealer: int, players: int, hands, deck: int) -> int:
         """The seat that names the contract, given the dealt ``hands`` (masks)."""
-        return self.by(seat_env(dealer, players, NOBODY, hands, deck)) % players
+        return self.by.seat(seat_env(dealer, players, NOBODY, hands, deck), players)
 
     def new_deal(self, players: int, deck: int, dealer: int, dealt: list, direction: int = 1, number: int = 1,
                  memory: Optional[dict] = None) -> "ChoiceDeal":

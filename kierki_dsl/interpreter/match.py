@@ -115,12 +115,19 @@ class Match:
         self.state = None  # the deal in progress (or a pending declarer's choice)
         self.dealer = -1
         self.dealt: list = []
-        self._next_deal()
+        self.failed: Optional[Exception] = None  # why the first deal could not start (raised by ``over``)
+        try:
+            self._next_deal()
+        except Exception as e:  # a rule error in the first deal: reported where the match is driven
+            self.failed = e
 
     # -- queries -------------------------------------------------------------------------------
     @property
     def over(self) -> bool:
-        """True once the last deal has been played."""
+        """True once the last deal has been played; raises the error that stopped the first deal
+        from starting (a located rule error), so a driver reports it like any other."""
+        if self.failed is not None:
+            raise self.failed
         return self.state is None
 
     def to_move(self) -> int:

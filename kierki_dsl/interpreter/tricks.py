@@ -182,12 +182,12 @@ class TrickContract(Contract):
             return None
         caller, trump = NOBODY, self.trump
         if self.call is not None:
-            caller = self.call.called_by(seat_env(dealer, players, NOBODY, hands, deck)) % players
+            caller = self.call.called_by.seat(seat_env(dealer, players, NOBODY, hands, deck), players)
             choices = self.call.choices  # drawn as match.draw draws: 32 random bits scaled
             trump = choices[(rng.getrandbits(32) * len(choices)) >> 32]
 
         def lead_of(now):
-            return self.first_lead(seat_env(dealer, players, caller, now, deck)) % players
+            return self.first_lead.seat(seat_env(dealer, players, caller, now, deck), players)
 
         return fast(hands, lead_of(hands), trump, rng.getrandbits, direction, number, lead_of, dealer, caller, log)
 

@@ -60,7 +60,8 @@ class TrickDeal:
         rule = self.contract.auction
         if rule is not None:
             env = self._seat_env()
-            self.auction = AuctionRound(rule, self.players, rule.first(env), self.direction, rule.all_pass(env))
+            self.auction = AuctionRound(rule, self.players, rule.first.seat(env, self.players), self.direction,
+                                        rule.all_pass.seat(env, self.players))
             self.phase = AUCTION
             self.to_move = self.auction.seat
             return
@@ -70,7 +71,7 @@ class TrickDeal:
         contract = self.contract
         if contract.call is not None:
             self.phase = CALL
-            self.caller = contract.call.called_by(self._seat_env())
+            self.caller = contract.call.called_by.seat(self._seat_env(), self.players)
             self.to_move = self.caller
         else:
             self._before_play()
@@ -91,7 +92,7 @@ class TrickDeal:
 
     def _start_play(self) -> None:
         self.phase = PLAY
-        leader = self.contract.first_lead(self._seat_env()) % self.players
+        leader = self.contract.first_lead.seat(self._seat_env(), self.players)
         self.leader = leader
         self.to_move = leader
         self._tables = self.contract.tables(self.tricks_total, self.trump, self.players)
