@@ -348,7 +348,7 @@ def replay(
         print("deal  contract                        " + "".join(f"{seat_name(s, n):>7}" for s in range(n)))
         for i, d in enumerate(report.deals):
             pts = "".join(f"{s:>7}" for s in d["scores"]) if d["scores"] is not None else "  (refused)"
-            print(f"{i + 1:>4}  {d['contract']:<30}{pts}")
+            print(f"{i + 1:>4}  {d['contract'] or '(unknown)':<30}{pts}")
         print("totals" + " " * 32 + "".join(f"{t:>7}" for t in report.totals))
     for v in report.violations:
         _err(f"{record}: {v}")

@@ -275,6 +275,11 @@ _add("M619", "match far too long", "A match of more than 1000 deals (schedule ×
      "    score: [{per_trick: -20}]\n",
      _HEAD + "match: {schedule: [{contract: bez_lew, repeat: 12}], series: 4}\ncontracts:\n  bez_lew:\n"
      "    score: [{per_trick: -20}]\n", (3, 63), severity="warning")
+_add("M623", "scoring fails for some trick", "A score component that depends only on the trick number (and "
+     "the trump, the number of tricks and players) cannot be evaluated for some trick, e.g. a division by zero "
+     "in the last trick. Every deal would stop there with X701.",
+     _contract("  bez_lew:\n    score: [{per_trick: \"20 / (tricks - trick.number)\"}]\n"),
+     _contract("  bez_lew:\n    score: [{per_trick: \"20 / max(1, tricks - trick.number)\"}]\n"), (6, 13))
 # --- run time -------------------------------------------------------------------------------
 _add("X701", "expression failed while playing", "An expression that cannot be evaluated in some situation "
      "(a division by zero that depends on play). `kierki run` stops with this error; the record of the "

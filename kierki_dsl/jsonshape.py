@@ -48,6 +48,8 @@ def load(text: str, first_line: int = 1) -> tuple:
         value = json.loads(text)
     except json.JSONDecodeError as e:
         raise ShapeError(first_line + e.lineno - 1, f"not valid JSON: {e.msg}", e.colno) from None
+    except ValueError as e:  # an integer too long to read (Python's limit on digits)
+        raise ShapeError(first_line, f"not a value kierki reads: {e}") from None
     return value, _lines(text, first_line)
 
 

@@ -243,3 +243,16 @@ def test_lint_warns_about_a_match_of_millions_of_deals(tmp_path, cli):
                  "contracts:\n  bez_lew:\n    score: [{per_trick: -20}]\n", "utf-8")
     code, out, err = cli("lint", str(f))
     assert code == 0 and "M619 the match lasts 4194304 deals (65536 scheduled × 64 series)" in err
+
+
+def test_replay_of_a_choice_deal_without_its_contract_is_a_finding(tmp_path, cli):
+    import json
+
+    rec = tmp_path / "b.json"
+    assert cli("run", "rulesets/games/barbu.yaml", "--seed", "4", "--record", str(rec))[0] == 0
+    doc = json.loads(rec.read_text())
+    del doc["deals"][0]["contract"]
+    rec.write_text(json.dumps(doc))
+    code, out, err = cli("replay", str(rec), "--ruleset", "rulesets/games/barbu.yaml")
+    assert code == 1 and "(unknown)" in out
+    assert "deal 1: a declarer's-choice deal needs 'contract'" in err and "internal error" not in err

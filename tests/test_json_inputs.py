@@ -176,3 +176,12 @@ def test_read_returns_each_action_with_its_deal_seat_and_line(tmp_path, save_lin
     with pytest.raises(SaveError):
         save.write_text("\n".join(save_lines[:3]) + "\n\n", "utf-8")
         read(str(save))
+
+
+def test_an_integer_too_long_to_read_is_a_located_error(tmp_path, record_text):
+    doc = json.loads(record_text)
+    text = json.dumps(doc).replace('"seed": 3', '"seed": ' + "9" * 5000)
+    path = tmp_path / "big.json"
+    path.write_text(text)
+    with pytest.raises(RecordError, match=r"big.json:1: error: .*not a value kierki reads"):
+        read_record(str(path))

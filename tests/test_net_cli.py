@@ -246,3 +246,25 @@ def test_deal_types_map_a_match_file_onto_another_game(tmp_path):
     assert rc == 1 and "not a plain trick deal" in err, "Barbu's doubling cannot be said in SIK"
     rc, _, err, _ = run_cli("run", barbu, "--deals", str(deals), "--deal-types", "1=nothing")
     assert rc == 2 and "'nothing' is not a contract" in err
+
+
+def test_a_picked_port_takes_ipv4_and_ipv6_alike():
+    """Without --port the system picks one port, and 127.0.0.1 and ::1 both reach it."""
+    import socket
+
+    from kierki_dsl.net.server import _dual_stack
+
+    sock = _dual_stack(0)
+    if sock is None:
+        pytest.skip("no IPv6 on this machine")
+    try:
+        port = sock.getsockname()[1]
+        sock.setblocking(True)
+        for family, host in ((socket.AF_INET, "127.0.0.1"), (socket.AF_INET6, "::1")):
+            with socket.socket(family, socket.SOCK_STREAM) as c:
+                c.settimeout(5)
+                c.connect((host, port))
+                conn, _ = sock.accept()
+                conn.close()
+    finally:
+        sock.close()

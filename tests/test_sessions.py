@@ -193,3 +193,14 @@ def test_resume_in_the_middle_of_a_betting_round(tmp_path):
     rc, resumed, err, _ = run_cli("resume", str(save), "--format", "json")
     assert rc == 0, err
     assert json.loads(resumed)["deals"] == json.loads(full)["deals"]
+
+
+def test_a_flood_of_digits_at_the_prompt_is_refused_quickly():
+    """A 20,000-digit answer is cut to what any answer can be and refused as off the list."""
+    out = io.StringIO()
+    st = RS.contracts["bez_lew"].new_deal(4, RS.deck, 3, [list(range(13)), list(range(13, 26)),
+                                                         list(range(26, 39)), list(range(39, 52))])
+    human = HumanPlayer(stdin=io.StringIO("9" * 20000 + "\n1\n"), stdout=out, ruleset=RS)
+    human.reset(1, 0)
+    assert human.act(st.view(0)) in st.legal_actions()
+    assert "internal error" not in out.getvalue()

@@ -60,6 +60,18 @@ class Compiled:
                 raise
             raise self.on_error(e) from None
 
+    def seat(self, env: dict, players: int) -> int:
+        """The seat a seat expression names, ``% players``; a located run-time error (X701) when it
+        names none (-1: ``holder()`` of a card nobody holds, ``caller`` or ``bidder`` where there is none)."""
+        value = self(env)
+        if value < 0:
+            e = EvalError(0, "the seat expression names no seat here (holder() of a card nobody holds, or "
+                             "caller/bidder in a deal that has none)")
+            if self.on_error is None:
+                raise e
+            raise self.on_error(e)
+        return value % players
+
 
 class CardPredicate:
     """A bool expression over ``card`` evaluated into masks, memoised by the context it reads."""

@@ -139,7 +139,7 @@ class LayoutContract(Contract):
         fast = self._tables[key]
         if fast is None:
             return None
-        first = self.first_turn(seat_env(dealer, players, NOBODY, hands, deck)) % players
+        first = self.first_turn.seat(seat_env(dealer, players, NOBODY, hands, deck), players)
         return fast(hands, first, -1, rng.getrandbits, direction, log)
 
     def fast_player(self, players: int, tricks: int, deck: int):
@@ -282,7 +282,7 @@ class LayoutDeal:
         self.pool = 0  # points paid for passes, for the next player out
         self.paid = [0] * players
         self.phase = Phase.PLAY
-        self.to_move = contract.first_turn(seat_env(dealer, players, NOBODY, self.hands, deck)) % players
+        self.to_move = contract.first_turn.seat(seat_env(dealer, players, NOBODY, self.hands, deck), players)
         if not self.hands[self.to_move]:
             self._advance()
         self.betting: Optional[BettingRound] = None
@@ -533,8 +533,8 @@ class LayoutDeal:
 
     def play_from_start(self) -> None:
         """Start play with the contract's first player (a state rebuilt from a betting view)."""
-        first = self.contract.first_turn(seat_env(self.dealer, self.players, NOBODY, self.hands, self.deck))
-        self.to_move = first % self.players
+        self.to_move = self.contract.first_turn.seat(seat_env(self.dealer, self.players, NOBODY, self.hands, self.deck),
+                                                     self.players)
 
     def playout(self, rng) -> None:
         """Play the deal out at random, for search."""

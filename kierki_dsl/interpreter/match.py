@@ -115,12 +115,19 @@ class Match:
         self.state = None  # the deal in progress (or a pending declarer's choice)
         self.dealer = -1
         self.dealt: list = []
-        self._next_deal()
+        self.failed: Optional[Exception] = None  # why the first deal could not start (raised by ``over``)
+        try:
+            self._next_deal()
+        except Exception as e:  # a rule error in the first deal: reported where the match is driven
+            self.failed = e
 
     # -- queries -------------------------------------------------------------------------------
     @property
     def over(self) -> bool:
-        """True once the last deal has been played."""
+        """True once the last deal has been played; raises the error that stopped the first deal
+        from starting (a located rule error), so a driver reports it like any other."""
+        if self.failed is not None:
+            raise self.failed
         return self.state is None
 
     def to_move(self) -> int:
@@ -147,7 +154,11 @@ class Match:
         if not state.is_terminal():
             return None
         result = self._result(state)
-        self._next_deal()
+        try:
+            self._next_deal()
+        except Exception as e:  # the next deal cannot start (a chooser with nothing left, a rule error)
+            e.finished_deal = result  # the deal that did finish is kept: callers report it first
+            raise
         return result
 
     # -- deals ---------------------------------------------------------------------------------
@@ -244,6 +255,14 @@ class MatchRunner:
             except IllegalAction as e:
                 if scripted:
                     raise MatchError(f"deal {k + 1}: saved action {action_str(action)} of seat {seat} is illegal: {e.reason}") from None
+                raise
+            except Exception as e:
+                finished = getattr(e, "finished_deal", None)
+                if finished is None:
+                    raise
+                if self.on_action is not None and not scripted:
+                    self.on_action(k, seat, action)
+                yield finished  # the deal this action finished, before the error that stops the match
                 raise
             if self.on_action is not None and not scripted:
                 self.on_action(k, seat, action)

@@ -7,6 +7,24 @@ from typing import Optional
 from ..cards import popcount
 
 
+def _check_static_scoring(c, name: str, bctx, hand_size: int, players: int) -> None:
+    """M623: scoring that depends only on the trick number, yet fails for some trick."""
+    from ..expr import RuleRuntimeError
+    from .tricks import is_static, static_points
+
+    trumps = c.call.choices if c.call is not None else (c.trump,)
+    for s in c.scorers:
+        if s.kind == "seat" or s.origin != name or not is_static(s):
+            continue
+        for t in trumps:
+            try:
+                static_points(s, hand_size, t, players)
+            except RuleRuntimeError as e:
+                bctx.error(s.where, "M623", f"a score component of {name!r} cannot be worked out for every trick: "
+                           f"{e.diagnostic.message}", "guard the division (max(1, ...)) or change the expression")
+                break
+
+
 def fixed_total(c, hand_size: int, players: int, deck: int) -> Optional[int]:
     """The sum of all seats' points in one deal of ``c``, if the rules fix it; else None."""
     if any(s.kind == "seat" for s in c.scorers):
@@ -27,8 +45,9 @@ def fixed_total(c, hand_size: int, players: int, deck: int) -> Optional[int]:
     return totals.pop() if len(totals) == 1 else None
 
 
-def check(c, name: str, w: tuple, bctx, hand_size: int, deck: int) -> None:
+def check(c, name: str, w: tuple, bctx, hand_size: int, deck: int, players: int = 4) -> None:
     """Findings about a trick contract's own rules, reported through ``bctx``."""
+    _check_static_scoring(c, name, bctx, hand_size, players)
     if c.call is not None and c.call.after > hand_size:
         bctx.error(w + ("trump", "after"), "M605",
                    f"trumps are called after {c.call.after} cards but each player gets only {hand_size}")

@@ -21,6 +21,13 @@ def winning_card(trick_mask: int, led: int, trump: int) -> int:
     return (trick_mask & SUIT_MASK[led]).bit_length() - 1
 
 
+def card_beats(card: int, win: int, trump: int) -> bool:
+    """Whether ``card`` played now would beat ``win``, the card winning the trick so far."""
+    if trump >= 0 and card // 13 == trump and win // 13 != trump:
+        return True
+    return card // 13 == win // 13 and card % 13 > win % 13
+
+
 def winning_play(plays, trump: int) -> int:
     """The winning card of ``plays`` = ((seat, card), ...), the first card leading."""
     tm = 0
@@ -96,9 +103,7 @@ def _thumb(st, acts, value, positive) -> int:
     led = st.led
 
     def beats(x: int) -> bool:
-        if trump >= 0 and x // 13 == trump and win // 13 != trump:
-            return True
-        return x // 13 == win // 13 and x % 13 > win % 13
+        return card_beats(x, win, trump)
 
     following = acts[0] // 13 == led
     if positive:

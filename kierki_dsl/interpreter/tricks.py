@@ -13,6 +13,7 @@ from typing import Optional
 import attrs
 
 from ..cards import SUIT_NAMES
+from ..expr import RuleRuntimeError
 from ..expr.types import BOOL, INT, SEAT
 from ..ruleset.schema import Bool, Enum, Expr, Field, Int, List, Obj, OneOf, Str
 from ..values import frozen
@@ -181,12 +182,12 @@ class TrickContract(Contract):
             return None
         caller, trump = NOBODY, self.trump
         if self.call is not None:
-            caller = self.call.called_by(seat_env(dealer, players, NOBODY, hands, deck)) % players
+            caller = self.call.called_by.seat(seat_env(dealer, players, NOBODY, hands, deck), players)
             choices = self.call.choices  # drawn as match.draw draws: 32 random bits scaled
             trump = choices[(rng.getrandbits(32) * len(choices)) >> 32]
 
         def lead_of(now):
-            return self.first_lead(seat_env(dealer, players, caller, now, deck)) % players
+            return self.first_lead.seat(seat_env(dealer, players, caller, now, deck), players)
 
         return fast(hands, lead_of(hands), trump, rng.getrandbits, direction, number, lead_of, dealer, caller, log)
 
@@ -215,7 +216,7 @@ class TrickContract(Contract):
         """Lint's findings about this contract's own rules."""
         from .trickchecks import check
 
-        check(self, name, where, bctx, hand_size, deck)
+        check(self, name, where, bctx, hand_size, deck, players)
         if self.auction is not None:
             from .bidding import check_auction
 
@@ -256,6 +257,30 @@ class TrickContract(Contract):
 _STATIC_KEYS = {"trick.number", "trick.is_first", "trick.is_last", "tricks", "players", "trump"}
 
 
+def static_points(s: Scorer, tricks: int, trump: int, players: int) -> tuple:
+    """(points, card mask) by trick number of a scorer that reads only ``_STATIC_KEYS``;
+    ``RuleRuntimeError`` when it cannot be evaluated for some trick (a division by zero)."""
+    pts = [0] * (tricks + 2)
+    masks = [0] * (tricks + 2)
+    for n in range(1, tricks + 1):
+        # the names outside _STATIC_KEYS are not read by these scorers: NOBODY and 0 stand in
+        env = trick_env(n, tricks, NOBODY, NOBODY, 0, players, trump, NOBODY, NOBODY, 0)
+        if s.when is not None and not s.when(env):
+            continue
+        pts[n] = s.points(env)
+        if s.cards is not None:
+            masks[n] = s.cards.mask(card_scoring_env(n, tricks, trump, 0))
+    return pts, masks
+
+
+def is_static(s: Scorer) -> bool:
+    """Whether a trick or card scorer reads only names that are the same in every deal."""
+    free = set(s.points.free) | (set(s.when.free) if s.when else set())
+    if s.cards is not None:
+        free |= set(s.cards.keys)
+    return free <= _STATIC_KEYS
+
+
 def _static_tables(c: TrickContract, tricks: int, trump: int, players: int):
     """Split scorers into tables (points by trick number) and dynamic ones evaluated live."""
     trick_points = [0] * (tricks + 2)
@@ -264,22 +289,14 @@ def _static_tables(c: TrickContract, tricks: int, trump: int, players: int):
     for s in c.scorers:
         if s.kind == "seat":
             continue
-        free = set(s.points.free) | (set(s.when.free) if s.when else set())
-        if s.cards is not None:
-            free |= set(s.cards.keys)
-        if not free <= _STATIC_KEYS:
+        if not is_static(s):
             dynamic.append(s)
             continue
-        pts = [0] * (tricks + 2)
-        masks = [0] * (tricks + 2)
-        for n in range(1, tricks + 1):
-            # the names outside _STATIC_KEYS are not read by these scorers: NOBODY and 0 stand in
-            env = trick_env(n, tricks, NOBODY, NOBODY, 0, players, trump, NOBODY, NOBODY, 0)
-            if s.when is not None and not s.when(env):
-                continue
-            pts[n] = s.points(env)
-            if s.cards is not None:
-                masks[n] = s.cards.mask(card_scoring_env(n, tricks, trump, 0))
+        try:
+            pts, masks = static_points(s, tricks, trump, players)
+        except RuleRuntimeError:  # it fails for some trick: evaluated live, where the error is reported
+            dynamic.append(s)
+            continue
         if s.cards is None:
             for n in range(tricks + 2):
                 trick_points[n] += pts[n]

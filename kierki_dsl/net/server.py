@@ -37,7 +37,32 @@ def address(sockname) -> str:
     if not sockname:
         return "?"
     host, port = sockname[0], sockname[1]
+    if host.startswith("::ffff:") and "." in host:  # an IPv4 client of the dual-stack socket
+        host = host[7:]
     return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+
+
+def _dual_stack(port: int):
+    """A listening socket on ``[::]:port`` that also takes IPv4 connections, or None where the
+    system has no IPv6 (then every address family is bound separately)."""
+    import socket
+
+    if not socket.has_ipv6:
+        return None
+    try:
+        sock = socket.socket(socket.AF_INET6, socket.SOCK_STREAM)
+    except OSError:
+        return None
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 0)
+        sock.bind(("::", port))
+        sock.listen(128)
+        sock.setblocking(False)
+        return sock
+    except OSError:
+        sock.close()
+        return None
 
 
 class Reporter:
@@ -136,8 +161,13 @@ class SikServer:
         self.server = None
 
     async def start(self, host: Optional[str], port: int) -> list:
-        """Listen; the addresses bound (``host:port``)."""
-        self.server = await asyncio.start_server(self._client, host, port)
+        """Listen; the addresses bound (``host:port``). With no host, one dual-stack socket takes
+        IPv6 and IPv4 on the same port (a port the system picks is then one port for both)."""
+        sock = _dual_stack(port) if host is None else None
+        if sock is not None:
+            self.server = await asyncio.start_server(self._client, sock=sock)
+        else:
+            self.server = await asyncio.start_server(self._client, host, port)
         return [address(s.getsockname()) for s in self.server.sockets]
 
     async def run(self) -> None:

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from ..cards import SUIT_MASK, bits, popcount
 from ..interpreter.actions import DONE, PASS, call, is_bet, is_call
-from ..interpreter.trickkernel import card_values, is_positive, winning_play
+from ..interpreter.trickkernel import card_beats, card_values, is_positive, winning_play
 from .base import Player, register_player
 
 
@@ -96,9 +96,7 @@ class HeuristicPlayer(Player):
         win = winning_play(view.trick, trump)
 
         def beats(x: int) -> bool:
-            if trump >= 0 and x // 13 == trump and win // 13 != trump:
-                return True
-            return x // 13 == win // 13 and x % 13 > win % 13
+            return card_beats(x, win, trump)
 
         following = any(x // 13 == view.led_suit for x in legal)
         last = len(view.trick) == view.players - 1

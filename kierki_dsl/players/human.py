@@ -47,6 +47,9 @@ def trick_text(plays, players: int) -> str:
     return ", ".join(f"{seat_name(s, players)} {card_pretty(c)}" for s, c in plays)
 
 
+MAX_ANSWER = 80  # characters of an answer at the prompt that are read
+
+
 @register_player
 class HumanPlayer(Player):
     name = "human"
@@ -103,7 +106,7 @@ class HumanPlayer(Player):
         line = self.inp.readline()
         if not line:
             raise HumanQuit()
-        return line.strip()
+        return line.strip()[:MAX_ANSWER]  # no answer is longer; a pasted flood is cut, not parsed
 
     def _reason(self, view, action: int) -> Optional[str]:
         """The rule an action breaks, from the view and the rules alone."""
