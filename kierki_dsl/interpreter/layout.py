@@ -143,6 +143,7 @@ class LayoutDeal:
 
     trump = -1
     caller = -1
+    blocked = False  # set when the deal ends because nobody can play
 
     def __init__(self, contract: LayoutContract, players: int, deck: int, dealer: int, dealt: list, direction: int = 1,
                  number: int = 1):
@@ -274,6 +275,7 @@ class LayoutDeal:
                 self.passes_in_row += 1
             active = sum(1 for h in self.hands if h)
             if self.passes_in_row >= active:  # nobody can move: a blocked layout ends the deal
+                self.blocked = True
                 self._finish()
                 return
         else:

@@ -74,6 +74,8 @@ class DealResult:
     passes: Optional[tuple] = None  # cards each seat passed, when the contract passes cards
     bets: tuple = ()  # the doubling round's actions in order ("double:1", "done", ...)
     wagers: tuple = ()  # the bets made: (doubler, target, 2 if redoubled else 1)
+    first: int = -1  # the seat that played the deal's first card (or passed first in a layout)
+    blocked: bool = False  # a layout deal that ended because nobody could play
 
 
 class MatchRunner:
@@ -148,10 +150,14 @@ class MatchRunner:
             if contract.type == "choice":
                 contract = self._choose(contract, dealer, dealt)
             state = contract.new_deal(n, rs.deck, dealer, dealt, rs.direction, k + 1)
+            first = -1
             while not state.is_terminal():
                 seat = state.current_player()
                 scripted = self.resuming
-                action = self._decide(seat, state.view(seat))
+                view = state.view(seat)
+                if first < 0 and view.phase == "play":
+                    first = seat
+                action = self._decide(seat, view)
                 try:
                     state.apply_action(action)
                 except IllegalAction as e:
@@ -175,6 +181,8 @@ class MatchRunner:
                 passes=_passes(state),
                 bets=tuple(state.record_bets()) if hasattr(state, "record_bets") else (),
                 wagers=state.betting.public() if getattr(state, "betting", None) is not None else (),
+                first=first,
+                blocked=getattr(state, "blocked", False),
             )
 
 
