@@ -35,6 +35,9 @@ def play_stream(seed: int) -> random.Random:
     return random.Random(f"play {seed}")
 
 
+STATIC_SEAT = frozenset({"players", "dealer", "caller"})  # a seat expression reading only these is cached
+
+
 class FastMatch:
     """Random-play matches with whole deals played by compiled closures where possible.
 
@@ -45,11 +48,32 @@ class FastMatch:
         self.rs = rs
         self.fast: dict = {}
         self.cards = [c for c in range(52) if rs.deck >> c & 1]
+        self.dealers: dict = {}  # (first dealer, deal index) -> dealer
+        self.seats: dict = {}  # (seat expression, dealer, caller) -> seat, for expressions of those alone
 
     def _fast(self, contract):
         if contract.name not in self.fast:
             self.fast[contract.name] = compile_fast(contract, self.rs.players, self.rs.hand_size, self.rs.deck)
         return self.fast[contract.name]
+
+    def _dealer(self, first: int, k: int) -> int:
+        got = self.dealers.get((first, k))
+        if got is None:
+            got = self.dealers[(first, k)] = self.rs.dealer_of(first, k)
+        return got
+
+    def _seat(self, expr, dealer: int, caller: int, hands: list) -> int:
+        """A seat expression (first lead, trump caller) of this deal, cached when it reads no cards."""
+        n = self.rs.players
+        if expr.free <= STATIC_SEAT:
+            key = (id(expr), dealer, caller)
+            got = self.seats.get(key)
+            if got is None:
+                got = self.seats[key] = expr({"dealer": dealer, "players": n, "caller": caller}) % n
+            return got
+        env = {"dealer": dealer, "players": n, "caller": caller, "holders": _Holders(hands), "hands": hands,
+               "deck": self.rs.deck}
+        return expr(env) % n
 
     def play(self, seed: int) -> tuple:
         """(first dealer, DealRows, totals) of the match of this seed."""
@@ -66,7 +90,7 @@ class FastMatch:
         while not rs.match_over(k + 1, totals):
             k += 1
             contract = rs.contract_at(k)
-            dealer = rs.dealer_of(first, k)
+            dealer = self._dealer(first, k)
             dealt = deal_masks(deal_rng, self.cards, dealer, n, rs.direction)
             if contract.type == "choice":
                 from .interpreter.choice import record_choice
@@ -82,30 +106,30 @@ class FastMatch:
 
     def _deal(self, contract, dealer: int, hands: list, rng, grb, k: int) -> DealRow:
         rs = self.rs
-        n = rs.players
         fast = self._fast(contract)
         if fast is None:
             return self._stepwise(contract, dealer, hands, rng, k)
-        env = {"dealer": dealer, "players": n, "caller": -1, "holders": _Holders(hands), "hands": hands,
-               "deck": rs.deck}
         if contract.type == "layout":
-            lead = contract.first_turn(env) % n
+            lead = self._seat(contract.first_turn, dealer, -1, hands)
             scores = fast(hands, lead, -1, grb, rs.direction)
             return DealRow(contract.name, dealer, lead, -1, -1, tuple(scores), False, fast.ended[0] == BLOCKED)
-        trump = contract.trump
+        trump, caller = contract.trump, -1
         if contract.call is not None:
-            env["caller"] = contract.call.called_by(env) % n
+            caller = self._seat(contract.call.called_by, dealer, -1, hands)
             choices = contract.call.choices
             trump = choices[draw(rng, len(choices))]
-        lead = contract.first_lead(env) % n
+        lead = self._seat(contract.first_lead, dealer, caller, hands)
+        if contract.passing is None:
+            scores = fast(hands, lead, trump, grb, rs.direction, k + 1, None, dealer, caller)
+            return DealRow(contract.name, dealer, lead, caller, trump, tuple(scores), fast.ended[0] == EARLY)
         led = [lead]
 
-        def lead_of(new_hands):
-            led[0] = contract.first_lead(dict(env, hands=new_hands, holders=_Holders(new_hands))) % n
+        def lead_of(new_hands):  # the first leader after the cards are passed (e.g. who holds 2C)
+            led[0] = self._seat(contract.first_lead, dealer, caller, new_hands)
             return led[0]
 
-        scores = fast(hands, lead, trump, grb, rs.direction, k + 1, lead_of, dealer, env["caller"])
-        return DealRow(contract.name, dealer, led[0], env["caller"], trump, tuple(scores), fast.ended[0] == EARLY)
+        scores = fast(hands, lead, trump, grb, rs.direction, k + 1, lead_of, dealer, caller)
+        return DealRow(contract.name, dealer, led[0], caller, trump, tuple(scores), fast.ended[0] == EARLY)
 
     def _stepwise(self, contract, dealer: int, hands: list, rng, k: int) -> DealRow:
         """Random play through the general interpreter (rules the fast path does not compile)."""

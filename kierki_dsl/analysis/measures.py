@@ -26,93 +26,86 @@ Every measure is named ``"section:item"``; a match that has nothing to say about
 """
 from __future__ import annotations
 
-from ..stats import spread
+from math import sqrt
+
 from .rows import GameResult
 
 SECTIONS = ("points", "spread", "final", "decisive", "advantage", "lead", "early", "blocked")
 
 
-def leaders(totals) -> frozenset:
+def leaders(totals) -> list:
     """The seats with the highest total."""
     best = max(totals)
-    return frozenset(s for s, t in enumerate(totals) if t == best)
+    return [s for s, t in enumerate(totals) if t == best]
 
 
-def _mean(xs: list) -> float:
-    return sum(xs) / len(xs)
+def _spread(scores, mean: float) -> float:
+    return sqrt(sum((x - mean) * (x - mean) for x in scores) / len(scores))
 
 
-def _gap(scores, seat: int) -> float:
-    """A seat's points minus the table's mean."""
-    return scores[seat] - sum(scores) / len(scores)
+def observe(game: GameResult, parts: dict) -> dict:
+    """Every measure of one match (``parts``: contract name -> 'negative' or 'positive').
 
-
-def _per_contract(game: GameResult, obs: dict) -> None:
-    groups: dict = {}
-    for row in game.deals:
-        groups.setdefault(row.contract, []).append(row)
-    final = leaders(game.totals)
-    for name, rows in groups.items():
-        obs[f"points:{name}"] = _mean([sum(r.scores) for r in rows])
-        obs[f"spread:{name}"] = _mean([spread(r.scores) for r in rows])
-        obs[f"decisive:{name}"] = _mean([leaders([t - s for t, s in zip(game.totals, r.scores)]) != final
-                                         for r in rows])
-        obs[f"early:{name}"] = _mean([r.early for r in rows])
-        obs[f"blocked:{name}"] = _mean([r.blocked for r in rows])
-
-
-def _per_part(game: GameResult, parts: dict, obs: dict) -> None:
-    n = len(game.totals)
-    sums: dict = {}
-    for row in game.deals:
-        per = sums.setdefault(parts.get(row.contract, "positive"), [0] * n)
-        for s in range(n):
-            per[s] += row.scores[s]
-    for part, per in sums.items():
-        obs[f"points:part {part}"] = float(sum(per))
-        obs[f"spread:part {part}"] = spread(per)
-
-
-def _advantages(game: GameResult, obs: dict) -> None:
+    One pass over the deals (a simulation calls this once per match, so it is kept lean)."""
     totals = game.totals
-    for s in range(len(totals)):
-        obs[f"advantage:seat {s}"] = _gap(totals, s)
-    obs["advantage:first dealer"] = _gap(totals, game.first_dealer)
-    obs["advantage:dealer"] = _mean([_gap(r.scores, r.dealer) for r in game.deals])
-    called = [_gap(r.scores, r.caller) for r in game.deals if r.caller >= 0]
-    if called:
-        obs["advantage:trump caller"] = _mean(called)
-    firsts = [_gap(r.scores, r.first) for r in game.deals if r.first >= 0]
-    if firsts:
-        obs["advantage:first turn"] = _mean(firsts)
-
-
-def _lead(game: GameResult, obs: dict) -> None:
-    running = [0] * len(game.totals)
+    n = len(totals)
+    if not game.deals:
+        return {}
+    final = leaders(totals)
+    groups: dict = {}  # contract -> [deals, points, spread, decisive, early, blocked]
+    part_sums: dict = {}
+    gaps = {"dealer": [], "trump caller": [], "first turn": []}
+    running = [0] * n
     seen = []
     for row in game.deals:
-        running = [t + s for t, s in zip(running, row.scores)]
+        sc = row.scores
+        mean = sum(sc) / n
+        g = groups.get(row.contract)
+        if g is None:
+            g = groups[row.contract] = [0, 0.0, 0.0, 0, 0, 0]
+        g[0] += 1
+        g[1] += sum(sc)
+        g[2] += _spread(sc, mean)
+        g[3] += leaders([t - s for t, s in zip(totals, sc)]) != final
+        g[4] += row.early
+        g[5] += row.blocked
+        per = part_sums.get(parts.get(row.contract, "positive"))
+        if per is None:
+            per = part_sums[parts.get(row.contract, "positive")] = [0] * n
+        for s in range(n):
+            per[s] += sc[s]
+            running[s] += sc[s]
         seen.append(leaders(running))
+        gaps["dealer"].append(sc[row.dealer] - mean)
+        if row.caller >= 0:
+            gaps["trump caller"].append(sc[row.caller] - mean)
+        if row.first >= 0:
+            gaps["first turn"].append(sc[row.first] - mean)
+    obs: dict = {}
+    for name, (k, points, spread, decisive, early, blocked) in groups.items():
+        obs[f"points:{name}"] = points / k
+        obs[f"spread:{name}"] = spread / k
+        obs[f"decisive:{name}"] = decisive / k
+        obs[f"early:{name}"] = early / k
+        obs[f"blocked:{name}"] = blocked / k
+    for part, per in part_sums.items():
+        obs[f"points:part {part}"] = float(sum(per))
+        obs[f"spread:part {part}"] = _spread(per, sum(per) / n)
+    mean_total = sum(totals) / n
+    ordered = sorted(totals, reverse=True)
+    obs["final:spread"] = _spread(totals, mean_total)
+    obs["final:margin"] = float(ordered[0] - ordered[1]) if n > 1 else 0.0
+    for s in range(n):
+        obs[f"advantage:seat {s}"] = totals[s] - mean_total
+    obs["advantage:first dealer"] = totals[game.first_dealer] - mean_total
+    for name, xs in gaps.items():
+        if xs:
+            obs[f"advantage:{name}"] = sum(xs) / len(xs)
     obs["lead:changes"] = float(sum(1 for a, b in zip(seen, seen[1:]) if a != b))
     settled = len(seen)
     while settled > 1 and seen[settled - 2] == seen[-1]:
         settled -= 1
     obs["lead:settled after deal"] = float(settled)
-
-
-def observe(game: GameResult, parts: dict) -> dict:
-    """Every measure of one match (``parts``: contract name -> 'negative' or 'positive')."""
-    obs: dict = {}
-    totals = game.totals
-    if not game.deals:
-        return obs
-    _per_contract(game, obs)
-    _per_part(game, parts, obs)
-    ordered = sorted(totals, reverse=True)
-    obs["final:spread"] = spread(totals)
-    obs["final:margin"] = float(ordered[0] - ordered[1]) if len(ordered) > 1 else 0.0
-    _advantages(game, obs)
-    _lead(game, obs)
     return obs
 
 

@@ -6,6 +6,7 @@ fixed across platforms and Python versions, so a seed gives the same match every
 from __future__ import annotations
 
 import random
+from itertools import repeat, starmap
 from typing import Callable, Iterator, Optional, Sequence
 
 from ..cards import bits
@@ -30,14 +31,18 @@ def shuffled(rng: random.Random, deck: int) -> list[int]:
 
 
 def deal_masks(rng: random.Random, cards: list, dealer: int, players: int, direction: int = 1) -> list[int]:
-    """``deal_out(shuffled(...))`` as 52-bit hand masks, for simulation (same cards, same seats)."""
-    keys = [rng.random() for _ in cards]
+    """``deal_out(shuffled(...))`` as 52-bit hand masks, for simulation (same cards, same seats):
+    the j-th card of every round of dealing goes to seat dealer + direction * (1 + j)."""
+    keys = list(starmap(rng.random, repeat((), len(cards))))
+    order = sorted(range(len(cards)), key=keys.__getitem__)
+    bit = [1 << c for c in cards].__getitem__ if len(cards) != 52 else _BIT52.__getitem__
     hands = [0] * players
-    seat = dealer
-    for i in sorted(range(len(cards)), key=keys.__getitem__):
-        seat = (seat + direction) % players
-        hands[seat] |= 1 << cards[i]
+    for j in range(players):
+        hands[(dealer + direction * (1 + j)) % players] = sum(map(bit, order[j::players]))
     return hands
+
+
+_BIT52 = tuple(1 << c for c in range(52))
 
 
 def deal_out(order: Sequence[int], dealer: int, players: int, direction: int = 1) -> list[list[int]]:
