@@ -246,19 +246,48 @@ def run_batches(refs: tuple, names: list, seed: int, games: int, workers: int = 
             done(play_batch(refs, names, seed, b, records))
         return sorted(results, key=lambda g: g[0].index)
     import concurrent.futures as cf
+
+    pool = cf.ProcessPoolExecutor(max_workers=workers, mp_context=_worker_context(refs), initializer=_worker_start)
+    try:
+        futures = [pool.submit(play_batch, refs, names, seed, b, records) for b in _batches(games, chunk)]
+        for f in cf.as_completed(futures):
+            done(f.result())
+    except BaseException:  # Ctrl-C (or a failed batch): stop the workers now, keep what finished
+        _stop(pool)
+        raise
+    pool.shutdown()
+    return sorted(results, key=lambda g: g[0].index)
+
+
+def _worker_start() -> None:
+    """Workers leave Ctrl-C to the command, which stops them (no traceback from each worker)."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _stop(pool) -> None:
+    """Cancel the batches not started and end the worker processes of ``pool``."""
+    processes = list(getattr(pool, "_processes", {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for p in processes:
+        if p.is_alive():
+            p.terminate()
+    for p in processes:
+        p.join(5)
+
+
+def _worker_context(refs: tuple):
+    """Where the platform can fork, the workers are forked from this process with every
+    ruleset already compiled (they start at once and compile nothing); elsewhere they are
+    spawned and each compiles the rulesets on its first batch."""
     import multiprocessing
 
-    ctx = multiprocessing.get_context("spawn")
-    with cf.ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
-        futures = [pool.submit(play_batch, refs, names, seed, b, records) for b in _batches(games, chunk)]
-        try:
-            for f in cf.as_completed(futures):
-                done(f.result())
-        except BaseException:
-            for f in futures:
-                f.cancel()
-            raise
-    return sorted(results, key=lambda g: g[0].index)
+    if "fork" not in multiprocessing.get_all_start_methods():
+        return multiprocessing.get_context("spawn")
+    for path, fingerprint in refs:
+        compiled(path, fingerprint)
+    return multiprocessing.get_context("fork")
 
 
 def _run_dask(address: str, refs: tuple, names: list, seed: int, games: int, records: bool,

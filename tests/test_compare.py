@@ -7,6 +7,7 @@ import random
 import shutil
 import signal
 import subprocess
+import time
 
 import pytest
 
@@ -216,3 +217,38 @@ def test_html_report_opens_in_a_headless_browser(tmp_path):
             os.killpg(p.pid, signal.SIGKILL)
             p.wait()
     assert b"<title>IMAGES 4 LOADED 4</title>" in dom, dom[:300]
+
+
+def _children(pid: int) -> list:
+    try:
+        with open(f"/proc/{pid}/task/{pid}/children") as f:
+            return f.read().split()
+    except OSError:
+        return []
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/task"), reason="needs /proc to see the worker processes")
+def test_ctrl_c_stops_the_workers_of_compare():
+    """Ctrl-C at the terminal (SIGINT to the whole process group): the command reports what
+    finished, exits 130 without a traceback, and no worker process is left behind."""
+    from conftest import kierki_command
+
+    p = subprocess.Popen(kierki_command() + ["compare", str(STANDARD), str(JACKS), "--games", "100000", "--workers", "2"],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, start_new_session=True)
+    try:
+        for _ in range(600):  # poll until both workers run
+            if len(_children(p.pid)) >= 2 or p.poll() is not None:
+                break
+            time.sleep(0.05)
+        workers = _children(p.pid)
+        assert len(workers) >= 2
+        os.killpg(p.pid, signal.SIGINT)
+        out, err = p.communicate(timeout=60)
+    finally:
+        if p.poll() is None:
+            os.killpg(p.pid, signal.SIGKILL)
+            p.wait()
+    assert p.returncode == 130 and "Traceback" not in err.decode(), err.decode()
+    assert "interrupted" in err.decode()
+    for w in workers:
+        assert not os.path.exists(f"/proc/{w}") or "Z" in open(f"/proc/{w}/stat").read().split()[2]
