@@ -55,7 +55,7 @@ def final_scores_plot(games: dict) -> str:
 
 def contract_plot(games: dict) -> str:
     names = list(dict.fromkeys(r.contract for gs in games.values() for g in gs for r in g.deals))
-    fig = _figure(max(7.5, 0.9 * len(names) * len(games)), 4.0)
+    fig = _figure(min(11.0, max(7.5, 0.6 * len(names) * len(games))), 4.2)
     ax = fig.add_subplot()
     width = 0.8 / len(games)
     for j, ((label, gs), colour) in enumerate(zip(games.items(), COLOURS)):
@@ -145,9 +145,11 @@ def render(games: dict, rulesets: list, summary: dict) -> str:
     title = " vs ".join(s["ruleset"] for s in summaries.values())
     intro = "".join(f"<li>{label}: {html.escape(s['ruleset'])} ({html.escape(s['path'])}), {s['games']} matches</li>"
                     for label, s in summaries.items())
-    note = ("The same deals with the same seats under both rulesets (duplicate); B − A is the mean of the "
-            "per-match differences with its 95% interval, * where it is significant."
-            if len(summaries) == 2 else "Means with 95% intervals over the matches.")
+    note = "Means with 95% intervals over the matches."
+    if len(summaries) == 2:
+        deals = ("The same deals with the same seats under both rulesets (duplicate)" if summary["same_deals"] else
+                 "The same seeds and seats, but the deals differ (another deck or first-dealer rule)")
+        note = f"{deals}; B − A is the mean of the per-match differences with its 95% interval, * where it is significant."
     quant = "".join(f"<li>{label}: " + html.escape(", ".join(f"{k} {v:+.0f}" for k, v in s["final_quantiles"].items()))
                     + "</li>" for label, s in summaries.items())
     parts = [

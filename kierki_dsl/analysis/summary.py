@@ -113,11 +113,15 @@ def compare(rs_a, rs_b, names: list, pairs: list) -> dict:
         if key in diffs:
             e = estimate(diffs[key])
             difference[key] = dict(e.to_json(), significant=e.significant)
-    return {"a": a, "b": b, "games": len(pairs), "same_deals": _same_deals(pairs), "difference": difference}
+    same = _same_deals(rs_a, rs_b, pairs)
+    return {"a": a, "b": b, "games": len(pairs), "same_deals": same, "difference": difference}
 
 
-def _same_deals(pairs: list) -> bool:
-    """Whether every pair of matches had the same dealers deal by deal (duplicate)."""
+def _same_deals(rs_a, rs_b, pairs: list) -> bool:
+    """Whether game i got the same cards under both rulesets: the same deck, the first dealer
+    drawn (or fixed) alike, the same first dealer and seats in every pair of matches."""
+    if rs_a.deck != rs_b.deck or (rs_a.first_dealer is None) != (rs_b.first_dealer is None):
+        return False
     return all(ga.first_dealer == gb.first_dealer and ga.names == gb.names for ga, gb in pairs)
 
 

@@ -92,9 +92,15 @@ def text_report(summary: dict) -> str:
 def compare_report(result: dict) -> str:
     """The report of two rulesets on the same deals (``kierki compare``)."""
     a, b, diff = result["a"], result["b"], result["difference"]
-    lines = [f"A: {a['ruleset']} ({a['path']})", f"B: {b['ruleset']} ({b['path']})",
-             f"{result['games']} matches each on the same deals with the same seats (duplicate); 95% intervals; "
-             "* marks a significant difference", ""]
+    lines = [f"A: {a['ruleset']} ({a['path']})", f"B: {b['ruleset']} ({b['path']})"]
+    if result["same_deals"]:
+        lines.append(f"{result['games']} matches each on the same deals with the same seats (duplicate); "
+                     "95% intervals; * marks a significant difference")
+    else:
+        lines.append(f"{result['games']} matches each with the same seeds and seats, but the deals differ (another "
+                     "deck or first-dealer rule): the differences include the luck of the cards; 95% intervals; "
+                     "* marks a significant difference")
+    lines.append("")
     lines.append(f"{'':<32}{'A':>20}{'B':>20}{'B - A':>22}")
     keys = list(dict.fromkeys(list(a["measures"]) + list(b["measures"])))
     for section, items in _grouped(keys).items():
