@@ -236,6 +236,14 @@ _add("X701", "expression failed while playing", "An expression that cannot be ev
      _contract("  bez_lew:\n    score: [{per_seat: \"100 / (tricks_taken - tricks_taken)\"}]\n"),
      _contract("  bez_lew:\n    score: [{per_seat: \"100 / max(1, tricks_taken)\"}]\n"), (6, 24), lint=False)
 
+_add("X702", "no card is legal", "A play restriction with `fallback: false` forbade every card of the hand of "
+     "the player on turn (lint warns of such rules as M-codes where it can). `kierki run` stops with this "
+     "error, naming the rule; the record of the finished deals is kept.",
+     _contract("  bez_lew:\n    restrictions: [{phase: any, forbid: trick.number == 5, fallback: false}]\n"
+               "    score: [{per_trick: -20}]\n"),
+     _contract("  bez_lew:\n    restrictions: [{phase: any, forbid: trick.number == 5}]\n    score: [{per_trick: -20}]\n"),
+     (6, 20), lint=False)
+
 
 def explain(code: str) -> Optional[str]:
     """The text of ``kierki lint --explain CODE``."""

@@ -189,7 +189,10 @@ def _chosen(ruleset, slot, k: int, entry, chosen: dict):
     names = [c.name for c in slot.options]
     if name not in names:
         return None, Violation(d, f"a declarer's-choice deal needs 'contract', one of {', '.join(names)}; got {name!r}")
-    chooser = slot.chooser(entry["dealer"], ruleset.players)
+    dealt, problem = _hands(entry.get("hands"), ruleset)
+    if problem:
+        return None, Violation(d, f"hands are not a valid deal: {problem}")
+    chooser = slot.chooser(entry["dealer"], ruleset.players, [sum(1 << c for c in h) for h in dealt], ruleset.deck)
     index = names.index(name)
     if index not in slot.allowed(chooser, chosen):
         return None, Violation(d, f"seat {chooser} already chose {name!r} in this match", seat=chooser)

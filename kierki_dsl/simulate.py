@@ -12,12 +12,15 @@ however many batches it plays.
 """
 from __future__ import annotations
 
+import contextlib
 import random
 from typing import Callable, Optional
 
 from .analysis.rows import DealRow, GameResult
+from .interpreter.envs import seat_env
 from .interpreter.fastplay import BLOCKED, EARLY, compile_fast
 from .interpreter.match import MatchRunner, deal_masks, draw
+from .interpreter.phases import Phase
 from .players.base import make_player
 
 def game_seed(seed: int, i: int) -> int:
@@ -69,11 +72,9 @@ class FastMatch:
             key = (id(expr), dealer, caller)
             got = self.seats.get(key)
             if got is None:
-                got = self.seats[key] = expr({"dealer": dealer, "players": n, "caller": caller}) % n
+                got = self.seats[key] = expr(seat_env(dealer, n, caller, hands, self.rs.deck)) % n
             return got
-        env = {"dealer": dealer, "players": n, "caller": caller, "holders": _Holders(hands), "hands": hands,
-               "deck": self.rs.deck}
-        return expr(env) % n
+        return expr(seat_env(dealer, n, caller, hands, self.rs.deck)) % n
 
     def play(self, seed: int) -> tuple:
         """(first dealer, DealRows, totals) of the match of this seed."""
@@ -95,7 +96,7 @@ class FastMatch:
             if contract.type == "choice":
                 from .interpreter.choice import record_choice
 
-                chooser = contract.chooser(dealer, n)
+                chooser = contract.chooser(dealer, n, dealt, rs.deck)
                 allowed = contract.allowed(chooser, chosen)
                 contract = contract.options[allowed[draw(rng, len(allowed))]]
                 record_choice(chosen, rs.contract_at(k), chooser, contract)
@@ -138,27 +139,12 @@ class FastMatch:
         state = contract.new_deal(rs.players, rs.deck, dealer, dealt, rs.direction, k + 1)
         first = -1
         while not state.is_terminal():
-            if first < 0 and state.phase == "play":
+            if first < 0 and state.phase == Phase.PLAY:
                 first = state.current_player()
             acts = state.legal_actions()
             state.apply_action(acts[draw(rng, len(acts))] if len(acts) > 1 else acts[0])
         return DealRow(contract.name, dealer, first, state.caller, state.trump, tuple(state.returns()),
                        getattr(state, "ended_early", False), getattr(state, "blocked", False))
-
-
-class _Holders:
-    """``holder(card)`` for the fast path: the seat whose hand mask holds the card."""
-
-    __slots__ = ("hands",)
-
-    def __init__(self, hands):
-        self.hands = hands
-
-    def __getitem__(self, card: int) -> int:
-        for s, h in enumerate(self.hands):
-            if h >> card & 1:
-                return s
-        raise KeyError(card)
 
 
 # -- workers: each ruleset loaded and compiled once per process ------------------------------
@@ -247,16 +233,36 @@ def run_batches(refs: tuple, names: list, seed: int, games: int, workers: int = 
         return sorted(results, key=lambda g: g[0].index)
     import concurrent.futures as cf
 
-    pool = cf.ProcessPoolExecutor(max_workers=workers, mp_context=_worker_context(refs), initializer=_worker_start)
+    pool = None
     try:
-        futures = [pool.submit(play_batch, refs, names, seed, b, records) for b in _batches(games, chunk)]
+        with _ctrl_c_deferred():  # the workers start while submitting: none sees a Ctrl-C before ignoring it
+            pool = cf.ProcessPoolExecutor(max_workers=workers, mp_context=_worker_context(refs),
+                                          initializer=_worker_start)
+            futures = [pool.submit(play_batch, refs, names, seed, b, records) for b in _batches(games, chunk)]
         for f in cf.as_completed(futures):
             done(f.result())
     except BaseException:  # Ctrl-C (or a failed batch): stop the workers now, keep what finished
-        _stop(pool)
+        if pool is not None:
+            _stop(pool)
         raise
     pool.shutdown()
     return sorted(results, key=lambda g: g[0].index)
+
+
+@contextlib.contextmanager
+def _ctrl_c_deferred():
+    """Hold back Ctrl-C in this thread for a moment: it is delivered when the block ends.
+    Processes forked or spawned meanwhile start with it held back too (``_worker_start``)."""
+    import signal
+
+    if not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 
 
 def _worker_start() -> None:
@@ -264,6 +270,8 @@ def _worker_start() -> None:
     import signal
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 
 
 def _stop(pool) -> None:

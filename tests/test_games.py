@@ -241,7 +241,7 @@ def test_heuristic_doubles_only_a_strong_hand():
     for hand, expected in ((low, double(E)), (rest[:13], DONE)):
         st = rs.contracts["no_tricks"].new_deal(4, rs.deck, W, [hand, rest[13:26], rest[26:39], rest[-13:]])
         p = HeuristicPlayer()
-        p.reset(1, N)
+        p.reset(1, N, rs)
         assert p.act(st.view(N)) == expected
 
 

@@ -27,9 +27,9 @@ class Recorder(Player):
     def __init__(self, inner, log):
         self.inner, self.log = inner, log
 
-    def reset(self, seed, seat):
-        super().reset(seed, seat)
-        self.inner.reset(seed, seat)
+    def reset(self, seed, seat, rules=None):
+        super().reset(seed, seat, rules)
+        self.inner.reset(seed, seat, rules)
 
     def act(self, view):
         self.log.append(view)
@@ -156,7 +156,7 @@ def test_search_bets_by_playing_the_deal_out():
     for mine, other in ((low, high), (high, low)):
         st = rs.contracts["no_tricks"].new_deal(4, rs.deck, 3, [mine, other, rest[:13], rest[13:]])
         p = make_player("search:12")
-        p.reset(5, 0)
+        p.reset(5, 0, rs)
         action = p.act(st.view(0))
         if mine is low:  # almost no tricks to take: a bet on beating any other seat pays
             assert action in (double(1), double(2), double(3))

@@ -262,7 +262,7 @@ def test_fantan_free_start():
     from kierki_dsl.interpreter.layout import LayoutDeal
 
     view = st.view(S)
-    again = LayoutDeal.from_view(view, [st.hands[i] for i in range(4)])
+    again = lot.from_view(view, [st.hands[i] for i in range(4)])
     assert again.legal_actions() == st.legal_actions() and again.start == 7
     # records replay through the free start
     runner = MatchRunner(rs, [make_player(n) for n in ("search:8", "heuristic", "random", "random")], seed=9)

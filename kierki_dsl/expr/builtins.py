@@ -88,8 +88,8 @@ def _right(env, seat):
 
 @builtin("holder", (CARD,), SEAT, needs=("holders",), example="holder(2C)")
 def _holder(env, c):
-    """The seat that was dealt the card (its owner at the start of the deal)."""
-    return env["holders"][c]
+    """The seat holding the card when the expression is evaluated (-1 if the card is out of play)."""
+    return env["holders"][c]  # -1 when nobody holds it (a card out of play)
 
 
 @builtin("suit_count", (SEAT,), INT, needs=("hands",), example="suit_count(dealer)")

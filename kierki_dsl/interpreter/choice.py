@@ -10,6 +10,8 @@ from typing import TYPE_CHECKING
 
 from ..values import frozen
 from .actions import CHOOSE_BASE
+from .envs import NOBODY, seat_env
+from .phases import Phase
 
 if TYPE_CHECKING:
     from .view import SeatView
@@ -29,8 +31,9 @@ class Choice:
     en: str = "declarer's choice"
     total = None
 
-    def chooser(self, dealer: int, players: int) -> int:
-        return self.by({"dealer": dealer, "players": players, "caller": -1, "holders": {}, "hands": [], "deck": 0}) % players
+    def chooser(self, dealer: int, players: int, hands, deck: int) -> int:
+        """The seat that names the contract, given the dealt ``hands`` (masks)."""
+        return self.by(seat_env(dealer, players, NOBODY, hands, deck)) % players
 
     def allowed(self, chooser: int, chosen: dict) -> list[int]:
         """Indices of the options this chooser may still name."""
@@ -41,10 +44,10 @@ class Choice:
         from .view import SeatView  # only play needs it; lint does not
 
         return SeatView(
-            seat=seat, contract=self, phase="choose", hand=hand, legal=tuple(CHOOSE_BASE + i for i in legal),
+            seat=seat, contract=self.name, phase=Phase.CHOOSE.value, hand=hand, legal=tuple(CHOOSE_BASE + i for i in legal),
             trick=(), led_suit=-1, trump=-1, caller=-1, dealer=dealer, trick_number=0,
             tricks_total=hand.bit_count(), played=0, scores=tuple(scores), completed=(), players=players,
-            layout=None,
+            layout=None, options=tuple(c.name for c in self.options),
         )
 
 

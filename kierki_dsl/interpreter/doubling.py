@@ -18,6 +18,7 @@ from ..ruleset.schema import Bool, Expr, Field, Obj
 from ..values import frozen
 from . import scopes
 from .actions import DONE, DOUBLE_BASE, REDOUBLE_BASE, action_str, double, redouble
+from .envs import double_env
 
 DOUBLING = Obj(
     {
@@ -50,7 +51,7 @@ class Doubling:
             return False
         if self.may_double is None:
             return doubler != dealer
-        return bool(self.may_double({"doubler": doubler, "target": target, "dealer": dealer, "players": players}))
+        return bool(self.may_double(double_env(doubler, target, dealer, players)))
 
 
 def build_doubling(spec: Optional[dict], ctx, where: tuple) -> tuple[Optional[Doubling], bool]:

@@ -19,6 +19,9 @@ from __future__ import annotations
 
 from typing import Callable, Optional
 
+from .envs import play_env
+from .trickkernel import add_seat_scores
+
 RANKS = tuple(tuple(r for r in range(13) if m >> r & 1) for m in range(8192))
 POP = tuple(len(t) for t in RANKS)
 FULL13 = 8191
@@ -45,7 +48,8 @@ def _rule_table(contract, phase: str, tricks: int):
     table = [()] * (2 * tricks + 4)
     for n in range(1, tricks + 1):
         for broken in (0, 1):
-            env = {"trick.number": n, "trick.is_first": n == 1, "trick.is_last": n == tricks, "hearts_broken": bool(broken)}
+            # only rules reading _WHEN_KEYS get here: the other names stand in with -1 and 0
+            env = play_env(-1, -1, -1, n, tricks, bool(broken), 0, 0)
             table[2 * n + broken] = tuple(
                 (_split(r.cards.const), r.require) for r in rules if r.when is None or r.when(env)
             )
@@ -197,12 +201,7 @@ def compile_fast(contract, players: int, tricks: int, deck: int) -> Optional[Cal
                 if got:
                     scores[seat] += got.bit_count() * p
         if seat_scorers:
-            for seat in range(players):
-                env = {"seat": seat, "dealer": dealer, "players": players, "caller": caller, "trump": trump,
-                       "tricks_taken": won[seat], "tricks": tricks, "taken": taken[seat], "taken_all": taken,
-                       "deck": deck}
-                for s in seat_scorers:
-                    scores[seat] += s.points(env)
+            add_seat_scores(scores, seat_scorers, dealer, players, caller, trump, won, tricks, taken, deck)
         return scores
 
     play.ended = ended

@@ -23,6 +23,8 @@ from . import scopes
 from .actions import PASS, IllegalAction, action_str, is_bet
 from .catalogue import DealType, register
 from .doubling import DOUBLING, BettingRound, Doubling, build_doubling
+from .envs import NOBODY, seat_env
+from .phases import Phase
 
 if TYPE_CHECKING:
     from .view import SeatView
@@ -103,6 +105,14 @@ class LayoutContract:
     def new_deal(self, players: int, deck: int, dealer: int, dealt: list, direction: int = 1, number: int = 1):
         return LayoutDeal(self, players, deck, dealer, dealt, direction, number)
 
+    def wants_tricks(self, tricks_total: int, players: int) -> Optional[bool]:
+        """A layout has no tricks: no hint (a bot's hint hook of every deal type)."""
+        return None
+
+    def from_view(self, view, hands: list) -> "LayoutDeal":
+        """A deal state rebuilt from a seat's view and assumed hands (search, reasons)."""
+        return LayoutDeal.from_view(self, view, hands)
+
 
 @register
 class Layout(DealType):
@@ -166,17 +176,15 @@ class LayoutDeal:
         self.voluntary = 0  # passes made by players who could have played
         self.pool = 0  # points paid for passes, for the next player out
         self.paid = [0] * players
-        self.phase = "play"
-        holders = {c: s for s, d in enumerate(self.dealt) for c in d}
-        env = {"dealer": dealer, "players": players, "caller": -1, "holders": holders, "hands": self.hands, "deck": deck}
-        self.to_move = contract.first_turn(env) % players
+        self.phase = Phase.PLAY
+        self.to_move = contract.first_turn(seat_env(dealer, players, NOBODY, self.hands, deck)) % players
         if not self.hands[self.to_move]:
             self._advance()
         self.betting: Optional[BettingRound] = None
         if contract.doubling is not None:
             self.betting = BettingRound(contract.doubling, players, dealer, direction)
             if not self.betting.finished:
-                self.first_turn, self.phase, self.to_move = self.to_move, "double", self.betting.seat
+                self.first_turn, self.phase, self.to_move = self.to_move, Phase.DOUBLE, self.betting.seat
 
     def _open(self, start: Optional[int]) -> None:
         """Fix the rank that opens every row; None (a free start) lets any card open its row."""
@@ -210,18 +218,18 @@ class LayoutDeal:
         self.to_move = to_move
 
     def is_terminal(self) -> bool:
-        return self.phase == "done"
+        return self.phase == Phase.DONE
 
     def current_player(self) -> int:
-        return -1 if self.phase == "done" else self.to_move
+        return -1 if self.phase == Phase.DONE else self.to_move
 
     def legal_mask(self) -> int:
         return self.hands[self.to_move] & self.frontier
 
     def legal_actions(self) -> list[int]:
-        if self.phase == "done":
+        if self.phase == Phase.DONE:
             return []
-        if self.phase == "double":
+        if self.phase == Phase.DOUBLE:
             return self.betting.legal()
         out = card_list(self.legal_mask())
         may_pass = not self.contract.must_play or self.free_left[self.to_move] > 0
@@ -230,9 +238,9 @@ class LayoutDeal:
         return out
 
     def why_illegal(self, action: int) -> Optional[str]:
-        if self.phase == "done":
+        if self.phase == Phase.DONE:
             return "the deal is over"
-        if self.phase == "double":
+        if self.phase == Phase.DOUBLE:
             return self.betting.why_illegal(action)
         if action in self.legal_actions():
             return None
@@ -249,7 +257,7 @@ class LayoutDeal:
         return f"{card_str(action)} does not fit next to an end of its row"
 
     def apply_action(self, action: int) -> None:
-        if self.phase == "done":
+        if self.phase == Phase.DONE:
             raise IllegalAction("the deal is over")
         reason = self.why_illegal(action)
         if reason is not None:
@@ -261,10 +269,10 @@ class LayoutDeal:
         for search rollouts, which pick among the legal actions themselves."""
         seat = self.to_move
         self.actions.append(action)
-        if self.phase == "double":
+        if self.phase == Phase.DOUBLE:
             self.betting.apply(action)
             if self.betting.finished:
-                self.phase, self.to_move = "play", self.first_turn
+                self.phase, self.to_move = Phase.PLAY, self.first_turn
             else:
                 self.to_move = self.betting.seat
             return
@@ -288,7 +296,7 @@ class LayoutDeal:
             self.frontier = (self.frontier & ~(1 << action)) | self.adds[action]
             if not self.hands[seat]:
                 self._place(seat)
-                if self.phase == "done":
+                if self.phase == Phase.DONE:
                     return
             elif self.contract.again >> action & 1:  # an extra turn
                 return
@@ -330,11 +338,11 @@ class LayoutDeal:
             self.pool = 0
         if self.betting is not None:
             self.scores = self.betting.settle(self.scores)
-        self.phase = "done"
+        self.phase = Phase.DONE
         self.to_move = -1
 
     def _advance(self) -> None:
-        if self.phase == "done":
+        if self.phase == Phase.DONE:
             return
         s = self.to_move
         for _ in range(self.players):
@@ -376,8 +384,8 @@ class LayoutDeal:
 
         return SeatView(
             seat=seat,
-            contract=self.contract,
-            phase=self.phase,
+            contract=self.contract.name,
+            phase=self.phase.value,
             hand=self.hands[seat],
             legal=tuple(self.legal_actions()) if seat == self.current_player() else (),
             trick=(),
@@ -402,8 +410,19 @@ class LayoutDeal:
             direction=self.direction,
             deal_number=self.number,
             ply=len(self.actions),
-            why=self.why_illegal if seat == self.current_player() else None,
         )
+
+    def play_from_start(self) -> None:
+        """Start play with the contract's first player (a state rebuilt from a betting view)."""
+        first = self.contract.first_turn(seat_env(self.dealer, self.players, NOBODY, self.hands, self.deck))
+        self.to_move = first % self.players
+
+    def playout(self, rng) -> None:
+        """Play the deal out at random, for search."""
+        grb = rng.getrandbits
+        while not self.is_terminal():
+            acts = self.legal_actions()
+            self.play_legal(acts[(grb(32) * len(acts)) >> 32] if len(acts) > 1 else acts[0])
 
     def clone(self) -> "LayoutDeal":
         other = object.__new__(LayoutDeal)
@@ -419,10 +438,10 @@ class LayoutDeal:
         return other
 
     @classmethod
-    def from_view(cls, view: SeatView, hands: list) -> "LayoutDeal":
-        """A state rebuilt from a seat's view (the layout is public) and assumed hands."""
+    def from_view(cls, contract: LayoutContract, view: SeatView, hands: list) -> "LayoutDeal":
+        """A state of ``contract`` rebuilt from a seat's view (the layout is public) and assumed hands."""
         st = object.__new__(cls)
-        st.contract = view.contract
+        st.contract = contract
         st.players = view.players
         st.deck = view.deck
         st.dealer = view.dealer
@@ -434,11 +453,11 @@ class LayoutDeal:
         st.finished = list(view.finished)
         st.actions = []
         st.passes_in_row = 0
-        st.free_left = list(view.free_passes_left) or [view.contract.free_passes] * view.players
+        st.free_left = list(view.free_passes_left) or [contract.free_passes] * view.players
         st.voluntary = 0
         st.pool = view.pool
         st.paid = [0] * view.players  # who paid is not needed unless the layout blocks
-        st.phase = "play"
+        st.phase = Phase.PLAY
         st.betting = BettingRound.settled(view.bets, view.players) if view.bets else None
         st.number = view.deal_number
         st.set_rows(view.layout, view.seat)

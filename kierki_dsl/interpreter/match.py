@@ -12,6 +12,7 @@ from typing import Callable, Iterator, Optional, Sequence
 from ..cards import bits
 from ..values import frozen
 from .actions import IllegalAction, action_str
+from .phases import Phase
 
 
 def draw(rng: random.Random, n: int) -> int:
@@ -101,7 +102,7 @@ class MatchRunner:
         fd = ruleset.first_dealer
         self.first_dealer = fd if fd is not None else draw(self.rng, n)
         for i, p in enumerate(self.players):
-            p.reset(seed * 16 + i + 1 if seed >= 0 else i + 1, i)
+            p.reset(seed * 16 + i + 1 if seed >= 0 else i + 1, i, ruleset)
         self.totals = [0] * n
         self.chosen: dict = {}  # (choice slot, chooser) -> contract names already chosen
 
@@ -110,7 +111,7 @@ class MatchRunner:
         from .choice import record_choice
 
         n = self.ruleset.players
-        chooser = slot.chooser(dealer, n)
+        chooser = slot.chooser(dealer, n, [sum(1 << c for c in d) for d in dealt], self.ruleset.deck)
         allowed = slot.allowed(chooser, self.chosen)
         if not allowed:
             raise MatchError(f"seat {chooser} has no contract left to choose")
@@ -160,7 +161,7 @@ class MatchRunner:
                 seat = state.current_player()
                 scripted = self.resuming
                 view = state.view(seat)
-                if first < 0 and view.phase == "play":
+                if first < 0 and view.phase == Phase.PLAY:
                     first = seat
                 action = self._decide(seat, view)
                 try:

@@ -19,6 +19,7 @@ from ..values import frozen
 from . import scopes
 from .catalogue import DealType, register
 from .doubling import DOUBLING, Doubling, build_doubling
+from .envs import NOBODY, card_scoring_env, trick_env
 
 SUIT_CHOICES = ("none",) + SUIT_NAMES
 
@@ -103,6 +104,18 @@ class Restriction:
     fallback: bool
     reason: str
     where: tuple = ()  # path of the rule in the ruleset, for findings
+    at: tuple = ("", None)  # (file, position) of the rule, for run-time errors
+
+    def leaves_nothing(self, trick_number: int) -> Exception:
+        """The run-time error (X702) of this rule forbidding every card of a hand."""
+        from ..diagnostics import Diagnostic
+        from ..expr import RuleRuntimeError
+
+        return RuleRuntimeError(Diagnostic(
+            self.at[0], self.at[1], "X702",
+            f"no card is legal in trick {trick_number}: this rule ('{self.reason}') forbids every card of the hand "
+            "and has 'fallback: false'",
+            hint="give the rule 'fallback: true' (the default), or narrow it so a card is always left"))
 
 
 @frozen(eq=False)
@@ -152,6 +165,18 @@ class TrickContract:
 
         return TrickDeal(self, players, deck, dealer, dealt, direction, number)
 
+    def wants_tricks(self, tricks_total: int, players: int) -> Optional[bool]:
+        """Whether taking tricks is good here, read from the static scoring (a bot's hint)."""
+        from .trickkernel import is_positive
+
+        return is_positive(self, tricks_total, -1 if self.call else self.trump, players)
+
+    def from_view(self, view, hands: list):
+        """A playing-phase deal state rebuilt from a seat's view and assumed hands (search, reasons)."""
+        from .trickstate import TrickDeal
+
+        return TrickDeal.from_view(self, view, hands)
+
     def tables(self, tricks: int, trump: int, players: int):
         """Per-trick points of the static scorers, computed once per (tricks, trump)."""
         key = (tricks, trump, players)
@@ -161,7 +186,10 @@ class TrickContract:
         return t
 
 
-_STATIC_KEYS = {"trick.number", "trick.is_first", "trick.is_last", "tricks", "players", "trump", "deck"}
+# Scorers that read only these names score the same in every deal with the same number of
+# tricks, trump and players: they become tables. The other names of trick scoring (leader,
+# winner, the trick's cards, dealer, caller, deck) make a scorer dynamic, evaluated per trick.
+_STATIC_KEYS = {"trick.number", "trick.is_first", "trick.is_last", "tricks", "players", "trump"}
 
 
 def _static_tables(c: TrickContract, tricks: int, trump: int, players: int):
@@ -181,19 +209,13 @@ def _static_tables(c: TrickContract, tricks: int, trump: int, players: int):
         pts = [0] * (tricks + 2)
         masks = [0] * (tricks + 2)
         for n in range(1, tricks + 1):
-            env = {
-                "trick.number": n,
-                "trick.is_first": n == 1,
-                "trick.is_last": n == tricks,
-                "tricks": tricks,
-                "players": players,
-                "trump": trump,
-            }
+            # the names outside _STATIC_KEYS are not read by these scorers: NOBODY and 0 stand in
+            env = trick_env(n, tricks, NOBODY, NOBODY, 0, players, trump, NOBODY, NOBODY, 0)
             if s.when is not None and not s.when(env):
                 continue
             pts[n] = s.points(env)
             if s.cards is not None:
-                masks[n] = s.cards.mask(env)
+                masks[n] = s.cards.mask(card_scoring_env(n, tricks, trump, 0))
         if s.cards is None:
             for n in range(tricks + 2):
                 trick_points[n] += pts[n]
@@ -233,7 +255,8 @@ class Tricks(DealType):
             pred = ctx.expr(spec["lead_ban"], scopes.PLAY_PREDICATE, BOOL, w + ("lead_ban",), predicate=True)
             reason = spec.get("lead_ban_reason") or f"{_words(spec['lead_ban'].text)} may not be led while you hold another card"
             if pred is not None:
-                restrictions.append(Restriction("lead", pred, False, None, True, reason, w + ("lead_ban",)))
+                restrictions.append(Restriction("lead", pred, False, None, True, reason, w + ("lead_ban",),
+                                                ctx.locate(w + ("lead_ban",))))
         for i, r in enumerate(spec.get("restrictions") or []):
             rw = w + ("restrictions", i)
             if (r.get("forbid") is None) == (r.get("require") is None):
@@ -247,7 +270,7 @@ class Tricks(DealType):
             if pred is not None:
                 restrictions.append(
                     Restriction(r["phase"], pred, require, when, r.get("fallback", True), reason,
-                                rw + ("require" if require else "forbid",))
+                                rw + ("require" if require else "forbid",), ctx.locate(rw))
                 )
         scorers = []
         for i, item in enumerate(spec.get("score") or []):

@@ -6,9 +6,12 @@ from typing import Optional
 from ..cards import FULL_DECK, SUIT_MASK, SUIT_NAMES, card_list, card_str, popcount
 from .actions import NO_TRUMP, IllegalAction, action_str, call, called_suit, is_bet
 from .doubling import BettingRound
+from .envs import card_scoring_env, end_when_env, play_env, seat_env, trick_env
+from .trickkernel import add_seat_scores, playout, winning_card, winning_play
+from .phases import Phase
 from .view import SeatView
 
-PASSING, CALL, DOUBLE, PLAY, DONE = "pass", "call", "double", "play", "done"
+PASSING, CALL, DOUBLE, PLAY, DONE = Phase.PASS, Phase.CALL, Phase.DOUBLE, Phase.PLAY, Phase.DONE
 
 
 class TrickDeal:
@@ -69,21 +72,7 @@ class TrickDeal:
 
     # -- environment for expressions ----------------------------------------------------
     def _seat_env(self) -> dict:
-        holders = {}
-        for s, h in enumerate(self.hands):
-            m = h
-            while m:
-                low = m & -m
-                holders[low.bit_length() - 1] = s
-                m ^= low
-        return {
-            "dealer": self.dealer,
-            "players": self.players,
-            "caller": self.caller,
-            "holders": holders,
-            "hands": self.hands,
-            "deck": self.deck,
-        }
+        return seat_env(self.dealer, self.players, self.caller, self.hands, self.deck)
 
     def _start_play(self) -> None:
         self.phase = PLAY
@@ -118,20 +107,9 @@ class TrickDeal:
         return card_list(self.legal_mask())
 
     def _play_env(self) -> dict:
-        winning = -1
-        if self.trick:
-            winning = self._winning_card()
-        return {
-            "led_suit": self.led,
-            "trump": self.trump,
-            "winning": winning,
-            "trick.number": self.trick_no,
-            "trick.is_first": self.trick_no == 1,
-            "trick.is_last": self.trick_no == self.tricks_total,
-            "hearts_broken": self.hearts_broken,
-            "hand": self.hands[self.to_move],
-            "deck": self.deck,
-        }
+        winning = self._winning_card() if self.trick else -1
+        return play_env(self.led, self.trump, winning, self.trick_no, self.tricks_total, self.hearts_broken,
+                        self.hands[self.to_move], self.deck)
 
     def legal_mask(self, explain: Optional[int] = None):
         """The legal cards as a mask; with ``explain=card``, the reason that card is illegal."""
@@ -165,6 +143,8 @@ class TrickDeal:
                 pm = r.cards.const
             m = legal & pm if r.require else legal & ~pm
             if m or not r.fallback:
+                if not m and legal:
+                    raise r.leaves_nothing(self.trick_no)
                 if explain is not None and (legal >> explain & 1) and not (m >> explain & 1):
                     return r.reason
                 legal = m
@@ -197,12 +177,7 @@ class TrickDeal:
         return reason
 
     def _winning_card(self) -> int:
-        tm = 0
-        for _, c in self.trick:
-            tm |= 1 << c
-        if self.trump >= 0 and tm & SUIT_MASK[self.trump]:
-            return (tm & SUIT_MASK[self.trump]).bit_length() - 1
-        return (tm & SUIT_MASK[self.led]).bit_length() - 1
+        return winning_play(self.trick, self.trump)
 
     # -- applying actions ------------------------------------------------------------------
     def apply_action(self, action: int) -> None:
@@ -277,14 +252,10 @@ class TrickDeal:
         hypothetical tricks too.
         """
         n = self.trick_no if number is None else number
-        led = plays[0][1] // 13
         tm = 0
         for _, c in plays:
             tm |= 1 << c
-        if self.trump >= 0 and tm & SUIT_MASK[self.trump]:
-            win_card = (tm & SUIT_MASK[self.trump]).bit_length() - 1
-        else:
-            win_card = (tm & SUIT_MASK[led]).bit_length() - 1
+        win_card = winning_card(tm, plays[0][1] // 13, self.trump)
         winner = next(s for s, c in plays if c == win_card)
         trick_points, card_tables, dynamic = self._tables
         pts = trick_points[n]
@@ -315,27 +286,15 @@ class TrickDeal:
             self._finish_deal()
 
     def _dynamic_points(self, dynamic, tm: int, winner: int, leader: int, n: int) -> int:
-        env = {
-            "trick.number": n,
-            "trick.is_first": n == 1,
-            "trick.is_last": n == self.tricks_total,
-            "trick.leader": leader,
-            "trick.winner": winner,
-            "trick.cards": tm,
-            "tricks": self.tricks_total,
-            "players": self.players,
-            "trump": self.trump,
-            "dealer": self.dealer,
-            "caller": self.caller,
-            "deck": self.deck,
-        }
+        env = trick_env(n, self.tricks_total, leader, winner, tm, self.players, self.trump, self.dealer,
+                        self.caller, self.deck)
         total = 0
         for s in dynamic:
             if s.when is not None and not s.when(env):
                 continue
             p = s.points(env)
             if s.cards is not None:
-                p *= popcount(tm & s.cards.mask(env))
+                p *= popcount(tm & s.cards.mask(card_scoring_env(n, self.tricks_total, self.trump, self.deck)))
             total += p
         return total
 
@@ -358,34 +317,15 @@ class TrickDeal:
         if c.early_stop and not self.points_left():
             return True
         if c.end_when is not None:
-            env = {
-                "tricks_played": self.trick_no - 1,
-                "tricks": self.tricks_total,
-                "points_left": self.points_left(),
-                "deck": self.deck,
-            }
-            return bool(c.end_when(env))
+            return bool(c.end_when(end_when_env(self.trick_no - 1, self.tricks_total, self.points_left(), self.deck)))
         return False
 
     def _finish_deal(self) -> None:
         if self.trick_no <= self.tricks_total:
             self.ended_early = True
         seat_scorers = [s for s in self.contract.scorers if s.kind == "seat"]
-        for seat in range(self.players):
-            env = {
-                "seat": seat,
-                "dealer": self.dealer,
-                "players": self.players,
-                "caller": self.caller,
-                "trump": self.trump,
-                "tricks_taken": self.tricks_won[seat],
-                "tricks": self.tricks_total,
-                "taken": self.taken[seat],
-                "taken_all": self.taken,
-                "deck": self.deck,
-            }
-            for s in seat_scorers:
-                self.scores[seat] += s.points(env)
+        add_seat_scores(self.scores, seat_scorers, self.dealer, self.players, self.caller, self.trump,
+                        self.tricks_won, self.tricks_total, self.taken, self.deck)
         if self.betting is not None:
             self.scores = self.betting.settle(self.scores)
         self.phase = DONE
@@ -423,8 +363,8 @@ class TrickDeal:
         legal = self.legal_actions() if seat == self.current_player() else []
         return SeatView(
             seat=seat,
-            contract=self.contract,
-            phase=self.phase,
+            contract=self.contract.name,
+            phase=self.phase.value,
             hand=hand,
             legal=tuple(legal),
             trick=tuple(self.trick),
@@ -445,11 +385,18 @@ class TrickDeal:
             deal_number=self.number,
             ply=len(self.actions),
             bets=self.betting.public() if self.betting is not None else (),
-            why=self.why_illegal if seat == self.current_player() else None,
         )
 
     def _hand_sizes(self) -> list:
         return [h.bit_count() for h in self.hands]
+
+    def play_from_start(self) -> None:
+        """Start play with the contract's first leader (a state rebuilt from a betting view)."""
+        self._start_play()
+
+    def playout(self, rng) -> None:
+        """Play the deal out quickly for search (a rule of thumb read from the scoring)."""
+        playout(self, rng)
 
     def clone(self) -> "TrickDeal":
         """An independent copy (for search): lists are copied, compiled rules shared."""
@@ -468,10 +415,10 @@ class TrickDeal:
         return other
 
     @classmethod
-    def from_view(cls, view: SeatView, hands: list) -> "TrickDeal":
-        """A playing-phase state rebuilt from a seat's view and assumed current hands."""
+    def from_view(cls, contract, view: SeatView, hands: list) -> "TrickDeal":
+        """A playing-phase state of ``contract`` rebuilt from a seat's view and assumed hands."""
         st = object.__new__(cls)
-        c = view.contract
+        c = contract
         st.contract = c
         st.players = view.players
         st.deck = view.deck

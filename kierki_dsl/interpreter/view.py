@@ -1,4 +1,15 @@
-"""What one seat may see of a deal: the information state handed to players."""
+"""What one seat may see of a deal: the observation handed to players, clients and browsers.
+
+Modelled on OpenSpiel's observer: a ``SeatView`` is *copied out* of the deal state and never
+points back into it. It holds only ints, strings, ``None`` and tuples of them — no state, no
+compiled rule, no callable and no card of another seat's hand — so it can be handed to a bot,
+written to a socket or sent to a browser as it is. ``to_json`` gives the plain document a
+network client receives; ``SeatView.from_json`` reads it back to an equal value.
+
+Players that need the rules look the contract up by name in the ruleset they were given
+(``Player.contract_of``); the reason an action is illegal comes from ``reasons.illegal_reason``,
+a function of the view and the rules.
+"""
 from __future__ import annotations
 
 from typing import Any, Optional
@@ -7,21 +18,26 @@ import attrs
 
 from ..values import frozen
 
+VIEW_FORMAT = "kierki-view/1"
+
 
 @frozen
 class SeatView:
     """A seat's view of the deal: its own hand, public plays and scores; never other hands.
 
-    ``hand`` is a 52-bit mask (during a trump call, only the cards the caller has seen);
-    ``legal`` the legal actions when it is this seat's turn. ``trick`` holds ``(seat, card)``
-    of the trick in progress, ``completed`` every finished trick as ``(leader, plays, winner)``.
-    In a layout deal ``layout`` is a tuple of rows, one per suit: ``None`` (not open) or
-    ``(low, high)`` card ids at the ends, and ``opening_rank`` the rank that opens every row
-    (-1 before the first card of a free start, and in trick deals).
+    ``contract`` is the name of the contract being played (in a declarer's-choice phase, the
+    name of the schedule slot, and ``options`` the names of the contracts on offer, action
+    ``CHOOSE_BASE + i`` naming ``options[i]``). ``hand`` is a 52-bit mask (during a trump
+    call, only the cards the caller has seen); ``legal`` the legal actions when it is this
+    seat's turn. ``trick`` holds ``(seat, card)`` of the trick in progress, ``completed``
+    every finished trick as ``(leader, plays, winner)``. In a layout deal ``layout`` is a
+    tuple of rows, one per suit: ``None`` (not open) or ``(low, high)`` card ids at the ends,
+    and ``opening_rank`` the rank that opens every row (-1 before the first card of a free
+    start, and in trick deals).
     """
 
     seat: int
-    contract: Any
+    contract: str
     phase: str
     hand: int
     legal: tuple
@@ -47,4 +63,34 @@ class SeatView:
     pool: int = 0  # layout deals: points paid for passes, not yet taken
     free_passes_left: tuple = ()  # layout deals: per seat, the passes it may still make when able to play
     ply: int = 0  # actions taken in this deal so far (with deal_number, names the decision)
-    why: Any = attrs.field(default=None, eq=False, repr=False)  # action -> reason it is illegal, or None
+    options: tuple = ()  # declarer's choice: the names of the contracts on offer
+
+    def to_json(self) -> dict:
+        """The view as a JSON-ready document (tuples become lists)."""
+        doc: dict[str, Any] = {"format": VIEW_FORMAT}
+        for f in attrs.fields(SeatView):
+            doc[f.name] = _plain(getattr(self, f.name))
+        return doc
+
+    @classmethod
+    def from_json(cls, doc: dict) -> "SeatView":
+        """Read back what ``to_json`` wrote (lists become tuples again)."""
+        if not isinstance(doc, dict) or doc.get("format") != VIEW_FORMAT:
+            raise ValueError(f"not a {VIEW_FORMAT} document")
+        names = {f.name for f in attrs.fields(SeatView)}
+        unknown = set(doc) - names - {"format"}
+        if unknown:
+            raise ValueError(f"unknown view fields: {', '.join(sorted(unknown))}")
+        return cls(**{k: _frozen(v) for k, v in doc.items() if k in names})
+
+
+def _plain(value):
+    if isinstance(value, tuple):
+        return [_plain(v) for v in value]
+    return value
+
+
+def _frozen(value):
+    if isinstance(value, list):
+        return tuple(_frozen(v) for v in value)
+    return value

@@ -1,7 +1,9 @@
 """The player interface, the player registry and the ``random`` player.
 
 A player sees only a ``SeatView`` (its own hand, public plays, the trump and who called it,
-the scores — never another hand) and returns one of ``view.legal``. Writing one::
+the scores — never another hand: plain data, see ``interpreter/view.py``) and returns one of
+``view.legal``. The rules come separately, once per match: ``reset`` hands the player the
+compiled ruleset, and ``contract_of(view)`` looks up the contract the view names. Writing one::
 
     from kierki_dsl.players.base import Player, register_player
 
@@ -33,10 +35,21 @@ class Player:
     """Base class: ``reset`` once per match, then ``act`` on every decision of this seat."""
 
     name = "player"
+    rules = None  # the compiled ruleset of the match (set by ``reset``)
 
-    def reset(self, seed: int, seat: int) -> None:
+    def reset(self, seed: int, seat: int, rules=None) -> None:
+        """Start a match: ``seed`` for this player's randomness, its ``seat``, the ruleset
+        (None keeps the one the player already has)."""
         self.seed = seed
         self.seat = seat
+        if rules is not None:
+            self.rules = rules
+
+    def contract_of(self, view, name: str = ""):
+        """The compiled contract a view names (or ``name``: an option of a declarer's choice)."""
+        if self.rules is None:
+            raise RuntimeError(f"player {self.name!r} was not given the ruleset (call reset with rules)")
+        return self.rules.contracts[name or view.contract]
 
     def rng(self, view) -> random.Random:
         """A random stream for this decision only (reproducible from the view alone)."""

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from ..cards import SUIT_MASK, bits, popcount
 from ..interpreter.actions import DONE, PASS, call, is_bet, is_call
+from ..interpreter.trickkernel import card_values, is_positive, winning_play
 from .base import Player, register_player
 
 
@@ -26,38 +27,6 @@ def call_by_length(cards) -> int:
         if best_key is None or key > best_key:
             best, best_key = s, key
     return best
-
-
-def card_values(contract, tricks_total: int, trump: int, players: int, trick_number: int):
-    """(points for winning the trick itself, points each card carries) in this trick."""
-    trick_points, card_tables, _ = contract.tables(tricks_total, trump, players)
-    n = min(max(trick_number, 1), tricks_total + 1)
-    value = [0] * 52
-    for m, pts in card_tables:
-        p = pts[n]
-        if p:
-            for card in bits(m):
-                value[card] += p
-    return trick_points[n], value
-
-
-def winning_card(trick, trump: int) -> int:
-    best = None
-    for _, c in trick:
-        if best is None:
-            best = c
-        elif trump >= 0 and c // 13 == trump and best // 13 != trump:
-            best = c
-        elif c // 13 == best // 13 and c > best:
-            best = c
-    return best
-
-
-def is_positive(contract, tricks_total: int, trump: int, players: int) -> bool:
-    """Whether taking tricks is good in this contract (by the sign of its static scoring)."""
-    trick_points, card_tables, _ = contract.tables(tricks_total, trump, players)
-    total = sum(trick_points) + sum(popcount(m) * sum(p) for m, p in card_tables)
-    return total > 0
 
 
 @register_player
@@ -89,14 +58,14 @@ class HeuristicPlayer(Player):
         ranks = [c % 13 for c in bits(view.hand)]
         high = sum(1 for r in ranks if r >= 9)  # J, Q, K, A
         low = sum(1 for r in ranks if r <= 4)  # 2..6
-        positive = is_positive(view.contract, view.tricks_total, view.trump, view.players)
+        positive = is_positive(self.contract_of(view), view.tricks_total, view.trump, view.players)
         edge = high - low + 1 if positive else low - high - 1  # about 0 for an average hand
         bets = [a for a in legal if a != DONE]
         return bets[0] if bets and edge >= 3 else DONE
 
     # -- trick play ----------------------------------------------------------------------
     def _trick(self, view, legal) -> int:
-        c = view.contract
+        c = self.contract_of(view)
         trick_pts, value = card_values(c, view.tricks_total, view.trump, view.players, view.trick_number)
         positive = is_positive(c, view.tricks_total, view.trump, view.players)
         hand = view.hand
@@ -106,7 +75,7 @@ class HeuristicPlayer(Player):
             # lead low from the shortest suit, never a card that costs points if avoidable
             return min(legal, key=lambda x: (-value[x], x % 13 + popcount(hand & SUIT_MASK[x // 13]), x))
         trump = view.trump
-        win = winning_card(view.trick, trump)
+        win = winning_play(view.trick, trump)
 
         def beats(x: int) -> bool:
             if trump >= 0 and x // 13 == trump and win // 13 != trump:
@@ -132,7 +101,7 @@ class HeuristicPlayer(Player):
 
     # -- other decisions -------------------------------------------------------------------
     def _pass(self, view, legal) -> int:
-        c = view.contract
+        c = self.contract_of(view)
         _, value = card_values(c, view.tricks_total, view.trump, view.players, 1)
         positive = is_positive(c, view.tricks_total, view.trump, view.players)
         if positive:
@@ -146,10 +115,10 @@ class HeuristicPlayer(Player):
         high = sum(1 for x in bits(hand) if x % 13 >= 9)
 
         def fit(action: int) -> tuple:
-            c = view.contract.options[action - CHOOSE_BASE]
-            if c.type == "layout":
+            c = self.contract_of(view, view.options[action - CHOOSE_BASE])
+            positive = c.wants_tricks(view.tricks_total, view.players)
+            if positive is None:
                 return (0, -action)
-            positive = is_positive(c, view.tricks_total, -1 if c.call else c.trump, view.players)
             return ((high - 5) if positive else (5 - high), -action)
 
         return max(legal, key=fit)
@@ -159,7 +128,7 @@ class HeuristicPlayer(Player):
         if not cards:
             return PASS
         hand = view.hand
-        c = view.contract
+        c = self.contract_of(view)
         free = view.opening_rank < 0  # a free start: the card played now sets the opening rank
 
         def score(x: int) -> tuple:

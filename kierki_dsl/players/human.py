@@ -38,7 +38,7 @@ class HumanPlayer(Player):
     def __init__(self, setting: str = "", stdin=None, stdout=None, ruleset=None) -> None:
         self.inp = stdin or sys.stdin
         self.out = stdout or sys.stdout
-        self.ruleset = ruleset
+        self.ruleset = self.rules = ruleset
 
     def say(self, text: str = "") -> None:
         self.out.write(text + "\n")
@@ -52,9 +52,17 @@ class HumanPlayer(Player):
             raise HumanQuit()
         return line.strip()
 
+    def _reason(self, view, action: int) -> Optional[str]:
+        """The rule an action breaks, from the view and the rules alone."""
+        from ..interpreter.reasons import illegal_reason
+
+        name = view.contract
+        contract = self.rules.contracts.get(name) if self.rules is not None else None
+        return illegal_reason(view, action, contract) if contract is not None or view.options else None
+
     # -- showing the table ---------------------------------------------------------------------
     def _contract_lines(self, view) -> list:
-        c = view.contract
+        c = self.contract_of(view)
         title = f"{c.pl} — {c.en}" if getattr(c, "en", "") else c.pl
         lines = [f"Deal {view.deal_number}: {title}"]
         if self.ruleset is not None and getattr(c, "name", None) in getattr(self.ruleset, "specs", {}):
@@ -123,7 +131,7 @@ class HumanPlayer(Player):
             if action < 52 and not view.hand >> action & 1:
                 self.say(f"you do not hold {card_pretty(action)}")
                 continue
-            reason = view.why(action) if view.why else None
+            reason = self._reason(view, action)
             self.say(f"{card_pretty(action) if action < 52 else text} is not allowed: {reason or 'not legal now'}")
 
     @staticmethod
@@ -192,7 +200,7 @@ class HumanPlayer(Player):
         self.say(f"Deal {view.deal_number}: you choose the contract. Your hand:")
         for line in hand_lines(view.hand):
             self.say(line)
-        opts = [(a, view.contract.options[a - CHOOSE_BASE]) for a in legal]
+        opts = [(a, self.contract_of(view, view.options[a - CHOOSE_BASE])) for a in legal]
         self.say("Choices: " + ", ".join(f"{i}) {c.pl}" for i, (_, c) in enumerate(opts, start=1)))
         while True:
             t = self.ask("contract> ").strip()

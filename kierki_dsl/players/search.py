@@ -21,10 +21,9 @@ measured no stronger on the ladder: −5 ± 75 points in the positive part over 
 """
 from __future__ import annotations
 
-import functools
 import time
 
-from ..cards import SUIT_MASK, bits, card_list
+from ..cards import SUIT_MASK, bits
 from ..interpreter.actions import DONE
 from .base import Player, register_player
 from .heuristic import HeuristicPlayer
@@ -51,9 +50,9 @@ class SearchPlayer(Player):
         self.fallback = HeuristicPlayer()
         self.stats = {"decisions": 0, "playouts": 0, "seconds": 0.0}
 
-    def reset(self, seed: int, seat: int) -> None:
-        super().reset(seed, seat)
-        self.fallback.reset(seed, seat)
+    def reset(self, seed: int, seat: int, rules=None) -> None:
+        super().reset(seed, seat, rules)
+        self.fallback.reset(seed, seat, rules)
 
     def act(self, view) -> int:
         legal = view.legal
@@ -61,22 +60,19 @@ class SearchPlayer(Player):
             return legal[0]
         if view.phase not in ("play", "double"):
             return self.fallback.act(view)
-        from ..interpreter.layout import LayoutDeal
-        from ..interpreter.trickstate import TrickDeal
-
-        cls = LayoutDeal if view.layout is not None else TrickDeal
+        contract = self.contract_of(view)
         if view.phase == "double":
 
             def sample(rng):
-                st = cls.from_view(view, sample_hands(view, rng))
-                _to_first_player(st)
+                st = contract.from_view(view, sample_hands(view, rng))
+                st.play_from_start()
                 return st
 
             def bet(st, a):
                 st.betting = _bets_after(view, a)
 
             return self._search(view, legal, sample, bet, tie=lambda a: a == DONE)  # on a tie, do not bet
-        return self._search(view, legal, lambda rng: cls.from_view(view, sample_hands(view, rng)),
+        return self._search(view, legal, lambda rng: contract.from_view(view, sample_hands(view, rng)),
                             lambda st, a: st.apply_action(a))
 
     def _search(self, view, legal, sample, apply, tie=None) -> int:
@@ -97,25 +93,13 @@ class SearchPlayer(Player):
             for a in legal:
                 st = base.clone()
                 apply(st, a)
-                _rollout(st, rng)
+                st.playout(rng)
                 totals[a] += st.scores[me]
             n += 1
         self.stats["decisions"] += 1
         self.stats["playouts"] += n * len(legal)
         self.stats["seconds"] += time.perf_counter() - start
         return max(legal, key=lambda a: (totals[a], tie(a) if tie else -a))
-
-
-def _to_first_player(st) -> None:
-    """A state rebuilt from a betting-round view: play starts with the contract's first player."""
-    c = st.contract
-    env = {"dealer": st.dealer, "players": st.players, "caller": getattr(st, "caller", -1),
-           "holders": {card: s for s, h in enumerate(st.hands) for card in bits(h)}, "hands": st.hands,
-           "deck": st.deck}
-    first = (c.first_turn if c.type == "layout" else c.first_lead)(env) % st.players
-    st.to_move = first
-    if c.type != "layout":
-        st.leader = first
 
 
 def _bets_after(view, action):
@@ -127,64 +111,6 @@ def _bets_after(view, action):
     if bet is not None:
         bets[bet[0]] = bet[1]
     return BettingRound.settled(tuple((a, b, f) for (a, b), f in bets.items()), view.players)
-
-
-def _rollout(st, rng) -> None:
-    """Play the deal out: layouts at random; trick deals with a quick rule of thumb read from
-    the contract's scoring (duck under the winner where tricks cost, win cheaply where they
-    pay, throw the most expensive card when void), one move in four at random."""
-    grb = rng.getrandbits
-    if st.contract.type != "tricks":
-        while not st.is_terminal():
-            acts = st.legal_actions()
-            st.play_legal(acts[(grb(32) * len(acts)) >> 32] if len(acts) > 1 else acts[0])
-        return
-    values = _values(st.contract, st.tricks_total, st.trump, st.players)
-    play = st.play_legal  # the cards below come from legal_mask: no need to check them again
-    while not st.is_terminal():
-        mask = st.legal_mask()
-        if mask & (mask - 1) == 0:  # one legal card
-            play(mask.bit_length() - 1)
-            continue
-        if not st.trick or grb(2) == 0:  # the k-th legal card, lowest first
-            k = (grb(32) * mask.bit_count()) >> 32
-            while k:
-                mask &= mask - 1
-                k -= 1
-            play((mask & -mask).bit_length() - 1)
-            continue
-        value, positive = values[st.trick_no]
-        play(_thumb(st, card_list(mask), value, positive))
-
-
-@functools.lru_cache(maxsize=256)
-def _values(contract, tricks_total: int, trump: int, players: int) -> tuple:
-    """Per trick number: (points each card carries, whether winning the trick is good)."""
-    from .heuristic import card_values, is_positive
-
-    positive = is_positive(contract, tricks_total, trump, players)
-    return (None,) + tuple((card_values(contract, tricks_total, trump, players, n)[1], positive)
-                           for n in range(1, tricks_total + 1)) + (None,)
-
-
-def _thumb(st, acts, value, positive) -> int:
-    trump = st.trump
-    win = st._winning_card()
-    led = st.led
-
-    def beats(x: int) -> bool:
-        if trump >= 0 and x // 13 == trump and win // 13 != trump:
-            return True
-        return x // 13 == win // 13 and x % 13 > win % 13
-
-    following = acts[0] // 13 == led
-    if positive:
-        winners = [x for x in acts if beats(x)]
-        return min(winners or acts, key=lambda x: (x % 13, x))
-    if following:
-        losers = [x for x in acts if not beats(x)]
-        return max(losers, key=lambda x: x % 13) if losers else max(acts, key=lambda x: x % 13)
-    return min(acts, key=lambda x: (value[x], -(x % 13)))
 
 
 def public_voids(view) -> list:

@@ -67,8 +67,9 @@ class Ruleset:
             return k >= len(self.schedule) * self.series
         if k >= self.max_deals:
             return True
-        env = {"lowest_total": min(totals), "highest_total": max(totals), "deals_played": k, "players": self.players}
-        return bool(self.until(env))
+        from ..interpreter.envs import match_end_env
+
+        return bool(self.until(match_end_env(totals, k, self.players)))
 
     @classmethod
     def load(cls, path: str, warnings: Optional[Diagnostics] = None) -> "Ruleset":

@@ -1,0 +1,106 @@
+"""One constructor per expression scope: the only places evaluation environments are built.
+
+Every kind of ruleset expression declares the names it may read (``scopes.py``); the function
+here that builds its environment takes exactly those values and nothing else, so what lint
+type-checked is what run time provides. ``ENVIRONMENTS`` pairs each scope with its constructor;
+a test builds every environment and compares its keys with the scope's declaration.
+
+Hidden inputs of built-in functions (``$holders``, ``$hands``, ...) are keys without the ``$``.
+"""
+from __future__ import annotations
+
+from . import scopes
+
+NOBODY = -1  # holder() of a card nobody holds
+
+
+class Holders:
+    """``holder(card)``: the seat whose hand mask holds a card, ``NOBODY`` for a card out of
+    play; looked up when asked (most seat expressions never ask)."""
+
+    __slots__ = ("hands",)
+
+    def __init__(self, hands) -> None:
+        self.hands = hands
+
+    def __getitem__(self, card: int) -> int:
+        for seat, hand in enumerate(self.hands):
+            if hand >> card & 1:
+                return seat
+        return NOBODY
+
+
+def seat_env(dealer: int, players: int, caller: int, hands, deck: int) -> dict:
+    """A seat expression (first lead, first turn, trump caller, chooser): ``hands`` are masks."""
+    return {"dealer": dealer, "players": players, "caller": caller, "holders": Holders(hands),
+            "hands": hands, "deck": deck}
+
+
+def play_env(led_suit: int, trump: int, winning: int, number: int, tricks: int, hearts_broken: bool,
+             hand: int, deck: int) -> dict:
+    """A play restriction or its condition, for the seat on turn holding ``hand``."""
+    return {"led_suit": led_suit, "trump": trump, "winning": winning, "trick.number": number,
+            "trick.is_first": number == 1, "trick.is_last": number == tricks,
+            "hearts_broken": hearts_broken, "hand": hand, "deck": deck}
+
+
+def trick_env(number: int, tricks: int, leader: int, winner: int, cards: int, players: int, trump: int,
+              dealer: int, caller: int, deck: int) -> dict:
+    """Trick scoring (``per_trick``, ``points``, ``when``) of a finished trick of ``cards``."""
+    return {"trick.number": number, "trick.is_first": number == 1, "trick.is_last": number == tricks,
+            "trick.leader": leader, "trick.winner": winner, "trick.cards": cards, "tricks": tricks,
+            "players": players, "trump": trump, "dealer": dealer, "caller": caller, "deck": deck}
+
+
+def card_scoring_env(number: int, tricks: int, trump: int, deck: int) -> dict:
+    """A scored-card predicate (``per_card``) in trick ``number``."""
+    return {"trump": trump, "trick.number": number, "trick.is_first": number == 1,
+            "trick.is_last": number == tricks, "tricks": tricks, "deck": deck}
+
+
+def seat_end_env(seat: int, dealer: int, players: int, caller: int, trump: int, tricks_taken: int,
+                 tricks: int, taken: int, taken_all, deck: int) -> dict:
+    """Seat scoring (``per_seat``) when the deal ends."""
+    return {"seat": seat, "dealer": dealer, "players": players, "caller": caller, "trump": trump,
+            "tricks_taken": tricks_taken, "tricks": tricks, "taken": taken, "taken_all": taken_all, "deck": deck}
+
+
+def end_when_env(tricks_played: int, tricks: int, points_left: bool, deck: int) -> dict:
+    """A deal's end condition (``end_when``), checked after every trick."""
+    return {"tricks_played": tricks_played, "tricks": tricks, "points_left": points_left, "deck": deck}
+
+
+def match_end_env(totals, deals_played: int, players: int) -> dict:
+    """A match's end condition (``match.until``), from the running totals."""
+    return {"lowest_total": min(totals), "highest_total": max(totals), "deals_played": deals_played,
+            "players": players}
+
+
+def double_env(doubler: int, target: int, dealer: int, players: int) -> dict:
+    """A doubling rule (``may_double``)."""
+    return {"doubler": doubler, "target": target, "dealer": dealer, "players": players}
+
+
+#: (scope, the constructor of its environments), for every scope of ruleset expressions.
+ENVIRONMENTS = (
+    (scopes.SEAT_EXPR, seat_env),
+    (scopes.PLAY_WHEN, play_env),
+    (scopes.PLAY_PREDICATE, play_env),
+    (scopes.TRICK_POINTS, trick_env),
+    (scopes.CARD_SCORING, card_scoring_env),
+    (scopes.SEAT_END, seat_end_env),
+    (scopes.END_WHEN, end_when_env),
+    (scopes.MATCH_END, match_end_env),
+    (scopes.DOUBLE_EXPR, double_env),
+)
+
+
+def declared_keys(scope) -> set:
+    """The environment keys a scope declares: namespaces flattened (``trick.number``), ``$`` dropped."""
+    out = set()
+    for name, var in scope.vars.items():
+        if isinstance(var, dict):
+            out |= {f"{name}.{attr}" for attr in var}
+        else:
+            out.add(name)
+    return {k.lstrip("$") for k in out}

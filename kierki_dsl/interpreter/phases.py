@@ -1,0 +1,30 @@
+"""The phases of a deal, shared by every deal type (a ``str`` enum: views compare and
+serialise them as their plain names)."""
+from __future__ import annotations
+
+from enum import Enum
+
+
+class Phase(str, Enum):
+    """What the seat on turn is asked for."""
+
+    CHOOSE = "choose"  # a declarer names the contract
+    PASS = "pass"  # cards are passed before play (Hearts)
+    CALL = "call"  # a seat names trumps
+    DOUBLE = "double"  # the doubling round (Barbu)
+    PLAY = "play"  # cards are played (or, in a layout, a pass)
+    DONE = "done"  # the deal is over
+
+    def __str__(self) -> str:
+        return self.value
+
+
+#: What each phase expects, in words, for messages about an action out of place.
+EXPECTED = {
+    Phase.CHOOSE: "a contract is to be chosen",
+    Phase.PASS: "cards to pass are expected",
+    Phase.CALL: "a trump call is expected",
+    Phase.DOUBLE: "a bet is expected",
+    Phase.PLAY: "a card is expected",
+    Phase.DONE: "the deal is over",
+}

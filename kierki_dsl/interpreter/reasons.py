@@ -1,0 +1,44 @@
+"""Why an action is illegal, from what the seat may see: a function of the view and the rules.
+
+The terminal prompt, the network tables and the browser table explain a refused card with
+``illegal_reason(view, action, contract)``. It reads only the seat's own view (its hand and
+the public plays) and the compiled contract; it never needs the deal state, so a seat can be
+told the rule it broke without being handed anything that points at other hands.
+"""
+from __future__ import annotations
+
+from typing import Optional
+
+from .actions import CHOOSE_BASE, action_str
+from .phases import EXPECTED, Phase
+from .view import SeatView
+
+
+def illegal_reason(view: SeatView, action: int, contract) -> Optional[str]:
+    """None when ``action`` is legal for the seat of ``view``, else the rule it breaks, in words.
+
+    ``contract`` is the compiled contract named by ``view.contract`` (for a declarer's-choice
+    phase, the schedule slot; it is not read there).
+    """
+    if action in view.legal:
+        return None
+    if not view.legal:
+        return "the deal is over" if view.phase == Phase.DONE else "it is not your turn"
+    if view.phase == Phase.PLAY and 0 <= action < 52 and not view.hand >> action & 1:
+        return f"{action_str(action)} is not in your hand"
+    if view.phase == Phase.PLAY:
+        hands = [0] * view.players
+        hands[view.seat] = view.hand
+        reason = contract.from_view(view, hands).why_illegal(action)
+        if reason:
+            return reason
+    return f"{EXPECTED[Phase(view.phase)]}: {', '.join(_names(view, a) for a in view.legal)}"
+
+
+def _names(view: SeatView, action: int) -> str:
+    if view.phase == Phase.CHOOSE:
+        return view.options[action - CHOOSE_BASE]
+    return action_str(action)
+
+
+__all__ = ["illegal_reason"]

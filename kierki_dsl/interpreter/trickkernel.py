@@ -1,0 +1,109 @@
+"""The trick rules written once: who wins a trick, end-of-deal seat scoring, what a contract's
+static scoring says about cards and tricks, and the quick playout search rollouts use.
+
+The step-by-step deal state (``trickstate``), the whole-deal fast path (``fastplay``) and the
+bots (``players/heuristic``, ``players/search``) all call these; a differential test holds
+the fast path and the step-by-step state to identical plays and scores.
+"""
+from __future__ import annotations
+
+import functools
+
+from ..cards import SUIT_MASK, bits, card_list, popcount
+from .envs import seat_end_env
+
+
+def winning_card(trick_mask: int, led: int, trump: int) -> int:
+    """The card that wins a trick holding the cards of ``trick_mask``, ``led`` the suit led:
+    the highest trump if any was played, else the highest card of the suit led."""
+    if trump >= 0 and trick_mask & SUIT_MASK[trump]:
+        return (trick_mask & SUIT_MASK[trump]).bit_length() - 1
+    return (trick_mask & SUIT_MASK[led]).bit_length() - 1
+
+
+def winning_play(plays, trump: int) -> int:
+    """The winning card of ``plays`` = ((seat, card), ...), the first card leading."""
+    tm = 0
+    for _, c in plays:
+        tm |= 1 << c
+    return winning_card(tm, plays[0][1] // 13, trump)
+
+
+def add_seat_scores(scores: list, seat_scorers, dealer: int, players: int, caller: int, trump: int,
+                    tricks_won, tricks: int, taken, deck: int) -> None:
+    """Add every seat's end-of-deal points (``per_seat`` components) to ``scores``."""
+    for seat in range(players):
+        env = seat_end_env(seat, dealer, players, caller, trump, tricks_won[seat], tricks, taken[seat], taken, deck)
+        for s in seat_scorers:
+            scores[seat] += s.points(env)
+
+
+def card_values(contract, tricks_total: int, trump: int, players: int, trick_number: int):
+    """(points for winning the trick itself, points each card carries) in this trick."""
+    trick_points, card_tables, _ = contract.tables(tricks_total, trump, players)
+    n = min(max(trick_number, 1), tricks_total + 1)
+    value = [0] * 52
+    for m, pts in card_tables:
+        p = pts[n]
+        if p:
+            for card in bits(m):
+                value[card] += p
+    return trick_points[n], value
+
+
+def is_positive(contract, tricks_total: int, trump: int, players: int) -> bool:
+    """Whether taking tricks is good in this contract (by the sign of its static scoring)."""
+    trick_points, card_tables, _ = contract.tables(tricks_total, trump, players)
+    total = sum(trick_points) + sum(popcount(m) * sum(p) for m, p in card_tables)
+    return total > 0
+
+
+def playout(st, rng) -> None:
+    """Play a trick deal out with a quick rule of thumb read from the contract's scoring (duck
+    under the winner where tricks cost, win cheaply where they pay, throw the most expensive
+    card when void), one move in four at random."""
+    grb = rng.getrandbits
+    values = _values(st.contract, st.tricks_total, st.trump, st.players)
+    play = st.play_legal  # the cards below come from legal_mask: no need to check them again
+    while not st.is_terminal():
+        mask = st.legal_mask()
+        if mask & (mask - 1) == 0:  # one legal card
+            play(mask.bit_length() - 1)
+            continue
+        if not st.trick or grb(2) == 0:  # the k-th legal card, lowest first
+            k = (grb(32) * mask.bit_count()) >> 32
+            while k:
+                mask &= mask - 1
+                k -= 1
+            play((mask & -mask).bit_length() - 1)
+            continue
+        value, positive = values[st.trick_no]
+        play(_thumb(st, card_list(mask), value, positive))
+
+
+@functools.lru_cache(maxsize=256)
+def _values(contract, tricks_total: int, trump: int, players: int) -> tuple:
+    """Per trick number: (points each card carries, whether winning the trick is good)."""
+    positive = is_positive(contract, tricks_total, trump, players)
+    return (None,) + tuple((card_values(contract, tricks_total, trump, players, n)[1], positive)
+                           for n in range(1, tricks_total + 1)) + (None,)
+
+
+def _thumb(st, acts, value, positive) -> int:
+    trump = st.trump
+    win = st._winning_card()
+    led = st.led
+
+    def beats(x: int) -> bool:
+        if trump >= 0 and x // 13 == trump and win // 13 != trump:
+            return True
+        return x // 13 == win // 13 and x % 13 > win % 13
+
+    following = acts[0] // 13 == led
+    if positive:
+        winners = [x for x in acts if beats(x)]
+        return min(winners or acts, key=lambda x: (x % 13, x))
+    if following:
+        losers = [x for x in acts if not beats(x)]
+        return max(losers, key=lambda x: x % 13) if losers else max(acts, key=lambda x: x % 13)
+    return min(acts, key=lambda x: (value[x], -(x % 13)))

@@ -1,0 +1,76 @@
+"""One environment per expression scope: what lint checks is what run time provides."""
+from __future__ import annotations
+
+import inspect
+from pathlib import Path
+
+import pytest
+
+from kierki_dsl.interpreter import scopes
+from kierki_dsl.interpreter.envs import ENVIRONMENTS, NOBODY, declared_keys, seat_env
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _sample_args(fn) -> list:
+    """Plausible values for every parameter of an environment constructor."""
+    values = {"hands": [1, 2, 4, 8], "totals": [0, -20, 40, 0], "taken_all": [0, 0, 0, 0],
+              "hearts_broken": False, "points_left": True}
+    return [values.get(p, 1) for p in inspect.signature(fn).parameters]
+
+
+@pytest.mark.parametrize("scope,make", ENVIRONMENTS, ids=[s.name for s, _ in ENVIRONMENTS])
+def test_each_constructor_builds_exactly_the_names_its_scope_declares(scope, make):
+    assert set(make(*_sample_args(make))) == declared_keys(scope)
+
+
+def test_every_scope_of_ruleset_expressions_has_a_constructor():
+    declared = {v.name for v in vars(scopes).values() if isinstance(v, scopes.Scope)}
+    assert declared == {s.name for s, _ in ENVIRONMENTS}
+
+
+def test_holder_of_a_card_out_of_play_is_nobody():
+    env = seat_env(0, 3, NOBODY, [1 << 5, 1 << 6, 0], 0)
+    assert env["holders"][5] == 0 and env["holders"][6] == 1 and env["holders"][0] == NOBODY
+
+
+BARBU_BY_HOLDER = """\
+kierki: 1
+name: Barbu, the holder of the queen of spades chooses
+extends: {base}
+match:
+  schedule:
+    - choose: {{by: holder(QS), from: [no_tricks, no_hearts, no_queens, barbu, no_last_two, trumps, domino], once_each: false}}
+      repeat: 28
+"""
+
+
+def test_a_chooser_named_by_holder_plays(cli, tmp_path):
+    path = tmp_path / "barbu_holder.yaml"
+    path.write_text(BARBU_BY_HOLDER.format(base=ROOT / "rulesets/games/barbu.yaml"))
+    code, out, err = cli("lint", str(path))
+    assert code == 0, out + err
+    for players in ("random", "heuristic"):
+        code, out, err = cli("run", str(path), "--seed", "3", "--players", players)
+        assert code == 0, err
+        assert "Final standings" in out
+
+
+NO_CARD_LEFT = """\
+kierki: 1
+name: a rule that can leave no card
+extends: {base}
+contracts:
+  bez_lew:
+    restrictions:
+      - {{phase: any, forbid: trick.number == 5, fallback: false}}
+"""
+
+
+def test_a_rule_that_leaves_no_legal_card_is_a_located_run_time_error(cli, tmp_path):
+    path = tmp_path / "no_card.yaml"
+    path.write_text(NO_CARD_LEFT.format(base=ROOT / "rulesets/kierki_standard.yaml"))
+    code, out, err = cli("run", str(path), "--seed", "1", "--players", "heuristic")
+    assert code == 1
+    assert f"{path}:7:9: error: X702 no card is legal in trick 5" in err
+    assert "internal error" not in err

@@ -1,0 +1,153 @@
+"""The seat boundary: what a seat is handed is plain data built for that seat alone.
+
+Every view of every seat, in every phase of every deal type of every shipped ruleset, is
+walked object by object (``gc.get_referents``): it reaches only ints, strings, ``None`` and
+tuples — never a deal state, a compiled rule, a callable or a mutable container — and no card
+of another seat's hand that has not been played. Views also survive JSON unchanged, and the
+reason for an illegal card comes from the view and the rules alone.
+"""
+from __future__ import annotations
+
+import gc
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+from kierki_dsl.cards import bits
+from kierki_dsl.interpreter.match import MatchRunner, deal_out, shuffled
+from kierki_dsl.interpreter.reasons import illegal_reason
+from kierki_dsl.interpreter.view import SeatView
+from kierki_dsl.players.base import Player, make_player
+from kierki_dsl.ruleset.model import Ruleset
+
+ROOT = Path(__file__).resolve().parent.parent
+SHIPPED = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "rulesets").rglob("*.yaml"))
+LEAVES = (int, str, bool, type(None))
+
+
+def walk(view: SeatView) -> list:
+    """Every object reachable from the view, the view itself included."""
+    seen, out, todo = set(), [], [view]
+    while todo:
+        obj = todo.pop()
+        if id(obj) in seen:
+            continue
+        seen.add(id(obj))
+        out.append(obj)
+        if isinstance(obj, LEAVES):
+            continue
+        todo.extend(r for r in gc.get_referents(obj) if r is not SeatView)
+    return out
+
+
+def cards_in(view: SeatView) -> set:
+    """Every card id the view mentions outside the seat's own hand (all of them played)."""
+    cards = {c for _, c in view.trick}
+    for _, plays, _ in view.completed:
+        cards |= {c for _, c in plays}
+    for row in view.layout or ():
+        if row is not None:
+            cards |= set(row)
+    return cards
+
+
+def check_view(view: SeatView, true_hand: int, played: int) -> None:
+    for obj in walk(view):
+        assert type(obj) in (SeatView, tuple) + LEAVES, f"a view reaches a {type(obj).__name__}"
+        assert not callable(obj), "a view reaches a callable"
+    assert view.hand & ~true_hand == 0, "a view holds a card that is not in its seat's hand"
+    assert all(played >> c & 1 for c in cards_in(view)), "a view names a card nobody has played"
+    assert SeatView.from_json(json.loads(json.dumps(view.to_json()))) == view
+
+
+def _contracts(rs):
+    return [c for c in rs.contracts.values() if c is not None]
+
+
+@pytest.mark.parametrize("path", SHIPPED)
+def test_every_view_of_every_phase_is_plain_data_for_its_seat(path):
+    rs = Ruleset.load(str(ROOT / path))
+    rng = random.Random(7)
+    for contract in _contracts(rs):
+        dealer = rng.randrange(rs.players)
+        dealt = deal_out(shuffled(rng, rs.deck), dealer, rs.players, rs.direction)
+        state = contract.new_deal(rs.players, rs.deck, dealer, dealt, rs.direction, 1)
+        phases = set()
+        played = 0
+        while True:
+            hands = list(state.hands)
+            for seat in range(rs.players):
+                view = state.view(seat)
+                phases.add(view.phase)
+                # during a trump call the seat holds only the cards seen so far
+                check_view(view, hands[seat] | sum(1 << c for c in dealt[seat]), played)
+            if state.is_terminal():
+                break
+            acts = state.legal_actions()
+            action = acts[rng.randrange(len(acts))]
+            if action < 52:
+                played |= 1 << action
+            state.apply_action(action)
+        assert "done" in phases
+
+
+class Recorder(Player):
+    """Plays at random and keeps what ``act`` received."""
+
+    name = "recorder"
+
+    def __init__(self, log):
+        self.inner, self.log = make_player("random"), log
+
+    def reset(self, seed, seat, rules=None):
+        super().reset(seed, seat, rules)
+        self.inner.reset(seed, seat, rules)
+
+    def act(self, view, *rest):
+        self.log.append((view, rest))
+        return self.inner.act(view)
+
+
+@pytest.mark.parametrize("path", ["rulesets/games/barbu.yaml", "rulesets/kierki_standard.yaml",
+                                  "rulesets/games/hearts.yaml"])
+def test_what_act_receives_is_only_the_view(path):
+    rs = Ruleset.load(str(ROOT / path))
+    log: list = []
+    runner = MatchRunner(rs, [Recorder(log) for _ in range(rs.players)], seed=2)
+    for result in runner.deals():
+        pass
+    assert log and {v.phase for v, _ in log} >= {"play"}
+    for view, rest in log:
+        assert rest == (), "act receives the view and nothing else"
+        for obj in walk(view):
+            assert type(obj) in (SeatView, tuple) + LEAVES
+    if path.endswith("barbu.yaml"):
+        assert "choose" in {v.phase for v, _ in log}
+
+
+def test_the_reason_for_an_illegal_card_needs_only_the_view():
+    rs = Ruleset.load(str(ROOT / "rulesets/kierki_standard.yaml"))
+    rng = random.Random(4)
+    contract = rs.contracts["bez_kierow"]
+    checked = 0
+    for _ in range(20):
+        state = contract.new_deal(4, rs.deck, 0, deal_out(shuffled(rng, rs.deck), 0, 4))
+        while not state.is_terminal():
+            seat = state.current_player()
+            view = state.view(seat)
+            for card in bits(state.hands[seat]):
+                assert illegal_reason(view, card, contract) == state.why_illegal(card)
+                checked += 1
+            state.apply_action(rng.choice(state.legal_actions()))
+    assert checked > 1000
+
+
+def test_a_view_document_with_unknown_fields_is_refused():
+    rs = Ruleset.load(str(ROOT / "rulesets/kierki_standard.yaml"))
+    state = rs.contracts["bez_lew"].new_deal(4, rs.deck, 0, deal_out(shuffled(random.Random(1), rs.deck), 0, 4))
+    doc = state.view(1).to_json()
+    doc["hands"] = [1, 2, 3]
+    with pytest.raises(ValueError, match="unknown view fields: hands"):
+        SeatView.from_json(doc)
