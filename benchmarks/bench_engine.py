@@ -242,7 +242,7 @@ def command_figures(ref, rounds: int) -> None:
         line += f"; reference fullgame {t:.0f} matches/s; ratio {m / t:.2f} (target 0.8)"
     print(line)
     h = statistics.median(simulate_rate("heuristic", 10, 70, 1 + r) for r in range(3))
-    print(f"kierki simulate --players heuristic: {h:.1f} matches/s on one core (marginal, CPU time; target 15)")
+    print(f"kierki simulate --players heuristic: {h:.1f} matches/s on one core (marginal, CPU time)")
     got = workers_speedup(240)
     (w1, c1), (w2, c2) = got[1], got[2]
     print(f"--workers: 240 heuristic matches in {w1:.1f} s with 1 worker, {w2:.1f} s with 2: speed-up {w1 / w2:.2f} "

@@ -26,8 +26,7 @@ Every measure is named ``"section:item"``; a match that has nothing to say about
 """
 from __future__ import annotations
 
-from math import sqrt
-
+from ..stats import spread
 from .rows import GameResult
 
 SECTIONS = ("points", "spread", "final", "decisive", "advantage", "lead", "early", "blocked")
@@ -37,10 +36,6 @@ def leaders(totals) -> list:
     """The seats with the highest total."""
     best = max(totals)
     return [s for s, t in enumerate(totals) if t == best]
-
-
-def _spread(scores, mean: float) -> float:
-    return sqrt(sum((x - mean) * (x - mean) for x in scores) / len(scores))
 
 
 def observe(game: GameResult, parts: dict) -> dict:
@@ -65,7 +60,7 @@ def observe(game: GameResult, parts: dict) -> dict:
             g = groups[row.contract] = [0, 0.0, 0.0, 0, 0, 0]
         g[0] += 1
         g[1] += sum(sc)
-        g[2] += _spread(sc, mean)
+        g[2] += spread(sc)
         g[3] += leaders([t - s for t, s in zip(totals, sc)]) != final
         g[4] += row.early
         g[5] += row.blocked
@@ -82,18 +77,18 @@ def observe(game: GameResult, parts: dict) -> dict:
         if row.first >= 0:
             gaps["first turn"].append(sc[row.first] - mean)
     obs: dict = {}
-    for name, (k, points, spread, decisive, early, blocked) in groups.items():
+    for name, (k, points, spreads, decisive, early, blocked) in groups.items():
         obs[f"points:{name}"] = points / k
-        obs[f"spread:{name}"] = spread / k
+        obs[f"spread:{name}"] = spreads / k
         obs[f"decisive:{name}"] = decisive / k
         obs[f"early:{name}"] = early / k
         obs[f"blocked:{name}"] = blocked / k
     for part, per in part_sums.items():
         obs[f"points:part {part}"] = float(sum(per))
-        obs[f"spread:part {part}"] = _spread(per, sum(per) / n)
+        obs[f"spread:part {part}"] = spread(per)
     mean_total = sum(totals) / n
     ordered = sorted(totals, reverse=True)
-    obs["final:spread"] = _spread(totals, mean_total)
+    obs["final:spread"] = spread(totals)
     obs["final:margin"] = float(ordered[0] - ordered[1]) if n > 1 else 0.0
     for s in range(n):
         obs[f"advantage:seat {s}"] = totals[s] - mean_total
