@@ -325,7 +325,7 @@ def simulate(
     from .analysis.text import text_report
 
     rs = _load_ruleset(ruleset)
-    plan = _simulation_plan([rs], players, seed, games, workers, backend, address, records, html)
+    plan = _simulation_plan([rs], players, seed, games, workers, backend, address, records, html, csv)
     results, interrupted = _run_plan(plan)
     games_a = [g for (g,) in results]
     summary = summarize(rs, list(plan.names), games_a)
@@ -359,7 +359,7 @@ def compare(
     rs_a, rs_b = _load_ruleset(a), _load_ruleset(b)
     if rs_a.players != rs_b.players:
         raise _usage(f"the rulesets need the same number of players ({rs_a.players} and {rs_b.players})")
-    plan = _simulation_plan([rs_a, rs_b], players, seed, games, workers, backend, address, None, html)
+    plan = _simulation_plan([rs_a, rs_b], players, seed, games, workers, backend, address, None, html, csv)
     results, interrupted = _run_plan(plan)
     result = compare_results(rs_a, rs_b, list(plan.names), results)
     result["seed"] = seed
@@ -370,7 +370,7 @@ def compare(
 
 
 def _simulation_plan(rulesets: list, players: str, seed: int, games: int, workers: int, backend, address,
-                     records, html):
+                     records, html, csv):
     """Check the options of simulate/compare (usage errors before any work) and plan the run."""
     from .analysis.run import Plan
 
@@ -389,6 +389,10 @@ def _simulation_plan(rulesets: list, players: str, seed: int, games: int, worker
         missing = plots_missing()
         if missing:
             raise _usage(missing)
+        if not os.path.isdir(os.path.dirname(os.path.abspath(html))):
+            raise _usage(f"--html: no such folder for {html}")
+    if csv and os.path.exists(csv) and not os.path.isdir(csv):
+        raise _usage(f"--csv needs a folder, and {csv} is a file")
     refs = tuple((os.path.abspath(rs.path), rs.fingerprint) for rs in rulesets)
     return Plan(refs, tuple(names), seed, games, workers, address if backend == Backend.dask else None, records)
 
@@ -417,7 +421,15 @@ def _print_summary(summary: dict, fmt, text) -> None:
 
 
 def _write_outputs(html, csv, plan, games: dict, rulesets: list, summary: dict) -> None:
-    """The --csv folder and the --html report of simulate/compare."""
+    """The --csv folder and the --html report of simulate/compare (exit 1 if one cannot be written)."""
+    try:
+        _write_files(html, csv, plan, games, rulesets, summary)
+    except OSError as e:
+        _err(f"kierki: error: cannot write {e.filename or 'the output'}: {e.strerror or e}")
+        raise typer.Exit(EXIT_FINDINGS)
+
+
+def _write_files(html, csv, plan, games: dict, rulesets: list, summary: dict) -> None:
     if csv:
         from .analysis.csvio import write_csv
 

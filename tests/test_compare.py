@@ -252,3 +252,21 @@ def test_ctrl_c_stops_the_workers_of_compare():
     assert "interrupted" in err.decode()
     for w in workers:
         assert not os.path.exists(f"/proc/{w}") or "Z" in open(f"/proc/{w}/stat").read().split()[2]
+
+
+def test_output_options_are_checked_before_any_match(tmp_path, monkeypatch):
+    """A file where --csv needs a folder, a missing folder for --html, no matplotlib: usage
+    errors (exit 2) with a message, before any match is played."""
+    import sys
+
+    from kierki_dsl.cli import main
+
+    a_file = tmp_path / "f.txt"
+    a_file.write_text("x")
+    rc, out, err, _ = run_cli("simulate", str(STANDARD), "--csv", str(a_file))
+    assert rc == 2 and "--csv needs a folder" in err
+    rc, out, err, _ = run_cli("compare", str(STANDARD), str(JACKS), "--html", str(tmp_path / "no" / "r.html"))
+    assert rc == 2 and "no such folder" in err
+    monkeypatch.setitem(sys.modules, "matplotlib", None)  # as if the plots extra were not installed
+    assert main(["simulate", str(STANDARD), "--games", "1", "--html", str(tmp_path / "r.html")]) == 2
+    assert not (tmp_path / "r.html").exists()
