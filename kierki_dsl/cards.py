@@ -111,7 +111,9 @@ def mask_of(cards: Iterable[int]) -> int:
 
 
 class CardSet:
-    """An immutable set of cards backed by a 52-bit mask."""
+    """An immutable set of cards backed by a 52-bit mask: the public face of the masks the
+    engine works on inside (as python-chess's ``SquareSet``). ``SeatView.hand_cards`` gives one;
+    iterating yields card ids in ascending order, ``str()`` the cards in record notation."""
 
     __slots__ = ("mask",)
 
@@ -151,6 +153,13 @@ class CardSet:
 
     def __repr__(self) -> str:
         return "CardSet(" + " ".join(card_str(c) for c in self) + ")"
+
+    def __str__(self) -> str:
+        return " ".join(card_str(c) for c in self)
+
+    def suit(self, s: int) -> "CardSet":
+        """The cards of suit ``s`` (0..3: S H D C)."""
+        return CardSet(self.mask & SUIT_MASK[s])
 
 
 popcount = int.bit_count  # the number of cards in a mask (Python >= 3.10)

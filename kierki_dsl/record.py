@@ -158,15 +158,13 @@ def replay(ruleset, record: dict) -> ReplayReport:
         if ruleset.match_over(k, totals):
             report.violations.append(Violation(k + 1, f"the match is over after {k} deals but the record has {len(deals)}"))
             break
-        contract = ruleset.contract_at(k)
         if isinstance(entry, dict) and isinstance(entry.get("dealer"), int) and first_dealer is None:
             first_dealer = (entry["dealer"] - ruleset.direction * (k // ruleset.deals_per_dealer)) % n
-        if contract.type == "choice":
-            contract, violation = _chosen(ruleset, contract, k, entry, chosen)
-            if violation is not None:
-                report.violations.append(violation)
-                report.deals.append({"contract": None, "scores": None})
-                continue
+        contract, violation = _chosen(ruleset, ruleset.contract_at(k), k, entry, chosen)
+        if violation is not None:
+            report.violations.append(violation)
+            report.deals.append({"contract": None, "scores": None})
+            continue
         scores, violation = _replay_deal(ruleset, contract, k, entry, first_dealer)
         if violation is not None:
             report.violations.append(violation)
@@ -179,25 +177,32 @@ def replay(ruleset, record: dict) -> ReplayReport:
 
 
 def _chosen(ruleset, slot, k: int, entry, chosen: dict):
-    """The contract a record names for a declarer's-choice deal, if the chooser may name it."""
-    from .interpreter.choice import record_choice
+    """The contract deal k plays: the slot's own, or the one a record names for a
+    declarer's-choice deal, if the chooser may name it."""
+    from .interpreter.match import MatchError
 
     d = k + 1
-    if not isinstance(entry, dict) or not isinstance(entry.get("dealer"), int) or not 0 <= entry["dealer"] < ruleset.players:
-        return None, Violation(d, "'dealer' must be a seat")
-    name = entry.get("contract")
-    names = [c.name for c in slot.options]
-    if name not in names:
-        return None, Violation(d, f"a declarer's-choice deal needs 'contract', one of {', '.join(names)}; got {name!r}")
+    if not isinstance(entry, dict):
+        return None, Violation(d, "a deal must be a JSON object")
+    # a bad dealer or bad hands are reported by _replay_deal, which checks them in full
+    dealer = entry.get("dealer")
+    dealer = dealer if isinstance(dealer, int) and 0 <= dealer < ruleset.players else 0
     dealt, problem = _hands(entry.get("hands"), ruleset)
-    if problem:
-        return None, Violation(d, f"hands are not a valid deal: {problem}")
-    chooser = slot.chooser(entry["dealer"], ruleset.players, [sum(1 << c for c in h) for h in dealt], ruleset.deck)
-    index = names.index(name)
-    if index not in slot.allowed(chooser, chosen):
-        return None, Violation(d, f"seat {chooser} already chose {name!r} in this match", seat=chooser)
-    record_choice(chosen, slot, chooser, slot.options[index])
-    return slot.options[index], None
+    masks = [0] * ruleset.players if problem else [sum(1 << c for c in h) for h in dealt]
+    named = entry.get("contract")
+
+    def pick(chooser: int, allowed: list) -> int:
+        names = [c.name for c in slot.options]
+        if named not in names:
+            raise MatchError(f"a declarer's-choice deal needs 'contract', one of {', '.join(names)}; got {named!r}")
+        if names.index(named) not in allowed:
+            raise MatchError(f"seat {chooser} already chose {named!r} in this match")
+        return names.index(named)
+
+    try:
+        return slot.resolve(dealer, ruleset.players, masks, ruleset.deck, chosen, pick), None
+    except MatchError as e:
+        return None, Violation(d, str(e))
 
 
 def _replay_deal(ruleset, contract, k: int, entry, first_dealer: Optional[int]):

@@ -17,8 +17,6 @@ import random
 from typing import Callable, Optional
 
 from .analysis.rows import DealRow, GameResult
-from .interpreter.envs import seat_env
-from .interpreter.fastplay import BLOCKED, EARLY, compile_fast
 from .interpreter.match import MatchRunner, deal_masks, draw
 from .interpreter.phases import Phase
 from .players.base import make_player
@@ -38,9 +36,6 @@ def play_stream(seed: int) -> random.Random:
     return random.Random(f"play {seed}")
 
 
-STATIC_SEAT = frozenset({"players", "dealer", "caller"})  # a seat expression reading only these is cached
-
-
 class FastMatch:
     """Random-play matches with whole deals played by compiled closures where possible.
 
@@ -49,15 +44,8 @@ class FastMatch:
 
     def __init__(self, rs):
         self.rs = rs
-        self.fast: dict = {}
         self.cards = [c for c in range(52) if rs.deck >> c & 1]
         self.dealers: dict = {}  # (first dealer, deal index) -> dealer
-        self.seats: dict = {}  # (seat expression, dealer, caller) -> seat, for expressions of those alone
-
-    def _fast(self, contract):
-        if contract.name not in self.fast:
-            self.fast[contract.name] = compile_fast(contract, self.rs.players, self.rs.hand_size, self.rs.deck)
-        return self.fast[contract.name]
 
     def _dealer(self, first: int, k: int) -> int:
         got = self.dealers.get((first, k))
@@ -65,24 +53,12 @@ class FastMatch:
             got = self.dealers[(first, k)] = self.rs.dealer_of(first, k)
         return got
 
-    def _seat(self, expr, dealer: int, caller: int, hands: list) -> int:
-        """A seat expression (first lead, trump caller) of this deal, cached when it reads no cards."""
-        n = self.rs.players
-        if expr.free <= STATIC_SEAT:
-            key = (id(expr), dealer, caller)
-            got = self.seats.get(key)
-            if got is None:
-                got = self.seats[key] = expr(seat_env(dealer, n, caller, hands, self.rs.deck)) % n
-            return got
-        return expr(seat_env(dealer, n, caller, hands, self.rs.deck)) % n
-
     def play(self, seed: int) -> tuple:
         """(first dealer, DealRows, totals) of the match of this seed."""
         rs = self.rs
         n = rs.players
         deal_rng = random.Random(seed)
         rng = play_stream(seed)
-        grb = rng.getrandbits
         first = rs.first_dealer if rs.first_dealer is not None else draw(deal_rng, n)
         totals = [0] * n
         deals = []
@@ -90,47 +66,23 @@ class FastMatch:
         k = -1
         while not rs.match_over(k + 1, totals):
             k += 1
-            contract = rs.contract_at(k)
             dealer = self._dealer(first, k)
             dealt = deal_masks(deal_rng, self.cards, dealer, n, rs.direction)
-            if contract.type == "choice":
-                from .interpreter.choice import record_choice
-
-                chooser = contract.chooser(dealer, n, dealt, rs.deck)
-                allowed = contract.allowed(chooser, chosen)
-                contract = contract.options[allowed[draw(rng, len(allowed))]]
-                record_choice(chosen, rs.contract_at(k), chooser, contract)
-            row = self._deal(contract, dealer, dealt, rng, grb, k)
+            contract = rs.contract_at(k).resolve(dealer, n, dealt, rs.deck, chosen,
+                                                 lambda seat, allowed: allowed[draw(rng, len(allowed))])
+            row = self._deal(contract, dealer, dealt, rng, k)
             totals = [t + s for t, s in zip(totals, row.scores)]
             deals.append(row)
         return first, tuple(deals), tuple(totals)
 
-    def _deal(self, contract, dealer: int, hands: list, rng, grb, k: int) -> DealRow:
+    def _deal(self, contract, dealer: int, hands: list, rng, k: int) -> DealRow:
         rs = self.rs
-        fast = self._fast(contract)
-        if fast is None:
-            return self._stepwise(contract, dealer, hands, rng, k)
-        if contract.type == "layout":
-            lead = self._seat(contract.first_turn, dealer, -1, hands)
-            scores = fast(hands, lead, -1, grb, rs.direction)
-            return DealRow(contract.name, dealer, lead, -1, -1, tuple(scores), False, fast.ended[0] == BLOCKED)
-        trump, caller = contract.trump, -1
-        if contract.call is not None:
-            caller = self._seat(contract.call.called_by, dealer, -1, hands)
-            choices = contract.call.choices
-            trump = choices[draw(rng, len(choices))]
-        lead = self._seat(contract.first_lead, dealer, caller, hands)
-        if contract.passing is None:
-            scores = fast(hands, lead, trump, grb, rs.direction, k + 1, None, dealer, caller)
-            return DealRow(contract.name, dealer, lead, caller, trump, tuple(scores), fast.ended[0] == EARLY)
-        led = [lead]
-
-        def lead_of(new_hands):  # the first leader after the cards are passed (e.g. who holds 2C)
-            led[0] = self._seat(contract.first_lead, dealer, caller, new_hands)
-            return led[0]
-
-        scores = fast(hands, lead, trump, grb, rs.direction, k + 1, lead_of, dealer, caller)
-        return DealRow(contract.name, dealer, led[0], caller, trump, tuple(scores), fast.ended[0] == EARLY)
+        facts: dict = {}
+        scores = contract.play_fast(rs.players, rs.deck, dealer, hands, rs.direction, k + 1, rng, facts=facts)
+        if scores is not None:
+            return DealRow(contract.name, dealer, facts["first"], facts["caller"], facts["trump"], tuple(scores),
+                           facts["early"], facts["blocked"])
+        return self._stepwise(contract, dealer, hands, rng, k)
 
     def _stepwise(self, contract, dealer: int, hands: list, rng, k: int) -> DealRow:
         """Random play through the general interpreter (rules the fast path does not compile)."""

@@ -151,3 +151,27 @@ def test_a_view_document_with_unknown_fields_is_refused():
     doc["hands"] = [1, 2, 3]
     with pytest.raises(ValueError, match="unknown view fields: hands"):
         SeatView.from_json(doc)
+
+
+@pytest.mark.parametrize("path", ["rulesets/kierki_standard.yaml", "rulesets/games/barbu.yaml",
+                                  "rulesets/games/hearts.yaml"])
+def test_every_deal_type_fulfils_the_deal_protocols(path):
+    from kierki_dsl.interpreter.protocol import CompiledContract, DealState
+
+    rs = Ruleset.load(str(ROOT / path))
+    dealt = deal_out(shuffled(random.Random(0), rs.deck), 0, rs.players)
+    for contract in _contracts(rs):
+        assert isinstance(contract, CompiledContract), contract.name
+        assert isinstance(contract.new_deal(rs.players, rs.deck, 0, dealt), DealState), contract.name
+
+
+def test_a_views_cards_as_a_set():
+    from kierki_dsl.cards import SUIT_MASK, CardSet, card_str
+
+    rs = Ruleset.load(str(ROOT / "rulesets/kierki_standard.yaml"))
+    dealt = deal_out(shuffled(random.Random(5), rs.deck), 0, 4)
+    view = rs.contracts["bez_lew"].new_deal(4, rs.deck, 0, dealt).view(2)
+    cards = view.hand_cards
+    assert isinstance(cards, CardSet) and len(cards) == 13 and set(cards) == set(dealt[2])
+    assert str(cards) == " ".join(card_str(c) for c in sorted(dealt[2]))
+    assert cards.suit(1).mask == view.hand & SUIT_MASK[1] and not view.played_cards

@@ -35,6 +35,23 @@ class Choice:
         """The seat that names the contract, given the dealt ``hands`` (masks)."""
         return self.by(seat_env(dealer, players, NOBODY, hands, deck)) % players
 
+    def resolve(self, dealer: int, players: int, hands, deck: int, chosen: dict, pick):
+        """The contract this slot plays in a deal: ``pick(chooser, allowed)`` names the index of
+        an allowed option (a player's decision, a record, a random draw); ``chosen`` is the
+        match's memory of what each chooser named (updated here)."""
+        from .match import MatchError
+
+        chooser = self.chooser(dealer, players, hands, deck)
+        allowed = self.allowed(chooser, chosen)
+        if not allowed:
+            raise MatchError(f"seat {chooser} has no contract left to choose")
+        index = pick(chooser, allowed)
+        if index not in allowed:
+            raise MatchError(f"seat {chooser} chose an option that is not allowed "
+                             f"({self.options[index].name if 0 <= index < len(self.options) else index})")
+        record_choice(chosen, self, chooser, self.options[index])
+        return self.options[index]
+
     def allowed(self, chooser: int, chosen: dict) -> list[int]:
         """Indices of the options this chooser may still name."""
         used = chosen.get((id(self), chooser), set()) if self.once_each else set()

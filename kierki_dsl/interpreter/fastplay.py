@@ -84,11 +84,15 @@ def _narrow(m0, m1, m2, m3, rules):
 
 
 def compile_fast(contract, players: int, tricks: int, deck: int) -> Optional[Callable]:
-    """A function ``play(hands, leader, trump, grb, direction, ...) -> scores``, or None."""
-    if getattr(contract, "doubling", None) is not None:  # bets are decisions: the interpreter plays them
+    """The contract's whole-deal player ``play(hands, leader, trump, grb, direction, ...) -> scores``,
+    or None (each deal type compiles its own: ``contract.fast_player``)."""
+    return contract.fast_player(players, tricks, deck)
+
+
+def compile_tricks(contract, players: int, tricks: int, deck: int) -> Optional[Callable]:
+    """The fast path of a trick contract, or None when its rules need the interpreter."""
+    if contract.doubling is not None:  # bets are decisions: the interpreter plays them
         return None
-    if contract.type == "layout":
-        return _compile_layout(contract, players)
     if contract.end_when is not None or not contract.follow_suit:
         return None
     lead_tab = _rule_table(contract, "lead", tricks)
@@ -125,8 +129,9 @@ def compile_fast(contract, players: int, tricks: int, deck: int) -> Optional[Cal
     orders = [[((leader + step * i) % players) * 4 for i in range(players)] for leader in range(players)]
     ended = [0]
 
-    def play(hands, leader, trump, grb, direction=1, number=1, lead_of=None, dealer=0, caller=-1):
-        """``lead_of(hands)`` gives the first leader after cards are passed (e.g. holder(2C))."""
+    def play(hands, leader, trump, grb, direction=1, number=1, lead_of=None, dealer=0, caller=-1, log=None):
+        """``lead_of(hands)`` gives the first leader after cards are passed (e.g. holder(2C));
+        ``log``, a list, receives every card played in order (for the differential test)."""
         tp, final, per_trick, rest, penalty = plans[trump]
         ended[0] = 0
         order = orders if direction == 1 else [[((ld - i) % players) * 4 for i in range(players)] for ld in range(players)]
@@ -152,6 +157,8 @@ def compile_fast(contract, players: int, tricks: int, deck: int) -> Optional[Cal
                 m0, m1, m2, m3 = _narrow(m0, m1, m2, m3, lead_tab[2 * n + broken])
             s, r = _pick(m0, m1, m2, m3, grb)
             hs[b + s] ^= 1 << r
+            if log is not None:
+                log.append(13 * s + r)
             led = s
             tm = 1 << (13 * s + r)
             best, win, trumped = r, b, False
@@ -167,6 +174,8 @@ def compile_fast(contract, players: int, tricks: int, deck: int) -> Optional[Cal
                     r = RANKS[m][(grb(32) * c) >> 32] if c > 1 else RANKS[m][0]
                     hs[fb + led] ^= 1 << r
                     tm |= 1 << (13 * led + r)
+                    if log is not None:
+                        log.append(13 * led + r)
                     if not trumped and r > best:
                         best, win = r, fb
                     continue
@@ -176,6 +185,8 @@ def compile_fast(contract, players: int, tricks: int, deck: int) -> Optional[Cal
                 s, r = _pick(m0, m1, m2, m3, grb)
                 hs[fb + s] ^= 1 << r
                 tm |= 1 << (13 * s + r)
+                if log is not None:
+                    log.append(13 * s + r)
                 if s == trump and (not trumped or r > best):
                     best, win, trumped = r, fb, True
             w = win >> 2
@@ -227,7 +238,10 @@ def _pass_cards(hands: list, count: int, offset: int, players: int, grb) -> list
     return [kept[s] | given[(s - offset) % players] for s in range(players)]
 
 
-def _compile_layout(contract, players: int) -> Optional[Callable]:
+def compile_layout(contract, players: int) -> Optional[Callable]:
+    """The fast path of a layout contract, or None when its rules need the interpreter."""
+    if contract.doubling is not None:
+        return None
     if (not contract.must_play or contract.start_rank is None or contract.free_passes or contract.pass_cost
             or contract.pass_fine):  # the general interpreter plays these
         return None
@@ -237,7 +251,7 @@ def _compile_layout(contract, players: int) -> Optional[Callable]:
     again = contract.again
     ended = [0]
 
-    def play(hands, leader, trump, grb, direction=1):
+    def play(hands, leader, trump, grb, direction=1, log=None):
         ended[0] = 0
         H = list(hands)
         P = opening
@@ -259,6 +273,8 @@ def _compile_layout(contract, players: int) -> Optional[Callable]:
                             legal &= legal - 1
                             k -= 1
                     bit = legal & -legal
+                    if log is not None:
+                        log.append(bit.bit_length() - 1)
                     h ^= bit
                     H[p] = h
                     P = (P ^ bit) | adds[bit.bit_length() - 1]

@@ -105,6 +105,36 @@ class LayoutContract:
     def new_deal(self, players: int, deck: int, dealer: int, dealt: list, direction: int = 1, number: int = 1):
         return LayoutDeal(self, players, deck, dealer, dealt, direction, number)
 
+    def play_fast(self, players: int, deck: int, dealer: int, hands: list, direction: int, number: int, rng,
+                  log: Optional[list] = None, facts: Optional[dict] = None) -> Optional[list]:
+        """A whole deal of random play on the fast path (``fastplay``): the scores, or None when
+        this layout needs the general interpreter. ``hands`` are masks; ``log`` receives the
+        cards; ``facts`` (a dict) the seat that played ``first``, no ``caller`` or ``trump``,
+        never ``early``, and whether it ``blocked`` (nobody could play)."""
+        key = ("fast", players)
+        if key not in self._tables:
+            self._tables[key] = self.fast_player(players, 0, deck)
+        fast = self._tables[key]
+        if fast is None:
+            return None
+        first = self.first_turn(seat_env(dealer, players, NOBODY, hands, deck)) % players
+        scores = fast(hands, first, -1, rng.getrandbits, direction, log)
+        if facts is not None:
+            from .fastplay import BLOCKED
+
+            facts.update(first=first, caller=NOBODY, trump=-1, early=False, blocked=fast.ended[0] == BLOCKED)
+        return scores
+
+    def fast_player(self, players: int, tricks: int, deck: int):
+        """The whole-deal random player of ``fastplay`` for this layout, or None."""
+        from .fastplay import compile_layout
+
+        return compile_layout(self, players)
+
+    def resolve(self, dealer: int, players: int, hands, deck: int, chosen: dict, pick):
+        """A schedule slot holding this contract plays it (see ``Choice.resolve``)."""
+        return self
+
     def wants_tricks(self, tricks_total: int, players: int) -> Optional[bool]:
         """A layout has no tricks: no hint (a bot's hint hook of every deal type)."""
         return None

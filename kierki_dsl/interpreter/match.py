@@ -106,25 +106,18 @@ class MatchRunner:
         self.totals = [0] * n
         self.chosen: dict = {}  # (choice slot, chooser) -> contract names already chosen
 
-    def _choose(self, slot, dealer: int, dealt):
+    def _pick(self, slot, dealer: int, dealt):
+        """The chooser's decision in a declarer's-choice deal, as ``Choice.resolve`` asks it."""
         from .actions import CHOOSE_BASE
-        from .choice import record_choice
 
-        n = self.ruleset.players
-        chooser = slot.chooser(dealer, n, [sum(1 << c for c in d) for d in dealt], self.ruleset.deck)
-        allowed = slot.allowed(chooser, self.chosen)
-        if not allowed:
-            raise MatchError(f"seat {chooser} has no contract left to choose")
-        hand = sum(1 << c for c in dealt[chooser])
-        view = slot.view(chooser, hand, dealer, n, allowed, self.totals)
-        action = self._decide(chooser, view)
-        index = action - CHOOSE_BASE
-        if index not in allowed:
-            raise MatchError(f"seat {chooser} chose an option that is not allowed ({action})")
-        self._done(chooser, action)
-        contract = slot.options[index]
-        record_choice(self.chosen, slot, chooser, contract)
-        return contract
+        def pick(chooser: int, allowed: list) -> int:
+            hand = sum(1 << c for c in dealt[chooser])
+            view = slot.view(chooser, hand, dealer, self.ruleset.players, allowed, self.totals)
+            action = self._decide(chooser, view)
+            self._done(chooser, action)
+            return action - CHOOSE_BASE
+
+        return pick
 
     def _decide(self, seat: int, view) -> int:
         if self.replayed < len(self.script):
@@ -149,12 +142,12 @@ class MatchRunner:
         while not rs.match_over(k + 1, self.totals):
             k += 1
             self.deal_index = k
-            contract = rs.contract_at(k)
+            slot = rs.contract_at(k)
             dealer = rs.dealer_of(self.first_dealer, k)
             order = shuffled(self.rng, rs.deck)
             dealt = deal_out(order, dealer, n, rs.direction)
-            if contract.type == "choice":
-                contract = self._choose(contract, dealer, dealt)
+            masks = [sum(1 << c for c in d) for d in dealt]
+            contract = slot.resolve(dealer, n, masks, rs.deck, self.chosen, self._pick(slot, dealer, dealt))
             state = contract.new_deal(n, rs.deck, dealer, dealt, rs.direction, k + 1)
             first = -1
             while not state.is_terminal():

@@ -19,7 +19,7 @@ from ..values import frozen
 from . import scopes
 from .catalogue import DealType, register
 from .doubling import DOUBLING, Doubling, build_doubling
-from .envs import NOBODY, card_scoring_env, trick_env
+from .envs import NOBODY, card_scoring_env, seat_env, trick_env
 
 SUIT_CHOICES = ("none",) + SUIT_NAMES
 
@@ -164,6 +164,51 @@ class TrickContract:
         from .trickstate import TrickDeal
 
         return TrickDeal(self, players, deck, dealer, dealt, direction, number)
+
+    def play_fast(self, players: int, deck: int, dealer: int, hands: list, direction: int, number: int, rng,
+                  log: Optional[list] = None, facts: Optional[dict] = None) -> Optional[list]:
+        """A whole deal of random play on the fast path (``fastplay``): the scores, or None when
+        this contract needs the general interpreter. ``hands`` are masks; a called trump is
+        drawn from ``rng`` first; ``log`` receives the cards played; ``facts`` (a dict) the
+        seat that played ``first``, the trump ``caller``, the ``trump``, whether the deal
+        stopped ``early`` and whether it ``blocked`` (never, in tricks)."""
+        fast = self._fast(players, hands[0].bit_count(), deck)
+        if fast is None:
+            return None
+        caller, trump = NOBODY, self.trump
+        if self.call is not None:
+            caller = self.call.called_by(seat_env(dealer, players, NOBODY, hands, deck)) % players
+            choices = self.call.choices  # drawn as match.draw draws: 32 random bits scaled
+            trump = choices[(rng.getrandbits(32) * len(choices)) >> 32]
+        led = [NOBODY]
+
+        def lead_of(now):
+            led[0] = self.first_lead(seat_env(dealer, players, caller, now, deck)) % players
+            return led[0]
+
+        scores = fast(hands, lead_of(hands), trump, rng.getrandbits, direction, number, lead_of, dealer, caller, log)
+        if facts is not None:
+            from .fastplay import EARLY
+
+            facts.update(first=led[0], caller=caller, trump=trump, early=fast.ended[0] == EARLY, blocked=False)
+        return scores
+
+    def _fast(self, players: int, tricks: int, deck: int):
+        key = ("fast", players, tricks, deck)
+        fast = self._tables.get(key, False)
+        if fast is False:
+            fast = self._tables[key] = self.fast_player(players, tricks, deck)
+        return fast
+
+    def fast_player(self, players: int, tricks: int, deck: int):
+        """The whole-deal random player of ``fastplay`` for this contract, or None."""
+        from .fastplay import compile_tricks
+
+        return compile_tricks(self, players, tricks, deck)
+
+    def resolve(self, dealer: int, players: int, hands, deck: int, chosen: dict, pick):
+        """A schedule slot holding this contract plays it (see ``Choice.resolve``)."""
+        return self
 
     def wants_tricks(self, tricks_total: int, players: int) -> Optional[bool]:
         """Whether taking tricks is good here, read from the static scoring (a bot's hint)."""

@@ -16,6 +16,7 @@ from typing import Any, Optional
 
 import attrs
 
+from ..cards import CardSet
 from ..values import frozen
 
 VIEW_FORMAT = "kierki-view/1"
@@ -64,6 +65,16 @@ class SeatView:
     free_passes_left: tuple = ()  # layout deals: per seat, the passes it may still make when able to play
     ply: int = 0  # actions taken in this deal so far (with deal_number, names the decision)
     options: tuple = ()  # declarer's choice: the names of the contracts on offer
+
+    @property
+    def hand_cards(self) -> CardSet:
+        """The seat's own cards as a set (``for c in view.hand_cards``, ``"QS" in ...`` via ids)."""
+        return CardSet(self.hand)
+
+    @property
+    def played_cards(self) -> CardSet:
+        """The cards of the finished tricks (or laid out, in a layout deal)."""
+        return CardSet(self.played)
 
     def to_json(self) -> dict:
         """The view as a JSON-ready document (tuples become lists)."""
