@@ -398,10 +398,20 @@ def _simulation_plan(rulesets: list, players: str, seed: int, games: int, worker
 
 
 def _run_plan(plan) -> tuple:
+    """Play the plan; a rule that fails while playing is a located message and exit 1."""
     from .analysis.run import run
+    from .expr import RuleRuntimeError
+    from .interpreter.match import MatchError
+    from .report import render_diagnostics
 
     try:
         results, interrupted = run(plan)
+    except RuleRuntimeError as e:
+        _err(render_diagnostics([e.diagnostic]))
+        raise typer.Exit(EXIT_FINDINGS)
+    except MatchError as e:
+        _err(f"kierki: error: {e}")
+        raise typer.Exit(EXIT_FINDINGS)
     except RuntimeError as e:
         _err(f"kierki: error: {e}")
         raise typer.Exit(EXIT_USAGE)

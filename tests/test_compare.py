@@ -19,7 +19,7 @@ from kierki_dsl.players.base import make_player
 from kierki_dsl.ruleset.model import Ruleset
 from kierki_dsl.simulate import FastMatch, play_games, run_batches
 
-from conftest import RULESETS, STANDARD, run_cli
+from conftest import DATA, RULESETS, STANDARD, run_cli
 
 JACKS = RULESETS / "variants" / "jacks_only.yaml"
 
@@ -270,3 +270,14 @@ def test_output_options_are_checked_before_any_match(tmp_path, monkeypatch):
     monkeypatch.setitem(sys.modules, "matplotlib", None)  # as if the plots extra were not installed
     assert main(["simulate", str(STANDARD), "--games", "1", "--html", str(tmp_path / "r.html")]) == 2
     assert not (tmp_path / "r.html").exists()
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_a_rule_failing_in_play_is_a_located_error(workers):
+    """A division by zero met while playing: the located message and exit 1, from the
+    command's own process or from a worker's."""
+    bad = DATA / "bad_inputs" / "42_expr_division_by_zero.yaml"
+    rc, out, err, _ = run_cli("compare", str(STANDARD), str(bad), "--games", "4", "--players", "random",
+                              "--workers", workers)
+    assert rc == 1 and "X701 division by zero" in err and ":9:19:" in err, err
+    assert "Traceback" not in err and "internal error" not in err
