@@ -171,7 +171,7 @@ def run_batches(refs: tuple, names: list, seed: int, games: int, workers: int = 
     ``on_done(batch)`` is called with each finished batch."""
     if address is not None:
         return _run_dask(address, refs, names, seed, games, records, on_done, chunk)
-    chunk = chunk or max(1, min(50, games // max(1, workers * 4) or 1))
+    chunk = chunk or max(1, min(50, games // max(1, workers * 8) or 1))  # small last batches: workers end together
     results: list = []
 
     def done(got):

@@ -81,6 +81,7 @@ def summarize(rs, names: list, games: list) -> dict:
         "ruleset": rs.name,
         "path": rs.path,
         "games": len(games),
+        "names": list(names),
         "players": _players(games, n),
         "seats": {str(s): {"mean": e.mean, "ci95": e.half_width} for s, e in by_seat.items()},
         "contracts": _contracts_by_player(games, n),
@@ -114,7 +115,7 @@ def compare(rs_a, rs_b, names: list, pairs: list) -> dict:
             e = estimate(diffs[key])
             difference[key] = dict(e.to_json(), significant=e.significant)
     same = _same_deals(rs_a, rs_b, pairs)
-    return {"a": a, "b": b, "games": len(pairs), "same_deals": same, "difference": difference}
+    return {"a": a, "b": b, "games": len(pairs), "names": list(names), "same_deals": same, "difference": difference}
 
 
 def _same_deals(rs_a, rs_b, pairs: list) -> bool:

@@ -74,9 +74,15 @@ def quantile_line(q: dict) -> str:
     return "final scores, quantiles over every seat: " + "  ".join(f"{k} {v:+.0f}" for k, v in q.items())
 
 
+def _players_line(summary: dict) -> str:
+    names = summary.get("names") or []
+    seed = f"; seed {summary['seed']}" if "seed" in summary else ""
+    return f"players, rotated through the seats: {', '.join(names)}{seed}"
+
+
 def text_report(summary: dict) -> str:
     """The report of one ruleset (``kierki simulate``)."""
-    lines = [f"{summary['ruleset']}: {summary['games']} matches, seats rotated", ""]
+    lines = [f"{summary['ruleset']}: {summary['games']} matches, seats rotated", _players_line(summary), ""]
     lines += player_lines(summary)
     seats = "  ".join(f"{s}: {v['mean']:+.1f} ± {'n/a' if v['ci95'] is None else format(v['ci95'], '.1f')}"
                       for s, v in summary["seats"].items())
@@ -100,6 +106,7 @@ def compare_report(result: dict) -> str:
         lines.append(f"{result['games']} matches each with the same seeds and seats, but the deals differ (another "
                      "deck or first-dealer rule): the differences include the luck of the cards; 95% intervals; "
                      "* marks a significant difference")
+    lines.append(_players_line(result))
     lines.append("")
     lines.append(f"{'':<32}{'A':>20}{'B':>20}{'B - A':>22}")
     keys = list(dict.fromkeys(list(a["measures"]) + list(b["measures"])))
