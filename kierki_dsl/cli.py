@@ -101,6 +101,8 @@ def run(
     record: Optional[str] = typer.Option(None, "--record", help="Write the match as a kierki-record/1 file."),
     save: Optional[str] = typer.Option(None, "--save", help="Keep the match durably in this save file as it goes (kierki resume continues it)."),
     think: Optional[str] = typer.Option(None, "--think", help="Strength of the search players: a time per decision (0.2s) or a sample count (64)."),
+    deals: Optional[str] = typer.Option(None, "--deals", help="Play the fixed deals of this match file (SIK format, 5 lines a deal) instead of shuffled ones."),
+    deal_types: Optional[str] = typer.Option(None, "--deal-types", help="With --deals: which contract each deal type plays, e.g. 1=no_tricks,2=no_hearts (default: type t is the t-th schedule entry)."),
 ) -> None:
     """Play one whole match and print every deal's scores and the totals."""
     import secrets
@@ -117,12 +119,13 @@ def run(
         if not 0 <= human < rs.players:
             raise _usage(f"--human must be a seat 0..{rs.players - 1}")
         names[human] = "human"
+    fixed = _fixed_deals(deals, rs, deal_types)
     writer = None
     if save:
         from .savefile import SaveWriter, header
 
-        writer = SaveWriter(save, header(rs, seed, names))
-    _play(rs, seed, names, fmt, record, writer, [])
+        writer = SaveWriter(save, _with_deals(header(rs, seed, names), deals, deal_types))
+    _play(rs, seed, names, fmt, record, writer, [], fixed)
 
 
 @app.command()
@@ -150,16 +153,20 @@ def resume(
     if (head.get("ruleset") or {}).get("fingerprint") != rs.fingerprint:
         _err(f"{save}: error: this save file belongs to another ruleset (or another version of {path})")
         raise typer.Exit(EXIT_FINDINGS)
+    if "bots" in head:  # written by kierki serve
+        _err(f"{save}: error: this save file is a table's: continue it with kierki serve RULESET --save {save} --resume")
+        raise typer.Exit(EXIT_FINDINGS)
     names = head.get("players")
     seed = head.get("seed")
     if not isinstance(names, list) or len(names) != rs.players or not isinstance(seed, int):
         _err(f"{save}:1: error: corrupt save file header")
         raise typer.Exit(EXIT_FINDINGS)
+    fixed = _saved_deals(save, head, rs)
     writer = SaveWriter(save, keep_bytes=keep)
-    _play(rs, seed, names, fmt, record, writer, actions)
+    _play(rs, seed, names, fmt, record, writer, actions, fixed)
 
 
-def _play(rs, seed: int, names: list, fmt, record, writer, script: list) -> None:
+def _play(rs, seed: int, names: list, fmt, record, writer, script: list, fixed=None) -> None:
     """Run (or continue) a match, printing deals; save and record it; handle Ctrl-C."""
     from .expr import RuleRuntimeError
     from .interpreter.match import MatchError, MatchRunner
@@ -168,7 +175,7 @@ def _play(rs, seed: int, names: list, fmt, record, writer, script: list) -> None
 
     seat_players = _players(",".join(names), rs.players, rs)
     on_action = writer.write if writer is not None else None
-    runner = MatchRunner(rs, seat_players, seed, script=script, on_action=on_action)
+    runner = MatchRunner(rs, seat_players, seed, script=script, on_action=on_action, deals=fixed)
     results, warnings = [], []
     text = fmt == OutputFormat.text
     if text:
@@ -196,7 +203,7 @@ def _play(rs, seed: int, names: list, fmt, record, writer, script: list) -> None
         if writer is not None:
             writer.close()
         if record:
-            write_atomic(record, _json_dump(match_record(rs, seed, runner.first_dealer, results)))
+            write_atomic(record, _json_dump(_fixed_record(match_record(rs, seed, runner.first_dealer, results), fixed)))
     if interrupted:
         where = f"; the match is saved: kierki resume {writer.path}" if writer is not None else ""
         _err(f"kierki: interrupted{where}")
@@ -212,6 +219,47 @@ def _play(rs, seed: int, names: list, fmt, record, writer, script: list) -> None
             print(f"warning: {w}")
     else:
         print(match_json(rs, seed, runner.first_dealer, results, warnings))
+
+
+def _fixed_deals(path: Optional[str], rs, types: Optional[str] = None):
+    """``--deals FILE``: the match file's deals for this ruleset (None without the option)."""
+    from .net.commands import CommandError, load_deals
+
+    try:
+        return load_deals(path, rs, types)
+    except CommandError as e:
+        _err(f"kierki: error: {e}" if e.code == EXIT_USAGE else str(e))
+        raise typer.Exit(e.code)
+
+
+def _fixed_record(rec: dict, fixed) -> dict:
+    """A record of fixed deals says so: replay then takes each deal's contract from the deal."""
+    if fixed is not None:
+        rec["fixed_deals"] = True
+    return rec
+
+
+def _with_deals(head: dict, path: Optional[str], types: Optional[str] = None) -> dict:
+    """A save header that also names the match file (path, fingerprint, deal types) it plays."""
+    if path:
+        from .deals import fingerprint
+
+        head["deals"] = {"path": os.path.abspath(path), "fingerprint": fingerprint(path), "types": types}
+    return head
+
+
+def _saved_deals(save: str, head: dict, rs):
+    """The fixed deals a save file plays (None for shuffled deals); the file must be unchanged."""
+    saved = head.get("deals")
+    if not saved:
+        return None
+    from .deals import fingerprint
+
+    path = str(saved.get("path") or "") if isinstance(saved, dict) else ""
+    if not os.path.isfile(path) or fingerprint(path) != saved.get("fingerprint"):
+        _err(f"{save}: error: the match file {path!r} of this save file is missing or changed")
+        raise typer.Exit(EXIT_FINDINGS)
+    return _fixed_deals(path, rs, saved.get("types"))
 
 
 def _json_dump(obj) -> str:
@@ -491,6 +539,87 @@ def schema() -> None:
     from .ruleset.format import json_schema
 
     print(json.dumps(json_schema(), indent=2, ensure_ascii=False))
+
+
+@app.command()
+def serve(
+    ruleset: str = typer.Argument(..., help="The ruleset (e.g. rulesets/games/sik.yaml)."),
+    deals: Optional[str] = typer.Option(None, "--deals", help="The match file: fixed deals, 5 lines each (the SIK format)."),
+    port: int = typer.Option(0, "--port", help="TCP port (0: the system picks one and it is printed)."),
+    host: Optional[str] = typer.Option(None, "--host", help="Address to listen on (default: every interface, IPv4 and IPv6)."),
+    seat: Optional[List[str]] = typer.Option(None, "--seat", help="Fill a seat with a kierki-dsl bot: N=search, E=heuristic, S=random (repeatable)."),
+    seed: Optional[int] = typer.Option(None, "--seed", help="Seed of the bots (and of the deals without --deals)."),
+    save: Optional[str] = typer.Option(None, "--save", help="Keep the match durably in this save file."),
+    resume: bool = typer.Option(False, "--resume", help="Continue the match kept in --save FILE (after a crash); clients reconnect."),
+    timeout: float = typer.Option(5.0, "--timeout", help="Seconds to wait for IAM, and before asking a silent player again."),
+    deal_types: Optional[str] = typer.Option(None, "--deal-types", help="Which contract each SIK deal type plays, e.g. 1=no_tricks,2=no_hearts (default: type t is the t-th schedule entry)."),
+) -> None:
+    """Host a table over the SIK Kierki protocol; print the protocol report; exit when the match is over."""
+    _net_command(lambda: _serve_command(ruleset, deals, port, host, seat or [], seed, save, resume, timeout, deal_types))
+
+
+def _serve_command(ruleset, deals, port, host, seats, seed, save, resume, timeout, deal_types) -> int:
+    from .net.commands import serve as do_serve
+
+    if not 0 <= port <= 65535 or timeout <= 0:
+        raise _usage("--port must be 0..65535 and --timeout positive")
+    return do_serve(_load_ruleset(ruleset), deals, host, port, seats, seed, save, resume, timeout, deal_types)
+
+
+@app.command()
+def join(
+    host: str = typer.Argument(..., help="The server's host name or address."),
+    port: int = typer.Argument(..., help="The server's port."),
+    seat: str = typer.Option(..., "--seat", help="The seat to claim: N, E, S or W."),
+    player: str = typer.Option("heuristic", "--player", help="Who plays: random, heuristic, search, search:0.2s, or human."),
+    ruleset: str = typer.Option("", "--ruleset", help="The rules the server plays (default rulesets/games/sik.yaml)."),
+    seed: int = typer.Option(0, "--seed", help="Seed of the bot (as kierki run --seed, for the same decisions)."),
+    ipv4: bool = typer.Option(False, "-4", help="IPv4 only."),
+    ipv6: bool = typer.Option(False, "-6", help="IPv6 only."),
+    timeout: float = typer.Option(30.0, "--timeout", help="Seconds to wait for a connection."),
+    retry: float = typer.Option(0.0, "--retry", help="If the connection is lost mid-match, keep trying to reconnect to the seat for this many seconds."),
+    quiet: bool = typer.Option(False, "--quiet", help="No protocol report (the default for a human player)."),
+    deal_types: Optional[str] = typer.Option(None, "--deal-types", help="Which contract each deal type of the server plays, e.g. 1=no_tricks (default: type t is the t-th schedule entry)."),
+) -> None:
+    """Sit a kierki-dsl bot (or yourself) at a SIK server."""
+    _net_command(lambda: _join_command(host, port, seat, player, ruleset, seed, ipv4, ipv6, timeout, quiet, retry, deal_types))
+
+
+def _join_command(host, port, seat, player, ruleset, seed, ipv4, ipv6, timeout, quiet, retry, deal_types) -> int:
+    from .net.client import join as do_join
+    from .net.commands import load_types, parse_seat
+    from .players.base import make_player
+
+    if ipv4 and ipv6:
+        raise _usage("-4 and -6 exclude each other")
+    if not 0 < port <= 65535 or timeout <= 0:
+        raise _usage("the port must be 1..65535 and --timeout positive")
+    path = ruleset or os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "rulesets", "games", "sik.yaml")
+    rs = _load_ruleset(path)
+    try:
+        bot = make_player(player)
+    except KeyError as e:
+        raise _usage(str(e.args[0]))
+    if player == "human":
+        bot.ruleset = rs
+    family = 4 if ipv4 else 6 if ipv6 else 0
+    return do_join(host, port, parse_seat(seat), bot, rs, seed, family, timeout,
+                   report=not (quiet or player == "human"), retry=max(0.0, retry), types=load_types(rs, deal_types))
+
+
+def _net_command(work) -> None:
+    """Run serve/join: one-line messages and their exit codes for every expected failure."""
+    from .net.commands import CommandError
+
+    try:
+        code = work()
+    except CommandError as e:
+        _err(f"kierki: error: {e}" if e.code == EXIT_USAGE else str(e))
+        raise typer.Exit(e.code)
+    except KeyboardInterrupt:
+        _err("kierki: interrupted")
+        raise typer.Exit(EXIT_INTERRUPTED)
+    raise typer.Exit(code)
 
 
 def _click_exceptions():

@@ -154,6 +154,8 @@ def replay(ruleset, record: dict) -> ReplayReport:
     deals = record["deals"]
     first_dealer = None
     chosen: dict = {}
+    if record.get("fixed_deals") is True:  # a match of given deals (--deals): each names its contract
+        return _replay_fixed(ruleset, deals, report)
     for k, entry in enumerate(deals):
         if ruleset.match_over(k, totals):
             report.violations.append(Violation(k + 1, f"the match is over after {k} deals but the record has {len(deals)}"))
@@ -172,6 +174,29 @@ def replay(ruleset, record: dict) -> ReplayReport:
             continue
         totals = [t + s for t, s in zip(totals, scores)]
         report.deals.append({"contract": contract.name, "scores": scores})
+    report.totals = totals
+    return report
+
+
+def _replay_fixed(ruleset, deals: list, report: ReplayReport) -> ReplayReport:
+    """Re-check a record of fixed deals: any number of deals, each of the contract it names,
+    dealt by the dealer it names (no schedule, no dealer rotation)."""
+    from .interpreter.protocol import CompiledContract
+
+    totals = [0] * ruleset.players
+    for k, entry in enumerate(deals):
+        name = entry.get("contract") if isinstance(entry, dict) else None
+        contract = ruleset.contracts.get(name) if isinstance(name, str) else None
+        if not isinstance(contract, CompiledContract):
+            report.violations.append(Violation(k + 1, f"'contract' must name a contract of the ruleset, got {name!r}"))
+            report.deals.append({"contract": None, "scores": None})
+            continue
+        scores, violation = _replay_deal(ruleset, contract, k, entry, None)
+        report.deals.append({"contract": contract.name, "scores": scores})
+        if violation is not None:
+            report.violations.append(violation)
+            continue
+        totals = [t + s for t, s in zip(totals, scores)]
     report.totals = totals
     return report
 

@@ -6,7 +6,7 @@ in each of which the chooser, after seeing his hand, names one of the contracts;
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Optional
 
 from ..values import frozen
 from .actions import CHOOSE_BASE
@@ -34,6 +34,11 @@ class Choice:
     def chooser(self, dealer: int, players: int, hands, deck: int) -> int:
         """The seat that names the contract, given the dealt ``hands`` (masks)."""
         return self.by(seat_env(dealer, players, NOBODY, hands, deck)) % players
+
+    def new_deal(self, players: int, deck: int, dealer: int, dealt: list, direction: int = 1, number: int = 1,
+                 memory: Optional[dict] = None) -> "ChoiceDeal":
+        """A deal whose first decision is the chooser's (``memory``: the match's choices so far)."""
+        return ChoiceDeal(self, players, deck, dealer, dealt, direction, number, {} if memory is None else memory)
 
     def resolve(self, dealer: int, players: int, hands, deck: int, chosen: dict, pick):
         """The contract this slot plays in a deal: ``pick(chooser, allowed)`` names the index of
@@ -72,4 +77,84 @@ def record_choice(chosen: dict, slot: Choice, chooser: int, contract) -> None:
     chosen.setdefault((id(slot), chooser), set()).add(contract.name)
 
 
-__all__ = ["Choice", "record_choice"]
+class ChoiceDeal:
+    """A declarer's-choice deal as one deal state: first the chooser names the contract (phase
+    ``choose``), then the chosen contract's deal is played, and this state hands every call on
+    to it. ``memory`` is the match's record of what each chooser named (``once_each``)."""
+
+    def __init__(self, slot: Choice, players: int, deck: int, dealer: int, dealt: list, direction: int,
+                 number: int, memory: dict):
+        from .match import MatchError
+
+        self.slot, self.players, self.deck, self.dealer = slot, players, deck, dealer
+        self.dealt, self.direction, self.number, self.memory = [list(d) for d in dealt], direction, number, memory
+        self.hands = [sum(1 << c for c in d) for d in dealt]
+        self.scores = [0] * players
+        self.chooser = slot.chooser(dealer, players, self.hands, deck)
+        self.allowed = slot.allowed(self.chooser, memory)
+        if not self.allowed:
+            raise MatchError(f"seat {self.chooser} has no contract left to choose")
+        self.inner = None  # the chosen contract's deal
+
+    def __getattr__(self, name: str):
+        inner = self.__dict__.get("inner")
+        if inner is None:
+            raise AttributeError(name)
+        return getattr(inner, name)
+
+    @property
+    def trump(self) -> int:
+        return -1 if self.inner is None else self.inner.trump
+
+    @property
+    def caller(self) -> int:
+        return -1 if self.inner is None else self.inner.caller
+
+    @property
+    def contract(self):
+        return self.slot if self.inner is None else self.inner.contract
+
+    @property
+    def phase(self):
+        return Phase.CHOOSE if self.inner is None else self.inner.phase
+
+    def current_player(self) -> int:
+        return self.chooser if self.inner is None else self.inner.current_player()
+
+    def legal_actions(self) -> list:
+        return [CHOOSE_BASE + i for i in self.allowed] if self.inner is None else self.inner.legal_actions()
+
+    def is_terminal(self) -> bool:
+        return self.inner is not None and self.inner.is_terminal()
+
+    def returns(self) -> list:
+        return list(self.scores) if self.inner is None else self.inner.returns()
+
+    def why_illegal(self, action: int):
+        if self.inner is not None:
+            return self.inner.why_illegal(action)
+        if action - CHOOSE_BASE in self.allowed:
+            return None
+        return "a contract is to be chosen: " + ", ".join(self.slot.options[i].name for i in self.allowed)
+
+    def apply_action(self, action: int) -> None:
+        from .actions import IllegalAction
+
+        if self.inner is not None:
+            self.inner.apply_action(action)
+            return
+        reason = self.why_illegal(action)
+        if reason is not None:
+            raise IllegalAction(reason)
+        contract = self.slot.resolve(self.dealer, self.players, self.hands, self.deck, self.memory,
+                                     lambda chooser, allowed: action - CHOOSE_BASE)
+        self.inner = contract.new_deal(self.players, self.deck, self.dealer, self.dealt, self.direction, self.number)
+
+    def view(self, seat: int) -> "SeatView":
+        if self.inner is not None:
+            return self.inner.view(seat)
+        legal = self.allowed if seat == self.chooser else []
+        return self.slot.view(seat, self.hands[seat], self.dealer, self.players, legal, self.scores)
+
+
+__all__ = ["Choice", "ChoiceDeal", "record_choice"]

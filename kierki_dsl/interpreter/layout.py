@@ -102,7 +102,8 @@ class LayoutContract:
             self._tables[rank] = (opening, tuple(adds))
         return self._tables[rank]
 
-    def new_deal(self, players: int, deck: int, dealer: int, dealt: list, direction: int = 1, number: int = 1):
+    def new_deal(self, players: int, deck: int, dealer: int, dealt: list, direction: int = 1, number: int = 1,
+                 memory: Optional[dict] = None):
         return LayoutDeal(self, players, deck, dealer, dealt, direction, number)
 
     def play_fast(self, players: int, deck: int, dealer: int, hands: list, direction: int, number: int, rng,

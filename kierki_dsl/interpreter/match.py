@@ -84,105 +84,180 @@ class DealResult:
     blocked: bool = False  # a layout deal that ended because nobody could play
 
 
+@frozen
+class FixedDeal:
+    """A deal whose cards are given (a match file, a duplicate tournament): the contract, the
+    dealer and each seat's cards in the order dealt. ``label`` names the deal in its source
+    (e.g. the SIK deal type digit)."""
+
+    contract: object
+    dealer: int
+    dealt: tuple
+    label: str = ""
+
+
+class Match:
+    """A whole match as a state machine: whose turn it is, what each seat may see, and one
+    action at a time. ``MatchRunner`` and the table server (``kierki_dsl.table``) both drive it.
+
+    ``deals``: fixed deals to play instead of the ruleset's schedule with shuffled cards.
+    """
+
+    def __init__(self, ruleset, seed: int, deals: Optional[Sequence[FixedDeal]] = None):
+        self.ruleset = ruleset
+        self.seed = seed
+        self.fixed = list(deals) if deals is not None else None
+        self.rng = random.Random(seed)
+        n = ruleset.players
+        fd = ruleset.first_dealer
+        if self.fixed:
+            self.first_dealer = self.fixed[0].dealer
+        else:
+            self.first_dealer = fd if fd is not None else draw(self.rng, n)
+        self.totals = [0] * n
+        self.chosen: dict = {}  # (choice slot, chooser) -> contract names already chosen
+        self.deal_index = -1
+        self.state = None  # the deal in progress (or a pending declarer's choice)
+        self.dealer = -1
+        self.dealt: list = []
+        self.first = -1
+        self._next_deal()
+
+    # -- queries -------------------------------------------------------------------------------
+    @property
+    def over(self) -> bool:
+        """True once the last deal has been played."""
+        return self.state is None
+
+    def to_move(self) -> int:
+        """The seat that acts next (-1 when the match is over)."""
+        return -1 if self.state is None else self.state.current_player()
+
+    def view(self, seat: int):
+        """What ``seat`` may see now."""
+        return self.state.view(seat)
+
+    @property
+    def label(self) -> str:
+        """The current deal's label in its source (fixed deals), else ''."""
+        return self.fixed[self.deal_index].label if self.fixed else ""
+
+    # -- acting --------------------------------------------------------------------------------
+    def apply(self, action: int) -> Optional[DealResult]:
+        """Apply the next action (``IllegalAction`` if the rules forbid it, nothing changed);
+        returns the deal's result when this action finished a deal."""
+        state = self.state
+        if state is None:
+            raise IllegalAction("the match is over")
+        first = state.current_player() if self.first < 0 and state.phase == Phase.PLAY else -1
+        state.apply_action(action)
+        if first >= 0:
+            self.first = first
+        if not state.is_terminal():
+            return None
+        result = self._result(state)
+        self._next_deal()
+        return result
+
+    # -- deals ---------------------------------------------------------------------------------
+    def _finished(self) -> bool:
+        k = self.deal_index + 1
+        if self.fixed is not None:
+            return k >= len(self.fixed)
+        return self.ruleset.match_over(k, self.totals)
+
+    def _next_deal(self) -> None:
+        if self._finished():
+            self.state = None
+            return
+        self.deal_index += 1
+        self.first = -1  # the seat that plays the deal's first card, once it has
+        k = self.deal_index
+        rs = self.ruleset
+        if self.fixed is not None:
+            fixed = self.fixed[k]
+            contract, self.dealer, self.dealt = fixed.contract, fixed.dealer, [list(d) for d in fixed.dealt]
+        else:
+            contract = rs.contract_at(k)
+            self.dealer = rs.dealer_of(self.first_dealer, k)
+            self.dealt = deal_out(shuffled(self.rng, rs.deck), self.dealer, rs.players, rs.direction)
+        self.state = contract.new_deal(rs.players, rs.deck, self.dealer, self.dealt, rs.direction, self.deal_index + 1,
+                                       memory=self.chosen)
+
+    def _result(self, state) -> DealResult:
+        scores = state.returns()
+        self.totals = [t + s for t, s in zip(self.totals, scores)]
+        return DealResult(
+            number=self.deal_index + 1,
+            contract=state.contract,
+            dealer=self.dealer,
+            dealt=tuple(tuple(d) for d in self.dealt),
+            trump=state.trump,
+            caller=state.caller,
+            plays=tuple(state.record_plays()),
+            scores=tuple(scores),
+            totals=tuple(self.totals),
+            ended_early=getattr(state, "ended_early", False),
+            passes=_passes(state),
+            bets=tuple(state.record_bets()) if hasattr(state, "record_bets") else (),
+            wagers=state.betting.public() if getattr(state, "betting", None) is not None else (),
+            first=self.first,
+            blocked=getattr(state, "blocked", False),
+        )
+
+
 class MatchRunner:
-    """Plays a ruleset's schedule with the given players (one per seat)."""
+    """Plays a match with the given players (one per seat): a loop over ``Match``."""
 
     def __init__(self, ruleset, players: Sequence, seed: int, script: Optional[Sequence] = None,
-                 on_action: Optional[Callable] = None):
+                 on_action: Optional[Callable] = None, deals: Optional[Sequence[FixedDeal]] = None):
         """``script``: actions to replay before players are asked (resuming a saved match);
-        ``on_action(deal_index, seat, action)`` is called after every action (saving)."""
+        ``on_action(deal_index, seat, action)`` is called after every new action (saving);
+        ``deals``: fixed deals instead of the schedule's shuffled ones."""
         self.ruleset = ruleset
         self.script = list(script or [])
         self.on_action = on_action
         self.replayed = 0
         self.players = list(players)
         self.seed = seed
-        self.rng = random.Random(seed)
-        n = ruleset.players
-        fd = ruleset.first_dealer
-        self.first_dealer = fd if fd is not None else draw(self.rng, n)
+        self.match = Match(ruleset, seed, deals)
+        self.first_dealer = self.match.first_dealer
         for i, p in enumerate(self.players):
             p.reset(seed * 16 + i + 1 if seed >= 0 else i + 1, i, ruleset)
-        self.totals = [0] * n
-        self.chosen: dict = {}  # (choice slot, chooser) -> contract names already chosen
 
-    def _pick(self, slot, dealer: int, dealt):
-        """The chooser's decision in a declarer's-choice deal, as ``Choice.resolve`` asks it."""
-        from .actions import CHOOSE_BASE
-
-        def pick(chooser: int, allowed: list) -> int:
-            hand = sum(1 << c for c in dealt[chooser])
-            view = slot.view(chooser, hand, dealer, self.ruleset.players, allowed, self.totals)
-            action = self._decide(chooser, view)
-            self._done(chooser, action)
-            return action - CHOOSE_BASE
-
-        return pick
-
-    def _decide(self, seat: int, view) -> int:
-        if self.replayed < len(self.script):
-            action = self.script[self.replayed]
-            self.replayed += 1
-            return action
-        return self.players[seat].act(view)
-
-    def _done(self, seat: int, action: int) -> None:
-        if self.on_action is not None and self.replayed >= len(self.script):
-            self.on_action(self.deal_index, seat, action)
+    @property
+    def totals(self) -> list:
+        return self.match.totals
 
     @property
     def resuming(self) -> bool:
         """True while actions of the script are still being replayed."""
         return self.replayed < len(self.script)
 
+    def _decide(self, seat: int) -> int:
+        if self.resuming:
+            action = self.script[self.replayed]
+            self.replayed += 1
+            return action
+        return self.players[seat].act(self.match.view(seat))
+
     def deals(self) -> Iterator[DealResult]:
-        rs = self.ruleset
-        n = rs.players
-        k = -1
-        while not rs.match_over(k + 1, self.totals):
-            k += 1
-            self.deal_index = k
-            slot = rs.contract_at(k)
-            dealer = rs.dealer_of(self.first_dealer, k)
-            order = shuffled(self.rng, rs.deck)
-            dealt = deal_out(order, dealer, n, rs.direction)
-            masks = [sum(1 << c for c in d) for d in dealt]
-            contract = slot.resolve(dealer, n, masks, rs.deck, self.chosen, self._pick(slot, dealer, dealt))
-            state = contract.new_deal(n, rs.deck, dealer, dealt, rs.direction, k + 1)
-            first = -1
-            while not state.is_terminal():
-                seat = state.current_player()
-                scripted = self.resuming
-                view = state.view(seat)
-                if first < 0 and view.phase == Phase.PLAY:
-                    first = seat
-                action = self._decide(seat, view)
-                try:
-                    state.apply_action(action)
-                except IllegalAction as e:
-                    if scripted:
-                        raise MatchError(f"deal {k + 1}: saved action {action_str(action)} of seat {seat} is illegal: {e.reason}") from None
-                    raise
-                self._done(seat, action)
-            scores = state.returns()
-            self.totals = [t + s for t, s in zip(self.totals, scores)]
-            yield DealResult(
-                number=k + 1,
-                contract=contract,
-                dealer=dealer,
-                dealt=tuple(tuple(d) for d in dealt),
-                trump=state.trump,
-                caller=state.caller,
-                plays=tuple(state.record_plays()),
-                scores=tuple(scores),
-                totals=tuple(self.totals),
-                ended_early=getattr(state, "ended_early", False),
-                passes=_passes(state),
-                bets=tuple(state.record_bets()) if hasattr(state, "record_bets") else (),
-                wagers=state.betting.public() if getattr(state, "betting", None) is not None else (),
-                first=first,
-                blocked=getattr(state, "blocked", False),
-            )
+        m = self.match
+        while not m.over:
+            seat = m.to_move()
+            scripted = self.resuming  # decided before the counter moves (issue 15)
+            action = self._decide(seat)
+            k = m.deal_index
+            try:
+                result = m.apply(action)
+            except IllegalAction as e:
+                if scripted:
+                    raise MatchError(f"deal {k + 1}: saved action {action_str(action)} of seat {seat} is illegal: {e.reason}") from None
+                raise
+            if self.on_action is not None and not scripted:
+                self.on_action(k, seat, action)
+            if result is not None:
+                yield result
 
 
 def _passes(state) -> Optional[tuple]:

@@ -159,8 +159,10 @@ class TrickContract:
     doubling: Optional[Doubling] = None
     _tables: dict = attrs.field(factory=dict, repr=False)
 
-    def new_deal(self, players: int, deck: int, dealer: int, dealt: list, direction: int = 1, number: int = 1):
-        """A new deal; ``number`` is the deal's 1-based place in the match (for pass rotation)."""
+    def new_deal(self, players: int, deck: int, dealer: int, dealt: list, direction: int = 1, number: int = 1,
+                 memory: Optional[dict] = None):
+        """A new deal; ``number`` is the deal's 1-based place in the match (for pass rotation);
+        ``memory`` (the match's earlier decisions) is not needed here."""
         from .trickstate import TrickDeal
 
         return TrickDeal(self, players, deck, dealer, dealt, direction, number)

@@ -1,0 +1,174 @@
+"""The work behind ``kierki serve`` and ``kierki join`` (cli.py only parses options)."""
+from __future__ import annotations
+
+import asyncio
+import os
+import sys
+from typing import Optional
+
+from ..entry import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, stderr_line
+from . import sik
+
+
+class CommandError(Exception):
+    """A problem to report in one line, with its exit code."""
+
+    def __init__(self, message: str, code: int = EXIT_FINDINGS):
+        super().__init__(message)
+        self.code = code
+
+
+def parse_seat(text: str) -> int:
+    """A seat written as N, E, S, W (any case) or 0..3."""
+    t = text.strip().upper()
+    if t in ("0", "1", "2", "3"):
+        return int(t)
+    if len(t) == 1 and t in sik.SEATS:
+        return sik.SEATS.index(t)
+    raise CommandError(f"not a seat: {text!r} (N, E, S, W or 0-3)", EXIT_USAGE)
+
+
+def seat_bots(specs: list) -> dict:
+    """``--seat N=search`` options as seat -> player name (checked)."""
+    from ..players.base import make_player
+
+    out = {}
+    for spec in specs:
+        seat, eq, name = spec.partition("=")
+        if not eq or not name:
+            raise CommandError(f"--seat takes SEAT=PLAYER (e.g. N=search), got {spec!r}", EXIT_USAGE)
+        s = parse_seat(seat)
+        if s in out:
+            raise CommandError(f"seat {sik.SEATS[s]} is given twice", EXIT_USAGE)
+        try:
+            make_player(name)
+        except KeyError as e:
+            raise CommandError(str(e.args[0]), EXIT_USAGE) from None
+        if name.partition(":")[0] == "human":
+            raise CommandError("a person joins a table with kierki join --player human", EXIT_USAGE)
+        out[s] = name
+    return out
+
+
+def load_types(ruleset, spec: Optional[str]) -> dict:
+    """``--deal-types``: deal type digit -> contract (by default the schedule's entries)."""
+    from ..deals import DealsError, deal_types
+
+    try:
+        return deal_types(ruleset, spec)
+    except DealsError as e:
+        raise CommandError(str(e), EXIT_USAGE) from None
+
+
+def load_deals(path: Optional[str], ruleset, types_spec: Optional[str] = None):
+    """The fixed deals of a match file, or None."""
+    if path is None:
+        return None
+    from ..deals import DealsError, read_deals
+
+    types = load_types(ruleset, types_spec)
+    if not os.path.isfile(path):
+        raise CommandError(f"no such match file: {path}", EXIT_USAGE)
+    try:
+        return read_deals(path, ruleset, types)
+    except DealsError as e:
+        raise CommandError(str(e)) from None
+
+
+def serve(ruleset, deals_path: Optional[str], host: Optional[str], port: int, seats: list,
+          seed: Optional[int], save: Optional[str], resume: bool, timeout: float, types_spec: Optional[str] = None) -> int:
+    """Host a SIK table until its match is over; the exit code."""
+    import secrets
+
+    from ..interpreter.actions import IllegalAction
+    from ..interpreter.match import Match, MatchError
+    from ..players.base import make_player
+    from ..table import Table
+    from .server import sik_problem
+
+    bots = seat_bots(seats)
+    script: list = []
+    writer = None
+    if resume:
+        head, script, keep = _resume_header(save, ruleset)
+        deals_path = deals_path or (head.get("deals") or {}).get("path")
+        types_spec = (head.get("deals") or {}).get("types", types_spec)
+        seed = head["seed"]
+        try:
+            bots = seat_bots([f"{k}={v}" for k, v in head["bots"].items()])
+        except CommandError as e:
+            raise CommandError(f"{save}:1: error: the save file's seats: {e}") from None
+    if seed is None:
+        seed = secrets.randbelow(2**31)
+    types = load_types(ruleset, types_spec)
+    deals = load_deals(deals_path, ruleset, types_spec)
+    if resume and _deals_print(deals_path) != (head.get("deals") or {}).get("fingerprint"):
+        raise CommandError(f"{save}: error: the match file {deals_path!r} is not the one this save file played")
+    problem = sik_problem(ruleset, deals, types)
+    if problem:
+        raise CommandError(f"kierki serve: error: {problem}")
+    if save:
+        from ..savefile import SaveWriter, header
+
+        if resume:  # the seats, the seed and the match file come from the save file
+            writer = SaveWriter(save, keep_bytes=keep)
+        else:
+            head = header(ruleset, seed, [bots.get(s, "remote") for s in range(4)])
+            head["bots"] = {str(k): v for k, v in bots.items()}
+            head["deals"] = {"path": os.path.abspath(deals_path) if deals_path else None,
+                             "fingerprint": _deals_print(deals_path), "types": types_spec}
+            writer = SaveWriter(save, head)
+    try:
+        table = Table(Match(ruleset, seed, deals), {s: make_player(n) for s, n in bots.items()}, script,
+                      on_action=writer.write if writer else None)
+    except IllegalAction as e:  # an action of the save file that the rules refuse
+        raise CommandError(f"{save}: error: a saved action is illegal: {e.reason}") from None
+    except MatchError as e:
+        raise CommandError(f"{save}: error: {e}") from None
+    try:
+        return asyncio.run(_serve(table, ruleset, host, port, timeout, types))
+    finally:
+        if writer is not None:
+            writer.close()
+
+
+async def _serve(table, ruleset, host, port, timeout, types) -> int:
+    from .server import SikServer
+
+    server = SikServer(table, ruleset, timeout, types=types)
+    try:
+        bound = await server.start(host, port)
+    except OSError as e:
+        raise CommandError(f"kierki serve: error: cannot listen on {host or '*'}:{port}: {e.strerror}") from None
+    stderr_line(f"kierki serve: listening on {', '.join(bound)}")
+    sys.stderr.flush()
+    await server.run()
+    if server.failure:
+        raise CommandError(f"kierki serve: error: {server.failure}")
+    totals = " ".join(f"{sik.SEATS[s]} {-t}" for s, t in enumerate(table.match.totals))
+    stderr_line(f"kierki serve: match over; totals (SIK points) {totals}")
+    return EXIT_OK
+
+
+def _deals_print(path: Optional[str]) -> Optional[str]:
+    from ..deals import fingerprint
+
+    return fingerprint(path) if path else None
+
+
+def _resume_header(save: Optional[str], ruleset):
+    from ..savefile import SaveError, read
+
+    if not save:
+        raise CommandError("--resume needs --save FILE (the save file to continue)", EXIT_USAGE)
+    if not os.path.isfile(save):
+        raise CommandError(f"no such save file: {save}", EXIT_USAGE)
+    try:
+        head, actions, keep = read(save)
+    except SaveError as e:
+        raise CommandError(str(e)) from None
+    if (head.get("ruleset") or {}).get("fingerprint") != ruleset.fingerprint:
+        raise CommandError(f"{save}: error: this save file belongs to another ruleset (or another version of it)")
+    if not isinstance(head.get("seed"), int) or not isinstance(head.get("bots"), dict):
+        raise CommandError(f"{save}:1: error: not a save file of kierki serve")
+    return head, actions, keep

@@ -1,0 +1,304 @@
+"""``kierki serve``: a table that speaks the SIK protocol, on asyncio streams.
+
+One coroutine per connection, one for the bots, one watchdog; no thread per connection (bots
+think in one worker thread so that a slow search never stalls the sockets). Decisions where
+the protocol leaves a choice (documented in docs/network.md):
+
+- a first message that is not a valid ``IAM``, or no message within the timeout, closes the
+  connection; a taken seat (or a full table) gets ``BUSY`` and is closed;
+- once seated, a message that cannot be read (unknown, malformed, oversized, not ASCII) or a
+  play that is not allowed (not on turn, wrong trick number, a card not held, a revoke) gets
+  ``WRONG<n>`` with the current trick, and the state is unchanged; the seat on turn is then
+  asked again at once; NUL bytes are dropped and a bare LF ends a line too;
+- a seat on turn that stays silent for the timeout is asked again (``TRICK`` repeated);
+- a client that leaves pauses the table; whoever claims the empty seat gets its ``DEAL``
+  and a ``TAKEN`` for every finished trick of the deal, then play resumes;
+- a client that does not read what it is sent (more than ``MAX_BUFFERED`` bytes waiting) is
+  disconnected, like one that leaves.
+"""
+from __future__ import annotations
+
+import asyncio
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from datetime import datetime
+from typing import Optional
+
+from ..table.events import DealEnded, DealStarted, MatchEnded, TrickTaken, TurnToAct
+from . import sik
+from .lines import LineReader, shown
+
+MAX_BUFFERED = 64 * 1024
+MAX_PENDING = 256  # connections that have not (yet) claimed a seat
+
+
+def address(sockname) -> str:
+    """``host:port`` of a socket name (``[host]:port`` for IPv6)."""
+    if not sockname:
+        return "?"
+    host, port = sockname[0], sockname[1]
+    return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+
+
+class Reporter:
+    """Prints every message as ``[from,to,time] message`` (the protocol page's report)."""
+
+    def __init__(self, out=None):
+        self.out = out if out is not None else sys.stdout
+
+    def line(self, src: str, dst: str, message: str) -> None:
+        if self.out is None:
+            return
+        stamp = datetime.now().isoformat(timespec="milliseconds")
+        try:
+            self.out.write(f"[{src},{dst},{stamp}] {message}\n")
+            self.out.flush()
+        except (OSError, ValueError):  # the reader of the report went away: play on without it
+            self.out = None
+            sys.stderr.write("kierki: the protocol report cannot be written any more; the match goes on\n")
+
+
+def sik_problem(ruleset, deals, types: Optional[dict] = None) -> Optional[str]:
+    """Why this ruleset (with these fixed deals, or its schedule) cannot be played over SIK, or None."""
+    from ..deals import type_of_contract
+    from ..interpreter.protocol import CompiledContract
+
+    if ruleset.players != 4 or ruleset.hand_size != 13:
+        return "SIK seats four players with 13 cards each"
+    contracts = [d.contract for d in deals] if deals else list(ruleset.schedule)
+    for c in dict.fromkeys(contracts):
+        if not deals and not 1 <= type_of_contract(ruleset, c, types) <= 7:
+            return f"contract {getattr(c, 'name', '?')!r} has no SIK deal type 1-7 (map it with --deal-types)"
+        if not isinstance(c, CompiledContract):
+            return "a declarer's-choice deal cannot be announced in SIK (give the deals with --deals)"
+        cards = list(range(52))
+        state = c.new_deal(4, ruleset.deck, 0, [cards[i::4] for i in range(4)], ruleset.direction, 1)
+        view = state.view(state.current_player())
+        if view.phase != "play" or view.layout is not None or not all(0 <= a < 52 for a in view.legal):
+            return f"contract {c.name!r} is not a plain trick deal (SIK has no passing, calls, bets or layouts)"
+    return None
+
+
+class Connection:
+    """One client socket: its line reader, its seat, and sending with the report."""
+
+    def __init__(self, reader, writer, reporter: Reporter):
+        self.lines = LineReader(reader)
+        self.writer = writer
+        self.reporter = reporter
+        self.peer = address(writer.get_extra_info("peername"))
+        self.local = address(writer.get_extra_info("sockname"))
+        self.seat: Optional[int] = None
+        self.asked_at: Optional[float] = None
+        self.listener = None  # set when the client claims a seat
+        self.closed = False
+
+    def send(self, message: str) -> None:
+        if self.closed or self.writer.transport.is_closing():
+            return
+        self.writer.write(message.encode("ascii") + b"\r\n")
+        self.reporter.line(self.local, self.peer, message)
+        if self.writer.transport.get_write_buffer_size() > MAX_BUFFERED:
+            self.close()
+
+    def received(self, raw: bytes) -> None:
+        self.reporter.line(self.peer, self.local, shown(raw))
+
+    def close(self) -> None:
+        if not self.closed:
+            self.closed = True
+            self.writer.close()
+
+
+async def _closed(conn) -> None:
+    try:
+        await asyncio.wait_for(conn.writer.wait_closed(), 1.0)
+    except (asyncio.TimeoutError, ConnectionError, OSError):
+        pass
+
+
+class SikServer:
+    """Serves one ``Table`` over SIK until its match is over."""
+
+    def __init__(self, table, ruleset, timeout: float = 5.0, reporter: Optional[Reporter] = None,
+                 types: Optional[dict] = None):
+        from ..deals import type_of_contract
+
+        self.table = table
+        self.timeout = timeout
+        self.reporter = reporter or Reporter()
+        self.kinds = {c.name: type_of_contract(ruleset, c, types) for c in ruleset.schedule}
+        self.connections: set = set()
+        self.pending = 0
+        self.changed = asyncio.Event()
+        self.done = asyncio.Event()
+        self.failure: Optional[str] = None
+        self.server = None
+
+    async def start(self, host: Optional[str], port: int) -> list:
+        """Listen; the addresses bound (``host:port``)."""
+        self.server = await asyncio.start_server(self._client, host, port)
+        return [address(s.getsockname()) for s in self.server.sockets]
+
+    async def run(self) -> None:
+        """Play the match to its end, then close every connection."""
+        self.pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="kierki-bots")
+        tasks = [asyncio.ensure_future(self._bots()), asyncio.ensure_future(self._watchdog())]
+        try:
+            if self.table.over:
+                self.done.set()
+            await self.done.wait()
+        finally:
+            for t in tasks:
+                t.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+            self.pool.shutdown(wait=False, cancel_futures=True)
+            self.server.close()
+            conns = list(self.connections)
+            await asyncio.gather(*(self._flush(c) for c in conns))  # SCORE and TOTAL reach everyone
+            for conn in conns:
+                conn.close()
+            await asyncio.gather(*(_closed(c) for c in conns))
+
+    # -- connections ---------------------------------------------------------------------------
+    async def _client(self, reader, writer) -> None:
+        conn = Connection(reader, writer, self.reporter)
+        if self.pending >= MAX_PENDING or self.done.is_set():
+            conn.close()
+            return
+        self.connections.add(conn)
+        self.pending += 1
+        try:
+            try:
+                seated = await self._greet(conn)
+            finally:
+                self.pending -= 1
+            if seated:
+                await self._play(conn)
+        except (EOFError, ConnectionError, OSError):
+            pass
+        except Exception as e:  # a bug must not take the table down with it
+            sys.stderr.write(f"kierki: internal error on connection {conn.peer}: {type(e).__name__}: {e}\n")
+        finally:
+            self._drop(conn)
+
+    def _drop(self, conn: Connection) -> None:
+        self.connections.discard(conn)
+        if conn.seat is not None and self.table.listeners.get(conn.seat) is conn.listener:
+            self.table.leave(conn.seat)
+            self.changed.set()
+        conn.close()
+
+    async def _greet(self, conn: Connection) -> bool:
+        """Wait for a valid ``IAM``; seat the client, or ``BUSY`` and close."""
+        try:
+            line, raw = await asyncio.wait_for(conn.lines.next_line(), self.timeout)
+        except asyncio.TimeoutError:
+            return False
+        conn.received(raw)
+        seat = sik.parse_iam(line) if line is not None else None
+        if seat is None:  # the first message must be IAM (the original assignment closes too)
+            return False
+        conn.listener = lambda event, c=conn: self._event(c, event)
+        if self.table.over or not self.table.sit(seat, conn.listener):
+            conn.send(sik.busy(self.table.occupied()))
+            await self._flush(conn)
+            return False
+        conn.seat = seat
+        self.changed.set()
+        return True
+
+    async def _flush(self, conn: Connection) -> None:
+        try:
+            await asyncio.wait_for(conn.writer.drain(), 1.0)
+        except (asyncio.TimeoutError, ConnectionError, OSError):
+            pass
+
+    async def _play(self, conn: Connection) -> None:
+        while not conn.closed:
+            line, raw = await conn.lines.next_line()
+            conn.received(raw)
+            self._message(conn, line)
+
+    def _message(self, conn: Connection, line: Optional[str]) -> None:
+        table, seat = self.table, conn.seat
+        if not table.live or table.over:
+            return  # nothing is played yet (or any more): ignored
+        number = table.view(seat).trick_number
+        play = sik.parse_play(line, number) if line is not None else None
+        reason = "not a play" if play is None else None
+        if play is not None:
+            reason = "wrong trick number" if play[0] != number else self._act(seat, play[1])
+        if reason is not None:
+            conn.send(sik.wrong(number))
+            table.ask_again(seat)
+        self._after_act()
+
+    def _act(self, seat: int, action: int) -> Optional[str]:
+        """``table.act``; a rule that fails while playing ends the match with its message."""
+        from ..expr import RuleRuntimeError
+        from ..interpreter.match import MatchError
+
+        try:
+            return self.table.act(seat, action)
+        except RuleRuntimeError as e:
+            from ..report import render_diagnostics
+
+            self.failure = render_diagnostics([e.diagnostic])
+        except MatchError as e:
+            self.failure = str(e)
+        self.done.set()
+        return None
+
+    def _after_act(self) -> None:
+        self.changed.set()
+        if self.table.over:
+            self.done.set()
+
+    # -- events to the wire ------------------------------------------------------------------------
+    def _event(self, conn: Connection, event) -> None:
+        if isinstance(event, DealStarted):
+            kind = int(event.label) if event.label.isdigit() else self.kinds.get(event.contract, 0)
+            conn.send(sik.deal(kind, event.leader, event.hand))
+        elif isinstance(event, TurnToAct):
+            conn.send(sik.trick(event.trick_number, [c for _, c in event.trick]))
+            conn.asked_at = asyncio.get_running_loop().time()
+        elif isinstance(event, TrickTaken):
+            conn.send(sik.taken(event.number, [c for _, c in event.plays], event.winner))
+        elif isinstance(event, DealEnded):  # the wire counts bad points positive
+            conn.send(sik.points("SCORE", [-p for p in event.scores]))
+            conn.send(sik.points("TOTAL", [-p for p in event.totals]))
+        elif isinstance(event, MatchEnded):
+            self.done.set()
+
+    # -- bots and timeouts ---------------------------------------------------------------------------
+    async def _bots(self) -> None:
+        loop = asyncio.get_running_loop()
+        while not self.table.over:
+            turn = self.table.bot_turn()
+            if turn is None:
+                await self.changed.wait()
+                self.changed.clear()
+                continue
+            seat, player, view = turn
+            try:
+                action = await loop.run_in_executor(self.pool, player.act, view)
+            except Exception as e:
+                self.failure = f"the bot of seat {sik.SEATS[seat]} failed: {e}"
+                self.done.set()
+                return
+            self._act(seat, action)  # refused only if the table paused meanwhile: asked again
+            self._after_act()
+
+    async def _watchdog(self) -> None:
+        """Repeat ``TRICK`` to a seat on turn that has been silent for the timeout."""
+        loop = asyncio.get_running_loop()
+        step = max(0.02, min(0.25, self.timeout / 4))
+        while True:
+            await asyncio.sleep(step)
+            seat = self.table.match.to_move()
+            listener = self.table.listeners.get(seat)
+            for conn in list(self.connections):
+                if conn.seat == seat and conn.listener is listener and conn.asked_at is not None:
+                    if loop.time() - conn.asked_at >= self.timeout and not self.table.paused:
+                        self.table.ask_again(seat)
