@@ -22,6 +22,7 @@ from .interpreter.phases import Phase
 from .players.base import make_player
 
 def game_seed(seed: int, i: int) -> int:
+    """The seed of game i of a simulation seeded with ``seed``."""
     return seed * 1_000_003 + i
 
 

@@ -43,6 +43,7 @@ def _img(fig, alt: str) -> str:
 
 
 def final_scores_plot(games: dict) -> str:
+    """Histogram of every seat's final score, one colour per ruleset."""
     fig = _figure()
     ax = fig.add_subplot()
     for (label, gs), colour in zip(games.items(), COLOURS):
@@ -54,6 +55,7 @@ def final_scores_plot(games: dict) -> str:
 
 
 def contract_plot(games: dict) -> str:
+    """Box plots of a seat's points per deal, by contract, the rulesets side by side."""
     names = list(dict.fromkeys(r.contract for gs in games.values() for g in gs for r in g.deals))
     fig = _figure(min(11.0, max(7.5, 0.6 * len(names) * len(games))), 4.2)
     ax = fig.add_subplot()
@@ -73,6 +75,7 @@ def contract_plot(games: dict) -> str:
 
 
 def advantage_plot(summaries: dict) -> str:
+    """Bars of every advantage measure with its 95% interval."""
     keys = list(dict.fromkeys(k for s in summaries.values() for k in s["measures"] if k.startswith("advantage:")))
     fig = _figure()
     ax = fig.add_subplot()
@@ -91,6 +94,7 @@ def advantage_plot(summaries: dict) -> str:
 
 
 def running_plot(games: dict) -> str:
+    """The running total of a seat after each deal: median line and quartile band."""
     from ..stats import quantiles
 
     fig = _figure()

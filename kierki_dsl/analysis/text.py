@@ -42,6 +42,7 @@ def _grouped(keys: list) -> dict:
 
 
 def player_lines(summary: dict) -> list:
+    """Per player: points per match with the interval, and the win rate."""
     lines = [f"{'player':<16}{'points per match':>24}{'win rate':>10}"]
     for p, v in summary["players"].items():
         hw = "n/a" if v["ci95"] is None else f"{v['ci95']:.1f}"
@@ -60,6 +61,7 @@ def _contract_lines(summary: dict) -> list:
 
 
 def measure_lines(measures: dict) -> list:
+    """Every measure of one ruleset, section by section."""
     lines = []
     for section, items in _grouped(list(measures)).items():
         if not items or _hidden(section, [measures[k] for k, _ in items]):
@@ -71,6 +73,7 @@ def measure_lines(measures: dict) -> list:
 
 
 def quantile_line(q: dict) -> str:
+    """The quantiles of the final scores on one line."""
     return "final scores, quantiles over every seat: " + "  ".join(f"{k} {v:+.0f}" for k, v in q.items())
 
 
