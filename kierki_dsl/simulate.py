@@ -119,9 +119,15 @@ def compiled(path: str, fingerprint: Optional[str] = None) -> Compiled:
     key = (path, fingerprint)
     got = _COMPILED.get(key)
     if got is None:
+        from .diagnostics import DiagnosticError
         from .ruleset.model import Ruleset
 
-        rs = Ruleset.load(path)
+        try:
+            rs = Ruleset.load(path)
+        except DiagnosticError as e:  # a worker (e.g. on a Dask cluster) that cannot read the file
+            raise RuntimeError(f"{path} does not load on this worker: {e.diagnostics[0].headline()}") from None
+        except OSError as e:
+            raise RuntimeError(f"{path} cannot be read on this worker: {e.strerror or e}") from None
         if fingerprint is not None and rs.fingerprint != fingerprint:
             raise RuntimeError(f"{path} changed on disk after the command started")
         if len(_COMPILED) >= 16:
