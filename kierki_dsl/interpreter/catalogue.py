@@ -39,6 +39,25 @@ class DealType:
         raise NotImplementedError
 
 
+class Contract:
+    """What every compiled contract, of any deal type, does as a slot of the match schedule
+    (a declarer's choice, ``choice.Choice``, is the other kind of slot)."""
+
+    __slots__ = ()
+
+    def resolve(self, dealer: int, players: int, hands, deck: int, chosen: dict, pick):
+        """A slot holding this contract plays it (see ``Choice.resolve``)."""
+        return self
+
+    def block_total(self, count: int, cut: bool, computed: dict, players: int):
+        """The fixed sum of ``count`` deals of this contract in a row (None if not fixed)."""
+        total = computed.get(self.name)
+        return None if total is None else count * total
+
+    def check_count(self, count: int, players: int, bctx) -> None:
+        """Findings about how often the schedule plays this slot: none for a contract."""
+
+
 def register(cls: type) -> type:
     """Class decorator: add a deal type to the catalogue under ``cls.name``."""
     DEAL_TYPES[cls.name] = cls()

@@ -57,6 +57,21 @@ class Choice:
         record_choice(chosen, self, chooser, self.options[index])
         return self.options[index]
 
+    def block_total(self, count: int, cut: bool, computed: dict, players: int):
+        """The fixed sum of ``count`` deals of this slot in a row: when every chooser names every
+        option once (a whole block, not cut by the range asked), players × the options' totals."""
+        opts = [computed.get(o.name) for o in self.options]
+        if cut or not self.once_each or None in opts or count != players * len(opts):
+            return None
+        return players * sum(opts)
+
+    def check_count(self, count: int, players: int, bctx) -> None:
+        """M613: more deals of this slot than its choosers may fill, each option once."""
+        if self.once_each and count > players * len(self.options):
+            bctx.error(("match", "schedule"), "M613",
+                       f"{count} declarer's-choice deals but {players} choosers × {len(self.options)} contracts, each once, "
+                       f"allow only {players * len(self.options)}")
+
     def allowed(self, chooser: int, chosen: dict) -> list[int]:
         """Indices of the options this chooser may still name."""
         used = chosen.get((id(self), chooser), set()) if self.once_each else set()

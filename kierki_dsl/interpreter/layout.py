@@ -21,7 +21,7 @@ from ..ruleset.schema import Bool, Enum, Expr, ExprSource, Field, Int, List, Ran
 from ..values import frozen
 from . import scopes
 from .actions import PASS, IllegalAction, action_str, is_bet
-from .catalogue import DealType, register
+from .catalogue import Contract, DealType, register
 from .doubling import DOUBLING, BettingRound, Doubling, build_doubling
 from .envs import NOBODY, seat_env
 from .phases import Phase
@@ -54,7 +54,7 @@ MAX_VOLUNTARY_PASSES = 200
 
 
 @frozen(eq=False)
-class LayoutContract:
+class LayoutContract(Contract):
     name: str
     type: str
     pl: str
@@ -132,9 +132,26 @@ class LayoutContract:
 
         return compile_layout(self, players)
 
-    def resolve(self, dealer: int, players: int, hands, deck: int, chosen: dict, pick):
-        """A schedule slot holding this contract plays it (see ``Choice.resolve``)."""
-        return self
+    def fixed_total(self, hand_size: int, players: int, deck: int) -> Optional[int]:
+        """The sum of all seats' points in one deal: the prizes handed out (lint's M601)."""
+        return sum(self.prizes[:players])
+
+    def check(self, name: str, spec: dict, w: tuple, bctx, hand_size: int, players: int, deck: int) -> None:
+        """Lint's findings about this layout's own rules."""
+        if self.free_passes and not self.must_play:
+            bctx.warning(w + ("free_passes",), "M614", "free_passes has no effect: with must_play false a player "
+                         "may pass at will anyway")
+        if self.pass_fine and self.must_play and not self.free_passes:
+            bctx.warning(w + ("pass_fine",), "M614", "pass_fine never applies: a player who can play must play",
+                         "allow passing (must_play: false, or free_passes)")
+        if spec.get("again_after") is not None and not self.again:
+            bctx.warning(w + ("again_after",), "M615", "again_after matches no card of the deck: nobody ever "
+                         "plays again")
+        if len(self.prizes) > players:
+            bctx.error(w + ("prizes",), "M607", f"{len(self.prizes)} prizes for {players} players")
+        opening = deck if self.start_rank is None else sum(1 << (s * 13 + self.start_rank) for s in range(4))
+        if not opening & deck:
+            bctx.error(w + ("start_rank",), "M606", f"the opening rank {card_str(self.start_rank)[0]} is not in the deck")
 
     def wants_tricks(self, tricks_total: int, players: int) -> Optional[bool]:
         """A layout has no tricks: no hint (a bot's hint hook of every deal type)."""

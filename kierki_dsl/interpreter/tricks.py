@@ -17,7 +17,7 @@ from ..expr.types import BOOL, INT, SEAT
 from ..ruleset.schema import Bool, Enum, Expr, Field, Int, List, Obj, OneOf, Str
 from ..values import frozen
 from . import scopes
-from .catalogue import DealType, register
+from .catalogue import Contract, DealType, register
 from .doubling import DOUBLING, Doubling, build_doubling
 from .envs import NOBODY, card_scoring_env, seat_env, trick_env
 
@@ -138,7 +138,7 @@ _ROTATION = {"left": 1, "right": -1, "across": 2, "none": 0}
 
 
 @frozen(eq=False)
-class TrickContract:
+class TrickContract(Contract):
     """A compiled trick-taking contract; ``new_deal`` starts a deal of it."""
 
     name: str
@@ -208,9 +208,17 @@ class TrickContract:
 
         return compile_tricks(self, players, tricks, deck)
 
-    def resolve(self, dealer: int, players: int, hands, deck: int, chosen: dict, pick):
-        """A schedule slot holding this contract plays it (see ``Choice.resolve``)."""
-        return self
+    def fixed_total(self, hand_size: int, players: int, deck: int) -> Optional[int]:
+        """The sum of all seats' points in one deal, if the rules fix it (lint's M601)."""
+        from .trickchecks import fixed_total
+
+        return fixed_total(self, hand_size, players, deck)
+
+    def check(self, name: str, spec: dict, where: tuple, bctx, hand_size: int, players: int, deck: int) -> None:
+        """Lint's findings about this contract's own rules."""
+        from .trickchecks import check
+
+        check(self, name, where, bctx, hand_size, deck)
 
     def wants_tricks(self, tricks_total: int, players: int) -> Optional[bool]:
         """Whether taking tricks is good here, read from the static scoring (a bot's hint)."""

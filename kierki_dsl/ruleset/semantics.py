@@ -3,59 +3,34 @@ from __future__ import annotations
 
 from typing import Optional
 
-from ..cards import card_str, popcount
 from ..diagnostics import Diagnostics
 
 
 def contract_total(c, hand_size: int, players: int, deck: int) -> Optional[int]:
     """The sum of all seats' points in one deal of ``c``, if the rules fix it; else None."""
-    if c is None:
-        return None
-    if c.type == "layout":
-        return sum(c.prizes[:players])
-    if any(s.kind == "seat" for s in c.scorers):
-        return None
-    trumps = c.call.choices if c.call is not None else (c.trump,)
-    totals = set()
-    for t in trumps:
-        trick_points, card_tables, dynamic = c.tables(hand_size, t, players)
-        if dynamic:
-            return None
-        total = sum(trick_points[1 : hand_size + 1])
-        for mask, pts in card_tables:
-            per_trick = set(pts[1 : hand_size + 1])
-            if len(per_trick) != 1:
-                return None  # the points depend on when the card is taken
-            total += popcount(mask & deck) * per_trick.pop()
-        totals.add(total)
-    return totals.pop() if len(totals) == 1 else None
+    return None if c is None else c.fixed_total(hand_size, players, deck)
 
 
 def range_total(schedule: list, computed: dict, players: int, first: int, last: int) -> Optional[int]:
     """The fixed sum of deals first..last (0-based, inclusive), if the rules fix it.
 
-    A block of declarer's-choice deals in which every chooser names every contract once adds
-    up to players × the sum of the options' totals, whatever the order.
+    Consecutive deals of one schedule slot form a block that the slot totals itself
+    (``block_total``): a contract's deals add up one by one; a block of declarer's-choice deals
+    in which every chooser names every contract once adds up to players × the options' totals.
     """
     total, i = 0, first
     while i <= last:
         c = schedule[i]
         if c is None:
             return None
-        if c.type != "choice":
-            t = computed.get(c.name)
-            if t is None:
-                return None
-            total += t
-            i += 1
-            continue
         j = i
-        while j < len(schedule) and schedule[j] is c:
+        while j <= last and schedule[j] is c:
             j += 1
-        opts = [computed.get(o.name) for o in c.options]
-        if j - 1 > last or not c.once_each or None in opts or (j - i) != players * len(opts):
+        cut = (i == first and i > 0 and schedule[i - 1] is c) or (j < len(schedule) and schedule[j] is c)
+        got = c.block_total(j - i, cut, computed, players)
+        if got is None:
             return None
-        total += players * sum(opts)
+        total += got
         i = j
     return total
 
@@ -122,16 +97,13 @@ def check_ruleset(spec: dict, compiled: dict, schedule: list, bctx, hand_size: i
 
 
 def _check_choices(schedule: list, players: int, bctx) -> None:
+    """Each schedule slot checks how often the schedule uses it (``check_count``)."""
     seen = set()
     for c in schedule:
-        if c is None or c.type != "choice" or id(c) in seen:
+        if c is None or id(c) in seen:
             continue
         seen.add(id(c))
-        count = sum(1 for x in schedule if x is c)
-        if c.once_each and count > players * len(c.options):
-            bctx.error(("match", "schedule"), "M613",
-                       f"{count} declarer's-choice deals but {players} choosers × {len(c.options)} contracts, each once, "
-                       f"allow only {players * len(c.options)}")
+        c.check_count(sum(1 for x in schedule if x is c), players, bctx)
 
 
 def _check_contract(name, c, w, bctx, hand_size, players, deck) -> None:
@@ -140,42 +112,7 @@ def _check_contract(name, c, w, bctx, hand_size, players, deck) -> None:
     if may is not None and may.is_const and not may.const:
         bctx.warning(w + ("doubling", "may_double"), "M616", "may_double is always false: nobody can ever double",
                      "remove doubling, or say who may double whom")
-    if c.type == "layout":
-        if c.free_passes and not c.must_play:
-            bctx.warning(w + ("free_passes",), "M614", "free_passes has no effect: with must_play false a player "
-                         "may pass at will anyway")
-        if c.pass_fine and c.must_play and not c.free_passes:
-            bctx.warning(w + ("pass_fine",), "M614", "pass_fine never applies: a player who can play must play",
-                         "allow passing (must_play: false, or free_passes)")
-        if spec.get("again_after") is not None and not c.again:
-            bctx.warning(w + ("again_after",), "M615", "again_after matches no card of the deck: nobody ever "
-                         "plays again")
-        if len(c.prizes) > players:
-            bctx.error(w + ("prizes",), "M607", f"{len(c.prizes)} prizes for {players} players")
-        opening = deck if c.start_rank is None else sum(1 << (s * 13 + c.start_rank) for s in range(4))
-        if not opening & deck:
-            bctx.error(w + ("start_rank",), "M606", f"the opening rank {card_str(c.start_rank)[0]} is not in the deck")
-        return
-    if c.call is not None and c.call.after > hand_size:
-        bctx.error(w + ("trump", "after"), "M605",
-                   f"trumps are called after {c.call.after} cards but each player gets only {hand_size}")
-    for s in c.scorers:
-        if s.cards is not None and s.origin == name and s.cards.const is not None and not s.cards.const & deck:
-            bctx.warning(s.where or w + ("score",), "M602", f"a per_card predicate of {name!r} matches no card in the deck (dead penalty)")
-    for r in c.restrictions:
-        if r.fallback:
-            continue
-        where = r.where or w
-        m = r.cards.const
-        if m is not None and ((r.require and not m & deck) or (not r.require and (m & deck) == deck)):
-            what = "requires cards that do not exist" if r.require else "forbids every card"
-            bctx.error(where, "M603", f"a restriction of {name!r} {what} with no fallback: no card could be played")
-        elif m is None or (r.require and (m & deck) != deck) or (not r.require and m & deck):
-            bctx.warning(where, "M603",
-                         f"a restriction of {name!r} has no fallback: a player whose cards are all excluded would have no legal card",
-                         "drop 'fallback: false' so the rule yields when nothing else is possible")
-    if c.end_when is not None and c.end_when.is_const:
-        bctx.warning(w + ("end_when",), "M604", f"end_when of {name!r} is always {str(c.end_when.const).lower()}")
+    c.check(name, spec, w, bctx, hand_size, players, deck)
 
 
 __all__ = ["contract_total", "range_total", "check_ruleset"]

@@ -1,0 +1,51 @@
+"""What lint works out about a trick contract from its compiled rules: the fixed total of a
+deal (M601) and rules that can never work (M602–M605)."""
+from __future__ import annotations
+
+from typing import Optional
+
+from ..cards import popcount
+
+
+def fixed_total(c, hand_size: int, players: int, deck: int) -> Optional[int]:
+    """The sum of all seats' points in one deal of ``c``, if the rules fix it; else None."""
+    if any(s.kind == "seat" for s in c.scorers):
+        return None
+    trumps = c.call.choices if c.call is not None else (c.trump,)
+    totals = set()
+    for t in trumps:
+        trick_points, card_tables, dynamic = c.tables(hand_size, t, players)
+        if dynamic:
+            return None
+        total = sum(trick_points[1 : hand_size + 1])
+        for mask, pts in card_tables:
+            per_trick = set(pts[1 : hand_size + 1])
+            if len(per_trick) != 1:
+                return None  # the points depend on when the card is taken
+            total += popcount(mask & deck) * per_trick.pop()
+        totals.add(total)
+    return totals.pop() if len(totals) == 1 else None
+
+
+def check(c, name: str, w: tuple, bctx, hand_size: int, deck: int) -> None:
+    """Findings about a trick contract's own rules, reported through ``bctx``."""
+    if c.call is not None and c.call.after > hand_size:
+        bctx.error(w + ("trump", "after"), "M605",
+                   f"trumps are called after {c.call.after} cards but each player gets only {hand_size}")
+    for s in c.scorers:
+        if s.cards is not None and s.origin == name and s.cards.const is not None and not s.cards.const & deck:
+            bctx.warning(s.where or w + ("score",), "M602", f"a per_card predicate of {name!r} matches no card in the deck (dead penalty)")
+    for r in c.restrictions:
+        if r.fallback:
+            continue
+        where = r.where or w
+        m = r.cards.const
+        if m is not None and ((r.require and not m & deck) or (not r.require and (m & deck) == deck)):
+            what = "requires cards that do not exist" if r.require else "forbids every card"
+            bctx.error(where, "M603", f"a restriction of {name!r} {what} with no fallback: no card could be played")
+        elif m is None or (r.require and (m & deck) != deck) or (not r.require and m & deck):
+            bctx.warning(where, "M603",
+                         f"a restriction of {name!r} has no fallback: a player whose cards are all excluded would have no legal card",
+                         "drop 'fallback: false' so the rule yields when nothing else is possible")
+    if c.end_when is not None and c.end_when.is_const:
+        bctx.warning(w + ("end_when",), "M604", f"end_when of {name!r} is always {str(c.end_when.const).lower()}")
