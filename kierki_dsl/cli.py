@@ -16,8 +16,8 @@ from typing import List, Optional
 
 import typer
 
-from .entry import EXIT_FINDINGS, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, failure_exit
-from .entry import stderr_line as _err
+from .exits import EXIT_FINDINGS, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, failure_exit
+from .exits import stderr_line as _err
 
 app = typer.Typer(
     add_completion=False,
@@ -47,8 +47,28 @@ def _usage(message: str) -> "typer.Exit":
     return typer.Exit(EXIT_USAGE)
 
 
+def _version(value: bool) -> None:
+    if value:
+        print(f"kierki {version()}")
+        raise typer.Exit(EXIT_OK)
+
+
+def version() -> str:
+    """The installed kierki-dsl version."""
+    from importlib.metadata import PackageNotFoundError
+    from importlib.metadata import version as dist_version
+
+    try:
+        return dist_version("kierki-dsl")
+    except PackageNotFoundError:  # running from a source tree that was never installed
+        return "unknown (not installed)"
+
+
 @app.callback()
-def _main(debug: bool = typer.Option(False, "--debug", help="Show Python tracebacks for internal errors.")) -> None:
+def _main(
+    debug: bool = typer.Option(False, "--debug", help="Show Python tracebacks for internal errors."),
+    show_version: bool = typer.Option(False, "--version", callback=_version, is_eager=True, help="Print the version and exit."),
+) -> None:
     _state["debug"] = debug
 
 
@@ -124,8 +144,8 @@ def run(
     if save:
         from .savefile import SaveWriter, header
 
-        writer = SaveWriter(save, _with_deals(header(rs, seed, names), deals, deal_types))
-    _play(rs, seed, names, fmt, record, writer, [], fixed)
+        writer = SaveWriter(save, header(rs, seed, names, _deals_entry(deals, deal_types)))
+    _play(rs, seed, names, fmt, record, writer, None, fixed)
 
 
 @app.command()
@@ -145,54 +165,76 @@ def resume(
     except SaveError as e:
         _err(str(e))
         raise typer.Exit(EXIT_FINDINGS)
-    path = ruleset or str((head.get("ruleset") or {}).get("path") or "")
+    path = ruleset or head["ruleset"]["path"]
     if not os.path.isfile(path):
-        _err(f"{save}: error: the ruleset {path!r} of this save file is not found (give it with --ruleset)")
+        _err(f"{save}:1: error: the ruleset {path!r} of this save file is not found (give it with --ruleset)")
         raise typer.Exit(EXIT_FINDINGS)
     rs = _load_ruleset(path)
-    if (head.get("ruleset") or {}).get("fingerprint") != rs.fingerprint:
-        _err(f"{save}: error: this save file belongs to another ruleset (or another version of {path})")
+    if head["ruleset"]["fingerprint"] != rs.fingerprint:
+        _err(f"{save}:1: error: this save file belongs to another ruleset (or another version of {path})")
         raise typer.Exit(EXIT_FINDINGS)
     if "bots" in head:  # written by kierki serve
-        _err(f"{save}: error: this save file is a table's: continue it with kierki serve RULESET --save {save} --resume")
+        _err(f"{save}:1: error: this save file is a table's: continue it with kierki serve RULESET --save {save} --resume")
         raise typer.Exit(EXIT_FINDINGS)
-    names = head.get("players")
-    seed = head.get("seed")
-    if not isinstance(names, list) or len(names) != rs.players or not isinstance(seed, int):
-        _err(f"{save}:1: error: corrupt save file header")
+    names = head["players"]
+    if len(names) != rs.players:
+        _err(f"{save}:1: error: the header names {len(names)} players; the ruleset has {rs.players} seats")
         raise typer.Exit(EXIT_FINDINGS)
+    from .players.base import make_player
+
+    for name in names:
+        try:
+            make_player(name)
+        except KeyError as e:
+            _err(f"{save}:1: error: {e.args[0]}")
+            raise typer.Exit(EXIT_FINDINGS)
     fixed = _saved_deals(save, head, rs)
     writer = SaveWriter(save, keep_bytes=keep)
-    _play(rs, seed, names, fmt, record, writer, actions, fixed)
+    _play(rs, head["seed"], names, fmt, record, writer, (save, actions), fixed)
 
 
-def _play(rs, seed: int, names: list, fmt, record, writer, script: list, fixed=None) -> None:
-    """Run (or continue) a match, printing deals; save and record it; handle Ctrl-C."""
+def _play(rs, seed: int, names: list, fmt, record, writer, saved: Optional[tuple] = None, fixed=None) -> None:
+    """Run (or continue) a match, printing deals; save and record it; handle Ctrl-C.
+
+    ``saved``: ``(save file, saved actions)`` to replay first (``kierki resume``); ``fixed``: the
+    fixed deals to play (``--deals``)."""
     from .expr import RuleRuntimeError
     from .interpreter.match import MatchError, MatchRunner
     from .record import match_record, write_atomic
-    from .report import deal_lines, match_header, match_json, render_diagnostics, standings_text
+    from .report import deal_lines, match_header, match_json, render_diagnostics, standings_text, title_width
 
     seat_players = _players(",".join(names), rs.players, rs)
     on_action = writer.write if writer is not None else None
-    runner = MatchRunner(rs, seat_players, seed, script=script, on_action=on_action, deals=fixed)
+    if saved is not None:
+        from .savefile import ResumeRunner
+
+        runner = ResumeRunner(rs, seat_players, seed, saved[1], saved[0], on_action=on_action, deals=fixed)
+    else:
+        runner = MatchRunner(rs, seat_players, seed, on_action=on_action, deals=fixed)
     results, warnings = [], []
     text = fmt == OutputFormat.text
+    person = "human" in names  # the seed would show every hand (--record): said at the end only
+    width = title_width(rs)
     if text:
-        print(match_header(rs, seed, runner.first_dealer), flush=True)
+        shown = [f"{x} (you)" if x == "human" else x for x in names]
+        print(match_header(rs, None if person else seed, runner.first_dealer, shown), flush=True)
     failure = None
-    interrupted = False
+    interrupted = finished = False
     try:
         for r in runner.deals():
             results.append(r)
             if r.contract.total is not None and sum(r.scores) != r.contract.total:
                 warnings.append(f"deal {r.number}: scores sum to {sum(r.scores)}, the ruleset declares {r.contract.total}")
+            for p in seat_players:
+                if hasattr(p, "deal_over"):
+                    p.deal_over(r.number, r.totals, r.plays)
             if text:
-                print(deal_lines(r, rs.players), flush=True)
+                print(deal_lines(r, rs.players, width), flush=True)
+        finished = True
     except RuleRuntimeError as e:
         failure = render_diagnostics([e.diagnostic])
     except MatchError as e:
-        failure = f"kierki: error: {e}"
+        failure = runner.locate(e) if saved is not None else f"kierki: error: {e}"
     except KeyboardInterrupt:
         interrupted = True
     except Exception as e:
@@ -202,8 +244,10 @@ def _play(rs, seed: int, names: list, fmt, record, writer, script: list, fixed=N
     finally:
         if writer is not None:
             writer.close()
-        if record:
-            write_atomic(record, _json_dump(_fixed_record(match_record(rs, seed, runner.first_dealer, results), fixed)))
+        if record:  # an unfinished match with a person at the table keeps its seed (and the hands to come) to itself
+            shown_seed = seed if finished or not person else None
+            rec = _fixed_record(match_record(rs, shown_seed, runner.first_dealer, results), fixed)
+            write_atomic(record, _json_dump(rec))
     if interrupted:
         where = f"; the match is saved: kierki resume {writer.path}" if writer is not None else ""
         _err(f"kierki: interrupted{where}")
@@ -213,10 +257,14 @@ def _play(rs, seed: int, names: list, fmt, record, writer, script: list, fixed=N
         if record:
             _err(f"kierki: the {len(results)} finished deal(s) are kept in {record}")
         raise typer.Exit(EXIT_FINDINGS)
+    if results and rs.stopped_at_max_deals(len(results), results[-1].totals):
+        warnings.append(f"the match stopped at max_deals ({rs.max_deals} deals) before its until condition held")
     if text:
         print(standings_text(results[-1].totals if results else [0] * rs.players, rs.players))
         for w in warnings:
             print(f"warning: {w}")
+        if person:
+            print(f"seed {seed} (kierki run {rs.path} --seed {seed} plays these deals again)")
     else:
         print(match_json(rs, seed, runner.first_dealer, results, warnings))
 
@@ -239,13 +287,13 @@ def _fixed_record(rec: dict, fixed) -> dict:
     return rec
 
 
-def _with_deals(head: dict, path: Optional[str], types: Optional[str] = None) -> dict:
-    """A save header that also names the match file (path, fingerprint, deal types) it plays."""
-    if path:
-        from .deals import fingerprint
+def _deals_entry(path: Optional[str], types: Optional[str] = None) -> Optional[dict]:
+    """What a save header says of the match file a match plays (path, fingerprint, deal types)."""
+    if not path:
+        return None
+    from .deals import fingerprint
 
-        head["deals"] = {"path": os.path.abspath(path), "fingerprint": fingerprint(path), "types": types}
-    return head
+    return {"deals": {"path": os.path.abspath(path), "fingerprint": fingerprint(path), "types": types}}
 
 
 def _saved_deals(save: str, head: dict, rs):
@@ -277,7 +325,7 @@ def replay(
     """Re-check every play of a record against a ruleset and print the scores."""
     import json
 
-    from .record import RecordError, read_record
+    from .record import RecordError, fingerprint_warning, read_record
     from .record import replay as do_replay
     from .report import seat_name
 
@@ -289,6 +337,9 @@ def replay(
     except RecordError as e:
         _err(str(e))
         raise typer.Exit(EXIT_FINDINGS)
+    warning = fingerprint_warning(rs, rec, record)
+    if warning:
+        _err(warning)
     report = do_replay(rs, rec)
     if fmt == OutputFormat.json:
         print(json.dumps(report.to_json(), indent=2))
@@ -309,6 +360,7 @@ def replay(
 def lint(
     paths: Optional[List[str]] = typer.Argument(None, help="Ruleset files or folders (every *.yaml below)."),
     strict: bool = typer.Option(False, "--strict", help="Warnings fail too."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="No summary line (files, errors, warnings) after the findings."),
     fmt: LintFormat = typer.Option(LintFormat.text, "--format", help="text, json, github or sarif."),
     explain: Optional[str] = typer.Option(None, "--explain", help="Explain a finding code (e.g. M601) with a bad and a good example."),
 ) -> None:
@@ -326,7 +378,7 @@ def lint(
     if not paths:
         raise _usage("give one or more ruleset files or folders (or --explain CODE)")
 
-    code = lint_paths(paths, strict=strict, fmt=fmt.value, out=sys.stdout, err=sys.stderr)
+    code = lint_paths(paths, strict=strict, fmt=fmt.value, out=sys.stdout, err=sys.stderr, quiet=quiet)
     raise typer.Exit(code)
 
 
@@ -509,7 +561,7 @@ def _interrupted_exit(interrupted: bool, finished: int, games: int) -> None:
 @app.command()
 def ladder(
     ruleset: str = typer.Argument(..., help="The ruleset file."),
-    pairs: str = typer.Option("search:heuristic,heuristic:random", "--pairs", help="A:B pairs to compare, comma-separated (a player setting goes after '@', e.g. search@64:heuristic)."),
+    pairs: str = typer.Option("search:heuristic,heuristic:random", "--pairs", help="A:B pairs to compare, comma-separated; a player's setting goes after its name as in --players (search:64:heuristic)."),
     seeds: int = typer.Option(40, "--seeds", help="How many duplicate deal sets."),
     first_seed: int = typer.Option(1, "--first-seed", help="The first seed."),
 ) -> None:
@@ -519,16 +571,29 @@ def ladder(
     rs = _load_ruleset(ruleset)
     if seeds < 1:
         raise _usage("--seeds must be at least 1")
-    duels = []
-    for pair in pairs.split(","):
-        a, sep, b = pair.partition(":")
-        if not sep or not a or not b:
-            raise _usage(f"--pairs expects A:B, got {pair!r}")
-        duels.append((a.replace("@", ":"), b.replace("@", ":")))
+    duels = [_pair(pair) for pair in pairs.split(",")]
     for a, b in duels:
         for name in (a, b):
             _players(name, rs.players)
     print(report(rs, duels, range(first_seed, first_seed + seeds), out=None))
+
+
+def _pair(text: str) -> tuple:
+    """``A:B`` of two player specs written as in ``--players`` (``search:64:heuristic`` is
+    search with 64 samples against heuristic): a part that names a player starts the next
+    player, any other part is the previous player's setting (``@`` is accepted for ``:``)."""
+    from .players.base import player_names
+
+    known = player_names()
+    specs: list = []
+    for part in text.strip().replace("@", ":").split(":"):
+        if part in known or not specs:
+            specs.append(part)
+        else:
+            specs[-1] += ":" + part
+    if len(specs) != 2 or not all(specs):
+        raise _usage(f"--pairs expects A:B with each player as in --players (search:64:heuristic), got {text!r}")
+    return specs[0], specs[1]
 
 
 @app.command()

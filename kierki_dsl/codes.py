@@ -112,11 +112,14 @@ _add("S210", "conflicting keys", "A score component needs exactly one of per_tri
      "a restriction exactly one of forbid and require.",
      _contract("  bez_lew:\n    score: [{per_trick: -20, include: bez_lew}]\n"), _OK, (6, 13))
 # --- expressions: syntax --------------------------------------------------------------------
-_add("E301", "expression syntax error", "The expression does not parse; the caret shows where.",
+_add("E301", "expression syntax error", "The expression does not parse; the caret shows where. Reserved words "
+     "(and, or, not, in, if, then, else, true, false) are never names: one written where a name belongs is "
+     "reported at the word.",
      _contract("  bez_lew:\n    score: [{per_trick: \"-20 * * 2\"}]\n"), _OK, (6, 32))
 _add("E302", "expression too long", "Expressions have at most 500 characters.",
      _contract("  bez_lew:\n    score: [{per_trick: \"" + "+".join(["1"] * 300) + "\"}]\n"), _OK, (6, 26))
-_add("E303", "expression nests too deeply", "At most 32 nested brackets.",
+_add("E303", "expression nests too deeply", "At most 32 nested brackets, and at most 64 operators inside one "
+     "another (a chain such as `- - - 1` or `not not not x` counts one level per operator).",
      _contract("  bez_lew:\n    score: [{per_trick: \"" + "(" * 33 + "1" + ")" * 33 + "\"}]\n"), _OK, (6, 58))
 _add("E304", "integer literal too long", "Integer literals have at most 18 digits.",
      _contract("  bez_lew:\n    score: [{per_trick: \"1 + 1234567890123456789\"}]\n"), _OK, (6, 30))
@@ -193,7 +196,7 @@ _add("M606", "opening rank not in the deck", "A layout opened by a rank the deck
      "kierki: 1\nname: example\ndeck: {ranks: [8, 9, 10, J, Q, K, A]}\nplayers: 4\nmatch: {schedule: [lot]}\n"
      "contracts:\n  lot:\n    type: layout\n    start_rank: 7\n    prizes: [800, 500]\n",
      "kierki: 1\nname: example\ndeck: {ranks: [8, 9, 10, J, Q, K, A]}\nplayers: 4\nmatch: {schedule: [lot]}\n"
-     "contracts:\n  lot:\n    type: layout\n    start_rank: 8\n    prizes: [800, 500]\n", (9, 17))
+     "contracts:\n  lot:\n    type: layout\n    start_rank: 8\n    ace: high\n    prizes: [800, 500]\n", (9, 17))
 _add("M607", "more prizes than players", "Prizes are given by finishing place; there cannot be more places "
      "than players.", _contract("  lot:\n    type: layout\n    prizes: [5, 4, 3, 2, 1]\n", "[lot]"),
      _contract("  lot:\n    type: layout\n    prizes: [800, 500]\n", "[lot]"), (7, 13))
@@ -221,14 +224,35 @@ _add("M614", "pass rule that never applies", "`free_passes` means nothing when p
 _add("M615", "extra turn after no card", "An `again_after` predicate that no card of the deck matches never "
      "gives anyone another turn (a misspelt rank or suit?).",
      "kierki: 1\nname: example\ndeck: {ranks: [8, 9, 10, J, Q, K, A]}\nmatch: {schedule: [lot]}\ncontracts:\n"
-     "  lot:\n    type: layout\n    start_rank: 8\n    again_after: card.rank == 2\n    prizes: [800, 500]\n",
+     "  lot:\n    type: layout\n    start_rank: 8\n    ace: high\n    again_after: card.rank == 2\n    prizes: [800, 500]\n",
      "kierki: 1\nname: example\ndeck: {ranks: [8, 9, 10, J, Q, K, A]}\nmatch: {schedule: [lot]}\ncontracts:\n"
-     "  lot:\n    type: layout\n    start_rank: 8\n    again_after: card.rank == A\n    prizes: [800, 500]\n",
-     (9, 18), severity="warning")
+     "  lot:\n    type: layout\n    start_rank: 8\n    ace: high\n    again_after: card.rank == A\n    prizes: [800, 500]\n",
+     (10, 18), severity="warning")
 _add("M616", "nobody may double", "A `may_double` rule that is always false makes the doubling round empty.",
      _contract("  bez_lew:\n    doubling: {may_double: 1 > 2}\n    score: [{per_trick: -20}]\n"),
      _contract("  bez_lew:\n    doubling: {may_double: doubler != dealer}\n    score: [{per_trick: -20}]\n"),
      (6, 28), severity="warning")
+_add("M617", "layout card that can never be played", "Rows of a layout grow one card at a time from their "
+     "opening card, so a card beyond a gap in the deck (or in a row whose opening card is missing) can never "
+     "be played, and its holder can never go out. With 2♣ removed and the ace low, the clubs row ends at the 3 "
+     "and A♣ is dead; with the ace high the row runs up to the ace instead.",
+     "kierki: 1\nname: example\nplayers: 3\ndeck: {remove: [2C]}\nmatch: {schedule: [lot]}\ncontracts:\n"
+     "  lot:\n    type: layout\n    ace: low\n    prizes: [790, 485]\n",
+     "kierki: 1\nname: example\nplayers: 3\ndeck: {remove: [2C]}\nmatch: {schedule: [lot]}\ncontracts:\n"
+     "  lot:\n    type: layout\n    ace: high\n    prizes: [790, 485]\n",
+     (9, 10))
+_add("M618", "total not checked", "A contract whose scoring (or prizes, or trumps) has an error cannot have its "
+     "declared total worked out, so that check is skipped until the error is fixed; an error elsewhere in the "
+     "contract (say `ace: hi`) does not stop the total check.",
+     _contract("  bez_lew:\n    total: -260\n    score: [{per_trick: -20, points: x}]\n"),
+     _OK, (6, 12), severity="warning")
+_add("M619", "match far too long", "A match of more than 1000 deals (schedule × repeat × series, or max_deals "
+     "with until) is almost certainly a slip, and costs minutes or hours to play or simulate; a match with "
+     "`until` that reaches max_deals stops there with a warning.",
+     _HEAD + "match: {schedule: [{contract: bez_lew, repeat: 200}], series: 8}\ncontracts:\n  bez_lew:\n"
+     "    score: [{per_trick: -20}]\n",
+     _HEAD + "match: {schedule: [{contract: bez_lew, repeat: 12}], series: 4}\ncontracts:\n  bez_lew:\n"
+     "    score: [{per_trick: -20}]\n", (3, 63), severity="warning")
 # --- run time -------------------------------------------------------------------------------
 _add("X701", "expression failed while playing", "An expression that cannot be evaluated in some situation "
      "(a division by zero that depends on play). `kierki run` stops with this error; the record of the "

@@ -50,6 +50,7 @@ class Diagnostic:
     message: str
     severity: str = ERROR
     hint: str = ""
+    note: str = ""  # a second place that matters (e.g. where an inherited value was written)
 
     def headline(self) -> str:
         where = self.path if self.pos is None else f"{self.path}:{self.pos.line}:{self.pos.col}"
@@ -69,6 +70,7 @@ class Diagnostic:
             "severity": self.severity,
             "message": self.message,
             "hint": self.hint,
+            "note": self.note,
         }
 
 
@@ -135,6 +137,8 @@ def render(d: Diagnostic, source: Optional[str] = None) -> str:
             shown = text if len(text) <= 240 else text[: max(240, d.pos.col + width + 10)]
             out.append(f"  {shown}")
             out.append("  " + " " * (d.pos.col - 1) + "^" + "~" * (width - 1))
+    if d.note:
+        out.append(f"  note: {d.note}")
     if d.hint:
         out.append(f"  hint: {d.hint}")
     return "\n".join(out)

@@ -3,7 +3,7 @@
 ``kierki lint FILE...`` is what editors and pre-commit hooks run on every save, so it must
 start fast. Importing typer (and the click inside it) costs more than reading and checking
 a ruleset does, so a call that is *only* ``lint`` with paths, ``--strict`` and ``--format
-text|json|github|sarif`` goes straight to ``lint.lint_paths``. Anything else — another
+text|json|github|sarif`` and ``--quiet`` goes straight to ``lint.lint_paths``. Anything else — another
 command, ``--help``, ``--explain``, ``--debug``, an option it does not know, a misspelt
 format, no path at all — goes to the typer application in ``cli.py``, which owns the
 interface and every usage message. The tests run the same calls down both paths and
@@ -17,21 +17,23 @@ from __future__ import annotations
 import sys
 from typing import Optional
 
-#: The exit codes of every command (documented in the README).
-EXIT_OK, EXIT_FINDINGS, EXIT_USAGE, EXIT_INTERNAL, EXIT_INTERRUPTED = 0, 1, 2, 70, 130
+from .exits import EXIT_FINDINGS, EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, failure_exit, stderr_line  # noqa: F401
+
 LINT_FORMATS = ("text", "json", "github", "sarif")
 
 
 def plain_lint(args: list) -> Optional[tuple]:
-    """``(paths, strict, format)`` when ``args`` is a plain lint call, else None."""
+    """``(paths, strict, format, quiet)`` when ``args`` is a plain lint call, else None."""
     if not args or args[0] != "lint":
         return None
     paths: list = []
-    strict, fmt = False, "text"
+    strict, fmt, quiet = False, "text", False
     rest = iter(args[1:])
     for arg in rest:
         if arg == "--strict":
             strict = True
+        elif arg in ("--quiet", "-q"):
+            quiet = True
         elif arg == "--format" or arg.startswith("--format="):
             fmt = arg.partition("=")[2] if "=" in arg else next(rest, None)
             if fmt not in LINT_FORMATS:
@@ -40,28 +42,7 @@ def plain_lint(args: list) -> Optional[tuple]:
             return None
         else:
             paths.append(arg)
-    return (paths, strict, fmt) if paths else None
-
-
-def failure_exit(e: BaseException, debug: bool) -> int:
-    """The exit code (and message) for an exception that reached the top of a command."""
-    if isinstance(e, KeyboardInterrupt):
-        stderr_line("kierki: interrupted")
-        return EXIT_INTERRUPTED
-    if isinstance(e, BrokenPipeError):  # the reader went away (kierki ... | head)
-        return EXIT_OK
-    if debug:
-        import traceback
-
-        traceback.print_exc()
-    else:
-        stderr_line(f"kierki: internal error: {type(e).__name__}: {e} (run with --debug for details)")
-    return EXIT_INTERNAL
-
-
-def stderr_line(text: str) -> None:
-    """Write one line to stderr."""
-    sys.stderr.write(text.rstrip("\n") + "\n")
+    return (paths, strict, fmt, quiet) if paths else None
 
 
 def main(argv: Optional[list] = None) -> int:
@@ -72,10 +53,10 @@ def main(argv: Optional[list] = None) -> int:
         from .cli import main as run_app
 
         return run_app(args)
-    paths, strict, fmt = lint
+    paths, strict, fmt, quiet = lint
     try:
         from .lint import lint_paths
 
-        return lint_paths(paths, strict=strict, fmt=fmt, out=sys.stdout, err=sys.stderr)
+        return lint_paths(paths, strict=strict, fmt=fmt, out=sys.stdout, err=sys.stderr, quiet=quiet)
     except (Exception, KeyboardInterrupt) as e:
         return failure_exit(e, debug=False)

@@ -129,58 +129,7 @@ def aspects(rs, name: str) -> dict:
     out: dict = {}
     n = rs.hand_size
     out["deal"] = f"{n} cards each, dealt one at a time starting with the dealer's left-hand neighbour"
-    if c.type == "layout":
-        if c.start_rank is None:
-            out["game"] = ("layout (Fan Tan): rows by suit; the first player opens a row with any card, whose rank "
-                           "then opens every other row; rows are built up and down one card at a time")
-        else:
-            out["game"] = (f"layout (Fan Tan): rows by suit, opened by the {RANK_NAMES[c.start_rank]}s and built up "
-                           "and down one card at a time")
-        out["ace"] = "the ace is high (above the king)" if c.ace_high else "the ace is low (below the two)"
-        out["first turn"] = f"{seat(spec['first_turn'].text) if spec.get('first_turn') else seat('left(dealer)')} plays first"
-        out["play"] = ("a player who can play must play; with nothing to play he passes" if c.must_play
-                       else "a player may pass at any time")
-        if c.must_play and c.free_passes:
-            out["free passes"] = f"a player who could play may pass instead {c.free_passes} times a deal"
-        if c.pass_cost or c.pass_fine:
-            fine = f", and {c.pass_fine} more for passing when he could have played" if c.pass_fine else ""
-            out["pool"] = (f"each pass costs {c.pass_cost} points into a pool{fine}; the next player to go out "
-                           "takes the pool")
-        if c.again:
-            out["extra turn"] = f"whoever plays one of the {cards(spec['again_after'].text)} plays again at once, if able"
-        places = ", ".join(f"{i + 1}{'st' if i == 0 else 'nd' if i == 1 else 'rd' if i == 2 else 'th'} out {p:+d}"
-                           for i, p in enumerate(c.prizes))
-        out["scoring"] = f"{places}; the deal ends once every prize is given"
-    else:
-        out["game"] = f"trick-taking, {n} tricks"
-        t = spec.get("trump")
-        if isinstance(t, dict):
-            choices = [x for x in (t.get("choices") or SUIT_NAMES)]
-            text = ", ".join("no trumps" if x == "none" else x for x in choices)
-            out["trumps"] = f"{seat(t['called_by'].text)} names trumps ({text}) after seeing his first {t.get('after', 5)} cards"
-        else:
-            out["trumps"] = "no trumps" if t in (None, "none") else f"{t} are trumps"
-        lead = spec.get("first_lead")
-        out["lead"] = f"{seat(lead.text) if lead else seat('left(dealer)')} leads to the first trick; each trick's winner leads the next"
-        out["follow"] = ("follow suit when able, otherwise any card" if c.follow_suit else "any card may be played")
-        if spec.get("lead_ban") is not None:
-            out["lead ban"] = f"{cards(spec['lead_ban'].text)} may not be led unless the hand holds nothing else"
-        for i, r in enumerate(spec.get("restrictions") or []):
-            verb = "must play" if r.get("require") is not None else "may not play"
-            pred = cards((r.get("require") or r.get("forbid")).text)
-            when = f" if `{' '.join(r['when'].text.split())}`" if r.get("when") is not None else ""
-            fallback = "" if r.get("fallback", True) else " (no exception)"
-            if r.get("reason"):
-                out[f"rule {i + 1}"] = f"{PHASE_WORDS[r['phase']]}{when}: {r['reason']}{fallback}"
-            else:
-                out[f"rule {i + 1}"] = f"{PHASE_WORDS[r['phase']]}{when} a player {verb} {pred}{fallback}"
-        out["scoring"] = "; ".join(_score_words(rs, spec)) or "nothing scores"
-        if spec.get("early_stop"):
-            out["end"] = "the deal ends as soon as no points can change any more"
-        elif spec.get("end_when") is not None:
-            out["end"] = f"the deal ends before the next trick when `{' '.join(spec['end_when'].text.split())}`"
-        else:
-            out["end"] = f"all {n} tricks are played"
+    out.update(c.aspects(rs, spec))
     doubling = spec.get("doubling")
     if doubling is not None:
         who = (f"a player may double another where `{' '.join(doubling['may_double'].text.split())}`"
@@ -213,9 +162,24 @@ def _score_words(rs, spec) -> list:
             parts.append(f"at the end each seat scores {_pts(item['per_seat'])}")
         elif item.get("include") is not None:
             names = item["include"] if isinstance(item["include"], list) else [item["include"]]
-            titles = [rs.contracts[x].pl for x in names if x in rs.contracts]
+            titles = [f"{rs.contracts[x].pl} ({'; '.join(_score_words(rs, rs.specs[x])) or 'nothing'})"
+                      for x in names if x in rs.contracts and x in rs.specs]
             parts.append("everything that scores in " + ", ".join(titles) + ", added up")
     return parts
+
+
+def _parts_words(rs) -> list:
+    """The match's declared parts (``match.parts``) as (name, sentence) pairs."""
+    out = []
+    for p in getattr(rs, "parts", ()) or ():
+        if not isinstance(p, dict):
+            continue
+        title = p.get("pl") or p.get("name") or "part"
+        if p.get("en"):
+            title += f" — {p['en']}"
+        total = f", adding up to {_signed(p['total'])}" if isinstance(p.get("total"), int) else ""
+        out.append((title, f"deals {p.get('first')}–{p.get('last')}{total}"))
+    return out
 
 
 def _signed(n: int) -> str:
@@ -233,6 +197,8 @@ def explain(rs) -> str:
                  + ("chosen at random" if rs.first_dealer is None else f"seat {rs.first_dealer}") + ".")
     if rs.total is not None:
         lines.append(f"The final scores add up to {_signed(rs.total)}.")
+    for title, words in _parts_words(rs):
+        lines.append(f"Part {title}: {words}.")
     lines.append("")
     if rs.deals_per_dealer > 1:
         lines.insert(-1, f"Each dealer deals {rs.deals_per_dealer} deals in a row.")
@@ -260,24 +226,15 @@ def explain(rs) -> str:
             again.extend([k, k, what])
 
     for k, c in enumerate(rs.schedule, start=1):
-        if c.type == "choice":
-            if id(c) in seen:
-                repeat(k, "declarer's choice")
-                continue
-            close_run()
-            seen.add(id(c))
-            lines.append(f"Deal {k}: declarer's choice")
-            lines.append(f"  choice: {_choice_words(c)}.")
-            options.extend(o for o in c.options if o not in options)
-            continue
-        if c.name in seen:
-            repeat(k, contract_title(c))
+        if id(c) in seen:
+            repeat(k, c.title())
             continue
         close_run()
-        seen.add(c.name)
-        lines.append(f"Deal {k}: {contract_title(c)}")
-        for key, text in aspects(rs, c.name).items():
+        seen.add(id(c))
+        lines.append(f"Deal {k}: {c.title()}")
+        for key, text in c.words(rs).items():
             lines.append(f"  {key}: {text}.")
+        options.extend(o for o in c.offered if o not in options)
     close_run()
     if options:
         lines += ["", "The contracts to choose from:"]
@@ -304,6 +261,10 @@ def diff(a, b) -> str:
         out.append(f"deals in a match: {len(a.schedule) * a.series} → {len(b.schedule) * b.series}")
     if a.series != b.series:
         out.append(f"series of the schedule, each starting with the next dealer: {a.series} → {b.series}")
+    pa, pb = dict(_parts_words(a)), dict(_parts_words(b))
+    for title in dict.fromkeys(list(pa) + list(pb)):
+        if pa.get(title) != pb.get(title):
+            out.append(f"part {title}: {pa.get(title, '(none)')} → {pb.get(title, '(none)')}")
     if a.deals_per_dealer != b.deals_per_dealer:
         out.append(f"deals in a row by each dealer: {a.deals_per_dealer} → {b.deals_per_dealer}")
     changes: dict = {}  # (aspect, old, new) -> deal numbers, so a change common to many deals is said once
@@ -315,8 +276,7 @@ def diff(a, b) -> str:
             continue
         if (ca.pl, ca.en) != (cb.pl, cb.en):
             changes.setdefault(("contract", contract_title(ca), contract_title(cb)), []).append(k + 1)
-        xa = {"choice": _choice_words(ca)} if ca.type == "choice" else aspects(a, ca.name)
-        xb = {"choice": _choice_words(cb)} if cb.type == "choice" else aspects(b, cb.name)
+        xa, xb = ca.words(a), cb.words(b)
         for key in list(dict.fromkeys(list(xa) + list(xb))):
             if xa.get(key) != xb.get(key):
                 changes.setdefault((key, xa.get(key, "(nothing)"), xb.get(key, "(nothing)")), []).append(k + 1)

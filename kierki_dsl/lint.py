@@ -10,7 +10,7 @@ import os
 from typing import IO, Iterable
 
 from .diagnostics import Diagnostic
-from .entry import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE
+from .exits import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE
 
 
 def expand(paths: Iterable[str]) -> tuple[list[str], list[str]]:
@@ -43,7 +43,21 @@ def _key(d: Diagnostic):
     return (d.pos.line, d.pos.col) if d.pos else (0, 0)
 
 
-def lint_paths(paths: list[str], strict: bool, fmt: str, out: IO, err: IO) -> int:
+def summary(files: int, findings: list[Diagnostic]) -> str:
+    """The one line ``kierki lint`` ends with in text format: files checked, errors, warnings."""
+    errors = sum(1 for d in findings if d.severity == "error")
+    warnings = len(findings) - errors
+
+    def n(k: int, word: str) -> str:
+        return f"{k} {word}{'' if k == 1 else 's'}"
+
+    return f"kierki lint: {n(files, 'file')} checked, {n(errors, 'error')}, {n(warnings, 'warning')}"
+
+
+def lint_paths(paths: list[str], strict: bool, fmt: str, out: IO, err: IO, quiet: bool = False) -> int:
+    """Lint files and folders; write the findings in ``fmt``; return the exit code.
+
+    In text format a summary line follows the findings on stderr unless ``quiet``."""
     files, missing = expand(paths)
     for m in missing:
         err.write(f"kierki: error: no such file or folder: {m}\n")
@@ -71,6 +85,8 @@ def lint_paths(paths: list[str], strict: bool, fmt: str, out: IO, err: IO) -> in
 
         if findings:
             err.write(render_diagnostics(findings) + "\n")
+        if not quiet:
+            err.write(summary(len(files), findings) + "\n")
     failing = [d for d in findings if d.severity == "error" or strict]
     return EXIT_FINDINGS if failing else EXIT_OK
 

@@ -119,8 +119,39 @@ class ReplayReport:
         }
 
 
+def _record_schema():
+    """The shape of a ``kierki-record/1`` document (values are checked by ``replay``)."""
+    from .jsonshape import Int, List, Null, Obj, OneOf, Str
+
+    cards = List(Str(), name="a list of cards")
+    deal = Obj({
+        "contract": OneOf((Str(), Null())),
+        "dealer": Int(name="a seat number"),
+        "hands": List(cards, name="a list of hands (lists of cards)"),
+        "trump": OneOf((Str(), Null()), name="a suit letter or null"),
+        "caller": OneOf((Int(), Null()), name="a seat number or null"),
+        "plays": List(Str(), name="a list of cards (\"pass\" in layout deals)"),
+        "scores": OneOf((List(Int()), Null()), name="a list of integers or null"),
+        "passes": List(cards, name="a list of passed cards per seat"),
+        "bets": List(Str(), name="a list of bets such as \"double:1\""),
+    }, required=("dealer", "hands", "plays"), name="a deal (an object)")
+    ruleset = Obj({"name": Str(), "path": Str(), "fingerprint": Str()}, name="an object")
+    return Obj({
+        "format": Str(),
+        "ruleset": OneOf((ruleset, Null()), name="an object or null"),
+        "seed": OneOf((Int(), Null()), name="an integer or null"),
+        "players": Int(1, 8),
+        "first_dealer": OneOf((Int(), Null()), name="a seat number or null"),
+        "deals": List(deal, name="a list of deals"),
+        "totals": List(Int(), name="a list of integers"),
+    }, required=("format", "deals"), name="a JSON object with 'format' and 'deals'")
+
+
 def read_record(path: str) -> dict:
-    """Load a record file; raise ``RecordError`` with a located reason if it is unusable."""
+    """Load a record file; raise ``RecordError`` (``FILE:LINE: error: ...``) if it is unusable:
+    not UTF-8, not JSON, nested too deeply, another format, or not of the record's shape."""
+    from .jsonshape import ShapeError, check, line_of, load
+
     try:
         size = os.path.getsize(path)
     except OSError as e:
@@ -130,20 +161,35 @@ def read_record(path: str) -> dict:
     with open(path, "rb") as f:
         data = f.read()
     try:
-        obj = json.loads(data.decode("utf-8"))
+        text = data.decode("utf-8")
     except UnicodeDecodeError as e:
-        raise RecordError(f"{path}: error: record is not UTF-8 (byte {e.start})") from None
-    except json.JSONDecodeError as e:
-        raise RecordError(f"{path}:{e.lineno}:{e.colno}: error: record is not valid JSON: {e.msg}") from None
-    except RecursionError:
-        raise RecordError(f"{path}: error: record nests too deeply") from None
+        line = data[: e.start].count(b"\n") + 1
+        raise RecordError(f"{path}:{line}: error: record is not UTF-8 (byte {e.start})") from None
+    try:
+        obj, lines = load(text)
+    except ShapeError as e:
+        raise RecordError(f"{path}:{e.where}: error: record is {e.message}") from None
     if not isinstance(obj, dict):
-        raise RecordError(f"{path}: error: a record is a JSON object with 'format' and 'deals'")
+        raise RecordError(f"{path}:1: error: a record is a JSON object with 'format' and 'deals'")
     if obj.get("format") != FORMAT:
-        raise RecordError(f"{path}: error: unknown record format {obj.get('format')!r} (expected {FORMAT!r})")
-    if not isinstance(obj.get("deals"), list):
-        raise RecordError(f"{path}: error: record has no 'deals' list")
+        raise RecordError(f"{path}:{line_of(lines, ('format',))}: error: unknown record format "
+                          f"{obj.get('format')!r} (expected {FORMAT!r})")
+    problem = check(obj, _record_schema())
+    if problem is not None:
+        where, message = problem
+        raise RecordError(f"{path}:{line_of(lines, where)}: error: {message}")
     return obj
+
+
+def fingerprint_warning(ruleset, record: dict, path: str) -> Optional[str]:
+    """A warning when the record names a ruleset fingerprint other than ``ruleset``'s."""
+    named = record.get("ruleset") if isinstance(record.get("ruleset"), dict) else {}
+    theirs = named.get("fingerprint")
+    if not isinstance(theirs, str) or theirs == ruleset.fingerprint:
+        return None
+    what = f" ({named['name']})" if isinstance(named.get("name"), str) else ""
+    return (f"{path}: warning: the record was played under ruleset {theirs}{what}, not {ruleset.fingerprint} "
+            f"({ruleset.path}): another ruleset or another version of it; every play is checked against the one given")
 
 
 def replay(ruleset, record: dict) -> ReplayReport:
@@ -294,15 +340,14 @@ def _replay_deal(ruleset, contract, k: int, entry, first_dealer: Optional[int]):
     plays = entry.get("plays")
     if not isinstance(plays, list):
         return None, Violation(d, "'plays' must be a list of cards")
-    layout = contract.type == "layout"
-    word = "turn" if layout else "trick"
+    word = contract.turn_word
     for i, p in enumerate(plays):
         if state.is_terminal():
             return None, Violation(d, f"the deal is over after {i} plays but the record has {len(plays)}")
         seat = state.current_player()
         trick, _ = state.position()
         try:
-            action = PASS if (layout and isinstance(p, str) and p.lower() == "pass") else parse_card(str(p))
+            action = PASS if (isinstance(p, str) and p.lower() == "pass") else parse_card(str(p))
         except CardError as e:
             return None, Violation(d, str(e), trick, seat, word)
         v = _apply_checked(state, action, d, str(p), trick=trick, seat=seat, turn_word=word)

@@ -20,23 +20,34 @@ def contract_title(c) -> str:
     return f"{c.pl} — {c.en}" if c.en else c.pl
 
 
-def match_header(ruleset, seed: Optional[int], first_dealer: int) -> str:
+def title_width(ruleset) -> int:
+    """The width of the contract column: the longest title of the ruleset (at least 48)."""
+    titles = [contract_title(c) for c in getattr(ruleset, "contracts", {}).values() if c is not None and hasattr(c, "en")]
+    return max([48] + [len(t) for t in titles])
+
+
+def match_header(ruleset, seed: Optional[int], first_dealer: int, players: Optional[list] = None) -> str:
+    """The first lines of ``kierki run``: the ruleset, the seed (None: kept for the end, as in a
+    match with a person at the table), who sits where, and the column heads."""
     n = ruleset.players
-    lines = [f"{ruleset.name} — seed {seed}, first dealer {seat_name(first_dealer, n)}"]
+    shown = "" if seed is None else f"seed {seed}, "
+    lines = [f"{ruleset.name} — {shown}first dealer {seat_name(first_dealer, n)}"]
+    if players:
+        lines.append("Players: " + ", ".join(f"{seat_name(s, n)} {p}" for s, p in enumerate(players)))
     seats = "".join(f"{seat_name(s, n):>7}" for s in range(n))
-    lines.append(f"{'deal':>4}  {'contract':<48} {'dealer':<6} {'trump':<14}{seats}")
+    lines.append(f"{'deal':>4}  {'contract':<{title_width(ruleset)}} {'dealer':<6} {'trump':<14}{seats}")
     return "\n".join(lines)
 
 
-def deal_lines(r, players: int) -> str:
+def deal_lines(r, players: int, width: int = 48) -> str:
+    """A deal's row of the results table and the running totals under it (contract titles are
+    never cut: ``width`` is the column's width, see ``title_width``)."""
     trump = "-" if r.trump < 0 else SUIT_NAMES[r.trump]
     if r.caller >= 0:
         trump = f"{trump} ({seat_name(r.caller, players)})" if r.trump >= 0 else f"none ({seat_name(r.caller, players)})"
     pts = "".join(f"{s:>7}" for s in r.scores)
     tot = "".join(f"{t:>7}" for t in r.totals)
     title = contract_title(r.contract)
-    if len(title) > 48:
-        title = title[:47] + "…"
     early = "  (ended early)" if r.ended_early else ""
     bets = ""
     if r.wagers:
@@ -44,8 +55,8 @@ def deal_lines(r, players: int) -> str:
                          for a, b, f in r.wagers)
         bets = f"{'':>4}  bets: {made}\n"
     return (
-        f"{r.number:>4}  {title:<48} {seat_name(r.dealer, players):<6} {trump:<14}{pts}{early}\n"
-        f"{bets}{'':>4}  {'running total':<48} {'':<6} {'':<14}{tot}"
+        f"{r.number:>4}  {title:<{width}} {seat_name(r.dealer, players):<6} {trump:<14}{pts}{early}\n"
+        f"{bets}{'':>4}  {'running total':<{width}} {'':<6} {'':<14}{tot}"
     )
 
 

@@ -14,12 +14,24 @@ from typing import Optional
 
 from .cards import CardError, parse_card
 from .interpreter.actions import CHOOSE_BASE, NO_TRUMP, PASS, action_str, call, parse_bet
+from .interpreter.match import MatchError, MatchRunner
+from .values import frozen
 
 FORMAT = "kierki-save/1"
 
 
-class SaveError(Exception):
+class SaveError(MatchError):
     """A save file that cannot be resumed (the message names the file and line)."""
+
+
+@frozen
+class SavedAction:
+    """One saved action: the deal (1-based) and seat it belongs to, and its line in the file."""
+
+    deal: int
+    seat: int
+    action: int
+    line: int
 
 
 def encode(action: int) -> str:
@@ -66,46 +78,129 @@ class SaveWriter:
         self.f.close()
 
 
-def header(ruleset, seed: int, players: list) -> dict:
-    return {
+def header(ruleset, seed: int, players: list, extra: Optional[dict] = None) -> dict:
+    """The first line of a save file; ``check`` seals the seed, the players, the ruleset and
+    ``extra`` (a table's bots, the match file of fixed deals)."""
+    head = {
         "format": FORMAT,
         "ruleset": {"path": os.path.abspath(ruleset.path), "fingerprint": ruleset.fingerprint, "name": ruleset.name},
         "seed": seed,
         "players": players,
+        **(extra or {}),
     }
+    head["check"] = seal(head)
+    return head
+
+
+SEALED_EXTRA = ("bots", "deals")  # further header keys the seal covers when present
+
+
+def seal(head: dict) -> str:
+    """A digest of what decides the match (the ruleset's fingerprint, the seed, the players, a
+    table's bots and match file): a header edited after the match began no longer matches it."""
+    import hashlib
+
+    what = {"fingerprint": head["ruleset"]["fingerprint"], "seed": head["seed"], "players": head["players"]}
+    what.update({k: head[k] for k in SEALED_EXTRA if k in head})
+    return hashlib.sha256(json.dumps(what, sort_keys=True).encode("utf-8")).hexdigest()[:16]
+
+
+def _schemas():
+    from .jsonshape import Int, List, Obj, Str
+
+    ruleset = Obj({"path": Str(), "fingerprint": Str(), "name": Str()}, required=("path", "fingerprint"))
+    head = Obj({"format": Str(), "ruleset": ruleset, "seed": Int(0, name="a seed (0 or more)"),
+                "players": List(Str(), max_items=8, name="a list of player names"), "check": Str()},
+               required=("format", "ruleset", "seed", "players", "check"), name="a JSON object")
+    action = Obj({"deal": Int(1, name="a deal number"), "seat": Int(0, 7, name="a seat number"), "action": Str()},
+                 required=("deal", "seat", "action"), name="a JSON object")
+    return head, action
+
+
+def _shaped(path: str, raw: bytes, line: int, schema, what: str):
+    """The JSON value of one line, checked against ``schema``; SaveError naming the line."""
+    from .jsonshape import ShapeError, check, line_of, load
+
+    try:
+        value, lines = load(raw.decode("utf-8"), line)
+    except UnicodeDecodeError:
+        raise SaveError(f"{path}:{line}: error: corrupt save file ({what} is not UTF-8)") from None
+    except ShapeError as e:
+        raise SaveError(f"{path}:{e.line}: error: corrupt save file ({what} is {e.message})") from None
+    problem = check(value, schema)
+    if problem is not None:
+        raise SaveError(f"{path}:{line_of(lines, problem[0], line)}: error: corrupt save file ({what}: {problem[1]})")
+    return value
 
 
 def read(path: str) -> tuple[dict, list, int]:
-    """(header, actions, bytes to keep); a torn last line is dropped, other damage refused."""
+    """(header, saved actions, bytes to keep). Every complete line is checked — the header's
+    shape and seal, each action's shape and notation; only a torn last line (no newline: the
+    action in flight when the process died) is dropped. Damage is a ``SaveError`` naming the line."""
+    from .players.base import player_names
+
     try:
         with open(path, "rb") as f:
             data = f.read()
     except OSError as e:
         raise SaveError(f"{path}: error: cannot read save file: {e.strerror}") from None
-    lines = data.split(b"\n")
-    complete = data.endswith(b"\n")
-    if not complete:
-        lines, torn = lines[:-1], True
-    else:
-        lines, torn = lines[:-1], False
+    lines = data.split(b"\n")[:-1]  # the part after the last newline is torn (or empty)
     if not lines:
         raise SaveError(f"{path}:1: error: not a kierki save file (no header)")
+    head_schema, action_schema = _schemas()
     try:
-        head = json.loads(lines[0].decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError):
-        raise SaveError(f"{path}:1: error: not a kierki save file (the header is not JSON)") from None
-    if not isinstance(head, dict) or head.get("format") != FORMAT:
-        raise SaveError(f"{path}:1: error: not a kierki save file (expected format {FORMAT!r})")
+        first = json.loads(lines[0].decode("utf-8"))
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        first = None
+    if not isinstance(first, dict) or first.get("format") != FORMAT:
+        raise SaveError(f"{path}:1: error: not a kierki save file (expected a header with format {FORMAT!r})")
+    head = _shaped(path, lines[0], 1, head_schema, "the header")
+    if head["check"] != seal(head):
+        raise SaveError(f"{path}:1: error: the header was changed after the match began (its ruleset, seed or "
+                        "players no longer match its check)")
+    known = set(player_names()) | ({"remote"} if "bots" in head else set())  # a table's seats for people
+    for name in head["players"]:
+        if name.partition(":")[0] not in known:
+            raise SaveError(f"{path}:1: error: unknown player {name!r} in the header")
     actions = []
     keep = len(lines[0]) + 1
     for i, raw in enumerate(lines[1:], start=2):
+        entry = _shaped(path, raw, i, action_schema, f"line {i}")
         try:
-            entry = json.loads(raw.decode("utf-8"))
-            actions.append(decode(entry["action"]))
-        except (UnicodeDecodeError, json.JSONDecodeError, KeyError, TypeError, CardError):
-            if i == len(lines) and not torn:
-                torn = True  # a damaged last line: the action in flight when the process died
-                break
-            raise SaveError(f"{path}:{i}: error: corrupt save file (line {i} is not a saved action)") from None
+            action = decode(entry["action"])
+        except CardError:
+            raise SaveError(f"{path}:{i}: error: corrupt save file (line {i}: {entry['action']!r} is not an action)") from None
+        actions.append(SavedAction(entry["deal"], entry["seat"], action, i))
         keep += len(raw) + 1
     return head, actions, keep
+
+
+class ResumeRunner(MatchRunner):
+    """A match resumed from a save file: each saved action must belong to the deal and the seat
+    whose turn it is when it is replayed; a failure names the file and the action's line."""
+
+    def __init__(self, ruleset, players, seed: int, saved: list, path: str, on_action=None, deals=None):
+        super().__init__(ruleset, players, seed, script=[a.action for a in saved], on_action=on_action, deals=deals)
+        self.saved = list(saved)
+        self.path = path
+        self.line: Optional[int] = None  # the line of the saved action being replayed
+
+    def _decide(self, seat: int) -> int:
+        if self.resuming:
+            entry = self.saved[self.replayed]
+            self.line = entry.line
+            deal = self.match.deal_index + 1
+            if (entry.deal, entry.seat) != (deal, seat):
+                raise SaveError(f"{self.path}:{entry.line}: error: the saved action is seat {entry.seat}'s in deal "
+                                f"{entry.deal}, but here it is seat {seat}'s turn in deal {deal}")
+        else:
+            self.line = None
+        return super()._decide(seat)
+
+    def locate(self, e: Exception) -> str:
+        """The message for a failure while replaying: located at the saved action's line."""
+        if isinstance(e, SaveError):
+            return str(e)
+        if self.line is not None:
+            return f"{self.path}:{self.line}: error: {e}"
+        return f"kierki: error: {e}"

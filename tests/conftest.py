@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
 import time
@@ -23,18 +24,70 @@ def kierki_command() -> list[str]:
     return [sys.executable, "-m", "kierki_dsl"]
 
 
-def run_cli(*args: str, timeout: float = 120, cwd=None):
-    """Run ``kierki`` in a subprocess; return (exit code, stdout, stderr, seconds, max RSS in KiB)."""
+def stop(p: subprocess.Popen) -> None:
+    """Kill a child started with ``start_new_session=True`` and everything it started; reap it."""
+    if p.poll() is None:
+        try:
+            os.killpg(p.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            p.kill()
+    p.wait()
+
+
+def spawn(args: list, **kw) -> subprocess.Popen:
+    """Start ``kierki ARGS`` in its own process group (so ``stop`` ends its children too)."""
+    kw.setdefault("stdout", subprocess.PIPE)
+    kw.setdefault("stderr", subprocess.PIPE)
+    kw.setdefault("stdin", subprocess.DEVNULL)
+    return subprocess.Popen(kierki_command() + list(args), start_new_session=True, **kw)
+
+
+@pytest.fixture
+def processes():
+    """Start commands with ``processes(args, ...)``; every one is killed (with its children)
+    when the test ends, whatever happens."""
+    started: list = []
+
+    def start(args: list, **kw) -> subprocess.Popen:
+        p = spawn(args, **kw)
+        started.append(p)
+        return p
+
+    try:
+        yield start
+    finally:
+        for p in started:
+            stop(p)
+            for stream in (p.stdout, p.stderr, p.stdin):
+                if stream is not None:
+                    stream.close()
+
+
+def poll_until(condition, timeout: float = 60, proc=None, what: str = "the condition") -> None:
+    """Wait until ``condition()`` holds, polling; fail if ``proc`` exits first or time runs out."""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if condition():
+            return
+        if proc is not None and proc.poll() is not None:
+            raise AssertionError(f"the process ended (exit {proc.returncode}) before {what}")
+        time.sleep(0.05)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+def run_cli(*args: str, timeout: float = 120, cwd=None, input: bytes = None):
+    """Run ``kierki`` in a subprocess; return (exit code, stdout, stderr, seconds).
+
+    On a timeout the child (and anything it started) is killed before the error is raised."""
     start = time.perf_counter()
-    with subprocess.Popen(
-        kierki_command() + list(args),
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        stdin=subprocess.DEVNULL,
-        cwd=cwd,
-    ) as p:
-        out, err = p.communicate(timeout=timeout)
-        # the child is reaped by communicate; its rusage is read from wait4 when possible
+    p = spawn(list(args), cwd=cwd, stdin=subprocess.PIPE if input is not None else subprocess.DEVNULL)
+    try:
+        out, err = p.communicate(input=input, timeout=timeout)
+    finally:
+        stop(p)
+        for stream in (p.stdout, p.stderr, p.stdin):
+            if stream is not None:
+                stream.close()
     seconds = time.perf_counter() - start
     return p.returncode, out.decode("utf-8", "replace"), err.decode("utf-8", "replace"), seconds
 
@@ -43,7 +96,7 @@ def run_measured(*args: str, timeout: float = 30):
     """Like run_cli, but measure the child's own peak RSS with wait4 (KiB on Linux)."""
     start = time.perf_counter()
     with open(os.devnull, "rb") as devnull:
-        p = subprocess.Popen(kierki_command() + list(args), stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=devnull)
+        p = spawn(list(args), stdin=devnull)
         out, err = b"", b""
         import threading
 
@@ -56,7 +109,12 @@ def run_measured(*args: str, timeout: float = 30):
         t2 = threading.Thread(target=pump, args=(p.stderr, "err"))
         t1.start()
         t2.start()
-        _, status, usage = os.wait4(p.pid, 0)
+        watchdog = threading.Timer(timeout, os.killpg, (p.pid, signal.SIGKILL))  # never wait forever
+        watchdog.start()
+        try:
+            _, status, usage = os.wait4(p.pid, 0)
+        finally:
+            watchdog.cancel()
         t1.join(timeout)
         t2.join(timeout)
         p.returncode = os.waitstatus_to_exitcode(status)

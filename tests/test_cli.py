@@ -54,7 +54,18 @@ def test_record_then_replay(tmp_path):
     assert [d["scores"] for d in replayed["deals"]] == [d["scores"] for d in played["deals"]]
     assert replayed["totals"] == played["totals"]
     code, out, err, _ = run_cli("replay", str(rec), "--ruleset", str(STANDARD))
-    assert code == 0 and "totals" in out
+    assert code == 0 and "totals" in out and err == ""
+
+
+def test_replay_warns_when_the_record_names_another_ruleset(tmp_path, cli):
+    rec = tmp_path / "m.json"
+    assert cli("run", str(STANDARD), "--seed", "21", "--record", str(rec), "--players", "random")[0] == 0
+    data = json.loads(rec.read_text("utf-8"))
+    data["ruleset"]["fingerprint"] = "0123456789abcdef"
+    rec.write_text(json.dumps(data), "utf-8")
+    code, out, err = cli("replay", str(rec), "--ruleset", str(STANDARD))
+    assert code == 0, err
+    assert err.startswith(f"{rec}: warning: the record was played under ruleset 0123456789abcdef")
 
 
 def _revoke(record: dict) -> tuple[int, int, int]:
@@ -150,7 +161,29 @@ def test_help_lists_the_commands():
 def test_shipped_rulesets_lint_clean_strict():
     code, out, err, _ = run_cli("lint", "--strict", str(RULESETS))
     assert code == 0, err
-    assert err == ""
+    files = len(list(RULESETS.rglob("*.yaml")))
+    assert err == f"kierki lint: {files} files checked, 0 errors, 0 warnings\n", "a clean run says so in one line"
+    assert run_cli("lint", "--quiet", "--strict", str(RULESETS))[:3] == (0, "", "")
+
+
+def test_lint_summary_counts_errors_and_warnings(cli, tmp_path):
+    from kierki_dsl.codes import CODES
+
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(CODES["M601"].bad, "utf-8")
+    warn = tmp_path / "warn.yaml"
+    warn.write_text(CODES["M608"].bad, "utf-8")
+    code, out, err = cli("lint", str(bad), str(warn))
+    assert code == 1 and err.endswith("kierki lint: 2 files checked, 1 error, 1 warning\n")
+    code, out, err = cli("lint", "--format", "json", str(bad))
+    assert "kierki lint:" not in out + err, "machine formats carry no summary"
+
+
+def test_version():
+    from importlib.metadata import version
+
+    code, out, err, _ = run_cli("--version")
+    assert code == 0 and out == f"kierki {version('kierki-dsl')}\n"
 
 
 def test_schema_is_json_with_descriptions():
@@ -172,3 +205,41 @@ def test_committed_schema_is_current():
 def test_think_sets_the_search_strength():
     code, out, err, _ = run_cli("run", str(STANDARD), "--players", "search", "--think", "lots", "--seed", "1")
     assert code == 2 and "search: expected a sample count" in err
+
+
+def test_player_settings_are_written_one_way_everywhere():
+    """`--pairs` takes players as `--players` does: `search:64:heuristic` (and the old `@`)."""
+    import typer
+
+    from kierki_dsl.cli import _pair
+
+    assert _pair("search:64:heuristic") == ("search:64", "heuristic")
+    assert _pair("heuristic:search:0.2s") == ("heuristic", "search:0.2s")
+    assert _pair("search:heuristic") == ("search", "heuristic")
+    assert _pair("search@8:random") == ("search:8", "random")
+    with pytest.raises(typer.Exit):
+        _pair("search:64")
+    code, out, err, _ = run_cli("ladder", str(STANDARD), "--pairs", "search:64:nobody", "--seeds", "1")
+    assert code == 2 and "search:64:nobody" in err
+
+
+def test_a_match_that_stops_at_max_deals_says_so(tmp_path, cli):
+    f = tmp_path / "long.yaml"
+    f.write_text("kierki: 1\nname: x\nmatch: {schedule: [bez_lew], until: lowest_total < -1000000, max_deals: 3}\n"
+                 "contracts:\n  bez_lew:\n    score: [{per_trick: -20}]\n", "utf-8")
+    code, out, err = cli("run", str(f), "--seed", "1", "--players", "random")
+    assert code == 0 and "warning: the match stopped at max_deals (3 deals) before its until condition held" in out
+    code, out, err = cli("run", str(f), "--seed", "1", "--players", "random", "--format", "json")
+    assert any("max_deals" in w for w in json.loads(out)["warnings"])
+    hearts = RULESETS / "games" / "hearts.yaml"
+    code, out, err = cli("run", str(hearts), "--seed", "1", "--players", "random")
+    assert code == 0 and "max_deals" not in out, "a match that ends by its condition says nothing"
+
+
+def test_lint_warns_about_a_match_of_millions_of_deals(tmp_path, cli):
+    f = tmp_path / "huge.yaml"
+    schedule = ", ".join(["{contract: bez_lew, repeat: 256}"] * 256)
+    f.write_text(f"kierki: 1\nname: x\nmatch: {{schedule: [{schedule}], series: 64}}\n"
+                 "contracts:\n  bez_lew:\n    score: [{per_trick: -20}]\n", "utf-8")
+    code, out, err = cli("lint", str(f))
+    assert code == 0 and "M619 the match lasts 4194304 deals (65536 scheduled × 64 series)" in err

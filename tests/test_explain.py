@@ -57,3 +57,19 @@ def test_diff_names_a_change_of_match_length(cli):
     rc, out, err = cli("diff", str(STANDARD), str(VARIANTS / "four_series.yaml"))
     assert out == ("deals in a match: 12 → 48\n"
                    "series of the schedule, each starting with the next dealer: 1 → 4\n")
+
+
+def test_diff_names_changes_pulled_in_by_include_and_part_totals(cli):
+    """jacks_only changes bez_panow only: the robber (which includes it) and the negative part's
+    declared total change with it, and diff says so."""
+    rc, out, err = cli("diff", str(STANDARD), str(VARIANTS / "jacks_only.yaml"))
+    assert "part Rozgrywka — negative part: deals 1–7, adding up to -2600 → deals 1–7, adding up to -2360" in out
+    robber = next(line for line in out.splitlines() if line.startswith("deal 7, scoring:"))
+    assert "Bez panów (kings and jacks taken: -30 each)" in robber and "Bez panów (jacks taken: -30 each)" in robber
+
+
+def test_the_robber_is_explained_with_its_values_and_a_reason_is_not_said_twice(cli):
+    rc, out, err = cli("explain", str(STANDARD))
+    assert "Bez lew (each trick won: -20), Bez kierów (hearts taken: -20 each)" in out
+    rc, out, err = cli("explain", str(VARIANTS / "kh_forced_discard.yaml"))
+    assert "rule 1: you must discard the king of hearts." in out and "unable to follow suit: you must" not in out

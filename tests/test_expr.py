@@ -126,3 +126,50 @@ def test_rendered_errors_are_pinned(tmp_path):
     p.write_text(GOLDEN_RULESET, "utf-8")
     out = render_diagnostics(lint_file(str(p)))
     assert out == GOLDEN.format(p=p)
+
+
+def _errors(text):
+    with pytest.raises(DiagnosticError) as e:
+        compile_text(text, CARD_SCOPE, predicate=True)
+    return e.value.diagnostics
+
+
+@pytest.mark.parametrize("text", ["-" * 400 + "1 == 1", "not " * 120 + "true",
+                                  "1" + " + 1" * 120 + " == 1"])
+def test_deep_trees_are_a_finding_not_a_recursion_error(text):
+    assert len(text) <= 500
+    assert [d.code for d in _errors(text)] == ["E303"]
+
+
+@pytest.mark.parametrize("text,col,word", [
+    ("in == 1", 1, "in"), ("card.suit == hearts and and card.rank == Q", 25, "and"), ("card.if == 1", 6, "if"),
+    ("true == then", 9, "then"), ("count(or) == 1", 7, "or"),
+])
+def test_reserved_words_are_syntax_errors_at_the_word(text, col, word):
+    d = _errors(text)[0]
+    assert d.code == "E301" and d.pos.col == col and f"unexpected {word!r}: a reserved word" in d.message
+
+
+def test_positions_follow_yaml_escapes(tmp_path):
+    from kierki_dsl.lint import lint_file
+
+    for value, target in (('"trick.number\\x20==\\x2013 and and b"', "and b"),
+                          ('"trick.number\\u0020== 13 and and b"', "and b"),
+                          ("'trick.number == 13 and ''x'' == cardd'", "cardd")):
+        f = tmp_path / "esc.yaml"
+        f.write_text("kierki: 1\nname: x\nmatch: {schedule: [a]}\ncontracts:\n  a:\n"
+                     f"    score: [{{per_trick: -20, when: {value}}}]\n", "utf-8")
+        d = next(d for d in lint_file(str(f)) if d.code[0] in "EN")
+        line = f.read_text("utf-8").splitlines()[5]
+        assert (d.pos.line, d.pos.col) == (6, line.index(target) + 1), (value, d, line)
+
+
+def test_a_deep_expression_ends_run_with_a_finding_not_an_internal_error(tmp_path):
+    from conftest import run_cli
+
+    f = tmp_path / "deep.yaml"
+    f.write_text("kierki: 1\nname: x\nmatch: {schedule: [a]}\ncontracts:\n  a:\n"
+                 f"    score: [{{per_trick: -20, when: \"{'-' * 400}1 == 1\"}}]\n", "utf-8")
+    for cmd in (("lint", str(f)), ("run", str(f))):
+        code, out, err, _ = run_cli(*cmd)
+        assert code == 1 and "E303" in err and "internal error" not in err

@@ -161,3 +161,79 @@ def test_damaged_shipped_rulesets(which, edits):
         else:
             data[pos : pos + len(blob)] = blob
     lint_bytes(bytes(data))
+
+
+# -- byte-level mutations of every shipped ruleset, a few thousand, deterministic ----------------
+#: Byte strings that reach the expression parser and the YAML reader in interesting ways
+#: (chains of unary operators, reserved words, escapes, brackets, YAML punctuation).
+TOKENS = [b"-", b"not ", b"(", b")", b"[", b"and ", b"in ", b"if ", b"\\x20", b"\\u00e9", b'"', b"'", b"{", b"}",
+          b": ", b"\n", b"\t", b"#", b"&a ", b"*a", b"!!str ", b"~", b"99999999999999999999", b"KH", b"\xff", b"\x00"]
+MUTANTS_PER_FILE = 90
+#: Keys whose values are expressions: some mutations land right at the start of one.
+EXPRESSION_KEYS = [b"when: ", b"lead_ban: ", b"per_card: ", b"require: ", b"forbid: ", b"again_after: ",
+                   b"first_lead: ", b"end_when: ", b"called_by: ", b"until: "]
+
+
+def _mutate(rng, data: bytes) -> bytes:
+    out = bytearray(data)
+    for _ in range(rng.randint(1, 3)):
+        pos = rng.randrange(len(out) + 1)
+        kind = rng.randrange(6)
+        if kind == 5:  # at the start of an expression value, if the file has one
+            found = [i + len(k) for k in EXPRESSION_KEYS for i in _find_all(out, k)]
+            if found:
+                pos, kind = rng.choice(found), 3
+        if kind == 0:
+            out[pos:pos] = bytes(rng.randrange(256) for _ in range(rng.randint(1, 4)))
+        elif kind == 1:
+            del out[pos : pos + rng.randint(1, 8)]
+        elif kind == 2:
+            out[pos : pos + 1] = bytes([rng.randrange(256)])
+        elif kind == 3:  # a run of one token: e.g. 300 minus signs inside an expression
+            out[pos:pos] = rng.choice(TOKENS) * rng.choice((1, 2, 40, 400))
+        else:  # a chunk of the file copied elsewhere
+            start = rng.randrange(len(out) + 1)
+            out[pos:pos] = out[start : start + rng.randint(1, 60)]
+    return bytes(out)
+
+
+def _find_all(data: bytes, needle: bytes) -> list:
+    out, i = [], data.find(needle)
+    while i >= 0:
+        out.append(i)
+        i = data.find(needle, i + 1)
+    return out
+
+
+def test_byte_mutations_of_every_shipped_ruleset(tmp_path):
+    """Every shipped file, mutated byte by byte MUTANTS_PER_FILE times with a fixed seed, in a
+    copy of the rulesets folder (so `extends` still finds its base): only coded findings,
+    never an exception."""
+    import random
+    import shutil
+
+    tree = tmp_path / "rulesets"
+    shutil.copytree(STANDARD.parent, tree)
+    files = sorted(tree.rglob("*.yaml"))
+    assert len(files) > 30
+    rng = random.Random(15)
+    cases = 0
+    for f in files:
+        original = f.read_bytes()
+        for _ in range(MUTANTS_PER_FILE):
+            f.write_bytes(_mutate(rng, original))
+            try:
+                for d in lint_file(str(f)):
+                    assert d.code in CODES and d.message, d
+            except Exception as e:  # the message names the case, so it can be reproduced
+                raise AssertionError(f"{f.name}, case {cases}: {type(e).__name__}: {e}") from e
+            cases += 1
+        f.write_bytes(original)
+    assert cases >= 3000
+
+
+def test_unary_chains_reach_no_recursion_limit_through_any_field():
+    for field in ("when", "lead_ban", "per_seat", "restriction", "again_after"):
+        for op in ("-", "not "):
+            findings = lint_bytes(_ruleset(field, op * (480 // len(op)) + "1"))  # under the length limit
+            assert any(d.code == "E303" for d in findings), (field, op)

@@ -90,7 +90,7 @@ def test_json_and_github_and_sarif_formats(tmp_path, cli):
     data = json.loads(out)
     assert rc == 1 and err == ""
     first = data[0]
-    assert set(first) == {"path", "line", "column", "end_line", "end_column", "code", "severity", "message", "hint"}
+    assert set(first) == {"path", "line", "column", "end_line", "end_column", "code", "severity", "message", "hint", "note"}
     assert first["severity"] == "error" and "M601" in [d["code"] for d in data]
     rc, out, err = cli("lint", "--format", "github", str(p))
     assert out.splitlines()[0].startswith(f"::error file={p},line=")
@@ -120,14 +120,17 @@ def test_shipped_rulesets_validate_against_the_json_schema():
     import yaml
 
     schema = json.loads((ROOT / "schema" / "kierki-ruleset.schema.json").read_text("utf-8"))
+    cls = jsonschema.validators.validator_for(schema)
+    cls.check_schema(schema)  # once: jsonschema.validate would re-check the schema for every file
+    validator = cls(schema)
     files = sorted(RULESETS.rglob("*.yaml"))
     assert files
     for f in files:
         data = yaml.safe_load(f.read_text("utf-8"))  # our own trusted files; plain data only
-        jsonschema.validate(data, schema)
+        validator.validate(data)
     bad = yaml.safe_load(CODES["S201"].bad)
     with pytest.raises(jsonschema.ValidationError):
-        jsonschema.validate(bad, schema)
+        validator.validate(bad)
 
 
 GOLDEN = sorted((ROOT / "tests" / "data" / "golden").glob("*.yaml"))
@@ -145,7 +148,8 @@ def test_rendered_output_is_pinned(path, cli, monkeypatch):
 FAST = [  # plain lint calls: entry.py runs them without importing typer
     ("lint", "{bad}"), ("lint", "{good}"), ("lint", "--strict", "{warn}"), ("lint", "{warn}"),
     ("lint", "--format", "json", "{bad}"), ("lint", "--format=github", "{bad}"), ("lint", "{bad}", "--format", "sarif"),
-    ("lint", "{good}", "--strict", "{bad}"), ("lint", "{dir}"), ("lint", "{missing}"),
+    ("lint", "{good}", "--strict", "{bad}"), ("lint", "{dir}"), ("lint", "{missing}"), ("lint", "--quiet", "{bad}"),
+    ("lint", "{warn}", "-q"),
 ]
 TYPER = [  # everything else goes to the typer application
     ("lint",), ("lint", "--format", "xml", "{bad}"), ("lint", "{bad}", "--format"), ("lint", "--strict"),
@@ -184,7 +188,7 @@ def test_plain_lint_does_not_import_typer():
         "rc = main(['lint', 'rulesets/kierki_standard.yaml']); "
         "sys.exit(10 + rc if 'typer' in sys.modules or 'lark' in sys.modules else rc)"
     )
-    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
 
 
@@ -193,3 +197,47 @@ def test_a_fine_that_is_never_charged(tmp_path):
     text = "kierki: 1\nname: example\nmatch: {schedule: [lot]}\ncontracts:\n" + body
     found = [d for d in lint_file(str(_write(tmp_path, "fine.yaml", text))) if d.code == "M614"]
     assert len(found) == 1 and "pass_fine never applies" in found[0].message and found[0].pos.line == 7
+
+
+def test_findings_about_inherited_values_are_placed_in_the_variant(tmp_path):
+    """A variant that changes bez_lew makes the robber's inherited total wrong: the finding is
+    at the variant's `extends`, with a note naming the base's line and the key to override."""
+    v = tmp_path / "v.yaml"
+    v.write_text(f"kierki: 1\nextends: {STANDARD}\nname: v\ncontracts:\n  bez_lew:\n    total: -130\n"
+                 "    score: [{per_trick: -10}]\n", "utf-8")
+    found = {d.code: d for d in lint_file(str(v))}
+    m601 = found["M601"]
+    assert m601.path == str(v) and (m601.pos.line, m601.pos.col) == (2, 1)
+    base_line = next(i for i, line in enumerate(STANDARD.read_text("utf-8").splitlines(), 1) if "total: -1300" in line)
+    assert m601.note.startswith(f"the value is inherited: {STANDARD}:{base_line}:")
+    assert "override contracts.rozbojnik.total in this file" in m601.hint
+    assert "override match.parts (a list is replaced whole)" in found["M611"].hint
+    # an override in the variant is where an inherited value's finding goes
+    v.write_text(f"kierki: 1\nextends: {STANDARD}\nname: v\nplayers: 3\ndeck: {{remove: [2C]}}\n"
+                 "contracts:\n  loteryjka:\n    prizes: [800, 500]\n", "utf-8")
+    m617 = next(d for d in lint_file(str(v)) if d.code == "M617")
+    assert m617.path == str(v) and m617.pos.line == 7 and "override contracts.loteryjka.ace" in m617.hint
+
+
+def test_no_shipped_layout_has_a_card_it_can_never_reach():
+    """Three players without 2C needs the ace high in loteryjka, or AC is a dead card (M617)."""
+    from kierki_dsl.ruleset.model import Ruleset
+
+    for f in sorted(RULESETS.rglob("*.yaml")):
+        rs = Ruleset.load(str(f))
+        for c in rs.contracts.values():
+            if c is not None and c.type == "layout":
+                assert c.unreachable(rs.deck) == 0, (f.name, c.name)
+    three = Ruleset.load(str(RULESETS / "variants" / "three_players.yaml"))
+    assert three.contracts["loteryjka"].ace_high
+
+
+def test_a_contract_with_a_schema_error_still_gets_its_total_checked(tmp_path):
+    """`ace: hi` does not hide a wrong declared total (M601); an error in the scoring itself
+    says the check was skipped (M618)."""
+    body = ("kierki: 1\nname: x\nmatch: {schedule: [lot]}\ncontracts:\n  lot:\n    type: layout\n"
+            "    ace: hi\n    total: 1000\n    prizes: [800, 500]\n")
+    codes = [d.code for d in lint_file(str(_write(tmp_path, "a.yaml", body)))]
+    assert codes == ["S204", "M601"]
+    codes = [d.code for d in lint_file(str(_write(tmp_path, "b.yaml", body.replace("[800, 500]", "[800, x]"))))]
+    assert "M618" in codes and "M601" not in codes

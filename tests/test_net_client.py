@@ -221,7 +221,7 @@ def test_a_person_plays_through_the_terminal_interface_fed_by_the_server():
         srv.close()
     screen = shown.getvalue()
     assert "Your hand (N):" in screen and "Legal: 1)" in screen and "Type a card such as" in screen
-    assert "Deal 2: Bez dam" in screen
+    assert "Deal 2 of 7: Bez dam" in screen
 
 
 def _has_ipv6_loopback() -> bool:

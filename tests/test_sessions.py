@@ -4,16 +4,15 @@ from __future__ import annotations
 import io
 import json
 import signal
-import subprocess
-import time
 
 from kierki_dsl.cards import SUIT_MASK, card_str, parse_card
 from kierki_dsl.interpreter.match import MatchRunner
 from kierki_dsl.players.base import make_player
 from kierki_dsl.players.human import HumanPlayer
 from kierki_dsl.ruleset.model import Ruleset
+from kierki_dsl.savefile import seal
 
-from conftest import STANDARD, kierki_command, run_cli
+from conftest import STANDARD, poll_until, run_cli
 
 RS = Ruleset.load(str(STANDARD))
 
@@ -97,37 +96,24 @@ def test_a_whole_match_through_the_real_command_with_an_illegal_input():
     wrong = [c for c in range(52) if view.hand >> c & 1 and c // 13 != led]
     assert wrong and view.hand & SUIT_MASK[led]
     script = f"{card_str(wrong[0])}\nnonsense\n" + "1\n" * 600
-    p = subprocess.run(kierki_command() + ["run", str(STANDARD), "--seed", str(seed), "--human", str(seat)],
-                       input=script.encode(), capture_output=True, timeout=120)
-    out = p.stdout.decode("utf-8")
-    assert p.returncode == 0, p.stderr.decode()
+    rc, out, err, _ = run_cli("run", str(STANDARD), "--seed", str(seed), "--human", str(seat), input=script.encode())
+    assert rc == 0, err
     assert "is not allowed: you must follow" in out
     assert "Type a card such as QS" in out
     assert "Final standings:" in out and "sum of scores: 0" in out
     assert "Layout:" in out, "the Fan Tan deal shows the layout"
 
 
-def _start(args, save):
-    return subprocess.Popen(kierki_command() + args + ["--save", str(save)], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, stdin=subprocess.DEVNULL)
-
-
 def _wait_for_lines(path, n, proc, timeout=60):
-    end = time.time() + timeout
-    while time.time() < end:
-        if path.exists() and path.read_text("utf-8").count("\n") >= n:
-            return
-        assert proc.poll() is None, proc.stderr.read().decode()
-        time.sleep(0.05)
-    raise AssertionError("the save file did not grow")
+    poll_until(lambda: path.exists() and path.read_text("utf-8").count("\n") >= n, timeout, proc, f"{n} saved lines")
 
 
 PLAYERS = "search:6,heuristic,random,search:6"
 
 
-def test_sigkill_mid_deal_then_resume_gives_the_same_match(tmp_path):
+def test_sigkill_mid_deal_then_resume_gives_the_same_match(tmp_path, processes):
     save = tmp_path / "m.save"
-    proc = _start(["run", str(STANDARD), "--seed", "5", "--players", PLAYERS], save)
+    proc = processes(["run", str(STANDARD), "--seed", "5", "--players", PLAYERS, "--save", str(save)])
     _wait_for_lines(save, 90, proc)  # deal 2 is under way
     proc.send_signal(signal.SIGKILL)
     proc.wait()
@@ -144,9 +130,9 @@ def test_sigkill_mid_deal_then_resume_gives_the_same_match(tmp_path):
     assert json.loads(out)["totals"] == resumed["totals"], "the same deals, the same bots, the same random state"
 
 
-def test_ctrl_c_stops_with_one_line_and_the_match_saved(tmp_path):
+def test_ctrl_c_stops_with_one_line_and_the_match_saved(tmp_path, processes):
     save = tmp_path / "m.save"
-    proc = _start(["run", str(STANDARD), "--seed", "6", "--players", "search:6"], save)
+    proc = processes(["run", str(STANDARD), "--seed", "6", "--players", "search:6", "--save", str(save)])
     _wait_for_lines(save, 20, proc)
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=30)
@@ -159,8 +145,7 @@ def test_ctrl_c_stops_with_one_line_and_the_match_saved(tmp_path):
 
 def test_corrupt_or_foreign_save_files_are_refused(tmp_path):
     save = tmp_path / "m.save"
-    proc = _start(["run", str(STANDARD), "--seed", "7", "--players", "random"], save)
-    proc.wait(timeout=60)
+    assert run_cli("run", str(STANDARD), "--seed", "7", "--players", "random", "--save", str(save))[0] == 0
     lines = save.read_text("utf-8").splitlines()
     bad = tmp_path / "bad.save"
     bad.write_text("\n".join(lines[:5] + ["{broken"] + lines[6:]) + "\n", "utf-8")
@@ -168,7 +153,8 @@ def test_corrupt_or_foreign_save_files_are_refused(tmp_path):
     assert rc == 1 and f"{bad}:6: error: corrupt save file" in err
     foreign = tmp_path / "foreign.save"
     head = json.loads(lines[0])
-    head["ruleset"]["fingerprint"] = "0000"
+    head["ruleset"]["fingerprint"] = "0000"  # as if the ruleset file had changed since
+    head["check"] = seal(head)
     foreign.write_text("\n".join([json.dumps(head)] + lines[1:]) + "\n", "utf-8")
     rc, out, err, _ = run_cli("resume", str(foreign))
     assert rc == 1 and "belongs to another ruleset" in err

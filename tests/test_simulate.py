@@ -4,8 +4,6 @@ from __future__ import annotations
 import json
 import os
 import signal
-import subprocess
-import time
 
 import pytest
 
@@ -13,7 +11,7 @@ from kierki_dsl.interpreter.fastplay import compile_fast
 from kierki_dsl.ruleset.model import Ruleset
 from kierki_dsl.simulate import FastMatch, play_games, run_local
 
-from conftest import RULESETS, STANDARD, kierki_command, run_cli
+from conftest import RULESETS, STANDARD, poll_until, run_cli
 
 
 def _sim(*args):
@@ -60,10 +58,12 @@ def test_records_folder(tmp_path):
     assert rc == 0, err
 
 
-def test_interrupt_prints_the_results_so_far():
-    p = subprocess.Popen(kierki_command() + ["simulate", str(STANDARD), "--games", "1000000", "--players", "heuristic"],
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL)
-    time.sleep(4)
+def test_interrupt_prints_the_results_so_far(tmp_path, processes):
+    """Ctrl-C once a match is known to have finished (its record is written): no sleeping,
+    and the simulation is killed whatever happens (the fixture)."""
+    recs = tmp_path / "recs"
+    p = processes(["simulate", str(STANDARD), "--games", "1000000", "--players", "heuristic", "--records", str(recs)])
+    poll_until(lambda: recs.is_dir() and any(recs.iterdir()), timeout=120, proc=p, what="the first match")
     p.send_signal(signal.SIGINT)
     out, err = p.communicate(timeout=60)
     assert p.returncode == 130
@@ -84,6 +84,11 @@ def test_dask_backend_on_a_local_cluster():
     assert [g.totals for g in local] == [g.totals for g in play_games(str(STANDARD), ["random"] * 4, 5, list(range(30)))]
 
 
+def test_an_optional_extra_card_is_played_by_the_general_interpreter():
+    rs = Ruleset.load(str(RULESETS / "variants" / "fantan_extra_turn.yaml"))
+    assert compile_fast(rs.contracts["loteryjka"], 4, 13, rs.deck) is None, "random players may decline it"
+
+
 def test_hearts_has_a_whole_deal_path_too():
     rs = Ruleset.load(str(RULESETS / "games" / "hearts.yaml"))
     assert compile_fast(rs.contracts["hand"], 4, 13, rs.deck) is not None
@@ -98,7 +103,7 @@ def test_hearts_has_a_whole_deal_path_too():
 
 @pytest.mark.parametrize("name", ["kierki_standard", "variants/fantan_ace_high", "variants/fantan_start_eight",
                                   "variants/fantan_extra_turn", "variants/walc_scale"])
-def test_layout_fast_path_plays_as_the_interpreter(name):
+def test_layout_fast_path_plays_as_the_interpreter(name, tmp_path):
     """With every choice the lowest legal card, the compiled layout closure and the general
     interpreter play the same deal to the same scores (extra turns, passes, places)."""
     import random
@@ -106,7 +111,12 @@ def test_layout_fast_path_plays_as_the_interpreter(name):
     from kierki_dsl.interpreter.actions import PASS
     from kierki_dsl.interpreter.match import deal_out, shuffled
 
-    rs = Ruleset.load(str(RULESETS / f"{name}.yaml"))
+    path = RULESETS / f"{name}.yaml"
+    if name == "variants/fantan_extra_turn":  # the compiled path plays compulsory extra cards only
+        path = tmp_path / "forced.yaml"
+        path.write_text(f"kierki: 1\nextends: {RULESETS / f'{name}.yaml'}\nname: forced\n"
+                        "contracts:\n  loteryjka:\n    again_optional: false\n", "utf-8")
+    rs = Ruleset.load(str(path))
     lot = next(c for c in rs.contracts.values() if c.type == "layout")
     fast = compile_fast(lot, 4, 13, rs.deck)
     assert fast is not None
@@ -119,3 +129,44 @@ def test_layout_fast_path_plays_as_the_interpreter(name):
             st.apply_action(min(a for a in legal if a != PASS) if legal != [PASS] else PASS)
         masks = [sum(1 << c for c in hand) for hand in dealt]
         assert fast(masks, (dealer + 1) % 4, -1, lambda bits: 0) == st.returns(), seed
+
+
+def _group_alive(pgid: int) -> bool:
+    try:
+        os.killpg(pgid, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
+def test_a_command_a_test_starts_is_killed_with_its_workers_whatever_happens():
+    """``run_cli`` kills a command that times out, and with it the worker processes it started."""
+    import subprocess
+
+    from conftest import spawn, stop
+
+    with pytest.raises(subprocess.TimeoutExpired):
+        run_cli("simulate", str(STANDARD), "--games", "1000000", "--players", "heuristic", "--workers", "2", timeout=3)
+    p = spawn(["simulate", str(STANDARD), "--games", "1000000", "--players", "heuristic", "--workers", "2"])
+    try:
+        poll_until(lambda: _children(p.pid), timeout=60, proc=p, what="the workers")
+    finally:
+        stop(p)
+        p.stdout.close()
+        p.stderr.close()
+    poll_until(lambda: not _group_alive(p.pid), timeout=30, what="the workers to end")
+
+
+def _children(pid: int) -> list:
+    """Process ids whose parent is ``pid`` (Linux /proc)."""
+    out = []
+    for name in os.listdir("/proc"):
+        if name.isdigit():
+            try:
+                with open(f"/proc/{name}/stat", "rb") as f:
+                    fields = f.read().rsplit(b")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == pid:
+                out.append(int(name))
+    return out

@@ -21,7 +21,7 @@ VARIANTS = RULESETS / "variants"
 ALL = [STANDARD] + sorted(VARIANTS.glob("*.yaml")) + sorted((RULESETS / "games").glob("*.yaml"))
 
 REQUIRED = ["jacks_only", "first_and_last", "hearts_never_led", "king_of_hearts_lead_ban", "kh_forced_discard",
-            "left_of_dealer_calls_trumps", "dealer_leads_trumps", "no_trumps_allowed", "must_ruff",
+            "left_of_dealer_calls_trumps", "dealer_leads_trumps", "no_trumps_allowed", "must_ruff", "must_ruff_strict",
             "fantan_start_eight", "dealer_starts_fantan", "fantan_ace_high", "four_lotteries", "early_stop",
             "six_negative_deals", "three_players", "last_trick_only", "last_two_tricks", "third_and_seventh",
             "hearts_broken", "walc_scale", "walc_chapanka", "fantan_free_start",
@@ -163,12 +163,21 @@ def test_must_ruff_and_overtake():
     assert st.why_illegal(parse_card("9C")) == "you must ruff when you cannot follow suit"
     st.apply_action(parse_card("2D"))
     assert set(st.legal_actions()) == set(C("3D", "QD"))
-    # following: must beat the highest card when able
-    st = deal(rs, "atu", W, [["5S", "2C"], ["9S", "3C"], ["4S", "JS"], ["3D", "QD"]])
+    # following a plain suit: WALC asks for no more than following suit; the strict reading
+    # makes S beat the 9S
+    for name, legal in (("must_ruff", C("4S", "JS")), ("must_ruff_strict", C("JS"))):
+        st = deal(load(name), "atu", W, [["5S", "2C"], ["9S", "3C"], ["4S", "JS"], ["3D", "QD"]])
+        st.apply_action(call(2))
+        st.apply_action(parse_card("5S"))
+        st.apply_action(parse_card("9S"))
+        assert st.legal_actions() == legal, name
+    # trumps led: beat the highest trump when able (both readings)
+    st = deal(rs, "atu", W, [["5D", "2C"], ["9D", "3C"], ["4D", "JD"], ["3D", "QD"]])
     st.apply_action(call(2))
-    st.apply_action(parse_card("5S"))
-    st.apply_action(parse_card("9S"))
-    assert st.legal_actions() == C("JS")
+    st.apply_action(parse_card("5D"))
+    st.apply_action(parse_card("9D"))
+    assert st.legal_actions() == C("JD")
+    assert st.why_illegal(parse_card("4D")) == "when trumps are led you must beat the highest trump of the trick if you can"
 
 
 def _fantan_position(rs):
@@ -239,9 +248,18 @@ def test_walc_scale_and_chapanka():
     assert st.current_player() == S and st.view(S).hand.bit_count() == 7, "the dealer calls after 7 cards"
     assert call(-1) in st.legal_actions(), "no trumps may be called"
     assert [c.name for c in ch.schedule if getattr(c, "early_stop", False)] == [
-        "bez_kierow", "bez_dam", "bez_panow", "bez_krola_kier"]
+        "bez_kierow", "bez_panow", "bez_dam", "bez_krola_kier"], "deals 2-5 end early"
     lot = ch.contracts["loteryjka"]
     assert lot.new_deal(4, ch.deck, W, [C("7D", "8D", "9D"), C("2H"), C("3H"), C("4H")]).legal_actions() == C("8D")
+    # WALC's deal order, its forced K♥ discard in deal 5, the caller leads, loteryjka ace high
+    assert [c.name for c in ch.schedule[:5]] == ["bez_lew", "bez_kierow", "bez_panow", "bez_dam", "bez_krola_kier"]
+    st = deal(ch, "bez_krola_kier", W, [["AC", "2S"], ["KH", "3S"], ["4S", "5S"], ["6S", "7S"]])
+    st.apply_action(parse_card("AC"))
+    assert st.legal_actions() == C("KH"), "void in clubs: the king of hearts goes at the first chance"
+    st = _trump_deal(ch, S)
+    st.apply_action(call(1))
+    assert st.current_player() == S, "the dealer, who called trumps, leads"
+    assert lot.ace_high and lot.unreachable(ch.deck) == 0
     results = list(MatchRunner(ch, [make_player("simple") for _ in range(4)], seed=5).deals())
     assert sum(results[-1].totals) == 0 and sum(results[-1].scores) == 0
 
@@ -255,7 +273,7 @@ def test_fantan_free_start():
     st.apply_action(parse_card("9D"))
     assert st.view(E).opening_rank == 7  # the nines open every row
     assert set(st.legal_actions()) == set(C("9S", "8D"))
-    assert st.why_illegal(parse_card("2H")) == "the H row is not open: only its 9 can open it"
+    assert st.why_illegal(parse_card("2H")) == "the hearts row is not open: only its 9 can open it"
     st.apply_action(parse_card("8D"))
     assert set(st.legal_actions()) == set(C("TD", "9H"))
     # a searching player rebuilds the position from its view, opening rank included
@@ -272,6 +290,32 @@ def test_fantan_free_start():
     assert report.ok and report.deals[-1]["scores"] == list(results[-1].scores)
 
 
+def test_the_extra_card_after_an_ace_may_be_declined_free_or_be_compulsory(tmp_path):
+    """V17 as PL-BOOK has it: the player may play one more card, "though he is not obliged
+    to" — declining costs nothing and play moves on; `again_optional: false` forces it."""
+    rs = load("fantan_extra_turn")
+    lot = rs.contracts["loteryjka"]
+    st = lot.new_deal(4, rs.deck, W, [C("2S", "QH"), C("AS", "8S", "3H"), C("JD", "4H"), C("KC", "5H")])
+    st.set_rows([(parse_card("3S"), parse_card("7S")), None, None, None], to_move=N)
+    st.apply_action(parse_card("2S"))
+    st.apply_action(parse_card("AS"))
+    assert st.current_player() == E and PASS in st.legal_actions()
+    st.apply_action(PASS)
+    assert st.current_player() == S and st.returns() == [0, 0, 0, 0] and st.pool == 0
+    assert st.legal_actions() == [PASS], "S has nothing to play: an ordinary pass"
+    st.apply_action(st.legal_actions()[0])
+    assert st.current_player() == W
+    forced = tmp_path / "forced.yaml"
+    forced.write_text(f"kierki: 1\nextends: {VARIANTS / 'fantan_extra_turn.yaml'}\nname: forced\n"
+                      "contracts:\n  loteryjka:\n    again_optional: false\n", "utf-8")
+    lot = Ruleset.load(str(forced)).contracts["loteryjka"]
+    st = lot.new_deal(4, rs.deck, W, [C("2S", "QH"), C("AS", "8S", "3H"), C("JD", "4H"), C("KC", "5H")])
+    st.set_rows([(parse_card("3S"), parse_card("7S")), None, None, None], to_move=N)
+    st.apply_action(parse_card("2S"))
+    st.apply_action(parse_card("AS"))
+    assert st.current_player() == E and st.legal_actions() == C("8S"), "compulsory when able"
+
+
 def test_fantan_extra_turn_after_an_ace():
     rs = load("fantan_extra_turn")
     lot = rs.contracts["loteryjka"]
@@ -281,7 +325,7 @@ def test_fantan_extra_turn_after_an_ace():
     st.apply_action(parse_card("2S"))
     assert st.current_player() == E
     st.apply_action(parse_card("AS"))
-    assert st.current_player() == E and st.legal_actions() == C("8S"), "an extra turn after the ace"
+    assert st.current_player() == E and st.legal_actions() == C("8S") + [PASS], "an extra card after the ace, if he likes"
     st.apply_action(parse_card("8S"))
     assert st.current_player() == S
     # with nothing to play on the extra turn, the player passes and play moves on

@@ -203,7 +203,7 @@ def test_kq11_fan_tan_position(rs):
                  (parse_card("2C"), parse_card("TC"))], to_move=N)
     assert set(legal(st)) == set(C("4S", "TS", "6H", "7D", "AC"))
     assert PASS not in legal(st)
-    assert st.why_illegal(parse_card("8D")).startswith("the D row is not open")
+    assert st.why_illegal(parse_card("8D")).startswith("the diamonds row is not open")
 
 
 def test_kq12_lottery_finish(rs):

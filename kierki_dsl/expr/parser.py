@@ -1,7 +1,11 @@
 """Text -> parse tree -> AST, with bounded cost and friendly, located syntax errors.
 
 Limits are checked on the raw text before the LALR parser sees it, so no input can cost
-more than a linear scan: length, bracket nesting and integer-literal size.
+more than a linear scan: length, bracket nesting and integer-literal size; the tree's depth
+(chains of ``-`` or ``not``, long operator chains) is bounded after parsing, so the
+recursive passes that follow (checking, compiling, evaluating) never run out of stack.
+Reserved words (``and``, ``in``, ``if``...) are never names: one written where a name is
+expected is a syntax error at the word itself.
 """
 from __future__ import annotations
 
@@ -15,6 +19,10 @@ from .lalr import LalrParser, UnexpectedCharacters, UnexpectedToken
 MAX_LENGTH = 500
 MAX_DEPTH = 32
 MAX_DIGITS = 18
+MAX_TREE_DEPTH = 64
+
+#: Words of the language that can never be names (the grammar's keywords).
+RESERVED = frozenset({"and", "or", "not", "in", "if", "then", "else", "true", "false"})
 
 _FRIENDLY = {
     "OR": "'or'",
@@ -101,15 +109,29 @@ BUILDERS = {
     "unop": _unop, "binop": _binop, "ifexpr": _ifexpr,
 }
 
-_parser: Optional[LalrParser] = None
+class _Parser(LalrParser):
+    """The table driver, noting every reserved word its contextual lexer took for a name."""
+
+    def __init__(self, tables, builders: dict) -> None:
+        super().__init__(tables, builders)
+        self.misused: list = []
+
+    def _next(self, text: str, pos: int, state: int):
+        token = super()._next(text, pos, state)
+        if token is not None and token.type == "NAME" and token.value in RESERVED:
+            self.misused.append(token)
+        return token
 
 
-def _lalr() -> LalrParser:
+_parser: Optional[_Parser] = None
+
+
+def _lalr() -> _Parser:
     global _parser
     if _parser is None:
         from ..grammar import expr_tables
 
-        _parser = LalrParser(expr_tables, BUILDERS)
+        _parser = _Parser(expr_tables, BUILDERS)
     return _parser
 
 
@@ -151,8 +173,8 @@ def _check_digits(text: str, start: int, end: int) -> None:
         raise ExprError(start, "E304", f"integer has {end - start} digits (limit {MAX_DIGITS})")
 
 
-def parse(text: str) -> ast.Node:
-    """Parse an expression into an AST or raise ``ExprError`` at the offending offset."""
+def parse_tree(text: str) -> ast.Node:
+    """The grammar alone: the tree of ``text`` or its ``ExprError`` (exactly as lark parses)."""
     _prescan(text)
     if not text.strip():
         raise ExprError(0, "E301", "expression is empty")
@@ -160,6 +182,56 @@ def parse(text: str) -> ast.Node:
         return _lalr().parse(text)
     except (UnexpectedCharacters, UnexpectedToken) as e:
         raise syntax_error(text, e) from None
+
+
+def parse(text: str) -> ast.Node:
+    """Parse an expression into an AST or raise ``ExprError`` at the offending offset:
+    the grammar, then reserved words used as names, then the depth of the tree."""
+    lalr = _lalr()
+    lalr.misused = []
+    try:
+        tree = parse_tree(text)
+    except ExprError as e:
+        _reserved(lalr.misused, e.offset)
+        raise
+    _reserved(lalr.misused, len(text))
+    _check_depth(tree)
+    return tree
+
+
+def _reserved(misused: list, before: int) -> None:
+    """Raise at the first reserved word taken for a name at or before offset ``before``."""
+    for tok in misused:
+        if tok.start_pos <= before:
+            raise ExprError(tok.start_pos, "E301", f"unexpected {tok.value!r}: a reserved word cannot be a name",
+                            "reserved words: " + ", ".join(sorted(RESERVED)), end=tok.end_pos)
+
+
+def _children(node: ast.Node) -> tuple:
+    if isinstance(node, ast.BinOp):
+        return (node.left, node.right)
+    if isinstance(node, ast.UnOp):
+        return (node.operand,)
+    if isinstance(node, ast.Attribute):
+        return (node.obj,)
+    if isinstance(node, (ast.Call,)):
+        return node.args
+    if isinstance(node, ast.ListLit):
+        return node.items
+    if isinstance(node, ast.IfExpr):
+        return (node.cond, node.then, node.other)
+    return ()
+
+
+def _check_depth(tree: ast.Node) -> None:
+    """Refuse a tree deeper than ``MAX_TREE_DEPTH`` (walked without recursion)."""
+    stack = [(tree, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > MAX_TREE_DEPTH:
+            raise ExprError(node.start, "E303", f"expression nests deeper than {MAX_TREE_DEPTH} operators "
+                            "(e.g. a long chain of '-' or 'not')", "split it, or use brackets and fewer operators")
+        stack.extend((child, depth + 1) for child in _children(node))
 
 
 def syntax_error(text: str, e: Exception) -> ExprError:

@@ -57,6 +57,20 @@ class Contract:
     def check_count(self, count: int, players: int, bctx) -> None:
         """Findings about how often the schedule plays this slot: none for a contract."""
 
+    offered: tuple = ()  # the contracts a slot offers to choose from: none for a contract
+
+    def title(self) -> str:
+        """'Polish name — English name' (the English one alone for a game without Polish names)."""
+        from ..report import contract_title
+
+        return contract_title(self)
+
+    def words(self, rs) -> dict:
+        """The rules of this slot in words, aspect by aspect (``kierki explain``, ``kierki diff``)."""
+        from ..explain import aspects
+
+        return aspects(rs, self.name)
+
 
 def register(cls: type) -> type:
     """Class decorator: add a deal type to the catalogue under ``cls.name``."""

@@ -57,6 +57,20 @@ class Choice:
         record_choice(chosen, self, chooser, self.options[index])
         return self.options[index]
 
+    @property
+    def offered(self) -> tuple:
+        """The contracts on offer (``kierki explain`` lists their rules after the schedule)."""
+        return self.options
+
+    def title(self) -> str:
+        return self.en
+
+    def words(self, rs) -> dict:
+        """The slot in words: who chooses among what."""
+        from ..explain import _choice_words
+
+        return {"choice": _choice_words(self)}
+
     def block_total(self, count: int, cut: bool, computed: dict, players: int):
         """The fixed sum of ``count`` deals of this slot in a row: when every chooser names every
         option once (a whole block, not cut by the range asked), players × the options' totals."""

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Optional
 
 import attrs
 
-from ..cards import SUIT_MASK, card_list, card_str
+from ..cards import RANK_NAMES, SUIT_MASK, SUIT_NAMES, card_list, card_str
 from ..expr import CARD_SCOPE
 from ..expr.types import BOOL, SEAT
 from ..ruleset.schema import Bool, Enum, Expr, ExprSource, Field, Int, List, RankKind
@@ -44,6 +44,8 @@ FIELDS = {
     "doubling": Field(DOUBLING, "side bets between players on the difference of their scores (Barbu)", default=None),
     "again_after": Field(Expr("pred"), "a card predicate: after playing a matching card the same player plays again "
                          "(if able), e.g. card.rank == A", default=None),
+    "again_optional": Field(Bool(), "with again_after: the extra card is the player's choice (he may pass instead, "
+                            "free of any cost); false: he must play it when able", default=False),
     "prizes": Field(List(Int(-10**6, 10**6), min_items=1, max_items=8), "points by finishing place; the deal ends when all are given", required=True),
 }
 
@@ -66,6 +68,7 @@ class LayoutContract(Contract):
     must_play: bool
     prizes: tuple
     again: int = 0  # cards after which the same player plays again
+    again_optional: bool = False  # the extra turn may be declined with a pass
     free_passes: int = 0
     pass_cost: int = 0
     pass_fine: int = 0
@@ -101,6 +104,21 @@ class LayoutContract(Contract):
                 adds.append(m)
             self._tables[rank] = (opening, tuple(adds))
         return self._tables[rank]
+
+    def unreachable(self, deck: int) -> int:
+        """The cards of ``deck`` that no layout can ever take, with a fixed opening rank: each row
+        grows one card at a time from its opening card, so a card beyond a gap (a card missing
+        from the deck) or in a row whose opening card is missing is never playable (0 with a
+        free start, where the first card chooses the opening rank)."""
+        if self.start_rank is None:
+            return 0
+        opening, adds = self.tables()
+        reached, frontier = 0, opening & deck
+        while frontier:
+            c = (frontier & -frontier).bit_length() - 1
+            reached |= 1 << c
+            frontier = (frontier | adds[c]) & deck & ~reached
+        return deck & ~reached
 
     def new_deal(self, players: int, deck: int, dealer: int, dealt: list, direction: int = 1, number: int = 1,
                  memory: Optional[dict] = None):
@@ -147,11 +165,38 @@ class LayoutContract(Contract):
         if spec.get("again_after") is not None and not self.again:
             bctx.warning(w + ("again_after",), "M615", "again_after matches no card of the deck: nobody ever "
                          "plays again")
+        if spec.get("again_optional") and spec.get("again_after") is None:
+            bctx.warning(w + ("again_optional",), "M615", "again_optional has no effect without again_after",
+                         "say after which cards a player plays again (again_after: card.rank == A)")
         if len(self.prizes) > players:
             bctx.error(w + ("prizes",), "M607", f"{len(self.prizes)} prizes for {players} players")
         opening = deck if self.start_rank is None else sum(1 << (s * 13 + self.start_rank) for s in range(4))
         if not opening & deck:
             bctx.error(w + ("start_rank",), "M606", f"the opening rank {card_str(self.start_rank)[0]} is not in the deck")
+            return
+        self._check_unreachable(name, spec, w, bctx, deck)
+
+    def _check_unreachable(self, name: str, spec: dict, w: tuple, bctx, deck: int) -> None:
+        """M617: cards of the deck this layout can never take (their holders can never go out)."""
+        dead = self.unreachable(deck)
+        if not dead:
+            return
+        from ..cards import card_pretty
+
+        cards = " ".join(card_pretty(x) for x in range(52) if dead >> x & 1)
+        ace = "" if self.ace_high else "; with the ace low a row runs A 2 3 … K, so a missing 2 cuts off the ace"
+        where = w + ("ace",) if "ace" in spec else w + ("start_rank",) if "start_rank" in spec else w
+        bctx.error(where, "M617", f"layout {name!r} can never reach {cards}: a row grows one card at a time from its "
+                   f"opening card, and the deck has a gap before {'it' if dead.bit_count() == 1 else 'them'}{ace}",
+                   "make the rows continuous (ace: high when the deck lacks the 2s, or put the missing cards back)")
+
+    turn_word = "turn"  # what a numbered step of play is called in messages (a round of turns)
+
+    def aspects(self, rs, spec) -> dict:
+        """This contract's rules in words, aspect by aspect (``kierki explain``, ``kierki diff``)."""
+        from .layoutwords import aspects
+
+        return aspects(self, rs, spec)
 
     def wants_tricks(self, tricks_total: int, players: int) -> Optional[bool]:
         """A layout has no tricks: no hint (a bot's hint hook of every deal type)."""
@@ -191,6 +236,7 @@ class Layout(DealType):
             pass_fine=spec.get("pass_fine", 0),
             prizes=tuple(prizes),
             again=again.const if again is not None else 0,
+            again_optional=bool(spec.get("again_optional", False)) and again is not None,
             doubling=doubling,
             description=spec.get("description") or "",
         )
@@ -220,6 +266,7 @@ class LayoutDeal:
         self.finished: list[int] = []
         self.actions: list = []
         self.passes_in_row = 0
+        self.extra_turn = False  # the player on turn has just played an again_after card
         self.free_left = [contract.free_passes] * players
         self.voluntary = 0  # passes made by players who could have played
         self.pool = 0  # points paid for passes, for the next player out
@@ -280,7 +327,8 @@ class LayoutDeal:
         if self.phase == Phase.DOUBLE:
             return self.betting.legal()
         out = card_list(self.legal_mask())
-        may_pass = not self.contract.must_play or self.free_left[self.to_move] > 0
+        c = self.contract
+        may_pass = not c.must_play or self.free_left[self.to_move] > 0 or (self.extra_turn and c.again_optional)
         if not out or (may_pass and self.voluntary < MAX_VOLUNTARY_PASSES):
             out.append(PASS)
         return out
@@ -300,8 +348,8 @@ class LayoutDeal:
             return f"{card_str(action)} is not in the hand of seat {self.to_move}"
         suit = action // 13
         if not self.played & SUIT_MASK[suit]:
-            opener = card_str(suit * 13 + self.start)[0]
-            return f"the {card_str(action)[1]} row is not open: only its {opener} can open it"
+            opener = RANK_NAMES[self.start]
+            return f"the {SUIT_NAMES[suit]} row is not open: only its {opener} can open it"
         return f"{card_str(action)} does not fit next to an end of its row"
 
     def apply_action(self, action: int) -> None:
@@ -325,6 +373,12 @@ class LayoutDeal:
                 self.to_move = self.betting.seat
             return
         if action == PASS:
+            if self.extra_turn and self.contract.again_optional:  # declining the extra card: free
+                self.extra_turn = False
+                self.passes_in_row = 0
+                self._advance()
+                return
+            self.extra_turn = False
             if self._pay_for_pass(seat):  # passing while able to play: the layout is not blocked
                 self.passes_in_row = 0
             else:
@@ -347,7 +401,9 @@ class LayoutDeal:
                 if self.phase == Phase.DONE:
                     return
             elif self.contract.again >> action & 1:  # an extra turn
+                self.extra_turn = True
                 return
+        self.extra_turn = False
         self._advance()
 
     def _pay_for_pass(self, seat: int) -> bool:
@@ -501,7 +557,10 @@ class LayoutDeal:
         st.finished = list(view.finished)
         st.actions = []
         st.passes_in_row = 0
+        # an optional extra turn shows as a pass the seat could not otherwise make
         st.free_left = list(view.free_passes_left) or [contract.free_passes] * view.players
+        st.extra_turn = (contract.again_optional and PASS in view.legal and len(view.legal) > 1
+                         and contract.must_play and not st.free_left[view.seat])
         st.voluntary = 0
         st.pool = view.pool
         st.paid = [0] * view.players  # who paid is not needed unless the layout blocks

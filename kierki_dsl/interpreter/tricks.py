@@ -220,6 +220,14 @@ class TrickContract(Contract):
 
         check(self, name, where, bctx, hand_size, deck)
 
+    turn_word = "trick"  # what a numbered step of play is called in messages (a trick)
+
+    def aspects(self, rs, spec) -> dict:
+        """This contract's rules in words, aspect by aspect (``kierki explain``, ``kierki diff``)."""
+        from .trickwords import aspects
+
+        return aspects(self, rs, spec)
+
     def wants_tricks(self, tricks_total: int, players: int) -> Optional[bool]:
         """Whether taking tricks is good here, read from the static scoring (a bot's hint)."""
         from .trickkernel import is_positive

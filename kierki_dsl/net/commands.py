@@ -6,7 +6,7 @@ import os
 import sys
 from typing import Optional
 
-from ..entry import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, stderr_line
+from ..exits import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, stderr_line
 from . import sik
 
 
@@ -113,13 +113,14 @@ def serve(ruleset, deals_path: Optional[str], host: Optional[str], port: int, se
         if resume:  # the seats, the seed and the match file come from the save file
             writer = SaveWriter(save, keep_bytes=keep)
         else:
-            head = header(ruleset, seed, [bots.get(s, "remote") for s in range(4)])
-            head["bots"] = {str(k): v for k, v in bots.items()}
-            head["deals"] = {"path": os.path.abspath(deals_path) if deals_path else None,
-                             "fingerprint": _deals_print(deals_path), "types": types_spec}
+            head = header(ruleset, seed, [bots.get(s, "remote") for s in range(4)], {
+                "bots": {str(k): v for k, v in bots.items()},
+                "deals": {"path": os.path.abspath(deals_path) if deals_path else None,
+                          "fingerprint": _deals_print(deals_path), "types": types_spec}})
             writer = SaveWriter(save, head)
     try:
-        table = Table(Match(ruleset, seed, deals), {s: make_player(n) for s, n in bots.items()}, script,
+        table = Table(Match(ruleset, seed, deals), {s: make_player(n) for s, n in bots.items()},
+                      [a.action for a in script],
                       on_action=writer.write if writer else None)
     except IllegalAction as e:  # an action of the save file that the rules refuse
         raise CommandError(f"{save}: error: a saved action is illegal: {e.reason}") from None

@@ -77,6 +77,13 @@ class RandomPlayer(Player):
         return pick(self.rng(view), view.legal)
 
 
+def player_names() -> set:
+    """The names of every registered player."""
+    from . import heuristic, human, search  # noqa: F401  (they register themselves)
+
+    return set(PLAYERS)
+
+
 def make_player(spec: str) -> Player:
     """A player by name, with an optional setting after a colon (``search:0.2s``, ``search:64``)."""
     from . import heuristic, human, search  # noqa: F401  (they register themselves)

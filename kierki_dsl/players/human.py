@@ -1,34 +1,50 @@
 """``human``: a person at the terminal plays a seat.
 
-Each decision shows the contract and what it penalises or rewards, the trick so far with who
-played what, the hand grouped by suit and sorted, the scores, and the legal cards numbered.
-Cards are typed as ``QS``, ``10h``, ``q♠`` or by their number. An illegal card is refused
-with the rule it breaks, taken from the ruleset, and the prompt comes back. Trump calls show
-the cards seen so far; in a layout deal the rows are shown and a player with nothing legal
-passes automatically.
+Each decision shows "deal k of N", the contract and what it penalises or rewards, every trick
+finished since the player's last turn and who took it (in a layout deal: who played or passed
+since then), the trick so far with who played what, the hand grouped by suit and sorted with
+the trumps marked, the points of the deal and of the match, and the legal cards numbered (a
+single legal card is the default: Enter plays it). Cards are typed as ``QS``, ``10h``,
+``q♠``, ``♦8``, ``h5``, ``10 kier`` or by their number; ``last`` (or ``?``) shows the
+previous trick again. An illegal card is refused with the rule it breaks, taken from the
+ruleset, and the prompt comes back. Trump calls show the cards seen so far and take suit
+names in English or Polish; in a layout deal the rows are shown and a player with nothing
+legal passes automatically.
 """
 from __future__ import annotations
 
 import sys
 from typing import Optional
 
-from ..cards import SUIT_NAMES, SUIT_SYMBOLS, CardError, card_pretty, parse_card, parse_suit
-from ..interpreter.actions import DONE, DOUBLE_BASE, NO_TRUMP, PASS, REDOUBLE_BASE, call, called_suit, is_bet, is_call
+from ..cards import SUIT_NAMES, SUIT_SYMBOLS, CardError, card_pretty
+from ..interpreter.actions import (DONE, DOUBLE_BASE, NO_TRUMP, PASS, REDOUBLE_BASE, IllegalAction, call, called_suit,
+                                   is_bet, is_call)
 from ..report import seat_name
 from .base import Player, register_player
+from .typed import read_card, read_suit
 
 
 class HumanQuit(Exception):
     """The person ended the input (Ctrl-D / end of file): the match stops as on Ctrl-C."""
 
 
-def hand_lines(hand: int) -> list:
+HELP = "Type a card such as QS, 10h, q♠, ♦8 or h5, or its number from the list ('last' shows the previous trick)."
+
+
+def hand_lines(hand: int, trump: int = -1) -> list:
+    """The hand by suit, highest card first; the trump suit is marked."""
     out = []
     for s in range(4):
         cards = [c for c in range(s * 13 + 12, s * 13 - 1, -1) if hand >> c & 1]
         if cards:
-            out.append(f"  {SUIT_SYMBOLS[s]} " + " ".join(card_pretty(c)[:-1] for c in cards))
+            mark = "   ← trumps" if s == trump else ""
+            out.append(f"  {SUIT_SYMBOLS[s]} " + " ".join(card_pretty(c)[:-1] for c in cards) + mark)
     return out
+
+
+def trick_text(plays, players: int) -> str:
+    """``N 4♣, E 9♣, ...`` for ``(seat, card)`` pairs."""
+    return ", ".join(f"{seat_name(s, players)} {card_pretty(c)}" for s, c in plays)
 
 
 @register_player
@@ -39,6 +55,43 @@ class HumanPlayer(Player):
         self.inp = stdin or sys.stdin
         self.out = stdout or sys.stdout
         self.ruleset = self.rules = ruleset
+        self.totals: Optional[tuple] = None  # match totals before this deal (told by the runner)
+        self.last_view = None  # the previous decision's view, to say what happened since
+
+    def deal_over(self, number: int, totals, plays=()) -> None:
+        """The runner's word that deal ``number`` is over, its ``plays`` in record notation
+        (public) and the match totals: shows the deal's last trick if this seat played in it."""
+        self.totals = tuple(totals)
+        last = self.last_view
+        if last is None or last.deal_number != number or last.layout is not None or not plays:
+            return
+        line = self._final_trick(last, [str(p) for p in plays])
+        if line:
+            self.say()
+            self.say(line)
+
+    def _final_trick(self, view, plays: list) -> Optional[str]:
+        """The last trick of a deal (with its taker), from this seat's last decision in it."""
+        n = view.players
+        if view.phase != "play" or view.trick_number != view.tricks_total or view.hand.bit_count() != 1:
+            return None
+        seats, s = [], view.trick[0][0] if view.trick else view.seat
+        for _ in range(n):
+            seats.append(s)
+            s = (s + view.direction) % n
+        try:
+            cards = [read_card(p) for p in plays[-n:]]
+            hands = [0] * n
+            for seat, c in zip(seats, cards):
+                if all(seat != t for t, _ in view.trick):
+                    hands[seat] |= 1 << c
+            st = self.contract_of(view).from_view(view, hands)
+            for c in cards[len(view.trick):]:
+                st.apply_action(c)
+            _, trick, winner = st.completed[-1]
+        except (CardError, IllegalAction, IndexError, KeyError, ValueError):  # no usual ending: nothing to show
+            return None
+        return f"Last trick ({view.trick_number}): {trick_text(trick, n)} — taken by {seat_name(winner, n)}"
 
     def say(self, text: str = "") -> None:
         self.out.write(text + "\n")
@@ -61,22 +114,56 @@ class HumanPlayer(Player):
         return illegal_reason(view, action, contract) if contract is not None or view.options else None
 
     # -- showing the table ---------------------------------------------------------------------
+    def _deals_in_match(self) -> str:
+        rs = self.rules
+        if rs is None or getattr(rs, "until", None) is not None:
+            return ""
+        return f" of {len(rs.schedule) * rs.series}"
+
     def _contract_lines(self, view) -> list:
         c = self.contract_of(view)
         title = f"{c.pl} — {c.en}" if getattr(c, "en", "") else c.pl
-        lines = [f"Deal {view.deal_number}: {title}"]
-        if self.ruleset is not None and getattr(c, "name", None) in getattr(self.ruleset, "specs", {}):
+        lines = [f"Deal {view.deal_number}{self._deals_in_match()}: {title}"]
+        if self.rules is not None and getattr(c, "name", None) in getattr(self.rules, "specs", {}):
             from ..explain import aspects
 
-            asp = aspects(self.ruleset, c.name)
+            asp = aspects(self.rules, c.name)
             for key in ("scoring", "lead ban", "trumps") + tuple(k for k in asp if k.startswith("rule")):
                 if key in asp:
                     lines.append(f"  {key}: {asp[key]}")
         return lines
 
+    def _since_last_turn(self, view) -> list:
+        """Tricks finished since this seat's last decision (with their takers), or in a layout
+        deal who played and who passed since then."""
+        n = view.players
+        last = self.last_view
+        same_deal = last is not None and last.deal_number == view.deal_number and last.phase == view.phase
+        if view.layout is None:
+            seen = len(last.completed) if same_deal else 0
+            return [f"Trick {i + 1}: {trick_text(plays, n)} — taken by {seat_name(w, n)}"
+                    for i, (_, plays, w) in enumerate(view.completed) if i >= seen]
+        if not same_deal or not last.hand_sizes or view.ply <= last.ply + 1:  # nobody else moved (an extra turn)
+            return []
+        new = view.played & ~last.played
+        moved = []
+        s = last.seat
+        for _ in range(n - 1):
+            s = (s + view.direction) % n
+            if last.hand_sizes[s] == 0:
+                continue
+            k = last.hand_sizes[s] - view.hand_sizes[s]
+            moved.append(f"{seat_name(s, n)} " + ("passed" if k == 0 else f"played {k} card{'s' if k > 1 else ''}"))
+        if not moved:
+            return []
+        cards = " ".join(card_pretty(c) for c in range(52) if new >> c & 1 and not last.hand >> c & 1)
+        return ["Since your last turn: " + ", ".join(moved) + (f"; new on the table: {cards}" if cards else "")]
+
     def _table(self, view) -> None:
         n = view.players
         self.say()
+        for line in self._since_last_turn(view):
+            self.say(line)
         for line in self._contract_lines(view):
             self.say(line)
         trump = "none" if view.trump < 0 else SUIT_NAMES[view.trump]
@@ -84,8 +171,7 @@ class HumanPlayer(Player):
             trump += f" (called by {seat_name(view.caller, n)})"
         if view.layout is None and view.phase == "play":
             self.say(f"Dealer {seat_name(view.dealer, n)} · trumps: {trump} · trick {view.trick_number} of {view.tricks_total}")
-            played = ", ".join(f"{seat_name(s, n)} {card_pretty(c)}" for s, c in view.trick) or "(you lead)"
-            self.say(f"Trick so far: {played}")
+            self.say(f"Trick so far: {trick_text(view.trick, n) or '(you lead)'}")
         elif view.layout is not None:
             if view.opening_rank < 0:
                 self.say("Layout: nothing played yet; the first card opens its row, and its rank opens every row")
@@ -99,12 +185,30 @@ class HumanPlayer(Player):
                 self.say(f"Pool: {view.pool} points, for the next player to go out")
         self.say("Points this deal: " + "  ".join(f"{seat_name(s, n)} {p:+d}" if p else f"{seat_name(s, n)} 0"
                                                   for s, p in enumerate(view.scores)))
+        if self.totals is not None or view.deal_number == 1:
+            totals = self.totals or (0,) * n
+            self.say("Match totals:     " + "  ".join(f"{seat_name(s, n)} {t:+d}" if t else f"{seat_name(s, n)} 0"
+                                                      for s, t in enumerate(totals)))
         self.say(f"Your hand ({seat_name(view.seat, n)}):")
-        for line in hand_lines(view.hand):
+        for line in hand_lines(view.hand, view.trump):
             self.say(line)
+
+    def _show_last_trick(self, view) -> None:
+        if view.layout is None and view.completed:
+            _, plays, w = view.completed[-1]
+            self.say(f"Previous trick ({len(view.completed)}): {trick_text(plays, view.players)} — "
+                     f"taken by {seat_name(w, view.players)}")
+        else:
+            self.say("No trick has been finished yet in this deal.")
 
     # -- decisions -----------------------------------------------------------------------------
     def act(self, view) -> int:
+        try:
+            return self._act(view)
+        finally:
+            self.last_view = view
+
+    def _act(self, view) -> int:
         legal = list(view.legal)
         if view.phase == "choose":
             return self._choose(view, legal)
@@ -120,11 +224,18 @@ class HumanPlayer(Player):
         options = sorted((a for a in legal if a != PASS), key=lambda c: (c // 13, -(c % 13)))
         self.say("Legal: " + "  ".join(f"{i}) {card_pretty(c)}" for i, c in enumerate(options, start=1))
                  + ("  or 'pass'" if PASS in legal else ""))
+        default = options[0] if len(options) == 1 and PASS not in legal else None
+        prompt = f"{what} [Enter: {card_pretty(default)}]> " if default is not None else f"{what}> "
         while True:
-            text = self.ask(f"{what}> ")
-            action = self._parse(text, options, PASS in legal)
-            if action is None:
-                self.say("Type a card such as QS, 10h or q♠, or its number from the list.")
+            text = self.ask(prompt)
+            if not text and default is not None:
+                return default
+            if text.lower() in ("last", "?"):
+                self._show_last_trick(view)
+                continue
+            action, problem = self._parse(text, options, view)
+            if problem:
+                self.say(problem)
                 continue
             if action in legal:
                 return action
@@ -132,21 +243,29 @@ class HumanPlayer(Player):
                 self.say(f"you do not hold {card_pretty(action)}")
                 continue
             reason = self._reason(view, action)
-            self.say(f"{card_pretty(action) if action < 52 else text} is not allowed: {reason or 'not legal now'}")
+            shown = card_pretty(action) if action < 52 else text
+            self.say(f"{shown} is not allowed: {reason or 'not legal now'}")
 
     @staticmethod
-    def _parse(text: str, options: list, may_pass: bool) -> Optional[int]:
+    def _parse(text: str, options: list, view) -> tuple:
+        """(action, None) for a card, a list number or 'pass'; (None, why not) otherwise."""
         t = text.strip()
         if not t:
-            return None
-        if t.isdigit() and 1 <= int(t) <= len(options):
-            return options[int(t) - 1]
-        if t.lower() == "pass" and may_pass:
-            return PASS
+            return None, HELP
+        if t.lstrip("-").isdigit():
+            k = int(t)
+            if 1 <= k <= len(options):
+                return options[k - 1], None
+            span = "1" if len(options) == 1 else f"1 to {len(options)}"
+            return None, f"{t} is not on the list: the legal cards are numbered {span}"
+        if t.lower() == "pass":
+            if view.layout is None:
+                return None, "there is no passing in this deal: play a card"
+            return PASS, None
         try:
-            return parse_card(t)
+            return read_card(t), None
         except CardError:
-            return None
+            return None, HELP
 
     def _call(self, view, legal) -> int:
         names = ["no trumps" if called_suit(a) < 0 else SUIT_NAMES[called_suit(a)] for a in legal]
@@ -158,9 +277,9 @@ class HumanPlayer(Player):
             if t in ("none", "no trumps", "nt") and NO_TRUMP in legal:
                 return NO_TRUMP
             try:
-                a = call(parse_suit(t))
-            except Exception:
-                self.say("Type a suit (S, H, D, C, ♠, hearts...) or its number.")
+                a = call(read_suit(t))
+            except CardError:
+                self.say("Type a suit (S, H, D, C, ♠, hearts, kiery...) or its number.")
                 continue
             if a in legal:
                 return a
@@ -197,7 +316,7 @@ class HumanPlayer(Player):
         from ..interpreter.actions import CHOOSE_BASE
 
         self.say()
-        self.say(f"Deal {view.deal_number}: you choose the contract. Your hand:")
+        self.say(f"Deal {view.deal_number}{self._deals_in_match()}: you choose the contract. Your hand:")
         for line in hand_lines(view.hand):
             self.say(line)
         opts = [(a, self.contract_of(view, view.options[a - CHOOSE_BASE])) for a in legal]

@@ -1,13 +1,19 @@
 """Compiling validated contracts: expressions with file positions, references, cycles."""
 from __future__ import annotations
 
+import os
 from typing import Any, Optional
 
-from ..diagnostics import Diagnostics, Pos, did_you_mean
+from ..diagnostics import ERROR, WARNING, Diagnostic, Diagnostics, Pos, did_you_mean
 from ..expr import ExprText, compile_expr
 from ..expr.types import Scope, Type
 from .schema import ExprSource, Scalar
 from .yamlsafe import node_path
+
+
+#: A contract's keys that decide its declared and computed total: with an error in one of
+#: them, its total cannot be checked.
+TOTAL_KEYS = frozenset({"type", "score", "prizes", "total", "trump"})
 
 
 class BuildContext:
@@ -23,6 +29,9 @@ class BuildContext:
         self.built: dict[str, Any] = {}
         self.invalid = invalid
         self._building: list[str] = []
+        #: contracts with a schema error outside what decides their total, built with the bad
+        #: values left out (their defaults), for the total checks only
+        self.partial: dict[str, Any] = {}
 
     # -- positions and findings -------------------------------------------------------------
     def locate(self, where: tuple) -> tuple[str, Optional[Pos]]:
@@ -39,10 +48,53 @@ class BuildContext:
         return self.locate(where)[1]
 
     def error(self, where: tuple, code: str, message: str, hint: str = "") -> None:
-        self.diags.error(*self.locate(where), code, message, hint)
+        self.diags.add(self._finding(where, code, message, hint, ERROR))
 
     def warning(self, where: tuple, code: str, message: str, hint: str = "") -> None:
-        self.diags.warning(*self.locate(where), code, message, hint)
+        self.diags.add(self._finding(where, code, message, hint, WARNING))
+
+    def _finding(self, where: tuple, code: str, message: str, hint: str, severity: str) -> Diagnostic:
+        """A finding at ``where``; one about a value the linted file inherits from its base is
+        placed in the linted file (at the override that holds it, else at ``extends``), with a
+        note naming where the base wrote it and a hint naming the key to override."""
+        path, pos = self.locate(where)
+        if os.path.abspath(path) == os.path.abspath(self.path):
+            return Diagnostic(path, pos, code, message, severity, hint)
+        here = self._override(where) or self._extends()
+        if here is None:
+            return Diagnostic(path, pos, code, message, severity, hint)
+        at = f"{path}:{pos.line}:{pos.col}" if pos else path
+        whole = next((i for i, part in enumerate(where) if isinstance(part, int)), len(where))
+        key = self.label(where[:whole])
+        what = f"{key} (a list is replaced whole)" if whole < len(where) else key
+        advice = f"to change it for this ruleset, override {what} in this file" if key else ""
+        return Diagnostic(self.path, here, code, message, severity, "; ".join(x for x in (hint, advice) if x),
+                          note=f"the value is inherited: {at}" if key else f"from the base ruleset: {at}")
+
+    def _override(self, where: tuple) -> Optional[Pos]:
+        """The innermost value around ``where`` written in the linted file (a contract or deeper)."""
+        for k in range(len(where) - 1, 1, -1):
+            node = self.nodes.get(where[:k])
+            if node is not None and os.path.abspath(node_path(node, "")) == os.path.abspath(self.path):
+                key = self.nodes.get(where[:k] + ("$key",))  # a mapping: point at its key
+                if not isinstance(node, Scalar) and key is not None:
+                    node = key
+                return node.span() if isinstance(node, Scalar) else node.pos
+        return None
+
+    def _extends(self) -> Optional[Pos]:
+        """The position of the linted file's ``extends`` key."""
+        import re
+
+        root = self.nodes.get(())
+        src = getattr(root, "source", None)
+        if src is None or os.path.abspath(src.path) != os.path.abspath(self.path):
+            return None
+        m = re.search(r"^extends[ \t]*:", src.text, re.M)
+        if m is None:
+            return None
+        start = src.pos(m.start())
+        return Pos(start.line, start.col, start.line, start.col + len("extends") - 1)
 
     @staticmethod
     def label(where: tuple) -> str:
@@ -64,6 +116,20 @@ class BuildContext:
         return compiled
 
     # -- references between contracts -------------------------------------------------------
+    def _quietly(self, name: str, spec: dict):
+        """Build a contract keeping its findings to itself (they would repeat what is reported)."""
+        from ..interpreter.catalogue import DEAL_TYPES
+
+        kept, self.diags = self.diags, Diagnostics()
+        self._building.append(name)
+        try:
+            return DEAL_TYPES[spec["type"]].build(name, spec, self)
+        except (KeyError, TypeError, ValueError, AttributeError, IndexError):  # a value it needed was left out
+            return None
+        finally:
+            self._building.pop()
+            self.diags = kept
+
     def contract(self, name: str, where: tuple):
         """The compiled contract ``name`` (built on first use); None after reporting a problem."""
         if name in self.built:
@@ -78,8 +144,11 @@ class BuildContext:
             return None
         from ..interpreter.catalogue import DEAL_TYPES
 
-        if any(p[:2] == ("contracts", name) for p in self.invalid):  # reported already: building adds noise
+        bad = [p for p in self.invalid if p[:2] == ("contracts", name)]
+        if bad:  # reported already: building adds noise, but the totals may still be checked
             self.built[name] = None
+            if all(len(p) == 3 and p[2] not in TOTAL_KEYS for p in bad):  # whole keys, left out: defaults
+                self.partial[name] = self._quietly(name, spec)
             return None
         self._building.append(name)
         try:

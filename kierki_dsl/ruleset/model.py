@@ -37,6 +37,7 @@ class Ruleset:
     series: int = 1  # the schedule is played this many times, each series one dealer on
     texts: tuple = attrs.field(default=(), repr=False)  # the file's text and those it extends
     specs: dict = attrs.field(factory=dict, repr=False)  # validated contract data, for explain/diff
+    parts: tuple = attrs.field(default=(), repr=False)  # the validated match.parts, for explain/diff
 
     @property
     def fingerprint(self) -> str:
@@ -70,6 +71,15 @@ class Ruleset:
         from ..interpreter.envs import match_end_env
 
         return bool(self.until(match_end_env(totals, k, self.players)))
+
+    def stopped_at_max_deals(self, k: int, totals) -> bool:
+        """Whether a match of ``k`` deals ended only because it reached ``max_deals`` (its
+        ``until`` condition never held)."""
+        if self.until is None or k < self.max_deals:
+            return False
+        from ..interpreter.envs import match_end_env
+
+        return not self.until(match_end_env(totals, k, self.players))
 
     @classmethod
     def load(cls, path: str, warnings: Optional[Diagnostics] = None) -> "Ruleset":
@@ -120,6 +130,7 @@ def load_tree(path: str, diags: Diagnostics, chain: tuple = ()):
 def compile_tree(path: str, src, root, diags: Diagnostics, texts=()) -> Optional[Ruleset]:
     ctx = Ctx(path, diags)
     spec = ruleset_schema().load(root, ctx, (), "ruleset")
+    ctx.nodes.setdefault((), root)  # the document itself (findings at a variant's `extends`)
     if spec is INVALID:
         return None
     from .semantics import check_ruleset
@@ -192,6 +203,7 @@ def compile_tree(path: str, src, root, diags: Diagnostics, texts=()) -> Optional
         series=series,
         max_deals=match.get("max_deals", 1000) if until is not None else len(schedule) * series,
         specs=contracts_spec,
+        parts=tuple(match.get("parts") or ()),
     )
     check_ruleset(spec, compiled, schedule, bctx, hand_size, diags)
     return ruleset

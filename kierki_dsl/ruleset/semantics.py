@@ -42,6 +42,7 @@ def check_ruleset(spec: dict, compiled: dict, schedule: list, bctx, hand_size: i
     computed = {}
     for name, c in compiled.items():
         if c is None:
+            _check_partial(name, bctx, hand_size, players, deck)
             continue
         w = ("contracts", name)
         total = contract_total(c, hand_size, players, deck)
@@ -65,6 +66,7 @@ def check_ruleset(spec: dict, compiled: dict, schedule: list, bctx, hand_size: i
                        f"the match declares total {declared} but its deals add up to {got}"
                        + (f" ({series} series)" if series > 1 else ""),
                        "per deal: " + ", ".join(f"{c.name} {t}" for c, t in zip(schedule, per)))
+    _check_length(match, schedule, series, bctx)
     # declared totals of parts
     for i, part in enumerate(match.get("parts") or []):
         if not isinstance(part, dict) or not all(isinstance(part.get(k), int) for k in ("first", "last")):
@@ -94,6 +96,41 @@ def check_ruleset(spec: dict, compiled: dict, schedule: list, bctx, hand_size: i
     for name in contracts_spec:
         if name not in scheduled and name not in included:
             bctx.warning(("contracts", name, "$key"), "M608", f"contract {name!r} is defined but never scheduled or included")
+
+
+def _check_partial(name: str, bctx, hand_size: int, players: int, deck: int) -> None:
+    """A contract with a schema error: its declared total is still checked when the error is
+    elsewhere (M601); when the error is in what decides the total, M618 says it was skipped."""
+    declared = (bctx.specs.get(name) or {}).get("total") if isinstance(bctx.specs.get(name), dict) else None
+    if not isinstance(declared, int):
+        return
+    w = ("contracts", name)
+    partial = bctx.partial.get(name)
+    total = contract_total(partial, hand_size, players, deck) if partial is not None else None
+    if partial is None:
+        bctx.warning(w + ("total",), "M618", f"the total of contract {name!r} was not checked: the errors above in "
+                     "this contract stop it", "fix them; the declared total is checked then")
+    elif total is not None and total != declared:
+        bctx.error(w + ("total",), "M601", f"contract {name!r} declares total {declared} but its scoring gives {total}",
+                   "correct the points or the declared total")
+
+
+#: Deals in a match beyond which lint warns (Kierki plays 12, Barbu 28, WALC 4 × 12; Hearts
+#: until -100 stops at max_deals 200).
+LONG_MATCH = 1000
+
+
+def _check_length(match: dict, schedule: list, series: int, bctx) -> None:
+    """M619: a match far longer than any real one (a slip in repeat, series or max_deals)."""
+    if match.get("until") is not None:
+        n, where = match.get("max_deals", 1000), ("match", "max_deals") if "max_deals" in match else ("match", "until")
+        what = f"may last up to {n} deals (max_deals)"
+    else:
+        n, where = len(schedule) * series, ("match", "series") if series > 1 else ("match", "schedule")
+        what = f"lasts {n} deals" + (f" ({len(schedule)} scheduled × {series} series)" if series > 1 else "")
+    if isinstance(n, int) and n > LONG_MATCH:
+        bctx.warning(where, "M619", f"the match {what}: more than {LONG_MATCH}, far longer than any real match",
+                     "check repeat, series and max_deals")
 
 
 def _check_choices(schedule: list, players: int, bctx) -> None:

@@ -103,13 +103,52 @@ def node_path(node, default: str) -> str:
     return src.path if src is not None else default
 
 
+#: Characters of source text taken by a double-quoted escape, after the backslash's letter.
+_ESCAPE_LENGTH = {"x": 4, "u": 6, "U": 10}
+
+
+def _align_quoted(s: Scalar) -> list[int]:
+    """Map each value character of a quoted scalar to its source index, following escapes
+    (``\\x20``, ``\\u00e9``, ``''``...) and folded line breaks exactly; [] if they cannot be
+    followed (positions then fall back to the scalar's start)."""
+    raw, value = s.source.text, s.value
+    j, end = s.start + 1, max(s.start + 1, s.end - 1)
+    out: list = []
+    while len(out) < len(value) and j < end:
+        c, want = raw[j], value[len(out)]
+        if s.style == '"' and c == "\\":
+            nxt = raw[j + 1] if j + 1 < end else ""
+            if nxt in ("\n", "\r"):  # an escaped line break: nothing, nor the next line's indent
+                j += 2
+                while j < end and raw[j] in " \t\r\n":
+                    j += 1
+                continue
+            out.append(j)
+            j += _ESCAPE_LENGTH.get(nxt, 2)
+        elif s.style == "'" and c == "'" and raw[j + 1 : j + 2] == "'":
+            out.append(j)
+            j += 2
+        elif c == want:
+            out.append(j)
+            j += 1
+        elif c in " \t\r\n":  # a folded line break (and the indentation around it)
+            if want in " \n":
+                out.append(j)
+            while j < end and raw[j] in " \t\r\n":
+                j += 1
+        else:
+            return []
+    return out if len(out) == len(value) else []
+
+
 def _align(s: Scalar) -> list[int]:
-    """Map each value character to a source index by walking the raw text greedily."""
+    """Map each value character to a source index (quoted scalars exactly, others by walking
+    the raw text greedily)."""
+    if s.style in ('"', "'"):
+        return _align_quoted(s)
     raw = s.source.text
     j = s.start
-    if s.style in ('"', "'"):
-        j += 1
-    elif s.style in ("|", ">"):
+    if s.style in ("|", ">"):
         nl = raw.find("\n", j)
         j = s.end if nl < 0 else nl + 1
     out = []

@@ -1,0 +1,30 @@
+"""The exit codes of every ``kierki`` command, and how an exception that reaches the top of a
+command becomes one: 0 success · 1 findings or bad input · 2 usage · 70 internal error ·
+130 interrupted. Every command module imports them from here (no ``cli`` ↔ ``entry`` ↔
+``lint`` cycle)."""
+from __future__ import annotations
+
+import sys
+
+EXIT_OK, EXIT_FINDINGS, EXIT_USAGE, EXIT_INTERNAL, EXIT_INTERRUPTED = 0, 1, 2, 70, 130
+
+
+def failure_exit(e: BaseException, debug: bool) -> int:
+    """The exit code (and message) for an exception that reached the top of a command."""
+    if isinstance(e, KeyboardInterrupt):
+        stderr_line("kierki: interrupted")
+        return EXIT_INTERRUPTED
+    if isinstance(e, BrokenPipeError):  # the reader went away (kierki ... | head)
+        return EXIT_OK
+    if debug:
+        import traceback
+
+        traceback.print_exc()
+    else:
+        stderr_line(f"kierki: internal error: {type(e).__name__}: {e} (run with --debug for details)")
+    return EXIT_INTERNAL
+
+
+def stderr_line(text: str) -> None:
+    """Write one line to stderr."""
+    sys.stderr.write(text.rstrip("\n") + "\n")

@@ -1,0 +1,43 @@
+"""The tricks deal type in words: ``kierki explain`` and ``kierki diff`` read a trick
+contract's rules through ``TrickContract.aspects``."""
+from __future__ import annotations
+
+from ..cards import SUIT_NAMES
+from ..explain import PHASE_WORDS, _score_words, cards, seat
+
+
+def aspects(c, rs, spec) -> dict:
+    """The trick contract's rules as ordered (aspect -> sentence) pairs."""
+    out: dict = {}
+    n = rs.hand_size
+    out["game"] = f"trick-taking, {n} tricks"
+    t = spec.get("trump")
+    if isinstance(t, dict):
+        choices = [x for x in (t.get("choices") or SUIT_NAMES)]
+        text = ", ".join("no trumps" if x == "none" else x for x in choices)
+        out["trumps"] = f"{seat(t['called_by'].text)} names trumps ({text}) after seeing his first {t.get('after', 5)} cards"
+    else:
+        out["trumps"] = "no trumps" if t in (None, "none") else f"{t} are trumps"
+    lead = spec.get("first_lead")
+    out["lead"] = f"{seat(lead.text) if lead else seat('left(dealer)')} leads to the first trick; each trick's winner leads the next"
+    out["follow"] = ("follow suit when able, otherwise any card" if c.follow_suit else "any card may be played")
+    if spec.get("lead_ban") is not None:
+        out["lead ban"] = f"{cards(spec['lead_ban'].text)} may not be led unless the hand holds nothing else"
+    for i, r in enumerate(spec.get("restrictions") or []):
+        verb = "must play" if r.get("require") is not None else "may not play"
+        pred = cards((r.get("require") or r.get("forbid")).text)
+        when = f" if `{' '.join(r['when'].text.split())}`" if r.get("when") is not None else ""
+        fallback = "" if r.get("fallback", True) else " (no exception)"
+        if r.get("reason"):  # the author's sentence says when it applies: not said twice
+            only = f" (only if `{' '.join(r['when'].text.split())}`)" if r.get("when") is not None else ""
+            out[f"rule {i + 1}"] = f"{r['reason']}{only}{fallback}"
+        else:
+            out[f"rule {i + 1}"] = f"{PHASE_WORDS[r['phase']]}{when} a player {verb} {pred}{fallback}"
+    out["scoring"] = "; ".join(_score_words(rs, spec)) or "nothing scores"
+    if spec.get("early_stop"):
+        out["end"] = "the deal ends as soon as no points can change any more"
+    elif spec.get("end_when") is not None:
+        out["end"] = f"the deal ends before the next trick when `{' '.join(spec['end_when'].text.split())}`"
+    else:
+        out["end"] = f"all {n} tricks are played"
+    return out

@@ -1,0 +1,245 @@
+"""The shape of JSON inputs (records, save files): read safely, checked against a small schema
+per format before any value is used, every problem reported at its line.
+
+``load(text)`` refuses nesting deeper than ``MAX_DEPTH`` in one linear scan *before* the
+JSON parser (whose recursion a line of 100,000 ``[`` would exhaust) runs, then parses, then
+indexes the line of every value by its path (``("deals", 3, "scores")``). ``check(value,
+schema)`` walks a schema made of the small classes below and returns the first mismatch as
+``(path, message)``; ``line_of`` turns the path into a line (the nearest enclosing value's if
+the value itself is missing).
+"""
+from __future__ import annotations
+
+import json
+import re
+from typing import Optional
+
+from .values import frozen
+
+MAX_DEPTH = 64
+
+
+class ShapeError(Exception):
+    """A JSON input that is not well-formed or not of its format's shape, located by line."""
+
+    def __init__(self, line: int, message: str, col: Optional[int] = None) -> None:
+        super().__init__(message)
+        self.line = line
+        self.col = col
+        self.message = message
+
+    @property
+    def where(self) -> str:
+        """``LINE`` or ``LINE:COL``."""
+        return f"{self.line}:{self.col}" if self.col else str(self.line)
+
+
+# -- reading ---------------------------------------------------------------------------------
+_TOKEN = re.compile(r'\s*(?:("(?:[^"\\]|\\.)*")|([{}\[\],:])|(-?[0-9][0-9eE.+-]*|true|false|null))', re.S)
+
+
+def load(text: str, first_line: int = 1) -> tuple:
+    """``(value, lines)``: the parsed JSON and the line of every value by its path.
+
+    ``first_line`` is the line ``text`` starts on in its file (JSON lines). Raises
+    ``ShapeError`` for nesting beyond ``MAX_DEPTH`` and for text that is not JSON."""
+    _check_depth(text, first_line)
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise ShapeError(first_line + e.lineno - 1, f"not valid JSON: {e.msg}", e.colno) from None
+    return value, _lines(text, first_line)
+
+
+def _check_depth(text: str, first_line: int) -> None:
+    depth, line, in_string, escaped = 0, first_line, False, False
+    for ch in text:
+        if ch == "\n":
+            line += 1
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "[{":
+            depth += 1
+            if depth > MAX_DEPTH:
+                raise ShapeError(line, f"JSON nests deeper than {MAX_DEPTH} levels")
+        elif ch in "]}":
+            depth -= 1
+
+
+def _lines(text: str, first_line: int) -> dict:
+    """The line of every value of valid JSON ``text``, by path (no recursion)."""
+    lines: dict = {}
+    frames: list = []  # [kind, key or index, expecting a key]
+    pos, line = 0, first_line
+    while True:
+        m = _TOKEN.match(text, pos)
+        if m is None:
+            return lines
+        line += text.count("\n", pos, m.start(m.lastindex))  # JSON tokens hold no raw newline
+        pos = m.end()
+        string, punct, _ = m.groups()
+        top = frames[-1] if frames else None
+        if punct in ("}", "]"):
+            frames.pop()
+        elif punct == ",":
+            if top[0] == "list":
+                top[1] += 1
+            else:
+                top[2] = True
+        elif punct == ":":
+            top[2] = False
+        elif string is not None and top is not None and top[0] == "obj" and top[2]:
+            top[1] = json.loads(string)
+        else:  # a value starts here
+            lines[tuple(f[1] for f in frames)] = line
+            if punct == "{":
+                frames.append(["obj", None, True])
+            elif punct == "[":
+                frames.append(["list", 0, False])
+
+
+def line_of(lines: dict, path: tuple, default: int = 1) -> int:
+    """The line of the value at ``path``, or of the nearest value that encloses it."""
+    while path not in lines and path:
+        path = path[:-1]
+    return lines.get(path, default)
+
+
+# -- schemas ---------------------------------------------------------------------------------
+@frozen
+class Int:
+    """An integer (never a boolean) in ``[low, high]``."""
+
+    low: Optional[int] = None
+    high: Optional[int] = None
+    name: str = "an integer"
+
+    def problem(self, v) -> Optional[str]:
+        if not isinstance(v, int) or isinstance(v, bool):
+            return f"must be {self.name}"
+        if (self.low is not None and v < self.low) or (self.high is not None and v > self.high):
+            return f"must be {self.name} from {self.low} to {self.high}" if self.high is not None else f"must be {self.name} of at least {self.low}"
+        return None
+
+
+@frozen
+class Str:
+    """A string, optionally one of ``values``."""
+
+    values: tuple = ()
+    name: str = "a string"
+
+    def problem(self, v) -> Optional[str]:
+        if not isinstance(v, str):
+            return f"must be {self.name}"
+        if self.values and v not in self.values:
+            return f"must be {' or '.join(repr(x) for x in self.values)}"
+        return None
+
+
+@frozen
+class Null:
+    name: str = "null"
+
+    def problem(self, v) -> Optional[str]:
+        return None if v is None else "must be null"
+
+
+@frozen
+class List:
+    """A list of ``item``, with at most ``max_items`` items."""
+
+    item: object
+    max_items: int = 10_000
+    name: str = ""
+
+    def problem(self, v) -> Optional[str]:
+        if not isinstance(v, list):
+            return f"must be {self.name or 'a list'}"
+        if len(v) > self.max_items:
+            return f"has {len(v)} items (at most {self.max_items})"
+        return None
+
+
+@frozen
+class Obj:
+    """An object with these ``fields`` (``required`` among them); other keys are allowed."""
+
+    fields: dict
+    required: tuple = ()
+    name: str = "an object"
+
+    def problem(self, v) -> Optional[str]:
+        if not isinstance(v, dict):
+            return f"must be {self.name}"
+        return None
+
+
+@frozen
+class OneOf:
+    """Any one of ``options``."""
+
+    options: tuple
+    name: str = ""
+
+    def problem(self, v) -> Optional[str]:
+        for o in self.options:
+            if _first(v, o, ()) is None:
+                return None
+        return f"must be {self.name or ' or '.join(_describe(o) for o in self.options)}"
+
+
+def _describe(schema) -> str:
+    if isinstance(schema, List):
+        return schema.name or f"a list of {_plural(schema.item)}"
+    return schema.name
+
+
+def _plural(schema) -> str:
+    return {"an integer": "integers", "a string": "strings"}.get(_describe(schema), f"items that are {_describe(schema)}")
+
+
+def check(value, schema) -> Optional[tuple]:
+    """The first place ``value`` does not fit ``schema``: ``(path, message)``; None if it fits."""
+    return _first(value, schema, ())
+
+
+def _first(value, schema, path: tuple) -> Optional[tuple]:
+    stack = [(value, schema, path)]
+    while stack:
+        v, s, p = stack.pop()
+        problem = s.problem(v)
+        if problem is not None:
+            return p, f"{_label(p)} {problem}, got {_shown(v)}"
+        if isinstance(s, Obj):
+            missing = [k for k in s.required if k not in v]
+            if missing:
+                return p, f"{_label(p)} has no {missing[0]!r}"
+            stack.extend((v[k], sub, p + (k,)) for k, sub in reversed(list(s.fields.items())) if k in v)
+        elif isinstance(s, List):
+            stack.extend((item, s.item, p + (i,)) for i, item in reversed(list(enumerate(v))))
+    return None
+
+
+def _label(path: tuple) -> str:
+    if not path:
+        return "the document"
+    out = ""
+    for part in path:
+        out += f"[{part}]" if isinstance(part, int) else (("." if out else "") + str(part))
+    return repr(out)
+
+
+def _shown(v) -> str:
+    text = json.dumps(v, ensure_ascii=False)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+__all__ = ["MAX_DEPTH", "ShapeError", "load", "line_of", "check", "Int", "Str", "Null", "List", "Obj", "OneOf"]
