@@ -16,7 +16,7 @@ from typing import Optional
 import attrs
 
 from .cards import CardError, card_str, parse_card, popcount
-from .interpreter.actions import PASS, IllegalAction, call, parse_bet
+from .interpreter.actions import IllegalAction, call, parse_action, parse_bet
 from .values import define, frozen
 
 FORMAT = "kierki-record/1"
@@ -347,7 +347,7 @@ def _replay_deal(ruleset, contract, k: int, entry, first_dealer: Optional[int]):
         seat = state.current_player()
         trick, _ = state.position()
         try:
-            action = PASS if (isinstance(p, str) and p.lower() == "pass") else parse_card(str(p))
+            action = parse_action(str(p))
         except CardError as e:
             return None, Violation(d, str(e), trick, seat, word)
         v = _apply_checked(state, action, d, str(p), trick=trick, seat=seat, turn_word=word)

@@ -12,8 +12,8 @@ import json
 import os
 from typing import Optional
 
-from .cards import CardError, parse_card
-from .interpreter.actions import CHOOSE_BASE, NO_TRUMP, PASS, action_str, call, parse_bet
+from .cards import CardError
+from .interpreter.actions import action_str, parse_action
 from .interpreter.match import MatchError, MatchRunner
 from .values import frozen
 
@@ -34,24 +34,8 @@ class SavedAction:
     line: int
 
 
-def encode(action: int) -> str:
-    if action >= CHOOSE_BASE:
-        return f"choose:{action - CHOOSE_BASE}"
-    return action_str(action)
-
-
-def decode(text: str) -> int:
-    t = str(text)
-    if t == "pass":
-        return PASS
-    if t.startswith("choose:") and t[7:].isdigit():
-        return CHOOSE_BASE + int(t[7:])
-    if t == "call:none":
-        return NO_TRUMP
-    if t.startswith("call:") and len(t) == 6 and t[5] in "SHDC":
-        return call("SHDC".index(t[5]))
-    bet = parse_bet(t)
-    return bet if bet is not None else parse_card(t)
+encode = action_str  # one notation for actions everywhere (interpreter/actions.py)
+decode = parse_action
 
 
 class SaveWriter:

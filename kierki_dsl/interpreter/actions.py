@@ -39,6 +39,11 @@ def is_bet(action: int) -> bool:
 
 
 def action_str(action: int) -> str:
+    """An action in the notation of records, save files and messages (``parse_action`` reads it):
+    a card (``QS``), ``pass``, ``call:H`` / ``call:none``, ``double:1``, ``redouble:2``, ``done``,
+    ``choose:3`` (the option of a declarer's choice)."""
+    if action >= CHOOSE_BASE:
+        return f"choose:{action - CHOOSE_BASE}"
     if action < 52:
         return card_str(action)
     if action == PASS:
@@ -52,6 +57,24 @@ def action_str(action: int) -> str:
     if action >= REDOUBLE_BASE:
         return f"redouble:{action - REDOUBLE_BASE}"
     return f"double:{action - DOUBLE_BASE}"
+
+
+def parse_action(text: str) -> int:
+    """The action ``action_str`` wrote; ``CardError`` (a ``ValueError``) for anything else."""
+    from ..cards import parse_card
+
+    t = str(text).strip()
+    low = t.lower()
+    if low == "pass":
+        return PASS
+    if low.startswith("choose:") and low[7:].isdigit() and len(low) <= 10:
+        return CHOOSE_BASE + int(low[7:])
+    if low == "call:none":
+        return NO_TRUMP
+    if low.startswith("call:") and len(t) == 6 and t[5].upper() in SUITS:
+        return call(SUITS.index(t[5].upper()))
+    bet = parse_bet(t)
+    return bet if bet is not None else parse_card(t)
 
 
 def parse_bet(text: str):
