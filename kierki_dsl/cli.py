@@ -115,7 +115,7 @@ def _players(spec: str, n: int, ruleset=None):
 def run(
     ruleset: str = typer.Argument(..., help="The ruleset file (YAML)."),
     seed: Optional[int] = typer.Option(None, "--seed", help="Seed for a reproducible match (printed when not given)."),
-    players: str = typer.Option("heuristic", "--players", help="Players per seat, comma-separated (random, heuristic, search, search:64, search:0.2s, human), or one for all."),
+    players: str = typer.Option("heuristic", "--players", help="Players per seat, comma-separated (random, heuristic, search, search:64, search:0.2s, ismcts, ismcts:0.2s, human), or one for all."),
     human: Optional[int] = typer.Option(None, "--human", help="Play this seat yourself (0 = N, 1 = E, 2 = S, 3 = W)."),
     fmt: OutputFormat = typer.Option(OutputFormat.text, "--format", help="text or json."),
     record: Optional[str] = typer.Option(None, "--record", help="Write the match as a kierki-record/1 file."),

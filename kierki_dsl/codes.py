@@ -228,6 +228,28 @@ _add("M615", "extra turn after no card", "An `again_after` predicate that no car
      "kierki: 1\nname: example\ndeck: {ranks: [8, 9, 10, J, Q, K, A]}\nmatch: {schedule: [lot]}\ncontracts:\n"
      "  lot:\n    type: layout\n    start_rank: 8\n    ace: high\n    again_after: card.rank == A\n    prizes: [800, 500]\n",
      (10, 18), severity="warning")
+_add("M622", "up_first that never applies", "`up_first` makes the card above the opening card come before any "
+     "card below it. With the opening card at the top of its row there is no card above, and if the deck has no "
+     "card above it the lower cards can never be laid.",
+     "kierki: 1\nname: example\nmatch: {schedule: [lot]}\ncontracts:\n"
+     "  lot:\n    type: layout\n    start_rank: K\n    up_first: true\n    prizes: [800, 500]\n",
+     "kierki: 1\nname: example\nmatch: {schedule: [lot]}\ncontracts:\n"
+     "  lot:\n    type: layout\n    start_rank: 7\n    up_first: true\n    prizes: [800, 500]\n",
+     (8, 15), severity="warning")
+_add("M620", "auction range", "An auction's bids run from `min` to `max` in steps of `step`: `max` below `min` "
+     "leaves no bid (an error), too many levels make every turn a long list (an error), and a `max` off the grid of "
+     "`step` can never be bid (a warning).",
+     _contract("  bez_lew:\n    auction: {min: 100, max: 50, step: 10}\n    first_lead: bidder\n"
+               "    score: [{per_trick: -20}]\n"),
+     _contract("  bez_lew:\n    auction: {min: 50, max: 100, step: 10}\n    first_lead: bidder\n"
+               "    score: [{per_trick: -20}]\n"),
+     (6, 30))
+_add("M621", "auction that decides nothing", "An auction is played for something: a rule of the contract must read "
+     "its outcome (`bidder` calls trumps or leads, or the scoring reads `bid`). Otherwise the bids change nothing.",
+     _contract("  bez_lew:\n    auction: {min: 50, max: 100, step: 10}\n    score: [{per_trick: -20}]\n"),
+     _contract("  bez_lew:\n    auction: {min: 50, max: 100, step: 10}\n    first_lead: bidder\n"
+               "    score: [{per_trick: -20}]\n"),
+     (6, 14), severity="warning")
 _add("M616", "nobody may double", "A `may_double` rule that is always false makes the doubling round empty.",
      _contract("  bez_lew:\n    doubling: {may_double: 1 > 2}\n    score: [{per_trick: -20}]\n"),
      _contract("  bez_lew:\n    doubling: {may_double: doubler != dealer}\n    score: [{per_trick: -20}]\n"),

@@ -18,7 +18,8 @@ from .ruleset.semantics import contract_total
 
 _RANK_PLURAL = {8: "tens", 9: "jacks", 10: "queens", 11: "kings", 12: "aces"}
 _SEAT_WORDS = {"dealer": "the dealer", "left(dealer)": "the player to the dealer's left",
-               "right(dealer)": "the player to the dealer's right", "holder(2C)": "the holder of the two of clubs"}
+               "right(dealer)": "the player to the dealer's right", "holder(2C)": "the holder of the two of clubs",
+               "bidder": "the highest bidder"}
 
 
 def _rank_plural(r: int) -> str:
@@ -118,7 +119,8 @@ PHASE_WORDS = {"lead": "when leading", "follow": "when following suit", "discard
 
 def _choice_words(c) -> str:
     names = ", ".join(o.pl for o in c.options)
-    once = " (each contract once per chooser)" if c.once_each else ""
+    once = (" (each contract once in the match, whoever chooses)" if c.once_in_match
+            else " (each contract once per chooser)" if c.once_each else "")
     return f"{seat(c.by_text)} looks at his hand and chooses the contract: {names}{once}"
 
 

@@ -38,6 +38,8 @@ def deal_entry(result) -> dict:
         entry["passes"] = [list(p) for p in result.passes]
     if result.bets:
         entry["bets"] = list(result.bets)
+    if result.auction:
+        entry["auction"] = list(result.auction)
     return entry
 
 
@@ -307,6 +309,10 @@ def _replay_deal(ruleset, contract, k: int, entry, first_dealer: Optional[int]):
             v = _apply_checked(state, action, d, f"passing {chosen[i]}", seat=seat)
             if v is not None:
                 return None, v
+    if getattr(state, "phase", None) == "auction":
+        v = _replay_auction(state, entry.get("auction"), d)
+        if v is not None:
+            return None, v
     trump = entry.get("trump")
     if getattr(contract, "call", None) is not None:
         if trump is None:
@@ -361,6 +367,30 @@ def _replay_deal(ruleset, contract, k: int, entry, first_dealer: Optional[int]):
     if recorded is not None and list(recorded) != scores:
         return None, Violation(d, f"recorded scores {list(recorded)} disagree with the rules, which give {scores}")
     return scores, None
+
+
+def _replay_auction(state, bids, d: int) -> Optional[Violation]:
+    """Apply a deal's recorded auction ("bid:120", "pass", ...); the violation, if any."""
+    from .interpreter.actions import PASS, is_bid
+
+    if not isinstance(bids, list):
+        return Violation(d, "'auction' must be the list of bids and passes, such as [\"bid:100\", \"pass\"]")
+    for b in bids:
+        seat = state.current_player()
+        if state.phase != "auction":
+            return Violation(d, f"the auction is over but the record has more: {b!r}", seat=seat)
+        try:
+            action = parse_action(str(b))
+        except ValueError:
+            action = None
+        if action is None or not (action == PASS or is_bid(action)):
+            return Violation(d, f"auction: {b!r} is not a bid (bid:VALUE or pass)", seat=seat)
+        v = _apply_checked(state, action, d, f"bid {b}", seat=seat)
+        if v is not None:
+            return v
+    if state.phase == "auction":
+        return Violation(d, "the record's auction ends before the auction is over", seat=state.current_player())
+    return None
 
 
 def _apply_checked(state, action: int, deal: int, shown: str, **where) -> Optional[Violation]:

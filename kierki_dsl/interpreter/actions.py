@@ -10,6 +10,7 @@ DOUBLE_BASE = 58  # DOUBLE_BASE + seat (0..7): double that seat
 REDOUBLE_BASE = 66  # REDOUBLE_BASE + seat: redouble a seat that doubled you
 DONE = 74  # no more doubles (or redoubles) from this seat
 CHOOSE_BASE = 100  # CHOOSE_BASE + i: a declarer chooses option i of a declarer's-choice deal
+BID_BASE = 1000  # BID_BASE + value: a bid of that value in an auction (a pass there is PASS)
 
 
 def call(suit: int) -> int:
@@ -33,6 +34,20 @@ def redouble(seat: int) -> int:
     return REDOUBLE_BASE + seat
 
 
+def bid(value: int) -> int:
+    """The action bidding ``value`` in an auction."""
+    return BID_BASE + value
+
+
+def bid_value(action: int) -> int:
+    return action - BID_BASE
+
+
+def is_bid(action: int) -> bool:
+    """An auction bid (not a pass)."""
+    return action >= BID_BASE
+
+
 def is_bet(action: int) -> bool:
     """A doubling-round action: double, redouble or done."""
     return DOUBLE_BASE <= action <= DONE
@@ -41,13 +56,15 @@ def is_bet(action: int) -> bool:
 def action_str(action: int) -> str:
     """An action in the notation of records, save files and messages (``parse_action`` reads it):
     a card (``QS``), ``pass``, ``call:H`` / ``call:none``, ``double:1``, ``redouble:2``, ``done``,
-    ``choose:3`` (the option of a declarer's choice)."""
-    if action >= CHOOSE_BASE:
+    ``choose:3`` (the option of a declarer's choice), ``bid:120`` (an auction bid)."""
+    if CHOOSE_BASE <= action < BID_BASE:
         return f"choose:{action - CHOOSE_BASE}"
     if action < 52:
         return card_str(action)
     if action == PASS:
         return "pass"
+    if is_bid(action):
+        return f"bid:{action - BID_BASE}"
     if action == NO_TRUMP:
         return "call:none"
     if is_call(action):
@@ -67,8 +84,10 @@ def parse_action(text: str) -> int:
     low = t.lower()
     if low == "pass":
         return PASS
-    if low.startswith("choose:") and low[7:].isdigit() and len(low) <= 10:
+    if low.startswith("choose:") and low[7:].isdigit() and len(low) <= 10 and int(low[7:]) < BID_BASE - CHOOSE_BASE:
         return CHOOSE_BASE + int(low[7:])
+    if low.startswith("bid:") and low[4:].isdigit() and len(low) <= 10:
+        return bid(int(low[4:]))
     if low == "call:none":
         return NO_TRUMP
     if low.startswith("call:") and len(t) == 6 and t[5].upper() in SUITS:

@@ -2,7 +2,8 @@
 
 ``{choose: {by: dealer, from: [a, b, c], once_each: true}, repeat: 12}`` makes twelve deals
 in each of which the chooser, after seeing his hand, names one of the contracts; with
-``once_each`` a chooser may name each contract only once in a match.
+``once_each`` a chooser may name each contract only once in a match; with ``once_in_match``
+each contract is named only once in the match, whoever chooses.
 """
 from __future__ import annotations
 
@@ -29,6 +30,7 @@ class Choice:
     type: str = "choice"
     pl: str = "Wybór rozgrywającego"
     en: str = "declarer's choice"
+    once_in_match: bool = False
     total = None
 
     def chooser(self, dealer: int, players: int, hands, deck: int) -> int:
@@ -73,23 +75,33 @@ class Choice:
 
     def block_total(self, count: int, cut: bool, computed: dict, players: int):
         """The fixed sum of ``count`` deals of this slot in a row: when every chooser names every
-        option once (a whole block, not cut by the range asked), players × the options' totals."""
+        option once (a whole block, not cut by the range asked), players × the options' totals;
+        with ``once_in_match``, when the block names every option once, their totals."""
         opts = [computed.get(o.name) for o in self.options]
-        if cut or not self.once_each or None in opts or count != players * len(opts):
+        once = 1 if self.once_in_match else players  # how many times each option is played
+        if cut or not (self.once_each or self.once_in_match) or None in opts or count != once * len(opts):
             return None
-        return players * sum(opts)
+        return once * sum(opts)
 
     def check_count(self, count: int, players: int, bctx) -> None:
         """M613: more deals of this slot than its choosers may fill, each option once."""
-        if self.once_each and count > players * len(self.options):
+        if self.once_in_match:
+            if count > len(self.options):
+                bctx.error(("match", "schedule"), "M613",
+                           f"{count} declarer's-choice deals but {len(self.options)} contracts, each once in the match")
+        elif self.once_each and count > players * len(self.options):
             bctx.error(("match", "schedule"), "M613",
                        f"{count} declarer's-choice deals but {players} choosers × {len(self.options)} contracts, each once, "
                        f"allow only {players * len(self.options)}")
 
     def allowed(self, chooser: int, chosen: dict) -> list[int]:
         """Indices of the options this chooser may still name."""
-        used = chosen.get((id(self), chooser), set()) if self.once_each else set()
+        used = chosen.get(self.memory_key(chooser), set()) if self.once_each or self.once_in_match else set()
         return [i for i, c in enumerate(self.options) if c.name not in used]
+
+    def memory_key(self, chooser: int) -> tuple:
+        """Where the match remembers this slot's choices: per chooser, or one set for the match."""
+        return (id(self), None if self.once_in_match else chooser)
 
     def view(self, seat: int, hand: int, dealer: int, players: int, legal: list, scores) -> SeatView:
         from .view import SeatView  # only play needs it; lint does not
@@ -103,7 +115,7 @@ class Choice:
 
 
 def record_choice(chosen: dict, slot: Choice, chooser: int, contract) -> None:
-    chosen.setdefault((id(slot), chooser), set()).add(contract.name)
+    chosen.setdefault(slot.memory_key(chooser), set()).add(contract.name)
 
 
 class ChoiceDeal:

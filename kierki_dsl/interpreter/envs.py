@@ -30,10 +30,11 @@ class Holders:
         return NOBODY
 
 
-def seat_env(dealer: int, players: int, caller: int, hands, deck: int) -> dict:
-    """A seat expression (first lead, first turn, trump caller, chooser): ``hands`` are masks."""
+def seat_env(dealer: int, players: int, caller: int, hands, deck: int, bidder: int = NOBODY, bid: int = 0) -> dict:
+    """A seat expression (first lead, first turn, trump caller, chooser): ``hands`` are masks;
+    ``bidder`` and ``bid`` are the auction's outcome, when the deal has one."""
     return {"dealer": dealer, "players": players, "caller": caller, "holders": Holders(hands),
-            "hands": hands, "deck": deck}
+            "hands": hands, "deck": deck, "bidder": bidder, "bid": bid}
 
 
 def play_env(led_suit: int, trump: int, winning: int, number: int, tricks: int, hearts_broken: bool,
@@ -45,11 +46,12 @@ def play_env(led_suit: int, trump: int, winning: int, number: int, tricks: int, 
 
 
 def trick_env(number: int, tricks: int, leader: int, winner: int, cards: int, players: int, trump: int,
-              dealer: int, caller: int, deck: int) -> dict:
+              dealer: int, caller: int, deck: int, bidder: int = NOBODY, bid: int = 0) -> dict:
     """Trick scoring (``per_trick``, ``points``, ``when``) of a finished trick of ``cards``."""
     return {"trick.number": number, "trick.is_first": number == 1, "trick.is_last": number == tricks,
             "trick.leader": leader, "trick.winner": winner, "trick.cards": cards, "tricks": tricks,
-            "players": players, "trump": trump, "dealer": dealer, "caller": caller, "deck": deck}
+            "players": players, "trump": trump, "dealer": dealer, "caller": caller, "deck": deck,
+            "bidder": bidder, "bid": bid}
 
 
 def card_scoring_env(number: int, tricks: int, trump: int, deck: int) -> dict:
@@ -59,10 +61,11 @@ def card_scoring_env(number: int, tricks: int, trump: int, deck: int) -> dict:
 
 
 def seat_end_env(seat: int, dealer: int, players: int, caller: int, trump: int, tricks_taken: int,
-                 tricks: int, taken: int, taken_all, deck: int) -> dict:
+                 tricks: int, taken: int, taken_all, deck: int, bidder: int = NOBODY, bid: int = 0) -> dict:
     """Seat scoring (``per_seat``) when the deal ends."""
     return {"seat": seat, "dealer": dealer, "players": players, "caller": caller, "trump": trump,
-            "tricks_taken": tricks_taken, "tricks": tricks, "taken": taken, "taken_all": taken_all, "deck": deck}
+            "tricks_taken": tricks_taken, "tricks": tricks, "taken": taken, "taken_all": taken_all, "deck": deck,
+            "bidder": bidder, "bid": bid}
 
 
 def end_when_env(tricks_played: int, tricks: int, points_left: bool, deck: int) -> dict:

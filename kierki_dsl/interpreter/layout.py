@@ -46,6 +46,8 @@ FIELDS = {
                          "(if able), e.g. card.rank == A", default=None),
     "again_optional": Field(Bool(), "with again_after: the extra card is the player's choice (he may pass instead, "
                             "free of any cost); false: he must play it when able", default=False),
+    "up_first": Field(Bool(), "the card above the opening card must be laid before any card below it (Fan Tan: "
+                      "the 8 follows the 7 before the 6)", default=False),
     "prizes": Field(List(Int(-10**6, 10**6), min_items=1, max_items=8), "points by finishing place; the deal ends when all are given", required=True),
 }
 
@@ -74,6 +76,7 @@ class LayoutContract(Contract):
     pass_fine: int = 0
     doubling: Optional[Doubling] = None
     description: str = ""
+    up_first: bool = False  # a row grows down only once the card above its opening card lies
     _tables: dict = attrs.field(factory=dict, repr=False)
 
     def position(self, c: int) -> int:
@@ -97,10 +100,12 @@ class LayoutContract(Contract):
                 if p == start:
                     opening |= 1 << c
                 m = 0
-                if p <= start and p > 0:
+                if p <= start and p > 0 and not (self.up_first and p == start and start < 12):
                     m |= 1 << self.card_at(s, p - 1)
                 if p >= start and p < 12:
                     m |= 1 << self.card_at(s, p + 1)
+                if self.up_first and p == start + 1 and start > 0:  # the card above opens the way down
+                    m |= 1 << self.card_at(s, start - 1)
                 adds.append(m)
             self._tables[rank] = (opening, tuple(adds))
         return self._tables[rank]
@@ -165,6 +170,7 @@ class LayoutContract(Contract):
         if spec.get("again_after") is not None and not self.again:
             bctx.warning(w + ("again_after",), "M615", "again_after matches no card of the deck: nobody ever "
                          "plays again")
+        self._check_up_first(w, bctx, deck)
         if spec.get("again_optional") and spec.get("again_after") is None:
             bctx.warning(w + ("again_optional",), "M615", "again_optional has no effect without again_after",
                          "say after which cards a player plays again (again_after: card.rank == A)")
@@ -189,6 +195,17 @@ class LayoutContract(Contract):
         bctx.error(where, "M617", f"layout {name!r} can never reach {cards}: a row grows one card at a time from its "
                    f"opening card, and the deck has a gap before {'it' if dead.bit_count() == 1 else 'them'}{ace}",
                    "make the rows continuous (ace: high when the deck lacks the 2s, or put the missing cards back)")
+
+    def _check_up_first(self, w: tuple, bctx, deck: int) -> None:
+        """M622: ``up_first`` that never applies, or that keeps the lower cards out of play."""
+        if not self.up_first or self.start_rank is None:
+            return
+        start = self.position(self.start_rank)
+        if start == 12:
+            bctx.warning(w + ("up_first",), "M622", "up_first never applies: the opening card is the top of its row")
+        elif not any(deck >> self.card_at(s, start + 1) & 1 for s in range(4)):
+            bctx.warning(w + ("up_first",), "M622", "with up_first the cards below the opening card can never be "
+                         "laid: the card above it is not in the deck")
 
     turn_word = "turn"  # what a numbered step of play is called in messages (a round of turns)
 
@@ -237,6 +254,7 @@ class Layout(DealType):
             prizes=tuple(prizes),
             again=again.const if again is not None else 0,
             again_optional=bool(spec.get("again_optional", False)) and again is not None,
+            up_first=spec.get("up_first", False),
             doubling=doubling,
             description=spec.get("description") or "",
         )
@@ -304,7 +322,7 @@ class LayoutDeal:
             lo, hi = c.position(row[0]), c.position(row[1])
             for p in range(lo, hi + 1):
                 self.played |= 1 << c.card_at(suit, p)
-            if lo > 0:
+            if lo > 0 and not (c.up_first and self.start is not None and hi == c.position(self.start) and hi < 12):
                 self.frontier |= 1 << c.card_at(suit, lo - 1)
             if hi < 12:
                 self.frontier |= 1 << c.card_at(suit, hi + 1)
@@ -350,6 +368,12 @@ class LayoutDeal:
         if not self.played & SUIT_MASK[suit]:
             opener = RANK_NAMES[self.start]
             return f"the {SUIT_NAMES[suit]} row is not open: only its {opener} can open it"
+        if self.contract.up_first and self.start is not None:
+            c, pos = self.contract, self.contract.position(action)
+            start = c.position(self.start)
+            if pos == start - 1 and start < 12 and not self.played >> c.card_at(suit, start + 1) & 1:
+                return (f"the {card_str(c.card_at(suit, start + 1))} must follow the "
+                        f"{card_str(c.card_at(suit, start))} before any lower card")
         return f"{card_str(action)} does not fit next to an end of its row"
 
     def apply_action(self, action: int) -> None:

@@ -16,6 +16,11 @@ def aspects(c, rs, spec) -> dict:
         out["game"] = (f"layout (Fan Tan): rows by suit, opened by the {RANK_NAMES[c.start_rank]}s and built up "
                        "and down one card at a time")
     out["ace"] = "the ace is high (above the king)" if c.ace_high else "the ace is low (below the two)"
+    if c.up_first:
+        out["up first"] = ("in each row the card above the opening card must be laid before any card below it"
+                           if c.start_rank is None else
+                           f"in each row the {RANK_NAMES[(c.start_rank + 1) % 13]} must follow the "
+                           f"{RANK_NAMES[c.start_rank]} before any lower card")
     out["first turn"] = f"{seat(spec['first_turn'].text) if spec.get('first_turn') else seat('left(dealer)')} plays first"
     out["play"] = ("a player who can play must play; with nothing to play he passes" if c.must_play
                    else "a player may pass at any time")

@@ -80,6 +80,9 @@ class DealResult:
     passes: Optional[tuple] = None  # cards each seat passed, when the contract passes cards
     bets: tuple = ()  # the doubling round's actions in order ("double:1", "done", ...)
     wagers: tuple = ()  # the bets made: (doubler, target, 2 if redoubled else 1)
+    auction: tuple = ()  # the auction's bids and passes in order ("bid:120", "pass", ...)
+    bid: int = 0  # the winning bid (0 without an auction)
+    bidder: int = -1  # who won the auction
     first: int = -1  # the seat that played the deal's first card (or passed first in a layout)
     blocked: bool = False  # a layout deal that ended because nobody could play
 
@@ -201,6 +204,9 @@ class Match:
             passes=_passes(state),
             bets=tuple(state.record_bets()) if hasattr(state, "record_bets") else (),
             wagers=state.betting.public() if getattr(state, "betting", None) is not None else (),
+            auction=tuple(state.record_auction()) if hasattr(state, "record_auction") else (),
+            bid=getattr(state, "bid", 0),
+            bidder=getattr(state, "bidder", -1),
             first=self.first,
             blocked=getattr(state, "blocked", False),
         )

@@ -10,6 +10,7 @@ class Phase(str, Enum):
 
     CHOOSE = "choose"  # a declarer names the contract
     PASS = "pass"  # cards are passed before play (Hearts)
+    AUCTION = "auction"  # seats bid for the right to play the deal
     CALL = "call"  # a seat names trumps
     DOUBLE = "double"  # the doubling round (Barbu)
     PLAY = "play"  # cards are played (or, in a layout, a pass)
@@ -23,6 +24,7 @@ class Phase(str, Enum):
 EXPECTED = {
     Phase.CHOOSE: "a contract is to be chosen",
     Phase.PASS: "cards to pass are expected",
+    Phase.AUCTION: "a bid or a pass is expected",
     Phase.CALL: "a trump call is expected",
     Phase.DOUBLE: "a bet is expected",
     Phase.PLAY: "a card is expected",

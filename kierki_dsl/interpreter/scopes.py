@@ -14,11 +14,18 @@ _COMMON = {
     "$deck": Var(ANY, "deck"),
 }
 
+#: The outcome of a deal's auction (``auction``): -1 and 0 before it ends, or without one.
+_AUCTION = {
+    "bidder": Var(SEAT, "bidder", "the seat that won the auction (-1 if none)"),
+    "bid": Var(INT, "bid", "the winning bid (0 if none)"),
+}
+
 SEAT_EXPR = Scope(
     "a seat expression",
     {
         **_COMMON,
         "caller": Var(SEAT, "caller", "the seat that called trumps (-1 if none)"),
+        **_AUCTION,
         "$holders": Var(ANY, "holders"),
         "$hands": Var(ANY, "hands"),
     },
@@ -40,6 +47,7 @@ TRICK_POINTS = Scope(
         "tricks": Var(INT, "tricks", "the number of tricks in a full deal"),
         "trump": Var(SUIT, "trump", "the trump suit (matches no card when there is none)"),
         "caller": Var(SEAT, "caller", "the seat that called trumps (-1 if none)"),
+        **_AUCTION,
         "$trick.cards": Var(ANY, "trick.cards"),
     },
 )
@@ -75,6 +83,7 @@ SEAT_END = Scope(
         "caller": Var(SEAT, "caller", "the seat that called trumps (-1 if none)"),
         "trump": Var(SUIT, "trump", "the trump suit"),
         "tricks_taken": Var(INT, "tricks_taken", "tricks this seat won"),
+        **_AUCTION,
         "tricks": Var(INT, "tricks", "the number of tricks in a full deal"),
         "$taken": Var(ANY, "taken"),
         "$taken_all": Var(ANY, "taken_all"),

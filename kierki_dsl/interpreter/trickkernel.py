@@ -30,10 +30,11 @@ def winning_play(plays, trump: int) -> int:
 
 
 def add_seat_scores(scores: list, seat_scorers, dealer: int, players: int, caller: int, trump: int,
-                    tricks_won, tricks: int, taken, deck: int) -> None:
+                    tricks_won, tricks: int, taken, deck: int, bidder: int = -1, bid: int = 0) -> None:
     """Add every seat's end-of-deal points (``per_seat`` components) to ``scores``."""
     for seat in range(players):
-        env = seat_end_env(seat, dealer, players, caller, trump, tricks_won[seat], tricks, taken[seat], taken, deck)
+        env = seat_end_env(seat, dealer, players, caller, trump, tricks_won[seat], tricks, taken[seat], taken, deck,
+                           bidder, bid)
         for s in seat_scorers:
             scores[seat] += s.points(env)
 

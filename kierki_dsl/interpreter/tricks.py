@@ -18,6 +18,7 @@ from ..ruleset.schema import Bool, Enum, Expr, Field, Int, List, Obj, OneOf, Str
 from ..values import frozen
 from . import scopes
 from .catalogue import Contract, DealType, register
+from .bidding import AUCTION, Auction, build_auction
 from .doubling import DOUBLING, Doubling, build_doubling
 from .envs import NOBODY, card_scoring_env, seat_env, trick_env
 
@@ -79,6 +80,8 @@ FIELDS = {
     "end_when": Field(Expr("bool"), "the deal ends before the next trick when this holds"),
     "early_stop": Field(Bool(), "end the deal as soon as no points can change any more", default=False),
     "doubling": Field(DOUBLING, "side bets between players on the difference of their scores (Barbu)", default=None),
+    "auction": Field(AUCTION, "players bid for the right to play the deal; expressions read `bidder` and `bid`",
+                     default=None),
 }
 
 
@@ -157,6 +160,7 @@ class TrickContract(Contract):
     description: str = ""
     passing: Optional[PassCards] = None
     doubling: Optional[Doubling] = None
+    auction: Optional[Auction] = None
     _tables: dict = attrs.field(factory=dict, repr=False)
 
     def new_deal(self, players: int, deck: int, dealer: int, dealt: list, direction: int = 1, number: int = 1,
@@ -206,6 +210,8 @@ class TrickContract(Contract):
         """The whole-deal random player of ``fastplay`` for this contract, or None."""
         from .fastplay import compile_tricks
 
+        if self.auction is not None:  # bids are decisions: the interpreter plays them
+            return None
         return compile_tricks(self, players, tricks, deck)
 
     def fixed_total(self, hand_size: int, players: int, deck: int) -> Optional[int]:
@@ -219,6 +225,10 @@ class TrickContract(Contract):
         from .trickchecks import check
 
         check(self, name, where, bctx, hand_size, deck)
+        if self.auction is not None:
+            from .bidding import check_auction
+
+            check_auction(self, where, bctx)
 
     turn_word = "trick"  # what a numbered step of play is called in messages (a trick)
 
@@ -344,7 +354,8 @@ class Tricks(DealType):
                 scorers.extend(got)
         end_when = ctx.expr(spec.get("end_when"), scopes.END_WHEN, BOOL, w + ("end_when",))
         doubling, doubling_ok = build_doubling(spec.get("doubling"), ctx, w + ("doubling",))
-        if first_lead is None or not doubling_ok:
+        auction, auction_ok = build_auction(spec.get("auction"), ctx, w + ("auction",))
+        if first_lead is None or not doubling_ok or not auction_ok:
             ok = False
         if not ok:
             return None
@@ -365,6 +376,7 @@ class Tricks(DealType):
             description=spec.get("description") or "",
             passing=_passing(spec.get("pass_cards"), ctx, w),
             doubling=doubling,
+            auction=auction,
         )
 
 

@@ -5,13 +5,14 @@ from typing import Optional
 
 from ..cards import FULL_DECK, SUIT_MASK, SUIT_NAMES, card_list, card_str, popcount
 from .actions import NO_TRUMP, IllegalAction, action_str, call, called_suit, is_bet
+from .bidding import AuctionRound
 from .doubling import BettingRound
 from .envs import card_scoring_env, end_when_env, play_env, seat_env, trick_env
 from .trickkernel import add_seat_scores, playout, winning_card, winning_play
 from .phases import Phase
 from .view import SeatView
 
-PASSING, CALL, DOUBLE, PLAY, DONE = Phase.PASS, Phase.CALL, Phase.DOUBLE, Phase.PLAY, Phase.DONE
+PASSING, AUCTION, CALL, DOUBLE, PLAY, DONE = Phase.PASS, Phase.AUCTION, Phase.CALL, Phase.DOUBLE, Phase.PLAY, Phase.DONE
 
 
 class TrickDeal:
@@ -43,7 +44,10 @@ class TrickDeal:
         self.ended_early = False
         self.number = number
         self.betting: Optional[BettingRound] = None  # the doubling round, when the contract has one
+        self.auction: Optional[AuctionRound] = None  # the auction, when the contract has one
+        self.bid, self.bidder = 0, -1  # its outcome
         self.passes: list = [[] for _ in range(players)]  # cards each seat passes
+        self._legal = (-1, 0, 0)  # (actions taken, hand on turn, legal mask) last worked out
         self.pass_offset = contract.passing.offset(number, players) if contract.passing else 0
         if self.pass_offset:
             self.phase = PASSING
@@ -52,6 +56,17 @@ class TrickDeal:
             self._after_passing()
 
     def _after_passing(self) -> None:
+        """The auction, if the contract has one, then the trump call or play."""
+        rule = self.contract.auction
+        if rule is not None:
+            env = self._seat_env()
+            self.auction = AuctionRound(rule, self.players, rule.first(env), self.direction, rule.all_pass(env))
+            self.phase = AUCTION
+            self.to_move = self.auction.seat
+            return
+        self._after_auction()
+
+    def _after_auction(self) -> None:
         contract = self.contract
         if contract.call is not None:
             self.phase = CALL
@@ -72,7 +87,7 @@ class TrickDeal:
 
     # -- environment for expressions ----------------------------------------------------
     def _seat_env(self) -> dict:
-        return seat_env(self.dealer, self.players, self.caller, self.hands, self.deck)
+        return seat_env(self.dealer, self.players, self.caller, self.hands, self.deck, self.bidder, self.bid)
 
     def _start_play(self) -> None:
         self.phase = PLAY
@@ -97,9 +112,11 @@ class TrickDeal:
             m = self.hands[self.to_move]
             for c in self.passes[self.to_move]:
                 m &= ~(1 << c)
-            return [c for c in range(52) if m >> c & 1]
+            return card_list(m)
         if self.phase == CALL:
             return [call(s) for s in self.contract.call.choices]
+        if self.phase == AUCTION:
+            return self.auction.legal()
         if self.phase == DOUBLE:
             return self.betting.legal()
         if self.phase == DONE:
@@ -112,8 +129,15 @@ class TrickDeal:
                         self.hands[self.to_move], self.deck)
 
     def legal_mask(self, explain: Optional[int] = None):
-        """The legal cards as a mask; with ``explain=card``, the reason that card is illegal."""
+        """The legal cards as a mask; with ``explain=card``, the reason that card is illegal.
+
+        The mask is kept for the position it was worked out in (the number of actions taken and
+        the hand on turn), so ``legal_actions`` followed by ``apply_action`` works it out once."""
         hand = self.hands[self.to_move]
+        if explain is None:
+            ply, seen, cached = self._legal
+            if ply == len(self.actions) and seen == hand:
+                return cached
         legal = hand
         leading = not self.trick
         phase = "lead"
@@ -150,6 +174,7 @@ class TrickDeal:
                 legal = m
         if explain is not None:
             return None
+        self._legal = (len(self.actions), hand, legal)
         return legal
 
     def why_illegal(self, action: int) -> Optional[str]:
@@ -167,6 +192,8 @@ class TrickDeal:
                 "no trumps" if s < 0 else SUIT_NAMES[s] for s in self.contract.call.choices) + ")"
         if self.phase == DOUBLE:
             return self.betting.why_illegal(action)
+        if self.phase == AUCTION:
+            return self.auction.why_illegal(action)
         if not 0 <= action < 52:
             return "a card is expected"
         if not self.hands[self.to_move] >> action & 1:
@@ -200,6 +227,18 @@ class TrickDeal:
             self.actions.append(action)
             self.trump = called_suit(action)
             self._before_play()
+            return
+        if self.phase == AUCTION:
+            reason = self.auction.why_illegal(action)
+            if reason is not None:
+                raise IllegalAction(reason)
+            self.actions.append(action)
+            self.auction.apply(action)
+            if self.auction.finished:
+                self.bid, self.bidder = self.auction.bid, self.auction.bidder
+                self._after_auction()
+            else:
+                self.to_move = self.auction.seat
             return
         if self.phase == DOUBLE:
             reason = self.betting.why_illegal(action)
@@ -287,7 +326,7 @@ class TrickDeal:
 
     def _dynamic_points(self, dynamic, tm: int, winner: int, leader: int, n: int) -> int:
         env = trick_env(n, self.tricks_total, leader, winner, tm, self.players, self.trump, self.dealer,
-                        self.caller, self.deck)
+                        self.caller, self.deck, self.bidder, self.bid)
         total = 0
         for s in dynamic:
             if s.when is not None and not s.when(env):
@@ -325,7 +364,7 @@ class TrickDeal:
             self.ended_early = True
         seat_scorers = [s for s in self.contract.scorers if s.kind == "seat"]
         add_seat_scores(self.scores, seat_scorers, self.dealer, self.players, self.caller, self.trump,
-                        self.tricks_won, self.tricks_total, self.taken, self.deck)
+                        self.tricks_won, self.tricks_total, self.taken, self.deck, self.bidder, self.bid)
         if self.betting is not None:
             self.scores = self.betting.settle(self.scores)
         self.phase = DONE
@@ -345,6 +384,10 @@ class TrickDeal:
     def record_bets(self) -> list[str]:
         return [action_str(a) for a in self.actions if is_bet(a)]
 
+    def record_auction(self) -> list:
+        """The auction's bids and passes as records write them ("bid:120", "pass")."""
+        return self.auction.record() if self.auction is not None else []
+
     def record_passes(self) -> Optional[list]:
         return [[card_str(c) for c in p] for p in self.passes] if self.pass_offset else None
 
@@ -358,7 +401,7 @@ class TrickDeal:
         if self.phase == PASSING:
             for c in self.passes[seat]:
                 hand &= ~(1 << c)
-        if self.phase == CALL:  # everyone has been dealt only the first cards so far
+        if self.phase == CALL and self.auction is None:  # everyone has been dealt only the first cards so far
             hand = sum(1 << c for c in self.dealt[seat][: self.contract.call.after])
         legal = self.legal_actions() if seat == self.current_player() else []
         return SeatView(
@@ -385,6 +428,9 @@ class TrickDeal:
             deal_number=self.number,
             ply=len(self.actions),
             bets=self.betting.public() if self.betting is not None else (),
+            auction=self.auction.public() if self.auction is not None else (),
+            bid=self.auction.bid if self.auction is not None else 0,
+            bidder=self.auction.bidder if self.auction is not None else -1,
         )
 
     def _hand_sizes(self) -> list:
@@ -412,6 +458,8 @@ class TrickDeal:
         other.passes = [list(p) for p in self.passes]
         if self.betting is not None:
             other.betting = self.betting.copy()
+        if self.auction is not None:
+            other.auction = self.auction.copy()
         return other
 
     @classmethod
@@ -447,8 +495,11 @@ class TrickDeal:
         st.ended_early = False
         st.number = view.deal_number
         st.passes = [[] for _ in range(view.players)]
+        st._legal = (-1, 0, 0)
         st.pass_offset = 0
         st.betting = BettingRound.settled(view.bets, view.players) if view.bets else None
+        st.bid, st.bidder = view.bid, view.bidder
+        st.auction = AuctionRound.settled(view.auction, view.bid, view.bidder, view.players) if view.auction else None
         st.dealt = [[] for _ in range(view.players)]
         st.leader = view.trick[0][0] if view.trick else view.seat
         st._tables = c.tables(view.tricks_total, view.trump, view.players)

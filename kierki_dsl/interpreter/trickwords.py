@@ -11,6 +11,8 @@ def aspects(c, rs, spec) -> dict:
     out: dict = {}
     n = rs.hand_size
     out["game"] = f"trick-taking, {n} tricks"
+    if spec.get("auction") is not None:
+        out["auction"] = _auction_words(spec["auction"])
     t = spec.get("trump")
     if isinstance(t, dict):
         choices = [x for x in (t.get("choices") or SUIT_NAMES)]
@@ -41,3 +43,14 @@ def aspects(c, rs, spec) -> dict:
     else:
         out["end"] = f"all {n} tricks are played"
     return out
+
+
+def _auction_words(a: dict) -> str:
+    """The auction in words: who starts, the range of bids, what happens when everybody passes."""
+    first = seat(a["first"].text) if a.get("first") is not None else seat("left(dealer)")
+    fallback = seat(a["if_all_pass"].text) if a.get("if_all_pass") is not None else seat("dealer")
+    step = a.get("step", 1)
+    grid = f" in steps of {step}" if step != 1 else ""
+    return (f"before play, starting with {first} and going round, each player bids more than the bid standing "
+            f"(from {a['min']} to {a['max']}{grid}) or passes and is out; the last bidder left wins the auction "
+            f"(`bidder`, with `bid`); if everybody passes, {fallback} plays at {a['min']}")

@@ -23,6 +23,8 @@ from __future__ import annotations
 import random
 
 PLAYERS: dict = {}
+# players whose module needs an optional extra: imported only when asked for by name
+LAZY_PLAYERS = {"ismcts": "ismcts"}  # name -> module in this package ([openspiel] extra)
 
 
 def register_player(cls):
@@ -81,7 +83,7 @@ def player_names() -> set:
     """The names of every registered player."""
     from . import heuristic, human, search  # noqa: F401  (they register themselves)
 
-    return set(PLAYERS)
+    return set(PLAYERS) | set(LAZY_PLAYERS)
 
 
 def make_player(spec: str) -> Player:
@@ -89,6 +91,10 @@ def make_player(spec: str) -> Player:
     from . import heuristic, human, search  # noqa: F401  (they register themselves)
 
     name, _, setting = spec.partition(":")
+    if name in LAZY_PLAYERS and name not in PLAYERS:
+        import importlib
+
+        importlib.import_module(__package__ + "." + LAZY_PLAYERS[name])
     cls = PLAYERS.get(name)
     if cls is None:
         raise KeyError(f"unknown player {name!r} (known: {', '.join(sorted(PLAYERS))})")
@@ -99,5 +105,8 @@ def make_player(spec: str) -> Player:
             raise KeyError(f"player {name!r} takes no setting") from None
         except ValueError as e:
             raise KeyError(str(e)) from None
-    return cls()
+    try:
+        return cls()
+    except ValueError as e:  # e.g. a player whose optional extra is not installed
+        raise KeyError(str(e)) from None
 

@@ -8,7 +8,9 @@ cards it has seen (longest, then strongest suit), passes its most expensive and 
 cards, chooses the contract its hand suits best, and in layout deals plays the card that
 frees its own cards while holding back those that would open rows for the others. It doubles
 (and redoubles) only with a hand clearly better than an average one for the contract: many
-low cards where tricks cost, many high ones where they pay; never in layout deals.
+low cards where tricks cost, many high ones where they pay; never in layout deals. In an
+auction it bids the lowest bid allowed while its hand is strong enough (high cards and a long
+suit), one step further for each point of strength, and passes otherwise.
 """
 from __future__ import annotations
 
@@ -44,11 +46,27 @@ class HeuristicPlayer(Player):
             return call(suit) if call(suit) in legal else legal[0]
         if view.phase == "pass":
             return self._pass(view, legal)
+        if view.phase == "auction":
+            return self._bid(view, legal)
         if is_bet(legal[-1]):
             return self._bet(view, legal)
         if view.layout is not None:
             return self._layout(view, legal)
         return self._trick(view, legal)
+
+    # -- auction -------------------------------------------------------------------------
+    @staticmethod
+    def _bid(view, legal) -> int:
+        """The lowest bid allowed while the hand is strong enough, else pass: strength is the
+        high cards (Q, K, A) and the longest suit against an average hand, less one for every
+        bid the others have made."""
+        cards = list(bits(view.hand))
+        high = sum(1 for c in cards if c % 13 >= 10)
+        longest = max(sum(1 for c in cards if c // 13 == s) for s in range(4))
+        strength = high + longest - len(cards) // 4 - 3  # about 0 for an average hand
+        raised = sum(1 for s, v in view.auction if v and s != view.seat)
+        bids = [a for a in legal if a != PASS]
+        return bids[0] if bids and strength - raised >= 1 else PASS
 
     # -- doubling ------------------------------------------------------------------------
     def _bet(self, view, legal) -> int:

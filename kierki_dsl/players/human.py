@@ -213,6 +213,8 @@ class HumanPlayer(Player):
         if view.phase == "choose":
             return self._choose(view, legal)
         self._table(view)
+        if view.phase == "auction":
+            return self._auction(view, legal)
         if is_call(legal[0]):
             return self._call(view, legal)
         if is_bet(legal[-1]):
@@ -311,6 +313,31 @@ class HumanPlayer(Player):
                 if t in (words(a).lower(), words(a).lower().replace("double ", "d ").replace("red ", "r ")):
                     return a
             self.say("Type a number from the list, 'double E', 'redouble N' or 'done'.")
+
+    def _auction(self, view, legal) -> int:
+        """Bid a number from the list of bids allowed, or pass; a refused bid is told why."""
+        from ..interpreter.actions import bid, bid_value, is_bid
+
+        n = view.players
+        if view.auction:
+            self.say("Auction so far: " + ", ".join(f"{seat_name(s, n)} {v if v else 'pass'}" for s, v in view.auction))
+        values = [bid_value(a) for a in legal if is_bid(a)]
+        standing = f"the bid standing is {view.bid} by {seat_name(view.bidder, n)}" if view.bidder >= 0 else "no bid yet"
+        self.say(f"You bid for the right to play this deal ({standing}); a player who passes is out.")
+        shown = f"{values[0]}, {values[1]}, … {values[-1]}" if len(values) > 3 else ", ".join(map(str, values))
+        self.say(f"Bids: {shown}  or  1) pass" if values else "You can only pass: 1) pass")
+        while True:
+            t = self.ask("bid> ").strip().lower()
+            if t.isdigit() and len(t) <= 6 and bid(int(t)) in legal:
+                return bid(int(t))
+            if t in ("pass", "p", "1"):
+                return PASS
+            if t.isdigit() and len(t) <= 6:
+                action = bid(int(t))
+                reason = self._reason(view, action)
+                self.say(f"{t} is not allowed: {reason or 'not a bid allowed now'}")
+                continue
+            self.say("Type a bid from the list, or 'pass'.")
 
     def _choose(self, view, legal) -> int:
         from ..interpreter.actions import CHOOSE_BASE

@@ -23,6 +23,8 @@ CHOOSE = Obj(
         "by": Field(Expr("seat"), "who chooses, e.g. dealer", required=True),
         "from": Field(List(Str(r"[a-z][a-z0-9_]*"), min_items=1, max_items=32, unique=True), "the contracts to choose from", required=True),
         "once_each": Field(Bool(), "each chooser names each contract only once in a match", default=True),
+        "once_in_match": Field(Bool(), "each contract is named only once in the whole match, whoever chooses "
+                               "(Kierki with the negative deals in the dealers' order, V24)", default=False),
     },
     doc="Declarer's choice: the chooser names the contract after seeing his hand.",
 )

@@ -221,7 +221,8 @@ def _choice(spec: dict, compiled: dict, bctx, where: tuple):
         options.append(c)
     if by is None or any(c is None for c in options):
         return None
-    return Choice(by, tuple(options), spec.get("once_each", True), " ".join(spec["by"].text.split()))
+    return Choice(by, tuple(options), spec.get("once_each", True), " ".join(spec["by"].text.split()),
+                  once_in_match=spec.get("once_in_match", False))
 
 
 def _deck(spec: Optional[dict], ctx: Ctx) -> int:

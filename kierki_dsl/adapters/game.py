@@ -1,0 +1,360 @@
+"""A ruleset as one sequential game with chance: the framework-free core of the adapters.
+
+A game is either one deal of the schedule (``scope="deal"``, which deal: ``deal``, 1-based)
+or the whole match (``scope="match"``). Chance draws the first dealer when the ruleset leaves
+it random, then deals the cards one at a time exactly as ``interpreter.match.deal_out`` does
+(card *i* of the shuffled deck goes to the seat ``dealer + direction * (1 + i)``), so a
+uniform draw of the next card is a uniform shuffle. Decisions are the deal state's own
+actions (cards, ``pass``, trump calls, bets) plus the contract choice of a declarer's-choice
+slot (``CHOOSE_BASE + i``). Returns are the match totals so far: the deal's scores at the end
+of a one-deal game, the match totals at the end of a match.
+
+Every decision is logged as an *event* with the seat allowed to see it (``None``: everyone);
+``knowledge.py`` builds a seat's information only from its events, its own cards and its
+``SeatView``.
+"""
+from __future__ import annotations
+
+from typing import Optional
+
+from ..cards import bits, card_str
+from ..interpreter.actions import CHOOSE_BASE, IllegalAction, action_str
+from ..ruleset.model import Ruleset
+from ..values import frozen
+
+CHANCE = -1  # the same numbers as pyspiel.PlayerId
+TERMINAL = -4
+MAX_BETS_PER_SEAT = 2  # a seat doubles, then redoubles, each other seat at most once: bound below
+MAX_VOLUNTARY_PASSES = 200  # layout deals (interpreter/layout.py caps voluntary passes there)
+
+DEALER, DEALING, CHOOSE, PLAY, OVER = "dealer", "dealing", "choose", "play", "over"
+
+
+class _Choose(Exception):
+    """Raised by ``_ask``: the slot wants a declarer's choice, which is a decision of its own."""
+
+    def __init__(self, chooser: int, allowed) -> None:
+        super().__init__(chooser)
+        self.chooser, self.allowed = chooser, allowed
+
+
+def _ask(chooser: int, allowed) -> int:
+    raise _Choose(chooser, allowed)
+
+
+@frozen(eq=False)
+class GameSpec:
+    """What a game is: the ruleset, one deal or the match, and the action/length bounds."""
+
+    ruleset: Ruleset
+    scope: str  # "deal" or "match"
+    deal: int  # 0-based schedule position of a one-deal game
+    num_actions: int  # distinct action ids: cards, pass, calls, bets, contract choices
+    max_decisions: int  # an upper bound on the decisions of one game
+    max_chance: int  # chance nodes in one game
+    contracts: tuple  # contract names, in a fixed order (for tensors)
+    choice_width: int  # most options of any declarer's-choice slot
+
+    @classmethod
+    def make(cls, ruleset: Ruleset, scope: str = "deal", deal: int = 1) -> "GameSpec":
+        if scope not in ("deal", "match"):
+            raise ValueError(f"scope must be 'deal' or 'match', got {scope!r}")
+        deals = max(1, ruleset.max_deals)
+        if scope == "deal" and not 1 <= deal <= deals:
+            raise ValueError(f"deal must be 1..{deals} for this ruleset, got {deal}")
+        width = max((len(c.options) for c in ruleset.schedule if hasattr(c, "options")), default=0)
+        n = ruleset.players
+        cards = bin(ruleset.deck).count("1")
+        per_deal = (cards * (n + 1) + MAX_VOLUNTARY_PASSES  # plays, and passes in layout deals
+                    + cards  # cards passed before play
+                    + 1 + 1  # a trump call, a contract choice
+                    + n * (n + 1) * MAX_BETS_PER_SEAT)  # doubles, redoubles and "done"s
+        count = deals if scope == "match" else 1
+        return cls(
+            ruleset=ruleset, scope=scope, deal=deal - 1,
+            num_actions=max(CHOOSE_BASE + width, 75),
+            max_decisions=count * per_deal,
+            max_chance=count * cards + (1 if ruleset.first_dealer is None else 0),
+            contracts=tuple(sorted(ruleset.contracts)),
+            choice_width=width,
+        )
+
+
+@frozen(eq=False)
+class Table:
+    """The little of a ruleset that a one-deal game rebuilt from a seat's view needs."""
+
+    players: int
+    deck: int
+    contracts: dict
+    path: str = "(a seat's view)"
+    name: str = ""
+    first_dealer: int = 0
+    max_deals: int = 1
+    schedule: tuple = ()
+
+
+def view_spec(view, contract) -> GameSpec:
+    """The spec of a one-deal game of the view's ``contract`` (for a player's own search)."""
+    table = Table(view.players, view.deck, {contract.name: contract}, first_dealer=view.dealer)
+    return GameSpec(ruleset=table, scope="deal", deal=max(0, view.deal_number - 1), num_actions=CHOOSE_BASE,
+                    max_decisions=bin(view.deck).count("1") * (view.players + 1) + MAX_VOLUNTARY_PASSES,
+                    max_chance=0, contracts=(contract.name,), choice_width=0)
+
+
+class GameState:
+    """One game in progress. Mutable; ``clone`` copies it for search."""
+
+    def __init__(self, spec: GameSpec) -> None:
+        rs = spec.ruleset
+        self.spec = spec
+        self.k = spec.deal if spec.scope == "deal" else 0  # 0-based deal index
+        self.first_dealer = rs.first_dealer
+        self.totals = [0] * rs.players
+        self.chosen: dict = {}  # declarer's choice: (slot, chooser) -> names chosen
+        self.events: list = []  # (visible_to or None, text) of every decision, in order
+        self.log: list = []  # (deal index, seat, action) of every action; seat CHANCE for chance
+        self.dealt: list = []  # per seat, the cards dealt so far in this deal, in order
+        self.contract = None
+        self.deal = None  # the interpreter's deal state
+        self.dealer = -1
+        self.asked = (-1, [])  # (chooser, allowed option indices) of a pending declarer's choice
+        self.deal_start: Optional[GameState] = None  # a snapshot taken before this deal's cards
+        self.deal_first = 0
+        self.phase = DEALER if self.first_dealer is None else DEALING
+        if self.phase == DEALING:
+            self._begin_deal()
+
+    # -- the sequence of a game -----------------------------------------------------------
+    def _begin_deal(self) -> None:
+        rs = self.spec.ruleset
+        self.dealer = rs.dealer_of(self.first_dealer, self.k)
+        self.dealt = [[] for _ in range(rs.players)]
+        self.contract = None
+        self.deal = None
+        self.phase = DEALING
+        self.deal_start = None
+        self.deal_first = len(self.log)  # where this deal's actions start in the log
+        self.deal_start = self.clone()
+
+    def _resolve(self, pick):
+        """The contract the schedule slot plays (``slot.resolve``; a contract is itself)."""
+        rs = self.spec.ruleset
+        hands = [sum(1 << c for c in d) for d in self.dealt]
+        return rs.contract_at(self.k).resolve(self.dealer, rs.players, hands, rs.deck, self.chosen, pick)
+
+    def _dealt_all(self) -> None:
+        try:
+            contract = self._resolve(_ask)
+        except _Choose as q:  # a declarer's choice: the chooser names the contract as his action
+            self.phase = CHOOSE
+            self.asked = (q.chooser, list(q.allowed))
+            return
+        self._start(contract)
+
+    def _start(self, contract) -> None:
+        rs = self.spec.ruleset
+        self.contract = contract
+        self.events.append((None, f"deal {self.k + 1}: {contract.name}, dealer p{self.dealer}"))
+        self.deal = contract.new_deal(rs.players, rs.deck, self.dealer, self.dealt, rs.direction, self.k + 1)
+        self.phase = PLAY
+        self._after_action()
+
+    def _after_action(self) -> None:
+        if not self.deal.is_terminal():
+            return
+        scores = self.deal.returns()
+        self.totals = [t + s for t, s in zip(self.totals, scores)]
+        self.events.append((None, f"deal {self.k + 1} scores {list(scores)}"))
+        rs = self.spec.ruleset
+        self.k += 1
+        if self.spec.scope == "deal" or rs.match_over(self.k, self.totals):
+            self.phase = OVER
+            return
+        self._begin_deal()
+
+    # -- OpenSpiel-style queries ----------------------------------------------------------
+    def current_player(self) -> int:
+        if self.phase == OVER:
+            return TERMINAL
+        if self.phase in (DEALER, DEALING):
+            return CHANCE
+        if self.phase == CHOOSE:
+            return self.chooser()
+        return self.deal.current_player()
+
+    def is_terminal(self) -> bool:
+        return self.phase == OVER
+
+    def is_chance(self) -> bool:
+        return self.phase in (DEALER, DEALING)
+
+    def chooser(self) -> int:
+        return self.asked[0]
+
+    def chance_outcomes(self) -> list:
+        """(outcome, probability) pairs at a chance node."""
+        n = self.spec.ruleset.players
+        if self.phase == DEALER:
+            return [(s, 1.0 / n) for s in range(n)]
+        left = self.undealt()
+        return [(c, 1.0 / len(left)) for c in left]
+
+    def undealt(self) -> list:
+        have = 0
+        for d in self.dealt:
+            for c in d:
+                have |= 1 << c
+        return list(bits(self.spec.ruleset.deck & ~have))
+
+    def legal_actions(self) -> list:
+        if self.phase == CHOOSE:
+            return [CHOOSE_BASE + i for i in self.asked[1]]
+        if self.phase == PLAY:
+            return self.deal.legal_actions()
+        if self.is_chance():
+            return [a for a, _ in self.chance_outcomes()]
+        return []
+
+    def returns(self) -> list:
+        return [float(t) for t in self.totals]
+
+    def apply_action(self, action: int) -> None:
+        """Apply a chance outcome or a decision; ``IllegalAction`` if it is not allowed."""
+        if self.phase == OVER:
+            raise IllegalAction("the game is over")
+        if self.phase == DEALER:
+            if not 0 <= action < self.spec.ruleset.players:
+                raise IllegalAction(f"the first dealer must be a seat, got {action}")
+            self.log.append((self.k, CHANCE, action))
+            self.first_dealer = action
+            self._begin_deal()
+            return
+        if self.phase == DEALING:
+            self._deal_card(action)
+            return
+        seat = self.current_player()
+        if self.phase == CHOOSE:
+            self._choose(seat, action)
+            return
+        self._decide(seat, action)
+
+    def _deal_card(self, card: int) -> None:
+        rs = self.spec.ruleset
+        if card not in self.undealt():
+            raise IllegalAction(f"{card} is not a card left to deal")
+        self.log.append((self.k, CHANCE, card))
+        i = sum(len(d) for d in self.dealt)
+        self.dealt[(self.dealer + rs.direction * (1 + i)) % rs.players].append(card)
+        if i + 1 == bin(rs.deck).count("1"):
+            self._dealt_all()
+
+    def _choose(self, seat: int, action: int) -> None:
+        if action not in self.legal_actions():
+            raise IllegalAction("choose one of the contracts still open to you")
+        contract = self._resolve(lambda chooser, allowed: action - CHOOSE_BASE)
+        self.log.append((self.k, seat, action))
+        self.events.append((None, f"p{seat} chooses {contract.name}"))
+        self._start(contract)
+
+    def force_action(self, action: int) -> None:
+        """Play a card (or pass) without checking the rules: for resampled worlds only, whose
+        drawn hands may not fit a public play (see ``resample.py``)."""
+        seat = self.current_player()
+        self.deal.play_legal(action)
+        self.log.append((self.k, seat, action))
+        self.events.append((None, f"p{seat} {action_str(action)}"))
+        self._after_action()
+
+    def _decide(self, seat: int, action: int) -> None:
+        deal = self.deal
+        phase = deal.phase
+        if phase == "call":  # the caller decided on the cards he had seen: he remembers them
+            seen = " ".join(card_str(c) for c in sorted(self.dealt[seat][: self.contract.call.after]))
+            before = (seat, f"p{seat} saw {seen}")
+        else:
+            before = None
+        deal.apply_action(action)  # raises IllegalAction, leaving the state unchanged
+        self.log.append((self.k, seat, action))
+        if before:
+            self.events.append(before)
+        if phase == "pass":
+            self.events.append((seat, f"p{seat} passes {card_str(action)}"))
+            self.events.append((None, f"p{seat} passes a card"))
+            if deal.phase != "pass":
+                self._received()
+        else:
+            self.events.append((None, f"p{seat} {action_str(action)}"))
+        self._after_action()
+
+    def _received(self) -> None:
+        """After the exchange each seat learns the cards it was given (not their order)."""
+        deal = self.deal
+        n = self.spec.ruleset.players
+        for giver in range(n):
+            to = (giver + deal.direction * deal.pass_offset) % n
+            got = " ".join(card_str(c) for c in sorted(deal.passes[giver]))
+            self.events.append((to, f"p{to} receives {got}"))
+
+    # -- for search -------------------------------------------------------------------------
+    @classmethod
+    def from_deal(cls, spec: "GameSpec", deal, number: int) -> "GameState":
+        """A one-deal game positioned at a deal state built elsewhere (e.g. from a seat's view
+        with sampled hands, for a player's search): no history before it, returns the deal's."""
+        st = object.__new__(cls)
+        st.spec = spec
+        st.k = number - 1
+        st.first_dealer = deal.dealer
+        st.totals = [0] * deal.players
+        st.chosen = {}
+        st.events, st.log = [], []
+        st.dealt = [[] for _ in range(deal.players)]
+        st.contract = deal.contract
+        st.deal = deal
+        st.dealer = deal.dealer
+        st.deal_start = None
+        st.deal_first = 0
+        st.asked = (-1, [])
+        st.phase = PLAY
+        st._after_action()
+        return st
+
+    def clone(self) -> "GameState":
+        other = object.__new__(GameState)
+        other.__dict__.update(self.__dict__)
+        other.totals = list(self.totals)
+        other.chosen = {k: set(v) for k, v in self.chosen.items()}
+        other.events = list(self.events)
+        other.log = list(self.log)
+        other.dealt = [list(d) for d in self.dealt]
+        if self.deal is not None:
+            other.deal = self.deal.clone()
+        return other
+
+    def __deepcopy__(self, memo) -> "GameState":  # OpenSpiel clones Python states by deepcopy
+        return self.clone()
+
+    def deal_log(self) -> list:
+        """(seat, action) of this deal's actions so far, chance outcomes included."""
+        return [(s, a) for _, s, a in self.log[self.deal_first:]]
+
+    def action_string(self, seat: int, action: int) -> str:
+        if seat == CHANCE:
+            return f"dealer p{action}" if self.phase == DEALER else f"deal {card_str(action)}"
+        if action >= CHOOSE_BASE:
+            slot = self.spec.ruleset.contract_at(self.k)
+            options = getattr(slot, "options", ())
+            i = action - CHOOSE_BASE
+            return f"choose {options[i].name}" if i < len(options) else f"choose #{i}"
+        return action_str(action)
+
+    def __str__(self) -> str:
+        """The whole state, hidden cards included (for debugging; never shown to a seat)."""
+        lines = [f"deal {self.k + 1} phase {self.phase} dealer p{self.dealer} totals {self.totals}"]
+        for s, d in enumerate(self.dealt):
+            lines.append(f"p{s} dealt " + " ".join(card_str(c) for c in d))
+        lines += [f"{s} {self.action_string(s, a)}" for s, a in self.deal_log() if s != CHANCE]
+        return "\n".join(lines)
+
+
+__all__ = ["GameSpec", "GameState", "Table", "view_spec", "CHANCE", "TERMINAL"]

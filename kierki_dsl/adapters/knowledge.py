@@ -1,0 +1,218 @@
+"""What one seat knows of a game, as strings and flat tensors (OpenSpiel / PettingZoo form).
+
+Everything here is built from three sources only: the seat's ``SeatView`` (its own hand,
+public plays, trump, scores), the events the game logged as visible to that seat or to
+everyone (``GameState.events``), and the cards dealt to the seat itself. Another seat's hand
+is never read.
+
+* the **information state** (perfect recall) string lists every event the seat saw since the
+  start of the game, then its hand; its tensor is the observation tensor plus the seat's
+  dealt, passed and received cards and the current deal's card plays in order;
+* the **observation** string and tensor are the position now: hand, trick, cards played,
+  trump, scores, totals, hand sizes, bets.
+"""
+from __future__ import annotations
+
+import functools
+
+from ..cards import bits, card_str
+from ..interpreter.actions import PASS
+from .game import CHOOSE, DEALER, DEALING, OVER, GameSpec, GameState
+
+PHASES = ("dealing", "choose", "pass", "call", "double", "play", "over")
+CARDS = 52
+
+
+def pieces(spec: GameSpec, perfect_recall: bool) -> list:
+    """(name, shape) of every part of the tensor, in order."""
+    n = spec.ruleset.players
+    out = [("seat", (n,)), ("phase", (len(PHASES),)), ("contract", (max(1, len(spec.contracts)),)),
+           ("dealer", (n,)), ("hand", (CARDS,)), ("played", (CARDS,)), ("trick", (n, CARDS)),
+           ("led", (5,)), ("trump", (5,)), ("caller", (n,)), ("scores", (n,)), ("totals", (n,)),
+           ("hand_sizes", (n,)), ("bets", (n, n))]
+    if perfect_recall:
+        out += [("dealt", (CARDS,)), ("passed", (CARDS,)), ("received", (CARDS,)),
+                ("plays", (CARDS, CARDS + n)), ("layout_passes", (n,))]
+    return out
+
+
+@functools.lru_cache(maxsize=64)
+def _offsets(spec: GameSpec, perfect_recall: bool) -> dict:
+    """Where each part of the tensor starts."""
+    out = {}
+    at = 0
+    for name, shape in pieces(spec, perfect_recall):
+        out[name] = at
+        size = 1
+        for d in shape:
+            size *= d
+        at += size
+    return out
+
+
+def part(spec: GameSpec, perfect_recall: bool, tensor, name: str):
+    """The named part of a flat tensor (a numpy array), in its shape."""
+    shape = dict(pieces(spec, perfect_recall))[name]
+    at = _offsets(spec, perfect_recall)[name]
+    size = 1
+    for d in shape:
+        size *= d
+    return tensor[at: at + size].reshape(shape)
+
+
+def tensor_size(spec: GameSpec, perfect_recall: bool) -> int:
+    size = 0
+    for _, shape in pieces(spec, perfect_recall):
+        k = 1
+        for d in shape:
+            k *= d
+        size += k
+    return size
+
+
+def seat_view(state: GameState, seat: int):
+    """The seat's ``SeatView`` of the deal in play, or None before the deal starts."""
+    return state.deal.view(seat) if state.deal is not None else None
+
+
+def hand_of(state: GameState, seat: int) -> int:
+    """The cards the seat holds as it sees them (none while the cards are still being dealt)."""
+    if state.phase in (DEALER, DEALING):
+        return 0
+    view = seat_view(state, seat)
+    if view is None:  # dealt, a declarer's choice pending: the seat has picked up its cards
+        return sum(1 << c for c in state.dealt[seat])
+    return view.hand
+
+
+def phase_of(state: GameState) -> str:
+    if state.phase in (DEALER, DEALING):
+        return "dealing"
+    if state.phase in (CHOOSE, OVER):
+        return {CHOOSE: "choose", OVER: "over"}[state.phase]
+    phase = str(getattr(state.deal.phase, "value", state.deal.phase))
+    return phase if phase in PHASES else "play"
+
+
+def _cards(mask: int) -> str:
+    return " ".join(card_str(c) for c in bits(mask)) or "-"
+
+
+def information_state_string(state: GameState, seat: int) -> str:
+    """Every event the seat saw, in order, then its hand (perfect recall)."""
+    lines = [f"p{seat} of {state.spec.ruleset.players}"]
+    if state.first_dealer is not None and state.spec.ruleset.first_dealer is None:
+        lines.append(f"first dealer p{state.first_dealer}")
+    lines += [text for who, text in state.events if who is None or who == seat]
+    if state.phase == DEALING:
+        lines.append(f"dealing deal {state.k + 1}: {sum(len(d) for d in state.dealt)} cards dealt")
+    lines.append(f"hand {_cards(hand_of(state, seat))}")
+    return "\n".join(lines)
+
+
+def observation_string(state: GameState, seat: int) -> str:
+    """The position as the seat sees it now."""
+    view = seat_view(state, seat)
+    name = state.contract.name if state.contract is not None else "-"
+    lines = [f"p{seat} deal {state.k + 1} {name} dealer p{state.dealer} {phase_of(state)}",
+             f"hand {_cards(hand_of(state, seat))}"]
+    if view is not None:
+        if view.trick:
+            lines.append("trick " + " ".join(f"p{s}:{card_str(c)}" for s, c in view.trick))
+        lines.append(f"played {_cards(view.played)}")
+        if view.trump >= 0 or view.caller >= 0:
+            lines.append(f"trump {'-' if view.trump < 0 else 'SHDC'[view.trump]} caller p{view.caller}")
+        lines.append(f"scores {list(view.scores)} sizes {list(view.hand_sizes)}")
+        if view.bets:
+            lines.append("bets " + " ".join(f"p{a}>p{b}x{f}" for a, b, f in view.bets))
+    lines.append(f"totals {state.totals}")
+    return "\n".join(lines)
+
+
+def own_passes(state: GameState, seat: int) -> tuple:
+    """(cards the seat passed in this deal, cards it received) — its own knowledge."""
+    passed, received = 0, 0
+    deal = state.deal
+    if deal is None or not getattr(deal, "pass_offset", 0):
+        return 0, 0
+    log = state.deal_log()
+    phases_done = deal.phase != "pass"
+    n = state.spec.ruleset.players
+    mine = [a for s, a in log if s == seat and a < CARDS][: deal.contract.passing.count]
+    for c in mine:
+        passed |= 1 << c
+    if phases_done:
+        giver = (seat - deal.direction * deal.pass_offset) % n
+        for s, a in log:
+            if s == giver and a < CARDS:
+                received |= 1 << a
+                if received.bit_count() == deal.contract.passing.count:
+                    break
+    return passed, received
+
+
+def fill_tensor(state: GameState, seat: int, perfect_recall: bool, out) -> None:
+    """Write the seat's tensor into ``out`` (a flat, zeroed, writable float sequence)."""
+    spec = state.spec
+    n = spec.ruleset.players
+    offsets = _offsets(spec, perfect_recall)
+
+    def put(name: str, i: int, value: float = 1.0) -> None:
+        out[offsets[name] + i] = value
+
+    put("seat", seat)
+    put("phase", PHASES.index(phase_of(state)))
+    if state.contract is not None and state.contract.name in spec.contracts:
+        put("contract", spec.contracts.index(state.contract.name))
+    if state.dealer >= 0:
+        put("dealer", state.dealer)
+    hand = hand_of(state, seat)
+    for c in bits(hand):
+        put("hand", c)
+    for s in range(n):
+        put("totals", s, float(state.totals[s]))
+    view = seat_view(state, seat)
+    if view is not None:
+        for c in bits(view.played):
+            put("played", c)
+        for s, c in view.trick:
+            put("trick", s * CARDS + c)
+        put("led", view.led_suit + 1)
+        put("trump", view.trump + 1)
+        if view.caller >= 0:
+            put("caller", view.caller)
+        for s in range(n):
+            put("scores", s, float(view.scores[s]))
+            if s < len(view.hand_sizes):
+                put("hand_sizes", s, float(view.hand_sizes[s]))
+        for a, b, f in view.bets:
+            put("bets", a * n + b, float(f))
+    if not perfect_recall:
+        return
+    if state.phase not in (DEALER, DEALING):
+        for c in state.dealt[seat]:
+            if view is None or view.phase != "call" or hand >> c & 1:
+                put("dealt", c)
+    passed, received = own_passes(state, seat)
+    for c in bits(passed):
+        put("passed", c)
+    for c in bits(received):
+        put("received", c)
+    if state.deal is None:
+        return
+    row = 0
+    skip = state.deal.contract.passing.count * n if getattr(state.deal, "pass_offset", 0) else 0
+    for s, a in state.deal_log():
+        if s < 0 or (a >= CARDS and a != PASS):
+            continue
+        if a == PASS:
+            put("layout_passes", s, out[offsets["layout_passes"] + s] + 1.0)
+        elif skip:
+            skip -= 1  # a card passed to another seat before play
+        elif row < CARDS:
+            put("plays", row * (CARDS + n) + a)
+            put("plays", row * (CARDS + n) + CARDS + s)
+            row += 1
+
+
+__all__ = ["pieces", "part", "tensor_size", "information_state_string", "observation_string", "fill_tensor", "PHASES"]

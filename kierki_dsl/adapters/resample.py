@@ -1,0 +1,275 @@
+"""Resampling: a whole game state consistent with what one seat knows (for IS-MCTS).
+
+The seat's own cards, its passes and the cards it received stay as they are; every other
+seat's cards are drawn at random among the cards the seat has not seen, with as many cards as
+each seat publicly holds, none of a suit it has shown out of (``search.public_voids``) and,
+in layout deals, none that it could have played when it passed while unable to play (read
+from what is public: a voluntary pass shows in the free passes left or in a fine). Other
+seats' passes are drawn among the cards their receivers hold. The deal is then replayed from
+its start with the drawn cards and the same public actions; a draw whose replay breaks a
+rule (a lead ban that only fell away because a seat held nothing else, ...) or changes what
+the seat knows is rejected and drawn again. After ``attempts`` rejections the last draw is
+replayed without checks and returned (``state.exact`` is then False).
+"""
+from __future__ import annotations
+
+import random
+from typing import Optional
+
+from ..cards import SUIT_MASK, bits
+from ..interpreter.actions import PASS, IllegalAction
+from ..players.search import public_voids
+from .game import CHANCE, DEALER, GameState
+from .knowledge import information_state_string, own_passes
+
+CARDS = 52
+
+
+def resample(state: GameState, seat: int, rng: random.Random, attempts: int = 64) -> GameState:
+    """A state drawn uniformly-ish among those ``seat`` cannot tell from ``state``."""
+    base = state.deal_start
+    if state.phase == DEALER or base is None:
+        return state.clone()
+    target = information_state_string(state, seat)
+    log = state.deal_log()
+    forbidden = _forbidden(state, seat, log)
+    last = None
+    for _ in range(attempts):
+        world = _draw(state, seat, rng, forbidden)
+        if world is None:
+            continue
+        last = world
+        new = _replay(base, log, seat, world, checked=True)
+        if new is not None and information_state_string(new, seat) == target:
+            new.exact = True
+            return new
+    if last is None:  # pragma: no cover - a draw ignoring voids always fits
+        last = _draw(state, seat, rng, [0] * state.spec.ruleset.players)
+    new = _replay(base, log, seat, last, checked=False)
+    new.exact = False
+    return new
+
+
+# -- drawing the hidden cards ---------------------------------------------------------------
+def _draw(state: GameState, seat: int, rng: random.Random, forbidden: list) -> Optional[tuple]:
+    """(dealt lists per seat in deal order, pass lists per seat) for a random world."""
+    rs = state.spec.ruleset
+    n = rs.players
+    mine = list(state.dealt[seat])
+    deal = state.deal
+    if deal is None or deal.phase == "pass":
+        return _draw_before_exchange(state, seat, rng, mine)
+    if deal.phase == "call":  # the caller has seen only his first cards: the rest are unseen
+        return _draw_before_exchange(state, seat, rng, mine[: state.contract.call.after], len(mine))
+    view = deal.view(seat)
+    passed, received = own_passes(state, seat)
+    offset = getattr(deal, "pass_offset", 0)
+    plays = _plays(state, log=state.deal_log())
+    holding = sum(1 << c for c in mine) & ~passed | received  # after the exchange
+    known = [0] * n
+    if offset:
+        to = (seat + deal.direction * offset) % n
+        known[to] = passed & ~plays[to]
+    seen = holding
+    for s in range(n):
+        seen |= plays[s] | known[s]
+    unseen = list(bits(rs.deck & ~seen))
+    caps = [0 if s == seat else view.hand_sizes[s] - known[s].bit_count() for s in range(n)]
+    voids = public_voids(view)
+    bans = [forbidden[s] | sum(SUIT_MASK[u] for u in range(4) if voids[s] >> u & 1) for s in range(n)]
+    now = _assign(unseen, caps, bans, rng)
+    if now is None:
+        return None
+    held = [now[s] | known[s] | plays[s] for s in range(n)]  # post-exchange holdings
+    held[seat] = holding
+    passes = [[] for _ in range(n)]
+    dealt = list(held)
+    if offset:
+        giver_of = {(s + deal.direction * offset) % n: s for s in range(n)}
+        chosen = [0] * n
+        chosen[seat] = passed
+        chosen[giver_of[seat]] = received
+        for s in range(n):
+            if s in (seat, giver_of[seat]):
+                continue
+            to = (s + deal.direction * offset) % n
+            pool = list(bits(held[to] & ~(passed if to == (seat + deal.direction * offset) % n else 0)))
+            rng.shuffle(pool)
+            chosen[s] = sum(1 << c for c in pool[: deal.contract.passing.count])
+        for s in range(n):
+            dealt[s] = (held[s] & ~chosen[giver_of[s]]) | chosen[s]
+        passes = [_ordered(chosen[s], rng) for s in range(n)]
+        passes[seat] = [a for s, a in state.deal_log() if s == seat and a < CARDS][: deal.contract.passing.count]
+    lists = [_ordered(dealt[s], rng) for s in range(n)]
+    lists[seat] = mine
+    return lists, passes
+
+
+def _draw_before_exchange(state: GameState, seat: int, rng: random.Random, mine: list,
+                          size: Optional[int] = None) -> tuple:
+    """Before any card is played: other hands are any cards but those the seat has seen
+    (``mine``, the first of its ``size`` cards)."""
+    rs = state.spec.ruleset
+    n = rs.players
+    pool = list(bits(rs.deck & ~sum(1 << c for c in mine)))
+    rng.shuffle(pool)
+    lists = []
+    for s in range(n):
+        k = len(state.dealt[s])
+        if s == seat:
+            extra = (size or len(mine)) - len(mine)
+            lists.append(list(mine) + pool[:extra])
+            pool = pool[extra:]
+            continue
+        lists.append(pool[:k])
+        pool = pool[k:]
+    passes = [[] for _ in range(n)]
+    if state.deal is not None:
+        made = [[a for t, a in state.deal_log() if t == s and a < CARDS] for s in range(n)]
+        for s in range(n):
+            if s == seat:
+                passes[s] = made[s]
+            elif made[s]:
+                cards = list(lists[s])
+                rng.shuffle(cards)
+                passes[s] = cards[: len(made[s])]
+    return lists, passes
+
+
+def _assign(cards: list, caps: list, bans: list, rng: random.Random, tries: int = 24) -> Optional[list]:
+    """Hand masks: each card to a seat with room left that may hold it; most constrained first."""
+    n = len(caps)
+    for attempt in range(tries):
+        order = list(cards)
+        rng.shuffle(order)
+        relax = attempt == tries - 1
+
+        def able(c: int) -> list:
+            return [s for s in range(n) if caps[s] and (relax or not bans[s] >> c & 1)]
+
+        order.sort(key=lambda c: len(able(c)))
+        room = list(caps)
+        hands = [0] * n
+        ok = True
+        for c in order:
+            options = [s for s in able(c) if room[s] > 0]
+            if not options:
+                ok = False
+                break
+            total = sum(room[s] for s in options)
+            r = rng.randrange(total)
+            for s in options:
+                r -= room[s]
+                if r < 0:
+                    break
+            hands[s] |= 1 << c
+            room[s] -= 1
+        if ok:
+            return hands
+    return None
+
+
+def _ordered(mask: int, rng: random.Random) -> list:
+    cards = list(bits(mask))
+    rng.shuffle(cards)
+    return cards
+
+
+def _plays(state: GameState, log: list) -> list:
+    """Per seat, the cards it has played to the table in this deal (public)."""
+    n = state.spec.ruleset.players
+    plays = [0] * n
+    deal = state.deal
+    skip = deal.contract.passing.count * n if getattr(deal, "pass_offset", 0) else 0
+    for s, a in log:
+        if s == CHANCE or a >= CARDS:
+            continue
+        if skip:
+            skip -= 1
+            continue
+        plays[s] |= 1 << a
+    return plays
+
+
+# -- constraints read from the public history ---------------------------------------------
+def _forbidden(state: GameState, seat: int, log: list) -> list:
+    """Per seat, cards it cannot hold: what it could have played when it passed unable to play."""
+    n = state.spec.ruleset.players
+    out = [0] * n
+    if not any(a == PASS for s, a in log if s != CHANCE):
+        return out
+    replay = state.deal_start.clone()
+    for s, a in log:
+        if s != CHANCE and a == PASS and s != seat and replay.deal is not None:
+            out[s] |= _unable_shows(replay, seat, s)
+        replay.apply_action(a)
+    return out
+
+
+def _unable_shows(game: GameState, seat: int, passer: int) -> int:
+    """The cards ``passer`` shows it lacks by passing now, judged by what ``seat`` sees: the
+    playable cards, if a pass while able to play would look different (illegal, a fine, a
+    free pass used) from the pass that was made."""
+    deal = game.deal
+    unplayed = deal.deck & ~deal.view(seat).played
+    probe = deal.clone()
+    probe.hands[passer] = unplayed
+    playable = probe.legal_mask()
+    rest = unplayed & ~playable
+    if not playable or not rest:
+        return 0
+    able, unable = deal.clone(), deal.clone()
+    able.hands[passer] = playable
+    unable.hands[passer] = rest
+    if PASS not in able.legal_actions():
+        return playable
+    after = deal.clone()
+    after.apply_action(PASS)
+    able.apply_action(PASS)
+    unable.apply_action(PASS)
+    sig = _public(after, seat)
+    if sig == _public(unable, seat) and sig != _public(able, seat):
+        return playable
+    return 0
+
+
+def _public(deal, seat: int) -> tuple:
+    v = deal.view(seat)
+    return v.scores, v.free_passes_left, v.pool
+
+
+# -- replaying ------------------------------------------------------------------------------
+def _replay(base: GameState, log: list, seat: int, world: tuple, checked: bool) -> Optional[GameState]:
+    """The deal replayed from ``base`` with the world's cards and passes; None if a rule breaks."""
+    dealt, passes = world
+    new = base.clone()
+    rs = new.spec.ruleset
+    n = rs.players
+    count = [0] * n
+    dealt_so_far = 0
+    used = [0] * n
+    for s, a in log:
+        if s == CHANCE:
+            if new.phase == DEALER:
+                new.apply_action(a)
+                continue
+            to = (new.dealer + rs.direction * (1 + dealt_so_far)) % n
+            a = dealt[to][count[to]]
+            count[to] += 1
+            dealt_so_far += 1
+            new.apply_action(a)
+            continue
+        if new.deal is not None and new.deal.phase == "pass":
+            a = passes[s][used[s]]
+            used[s] += 1
+        try:
+            if checked or new.deal is None or new.deal.phase != "play":
+                new.apply_action(a)
+            else:
+                new.force_action(a)
+        except IllegalAction:
+            return None
+    return new
+
+
+__all__ = ["resample"]

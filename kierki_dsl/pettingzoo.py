@@ -1,0 +1,133 @@
+"""Any ruleset as a PettingZoo AEC environment (``pip install 'kierki-dsl[rl]'``).
+
+    from kierki_dsl.pettingzoo import env
+    e = env("rulesets/kierki_standard.yaml")              # one deal; scope="match" for a match
+    e.reset(seed=1)
+    for agent in e.agent_iter():
+        obs, reward, terminated, truncated, info = e.last()
+        action = None if terminated or truncated else e.action_space(agent).sample(obs["action_mask"])
+        e.step(action)
+
+Agents are ``player_0`` .. ``player_{n-1}`` (seats). Chance (the shuffle, a random first
+dealer) is drawn from the generator seeded by ``reset(seed=...)``. Each observation is a
+dict: ``observation``, the seat's observation tensor (``information_state=True``: its
+perfect-recall information-state tensor) from ``adapters/knowledge.py`` — built from that
+seat's view only — and ``action_mask``, 1 for the legal actions (kierki-dsl's action
+numbers: cards 0..51, ``pass`` 52, calls, bets, contract choices from 100). The reward of
+a step is the change of each seat's total: its deal scores when a deal ends. An illegal
+action raises ``ValueError`` naming the rule it breaks. No OpenSpiel is needed.
+"""
+from __future__ import annotations
+
+import random
+
+try:
+    import numpy as np
+    from gymnasium import spaces
+    from pettingzoo import AECEnv
+except ImportError as e:  # pragma: no cover - exercised only without the extra
+    raise ImportError("kierki_dsl.pettingzoo needs PettingZoo: pip install 'kierki-dsl[rl]'") from e
+
+from .adapters import knowledge
+from .adapters.game import GameSpec, GameState
+from .interpreter.actions import IllegalAction
+from .ruleset.model import Ruleset
+
+
+class KierkiEnv(AECEnv):
+    """A ruleset (one deal or the whole match) as an agent-environment-cycle game."""
+
+    metadata = {"render_modes": ["ansi"], "name": "kierki_dsl_v0", "is_parallelizable": False}
+
+    def __init__(self, ruleset, scope: str = "deal", deal: int = 1, information_state: bool = False,
+                 render_mode=None):
+        super().__init__()
+        rs = ruleset if isinstance(ruleset, Ruleset) else Ruleset.load(str(ruleset))
+        self.spec = GameSpec.make(rs, scope, deal)
+        self.perfect_recall = information_state
+        self.render_mode = render_mode
+        self.possible_agents = [f"player_{s}" for s in range(rs.players)]
+        size = knowledge.tensor_size(self.spec, information_state)
+        self.observation_spaces = {
+            a: spaces.Dict({
+                "observation": spaces.Box(-np.inf, np.inf, (size,), np.float32),
+                "action_mask": spaces.Box(0, 1, (self.spec.num_actions,), np.int8),
+            }) for a in self.possible_agents
+        }
+        self.action_spaces = {a: spaces.Discrete(self.spec.num_actions) for a in self.possible_agents}
+        self._rng = random.Random()
+        self.game = None
+
+    def observation_space(self, agent):
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent):
+        return self.action_spaces[agent]
+
+    def reset(self, seed=None, options=None):
+        if seed is not None:
+            self._rng = random.Random(seed)
+        self.game = GameState(self.spec)
+        self.agents = list(self.possible_agents)
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos = {a: {} for a in self.agents}
+        self._chance()
+        self.agent_selection = self._agent()
+
+    def _chance(self) -> None:
+        """Resolve chance nodes (the deal) with the environment's generator."""
+        g = self.game
+        while g.is_chance():
+            outcomes = g.chance_outcomes()
+            g.apply_action(outcomes[int(self._rng.random() * len(outcomes))][0])
+
+    def _agent(self) -> str:
+        p = self.game.current_player()
+        return self.possible_agents[p] if p >= 0 else self.agents[0] if self.agents else self.possible_agents[0]
+
+    def observe(self, agent):
+        seat = self.possible_agents.index(agent)
+        obs = np.zeros(knowledge.tensor_size(self.spec, self.perfect_recall), np.float32)
+        knowledge.fill_tensor(self.game, seat, self.perfect_recall, obs)
+        mask = np.zeros(self.spec.num_actions, np.int8)
+        if self.game.current_player() == seat:
+            mask[self.game.legal_actions()] = 1
+        return {"observation": obs, "action_mask": mask}
+
+    def step(self, action):
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        before = self.game.returns()
+        try:
+            self.game.apply_action(int(action))
+        except IllegalAction as e:
+            raise ValueError(f"{agent}: action {action} is illegal: {e.reason}") from None
+        self._chance()
+        after = self.game.returns()
+        self._cumulative_rewards[agent] = 0.0
+        for s, a in enumerate(self.possible_agents):
+            self.rewards[a] = after[s] - before[s]
+        if self.game.is_terminal():
+            self.terminations = dict.fromkeys(self.agents, True)
+        self._accumulate_rewards()
+        self.agent_selection = self._agent()
+
+    def render(self):
+        """The whole table, hidden cards included (``render_mode="ansi"``), for debugging."""
+        return str(self.game) if self.render_mode == "ansi" else None
+
+    def close(self):
+        pass
+
+
+def env(ruleset, scope: str = "deal", deal: int = 1, information_state: bool = False, render_mode=None) -> KierkiEnv:
+    """The ruleset (a path or a loaded ``Ruleset``) as a PettingZoo AEC environment."""
+    return KierkiEnv(ruleset, scope, deal, information_state, render_mode)
+
+
+__all__ = ["env", "KierkiEnv"]

@@ -1,0 +1,137 @@
+"""``ismcts``: OpenSpiel's Information Set MCTS searching our game through the adapter.
+
+Needs the extra: ``pip install 'kierki-dsl[openspiel]'``. For each card to play it builds
+the deal from its own ``SeatView`` (``adapters.game.GameState.from_deal``, an OpenSpiel state
+of ``kierki_dsl.openspiel``), lets ``open_spiel.python.algorithms.ismcts.ISMCTSBot`` search it
+with random-rollout evaluation, and draws every world the search needs from the view alone:
+unseen cards dealt at random consistently with hand sizes, shown voids and the trump call
+(``players.search.sample_hands``) — never another hand. The value of a position is the
+seat's own score in the deal; the exploration constant is scaled to the contract's points.
+
+Settings: ``ismcts:200`` simulations per decision (default 100; reproducible for a seed),
+``ismcts:0.2s`` think time per decision (not reproducible, for equal-time comparisons).
+Passing, trump calls, bets and contract choices are left to the heuristic player, as in
+``search``.
+"""
+from __future__ import annotations
+
+import random
+import time
+
+from ..adapters.game import GameState, view_spec
+from .base import Player, register_player
+from .heuristic import HeuristicPlayer
+from .search import sample_hands
+
+DEFAULT_SIMULATIONS = 100
+
+
+def _openspiel():
+    """The OpenSpiel modules, or a clear error naming the extra to install."""
+    try:
+        import numpy as np
+        from open_spiel.python.algorithms import ismcts, mcts
+
+        from .. import openspiel as kos
+    except ImportError:
+        raise ValueError("ismcts needs OpenSpiel: pip install 'kierki-dsl[openspiel]'") from None
+    return np, ismcts, mcts, kos
+
+
+@register_player
+class ISMCTSPlayer(Player):
+    """OpenSpiel's IS-MCTS over the adapter, for card play; the heuristic elsewhere."""
+
+    name = "ismcts"
+
+    def __init__(self, setting: str = "") -> None:
+        _openspiel()  # fail now, with the message, rather than at the first card
+        self.simulations = DEFAULT_SIMULATIONS
+        self.seconds = 0.0
+        s = setting.strip().lower()
+        if s.endswith("s") and s[:-1].replace(".", "", 1).isdigit():
+            self.seconds = float(s[:-1])
+            if not 0 < self.seconds <= 60:
+                raise ValueError("ismcts: think time must be between 0 and 60 seconds")
+            self.simulations = 10**9
+        elif s:
+            if not s.isdigit() or not 1 <= int(s) <= 1_000_000:
+                raise ValueError(f"ismcts: expected simulations (e.g. ismcts:200) or a time (ismcts:0.2s), got {setting!r}")
+            self.simulations = int(s)
+        self.fallback = HeuristicPlayer()
+        self.stats = {"decisions": 0, "simulations": 0, "seconds": 0.0}
+
+    def reset(self, seed: int, seat: int, rules=None) -> None:
+        super().reset(seed, seat, rules)
+        self.fallback.reset(seed, seat, rules)
+
+    def act(self, view) -> int:
+        legal = view.legal
+        if len(legal) == 1:
+            return legal[0]
+        if view.phase != "play":
+            return self.fallback.act(view)
+        np, ismcts, mcts, kos = _openspiel()
+        rng = self.rng(view)
+        contract = self.contract_of(view)
+        game = kos.game_of(view_spec(view, contract))
+        root = _world(game, contract, view, rng)
+        bot = _TimedBot(game, mcts.RandomRolloutEvaluator(1, np.random.RandomState(rng.getrandbits(31))),
+                        uct_c=2.0 * _scale(view, contract), max_simulations=self.simulations, seconds=self.seconds,
+                        random_state=np.random.RandomState(rng.getrandbits(31)), ismcts=ismcts)
+        bot.set_resampler(lambda state, player: _world(game, contract, view, rng))
+        start = time.perf_counter()
+        action = int(bot.step(root))
+        self.stats["decisions"] += 1
+        self.stats["simulations"] += bot.done
+        self.stats["seconds"] += time.perf_counter() - start
+        return action if action in legal else self.fallback.act(view)
+
+
+def _world(game, contract, view, rng: random.Random):
+    """An OpenSpiel state of the view's deal with the unseen cards drawn at random."""
+    from ..openspiel import KierkiState
+
+    deal = contract.from_view(view, sample_hands(view, rng))
+
+    return KierkiState(game, GameState.from_deal(game.spec, deal, view.deal_number))
+
+
+def _scale(view, contract) -> float:
+    """The typical size of a seat's score in this deal: the contract's points per seat."""
+    from ..ruleset.semantics import contract_total
+
+    total = contract_total(contract, view.tricks_total or 13, view.players, view.deck)
+    return max(1.0, abs(total) / view.players) if total else 10.0
+
+
+class _TimeUp(Exception):
+    """The think time is over: stop sampling worlds."""
+
+
+def _TimedBot(game, evaluator, uct_c, max_simulations, seconds, random_state, ismcts):
+    """An ``ISMCTSBot`` that also stops after ``seconds`` (once the root has two visits) and
+    counts its simulations in ``done``."""
+
+    class Bot(ismcts.ISMCTSBot):
+        done = 0
+
+        def sample_root_state(self, state):
+            if seconds and self.done >= 2 and time.perf_counter() - self.start >= seconds:
+                raise _TimeUp
+            self.done += 1
+            return super().sample_root_state(state)
+
+        def run_search(self, state):
+            self.start = time.perf_counter()
+            self.done = 0
+            try:
+                return super().run_search(state)
+            except _TimeUp:
+                return self.get_final_policy(state, self._root_node)
+
+    return Bot(game, evaluator, uct_c, max_simulations, random_state=random_state,
+               final_policy_type=ismcts.ISMCTSFinalPolicyType.MAX_VISIT_COUNT)
+
+
+__all__ = ["ISMCTSPlayer"]

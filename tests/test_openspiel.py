@@ -1,0 +1,227 @@
+"""The OpenSpiel adapter: every shipped ruleset passes pyspiel's random simulation test; what a
+seat is told depends only on what it may see; resampling keeps the seat's information."""
+from __future__ import annotations
+
+import random
+import sys
+
+import pytest
+
+from conftest import ROOT, RULESETS
+
+pyspiel = pytest.importorskip("pyspiel")
+kos = pytest.importorskip("kierki_dsl.openspiel")
+
+from kierki_dsl.adapters import knowledge  # noqa: E402
+from kierki_dsl.adapters.game import GameSpec, GameState  # noqa: E402
+from kierki_dsl.adapters.resample import resample  # noqa: E402
+from kierki_dsl.cards import bits, card_str  # noqa: E402
+from kierki_dsl.ruleset.model import Ruleset  # noqa: E402
+
+SHIPPED = sorted(str(p.relative_to(ROOT)) for p in RULESETS.rglob("*.yaml"))
+
+
+@pytest.mark.parametrize("path", SHIPPED)
+def test_random_sim_every_ruleset(path):
+    game = kos.load(str(ROOT / path))
+    pyspiel.random_sim_test(game, num_sims=1, serialize=False, verbose=False)
+
+
+@pytest.mark.parametrize("path,deal", [
+    ("rulesets/kierki_standard.yaml", 8),  # a trump call
+    ("rulesets/kierki_standard.yaml", 12),  # a layout deal
+    ("rulesets/variants/fantan_pass_pool.yaml", 12),  # passes paid into a pool
+    ("rulesets/games/barbu.yaml", 2),  # a declarer's choice with doubling
+    ("rulesets/games/hearts.yaml", 4),  # no passing
+])
+def test_random_sim_other_deal_types(path, deal):
+    pyspiel.random_sim_test(kos.load(str(ROOT / path), deal=deal), num_sims=1, serialize=False, verbose=False)
+
+
+def test_random_sim_a_whole_match():
+    game = kos.load(str(RULESETS / "variants" / "six_negative_deals.yaml"), scope="match")
+    pyspiel.random_sim_test(game, num_sims=1, serialize=False, verbose=False)
+
+
+def test_registered_name_takes_the_ruleset_as_a_parameter():
+    game = pyspiel.load_game("kierki_dsl", {"ruleset": str(RULESETS / "games" / "hearts.yaml"), "deal": 2})
+    assert game.num_players() == 4
+    assert game.get_type().information == pyspiel.GameType.Information.IMPERFECT_INFORMATION
+    state = game.new_initial_state()
+    assert state.is_chance_node()
+    three = kos.load(str(RULESETS / "variants" / "three_players.yaml"))
+    assert three.num_players() == 3
+
+
+def _play(game, seed: int, steps: int):
+    rng = random.Random(seed)
+    state = game.new_initial_state()
+    for _ in range(steps):
+        if state.is_terminal():
+            break
+        state.apply_action(rng.choice(state.legal_actions()))
+    return state
+
+
+def _unseen_by(core: GameState, seat: int) -> set:
+    """Cards other seats hold that ``seat`` has not been shown (not passed by it, not played)."""
+    passed, _ = knowledge.own_passes(core, seat)
+    out = set()
+    if core.deal is None:
+        return out
+    for s in range(core.spec.ruleset.players):
+        if s != seat:
+            out |= {card_str(c) for c in bits(core.deal.hands[s] & ~passed)}
+    return out
+
+
+@pytest.mark.parametrize("path", ["rulesets/games/hearts.yaml", "rulesets/kierki_standard.yaml"])
+def test_strings_never_show_another_hand(path):
+    game = kos.load(str(ROOT / path))
+    for seed in range(3):
+        for steps in (60, 75, 90):
+            state = _play(game, seed, steps)
+            core = state.core
+            for seat in range(game.num_players()):
+                hidden = _unseen_by(core, seat)
+                for text in (state.information_state_string(seat), state.observation_string(seat)):
+                    shown = set(text.replace(":", " ").split())
+                    assert not hidden & shown, (seat, hidden & shown)
+
+
+@pytest.mark.parametrize("path,deal", [("rulesets/games/hearts.yaml", 1), ("rulesets/kierki_standard.yaml", 12),
+                                       ("rulesets/games/barbu.yaml", 1), ("rulesets/kierki_standard.yaml", 8)])
+def test_resample_keeps_what_the_seat_knows_and_redraws_the_rest(path, deal):
+    game = kos.load(str(ROOT / path), deal=deal)
+    sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+    differed = 0
+    for seed in range(4):
+        state = _play(game, seed, 70 + 7 * seed)
+        if state.is_terminal() or state.is_chance_node():
+            continue
+        seat = state.current_player()
+        for _ in range(3):
+            other = state.resample_from_infostate(seat, sampler)
+            assert other.information_state_string(seat) == state.information_state_string(seat)
+            assert other.observation_string(seat) == state.observation_string(seat)
+            assert other.information_state_tensor(seat) == state.information_state_tensor(seat)
+            assert sorted(other.legal_actions()) == sorted(state.legal_actions())
+            hands = [other.core.deal.hands[s] for s in range(game.num_players()) if s != seat]
+            differed += hands != [state.core.deal.hands[s] for s in range(game.num_players()) if s != seat]
+    assert differed > 0
+
+
+def test_tensors_depend_only_on_the_seat_s_information():
+    """A state resampled for a seat gives that seat the same tensors: nothing hidden leaks in."""
+    rs = Ruleset.load(str(RULESETS / "games" / "hearts.yaml"))
+    spec = GameSpec.make(rs, "deal", 1)
+    rng = random.Random(5)
+    state = GameState(spec)
+    size = knowledge.tensor_size(spec, True)
+    while not state.is_terminal():
+        if not state.is_chance():
+            for seat in range(4):
+                other = resample(state, seat, rng)
+                a, b = [0.0] * size, [0.0] * size
+                knowledge.fill_tensor(state, seat, True, a)
+                knowledge.fill_tensor(other, seat, True, b)
+                assert a == b
+        state.apply_action(rng.choice(state.legal_actions()))
+
+
+def test_openspiel_ismcts_searches_a_ruleset():
+    from open_spiel.python.algorithms import ismcts, mcts
+    import numpy as np
+
+    game = kos.load(str(RULESETS / "variants" / "jacks_only.yaml"), deal=4)
+    state = _play(game, 2, 60)
+    bot = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, np.random.RandomState(1)), uct_c=20.0,
+                           max_simulations=30, random_state=np.random.RandomState(2))
+    for _ in range(4):
+        if state.is_terminal():
+            break
+        action = bot.step(state)
+        assert action in state.legal_actions()
+        state.apply_action(action)
+        while state.is_chance_node():
+            state.apply_action(state.chance_outcomes()[0][0])
+
+
+def test_ismcts_player_plays_reproducibly():
+    from kierki_dsl.interpreter.match import MatchRunner
+    from kierki_dsl.players.base import make_player
+
+    rs = Ruleset.load(str(RULESETS / "games" / "hearts.yaml"))
+
+    def first_deal():
+        players = [make_player("ismcts:8")] + [make_player("heuristic") for _ in range(3)]
+        return next(iter(MatchRunner(rs, players, 11).deals())).plays
+
+    assert first_deal() == first_deal()
+
+
+def test_ismcts_without_openspiel_is_a_clear_usage_error(monkeypatch):
+    from kierki_dsl.players import base
+
+    for name in list(sys.modules):
+        if name == "pyspiel" or name.split(".")[0] == "open_spiel":
+            monkeypatch.setitem(sys.modules, name, None)  # as if the extra were not installed
+    monkeypatch.delitem(base.PLAYERS, "ismcts", raising=False)
+    monkeypatch.delitem(sys.modules, "kierki_dsl.players.ismcts", raising=False)
+    with pytest.raises(KeyError, match=r"pip install 'kierki-dsl\[openspiel\]'"):
+        base.make_player("ismcts")
+
+
+def _kierki(*args, env=None):
+    import os
+    import subprocess
+
+    from conftest import kierki_command
+
+    full = dict(os.environ, **(env or {}))
+    done = subprocess.run(kierki_command() + list(args), capture_output=True, text=True, timeout=300,
+                          env=full, stdin=subprocess.DEVNULL)
+    return done.returncode, done.stdout, done.stderr
+
+
+def test_kierki_run_with_an_ismcts_seat():
+    code, out, err = _kierki("run", str(RULESETS / "games" / "hearts.yaml"), "--seed", "4",
+                             "--players", "ismcts:5,heuristic,heuristic,random")
+    assert code == 0, err
+    assert "Hearts" in out
+
+
+def test_without_the_extra_the_command_names_it(tmp_path):
+    blocked = tmp_path / "open_spiel"
+    blocked.mkdir()
+    (blocked / "__init__.py").write_text("raise ImportError('open_spiel is not installed here')\n")
+    (tmp_path / "pyspiel.py").write_text("raise ImportError('pyspiel is not installed here')\n")
+    code, out, err = _kierki("run", str(RULESETS / "games" / "hearts.yaml"), "--players", "ismcts",
+                             env={"PYTHONPATH": str(tmp_path)})
+    assert code == 2
+    assert "pip install 'kierki-dsl[openspiel]'" in err and "Traceback" not in err
+
+
+def test_kierki_simulate_with_ismcts_players():
+    code, out, err = _kierki("simulate", str(RULESETS / "variants" / "three_players.yaml"), "--games", "1",
+                             "--players", "ismcts:3,random,heuristic", "--seed", "2", "--format", "json")
+    assert code == 0, err
+    assert "ismcts:3" in out
+
+
+def test_a_broken_ruleset_or_parameter_is_a_located_error():
+    from kierki_dsl.diagnostics import DiagnosticError
+
+    with pytest.raises(DiagnosticError, match=r"31_expr_syntax_error\.yaml:9:26: error: E301"):
+        kos.load(str(ROOT / "tests" / "data" / "bad_inputs" / "31_expr_syntax_error.yaml"))
+    with pytest.raises(ValueError, match="scope must be 'deal' or 'match'"):
+        kos.load(str(RULESETS / "games" / "hearts.yaml"), scope="hand")
+    with pytest.raises(ValueError, match="deal must be 1..12"):
+        kos.load(str(RULESETS / "kierki_standard.yaml"), deal=13)
+
+
+def test_ladder_pairs_name_ismcts_with_settings():
+    from kierki_dsl.cli import _pair
+
+    assert _pair("search:0.1s:ismcts:0.1s") == ("search:0.1s", "ismcts:0.1s")
+    assert _pair("ismcts:50:heuristic") == ("ismcts:50", "heuristic")
