@@ -74,3 +74,22 @@ def test_a_rule_that_leaves_no_legal_card_is_a_located_run_time_error(cli, tmp_p
     assert code == 1
     assert f"{path}:7:9: error: X702 no card is legal in trick 5" in err
     assert "internal error" not in err
+
+
+def test_a_deal_that_finished_is_kept_when_the_next_cannot_start(tmp_path):
+    """Barbu with the holder of Q♠ choosing, each contract once per chooser: a seat runs out of
+    contracts to choose; every deal that finished before is still handed out."""
+    from kierki_dsl.interpreter.match import MatchError, MatchRunner
+    from kierki_dsl.players.base import make_player
+    from kierki_dsl.ruleset.model import Ruleset
+
+    path = tmp_path / "barbu_holder_once.yaml"
+    path.write_text(BARBU_BY_HOLDER.format(base=ROOT / "rulesets/games/barbu.yaml").replace("once_each: false", "once_each: true"))
+    rs = Ruleset.load(str(path))
+    runner = MatchRunner(rs, [make_player("random") for _ in range(4)], seed=1)
+    results = []
+    with pytest.raises(MatchError, match="no contract left to choose"):
+        for r in runner.deals():
+            results.append(r)
+    assert len(results) == runner.match.deal_index  # the deal that could not start is the next one
+    assert [sum(r.scores[s] for r in results) for s in range(4)] == list(runner.match.totals)

@@ -67,7 +67,7 @@ def records(params: dict, games: int, seed: int):
 def test_openspiel_hearts_games_replay_with_the_same_points():
     rs = Ruleset.load(str(RULESET))
     count = 0
-    for record, expected in records({"qs_breaks_hearts": False}, 400, seed=1):
+    for record, expected in records({}, 400, seed=1):
         report = replay(rs, record)
         assert report.ok, [str(v) for v in report.violations]
         assert [d["scores"] for d in report.deals] == expected
@@ -75,20 +75,13 @@ def test_openspiel_hearts_games_replay_with_the_same_points():
     assert count == 400
 
 
-def test_with_openspiel_defaults_only_the_queen_breaking_hearts_differs():
-    """Under OpenSpiel's defaults a game replays identically unless a heart was led once the
-    queen of spades, and no heart, had been played — the one rule the format cannot express."""
-    rs = Ruleset.load(str(RULESET))
-    game = pyspiel.load_game("hearts")
-    rng = random.Random(2)
-    differing = 0
-    for _ in range(200):
-        entry, scores, qs_broke = play_openspiel(game, 1, rng)
-        report = replay(rs, {"format": "kierki-record/1", "deals": [entry]})
-        if report.ok:
-            assert report.deals[0]["scores"] == scores
-        else:
-            assert qs_broke and "hearts may not be led" in str(report.violations[0])
-            differing += 1
-        assert report.ok or qs_broke
-    assert differing > 0
+def test_hearts_yaml_is_openspiel_hearts_without_the_queen_breaking_hearts():
+    """rulesets/games/hearts.yaml plays OpenSpiel's hearts(qs_breaks_hearts=false) exactly."""
+    rs = Ruleset.load(str(RULESET.with_name("hearts.yaml")))
+    count = 0
+    for record, expected in records({"qs_breaks_hearts": False}, 200, seed=2):
+        report = replay(rs, record)
+        assert report.ok, [str(v) for v in report.violations]
+        assert [d["scores"] for d in report.deals] == expected
+        count += len(expected)
+    assert count == 200

@@ -178,3 +178,21 @@ def test_play_legal_is_apply_action_without_the_check():
                 trusted.play_legal(a)
                 assert vars(checked) == vars(trusted)
             st.apply_action(st.legal_actions()[-1])
+
+
+def test_a_seat_knows_the_cards_it_passed_and_search_samples_keep_them_with_the_receiver():
+    from kierki_dsl.interpreter.match import deal_out, shuffled
+
+    rs = Ruleset.load(str(RULESETS / "games" / "hearts.yaml"))
+    rng = random.Random(4)
+    state = rs.contracts["hand"].new_deal(4, rs.deck, 0, deal_out(shuffled(rng, rs.deck), 0, 4), 1, 1)
+    assert state.view(0).passed == ()  # nothing is known before the exchange
+    while state.phase == "pass":
+        state.apply_action(state.legal_actions()[0])
+    view = state.view(state.current_player())
+    assert len(view.passed) == 3 and view.passed_to == (view.seat + 1) % 4
+    for c in view.passed:
+        assert state.hands[view.passed_to] >> c & 1
+    for _ in range(10):
+        hands = sample_hands(view, rng)
+        assert all(hands[view.passed_to] >> c & 1 for c in view.passed)

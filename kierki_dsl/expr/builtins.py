@@ -68,6 +68,12 @@ def _in_trick(env, mask):
     return popcount(mask & env["trick.cards"])
 
 
+@builtin("played", (PRED,), INT, needs=("played",), example="played(card == QS) > 0")
+def _played(env, mask):
+    """Number of cards matching the predicate played in the finished tricks of this deal."""
+    return popcount(mask & env["played"])
+
+
 @builtin("held", (PRED,), INT, needs=("hand",), example="held(card.suit == trump) > 0")
 def _held(env, mask):
     """Number of cards in the hand of the seat concerned that match the predicate."""

@@ -103,14 +103,17 @@ class Choice:
         """Where the match remembers this slot's choices: per chooser, or one set for the match."""
         return (id(self), None if self.once_in_match else chooser)
 
-    def view(self, seat: int, hand: int, dealer: int, players: int, legal: list, scores) -> SeatView:
+    def view(self, seat: int, hand: int, dealer: int, players: int, legal: list, scores, number: int = 0,
+             deck: int = 0, direction: int = 1, hand_sizes: tuple = ()) -> SeatView:
+        """What ``seat`` sees while the chooser names the contract of deal ``number``."""
         from .view import SeatView  # only play needs it; lint does not
 
         return SeatView(
             seat=seat, contract=self.name, phase=Phase.CHOOSE.value, hand=hand, legal=tuple(CHOOSE_BASE + i for i in legal),
             trick=(), led_suit=-1, trump=-1, caller=-1, dealer=dealer, trick_number=0,
             tricks_total=hand.bit_count(), played=0, scores=tuple(scores), completed=(), players=players,
-            layout=None, options=tuple(c.name for c in self.options),
+            layout=None, options=tuple(c.name for c in self.options), deal_number=number, deck=deck,
+            direction=direction, hand_sizes=hand_sizes,
         )
 
 
@@ -195,7 +198,8 @@ class ChoiceDeal:
         if self.inner is not None:
             return self.inner.view(seat)
         legal = self.allowed if seat == self.chooser else []
-        return self.slot.view(seat, self.hands[seat], self.dealer, self.players, legal, self.scores)
+        return self.slot.view(seat, self.hands[seat], self.dealer, self.players, legal, self.scores, self.number,
+                              self.deck, self.direction, tuple(h.bit_count() for h in self.hands))
 
 
 __all__ = ["Choice", "ChoiceDeal", "record_choice"]

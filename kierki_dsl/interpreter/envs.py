@@ -38,11 +38,12 @@ def seat_env(dealer: int, players: int, caller: int, hands, deck: int, bidder: i
 
 
 def play_env(led_suit: int, trump: int, winning: int, number: int, tricks: int, hearts_broken: bool,
-             hand: int, deck: int) -> dict:
-    """A play restriction or its condition, for the seat on turn holding ``hand``."""
+             hand: int, deck: int, played: int = 0) -> dict:
+    """A play restriction or its condition, for the seat on turn holding ``hand``; ``played``
+    is the mask of the cards of the finished tricks."""
     return {"led_suit": led_suit, "trump": trump, "winning": winning, "trick.number": number,
             "trick.is_first": number == 1, "trick.is_last": number == tricks,
-            "hearts_broken": hearts_broken, "hand": hand, "deck": deck}
+            "hearts_broken": hearts_broken, "hand": hand, "deck": deck, "played": played}
 
 
 def trick_env(number: int, tricks: int, leader: int, winner: int, cards: int, players: int, trump: int,

@@ -159,7 +159,11 @@ class Match:
         if not state.is_terminal():
             return None
         result = self._result(state)
-        self._next_deal()
+        try:
+            self._next_deal()
+        except Exception as e:  # the next deal cannot start (a chooser with nothing left, a rule error)
+            e.finished_deal = result  # the deal that did finish is kept: callers report it first
+            raise
         return result
 
     # -- deals ---------------------------------------------------------------------------------
@@ -259,6 +263,14 @@ class MatchRunner:
             except IllegalAction as e:
                 if scripted:
                     raise MatchError(f"deal {k + 1}: saved action {action_str(action)} of seat {seat} is illegal: {e.reason}") from None
+                raise
+            except Exception as e:
+                finished = getattr(e, "finished_deal", None)
+                if finished is None:
+                    raise
+                if self.on_action is not None and not scripted:
+                    self.on_action(k, seat, action)
+                yield finished  # the deal this action finished, before the error that stops the match
                 raise
             if self.on_action is not None and not scripted:
                 self.on_action(k, seat, action)

@@ -68,6 +68,7 @@ _PLAY = {
     "winning": Var(CARD, "winning", "the card winning the trick so far (-1 when leading)"),
     "trick": {"number": _TRICK["number"], "is_first": _TRICK["is_first"], "is_last": _TRICK["is_last"]},
     "hearts_broken": Var(BOOL, "hearts_broken", "a heart has been played in an earlier trick"),
+    "$played": Var(ANY, "played"),
     "$hand": Var(ANY, "hand"),
     "$deck": Var(ANY, "deck"),
 }

@@ -126,7 +126,7 @@ class TrickDeal:
     def _play_env(self) -> dict:
         winning = self._winning_card() if self.trick else -1
         return play_env(self.led, self.trump, winning, self.trick_no, self.tricks_total, self.hearts_broken,
-                        self.hands[self.to_move], self.deck)
+                        self.hands[self.to_move], self.deck, self.played)
 
     def legal_mask(self, explain: Optional[int] = None):
         """The legal cards as a mask; with ``explain=card``, the reason that card is illegal.
@@ -428,10 +428,17 @@ class TrickDeal:
             deal_number=self.number,
             ply=len(self.actions),
             bets=self.betting.public() if self.betting is not None else (),
+            **self._passed(seat),
             auction=self.auction.public() if self.auction is not None else (),
             bid=self.auction.bid if self.auction is not None else 0,
             bidder=self.auction.bidder if self.auction is not None else -1,
         )
+
+    def _passed(self, seat: int) -> dict:
+        """What ``seat`` knows of the cards it passed: which, and to whom (after the exchange)."""
+        if not self.pass_offset or self.phase == PASSING:
+            return {}
+        return {"passed": tuple(self.passes[seat]), "passed_to": (seat + self.direction * self.pass_offset) % self.players}
 
     def _hand_sizes(self) -> list:
         return [h.bit_count() for h in self.hands]

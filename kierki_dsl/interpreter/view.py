@@ -65,6 +65,8 @@ class SeatView:
     free_passes_left: tuple = ()  # layout deals: per seat, the passes it may still make when able to play
     ply: int = 0  # actions taken in this deal so far (with deal_number, names the decision)
     options: tuple = ()  # declarer's choice: the names of the contracts on offer
+    passed: tuple = ()  # the cards this seat passed (once every seat has passed), and
+    passed_to: int = -1  # the seat that got them (-1 when no cards were passed)
     auction: tuple = ()  # (seat, value) of every bid so far, value 0 for a pass
     bid: int = 0  # the bid standing (the winning bid once the auction is over)
     bidder: int = -1  # the seat that made it (-1: none yet)

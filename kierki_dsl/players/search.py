@@ -203,6 +203,9 @@ def _sample(view, rng) -> list:
     unseen = list(bits(view.deck & ~view.hand & ~view.played & ~trick_mask))
     sizes = list(view.hand_sizes)
     void = public_voids(view) if view.layout is None else [0] * n
+    passed = 0
+    for c in view.passed:
+        passed |= 1 << c
     for attempt in range(24):
         ignore_voids = attempt == 23
         cards = list(unseen)
@@ -211,6 +214,8 @@ def _sample(view, rng) -> list:
             cards[i], cards[j] = cards[j], cards[i]
 
         def eligible(card):
+            if passed >> card & 1:  # a card this seat passed is still with the seat that got it
+                return [view.passed_to]
             return [s for s in range(n) if s != me and (ignore_voids or not void[s] >> (card // 13) & 1)]
 
         cards.sort(key=lambda c: len(eligible(c)))
