@@ -476,6 +476,7 @@ def _simulation_plan(rulesets: list, players: str, seed: int, games: int, worker
 
     n = rulesets[0].players
     names = _player_names(players, n)
+    _bots_only(names)
     _players(",".join(names), n)
     if games < 1 or workers < 1:
         raise _usage("--games and --workers must be at least 1")
@@ -573,9 +574,16 @@ def ladder(
         raise _usage("--seeds must be at least 1")
     duels = [_pair(pair) for pair in pairs.split(",")]
     for a, b in duels:
+        _bots_only([a, b])
         for name in (a, b):
             _players(name, rs.players)
     print(report(rs, duels, range(first_seed, first_seed + seeds), out=None))
+
+
+def _bots_only(names: list) -> None:
+    """Simulations and ladders are played by bots: a person is a usage error (exit 2)."""
+    if any(name.partition(":")[0] == "human" for name in names):
+        raise _usage("a person cannot sit at a simulation or a ladder; play with kierki run --human SEAT")
 
 
 def _pair(text: str) -> tuple:

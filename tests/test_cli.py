@@ -256,3 +256,11 @@ def test_replay_of_a_choice_deal_without_its_contract_is_a_finding(tmp_path, cli
     code, out, err = cli("replay", str(rec), "--ruleset", "rulesets/games/barbu.yaml")
     assert code == 1 and "(unknown)" in out
     assert "deal 1: a declarer's-choice deal needs 'contract'" in err and "internal error" not in err
+
+
+@pytest.mark.parametrize("args", [["simulate", "rulesets/kierki_standard.yaml", "--games", "2", "--players", "human,random,random,random"],
+                                  ["ladder", "rulesets/kierki_standard.yaml", "--pairs", "human:random", "--seeds", "1"],
+                                  ["compare", "rulesets/kierki_standard.yaml", "rulesets/variants/jacks_only.yaml", "--players", "human"]])
+def test_a_person_cannot_sit_at_a_simulation(cli, args):
+    code, out, err = cli(*args)
+    assert code == 2 and "a person cannot sit at a simulation" in err
