@@ -264,3 +264,20 @@ def test_replay_of_a_choice_deal_without_its_contract_is_a_finding(tmp_path, cli
 def test_a_person_cannot_sit_at_a_simulation(cli, args):
     code, out, err = cli(*args)
     assert code == 2 and "a person cannot sit at a simulation" in err
+
+
+def test_a_player_of_ones_own_module_plays_from_the_command(tmp_path):
+    (tmp_path / "lowest_player.py").write_text(
+        "from kierki_dsl.players.base import Player, register_player\n\n\n"
+        "@register_player\nclass Lowest(Player):\n    name = 'lowest'\n\n"
+        "    def act(self, view):\n        return min(view.legal)\n")
+    import os
+    import subprocess
+    import sys
+
+    env = dict(os.environ, KIERKI_PLAYERS="lowest_player", PYTHONPATH=str(tmp_path))
+    proc = subprocess.run([sys.executable, "-m", "kierki_dsl", "run", "rulesets/kierki_standard.yaml", "--seed", "1",
+                           "--players", "lowest,heuristic,heuristic,heuristic"], capture_output=True, text=True,
+                          env=env, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert "lowest" in proc.stdout and "Final standings" in proc.stdout
