@@ -1,6 +1,14 @@
 """Throughput of the interpreter against the hand-specialised reference engine, same process.
 
     python benchmarks/bench_engine.py [--deals 3000] [--rounds 5] [--ref ../shared/bench/kierki_ref.py]
+                                      [--only engine|command]
+
+Without the reference (a fresh clone has no ../shared) it says so and prints the absolute
+figures alone. The command part measures ``kierki simulate`` itself, run in this process:
+the marginal matches per CPU second of random players (the difference of a 600- and a
+100-match run, so start-up and loading cancel out) against the reference's whole-match
+rate, interleaved round by round; the same for heuristic players; and the wall time of
+``--workers 1`` and ``--workers 2``.
 
 For each deal type (no-trump = deal 1, robber = deal 7, trump deals with a random trump,
 Fan Tan, whole 12-deal matches) it plays random legal deals with kierki-dsl's compiled
@@ -172,40 +180,131 @@ def openspiel_rate(n: int):
     return n / (time.perf_counter() - t0)
 
 
+def command_seconds(args: list) -> float:
+    """CPU seconds of one ``kierki ...`` call run in this process (its output thrown away);
+    every ruleset is loaded and compiled afresh, as in a new command."""
+    import contextlib
+    import io
+
+    from kierki_dsl import simulate
+    from kierki_dsl.cli import main as kierki
+
+    simulate._COMPILED.clear()
+    t0 = time.process_time()
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+        code = kierki(args)
+    if code != 0:
+        raise SystemExit(f"kierki {' '.join(args)} failed with exit code {code}")
+    return time.process_time() - t0
+
+
+def simulate_rate(players: str, small: int, big: int, seed: int) -> float:
+    """Marginal matches per CPU second of ``kierki simulate --players P`` in one run: the
+    difference of a big and a small run, so start-up, loading and the report cancel out."""
+    path = str(ROOT / "rulesets" / "kierki_standard.yaml")
+    base = ["simulate", path, "--players", players, "--seed", str(seed), "--format", "json", "--games"]
+    return (big - small) / max(1e-9, command_seconds(base + [str(big)]) - command_seconds(base + [str(small)]))
+
+
+def workers_speedup(games: int) -> dict:
+    """Wall and CPU seconds (the command and its workers) of ``kierki simulate --players
+    heuristic`` with 1 and 2 worker processes: {workers: (wall, cpu)}."""
+    import resource
+
+    exe = Path(sys.executable).with_name("kierki")
+    kierki = [str(exe)] if exe.exists() else [sys.executable, "-m", "kierki_dsl"]
+    out = {}
+    for w in (1, 2):
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        t0 = time.perf_counter()
+        subprocess.run(kierki + ["simulate", "rulesets/kierki_standard.yaml", "--players", "heuristic", "--games",
+                                 str(games), "--workers", str(w)], stdout=subprocess.DEVNULL, cwd=ROOT, check=True)
+        wall = time.perf_counter() - t0
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        out[w] = (wall, after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime)
+    return out
+
+
+def command_figures(ref, rounds: int) -> None:
+    """The whole command: random matches against the reference's whole-match rate (CPU time,
+    interleaved), heuristic matches, and the speed-up of two worker processes."""
+    mine, theirs = [], []
+    for r in range(rounds):
+        mine.append(simulate_rate("random", 100, 600, 1 + r))
+        if ref is not None:
+            t0 = time.process_time()
+            ref.run_deals("fullgame", 500, 1000 + r)
+            theirs.append(500 / (time.process_time() - t0))
+    m = statistics.median(mine)
+    line = f"kierki simulate --players random: {m:.0f} matches/s (marginal, CPU time)"
+    if theirs:
+        t = statistics.median(theirs)
+        line += f"; reference fullgame {t:.0f} matches/s; ratio {m / t:.2f} (target 0.8)"
+    print(line)
+    h = statistics.median(simulate_rate("heuristic", 10, 70, 1 + r) for r in range(3))
+    print(f"kierki simulate --players heuristic: {h:.1f} matches/s on one core (marginal, CPU time)")
+    got = workers_speedup(240)
+    (w1, c1), (w2, c2) = got[1], got[2]
+    print(f"--workers: 240 heuristic matches in {w1:.1f} s with 1 worker, {w2:.1f} s with 2: speed-up {w1 / w2:.2f} "
+          f"(target 1.8; wall time, so other load on the machine lowers it); CPU {c1:.1f} s and {c2:.1f} s "
+          f"(the command and its workers: what the second worker costs in start-up and hand-over)")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--deals", type=int, default=3000, help="deals per round (matches per round for fullgame: deals/12)")
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--ref", default=str(ROOT.parent / "shared" / "bench" / "kierki_ref.py"))
+    ap.add_argument("--only", choices=["engine", "command"], default=None, help="run one part only")
     args = ap.parse_args()
-    if not os.path.isfile(args.ref):
-        sys.exit(f"reference engine not found at {args.ref} (give it with --ref)")
-    ref = load_reference(args.ref)
+    ref = None
+    if os.path.isfile(args.ref):
+        ref = load_reference(args.ref)
+    else:
+        print(f"reference engine not found at {args.ref} (give it with --ref): absolute figures only, no ratios")
+    print(f"machine: {os.cpu_count()} cores, Python {sys.version.split()[0]}; {args.rounds} rounds, interleaved")
+    if args.only != "command":
+        engine_figures(ref, args)
+    if args.only != "engine":
+        command_figures(ref, args.rounds)
+
+
+def engine_figures(ref, args) -> None:
     rs = Ruleset.load(str(ROOT / "rulesets" / "kierki_standard.yaml"))
     ours = Ours(rs)
-    print(f"machine: {os.cpu_count()} cores, Python {sys.version.split()[0]}; {args.rounds} rounds, interleaved")
     print(f"{'kind':<10}{'kierki-dsl deals/s':>20}{'reference deals/s':>20}{'ratio':>8}")
     for kind in KINDS:
         n = args.deals if kind != "fullgame" else max(1, args.deals // 12)
         mine, theirs = [], []
         for r in range(args.rounds):
             seed = 1000 + r
-            el = ref.run_deals(kind, n, seed)[0]
-            theirs.append(n / el)
+            if ref is not None:
+                el = ref.run_deals(kind, n, seed)[0]
+                theirs.append(n / el)
             mine.append(n / ours.run(kind, n, seed))
         per = 12 if kind == "fullgame" else 1
-        m, t = statistics.median(mine) * per, statistics.median(theirs) * per
-        print(f"{kind:<10}{m:>20.0f}{t:>20.0f}{m / t:>8.2f}")
+        m = statistics.median(mine) * per
+        if theirs:
+            t = statistics.median(theirs) * per
+            print(f"{kind:<10}{m:>20.0f}{t:>20.0f}{m / t:>8.2f}")
+        else:
+            print(f"{kind:<10}{m:>20.0f}{'-':>20}{'-':>8}")
     n = max(200, args.deals // 10)
     step = statistics.median(n / ours.run_stepwise(n, s) for s in range(3))
-    ref_nt = statistics.median(n / ref.run_deals("notrump", n, s)[0] for s in range(3))
-    print(f"general step-by-step interpreter (notrump): {step:.0f} deals/s, ratio {step / ref_nt:.2f}")
+    if ref is not None:
+        ref_nt = statistics.median(n / ref.run_deals("notrump", n, s)[0] for s in range(3))
+        print(f"general step-by-step interpreter (notrump): {step:.0f} deals/s, ratio {step / ref_nt:.2f}")
+    else:
+        print(f"general step-by-step interpreter (notrump): {step:.0f} deals/s")
     n = args.deals
     mem_ours = peak_kib(lambda: ours.run("robber", n, 7))
     mem_ours4 = peak_kib(lambda: ours.run("robber", 4 * n, 7))
-    mem_ref = peak_kib(lambda: ref.run_deals("robber", n, 7))
-    print(f"peak memory (robber, {n} deals): kierki-dsl {mem_ours:.0f} KiB, reference {mem_ref:.0f} KiB "
-          f"(ratio {mem_ours / max(mem_ref, 1):.2f}); {4 * n} deals: {mem_ours4:.0f} KiB")
+    if ref is not None:
+        mem_ref = peak_kib(lambda: ref.run_deals("robber", n, 7))
+        print(f"peak memory (robber, {n} deals): kierki-dsl {mem_ours:.0f} KiB, reference {mem_ref:.0f} KiB "
+              f"(ratio {mem_ours / max(mem_ref, 1):.2f}); {4 * n} deals: {mem_ours4:.0f} KiB")
+    else:
+        print(f"peak memory (robber): {n} deals {mem_ours:.0f} KiB; {4 * n} deals: {mem_ours4:.0f} KiB")
     playouts, per_decision = search_rate(rs)
     print(f"search player: {playouts:.0f} playouts/s, {per_decision * 1000:.0f} ms per decision (default 24 samples)")
     print("start-up, median of 11 runs: " + ", ".join(f"{name} {sec:.2f} s" for name, sec in startup_seconds().items()))

@@ -417,68 +417,146 @@ def simulate(
     address: Optional[str] = typer.Option(None, "--address", help="With --backend dask: the scheduler, HOST:PORT."),
     fmt: OutputFormat = typer.Option(OutputFormat.text, "--format", help="text or json."),
     records: Optional[str] = typer.Option(None, "--records", help="Keep every match as a record in this folder."),
+    html: Optional[str] = typer.Option(None, "--html", help="Also write a self-contained HTML report with plots (needs the plots extra)."),
+    csv: Optional[str] = typer.Option(None, "--csv", help="Also write one row per match and per deal to CSV files in this folder."),
 ) -> None:
-    """Play many matches and report points, intervals, per-contract figures and total checks."""
-    import json
-    import time
-
-    from .simulate import run_dask, run_local, summarize, text_report
+    """Play many matches and report points, intervals, per-contract figures, advantages and total checks."""
+    from .analysis.summary import summarize
+    from .analysis.text import text_report
 
     rs = _load_ruleset(ruleset)
-    names = _player_names(players, rs.players)
-    _players(",".join(names), rs.players)  # usage errors before any work
+    plan = _simulation_plan([rs], players, seed, games, workers, backend, address, records, html, csv)
+    results, interrupted = _run_plan(plan)
+    games_a = [g for (g,) in results]
+    summary = summarize(rs, list(plan.names), games_a)
+    summary["seed"] = seed
+    summary["complete"] = not interrupted
+    _print_summary(summary, fmt, text_report)
+    _write_outputs(html, csv, plan, {"A": games_a}, [rs], summary)
+    _interrupted_exit(interrupted, len(results), games)
+    if not summary["declared_totals_hold"]:
+        raise typer.Exit(EXIT_FINDINGS)
+
+
+@app.command()
+def compare(
+    a: str = typer.Argument(..., help="Ruleset A (the reference)."),
+    b: str = typer.Argument(..., help="Ruleset B (the house rule), with as many players as A."),
+    games: int = typer.Option(200, "--games", help="How many matches of each ruleset (the same deals for both)."),
+    players: str = typer.Option("heuristic", "--players", help="Players per seat (rotated every match), or one for all; search for the seats that matter."),
+    seed: int = typer.Option(1, "--seed", help="Seed of the whole comparison."),
+    workers: int = typer.Option(1, "--workers", help="Local worker processes."),
+    backend: Backend = typer.Option(Backend.local, "--backend", help="local processes, or a Dask cluster."),
+    address: Optional[str] = typer.Option(None, "--address", help="With --backend dask: the scheduler, HOST:PORT."),
+    fmt: OutputFormat = typer.Option(OutputFormat.text, "--format", help="text or json."),
+    html: Optional[str] = typer.Option(None, "--html", help="Also write a self-contained HTML report with plots (needs the plots extra)."),
+    csv: Optional[str] = typer.Option(None, "--csv", help="Also write one row per match and per deal to CSV files in this folder."),
+) -> None:
+    """Play two rulesets on the same deals and report what differs, with 95% intervals."""
+    from .analysis.summary import compare as compare_results
+    from .analysis.text import compare_report
+
+    rs_a, rs_b = _load_ruleset(a), _load_ruleset(b)
+    if rs_a.players != rs_b.players:
+        raise _usage(f"the rulesets need the same number of players ({rs_a.players} and {rs_b.players})")
+    plan = _simulation_plan([rs_a, rs_b], players, seed, games, workers, backend, address, None, html, csv)
+    results, interrupted = _run_plan(plan)
+    result = compare_results(rs_a, rs_b, list(plan.names), results)
+    result["seed"] = seed
+    result["complete"] = not interrupted
+    _print_summary(result, fmt, compare_report)
+    _write_outputs(html, csv, plan, {"A": [x for x, _ in results], "B": [y for _, y in results]}, [rs_a, rs_b], result)
+    _interrupted_exit(interrupted, len(results), games)
+
+
+def _simulation_plan(rulesets: list, players: str, seed: int, games: int, workers: int, backend, address,
+                     records, html, csv):
+    """Check the options of simulate/compare (usage errors before any work) and plan the run."""
+    from .analysis.run import Plan
+
+    n = rulesets[0].players
+    names = _player_names(players, n)
+    _bots_only(names)
+    _players(",".join(names), n)
     if games < 1 or workers < 1:
         raise _usage("--games and --workers must be at least 1")
+    if seed < 0:
+        raise _usage("--seed must be 0 or more")
     if backend == Backend.dask and not address:
         raise _usage("--backend dask needs --address HOST:PORT")
-    done: list = []
-    start = time.perf_counter()
-    tty = sys.stderr.isatty()
+    if html:
+        from .analysis.html import plots_missing
 
-    def on_done(batch):
-        done.extend(batch)
-        if records:
-            from .record import write_atomic
+        missing = plots_missing()
+        if missing:
+            raise _usage(missing)
+        if not os.path.isdir(os.path.dirname(os.path.abspath(html))):
+            raise _usage(f"--html: no such folder for {html}")
+    if csv and os.path.exists(csv) and not os.path.isdir(csv):
+        raise _usage(f"--csv needs a folder, and {csv} is a file")
+    refs = tuple((os.path.abspath(rs.path), rs.fingerprint) for rs in rulesets)
+    return Plan(refs, tuple(names), seed, games, workers, address if backend == Backend.dask else None, records)
 
-            os.makedirs(records, exist_ok=True)
-            for g in batch:
-                write_atomic(os.path.join(records, f"match-{g.index:06d}.json"), _json_dump(g.record))
-        if tty:
-            rate = len(done) / max(1e-9, time.perf_counter() - start)
-            eta = (games - len(done)) / rate if rate else 0
-            bar = "#" * int(30 * len(done) / games)
-            sys.stderr.write(f"\r[{bar:<30}] {len(done)}/{games} matches · {rate:.1f}/s · ETA {eta:.0f} s ")
-            sys.stderr.flush()
 
-    interrupted = False
+def _run_plan(plan) -> tuple:
+    """Play the plan; a rule that fails while playing is a located message and exit 1."""
+    from .analysis.run import run
+    from .expr import RuleRuntimeError
+    from .interpreter.match import MatchError
+    from .report import render_diagnostics
+
     try:
-        if backend == Backend.dask:
-            run_dask(address, os.path.abspath(ruleset), names, seed, games, bool(records), on_done)
-        else:
-            run_local(os.path.abspath(ruleset), names, seed, games, workers, bool(records), on_done)
-    except KeyboardInterrupt:
-        interrupted = True
+        results, interrupted = run(plan)
+    except RuleRuntimeError as e:
+        _err(render_diagnostics([e.diagnostic]))
+        raise typer.Exit(EXIT_FINDINGS)
+    except MatchError as e:
+        _err(f"kierki: error: {e}")
+        raise typer.Exit(EXIT_FINDINGS)
     except RuntimeError as e:
         _err(f"kierki: error: {e}")
         raise typer.Exit(EXIT_USAGE)
-    if tty:
-        sys.stderr.write("\n")
-    results = sorted(done, key=lambda g: g.index)
     if not results:
         _err("kierki: interrupted before any match finished")
         raise typer.Exit(EXIT_INTERRUPTED)
-    summary = summarize(rs, names, results)
-    summary["seed"] = seed
-    summary["complete"] = not interrupted
+    return results, interrupted
+
+
+def _print_summary(summary: dict, fmt, text) -> None:
+    import json
+
     if fmt == OutputFormat.json:
         print(json.dumps(summary, indent=2, ensure_ascii=False))
     else:
-        print(text_report(summary))
-    if interrupted:
-        _err(f"kierki: interrupted after {len(results)} of {games} matches (the results above are for those)")
-        raise typer.Exit(EXIT_INTERRUPTED)
-    if not summary["declared_totals_hold"]:
+        print(text(summary))
+
+
+def _write_outputs(html, csv, plan, games: dict, rulesets: list, summary: dict) -> None:
+    """The --csv folder and the --html report of simulate/compare (exit 1 if one cannot be written)."""
+    try:
+        _write_files(html, csv, plan, games, rulesets, summary)
+    except OSError as e:
+        _err(f"kierki: error: cannot write {e.filename or 'the output'}: {e.strerror or e}")
         raise typer.Exit(EXIT_FINDINGS)
+
+
+def _write_files(html, csv, plan, games: dict, rulesets: list, summary: dict) -> None:
+    if csv:
+        from .analysis.csvio import write_csv
+
+        write_csv(csv, games, rulesets, plan)
+        _err(f"kierki: CSV written to {csv}")
+    if html:
+        from .analysis.html import write_html
+
+        write_html(html, games, rulesets, summary)
+        _err(f"kierki: HTML report written to {html}")
+
+
+def _interrupted_exit(interrupted: bool, finished: int, games: int) -> None:
+    if interrupted:
+        _err(f"kierki: interrupted after {finished} of {games} matches (the results above are for those)")
+        raise typer.Exit(EXIT_INTERRUPTED)
 
 
 @app.command()
@@ -492,11 +570,20 @@ def ladder(
     from .ladder import report
 
     rs = _load_ruleset(ruleset)
+    if seeds < 1:
+        raise _usage("--seeds must be at least 1")
     duels = [_pair(pair) for pair in pairs.split(",")]
     for a, b in duels:
+        _bots_only([a, b])
         for name in (a, b):
             _players(name, rs.players)
     print(report(rs, duels, range(first_seed, first_seed + seeds), out=None))
+
+
+def _bots_only(names: list) -> None:
+    """Simulations and ladders are played by bots: a person is a usage error (exit 2)."""
+    if any(name.partition(":")[0] == "human" for name in names):
+        raise _usage("a person cannot sit at a simulation or a ladder; play with kierki run --human SEAT")
 
 
 def _pair(text: str) -> tuple:

@@ -10,14 +10,14 @@ interface and every usage message. The tests run the same calls down both paths 
 compare exit codes and output.
 
 Exit codes: 0 success · 1 findings or bad input · 2 usage · 70 internal error · 130
-interrupted (see ``cli.py``).
+interrupted (``exits.py``).
 """
 from __future__ import annotations
 
 import sys
 from typing import Optional
 
-from .exits import EXIT_FINDINGS, EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, failure_exit, stderr_line  # noqa: F401
+from .exits import failure_exit
 
 LINT_FORMATS = ("text", "json", "github", "sarif")
 

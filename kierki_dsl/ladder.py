@@ -9,35 +9,10 @@ also when a declarer chose it) loses points, and the others.
 """
 from __future__ import annotations
 
-import math
-
 from .interpreter.match import MatchRunner
 from .players.base import make_player
 from .ruleset.semantics import contract_total
-from .values import frozen
-
-
-@frozen
-class Estimate:
-    mean: float
-    half_width: float  # of the 95% confidence interval
-    n: int
-
-    def __str__(self) -> str:
-        return f"{self.mean:+8.1f} ± {self.half_width:6.1f}"
-
-    @property
-    def significant(self) -> bool:
-        return abs(self.mean) > self.half_width
-
-
-def estimate(xs: list) -> Estimate:
-    n = len(xs)
-    mean = sum(xs) / n if n else 0.0
-    if n < 2:
-        return Estimate(mean, math.inf, n)
-    var = sum((x - mean) ** 2 for x in xs) / (n - 1)
-    return Estimate(mean, 1.96 * math.sqrt(var / n), n)
+from .stats import Estimate, estimate
 
 
 def part_of(rs, contract) -> str:

@@ -1,22 +1,28 @@
-"""``kierki simulate``: many matches, seats rotated, a statistical report; any worker count.
+"""``kierki simulate`` and ``kierki compare``: many matches, seats rotated, any worker count.
 
 Game i is played from seed ``seed * 1_000_003 + i`` with the players rotated i places, so
 the results depend only on (ruleset, players, seed, games), never on how the games are
-split between workers. Matches of random players use the compiled whole-deal fast path
-(``interpreter/fastplay.py``); other players play through the general interpreter.
+split between workers. The seed's own random stream deals the cards (as ``MatchRunner``
+does), the players draw from streams of their own, so every ruleset with the same deck and
+players gets the same deals from the same seed: ``compare`` plays game i of both rulesets
+on the same deals with the same seats (duplicate). Matches of random players use the
+compiled whole-deal fast path (``interpreter/fastplay.py``); other players play through the
+general interpreter. A worker process loads and compiles each ruleset once (``compiled``),
+however many batches it plays.
 """
 from __future__ import annotations
 
-import math
+import contextlib
 import random
 from typing import Callable, Optional
 
+from .analysis.rows import DealRow, GameResult
 from .interpreter.match import MatchRunner, deal_masks, draw
+from .interpreter.phases import Phase
 from .players.base import make_player
-from .values import frozen
-
 
 def game_seed(seed: int, i: int) -> int:
+    """The seed of game i of a simulation seeded with ``seed``."""
     return seed * 1_000_003 + i
 
 
@@ -26,212 +32,263 @@ def seats_for(names: list, i: int) -> list:
     return [names[(s - i) % n] for s in range(n)]
 
 
-@frozen
-class GameResult:
-    index: int
-    names: tuple  # player name per seat
-    deals: tuple  # (contract name, scores) per deal
-    totals: tuple
-    record: Optional[dict] = None
+def play_stream(seed: int) -> random.Random:
+    """The random stream of random players in a fast-path match (apart from the deals')."""
+    return random.Random(f"play {seed}")
 
 
 class FastMatch:
-    """Random-play matches with whole deals played by compiled closures where possible."""
+    """Random-play matches with whole deals played by compiled closures where possible.
+
+    The deals come from ``random.Random(seed)`` exactly as in ``MatchRunner`` (the same
+    first dealer, the same hands); the play from ``play_stream(seed)``."""
 
     def __init__(self, rs):
         self.rs = rs
         self.cards = [c for c in range(52) if rs.deck >> c & 1]
+        self.dealers: dict = {}  # (first dealer, deal index) -> dealer
+
+    def _dealer(self, first: int, k: int) -> int:
+        got = self.dealers.get((first, k))
+        if got is None:
+            got = self.dealers[(first, k)] = self.rs.dealer_of(first, k)
+        return got
 
     def play(self, seed: int) -> tuple:
+        """(first dealer, DealRows, totals) of the match of this seed."""
         rs = self.rs
         n = rs.players
-        rng = random.Random(seed)
-        grb = rng.getrandbits
-        first = rs.first_dealer if rs.first_dealer is not None else draw(rng, n)
+        deal_rng = random.Random(seed)
+        rng = play_stream(seed)
+        first = rs.first_dealer if rs.first_dealer is not None else draw(deal_rng, n)
         totals = [0] * n
         deals = []
         chosen: dict = {}
         k = -1
         while not rs.match_over(k + 1, totals):
             k += 1
-            dealer = rs.dealer_of(first, k)
-            dealt = deal_masks(rng, self.cards, dealer, n, rs.direction)
+            dealer = self._dealer(first, k)
+            dealt = deal_masks(deal_rng, self.cards, dealer, n, rs.direction)
             contract = rs.contract_at(k).resolve(dealer, n, dealt, rs.deck, chosen,
                                                  lambda seat, allowed: allowed[draw(rng, len(allowed))])
-            scores = self._deal(contract, dealer, dealt, rng, grb, k)
-            totals = [t + s for t, s in zip(totals, scores)]
-            deals.append((contract.name, tuple(scores)))
-        return tuple(deals), tuple(totals)
+            row = self._deal(contract, dealer, dealt, rng, k)
+            totals = [t + s for t, s in zip(totals, row.scores)]
+            deals.append(row)
+        return first, tuple(deals), tuple(totals)
 
-    def _deal(self, contract, dealer: int, hands: list, rng, grb, k: int) -> list:
+    def _deal(self, contract, dealer: int, hands: list, rng, k: int) -> DealRow:
         rs = self.rs
-        n = rs.players
-        scores = contract.play_fast(n, rs.deck, dealer, hands, rs.direction, k + 1, rng)
+        facts: dict = {}
+        scores = contract.play_fast(rs.players, rs.deck, dealer, hands, rs.direction, k + 1, rng, facts=facts)
         if scores is not None:
-            return scores
+            return DealRow(contract.name, dealer, facts["first"], facts["caller"], facts["trump"], tuple(scores),
+                           facts["early"], facts["blocked"])
+        return self._stepwise(contract, dealer, hands, rng, k)
+
+    def _stepwise(self, contract, dealer: int, hands: list, rng, k: int) -> DealRow:
+        """Random play through the general interpreter (rules the fast path does not compile)."""
+        rs = self.rs
         dealt = [[c for c in range(52) if h >> c & 1] for h in hands]
-        state = contract.new_deal(n, rs.deck, dealer, dealt, rs.direction, k + 1)
+        state = contract.new_deal(rs.players, rs.deck, dealer, dealt, rs.direction, k + 1)
+        first = -1
         while not state.is_terminal():
+            if first < 0 and state.phase == Phase.PLAY:
+                first = state.current_player()
             acts = state.legal_actions()
             state.apply_action(acts[draw(rng, len(acts))] if len(acts) > 1 else acts[0])
-        return state.returns()
+        return DealRow(contract.name, dealer, first, state.caller, state.trump, tuple(state.returns()),
+                       getattr(state, "ended_early", False), getattr(state, "blocked", False))
+
+
+# -- workers: each ruleset loaded and compiled once per process ------------------------------
+
+_COMPILED: dict = {}
+
+
+class Compiled:
+    """A ruleset as a worker keeps it between batches: loaded, compiled, with its fast path."""
+
+    def __init__(self, rs):
+        self.rs = rs
+        self.fast = FastMatch(rs)
+
+
+def compiled(path: str, fingerprint: Optional[str] = None) -> Compiled:
+    """The ruleset at ``path``, loaded once per process; ``fingerprint`` (the one the command
+    loaded) guards against a file changed on disk since."""
+    key = (path, fingerprint)
+    got = _COMPILED.get(key)
+    if got is None:
+        from .diagnostics import DiagnosticError
+        from .ruleset.model import Ruleset
+
+        try:
+            rs = Ruleset.load(path)
+        except DiagnosticError as e:  # a worker (e.g. on a Dask cluster) that cannot read the file
+            raise RuntimeError(f"{path} does not load on this worker: {e.diagnostics[0].headline()}") from None
+        except OSError as e:
+            raise RuntimeError(f"{path} cannot be read on this worker: {e.strerror or e}") from None
+        if fingerprint is not None and rs.fingerprint != fingerprint:
+            raise RuntimeError(f"{path} changed on disk after the command started")
+        if len(_COMPILED) >= 16:
+            _COMPILED.clear()
+        got = _COMPILED[key] = Compiled(rs)
+    return got
+
+
+def play_one(c: Compiled, names: list, seed: int, i: int, records: bool = False) -> GameResult:
+    """Game i of a simulation: seed ``game_seed(seed, i)``, players rotated i places."""
+    seat_names = seats_for(names, i)
+    s = game_seed(seed, i)
+    if not records and all(x == "random" for x in names):
+        first, deals, totals = c.fast.play(s)
+        return GameResult(i, tuple(seat_names), deals, totals, None, s, first)
+    runner = MatchRunner(c.rs, [make_player(x) for x in seat_names], s)
+    results = list(runner.deals())
+    deals = tuple(DealRow(r.contract.name, r.dealer, r.first, r.caller, r.trump, tuple(r.scores), r.ended_early,
+                          r.blocked) for r in results)
+    rec = None
+    if records:
+        from .record import match_record
+
+        rec = match_record(c.rs, s, runner.first_dealer, results)
+    return GameResult(i, tuple(seat_names), deals, tuple(results[-1].totals), rec, s, runner.first_dealer)
+
+
+def play_batch(refs: tuple, names: list, seed: int, indices: list, records: bool = False) -> list:
+    """A worker's share: for each game index, one GameResult per ruleset of ``refs``
+    (``(path, fingerprint)`` pairs), all on the same deals with the same seats."""
+    rulesets = [compiled(path, fp) for path, fp in refs]
+    return [tuple(play_one(c, names, seed, i, records) for c in rulesets) for i in indices]
 
 
 def play_games(rs_path: str, names: list, seed: int, indices: list, records: bool = False) -> list:
-    """Play the given game indices (a worker's share); returns GameResults in index order."""
-    from .record import match_record
-    from .ruleset.model import Ruleset
-
-    rs = Ruleset.load(rs_path)
-    fast = FastMatch(rs) if all(x == "random" for x in names) and not records else None
-    out = []
-    for i in indices:
-        seat_names = seats_for(names, i)
-        s = game_seed(seed, i)
-        if fast is not None:
-            deals, totals = fast.play(s)
-            out.append(GameResult(i, tuple(seat_names), deals, totals))
-            continue
-        runner = MatchRunner(rs, [make_player(x) for x in seat_names], s)
-        results = list(runner.deals())
-        deals = tuple((r.contract.name, tuple(r.scores)) for r in results)
-        rec = match_record(rs, s, runner.first_dealer, results) if records else None
-        out.append(GameResult(i, tuple(seat_names), deals, tuple(results[-1].totals), rec))
-    return out
+    """Play the given game indices of one ruleset; returns GameResults in index order."""
+    return [g for (g,) in play_batch(((rs_path, None),), names, seed, indices, records)]
 
 
-# -- the report ---------------------------------------------------------------------------------
-
-def _mean_ci(xs: list) -> tuple:
-    n = len(xs)
-    if not n:
-        return 0.0, 0.0
-    m = sum(xs) / n
-    if n < 2:
-        return m, math.inf
-    var = sum((x - m) ** 2 for x in xs) / (n - 1)
-    return m, 1.96 * math.sqrt(var / n)
+def _batches(games: int, chunk: int) -> list:
+    return [list(range(i, min(games, i + chunk))) for i in range(0, games, chunk)]
 
 
-def _sd(xs: list) -> float:
-    if len(xs) < 2:
-        return 0.0
-    m = sum(xs) / len(xs)
-    return math.sqrt(sum((x - m) ** 2 for x in xs) / (len(xs) - 1))
-
-
-def summarize(rs, names: list, games: list) -> dict:
-    """Per player and per seat: mean points with a 95% interval, per-contract mean and spread,
-    win rates; and the check of every deal's sum against the declared totals."""
-    n = rs.players
-    by_player: dict = {}
-    by_seat = {s: [] for s in range(n)}
-    contracts: dict = {}
-    wins: dict = {}
-    mismatches = []
-    declared = {name: getattr(c, "total", None) for name, c in rs.contracts.items()}
-    for g in games:
-        best = max(g.totals)
-        winners = [s for s in range(n) if g.totals[s] == best]
-        for s in range(n):
-            p = g.names[s]
-            by_player.setdefault(p, []).append(g.totals[s])
-            by_seat[s].append(g.totals[s])
-            wins[p] = wins.get(p, 0.0) + (1.0 / len(winners) if s in winners else 0.0)
-        for k, (cname, scores) in enumerate(g.deals):
-            if declared.get(cname) is not None and sum(scores) != declared[cname]:
-                mismatches.append({"game": g.index, "deal": k + 1, "contract": cname, "sum": sum(scores)})
-            for s in range(n):
-                contracts.setdefault(cname, {}).setdefault(g.names[s], []).append(scores[s])
-    seats_played = {p: len(v) for p, v in by_player.items()}
-    return {
-        "ruleset": rs.name,
-        "games": len(games),
-        "players": {
-            p: {
-                "mean": _mean_ci(v)[0],
-                "ci95": _mean_ci(v)[1],
-                "win_rate": wins.get(p, 0.0) / seats_played[p],
-                "seats": seats_played[p],
-            }
-            for p, v in sorted(by_player.items())
-        },
-        "seats": {str(s): {"mean": _mean_ci(v)[0], "ci95": _mean_ci(v)[1]} for s, v in by_seat.items()},
-        "contracts": {
-            c: {p: {"mean": _mean_ci(v)[0], "sd": _sd(v)} for p, v in sorted(per.items())}
-            for c, per in contracts.items()
-        },
-        "declared_totals_hold": not mismatches,
-        "mismatches": mismatches[:20],
-    }
-
-
-def text_report(summary: dict) -> str:
-    lines = [f"{summary['ruleset']}: {summary['games']} matches, seats rotated", "",
-             f"{'player':<16}{'points per match':>24}{'win rate':>10}"]
-    for p, v in summary["players"].items():
-        lines.append(f"{p:<16}{v['mean']:>+14.1f} ± {v['ci95']:<7.1f}{v['win_rate']:>10.1%}")
-    lines += ["", "by seat: " + "  ".join(f"{s}: {v['mean']:+.1f} ± {v['ci95']:.1f}" for s, v in summary["seats"].items()), ""]
-    players = list(summary["players"])
-    lines.append(f"{'contract':<26}" + "".join(f"{p[:18]:>22}" for p in players))
-    for c, per in summary["contracts"].items():
-        cells = "".join(f"{per[p]['mean']:>+12.1f} (sd {per[p]['sd']:>5.1f})" if p in per else f"{'':>22}" for p in players)
-        lines.append(f"{c:<26}{cells}")
-    lines.append("")
-    lines.append("declared totals: every deal adds up as declared" if summary["declared_totals_hold"]
-                 else f"declared totals: {len(summary['mismatches'])} deal(s) do not add up, e.g. {summary['mismatches'][0]}")
-    return "\n".join(lines)
-
-
-def run_local(rs_path: str, names: list, seed: int, games: int, workers: int, records: bool,
-              on_done: Optional[Callable] = None, chunk: int = 0) -> list:
-    """Play games 0..games-1 on ``workers`` local processes; results in game order."""
-    chunk = chunk or max(1, min(50, games // max(1, workers * 4) or 1))
-    batches = [list(range(i, min(games, i + chunk))) for i in range(0, games, chunk)]
+def run_batches(refs: tuple, names: list, seed: int, games: int, workers: int = 1, records: bool = False,
+                on_done: Optional[Callable] = None, chunk: int = 0, address: Optional[str] = None) -> list:
+    """Play games 0..games-1 of every ruleset in ``refs`` on local processes (or on the Dask
+    cluster at ``address``); a list of per-game tuples (one GameResult per ruleset) in game order.
+    ``on_done(batch)`` is called with each finished batch."""
+    if address is not None:
+        return _run_dask(address, refs, names, seed, games, records, on_done, chunk)
+    chunk = chunk or max(1, min(50, games // max(1, workers * 8) or 1))  # small last batches: workers end together
     results: list = []
+
+    def done(got):
+        results.extend(got)
+        if on_done:
+            on_done(got)
+
     if workers <= 1:
-        for b in batches:
-            got = play_games(rs_path, names, seed, b, records)
-            results.extend(got)
-            if on_done:
-                on_done(got)
-        return sorted(results, key=lambda g: g.index)
+        for b in _batches(games, chunk):
+            done(play_batch(refs, names, seed, b, records))
+        return sorted(results, key=lambda g: g[0].index)
     import concurrent.futures as cf
+
+    pool = None
+    try:
+        with _ctrl_c_deferred():  # the workers start while submitting: none sees a Ctrl-C before ignoring it
+            pool = cf.ProcessPoolExecutor(max_workers=workers, mp_context=_worker_context(refs),
+                                          initializer=_worker_start)
+            futures = [pool.submit(play_batch, refs, names, seed, b, records) for b in _batches(games, chunk)]
+        for f in cf.as_completed(futures):
+            done(f.result())
+    except BaseException:  # Ctrl-C (or a failed batch): stop the workers now, keep what finished
+        if pool is not None:
+            _stop(pool)
+        raise
+    pool.shutdown()
+    return sorted(results, key=lambda g: g[0].index)
+
+
+@contextlib.contextmanager
+def _ctrl_c_deferred():
+    """Hold back Ctrl-C in this thread for a moment: it is delivered when the block ends.
+    Processes forked or spawned meanwhile start with it held back too (``_worker_start``)."""
+    import signal
+
+    if not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
+def _worker_start() -> None:
+    """Workers leave Ctrl-C to the command, which stops them (no traceback from each worker)."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
+def _stop(pool) -> None:
+    """Cancel the batches not started and end the worker processes of ``pool``."""
+    processes = list(getattr(pool, "_processes", {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for p in processes:
+        if p.is_alive():
+            p.terminate()
+    for p in processes:
+        p.join(5)
+
+
+def _worker_context(refs: tuple):
+    """Where the platform can fork, the workers are forked from this process with every
+    ruleset already compiled (they start at once and compile nothing); elsewhere they are
+    spawned and each compiles the rulesets on its first batch."""
     import multiprocessing
 
-    ctx = multiprocessing.get_context("spawn")
-    with cf.ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
-        futures = [pool.submit(play_games, rs_path, names, seed, b, records) for b in batches]
-        try:
-            for f in cf.as_completed(futures):
-                got = f.result()
-                results.extend(got)
-                if on_done:
-                    on_done(got)
-        except KeyboardInterrupt:
-            for f in futures:
-                f.cancel()
-            raise
-        finally:
-            pass
-    return sorted(results, key=lambda g: g.index)
+    if "fork" not in multiprocessing.get_all_start_methods():
+        return multiprocessing.get_context("spawn")
+    for path, fingerprint in refs:
+        compiled(path, fingerprint)
+    return multiprocessing.get_context("fork")
 
 
-def run_dask(address: str, rs_path: str, names: list, seed: int, games: int, records: bool,
-             on_done: Optional[Callable] = None, chunk: int = 0) -> list:
+def _run_dask(address: str, refs: tuple, names: list, seed: int, games: int, records: bool,
+              on_done: Optional[Callable], chunk: int) -> list:
     """The same batches, sent to a Dask distributed cluster's workers."""
     try:
         from distributed import Client, as_completed
     except ImportError:
         raise RuntimeError("the dask backend needs the cluster extra: pip install 'kierki-dsl[cluster]'") from None
     chunk = chunk or max(1, min(50, games // 16 or 1))
-    batches = [list(range(i, min(games, i + chunk))) for i in range(0, games, chunk)]
     results: list = []
     with Client(address) as client:
-        futures = [client.submit(play_games, rs_path, names, seed, b, records, pure=False) for b in batches]
+        futures = [client.submit(play_batch, refs, names, seed, b, records, pure=False) for b in _batches(games, chunk)]
         for f in as_completed(futures):
             got = f.result()
             results.extend(got)
             if on_done:
                 on_done(got)
-    return sorted(results, key=lambda g: g.index)
+    return sorted(results, key=lambda g: g[0].index)
+
+
+def run_local(rs_path: str, names: list, seed: int, games: int, workers: int, records: bool,
+              on_done: Optional[Callable] = None, chunk: int = 0) -> list:
+    """One ruleset's games 0..games-1 on ``workers`` local processes; GameResults in game order."""
+    return [g for (g,) in run_batches(((rs_path, None),), names, seed, games, workers, records,
+                                      _single(on_done), chunk)]
+
+
+def run_dask(address: str, rs_path: str, names: list, seed: int, games: int, records: bool,
+             on_done: Optional[Callable] = None, chunk: int = 0) -> list:
+    """One ruleset's games on a Dask cluster; GameResults in game order."""
+    return [g for (g,) in run_batches(((rs_path, None),), names, seed, games, 1, records, _single(on_done), chunk,
+                                      address)]
+
+
+def _single(on_done):
+    return None if on_done is None else (lambda got: on_done([g for (g,) in got]))

@@ -256,3 +256,28 @@ def test_replay_of_a_choice_deal_without_its_contract_is_a_finding(tmp_path, cli
     code, out, err = cli("replay", str(rec), "--ruleset", "rulesets/games/barbu.yaml")
     assert code == 1 and "(unknown)" in out
     assert "deal 1: a declarer's-choice deal needs 'contract'" in err and "internal error" not in err
+
+
+@pytest.mark.parametrize("args", [["simulate", "rulesets/kierki_standard.yaml", "--games", "2", "--players", "human,random,random,random"],
+                                  ["ladder", "rulesets/kierki_standard.yaml", "--pairs", "human:random", "--seeds", "1"],
+                                  ["compare", "rulesets/kierki_standard.yaml", "rulesets/variants/jacks_only.yaml", "--players", "human"]])
+def test_a_person_cannot_sit_at_a_simulation(cli, args):
+    code, out, err = cli(*args)
+    assert code == 2 and "a person cannot sit at a simulation" in err
+
+
+def test_a_player_of_ones_own_module_plays_from_the_command(tmp_path):
+    (tmp_path / "lowest_player.py").write_text(
+        "from kierki_dsl.players.base import Player, register_player\n\n\n"
+        "@register_player\nclass Lowest(Player):\n    name = 'lowest'\n\n"
+        "    def act(self, view):\n        return min(view.legal)\n")
+    import os
+    import subprocess
+    import sys
+
+    env = dict(os.environ, KIERKI_PLAYERS="lowest_player", PYTHONPATH=str(tmp_path))
+    proc = subprocess.run([sys.executable, "-m", "kierki_dsl", "run", "rulesets/kierki_standard.yaml", "--seed", "1",
+                           "--players", "lowest,heuristic,heuristic,heuristic"], capture_output=True, text=True,
+                          env=env, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert "lowest" in proc.stdout and "Final standings" in proc.stdout

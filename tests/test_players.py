@@ -196,3 +196,17 @@ def test_a_seat_knows_the_cards_it_passed_and_search_samples_keep_them_with_the_
     for _ in range(10):
         hands = sample_hands(view, rng)
         assert all(hands[view.passed_to] >> c & 1 for c in view.passed)
+
+
+def test_a_search_decision_stops_at_its_time_cap():
+    """A decision asked for many samples stops at the cap (a pathological ruleset cannot make one
+    decision take minutes); the cap is counted."""
+    from kierki_dsl.interpreter.match import deal_out, shuffled
+
+    state = RS.contracts["bez_lew"].new_deal(4, RS.deck, 0, deal_out(shuffled(random.Random(2), RS.deck), 0, 4))
+    p = make_player("search:100000")
+    p.reset(1, state.current_player(), RS)
+    p.cap = 0.05
+    action = p.act(state.view(state.current_player()))
+    assert action in state.legal_actions()
+    assert p.stats["capped"] == 1 and p.stats["playouts"] < 100000

@@ -41,10 +41,10 @@ def test_fast_path_keeps_the_rules():
         rs = Ruleset.load(str(path))
         fm = FastMatch(rs)
         for seed in range(3):
-            deals, totals = fm.play(seed)
-            for name, scores in deals:
-                if rs.contracts[name].total is not None:
-                    assert sum(scores) == rs.contracts[name].total, (path.stem, name)
+            _, deals, totals = fm.play(seed)
+            for row in deals:
+                if rs.contracts[row.contract].total is not None:
+                    assert sum(row.scores) == rs.contracts[row.contract].total, (path.stem, row.contract)
     rs = Ruleset.load(str(RULESETS / "variants" / "must_ruff.yaml"))
     assert compile_fast(rs.contracts["atu"], 4, 13, rs.deck) is None, "state-reading rules use the interpreter"
 
@@ -95,8 +95,8 @@ def test_hearts_has_a_whole_deal_path_too():
     fm = FastMatch(rs)
     sums = set()
     for seed in range(30):
-        deals, totals = fm.play(seed)
-        sums |= {sum(s) for _, s in deals}
+        _, deals, totals = fm.play(seed)
+        sums |= {sum(row.scores) for row in deals}
         assert min(totals) <= -100
     assert sums <= {-26, -78} and -26 in sums, "every heart and the queen are taken; a moon costs the others"
 

@@ -26,6 +26,10 @@ class RuleRuntimeError(Exception):
         super().__init__(diagnostic.headline())
         self.diagnostic = diagnostic
 
+    def __reduce__(self):
+        """Pickled by its diagnostic (a simulation's worker process hands it to the command)."""
+        return (RuleRuntimeError, (self.diagnostic,))
+
 
 #: Names every card predicate can read.
 CARD_SCOPE = Scope("a card predicate", {"card": Var(CARD, "card", "the card being tested")})

@@ -9,6 +9,9 @@ are counted once at the end with popcounts over the cards each seat took. Contra
 rules read the state of the trick (must-overtake, hearts broken, dynamic scoring, passing)
 return None and are played by the general interpreter instead — the same results, slower.
 
+After a call, ``play.ended[0]`` says how the deal ended: ``EARLY`` (the contract's early stop:
+nothing left to score), ``BLOCKED`` (a layout where nobody could play) or 0 (played out).
+
 Random protocol: ``draw(n) = (getrandbits(32) * n) >> 32``, the k-th legal card in suit,
 then rank order.
 """
@@ -22,6 +25,7 @@ from .trickkernel import add_seat_scores
 RANKS = tuple(tuple(r for r in range(13) if m >> r & 1) for m in range(8192))
 POP = tuple(len(t) for t in RANKS)
 FULL13 = 8191
+EARLY, BLOCKED = 1, 2  # values of ``play.ended[0]``
 
 
 def _split(mask: int) -> tuple:
@@ -123,11 +127,13 @@ def compile_tricks(contract, players: int, tricks: int, deck: int) -> Optional[C
     early = contract.early_stop
     step = 1
     orders = [[((leader + step * i) % players) * 4 for i in range(players)] for leader in range(players)]
+    ended = [0]
 
     def play(hands, leader, trump, grb, direction=1, number=1, lead_of=None, dealer=0, caller=-1, log=None):
         """``lead_of(hands)`` gives the first leader after cards are passed (e.g. holder(2C));
         ``log``, a list, receives every card played in order (for the differential test)."""
         tp, final, per_trick, rest, penalty = plans[trump]
+        ended[0] = 0
         order = orders if direction == 1 else [[((ld - i) % players) * 4 for i in range(players)] for ld in range(players)]
         if passing is not None:
             offset = passing.offset(number, players)
@@ -198,6 +204,7 @@ def compile_tricks(contract, players: int, tricks: int, deck: int) -> Optional[C
             if early:
                 left &= ~tm
                 if not rest[n + 1] and not left & penalty:
+                    ended[0] = EARLY
                     break
         for pm, p in final:
             for seat in range(players):
@@ -208,6 +215,7 @@ def compile_tricks(contract, players: int, tricks: int, deck: int) -> Optional[C
             add_seat_scores(scores, seat_scorers, dealer, players, caller, trump, won, tricks, taken, deck)
         return scores
 
+    play.ended = ended
     return play
 
 
@@ -241,8 +249,10 @@ def compile_layout(contract, players: int) -> Optional[Callable]:
     prizes = contract.prizes
     places = len(prizes)
     again = contract.again
+    ended = [0]
 
     def play(hands, leader, trump, grb, direction=1, log=None):
+        ended[0] = 0
         H = list(hands)
         P = opening
         scores = [0] * players
@@ -285,7 +295,9 @@ def compile_layout(contract, players: int) -> Optional[Callable]:
                 else:
                     idle += 1
                     if idle >= active:
+                        ended[0] = BLOCKED
                         return scores
             p = (p + direction) % players
 
+    play.ended = ended
     return play

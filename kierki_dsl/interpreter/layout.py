@@ -130,9 +130,11 @@ class LayoutContract(Contract):
         return LayoutDeal(self, players, deck, dealer, dealt, direction, number)
 
     def play_fast(self, players: int, deck: int, dealer: int, hands: list, direction: int, number: int, rng,
-                  log: Optional[list] = None) -> Optional[list]:
+                  log: Optional[list] = None, facts: Optional[dict] = None) -> Optional[list]:
         """A whole deal of random play on the fast path (``fastplay``): the scores, or None when
-        this layout needs the general interpreter. ``hands`` are masks; ``log`` receives the cards."""
+        this layout needs the general interpreter. ``hands`` are masks; ``log`` receives the
+        cards; ``facts`` (a dict) the seat that played ``first``, no ``caller`` or ``trump``,
+        never ``early``, and whether it ``blocked`` (nobody could play)."""
         key = ("fast", players)
         if key not in self._tables:
             self._tables[key] = self.fast_player(players, 0, deck)
@@ -140,7 +142,12 @@ class LayoutContract(Contract):
         if fast is None:
             return None
         first = self.first_turn.seat(seat_env(dealer, players, NOBODY, hands, deck), players)
-        return fast(hands, first, -1, rng.getrandbits, direction, log)
+        scores = fast(hands, first, -1, rng.getrandbits, direction, log)
+        if facts is not None:
+            from .fastplay import BLOCKED
+
+            facts.update(first=first, caller=NOBODY, trump=-1, early=False, blocked=fast.ended[0] == BLOCKED)
+        return scores
 
     def fast_player(self, players: int, tricks: int, deck: int):
         """The whole-deal random player of ``fastplay`` for this layout, or None."""
@@ -258,6 +265,7 @@ class LayoutDeal:
 
     trump = -1
     caller = -1
+    blocked = False  # set when the deal ends because nobody can play
 
     def __init__(self, contract: LayoutContract, players: int, deck: int, dealer: int, dealt: list, direction: int = 1,
                  number: int = 1):
@@ -401,6 +409,7 @@ class LayoutDeal:
                 self.passes_in_row += 1
             active = sum(1 for h in self.hands if h)
             if self.passes_in_row >= active:  # nobody can move: a blocked layout ends the deal
+                self.blocked = True
                 self._finish()
                 return
         else:

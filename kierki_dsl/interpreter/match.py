@@ -6,11 +6,13 @@ fixed across platforms and Python versions, so a seed gives the same match every
 from __future__ import annotations
 
 import random
+from itertools import repeat, starmap
 from typing import Callable, Iterator, Optional, Sequence
 
 from ..cards import bits
 from ..values import frozen
 from .actions import IllegalAction, action_str
+from .phases import Phase
 
 
 def draw(rng: random.Random, n: int) -> int:
@@ -30,14 +32,18 @@ def shuffled(rng: random.Random, deck: int) -> list[int]:
 
 
 def deal_masks(rng: random.Random, cards: list, dealer: int, players: int, direction: int = 1) -> list[int]:
-    """``deal_out(shuffled(...))`` as 52-bit hand masks, for simulation (same cards, same seats)."""
-    keys = [rng.random() for _ in cards]
+    """``deal_out(shuffled(...))`` as 52-bit hand masks, for simulation (same cards, same seats):
+    the j-th card of every round of dealing goes to seat dealer + direction * (1 + j)."""
+    keys = list(starmap(rng.random, repeat((), len(cards))))
+    order = sorted(range(len(cards)), key=keys.__getitem__)
+    bit = [1 << c for c in cards].__getitem__ if len(cards) != 52 else _BIT52.__getitem__
     hands = [0] * players
-    seat = dealer
-    for i in sorted(range(len(cards)), key=keys.__getitem__):
-        seat = (seat + direction) % players
-        hands[seat] |= 1 << cards[i]
+    for j in range(players):
+        hands[(dealer + direction * (1 + j)) % players] = sum(map(bit, order[j::players]))
     return hands
+
+
+_BIT52 = tuple(1 << c for c in range(52))
 
 
 def deal_out(order: Sequence[int], dealer: int, players: int, direction: int = 1) -> list[list[int]]:
@@ -77,6 +83,8 @@ class DealResult:
     auction: tuple = ()  # the auction's bids and passes in order ("bid:120", "pass", ...)
     bid: int = 0  # the winning bid (0 without an auction)
     bidder: int = -1  # who won the auction
+    first: int = -1  # the seat that played the deal's first card (or passed first in a layout)
+    blocked: bool = False  # a layout deal that ended because nobody could play
 
 
 @frozen
@@ -115,6 +123,7 @@ class Match:
         self.state = None  # the deal in progress (or a pending declarer's choice)
         self.dealer = -1
         self.dealt: list = []
+        self.first = -1
         self.failed: Optional[Exception] = None  # why the first deal could not start (raised by ``over``)
         try:
             self._next_deal()
@@ -150,7 +159,10 @@ class Match:
         state = self.state
         if state is None:
             raise IllegalAction("the match is over")
+        first = state.current_player() if self.first < 0 and state.phase == Phase.PLAY else -1
         state.apply_action(action)
+        if first >= 0:
+            self.first = first
         if not state.is_terminal():
             return None
         result = self._result(state)
@@ -173,6 +185,7 @@ class Match:
             self.state = None
             return
         self.deal_index += 1
+        self.first = -1  # the seat that plays the deal's first card, once it has
         k = self.deal_index
         rs = self.ruleset
         if self.fixed is not None:
@@ -205,6 +218,8 @@ class Match:
             auction=tuple(state.record_auction()) if hasattr(state, "record_auction") else (),
             bid=getattr(state, "bid", 0),
             bidder=getattr(state, "bidder", -1),
+            first=self.first,
+            blocked=getattr(state, "blocked", False),
         )
 
 

@@ -1,9 +1,11 @@
 """The trick rules written once: who wins a trick, end-of-deal seat scoring, what a contract's
 static scoring says about cards and tricks, and the quick playout search rollouts use.
 
-The step-by-step deal state (``trickstate``), the whole-deal fast path (``fastplay``) and the
-bots (``players/heuristic``, ``players/search``) all call these; a differential test holds
-the fast path and the step-by-step state to identical plays and scores.
+The step-by-step deal state (``trickstate``) and the bots (``players/heuristic``,
+``players/search``) call these, and the whole-deal fast path (``fastplay``) scores seats with
+``add_seat_scores``. The fast path keeps its trick winner and legality inlined on per-suit masks
+for speed; a differential test (tests/test_fast_vs_step.py) holds it to identical plays and
+per-seat scores, deal by deal, for every shipped ruleset.
 """
 from __future__ import annotations
 

@@ -173,10 +173,12 @@ class TrickContract(Contract):
         return TrickDeal(self, players, deck, dealer, dealt, direction, number)
 
     def play_fast(self, players: int, deck: int, dealer: int, hands: list, direction: int, number: int, rng,
-                  log: Optional[list] = None) -> Optional[list]:
+                  log: Optional[list] = None, facts: Optional[dict] = None) -> Optional[list]:
         """A whole deal of random play on the fast path (``fastplay``): the scores, or None when
         this contract needs the general interpreter. ``hands`` are masks; a called trump is
-        drawn from ``rng`` first; ``log`` receives the cards played."""
+        drawn from ``rng`` first; ``log`` receives the cards played; ``facts`` (a dict) the
+        seat that played ``first``, the trump ``caller``, the ``trump``, whether the deal
+        stopped ``early`` and whether it ``blocked`` (never, in tricks)."""
         fast = self._fast(players, hands[0].bit_count(), deck)
         if fast is None:
             return None
@@ -185,11 +187,18 @@ class TrickContract(Contract):
             caller = self.call.called_by.seat(seat_env(dealer, players, NOBODY, hands, deck), players)
             choices = self.call.choices  # drawn as match.draw draws: 32 random bits scaled
             trump = choices[(rng.getrandbits(32) * len(choices)) >> 32]
+        led = [NOBODY]
 
         def lead_of(now):
-            return self.first_lead.seat(seat_env(dealer, players, caller, now, deck), players)
+            led[0] = self.first_lead.seat(seat_env(dealer, players, caller, now, deck), players)
+            return led[0]
 
-        return fast(hands, lead_of(hands), trump, rng.getrandbits, direction, number, lead_of, dealer, caller, log)
+        scores = fast(hands, lead_of(hands), trump, rng.getrandbits, direction, number, lead_of, dealer, caller, log)
+        if facts is not None:
+            from .fastplay import EARLY
+
+            facts.update(first=led[0], caller=caller, trump=trump, early=fast.ended[0] == EARLY, blocked=False)
+        return scores
 
     def _fast(self, players: int, tricks: int, deck: int):
         key = ("fast", players, tricks, deck)

@@ -79,16 +79,38 @@ class RandomPlayer(Player):
         return pick(self.rng(view), view.legal)
 
 
-def player_names() -> set:
-    """The names of every registered player."""
+def load_plugins() -> None:
+    """Import the players of other packages and modules: the ``kierki_dsl.players`` entry points
+    of installed packages, and the modules named in ``KIERKI_PLAYERS`` (comma-separated, found on
+    ``PYTHONPATH``); their ``@register_player`` classes join the built-in ones."""
+    import importlib
+    import os
+
     from . import heuristic, human, search  # noqa: F401  (they register themselves)
 
+    if getattr(load_plugins, "done", False):
+        return
+    load_plugins.done = True
+    from importlib.metadata import entry_points
+
+    for ep in entry_points(group="kierki_dsl.players"):
+        ep.load()
+    for module in filter(None, (m.strip() for m in os.environ.get("KIERKI_PLAYERS", "").split(","))):
+        try:
+            importlib.import_module(module)
+        except ImportError as e:
+            raise KeyError(f"KIERKI_PLAYERS names {module!r}, which cannot be imported: {e}") from None
+
+
+def player_names() -> set:
+    """The names of every registered player."""
+    load_plugins()
     return set(PLAYERS) | set(LAZY_PLAYERS)
 
 
 def make_player(spec: str) -> Player:
     """A player by name, with an optional setting after a colon (``search:0.2s``, ``search:64``)."""
-    from . import heuristic, human, search  # noqa: F401  (they register themselves)
+    load_plugins()
 
     name, _, setting = spec.partition(":")
     if name in LAZY_PLAYERS and name not in PLAYERS:

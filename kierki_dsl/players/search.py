@@ -32,6 +32,11 @@ from .base import Player, register_player
 from .heuristic import HeuristicPlayer
 
 DEFAULT_SAMPLES = 24
+#: Seconds a decision with a sample count may take at most: a ruleset whose rules make each
+#: playout slow (dozens of long restrictions) stops sampling there instead of taking minutes.
+#: Normal rulesets stay far below it, so a seeded match is reproducible; ``stats["capped"]``
+#: counts the decisions that hit it.
+TIME_CAP = 5.0
 
 
 @register_player
@@ -51,7 +56,8 @@ class SearchPlayer(Player):
                 raise ValueError(f"search: expected a sample count (e.g. search:64) or a time (search:0.2s), got {setting!r}")
             self.samples = int(s)
         self.fallback = HeuristicPlayer()
-        self.stats = {"decisions": 0, "playouts": 0, "seconds": 0.0}
+        self.cap = TIME_CAP
+        self.stats = {"decisions": 0, "playouts": 0, "seconds": 0.0, "capped": 0}
 
     def reset(self, seed: int, seat: int, rules=None) -> None:
         super().reset(seed, seat, rules)
@@ -115,8 +121,8 @@ class SearchPlayer(Player):
             if self.seconds:
                 if n and time.perf_counter() - start >= self.seconds:
                     break
-            elif n >= self.samples:
-                break
+            elif n >= self.samples or (n and time.perf_counter() - start >= self.cap):
+                break  # the samples asked for, or the time cap of a pathological ruleset
             base = sample(rng)
             for a in legal:
                 st = base.clone()
@@ -125,6 +131,7 @@ class SearchPlayer(Player):
                 totals[a] += st.scores[me]
             n += 1
         self.stats["decisions"] += 1
+        self.stats["capped"] += int(not self.seconds and n < self.samples)
         self.stats["playouts"] += n * len(legal)
         self.stats["seconds"] += time.perf_counter() - start
         return max(legal, key=lambda a: (totals[a], tie(a) if tie else -a))

@@ -1,0 +1,33 @@
+"""The data one simulated match leaves behind: a row per deal, a result per match.
+
+Rows are ``NamedTuple``s rather than attrs classes: a simulation makes one per deal by the
+million, and a tuple is several times cheaper to build; both are immutable plain values.
+"""
+from __future__ import annotations
+
+from typing import NamedTuple, Optional
+
+
+class DealRow(NamedTuple):
+    """One deal: the contract played, who dealt, played first and called trumps, the points."""
+
+    contract: str  # the contract's name (the one played, also when a declarer chose it)
+    dealer: int
+    first: int  # the seat that played first (-1 unknown)
+    caller: int  # the seat that named trumps (-1 none)
+    trump: int  # -1 none
+    scores: tuple  # points per seat
+    early: bool = False  # the deal stopped before every card was played (nothing left to score)
+    blocked: bool = False  # a layout deal that stopped because nobody could play
+
+
+class GameResult(NamedTuple):
+    """One match: its index in the simulation, seed, players per seat, deals and totals."""
+
+    index: int
+    names: tuple  # player name per seat
+    deals: tuple  # DealRow per deal
+    totals: tuple
+    record: Optional[dict] = None
+    seed: int = 0
+    first_dealer: int = 0

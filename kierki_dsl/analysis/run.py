@@ -1,0 +1,87 @@
+"""Running a simulation for a command: batches on workers or Dask, a progress bar, Ctrl-C.
+
+The commands (``simulate``, ``compare``) call ``run``; it returns what finished (game tuples
+in game order, one GameResult per ruleset) and whether it was interrupted.
+"""
+from __future__ import annotations
+
+import os
+import sys
+import time
+from typing import Callable, Optional
+
+from ..values import frozen
+
+
+@frozen
+class Plan:
+    """What to play: ``refs`` are (absolute path, fingerprint) per ruleset."""
+
+    refs: tuple
+    names: tuple
+    seed: int
+    games: int
+    workers: int = 1
+    address: Optional[str] = None  # a Dask scheduler: play there instead of local processes
+    records: Optional[str] = None  # a folder: keep every match as a record (one ruleset only)
+
+
+def _progress(total: int) -> Callable:
+    """A progress bar on a terminal (rate and ETA); nothing when stderr is not a terminal."""
+    start = time.perf_counter()
+    done = [0]
+    tty = sys.stderr.isatty()
+
+    def tick(batch) -> None:
+        done[0] += len(batch)
+        if not tty:
+            return
+        rate = done[0] / max(1e-9, time.perf_counter() - start)
+        eta = (total - done[0]) / rate if rate else 0
+        bar = "#" * int(30 * done[0] / total)
+        sys.stderr.write(f"\r[{bar:<30}] {done[0]}/{total} matches · {rate:.1f}/s · ETA {eta:.0f} s ")
+        sys.stderr.flush()
+        if done[0] >= total:
+            sys.stderr.write("\n")
+
+    return tick
+
+
+def _keep_records(folder: str) -> Callable:
+    import json
+
+    from ..record import write_atomic
+
+    def keep(batch) -> None:
+        os.makedirs(folder, exist_ok=True)
+        for (g,) in batch:
+            text = json.dumps(g.record, indent=1, ensure_ascii=False) + "\n"
+            write_atomic(os.path.join(folder, f"match-{g.index:06d}.json"), text)
+
+    return keep
+
+
+def run(plan: Plan) -> tuple:
+    """(game tuples in game order, interrupted?). Ctrl-C keeps the batches that finished."""
+    from ..simulate import run_batches
+
+    done: list = []
+    tick = _progress(plan.games)
+    keep = _keep_records(plan.records) if plan.records else None
+
+    def on_done(batch) -> None:
+        done.extend(batch)
+        if keep:
+            keep(batch)
+        tick(batch)
+
+    interrupted = False
+    try:
+        run_batches(plan.refs, list(plan.names), plan.seed, plan.games, plan.workers, bool(plan.records), on_done,
+                    address=plan.address)
+    except KeyboardInterrupt:
+        interrupted = True
+    return sorted(done, key=lambda g: g[0].index), interrupted
+
+
+__all__ = ["Plan", "run"]

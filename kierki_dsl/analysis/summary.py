@@ -1,0 +1,129 @@
+"""Many matches summed up: per player and seat, per contract, every measure with its 95%
+interval; and two rulesets played on the same deals compared measure by measure.
+
+A difference between rulesets is estimated from the per-match differences of game i under
+A and game i under B (the same deals, the same seats): a paired estimate, much tighter than
+comparing two means, and "significant" when its interval excludes zero.
+"""
+from __future__ import annotations
+
+from ..stats import estimate, quantiles, sd
+from .measures import observe, parts_of
+
+QUANTILES = (0.05, 0.25, 0.5, 0.75, 0.95)
+
+
+def _order(games: list) -> list:
+    """Contract names in the order the matches first play them."""
+    seen: dict = {}
+    for g in games:
+        for row in g.deals:
+            seen.setdefault(row.contract, None)
+    return list(seen)
+
+
+def _players(games: list, n: int) -> dict:
+    by_player: dict = {}
+    wins: dict = {}
+    for g in games:
+        best = max(g.totals)
+        winners = [s for s in range(n) if g.totals[s] == best]
+        for s in range(n):
+            p = g.names[s]
+            by_player.setdefault(p, []).append(g.totals[s])
+            wins[p] = wins.get(p, 0.0) + (1.0 / len(winners) if s in winners else 0.0)
+    out = {}
+    for p, v in sorted(by_player.items()):
+        e = estimate(v)
+        out[p] = {"mean": e.mean, "ci95": e.half_width, "win_rate": wins.get(p, 0.0) / len(v), "seats": len(v)}
+    return out
+
+
+def _contracts_by_player(games: list, n: int) -> dict:
+    contracts: dict = {name: {} for name in _order(games)}
+    for g in games:
+        for row in g.deals:
+            for s in range(n):
+                contracts[row.contract].setdefault(g.names[s], []).append(row.scores[s])
+    return {c: {p: {"mean": estimate(v).mean, "sd": sd(v)} for p, v in sorted(per.items())}
+            for c, per in contracts.items()}
+
+
+def _mismatches(rs, games: list) -> list:
+    declared = {name: getattr(c, "total", None) for name, c in rs.contracts.items()}
+    out = []
+    for g in games:
+        for k, row in enumerate(g.deals):
+            if declared.get(row.contract) is not None and sum(row.scores) != declared[row.contract]:
+                out.append({"game": g.index, "deal": k + 1, "contract": row.contract, "sum": sum(row.scores)})
+    return out
+
+
+def measure_estimates(observations: list) -> dict:
+    """Measure name -> Estimate over the matches that observed it (names in first-seen order)."""
+    values: dict = {}
+    for obs in observations:
+        for key, x in obs.items():
+            values.setdefault(key, []).append(x)
+    return {key: estimate(xs) for key, xs in values.items()}
+
+
+def summarize(rs, names: list, games: list) -> dict:
+    """Per player and per seat: mean points with a 95% interval, win rates, per-contract mean
+    and spread by player; every measure (``measures.py``) with its interval; the quantiles of
+    the final scores; and the check of every deal's sum against the declared totals."""
+    n = rs.players
+    parts = parts_of(rs)
+    mismatches = _mismatches(rs, games)
+    by_seat = {s: estimate([g.totals[s] for g in games]) for s in range(n)}
+    finals = [t for g in games for t in g.totals]
+    return {
+        "ruleset": rs.name,
+        "path": rs.path,
+        "games": len(games),
+        "names": list(names),
+        "players": _players(games, n),
+        "seats": {str(s): {"mean": e.mean, "ci95": e.half_width} for s, e in by_seat.items()},
+        "contracts": _contracts_by_player(games, n),
+        "measures": {k: e.to_json() for k, e in measure_estimates([observe(g, parts) for g in games]).items()},
+        "final_quantiles": dict(zip(_quantile_names(), quantiles(finals, QUANTILES))),
+        "declared_totals_hold": not mismatches,
+        "mismatches": mismatches[:20],
+    }
+
+
+def _quantile_names() -> list:
+    return [f"{round(q * 100)}%" for q in QUANTILES]
+
+
+def compare(rs_a, rs_b, names: list, pairs: list) -> dict:
+    """Both rulesets summed up, and every measure's difference B − A over the same deals."""
+    games_a = [a for a, _ in pairs]
+    games_b = [b for _, b in pairs]
+    parts_a, parts_b = parts_of(rs_a), parts_of(rs_b)
+    diffs: dict = {}
+    for ga, gb in pairs:
+        oa, ob = observe(ga, parts_a), observe(gb, parts_b)
+        for key in oa.keys() & ob.keys():
+            diffs.setdefault(key, []).append(ob[key] - oa[key])
+    a = summarize(rs_a, names, games_a)
+    b = summarize(rs_b, names, games_b)
+    keys = list(dict.fromkeys(list(a["measures"]) + list(b["measures"])))
+    difference = {}
+    for key in keys:
+        if key in diffs:
+            e = estimate(diffs[key])
+            difference[key] = dict(e.to_json(), significant=e.significant)
+    same = _same_deals(rs_a, rs_b, pairs)
+    return {"a": a, "b": b, "games": len(pairs), "names": list(names), "same_deals": same, "difference": difference}
+
+
+def _same_deals(rs_a, rs_b, pairs: list) -> bool:
+    """Whether game i got the same cards under both rulesets: the same deck, the first dealer
+    drawn (or fixed) alike, the same first dealer and seats in every pair of matches."""
+    if rs_a.deck != rs_b.deck or (rs_a.first_dealer is None) != (rs_b.first_dealer is None):
+        return False
+    return all(ga.first_dealer == gb.first_dealer and ga.names == gb.names for ga, gb in pairs)
+
+
+__all__ = ["compare", "measure_estimates", "summarize"]

@@ -1,0 +1,85 @@
+"""The one confidence-interval helper of kierki: a mean with its 95% interval.
+
+Every figure that ``simulate``, ``compare`` and ``ladder`` report with an interval is the mean
+of independent observations (one per match, or one per duplicate deal set), so one normal
+approximation serves them all: mean ± 1.96 · s / √n with the sample standard deviation s.
+A difference between two rulesets on the same deals is the mean of the per-match
+differences (a paired estimate), so it goes through the same helper. With fewer than two
+observations there is no interval: ``half_width`` is None and the text says ``n/a``.
+"""
+from __future__ import annotations
+
+import math
+from typing import Optional, Sequence
+
+from .values import frozen
+
+Z95 = 1.96
+
+
+@frozen
+class Estimate:
+    """A mean and the half width of its 95% confidence interval (None below two observations)."""
+
+    mean: float
+    half_width: Optional[float]
+    n: int
+
+    def __str__(self) -> str:
+        if self.half_width is None:
+            return f"{self.mean:+8.1f} ±    n/a"
+        return f"{self.mean:+8.1f} ± {self.half_width:6.1f}"
+
+    @property
+    def significant(self) -> bool:
+        """Whether the interval excludes zero (a difference, an advantage that is really there)."""
+        return self.half_width is not None and abs(self.mean) > self.half_width
+
+    def to_json(self) -> dict:
+        return {"mean": self.mean, "ci95": self.half_width, "n": self.n}
+
+
+def estimate(xs: Sequence[float]) -> Estimate:
+    """The mean of ``xs`` with its 95% confidence interval."""
+    n = len(xs)
+    mean = math.fsum(xs) / n if n else 0.0
+    if n < 2:
+        return Estimate(mean, None, n)
+    var = math.fsum((x - mean) ** 2 for x in xs) / (n - 1)
+    return Estimate(mean, Z95 * math.sqrt(var / n), n)
+
+
+def sd(xs: Sequence[float]) -> float:
+    """The sample standard deviation (0 for fewer than two values)."""
+    n = len(xs)
+    if n < 2:
+        return 0.0
+    mean = math.fsum(xs) / n
+    return math.sqrt(math.fsum((x - mean) ** 2 for x in xs) / (n - 1))
+
+
+def spread(xs: Sequence[float]) -> float:
+    """The population standard deviation of a few values (how far apart one deal leaves the
+    seats); plain sums, as it runs once per deal of every simulated match."""
+    n = len(xs)
+    if not n:
+        return 0.0
+    mean = sum(xs) / n
+    return math.sqrt(sum((x - mean) * (x - mean) for x in xs) / n)
+
+
+def quantiles(xs: Sequence[float], qs: Sequence[float] = (0.05, 0.25, 0.5, 0.75, 0.95)) -> list:
+    """Linear-interpolated quantiles of ``xs`` (empty when there is no value)."""
+    if not xs:
+        return []
+    s = sorted(xs)
+    out = []
+    for q in qs:
+        pos = q * (len(s) - 1)
+        lo = int(pos)
+        hi = min(lo + 1, len(s) - 1)
+        out.append(s[lo] + (s[hi] - s[lo]) * (pos - lo))
+    return out
+
+
+__all__ = ["Estimate", "estimate", "quantiles", "sd", "spread"]
