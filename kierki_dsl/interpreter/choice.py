@@ -194,6 +194,10 @@ class ChoiceDeal:
                                      lambda chooser, allowed: action - CHOOSE_BASE)
         self.inner = contract.new_deal(self.players, self.deck, self.dealer, self.dealt, self.direction, self.number)
 
+    def current_deal(self):
+        """The chosen contract's deal once the chooser has named it; until then this one."""
+        return self if self.inner is None else self.inner
+
     def view(self, seat: int) -> "SeatView":
         if self.inner is not None:
             return self.inner.view(seat)

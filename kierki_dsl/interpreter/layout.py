@@ -540,6 +540,10 @@ class LayoutDeal:
             ply=len(self.actions),
         )
 
+    def current_deal(self):
+        """The deal being played: this one (a declarer's choice hands on to the chosen deal)."""
+        return self
+
     def play_from_start(self) -> None:
         """Start play with the contract's first player (a state rebuilt from a betting view)."""
         self.to_move = self.contract.first_turn.seat(seat_env(self.dealer, self.players, NOBODY, self.hands, self.deck),

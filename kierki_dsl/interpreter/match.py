@@ -163,6 +163,7 @@ class Match:
         state.apply_action(action)
         if first >= 0:
             self.first = first
+        state = self.state = state.current_deal()  # a declarer's choice hands on to the chosen deal
         if not state.is_terminal():
             return None
         result = self._result(state)

@@ -444,6 +444,10 @@ class TrickDeal:
     def _hand_sizes(self) -> list:
         return [h.bit_count() for h in self.hands]
 
+    def current_deal(self):
+        """The deal being played: this one (a declarer's choice hands on to the chosen deal)."""
+        return self
+
     def play_from_start(self) -> None:
         """Start play with the contract's first leader (a state rebuilt from a betting view)."""
         self._start_play()

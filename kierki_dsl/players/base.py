@@ -64,6 +64,33 @@ class Player:
         raise NotImplementedError
 
 
+def thinking_budget(name: str, setting: str, what: str, most: int) -> tuple:
+    """``(count, seconds)`` from a thinking player's setting: a count (``search:64``) or a think
+    time (``search:0.2s``, at most 60 s); ``(None, 0.0)`` for no setting; ``ValueError`` else."""
+    s = setting.strip().lower()
+    if s.endswith("s") and s[:-1].replace(".", "", 1).isdigit():
+        seconds = float(s[:-1])
+        if not 0 < seconds <= 60:
+            raise ValueError(f"{name}: think time must be between 0 and 60 seconds")
+        return None, seconds
+    if s and (not s.isdigit() or not 1 <= int(s) <= most):
+        raise ValueError(f"{name}: expected {what} (e.g. {name}:64) or a time ({name}:0.2s), got {setting!r}")
+    return (int(s) if s else None), 0.0
+
+
+class WithFallback(Player):
+    """A player that decides some phases itself and leaves the others to the heuristic player."""
+
+    def __init__(self) -> None:
+        from .heuristic import HeuristicPlayer
+
+        self.fallback = HeuristicPlayer()
+
+    def reset(self, seed: int, seat: int, rules=None) -> None:
+        super().reset(seed, seat, rules)
+        self.fallback.reset(seed, seat, rules)
+
+
 def pick(rng: random.Random, options):
     """One of ``options`` uniformly, from 32 random bits (platform-independent)."""
     return options[(rng.getrandbits(32) * len(options)) >> 32] if len(options) > 1 else options[0]

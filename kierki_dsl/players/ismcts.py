@@ -19,8 +19,7 @@ import random
 import time
 
 from ..adapters.game import GameState, view_spec
-from .base import Player, register_player
-from .heuristic import HeuristicPlayer
+from .base import WithFallback, register_player, thinking_budget
 from .search import sample_hands
 
 DEFAULT_SIMULATIONS = 100
@@ -39,31 +38,17 @@ def _openspiel():
 
 
 @register_player
-class ISMCTSPlayer(Player):
+class ISMCTSPlayer(WithFallback):
     """OpenSpiel's IS-MCTS over the adapter, for card play; the heuristic elsewhere."""
 
     name = "ismcts"
 
     def __init__(self, setting: str = "") -> None:
         _openspiel()  # fail now, with the message, rather than at the first card
-        self.simulations = DEFAULT_SIMULATIONS
-        self.seconds = 0.0
-        s = setting.strip().lower()
-        if s.endswith("s") and s[:-1].replace(".", "", 1).isdigit():
-            self.seconds = float(s[:-1])
-            if not 0 < self.seconds <= 60:
-                raise ValueError("ismcts: think time must be between 0 and 60 seconds")
-            self.simulations = 10**9
-        elif s:
-            if not s.isdigit() or not 1 <= int(s) <= 1_000_000:
-                raise ValueError(f"ismcts: expected simulations (e.g. ismcts:200) or a time (ismcts:0.2s), got {setting!r}")
-            self.simulations = int(s)
-        self.fallback = HeuristicPlayer()
+        super().__init__()
+        count, self.seconds = thinking_budget("ismcts", setting, "simulations", 1_000_000)
+        self.simulations = 10**9 if self.seconds else (count or DEFAULT_SIMULATIONS)
         self.stats = {"decisions": 0, "simulations": 0, "seconds": 0.0}
-
-    def reset(self, seed: int, seat: int, rules=None) -> None:
-        super().reset(seed, seat, rules)
-        self.fallback.reset(seed, seat, rules)
 
     def act(self, view) -> int:
         legal = view.legal

@@ -28,8 +28,7 @@ import time
 
 from ..cards import SUIT_MASK, bits
 from ..interpreter.actions import DONE, bid
-from .base import Player, register_player
-from .heuristic import HeuristicPlayer
+from .base import WithFallback, register_player, thinking_budget
 
 DEFAULT_SAMPLES = 24
 #: Seconds a decision with a sample count may take at most: a ruleset whose rules make each
@@ -40,28 +39,15 @@ TIME_CAP = 5.0
 
 
 @register_player
-class SearchPlayer(Player):
+class SearchPlayer(WithFallback):
     name = "search"
 
     def __init__(self, setting: str = "") -> None:
-        self.samples = DEFAULT_SAMPLES
-        self.seconds = 0.0
-        s = setting.strip().lower()
-        if s.endswith("s") and s[:-1].replace(".", "", 1).isdigit():
-            self.seconds = float(s[:-1])
-            if not 0 < self.seconds <= 60:
-                raise ValueError("search: think time must be between 0 and 60 seconds")
-        elif s:
-            if not s.isdigit() or not 1 <= int(s) <= 100_000:
-                raise ValueError(f"search: expected a sample count (e.g. search:64) or a time (search:0.2s), got {setting!r}")
-            self.samples = int(s)
-        self.fallback = HeuristicPlayer()
+        super().__init__()
+        count, self.seconds = thinking_budget("search", setting, "a sample count", 100_000)
+        self.samples = count or DEFAULT_SAMPLES
         self.cap = TIME_CAP
         self.stats = {"decisions": 0, "playouts": 0, "seconds": 0.0, "capped": 0}
-
-    def reset(self, seed: int, seat: int, rules=None) -> None:
-        super().reset(seed, seat, rules)
-        self.fallback.reset(seed, seat, rules)
 
     def act(self, view) -> int:
         legal = view.legal
