@@ -46,17 +46,21 @@ def ours(rs, n: int, seed: int) -> float:
     return steps / (time.perf_counter() - t0)
 
 
-def openspiel(game, n: int, seed: int) -> float:
-    """Decisions per second of a pyspiel game on ``n`` hands dealt beforehand (passing left)."""
-    rng = random.Random(seed)
+def _dealt(game, n: int, rng, first=()) -> list:
+    """``n`` states of a pyspiel game with the chance nodes played out (after ``first`` actions)."""
     states = []
     for _ in range(n):
         st = game.new_initial_state()
-        st.apply_action(1)  # pass left, as our first deal does
+        for action in first:
+            st.apply_action(action)
         while st.is_chance_node():
             outcomes = st.legal_actions()
             st.apply_action(outcomes[rng.randrange(len(outcomes))])
         states.append(st)
+    return states
+
+
+def _decisions_per_second(states, rng) -> float:
     grb = rng.getrandbits
     steps = 0
     t0 = time.perf_counter()
@@ -66,27 +70,18 @@ def openspiel(game, n: int, seed: int) -> float:
             st.apply_action(acts[(grb(32) * len(acts)) >> 32])
             steps += 1
     return steps / (time.perf_counter() - t0)
+
+
+def openspiel(game, n: int, seed: int) -> float:
+    """Decisions per second of a pyspiel game on ``n`` hands dealt beforehand (passing left)."""
+    rng = random.Random(seed)
+    return _decisions_per_second(_dealt(game, n, rng, first=(1,)), rng)  # pass left, as our first deal does
 
 
 def adapter(game, n: int, seed: int) -> float:
     """Decisions per second of our ruleset as a Python OpenSpiel game (kierki_dsl.openspiel)."""
     rng = random.Random(seed)
-    states = []
-    for _ in range(n):
-        st = game.new_initial_state()
-        while st.is_chance_node():
-            outcomes = st.legal_actions()
-            st.apply_action(outcomes[rng.randrange(len(outcomes))])
-        states.append(st)
-    grb = rng.getrandbits
-    steps = 0
-    t0 = time.perf_counter()
-    for st in states:
-        while not st.is_terminal():
-            acts = st.legal_actions()
-            st.apply_action(acts[(grb(32) * len(acts)) >> 32])
-            steps += 1
-    return steps / (time.perf_counter() - t0)
+    return _decisions_per_second(_dealt(game, n, rng), rng)
 
 
 def whole_deals(make, n: int, seed: int) -> float:
