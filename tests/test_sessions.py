@@ -12,7 +12,7 @@ from kierki_dsl.players.human import HumanPlayer
 from kierki_dsl.ruleset.model import Ruleset
 from kierki_dsl.savefile import seal
 
-from conftest import STANDARD, poll_until, run_cli
+from conftest import RULESETS, STANDARD, poll_until, run_cli
 
 RS = Ruleset.load(str(STANDARD))
 
@@ -204,3 +204,18 @@ def test_a_flood_of_digits_at_the_prompt_is_refused_quickly():
     human.reset(1, 0)
     assert human.act(st.view(0)) in st.legal_actions()
     assert "internal error" not in out.getvalue()
+
+
+def test_the_passing_prompt_says_where_the_cards_go_and_how_many_are_chosen():
+    from kierki_dsl.ruleset.model import Ruleset
+
+    hearts = Ruleset.load(str(RULESETS / "games" / "hearts.yaml"))
+    st = hearts.contracts["hand"].new_deal(4, hearts.deck, 3, [list(range(13)), list(range(13, 26)),
+                                                               list(range(26, 39)), list(range(39, 52))], 1, 1)
+    out = io.StringIO()
+    human = HumanPlayer(stdin=io.StringIO("1\n1\n"), stdout=out, ruleset=hearts)
+    human.reset(1, 0)
+    st.apply_action(human.act(st.view(0)))
+    st.apply_action(human.act(st.view(0)))
+    text = out.getvalue()
+    assert "Pass 3 cards to E: card 1 of 3" in text and "Pass 3 cards to E: card 2 of 3" in text

@@ -108,6 +108,14 @@ class HumanPlayer(Player):
             raise HumanQuit()
         return line.strip()[:MAX_ANSWER]  # no answer is longer; a pasted flood is cut, not parsed
 
+    def _passing_line(self, view) -> str:
+        """'Pass 3 cards to W: card 2 of 3' — where the cards go and how many are chosen."""
+        passing = self.contract_of(view).passing
+        n = view.players
+        to = (view.seat + view.direction * passing.offset(view.deal_number, n)) % n
+        chosen = view.hand_sizes[view.seat] - view.hand.bit_count() if view.hand_sizes else 0
+        return f"Pass {passing.count} cards to {seat_name(to, n)}: card {chosen + 1} of {passing.count}"
+
     def _reason(self, view, action: int) -> Optional[str]:
         """The rule an action breaks, from the view and the rules alone."""
         from ..interpreter.reasons import illegal_reason
@@ -226,6 +234,8 @@ class HumanPlayer(Player):
             self.say("You have nothing to play: you pass.")
             return PASS
         what = "a card to pass" if view.phase == "pass" else "your card"
+        if view.phase == "pass":
+            self.say(self._passing_line(view))
         options = sorted((a for a in legal if a != PASS), key=lambda c: (c // 13, -(c % 13)))
         self.say("Legal: " + "  ".join(f"{i}) {card_pretty(c)}" for i, c in enumerate(options, start=1))
                  + ("  or 'pass'" if PASS in legal else ""))
