@@ -219,3 +219,20 @@ def test_the_passing_prompt_says_where_the_cards_go_and_how_many_are_chosen():
     st.apply_action(human.act(st.view(0)))
     text = out.getvalue()
     assert "Pass 3 cards to E: card 1 of 3" in text and "Pass 3 cards to E: card 2 of 3" in text
+
+
+def test_after_the_exchange_a_seat_is_told_what_it_passed_and_received():
+    from kierki_dsl.ruleset.model import Ruleset
+
+    hearts = Ruleset.load(str(RULESETS / "games" / "hearts.yaml"))
+    st = hearts.contracts["hand"].new_deal(4, hearts.deck, 3, [list(range(13)), list(range(13, 26)),
+                                                               list(range(26, 39)), list(range(39, 52))], 1, 1)
+    while st.phase == "pass":
+        st.apply_action(st.legal_actions()[0])
+    view = st.view(1)
+    assert view.passed == (13, 14, 15) and view.passed_to == 2 and view.received == (0, 1, 2)
+    out = io.StringIO()
+    human = HumanPlayer(stdin=io.StringIO(""), stdout=out, ruleset=hearts)
+    human.reset(1, 1)
+    human._table(view)
+    assert "You passed 2♥ 3♥ 4♥ to S; you received 2♠ 3♠ 4♠." in out.getvalue()

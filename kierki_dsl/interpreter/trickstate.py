@@ -436,10 +436,13 @@ class TrickDeal:
         )
 
     def _passed(self, seat: int) -> dict:
-        """What ``seat`` knows of the cards it passed: which, and to whom (after the exchange)."""
+        """What ``seat`` knows of the exchange once it is done: the cards it passed and to whom,
+        and the cards it received."""
         if not self.pass_offset or self.phase == PASSING:
             return {}
-        return {"passed": tuple(self.passes[seat]), "passed_to": (seat + self.direction * self.pass_offset) % self.players}
+        step = self.direction * self.pass_offset
+        return {"passed": tuple(self.passes[seat]), "passed_to": (seat + step) % self.players,
+                "received": tuple(self.passes[(seat - step) % self.players])}
 
     def _hand_sizes(self) -> list:
         return [h.bit_count() for h in self.hands]

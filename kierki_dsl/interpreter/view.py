@@ -67,6 +67,7 @@ class SeatView:
     options: tuple = ()  # declarer's choice: the names of the contracts on offer
     passed: tuple = ()  # the cards this seat passed (once every seat has passed), and
     passed_to: int = -1  # the seat that got them (-1 when no cards were passed)
+    received: tuple = ()  # the cards this seat got in the exchange
     auction: tuple = ()  # (seat, value) of every bid so far, value 0 for a pass
     bid: int = 0  # the bid standing (the winning bid once the auction is over)
     bidder: int = -1  # the seat that made it (-1: none yet)

@@ -175,6 +175,10 @@ class HumanPlayer(Player):
         self.say()
         for line in self._since_last_turn(view):
             self.say(line)
+        if view.received and getattr(self, "_exchange_shown", None) != view.deal_number:
+            self._exchange_shown = view.deal_number  # said once a deal, at the first turn after it
+            self.say(f"You passed {' '.join(card_pretty(c) for c in view.passed)} to {seat_name(view.passed_to, n)}; "
+                     f"you received {' '.join(card_pretty(c) for c in view.received)}.")
         for line in self._contract_lines(view):
             self.say(line)
         trump = "none" if view.trump < 0 else SUIT_NAMES[view.trump]
