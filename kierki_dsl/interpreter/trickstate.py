@@ -230,33 +230,33 @@ class TrickDeal:
             self._before_play()
             return
         if self.phase == AUCTION:
-            reason = self.auction.why_illegal(action)
-            if reason is not None:
-                raise IllegalAction(reason)
-            self.actions.append(action)
-            self.auction.apply(action)
-            if self.auction.finished:
-                self.bid, self.bidder = self.auction.bid, self.auction.bidder
-                self._after_auction()
-            else:
-                self.to_move = self.auction.seat
+            self._round_action(self.auction, action, self._end_auction)
             return
         if self.phase == DOUBLE:
-            reason = self.betting.why_illegal(action)
-            if reason is not None:
-                raise IllegalAction(reason)
-            self.actions.append(action)
-            self.betting.apply(action)
-            if self.betting.finished:
-                self._start_play()
-            else:
-                self.to_move = self.betting.seat
+            self._round_action(self.betting, action, self._start_play)
             return
         if self.phase == DONE:
             raise IllegalAction("the deal is over")
         if not (0 <= action < 52) or not (self.legal_mask() >> action & 1):
             raise IllegalAction(self.why_illegal(action) or "illegal card")
         self.play_legal(action)
+
+    def _round_action(self, rnd, action: int, then) -> None:
+        """An action of a round of turns (the auction, the doubling round): checked, applied, and
+        ``then()`` once the round is over, else the next seat of the round is on turn."""
+        reason = rnd.why_illegal(action)
+        if reason is not None:
+            raise IllegalAction(reason)
+        self.actions.append(action)
+        rnd.apply(action)
+        if rnd.finished:
+            then()
+        else:
+            self.to_move = rnd.seat
+
+    def _end_auction(self) -> None:
+        self.bid, self.bidder = self.auction.bid, self.auction.bidder
+        self._after_auction()
 
     def play_legal(self, action: int) -> None:
         """Play a card known to be legal (taken from ``legal_mask``) without checking it again:
