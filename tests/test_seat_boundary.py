@@ -175,3 +175,22 @@ def test_a_views_cards_as_a_set():
     assert isinstance(cards, CardSet) and len(cards) == 13 and set(cards) == set(dealt[2])
     assert str(cards) == " ".join(card_str(c) for c in sorted(dealt[2]))
     assert cards.suit(1).mask == view.hand & SUIT_MASK[1] and not view.played_cards
+
+
+@pytest.mark.parametrize("path", ["rulesets/games/barbu.yaml", "tests/data/web/barbu_two_deals.yaml",
+                                  "rulesets/kierki_standard.yaml"])
+def test_every_decision_of_a_match_has_its_own_deal_and_ply(path):
+    """(deal_number, ply) names one decision: a stale click or message is refused by it, so the
+    declarer's choice and the chosen deal's first decision must not share a name."""
+    from kierki_dsl.interpreter.match import Match
+
+    m, rng, seen = Match(Ruleset.load(str(ROOT / path)), 5), random.Random(5), set()
+    for _ in range(400):
+        if m.to_move() < 0:
+            break
+        view = m.view(m.to_move())
+        key = (view.deal_number, view.ply)
+        assert key not in seen, (key, view.phase)
+        seen.add(key)
+        m.apply(rng.choice(view.legal))
+    assert len(seen) == 400 or m.to_move() < 0

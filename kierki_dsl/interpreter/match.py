@@ -9,6 +9,8 @@ import random
 from itertools import repeat, starmap
 from typing import Callable, Iterator, Optional, Sequence
 
+import attrs
+
 from ..cards import bits
 from ..values import frozen
 from .actions import IllegalAction, action_str
@@ -144,8 +146,10 @@ class Match:
         return -1 if self.state is None else self.state.current_player()
 
     def view(self, seat: int):
-        """What ``seat`` may see now."""
-        return self.state.view(seat)
+        """What ``seat`` may see now; its ``ply`` counts every action of the deal, the declarer's
+        choice made before the chosen contract's deal began included."""
+        view = self.state.view(seat)
+        return attrs.evolve(view, ply=view.ply + self.chosen_plies) if self.chosen_plies else view
 
     @property
     def label(self) -> str:
@@ -163,7 +167,10 @@ class Match:
         state.apply_action(action)
         if first >= 0:
             self.first = first
-        state = self.state = state.current_deal()  # a declarer's choice hands on to the chosen deal
+        chosen = state.current_deal()  # a declarer's choice hands on to the chosen deal
+        if chosen is not state:
+            self.chosen_plies += 1
+        state = self.state = chosen
         if not state.is_terminal():
             return None
         result = self._result(state)
@@ -196,6 +203,7 @@ class Match:
             contract = rs.contract_at(k)
             self.dealer = rs.dealer_of(self.first_dealer, k)
             self.dealt = deal_out(shuffled(self.rng, rs.deck), self.dealer, rs.players, rs.direction)
+        self.chosen_plies = 0
         self.state = contract.new_deal(rs.players, rs.deck, self.dealer, self.dealt, rs.direction, self.deal_index + 1,
                                        memory=self.chosen)
 
