@@ -106,10 +106,18 @@ class AuctionRound:
         return r
 
     @classmethod
-    def at(cls, rule: Auction, view) -> "AuctionRound":
-        """The round as a seat's view shows it, on that seat's turn (for reasons)."""
-        r = cls.settled(view.auction, view.bid, view.bidder, view.players)
-        r.rule, r.seat, r.finished = rule, view.seat, False
+    def at(cls, rule: Auction, view, fallback: int = NOBODY) -> "AuctionRound":
+        """The round as a seat's view shows it, on that seat's turn (for reasons, and for search,
+        which continues it): the bids and passes so far, the bid standing and who made it, the
+        seats that passed out. The first bidder is never re-evaluated, so a ``first`` that reads
+        hidden cards is taken from what happened. ``fallback``: the seat that plays if everybody
+        passes (worked out by the caller, who may have to assume hidden cards for it)."""
+        r = cls(rule, view.players, view.seat, view.direction, fallback if fallback >= 0 else view.seat)
+        r.history = [tuple(h) for h in view.auction]
+        for seat, value in r.history:
+            if value == 0:
+                r.out[seat] = True
+        r.bid, r.bidder = view.bid, view.bidder
         return r
 
     def copy(self) -> "AuctionRound":

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from typing import Optional
 
-from ..cards import FULL_DECK, SUIT_MASK, SUIT_NAMES, card_list, card_str, popcount
-from .actions import NO_TRUMP, IllegalAction, action_str, call, called_suit, is_bet
+from ..cards import FULL_DECK, SUIT_MASK, SUIT_NAMES, bits, card_list, card_str, popcount
+from .actions import NO_TRUMP, PASS, IllegalAction, action_str, bid, call, called_suit, is_bet
 from .bidding import AuctionRound
 from .doubling import BettingRound
 from .envs import card_scoring_env, end_when_env, play_env, seat_env, trick_env
@@ -479,7 +479,10 @@ class TrickDeal:
 
     @classmethod
     def from_view(cls, contract, view: SeatView, hands: list) -> "TrickDeal":
-        """A playing-phase state of ``contract`` rebuilt from a seat's view and assumed hands."""
+        """A state of ``contract`` rebuilt from a seat's view and assumed hands: in the auction
+        when the view is (the auction as it stands), else in play."""
+        if view.phase == AUCTION:
+            return cls._in_auction(contract, view, hands)
         st = object.__new__(cls)
         c = contract
         st.contract = c
@@ -518,6 +521,21 @@ class TrickDeal:
         st.dealt = [[] for _ in range(view.players)]
         st.leader = view.trick[0][0] if view.trick else view.seat
         st._tables = c.tables(view.tricks_total, view.trump, view.players)
+        return st
+
+    @classmethod
+    def _in_auction(cls, contract, view: SeatView, hands: list) -> "TrickDeal":
+        """The deal in its auction, continued from the bids the view shows (any passing done):
+        the seat on turn and the bids are the view's, never worked out again from ``hands``,
+        which are assumed; only the seat that plays if all pass is read from them."""
+        st = cls(contract, view.players, view.deck, view.dealer, [list(bits(h)) for h in hands], view.direction,
+                 view.deal_number)
+        if st.phase == PASSING:  # the view's hands are after the exchange
+            st.pass_offset, st.actions = 0, []
+            st._after_passing()
+        st.auction = AuctionRound.at(contract.auction, view, st.auction.fallback)
+        st.actions = [PASS if value == 0 else bid(value) for _, value in view.auction]
+        st.to_move = view.seat
         return st
 
 
