@@ -29,11 +29,15 @@ def fixed_total(c, hand_size: int, players: int, deck: int) -> Optional[int]:
     """The sum of all seats' points in one deal of ``c``, if the rules fix it; else None."""
     if any(s.kind == "seat" for s in c.scorers):
         return None
+    if c.stock is not None:  # the number of tricks varies; the cards all count if the last player takes the rest
+        if c.stock.leftover != "last_in":
+            return None
+        hand_size = c.stock.most_tricks(deck)
     trumps = c.call.choices if c.call is not None else (c.trump,)
     totals = set()
     for t in trumps:
         trick_points, card_tables, dynamic = c.tables(hand_size, t, players)
-        if dynamic:
+        if dynamic or (c.stock is not None and any(trick_points)):
             return None
         total = sum(trick_points[1 : hand_size + 1])
         for mask, pts in card_tables:

@@ -20,6 +20,7 @@ from ..values import frozen
 from . import scopes
 from .catalogue import Contract, DealType, register
 from .bidding import AUCTION, Auction, build_auction
+from .stock import STOCK, Stock, build_stock
 from .doubling import DOUBLING, Doubling, build_doubling
 from .envs import NOBODY, card_scoring_env, seat_env, trick_env
 
@@ -83,6 +84,8 @@ FIELDS = {
     "doubling": Field(DOUBLING, "side bets between players on the difference of their scores (Barbu)", default=None),
     "auction": Field(AUCTION, "players bid for the right to play the deal; expressions read `bidder` and `bid`",
                      default=None),
+    "stock": Field(STOCK, "deal part of the deck; players unable to follow suit draw from the rest (kierki "
+                   "dominowe)", default=None),
 }
 
 
@@ -162,15 +165,24 @@ class TrickContract(Contract):
     passing: Optional[PassCards] = None
     doubling: Optional[Doubling] = None
     auction: Optional[Auction] = None
+    stock: Optional[Stock] = None
     _tables: dict = attrs.field(factory=dict, repr=False)
 
     def new_deal(self, players: int, deck: int, dealer: int, dealt: list, direction: int = 1, number: int = 1,
                  memory: Optional[dict] = None):
         """A new deal; ``number`` is the deal's 1-based place in the match (for pass rotation);
         ``memory`` (the match's earlier decisions) is not needed here."""
+        return self._deal_class()(self, players, deck, dealer, dealt, direction, number)
+
+    def _deal_class(self):
+        """The deal state of this contract: with a stock, the deal that draws from it."""
+        if self.stock is not None:
+            from .stockstate import StockDeal
+
+            return StockDeal
         from .trickstate import TrickDeal
 
-        return TrickDeal(self, players, deck, dealer, dealt, direction, number)
+        return TrickDeal
 
     def play_fast(self, players: int, deck: int, dealer: int, hands: list, direction: int, number: int, rng,
                   log: Optional[list] = None, facts: Optional[dict] = None) -> Optional[list]:
@@ -211,8 +223,8 @@ class TrickContract(Contract):
         """The whole-deal random player of ``fastplay`` for this contract, or None."""
         from .fastplay import compile_tricks
 
-        if self.auction is not None:  # bids are decisions: the interpreter plays them
-            return None
+        if self.auction is not None or self.stock is not None:  # bids are decisions, draws vary the
+            return None  # number of tricks: the interpreter plays them
         return compile_tricks(self, players, tricks, deck)
 
     def fixed_total(self, hand_size: int, players: int, deck: int) -> Optional[int]:
@@ -230,6 +242,10 @@ class TrickContract(Contract):
             from .bidding import check_auction
 
             check_auction(self, where, bctx)
+        if self.stock is not None:
+            from .stock import check_stock
+
+            check_stock(self, where, bctx, deck)
 
     turn_word = "trick"  # what a numbered step of play is called in messages (a trick)
 
@@ -247,9 +263,7 @@ class TrickContract(Contract):
 
     def from_view(self, view, hands: list):
         """A playing-phase deal state rebuilt from a seat's view and assumed hands (search, reasons)."""
-        from .trickstate import TrickDeal
-
-        return TrickDeal.from_view(self, view, hands)
+        return self._deal_class().from_view(self, view, hands)
 
     def tables(self, tricks: int, trump: int, players: int):
         """Per-trick points of the static scorers, computed once per (tricks, trump)."""
@@ -372,7 +386,8 @@ class Tricks(DealType):
         end_when = ctx.expr(spec.get("end_when"), scopes.END_WHEN, BOOL, w + ("end_when",))
         doubling, doubling_ok = build_doubling(spec.get("doubling"), ctx, w + ("doubling",))
         auction, auction_ok = build_auction(spec.get("auction"), ctx, w + ("auction",))
-        if first_lead is None or not doubling_ok or not auction_ok:
+        stock, stock_ok = build_stock(spec.get("stock"), ctx, w + ("stock",), spec.get("follow_suit", True))
+        if first_lead is None or not doubling_ok or not auction_ok or not stock_ok:
             ok = False
         if not ok:
             return None
@@ -394,6 +409,7 @@ class Tricks(DealType):
             passing=_passing(spec.get("pass_cards"), ctx, w),
             doubling=doubling,
             auction=auction,
+            stock=stock,
         )
 
 

@@ -461,7 +461,7 @@ class TrickDeal:
 
     def clone(self) -> "TrickDeal":
         """An independent copy (for search): lists are copied, compiled rules shared."""
-        other = object.__new__(TrickDeal)
+        other = object.__new__(type(self))
         other.__dict__.update(self.__dict__)
         other.hands = list(self.hands)
         other.scores = list(self.scores)

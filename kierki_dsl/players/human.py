@@ -185,8 +185,11 @@ class HumanPlayer(Player):
         if view.caller >= 0:
             trump += f" (called by {seat_name(view.caller, n)})"
         if view.layout is None and view.phase == "play":
-            self.say(f"Dealer {seat_name(view.dealer, n)} · trumps: {trump} · trick {view.trick_number} of {view.tricks_total}")
+            of = "" if view.drawn else f" of {view.tricks_total}"  # with a stock the number of tricks varies
+            self.say(f"Dealer {seat_name(view.dealer, n)} · trumps: {trump} · trick {view.trick_number}{of}")
             self.say(f"Trick so far: {trick_text(view.trick, n) or '(you lead)'}")
+            if view.drawn:
+                self._stock_lines(view)
         elif view.layout is not None:
             if view.opening_rank < 0:
                 self.say("Layout: nothing played yet; the first card opens its row, and its rank opens every row")
@@ -207,6 +210,18 @@ class HumanPlayer(Player):
         self.say(f"Your hand ({seat_name(view.seat, n)}):")
         for line in hand_lines(view.hand, view.trump):
             self.say(line)
+
+    def _stock_lines(self, view) -> None:
+        """The stock's size, every seat's cards and draws, and the cards this seat drew."""
+        n = view.players
+        self.say(f"Stock: {view.stock} card{'s' if view.stock != 1 else ''} · cards held: "
+                 + ", ".join(f"{seat_name(s, n)} {k}" + (f" (drew {d})" if d else "")
+                             for s, (k, d) in enumerate(zip(view.hand_sizes, view.drawn))))
+        shown = getattr(self, "_drew_shown", (None, 0))
+        since = len(view.drew) - shown[1] if shown[0] == view.deal_number else len(view.drew)
+        if since > 0:
+            self.say(f"You drew {' '.join(card_pretty(c) for c in view.drew[-since:])} from the stock.")
+        self._drew_shown = (view.deal_number, len(view.drew))
 
     def _show_last_trick(self, view) -> None:
         if view.layout is None and view.completed:

@@ -176,7 +176,8 @@ def caller_trumps_needed(view) -> int:
 
 
 def sample_hands(view, rng) -> list:
-    """The other seats' hands drawn at random, consistent with sizes, shown voids and the call."""
+    """The other seats' hands drawn at random, consistent with sizes, shown voids and the call
+    (with a stock to draw from, the cards left over are the stock's)."""
     need_trumps = caller_trumps_needed(view)
     for _ in range(16):
         hands = _sample(view, rng)
@@ -193,6 +194,10 @@ def _sample(view, rng) -> list:
     unseen = list(bits(view.deck & ~view.hand & ~view.played & ~trick_mask))
     sizes = list(view.hand_sizes)
     void = public_voids(view) if view.layout is None else [0] * n
+    for s, count in enumerate(view.drawn):  # a seat that drew from a stock may hold a suit it showed out of
+        if count:
+            void[s] = 0
+    stock = n  # with a stock, the cards no seat holds stay in it: one more place, of its size
     passed = 0
     for c in view.passed:
         passed |= 1 << c
@@ -206,12 +211,13 @@ def _sample(view, rng) -> list:
         def eligible(card):
             if passed >> card & 1:  # a card this seat passed is still with the seat that got it
                 return [view.passed_to]
-            return [s for s in range(n) if s != me and (ignore_voids or not void[s] >> (card // 13) & 1)]
+            return [s for s in range(n + 1)
+                    if s != me and (s == stock or ignore_voids or not void[s] >> (card // 13) & 1)]
 
         cards.sort(key=lambda c: len(eligible(c)))
-        hands = [0] * n
+        hands = [0] * (n + 1)
         hands[me] = view.hand
-        cap = [0 if s == me else sizes[s] for s in range(n)]
+        cap = [0 if s == me else sizes[s] for s in range(n)] + [view.stock]
         ok = True
         for c in cards:
             options = [s for s in eligible(c) if cap[s] > 0]
@@ -227,8 +233,8 @@ def _sample(view, rng) -> list:
             hands[s] |= 1 << c
             cap[s] -= 1
         if ok:
-            return hands
-    return hands  # pragma: no cover - the last attempt ignores voids and always fits
+            return hands[:n]
+    return hands[:n]  # pragma: no cover - the last attempt ignores voids and always fits
 
 
 __all__ = ["SearchPlayer", "sample_hands", "public_voids", "caller_trumps_needed"]

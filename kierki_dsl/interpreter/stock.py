@@ -1,0 +1,124 @@
+"""A stock to draw from (PL-BOOK's *kierki dominowe*): a trick contract's ``stock``.
+
+With ``stock: {hand: 6}`` each player is dealt only ``hand`` cards — the first ``hand`` cards
+dealt to him in the usual one-at-a-time dealing — and the rest of the shuffled deck, in the
+order it would have been dealt, is the stock, face down. Play is as in any trick deal except:
+
+* a player who cannot follow the suit led draws from the top of the stock until he can (or
+  the stock is empty); the drawing is a forced step done for him when his turn comes, so
+  records need nothing beyond the deal (the stock's order is the deal's) and the cards played;
+* a player whose hand is empty is out: he is skipped, a trick is complete when every player
+  who held cards at its lead has played to it, and a winner who is out hands the lead on to
+  the next player holding cards;
+* the deal ends when fewer than two players hold cards (or by ``end_when``); with
+  ``leftover: last_in`` (the default) the last player's cards and the stock count as taken
+  by him, scored by the contract's card scoring as if won in one more trick; with ``none``
+  they score for nobody.
+
+A seat sees its own hand (with the cards it drew), how many cards every seat holds and has
+drawn, and how many cards the stock holds — never the stock's cards.
+"""
+from __future__ import annotations
+
+import random
+from typing import Optional
+
+from ..cards import FULL_DECK, bits, popcount
+from ..ruleset.schema import Enum, Field, Int, Obj
+from ..values import frozen
+
+STOCK = Obj(
+    {
+        "hand": Field(Int(1, 26), "cards dealt to each player; the rest of the deck is the stock", required=True),
+        "leftover": Field(Enum(("last_in", "none")), "who takes the cards left when fewer than two players hold "
+                          "cards: the last player still in (default), or nobody", default="last_in"),
+    },
+    doc="A stock to draw from (kierki dominowe): players are dealt `hand` cards each; a player unable to follow "
+        "suit draws from the stock until able; a player with no cards is out; the deal ends when fewer than two "
+        "players hold cards.",
+)
+
+
+@frozen(eq=False)
+class Stock:
+    """A contract's compiled stock rule."""
+
+    hand: int
+    leftover: str  # "last_in" | "none"
+
+    def split(self, dealt: list, dealer: int, players: int, direction: int) -> tuple[list, list]:
+        """(each seat's first ``hand`` cards, the stock in dealing order) from a whole deal."""
+        per_seat = len(dealt[0]) if dealt else 0
+        hands = [list(d[: self.hand]) for d in dealt]
+        stock = []
+        for i in range(self.hand * players, per_seat * players):
+            stock.append(dealt[(dealer + direction * (1 + i)) % players][i // players])
+        return hands, stock
+
+    @staticmethod
+    def most_tricks(deck: int) -> int:
+        """The most tricks a deal can have (each trick holds at least two cards)."""
+        return popcount(deck) // 2
+
+
+def build_stock(spec: Optional[dict], ctx, where: tuple, follow_suit: bool) -> tuple[Optional[Stock], bool]:
+    """(the rule or None, whether it compiled); M623 for a stock that cannot work."""
+    if spec is None:
+        return None, True
+    hand = spec["hand"]
+    cards = ctx.deck.bit_count()
+    players = max(1, ctx.players)
+    if hand * players > cards:
+        ctx.error(where + ("hand",), "M623", f"{players} hands of {hand} cards need {hand * players} cards; "
+                  f"the deck has {cards}")
+        return None, False
+    if hand * players == cards:
+        ctx.warning(where + ("hand",), "M623", f"{players} hands of {hand} cards take the whole deck: the stock "
+                    "is always empty", "deal fewer cards to each player")
+    if not follow_suit:
+        ctx.warning(where, "M623", "players draw from the stock when unable to follow suit, but this contract "
+                    "has follow_suit: false", "drop follow_suit: false, or the stock")
+    return Stock(hand, spec.get("leftover", "last_in")), True
+
+
+def check_stock(contract, where: tuple, bctx, deck: int) -> None:
+    """M623: with a stock the number of tricks is not fixed; rules that count on it are warned."""
+    pieces = [(s.where, e) for s in contract.scorers if s.kind != "seat" for e in (s.points, s.when) if e is not None]
+    pieces += [((where + ("end_when",)), contract.end_when)] if contract.end_when is not None else []
+    for at, e in pieces:
+        names = {"trick.is_last", "tricks"} & set(getattr(e, "free", ()))
+        if names:
+            bctx.warning(at or where, "M623", f"with a stock the number of tricks is not known in advance: "
+                         f"{' and '.join(sorted(names))} read the most a deal can have, "
+                         f"{Stock.most_tricks(deck)}",
+                         "score by card or by trick number from the start instead")
+
+
+def stock_order(unseen: int, ply: int) -> list:
+    """An order for stock cards a seat cannot see (a state rebuilt from a view): a shuffle
+    fixed by the cards and the ply, so search stays reproducible."""
+    cards = list(bits(unseen))
+    random.Random(unseen * 1_000_003 + ply).shuffle(cards)
+    return cards
+
+
+def unseen_rest(view, hands: list) -> int:
+    """The cards of a view's deal in no hand, trick or finished trick: the stock, assumed."""
+    rest = view.deck & FULL_DECK & ~view.played
+    for _, c in view.trick:
+        rest &= ~(1 << c)
+    for h in hands:
+        rest &= ~h
+    return rest
+
+
+def words(spec: dict) -> str:
+    """The stock in words (``kierki explain``, ``kierki diff``)."""
+    left = ("the last player still holding cards takes them and the stock" if spec.get("leftover", "last_in")
+            == "last_in" else "the cards left score for nobody")
+    return (f"each player is dealt {spec['hand']} cards and the rest is a face-down stock; a player who cannot "
+            "follow suit draws from it until he can; a player with no cards is out; the deal ends when fewer "
+            f"than two players hold cards, and {left}")
+
+
+__all__ = ["STOCK", "Stock", "build_stock", "check_stock", "stock_order", "unseen_rest", "words"]
