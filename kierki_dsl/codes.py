@@ -236,6 +236,13 @@ _add("M622", "up_first that never applies", "`up_first` makes the card above the
      "kierki: 1\nname: example\nmatch: {schedule: [lot]}\ncontracts:\n"
      "  lot:\n    type: layout\n    start_rank: 7\n    up_first: true\n    prizes: [800, 500]\n",
      (8, 15), severity="warning")
+_add("M630", "a stock that cannot work", "A `stock` deals `hand` cards to each player and keeps the rest to draw "
+     "from. More cards than the deck holds is an error; hands that take the whole deck leave the stock always empty, "
+     "a contract that does not follow suit never draws, and with a stock the number of tricks varies, so "
+     "`trick.is_last` and `tricks` read only the most tricks a deal can have (warnings).",
+     _contract("  bez_lew:\n    stock: {hand: 14}\n    score: [{per_trick: -20}]\n"),
+     _contract("  bez_lew:\n    stock: {hand: 6}\n    score: [{per_trick: -20}]\n"),
+     (6, 19))
 _add("M620", "auction range", "An auction's bids run from `min` to `max` in steps of `step`: `max` below `min` "
      "leaves no bid (an error), too many levels make every turn a long list (an error), and a `max` off the grid of "
      "`step` can never be bid (a warning).",

@@ -59,6 +59,10 @@ def check_view(view: SeatView, true_hand: int, played: int) -> None:
         assert not callable(obj), "a view reaches a callable"
     assert view.hand & ~true_hand == 0, "a view holds a card that is not in its seat's hand"
     assert all(played >> c & 1 for c in cards_in(view)), "a view names a card nobody has played"
+    # with a stock: its size and every seat's count of draws are numbers; the cards drawn are
+    # the seat's own (held or played), and no card of the stock is ever named
+    assert type(view.stock) is int and all(type(k) is int for k in view.drawn)
+    assert all((true_hand | played) >> c & 1 for c in view.drew), "a view names a drawn card that is not its own"
     assert SeatView.from_json(json.loads(json.dumps(view.to_json()))) == view
 
 

@@ -62,33 +62,33 @@ class Stock:
 
 
 def build_stock(spec: Optional[dict], ctx, where: tuple, follow_suit: bool) -> tuple[Optional[Stock], bool]:
-    """(the rule or None, whether it compiled); M623 for a stock that cannot work."""
+    """(the rule or None, whether it compiled); M630 for a stock that cannot work."""
     if spec is None:
         return None, True
     hand = spec["hand"]
     cards = ctx.deck.bit_count()
     players = max(1, ctx.players)
     if hand * players > cards:
-        ctx.error(where + ("hand",), "M623", f"{players} hands of {hand} cards need {hand * players} cards; "
+        ctx.error(where + ("hand",), "M630", f"{players} hands of {hand} cards need {hand * players} cards; "
                   f"the deck has {cards}")
         return None, False
     if hand * players == cards:
-        ctx.warning(where + ("hand",), "M623", f"{players} hands of {hand} cards take the whole deck: the stock "
+        ctx.warning(where + ("hand",), "M630", f"{players} hands of {hand} cards take the whole deck: the stock "
                     "is always empty", "deal fewer cards to each player")
     if not follow_suit:
-        ctx.warning(where, "M623", "players draw from the stock when unable to follow suit, but this contract "
+        ctx.warning(where, "M630", "players draw from the stock when unable to follow suit, but this contract "
                     "has follow_suit: false", "drop follow_suit: false, or the stock")
     return Stock(hand, spec.get("leftover", "last_in")), True
 
 
 def check_stock(contract, where: tuple, bctx, deck: int) -> None:
-    """M623: with a stock the number of tricks is not fixed; rules that count on it are warned."""
+    """M630: with a stock the number of tricks is not fixed; rules that count on it are warned."""
     pieces = [(s.where, e) for s in contract.scorers if s.kind != "seat" for e in (s.points, s.when) if e is not None]
     pieces += [((where + ("end_when",)), contract.end_when)] if contract.end_when is not None else []
     for at, e in pieces:
         names = {"trick.is_last", "tricks"} & set(getattr(e, "free", ()))
         if names:
-            bctx.warning(at or where, "M623", f"with a stock the number of tricks is not known in advance: "
+            bctx.warning(at or where, "M630", f"with a stock the number of tricks is not known in advance: "
                          f"{' and '.join(sorted(names))} read the most a deal can have, "
                          f"{Stock.most_tricks(deck)}",
                          "score by card or by trick number from the start instead")

@@ -10,7 +10,14 @@ def aspects(c, rs, spec) -> dict:
     """The trick contract's rules as ordered (aspect -> sentence) pairs."""
     out: dict = {}
     n = rs.hand_size
-    out["game"] = f"trick-taking, {n} tricks"
+    stock = spec.get("stock")
+    out["game"] = f"trick-taking, {n} tricks" if stock is None else "trick-taking with a stock to draw from"
+    if stock is not None:
+        from .stock import words
+
+        out["deal"] = (f"{stock['hand']} cards each, dealt one at a time starting with the dealer's left-hand "
+                       "neighbour; the rest of the deck, in the order it would be dealt, is the stock")
+        out["stock"] = words(stock)
     if spec.get("auction") is not None:
         out["auction"] = _auction_words(spec["auction"])
     t = spec.get("trump")
@@ -40,6 +47,8 @@ def aspects(c, rs, spec) -> dict:
         out["end"] = "the deal ends as soon as no points can change any more"
     elif spec.get("end_when") is not None:
         out["end"] = f"the deal ends before the next trick when `{' '.join(spec['end_when'].text.split())}`"
+    elif stock is not None:
+        out["end"] = "the deal ends when fewer than two players hold cards"
     else:
         out["end"] = f"all {n} tricks are played"
     return out
