@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 ROOT = Path(__file__).resolve().parent.parent
 ACCEPTED: list = []
 BASES = ["rulesets/kierki_standard.yaml", "rulesets/games/barbu.yaml", "rulesets/games/hearts.yaml",
-         "rulesets/games/trix.yaml"]
+         "rulesets/games/trix.yaml", "rulesets/variants/kierki_dominowe.yaml"]
 
 CARDS = st.sampled_from(["QS", "2C", "KH", "AH", "7D", "JC", "TS"])
 SUITS = st.sampled_from(["hearts", "spades", "clubs", "diamonds"])
@@ -80,6 +80,8 @@ def _expression_slots(tree):
             out.append((c, "first_turn", "seat"))
             continue
         out.append((c, "first_lead", "seat"))
+        if isinstance(c.get("stock"), dict):
+            out.append((c["stock"], "hand", "stock_hand"))
         if isinstance(c.get("trump"), dict):
             out.append((c["trump"], "called_by", "seat"))
         out.append((c, "lead_ban", "pred"))
@@ -107,6 +109,8 @@ def _without_totals(tree):
 
 
 def _strategy(kind):
+    if kind == "stock_hand":  # any hand size the schema allows; lint refuses those the deck cannot deal
+        return st.integers(1, 26)
     if kind == "seat":
         return seat_expr()
     if kind == "pred":

@@ -29,7 +29,8 @@ SHIPPED = {
     "variants": ["third_and_eighth", "sixth_and_last", "heart_ban_in_deal_one", "no_heart_lead_ban",
                  "robber_counted_once", "short_kierki", "three_players_enc", "declarer_chooses_negatives",
                  "fantan_pass_at_will", "fantan_seven_diamonds_starts", "fantan_seven_hearts_starts",
-                 "fantan_extra_turn_ace_or_two", "iks_scale", "fantan_eight_before_lower", "auction_for_trumps"],
+                 "fantan_extra_turn_ace_or_two", "iks_scale", "fantan_eight_before_lower", "auction_for_trumps",
+                 "kierki_dominowe"],
     "games": ["omnibus", "omnibus_ten_diamonds", "black_maria", "pink_lady", "russian_king"],
 }
 PATHS = [RULESETS / folder / f"{name}.yaml" for folder, names in SHIPPED.items() for name in names]

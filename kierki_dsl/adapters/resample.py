@@ -9,7 +9,8 @@ seats' passes are drawn among the cards their receivers hold. The deal is then r
 its start with the drawn cards and the same public actions; a draw whose replay breaks a
 rule (a lead ban that only fell away because a seat held nothing else, ...) or changes what
 the seat knows is rejected and drawn again. After ``attempts`` rejections the last draw is
-replayed without checks and returned (``state.exact`` is then False).
+replayed without checks and returned (``state.exact`` is then False). A deal with a stock to
+draw from is rebuilt from the seat's view instead (see ``_from_view``; not exact either).
 """
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ from typing import Optional
 
 from ..cards import SUIT_MASK, bits
 from ..interpreter.actions import PASS, IllegalAction
-from ..players.search import public_voids
+from ..players.search import public_voids, sample_hands
 from .game import CHANCE, DEALER, GameState
 from .knowledge import information_state_string, own_passes
 
@@ -30,6 +31,8 @@ def resample(state: GameState, seat: int, rng: random.Random, attempts: int = 64
     base = state.deal_start
     if state.phase == DEALER or base is None:
         return state.clone()
+    if state.deal is not None and state.deal.view(seat).drawn:
+        return _from_view(state, seat, rng)
     target = information_state_string(state, seat)
     log = state.deal_log()
     forbidden = _forbidden(state, seat, log)
@@ -46,6 +49,20 @@ def resample(state: GameState, seat: int, rng: random.Random, attempts: int = 64
     if last is None:  # pragma: no cover - a draw ignoring voids always fits
         last = _draw(state, seat, rng, [0] * state.spec.ruleset.players)
     new = _replay(base, log, seat, last, checked=False)
+    new.exact = False
+    return new
+
+
+def _from_view(state: GameState, seat: int, rng: random.Random) -> GameState:
+    """A deal with a stock: its draws interleave the stock's order with every seat's hand, so
+    no dealing is replayed; the deal is rebuilt from the seat's view with the other hands and
+    the stock drawn at random (as ``search`` does). The world keeps the history of the match
+    but not a deal order (``exact`` is False)."""
+    view = state.deal.view(seat)
+    hands = sample_hands(view, rng)
+    new = state.clone()
+    new.deal = state.contract.from_view(view, hands)
+    new.dealt = [list(bits(h)) for h in hands]
     new.exact = False
     return new
 
