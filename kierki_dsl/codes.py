@@ -243,6 +243,13 @@ _add("M630", "a stock that cannot work", "A `stock` deals `hand` cards to each p
      _contract("  bez_lew:\n    stock: {hand: 14}\n    score: [{per_trick: -20}]\n"),
      _contract("  bez_lew:\n    stock: {hand: 6}\n    score: [{per_trick: -20}]\n"),
      (6, 19))
+_add("M631", "exposure that cannot work", "`exposure.cards` names the cards a player may show before play to double "
+     "their cost. They must not depend on the trick or the trump (an error: exposing comes before play), and a card "
+     "that no `per_card` component of the contract scores changes nothing when exposed (a warning).",
+     _contract("  bez_lew:\n    exposure: {cards: card.suit == trump}\n"
+               "    score: [{per_card: card == KH, points: -75}]\n"),
+     _contract("  bez_lew:\n    exposure: {cards: card == KH}\n    score: [{per_card: card == KH, points: -75}]\n"),
+     (6, 23))
 _add("M620", "auction range", "An auction's bids run from `min` to `max` in steps of `step`: `max` below `min` "
      "leaves no bid (an error), too many levels make every turn a long list (an error), and a `max` off the grid of "
      "`step` can never be bid (a warning).",

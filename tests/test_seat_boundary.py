@@ -53,12 +53,16 @@ def cards_in(view: SeatView) -> set:
     return cards
 
 
-def check_view(view: SeatView, true_hand: int, played: int) -> None:
+def check_view(view: SeatView, true_hand: int, played: int, held=None) -> None:
     for obj in walk(view):
         assert type(obj) in (SeatView, tuple) + LEAVES, f"a view reaches a {type(obj).__name__}"
         assert not callable(obj), "a view reaches a callable"
     assert view.hand & ~true_hand == 0, "a view holds a card that is not in its seat's hand"
     assert all(played >> c & 1 for c in cards_in(view)), "a view names a card nobody has played"
+    # exposed cards are public: each one is named with the seat that showed it, which held it
+    assert all(type(s) is int and type(c) is int for s, c in view.exposed)
+    assert held is not None or not view.exposed
+    assert all((held[s] | played) >> c & 1 for s, c in view.exposed), "an exposed card its seat does not hold"
     # with a stock: its size and every seat's count of draws are numbers; the cards drawn are
     # the seat's own (held or played), and no card of the stock is ever named
     assert type(view.stock) is int and all(type(k) is int for k in view.drawn)
@@ -86,7 +90,7 @@ def test_every_view_of_every_phase_is_plain_data_for_its_seat(path):
                 view = state.view(seat)
                 phases.add(view.phase)
                 # during a trump call the seat holds only the cards seen so far
-                check_view(view, hands[seat] | sum(1 << c for c in dealt[seat]), played)
+                check_view(view, hands[seat] | sum(1 << c for c in dealt[seat]), played, hands)
             if state.is_terminal():
                 break
             acts = state.legal_actions()

@@ -11,6 +11,7 @@ REDOUBLE_BASE = 66  # REDOUBLE_BASE + seat: redouble a seat that doubled you
 DONE = 74  # no more doubles (or redoubles) from this seat
 CHOOSE_BASE = 100  # CHOOSE_BASE + i: a declarer chooses option i of a declarer's-choice deal
 BID_BASE = 1000  # BID_BASE + value: a bid of that value in an auction (a pass there is PASS)
+EXPOSE_BASE = 200_000  # EXPOSE_BASE + card: show that card before play (exposure doubling)
 
 
 def call(suit: int) -> int:
@@ -45,18 +46,34 @@ def bid_value(action: int) -> int:
 
 def is_bid(action: int) -> bool:
     """An auction bid (not a pass)."""
-    return action >= BID_BASE
+    return BID_BASE <= action < EXPOSE_BASE
+
+
+def expose(card: int) -> int:
+    """The action showing ``card`` before play (exposure doubling)."""
+    return EXPOSE_BASE + card
+
+
+def exposed_card(action: int) -> int:
+    return action - EXPOSE_BASE
+
+
+def is_expose(action: int) -> bool:
+    return EXPOSE_BASE <= action < EXPOSE_BASE + 52
 
 
 def is_bet(action: int) -> bool:
-    """A doubling-round action: double, redouble or done."""
-    return DOUBLE_BASE <= action <= DONE
+    """A side declaration before play, as records keep them under ``bets``: double, redouble,
+    expose (a card) or done."""
+    return DOUBLE_BASE <= action <= DONE or is_expose(action)
 
 
 def action_str(action: int) -> str:
     """An action in the notation of records, save files and messages (``parse_action`` reads it):
     a card (``QS``), ``pass``, ``call:H`` / ``call:none``, ``double:1``, ``redouble:2``, ``done``,
-    ``choose:3`` (the option of a declarer's choice), ``bid:120`` (an auction bid)."""
+    ``choose:3`` (the option of a declarer's choice), ``bid:120`` (an auction bid), ``expose:KH``."""
+    if is_expose(action):
+        return "expose:" + card_str(exposed_card(action))
     if CHOOSE_BASE <= action < BID_BASE:
         return f"choose:{action - CHOOSE_BASE}"
     if action < 52:
@@ -101,6 +118,13 @@ def parse_bet(text: str):
     t = str(text).strip().lower()
     if t == "done":
         return DONE
+    if t.startswith("expose:") and len(t) <= 10:
+        from ..cards import CardError, parse_card
+
+        try:
+            return expose(parse_card(t[7:]))
+        except CardError:
+            return None
     kind, _, seat = t.partition(":")
     if kind in ("double", "redouble") and seat.isdigit() and int(seat) < 8:
         return (DOUBLE_BASE if kind == "double" else REDOUBLE_BASE) + int(seat)

@@ -13,6 +13,7 @@ class Phase(str, Enum):
     AUCTION = "auction"  # seats bid for the right to play the deal
     CALL = "call"  # a seat names trumps
     DOUBLE = "double"  # the doubling round (Barbu)
+    EXPOSE = "expose"  # cards are shown before play to double their cost (Trix)
     PLAY = "play"  # cards are played (or, in a layout, a pass)
     DONE = "done"  # the deal is over
 
@@ -27,6 +28,7 @@ EXPECTED = {
     Phase.AUCTION: "a bid or a pass is expected",
     Phase.CALL: "a trump call is expected",
     Phase.DOUBLE: "a bet is expected",
+    Phase.EXPOSE: "an exposure or 'done' is expected",
     Phase.PLAY: "a card is expected",
     Phase.DONE: "the deal is over",
 }

@@ -30,6 +30,10 @@ def illegal_reason(view: SeatView, action: int, contract) -> Optional[str]:
         from .bidding import AuctionRound
 
         return AuctionRound.at(contract.auction, view).why_illegal(action)
+    if view.phase == Phase.EXPOSE and getattr(contract, "exposure", None) is not None:
+        from .exposure import why_not_exposed
+
+        return why_not_exposed(contract.exposure, view, action)
     if view.phase == Phase.PLAY:
         hands = [0] * view.players
         hands[view.seat] = view.hand

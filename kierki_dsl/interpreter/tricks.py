@@ -20,6 +20,7 @@ from ..values import frozen
 from . import scopes
 from .catalogue import Contract, DealType, register
 from .bidding import AUCTION, Auction, build_auction
+from .exposure import EXPOSURE, Exposure, build_exposure
 from .stock import STOCK, Stock, build_stock
 from .doubling import DOUBLING, Doubling, build_doubling
 from .envs import NOBODY, card_scoring_env, seat_env, trick_env
@@ -84,6 +85,8 @@ FIELDS = {
     "doubling": Field(DOUBLING, "side bets between players on the difference of their scores (Barbu)", default=None),
     "auction": Field(AUCTION, "players bid for the right to play the deal; expressions read `bidder` and `bid`",
                      default=None),
+    "exposure": Field(EXPOSURE, "before play players may expose penalty cards to double their cost (Trix)",
+                      default=None),
     "stock": Field(STOCK, "deal part of the deck; players unable to follow suit draw from the rest (kierki "
                    "dominowe)", default=None),
 }
@@ -166,6 +169,7 @@ class TrickContract(Contract):
     doubling: Optional[Doubling] = None
     auction: Optional[Auction] = None
     stock: Optional[Stock] = None
+    exposure: Optional[Exposure] = None
     _tables: dict = attrs.field(factory=dict, repr=False)
 
     def new_deal(self, players: int, deck: int, dealer: int, dealt: list, direction: int = 1, number: int = 1,
@@ -223,8 +227,8 @@ class TrickContract(Contract):
         """The whole-deal random player of ``fastplay`` for this contract, or None."""
         from .fastplay import compile_tricks
 
-        if self.auction is not None or self.stock is not None:  # bids are decisions, draws vary the
-            return None  # number of tricks: the interpreter plays them
+        if self.auction is not None or self.stock is not None or self.exposure is not None:
+            return None  # bids and exposures are decisions, draws vary the number of tricks: the interpreter plays them
         return compile_tricks(self, players, tricks, deck)
 
     def fixed_total(self, hand_size: int, players: int, deck: int) -> Optional[int]:
@@ -242,6 +246,10 @@ class TrickContract(Contract):
             from .bidding import check_auction
 
             check_auction(self, where, bctx)
+        if self.exposure is not None:
+            from .exposure import check_exposure
+
+            check_exposure(self, where, bctx, deck)
         if self.stock is not None:
             from .stock import check_stock
 
@@ -387,7 +395,8 @@ class Tricks(DealType):
         doubling, doubling_ok = build_doubling(spec.get("doubling"), ctx, w + ("doubling",))
         auction, auction_ok = build_auction(spec.get("auction"), ctx, w + ("auction",))
         stock, stock_ok = build_stock(spec.get("stock"), ctx, w + ("stock",), spec.get("follow_suit", True))
-        if first_lead is None or not doubling_ok or not auction_ok or not stock_ok:
+        exposure, exposure_ok = build_exposure(spec.get("exposure"), ctx, w + ("exposure",))
+        if first_lead is None or not doubling_ok or not auction_ok or not stock_ok or not exposure_ok:
             ok = False
         if not ok:
             return None
@@ -410,6 +419,7 @@ class Tricks(DealType):
             doubling=doubling,
             auction=auction,
             stock=stock,
+            exposure=exposure,
         )
 
 

@@ -7,12 +7,14 @@ from ..cards import FULL_DECK, SUIT_MASK, SUIT_NAMES, bits, card_list, card_str,
 from .actions import NO_TRUMP, PASS, IllegalAction, action_str, bid, call, called_suit, is_bet
 from .bidding import AuctionRound
 from .doubling import BettingRound
+from .exposure import ExposureRound
 from .envs import card_scoring_env, end_when_env, play_env, seat_env, trick_env
 from .trickkernel import add_seat_scores, playout, winning_card, winning_play
 from .phases import Phase
 from .view import SeatView
 
 PASSING, AUCTION, CALL, DOUBLE, PLAY, DONE = Phase.PASS, Phase.AUCTION, Phase.CALL, Phase.DOUBLE, Phase.PLAY, Phase.DONE
+EXPOSE = Phase.EXPOSE
 
 
 class TrickDeal:
@@ -45,6 +47,7 @@ class TrickDeal:
         self.number = number
         self.betting: Optional[BettingRound] = None  # the doubling round, when the contract has one
         self.auction: Optional[AuctionRound] = None  # the auction, when the contract has one
+        self.exposures: Optional[ExposureRound] = None  # the cards shown before play, when the contract has them
         self.bid, self.bidder = 0, -1  # its outcome
         self.passes: list = [[] for _ in range(players)]  # cards each seat passes
         self._legal = (-1, 0, 0)  # (actions taken, hand on turn, legal mask) last worked out
@@ -84,6 +87,16 @@ class TrickDeal:
                 self.phase = DOUBLE
                 self.to_move = self.betting.seat
                 return
+        self._after_doubling()
+
+    def _after_doubling(self) -> None:
+        """The round of exposures, if the contract has one, then play."""
+        if self.contract.exposure is not None:
+            self.exposures = ExposureRound(self.contract.exposure, self.players, self.dealer, self.direction, self.hands)
+            if not self.exposures.finished:
+                self.phase = EXPOSE
+                self.to_move = self.exposures.seat
+                return
         self._start_play()
 
     # -- environment for expressions ----------------------------------------------------
@@ -120,6 +133,8 @@ class TrickDeal:
             return self.auction.legal()
         if self.phase == DOUBLE:
             return self.betting.legal()
+        if self.phase == EXPOSE:
+            return self.exposures.legal()
         if self.phase == DONE:
             return []
         return card_list(self.legal_mask())
@@ -195,6 +210,8 @@ class TrickDeal:
             return self.betting.why_illegal(action)
         if self.phase == AUCTION:
             return self.auction.why_illegal(action)
+        if self.phase == EXPOSE:
+            return self.exposures.why_illegal(action)
         if not 0 <= action < 52:
             return "a card is expected"
         if not self.hands[self.to_move] >> action & 1:
@@ -233,7 +250,10 @@ class TrickDeal:
             self._round_action(self.auction, action, self._end_auction)
             return
         if self.phase == DOUBLE:
-            self._round_action(self.betting, action, self._start_play)
+            self._round_action(self.betting, action, self._after_doubling)
+            return
+        if self.phase == EXPOSE:
+            self._round_action(self.exposures, action, self._start_play)
             return
         if self.phase == DONE:
             raise IllegalAction("the deal is over")
@@ -366,6 +386,8 @@ class TrickDeal:
         seat_scorers = [s for s in self.contract.scorers if s.kind == "seat"]
         add_seat_scores(self.scores, seat_scorers, self.dealer, self.players, self.caller, self.trump,
                         self.tricks_won, self.tricks_total, self.taken, self.deck, self.bidder, self.bid)
+        if self.exposures is not None:
+            self.exposures.settle(self.scores, self.completed, self._tables)
         if self.betting is not None:
             self.scores = self.betting.settle(self.scores)
         self.phase = DONE
@@ -433,6 +455,7 @@ class TrickDeal:
             auction=self.auction.public() if self.auction is not None else (),
             bid=self.auction.bid if self.auction is not None else 0,
             bidder=self.auction.bidder if self.auction is not None else -1,
+            exposed=self.exposures.public() if self.exposures is not None else (),
         )
 
     def _passed(self, seat: int) -> dict:
@@ -475,6 +498,8 @@ class TrickDeal:
             other.betting = self.betting.copy()
         if self.auction is not None:
             other.auction = self.auction.copy()
+        if self.exposures is not None:
+            other.exposures = self.exposures.copy(other.hands)
         return other
 
     @classmethod
@@ -518,6 +543,8 @@ class TrickDeal:
         st.betting = BettingRound.settled(view.bets, view.players) if view.bets else None
         st.bid, st.bidder = view.bid, view.bidder
         st.auction = AuctionRound.settled(view.auction, view.bid, view.bidder, view.players) if view.auction else None
+        st.exposures = (ExposureRound.settled(view.exposed, c.exposure, view.players) if c.exposure is not None
+                        else None)
         st.dealt = [[] for _ in range(view.players)]
         st.leader = view.trick[0][0] if view.trick else view.seat
         st._tables = c.tables(view.tricks_total, view.trump, view.players)

@@ -43,6 +43,10 @@ def aspects(c, rs, spec) -> dict:
         else:
             out[f"rule {i + 1}"] = f"{PHASE_WORDS[r['phase']]}{when} a player {verb} {pred}{fallback}"
     out["scoring"] = "; ".join(_score_words(rs, spec)) or "nothing scores"
+    if spec.get("exposure") is not None:
+        from .exposure import exposure_words
+
+        out["exposure"] = exposure_words(spec["exposure"])
     if spec.get("early_stop"):
         out["end"] = "the deal ends as soon as no points can change any more"
     elif spec.get("end_when") is not None:

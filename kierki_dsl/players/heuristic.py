@@ -48,6 +48,8 @@ class HeuristicPlayer(Player):
             return self._pass(view, legal)
         if view.phase == "auction":
             return self._bid(view, legal)
+        if view.phase == "expose":
+            return self._expose(view, legal)
         if is_bet(legal[-1]):
             return self._bet(view, legal)
         if view.layout is not None:
@@ -67,6 +69,21 @@ class HeuristicPlayer(Player):
         raised = sum(1 for s, v in view.auction if v and s != view.seat)
         bids = [a for a in legal if a != PASS]
         return bids[0] if bids and strength - raised >= 1 else PASS
+
+    # -- exposures -----------------------------------------------------------------------
+    @staticmethod
+    def _expose(view, legal) -> int:
+        """Expose a card that three lower cards of its suit protect (it can be kept out of
+        tricks it would lose), else done."""
+        from ..interpreter.actions import exposed_card, is_expose
+
+        for a in legal:
+            if is_expose(a):
+                card = exposed_card(a)
+                lower = sum(1 for c in bits(view.hand) if c // 13 == card // 13 and c % 13 < card % 13)
+                if lower >= 3:
+                    return a
+        return DONE
 
     # -- doubling ------------------------------------------------------------------------
     def _bet(self, view, legal) -> int:

@@ -16,9 +16,9 @@ from __future__ import annotations
 import sys
 from typing import Optional
 
-from ..cards import SUIT_NAMES, SUIT_SYMBOLS, CardError, card_pretty
-from ..interpreter.actions import (DONE, DOUBLE_BASE, NO_TRUMP, PASS, REDOUBLE_BASE, IllegalAction, call, called_suit,
-                                   is_bet, is_call)
+from ..cards import SUIT_NAMES, SUIT_SYMBOLS, CardError, card_pretty, parse_card
+from ..interpreter.actions import (DONE, DOUBLE_BASE, EXPOSE_BASE, NO_TRUMP, PASS, REDOUBLE_BASE, IllegalAction, call,
+                                   called_suit, is_bet, is_call)
 from ..report import seat_name
 from .base import Player, register_player
 from .typed import read_card, read_suit
@@ -245,6 +245,8 @@ class HumanPlayer(Player):
         self._table(view)
         if view.phase == "auction":
             return self._auction(view, legal)
+        if view.phase == "expose":
+            return self._expose(view, legal)
         if is_call(legal[0]):
             return self._call(view, legal)
         if is_bet(legal[-1]):
@@ -345,6 +347,33 @@ class HumanPlayer(Player):
                 if t in (words(a).lower(), words(a).lower().replace("double ", "d ").replace("red ", "r ")):
                     return a
             self.say("Type a number from the list, 'double E', 'redouble N' or 'done'.")
+
+    def _expose(self, view, legal) -> int:
+        """Expose a card (doubling its cost to whoever takes it) or say done; a refused choice is told why."""
+        from ..interpreter.actions import expose
+        from ..interpreter.reasons import illegal_reason
+
+        n = view.players
+        if view.exposed:
+            self.say("Exposed so far: " + ", ".join(f"{seat_name(s, n)} {card_pretty(c)}" for s, c in view.exposed))
+        self.say("Exposing a card doubles what it costs whoever takes it; you gain its value once if someone "
+                 "else takes it.")
+        words = ["done" if a == DONE else f"expose {card_pretty(a - EXPOSE_BASE)}" for a in legal]
+        self.say("Choices: " + "  ".join(f"{i}) {w}" for i, w in enumerate(words, start=1)))
+        while True:
+            t = self.ask("expose> ").strip()
+            if t.isdigit() and 1 <= int(t) <= len(legal):
+                return legal[int(t) - 1]
+            if t.lower() == "done":
+                return DONE
+            try:
+                action = expose(parse_card(t.split()[-1]))
+            except (ValueError, IndexError):
+                self.say("Type a number from the list, a card such as KH, or 'done'.")
+                continue
+            if action in legal:
+                return action
+            self.say(f"You cannot expose {t}: {illegal_reason(view, action, self.contract_of(view))}.")
 
     def _auction(self, view, legal) -> int:
         """Bid a number from the list of bids allowed, or pass; a refused bid is told why."""

@@ -201,6 +201,7 @@ def _sample(view, rng) -> list:
     passed = 0
     for c in view.passed:
         passed |= 1 << c
+    shown = {c: s for s, c in view.exposed}  # an exposed card is still with the seat that showed it
     for attempt in range(24):
         ignore_voids = attempt == 23
         cards = list(unseen)
@@ -211,6 +212,8 @@ def _sample(view, rng) -> list:
         def eligible(card):
             if passed >> card & 1:  # a card this seat passed is still with the seat that got it
                 return [view.passed_to]
+            if card in shown:
+                return [shown[card]]
             return [s for s in range(n + 1)
                     if s != me and (s == stock or ignore_voids or not void[s] >> (card // 13) & 1)]
 

@@ -1,0 +1,180 @@
+"""Exposure doubling (Trix): a player shows a penalty card before play to double its cost.
+
+A trick contract with ``exposure: {cards: <card predicate>, factor: 2}`` opens each deal
+(after any trump call and doubling round, before the first card) with a round of exposures.
+Starting left of the dealer, each seat in turn may show any cards of its hand that match
+``cards``, one at a time (``expose:KH`` in records), then says ``done`` (a seat holding no
+such card is passed over). An exposed card is public from then on. When it is taken in a
+trick, its taker scores the card's points ``factor`` times instead of once, and the seat
+that exposed it is paid the difference, ``factor - 1`` times the points with the sign
+reversed — so the deal's total is unchanged (Trix: exposing K♥ makes its taker lose 150 and
+the exposer gain 75). The card's points are those of the contract's card scoring for the
+trick it is taken in (``per_card`` components).
+"""
+from __future__ import annotations
+
+from typing import Optional
+
+from ..cards import card_str
+from ..expr.types import BOOL
+from ..ruleset.schema import Expr, Field, Int, Obj
+from ..values import frozen
+from . import scopes
+from .actions import DONE, expose, exposed_card, is_expose
+
+EXPOSURE = Obj(
+    {
+        "cards": Field(Expr("pred"), "the cards a player may expose before play (e.g. card == KH)", required=True),
+        "factor": Field(Int(2, 10), "an exposed card costs its taker this many times its points; the exposer is paid "
+                        "the difference", default=2),
+    },
+    doc="Exposure doubling (Trix): before play a player may show cards of his hand that match `cards`; an exposed "
+        "card scores `factor` times for its taker, and its exposer gets the difference.",
+)
+
+
+@frozen(eq=False)
+class Exposure:
+    """A contract's compiled exposure rule."""
+
+    cards: int  # the mask of cards that may be exposed
+    factor: int
+
+
+def build_exposure(spec: Optional[dict], ctx, where: tuple) -> tuple[Optional[Exposure], bool]:
+    """(the rule or None, whether it compiled)."""
+    if spec is None:
+        return None, True
+    pred = ctx.expr(spec["cards"], scopes.CARD_SCORING, BOOL, where + ("cards",), predicate=True)
+    if pred is None:
+        return None, False
+    if pred.const is None:
+        ctx.error(where + ("cards",), "M631", "the cards that may be exposed must not depend on the trick or the "
+                  "trump: exposing comes before play", "name cards by suit and rank, e.g. card == KH")
+        return None, False
+    return Exposure(pred.const & ctx.deck, spec.get("factor", 2)), True
+
+
+def check_exposure(contract, where: tuple, bctx, deck: int) -> None:
+    """M631: exposing a card that no card scoring counts changes nothing."""
+    rule = contract.exposure
+    scored = 0
+    for s in contract.scorers:
+        if s.cards is not None and s.cards.const is not None:
+            scored |= s.cards.const
+    if not rule.cards & deck:
+        bctx.warning(where + ("exposure", "cards"), "M631", "no card of the deck may be exposed")
+    elif rule.cards & ~scored & deck:
+        names = " ".join(card_str(c) for c in range(52) if (rule.cards & ~scored & deck) >> c & 1)
+        bctx.warning(where + ("exposure", "cards"), "M631", f"exposing {names} changes nothing: no per_card "
+                     "component of this contract scores it", "expose only the cards the contract scores")
+
+
+class ExposureRound:
+    """The exposures of one deal: whose turn, which cards each seat showed."""
+
+    def __init__(self, rule: Exposure, players: int, dealer: int, direction: int, hands: list) -> None:
+        self.rule = rule
+        self.players = players
+        self.order = [(dealer + direction * (i + 1)) % players for i in range(players)]
+        self.hands = hands  # the deal's hands (read, never changed here)
+        self.exposed: list = []  # (seat, card) in order
+        self.turn = 0
+        self.finished = False
+        self._skip()
+
+    @classmethod
+    def settled(cls, exposed: tuple, rule: Exposure, players: int) -> "ExposureRound":
+        """A finished round with these exposures (for states rebuilt from a view)."""
+        r = object.__new__(cls)
+        r.rule, r.players, r.order, r.hands = rule, players, [], None
+        r.exposed, r.turn, r.finished = [tuple(e) for e in exposed], 0, True
+        return r
+
+    def copy(self, hands: list) -> "ExposureRound":
+        other = object.__new__(ExposureRound)
+        other.__dict__.update(self.__dict__)
+        other.exposed = list(self.exposed)
+        other.hands = hands
+        return other
+
+    @property
+    def seat(self) -> int:
+        return -1 if self.finished else self.order[self.turn]
+
+    def _shown(self) -> int:
+        m = 0
+        for _, c in self.exposed:
+            m |= 1 << c
+        return m
+
+    def legal(self) -> list[int]:
+        if self.finished:
+            return []
+        left = self.hands[self.seat] & self.rule.cards & ~self._shown()
+        return [expose(c) for c in range(52) if left >> c & 1] + [DONE]
+
+    def why_illegal(self, action: int) -> Optional[str]:
+        if action in self.legal():
+            return None
+        if is_expose(action):
+            return f"{card_str(exposed_card(action))} is not a card of your hand that may be exposed"
+        return "an exposure is expected: " + ", ".join(_word(a) for a in self.legal())
+
+    def apply(self, action: int) -> None:
+        if action == DONE:
+            self.turn += 1
+        else:
+            self.exposed.append((self.seat, exposed_card(action)))
+        self._skip()
+
+    def _skip(self) -> None:
+        while self.turn < len(self.order) and len(self.legal()) == 1:
+            self.turn += 1
+        if self.turn >= len(self.order):
+            self.finished = True
+
+    def public(self) -> tuple:
+        """Every exposure as (seat, card), for views and records."""
+        return tuple(self.exposed)
+
+    def settle(self, scores: list, completed: list, tables) -> None:
+        """Pay each exposed card's extra cost: its taker scores it ``factor`` times, its exposer
+        is paid the difference."""
+        _, card_tables, _ = tables
+        owner = dict((c, s) for s, c in self.exposed)
+        for number, (_, plays, winner) in enumerate(completed, start=1):
+            for _, card in plays:
+                if card not in owner:
+                    continue
+                points = sum(table[number] for m, table in card_tables if m >> card & 1)
+                extra = (self.rule.factor - 1) * points
+                scores[winner] += extra
+                scores[owner[card]] -= extra
+
+
+def why_not_exposed(rule: Exposure, view, action: int) -> Optional[str]:
+    """Why a seat may not take ``action`` in the round of exposures, from its view alone."""
+    if is_expose(action):
+        card = exposed_card(action)
+        if not view.hand >> card & 1:
+            return f"{card_str(card)} is not in your hand"
+        if not rule.cards >> card & 1:
+            return f"{card_str(card)} is not a card that may be exposed in this contract"
+        return f"{card_str(card)} is exposed already"
+    return "an exposure is expected: " + ", ".join(_word(a) for a in view.legal)
+
+
+def _word(action: int) -> str:
+    return "done" if action == DONE else f"expose:{card_str(exposed_card(action))}"
+
+
+def exposure_words(spec: dict) -> str:
+    """The exposure rule in words (``kierki explain``, ``kierki diff``)."""
+    factor = spec.get("factor", 2)
+    times = {2: "double", 3: "three times"}.get(factor, f"{factor} times")
+    return (f"before play each player in turn may expose cards of his hand matching `{' '.join(spec['cards'].text.split())}`; "
+            f"an exposed card costs its taker {times} its points, and the player who exposed it gets the difference")
+
+
+__all__ = ["EXPOSURE", "Exposure", "ExposureRound", "build_exposure", "check_exposure", "exposure_words"]
