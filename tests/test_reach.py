@@ -31,7 +31,7 @@ SHIPPED = {
                  "fantan_pass_at_will", "fantan_seven_diamonds_starts", "fantan_seven_hearts_starts",
                  "fantan_extra_turn_ace_or_two", "iks_scale", "fantan_eight_before_lower", "auction_for_trumps",
                  "kierki_dominowe"],
-    "games": ["omnibus", "omnibus_ten_diamonds", "black_maria", "pink_lady", "russian_king"],
+    "games": ["omnibus", "omnibus_ten_diamonds", "black_maria", "pink_lady", "russian_king", "trix"],
 }
 PATHS = [RULESETS / folder / f"{name}.yaml" for folder, names in SHIPPED.items() for name in names]
 
