@@ -250,6 +250,12 @@ _add("M631", "exposure that cannot work", "`exposure.cards` names the cards a pl
                "    score: [{per_card: card == KH, points: -75}]\n"),
      _contract("  bez_lew:\n    exposure: {cards: card == KH}\n    score: [{per_card: card == KH, points: -75}]\n"),
      (6, 23))
+_add("M632", "doubling duties that cannot work", "`doubling.if_undoubled: split` shares the contract's declared "
+     "`total` among the seats other than the dealer when nobody doubled, so the contract must declare one; a `duty` "
+     "of more doubles than its deals can hold (one double of the dealer a deal) can never be met.",
+     _contract("  bez_lew:\n    doubling: {if_undoubled: split}\n    score: [{per_trick: -20}]\n"),
+     _contract("  bez_lew:\n    total: -260\n    doubling: {if_undoubled: split}\n    score: [{per_trick: -20}]\n"),
+     (6, 30))
 _add("M620", "auction range", "An auction's bids run from `min` to `max` in steps of `step`: `max` below `min` "
      "leaves no bid (an error), too many levels make every turn a long list (an error), and a `max` off the grid of "
      "`step` can never be bid (a warning).",

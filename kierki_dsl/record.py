@@ -218,7 +218,7 @@ def replay(ruleset, record: dict) -> ReplayReport:
             report.violations.append(violation)
             report.deals.append({"contract": None, "scores": None})
             continue
-        scores, violation = _replay_deal(ruleset, contract, k, entry, first_dealer)
+        scores, violation = _replay_deal(ruleset, contract, k, entry, first_dealer, chosen)
         if violation is not None:
             report.violations.append(violation)
             report.deals.append({"contract": contract.name, "scores": None})
@@ -284,7 +284,7 @@ def _chosen(ruleset, slot, k: int, entry, chosen: dict):
     return contract, None
 
 
-def _replay_deal(ruleset, contract, k: int, entry, first_dealer: Optional[int]):
+def _replay_deal(ruleset, contract, k: int, entry, first_dealer: Optional[int], memory: Optional[dict] = None):
     n = ruleset.players
     d = k + 1
     if not isinstance(entry, dict):
@@ -297,7 +297,7 @@ def _replay_deal(ruleset, contract, k: int, entry, first_dealer: Optional[int]):
     dealt, problem = _hands(entry.get("hands"), ruleset)
     if problem:
         return None, Violation(d, f"hands are not a valid deal: {problem}")
-    state = contract.new_deal(n, ruleset.deck, dealer, dealt, ruleset.direction, k + 1)
+    state = contract.new_deal(n, ruleset.deck, dealer, dealt, ruleset.direction, k + 1, memory)
     if getattr(state, "phase", None) == "pass":
         passes = entry.get("passes")
         if not isinstance(passes, list) or len(passes) != n or not all(isinstance(p, list) for p in passes):
@@ -368,6 +368,7 @@ def _replay_deal(ruleset, contract, k: int, entry, first_dealer: Optional[int]):
     if not state.is_terminal():
         trick, _ = state.position()
         return None, Violation(d, "the record ends before the deal is over", trick, state.current_player(), word)
+    state.remember(memory)  # later deals check a duty to double against it
     scores = state.returns()
     recorded = entry.get("scores")
     if recorded is not None and list(recorded) != scores:

@@ -156,13 +156,15 @@ class GameState:
         rs = self.spec.ruleset
         self.contract = contract
         self.events.append((None, f"deal {self.k + 1}: {contract.name}, dealer p{self.dealer}"))
-        self.deal = contract.new_deal(rs.players, rs.deck, self.dealer, self.dealt, rs.direction, self.k + 1)
+        self.deal = contract.new_deal(rs.players, rs.deck, self.dealer, self.dealt, rs.direction, self.k + 1,
+                                      self.chosen)
         self.phase = PLAY
         self._after_action()
 
     def _after_action(self) -> None:
         if not self.deal.is_terminal():
             return
+        self.deal.remember(self.chosen)
         scores = self.deal.returns()
         self.totals = [t + s for t, s in zip(self.totals, scores)]
         self.events.append((None, f"deal {self.k + 1} scores {list(scores)}"))

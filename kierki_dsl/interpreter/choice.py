@@ -192,11 +192,17 @@ class ChoiceDeal:
             raise IllegalAction(reason)
         contract = self.slot.resolve(self.dealer, self.players, self.hands, self.deck, self.memory,
                                      lambda chooser, allowed: action - CHOOSE_BASE)
-        self.inner = contract.new_deal(self.players, self.deck, self.dealer, self.dealt, self.direction, self.number)
+        self.inner = contract.new_deal(self.players, self.deck, self.dealer, self.dealt, self.direction, self.number,
+                                       self.memory)
 
     def current_deal(self):
         """The chosen contract's deal once the chooser has named it; until then this one."""
         return self if self.inner is None else self.inner
+
+    def remember(self, memory) -> None:
+        """What the chosen deal leaves for later deals (its own choice is remembered when made)."""
+        if self.inner is not None:
+            self.inner.remember(memory)
 
     def view(self, seat: int) -> "SeatView":
         if self.inner is not None:

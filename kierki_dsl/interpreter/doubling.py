@@ -8,13 +8,21 @@ any of its doublers (``redouble: true``). When the deal ends, each pair that has
 settles it: the one who scored more takes the difference of their two scores from the other,
 twice the difference if it was redoubled. Settling moves points between two players, so the
 deal's total does not change.
+
+Barbu's duties, as data: ``duty: {times: 2, deals: 7}`` makes every seat that may double the
+dealer do so at least ``times`` times in the ``deals`` deals one dealer deals in a row — when
+the deals left are no more than the doubles it still owes, it may not say ``done`` before
+doubling the dealer. The match keeps count in its memory (``remember``, after each deal).
+``if_undoubled: split``: a deal in which nobody doubled anybody is not played; the contract's
+declared ``total`` is shared among the seats other than the dealer, each share rounded away
+from zero, and the dealer gets what is left (0, or a point or two back).
 """
 from __future__ import annotations
 
 from typing import Optional
 
 from ..expr.types import BOOL
-from ..ruleset.schema import Bool, Expr, Field, Obj
+from ..ruleset.schema import Bool, Enum, Expr, Field, Int, Obj
 from ..values import frozen
 from . import scopes
 from .actions import DONE, DOUBLE_BASE, REDOUBLE_BASE, action_str, double, redouble
@@ -25,6 +33,16 @@ DOUBLING = Obj(
         "may_double": Field(Expr("bool"), "whether `doubler` may double `target` (seats; also dealer, players); "
                             "default: any seat but the dealer may double any other seat", default=None),
         "redouble": Field(Bool(), "a doubled seat may redouble each seat that doubled it", default=True),
+        "duty": Field(Obj({
+            "times": Field(Int(1, 50), "how many times each seat must double the dealer", required=True),
+            "deals": Field(Int(1, 100), "in how many deals in a row by the same dealer (match.deals_per_dealer)",
+                           required=True),
+        }, doc="Each seat that may double the dealer must do so at least `times` times in the `deals` deals he "
+               "deals in a row (Barbu: twice in the declarer's seven)."), "a duty to double the dealer",
+            default=None),
+        "if_undoubled": Field(Enum(("play", "split")), "play the deal when nobody doubled (default), or `split`: do "
+                              "not play it and share the contract's total among the other seats (Barbu's negative "
+                              "contracts)", default="play"),
     },
     doc="Side bets on the difference between two players' scores in the deal (Barbu).",
 )
@@ -45,6 +63,9 @@ class Doubling:
 
     may_double: object  # compiled bool expression, or None for "anyone but the dealer"
     redouble: bool = True
+    duty_times: int = 0  # doubles of the dealer each seat owes in a dealer's run of deals (0: none)
+    duty_deals: int = 0  # the length of that run
+    if_undoubled: str = "play"  # "play" | "split"
 
     def allows(self, doubler: int, target: int, dealer: int, players: int) -> bool:
         if doubler == target:
@@ -63,14 +84,72 @@ def build_doubling(spec: Optional[dict], ctx, where: tuple) -> tuple[Optional[Do
         may = ctx.expr(spec["may_double"], scopes.DOUBLE_EXPR, BOOL, where + ("may_double",))
         if may is None:
             return None, False
-    return Doubling(may, spec.get("redouble", True)), True
+    duty = spec.get("duty") or {}
+    return Doubling(may, spec.get("redouble", True), duty.get("times", 0), duty.get("deals", 0),
+                    spec.get("if_undoubled", "play")), True
 
+
+def check_doubling(contract, where: tuple, bctx, deals_per_dealer: int = 0) -> None:
+    """M632: a split of an undoubled deal needs the contract's declared total; a duty that can
+    never be met is an error."""
+    rule = contract.doubling
+    if rule.if_undoubled == "split" and contract.total is None:
+        bctx.error(where + ("doubling", "if_undoubled"), "M632", "an undoubled deal is split by the contract's total, "
+                   "but this contract declares no `total`", "declare the contract's total")
+    if rule.duty_times > rule.duty_deals > 0:
+        bctx.error(where + ("doubling", "duty", "times"), "M632", f"{rule.duty_times} doubles cannot be made in "
+                   f"{rule.duty_deals} deals (one double of the dealer a deal)")
+
+
+def _duty_keys(dealer: int) -> tuple:
+    return ("duty-run", dealer), ("duty-doubles", dealer)
+
+
+def owed_doubles(rule: Doubling, memory: Optional[dict], dealer: int, players: int) -> tuple[list, int]:
+    """(doubles of the dealer each seat still owes, deals left in the dealer's run including
+    this one), read from the match's memory."""
+    if not rule.duty_times or memory is None:
+        return [0] * players, 0
+    run_key, doubles_key = _duty_keys(dealer)
+    run, doubles = memory.get(run_key, set()), memory.get(doubles_key, set())
+    if len(run) >= rule.duty_deals:  # a new run of this dealer's deals begins
+        run, doubles = set(), set()
+    owed = [max(0, rule.duty_times - sum(1 for _, s in doubles if s == seat)) for seat in range(players)]
+    owed[dealer] = 0
+    return owed, rule.duty_deals - len(run)
+
+
+def remember(rule: Doubling, memory: Optional[dict], dealer: int, number: int, bets: dict) -> None:
+    """Count a finished deal's doubles of the dealer into the match's memory (sets of tuples,
+    so the memory copies the way a declarer's choices do)."""
+    if not rule.duty_times or memory is None:
+        return
+    run_key, doubles_key = _duty_keys(dealer)
+    run, doubles = memory.setdefault(run_key, set()), memory.setdefault(doubles_key, set())
+    if len(run) >= rule.duty_deals:
+        run.clear()
+        doubles.clear()
+    run.add(number)
+    doubles.update((number, a) for (a, b) in bets if b == dealer)
+
+
+def split_total(total: int, dealer: int, players: int) -> list:
+    """An undoubled deal's scores: ``total`` shared among the seats other than the dealer, each
+    share rounded away from zero; the dealer gets the rest."""
+    others = players - 1
+    share = -((-total + others - 1) // others) if total < 0 else (total + others - 1) // others
+    scores = [share] * players
+    scores[dealer] = total - share * others
+    return scores
 
 class BettingRound:
     """The bets of one deal: who doubled whom, and which bets were redoubled."""
 
-    def __init__(self, rule: Doubling, players: int, dealer: int, direction: int) -> None:
+    def __init__(self, rule: Doubling, players: int, dealer: int, direction: int, memory: Optional[dict] = None,
+                 number: int = 0) -> None:
         self.rule = rule
+        self.number = number
+        self.owed, self.deals_left = owed_doubles(rule, memory, dealer, players)
         self.players = players
         self.dealer = dealer
         self.order = [(dealer + direction * (i + 1)) % players for i in range(players)]
@@ -85,6 +164,7 @@ class BettingRound:
         """A finished round holding these bets (for states rebuilt from a view)."""
         r = object.__new__(cls)
         r.rule, r.players, r.dealer, r.order = None, players, -1, []
+        r.owed, r.deals_left, r.number = [0] * players, 0, 0
         r.bets = {(a, b): f for a, b, f in bets}
         r.stage, r.turn, r.finished = "done", 0, True
         return r
@@ -106,6 +186,8 @@ class BettingRound:
         if self.stage == "double":
             out = [double(t) for t in range(self.players)
                    if (me, t) not in self.bets and self.rule.allows(me, t, self.dealer, self.players)]
+            if double(self.dealer) in out and self.owed[me] >= self.deals_left > 0:
+                return out  # the duty to double the dealer: not done before doubling him
         else:
             out = [redouble(a) for (a, b), f in sorted(self.bets.items()) if b == me and f == 1]
         return out + [DONE]
@@ -114,6 +196,9 @@ class BettingRound:
         legal = self.legal()
         if action in legal:
             return None
+        if action == DONE and self.stage == "double":
+            return (f"you must double the dealer (seat {self.dealer}) {self.owed[self.seat]} more time(s) in his "
+                    f"{self.deals_left} deal(s) left: double him before saying done")
         return "a bet is expected: " + ", ".join(action_str(a) for a in legal)
 
     def apply(self, action: int) -> None:
@@ -133,9 +218,14 @@ class BettingRound:
                 else:
                     self.finished, self.stage = True, "done"
                     return
-            if len(self.legal()) > 1:
+            if self.legal() != [DONE]:
                 return
             self.turn += 1
+
+    def remember(self, memory: Optional[dict]) -> None:
+        """Count this deal's doubles of the dealer into the match's memory (duties)."""
+        if self.rule is not None:
+            remember(self.rule, memory, self.dealer, self.number, self.bets)
 
     def public(self) -> tuple:
         """Every bet as (doubler, target, factor), for views and records."""

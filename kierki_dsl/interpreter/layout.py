@@ -22,7 +22,7 @@ from ..values import frozen
 from . import scopes
 from .actions import PASS, IllegalAction, action_str, is_bet
 from .catalogue import Contract, DealType, register
-from .doubling import DOUBLING, BettingRound, Doubling, build_doubling
+from .doubling import DOUBLING, BettingRound, Doubling, build_doubling, split_total
 from .envs import NOBODY, seat_env
 from .phases import Phase
 
@@ -127,7 +127,7 @@ class LayoutContract(Contract):
 
     def new_deal(self, players: int, deck: int, dealer: int, dealt: list, direction: int = 1, number: int = 1,
                  memory: Optional[dict] = None):
-        return LayoutDeal(self, players, deck, dealer, dealt, direction, number)
+        return LayoutDeal(self, players, deck, dealer, dealt, direction, number, memory)
 
     def play_fast(self, players: int, deck: int, dealer: int, hands: list, direction: int, number: int, rng,
                   log: Optional[list] = None, facts: Optional[dict] = None) -> Optional[list]:
@@ -171,6 +171,10 @@ class LayoutContract(Contract):
             bctx.warning(w + ("again_after",), "M615", "again_after matches no card of the deck: nobody ever "
                          "plays again")
         self._check_up_first(w, bctx, deck)
+        if self.doubling is not None:
+            from .doubling import check_doubling
+
+            check_doubling(self, w, bctx)
         if spec.get("again_optional") and spec.get("again_after") is None:
             bctx.warning(w + ("again_optional",), "M615", "again_optional has no effect without again_after",
                          "say after which cards a player plays again (again_after: card.rank == A)")
@@ -268,7 +272,7 @@ class LayoutDeal:
     blocked = False  # set when the deal ends because nobody can play
 
     def __init__(self, contract: LayoutContract, players: int, deck: int, dealer: int, dealt: list, direction: int = 1,
-                 number: int = 1):
+                 number: int = 1, memory: Optional[dict] = None):
         self.contract = contract
         self.number = number
         self.players = players
@@ -295,9 +299,18 @@ class LayoutDeal:
             self._advance()
         self.betting: Optional[BettingRound] = None
         if contract.doubling is not None:
-            self.betting = BettingRound(contract.doubling, players, dealer, direction)
+            self.betting = BettingRound(contract.doubling, players, dealer, direction, memory, number)
             if not self.betting.finished:
                 self.first_turn, self.phase, self.to_move = self.to_move, Phase.DOUBLE, self.betting.seat
+            else:
+                self._unless_undoubled()
+
+    def _unless_undoubled(self) -> None:
+        """With ``if_undoubled: split`` and no bet made, the deal ends unplayed."""
+        rule = self.contract.doubling
+        if rule.if_undoubled == "split" and not self.betting.bets:
+            self.scores = split_total(self.contract.total, self.dealer, self.players)
+            self.phase, self.to_move = Phase.DONE, -1
 
     def _open(self, start: Optional[int]) -> None:
         """Fix the rank that opens every row; None (a free start) lets any card open its row."""
@@ -393,6 +406,7 @@ class LayoutDeal:
             self.betting.apply(action)
             if self.betting.finished:
                 self.phase, self.to_move = Phase.PLAY, self.first_turn
+                self._unless_undoubled()
             else:
                 self.to_move = self.betting.seat
             return
@@ -543,6 +557,11 @@ class LayoutDeal:
     def current_deal(self):
         """The deal being played: this one (a declarer's choice hands on to the chosen deal)."""
         return self
+
+    def remember(self, memory: Optional[dict]) -> None:
+        """Once the deal is over: count the doubles of the dealer into the match's memory."""
+        if self.betting is not None:
+            self.betting.remember(memory)
 
     def play_from_start(self) -> None:
         """Start play with the contract's first player (a state rebuilt from a betting view)."""

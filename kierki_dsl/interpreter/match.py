@@ -173,6 +173,7 @@ class Match:
         state = self.state = chosen
         if not state.is_terminal():
             return None
+        state.remember(self.chosen)  # what later deals must know (a duty to double)
         result = self._result(state)
         try:
             self._next_deal()

@@ -12,13 +12,13 @@ class StockDeal(TrickDeal):
     """A trick deal whose players hold part of the deck and draw from the rest when void."""
 
     def __init__(self, contract, players: int, deck: int, dealer: int, dealt: list, direction: int = 1,
-                 number: int = 1):
+                 number: int = 1, memory=None):
         rule = contract.stock
         hands, self.stock = rule.split(dealt, dealer, players, direction)
         self.drew: list = [[] for _ in range(players)]  # the cards each seat drew, in order
         self.in_trick = players  # seats holding cards when the trick in progress was led
         self.last_in = -1
-        super().__init__(contract, players, deck, dealer, hands, direction, number)
+        super().__init__(contract, players, deck, dealer, hands, direction, number, memory)
         self.tricks_total = rule.most_tricks(deck)
 
     def _start_play(self) -> None:

@@ -175,8 +175,8 @@ class TrickContract(Contract):
     def new_deal(self, players: int, deck: int, dealer: int, dealt: list, direction: int = 1, number: int = 1,
                  memory: Optional[dict] = None):
         """A new deal; ``number`` is the deal's 1-based place in the match (for pass rotation);
-        ``memory`` (the match's earlier decisions) is not needed here."""
-        return self._deal_class()(self, players, deck, dealer, dealt, direction, number)
+        ``memory``: the match's memory of earlier deals (a duty to double reads it)."""
+        return self._deal_class()(self, players, deck, dealer, dealt, direction, number, memory)
 
     def _deal_class(self):
         """The deal state of this contract: with a stock, the deal that draws from it."""
@@ -246,6 +246,10 @@ class TrickContract(Contract):
             from .bidding import check_auction
 
             check_auction(self, where, bctx)
+        if self.doubling is not None:
+            from .doubling import check_doubling
+
+            check_doubling(self, where, bctx)
         if self.exposure is not None:
             from .exposure import check_exposure
 

@@ -6,7 +6,7 @@ from typing import Optional
 from ..cards import FULL_DECK, SUIT_MASK, SUIT_NAMES, bits, card_list, card_str, popcount
 from .actions import NO_TRUMP, PASS, IllegalAction, action_str, bid, call, called_suit, is_bet
 from .bidding import AuctionRound
-from .doubling import BettingRound
+from .doubling import BettingRound, split_total
 from .exposure import ExposureRound
 from .envs import card_scoring_env, end_when_env, play_env, seat_env, trick_env
 from .trickkernel import add_seat_scores, playout, winning_card, winning_play
@@ -20,8 +20,10 @@ EXPOSE = Phase.EXPOSE
 class TrickDeal:
     """One deal of a trick contract, from the trump call (if any) to the last trick."""
 
-    def __init__(self, contract, players: int, deck: int, dealer: int, dealt: list, direction: int = 1, number: int = 1):
+    def __init__(self, contract, players: int, deck: int, dealer: int, dealt: list, direction: int = 1, number: int = 1,
+                 memory: Optional[dict] = None):
         self.contract = contract
+        self.memory = memory  # the match's memory of earlier deals (duties to double)
         self.players = players
         self.deck = deck
         self.dealer = dealer
@@ -82,7 +84,8 @@ class TrickDeal:
     def _before_play(self) -> None:
         """The doubling round, if the contract has one, then play."""
         if self.contract.doubling is not None:
-            self.betting = BettingRound(self.contract.doubling, self.players, self.dealer, self.direction)
+            self.betting = BettingRound(self.contract.doubling, self.players, self.dealer, self.direction, self.memory,
+                                        self.number)
             if not self.betting.finished:
                 self.phase = DOUBLE
                 self.to_move = self.betting.seat
@@ -90,7 +93,13 @@ class TrickDeal:
         self._after_doubling()
 
     def _after_doubling(self) -> None:
-        """The round of exposures, if the contract has one, then play."""
+        """The round of exposures, if the contract has one, then play; or, with ``if_undoubled:
+        split`` and no bet made, the deal ends unplayed."""
+        rule = self.contract.doubling
+        if rule is not None and rule.if_undoubled == "split" and not (self.betting and self.betting.bets):
+            self.scores = split_total(self.contract.total, self.dealer, self.players)
+            self.phase, self.to_move, self.ended_early = DONE, -1, True
+            return
         if self.contract.exposure is not None:
             self.exposures = ExposureRound(self.contract.exposure, self.players, self.dealer, self.direction, self.hands)
             if not self.exposures.finished:
@@ -474,6 +483,12 @@ class TrickDeal:
         """The deal being played: this one (a declarer's choice hands on to the chosen deal)."""
         return self
 
+    def remember(self, memory: Optional[dict]) -> None:
+        """Once the deal is over: count what later deals must know into the match's memory
+        (the doubles of the dealer, for a duty to double)."""
+        if self.betting is not None:
+            self.betting.remember(memory)
+
     def play_from_start(self) -> None:
         """Start play with the contract's first leader (a state rebuilt from a betting view)."""
         self._start_play()
@@ -511,6 +526,7 @@ class TrickDeal:
         st = object.__new__(cls)
         c = contract
         st.contract = c
+        st.memory = None
         st.players = view.players
         st.deck = view.deck
         st.dealer = view.dealer

@@ -15,7 +15,7 @@ suit), one step further for each point of strength, and passes otherwise.
 from __future__ import annotations
 
 from ..cards import SUIT_MASK, bits, popcount
-from ..interpreter.actions import DONE, PASS, call, is_bet, is_call
+from ..interpreter.actions import DONE, PASS, call, double, is_bet, is_call
 from ..interpreter.trickkernel import card_beats, card_values, is_positive, winning_play
 from .base import Player, register_player
 
@@ -87,7 +87,10 @@ class HeuristicPlayer(Player):
 
     # -- doubling ------------------------------------------------------------------------
     def _bet(self, view, legal) -> int:
-        """Double (or redouble) every seat it may while its hand is clearly above average."""
+        """Double (or redouble) every seat it may while its hand is clearly above average; a
+        duty to double the dealer (no 'done' allowed) is met at once."""
+        if DONE not in legal:
+            return double(view.dealer) if double(view.dealer) in legal else legal[0]
         if view.layout is not None:
             return DONE
         ranks = [c % 13 for c in bits(view.hand)]

@@ -338,6 +338,9 @@ class HumanPlayer(Player):
                                                  f"{seat_name(b, n)}" for a, b, f in view.bets))
         self.say("A double is a side bet that you outscore that player in this deal: the difference of "
                  "your two scores is paid, twice if redoubled.")
+        if DONE not in legal:
+            self.say(f"You owe the dealer ({seat_name(view.dealer, n)}) a double: you must double him in one of his "
+                     "deals left, and this is the last chance to keep that duty.")
         self.say("Bets: " + "  ".join(f"{i}) {words(a)}" for i, a in enumerate(legal, start=1)))
         while True:
             t = " ".join(self.ask("bet> ").strip().lower().split())
