@@ -57,7 +57,7 @@ def test_exposures_are_checked_and_explained_from_the_view():
     st = _king_deal()
     seat = st.current_player()
     view = st.view(seat)
-    assert view.legal[-1] == DONE
+    assert view.legal[0] == DONE
     assert illegal_reason(view, expose(parse_card("QS")), TRIX.contracts["king"]) in (
         "QS is not in your hand", "QS is not a card that may be exposed in this contract")
     mine = next(c for c in range(52) if view.hand >> c & 1 and c != KH)
@@ -98,7 +98,7 @@ def test_the_terminal_offers_exposures_and_refuses_with_a_reason():
     human.reset(0, exposer, TRIX)
     assert human.act(st.view(exposer)) == expose(KH)
     text = out.getvalue()
-    assert "1) expose K♥" in text and "You cannot expose QS" in text
+    assert "1) done  2) expose K♥" in text and "You cannot expose QS" in text
 
 
 def test_heuristic_exposes_only_a_protected_card():

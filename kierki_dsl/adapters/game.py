@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import Optional
 
 from ..cards import bits, card_str
-from ..interpreter.actions import CHOOSE_BASE, IllegalAction, action_str
+from ..interpreter.actions import CHOOSE_BASE, EXPOSE_BASE, IllegalAction, action_str, is_choice
 from ..ruleset.model import Ruleset
 from ..values import frozen
 
@@ -72,7 +72,8 @@ class GameSpec:
         count = deals if scope == "match" else 1
         return cls(
             ruleset=ruleset, scope=scope, deal=deal - 1,
-            num_actions=max(CHOOSE_BASE + width, 75),
+            num_actions=max(CHOOSE_BASE + width, 75, *(EXPOSE_BASE + 52 for c in ruleset.contracts.values()
+                                                        if getattr(c, "exposure", None) is not None)),
             max_decisions=count * per_deal,
             max_chance=count * cards + (1 if ruleset.first_dealer is None else 0),
             contracts=tuple(sorted(ruleset.contracts)),
@@ -343,7 +344,7 @@ class GameState:
     def action_string(self, seat: int, action: int) -> str:
         if seat == CHANCE:
             return f"dealer p{action}" if self.phase == DEALER else f"deal {card_str(action)}"
-        if action >= CHOOSE_BASE:
+        if is_choice(action):
             slot = self.spec.ruleset.contract_at(self.k)
             options = getattr(slot, "options", ())
             i = action - CHOOSE_BASE

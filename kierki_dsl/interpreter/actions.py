@@ -10,8 +10,8 @@ DOUBLE_BASE = 58  # DOUBLE_BASE + seat (0..7): double that seat
 REDOUBLE_BASE = 66  # REDOUBLE_BASE + seat: redouble a seat that doubled you
 DONE = 74  # no more doubles (or redoubles) from this seat
 CHOOSE_BASE = 100  # CHOOSE_BASE + i: a declarer chooses option i of a declarer's-choice deal
+EXPOSE_BASE = 900  # EXPOSE_BASE + card: show that card before play (exposure doubling)
 BID_BASE = 1000  # BID_BASE + value: a bid of that value in an auction (a pass there is PASS)
-EXPOSE_BASE = 200_000  # EXPOSE_BASE + card: show that card before play (exposure doubling)
 
 
 def call(suit: int) -> int:
@@ -46,7 +46,12 @@ def bid_value(action: int) -> int:
 
 def is_bid(action: int) -> bool:
     """An auction bid (not a pass)."""
-    return BID_BASE <= action < EXPOSE_BASE
+    return action >= BID_BASE
+
+
+def is_choice(action: int) -> bool:
+    """A declarer's choice of contract (``CHOOSE_BASE + i``)."""
+    return CHOOSE_BASE <= action < EXPOSE_BASE
 
 
 def expose(card: int) -> int:
@@ -74,7 +79,7 @@ def action_str(action: int) -> str:
     ``choose:3`` (the option of a declarer's choice), ``bid:120`` (an auction bid), ``expose:KH``."""
     if is_expose(action):
         return "expose:" + card_str(exposed_card(action))
-    if CHOOSE_BASE <= action < BID_BASE:
+    if is_choice(action):
         return f"choose:{action - CHOOSE_BASE}"
     if action < 52:
         return card_str(action)
@@ -101,7 +106,7 @@ def parse_action(text: str) -> int:
     low = t.lower()
     if low == "pass":
         return PASS
-    if low.startswith("choose:") and low[7:].isdigit() and len(low) <= 10 and int(low[7:]) < BID_BASE - CHOOSE_BASE:
+    if low.startswith("choose:") and low[7:].isdigit() and len(low) <= 10 and int(low[7:]) < EXPOSE_BASE - CHOOSE_BASE:
         return CHOOSE_BASE + int(low[7:])
     if low.startswith("bid:") and low[4:].isdigit() and len(low) <= 10:
         return bid(int(low[4:]))

@@ -112,7 +112,7 @@ class ExposureRound:
         if self.finished:
             return []
         left = self.hands[self.seat] & self.rule.cards & ~self._shown()
-        return [expose(c) for c in range(52) if left >> c & 1] + [DONE]
+        return [DONE] + [expose(c) for c in range(52) if left >> c & 1]  # ascending, as OpenSpiel wants
 
     def why_illegal(self, action: int) -> Optional[str]:
         if action in self.legal():
@@ -129,7 +129,7 @@ class ExposureRound:
         self._skip()
 
     def _skip(self) -> None:
-        while self.turn < len(self.order) and len(self.legal()) == 1:
+        while self.turn < len(self.order) and self.legal() == [DONE]:
             self.turn += 1
         if self.turn >= len(self.order):
             self.finished = True

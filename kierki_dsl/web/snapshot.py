@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from ..interpreter.actions import CHOOSE_BASE, action_str
+from ..interpreter.actions import CHOOSE_BASE, action_str, is_choice
 from ..report import seat_name
 
 
@@ -43,7 +43,7 @@ def deals_in_match(ruleset):
 
 def action_label(view, action: int) -> str:
     """How a control names an action (a card's id, a call, a bet, a contract on offer)."""
-    if action >= CHOOSE_BASE:
+    if is_choice(action):
         i = action - CHOOSE_BASE
         return view.options[i] if 0 <= i < len(view.options) else str(action)
     return action_str(action)
