@@ -168,3 +168,15 @@ def test_adapter_resample_rebuilds_a_stock_deal_from_the_seat_view():
         acts = state.legal_actions()
         state.apply_action(acts[rng.randrange(len(acts))])
     assert checked
+
+
+def test_end_when_reads_the_players_still_holding_cards(tmp_path):
+    path = tmp_path / "first_out.yaml"
+    path.write_text(f"kierki: 1\nextends: {DOMINOWE}\nname: the first player out ends it\n"
+                    "contracts:\n  dominowe:\n    stock: {hand: 2, leftover: none}\n    total: null\n"
+                    "    end_when: players_holding < 4\n", "utf-8")
+    rs = Ruleset.load(str(path))
+    st = _deal(rs, _order([("AC", "KC", "QC", "JC"), ("2C", "3C", "AS", "2H")], ("3H", "4C", "5C")))
+    for card in ("AC", "KC", "QC", "JC", "2C", "3C", "4C", "5C"):
+        st.apply_action(parse_card(card))
+    assert st.is_terminal() and st.ended_early and len(st.completed) == 2, "N and E are out after trick 2"

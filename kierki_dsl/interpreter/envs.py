@@ -69,9 +69,10 @@ def seat_end_env(seat: int, dealer: int, players: int, caller: int, trump: int, 
             "bidder": bidder, "bid": bid}
 
 
-def end_when_env(tricks_played: int, tricks: int, points_left: bool, deck: int) -> dict:
+def end_when_env(tricks_played: int, tricks: int, points_left: bool, deck: int, players_holding: int = 0) -> dict:
     """A deal's end condition (``end_when``), checked after every trick."""
-    return {"tricks_played": tricks_played, "tricks": tricks, "points_left": points_left, "deck": deck}
+    return {"tricks_played": tricks_played, "tricks": tricks, "points_left": points_left, "deck": deck,
+            "players_holding": players_holding}
 
 
 def match_end_env(totals, deals_played: int, players: int) -> dict:

@@ -107,6 +107,8 @@ END_WHEN = Scope(
         "tricks_played": Var(INT, "tricks_played", "tricks completed so far"),
         "tricks": Var(INT, "tricks", "the number of tricks in a full deal"),
         "points_left": Var(BOOL, "points_left", "some card or trick still to be played can score"),
+        "players_holding": Var(INT, "players_holding", "how many players still hold cards (with a stock, "
+                               "players drop out as their hands empty)"),
         "$deck": Var(ANY, "deck"),
     },
 )

@@ -386,7 +386,8 @@ class TrickDeal:
         if c.early_stop and not self.points_left():
             return True
         if c.end_when is not None:
-            return bool(c.end_when(end_when_env(self.trick_no - 1, self.tricks_total, self.points_left(), self.deck)))
+            return bool(c.end_when(end_when_env(self.trick_no - 1, self.tricks_total, self.points_left(), self.deck,
+                                                sum(1 for h in self.hands if h))))
         return False
 
     def _finish_deal(self) -> None:
