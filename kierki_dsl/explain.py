@@ -140,6 +140,13 @@ def aspects(rs, name: str) -> dict:
         out["doubling"] = (f"before the first card, in turn from the dealer's left, {who}{again}; each bet pays the "
                            "difference of the two players' scores to the better one (twice the difference if "
                            "redoubled)")
+        duty = doubling.get("duty")
+        if duty is not None:
+            out["duty"] = (f"each player who may double the dealer must do so at least {duty['times']} times in the "
+                           f"{duty['deals']} deals the dealer deals in a row")
+        if doubling.get("if_undoubled") == "split":
+            out["undoubled"] = ("if nobody doubles, the deal is not played: its total is shared among the players "
+                                "other than the dealer, each share rounded away from zero, the dealer taking the rest")
     total = contract_total(c, rs.hand_size, rs.players, rs.deck)
     if total is not None:
         out["total"] = f"the points of one deal add up to {_signed(total)}"
@@ -284,7 +291,24 @@ def diff(a, b) -> str:
                 changes.setdefault((key, xa.get(key, "(nothing)"), xb.get(key, "(nothing)")), []).append(k + 1)
     for (key, old, new), deals in changes.items():
         out.append(f"{_deal_list(deals, len(b.schedule))}, {key}: {old} → {new}")
+    out += _offered_changes(a, b)
     return "\n".join(out) + "\n" if out else "no differences at the table\n"
+
+
+def _offered_changes(a, b) -> list:
+    """Changes in the contracts a declarer chooses from (their rules are not a deal's own words)."""
+    def offered(rs) -> dict:
+        return {o.name: o for c in rs.schedule for o in c.offered}
+
+    oa, ob = offered(a), offered(b)
+    out = []
+    for name in [n for n in ob if n in oa]:
+        xa, xb = aspects(a, name), aspects(b, name)
+        for key in dict.fromkeys(list(xa) + list(xb)):
+            if xa.get(key) != xb.get(key):
+                out.append(f"contract {contract_title(ob[name])}, {key}: {xa.get(key, '(nothing)')} → "
+                           f"{xb.get(key, '(nothing)')}")
+    return out
 
 
 def _deal_list(deals: list, total: int) -> str:

@@ -67,3 +67,21 @@ def test_every_declarer_is_doubled_twice_by_each_player_and_the_record_replays()
     assert sum(results[-1].totals) == 0
     report = replay(BARBU, match_record(BARBU, 5, runner.first_dealer, results))
     assert report.ok, [str(v) for v in report.violations]
+
+
+def test_explain_and_diff_read_the_duties_and_exposures():
+    import contextlib
+    import io
+
+    from kierki_dsl.entry import main
+
+    golden = RULESETS.parent / "tests" / "data" / "golden" / "matches"
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        assert main(["explain", str(RULESETS / "games" / "barbu.yaml")]) == 0
+        assert main(["diff", str(golden / "barbu_as_before.yaml"), str(RULESETS / "games" / "barbu.yaml")]) == 0
+        assert main(["diff", str(golden / "trix_as_before.yaml"), str(RULESETS / "games" / "trix.yaml")]) == 0
+    text = out.getvalue()
+    assert "duty: each player who may double the dealer must do so at least 2 times in the 7 deals" in text
+    assert "contract No tricks, undoubled: (nothing) → if nobody doubles, the deal is not played" in text
+    assert "contract Damy — Queens, exposure: (nothing) → before play each player in turn may expose" in text
