@@ -85,3 +85,22 @@ def test_explain_and_diff_read_the_duties_and_exposures():
     assert "duty: each player who may double the dealer must do so at least 2 times in the 7 deals" in text
     assert "contract No tricks, undoubled: (nothing) → if nobody doubles, the deal is not played" in text
     assert "contract Damy — Queens, exposure: (nothing) → before play each player in turn may expose" in text
+
+
+def test_the_terminal_says_a_double_is_owed():
+    import io
+
+    from kierki_dsl.players.human import HumanPlayer
+
+    contract = BARBU.contracts["no_tricks"]
+    memory: dict = {}
+    for number in range(1, 7):
+        remember(contract.doubling, memory, 0, number, {(1, 0): 1, (2, 0): 1} if number < 3 else {})
+    st = contract.new_deal(4, BARBU.deck, 0, deal_out(shuffled(random.Random(2), BARBU.deck), 0, 4), 1, 7, memory)
+    while st.current_player() != 3:
+        st.apply_action(DONE)
+    out = io.StringIO()
+    human = HumanPlayer(stdin=io.StringIO("done\n1\n"), stdout=out, ruleset=BARBU)
+    human.reset(0, 3, BARBU)
+    assert human.act(st.view(3)) == double(0)
+    assert "You owe the dealer (N) a double" in out.getvalue()

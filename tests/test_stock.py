@@ -180,3 +180,22 @@ def test_end_when_reads_the_players_still_holding_cards(tmp_path):
     for card in ("AC", "KC", "QC", "JC", "2C", "3C", "4C", "5C"):
         st.apply_action(parse_card(card))
     assert st.is_terminal() and st.ended_early and len(st.completed) == 2, "N and E are out after trick 2"
+
+
+def test_the_terminal_shows_the_stock_and_the_cards_drawn():
+    import io
+
+    from kierki_dsl.players.human import HumanPlayer
+
+    rs = Ruleset.load(str(DOMINOWE))
+    rounds = [("AC", "2D", "KC", "QC"), ("2S", "3D", "7S", "8D"), ("3S", "4D", "8S", "9D"),
+              ("4S", "5D", "9S", "TD"), ("5S", "6D", "TS", "JD"), ("6S", "7D", "JS", "QD")]
+    st = _deal(rs, _order(rounds, ("2H", "3H", "4C")))
+    st.apply_action(parse_card("AC"))
+    out = io.StringIO()
+    human = HumanPlayer(stdin=io.StringIO("1\n"), stdout=out, ruleset=rs)
+    human.reset(0, E, rs)
+    assert human.act(st.view(E)) == parse_card("4C")
+    text = out.getvalue()
+    assert "Stock: 25 cards · cards held: N 5, E 9 (drew 3), S 6, W 6" in text
+    assert "You drew 2♥ 3♥ 4♣ from the stock." in text and "trick 1 of" not in text
