@@ -71,31 +71,33 @@ class FastMatch:
             dealt = deal_masks(deal_rng, self.cards, dealer, n, rs.direction)
             contract = rs.contract_at(k).resolve(dealer, n, dealt, rs.deck, chosen,
                                                  lambda seat, allowed: allowed[draw(rng, len(allowed))])
-            row = self._deal(contract, dealer, dealt, rng, k)
+            row = self._deal(contract, dealer, dealt, rng, k, chosen)
             totals = [t + s for t, s in zip(totals, row.scores)]
             deals.append(row)
         return first, tuple(deals), tuple(totals)
 
-    def _deal(self, contract, dealer: int, hands: list, rng, k: int) -> DealRow:
+    def _deal(self, contract, dealer: int, hands: list, rng, k: int, memory: Optional[dict] = None) -> DealRow:
         rs = self.rs
         facts: dict = {}
         scores = contract.play_fast(rs.players, rs.deck, dealer, hands, rs.direction, k + 1, rng, facts=facts)
         if scores is not None:
             return DealRow(contract.name, dealer, facts["first"], facts["caller"], facts["trump"], tuple(scores),
                            facts["early"], facts["blocked"])
-        return self._stepwise(contract, dealer, hands, rng, k)
+        return self._stepwise(contract, dealer, hands, rng, k, memory)
 
-    def _stepwise(self, contract, dealer: int, hands: list, rng, k: int) -> DealRow:
-        """Random play through the general interpreter (rules the fast path does not compile)."""
+    def _stepwise(self, contract, dealer: int, hands: list, rng, k: int, memory: Optional[dict] = None) -> DealRow:
+        """Random play through the general interpreter (rules the fast path does not compile);
+        ``memory``: the match's memory of earlier deals (a duty to double)."""
         rs = self.rs
         dealt = [[c for c in range(52) if h >> c & 1] for h in hands]
-        state = contract.new_deal(rs.players, rs.deck, dealer, dealt, rs.direction, k + 1)
+        state = contract.new_deal(rs.players, rs.deck, dealer, dealt, rs.direction, k + 1, memory)
         first = -1
         while not state.is_terminal():
             if first < 0 and state.phase == Phase.PLAY:
                 first = state.current_player()
             acts = state.legal_actions()
             state.apply_action(acts[draw(rng, len(acts))] if len(acts) > 1 else acts[0])
+        state.remember(memory)
         return DealRow(contract.name, dealer, first, state.caller, state.trump, tuple(state.returns()),
                        getattr(state, "ended_early", False), getattr(state, "blocked", False))
 
