@@ -199,3 +199,10 @@ def test_the_terminal_shows_the_stock_and_the_cards_drawn():
     text = out.getvalue()
     assert "Stock: 25 cards · cards held: N 5, E 9 (drew 3), S 6, W 6" in text
     assert "You drew 2♥ 3♥ 4♣ from the stock." in text and "trick 1 of" not in text
+
+
+def test_a_sik_table_refuses_a_stock():
+    from kierki_dsl.net.server import sik_problem
+
+    rs = Ruleset.load(str(DOMINOWE))
+    assert "stocks" in sik_problem(rs, None, {1: rs.contracts["dominowe"]})
