@@ -104,3 +104,20 @@ def test_the_terminal_says_a_double_is_owed():
     human.reset(0, 3, BARBU)
     assert human.act(st.view(3)) == double(0)
     assert "You owe the dealer (N) a double" in out.getvalue()
+
+
+def test_search_weighs_the_split_of_an_undoubled_deal():
+    from kierki_dsl.interpreter.doubling import BettingRound as Round
+    from kierki_dsl.players.search import sample_hands
+
+    contract = BARBU.contracts["no_queens"]
+    st = contract.new_deal(4, BARBU.deck, 0, deal_out(shuffled(random.Random(4), BARBU.deck), 0, 4), 1, 1, {})
+    view = st.view(st.current_player())
+    again = contract.from_view(view, sample_hands(view, random.Random(1)))
+    again.betting = Round.settled((), 4)
+    again.play_from_start()
+    assert again.is_terminal() and again.returns() == [0, -8, -8, -8], "no bet: the deal is split, not played"
+    again = contract.from_view(view, sample_hands(view, random.Random(1)))
+    again.betting = Round.settled(((1, 0, 1),), 4)
+    again.play_from_start()
+    assert again.phase == "play"

@@ -173,7 +173,8 @@ def exposure_words(spec: dict) -> str:
     """The exposure rule in words (``kierki explain``, ``kierki diff``)."""
     factor = spec.get("factor", 2)
     times = {2: "double", 3: "three times"}.get(factor, f"{factor} times")
-    return (f"before play each player in turn may expose cards of his hand matching `{' '.join(spec['cards'].text.split())}`; "
+    cards = " ".join(spec["cards"].text.split())
+    return (f"before play each player in turn may expose cards of his hand matching `{cards}`; "
             f"an exposed card costs its taker {times} its points, and the player who exposed it gets the difference")
 
 

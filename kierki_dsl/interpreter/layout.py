@@ -564,9 +564,12 @@ class LayoutDeal:
             self.betting.remember(memory)
 
     def play_from_start(self) -> None:
-        """Start play with the contract's first player (a state rebuilt from a betting view)."""
+        """Start play with the contract's first player (a state rebuilt from a betting view, its
+        bets set): an undoubled deal that is split instead ends here."""
         self.to_move = self.contract.first_turn.seat(seat_env(self.dealer, self.players, NOBODY, self.hands, self.deck),
                                                      self.players)
+        if self.betting is not None:
+            self._unless_undoubled()
 
     def playout(self, rng) -> None:
         """Play the deal out at random, for search."""

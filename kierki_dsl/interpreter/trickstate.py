@@ -95,18 +95,25 @@ class TrickDeal:
     def _after_doubling(self) -> None:
         """The round of exposures, if the contract has one, then play; or, with ``if_undoubled:
         split`` and no bet made, the deal ends unplayed."""
-        rule = self.contract.doubling
-        if rule is not None and rule.if_undoubled == "split" and not (self.betting and self.betting.bets):
-            self.scores = split_total(self.contract.total, self.dealer, self.players)
-            self.phase, self.to_move, self.ended_early = DONE, -1, True
+        if self._unplayed_undoubled():
             return
         if self.contract.exposure is not None:
-            self.exposures = ExposureRound(self.contract.exposure, self.players, self.dealer, self.direction, self.hands)
+            self.exposures = ExposureRound(self.contract.exposure, self.players, self.dealer, self.direction,
+                                           self.hands)
             if not self.exposures.finished:
                 self.phase = EXPOSE
                 self.to_move = self.exposures.seat
                 return
         self._start_play()
+
+    def _unplayed_undoubled(self) -> bool:
+        """With ``if_undoubled: split`` and no bet made, end the deal unplayed (True)."""
+        rule = self.contract.doubling
+        if rule is None or rule.if_undoubled != "split" or (self.betting and self.betting.bets):
+            return False
+        self.scores = split_total(self.contract.total, self.dealer, self.players)
+        self.phase, self.to_move, self.ended_early = DONE, -1, True
+        return True
 
     # -- environment for expressions ----------------------------------------------------
     def _seat_env(self) -> dict:
@@ -491,8 +498,10 @@ class TrickDeal:
             self.betting.remember(memory)
 
     def play_from_start(self) -> None:
-        """Start play with the contract's first leader (a state rebuilt from a betting view)."""
-        self._start_play()
+        """Start play with the contract's first leader (a state rebuilt from a betting view, its
+        bets set): an undoubled deal that is split instead ends here."""
+        if not self._unplayed_undoubled():
+            self._start_play()
 
     def playout(self, rng) -> None:
         """Play the deal out quickly for search (a rule of thumb read from the scoring)."""

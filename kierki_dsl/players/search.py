@@ -63,12 +63,11 @@ class SearchPlayer(WithFallback):
         if view.phase == "double":
 
             def sample(rng):
-                st = contract.from_view(view, sample_hands(view, rng))
-                st.play_from_start()
-                return st
+                return contract.from_view(view, sample_hands(view, rng))
 
-            def bet(st, a):
+            def bet(st, a):  # the bets after this action, then play (or the split of an undoubled deal)
                 st.betting = _bets_after(view, a)
+                st.play_from_start()
 
             return self._search(view, legal, sample, bet, tie=lambda a: a == DONE)  # on a tie, do not bet
         return self._search(view, legal, lambda rng: contract.from_view(view, sample_hands(view, rng)),
@@ -121,8 +120,8 @@ class SearchPlayer(WithFallback):
 
 
 def _after_the_auction(st) -> None:
-    """Everybody else passes, the winner calls trumps by the heuristic's rule, nobody doubles:
-    the state is then ready for a playout."""
+    """Everybody else passes, the winner calls trumps by the heuristic's rule, nobody doubles
+    (unless a duty says so) or exposes: the state is then ready for a playout."""
     from ..interpreter.actions import PASS, call
     from .heuristic import call_by_length
 
@@ -132,8 +131,9 @@ def _after_the_auction(st) -> None:
         suit = call_by_length(list(bits(st.hands[st.caller])))
         legal = st.legal_actions()
         st.apply_action(call(suit) if call(suit) in legal else legal[0])
-    while st.phase == "double":
-        st.apply_action(DONE)
+    while st.phase in ("double", "expose"):  # no bets or exposures, but a double a duty forces
+        legal = st.legal_actions()
+        st.apply_action(DONE if DONE in legal else legal[0])
 
 
 def _bets_after(view, action):
