@@ -35,8 +35,13 @@ class DealType:
     doc: str = ""
     fields: dict[str, Field] = {}
 
-    def build(self, name: str, spec: dict, ctx: "BuildContext") -> Any:  # pragma: no cover
+    def build(self, name: str, spec, ctx: "BuildContext") -> Any:  # pragma: no cover
+        """Compile a validated contract (a frozen ``Spec`` of ``fields``, defaults applied)."""
         raise NotImplementedError
+
+    def included(self, spec) -> tuple:
+        """The names of the contracts this contract's spec includes by reference (none here)."""
+        return ()
 
 
 class Contract:
