@@ -34,6 +34,7 @@ AUCTION = Obj(
         "if_all_pass": Field(Expr("seat"), "who plays at the minimum bid when everybody passes (default: dealer)",
                              default=None),
     },
+    title="auction",
     doc="An auction for the right to play the deal: bid (higher than the bid standing) or pass and be out. "
         "Expressions read the winner as `bidder` and his bid as `bid`.",
 )

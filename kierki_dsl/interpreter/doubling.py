@@ -26,6 +26,7 @@ DOUBLING = Obj(
                             "default: any seat but the dealer may double any other seat", default=None),
         "redouble": Field(Bool(), "a doubled seat may redouble each seat that doubled it", default=True),
     },
+    title="doubling",
     doc="Side bets on the difference between two players' scores in the deal (Barbu).",
 )
 

@@ -35,6 +35,7 @@ SCORE_ITEM = Obj(
         "include": Field(OneOf(scalar=Str(r"[a-z][a-z0-9_]*"), seq=List(Str(r"[a-z][a-z0-9_]*"), min_items=1)), "score as these contracts score too (by reference)"),
         "label": Field(Str(), "a short name for this component, for explanations"),
     },
+    title="score item",
     doc="One scoring component; exactly one of per_trick, per_card, per_seat, include.",
 )
 
@@ -47,6 +48,7 @@ RESTRICTION = Obj(
         "fallback": Field(Bool(), "if the rule would leave no legal card, ignore it (default true)", default=True),
         "reason": Field(Str(), "the rule in words, shown to a player who breaks it"),
     },
+    title="restriction",
     doc="A restriction on which cards may be played.",
 )
 
@@ -56,6 +58,7 @@ TRUMP_CALL = Obj(
         "after": Field(Int(0, 52), "how many of his cards the caller sees first (the rest are dealt after the call)", default=5),
         "choices": Field(List(Enum(SUIT_CHOICES), min_items=1, unique=True), "what may be called", default=list(SUIT_NAMES)),
     },
+    title="trump call",
     doc="Trumps named by a seat during the deal.",
 )
 
@@ -66,6 +69,7 @@ PASS_CARDS = Obj(
                           "where the cards go, by deal number in turn (left = the next player in playing order)",
                           default=["left"]),
     },
+    title="pass cards",
     doc="Passing cards before play (Hearts): every player chooses cards, then all pass at once.",
 )
 
