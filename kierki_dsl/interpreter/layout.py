@@ -21,7 +21,7 @@ from ..ruleset.schema import Bool, Enum, Expr, ExprSource, Field, Int, List, Ran
 from ..values import frozen
 from . import scopes
 from .actions import PASS, IllegalAction, action_str, is_bet
-from .catalogue import Contract, DealType, register
+from .catalogue import Contract, Deal, DealType, register
 from .doubling import DOUBLING, BettingRound, Doubling, build_doubling
 from .envs import NOBODY, seat_env
 from .phases import Phase
@@ -260,12 +260,8 @@ class Layout(DealType):
         )
 
 
-class LayoutDeal:
-    """One layout deal in progress."""
-
-    trump = -1
-    caller = -1
-    blocked = False  # set when the deal ends because nobody can play
+class LayoutDeal(Deal):
+    """One layout deal in progress (no trumps, passing or auction: ``Deal``'s defaults)."""
 
     def __init__(self, contract: LayoutContract, players: int, deck: int, dealer: int, dealt: list, direction: int = 1,
                  number: int = 1):

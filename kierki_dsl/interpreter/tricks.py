@@ -465,7 +465,7 @@ def _build_scorer(contract: str, item, ctx, where: tuple) -> Optional[list]:
         other = ctx.contract(ref, rw)
         if other is None:
             return None
-        if not hasattr(other, "scorers"):
+        if not isinstance(other, TrickContract):
             ctx.error(rw, "R503", f"contract {ref!r} is a {other.type} deal; only trick contracts can be included")
             return None
         out.extend(other.scorers)

@@ -144,7 +144,7 @@ def _check_choices(schedule: list, players: int, bctx) -> None:
 
 def _check_contract(name, c, w, bctx, hand_size, players, deck) -> None:
     spec = bctx.specs[name]
-    may = c.doubling.may_double if getattr(c, "doubling", None) is not None else None
+    may = c.doubling.may_double if c.doubling is not None else None
     if may is not None and may.is_const and not may.const:
         bctx.warning(w + ("doubling", "may_double"), "M616", "may_double is always false: nobody can ever double",
                      "remove doubling, or say who may double whom")
