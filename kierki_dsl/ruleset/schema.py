@@ -374,9 +374,12 @@ def _frozen_default(value: Any) -> Any:
 
 
 def spec_class(name: str, keys: tuple) -> type:
-    """A frozen attrs class with one attribute per YAML key (see ``attr_name``), all required."""
+    """A frozen attrs class with one attribute per YAML key (see ``attr_name``), all required
+    (``Obj.load`` passes every one, defaults applied)."""
+    # compared by identity (nothing compares specs): attrs writes no __eq__/__hash__, a third of
+    # what making the class costs, and lint makes a dozen of them at start-up
     cls = attrs.make_class(name, {attr_name(k): attrs.field() for k in keys}, bases=(Spec,), frozen=True,
-                           slots=True, repr=False, cache_hash=False)
+                           slots=True, repr=False, eq=False)
     cls.__repr__ = field_repr
     cls.keys = keys
     return cls
