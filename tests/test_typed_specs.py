@@ -109,3 +109,50 @@ def test_defaults_are_applied_and_from_is_from_():
     choose = next(e.choose for p in variants for e in _whole_spec(p).match.schedule
                   if not isinstance(e, str) and e.choose is not None)
     assert isinstance(choose.from_, tuple) and choose.once_each in (True, False)
+
+
+def _protocol_members() -> set:
+    from kierki_dsl.interpreter.protocol import CompiledContract, DealState
+
+    names = set()
+    for proto in (DealState, CompiledContract):
+        names |= {n for n in vars(proto) if not n.startswith("_")} | set(proto.__annotations__)
+    return names
+
+
+def test_no_module_probes_a_declared_hook():
+    """Every hook the program calls on a deal state or a compiled contract is declared in
+    ``interpreter/protocol.py`` (with defaults in ``catalogue.Deal``/``catalogue.Contract``),
+    so nothing asks ``getattr(x, "hook", None)`` or ``hasattr(x, "hook")`` about one."""
+    import pathlib
+    import re
+
+    members = _protocol_members()
+    assert {"ended_early", "record_passes", "pass_offset", "call", "passing", "fixed_total", "turn_word"} <= members
+    probe = re.compile(r"""\b(?:getattr|hasattr)\(\s*[\w.]+\s*,\s*["'](\w+)["']""")
+    found = []
+    for path in sorted(pathlib.Path("kierki_dsl").rglob("*.py")):
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            found += [f"{path}:{n}: {m}" for m in probe.findall(line) if m in members]
+    assert found == []
+    assert probe.findall('x = getattr(state, "ended_early", False)') == ["ended_early"]  # the scan sees a probe
+
+
+def test_every_deal_state_and_contract_has_every_declared_member():
+    import random
+
+    from kierki_dsl.interpreter.match import deal_out, shuffled
+    from kierki_dsl.interpreter.protocol import CompiledContract, DealState
+
+    def members(proto) -> set:
+        return {n for n in vars(proto) if not n.startswith("_")} | set(proto.__annotations__)
+
+    for path in ("rulesets/kierki_standard.yaml", "rulesets/games/barbu.yaml", "rulesets/games/hearts.yaml",
+                 "rulesets/variants/auction_for_trumps.yaml"):
+        rs = Ruleset.load(path)
+        for contract in rs.contracts.values():
+            dealt = deal_out(shuffled(random.Random(1), rs.deck), 0, rs.players, rs.direction)
+            state = contract.new_deal(rs.players, rs.deck, 0, dealt, rs.direction, 1)
+            assert [m for m in members(CompiledContract) if not hasattr(contract, m)] == [], contract.name
+            assert [m for m in members(DealState) if not hasattr(state, m)] == [], contract.name
+            assert isinstance(contract, CompiledContract) and isinstance(state, DealState)

@@ -376,13 +376,17 @@ def _frozen_default(value: Any) -> Any:
 def spec_class(name: str, keys: tuple) -> type:
     """A frozen attrs class with one attribute per YAML key (see ``attr_name``), all required
     (``Obj.load`` passes every one, defaults applied)."""
-    # compared by identity (nothing compares specs): attrs writes no __eq__/__hash__, a third of
-    # what making the class costs, and lint makes a dozen of them at start-up
+    # compared by identity (nothing compares specs) and built by ``Spec.__init__``: attrs compiles
+    # no __init__, __eq__ or __hash__ for them, most of what making a class costs (lint makes
+    # a dozen at start-up)
     cls = attrs.make_class(name, {attr_name(k): attrs.field() for k in keys}, bases=(Spec,), frozen=True,
-                           slots=True, repr=False, eq=False)
+                           slots=True, repr=False, eq=False, init=False)
     cls.__repr__ = field_repr
     cls.keys = keys
     return cls
+
+
+_setattr = object.__setattr__
 
 
 class Spec:
@@ -392,6 +396,11 @@ class Spec:
 
     __slots__ = ()
     keys: tuple = ()
+
+    def __init__(self, **values) -> None:
+        """Set every attribute (a frozen class: through ``object.__setattr__``, as attrs does)."""
+        for name, value in values.items():
+            _setattr(self, name, value)
 
     def items(self):
         """(YAML key, value) pairs, in schema order."""
