@@ -90,7 +90,7 @@ def phase_of(state: GameState) -> str:
         return "dealing"
     if state.phase in (CHOOSE, OVER):
         return {CHOOSE: "choose", OVER: "over"}[state.phase]
-    phase = str(getattr(state.deal.phase, "value", state.deal.phase))
+    phase = str(state.deal.phase)  # a Phase (a str enum) says its plain name
     return phase if phase in PHASES else "play"
 
 

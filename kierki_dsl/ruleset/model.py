@@ -36,8 +36,8 @@ class Ruleset:
     deals_per_dealer: int = 1
     series: int = 1  # the schedule is played this many times, each series one dealer on
     texts: tuple = attrs.field(default=(), repr=False)  # the file's text and those it extends
-    specs: dict = attrs.field(factory=dict, repr=False)  # validated contract data, for explain/diff
-    parts: tuple = attrs.field(default=(), repr=False)  # the validated match.parts, for explain/diff
+    specs: dict = attrs.field(factory=dict, repr=False)  # name -> the contract's validated Spec, for explain/diff
+    parts: tuple = attrs.field(default=(), repr=False)  # the validated match.parts (PartSpec), for explain/diff
 
     @property
     def fingerprint(self) -> str:
@@ -146,7 +146,7 @@ def compile_tree(path: str, src, root, diags: Diagnostics, texts=()) -> Optional
     match = spec.match
     if match:
         for i, entry in enumerate(match.schedule or ()):
-            repeat = 1 if isinstance(entry, str) else entry.repeat
+            repeat = 1 if isinstance(entry, str) else entry.repeat  # a contract's name, or an entry's spec
             if not isinstance(entry, str) and entry.choose is not None:
                 if entry.contract is not None:
                     bctx.error(("match", "schedule", i), "S210", "a schedule entry has either 'contract' or 'choose'")
@@ -154,7 +154,7 @@ def compile_tree(path: str, src, root, diags: Diagnostics, texts=()) -> Optional
                 schedule.extend([_choice(entry.choose, compiled, bctx, ("match", "schedule", i, "choose"))] * repeat)
                 continue
             name = entry if isinstance(entry, str) else entry.contract
-            if not isinstance(name, str):
+            if name is None:
                 bctx.error(("match", "schedule", i), "S203", "a schedule entry needs 'contract' or 'choose'")
                 continue
             if name not in contracts_spec:
@@ -166,7 +166,7 @@ def compile_tree(path: str, src, root, diags: Diagnostics, texts=()) -> Optional
         bctx.error(("deck",) if ("deck",) in ctx.nodes else ("players",), "M610",
                    f"{popcount(deck)} cards do not deal evenly to {players} players")
     first = match.first_dealer if match else "random"
-    first_dealer = first if isinstance(first, int) else None
+    first_dealer = None if first == "random" else first  # 'random' or a seat
     if first_dealer is not None and first_dealer >= players:
         bctx.error(("match", "first_dealer"), "S204", f"first_dealer {first_dealer} is not a seat (0..{players - 1})")
     until = None
