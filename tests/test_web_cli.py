@@ -15,11 +15,11 @@ from test_web_server import _state, play
 
 
 @contextlib.contextmanager
-def kierki_web(db: str, *extra):
+def kierki_web(db: str, *extra, cwd=None):
     """``kierki web --port 0`` in a subprocess; yields (process, base URL); always killed."""
     need_web()
     proc = subprocess.Popen([sys.executable, "-m", "kierki_dsl", "web", "--port", "0", "--db", db, "--bot-delay", "0", *extra],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=os.path.dirname(db))
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=cwd or os.path.dirname(db))
     try:
         line = []
         reader = threading.Thread(target=lambda: line.append(proc.stdout.readline()), daemon=True)
@@ -35,9 +35,10 @@ def kierki_web(db: str, *extra):
         proc.stderr.close()
 
 
-def test_a_sigkilled_server_resumes_its_tables(tmp_path):
-    db = str(tmp_path / "kierki-web.sqlite3")
-    with kierki_web(db) as (proc, base):
+def test_a_sigkilled_server_resumes_its_tables(db_url, tmp_path):
+    """SIGKILL mid-match, on SQLite and on a real PostgreSQL: the restarted server resumes the table."""
+    db = db_url
+    with kierki_web(db, cwd=str(tmp_path)) as (proc, base):
         client = Client(base)
         table = create_table(client, ["human", "heuristic", "human", "random"])
         play(client, table, (0, 2), stop_after=4)
@@ -47,7 +48,7 @@ def test_a_sigkilled_server_resumes_its_tables(tmp_path):
         proc.send_signal(signal.SIGKILL)
         proc.wait(30)
     assert before["view"]["ply"] > 0
-    with kierki_web(db) as (proc, base):
+    with kierki_web(db, cwd=str(tmp_path)) as (proc, base):
         client = Client(base)
         with contextlib.ExitStack() as stack:
             after = _state(sit(client, stack, table["id"], table["tokens"][0]))

@@ -347,31 +347,48 @@ def test_the_creator_revokes_a_seat(server):
 
 
 # -- storage, bounds, resuming -------------------------------------------------------------------------
-def test_storage_keeps_only_token_hashes_and_commits_each_action(tmp_path):
+def test_storage_keeps_only_token_hashes_and_commits_each_action(db_url, tmp_path, request):
     need_web()
-    db = str(tmp_path / "s.sqlite3")
-    store = Storage(db)
+    store = Storage(db_url)
     store.create({"id": "t1", "ruleset_kind": "shipped", "ruleset_ref": "r.yaml", "ruleset_text": None,
-                  "fingerprint": "f", "seed": 2**61, "seats": ["human", "random"], "creator_hash": token_hash("c")},
+                  "fingerprint": "f", "seed": 2**63 - 1, "seats": ["human", "random"], "creator_hash": token_hash("c")},
                  {0: token_hash("secret-token-0")})
+    store.create({"id": "t2", "ruleset_kind": "upload", "ruleset_ref": "up.yaml", "ruleset_text": "name: ż\n",
+                  "fingerprint": "g", "seed": 0, "seats": ["human"], "creator_hash": token_hash("d")}, {})
     store.add_action("t1", 0, 0, 1, 17)
-    other = Storage(db)  # another connection sees it at once: committed
-    assert other.actions("t1") == [(0, 1, 17)] and other.get("t1")["seed"] == 2**61
-    assert other.token_hashes("t1") == {0: token_hash("secret-token-0")}
-    store.close(), other.close()
-    for name in os.listdir(tmp_path):
-        assert b"secret-token-0" not in open(tmp_path / name, "rb").read()
-
-
-def test_a_postgresql_url_needs_psycopg():
-    need_web()
+    store.add_action("t1", 1, 0, 0, 100)
+    other = Storage(db_url)  # another connection sees it at once: committed
     try:
-        import psycopg  # noqa: F401
-    except ImportError:
-        with pytest.raises(StorageError, match="psycopg"):
-            Storage("postgresql://user@localhost/kierki")
-    else:
-        pytest.skip("psycopg is installed; no PostgreSQL server in the tests")
+        assert other.actions("t1") == [(0, 1, 17), (0, 0, 100)] and other.get("t1")["seed"] == 2**63 - 1
+        assert other.token_hashes("t1") == {0: token_hash("secret-token-0")}
+        assert other.get("t2")["ruleset_text"] == "name: ż\n" and other.get("t3") is None
+        assert [t["id"] for t in other.with_status("playing")] == ["t2", "t1"]  # newest first
+        store.set_token("t1", 0, token_hash("new"))  # a revoked seat: the old hash is gone
+        assert other.token_hashes("t1") == {0: token_hash("new")}
+        with pytest.raises(Exception):  # an action number is taken once
+            store.add_action("t1", 1, 0, 0, 5)
+        assert other.actions("t1") == [(0, 1, 17), (0, 0, 100)]  # and the failed write left nothing
+        store.finish("t1", {"format": "kierki-record/1", "ż": 1})
+        store.close_table("t2", "its ruleset changed")
+        assert other.get("t1")["record"] == {"format": "kierki-record/1", "ż": 1} and other.get("t1")["finished"]
+        assert [t["id"] for t in other.with_status("finished")] == ["t1"]
+        assert other.get("t2")["status"] == "closed" and other.get("t2")["note"] == "its ruleset changed"
+    finally:
+        store.close(), other.close()
+    files = tmp_path if db_url.endswith(".sqlite3") else request.getfixturevalue("pg_cluster").data
+    for folder, _, names in os.walk(files):
+        for name in names:
+            with open(os.path.join(folder, name), "rb") as f:
+                assert b"secret-token-0" not in f.read()
+
+
+def test_a_postgresql_url_needs_psycopg(monkeypatch):
+    need_web()
+    import sys
+
+    monkeypatch.setitem(sys.modules, "psycopg", None)  # as if it were not installed
+    with pytest.raises(StorageError, match="psycopg"):
+        Storage("postgresql://user@localhost/kierki")
 
 
 def test_max_tables_and_idle_tables_are_put_away(tmp_path):
@@ -389,8 +406,8 @@ def test_max_tables_and_idle_tables_are_put_away(tmp_path):
         client.close()
 
 
-def test_a_restarted_server_resumes_its_tables(tmp_path):
-    db = str(tmp_path / "w.sqlite3")
+def test_a_restarted_server_resumes_its_tables(db_url):
+    db = db_url
     with running_server(db) as base:
         client = Client(base)
         table = create_table(client, ["human", "heuristic", "human", "random"])

@@ -15,9 +15,9 @@ from typing import Optional
 
 SCHEMA = (
     """CREATE TABLE IF NOT EXISTS web_tables (
-        id TEXT PRIMARY KEY, created REAL NOT NULL, ruleset_kind TEXT NOT NULL, ruleset_ref TEXT NOT NULL,
+        id TEXT PRIMARY KEY, created DOUBLE PRECISION NOT NULL, ruleset_kind TEXT NOT NULL, ruleset_ref TEXT NOT NULL,
         ruleset_text TEXT, fingerprint TEXT NOT NULL, seed BIGINT NOT NULL, seats TEXT NOT NULL,
-        creator_hash TEXT NOT NULL, status TEXT NOT NULL, note TEXT, record TEXT, finished REAL)""",
+        creator_hash TEXT NOT NULL, status TEXT NOT NULL, note TEXT, record TEXT, finished DOUBLE PRECISION)""",
     """CREATE TABLE IF NOT EXISTS web_seats (
         table_id TEXT NOT NULL, seat INTEGER NOT NULL, token_hash TEXT NOT NULL, PRIMARY KEY (table_id, seat))""",
     """CREATE TABLE IF NOT EXISTS web_actions (
