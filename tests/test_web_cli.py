@@ -14,6 +14,16 @@ from web_support import Client, create_table, need_web, sit
 from test_web_server import _state, play
 
 
+def read_address(proc) -> str:
+    """The base URL a ``kierki web`` process prints once it listens (waits up to 60 s)."""
+    line = []
+    reader = threading.Thread(target=lambda: line.append(proc.stdout.readline()), daemon=True)
+    reader.start()
+    reader.join(60)
+    assert line and line[0].startswith("kierki web: http://127.0.0.1:"), (line, proc.poll())
+    return line[0].split(": ", 1)[1].strip().rstrip("/")
+
+
 @contextlib.contextmanager
 def kierki_web(db: str, *extra, cwd=None):
     """``kierki web --port 0`` in a subprocess; yields (process, base URL); always killed."""
@@ -21,12 +31,7 @@ def kierki_web(db: str, *extra, cwd=None):
     proc = subprocess.Popen([sys.executable, "-m", "kierki_dsl", "web", "--port", "0", "--db", db, "--bot-delay", "0", *extra],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=cwd or os.path.dirname(db))
     try:
-        line = []
-        reader = threading.Thread(target=lambda: line.append(proc.stdout.readline()), daemon=True)
-        reader.start()
-        reader.join(60)
-        assert line and line[0].startswith("kierki web: http://127.0.0.1:"), (line, proc.poll())
-        yield proc, line[0].split(": ", 1)[1].strip().rstrip("/")
+        yield proc, read_address(proc)
     finally:
         if proc.poll() is None:
             proc.kill()
