@@ -382,6 +382,59 @@ def test_storage_keeps_only_token_hashes_and_commits_each_action(db_url, tmp_pat
                 assert b"secret-token-0" not in f.read()
 
 
+def _drop_connections(cluster, url: str) -> int:
+    """Terminate every server process of ``url``'s database (a lost connection, a restarted server)."""
+    import psycopg
+
+    name = url.split("?")[0].rsplit("/", 1)[1]
+    with psycopg.connect(cluster.url("postgres"), autocommit=True) as conn:
+        rows = conn.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = %s", (name,))
+        return len(rows.fetchall())
+
+
+def test_a_lost_postgresql_connection_fails_one_call_then_reconnects(pg_cluster):
+    need_web()
+    url = pg_cluster.new_database()
+    store = Storage(url)
+    try:
+        store.create({"id": "t1", "ruleset_kind": "shipped", "ruleset_ref": "r.yaml", "ruleset_text": None,
+                      "fingerprint": "f", "seed": 1, "seats": ["human"], "creator_hash": token_hash("c")}, {})
+        assert _drop_connections(pg_cluster, url) == 1
+        with pytest.raises(StorageError, match="write failed"):
+            store.add_action("t1", 0, 0, 0, 5)  # the write in flight is lost, and says so
+        store.add_action("t1", 0, 0, 0, 6)  # the next one opens the connection again
+        assert store.actions("t1") == [(0, 0, 6)]
+    finally:
+        store.close()
+
+
+def test_an_unsaved_action_is_not_acknowledged_and_the_table_reloads(pg_cluster):
+    """The database connection is lost under a live table: the seat's action is refused (the
+    socket closes), and opening the link again resumes from what was committed, to the end."""
+    url = pg_cluster.new_database()
+    with running_server(url) as base:
+        client = Client(base)
+        table = create_table(client, ["human", "heuristic", "random", "random"])
+        with contextlib.ExitStack() as stack:
+            ws = sit(client, stack, table["id"], table["tokens"][0])
+            before = _state(ws)
+            while before["to_move"] != 0:
+                before = _state(ws)
+            assert _drop_connections(pg_cluster, url) >= 1
+            v = before["view"]
+            send(ws, {"type": "act", "action": v["legal"][0], "deal": v["deal_number"], "ply": v["ply"]})
+            assert _error(ws)["code"] == "unavailable"
+            with pytest.raises(Exception):
+                for _ in range(50):
+                    ws.receive_json(timeout=10)
+            assert ws.conn.close_code == 1011
+            again = _state(sit(client, stack, table["id"], table["tokens"][0]))
+        assert again["view"] == before["view"]  # the action in flight was lost, nothing else
+        assert play(client, table, (0,))[0].last_state()["over"]
+        assert replay(Ruleset.load(STANDARD), client.get(f"/api/matches/{table['id']}/record").json()).ok
+        client.close()
+
+
 def test_a_postgresql_url_needs_psycopg(monkeypatch):
     need_web()
     import sys
@@ -414,11 +467,14 @@ def test_a_restarted_server_resumes_its_tables(db_url):
         play(client, table, (0, 2), stop_after=6)
         with contextlib.ExitStack() as stack:
             before = _state(sit(client, stack, table["id"], table["tokens"][0]))
+        r = client.post(f"/api/tables/{table['id']}/revoke", json={"creator": table["creator"], "seat": 2})
+        old, table["tokens"][2] = table["tokens"][2], r.json()["link"].split("#", 1)[1]
         client.close()
     with running_server(db) as base:
         client = Client(base)
         with contextlib.ExitStack() as stack:
             after = _state(sit(client, stack, table["id"], table["tokens"][0]))
+            assert _error(sit(client, stack, table["id"], old))["code"] == "bad-token"  # revoked stays revoked
         assert after["view"] == before["view"] and after["totals"] == before["totals"]
         players = play(client, table, (0, 2))
         assert players[0].last_state()["over"]
