@@ -204,6 +204,10 @@ def _play(rs, seed: int, names: list, fmt, record, writer, saved: Optional[tuple
     from .report import deal_lines, match_header, match_json, render_diagnostics, standings_text, title_width
 
     seat_players = _players(",".join(names), rs.players, rs)
+    if fixed is not None:  # a match file's deals, not the schedule's: "Deal k of n" counts them
+        for p in seat_players:
+            if hasattr(p, "set_match_length"):
+                p.set_match_length(len(fixed))
     on_action = writer.write if writer is not None else None
     if saved is not None:
         from .savefile import ResumeRunner
