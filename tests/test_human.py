@@ -218,3 +218,14 @@ def test_a_match_file_shorter_than_the_schedule_is_counted_as_played(tmp_path):
                               "--human", "0", "--players", "random", input=b"1\n" * 40)
     assert rc == 0, err
     assert "Deal 1 of 2: Bez kierów" in out and "Deal 2 of 2: Bez panów" in out and " of 7" not in out
+
+
+def test_with_json_output_the_person_is_prompted_on_stderr_and_stdout_is_one_document():
+    import json
+
+    rc, out, err, _ = run_cli("run", str(STANDARD), "--seed", "4", "--human", "0", "--players", "random",
+                              "--format", "json", input=b"1\n" * 700)
+    assert rc == 0, err
+    doc = json.loads(out)
+    assert doc["seed"] == 4 and len(doc["deals"]) == 12
+    assert "Your hand (N):" in err and "your card>" in err
