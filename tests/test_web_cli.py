@@ -77,3 +77,15 @@ def test_kierki_web_refuses_bad_options(tmp_path):
     assert main(["web", "--port", "70000"]) == 2
     assert main(["web", "--rulesets", str(tmp_path / "missing")]) == 2
     assert main(["web", "--db", str(tmp_path / "no" / "such" / "dir.sqlite3")]) == 2
+
+
+def test_a_postgresql_database_that_cannot_be_opened_is_a_usage_error_without_the_password(pg_cluster, capsys):
+    """A real server, a database that does not exist: one line, exit 2, the URL's password never shown."""
+    need_web()
+    from kierki_dsl.cli import main
+
+    url = f"postgresql://kierki:sekret-pw@/no_such_db?host={pg_cluster.folder}"
+    assert main(["web", "--db", url]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("kierki: error: cannot open the database: ") and "no_such_db" in err
+    assert "sekret-pw" not in err and "Traceback" not in err
