@@ -99,3 +99,19 @@ def test_join_defaults_to_the_shipped_sik_ruleset():
 
     assert os.path.samefile(rulesets_dir(), RULESETS)
     assert os.path.isfile(shipped_ruleset("games/sik.yaml"))
+
+
+def test_kierki_join_of_an_installed_package_loads_its_default_ruleset(installed, tmp_path):
+    """``kierki join`` without --ruleset, from the wheel in an empty folder: the shipped sik.yaml
+    loads, and the command gets as far as connecting (nothing listens on the port it is given)."""
+    import socket
+
+    site, _ = installed
+    with socket.socket() as s:  # a port that was free a moment ago: nothing listens there
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    env = dict(os.environ, PYTHONPATH=str(site), PYTHONSAFEPATH="1")
+    got = subprocess.run([sys.executable, "-m", "kierki_dsl", "join", "127.0.0.1", str(port), "--seat", "N",
+                          "--timeout", "2"], capture_output=True, text=True, timeout=60, cwd=tmp_path, env=env)
+    assert got.returncode == 1 and "cannot connect to 127.0.0.1" in got.stderr, got.stderr
+    assert "sik.yaml" not in got.stderr
