@@ -99,7 +99,7 @@ class FastMatch:
             state.apply_action(acts[draw(rng, len(acts))] if len(acts) > 1 else acts[0])
         state.remember(memory)
         return DealRow(contract.name, dealer, first, state.caller, state.trump, tuple(state.returns()),
-                       getattr(state, "ended_early", False), getattr(state, "blocked", False))
+                       state.ended_early, state.blocked)
 
 
 # -- workers: each ruleset loaded and compiled once per process ------------------------------

@@ -62,7 +62,7 @@ class GameSpec:
         deals = max(1, ruleset.max_deals)
         if scope == "deal" and not 1 <= deal <= deals:
             raise ValueError(f"deal must be 1..{deals} for this ruleset, got {deal}")
-        width = max((len(c.options) for c in ruleset.schedule if hasattr(c, "options")), default=0)
+        width = max((len(c.offered) for c in ruleset.schedule), default=0)
         n = ruleset.players
         cards = bin(ruleset.deck).count("1")
         per_deal = (cards * (n + 1) + MAX_VOLUNTARY_PASSES  # plays, and passes in layout deals
@@ -73,7 +73,7 @@ class GameSpec:
         return cls(
             ruleset=ruleset, scope=scope, deal=deal - 1,
             num_actions=max(CHOOSE_BASE + width, 75, *(EXPOSE_BASE + 52 for c in ruleset.contracts.values()
-                                                        if getattr(c, "exposure", None) is not None)),
+                                                        if c.exposure is not None)),
             max_decisions=count * per_deal,
             max_chance=count * cards + (1 if ruleset.first_dealer is None else 0),
             contracts=tuple(sorted(ruleset.contracts)),
@@ -346,7 +346,7 @@ class GameState:
             return f"dealer p{action}" if self.phase == DEALER else f"deal {card_str(action)}"
         if is_choice(action):
             slot = self.spec.ruleset.contract_at(self.k)
-            options = getattr(slot, "options", ())
+            options = slot.offered
             i = action - CHOOSE_BASE
             return f"choose {options[i].name}" if i < len(options) else f"choose #{i}"
         return action_str(action)

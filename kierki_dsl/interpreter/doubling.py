@@ -37,13 +37,14 @@ DOUBLING = Obj(
             "times": Field(Int(1, 50), "how many times each seat must double the dealer", required=True),
             "deals": Field(Int(1, 100), "in how many deals in a row by the same dealer (match.deals_per_dealer)",
                            required=True),
-        }, doc="Each seat that may double the dealer must do so at least `times` times in the `deals` deals he "
-               "deals in a row (Barbu: twice in the declarer's seven)."), "a duty to double the dealer",
+        }, title="duty", doc="Each seat that may double the dealer must do so at least `times` times in the `deals` "
+               "deals he deals in a row (Barbu: twice in the declarer's seven)."), "a duty to double the dealer",
             default=None),
         "if_undoubled": Field(Enum(("play", "split")), "play the deal when nobody doubled (default), or `split`: do "
                               "not play it and share the contract's total among the other seats (Barbu's negative "
                               "contracts)", default="play"),
     },
+    title="doubling",
     doc="Side bets on the difference between two players' scores in the deal (Barbu).",
 )
 
@@ -75,18 +76,18 @@ class Doubling:
         return bool(self.may_double(double_env(doubler, target, dealer, players)))
 
 
-def build_doubling(spec: Optional[dict], ctx, where: tuple) -> tuple[Optional[Doubling], bool]:
+def build_doubling(spec, ctx, where: tuple) -> tuple[Optional[Doubling], bool]:
     """(the rule or None, whether it compiled)."""
     if spec is None:
         return None, True
     may = None
-    if spec.get("may_double") is not None:
-        may = ctx.expr(spec["may_double"], scopes.DOUBLE_EXPR, BOOL, where + ("may_double",))
+    if spec.may_double is not None:
+        may = ctx.expr(spec.may_double, scopes.DOUBLE_EXPR, BOOL, where + ("may_double",))
         if may is None:
             return None, False
-    duty = spec.get("duty") or {}
-    return Doubling(may, spec.get("redouble", True), duty.get("times", 0), duty.get("deals", 0),
-                    spec.get("if_undoubled", "play")), True
+    duty = spec.duty
+    return Doubling(may, spec.redouble, duty.times if duty else 0, duty.deals if duty else 0,
+                    spec.if_undoubled), True
 
 
 def check_doubling(contract, where: tuple, bctx, deals_per_dealer: int = 0) -> None:
@@ -141,6 +142,7 @@ def split_total(total: int, dealer: int, players: int) -> list:
     scores = [share] * players
     scores[dealer] = total - share * others
     return scores
+
 
 class BettingRound:
     """The bets of one deal: who doubled whom, and which bets were redoubled."""

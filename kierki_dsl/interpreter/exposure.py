@@ -28,6 +28,7 @@ EXPOSURE = Obj(
         "factor": Field(Int(2, 10), "an exposed card costs its taker this many times its points; the exposer is paid "
                         "the difference", default=2),
     },
+    title="exposure",
     doc="Exposure doubling (Trix): before play a player may show cards of his hand that match `cards`; an exposed "
         "card scores `factor` times for its taker, and its exposer gets the difference.",
 )
@@ -41,18 +42,18 @@ class Exposure:
     factor: int
 
 
-def build_exposure(spec: Optional[dict], ctx, where: tuple) -> tuple[Optional[Exposure], bool]:
+def build_exposure(spec, ctx, where: tuple) -> tuple[Optional[Exposure], bool]:
     """(the rule or None, whether it compiled)."""
     if spec is None:
         return None, True
-    pred = ctx.expr(spec["cards"], scopes.CARD_SCORING, BOOL, where + ("cards",), predicate=True)
+    pred = ctx.expr(spec.cards, scopes.CARD_SCORING, BOOL, where + ("cards",), predicate=True)
     if pred is None:
         return None, False
     if pred.const is None:
         ctx.error(where + ("cards",), "M631", "the cards that may be exposed must not depend on the trick or the "
                   "trump: exposing comes before play", "name cards by suit and rank, e.g. card == KH")
         return None, False
-    return Exposure(pred.const & ctx.deck, spec.get("factor", 2)), True
+    return Exposure(pred.const & ctx.deck, spec.factor), True
 
 
 def check_exposure(contract, where: tuple, bctx, deck: int) -> None:
@@ -169,11 +170,11 @@ def _word(action: int) -> str:
     return "done" if action == DONE else f"expose:{card_str(exposed_card(action))}"
 
 
-def exposure_words(spec: dict) -> str:
+def exposure_words(spec) -> str:
     """The exposure rule in words (``kierki explain``, ``kierki diff``)."""
-    factor = spec.get("factor", 2)
+    factor = spec.factor
     times = {2: "double", 3: "three times"}.get(factor, f"{factor} times")
-    cards = " ".join(spec["cards"].text.split())
+    cards = " ".join(spec.cards.text.split())
     return (f"before play each player in turn may expose cards of his hand matching `{cards}`; "
             f"an exposed card costs its taker {times} its points, and the player who exposed it gets the difference")
 

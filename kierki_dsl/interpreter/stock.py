@@ -33,6 +33,7 @@ STOCK = Obj(
         "leftover": Field(Enum(("last_in", "none")), "who takes the cards left when fewer than two players hold "
                           "cards: the last player still in (default), or nobody", default="last_in"),
     },
+    title="stock",
     doc="A stock to draw from (kierki dominowe): players are dealt `hand` cards each; a player unable to follow "
         "suit draws from the stock until able; a player with no cards is out; the deal ends when fewer than two "
         "players hold cards.",
@@ -61,11 +62,11 @@ class Stock:
         return popcount(deck) // 2
 
 
-def build_stock(spec: Optional[dict], ctx, where: tuple, follow_suit: bool) -> tuple[Optional[Stock], bool]:
+def build_stock(spec, ctx, where: tuple, follow_suit: bool) -> tuple[Optional[Stock], bool]:
     """(the rule or None, whether it compiled); M630 for a stock that cannot work."""
     if spec is None:
         return None, True
-    hand = spec["hand"]
+    hand = spec.hand
     cards = ctx.deck.bit_count()
     players = max(1, ctx.players)
     if hand * players > cards:
@@ -78,7 +79,7 @@ def build_stock(spec: Optional[dict], ctx, where: tuple, follow_suit: bool) -> t
     if not follow_suit:
         ctx.warning(where, "M630", "players draw from the stock when unable to follow suit, but this contract "
                     "has follow_suit: false", "drop follow_suit: false, or the stock")
-    return Stock(hand, spec.get("leftover", "last_in")), True
+    return Stock(hand, spec.leftover), True
 
 
 def check_stock(contract, where: tuple, bctx, deck: int) -> None:
@@ -112,11 +113,11 @@ def unseen_rest(view, hands: list) -> int:
     return rest
 
 
-def words(spec: dict) -> str:
+def words(spec) -> str:
     """The stock in words (``kierki explain``, ``kierki diff``)."""
-    left = ("the last player still holding cards takes them and the stock" if spec.get("leftover", "last_in")
-            == "last_in" else "the cards left score for nobody")
-    return (f"each player is dealt {spec['hand']} cards and the rest is a face-down stock; a player who cannot "
+    left = ("the last player still holding cards takes them and the stock" if spec.leftover == "last_in"
+            else "the cards left score for nobody")
+    return (f"each player is dealt {spec.hand} cards and the rest is a face-down stock; a player who cannot "
             "follow suit draws from it until he can; a player with no cards is out; the deal ends when fewer "
             f"than two players hold cards, and {left}")
 
