@@ -121,3 +121,16 @@ def test_search_weighs_the_split_of_an_undoubled_deal():
     again.betting = Round.settled(((1, 0, 1),), 4)
     again.play_from_start()
     assert again.phase == "play"
+
+
+def test_lint_locates_a_duty_that_cannot_work(tmp_path):
+    from kierki_dsl.lint import lint_file
+
+    path = tmp_path / "duty.yaml"
+    path.write_text(f"kierki: 1\nextends: {RULESETS / 'games' / 'barbu.yaml'}\nname: bad duties\ncontracts:\n"
+                    "  no_tricks: {doubling: {duty: {times: 2, deals: 6}}}\n"
+                    "  no_queens: {doubling: {duty: {times: 8, deals: 7}}}\n"
+                    "  barbu: {total: null}\n", "utf-8")
+    found = {(d.pos.line, d.severity, d.message[:30]) for d in lint_file(str(path)) if d.code == "M632"}
+    assert found == {(5, "warning", "the duty counts runs of 6 deal"), (6, "error", "8 doubles cannot be made in 7 "),
+                     (7, "error", "an undoubled deal is split by ")}

@@ -69,6 +69,7 @@ def check_ruleset(spec: dict, compiled: dict, schedule: list, bctx, hand_size: i
                        + (f" ({series} series)" if series > 1 else ""),
                        "per deal: " + ", ".join(f"{c.name} {t}" for c, t in zip(schedule, per)))
     _check_length(match, schedule, series, bctx)
+    _check_duties(compiled, match.deals_per_dealer, bctx)
     # declared totals of parts
     for i, part in enumerate(match.parts):
         if part.first is None or part.last is None:  # reported
@@ -95,6 +96,17 @@ def check_ruleset(spec: dict, compiled: dict, schedule: list, bctx, hand_size: i
     for name in contracts_spec:
         if name not in scheduled and name not in included:
             bctx.warning(("contracts", name, "$key"), "M608", f"contract {name!r} is defined but never scheduled or included")
+
+
+def _check_duties(compiled: dict, deals_per_dealer: int, bctx) -> None:
+    """M632: a duty to double counts the deals one dealer deals in a row; another run length
+    than the match's makes it end early or run on into the next dealer's count."""
+    for name, c in compiled.items():
+        rule = c.doubling if c is not None else None
+        if rule is not None and rule.duty_deals and rule.duty_deals != deals_per_dealer:
+            bctx.warning(("contracts", name, "doubling", "duty", "deals"), "M632",
+                         f"the duty counts runs of {rule.duty_deals} deals, but each dealer deals "
+                         f"{deals_per_dealer} in a row (match.deals_per_dealer)", "make the two agree")
 
 
 def _check_partial(name: str, bctx, hand_size: int, players: int, deck: int) -> None:
