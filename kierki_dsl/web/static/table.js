@@ -106,6 +106,9 @@ function seatBox(st, v, s, pos) {
   const lines = [el("div", { class: "who", text: name(s) + (s === st.seat ? " (you)" : "") + " · " + info.kind + (info.present ? "" : " · away") })];
   if (v) {
     if (v.hand_sizes && v.hand_sizes.length) lines.push(el("div", { class: "count", text: v.hand_sizes[s] + " cards" }));
+    if (v.drawn && v.drawn[s]) lines.push(el("div", { text: "drew " + v.drawn[s] + " from the stock" }));
+    const shown = (v.exposed || []).filter(e => e[0] === s).map(e => cardText(e[1]));
+    if (shown.length) lines.push(el("div", { text: "exposed " + shown.join(" ") }));
     lines.push(el("div", { text: "this deal: " + v.scores[s] + " · total: " + st.totals[s] }));
     if (v.free_passes_left && v.free_passes_left.some(x => x > 0)) lines.push(el("div", { text: "free passes left: " + v.free_passes_left[s] }));
     const bets = (v.bets || []).filter(b => b[0] === s).map(b => (b[2] === 2 ? "redoubled " : "doubled ") + name(b[1]));
@@ -122,6 +125,7 @@ function drawBoard(st, v, n) {
   const center = el("div", { id: "center" });
   board.append(center);
   if (!v) return;
+  if (v.drawn && v.drawn.length) center.append(el("div", { id: "stock", text: "Stock: " + v.stock + " cards" }));
   if (v.layout) {
     const rows = el("div", { id: "layout" }, el("div", { text: "Layout" + (v.pool ? " · pool " + v.pool : "") }));
     v.layout.forEach((row, suit) => {
@@ -143,7 +147,8 @@ function drawBoard(st, v, n) {
   if (v.completed && v.completed.length) {
     const [, plays, winner] = v.completed[v.completed.length - 1];
     center.append(el("div", { id: "last-trick" },
-      el("div", { text: "Last trick (" + v.completed.length + " of " + v.tricks_total + ") taken by " + name(winner) + ":" }),
+      el("div", { text: "Last trick (" + v.completed.length + (v.drawn && v.drawn.length ? "" : " of " + v.tricks_total)
+        + ") taken by " + name(winner) + ":" }),
       plays.map(([s, c]) => el("span", { class: "played" }, cardEl(c), el("small", { text: name(s) })))));
   }
 }
