@@ -111,3 +111,22 @@ def test_heuristic_exposes_only_a_protected_card():
     bot = make_player("heuristic")
     bot.reset(0, exposer, TRIX)
     assert bot.act(view) == (expose(KH) if lower >= 3 else DONE)
+
+
+def test_schema_and_lint_locate_bad_exposures_and_duties(tmp_path):
+    from kierki_dsl.lint import lint_file
+
+    cases = [
+        ("    exposure: {cards: card == KH, factor: 1}\n", "S", 7),
+        ("    exposure: {factor: 2}\n", "S", 7),
+        ("    exposure: {cards: card.suit == trump}\n", "M631", 7),
+        ("    exposure: {cards: card == QS}\n", "M631", 7),
+        ("    doubling: {duty: {times: 2}}\n", "S", 7),
+        ("    doubling: {if_undoubled: later}\n", "S", 7),
+    ]
+    for body, code, line in cases:
+        path = tmp_path / "bad.yaml"
+        path.write_text("kierki: 1\nname: bad\nmatch: {schedule: [king]}\ncontracts:\n  king:\n"
+                        "    score: [{per_card: card == KH, points: -75}]\n" + body, "utf-8")
+        found = [d for d in lint_file(str(path)) if d.code.startswith(code)]
+        assert found and found[0].pos is not None and found[0].pos.line == line, (body, [str(d) for d in lint_file(str(path))])
