@@ -129,4 +129,4 @@ def test_schema_and_lint_locate_bad_exposures_and_duties(tmp_path):
         path.write_text("kierki: 1\nname: bad\nmatch: {schedule: [king]}\ncontracts:\n  king:\n"
                         "    score: [{per_card: card == KH, points: -75}]\n" + body, "utf-8")
         found = [d for d in lint_file(str(path)) if d.code.startswith(code)]
-        assert found and found[0].pos is not None and found[0].pos.line == line, (body, [str(d) for d in lint_file(str(path))])
+        assert found and found[0].pos is not None and found[0].pos.line == line, (body, found)
