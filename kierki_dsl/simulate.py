@@ -208,29 +208,38 @@ def run_batches(refs: tuple, names: list, seed: int, games: int, workers: int = 
     return sorted(results, key=lambda g: g[0].index)
 
 
+def _stop_signals() -> set:
+    import signal
+
+    return {signal.SIGINT, signal.SIGTERM}
+
+
 @contextlib.contextmanager
 def _ctrl_c_deferred():
-    """Hold back Ctrl-C in this thread for a moment: it is delivered when the block ends.
-    Processes forked or spawned meanwhile start with it held back too (``_worker_start``)."""
+    """Hold back Ctrl-C and SIGTERM in this thread for a moment: they are delivered when the
+    block ends. Processes forked or spawned meanwhile start with them held back too
+    (``_worker_start`` sets them up and lets them through)."""
     import signal
 
     if not hasattr(signal, "pthread_sigmask"):
         yield
         return
-    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    signal.pthread_sigmask(signal.SIG_BLOCK, _stop_signals())
     try:
         yield
     finally:
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, _stop_signals())
 
 
 def _worker_start() -> None:
-    """Workers leave Ctrl-C to the command, which stops them (no traceback from each worker)."""
+    """Workers leave Ctrl-C to the command, which stops them (no traceback from each worker),
+    and die at once on SIGTERM (the command's handler, inherited by a fork, is not theirs)."""
     import signal
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     if hasattr(signal, "pthread_sigmask"):
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, _stop_signals())
 
 
 def _stop(pool) -> None:
