@@ -47,6 +47,7 @@ class FastMatch:
         self.rs = rs
         self.cards = [c for c in range(52) if rs.deck >> c & 1]
         self.dealers: dict = {}  # (first dealer, deal index) -> dealer
+        self.fast: dict = {}  # contract name -> its whole-deal player (None: the interpreter plays it)
 
     def _dealer(self, first: int, k: int) -> int:
         got = self.dealers.get((first, k))
@@ -64,26 +65,31 @@ class FastMatch:
         totals = [0] * n
         deals = []
         chosen: dict = {}
+        cards, deck, direction = self.cards, rs.deck, rs.direction
+        tricks = rs.hand_size
+        fast = self.fast
+
+        def pick(seat, allowed):
+            return allowed[draw(rng, len(allowed))]
+
         k = -1
         while not rs.match_over(k + 1, totals):
             k += 1
             dealer = self._dealer(first, k)
-            dealt = deal_masks(deal_rng, self.cards, dealer, n, rs.direction)
-            contract = rs.contract_at(k).resolve(dealer, n, dealt, rs.deck, chosen,
-                                                 lambda seat, allowed: allowed[draw(rng, len(allowed))])
-            row = self._deal(contract, dealer, dealt, rng, k)
+            dealt = deal_masks(deal_rng, cards, dealer, n, direction)
+            contract = rs.contract_at(k).resolve(dealer, n, dealt, deck, chosen, pick)
+            name = contract.name
+            play = fast.get(name, False)
+            if play is False:
+                play = fast[name] = contract.fast_deal(n, tricks, deck, direction)
+            if play is None:
+                row = self._stepwise(contract, dealer, dealt, rng, k)
+            else:
+                scores, lead, caller, trump, early, blocked = play(dealer, dealt, k + 1, rng)
+                row = DealRow(name, dealer, lead, caller, trump, tuple(scores), early, blocked)
             totals = [t + s for t, s in zip(totals, row.scores)]
             deals.append(row)
         return first, tuple(deals), tuple(totals)
-
-    def _deal(self, contract, dealer: int, hands: list, rng, k: int) -> DealRow:
-        rs = self.rs
-        facts: dict = {}
-        scores = contract.play_fast(rs.players, rs.deck, dealer, hands, rs.direction, k + 1, rng, facts=facts)
-        if scores is not None:
-            return DealRow(contract.name, dealer, facts["first"], facts["caller"], facts["trump"], tuple(scores),
-                           facts["early"], facts["blocked"])
-        return self._stepwise(contract, dealer, hands, rng, k)
 
     def _stepwise(self, contract, dealer: int, hands: list, rng, k: int) -> DealRow:
         """Random play through the general interpreter (rules the fast path does not compile)."""

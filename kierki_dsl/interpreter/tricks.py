@@ -179,26 +179,58 @@ class TrickContract(Contract):
         drawn from ``rng`` first; ``log`` receives the cards played; ``facts`` (a dict) the
         seat that played ``first``, the trump ``caller``, the ``trump``, whether the deal
         stopped ``early`` and whether it ``blocked`` (never, in tricks)."""
-        fast = self._fast(players, hands[0].bit_count(), deck)
+        deal = self.fast_deal(players, hands[0].bit_count(), deck, direction)
+        if deal is None:
+            return None
+        scores, first, caller, trump, early, blocked = deal(dealer, hands, number, rng, log)
+        if facts is not None:
+            facts.update(first=first, caller=caller, trump=trump, early=early, blocked=blocked)
+        return scores
+
+    def fast_deal(self, players: int, tricks: int, deck: int, direction: int = 1):
+        """``deal(dealer, hands, number, rng, log=None) -> (scores, first, caller, trump,
+        early, blocked)``: one whole deal of random play on the fast path, with the facts the
+        simulation's measures read; None when this contract needs the general interpreter."""
+        key = ("deal", players, tricks, deck, direction)
+        got = self._tables.get(key, False)
+        if got is False:
+            got = self._tables[key] = self._fast_deal(players, tricks, deck, direction)
+        return got
+
+    def _fast_deal(self, players: int, tricks: int, deck: int, direction: int):
+        from .envs import seat_function
+        from .fastplay import EARLY
+
+        fast = self._fast(players, tricks, deck)
         if fast is None:
             return None
-        caller, trump = NOBODY, self.trump
-        if self.call is not None:
-            caller = self.call.called_by.seat(seat_env(dealer, players, NOBODY, hands, deck), players)
-            choices = self.call.choices  # drawn as match.draw draws: 32 random bits scaled
-            trump = choices[(rng.getrandbits(32) * len(choices)) >> 32]
-        led = [NOBODY]
+        ended = fast.ended
+        fixed_trump = self.trump
+        choices = self.call.choices if self.call is not None else ()
+        called_by = seat_function(self.call.called_by, players, deck) if self.call is not None else None
+        lead = seat_function(self.first_lead, players, deck)
+        passing = self.passing is not None
 
-        def lead_of(now):
-            led[0] = self.first_lead.seat(seat_env(dealer, players, caller, now, deck), players)
-            return led[0]
+        def deal(dealer: int, hands: list, number: int, rng, log=None) -> tuple:
+            caller, trump = NOBODY, fixed_trump
+            if called_by is not None:
+                caller = called_by(dealer, NOBODY, hands)
+                trump = choices[(rng.getrandbits(32) * len(choices)) >> 32]  # drawn as match.draw draws
+            first = lead(dealer, caller, hands)
+            if passing:  # the first lead is named again once the cards are passed
+                led = [first]
 
-        scores = fast(hands, lead_of(hands), trump, rng.getrandbits, direction, number, lead_of, dealer, caller, log)
-        if facts is not None:
-            from .fastplay import EARLY
+                def lead_of(now):
+                    led[0] = lead(dealer, caller, now)
+                    return led[0]
 
-            facts.update(first=led[0], caller=caller, trump=trump, early=fast.ended[0] == EARLY, blocked=False)
-        return scores
+                scores = fast(hands, first, trump, rng.getrandbits, direction, number, lead_of, dealer, caller, log)
+                first = led[0]
+            else:
+                scores = fast(hands, first, trump, rng.getrandbits, direction, number, None, dealer, caller, log)
+            return scores, first, caller, trump, ended[0] == EARLY, False
+
+        return deal
 
     def _fast(self, players: int, tricks: int, deck: int):
         key = ("fast", players, tricks, deck)

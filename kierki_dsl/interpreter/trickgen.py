@@ -1,0 +1,215 @@
+"""Whole-deal trick kernels written out per contract, trump and direction (for simulation).
+
+``fastplay.compile_tricks`` folds a trick contract's rules into tables (legality per trick
+and hearts-broken, scoring per trick number); this module turns one plan of those tables
+into the Python source of a loop specialised to it and compiles that once: the followers
+unrolled for the number of players, a rule that is the same in every trick written in as
+constant masks, a fixed trump compared as a constant, and no bookkeeping the scoring does
+not read (no taken cards in a deal scored by tricks alone, no hearts-broken flag where no
+rule asks). A second kernel of the same plan also logs every card (``log=True``, for the
+differential test); the plain one carries no such check.
+
+The source is made of this module's own text and integers only (masks, points, seat
+numbers), never of text from a ruleset, so compiling it runs nothing a user wrote. Same
+random protocol as ``fastplay``: a lead or a discard draws among all its legal cards, a
+follow draws only when there is a choice.
+"""
+from __future__ import annotations
+
+FULL13 = 8191
+EARLY = 1  # ``fastplay.EARLY``: the deal stopped when nothing was left to score
+
+
+def _constant(table, tricks: int):
+    """The single entry of a rule table used in every trick (the same whether hearts are
+    broken or not), else None."""
+    entries = {table[i] for i in range(2, 2 * tricks + 2)}
+    return entries.pop() if len(entries) == 1 else None
+
+
+def _effective(rules) -> list:
+    """Per rule, the four per-suit masks a hand is ANDed with (a ban as its complement)."""
+    return [tuple(int(m) if req else FULL13 ^ int(m) for m in masks) for masks, req in rules]
+
+
+class _Writer:
+    def __init__(self):
+        self.lines: list = []
+
+    def __call__(self, depth: int, text: str) -> None:
+        self.lines.append("    " * depth + text)
+
+
+def _narrow4(w, d: int, table, const, name: str, pre: str = "m") -> None:
+    """Narrow the four masks ``m0..m3`` by a lead or discard table, each rule yielding when
+    it would leave nothing (``fastplay._narrow``)."""
+    if const is not None:
+        for eff in _effective(const):
+            parts = [f"{pre}{i} & {eff[i]}" if eff[i] != FULL13 else f"{pre}{i}" for i in range(4)]
+            w(d, "a0, a1, a2, a3 = " + ", ".join(parts))
+            w(d, "if a0 | a1 | a2 | a3:")
+            w(d + 1, f"{pre}0, {pre}1, {pre}2, {pre}3 = a0, a1, a2, a3")
+        return
+    w(d, f"for masks, req in {name}[2 * n + broken]:")
+    w(d + 1, "if req:")
+    w(d + 2, f"a0, a1, a2, a3 = {pre}0 & masks[0], {pre}1 & masks[1], {pre}2 & masks[2], {pre}3 & masks[3]")
+    w(d + 1, "else:")
+    w(d + 2, f"a0, a1, a2, a3 = {pre}0 & ~masks[0], {pre}1 & ~masks[1], {pre}2 & ~masks[2], {pre}3 & ~masks[3]")
+    w(d + 1, "if a0 | a1 | a2 | a3:")
+    w(d + 2, f"{pre}0, {pre}1, {pre}2, {pre}3 = a0, a1, a2, a3")
+
+
+def _pick4(w, d: int, suit: str) -> None:
+    """``suit, r`` = the k-th card of ``m0..m3``, k = draw(count) (``fastplay._pick``)."""
+    w(d, "c0 = POP[m0]; c1 = POP[m1]; c2 = POP[m2]")
+    w(d, "k = (grb(32) * (c0 + c1 + c2 + POP[m3])) >> 32")
+    w(d, "if k < c0:")
+    w(d + 1, f"{suit} = 0; r = RANKS[m0][k]")
+    w(d, "elif k < c0 + c1:")
+    w(d + 1, f"{suit} = 1; r = RANKS[m1][k - c0]")
+    w(d, "elif k < c0 + c1 + c2:")
+    w(d + 1, f"{suit} = 2; r = RANKS[m2][k - c0 - c1]")
+    w(d, "else:")
+    w(d + 1, f"{suit} = 3; r = RANKS[m3][k - c0 - c1 - c2]")
+
+
+def source(players: int, tricks: int, trump: int, plan: tuple, tabs: tuple, early: bool, seat_scoring: bool,
+           log: bool) -> str:
+    """The text of ``kernel(hands, leader, grb, scores_out)``: one deal's play, its per-seat
+    points returned; ``ended[0]`` set to EARLY when the deal stopped early."""
+    tp, final, per_trick, rest, penalty = plan
+    lead_tab, follow_tab, discard_tab = tabs
+    lead_c = _constant(lead_tab, tricks) if lead_tab else ()
+    discard_c = _constant(discard_tab, tricks) if discard_tab else ()
+    follow_c = _constant(follow_tab, tricks) if follow_tab else ()
+    broken_needed = any(t and any(t[2 * n] != t[2 * n + 1] for n in range(1, tricks + 1))
+                        for t in (lead_tab, follow_tab, discard_tab))
+    need_taken = bool(final or per_trick or seat_scoring)
+    need_tm = need_taken or broken_needed or early
+    tp_const = None
+    if tp is not None and len(set(tp[1:tricks + 1])) == 1:
+        tp_const = int(tp[1])
+    trump = int(trump)
+    w = _Writer()
+    w(0, "def kernel(hands, leader, grb, dealer, caller, log, RANKS=RANKS, POP=POP, FOLLOW=FOLLOW):")
+    w(1, "ended[0] = 0")
+    w(1, "hs = []")
+    w(1, "for h in hands:")
+    w(2, f"hs += (h & {FULL13}, h >> 13 & {FULL13}, h >> 26 & {FULL13}, h >> 39 & {FULL13})")
+    if tp is not None and tp_const is None:
+        w(1, f"scores = [0] * {players}")
+    w(1, f"won = [0] * {players}")
+    if need_taken:
+        w(1, f"taken = [0] * {players}")
+    if broken_needed:
+        w(1, "broken = 0")
+    if early:
+        w(1, "left = DECK")
+    w(1, f"for n in range(1, {tricks + 1}):")
+    d = 2
+    w(d, "b = leader << 2")
+    w(d, "m0 = hs[b]; m1 = hs[b + 1]; m2 = hs[b + 2]; m3 = hs[b + 3]")
+    if lead_tab:
+        _narrow4(w, d, lead_tab, lead_c, "LEAD")
+    _pick4(w, d, "s")
+    w(d, "j = b + s")
+    w(d, "hs[j] ^= 1 << r")
+    if log:
+        w(d, "log.append(13 * s + r)")
+    if need_tm:
+        w(d, "s13 = 13 * s")
+        w(d, "tm = 1 << (s13 + r)")
+    w(d, "best = r; w = b")
+    if trump >= 0:
+        w(d, "trumped = False")
+    followers = ", ".join(f"i{f}" for f in range(1, players))
+    w(d, f"{followers}{',' if players == 2 else ''} = FOLLOW[j]")
+    for f in range(1, players):
+        i = f"i{f}"
+        w(d, f"m = hs[{i}]")
+        w(d, "if m:")
+        if follow_tab:
+            if follow_c is not None:
+                for eff in _effective(follow_c):
+                    w(d + 1, f"a = m & {eff}[s]")
+                    w(d + 1, "if a:")
+                    w(d + 2, "m = a")
+            else:
+                w(d + 1, "for masks, req in FOLLOWRULES[2 * n + broken]:")
+                w(d + 2, "a = m & masks[s] if req else m & ~masks[s]")
+                w(d + 2, "if a:")
+                w(d + 3, "m = a")
+        w(d + 1, "c = POP[m]")
+        w(d + 1, "r = RANKS[m][(grb(32) * c) >> 32] if c > 1 else RANKS[m][0]")
+        w(d + 1, f"hs[{i}] = m ^ (1 << r)")
+        if need_tm:
+            w(d + 1, "tm |= 1 << (s13 + r)")
+        if log:
+            w(d + 1, "log.append(13 * s + r)")
+        w(d + 1, f"if r > best{' and not trumped' if trump >= 0 else ''}:")
+        w(d + 2, f"best = r; w = {i}")
+        w(d, "else:")
+        w(d + 1, f"jb = {i} - s")
+        w(d + 1, "m0 = hs[jb]; m1 = hs[jb + 1]; m2 = hs[jb + 2]; m3 = hs[jb + 3]")
+        if discard_tab:
+            _narrow4(w, d + 1, discard_tab, discard_c, "DISCARD")
+        _pick4(w, d + 1, "s2")
+        w(d + 1, "hs[jb + s2] ^= 1 << r")
+        if need_tm:
+            w(d + 1, "tm |= 1 << (13 * s2 + r)")
+        if log:
+            w(d + 1, "log.append(13 * s2 + r)")
+        if trump >= 0:
+            w(d + 1, f"if s2 == {trump} and (not trumped or r > best):")
+            w(d + 2, "best = r; w = jb; trumped = True")
+    w(d, "leader = w >> 2")
+    w(d, "won[leader] += 1")
+    if tp is not None and tp_const is None:
+        w(d, "scores[leader] += TP[n]")
+    if need_taken:
+        w(d, "taken[leader] |= tm")
+    if broken_needed:
+        w(d, f"if tm >> 13 & {FULL13}:")
+        w(d + 1, "broken = 1")
+    for idx, _ in enumerate(per_trick):
+        w(d, f"got = tm & PTM{idx}")
+        w(d, "if got:")
+        w(d + 1, f"scores[leader] += got.bit_count() * PTP{idx}[n]")
+    if early:
+        w(d, "left &= ~tm")
+        w(d, f"if not REST[n + 1] and not left & {int(penalty)}:")
+        w(d + 1, f"ended[0] = {EARLY}")
+        w(d + 1, "break")
+    if tp is None:
+        w(1, f"scores = [0] * {players}")
+    elif tp_const is not None:
+        w(1, f"scores = [{tp_const} * t for t in won]")
+    for pm, p in final:
+        for seat in range(players):
+            w(1, f"scores[{seat}] += (taken[{seat}] & {int(pm)}).bit_count() * {int(p)}")
+    if seat_scoring:
+        w(1, f"add_seat_scores(scores, SEAT_SCORERS, dealer, {players}, caller, {trump}, won, {tricks}, taken, DECK)")
+    w(1, "return scores")
+    return "\n".join(w.lines) + "\n"
+
+
+def build(players: int, tricks: int, deck: int, trump: int, direction: int, plan: tuple, tabs: tuple, early: bool,
+          seat_scorers: list, log: bool, ended: list):
+    """Compile the kernel of one (trump, direction, log) for this plan."""
+    from .fastplay import POP, RANKS
+    from .trickkernel import add_seat_scores
+
+    tp, final, per_trick, rest, penalty = plan
+    follow = [()] * (4 * players)
+    for leader in range(players):
+        for s in range(4):
+            follow[4 * leader + s] = tuple(((leader + direction * i) % players) * 4 + s for i in range(1, players))
+    space = {"RANKS": RANKS, "POP": POP, "FOLLOW": tuple(follow), "ended": ended, "TP": tp, "REST": rest,
+             "LEAD": tabs[0], "FOLLOWRULES": tabs[1], "DISCARD": tabs[2], "DECK": deck,
+             "SEAT_SCORERS": tuple(seat_scorers), "add_seat_scores": add_seat_scores}
+    for idx, (pm, pts) in enumerate(per_trick):
+        space[f"PTM{idx}"] = pm
+        space[f"PTP{idx}"] = tuple(pts)
+    text = source(players, tricks, trump, plan, tabs, early, bool(seat_scorers), log)
+    exec(compile(text, f"<trick kernel t={trump} d={direction}>", "exec"), space)  # noqa: S102 - our own text
+    return space["kernel"]
