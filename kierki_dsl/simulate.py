@@ -41,19 +41,30 @@ class FastMatch:
     """Random-play matches with whole deals played by compiled closures where possible.
 
     The deals come from ``random.Random(seed)`` exactly as in ``MatchRunner`` (the same
-    first dealer, the same hands); the play from ``play_stream(seed)``."""
+    first dealer, the same hands); the play from ``play_stream(seed)``. A match of a fixed
+    number of deals runs its schedule laid out once: per deal the slot, its whole-deal
+    player (None: the interpreter plays it) and, per first dealer, the dealer."""
 
     def __init__(self, rs):
         self.rs = rs
         self.cards = [c for c in range(52) if rs.deck >> c & 1]
-        self.dealers: dict = {}  # (first dealer, deal index) -> dealer
         self.fast: dict = {}  # contract name -> its whole-deal player (None: the interpreter plays it)
+        self.fixed = None if rs.until is not None else len(rs.schedule) * rs.series
+        self.dealers = [[rs.dealer_of(first, k) for k in range(self.fixed or 0)] for first in range(rs.players)]
+        self.slots = [self._slot(rs.contract_at(k)) for k in range(self.fixed or 0)]
 
-    def _dealer(self, first: int, k: int) -> int:
-        got = self.dealers.get((first, k))
-        if got is None:
-            got = self.dealers[(first, k)] = self.rs.dealer_of(first, k)
+    def _player(self, contract):
+        got = self.fast.get(contract.name, False)
+        if got is False:
+            rs = self.rs
+            got = self.fast[contract.name] = contract.fast_deal(rs.players, rs.hand_size, rs.deck, rs.direction)
         return got
+
+    def _slot(self, slot) -> tuple:
+        """(slot, whole-deal player or None, whether a decision picks the contract first)."""
+        if slot.offered:
+            return slot, None, True
+        return slot, self._player(slot), False
 
     def play(self, seed: int) -> tuple:
         """(first dealer, DealRows, totals) of the match of this seed."""
@@ -66,30 +77,39 @@ class FastMatch:
         deals = []
         chosen: dict = {}
         cards, deck, direction = self.cards, rs.deck, rs.direction
-        tricks = rs.hand_size
-        fast = self.fast
 
         def pick(seat, allowed):
             return allowed[draw(rng, len(allowed))]
 
-        k = -1
-        while not rs.match_over(k + 1, totals):
-            k += 1
-            dealer = self._dealer(first, k)
+        if self.fixed is None:
+            schedule = self._open_schedule(first, totals)
+        else:
+            schedule = zip(self.dealers[first], self.slots)
+        for k, (dealer, (slot, play, choose)) in enumerate(schedule):
             dealt = deal_masks(deal_rng, cards, dealer, n, direction)
-            contract = rs.contract_at(k).resolve(dealer, n, dealt, deck, chosen, pick)
-            name = contract.name
-            play = fast.get(name, False)
-            if play is False:
-                play = fast[name] = contract.fast_deal(n, tricks, deck, direction)
+            contract = slot
+            if choose:
+                contract = slot.resolve(dealer, n, dealt, deck, chosen, pick)
+                play = self._player(contract)
             if play is None:
                 row = self._stepwise(contract, dealer, dealt, rng, k)
             else:
                 scores, lead, caller, trump, early, blocked = play(dealer, dealt, k + 1, rng)
-                row = DealRow(name, dealer, lead, caller, trump, tuple(scores), early, blocked)
-            totals = [t + s for t, s in zip(totals, row.scores)]
+                row = DealRow(contract.name, dealer, lead, caller, trump, tuple(scores), early, blocked)
+            sc = row.scores
+            for s in range(n):
+                totals[s] += sc[s]
             deals.append(row)
         return first, tuple(deals), tuple(totals)
+
+    def _open_schedule(self, first: int, totals: list):
+        """(dealer, slot) per deal of a match that ends on a condition of the running
+        ``totals`` (a list the caller keeps up to date)."""
+        rs = self.rs
+        k = 0
+        while not rs.match_over(k, totals):
+            yield rs.dealer_of(first, k), self._slot(rs.contract_at(k))
+            k += 1
 
     def _stepwise(self, contract, dealer: int, hands: list, rng, k: int) -> DealRow:
         """Random play through the general interpreter (rules the fast path does not compile)."""

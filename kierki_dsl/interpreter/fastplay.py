@@ -150,7 +150,8 @@ def compile_tricks(contract, players: int, tricks: int, deck: int) -> Optional[C
                 hands = _pass_cards(hands, passing.count, offset * direction, players, grb)
                 if lead_of is not None:
                     leader = lead_of(hands)
-        return kernel(trump, direction, log is not None)(hands, leader, grb, dealer, caller, log)
+        got = kernels.get((trump, direction, log is not None)) or kernel(trump, direction, log is not None)
+        return got(hands, leader, grb, dealer, caller, log)
 
     play.ended = ended
     play.kernel = kernel

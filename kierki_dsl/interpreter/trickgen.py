@@ -59,18 +59,37 @@ def _narrow4(w, d: int, table, const, name: str, pre: str = "m") -> None:
     w(d + 2, f"{pre}0, {pre}1, {pre}2, {pre}3 = a0, a1, a2, a3")
 
 
-def _pick4(w, d: int, suit: str) -> None:
-    """``suit, r`` = the k-th card of ``m0..m3``, k = draw(count) (``fastplay._pick``)."""
+def _pick4(w, d: int, base: str, count: str) -> None:
+    """``j, r`` = the slot and rank of the k-th card of the four masks ``hs[base..base+3]``,
+    k = draw(count), lowest suit and rank first (``fastplay._pick``); ``count`` is an
+    expression of the number of cards (e.g. ``left``, every card the seat holds)."""
+    w(d, f"k = (grb(32) * {count}) >> 32")
+    w(d, f"j = {base}; m = hs[j]; c = POP[m]")
+    w(d, "while k >= c:")
+    w(d + 1, "k -= c; j += 1; m = hs[j]; c = POP[m]")
+    w(d, "r = RANKS[m][k]")
+    w(d, "hs[j] = m ^ (1 << r)")
+
+
+def _choose4(w, d: int, table, const, name: str, base: str) -> None:
+    """Draw a lead or a discard from the seat's slots at ``base``: from every card it holds
+    when no rule narrows the choice, else from ``m0..m3`` narrowed."""
+    if not table or const == ():
+        _pick4(w, d, base, "held")
+        return
+    w(d, f"m0 = hs[{base}]; m1 = hs[{base} + 1]; m2 = hs[{base} + 2]; m3 = hs[{base} + 3]")
+    _narrow4(w, d, table, const, name)
     w(d, "c0 = POP[m0]; c1 = POP[m1]; c2 = POP[m2]")
     w(d, "k = (grb(32) * (c0 + c1 + c2 + POP[m3])) >> 32")
     w(d, "if k < c0:")
-    w(d + 1, f"{suit} = 0; r = RANKS[m0][k]")
+    w(d + 1, f"j = {base}; r = RANKS[m0][k]")
     w(d, "elif k < c0 + c1:")
-    w(d + 1, f"{suit} = 1; r = RANKS[m1][k - c0]")
+    w(d + 1, f"j = {base} + 1; r = RANKS[m1][k - c0]")
     w(d, "elif k < c0 + c1 + c2:")
-    w(d + 1, f"{suit} = 2; r = RANKS[m2][k - c0 - c1]")
+    w(d + 1, f"j = {base} + 2; r = RANKS[m2][k - c0 - c1]")
     w(d, "else:")
-    w(d + 1, f"{suit} = 3; r = RANKS[m3][k - c0 - c1 - c2]")
+    w(d + 1, f"j = {base} + 3; r = RANKS[m3][k - c0 - c1 - c2]")
+    w(d, "hs[j] ^= 1 << r")
 
 
 def source(players: int, tricks: int, trump: int, plan: tuple, tabs: tuple, early: bool, seat_scoring: bool,
@@ -93,9 +112,9 @@ def source(players: int, tricks: int, trump: int, plan: tuple, tabs: tuple, earl
     w = _Writer()
     w(0, "def kernel(hands, leader, grb, dealer, caller, log, RANKS=RANKS, POP=POP, FOLLOW=FOLLOW):")
     w(1, "ended[0] = 0")
-    w(1, "hs = []")
-    w(1, "for h in hands:")
-    w(2, f"hs += (h & {FULL13}, h >> 13 & {FULL13}, h >> 26 & {FULL13}, h >> 39 & {FULL13})")
+    w(1, ", ".join(f"h{p}" for p in range(players)) + (",", "")[players > 1] + " = hands")
+    w(1, "hs = [" + ", ".join(f"h{p} & {FULL13}, h{p} >> 13 & {FULL13}, h{p} >> 26 & {FULL13}, h{p} >> 39"
+                             for p in range(players)) + "]")
     if tp is not None and tp_const is None:
         w(1, f"scores = [0] * {players}")
     w(1, f"won = [0] * {players}")
@@ -108,12 +127,9 @@ def source(players: int, tricks: int, trump: int, plan: tuple, tabs: tuple, earl
     w(1, f"for n in range(1, {tricks + 1}):")
     d = 2
     w(d, "b = leader << 2")
-    w(d, "m0 = hs[b]; m1 = hs[b + 1]; m2 = hs[b + 2]; m3 = hs[b + 3]")
-    if lead_tab:
-        _narrow4(w, d, lead_tab, lead_c, "LEAD")
-    _pick4(w, d, "s")
-    w(d, "j = b + s")
-    w(d, "hs[j] ^= 1 << r")
+    w(d, f"held = {tricks + 1} - n")
+    _choose4(w, d, lead_tab, lead_c, "LEAD", "b")
+    w(d, "s = j - b")
     if log:
         w(d, "log.append(13 * s + r)")
     if need_tm:
@@ -150,11 +166,9 @@ def source(players: int, tricks: int, trump: int, plan: tuple, tabs: tuple, earl
         w(d + 2, f"best = r; w = {i}")
         w(d, "else:")
         w(d + 1, f"jb = {i} - s")
-        w(d + 1, "m0 = hs[jb]; m1 = hs[jb + 1]; m2 = hs[jb + 2]; m3 = hs[jb + 3]")
-        if discard_tab:
-            _narrow4(w, d + 1, discard_tab, discard_c, "DISCARD")
-        _pick4(w, d + 1, "s2")
-        w(d + 1, "hs[jb + s2] ^= 1 << r")
+        _choose4(w, d + 1, discard_tab, discard_c, "DISCARD", "jb")
+        if need_tm or log or trump >= 0:
+            w(d + 1, "s2 = j - jb")
         if need_tm:
             w(d + 1, "tm |= 1 << (13 * s2 + r)")
         if log:
