@@ -210,6 +210,7 @@ class TrickContract(Contract):
         called_by = seat_function(self.call.called_by, players, deck) if self.call is not None else None
         lead = seat_function(self.first_lead, players, deck)
         passing = self.passing is not None
+        kernels: dict = {}
 
         def deal(dealer: int, hands: list, number: int, rng, log=None) -> tuple:
             caller, trump = NOBODY, fixed_trump
@@ -226,6 +227,9 @@ class TrickContract(Contract):
 
                 scores = fast(hands, first, trump, rng.getrandbits, direction, number, lead_of, dealer, caller, log)
                 first = led[0]
+            elif log is None:  # straight to the kernel of this trump (``fastplay``: ``play.kernel``)
+                kernel = kernels.get(trump) or kernels.setdefault(trump, fast.kernel(trump, direction, False))
+                scores = kernel(hands, first, rng.getrandbits, dealer, caller, None)
             else:
                 scores = fast(hands, first, trump, rng.getrandbits, direction, number, None, dealer, caller, log)
             return scores, first, caller, trump, ended[0] == EARLY, False
