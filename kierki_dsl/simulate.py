@@ -17,9 +17,12 @@ import random
 from typing import Callable, Optional
 
 from .analysis.rows import DealRow, GameResult
-from .interpreter.match import MatchRunner, deal_masks, draw
+from .interpreter.match import MatchRunner, deal_masks, deal_out, draw, shuffled
 from .interpreter.phases import Phase
 from .players.base import make_player
+
+_BIT = tuple(1 << c for c in range(52))
+
 
 def game_seed(seed: int, i: int) -> int:
     """The seed of game i of a simulation seeded with ``seed``."""
@@ -38,15 +41,22 @@ def play_stream(seed: int) -> random.Random:
 
 
 class FastMatch:
-    """Random-play matches with whole deals played by compiled closures where possible.
+    """Random-play matches with whole deals played by compiled closures where possible;
+    with a ``policy`` (``players.heuristic.FastHeuristic``), matches of that player in every
+    seat, the same as ``MatchRunner`` with those players.
 
     The deals come from ``random.Random(seed)`` exactly as in ``MatchRunner`` (the same
-    first dealer, the same hands); the play from ``play_stream(seed)``. A match of a fixed
+    first dealer, the same hands); random play from ``play_stream(seed)``. A match of a fixed
     number of deals runs its schedule laid out once: per deal the slot, its whole-deal
-    player (None: the interpreter plays it) and, per first dealer, the dealer."""
+    player (None: the interpreter plays it) and, per first dealer, the dealer. A policy's
+    matches need every slot to be a contract (``covers``): a declarer's choice is a
+    decision the fast path does not make for it."""
 
-    def __init__(self, rs):
+    def __init__(self, rs, policy=None):
         self.rs = rs
+        self.policy = policy
+        self.covers = policy is None or not any(slot.offered for slot in rs.schedule)
+        self.seats: list = []  # a policy's players, for deals the interpreter plays
         self.cards = [c for c in range(52) if rs.deck >> c & 1]
         self.fast: dict = {}  # contract name -> its whole-deal player (None: the interpreter plays it)
         self.fixed = None if rs.until is not None else len(rs.schedule) * rs.series
@@ -57,7 +67,8 @@ class FastMatch:
         got = self.fast.get(contract.name, False)
         if got is False:
             rs = self.rs
-            got = self.fast[contract.name] = contract.fast_deal(rs.players, rs.hand_size, rs.deck, rs.direction)
+            got = self.fast[contract.name] = contract.fast_deal(rs.players, rs.hand_size, rs.deck, rs.direction,
+                                                                self.policy)
         return got
 
     def _slot(self, slot) -> tuple:
@@ -85,22 +96,36 @@ class FastMatch:
             schedule = self._open_schedule(first, totals)
         else:
             schedule = zip(self.dealers[first], self.slots)
+        policy = self.policy
+        lists = None
         for k, (dealer, (slot, play, choose)) in enumerate(schedule):
-            dealt = deal_masks(deal_rng, cards, dealer, n, direction)
+            if policy is None:
+                dealt = deal_masks(deal_rng, cards, dealer, n, direction)
+            else:  # the order dealt too: a trump caller sees his first cards
+                lists = deal_out(shuffled(deal_rng, deck), dealer, n, direction)
+                dealt = [sum(map(_BIT.__getitem__, h)) for h in lists]
             contract = slot
             if choose:
                 contract = slot.resolve(dealer, n, dealt, deck, chosen, pick)
                 play = self._player(contract)
             if play is None:
-                row = self._stepwise(contract, dealer, dealt, rng, k)
+                row = self._stepwise(contract, dealer, dealt, rng, k, lists)
             else:
-                scores, lead, caller, trump, early, blocked = play(dealer, dealt, k + 1, rng)
+                scores, lead, caller, trump, early, blocked = play(dealer, dealt, k + 1, rng, None, lists)
                 row = DealRow(contract.name, dealer, lead, caller, trump, tuple(scores), early, blocked)
             sc = row.scores
             for s in range(n):
                 totals[s] += sc[s]
             deals.append(row)
         return first, tuple(deals), tuple(totals)
+
+    def _seats(self) -> list:
+        if not self.seats:
+            for seat in range(self.rs.players):
+                p = make_player(self.policy.name)
+                p.reset(0, seat, self.rs)
+                self.seats.append(p)
+        return self.seats
 
     def _open_schedule(self, first: int, totals: list):
         """(dealer, slot) per deal of a match that ends on a condition of the running
@@ -111,15 +136,21 @@ class FastMatch:
             yield rs.dealer_of(first, k), self._slot(rs.contract_at(k))
             k += 1
 
-    def _stepwise(self, contract, dealer: int, hands: list, rng, k: int) -> DealRow:
-        """Random play through the general interpreter (rules the fast path does not compile)."""
+    def _stepwise(self, contract, dealer: int, hands: list, rng, k: int, lists=None) -> DealRow:
+        """Random play (or the policy's players) through the general interpreter (rules the
+        fast path does not compile)."""
         rs = self.rs
-        dealt = [[c for c in range(52) if h >> c & 1] for h in hands]
+        dealt = lists if lists is not None else [[c for c in range(52) if h >> c & 1] for h in hands]
         state = contract.new_deal(rs.players, rs.deck, dealer, dealt, rs.direction, k + 1)
         first = -1
+        seats = self._seats() if self.policy is not None else None
         while not state.is_terminal():
+            seat = state.current_player()
             if first < 0 and state.phase == Phase.PLAY:
-                first = state.current_player()
+                first = seat
+            if seats is not None:
+                state.apply_action(seats[seat].act(state.view(seat)))
+                continue
             acts = state.legal_actions()
             state.apply_action(acts[draw(rng, len(acts))] if len(acts) > 1 else acts[0])
         return DealRow(contract.name, dealer, first, state.caller, state.trump, tuple(state.returns()),
@@ -137,6 +168,16 @@ class Compiled:
     def __init__(self, rs):
         self.rs = rs
         self.fast = FastMatch(rs)
+        self._heuristic = None
+
+    @property
+    def heuristic(self) -> FastMatch:
+        """Matches of heuristic players in every seat on the fast paths."""
+        if self._heuristic is None:
+            from .players.heuristic import FastHeuristic
+
+            self._heuristic = FastMatch(self.rs, FastHeuristic)
+        return self._heuristic
 
 
 def compiled(path: str, fingerprint: Optional[str] = None) -> Compiled:
@@ -168,6 +209,9 @@ def play_one(c: Compiled, names: list, seed: int, i: int, records: bool = False)
     s = game_seed(seed, i)
     if not records and all(x == "random" for x in names):
         first, deals, totals = c.fast.play(s)
+        return GameResult(i, tuple(seat_names), deals, totals, None, s, first)
+    if not records and all(x in ("heuristic", "simple") for x in names) and c.heuristic.covers:
+        first, deals, totals = c.heuristic.play(s)
         return GameResult(i, tuple(seat_names), deals, totals, None, s, first)
     runner = MatchRunner(c.rs, [make_player(x) for x in seat_names], s)
     results = list(runner.deals())

@@ -129,14 +129,16 @@ def compile_tricks(contract, players: int, tricks: int, deck: int) -> Optional[C
     ended = [0]
     kernels: dict = {}
 
-    def kernel(trump: int, direction: int, log: bool):
-        key = (trump, direction, log)
+    def kernel(trump: int, direction: int, log: bool, choose: bool = False):
+        """The kernel of this trump and direction; ``choose``: one whose cards a player's
+        ``choose`` function picks (``trickgen``), not random draws."""
+        key = (trump, direction, log, choose)
         got = kernels.get(key)
         if got is None:
             from .trickgen import build
 
             got = kernels[key] = build(players, tricks, deck, trump, direction, plans[trump], tabs, early,
-                                       seat_scorers, log, ended)
+                                       seat_scorers, log, ended, choose)
         return got
 
     def play(hands, leader, trump, grb, direction=1, number=1, lead_of=None, dealer=0, caller=-1, log=None):
@@ -150,7 +152,7 @@ def compile_tricks(contract, players: int, tricks: int, deck: int) -> Optional[C
                 hands = _pass_cards(hands, passing.count, offset * direction, players, grb)
                 if lead_of is not None:
                     leader = lead_of(hands)
-        got = kernels.get((trump, direction, log is not None)) or kernel(trump, direction, log is not None)
+        got = kernels.get((trump, direction, log is not None, False)) or kernel(trump, direction, log is not None)
         return got(hands, leader, grb, dealer, caller, log)
 
     play.ended = ended
@@ -190,7 +192,8 @@ def compile_layout(contract, players: int) -> Optional[Callable]:
     again = contract.again
     ended = [0]
 
-    def play(hands, leader, trump, grb, direction=1, log=None):
+    def play(hands, leader, trump, grb, direction=1, log=None, choose=None):
+        """``choose(legal, hand)``, when given, picks the card (as a bit) instead of a draw."""
         ended[0] = 0
         H = list(hands)
         P = opening
@@ -205,13 +208,16 @@ def compile_layout(contract, players: int) -> Optional[Callable]:
                 legal = h & P
                 if legal:
                     idle = 0
-                    n = legal.bit_count()
-                    if n > 1:
-                        k = (grb(32) * n) >> 32
-                        while k:
-                            legal &= legal - 1
-                            k -= 1
-                    bit = legal & -legal
+                    if choose is not None:
+                        bit = choose(legal, h)
+                    else:
+                        n = legal.bit_count()
+                        if n > 1:
+                            k = (grb(32) * n) >> 32
+                            while k:
+                                legal &= legal - 1
+                                k -= 1
+                        bit = legal & -legal
                     if log is not None:
                         log.append(bit.bit_length() - 1)
                     h ^= bit

@@ -143,16 +143,17 @@ class LayoutContract(Contract):
             facts.update(first=first, caller=caller, trump=trump, early=early, blocked=blocked)
         return scores
 
-    def fast_deal(self, players: int, tricks: int, deck: int, direction: int = 1):
-        """``deal(dealer, hands, number, rng, log=None) -> (scores, first, caller, trump,
-        early, blocked)``: one whole deal of random play on the fast path; None when this
-        layout needs the general interpreter."""
-        key = ("deal", players, deck, direction)
+    def fast_deal(self, players: int, tricks: int, deck: int, direction: int = 1, policy=None):
+        """``deal(dealer, hands, number, rng, log=None, dealt=None) -> (scores, first, caller,
+        trump, early, blocked)``: one whole deal on the fast path, random play or every seat
+        played by ``policy`` (its ``layout(contract)``); None when this layout needs the
+        general interpreter."""
+        key = ("deal", players, deck, direction, policy)
         if key not in self._tables:
-            self._tables[key] = self._fast_deal(players, deck, direction)
+            self._tables[key] = self._fast_deal(players, deck, direction, policy)
         return self._tables[key]
 
-    def _fast_deal(self, players: int, deck: int, direction: int):
+    def _fast_deal(self, players: int, deck: int, direction: int, policy=None):
         from .envs import seat_function
         from .fastplay import BLOCKED
 
@@ -161,10 +162,11 @@ class LayoutContract(Contract):
             return None
         ended = fast.ended
         turn = seat_function(self.first_turn, players, deck)
+        choose = policy.layout(self) if policy is not None else None
 
-        def deal(dealer: int, hands: list, number: int, rng, log=None) -> tuple:
+        def deal(dealer: int, hands: list, number: int, rng, log=None, dealt=None) -> tuple:
             first = turn(dealer, NOBODY, hands)
-            scores = fast(hands, first, -1, rng.getrandbits, direction, log)
+            scores = fast(hands, first, -1, None if choose else rng.getrandbits, direction, log, choose)
             return scores, first, NOBODY, -1, False, ended[0] == BLOCKED
 
         return deal

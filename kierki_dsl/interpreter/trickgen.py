@@ -92,10 +92,35 @@ def _choose4(w, d: int, table, const, name: str, base: str) -> None:
     w(d, "hs[j] ^= 1 << r")
 
 
+def _hand(base: str) -> str:
+    return f"hs[{base}] | hs[{base} + 1] << 13 | hs[{base} + 2] << 26 | hs[{base} + 3] << 39"
+
+
+def _win(trump: int) -> str:
+    """The card winning the trick so far."""
+    return f"({13 * trump} + best if trumped else s13 + best)" if trump >= 0 else "s13 + best"
+
+
+def _chosen4(w, d: int, table, const, name: str, base: str, trick: str) -> None:
+    """``j, r`` = the slot and rank of the card ``choose`` picks among the legal ones."""
+    w(d, f"m0 = hs[{base}]; m1 = hs[{base} + 1]; m2 = hs[{base} + 2]; m3 = hs[{base} + 3]")
+    hand = "m0 | m1 << 13 | m2 << 26 | m3 << 39"
+    if table and const != ():
+        w(d, f"hand = {hand}")
+        _narrow4(w, d, table, const, name)
+        hand = "hand"
+    w(d, f"x = choose(m0 | m1 << 13 | m2 << 26 | m3 << 39, {hand}, n, {trick})")
+    w(d, f"j = {base} + x // 13; r = x % 13")
+    w(d, "hs[j] ^= 1 << r")
+
+
 def source(players: int, tricks: int, trump: int, plan: tuple, tabs: tuple, early: bool, seat_scoring: bool,
-           log: bool) -> str:
-    """The text of ``kernel(hands, leader, grb, scores_out)``: one deal's play, its per-seat
-    points returned; ``ended[0]`` set to EARLY when the deal stopped early."""
+           log: bool, choose: bool = False) -> str:
+    """The text of ``kernel(hands, leader, grb, dealer, caller, log, choose)``: one deal's
+    play, its per-seat points returned; ``ended[0]`` set to EARLY when the deal stopped early.
+    With ``choose`` every card is ``choose(legal, hand, n, trick, win, led, last)`` (masks
+    of the legal cards, the hand and the trick so far; the winning card, -1 on a lead; the
+    suit led; whether the seat plays last) instead of a random draw."""
     tp, final, per_trick, rest, penalty = plan
     lead_tab, follow_tab, discard_tab = tabs
     lead_c = _constant(lead_tab, tricks) if lead_tab else ()
@@ -104,13 +129,13 @@ def source(players: int, tricks: int, trump: int, plan: tuple, tabs: tuple, earl
     broken_needed = any(t and any(t[2 * n] != t[2 * n + 1] for n in range(1, tricks + 1))
                         for t in (lead_tab, follow_tab, discard_tab))
     need_taken = bool(final or per_trick or seat_scoring)
-    need_tm = need_taken or broken_needed or early
+    need_tm = need_taken or broken_needed or early or choose
     tp_const = None
     if tp is not None and len(set(tp[1:tricks + 1])) == 1:
         tp_const = int(tp[1])
     trump = int(trump)
     w = _Writer()
-    w(0, "def kernel(hands, leader, grb, dealer, caller, log, RANKS=RANKS, POP=POP, FOLLOW=FOLLOW):")
+    w(0, "def kernel(hands, leader, grb, dealer, caller, log, choose=None, RANKS=RANKS, POP=POP, FOLLOW=FOLLOW):")
     w(1, "ended[0] = 0")
     w(1, ", ".join(f"h{p}" for p in range(players)) + (",", "")[players > 1] + " = hands")
     w(1, "hs = [" + ", ".join(f"h{p} & {FULL13}, h{p} >> 13 & {FULL13}, h{p} >> 26 & {FULL13}, h{p} >> 39"
@@ -128,7 +153,10 @@ def source(players: int, tricks: int, trump: int, plan: tuple, tabs: tuple, earl
     d = 2
     w(d, "b = leader << 2")
     w(d, f"held = {tricks + 1} - n")
-    _choose4(w, d, lead_tab, lead_c, "LEAD", "b")
+    if choose:
+        _chosen4(w, d, lead_tab, lead_c, "LEAD", "b", "0, -1, -1, False")
+    else:
+        _choose4(w, d, lead_tab, lead_c, "LEAD", "b")
     w(d, "s = j - b")
     if log:
         w(d, "log.append(13 * s + r)")
@@ -155,9 +183,12 @@ def source(players: int, tricks: int, trump: int, plan: tuple, tabs: tuple, earl
                 w(d + 2, "a = m & masks[s] if req else m & ~masks[s]")
                 w(d + 2, "if a:")
                 w(d + 3, "m = a")
-        w(d + 1, "c = POP[m]")
-        w(d + 1, "r = RANKS[m][(grb(32) * c) >> 32] if c > 1 else RANKS[m][0]")
-        w(d + 1, f"hs[{i}] = m ^ (1 << r)")
+        if choose:
+            w(d + 1, f"r = choose(m << s13, {_hand(i + ' - s')}, n, tm, {_win(trump)}, s, {f == players - 1}) - s13")
+        else:
+            w(d + 1, "c = POP[m]")
+            w(d + 1, "r = RANKS[m][(grb(32) * c) >> 32] if c > 1 else RANKS[m][0]")
+        w(d + 1, f"hs[{i}] ^= 1 << r")
         if need_tm:
             w(d + 1, "tm |= 1 << (s13 + r)")
         if log:
@@ -166,7 +197,10 @@ def source(players: int, tricks: int, trump: int, plan: tuple, tabs: tuple, earl
         w(d + 2, f"best = r; w = {i}")
         w(d, "else:")
         w(d + 1, f"jb = {i} - s")
-        _choose4(w, d + 1, discard_tab, discard_c, "DISCARD", "jb")
+        if choose:
+            _chosen4(w, d + 1, discard_tab, discard_c, "DISCARD", "jb", f"tm, {_win(trump)}, s, {f == players - 1}")
+        else:
+            _choose4(w, d + 1, discard_tab, discard_c, "DISCARD", "jb")
         if need_tm or log or trump >= 0:
             w(d + 1, "s2 = j - jb")
         if need_tm:
@@ -208,8 +242,8 @@ def source(players: int, tricks: int, trump: int, plan: tuple, tabs: tuple, earl
 
 
 def build(players: int, tricks: int, deck: int, trump: int, direction: int, plan: tuple, tabs: tuple, early: bool,
-          seat_scorers: list, log: bool, ended: list):
-    """Compile the kernel of one (trump, direction, log) for this plan."""
+          seat_scorers: list, log: bool, ended: list, choose: bool = False):
+    """Compile the kernel of one (trump, direction, log, choose) for this plan."""
     from .fastplay import POP, RANKS
     from .trickkernel import add_seat_scores
 
@@ -224,6 +258,6 @@ def build(players: int, tricks: int, deck: int, trump: int, direction: int, plan
     for idx, (pm, pts) in enumerate(per_trick):
         space[f"PTM{idx}"] = pm
         space[f"PTP{idx}"] = tuple(pts)
-    text = source(players, tricks, trump, plan, tabs, early, bool(seat_scorers), log)
+    text = source(players, tricks, trump, plan, tabs, early, bool(seat_scorers), log, choose)
     exec(compile(text, f"<trick kernel t={trump} d={direction}>", "exec"), space)  # noqa: S102 - our own text
     return space["kernel"]

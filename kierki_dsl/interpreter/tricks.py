@@ -187,17 +187,19 @@ class TrickContract(Contract):
             facts.update(first=first, caller=caller, trump=trump, early=early, blocked=blocked)
         return scores
 
-    def fast_deal(self, players: int, tricks: int, deck: int, direction: int = 1):
-        """``deal(dealer, hands, number, rng, log=None) -> (scores, first, caller, trump,
-        early, blocked)``: one whole deal of random play on the fast path, with the facts the
-        simulation's measures read; None when this contract needs the general interpreter."""
-        key = ("deal", players, tricks, deck, direction)
+    def fast_deal(self, players: int, tricks: int, deck: int, direction: int = 1, policy=None):
+        """``deal(dealer, hands, number, rng, log=None, dealt=None) -> (scores, first, caller,
+        trump, early, blocked)``: one whole deal on the fast path, with the facts the
+        simulation's measures read; None when this contract needs the general interpreter.
+        Random play, or every seat played by ``policy`` (``players.heuristic.FastHeuristic``:
+        ``call``, ``tricks``), which needs ``dealt`` (each seat's cards in the order dealt)."""
+        key = ("deal", players, tricks, deck, direction, policy)
         got = self._tables.get(key, False)
         if got is False:
-            got = self._tables[key] = self._fast_deal(players, tricks, deck, direction)
+            got = self._tables[key] = self._fast_deal(players, tricks, deck, direction, policy)
         return got
 
-    def _fast_deal(self, players: int, tricks: int, deck: int, direction: int):
+    def _fast_deal(self, players: int, tricks: int, deck: int, direction: int, policy=None):
         from .envs import seat_function
         from .fastplay import EARLY
 
@@ -211,8 +213,12 @@ class TrickContract(Contract):
         lead = seat_function(self.first_lead, players, deck)
         passing = self.passing is not None
         kernels: dict = {}
+        if policy is not None:
+            if passing:  # the exchange is a decision the fast path does not make for a policy
+                return None
+            return self._policy_deal(fast, policy, players, tricks, direction, called_by, lead)
 
-        def deal(dealer: int, hands: list, number: int, rng, log=None) -> tuple:
+        def deal(dealer: int, hands: list, number: int, rng, log=None, dealt=None) -> tuple:
             caller, trump = NOBODY, fixed_trump
             if called_by is not None:
                 caller = called_by(dealer, NOBODY, hands)
@@ -232,6 +238,30 @@ class TrickContract(Contract):
                 scores = kernel(hands, first, rng.getrandbits, dealer, caller, None)
             else:
                 scores = fast(hands, first, trump, rng.getrandbits, direction, number, None, dealer, caller, log)
+            return scores, first, caller, trump, ended[0] == EARLY, False
+
+        return deal
+
+    def _policy_deal(self, fast, policy, players: int, tricks: int, direction: int, called_by, lead):
+        from .fastplay import EARLY
+
+        ended = fast.ended
+        fixed_trump = self.trump
+        choices = self.call.choices if self.call is not None else ()
+        after = self.call.after if self.call is not None else 0
+        kernels: dict = {}  # trump -> (kernel, chooser)
+
+        def deal(dealer: int, hands: list, number: int, rng, log=None, dealt=None) -> tuple:
+            caller, trump = NOBODY, fixed_trump
+            if called_by is not None:
+                caller = called_by(dealer, NOBODY, hands)
+                trump = policy.call(dealt[caller][:after], choices)
+            first = lead(dealer, caller, hands)
+            got = kernels.get((trump, log is None))
+            if got is None:
+                got = kernels[(trump, log is None)] = (fast.kernel(trump, direction, log is not None, True),
+                                                       policy.tricks(self, tricks, trump, players))
+            scores = got[0](hands, first, None, dealer, caller, log, got[1])
             return scores, first, caller, trump, ended[0] == EARLY, False
 
         return deal

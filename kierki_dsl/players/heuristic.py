@@ -14,7 +14,9 @@ suit), one step further for each point of strength, and passes otherwise.
 """
 from __future__ import annotations
 
-from ..cards import SUIT_MASK, bits, popcount
+import functools
+
+from ..cards import SUIT_MASK, bits, card_list, popcount
 from ..interpreter.actions import DONE, PASS, call, is_bet, is_call
 from ..interpreter.trickkernel import card_beats, card_values, is_positive, winning_play
 from .base import Player, register_player
@@ -29,6 +31,121 @@ def call_by_length(cards) -> int:
         if best_key is None or key > best_key:
             best, best_key = s, key
     return best
+
+
+@functools.lru_cache(maxsize=256)
+def trick_values(contract, tricks_total: int, trump: int, players: int) -> tuple:
+    """Per trick number n (0 .. tricks_total + 1): (points for winning the trick, the points
+    each card carries, whether taking tricks is good), as the heuristic reads them."""
+    positive = is_positive(contract, tricks_total, trump, players)
+    return tuple(card_values(contract, tricks_total, trump, players, n) + (positive,)
+                 for n in range(tricks_total + 2))
+
+
+def trick_card(legal, hand: int, win: int, led: int, trump: int, last: bool, at_stake: int, value, positive: bool) -> int:
+    """The heuristic's card in trick play: ``legal`` the cards it may play (any order),
+    ``win`` the card winning the trick so far (-1 when it leads), ``led`` the suit led,
+    ``last`` whether it plays last to the trick, ``at_stake`` the points the trick carries
+    so far, ``value`` the points of each card, ``positive`` whether tricks are good here.
+    Where tricks and cards cost points it ducks under the winning card, leads low in short
+    suits and throws its most expensive card when void; where they pay it wins as cheaply
+    as it can and leads its winners."""
+    if win < 0:
+        if positive:
+            return max(legal, key=lambda x: (x % 13, -popcount(hand & SUIT_MASK[x // 13]), -x))
+        # lead low from the shortest suit, never a card that costs points if avoidable
+        return min(legal, key=lambda x: (-value[x], x % 13 + popcount(hand & SUIT_MASK[x // 13]), x))
+
+    def beats(x: int) -> bool:
+        return card_beats(x, win, trump)
+
+    following = any(x // 13 == led for x in legal)
+    if positive:
+        winners = [x for x in legal if beats(x)]
+        if winners and (last or at_stake >= 0):
+            return min(winners, key=lambda x: (x % 13 + (13 if trump >= 0 and x // 13 == trump else 0), x))
+        return min(legal, key=lambda x: (value[x] > 0, x % 13, x))
+    if following:
+        losers = [x for x in legal if not beats(x)]
+        if losers:
+            return max(losers, key=lambda x: (-value[x] if not last else 0, x % 13, -x))
+        if last and at_stake == 0:
+            return max(legal, key=lambda x: (x % 13, -x))
+        return max(legal, key=lambda x: (x % 13, -value[x], -x))
+    return min(legal, key=lambda x: (value[x], -(x % 13), x))
+
+
+def trick_chooser(contract, tricks_total: int, trump: int, players: int):
+    """The heuristic as a whole-deal kernel's ``choose(legal, hand, n, trick, win, led, last)``
+    (masks; ``trickgen``): the same card as ``HeuristicPlayer`` in the same position."""
+    table = trick_values(contract, tricks_total, trump, players)
+
+    def choose(legal: int, hand: int, n: int, trick: int, win: int, led: int, last: bool) -> int:
+        if not legal & (legal - 1):
+            return legal.bit_length() - 1
+        trick_pts, value, positive = table[n]
+        at_stake = trick_pts + sum(value[x] for x in bits(trick)) if win >= 0 else 0
+        return trick_card(card_list(legal), hand, win, led, trump, last, at_stake, value, positive)
+
+    return choose
+
+
+def layout_card(c, cards, hand: int, opening_rank: int) -> int:
+    """The heuristic's card in a layout deal (``cards`` the playable ones): the card that
+    frees its own cards while holding back those that would open rows for the others."""
+    free = opening_rank < 0  # a free start: the card played now sets the opening rank
+
+    def score(x: int) -> tuple:
+        # cards of ours this one leads to, minus the gap it opens for the others
+        suit, pos = x // 13, c.position(x)
+        start = pos if free else c.position(opening_rank)
+        step = -1 if pos < start else 1
+        ours = 0
+        p = pos + step
+        while 0 <= p <= 12 and hand >> c.card_at(suit, p) & 1:
+            ours += 1
+            p += step
+        if pos == start:
+            ours = max(ours, sum(1 for q in range(13) if hand >> c.card_at(suit, q) & 1))
+        if free:  # holding the other rows' openers keeps them under our control
+            ours += sum(1 for s in range(4) if s != suit and hand >> (s * 13 + x % 13) & 1)
+        opens = 0 if (0 <= pos + step <= 12 and hand >> c.card_at(suit, pos + step) & 1) else 1
+        far = abs(pos - start)
+        return (ours - 2 * opens, far, -x)
+
+    return max(cards, key=score)
+
+
+def layout_chooser(contract):
+    """The heuristic as a whole-deal layout closure's ``choose(legal, hand) -> bit``
+    (``fastplay.compile_layout``, rows opened by the contract's start rank)."""
+    opening = contract.start_rank
+
+    def choose(legal: int, hand: int) -> int:
+        if not legal & (legal - 1):
+            return legal
+        return 1 << layout_card(contract, card_list(legal), hand, opening)
+
+    return choose
+
+
+class FastHeuristic:
+    """The heuristic player's decisions where a whole-deal fast path plays for it (all seats
+    heuristic): the trump call, trick play and layout play, the same as ``HeuristicPlayer``
+    in the same position (held to it by tests/test_fast_heuristic.py)."""
+
+    name = "heuristic"  # the player that plays the deals no fast path covers
+
+    @staticmethod
+    def call(seen, choices) -> int:
+        """The trump called from the cards seen (``choices`` the suits allowed)."""
+        if len(choices) == 1:
+            return choices[0]
+        suit = call_by_length(seen)
+        return suit if suit in choices else choices[0]
+
+    tricks = staticmethod(trick_chooser)
+    layout = staticmethod(layout_chooser)
 
 
 @register_player
@@ -83,37 +200,13 @@ class HeuristicPlayer(Player):
 
     # -- trick play ----------------------------------------------------------------------
     def _trick(self, view, legal) -> int:
-        c = self.contract_of(view)
-        trick_pts, value = card_values(c, view.tricks_total, view.trump, view.players, view.trick_number)
-        positive = is_positive(c, view.tricks_total, view.trump, view.players)
-        hand = view.hand
+        trick_pts, value, positive = trick_values(self.contract_of(view), view.tricks_total, view.trump,
+                                                  view.players)[view.trick_number]
         if not view.trick:
-            if positive:
-                return max(legal, key=lambda x: (x % 13, -popcount(hand & SUIT_MASK[x // 13]), -x))
-            # lead low from the shortest suit, never a card that costs points if avoidable
-            return min(legal, key=lambda x: (-value[x], x % 13 + popcount(hand & SUIT_MASK[x // 13]), x))
-        trump = view.trump
-        win = winning_play(view.trick, trump)
-
-        def beats(x: int) -> bool:
-            return card_beats(x, win, trump)
-
-        following = any(x // 13 == view.led_suit for x in legal)
-        last = len(view.trick) == view.players - 1
+            return trick_card(legal, view.hand, -1, -1, view.trump, False, 0, value, positive)
         at_stake = trick_pts + sum(value[x] for _, x in view.trick)
-        if positive:
-            winners = [x for x in legal if beats(x)]
-            if winners and (last or at_stake >= 0):
-                return min(winners, key=lambda x: (x % 13 + (13 if trump >= 0 and x // 13 == trump else 0), x))
-            return min(legal, key=lambda x: (value[x] > 0, x % 13, x))
-        if following:
-            losers = [x for x in legal if not beats(x)]
-            if losers:
-                return max(losers, key=lambda x: (-value[x] if not last else 0, x % 13, -x))
-            if last and at_stake == 0:
-                return max(legal, key=lambda x: (x % 13, -x))
-            return max(legal, key=lambda x: (x % 13, -value[x], -x))
-        return min(legal, key=lambda x: (value[x], -(x % 13), x))
+        return trick_card(legal, view.hand, winning_play(view.trick, view.trump), view.led_suit, view.trump,
+                          len(view.trick) == view.players - 1, at_stake, value, positive)
 
     # -- other decisions -------------------------------------------------------------------
     def _pass(self, view, legal) -> int:
@@ -143,29 +236,7 @@ class HeuristicPlayer(Player):
         cards = [a for a in legal if a != PASS]
         if not cards:
             return PASS
-        hand = view.hand
-        c = self.contract_of(view)
-        free = view.opening_rank < 0  # a free start: the card played now sets the opening rank
-
-        def score(x: int) -> tuple:
-            # cards of ours this one leads to, minus the gap it opens for the others
-            suit, pos = x // 13, c.position(x)
-            start = pos if free else c.position(view.opening_rank)
-            step = -1 if pos < start else 1
-            ours = 0
-            p = pos + step
-            while 0 <= p <= 12 and hand >> c.card_at(suit, p) & 1:
-                ours += 1
-                p += step
-            if pos == start:
-                ours = max(ours, sum(1 for q in range(13) if hand >> c.card_at(suit, q) & 1))
-            if free:  # holding the other rows' openers keeps them under our control
-                ours += sum(1 for s in range(4) if s != suit and hand >> (s * 13 + x % 13) & 1)
-            opens = 0 if (0 <= pos + step <= 12 and hand >> c.card_at(suit, pos + step) & 1) else 1
-            far = abs(pos - start)
-            return (ours - 2 * opens, far, -x)
-
-        return max(cards, key=score)
+        return layout_card(self.contract_of(view), cards, view.hand, view.opening_rank)
 
 
 @register_player
