@@ -225,7 +225,8 @@ def source(players: int, tricks: int, trump: int, plan: tuple, tabs: tuple, earl
         w(d + 1, f"scores[leader] += got.bit_count() * PTP{idx}[n]")
     if early:
         w(d, "left &= ~tm")
-        w(d, f"if not REST[n + 1] and not left & {int(penalty)}:")
+        # a deal that stops after its last trick was played out, not stopped early
+        w(d, f"if n < {tricks} and not REST[n + 1] and not left & {int(penalty)}:")
         w(d + 1, f"ended[0] = {EARLY}")
         w(d + 1, "break")
     if tp is None:

@@ -33,6 +33,9 @@ def call_by_length(cards) -> int:
     return best
 
 
+FULL13 = 8191
+
+
 @functools.lru_cache(maxsize=256)
 def trick_values(contract, tricks_total: int, trump: int, players: int) -> tuple:
     """Per trick number n (0 .. tricks_total + 1): (points for winning the trick, the points
@@ -77,15 +80,40 @@ def trick_card(legal, hand: int, win: int, led: int, trump: int, last: bool, at_
 
 def trick_chooser(contract, tricks_total: int, trump: int, players: int):
     """The heuristic as a whole-deal kernel's ``choose(legal, hand, n, trick, win, led, last)``
-    (masks; ``trickgen``): the same card as ``HeuristicPlayer`` in the same position."""
+    (masks; ``trickgen``): the same card as ``HeuristicPlayer`` in the same position.
+
+    Following suit among cards that all carry the same points (the common case), the card
+    comes from the masks at once, as ``trick_card`` would pick it: the highest card that
+    ducks under the winner (else the highest) where tricks cost, the lowest that wins (else
+    the lowest) where they pay; every other position asks ``trick_card``."""
     table = trick_values(contract, tricks_total, trump, players)
+    priced = [sum(1 << x for x in range(52) if value[x]) for _, value, _ in table]  # cards worth points
+    even = [sum(FULL13 << 13 * s for s in range(4) if len(set(value[13 * s:13 * s + 13])) == 1)
+            for _, value, _ in table]  # suits whose cards all carry the same points
 
     def choose(legal: int, hand: int, n: int, trick: int, win: int, led: int, last: bool) -> int:
         if not legal & (legal - 1):
             return legal.bit_length() - 1
         trick_pts, value, positive = table[n]
-        at_stake = trick_pts + sum(value[x] for x in bits(trick)) if win >= 0 else 0
-        return trick_card(card_list(legal), hand, win, led, trump, last, at_stake, value, positive)
+        if win < 0:
+            return trick_card(card_list(legal), hand, win, led, trump, False, 0, value, positive)
+        at_stake = trick_pts
+        t = trick & priced[n]
+        while t:
+            low = t & -t
+            at_stake += value[low.bit_length() - 1]
+            t ^= low
+        suit = SUIT_MASK[led]
+        if legal & ~suit or legal & ~even[n]:
+            return trick_card(card_list(legal), hand, win, led, trump, last, at_stake, value, positive)
+        above = suit & -(2 << win) if win // 13 == led else 0  # the cards that beat the winner
+        if positive:
+            winners = legal & above
+            if winners and (last or at_stake >= 0):
+                return (winners & -winners).bit_length() - 1
+            return (legal & -legal).bit_length() - 1
+        losers = legal & ~above
+        return (losers or legal).bit_length() - 1
 
     return choose
 
