@@ -169,6 +169,16 @@ class Compiled:
         self.rs = rs
         self.fast = FastMatch(rs)
         self._heuristic = None
+        self._parts = None
+
+    @property
+    def parts(self) -> dict:
+        """Contract name -> its part, for the measures (``measures.parts_of``)."""
+        if self._parts is None:
+            from .analysis.measures import parts_of
+
+            self._parts = parts_of(self.rs)
+        return self._parts
 
     @property
     def heuristic(self) -> FastMatch:
@@ -225,11 +235,18 @@ def play_one(c: Compiled, names: list, seed: int, i: int, records: bool = False)
     return GameResult(i, tuple(seat_names), deals, tuple(results[-1].totals), rec, s, runner.first_dealer)
 
 
-def play_batch(refs: tuple, names: list, seed: int, indices: list, records: bool = False) -> list:
+def play_batch(refs: tuple, names: list, seed: int, indices: list, records: bool = False,
+               observe: bool = False) -> list:
     """A worker's share: for each game index, one GameResult per ruleset of ``refs``
-    (``(path, fingerprint)`` pairs), all on the same deals with the same seats."""
+    (``(path, fingerprint)`` pairs), all on the same deals with the same seats; with
+    ``observe`` each carries its measures (made here, in parallel, not in the command)."""
     rulesets = [compiled(path, fp) for path, fp in refs]
-    return [tuple(play_one(c, names, seed, i, records) for c in rulesets) for i in indices]
+    games = [tuple(play_one(c, names, seed, i, records) for c in rulesets) for i in indices]
+    if observe:
+        from .analysis.measures import observe as measures
+
+        games = [tuple(g._replace(observed=measures(g, c.parts)) for g, c in zip(got, rulesets)) for got in games]
+    return games
 
 
 def play_games(rs_path: str, names: list, seed: int, indices: list, records: bool = False) -> list:
@@ -258,16 +275,16 @@ def run_batches(refs: tuple, names: list, seed: int, games: int, workers: int = 
 
     if workers <= 1:
         for b in _batches(games, chunk):
-            done(play_batch(refs, names, seed, b, records))
+            done(play_batch(refs, names, seed, b, records, True))
         return sorted(results, key=lambda g: g[0].index)
     import concurrent.futures as cf
 
     pool = None
     try:
         with _ctrl_c_deferred():  # the workers start while submitting: none sees a Ctrl-C before ignoring it
-            pool = cf.ProcessPoolExecutor(max_workers=workers, mp_context=_worker_context(refs),
+            pool = cf.ProcessPoolExecutor(max_workers=workers, mp_context=_worker_context(refs, names, seed),
                                           initializer=_worker_start)
-            futures = [pool.submit(play_batch, refs, names, seed, b, records) for b in _batches(games, chunk)]
+            futures = [pool.submit(play_batch, refs, names, seed, b, records, True) for b in _batches(games, chunk)]
         for f in cf.as_completed(futures):
             done(f.result())
     except BaseException:  # Ctrl-C (or a failed batch): stop the workers now, keep what finished
@@ -323,16 +340,19 @@ def _stop(pool) -> None:
         p.join(5)
 
 
-def _worker_context(refs: tuple):
+def _worker_context(refs: tuple, names: list, seed: int):
     """Where the platform can fork, the workers are forked from this process with every
-    ruleset already compiled (they start at once and compile nothing); elsewhere they are
-    spawned and each compiles the rulesets on its first batch."""
+    ruleset already compiled and, for players on the fast paths, warmed by one match played
+    here and thrown away (its kernels written, its tables made): they start at once and
+    compile nothing. Elsewhere they are spawned and each compiles on its first batch."""
     import multiprocessing
 
     if "fork" not in multiprocessing.get_all_start_methods():
         return multiprocessing.get_context("spawn")
     for path, fingerprint in refs:
         compiled(path, fingerprint)
+    if all(x in ("random", "heuristic", "simple") for x in names):
+        play_batch(refs, names, seed, [0], False, True)
     return multiprocessing.get_context("fork")
 
 
@@ -346,7 +366,8 @@ def _run_dask(address: str, refs: tuple, names: list, seed: int, games: int, rec
     chunk = chunk or max(1, min(50, games // 16 or 1))
     results: list = []
     with Client(address) as client:
-        futures = [client.submit(play_batch, refs, names, seed, b, records, pure=False) for b in _batches(games, chunk)]
+        futures = [client.submit(play_batch, refs, names, seed, b, records, True, pure=False)
+                   for b in _batches(games, chunk)]
         for f in as_completed(futures):
             got = f.result()
             results.extend(got)

@@ -59,6 +59,11 @@ def _mismatches(rs, games: list) -> list:
     return out
 
 
+def _observed(game, parts: dict) -> dict:
+    """A match's measures: the ones its worker made, else made now."""
+    return game.observed if game.observed is not None else observe(game, parts)
+
+
 def measure_estimates(observations: list) -> dict:
     """Measure name -> Estimate over the matches that observed it (names in first-seen order)."""
     values: dict = {}
@@ -85,7 +90,7 @@ def summarize(rs, names: list, games: list) -> dict:
         "players": _players(games, n),
         "seats": {str(s): {"mean": e.mean, "ci95": e.half_width} for s, e in by_seat.items()},
         "contracts": _contracts_by_player(games, n),
-        "measures": {k: e.to_json() for k, e in measure_estimates([observe(g, parts) for g in games]).items()},
+        "measures": {k: e.to_json() for k, e in measure_estimates([_observed(g, parts) for g in games]).items()},
         "final_quantiles": dict(zip(_quantile_names(), quantiles(finals, QUANTILES))),
         "declared_totals_hold": not mismatches,
         "mismatches": mismatches[:20],
@@ -103,7 +108,7 @@ def compare(rs_a, rs_b, names: list, pairs: list) -> dict:
     parts_a, parts_b = parts_of(rs_a), parts_of(rs_b)
     diffs: dict = {}
     for ga, gb in pairs:
-        oa, ob = observe(ga, parts_a), observe(gb, parts_b)
+        oa, ob = _observed(ga, parts_a), _observed(gb, parts_b)
         for key in oa.keys() & ob.keys():
             diffs.setdefault(key, []).append(ob[key] - oa[key])
     a = summarize(rs_a, names, games_a)
