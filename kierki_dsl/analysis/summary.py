@@ -42,9 +42,14 @@ def _players(games: list, n: int) -> dict:
 def _contracts_by_player(games: list, n: int) -> dict:
     contracts: dict = {name: {} for name in _order(games)}
     for g in games:
+        names = g.names
         for row in g.deals:
-            for s in range(n):
-                contracts[row.contract].setdefault(g.names[s], []).append(row.scores[s])
+            per = contracts[row.contract]
+            for p, x in zip(names, row.scores):
+                got = per.get(p)
+                if got is None:
+                    got = per[p] = []
+                got.append(x)
     return {c: {p: {"mean": estimate(v).mean, "sd": sd(v)} for p, v in sorted(per.items())}
             for c, per in contracts.items()}
 
@@ -66,11 +71,8 @@ def _observed(game, parts: dict) -> dict:
 
 def measure_estimates(observations: list) -> dict:
     """Measure name -> Estimate over the matches that observed it (names in first-seen order)."""
-    values: dict = {}
-    for obs in observations:
-        for key, x in obs.items():
-            values.setdefault(key, []).append(x)
-    return {key: estimate(xs) for key, xs in values.items()}
+    keys = dict.fromkeys(key for obs in observations for key in obs)
+    return {key: estimate([obs[key] for obs in observations if key in obs]) for key in keys}
 
 
 def summarize(rs, names: list, games: list) -> dict:
