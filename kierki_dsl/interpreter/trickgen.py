@@ -7,7 +7,9 @@ unrolled for the number of players, a rule that is the same in every trick writt
 constant masks, a fixed trump compared as a constant, and no bookkeeping the scoring does
 not read (no taken cards in a deal scored by tricks alone, no hearts-broken flag where no
 rule asks). A second kernel of the same plan also logs every card (``log=True``, for the
-differential test); the plain one carries no such check.
+differential test); the plain one carries no such check. A third lets a player's
+``choose`` function pick every card among the legal ones instead of a random draw
+(``choose=True``: the heuristic player's whole-deal path, ``players/heuristic.py``).
 
 The source is made of this module's own text and integers only (masks, points, seat
 numbers), never of text from a ruleset, so compiling it runs nothing a user wrote. Same
@@ -40,29 +42,29 @@ class _Writer:
         self.lines.append("    " * depth + text)
 
 
-def _narrow4(w, d: int, table, const, name: str, pre: str = "m") -> None:
+def _narrow4(w, d: int, table, const, name: str) -> None:
     """Narrow the four masks ``m0..m3`` by a lead or discard table, each rule yielding when
     it would leave nothing (``fastplay._narrow``)."""
     if const is not None:
         for eff in _effective(const):
-            parts = [f"{pre}{i} & {eff[i]}" if eff[i] != FULL13 else f"{pre}{i}" for i in range(4)]
+            parts = [f"m{i} & {eff[i]}" if eff[i] != FULL13 else f"m{i}" for i in range(4)]
             w(d, "a0, a1, a2, a3 = " + ", ".join(parts))
             w(d, "if a0 | a1 | a2 | a3:")
-            w(d + 1, f"{pre}0, {pre}1, {pre}2, {pre}3 = a0, a1, a2, a3")
+            w(d + 1, "m0, m1, m2, m3 = a0, a1, a2, a3")
         return
     w(d, f"for masks, req in {name}[2 * n + broken]:")
     w(d + 1, "if req:")
-    w(d + 2, f"a0, a1, a2, a3 = {pre}0 & masks[0], {pre}1 & masks[1], {pre}2 & masks[2], {pre}3 & masks[3]")
+    w(d + 2, "a0, a1, a2, a3 = m0 & masks[0], m1 & masks[1], m2 & masks[2], m3 & masks[3]")
     w(d + 1, "else:")
-    w(d + 2, f"a0, a1, a2, a3 = {pre}0 & ~masks[0], {pre}1 & ~masks[1], {pre}2 & ~masks[2], {pre}3 & ~masks[3]")
+    w(d + 2, "a0, a1, a2, a3 = m0 & ~masks[0], m1 & ~masks[1], m2 & ~masks[2], m3 & ~masks[3]")
     w(d + 1, "if a0 | a1 | a2 | a3:")
-    w(d + 2, f"{pre}0, {pre}1, {pre}2, {pre}3 = a0, a1, a2, a3")
+    w(d + 2, "m0, m1, m2, m3 = a0, a1, a2, a3")
 
 
 def _pick4(w, d: int, base: str, count: str) -> None:
     """``j, r`` = the slot and rank of the k-th card of the four masks ``hs[base..base+3]``,
     k = draw(count), lowest suit and rank first (``fastplay._pick``); ``count`` is an
-    expression of the number of cards (e.g. ``left``, every card the seat holds)."""
+    expression of the number of cards (``held``: every card the seat holds)."""
     w(d, f"k = (grb(32) * {count}) >> 32")
     w(d, f"j = {base}; m = hs[j]; c = POP[m]")
     w(d, "while k >= c:")
@@ -93,6 +95,7 @@ def _choose4(w, d: int, table, const, name: str, base: str) -> None:
 
 
 def _hand(base: str) -> str:
+    """The whole hand of the seat whose slots start at ``base``, as one mask."""
     return f"hs[{base}] | hs[{base} + 1] << 13 | hs[{base} + 2] << 26 | hs[{base} + 3] << 39"
 
 
