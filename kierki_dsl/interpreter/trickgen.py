@@ -191,7 +191,7 @@ def source(players: int, tricks: int, trump: int, plan: tuple, tabs: tuple, earl
         else:
             w(d + 1, "c = POP[m]")
             w(d + 1, "r = RANKS[m][(grb(32) * c) >> 32] if c > 1 else RANKS[m][0]")
-        w(d + 1, f"hs[{i}] ^= 1 << r")
+        w(d + 1, f"hs[{i}] ^= 1 << r" if follow_tab or choose else f"hs[{i}] = m ^ (1 << r)")
         if need_tm:
             w(d + 1, "tm |= 1 << (s13 + r)")
         if log:
