@@ -96,7 +96,11 @@ def trick_chooser(contract, tricks_total: int, trump: int, players: int):
             return legal.bit_length() - 1
         trick_pts, value, positive = table[n]
         if win < 0:
-            return trick_card(card_list(legal), hand, win, led, trump, False, 0, value, positive)
+            if positive:  # the highest card of each suit, then as trick_card compares them
+                return max(((x % 13, -popcount(hand & SUIT_MASK[x // 13]), -x), x) for x in _tops(legal))[1]
+            if legal & ~even[n]:
+                return trick_card(card_list(legal), hand, win, led, trump, False, 0, value, positive)
+            return min(((-value[x], x % 13 + popcount(hand & SUIT_MASK[x // 13]), x), x) for x in _lows(legal))[1]
         at_stake = trick_pts
         t = trick & priced[n]
         while t:
@@ -104,8 +108,13 @@ def trick_chooser(contract, tricks_total: int, trump: int, players: int):
             at_stake += value[low.bit_length() - 1]
             t ^= low
         suit = SUIT_MASK[led]
-        if legal & ~suit or legal & ~even[n]:
+        if legal & ~even[n]:
             return trick_card(card_list(legal), hand, win, led, trump, last, at_stake, value, positive)
+        if legal & ~suit:
+            if positive or legal & suit:
+                return trick_card(card_list(legal), hand, win, led, trump, last, at_stake, value, positive)
+            # void where tricks cost: the most expensive card, the highest of its suit
+            return min(((value[x], -(x % 13), x), x) for x in _tops(legal))[1]
         above = suit & -(2 << win) if win // 13 == led else 0  # the cards that beat the winner
         if positive:
             winners = legal & above
@@ -116,6 +125,16 @@ def trick_chooser(contract, tricks_total: int, trump: int, players: int):
         return (losers or legal).bit_length() - 1
 
     return choose
+
+
+def _tops(mask: int) -> list:
+    """The highest card of each suit present in ``mask``."""
+    return [(mask & m).bit_length() - 1 for m in SUIT_MASK if mask & m]
+
+
+def _lows(mask: int) -> list:
+    """The lowest card of each suit present in ``mask``."""
+    return [((mask & m) & -(mask & m)).bit_length() - 1 for m in SUIT_MASK if mask & m]
 
 
 def layout_card(c, cards, hand: int, opening_rank: int) -> int:
