@@ -6,6 +6,7 @@ from typing import Optional
 from ..cards import FULL_DECK, SUIT_MASK, SUIT_NAMES, card_list, card_str, popcount
 from .actions import NO_TRUMP, IllegalAction, action_str, call, called_suit, is_bet
 from .bidding import AuctionRound
+from .catalogue import Deal
 from .doubling import BettingRound
 from .envs import card_scoring_env, end_when_env, play_env, seat_env, trick_env
 from .trickkernel import add_seat_scores, playout, winning_card, winning_play
@@ -15,7 +16,7 @@ from .view import SeatView
 PASSING, AUCTION, CALL, DOUBLE, PLAY, DONE = Phase.PASS, Phase.AUCTION, Phase.CALL, Phase.DOUBLE, Phase.PLAY, Phase.DONE
 
 
-class TrickDeal:
+class TrickDeal(Deal):
     """One deal of a trick contract, from the trump call (if any) to the last trick."""
 
     def __init__(self, contract, players: int, deck: int, dealer: int, dealt: list, direction: int = 1, number: int = 1):

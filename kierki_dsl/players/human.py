@@ -127,15 +127,15 @@ class HumanPlayer(Player):
     # -- showing the table ---------------------------------------------------------------------
     def _deals_in_match(self) -> str:
         rs = self.rules
-        if rs is None or getattr(rs, "until", None) is not None:
+        if rs is None or rs.until is not None:
             return ""
         return f" of {len(rs.schedule) * rs.series}"
 
     def _contract_lines(self, view) -> list:
         c = self.contract_of(view)
-        title = f"{c.pl} — {c.en}" if getattr(c, "en", "") else c.pl
+        title = f"{c.pl} — {c.en}" if c.en else c.pl
         lines = [f"Deal {view.deal_number}{self._deals_in_match()}: {title}"]
-        if self.rules is not None and getattr(c, "name", None) in getattr(self.rules, "specs", {}):
+        if self.rules is not None and c.name in self.rules.specs:
             from ..explain import aspects
 
             asp = aspects(self.rules, c.name)
