@@ -163,7 +163,6 @@ def compile_tricks(contract, players: int, tricks: int, deck: int) -> Optional[C
 def _pass_cards(hands: list, count: int, offset: int, players: int, grb) -> list:
     """Every seat passes ``count`` random cards to the seat ``offset`` places on, at once."""
     given = []
-    kept = []
     for h in hands:
         g = 0
         for _ in range(count):
@@ -175,8 +174,13 @@ def _pass_cards(hands: list, count: int, offset: int, players: int, grb) -> list
                 k -= 1
             g |= m & -m
         given.append(g)
-        kept.append(h & ~g)
-    return [kept[s] | given[(s - offset) % players] for s in range(players)]
+    return exchange(hands, given, offset, players)
+
+
+def exchange(hands: list, given: list, offset: int, players: int) -> list:
+    """The hands once every seat has passed the cards ``given[seat]`` (masks) to the seat
+    ``offset`` places on."""
+    return [(hands[s] & ~given[s]) | given[(s - offset) % players] for s in range(players)]
 
 
 def compile_layout(contract, players: int) -> Optional[Callable]:

@@ -218,7 +218,7 @@ class TrickContract(Contract):
         passing = self.passing is not None
         kernels: dict = {}
         if policy is not None:
-            if passing:  # the exchange is a decision the fast path does not make for a policy
+            if passing and self.call is not None:  # the exchange comes before trumps are known
                 return None
             return self._policy_deal(fast, policy, players, tricks, direction, called_by, lead)
 
@@ -253,13 +253,21 @@ class TrickContract(Contract):
         fixed_trump = self.trump
         choices = self.call.choices if self.call is not None else ()
         after = self.call.after if self.call is not None else 0
+        passing = self.passing
         kernels: dict = {}  # trump -> (kernel, chooser)
+        exchange = policy.passes(self, tricks, fixed_trump, players) if passing is not None else None
 
         def deal(dealer: int, hands: list, number: int, rng, log=None, dealt=None) -> tuple:
             caller, trump = NOBODY, fixed_trump
             if called_by is not None:
                 caller = called_by(dealer, NOBODY, hands)
                 trump = policy.call(dealt[caller][:after], choices)
+            if exchange is not None:
+                offset = passing.offset(number, players) * direction
+                if offset:
+                    from .fastplay import exchange as hand_over
+
+                    hands = hand_over(hands, [exchange(h, passing.count) for h in hands], offset, players)
             first = lead(dealer, caller, hands)
             got = kernels.get((trump, log is None))
             if got is None:

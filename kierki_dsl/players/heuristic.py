@@ -127,6 +127,26 @@ def trick_chooser(contract, tricks_total: int, trump: int, players: int):
     return choose
 
 
+def pass_order(contract, tricks_total: int, trump: int, players: int):
+    """The heuristic passes its cards in this order (a sort key): where tricks pay its lowest
+    cards, where they cost its most expensive ones, then its highest."""
+    _, value = card_values(contract, tricks_total, trump, players, 1)
+    if is_positive(contract, tricks_total, trump, players):
+        return lambda x: (x % 13, x)
+    return lambda x: (value[x], -(x % 13), x)
+
+
+def pass_chooser(contract, tricks_total: int, trump: int, players: int):
+    """The heuristic's exchange for a whole-deal path: ``passes(hand, count)`` -> the mask of
+    the cards it passes (one at a time it passes the first left in ``pass_order``)."""
+    key = pass_order(contract, tricks_total, trump, players)
+
+    def passes(hand: int, count: int) -> int:
+        return sum(1 << x for x in sorted(card_list(hand), key=key)[:count])
+
+    return passes
+
+
 def _tops(mask: int) -> list:
     """The highest card of each suit present in ``mask``."""
     return [(mask & m).bit_length() - 1 for m in SUIT_MASK if mask & m]
@@ -178,7 +198,7 @@ def layout_chooser(contract):
 
 class FastHeuristic:
     """The heuristic player's decisions where a whole-deal fast path plays for it (all seats
-    heuristic): the trump call, trick play and layout play, the same as ``HeuristicPlayer``
+    heuristic): the trump call, the exchange, trick play and layout play, the same as ``HeuristicPlayer``
     in the same position (held to it by tests/test_fast_heuristic.py)."""
 
     name = "heuristic"  # the player that plays the deals no fast path covers
@@ -192,6 +212,7 @@ class FastHeuristic:
         return suit if suit in choices else choices[0]
 
     tricks = staticmethod(trick_chooser)
+    passes = staticmethod(pass_chooser)
     layout = staticmethod(layout_chooser)
 
 
@@ -257,12 +278,7 @@ class HeuristicPlayer(Player):
 
     # -- other decisions -------------------------------------------------------------------
     def _pass(self, view, legal) -> int:
-        c = self.contract_of(view)
-        _, value = card_values(c, view.tricks_total, view.trump, view.players, 1)
-        positive = is_positive(c, view.tricks_total, view.trump, view.players)
-        if positive:
-            return min(legal, key=lambda x: (x % 13, x))
-        return min(legal, key=lambda x: (value[x], -(x % 13), x))
+        return min(legal, key=pass_order(self.contract_of(view), view.tricks_total, view.trump, view.players))
 
     def _choose(self, view, legal) -> int:
         from ..interpreter.actions import CHOOSE_BASE
