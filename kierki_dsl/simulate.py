@@ -6,9 +6,11 @@ split between workers. The seed's own random stream deals the cards (as ``MatchR
 does), the players draw from streams of their own, so every ruleset with the same deck and
 players gets the same deals from the same seed: ``compare`` plays game i of both rulesets
 on the same deals with the same seats (duplicate). Matches of random players use the
-compiled whole-deal fast path (``interpreter/fastplay.py``); other players play through the
-general interpreter. A worker process loads and compiles each ruleset once (``compiled``),
-however many batches it plays.
+compiled whole-deal fast path (``interpreter/fastplay.py``), and so do matches of heuristic
+players in every seat (the heuristic's choice in the same kernels: ``FastMatch`` with a
+policy); other players play through the general interpreter. A worker process loads and
+compiles each ruleset once (``compiled``), however many batches it plays, and makes each
+match's measures itself. SIGTERM or Ctrl-C to the command ends its workers.
 """
 from __future__ import annotations
 

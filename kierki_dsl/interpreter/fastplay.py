@@ -5,7 +5,10 @@ with random play needs no views and no per-step calls from outside. ``compile_fa
 a compiled contract into a closure that plays a whole deal on per-suit 13-bit masks, with
 every card-only rule already folded into masks: lead bans and discard rules become per-suit
 masks, scoring that depends only on the trick number becomes a table, and card penalties
-are counted once at the end with popcounts over the cards each seat took. Contracts whose
+are counted once at the end with popcounts over the cards each seat took. For a trick
+contract the play itself is a kernel written out from those tables per trump and direction
+(``trickgen``); a player's ``choose`` function can pick the cards instead of random draws
+(the heuristic player's whole-deal path). Contracts whose
 rules read the state of the trick (must-overtake, hearts broken, dynamic scoring, passing)
 return None and are played by the general interpreter instead — the same results, slower.
 
