@@ -2,12 +2,14 @@
 
 The step-by-step deal states serve players that think; a simulation of thousands of matches
 with random play needs no views and no per-step calls from outside. ``compile_fast`` turns
-a compiled contract into a closure that plays a whole deal on per-suit 13-bit masks, with
-every card-only rule already folded into masks: lead bans and discard rules become per-suit
-masks, scoring that depends only on the trick number becomes a table, and card penalties
-are counted once at the end with popcounts over the cards each seat took. Contracts whose
-rules read the state of the trick (must-overtake, hearts broken, dynamic scoring, passing)
-return None and are played by the general interpreter instead — the same results, slower.
+a compiled contract into a closure that plays a whole deal on per-suit 13-bit masks. Which
+cards are legal is the legality kernel's (``legality.py``, shared with the step-by-step
+state): its programs by trick number and hearts broken, applied to per-suit masks; scoring
+that depends only on the trick number becomes a table, and card penalties are counted once
+at the end with popcounts over the cards each seat took. Contracts whose rules read more of
+the state (the suit led or the winning card, as must-overtake; the cards played; dynamic
+scoring; bets) return None and are played by the general interpreter instead — the same
+results, slower.
 
 After a call, ``play.ended[0]`` says how the deal ended: ``EARLY`` (the contract's early stop:
 nothing left to score), ``BLOCKED`` (a layout where nobody could play) or 0 (played out).
@@ -19,41 +21,13 @@ from __future__ import annotations
 
 from typing import Callable, Optional
 
-from .envs import play_env
+from .legality import DISCARD, FOLLOW, LEAD, narrow_suit, narrow_suits
 from .trickkernel import add_seat_scores
 
 RANKS = tuple(tuple(r for r in range(13) if m >> r & 1) for m in range(8192))
 POP = tuple(len(t) for t in RANKS)
 FULL13 = 8191
 EARLY, BLOCKED = 1, 2  # values of ``play.ended[0]``
-
-
-def _split(mask: int) -> tuple:
-    return (mask & FULL13, mask >> 13 & FULL13, mask >> 26 & FULL13, mask >> 39 & FULL13)
-
-
-_WHEN_KEYS = {"trick.number", "trick.is_first", "trick.is_last", "hearts_broken"}
-
-
-def _rule_table(contract, phase: str, tricks: int):
-    """The restrictions of one phase as a table by (trick, hearts broken): per trick number
-    ``n`` and ``broken`` in {0, 1}, entry ``2 * n + broken`` lists (per-suit masks, require).
-    None when a rule reads more of the state than that (then the interpreter plays it)."""
-    rules = [r for r in contract.restrictions if r.phase in (phase, "any")]
-    for r in rules:
-        if r.cards.const is None or not r.fallback:
-            return None
-        if r.when is not None and not set(r.when.free) <= _WHEN_KEYS:
-            return None
-    table = [()] * (2 * tricks + 4)
-    for n in range(1, tricks + 1):
-        for broken in (0, 1):
-            # only rules reading _WHEN_KEYS get here: the other names stand in with -1 and 0
-            env = play_env(-1, -1, -1, n, tricks, bool(broken), 0, 0)
-            table[2 * n + broken] = tuple(
-                (_split(r.cards.const), r.require) for r in rules if r.when is None or r.when(env)
-            )
-    return table if any(table) else []
 
 
 def _pick(m0: int, m1: int, m2: int, m3: int, grb) -> tuple:
@@ -71,18 +45,6 @@ def _pick(m0: int, m1: int, m2: int, m3: int, grb) -> tuple:
     return 3, RANKS[m3][k - c2]
 
 
-def _narrow(m0, m1, m2, m3, rules):
-    """Apply restrictions in order, each yielding when it would leave nothing legal."""
-    for masks, req in rules:
-        if req:
-            a0, a1, a2, a3 = m0 & masks[0], m1 & masks[1], m2 & masks[2], m3 & masks[3]
-        else:
-            a0, a1, a2, a3 = m0 & ~masks[0], m1 & ~masks[1], m2 & ~masks[2], m3 & ~masks[3]
-        if a0 | a1 | a2 | a3:
-            m0, m1, m2, m3 = a0, a1, a2, a3
-    return m0, m1, m2, m3
-
-
 def compile_fast(contract, players: int, tricks: int, deck: int) -> Optional[Callable]:
     """The contract's whole-deal player ``play(hands, leader, trump, grb, direction, ...) -> scores``,
     or None (each deal type compiles its own: ``contract.fast_player``)."""
@@ -95,15 +57,17 @@ def compile_tricks(contract, players: int, tricks: int, deck: int) -> Optional[C
         return None
     if contract.end_when is not None or not contract.follow_suit:
         return None
-    lead_tab = _rule_table(contract, "lead", tricks)
-    follow_tab = _rule_table(contract, "follow", tricks)
-    discard_tab = _rule_table(contract, "discard", tricks)
-    if lead_tab is None or follow_tab is None or discard_tab is None:
-        return None
     trumps = contract.call.choices if contract.call is not None else (contract.trump,)
     tables = {t: contract.tables(tricks, t, players) for t in trumps}
     if any(dyn for _, _, dyn in tables.values()):
         return None
+    rules = {}  # per trump: the legality kernel's programs by (trick, hearts broken), per phase
+    for t in trumps:
+        kernel = contract.legality(tricks, t, deck)
+        rules[t] = tuple(kernel.by_trick(phase) for phase in (LEAD, FOLLOW, DISCARD))
+        if None in rules[t]:
+            return None  # the rules read more than the trick number and hearts broken
+
     seat_scorers = [s for s in contract.scorers if s.kind == "seat"]
     passing = contract.passing
     plans = {}
@@ -133,6 +97,7 @@ def compile_tricks(contract, players: int, tricks: int, deck: int) -> Optional[C
         """``lead_of(hands)`` gives the first leader after cards are passed (e.g. holder(2C));
         ``log``, a list, receives every card played in order (for the differential test)."""
         tp, final, per_trick, rest, penalty = plans[trump]
+        lead_tab, follow_tab, discard_tab = rules[trump]
         ended[0] = 0
         order = orders if direction == 1 else [[((ld - i) % players) * 4 for i in range(players)] for ld in range(players)]
         if passing is not None:
@@ -153,8 +118,9 @@ def compile_tricks(contract, players: int, tricks: int, deck: int) -> Optional[C
             seats = order[leader]
             b = seats[0]
             m0, m1, m2, m3 = hs[b], hs[b + 1], hs[b + 2], hs[b + 3]
-            if lead_tab:
-                m0, m1, m2, m3 = _narrow(m0, m1, m2, m3, lead_tab[2 * n + broken])
+            prog = lead_tab[2 * n + broken]
+            if prog:
+                m0, m1, m2, m3 = narrow_suits(m0, m1, m2, m3, prog, n)
             s, r = _pick(m0, m1, m2, m3, grb)
             hs[b + s] ^= 1 << r
             if log is not None:
@@ -165,11 +131,9 @@ def compile_tricks(contract, players: int, tricks: int, deck: int) -> Optional[C
             for fb in seats[1:]:
                 m = hs[fb + led]
                 if m:
-                    if follow_tab:
-                        for masks, req in follow_tab[2 * n + broken]:
-                            a = m & masks[led] if req else m & ~masks[led]
-                            if a:
-                                m = a
+                    prog = follow_tab[2 * n + broken]
+                    if prog:
+                        m = narrow_suit(m, led, prog, n)
                     c = POP[m]
                     r = RANKS[m][(grb(32) * c) >> 32] if c > 1 else RANKS[m][0]
                     hs[fb + led] ^= 1 << r
@@ -180,8 +144,9 @@ def compile_tricks(contract, players: int, tricks: int, deck: int) -> Optional[C
                         best, win = r, fb
                     continue
                 m0, m1, m2, m3 = hs[fb], hs[fb + 1], hs[fb + 2], hs[fb + 3]
-                if discard_tab:
-                    m0, m1, m2, m3 = _narrow(m0, m1, m2, m3, discard_tab[2 * n + broken])
+                prog = discard_tab[2 * n + broken]
+                if prog:
+                    m0, m1, m2, m3 = narrow_suits(m0, m1, m2, m3, prog, n)
                 s, r = _pick(m0, m1, m2, m3, grb)
                 hs[fb + s] ^= 1 << r
                 tm |= 1 << (13 * s + r)

@@ -3,7 +3,8 @@ the whole-deal fast path (``fastplay``) and the bots (through the state) all ask
 
 A contract's play restrictions are compiled, once per (tricks, trump, deck), into
 *programs*: for one situation (leading, following the suit led, or unable to follow) the
-restrictions that apply there, in order, each as ``(keep mask, fallback, rule)``. The legal
+restrictions that apply there, in order, each as ``(keep mask, fallback, rule, keep mask
+per suit)`` (the last for players that hold hands as four 13-bit masks, as ``fastplay``). The legal
 cards are then the hand (or its cards of the suit led) narrowed by the program: each rule
 keeps ``legal & keep``, unless that leaves nothing and the rule falls back (``fallback``,
 the default) — a rule without fallback that leaves nothing is a located run-time error.
@@ -92,7 +93,8 @@ class Legality:
             if r.when is not None and not r.when(env):
                 continue
             pm = r.cards.mask(env)
-            out.append((pm if r.require else FULL_DECK & ~pm, r.fallback, r))
+            keep = pm if r.require else FULL_DECK & ~pm
+            out.append((keep, r.fallback, r, tuple(keep >> (13 * s) & 8191 for s in range(4))))
         return tuple(out)
 
     def program_for(self, progs: list, phase: int, led: int, st) -> tuple:
@@ -165,7 +167,7 @@ class Legality:
 def narrow(legal: int, program: tuple, number: int, card: int = -1):
     """``legal`` narrowed by ``program`` in trick ``number``; with ``card``, instead the reason
     of the first rule that takes ``card`` away (None if none does)."""
-    for keep, fallback, rule in program:
+    for keep, fallback, rule, _ in program:
         m = legal & keep
         if m or not fallback:
             if not m and legal:
@@ -176,4 +178,28 @@ def narrow(legal: int, program: tuple, number: int, card: int = -1):
     return None if card >= 0 else legal
 
 
-__all__ = ["Legality", "narrow", "LEAD", "FOLLOW", "DISCARD", "PHASES"]
+def narrow_suits(m0: int, m1: int, m2: int, m3: int, program: tuple, number: int) -> tuple:
+    """``narrow`` of a hand held as four per-suit 13-bit masks (spades first)."""
+    for _, fallback, rule, (k0, k1, k2, k3) in program:
+        a0, a1, a2, a3 = m0 & k0, m1 & k1, m2 & k2, m3 & k3
+        if a0 | a1 | a2 | a3:
+            m0, m1, m2, m3 = a0, a1, a2, a3
+        elif not fallback:
+            if m0 | m1 | m2 | m3:
+                raise rule.leaves_nothing(number)
+            m0 = m1 = m2 = m3 = 0
+    return m0, m1, m2, m3
+
+
+def narrow_suit(m: int, suit: int, program: tuple, number: int) -> int:
+    """``narrow`` of the 13-bit mask ``m`` of cards of one ``suit`` (following it)."""
+    for _, fallback, rule, keeps in program:
+        a = m & keeps[suit]
+        if a or not fallback:
+            if not a and m:
+                raise rule.leaves_nothing(number)
+            m = a
+    return m
+
+
+__all__ = ["Legality", "narrow", "narrow_suits", "narrow_suit", "LEAD", "FOLLOW", "DISCARD", "PHASES"]
