@@ -96,7 +96,9 @@ def _player_names(spec: str, n: int) -> list:
     return names
 
 
-def _players(spec: str, n: int, ruleset=None):
+def _players(spec: str, n: int, ruleset=None, prompts=None):
+    """The seats' players; a human seat talks on ``prompts`` (stdout unless given: with
+    ``--format json`` stdout is kept for the JSON document alone)."""
     from .players.base import make_player
 
     out = []
@@ -107,6 +109,8 @@ def _players(spec: str, n: int, ruleset=None):
             raise _usage(str(e.args[0]))
         if name == "human":
             p.ruleset = ruleset
+            if prompts is not None:
+                p.out = prompts
         out.append(p)
     return out
 
@@ -203,7 +207,8 @@ def _play(rs, seed: int, names: list, fmt, record, writer, saved: Optional[tuple
     from .record import match_record, write_atomic
     from .report import deal_lines, match_header, match_json, render_diagnostics, standings_text, title_width
 
-    seat_players = _players(",".join(names), rs.players, rs)
+    text = fmt == OutputFormat.text
+    seat_players = _players(",".join(names), rs.players, rs, None if text else sys.stderr)
     on_action = writer.write if writer is not None else None
     if saved is not None:
         from .savefile import ResumeRunner
@@ -212,7 +217,6 @@ def _play(rs, seed: int, names: list, fmt, record, writer, saved: Optional[tuple
     else:
         runner = MatchRunner(rs, seat_players, seed, on_action=on_action, deals=fixed)
     results, warnings = [], []
-    text = fmt == OutputFormat.text
     person = "human" in names  # the seed would show every hand (--record): said at the end only
     width = title_width(rs)
     if text:

@@ -202,6 +202,9 @@ def replay(ruleset, record: dict) -> ReplayReport:
     deals = record["deals"]
     first_dealer = None
     chosen: dict = {}
+    if isinstance(record.get("players"), int) and record["players"] != n:
+        report.violations.append(Violation(1, f"the record is of a match of {record['players']} players; the ruleset seats {n}"))
+        return report
     if record.get("fixed_deals") is True:  # a match of given deals (--deals): each names its contract
         return _replay_fixed(ruleset, deals, report)
     for k, entry in enumerate(deals):
@@ -273,9 +276,12 @@ def _chosen(ruleset, slot, k: int, entry, chosen: dict):
         return names.index(named)
 
     try:
-        return slot.resolve(dealer, ruleset.players, masks, ruleset.deck, chosen, pick), None
+        contract = slot.resolve(dealer, ruleset.players, masks, ruleset.deck, chosen, pick)
     except MatchError as e:
         return None, Violation(d, str(e))
+    if isinstance(named, str) and named != contract.name:
+        return None, Violation(d, f"the record names contract {named!r}, but deal {d} of this ruleset plays {contract.name!r}")
+    return contract, None
 
 
 def _replay_deal(ruleset, contract, k: int, entry, first_dealer: Optional[int]):

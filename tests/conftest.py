@@ -92,36 +92,45 @@ def run_cli(*args: str, timeout: float = 120, cwd=None, input: bytes = None):
     return p.returncode, out.decode("utf-8", "replace"), err.decode("utf-8", "replace"), seconds
 
 
+# Forks the command from a small Python and reports its rusage on a pipe. Measured directly, a
+# child's peak RSS would include the test process's own (Linux carries the parent's high-water
+# mark across fork and exec), so the bound would depend on what the suite had imported.
+_MEASURE = """import os, sys
+pid = os.fork()
+if pid == 0:
+    os.execvp(sys.argv[2], sys.argv[2:])
+_, status, usage = os.wait4(pid, 0)
+os.write(int(sys.argv[1]), b"%d %r" % (usage.ru_maxrss, usage.ru_utime + usage.ru_stime))
+sys.exit(os.waitstatus_to_exitcode(status) & 255)
+"""
+
+
 def run_measured(*args: str, timeout: float = 30):
-    """Like run_cli, but measure the child's own peak RSS with wait4 (KiB on Linux)."""
+    """Like run_cli, but measure the command's own peak RSS (KiB) and CPU time with wait4."""
+    import threading
+
     start = time.perf_counter()
-    with open(os.devnull, "rb") as devnull:
-        p = spawn(list(args), stdin=devnull)
-        out, err = b"", b""
-        import threading
-
-        chunks = {"out": [], "err": []}
-
-        def pump(stream, key):
-            chunks[key].append(stream.read())
-
-        t1 = threading.Thread(target=pump, args=(p.stdout, "out"))
-        t2 = threading.Thread(target=pump, args=(p.stderr, "err"))
-        t1.start()
-        t2.start()
+    report, write_end = os.pipe()
+    try:
+        cmd = [sys.executable, "-c", _MEASURE, str(write_end)] + kierki_command() + list(args)
+        p = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             start_new_session=True, pass_fds=(write_end,))
+        os.close(write_end)
+        write_end = -1
         watchdog = threading.Timer(timeout, os.killpg, (p.pid, signal.SIGKILL))  # never wait forever
         watchdog.start()
         try:
-            _, status, usage = os.wait4(p.pid, 0)
+            out, err = p.communicate()
         finally:
             watchdog.cancel()
-        t1.join(timeout)
-        t2.join(timeout)
-        p.returncode = os.waitstatus_to_exitcode(status)
-        out, err = b"".join(chunks["out"]), b"".join(chunks["err"])
+            stop(p)
+        rss, cpu = os.read(report, 100).split()
+    finally:
+        os.close(report)
+        if write_end >= 0:
+            os.close(write_end)
     seconds = time.perf_counter() - start
-    cpu = usage.ru_utime + usage.ru_stime
-    return p.returncode, out.decode("utf-8", "replace"), err.decode("utf-8", "replace"), (cpu, seconds), usage.ru_maxrss
+    return p.returncode, out.decode("utf-8", "replace"), err.decode("utf-8", "replace"), (float(cpu), seconds), int(rss)
 
 
 @pytest.fixture

@@ -115,6 +115,21 @@ def test_replay_refuses_a_wrong_score(tmp_path):
     assert code == 1 and "deal 7: recorded scores [0, 0, 0, -1300] disagree" in err
 
 
+def test_replay_refuses_a_record_naming_another_contract_or_player_count(tmp_path):
+    rec = tmp_path / "m.json"
+    run_cli("run", str(STANDARD), "--seed", "3", "--record", str(rec))
+    data = json.loads(rec.read_text("utf-8"))
+    data["deals"][1]["contract"] = "bez_lew"
+    rec.write_text(json.dumps(data), "utf-8")
+    code, out, err, _ = run_cli("replay", str(rec), "--ruleset", str(STANDARD))
+    assert code == 1 and "deal 2: the record names contract 'bez_lew', but deal 2 of this ruleset plays 'bez_kierow'" in err
+    data["deals"][1]["contract"] = "bez_kierow"
+    data["players"] = 3
+    rec.write_text(json.dumps(data), "utf-8")
+    code, out, err, _ = run_cli("replay", str(rec), "--ruleset", str(STANDARD))
+    assert code == 1 and "the record is of a match of 3 players; the ruleset seats 4" in err
+
+
 def test_replay_accepts_a_partial_record(tmp_path):
     rec = tmp_path / "m.json"
     run_cli("run", str(STANDARD), "--seed", "4", "--record", str(rec))

@@ -206,3 +206,14 @@ def test_an_extra_turn_does_not_claim_that_the_others_passed():
     before = len(out.getvalue())
     assert card_str(h.act(st.view(1))) == "8S"
     assert "Since your last turn" not in out.getvalue()[before:]
+
+
+def test_with_json_output_the_person_is_prompted_on_stderr_and_stdout_is_one_document():
+    import json
+
+    rc, out, err, _ = run_cli("run", str(STANDARD), "--seed", "4", "--human", "0", "--players", "random",
+                              "--format", "json", input=b"1\n" * 700)
+    assert rc == 0, err
+    doc = json.loads(out)
+    assert doc["seed"] == 4 and len(doc["deals"]) == 12
+    assert "Your hand (N):" in err and "your card>" in err
