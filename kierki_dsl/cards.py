@@ -93,27 +93,37 @@ def bits(mask: int) -> Iterator[int]:
         mask ^= low
 
 
-class _SuitCards(dict):
-    """A suit's 13-bit field of a mask -> its card ids, each pattern worked out once when met."""
-
-    __slots__ = ("base",)
-
-    def __init__(self, suit: int) -> None:
-        super().__init__()
-        self.base = 13 * suit
-
-    def __missing__(self, ranks: int) -> tuple:
-        base = self.base
-        cards = self[ranks] = tuple(base + r for r in range(13) if ranks >> r & 1)
-        return cards
+#: Per suit, its 13-bit field of a mask -> the card ids (tuples); filled whole when first used.
+SUIT_CARDS: tuple = ({}, {}, {}, {})
+_S0, _S1, _S2, _S3 = SUIT_CARDS
 
 
-_S0, _S1, _S2, _S3 = (_SuitCards(s) for s in range(4))
+def _fill_suit_cards() -> None:
+    """Every rank pattern of every suit (4 x 8192 tuples, built in a few milliseconds)."""
+    for suit, table in enumerate(SUIT_CARDS):
+        base = 13 * suit
+        table[0] = ()
+        for m in range(1, 8192):
+            top = m.bit_length() - 1
+            table[m] = table[m ^ (1 << top)] + (base + top,)
+
+
+def suit_cards(suit: int, ranks: int) -> tuple:
+    """The card ids of ``suit`` whose ranks are the bits of ``ranks`` (13 bits), ascending."""
+    try:
+        return SUIT_CARDS[suit][ranks]
+    except KeyError:
+        _fill_suit_cards()
+        return SUIT_CARDS[suit][ranks]
 
 
 def card_list(mask: int) -> list[int]:
     """The card ids in a mask as a list, ascending (a table lookup per suit)."""
-    return [*_S0[mask & 8191], *_S1[mask >> 13 & 8191], *_S2[mask >> 26 & 8191], *_S3[mask >> 39 & 8191]]
+    try:
+        return [*_S0[mask & 8191], *_S1[mask >> 13 & 8191], *_S2[mask >> 26 & 8191], *_S3[mask >> 39 & 8191]]
+    except KeyError:
+        _fill_suit_cards()
+        return card_list(mask)
 
 
 def mask_of(cards: Iterable[int]) -> int:

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from typing import Optional
 
-from ..cards import FULL_DECK, SUIT_MASK, SUIT_NAMES
+from ..cards import FULL_DECK, SUIT_MASK, SUIT_NAMES, card_list, suit_cards
 from .envs import play_env
 
 LEAD, FOLLOW, DISCARD = 0, 1, 2
@@ -59,6 +59,10 @@ class Legality:
         self.per_card = tuple("winning" in r for r in reads)
         self.led_read = tuple("led_suit" in r or "winning" in r for r in reads)
         self.all_fallback = all(r.fallback for rules in self.rules for r in rules)
+        # when a deal must ask ``at`` again: a trick took ``watched`` cards, or the trick number
+        # changes what the rules see (every trick, or on reaching ``turning``)
+        self.every_trick = self.number_read
+        self.turning = frozenset((2, tricks)) if self.first_last_read else frozenset()
         self._memo: dict = {}
         self._live: dict = {}
 
@@ -72,6 +76,11 @@ class Legality:
         else:
             n = 0
         return n, broken and self.broken_read, played & self.played_seen
+
+    def watched(self, broken: bool, played: int) -> int:
+        """The cards whose play in a trick may change the next trick's programs (beyond the
+        trick number): hearts until broken, the counted played cards not played yet."""
+        return (SUIT_MASK[1] if self.broken_read and not broken else 0) | (self.played_seen & ~played)
 
     def at(self, number: int, broken: bool, played: int) -> list:
         """The programs of trick ``number`` (``broken``: hearts broken before it; ``played``:
@@ -137,6 +146,21 @@ class Legality:
         if prog is None:
             prog = self.program_for(progs, phase, led, st)
         return narrow(legal, prog, number) if prog else legal
+
+    def legal(self, hand: int, led: int, progs: list, number: int, st) -> tuple:
+        """``(mask, card ids)`` of the legal cards, as ``mask`` gives them."""
+        if led >= 0 and self.follow_suit:
+            shift = 13 * led
+            ranks = hand >> shift & 8191
+            if ranks:
+                prog = progs[FOLLOW][led]
+                if prog is None:
+                    prog = self.program_for(progs, FOLLOW, led, st)
+                if prog:
+                    ranks = narrow_suit(ranks, led, prog, number)
+                return ranks << shift, suit_cards(led, ranks)
+        legal = self.mask(hand, led, progs, number, st)
+        return legal, tuple(card_list(legal))
 
     def reason(self, hand: int, led: int, progs: list, number: int, st, card: int) -> Optional[str]:
         """The rule that makes ``card`` (held in ``hand``) illegal, in words, or None."""

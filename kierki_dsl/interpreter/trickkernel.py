@@ -33,8 +33,8 @@ def card_beats(card: int, win: int, trump: int) -> bool:
 
 @functools.lru_cache(maxsize=8)
 def beats_table(trump: int) -> tuple:
-    """Per card winning a trick so far, the mask of the cards that would beat it (``card_beats``)."""
-    return tuple(sum(1 << c for c in range(52) if card_beats(c, win, trump)) for win in range(52))
+    """Per card winning a trick so far, the set of the cards that would beat it (``card_beats``)."""
+    return tuple(frozenset(c for c in range(52) if card_beats(c, win, trump)) for win in range(52))
 
 
 def winning_play(plays, trump: int) -> int:

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Optional
 
-from ..cards import FULL_DECK, SUIT_MASK, SUIT_NAMES, card_list, card_str, popcount
+from ..cards import BIT, FULL_DECK, SUIT_MASK, SUIT_NAMES, card_list, card_str, popcount
 from .actions import NO_TRUMP, IllegalAction, action_str, call, called_suit, is_bet
 from .bidding import AuctionRound
 from .doubling import BettingRound
@@ -50,9 +50,9 @@ class TrickDeal:
         self.auction: Optional[AuctionRound] = None  # the auction, when the contract has one
         self.bid, self.bidder = 0, -1  # its outcome
         self.passes: list = [[] for _ in range(players)]  # cards each seat passes
-        self._given = [0] * players  # the same as masks
+        self._passable = [sorted(d) for d in dealt]  # per seat, the cards it may still pass
         self.win = -1  # the card winning the trick in progress
-        self._lhand, self._lmask = -1, 0  # the hand on turn and its legal cards, last worked out
+        self._lhand, self._lmask, self._lc = -1, 0, ()  # the hand on turn and its legal cards (mask, ids)
         self._next = tuple((s + direction) % players for s in range(players))
         self.pass_offset = contract.passing.offset(number, players) if contract.passing else 0
         if self.pass_offset:
@@ -109,13 +109,14 @@ class TrickDeal:
         c = self.contract
         self._tables = c.tables(self.tricks_total, self.trump, self.players)
         self._kernel = c.legality(self.tricks_total, self.trump, self.deck)
-        self._progs = self._kernel.at(self.trick_no, self.hearts_broken, self.played)
+        self._at_trick()
         self._beats = beats_table(self.trump)
         self._lhand = -1
+        self._early = c.early_stop or c.end_when is not None
 
     # -- queries ---------------------------------------------------------------------------
     def is_terminal(self) -> bool:
-        return self.phase == DONE
+        return self.phase is DONE
 
     def current_player(self) -> int:
         return -1 if self.phase == DONE else self.to_move
@@ -126,10 +127,11 @@ class TrickDeal:
 
     def legal_actions(self) -> list[int]:
         if self.phase is PLAY:
-            hand = self.hands[self.to_move]
-            return card_list(self._lmask if hand == self._lhand else self.legal_mask())
+            if self.hands[self.to_move] != self._lhand:
+                self.legal_mask()
+            return list(self._lc)
         if self.phase == PASSING:
-            return card_list(self.hands[self.to_move] & ~self._given[self.to_move])
+            return list(self._passable[self.to_move])
         if self.phase == CALL:
             return [call(s) for s in self.contract.call.choices]
         if self.phase == AUCTION:
@@ -153,7 +155,9 @@ class TrickDeal:
         hand = self.hands[self.to_move]
         if hand == self._lhand:
             return self._lmask
-        legal = self._kernel.mask(hand, self.led, self._progs, self.trick_no, self)
+        if self.phase is not PLAY:
+            return 0
+        legal, self._lc = self._kernel.legal(hand, self.led, self._progs, self.trick_no, self)
         self._lhand, self._lmask = hand, legal
         return legal
 
@@ -190,29 +194,25 @@ class TrickDeal:
     # -- applying actions ------------------------------------------------------------------
     def apply_action(self, action: int) -> None:
         if self.phase is PLAY:
-            hand = self.hands[self.to_move]
-            legal = self._lmask if hand == self._lhand else self.legal_mask()
-            try:
-                ok = legal >> action & 1
-            except (TypeError, ValueError):  # not a card number (a negative one)
-                ok = 0
-            if not ok:
+            if self.hands[self.to_move] != self._lhand:
+                self.legal_mask()
+            if action not in self._lc:
                 raise IllegalAction(self.why_illegal(action) or "illegal card")
             self.play_legal(action)
             return
         if self.phase == PASSING:
             seat = self.to_move
-            if not (0 <= action < 52 and (self.hands[seat] & ~self._given[seat]) >> action & 1):
+            if action not in self._passable[seat]:
                 raise IllegalAction(self.why_illegal(action) or "illegal pass")
+            self._passable[seat].remove(action)
             self.actions.append(action)
             self.passes[seat].append(action)
-            self._given[seat] |= 1 << action
-            if len(self.passes[seat]) == self.contract.passing.count:
-                nxt = (seat + self.direction) % self.players
-                if all(len(p) == self.contract.passing.count for p in self.passes):
+            count = self.contract.passing.count
+            if len(self.passes[seat]) == count:
+                if len(self.actions) == count * self.players:  # passing comes first: these are all passes
                     self._exchange()
                 else:
-                    self.to_move = nxt
+                    self.to_move = self._next[seat]
             return
         if self.phase == CALL:
             if action not in self.legal_actions():
@@ -255,13 +255,13 @@ class TrickDeal:
         for search rollouts, which pick among the legal cards themselves."""
         seat = self.to_move
         self.actions.append(action)
-        self.hands[seat] ^= 1 << action
+        self.hands[seat] ^= BIT[action]
         self._lhand = -1
         trick = self.trick
         if not trick:
             self.led = action // 13
             self.win = action
-        elif self._beats[self.win] >> action & 1:
+        elif action in self._beats[self.win]:
             self.win = action
         trick.append(PLAYS[seat][action])
         if len(trick) < self.players:
@@ -328,10 +328,18 @@ class TrickDeal:
         self.led = self.win = -1
         self.trick_no = n = n + 1
         self.to_move = winner
-        if n > self.tricks_total or self._ends_early():
+        if n > self.tricks_total or (self._early and self._ends_early()):
             self._finish_deal()
-        else:
-            self._progs = self._kernel.at(n, self.hearts_broken, self.played)
+            return
+        k = self._kernel
+        if tm & self._watch or k.every_trick or n in k.turning:
+            self._at_trick()
+
+    def _at_trick(self) -> None:
+        """The programs of the trick about to start, and the cards whose play may change them."""
+        k = self._kernel
+        self._progs = k.at(self.trick_no, self.hearts_broken, self.played)
+        self._watch = k.watched(self.hearts_broken, self.played)
 
     def _dynamic_points(self, dynamic, tm: int, winner: int, leader: int, n: int) -> int:
         env = trick_env(n, self.tricks_total, leader, winner, tm, self.players, self.trump, self.dealer,
@@ -479,7 +487,7 @@ class TrickDeal:
         other.trick = list(self.trick)
         other.completed = list(self.completed)
         other.passes = [list(p) for p in self.passes]
-        other._given = list(self._given)
+        other._passable = [list(p) for p in self._passable]
         if self.betting is not None:
             other.betting = self.betting.copy()
         if self.auction is not None:
@@ -519,7 +527,7 @@ class TrickDeal:
         st.ended_early = False
         st.number = view.deal_number
         st.passes = [[] for _ in range(view.players)]
-        st._given = [0] * view.players
+        st._passable = [[] for _ in range(view.players)]
         st.win = winning_card(sum(1 << c for _, c in view.trick), view.led_suit, view.trump) if view.trick else -1
         st._next = tuple((s + view.direction) % view.players for s in range(view.players))
         st.pass_offset = 0
