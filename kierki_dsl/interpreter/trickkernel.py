@@ -80,7 +80,7 @@ def playout(st, rng) -> None:
     under the winner where tricks cost, win cheaply where they pay, throw the most expensive
     card when void), one move in four at random."""
     grb = rng.getrandbits
-    values = _values(st.contract, st.tricks_total, st.trump, st.players)
+    values = values_by_trick(st.contract, st.tricks_total, st.trump, st.players)
     play = st.play_legal  # the cards below come from legal_mask: no need to check them again
     while not st.is_terminal():
         mask = st.legal_mask()
@@ -99,7 +99,7 @@ def playout(st, rng) -> None:
 
 
 @functools.lru_cache(maxsize=256)
-def _values(contract, tricks_total: int, trump: int, players: int) -> tuple:
+def values_by_trick(contract, tricks_total: int, trump: int, players: int) -> tuple:
     """Per trick number: (points each card carries, whether winning the trick is good)."""
     positive = is_positive(contract, tricks_total, trump, players)
     return (None,) + tuple((card_values(contract, tricks_total, trump, players, n)[1], positive)

@@ -8,7 +8,7 @@ from .actions import NO_TRUMP, IllegalAction, action_str, call, called_suit, is_
 from .bidding import AuctionRound
 from .doubling import BettingRound
 from .envs import card_scoring_env, end_when_env, play_env, seat_env, trick_env
-from .trickkernel import add_seat_scores, beats_table, playout, winning_card
+from .trickkernel import add_seat_scores, beats_table, playout, values_by_trick, winning_card
 from .phases import Phase
 from .view import SeatView
 
@@ -108,6 +108,7 @@ class TrickDeal:
         kernel and the current trick's programs (once the trump is known)."""
         c = self.contract
         self._tables = c.tables(self.tricks_total, self.trump, self.players)
+        self._values = values_by_trick(c, self.tricks_total, self.trump, self.players)
         self._kernel = c.legality(self.tricks_total, self.trump, self.deck)
         self._at_trick()
         self._beats = beats_table(self.trump)
@@ -310,14 +311,20 @@ class TrickDeal:
     def _finish_trick(self) -> None:
         trick = self.trick
         win = self.win
+        n = self.trick_no
+        value = self._values[n][0]  # the static points of each card in this trick
+        trick_points, _, dynamic = self._tables
+        pts = trick_points[n]
         tm = 0
         for s, c in trick:
-            tm |= 1 << c
+            tm |= BIT[c]
+            pts += value[c]
             if c == win:
                 winner = s
-        n = self.trick_no
         leader = trick[0][0]
-        self.scores[winner] += self._points(tm, winner, leader, n)
+        if dynamic:
+            pts += self._dynamic_points(dynamic, tm, winner, leader, n)
+        self.scores[winner] += pts
         self.taken[winner] |= tm
         self.tricks_won[winner] += 1
         self.played |= tm
