@@ -106,7 +106,7 @@ def seat(text: str) -> str:
 
 
 def _pts(src) -> str:
-    t = " ".join(str(getattr(src, "text", src)).split())
+    t = " ".join(src.text.split())
     try:
         return f"{int(t):+d}"
     except ValueError:
@@ -132,11 +132,11 @@ def aspects(rs, name: str) -> dict:
     n = rs.hand_size
     out["deal"] = f"{n} cards each, dealt one at a time starting with the dealer's left-hand neighbour"
     out.update(c.aspects(rs, spec))
-    doubling = spec.get("doubling")
+    doubling = spec.doubling  # every deal type so far has the doubling round
     if doubling is not None:
-        who = (f"a player may double another where `{' '.join(doubling['may_double'].text.split())}`"
-               if doubling.get("may_double") is not None else "each player but the dealer may double any other player")
-        again = "; a doubled player may redouble" if doubling.get("redouble", True) else ""
+        who = (f"a player may double another where `{' '.join(doubling.may_double.text.split())}`"
+               if doubling.may_double is not None else "each player but the dealer may double any other player")
+        again = "; a doubled player may redouble" if doubling.redouble else ""
         out["doubling"] = (f"before the first card, in turn from the dealer's left, {who}{again}; each bet pays the "
                            "difference of the two players' scores to the better one (twice the difference if "
                            "redoubled)")
@@ -148,22 +148,22 @@ def aspects(rs, name: str) -> dict:
 
 def _score_words(rs, spec) -> list:
     parts = []
-    for item in spec.get("score") or []:
-        when = item.get("when")
-        if item.get("per_trick") is not None:
+    for item in spec.score or ():
+        when = item.when
+        if item.per_trick is not None:
             if when is not None:
-                parts.append(f"winning {tricks_when(when.text)}: {_pts(item['per_trick'])} each")
+                parts.append(f"winning {tricks_when(when.text)}: {_pts(item.per_trick)} each")
             else:
-                parts.append(f"each trick won: {_pts(item['per_trick'])}")
-        elif item.get("per_card") is not None:
+                parts.append(f"each trick won: {_pts(item.per_trick)}")
+        elif item.per_card is not None:
             extra = f" in {tricks_when(when.text)}" if when is not None else ""
-            what = cards(item["per_card"].text)
+            what = cards(item.per_card.text)
             each = "" if what.startswith("the ") else " each"
-            parts.append(f"{what} taken{extra}: {_pts(item['points'])}{each}")
-        elif item.get("per_seat") is not None:
-            parts.append(f"at the end each seat scores {_pts(item['per_seat'])}")
-        elif item.get("include") is not None:
-            names = item["include"] if isinstance(item["include"], list) else [item["include"]]
+            parts.append(f"{what} taken{extra}: {_pts(item.points)}{each}")
+        elif item.per_seat is not None:
+            parts.append(f"at the end each seat scores {_pts(item.per_seat)}")
+        elif item.include is not None:
+            names = [item.include] if isinstance(item.include, str) else item.include  # a name or a list
             titles = [f"{rs.contracts[x].pl} ({'; '.join(_score_words(rs, rs.specs[x])) or 'nothing'})"
                       for x in names if x in rs.contracts and x in rs.specs]
             parts.append("everything that scores in " + ", ".join(titles) + ", added up")
@@ -173,14 +173,12 @@ def _score_words(rs, spec) -> list:
 def _parts_words(rs) -> list:
     """The match's declared parts (``match.parts``) as (name, sentence) pairs."""
     out = []
-    for p in getattr(rs, "parts", ()) or ():
-        if not isinstance(p, dict):
-            continue
-        title = p.get("pl") or p.get("name") or "part"
-        if p.get("en"):
-            title += f" — {p['en']}"
-        total = f", adding up to {_signed(p['total'])}" if isinstance(p.get("total"), int) else ""
-        out.append((title, f"deals {p.get('first')}–{p.get('last')}{total}"))
+    for p in rs.parts:
+        title = p.pl or p.name or "part"
+        if p.en:
+            title += f" — {p.en}"
+        total = f", adding up to {_signed(p.total)}" if p.total is not None else ""
+        out.append((title, f"deals {p.first}–{p.last}{total}"))
     return out
 
 

@@ -17,6 +17,7 @@ import attrs
 
 from .cards import CardError, card_str, parse_card, popcount
 from .interpreter.actions import IllegalAction, call, parse_action, parse_bet
+from .interpreter.phases import Phase
 from .values import define, frozen
 
 FORMAT = "kierki-record/1"
@@ -298,7 +299,7 @@ def _replay_deal(ruleset, contract, k: int, entry, first_dealer: Optional[int]):
     if problem:
         return None, Violation(d, f"hands are not a valid deal: {problem}")
     state = contract.new_deal(n, ruleset.deck, dealer, dealt, ruleset.direction, k + 1)
-    if getattr(state, "phase", None) == "pass":
+    if state.phase == Phase.PASS:
         passes = entry.get("passes")
         if not isinstance(passes, list) or len(passes) != n or not all(isinstance(p, list) for p in passes):
             return None, Violation(d, f"'passes' must hold the cards each of the {n} seats passed")
@@ -315,12 +316,12 @@ def _replay_deal(ruleset, contract, k: int, entry, first_dealer: Optional[int]):
             v = _apply_checked(state, action, d, f"passing {chosen[i]}", seat=seat)
             if v is not None:
                 return None, v
-    if getattr(state, "phase", None) == "auction":
+    if state.phase == Phase.AUCTION:
         v = _replay_auction(state, entry.get("auction"), d)
         if v is not None:
             return None, v
     trump = entry.get("trump")
-    if getattr(contract, "call", None) is not None:
+    if contract.call is not None:
         if trump is None:
             suit = -1
         else:
@@ -333,7 +334,7 @@ def _replay_deal(ruleset, contract, k: int, entry, first_dealer: Optional[int]):
         except IllegalAction as e:
             return None, Violation(d, f"trump call by seat {state.caller}: {e.reason}", seat=state.caller)
     else:
-        expected = getattr(state, "trump", -1)
+        expected = state.trump
         got = None if trump is None else str(trump).upper()
         want = None if expected < 0 else "SHDC"[expected]
         if got != want:

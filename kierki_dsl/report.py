@@ -22,7 +22,7 @@ def contract_title(c) -> str:
 
 def title_width(ruleset) -> int:
     """The width of the contract column: the longest title of the ruleset (at least 48)."""
-    titles = [contract_title(c) for c in getattr(ruleset, "contracts", {}).values() if c is not None and hasattr(c, "en")]
+    titles = [contract_title(c) for c in ruleset.contracts.values()]
     return max([48] + [len(t) for t in titles])
 
 

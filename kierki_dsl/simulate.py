@@ -97,7 +97,7 @@ class FastMatch:
             acts = state.legal_actions()
             state.apply_action(acts[draw(rng, len(acts))] if len(acts) > 1 else acts[0])
         return DealRow(contract.name, dealer, first, state.caller, state.trump, tuple(state.returns()),
-                       getattr(state, "ended_early", False), getattr(state, "blocked", False))
+                       state.ended_early, state.blocked)
 
 
 # -- workers: each ruleset loaded and compiled once per process ------------------------------

@@ -62,7 +62,7 @@ class GameSpec:
         deals = max(1, ruleset.max_deals)
         if scope == "deal" and not 1 <= deal <= deals:
             raise ValueError(f"deal must be 1..{deals} for this ruleset, got {deal}")
-        width = max((len(c.options) for c in ruleset.schedule if hasattr(c, "options")), default=0)
+        width = max((len(c.offered) for c in ruleset.schedule), default=0)
         n = ruleset.players
         cards = bin(ruleset.deck).count("1")
         per_deal = (cards * (n + 1) + MAX_VOLUNTARY_PASSES  # plays, and passes in layout deals
@@ -343,7 +343,7 @@ class GameState:
             return f"dealer p{action}" if self.phase == DEALER else f"deal {card_str(action)}"
         if action >= CHOOSE_BASE:
             slot = self.spec.ruleset.contract_at(self.k)
-            options = getattr(slot, "options", ())
+            options = slot.offered
             i = action - CHOOSE_BASE
             return f"choose {options[i].name}" if i < len(options) else f"choose #{i}"
         return action_str(action)

@@ -90,7 +90,7 @@ def phase_of(state: GameState) -> str:
         return "dealing"
     if state.phase in (CHOOSE, OVER):
         return {CHOOSE: "choose", OVER: "over"}[state.phase]
-    phase = str(getattr(state.deal.phase, "value", state.deal.phase))
+    phase = str(state.deal.phase)  # a Phase (a str enum) says its plain name
     return phase if phase in PHASES else "play"
 
 
@@ -133,7 +133,7 @@ def own_passes(state: GameState, seat: int) -> tuple:
     """(cards the seat passed in this deal, cards it received) — its own knowledge."""
     passed, received = 0, 0
     deal = state.deal
-    if deal is None or not getattr(deal, "pass_offset", 0):
+    if deal is None or not deal.pass_offset:
         return 0, 0
     log = state.deal_log()
     phases_done = deal.phase != "pass"
@@ -201,7 +201,7 @@ def fill_tensor(state: GameState, seat: int, perfect_recall: bool, out) -> None:
     if state.deal is None:
         return
     row = 0
-    skip = state.deal.contract.passing.count * n if getattr(state.deal, "pass_offset", 0) else 0
+    skip = state.deal.contract.passing.count * n if state.deal.pass_offset else 0
     for s, a in state.deal_log():
         if s < 0 or (a >= CARDS and a != PASS):
             continue

@@ -63,7 +63,7 @@ def _draw(state: GameState, seat: int, rng: random.Random, forbidden: list) -> O
         return _draw_before_exchange(state, seat, rng, mine[: state.contract.call.after], len(mine))
     view = deal.view(seat)
     passed, received = own_passes(state, seat)
-    offset = getattr(deal, "pass_offset", 0)
+    offset = deal.pass_offset
     plays = _plays(state, log=state.deal_log())
     holding = sum(1 << c for c in mine) & ~passed | received  # after the exchange
     known = [0] * n
@@ -180,7 +180,7 @@ def _plays(state: GameState, log: list) -> list:
     n = state.spec.ruleset.players
     plays = [0] * n
     deal = state.deal
-    skip = deal.contract.passing.count * n if getattr(deal, "pass_offset", 0) else 0
+    skip = deal.contract.passing.count * n if deal.pass_offset else 0
     for s, a in log:
         if s == CHANCE or a >= CARDS:
             continue

@@ -50,7 +50,7 @@ def _contracts_by_player(games: list, n: int) -> dict:
 
 
 def _mismatches(rs, games: list) -> list:
-    declared = {name: getattr(c, "total", None) for name, c in rs.contracts.items()}
+    declared = {name: c.total for name, c in rs.contracts.items()}
     out = []
     for g in games:
         for k, row in enumerate(g.deals):

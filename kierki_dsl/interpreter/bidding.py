@@ -34,6 +34,7 @@ AUCTION = Obj(
         "if_all_pass": Field(Expr("seat"), "who plays at the minimum bid when everybody passes (default: dealer)",
                              default=None),
     },
+    title="auction",
     doc="An auction for the right to play the deal: bid (higher than the bid standing) or pass and be out. "
         "Expressions read the winner as `bidder` and his bid as `bid`.",
 )
@@ -57,16 +58,16 @@ class Auction:
         return range(self.low, self.high + 1, self.step)
 
 
-def build_auction(spec: Optional[dict], ctx, where: tuple) -> tuple[Optional[Auction], bool]:
+def build_auction(spec, ctx, where: tuple) -> tuple[Optional[Auction], bool]:
     """(the rule or None, whether it compiled); range mistakes are lint's M620 at their key."""
     if spec is None:
         return None, True
     from ..ruleset.schema import ExprSource
 
-    first = ctx.expr(spec.get("first") or ExprSource("left(dealer)"), scopes.SEAT_EXPR, SEAT, where + ("first",))
-    all_pass = ctx.expr(spec.get("if_all_pass") or ExprSource("dealer"), scopes.SEAT_EXPR, SEAT,
+    first = ctx.expr(spec.first or ExprSource("left(dealer)"), scopes.SEAT_EXPR, SEAT, where + ("first",))
+    all_pass = ctx.expr(spec.if_all_pass or ExprSource("dealer"), scopes.SEAT_EXPR, SEAT,
                         where + ("if_all_pass",))
-    low, high, step = spec["min"], spec["max"], spec.get("step", 1)
+    low, high, step = spec.min, spec.max, spec.step
     ok = first is not None and all_pass is not None
     if high < low:
         ctx.error(where + ("max",), "M620", f"the highest bid {high} is below the lowest {low}")

@@ -18,7 +18,7 @@ Writing a new deal type::
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Optional
 
 from ..ruleset.schema import Field
 
@@ -35,15 +35,39 @@ class DealType:
     doc: str = ""
     fields: dict[str, Field] = {}
 
-    def build(self, name: str, spec: dict, ctx: "BuildContext") -> Any:  # pragma: no cover
+    def build(self, name: str, spec, ctx: "BuildContext") -> Any:  # pragma: no cover
+        """Compile a validated contract (a frozen ``Spec`` of ``fields``, defaults applied)."""
         raise NotImplementedError
+
+    def included(self, spec) -> tuple:
+        """The names of the contracts this contract's spec includes by reference (none here)."""
+        return ()
 
 
 class Contract:
     """What every compiled contract, of any deal type, does as a slot of the match schedule
-    (a declarer's choice, ``choice.Choice``, is the other kind of slot)."""
+    (a declarer's choice, ``choice.Choice``, is the other kind of slot), and the defaults of
+    the hooks of ``protocol.CompiledContract`` that a deal type may leave out."""
 
     __slots__ = ()
+
+    # Rules only some deal types have: a deal type without one leaves it None.
+    call = None  # a trump named by a seat during the deal (``tricks.TrumpCall``)
+    passing = None  # cards passed before play (``tricks.PassCards``)
+    auction = None  # bidding for the right to play (``bidding.Auction``)
+    doubling = None  # side bets on the difference of two seats' scores (``doubling.Doubling``)
+    turn_word = "turn"  # what a numbered step of play is called in messages
+
+    def fixed_total(self, hand_size: int, players: int, deck: int):
+        """The sum of all seats' points in one deal if the rules fix it (lint's M601); None: unknown."""
+        return None
+
+    def check(self, name: str, spec, where: tuple, bctx, hand_size: int, players: int, deck: int) -> None:
+        """Lint's findings about this contract's own rules: none unless the deal type has some."""
+
+    def aspects(self, rs, spec) -> dict:
+        """This contract's rules in words, aspect by aspect (``kierki explain``): none by default."""
+        return {}
 
     def resolve(self, dealer: int, players: int, hands, deck: int, chosen: dict, pick):
         """A slot holding this contract plays it (see ``Choice.resolve``)."""
@@ -70,6 +94,33 @@ class Contract:
         from ..explain import aspects
 
         return aspects(rs, self.name)
+
+
+class Deal:
+    """Defaults of the ``protocol.DealState`` members that a deal type's state may leave out:
+    what a deal without passing, an auction, bets or an early end records."""
+
+    __slots__ = ()
+
+    trump = -1  # no trumps
+    caller = -1  # nobody names trumps
+    ended_early = False  # the deal stopped before its last step (``early_stop``, ``end_when``)
+    blocked = False  # the deal stopped because nobody could move
+    betting = None  # the doubling round (``doubling.BettingRound``)
+    bid, bidder = 0, -1  # the auction's outcome
+    pass_offset = 0  # where passed cards go (0: no passing in this deal)
+
+    def record_bets(self) -> list:
+        """The doubling round's actions for a record (bets): none."""
+        return []
+
+    def record_auction(self) -> list:
+        """The auction's (seat, bid) pairs for a record: none."""
+        return []
+
+    def record_passes(self) -> Optional[list]:
+        """The cards each seat passed, for a record: None (no passing)."""
+        return None
 
 
 def register(cls: type) -> type:

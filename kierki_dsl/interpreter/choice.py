@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Optional
 
 from ..values import frozen
 from .actions import CHOOSE_BASE
+from .catalogue import Deal
 from .envs import NOBODY, seat_env
 from .phases import Phase
 
@@ -121,6 +122,9 @@ def record_choice(chosen: dict, slot: Choice, chooser: int, contract) -> None:
     chosen.setdefault(slot.memory_key(chooser), set()).add(contract.name)
 
 
+_UNCHOSEN = Deal()
+
+
 class ChoiceDeal:
     """A declarer's-choice deal as one deal state: first the chooser names the contract (phase
     ``choose``), then the chosen contract's deal is played, and this state hands every call on
@@ -142,8 +146,8 @@ class ChoiceDeal:
 
     def __getattr__(self, name: str):
         inner = self.__dict__.get("inner")
-        if inner is None:
-            raise AttributeError(name)
+        if inner is None:  # not chosen yet: no trumps, passing, bets… (``Deal``'s defaults)
+            return getattr(_UNCHOSEN, name)
         return getattr(inner, name)
 
     @property

@@ -26,6 +26,7 @@ DOUBLING = Obj(
                             "default: any seat but the dealer may double any other seat", default=None),
         "redouble": Field(Bool(), "a doubled seat may redouble each seat that doubled it", default=True),
     },
+    title="doubling",
     doc="Side bets on the difference between two players' scores in the deal (Barbu).",
 )
 
@@ -54,16 +55,16 @@ class Doubling:
         return bool(self.may_double(double_env(doubler, target, dealer, players)))
 
 
-def build_doubling(spec: Optional[dict], ctx, where: tuple) -> tuple[Optional[Doubling], bool]:
+def build_doubling(spec, ctx, where: tuple) -> tuple[Optional[Doubling], bool]:
     """(the rule or None, whether it compiled)."""
     if spec is None:
         return None, True
     may = None
-    if spec.get("may_double") is not None:
-        may = ctx.expr(spec["may_double"], scopes.DOUBLE_EXPR, BOOL, where + ("may_double",))
+    if spec.may_double is not None:
+        may = ctx.expr(spec.may_double, scopes.DOUBLE_EXPR, BOOL, where + ("may_double",))
         if may is None:
             return None, False
-    return Doubling(may, spec.get("redouble", True)), True
+    return Doubling(may, spec.redouble), True
 
 
 class BettingRound:

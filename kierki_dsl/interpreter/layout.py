@@ -21,7 +21,7 @@ from ..ruleset.schema import Bool, Enum, Expr, ExprSource, Field, Int, List, Ran
 from ..values import frozen
 from . import scopes
 from .actions import PASS, IllegalAction, action_str, is_bet
-from .catalogue import Contract, DealType, register
+from .catalogue import Contract, Deal, DealType, register
 from .doubling import DOUBLING, BettingRound, Doubling, build_doubling
 from .envs import NOBODY, seat_env
 from .phases import Phase
@@ -159,7 +159,7 @@ class LayoutContract(Contract):
         """The sum of all seats' points in one deal: the prizes handed out (lint's M601)."""
         return sum(self.prizes[:players])
 
-    def check(self, name: str, spec: dict, w: tuple, bctx, hand_size: int, players: int, deck: int) -> None:
+    def check(self, name: str, spec, w: tuple, bctx, hand_size: int, players: int, deck: int) -> None:
         """Lint's findings about this layout's own rules."""
         if self.free_passes and not self.must_play:
             bctx.warning(w + ("free_passes",), "M614", "free_passes has no effect: with must_play false a player "
@@ -167,11 +167,11 @@ class LayoutContract(Contract):
         if self.pass_fine and self.must_play and not self.free_passes:
             bctx.warning(w + ("pass_fine",), "M614", "pass_fine never applies: a player who can play must play",
                          "allow passing (must_play: false, or free_passes)")
-        if spec.get("again_after") is not None and not self.again:
+        if spec.again_after is not None and not self.again:
             bctx.warning(w + ("again_after",), "M615", "again_after matches no card of the deck: nobody ever "
                          "plays again")
         self._check_up_first(w, bctx, deck)
-        if spec.get("again_optional") and spec.get("again_after") is None:
+        if spec.again_optional and spec.again_after is None:
             bctx.warning(w + ("again_optional",), "M615", "again_optional has no effect without again_after",
                          "say after which cards a player plays again (again_after: card.rank == A)")
         if len(self.prizes) > players:
@@ -182,7 +182,7 @@ class LayoutContract(Contract):
             return
         self._check_unreachable(name, spec, w, bctx, deck)
 
-    def _check_unreachable(self, name: str, spec: dict, w: tuple, bctx, deck: int) -> None:
+    def _check_unreachable(self, name: str, spec, w: tuple, bctx, deck: int) -> None:
         """M617: cards of the deck this layout can never take (their holders can never go out)."""
         dead = self.unreachable(deck)
         if not dead:
@@ -191,7 +191,7 @@ class LayoutContract(Contract):
 
         cards = " ".join(card_pretty(x) for x in range(52) if dead >> x & 1)
         ace = "" if self.ace_high else "; with the ace low a row runs A 2 3 … K, so a missing 2 cuts off the ace"
-        where = w + ("ace",) if "ace" in spec else w + ("start_rank",) if "start_rank" in spec else w
+        where = w + ("ace",) if bctx.written(w + ("ace",)) else w + ("start_rank",) if bctx.written(w + ("start_rank",)) else w
         bctx.error(where, "M617", f"layout {name!r} can never reach {cards}: a row grows one card at a time from its "
                    f"opening card, and the deck has a gap before {'it' if dead.bit_count() == 1 else 'them'}{ace}",
                    "make the rows continuous (ace: high when the deck lacks the 2s, or put the missing cards back)")
@@ -230,42 +230,38 @@ class Layout(DealType):
     doc = "A layout (Fan Tan / Sevens) deal: build rows by suit from an opening rank; prizes by finishing place."
     fields = FIELDS
 
-    def build(self, name: str, spec: dict, ctx) -> Optional[LayoutContract]:
+    def build(self, name: str, spec, ctx) -> Optional[LayoutContract]:
         w = ("contracts", name)
-        first = ctx.expr(spec.get("first_turn") or ExprSource("left(dealer)"), scopes.SEAT_EXPR, SEAT, w + ("first_turn",))
-        prizes = spec.get("prizes")
-        again = ctx.expr(spec.get("again_after"), CARD_SCOPE, BOOL, w + ("again_after",), predicate=True)
-        doubling, doubling_ok = build_doubling(spec.get("doubling"), ctx, w + ("doubling",))
-        if first is None or not prizes or (spec.get("again_after") is not None and again is None) or not doubling_ok:
+        first = ctx.expr(spec.first_turn or ExprSource("left(dealer)"), scopes.SEAT_EXPR, SEAT, w + ("first_turn",))
+        prizes = spec.prizes
+        again = ctx.expr(spec.again_after, CARD_SCOPE, BOOL, w + ("again_after",), predicate=True)
+        doubling, doubling_ok = build_doubling(spec.doubling, ctx, w + ("doubling",))
+        if first is None or not prizes or (spec.again_after is not None and again is None) or not doubling_ok:
             return None
         return LayoutContract(
             name=name,
             type=self.name,
-            pl=spec.get("pl") or name,
-            en=spec.get("en") or "",
-            total=spec.get("total"),
-            start_rank=None if spec.get("start_rank") == "free" else spec.get("start_rank", 5),
-            ace_high=spec.get("ace") == "high",
+            pl=spec.pl or name,
+            en=spec.en or "",
+            total=spec.total,
+            start_rank=None if spec.start_rank == "free" else spec.start_rank,
+            ace_high=spec.ace == "high",
             first_turn=first,
-            must_play=spec.get("must_play", True),
-            free_passes=spec.get("free_passes", 0),
-            pass_cost=spec.get("pass_cost", 0),
-            pass_fine=spec.get("pass_fine", 0),
-            prizes=tuple(prizes),
+            must_play=spec.must_play,
+            free_passes=spec.free_passes,
+            pass_cost=spec.pass_cost,
+            pass_fine=spec.pass_fine,
+            prizes=prizes,
             again=again.const if again is not None else 0,
-            again_optional=bool(spec.get("again_optional", False)) and again is not None,
-            up_first=spec.get("up_first", False),
+            again_optional=spec.again_optional and again is not None,
+            up_first=spec.up_first,
             doubling=doubling,
-            description=spec.get("description") or "",
+            description=spec.description or "",
         )
 
 
-class LayoutDeal:
-    """One layout deal in progress."""
-
-    trump = -1
-    caller = -1
-    blocked = False  # set when the deal ends because nobody can play
+class LayoutDeal(Deal):
+    """One layout deal in progress (no trumps, passing or auction: ``Deal``'s defaults)."""
 
     def __init__(self, contract: LayoutContract, players: int, deck: int, dealer: int, dealt: list, direction: int = 1,
                  number: int = 1):

@@ -21,7 +21,7 @@ def aspects(c, rs, spec) -> dict:
                            if c.start_rank is None else
                            f"in each row the {RANK_NAMES[(c.start_rank + 1) % 13]} must follow the "
                            f"{RANK_NAMES[c.start_rank]} before any lower card")
-    out["first turn"] = f"{seat(spec['first_turn'].text) if spec.get('first_turn') else seat('left(dealer)')} plays first"
+    out["first turn"] = f"{seat(spec.first_turn.text) if spec.first_turn else seat('left(dealer)')} plays first"
     out["play"] = ("a player who can play must play; with nothing to play he passes" if c.must_play
                    else "a player may pass at any time")
     if c.must_play and c.free_passes:
@@ -32,10 +32,10 @@ def aspects(c, rs, spec) -> dict:
                        "takes the pool")
     if c.again:
         if c.again_optional:
-            out["extra turn"] = (f"whoever plays one of the {cards(spec['again_after'].text)} may play one more "
+            out["extra turn"] = (f"whoever plays one of the {cards(spec.again_after.text)} may play one more "
                                  "card at once (he need not: passing it costs nothing)")
         else:
-            out["extra turn"] = f"whoever plays one of the {cards(spec['again_after'].text)} plays again at once, if able"
+            out["extra turn"] = f"whoever plays one of the {cards(spec.again_after.text)} plays again at once, if able"
     places = ", ".join(f"{i + 1}{'st' if i == 0 else 'nd' if i == 1 else 'rd' if i == 2 else 'th'} out {p:+d}"
                        for i, p in enumerate(c.prizes))
     out["scoring"] = f"{places}; the deal ends once every prize is given"

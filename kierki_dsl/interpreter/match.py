@@ -220,15 +220,15 @@ class Match:
             plays=tuple(state.record_plays()),
             scores=tuple(scores),
             totals=tuple(self.totals),
-            ended_early=getattr(state, "ended_early", False),
+            ended_early=state.ended_early,
             passes=_passes(state),
-            bets=tuple(state.record_bets()) if hasattr(state, "record_bets") else (),
-            wagers=state.betting.public() if getattr(state, "betting", None) is not None else (),
-            auction=tuple(state.record_auction()) if hasattr(state, "record_auction") else (),
-            bid=getattr(state, "bid", 0),
-            bidder=getattr(state, "bidder", -1),
+            bets=tuple(state.record_bets()),
+            wagers=state.betting.public() if state.betting is not None else (),
+            auction=tuple(state.record_auction()),
+            bid=state.bid,
+            bidder=state.bidder,
             first=self.first,
-            blocked=getattr(state, "blocked", False),
+            blocked=state.blocked,
         )
 
 
@@ -295,6 +295,5 @@ class MatchRunner:
 
 
 def _passes(state) -> Optional[tuple]:
-    record = getattr(state, "record_passes", None)
-    got = record() if record else None
+    got = state.record_passes()
     return tuple(tuple(p) for p in got) if got else None

@@ -26,7 +26,7 @@ def illegal_reason(view: SeatView, action: int, contract) -> Optional[str]:
         return "the deal is over" if view.phase == Phase.DONE else "it is not your turn"
     if view.phase == Phase.PLAY and 0 <= action < 52 and not view.hand >> action & 1:
         return f"{action_str(action)} is not in your hand"
-    if view.phase == Phase.AUCTION and getattr(contract, "auction", None) is not None:
+    if view.phase == Phase.AUCTION and contract.auction is not None:
         from .bidding import AuctionRound
 
         return AuctionRound.at(contract.auction, view).why_illegal(action)

@@ -35,6 +35,7 @@ SCORE_ITEM = Obj(
         "include": Field(OneOf(scalar=Str(r"[a-z][a-z0-9_]*"), seq=List(Str(r"[a-z][a-z0-9_]*"), min_items=1)), "score as these contracts score too (by reference)"),
         "label": Field(Str(), "a short name for this component, for explanations"),
     },
+    title="score item",
     doc="One scoring component; exactly one of per_trick, per_card, per_seat, include.",
 )
 
@@ -47,6 +48,7 @@ RESTRICTION = Obj(
         "fallback": Field(Bool(), "if the rule would leave no legal card, ignore it (default true)", default=True),
         "reason": Field(Str(), "the rule in words, shown to a player who breaks it"),
     },
+    title="restriction",
     doc="A restriction on which cards may be played.",
 )
 
@@ -56,6 +58,7 @@ TRUMP_CALL = Obj(
         "after": Field(Int(0, 52), "how many of his cards the caller sees first (the rest are dealt after the call)", default=5),
         "choices": Field(List(Enum(SUIT_CHOICES), min_items=1, unique=True), "what may be called", default=list(SUIT_NAMES)),
     },
+    title="trump call",
     doc="Trumps named by a seat during the deal.",
 )
 
@@ -66,6 +69,7 @@ PASS_CARDS = Obj(
                           "where the cards go, by deal number in turn (left = the next player in playing order)",
                           default=["left"]),
     },
+    title="pass cards",
     doc="Passing cards before play (Hearts): every player chooses cards, then all pass at once.",
 )
 
@@ -337,51 +341,58 @@ class Tricks(DealType):
     doc = "A trick-taking deal: follow suit, optional trumps, scoring per trick and per card."
     fields = FIELDS
 
-    def build(self, name: str, spec: dict, ctx) -> Optional[TrickContract]:
+    def included(self, spec) -> tuple:
+        """The contracts whose scoring this contract's ``score`` includes."""
+        names: list = []
+        for item in spec.score or ():
+            names.extend([item.include] if isinstance(item.include, str) else (item.include or ()))
+        return tuple(names)
+
+    def build(self, name: str, spec, ctx) -> Optional[TrickContract]:
         w = ("contracts", name)
         ok = True
-        first_lead = ctx.expr(spec.get("first_lead") or _default_lead(), scopes.SEAT_EXPR, SEAT, w + ("first_lead",))
+        first_lead = ctx.expr(spec.first_lead or _default_lead(), scopes.SEAT_EXPR, SEAT, w + ("first_lead",))
         trump, call = -1, None
-        t = spec.get("trump")
-        if isinstance(t, str):
+        t = spec.trump
+        if isinstance(t, str):  # a suit or none; else the mapping of a called trump
             trump = SUIT_CHOICES.index(t) - 1
-        elif isinstance(t, dict):
-            caller = ctx.expr(t["called_by"], scopes.SEAT_EXPR, SEAT, w + ("trump", "called_by"))
-            choices = tuple(SUIT_CHOICES.index(x) - 1 for x in t.get("choices") or SUIT_NAMES)
-            call = TrumpCall(caller, t.get("after", 5), choices)
+        elif t is not None:
+            caller = ctx.expr(t.called_by, scopes.SEAT_EXPR, SEAT, w + ("trump", "called_by"))
+            choices = tuple(SUIT_CHOICES.index(x) - 1 for x in t.choices or SUIT_NAMES)
+            call = TrumpCall(caller, t.after, choices)
             ok = ok and caller is not None
         restrictions = []
-        if spec.get("lead_ban") is not None:
-            pred = ctx.expr(spec["lead_ban"], scopes.PLAY_PREDICATE, BOOL, w + ("lead_ban",), predicate=True)
-            reason = spec.get("lead_ban_reason") or f"{_words(spec['lead_ban'].text)} may not be led while you hold another card"
+        if spec.lead_ban is not None:
+            pred = ctx.expr(spec.lead_ban, scopes.PLAY_PREDICATE, BOOL, w + ("lead_ban",), predicate=True)
+            reason = spec.lead_ban_reason or f"{_words(spec.lead_ban.text)} may not be led while you hold another card"
             if pred is not None:
                 restrictions.append(Restriction("lead", pred, False, None, True, reason, w + ("lead_ban",),
                                                 ctx.locate(w + ("lead_ban",))))
-        for i, r in enumerate(spec.get("restrictions") or []):
+        for i, r in enumerate(spec.restrictions):
             rw = w + ("restrictions", i)
-            if (r.get("forbid") is None) == (r.get("require") is None):
+            if (r.forbid is None) == (r.require is None):
                 ctx.error(rw, "S210", "a restriction needs exactly one of 'forbid' and 'require'")
                 continue
-            require = r.get("require") is not None
-            src = r["require"] if require else r["forbid"]
+            require = r.require is not None
+            src = r.require if require else r.forbid
             pred = ctx.expr(src, scopes.PLAY_PREDICATE, BOOL, rw + ("require" if require else "forbid",), predicate=True)
-            when = ctx.expr(r.get("when"), scopes.PLAY_WHEN, BOOL, rw + ("when",))
-            reason = r.get("reason") or (f"you must play {_words(src.text)}" if require else f"{_words(src.text)} may not be played now")
+            when = ctx.expr(r.when, scopes.PLAY_WHEN, BOOL, rw + ("when",))
+            reason = r.reason or (f"you must play {_words(src.text)}" if require else f"{_words(src.text)} may not be played now")
             if pred is not None:
                 restrictions.append(
-                    Restriction(r["phase"], pred, require, when, r.get("fallback", True), reason,
+                    Restriction(r.phase, pred, require, when, r.fallback, reason,
                                 rw + ("require" if require else "forbid",), ctx.locate(rw))
                 )
         scorers = []
-        for i, item in enumerate(spec.get("score") or []):
+        for i, item in enumerate(spec.score or ()):
             got = _build_scorer(name, item, ctx, w + ("score", i))
             if got is None:
                 ok = False
             else:
                 scorers.extend(got)
-        end_when = ctx.expr(spec.get("end_when"), scopes.END_WHEN, BOOL, w + ("end_when",))
-        doubling, doubling_ok = build_doubling(spec.get("doubling"), ctx, w + ("doubling",))
-        auction, auction_ok = build_auction(spec.get("auction"), ctx, w + ("auction",))
+        end_when = ctx.expr(spec.end_when, scopes.END_WHEN, BOOL, w + ("end_when",))
+        doubling, doubling_ok = build_doubling(spec.doubling, ctx, w + ("doubling",))
+        auction, auction_ok = build_auction(spec.auction, ctx, w + ("auction",))
         if first_lead is None or not doubling_ok or not auction_ok:
             ok = False
         if not ok:
@@ -389,30 +400,30 @@ class Tricks(DealType):
         return TrickContract(
             name=name,
             type=self.name,
-            pl=spec.get("pl") or name,
-            en=spec.get("en") or "",
-            total=spec.get("total"),
+            pl=spec.pl or name,
+            en=spec.en or "",
+            total=spec.total,
             first_lead=first_lead,
             trump=trump,
             call=call,
-            follow_suit=spec.get("follow_suit", True),
+            follow_suit=spec.follow_suit,
             restrictions=tuple(restrictions),
             scorers=tuple(scorers),
             end_when=end_when,
-            early_stop=bool(spec.get("early_stop")),
-            description=spec.get("description") or "",
-            passing=_passing(spec.get("pass_cards"), ctx, w),
+            early_stop=spec.early_stop,
+            description=spec.description or "",
+            passing=_passing(spec.pass_cards, ctx, w),
             doubling=doubling,
             auction=auction,
         )
 
 
 def _passing(spec, ctx, w) -> Optional[PassCards]:
-    if not spec:
+    if spec is None:
         return None
-    if spec["count"] * 2 > ctx.deck.bit_count() // max(1, ctx.players):
-        ctx.warning(w + ("pass_cards", "count"), "M612", f"passing {spec['count']} cards is more than half a hand")
-    return PassCards(spec["count"], tuple(_ROTATION[r] for r in spec.get("rotation") or ["left"]))
+    if spec.count * 2 > ctx.deck.bit_count() // max(1, ctx.players):
+        ctx.warning(w + ("pass_cards", "count"), "M612", f"passing {spec.count} cards is more than half a hand")
+    return PassCards(spec.count, tuple(_ROTATION[r] for r in spec.rotation))
 
 
 def _default_lead():
@@ -425,46 +436,46 @@ def _words(text: str) -> str:
     return " ".join(text.split())
 
 
-def _build_scorer(contract: str, item: dict, ctx, where: tuple) -> Optional[list]:
-    kinds = [k for k in ("per_trick", "per_card", "per_seat", "include") if item.get(k) is not None]
+def _build_scorer(contract: str, item, ctx, where: tuple) -> Optional[list]:
+    kinds = [k for k in ("per_trick", "per_card", "per_seat", "include") if getattr(item, k) is not None]
     if len(kinds) != 1:
         ctx.error(where, "S210", "a score component needs exactly one of per_trick, per_card, per_seat, include")
         return None
     kind = kinds[0]
-    label = item.get("label") or ""
-    when = ctx.expr(item.get("when"), scopes.TRICK_POINTS, BOOL, where + ("when",))
-    if item.get("when") is not None and when is None:
+    label = item.label or ""
+    when = ctx.expr(item.when, scopes.TRICK_POINTS, BOOL, where + ("when",))
+    if item.when is not None and when is None:
         return None
-    if kind != "per_card" and item.get("points") is not None:
+    if kind != "per_card" and item.points is not None:
         ctx.error(where + ("points",), "S210", "'points' goes with per_card; per_trick and per_seat carry their own points")
         return None
     if kind == "per_trick":
-        pts = ctx.expr(item["per_trick"], scopes.TRICK_POINTS, INT, where + ("per_trick",))
+        pts = ctx.expr(item.per_trick, scopes.TRICK_POINTS, INT, where + ("per_trick",))
         return None if pts is None else [Scorer("trick", pts, when, None, contract, label, where)]
     if kind == "per_card":
-        if item.get("points") is None:
+        if item.points is None:
             ctx.error(where, "S203", "per_card needs 'points' (the points for each matching card)")
             return None
-        cards = ctx.expr(item["per_card"], scopes.CARD_SCORING, BOOL, where + ("per_card",), predicate=True)
-        pts = ctx.expr(item["points"], scopes.TRICK_POINTS, INT, where + ("points",))
+        cards = ctx.expr(item.per_card, scopes.CARD_SCORING, BOOL, where + ("per_card",), predicate=True)
+        pts = ctx.expr(item.points, scopes.TRICK_POINTS, INT, where + ("points",))
         if cards is None or pts is None:
             return None
         return [Scorer("card", pts, when, cards, contract, label, where + ("per_card",))]
     if kind == "per_seat":
-        if item.get("when") is not None:
+        if item.when is not None:
             ctx.error(where + ("when",), "S210", "'when' goes with per_trick or per_card; write the condition into per_seat")
             return None
-        pts = ctx.expr(item["per_seat"], scopes.SEAT_END, INT, where + ("per_seat",))
+        pts = ctx.expr(item.per_seat, scopes.SEAT_END, INT, where + ("per_seat",))
         return None if pts is None else [Scorer("seat", pts, None, None, contract, label, where)]
-    names = item["include"]
-    names = [names] if isinstance(names, str) else names
+    one = isinstance(item.include, str)  # a name, or a list of names
+    names = [item.include] if one else item.include
     out = []
     for j, ref in enumerate(names):
-        rw = where + ("include",) + ((j,) if isinstance(item["include"], list) else ())
+        rw = where + ("include",) + (() if one else (j,))
         other = ctx.contract(ref, rw)
         if other is None:
             return None
-        if not hasattr(other, "scorers"):
+        if not isinstance(other, TrickContract):
             ctx.error(rw, "R503", f"contract {ref!r} is a {other.type} deal; only trick contracts can be included")
             return None
         out.extend(other.scorers)

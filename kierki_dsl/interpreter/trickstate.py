@@ -6,6 +6,7 @@ from typing import Optional
 from ..cards import BIT, FULL_DECK, SUIT_MASK, SUIT_NAMES, card_list, card_str, popcount
 from .actions import NO_TRUMP, IllegalAction, action_str, call, called_suit, is_bet
 from .bidding import AuctionRound
+from .catalogue import Deal
 from .doubling import BettingRound
 from .envs import card_scoring_env, end_when_env, play_env, seat_env, trick_env
 from .trickkernel import add_seat_scores, beats_table, playout, values_by_trick, winning_card
@@ -18,7 +19,7 @@ HEARTS = SUIT_MASK[1]
 PLAYS = tuple(tuple((seat, c) for c in range(52)) for seat in range(8))
 
 
-class TrickDeal:
+class TrickDeal(Deal):
     """One deal of a trick contract, from the trump call (if any) to the last trick."""
 
     def __init__(self, contract, players: int, deck: int, dealer: int, dealt: list, direction: int = 1, number: int = 1):

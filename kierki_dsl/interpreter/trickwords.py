@@ -11,46 +11,46 @@ def aspects(c, rs, spec) -> dict:
     out: dict = {}
     n = rs.hand_size
     out["game"] = f"trick-taking, {n} tricks"
-    if spec.get("auction") is not None:
-        out["auction"] = _auction_words(spec["auction"])
-    t = spec.get("trump")
-    if isinstance(t, dict):
-        choices = [x for x in (t.get("choices") or SUIT_NAMES)]
+    if spec.auction is not None:
+        out["auction"] = _auction_words(spec.auction)
+    t = spec.trump
+    if not isinstance(t, str):  # the mapping of a called trump
+        choices = t.choices or SUIT_NAMES
         text = ", ".join("no trumps" if x == "none" else x for x in choices)
-        out["trumps"] = f"{seat(t['called_by'].text)} names trumps ({text}) after seeing his first {t.get('after', 5)} cards"
+        out["trumps"] = f"{seat(t.called_by.text)} names trumps ({text}) after seeing his first {t.after} cards"
     else:
-        out["trumps"] = "no trumps" if t in (None, "none") else f"{t} are trumps"
-    lead = spec.get("first_lead")
+        out["trumps"] = "no trumps" if t == "none" else f"{t} are trumps"
+    lead = spec.first_lead
     out["lead"] = f"{seat(lead.text) if lead else seat('left(dealer)')} leads to the first trick; each trick's winner leads the next"
     out["follow"] = ("follow suit when able, otherwise any card" if c.follow_suit else "any card may be played")
-    if spec.get("lead_ban") is not None:
-        out["lead ban"] = f"{cards(spec['lead_ban'].text)} may not be led unless the hand holds nothing else"
-    for i, r in enumerate(spec.get("restrictions") or []):
-        verb = "must play" if r.get("require") is not None else "may not play"
-        pred = cards((r.get("require") or r.get("forbid")).text)
-        when = f" if `{' '.join(r['when'].text.split())}`" if r.get("when") is not None else ""
-        fallback = "" if r.get("fallback", True) else " (no exception)"
-        if r.get("reason"):  # the author's sentence says when it applies: not said twice
-            only = f" (only if `{' '.join(r['when'].text.split())}`)" if r.get("when") is not None else ""
-            out[f"rule {i + 1}"] = f"{r['reason']}{only}{fallback}"
+    if spec.lead_ban is not None:
+        out["lead ban"] = f"{cards(spec.lead_ban.text)} may not be led unless the hand holds nothing else"
+    for i, r in enumerate(spec.restrictions):
+        verb = "must play" if r.require is not None else "may not play"
+        pred = cards((r.require or r.forbid).text)
+        when = f" if `{' '.join(r.when.text.split())}`" if r.when is not None else ""
+        fallback = "" if r.fallback else " (no exception)"
+        if r.reason:  # the author's sentence says when it applies: not said twice
+            only = f" (only if `{' '.join(r.when.text.split())}`)" if r.when is not None else ""
+            out[f"rule {i + 1}"] = f"{r.reason}{only}{fallback}"
         else:
-            out[f"rule {i + 1}"] = f"{PHASE_WORDS[r['phase']]}{when} a player {verb} {pred}{fallback}"
+            out[f"rule {i + 1}"] = f"{PHASE_WORDS[r.phase]}{when} a player {verb} {pred}{fallback}"
     out["scoring"] = "; ".join(_score_words(rs, spec)) or "nothing scores"
-    if spec.get("early_stop"):
+    if spec.early_stop:
         out["end"] = "the deal ends as soon as no points can change any more"
-    elif spec.get("end_when") is not None:
-        out["end"] = f"the deal ends before the next trick when `{' '.join(spec['end_when'].text.split())}`"
+    elif spec.end_when is not None:
+        out["end"] = f"the deal ends before the next trick when `{' '.join(spec.end_when.text.split())}`"
     else:
         out["end"] = f"all {n} tricks are played"
     return out
 
 
-def _auction_words(a: dict) -> str:
+def _auction_words(a) -> str:
     """The auction in words: who starts, the range of bids, what happens when everybody passes."""
-    first = seat(a["first"].text) if a.get("first") is not None else seat("left(dealer)")
-    fallback = seat(a["if_all_pass"].text) if a.get("if_all_pass") is not None else seat("dealer")
-    step = a.get("step", 1)
+    first = seat(a.first.text) if a.first is not None else seat("left(dealer)")
+    fallback = seat(a.if_all_pass.text) if a.if_all_pass is not None else seat("dealer")
+    step = a.step
     grid = f" in steps of {step}" if step != 1 else ""
     return (f"before play, starting with {first} and going round, each player bids more than the bid standing "
-            f"(from {a['min']} to {a['max']}{grid}) or passes and is out; the last bidder left wins the auction "
-            f"(`bidder`, with `bid`); if everybody passes, {fallback} plays at {a['min']}")
+            f"(from {a.min} to {a.max}{grid}) or passes and is out; the last bidder left wins the auction "
+            f"(`bidder`, with `bid`); if everybody passes, {fallback} plays at {a.min}")

@@ -93,7 +93,7 @@ def sik_problem(ruleset, deals, types: Optional[dict] = None) -> Optional[str]:
     contracts = [d.contract for d in deals] if deals else list(ruleset.schedule)
     for c in dict.fromkeys(contracts):
         if not deals and not 1 <= type_of_contract(ruleset, c, types) <= 7:
-            return f"contract {getattr(c, 'name', '?')!r} has no SIK deal type 1-7 (map it with --deal-types)"
+            return f"contract {c.name!r} has no SIK deal type 1-7 (map it with --deal-types)"
         if not isinstance(c, CompiledContract):
             return "a declarer's-choice deal cannot be announced in SIK (give the deals with --deals)"
         cards = list(range(52))

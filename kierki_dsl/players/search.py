@@ -53,7 +53,7 @@ class SearchPlayer(WithFallback):
         legal = view.legal
         if len(legal) == 1:
             return legal[0]
-        if view.phase == "auction" and getattr(self.contract_of(view), "passing", None) is None:
+        if view.phase == "auction" and self.contract_of(view).passing is None:
             return self._bid(view, legal, self.contract_of(view))
         if view.phase not in ("play", "double"):
             return self.fallback.act(view)

@@ -44,6 +44,11 @@ class BuildContext:
             where = where[:-1]
         return self.path, None
 
+    def written(self, where: tuple) -> bool:
+        """Whether the ruleset (or a base it extends) writes the key at ``where`` (a spec holds
+        the default of a key left out, so only the file can tell)."""
+        return where in self.nodes
+
     def pos(self, where: tuple) -> Optional[Pos]:
         return self.locate(where)[1]
 
@@ -116,14 +121,14 @@ class BuildContext:
         return compiled
 
     # -- references between contracts -------------------------------------------------------
-    def _quietly(self, name: str, spec: dict):
+    def _quietly(self, name: str, spec):
         """Build a contract keeping its findings to itself (they would repeat what is reported)."""
         from ..interpreter.catalogue import DEAL_TYPES
 
         kept, self.diags = self.diags, Diagnostics()
         self._building.append(name)
         try:
-            return DEAL_TYPES[spec["type"]].build(name, spec, self)
+            return DEAL_TYPES[spec.type].build(name, spec, self)
         except (KeyError, TypeError, ValueError, AttributeError, IndexError):  # a value it needed was left out
             return None
         finally:
@@ -152,7 +157,7 @@ class BuildContext:
             return None
         self._building.append(name)
         try:
-            result = DEAL_TYPES[spec["type"]].build(name, spec, self)
+            result = DEAL_TYPES[spec.type].build(name, spec, self)
         finally:
             self._building.pop()
         self.built[name] = result

@@ -26,6 +26,7 @@ CHOOSE = Obj(
         "once_in_match": Field(Bool(), "each contract is named only once in the whole match, whoever chooses "
                                "(Kierki with the negative deals in the dealers' order, V24)", default=False),
     },
+    title="choose",
     doc="Declarer's choice: the chooser names the contract after seeing his hand.",
 )
 
@@ -36,7 +37,8 @@ SCHEDULE_ENTRY = OneOf(
             "contract": Field(Str(r"[a-z][a-z0-9_]*"), "the contract to play (or use choose)"),
             "choose": Field(CHOOSE, "let a seat choose the contract of each of these deals"),
             "repeat": Field(Int(1, 256), "how many deals in a row", default=1),
-        }
+        },
+        title="schedule entry",
     ),
 )
 
@@ -49,6 +51,7 @@ PART = Obj(
         "last": Field(Int(1, 10000), "number of its last deal", required=True),
         "total": Field(Int(-10**9, 10**9), "declared sum of all seats' points over the part, checked"),
     },
+    title="part",
     doc="A named block of consecutive deals, e.g. the negative and the positive half.",
 )
 
@@ -65,6 +68,7 @@ MATCH = Obj(
         "until": Field(Expr("bool"), "play the schedule again and again until this holds after a deal (e.g. lowest_total <= -100)"),
         "max_deals": Field(Int(1, 10000), "with until: the most deals a match may last", default=1000),
     },
+    title="match",
     doc="How a match is played: the schedule of deals and the dealer rotation.",
 )
 
@@ -73,6 +77,7 @@ DECK = Obj(
         "ranks": Field(List(RankKind(), min_items=1, max_items=52, unique=True), "ranks in the deck, low to high order is always 2..A", default=None),
         "remove": Field(List(CardKind(), max_items=52, unique=True), "cards taken out of the deck (e.g. [2C] for three players)", default=None),
     },
+    title="deck",
     doc="The pack: 52 cards unless ranks are left out or cards removed.",
 )
 
@@ -101,6 +106,7 @@ def ruleset_schema() -> Obj:
             "contracts": Field(MapOf(contract), "the contracts (deal types) by name", required=True),
         },
         doc="A kierki-dsl ruleset.",
+        title="ruleset",
     )
 
 

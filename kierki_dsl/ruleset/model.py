@@ -36,8 +36,8 @@ class Ruleset:
     deals_per_dealer: int = 1
     series: int = 1  # the schedule is played this many times, each series one dealer on
     texts: tuple = attrs.field(default=(), repr=False)  # the file's text and those it extends
-    specs: dict = attrs.field(factory=dict, repr=False)  # validated contract data, for explain/diff
-    parts: tuple = attrs.field(default=(), repr=False)  # the validated match.parts, for explain/diff
+    specs: dict = attrs.field(factory=dict, repr=False)  # name -> the contract's validated Spec, for explain/diff
+    parts: tuple = attrs.field(default=(), repr=False)  # the validated match.parts (PartSpec), for explain/diff
 
     @property
     def fingerprint(self) -> str:
@@ -135,26 +135,26 @@ def compile_tree(path: str, src, root, diags: Diagnostics, texts=()) -> Optional
         return None
     from .semantics import check_ruleset
 
-    players = spec.get("players") if isinstance(spec.get("players"), int) else 4
-    deck = _deck(spec.get("deck"), ctx)
-    contracts_spec = spec.get("contracts") if isinstance(spec.get("contracts"), dict) else {}
+    players = spec.players
+    deck = _deck(spec.deck)
+    contracts_spec = spec.contracts if spec.contracts is not None else {}
     bctx = BuildContext(path, diags, contracts_spec, ctx.nodes, players, deck, ctx.invalid)
     compiled = {}
     for name in contracts_spec:
         compiled[name] = bctx.contract(name, ("contracts", name))
     schedule = []
-    match = spec.get("match") if isinstance(spec.get("match"), dict) else None
+    match = spec.match
     if match:
-        for i, entry in enumerate(match.get("schedule") or []):
-            repeat = entry.get("repeat", 1) if isinstance(entry, dict) else 1
-            if isinstance(entry, dict) and entry.get("choose") is not None:
-                if entry.get("contract") is not None:
+        for i, entry in enumerate(match.schedule or ()):
+            repeat = 1 if isinstance(entry, str) else entry.repeat  # a contract's name, or an entry's spec
+            if not isinstance(entry, str) and entry.choose is not None:
+                if entry.contract is not None:
                     bctx.error(("match", "schedule", i), "S210", "a schedule entry has either 'contract' or 'choose'")
                     continue
-                schedule.extend([_choice(entry["choose"], compiled, bctx, ("match", "schedule", i, "choose"))] * repeat)
+                schedule.extend([_choice(entry.choose, compiled, bctx, ("match", "schedule", i, "choose"))] * repeat)
                 continue
-            name = entry if isinstance(entry, str) else entry.get("contract")
-            if not isinstance(name, str):
+            name = entry if isinstance(entry, str) else entry.contract
+            if name is None:
                 bctx.error(("match", "schedule", i), "S203", "a schedule entry needs 'contract' or 'choose'")
                 continue
             if name not in contracts_spec:
@@ -165,19 +165,19 @@ def compile_tree(path: str, src, root, diags: Diagnostics, texts=()) -> Optional
     if popcount(deck) % players:
         bctx.error(("deck",) if ("deck",) in ctx.nodes else ("players",), "M610",
                    f"{popcount(deck)} cards do not deal evenly to {players} players")
-    first = match.get("first_dealer", "random") if match else "random"
-    first_dealer = first if isinstance(first, int) else None
+    first = match.first_dealer if match else "random"
+    first_dealer = None if first == "random" else first  # 'random' or a seat
     if first_dealer is not None and first_dealer >= players:
         bctx.error(("match", "first_dealer"), "S204", f"first_dealer {first_dealer} is not a seat (0..{players - 1})")
     until = None
-    if match and match.get("until") is not None:
+    if match and match.until is not None:
         from ..expr.types import BOOL
         from ..interpreter.scopes import MATCH_END
 
-        until = bctx.expr(match["until"], MATCH_END, BOOL, ("match", "until"))
+        until = bctx.expr(match.until, MATCH_END, BOOL, ("match", "until"))
         if until is not None and until.is_const:
             bctx.error(("match", "until"), "M604", f"match.until is always {str(until.const).lower()}")
-    series = match.get("series", 1) if match else 1
+    series = match.series if match else 1
     if until is not None and series > 1:
         bctx.error(("match", "series"), "S210", "a match has either 'series' or 'until'",
                    "until already plays the schedule again and again")
@@ -186,56 +186,55 @@ def compile_tree(path: str, src, root, diags: Diagnostics, texts=()) -> Optional
         return None
     ruleset = Ruleset(
         path=path,
-        name=spec.get("name") or "",
-        description=spec.get("description") or "",
+        name=spec.name or "",
+        description=spec.description or "",
         players=players,
         deck=deck,
         hand_size=hand_size,
         first_dealer=first_dealer,
-        direction=-1 if match.get("direction") == "counterclockwise" else 1,
+        direction=-1 if match.direction == "counterclockwise" else 1,
         schedule=tuple(schedule),
         contracts=compiled,
-        total=match.get("total"),
+        total=match.total,
         source=src,
         texts=tuple(texts) if texts else (src.text,),
         until=until,
-        deals_per_dealer=match.get("deals_per_dealer", 1),
+        deals_per_dealer=match.deals_per_dealer,
         series=series,
-        max_deals=match.get("max_deals", 1000) if until is not None else len(schedule) * series,
+        max_deals=match.max_deals if until is not None else len(schedule) * series,
         specs=contracts_spec,
-        parts=tuple(match.get("parts") or ()),
+        parts=match.parts,
     )
     check_ruleset(spec, compiled, schedule, bctx, hand_size, diags)
     return ruleset
 
 
-def _choice(spec: dict, compiled: dict, bctx, where: tuple):
+def _choice(spec, compiled: dict, bctx, where: tuple):
     from ..expr.types import SEAT
     from ..interpreter.choice import Choice
     from ..interpreter.scopes import SEAT_EXPR
 
-    by = bctx.expr(spec["by"], SEAT_EXPR, SEAT, where + ("by",))
+    by = bctx.expr(spec.by, SEAT_EXPR, SEAT, where + ("by",))
     options = []
-    for j, name in enumerate(spec.get("from") or []):
+    for j, name in enumerate(spec.from_ or ()):
         c = compiled.get(name) if name in compiled else bctx.contract(name, where + ("from", j))
         options.append(c)
     if by is None or any(c is None for c in options):
         return None
-    return Choice(by, tuple(options), spec.get("once_each", True), " ".join(spec["by"].text.split()),
-                  once_in_match=spec.get("once_in_match", False))
+    return Choice(by, tuple(options), spec.once_each, " ".join(spec.by.text.split()),
+                  once_in_match=spec.once_in_match)
 
 
-def _deck(spec: Optional[dict], ctx: Ctx) -> int:
-    if not isinstance(spec, dict):
+def _deck(spec) -> int:
+    """The card mask of the validated ``deck`` (None: the full pack)."""
+    if spec is None:
         return FULL_DECK
     deck = FULL_DECK
-    ranks = spec.get("ranks")
-    if isinstance(ranks, list) and ranks:
+    if spec.ranks:
         deck = 0
-        for r in ranks:
+        for r in spec.ranks:
             deck |= RANK_MASK[r]
-    remove = spec.get("remove")
-    if isinstance(remove, list):
-        for c in remove:
+    if spec.remove:
+        for c in spec.remove:
             deck &= ~(1 << c)
     return deck

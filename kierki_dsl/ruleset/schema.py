@@ -1,12 +1,14 @@
 """The ruleset schema as data: one description drives validation and the JSON Schema.
 
-Validation turns the YAML node tree into plain Python values (dicts, lists, ints, strings,
-``ExprSource`` for expressions), fills defaults, and collects *every* problem with its
-position. It never guesses what a scalar means the YAML 1.1 way: ``no`` is not false and
+Validation turns the YAML node tree into typed values: each ``Obj`` becomes a frozen attrs
+``Spec`` with every default applied (lists are tuples; a ``MapOf`` of user-chosen names stays
+a dict; ``ExprSource`` for expressions), and collects *every* problem with its position
+(``Ctx.nodes`` maps each value's path to its YAML node). It never guesses what a scalar means the YAML 1.1 way: ``no`` is not false and
 ``010`` is not 8.
 """
 from __future__ import annotations
 
+import keyword
 import re
 from typing import Any, Optional
 
@@ -14,7 +16,7 @@ import attrs
 
 from ..cards import RANK_NAMES, CardError, parse_card, parse_rank
 from ..diagnostics import Diagnostics, Pos, did_you_mean
-from ..values import define, frozen
+from ..values import define, field_repr, frozen
 from .yamlsafe import Map, Node, Scalar, Seq, node_path
 
 _INT = re.compile(r"^[-+]?(0|[1-9][0-9]*)$")
@@ -340,7 +342,7 @@ class List(Kind):
                     continue
                 seen[key] = item.pos
             out.append(v)
-        return out
+        return tuple(out)
 
     def json(self):
         d = {"type": "array", "items": self.item.json()}
@@ -361,13 +363,75 @@ class Field:
     default: Any = None
 
 
+def attr_name(key: str) -> str:
+    """The attribute of a spec that holds YAML key ``key`` (``from`` is ``from_``)."""
+    return key + "_" if keyword.iskeyword(key) else key
+
+
+def _frozen_default(value: Any) -> Any:
+    """A field's default as a spec holds it: lists become tuples."""
+    return tuple(value) if isinstance(value, list) else value
+
+
+def spec_class(name: str, keys: tuple) -> type:
+    """A frozen attrs class with one attribute per YAML key (see ``attr_name``), all required
+    (``Obj.load`` passes every one, defaults applied)."""
+    # compared by identity (nothing compares specs) and built by ``Spec.__init__``: attrs compiles
+    # no __init__, __eq__ or __hash__ for them, most of what making a class costs (lint makes
+    # a dozen at start-up)
+    cls = attrs.make_class(name, {attr_name(k): attrs.field() for k in keys}, bases=(Spec,), frozen=True,
+                           slots=True, repr=False, eq=False, init=False)
+    cls.__repr__ = field_repr
+    cls.keys = keys
+    return cls
+
+
+_setattr = object.__setattr__
+
+
+class Spec:
+    """Base of the validated values of a schema ``Obj``: frozen, every field set (the
+    defaults applied), lists as tuples, nested objects as their own specs. ``keys`` are the
+    YAML keys, in schema order."""
+
+    __slots__ = ()
+    keys: tuple = ()
+
+    def __init__(self, **values) -> None:
+        """Set every attribute (a frozen class: through ``object.__setattr__``, as attrs does)."""
+        for name, value in values.items():
+            _setattr(self, name, value)
+
+    def items(self):
+        """(YAML key, value) pairs, in schema order."""
+        return [(k, getattr(self, attr_name(k))) for k in self.keys]
+
+
 @define(eq=False)
 class Obj(Kind):
     fields: dict
     doc: str = ""
     title: str = ""
+    tag: str = ""  # a key set by ``Tagged`` (the deal type), not written in the mapping
+    _cls: Any = attrs.field(default=None, repr=False)
 
-    def load(self, node, ctx, where, label):
+    def spec_class(self) -> type:
+        """The frozen attrs class of this object's validated values (made once, on first use)."""
+        if self._cls is None:
+            keys = tuple(self.fields) + ((self.tag,) if self.tag else ())
+            name = "".join(w.title() for w in re.split(r"[^A-Za-z0-9]+", self.title) if w) or "Spec"
+            self._cls = spec_class(name + ("Spec" if not name.endswith("Spec") else ""), keys)
+        return self._cls
+
+    def defaults(self):
+        """The value of this object written empty (required keys None): a stand-in for one
+        that was reported invalid, so that later checks can still run."""
+        values = {attr_name(k): None if f.required else _frozen_default(f.default) for k, f in self.fields.items()}
+        if self.tag:
+            values[self.tag] = None
+        return self.spec_class()(**values)
+
+    def load(self, node, ctx, where, label, tag=None):
         if not isinstance(node, Map):
             ctx.error(node, "S202", f"{label} must be a mapping, got {_kind(node)}")
             return _INVALID
@@ -382,17 +446,18 @@ class Obj(Kind):
             ctx.nodes[w] = value
             v = f.kind.load(value, ctx, w, _join(label, key))
             if v is not _INVALID:
-                out[key] = v
+                out[attr_name(key)] = v
             else:
                 ctx.invalid.add(w)
         for key, f in self.fields.items():
-            if key not in node.entries:
-                if f.required:
-                    ctx.error(node, "S203", f"{label} is missing required key {key!r}", f.doc)
-                    ctx.invalid.add(where + (key,))
-                else:
-                    out[key] = f.default
-        return out
+            if key not in node.entries and f.required:
+                ctx.error(node, "S203", f"{label} is missing required key {key!r}", f.doc)
+                ctx.invalid.add(where + (key,))
+            # a key left out, or reported invalid, holds its default (None when required)
+            out.setdefault(attr_name(key), None if f.required else _frozen_default(f.default))
+        if self.tag:
+            out[self.tag] = tag
+        return self.spec_class()(**out)
 
     def json(self):
         props = {}
@@ -502,10 +567,11 @@ class Tagged(Kind):
             node.pos,
             node.source,
         )
-        out = obj.load(inner, ctx, where, label)
-        if out is not _INVALID:
-            out[self.key] = tname
-        return out
+        return obj.load(inner, ctx, where, label, tag=tname)
+
+    def __attrs_post_init__(self) -> None:
+        for obj in self.variants.values():
+            obj.tag = self.key
 
     def json(self):
         alts = []

@@ -4,6 +4,8 @@ from __future__ import annotations
 from typing import Optional
 
 from ..diagnostics import Diagnostics
+from ..interpreter.catalogue import DEAL_TYPES
+from .format import MATCH
 
 
 def contract_total(c, hand_size: int, players: int, deck: int) -> Optional[int]:
@@ -47,17 +49,17 @@ def check_ruleset(spec: dict, compiled: dict, schedule: list, bctx, hand_size: i
         w = ("contracts", name)
         total = contract_total(c, hand_size, players, deck)
         computed[name] = total
-        declared = contracts_spec[name].get("total")
-        if isinstance(declared, int) and total is not None and total != declared:
+        declared = contracts_spec[name].total
+        if declared is not None and total is not None and total != declared:
             bctx.error(w + ("total",), "M601",
                        f"contract {name!r} declares total {declared} but its scoring gives {total}",
                        "correct the points or the declared total")
         _check_contract(name, c, w, bctx, hand_size, players, deck)
     # the match total
-    match = spec.get("match") if isinstance(spec.get("match"), dict) else {}
-    declared = match.get("total")
-    series = match.get("series", 1) if isinstance(match.get("series"), int) else 1
-    if isinstance(declared, int) and schedule and all(c is not None for c in schedule):
+    match = spec.match if spec.match is not None else MATCH.defaults()  # None: reported
+    declared = match.total
+    series = match.series or 1
+    if declared is not None and schedule and all(c is not None for c in schedule):
         got = range_total(schedule, computed, players, 0, len(schedule) - 1)
         got = None if got is None else got * series
         if got is not None and got != declared:
@@ -68,31 +70,28 @@ def check_ruleset(spec: dict, compiled: dict, schedule: list, bctx, hand_size: i
                        "per deal: " + ", ".join(f"{c.name} {t}" for c, t in zip(schedule, per)))
     _check_length(match, schedule, series, bctx)
     # declared totals of parts
-    for i, part in enumerate(match.get("parts") or []):
-        if not isinstance(part, dict) or not all(isinstance(part.get(k), int) for k in ("first", "last")):
+    for i, part in enumerate(match.parts):
+        if part.first is None or part.last is None:  # reported
             continue
         pw = ("match", "parts", i)
-        first, last = part["first"], part["last"]
+        first, last = part.first, part.last
         if not 1 <= first <= last <= len(schedule):
-            bctx.error(pw, "S204", f"part {part.get('name')!r} covers deals {first}-{last} but the schedule has {len(schedule)}")
+            bctx.error(pw, "S204", f"part {part.name!r} covers deals {first}-{last} but the schedule has {len(schedule)}")
             continue
         got = range_total(schedule, computed, players, first - 1, last - 1)
-        if isinstance(part.get("total"), int) and got is not None and got != part["total"]:
+        if part.total is not None and got is not None and got != part.total:
             bctx.error(pw + ("total",), "M611",
-                       f"part {part.get('name')!r} declares total {part['total']} but its deals add up to {got}")
+                       f"part {part.name!r} declares total {part.total} but its deals add up to {got}")
     # contracts never played
     scheduled = set()
-    for entry in match.get("schedule") or []:
-        scheduled.add(entry if isinstance(entry, str) else entry.get("contract") if isinstance(entry, dict) else None)
-        if isinstance(entry, dict) and isinstance(entry.get("choose"), dict):
-            scheduled.update(entry["choose"].get("from") or [])
+    for entry in match.schedule or ():
+        scheduled.add(entry if isinstance(entry, str) else entry.contract)  # a name, or an entry's spec
+        if not isinstance(entry, str) and entry.choose is not None:
+            scheduled.update(entry.choose.from_ or ())
     _check_choices(schedule * series, players, bctx)
     included = set()
-    for name, s in contracts_spec.items():
-        score = s.get("score") if isinstance(s, dict) else None
-        for item in score if isinstance(score, list) else []:
-            inc = item.get("include") if isinstance(item, dict) else None
-            included.update([inc] if isinstance(inc, str) else (inc or []))
+    for s in contracts_spec.values():
+        included.update(DEAL_TYPES[s.type].included(s))
     for name in contracts_spec:
         if name not in scheduled and name not in included:
             bctx.warning(("contracts", name, "$key"), "M608", f"contract {name!r} is defined but never scheduled or included")
@@ -101,8 +100,8 @@ def check_ruleset(spec: dict, compiled: dict, schedule: list, bctx, hand_size: i
 def _check_partial(name: str, bctx, hand_size: int, players: int, deck: int) -> None:
     """A contract with a schema error: its declared total is still checked when the error is
     elsewhere (M601); when the error is in what decides the total, M618 says it was skipped."""
-    declared = (bctx.specs.get(name) or {}).get("total") if isinstance(bctx.specs.get(name), dict) else None
-    if not isinstance(declared, int):
+    declared = bctx.specs[name].total
+    if declared is None:
         return
     w = ("contracts", name)
     partial = bctx.partial.get(name)
@@ -120,15 +119,15 @@ def _check_partial(name: str, bctx, hand_size: int, players: int, deck: int) -> 
 LONG_MATCH = 1000
 
 
-def _check_length(match: dict, schedule: list, series: int, bctx) -> None:
+def _check_length(match, schedule: list, series: int, bctx) -> None:
     """M619: a match far longer than any real one (a slip in repeat, series or max_deals)."""
-    if match.get("until") is not None:
-        n, where = match.get("max_deals", 1000), ("match", "max_deals") if "max_deals" in match else ("match", "until")
+    if match.until is not None:
+        n, where = match.max_deals, ("match", "max_deals") if ("match", "max_deals") in bctx.nodes else ("match", "until")
         what = f"may last up to {n} deals (max_deals)"
     else:
         n, where = len(schedule) * series, ("match", "series") if series > 1 else ("match", "schedule")
         what = f"lasts {n} deals" + (f" ({len(schedule)} scheduled × {series} series)" if series > 1 else "")
-    if isinstance(n, int) and n > LONG_MATCH:
+    if n > LONG_MATCH:
         bctx.warning(where, "M619", f"the match {what}: more than {LONG_MATCH}, far longer than any real match",
                      "check repeat, series and max_deals")
 
@@ -144,8 +143,8 @@ def _check_choices(schedule: list, players: int, bctx) -> None:
 
 
 def _check_contract(name, c, w, bctx, hand_size, players, deck) -> None:
-    spec = bctx.specs.get(name) or {}
-    may = c.doubling.may_double if getattr(c, "doubling", None) is not None else None
+    spec = bctx.specs[name]
+    may = c.doubling.may_double if c.doubling is not None else None
     if may is not None and may.is_const and not may.const:
         bctx.warning(w + ("doubling", "may_double"), "M616", "may_double is always false: nobody can ever double",
                      "remove doubling, or say who may double whom")

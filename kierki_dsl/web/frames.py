@@ -41,6 +41,6 @@ def match_frames(ruleset, record: dict, actions: list) -> list:
             deals.append({"number": m.deal_index + 1, "dealer": m.dealer, "frames": [_frame(state, n, None, None)]})
         who = m.to_move()
         m.apply(action)
-        deals[-1]["contract"] = getattr(state.contract, "name", "")
+        deals[-1]["contract"] = state.contract.name
         deals[-1]["frames"].append(_frame(state, n, who, action))
     return deals

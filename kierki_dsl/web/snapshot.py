@@ -22,15 +22,15 @@ def contract_info(ruleset, name: str) -> dict:
 def _contract_info(ruleset, name: str) -> dict:
     from ..explain import aspects
 
-    slot = ruleset.contracts.get(name) or next((c for c in ruleset.schedule if getattr(c, "name", None) == name), None)
+    slot = ruleset.contracts.get(name) or next((c for c in ruleset.schedule if c.name == name), None)
     try:
         rules = aspects(ruleset, name)
     except (KeyError, AttributeError, TypeError):
         rules = {}
     return {
         "name": name,
-        "pl": getattr(slot, "pl", name) or name,
-        "en": getattr(slot, "en", "") or "",
+        "pl": (slot.pl if slot is not None else name) or name,
+        "en": (slot.en if slot is not None else "") or "",
         "scoring": rules.get("scoring", ""),
         "rules": [[k, v] for k, v in rules.items()],
     }
@@ -51,8 +51,8 @@ def action_label(view, action: int) -> str:
 
 def score_sheet(table) -> list:
     """Every finished deal: its contract, the points and the running totals (public)."""
-    return [{"deal": r.number, "contract": r.contract.name, "pl": getattr(r.contract, "pl", ""),
-             "en": getattr(r.contract, "en", ""), "scores": list(r.scores), "totals": list(r.totals)}
+    return [{"deal": r.number, "contract": r.contract.name, "pl": r.contract.pl,
+             "en": r.contract.en, "scores": list(r.scores), "totals": list(r.totals)}
             for r in table.results]
 
 
