@@ -121,7 +121,7 @@ class TrickDeal(Deal):
         return self.phase is DONE
 
     def current_player(self) -> int:
-        return -1 if self.phase == DONE else self.to_move
+        return -1 if self.phase is DONE else self.to_move
 
     def call_view_cards(self) -> list[int]:
         """The cards the trump caller has seen when he must call."""
