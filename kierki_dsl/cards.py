@@ -98,14 +98,18 @@ SUIT_CARDS: tuple = ({}, {}, {}, {})
 _S0, _S1, _S2, _S3 = SUIT_CARDS
 
 
-def _fill_suit_cards() -> None:
-    """Every rank pattern of every suit (4 x 8192 tuples, built in a few milliseconds)."""
+def fill_suit_cards() -> tuple:
+    """Every rank pattern of every suit (4 x 8192 tuples, built in a few milliseconds):
+    ``SUIT_CARDS``, filled."""
+    if _S3:
+        return SUIT_CARDS
     for suit, table in enumerate(SUIT_CARDS):
         base = 13 * suit
         table[0] = ()
         for m in range(1, 8192):
             top = m.bit_length() - 1
             table[m] = table[m ^ (1 << top)] + (base + top,)
+    return SUIT_CARDS
 
 
 def suit_cards(suit: int, ranks: int) -> tuple:
@@ -113,7 +117,7 @@ def suit_cards(suit: int, ranks: int) -> tuple:
     try:
         return SUIT_CARDS[suit][ranks]
     except KeyError:
-        _fill_suit_cards()
+        fill_suit_cards()
         return SUIT_CARDS[suit][ranks]
 
 
@@ -122,7 +126,7 @@ def card_list(mask: int) -> list[int]:
     try:
         return [*_S0[mask & 8191], *_S1[mask >> 13 & 8191], *_S2[mask >> 26 & 8191], *_S3[mask >> 39 & 8191]]
     except KeyError:
-        _fill_suit_cards()
+        fill_suit_cards()
         return card_list(mask)
 
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from typing import Optional
 
-from ..cards import FULL_DECK, SUIT_MASK, SUIT_NAMES, card_list, suit_cards
+from ..cards import FULL_DECK, SUIT_MASK, SUIT_NAMES, card_list, fill_suit_cards
 from .envs import play_env
 
 LEAD, FOLLOW, DISCARD = 0, 1, 2
@@ -65,6 +65,7 @@ class Legality:
         self.turning = frozenset((2, tricks)) if self.first_last_read else frozenset()
         self._memo: dict = {}
         self._live: dict = {}
+        self._cards = fill_suit_cards()
 
     # -- programs -------------------------------------------------------------------------
     def key(self, number: int, broken: bool, played: int) -> tuple:
@@ -148,8 +149,15 @@ class Legality:
         return narrow(legal, prog, number) if prog else legal
 
     def legal(self, hand: int, led: int, progs: list, number: int, st) -> tuple:
-        """``(mask, card ids)`` of the legal cards, as ``mask`` gives them."""
-        if led >= 0 and self.follow_suit:
+        """``(mask, card ids)`` of the legal cards, as ``mask`` gives them (the ids in a
+        sequence that is not to be changed)."""
+        if led < 0:
+            prog = progs[LEAD]
+            if prog is None:
+                prog = self.program_for(progs, LEAD, led, st)
+            legal = narrow(hand, prog, number) if prog else hand
+            return legal, card_list(legal)
+        if self.follow_suit:
             shift = 13 * led
             ranks = hand >> shift & 8191
             if ranks:
@@ -158,9 +166,9 @@ class Legality:
                     prog = self.program_for(progs, FOLLOW, led, st)
                 if prog:
                     ranks = narrow_suit(ranks, led, prog, number)
-                return ranks << shift, suit_cards(led, ranks)
+                return ranks << shift, self._cards[led][ranks]
         legal = self.mask(hand, led, progs, number, st)
-        return legal, tuple(card_list(legal))
+        return legal, card_list(legal)
 
     def reason(self, hand: int, led: int, progs: list, number: int, st, card: int) -> Optional[str]:
         """The rule that makes ``card`` (held in ``hand``) illegal, in words, or None."""
