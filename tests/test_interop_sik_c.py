@@ -153,8 +153,9 @@ def c_server(progs: Programs, sik_c: Path, deals: Path, early: bool, prefix: str
     return p, progs.port(name, p)
 
 
-def c_client(progs: Programs, sik_c: Path, port: int, seat: str, wrong: bool = False, prefix: str = ""):
-    return progs.start(f"{prefix}c{seat}", [sik_c / "client", "-h", "127.0.0.1", "-p", port, "-s", seat] + (["-w"] if wrong else []))
+def c_client(progs: Programs, sik_c: Path, port: int, seat: str, wrong: bool = False, prefix: str = "", extra=()):
+    args = [sik_c / "client", "-h", "127.0.0.1", "-p", port, "-s", seat] + (["-w"] if wrong else []) + list(extra)
+    return progs.start(f"{prefix}c{seat}", args)
 
 
 def join(progs: Programs, port: int, seat: str, seed: int = 9):
@@ -267,3 +268,58 @@ def test_c_client_provoking_wrong_recovers(sik_c, programs, server_kind):
     for seat in SEATS:
         got = c_client_result(programs, f"c{seat}")
         assert got["total"] == got["tally"] == expected, (seat, got)
+
+
+# ---- reconnection across implementations ----
+
+def taken_count(progs: Programs, name: str) -> int:
+    return sum("] TAKEN" in line for line in progs.text(name, "out").splitlines())
+
+
+def caught_up(lines: list) -> list:
+    """What a seat that claimed an empty seat got first: its DEAL, then the TAKENs (numbers)."""
+    messages = [line.split("] ", 1)[1] for line in lines]
+    assert messages[0].startswith("IAM") and messages[1].startswith("DEAL"), messages[:3]
+    taken = []
+    for m in messages[2:]:
+        if not m.startswith("TAKEN"):
+            break
+        taken.append(m)
+    return [messages[1]] + taken
+
+
+def test_c_client_reconnects_to_kierki_serve(sik_c, programs):
+    """East drops after trick 4 of the second deal (deal 1 plays 13 tricks); a new C client
+    claims E, gets that deal and a TAKEN for each of the 4 tricks, and the match ends with the
+    totals of an uninterrupted one."""
+    expected = honest_totals(programs, sik_c)
+    server, port = serve(programs, EXAMPLE)
+    clients = {f"c{s}": c_client(programs, sik_c, port, s, extra=["-x", "17"] if s == "E" else []) for s in SEATS}
+    dropped = clients.pop("cE")
+    dropped.wait(20)
+    assert dropped.returncode == 3, programs.text("cE")
+    clients["againcE"] = c_client(programs, sik_c, port, "E", prefix="again")
+    programs.finish({"serve": server, **clients})
+    assert served_totals(programs) == expected
+    for name in ("cN", "cS", "cW", "againcE"):
+        got = c_client_result(programs, name)
+        assert got["total"] == expected and got["mismatch"] == 0, (name, got)
+    first = caught_up(programs.text("againcE", "out").splitlines())
+    assert first[0].startswith("DEAL2") and [t[:6] for t in first[1:]] == ["TAKEN1", "TAKEN2", "TAKEN3", "TAKEN4"]
+
+
+def test_kierki_join_reconnects_to_c_server(sik_c, programs):
+    """A `kierki join` bot drops mid-deal; a new one claims the seat at the C server, rebuilds its
+    view from the DEAL and TAKENs the server sends, and the match ends agreed by every seat."""
+    server, port = c_server(programs, sik_c, EXAMPLE, early=True)
+    players = {"cN": c_client(programs, sik_c, port, "N"), "kE": join(programs, port, "E"),
+               "cS": c_client(programs, sik_c, port, "S"), "cW": c_client(programs, sik_c, port, "W")}
+    poll_until(lambda: taken_count(programs, "cserver") >= 4 * 17, timeout=20, proc=server, what="deal 2, trick 4")
+    stop(players.pop("kE"))
+    players["againkE"] = programs.kierki("againkE", ["join", "127.0.0.1", str(port), "--seat", "E", "--seed", "9"])
+    programs.finish({"cserver": server, **players})
+    totals = seat_points(programs.text("cserver").splitlines()[-1])
+    check_c_clients(programs, "NSW", totals)
+    assert [-p for p in join_totals(programs, "againkE")] == totals
+    first = caught_up(programs.text("againkE", "out").splitlines())
+    assert all(t.startswith(f"TAKEN{n}") for n, t in enumerate(first[1:], 1)), first

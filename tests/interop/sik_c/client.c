@@ -3,9 +3,10 @@
  * (following suit when it can), prints the protocol report on stdout, keeps its own tally of
  * every deal's points from the TAKEN messages and checks it against the server's SCORE.
  *
- *   client -h HOST -p PORT -s SEAT [-4|-6] [-w]
+ *   client -h HOST -p PORT -s SEAT [-4|-6] [-w] [-x N]
  *   -w  once, answer a TRICK with a card that is not legal (a revoke, or a card it does not
  *       hold), to provoke WRONG; then play on.
+ *   -x N  drop the connection after the N-th TAKEN (exit 3), to test reconnection.
  * At the end it prints to stderr: "total N<pts>E<pts>S<pts>W<pts>" (the last TOTAL, or the
  * sum of the SCOREs if no TOTAL came), "tally ..." (its own count), "wrong <k>" and
  * "mismatch <k>" (deals whose SCORE differed from its own tally).
@@ -24,6 +25,7 @@ static int deal_type, trick_no; /* trick_no: the trick we expect next */
 static int in_deal, leader;
 static int my_seat;
 static int want_wrong, wrong_sent, wrongs, mismatches, scores_seen, totals_seen;
+static int leave_after = -1, takens;
 static int tally[4], deal_tally[4], total[4], score_sum[4];
 
 static void send_line(const char *msg) {
@@ -113,6 +115,7 @@ static void on_taken(const char *rest) {
             leader = taker;
             deal_tally[taker] += trick_points(deal_type, n, cards);
             trick_no = n + 1;
+            if (++takens == leave_after) { close(fd); fprintf(stderr, "left after %d TAKEN\n", takens); exit(3); }
             return;
         }
 }
@@ -196,16 +199,17 @@ int main(int argc, char **argv) {
     const char *host = "127.0.0.1", *port = NULL;
     int family = AF_UNSPEC, opt;
     my_seat = -1;
-    while ((opt = getopt(argc, argv, "h:p:s:46w")) != -1) {
+    while ((opt = getopt(argc, argv, "h:p:s:46wx:")) != -1) {
         if (opt == 'h') host = optarg;
         else if (opt == 'p') port = optarg;
         else if (opt == 's') my_seat = seat_index(optarg[0]);
         else if (opt == '4') family = AF_INET;
         else if (opt == '6') family = AF_INET6;
         else if (opt == 'w') want_wrong = 1;
-        else { fprintf(stderr, "usage: client -h HOST -p PORT -s N|E|S|W [-4|-6] [-w]\n"); return 2; }
+        else if (opt == 'x') leave_after = atoi(optarg);
+        else { fprintf(stderr, "usage: client -h HOST -p PORT -s N|E|S|W [-4|-6] [-w] [-x N]\n"); return 2; }
     }
-    if (!port || my_seat < 0) { fprintf(stderr, "usage: client -h HOST -p PORT -s N|E|S|W [-4|-6] [-w]\n"); return 2; }
+    if (!port || my_seat < 0) { fprintf(stderr, "usage: client -h HOST -p PORT -s N|E|S|W [-4|-6] [-w] [-x N]\n"); return 2; }
     connect_to(host, port, family);
     char iam[8];
     snprintf(iam, sizeof iam, "IAM%c", SEATS[my_seat]);
