@@ -67,8 +67,8 @@ class Programs:
         return (self.folder / f"{name}.{stream}").read_text("ascii", "replace")
 
     def port(self, name: str, proc: subprocess.Popen) -> int:
-        """The port a server printed on stderr ("... listening on 127.0.0.1:PORT")."""
-        pattern = re.compile(r"listening on 127\.0\.0\.1:(\d+)")
+        """The port a server printed on stderr ("... listening on 127.0.0.1:PORT", "[::1]:PORT")."""
+        pattern = re.compile(r"listening on \S+:(\d+)$", re.M)
         poll_until(lambda: pattern.search(self.text(name)), timeout=20, proc=proc, what=f"{name} to listen")
         return int(pattern.search(self.text(name)).group(1))
 
@@ -139,22 +139,23 @@ def forced_match(path: Path) -> Path:
     return path
 
 
-def serve(progs: Programs, deals: Path, bots: dict = None):
-    args = ["serve", SIK, "--deals", deals, "--port", "0", "--host", "127.0.0.1", "--timeout", "2"]
+def serve(progs: Programs, deals: Path, bots: dict = None, host: str = "127.0.0.1"):
+    args = ["serve", SIK, "--deals", deals, "--port", "0", "--host", host, "--timeout", "2"]
     for seat, player in (bots or {}).items():
         args += ["--seat", f"{seat}={player}"]
     p = progs.kierki("serve", args)
     return p, progs.port("serve", p)
 
 
-def c_server(progs: Programs, sik_c: Path, deals: Path, early: bool, prefix: str = ""):
+def c_server(progs: Programs, sik_c: Path, deals: Path, early: bool, prefix: str = "", host: str = "127.0.0.1"):
     name = f"{prefix}cserver"
-    p = progs.start(name, [sik_c / "server", "-f", deals, "-p", "0", "-t", "2"] + (["-e"] if early else []))
+    p = progs.start(name, [sik_c / "server", "-f", deals, "-p", "0", "-t", "2", "-a", host] + (["-e"] if early else []))
     return p, progs.port(name, p)
 
 
-def c_client(progs: Programs, sik_c: Path, port: int, seat: str, wrong: bool = False, prefix: str = "", extra=()):
-    args = [sik_c / "client", "-h", "127.0.0.1", "-p", port, "-s", seat] + (["-w"] if wrong else []) + list(extra)
+def c_client(progs: Programs, sik_c: Path, port: int, seat: str, wrong: bool = False, prefix: str = "", extra=(),
+             host: str = "127.0.0.1"):
+    args = [sik_c / "client", "-h", host, "-p", port, "-s", seat] + (["-w"] if wrong else []) + list(extra)
     return progs.start(f"{prefix}c{seat}", args)
 
 
@@ -323,3 +324,37 @@ def test_kierki_join_reconnects_to_c_server(sik_c, programs):
     assert [-p for p in join_totals(programs, "againkE")] == totals
     first = caught_up(programs.text("againkE", "out").splitlines())
     assert all(t.startswith(f"TAKEN{n}") for n, t in enumerate(first[1:], 1)), first
+
+
+# ---- IPv6 ----
+
+def ipv6_loopback() -> bool:
+    import socket
+
+    try:
+        with socket.socket(socket.AF_INET6, socket.SOCK_STREAM) as s:
+            s.bind(("::1", 0))
+        return True
+    except OSError:
+        return False
+
+
+@pytest.mark.skipif(not ipv6_loopback(), reason="this machine has no IPv6 loopback (::1)")
+def test_both_directions_over_ipv6(sik_c, programs):
+    """`kierki serve --host ::1` seats C clients that connect with -6; a `kierki join -6` bot sits at
+    the C server on ::1 with three C clients; the reports show the IPv6 addresses."""
+    server, port = serve(programs, EXAMPLE, host="::1")
+    clients = {f"c{s}": c_client(programs, sik_c, port, s, extra=["-6"], host="::1") for s in SEATS}
+    programs.finish({"serve": server, **clients})
+    check_c_clients(programs, SEATS, served_totals(programs))
+    assert "::1" in programs.text("cN", "out").splitlines()[0]
+    server, port = c_server(programs, sik_c, EXAMPLE, early=True, host="::1")
+    players = {f"v6c{s}": c_client(programs, sik_c, port, s, prefix="v6", extra=["-6"], host="::1") for s in "NSW"}
+    players["kE"] = programs.kierki("kE", ["join", "::1", str(port), "-6", "--seat", "E", "--seed", "9"])
+    programs.finish({"cserver": server, **players})
+    totals = seat_points(programs.text("cserver").splitlines()[-1])
+    for seat in "NSW":
+        got = c_client_result(programs, f"v6c{seat}")
+        assert got["total"] == got["tally"] == totals and got["mismatch"] == 0, got
+    assert [-p for p in join_totals(programs, "kE")] == totals
+    assert "::1" in programs.text("kE", "out").splitlines()[0]
