@@ -126,7 +126,11 @@ static inline void report(const char *from, const char *to, const char *msg) {
     localtime_r(&tv.tv_sec, &tm);
     char when[32];
     strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%S", &tm);
-    printf("[%s,%s,%s.%03ld] %s\n", from, to, when, (long)(tv.tv_usec / 1000), msg);
+    printf("[%s,%s,%s.%03ld] ", from, to, when, (long)(tv.tv_usec / 1000));
+    for (const unsigned char *p = (const unsigned char *)msg; *p; p++) /* bytes that are not */
+        if (*p >= 0x20 && *p < 0x7f && *p != '\\') putchar(*p);        /* printable: escaped */
+        else printf("\\x%02x", *p);
+    putchar('\n');
     fflush(stdout);
 }
 
