@@ -27,6 +27,7 @@ SIK_C = ROOT / "tests" / "interop" / "sik_c"
 SIK = str(ROOT / "rulesets" / "games" / "sik.yaml")
 EXAMPLE = ROOT / "examples" / "sik_match.txt"
 SEATS = "NESW"
+REPORT_LINE = re.compile(r"^\[([^,\]]+:\d+),([^,\]]+:\d+),\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}\] (.*)$", re.M)
 RANKS = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]
 
 @pytest.fixture(scope="module")
@@ -176,6 +177,7 @@ def check_c_clients(progs: Programs, seats: str, totals: list) -> None:
         got = c_client_result(progs, f"c{seat}")
         assert got["total"] == totals, (seat, got)
         assert got["tally"] == totals and got["mismatch"] == 0, (seat, got)
+        assert got["wrong"] == 0, (seat, got)  # the lowest card it took for legal was legal
 
 
 # ---- (a) kierki serve seats the C clients ----
@@ -192,7 +194,7 @@ def test_kierki_serve_seats_four_c_clients(sik_c, programs, tmp_path, forced):
         assert totals == run_totals(deals)
     report = programs.text("serve", "out").splitlines()
     assert sum("] TOTAL" in line for line in report) == 4 * 7  # a TOTAL per deal to every seat
-    assert all(re.match(r"\[[^,\]]+:\d+,[^,\]]+:\d+,\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}\] ", line) for line in report)
+    assert all(REPORT_LINE.match(line) for line in report)
 
 
 @pytest.mark.parametrize("forced", [True, False], ids=["forced-match", "example-match"])
@@ -219,6 +221,12 @@ def test_c_server_seats_four_kierki_join_bots(sik_c, programs):
     assert seat_points(programs.text("cserver").splitlines()[-1]) == expected
     for name in bots:
         assert [-p for p in join_totals(programs, name)] == expected
+    report = REPORT_LINE.findall(programs.text("cserver", "out"))
+    for seat in SEATS:  # each bot's report holds every message it exchanged with the server
+        mine = REPORT_LINE.findall(programs.text(f"k{seat}", "out"))
+        assert mine and len(mine) == len(programs.text(f"k{seat}", "out").splitlines())
+        port = mine[0][0]  # the bot's own address, from its IAM
+        assert [m for _, _, m in mine] == [m for a, b, m in report if port in (a, b)]
 
 
 @pytest.mark.parametrize("forced", [True, False], ids=["forced-match", "example-match"])
