@@ -30,6 +30,7 @@ SEATS = "NESW"
 REPORT_LINE = re.compile(r"^\[([^,\]]+:\d+),([^,\]]+:\d+),\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}\] (.*)$", re.M)
 RANKS = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]
 
+
 @pytest.fixture(scope="module")
 def sik_c(tmp_path_factory) -> Path:
     """The C server and client, compiled into a temporary folder."""
@@ -184,14 +185,16 @@ def check_c_clients(progs: Programs, seats: str, totals: list) -> None:
 
 @pytest.mark.parametrize("forced", [True, False], ids=["forced-match", "example-match"])
 def test_kierki_serve_seats_four_c_clients(sik_c, programs, tmp_path, forced):
+    """Four C clients finish a match at `kierki serve` (exit 0, a TOTAL per deal, the report in
+    the page's format); its totals are those of `kierki run --deals` where no play can change
+    them, and those the C server counts for the same play otherwise."""
     deals = forced_match(tmp_path / "forced.txt") if forced else EXAMPLE
     server, port = serve(programs, deals)
     clients = {f"c{s}": c_client(programs, sik_c, port, s) for s in SEATS}
     programs.finish({"serve": server, **clients})
     totals = served_totals(programs)
     check_c_clients(programs, SEATS, totals)
-    if forced:
-        assert totals == run_totals(deals)
+    assert totals == (run_totals(deals) if forced else honest_totals(programs, sik_c))
     report = programs.text("serve", "out").splitlines()
     assert sum("] TOTAL" in line for line in report) == 4 * 7  # a TOTAL per deal to every seat
     assert all(REPORT_LINE.match(line) for line in report)
@@ -199,6 +202,7 @@ def test_kierki_serve_seats_four_c_clients(sik_c, programs, tmp_path, forced):
 
 @pytest.mark.parametrize("forced", [True, False], ids=["forced-match", "example-match"])
 def test_kierki_serve_seats_two_c_clients_and_two_bots(sik_c, programs, tmp_path, forced):
+    """Two C clients and two kierki-dsl bots (`--seat`) finish a match at `kierki serve`."""
     deals = forced_match(tmp_path / "forced.txt") if forced else EXAMPLE
     server, port = serve(programs, deals, {"E": "heuristic", "W": "random"})
     clients = {f"c{s}": c_client(programs, sik_c, port, s) for s in "NS"}
