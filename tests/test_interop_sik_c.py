@@ -15,6 +15,7 @@ import json
 import os
 import re
 import shutil
+import signal
 import subprocess
 import time
 from pathlib import Path
@@ -321,20 +322,32 @@ def test_c_client_reconnects_to_kierki_serve(sik_c, programs):
     assert first[0].startswith("DEAL2") and [t[:6] for t in first[1:]] == ["TAKEN1", "TAKEN2", "TAKEN3", "TAKEN4"]
 
 
+def sent_by_self(progs: Programs, name: str) -> int:
+    """How many messages a program's report says it sent (its first line is its own IAM)."""
+    lines = REPORT_LINE.findall(progs.text(name, "out"))
+    return sum(a == lines[0][0] for a, _, _ in lines) if lines else 0
+
+
 def test_kierki_join_reconnects_to_c_server(sik_c, programs):
-    """A `kierki join` bot drops mid-deal; a new one claims the seat at the C server, rebuilds its
-    view from the DEAL and TAKENs the server sends, and the match ends agreed by every seat."""
+    """A `kierki join` bot is killed in the second deal while North (a C client told to) holds its
+    answer, so the match cannot end meanwhile; North answers while East's seat is empty (the C
+    server takes a play it asked for before the pause); a new `kierki join` claims East, rebuilds
+    its view from the DEAL and TAKENs the C server resends, and every seat agrees on the totals."""
     server, port = c_server(programs, sik_c, EXAMPLE, early=True)
-    players = {"cN": c_client(programs, sik_c, port, "N"), "kE": join(programs, port, "E"),
+    players = {"cN": c_client(programs, sik_c, port, "N", extra=["-H", "17"]), "kE": join(programs, port, "E"),
                "cS": c_client(programs, sik_c, port, "S"), "cW": c_client(programs, sik_c, port, "W")}
-    poll_until(lambda: taken_count(programs, "cserver") >= 4 * 17, timeout=20, proc=server, what="deal 2, trick 4")
+    poll_until(lambda: "holding" in programs.text("cN"), timeout=20, proc=server, what="North to hold its answer")
     stop(players.pop("kE"))
+    sent = sent_by_self(programs, "cN")
+    os.kill(players["cN"].pid, signal.SIGUSR1)
+    poll_until(lambda: sent_by_self(programs, "cN") > sent, timeout=10, what="North to answer")
     players["againkE"] = programs.kierki("againkE", ["join", "127.0.0.1", str(port), "--seat", "E", "--seed", "9"])
     programs.finish({"cserver": server, **players})
     totals = seat_points(programs.text("cserver").splitlines()[-1])
     check_c_clients(programs, "NSW", totals)
     assert [-p for p in join_totals(programs, "againkE")] == totals
     first = caught_up(programs.text("againkE", "out").splitlines())
+    assert first[0].startswith("DEAL2") and len(first) >= 5, first
     assert all(t.startswith(f"TAKEN{n}") for n, t in enumerate(first[1:], 1)), first
 
 

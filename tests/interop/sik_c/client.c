@@ -3,10 +3,12 @@
  * (following suit when it can), prints the protocol report on stdout, keeps its own tally of
  * every deal's points from the TAKEN messages and checks it against the server's SCORE.
  *
- *   client -h HOST -p PORT -s SEAT [-4|-6] [-w] [-x N]
+ *   client -h HOST -p PORT -s SEAT [-4|-6] [-w] [-x N] [-H N]
  *   -w  once, answer a TRICK with a card that is not legal (a revoke, or a card it does not
  *       hold), to provoke WRONG; then play on.
  *   -x N  drop the connection after the N-th TAKEN (exit 3), to test reconnection.
+ *   -H N  after the N-th TAKEN, hold the next TRICK request unanswered until SIGUSR1 (the match
+ *         cannot end meanwhile: a test can replace another seat at a known point).
  * At the end it prints to stderr: "total N<pts>E<pts>S<pts>W<pts>" (the last TOTAL, or the
  * sum of the SCOREs if no TOTAL came), "tally ..." (its own count), "wrong <k>" and
  * "mismatch <k>" (deals whose SCORE differed from its own tally).
@@ -14,7 +16,10 @@
 #define _POSIX_C_SOURCE 200809L
 #include "sik.h"
 
+#include <errno.h>
 #include <netdb.h>
+#include <signal.h>
+#include <sys/select.h>
 #include <unistd.h>
 
 static int fd = -1;
@@ -25,7 +30,9 @@ static int deal_type, trick_no; /* trick_no: the trick we expect next */
 static int in_deal, leader;
 static int my_seat;
 static int want_wrong, wrong_sent, wrongs, mismatches, scores_seen, totals_seen;
-static int leave_after = -1, takens;
+static int leave_after = -1, hold_after = -1, takens;
+static volatile sig_atomic_t released;
+static int held, held_no, held_count, held_cards[3];
 static int tally[4], deal_tally[4], total[4], score_sum[4];
 
 static void send_line(const char *msg) {
@@ -68,7 +75,18 @@ static int illegal_card(const int *table, int n) {
     return 0;
 }
 
+static void on_usr1(int sig) {
+    (void)sig;
+    released = 1;
+}
+
 static void play(int number, const int *table, int n) {
+    if (hold_after >= 0 && takens >= hold_after && !released) {
+        held = 1, held_no = number, held_count = n;
+        memcpy(held_cards, table, sizeof(int) * (size_t)n);
+        fprintf(stderr, "holding TRICK%d\n", number);
+        return;
+    }
     int card = legal_lowest(table, n);
     if (want_wrong && !wrong_sent) {
         card = illegal_card(table, n);
@@ -199,7 +217,7 @@ int main(int argc, char **argv) {
     const char *host = "127.0.0.1", *port = NULL;
     int family = AF_UNSPEC, opt;
     my_seat = -1;
-    while ((opt = getopt(argc, argv, "h:p:s:46wx:")) != -1) {
+    while ((opt = getopt(argc, argv, "h:p:s:46wx:H:")) != -1) {
         if (opt == 'h') host = optarg;
         else if (opt == 'p') port = optarg;
         else if (opt == 's') my_seat = seat_index(optarg[0]);
@@ -207,16 +225,38 @@ int main(int argc, char **argv) {
         else if (opt == '6') family = AF_INET6;
         else if (opt == 'w') want_wrong = 1;
         else if (opt == 'x') leave_after = atoi(optarg);
-        else { fprintf(stderr, "usage: client -h HOST -p PORT -s N|E|S|W [-4|-6] [-w] [-x N]\n"); return 2; }
+        else if (opt == 'H') hold_after = atoi(optarg);
+        else { fprintf(stderr, "usage: client -h HOST -p PORT -s N|E|S|W [-4|-6] [-w] [-x N] [-H N]\n"); return 2; }
     }
-    if (!port || my_seat < 0) { fprintf(stderr, "usage: client -h HOST -p PORT -s N|E|S|W [-4|-6] [-w] [-x N]\n"); return 2; }
+    if (!port || my_seat < 0) { fprintf(stderr, "usage: client -h HOST -p PORT -s N|E|S|W [-4|-6] [-w] [-x N] [-H N]\n"); return 2; }
     connect_to(host, port, family);
     char iam[8];
     snprintf(iam, sizeof iam, "IAM%c", SEATS[my_seat]);
     send_line(iam);
     linebuf lb = {0};
     char buf[4096], line[LINE_MAX_LEN + 1];
+    /* SIGUSR1 is blocked except inside pselect, so a release is never missed */
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_usr1;
+    sigaction(SIGUSR1, &sa, NULL);
+    sigset_t usr1, waiting;
+    sigemptyset(&usr1);
+    sigaddset(&usr1, SIGUSR1);
+    sigprocmask(SIG_BLOCK, &usr1, &waiting);
+    sigdelset(&waiting, SIGUSR1);
     for (;;) {
+        if (released && held) {
+            held = 0;
+            play(held_no, held_cards, held_count);
+        }
+        fd_set readable;
+        FD_ZERO(&readable);
+        FD_SET(fd, &readable);
+        if (pselect(fd + 1, &readable, NULL, NULL, NULL, &waiting) < 0) {
+            if (errno == EINTR) continue;
+            break;
+        }
         ssize_t n = recv(fd, buf, sizeof buf, 0);
         if (n <= 0) break;
         for (ssize_t i = 0; i < n; i++) {

@@ -297,6 +297,7 @@ static void iam_line(int i, const char *line, int bad) {
         send_deal(seat);
         for (int t = 1; t < trick_no; t++) send_taken(seat, t);
         if (turn() == seat) asked = 0;
+        else ask_at = now(); /* the pause is not the silence of the seat on turn */
     }
     advance();
 }
