@@ -25,6 +25,10 @@ class StockDeal(TrickDeal):
         self.tricks_total = self.contract.stock.most_tricks(self.deck)
         super()._start_play()
 
+    def _compiled(self) -> None:
+        super()._compiled()
+        self._early = True  # the deal may end after any trick: when fewer than two hold cards
+
     def _holding(self) -> int:
         return sum(1 for h in self.hands if h)
 
@@ -43,14 +47,19 @@ class StockDeal(TrickDeal):
             card = self.stock.pop(0)
             self.hands[seat] |= 1 << card
             self.drew[seat].append(card)
+        self._lhand = -1
 
     def play_legal(self, action: int) -> None:
         seat = self.to_move
         if not self.trick:
             self.in_trick = self._holding()
             self.led = action // 13
+            self.win = action
+        elif action in self._beats[self.win]:
+            self.win = action
         self.actions.append(action)
         self.hands[seat] ^= 1 << action
+        self._lhand = -1
         self.trick.append((seat, action))
         if len(self.trick) < self.in_trick:
             self.to_move = self._next_holding(seat)
