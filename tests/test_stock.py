@@ -206,3 +206,13 @@ def test_a_sik_table_refuses_a_stock():
 
     rs = Ruleset.load(str(DOMINOWE))
     assert "stocks" in sik_problem(rs, None, {1: rs.contracts["dominowe"]})
+
+
+def test_a_group_of_names_used_as_a_value_is_a_located_finding(tmp_path):
+    """Found by test_fuzz during this work (`trick == trick` was an internal error)."""
+    path = tmp_path / "ns.yaml"
+    path.write_text("kierki: 1\nname: x\nmatch: {schedule: [d]}\ncontracts:\n  d:\n"
+                    "    score: [{per_card: trick == trick, points: -1}]\n", "utf-8")
+    found = [d for d in lint_file(str(path)) if d.code == "N404"]
+    assert [(d.pos.line, d.pos.col) for d in found] == [(6, 24), (6, 33)]
+    assert "'trick' is a group of names, not a value" in found[0].message

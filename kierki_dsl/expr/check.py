@@ -14,7 +14,7 @@ from ..values import define
 from . import ast
 from .builtins import FUNCTIONS
 from .errors import ExprError
-from .types import ANY, BOOL, CARD, INT, NAME_HOMES, NAMESPACE, PRED, RANK, STRING, SUIT, Scope, Type, Var, list_of
+from .types import ANY, BOOL, CARD, INT, NAME_HOMES, PRED, RANK, STRING, SUIT, Scope, Type, Var, list_of
 
 SUIT_CONSTANTS = {"spades": 0, "hearts": 1, "diamonds": 2, "clubs": 3}
 RANK_CONSTANTS = {"T": 8, "J": 9, "Q": 10, "K": 11, "A": 12, "ten": 8, "jack": 9, "queen": 10, "king": 11, "ace": 12}
@@ -77,8 +77,9 @@ class Checker:
             return self.error(node, "N406", f"names starting with '_' are not allowed ({name!r})")
         if name in scope.vars:
             v = scope.vars[name]
-            if isinstance(v, dict):
-                return NAMESPACE
+            if isinstance(v, dict):  # a group of names used as a value (attributes are read in _Attribute)
+                return self.error(node, "N404", f"{name!r} is a group of names, not a value",
+                                  "use one of them: " + ", ".join(f"{name}.{a}" for a in sorted(v)))
             self.out.vars[id(node)] = v
             return v.type
         if name in SUIT_CONSTANTS:
