@@ -32,6 +32,9 @@ class BuildContext:
         #: contracts with a schema error outside what decides their total, built with the bad
         #: values left out (their defaults), for the total checks only
         self.partial: dict[str, Any] = {}
+        #: contracts with schema errors being built -> the paths reported invalid: only
+        #: the findings the errors cannot have caused are kept (see ``_caused``)
+        self._faulty: dict[str, frozenset] = {}
 
     # -- positions and findings -------------------------------------------------------------
     def locate(self, where: tuple) -> tuple[str, Optional[Pos]]:
@@ -53,10 +56,24 @@ class BuildContext:
         return self.locate(where)[1]
 
     def error(self, where: tuple, code: str, message: str, hint: str = "") -> None:
-        self.diags.add(self._finding(where, code, message, hint, ERROR))
+        if not self._caused(where, code):
+            self.diags.add(self._finding(where, code, message, hint, ERROR))
 
     def warning(self, where: tuple, code: str, message: str, hint: str = "") -> None:
-        self.diags.add(self._finding(where, code, message, hint, WARNING))
+        if not self._caused(where, code):
+            self.diags.add(self._finding(where, code, message, hint, WARNING))
+
+    def _caused(self, where: tuple, code: str) -> bool:
+        """Whether a finding at ``where`` may follow from a schema error already reported: it
+        is in a contract with schema errors and is a semantic finding (M: those weigh the
+        contract as a whole, which lacks the bad values), or it is at or around a bad value.
+        Expression and reference findings elsewhere in the contract stand on their own."""
+        bad = self._faulty.get(where[1]) if len(where) > 1 and where[0] == "contracts" else None
+        if not bad:
+            return False
+        if code.startswith("M"):
+            return True
+        return any(where[:len(p)] == p or p[:len(where)] == where for p in bad)
 
     def _finding(self, where: tuple, code: str, message: str, hint: str, severity: str) -> Diagnostic:
         """A finding at ``where``; one about a value the linted file inherits from its base is
@@ -117,15 +134,18 @@ class BuildContext:
         path = node_path(src.node, self.path) if src.node is not None else self.path
         text = ExprText(src.text, self.label(where), path, locate, src.pos)
         compiled, diags = compile_expr(text, scope, expected, predicate=predicate, deck=self.deck)
-        self.diags.extend(diags)
+        if not self._caused(where, "E"):
+            self.diags.extend(diags)
         return compiled
 
     # -- references between contracts -------------------------------------------------------
-    def _quietly(self, name: str, spec):
-        """Build a contract keeping its findings to itself (they would repeat what is reported)."""
+    def _degraded(self, name: str, spec, bad: list):
+        """Build a contract that has schema errors, its bad values left out (their defaults):
+        it reports what the errors cannot have caused (``_caused``) and is used for its total
+        only. None when a value it needed is missing."""
         from ..interpreter.catalogue import DEAL_TYPES
 
-        kept, self.diags = self.diags, Diagnostics()
+        self._faulty[name] = frozenset(bad)
         self._building.append(name)
         try:
             return DEAL_TYPES[spec.type].build(name, spec, self)
@@ -133,7 +153,7 @@ class BuildContext:
             return None
         finally:
             self._building.pop()
-            self.diags = kept
+            del self._faulty[name]
 
     def contract(self, name: str, where: tuple):
         """The compiled contract ``name`` (built on first use); None after reporting a problem."""
@@ -150,10 +170,11 @@ class BuildContext:
         from ..interpreter.catalogue import DEAL_TYPES
 
         bad = [p for p in self.invalid if p[:2] == ("contracts", name)]
-        if bad:  # reported already: building adds noise, but the totals may still be checked
+        if bad:  # reported already: not playable, but its other findings and maybe its total are checked
             self.built[name] = None
+            partial = self._degraded(name, spec, bad)
             if all(len(p) == 3 and p[2] not in TOTAL_KEYS for p in bad):  # whole keys, left out: defaults
-                self.partial[name] = self._quietly(name, spec)
+                self.partial[name] = partial
             return None
         self._building.append(name)
         try:
