@@ -65,13 +65,14 @@ _add("Y103", "duplicate key", "PyYAML and most tools silently keep only the last
 _add("Y104", "explicit tag", "Tags such as !!python/object can make YAML loaders construct objects or run code. "
      "A ruleset is plain data.", 'kierki: 1\nname: !!python/object/apply:os.system ["echo"]\n', _OK, (2, 7))
 _add("Y105", "anchor or alias", "Anchors and aliases let a small file expand into a huge one (billion laughs). "
-     "Write values out, or use `include` to share scoring.",
+     "Write values out, or use `include` to share scoring. lint reports every anchor and the first alias of each, "
+     "and goes on reading for other YAML findings; the schema is not checked while aliases are left out.",
      _HEAD + "x: &a [1, 2]\ny: *a\n" + _MATCH, _OK, (3, 4))
 _add("Y106", "merge key", "`<<` merge keys are not supported; write the keys out.",
      _HEAD + _MATCH + "contracts:\n  bez_lew:\n    <<: {total: -260}\n    score: [{per_trick: -20}]\n", _OK, (6, 5))
 _add("Y107", "key that is not a string", "Keys such as `~`, `null`, `1`, `yes` or `on` are not strings to YAML "
      "tools, and two of them may collide.", _HEAD + "1: one\n" + _MATCH, _OK, (3, 1))
-_add("Y108", "several documents", "A ruleset is one YAML document; a second `---` is refused.",
+_add("Y108", "several documents", "A ruleset is one YAML document; a second `---` is refused (the first document is still checked).",
      _OK + "---\nkierki: 1\n", _OK, (8, 1))
 _add("Y109", "not UTF-8", "Save the file as UTF-8 (a BOM is accepted).",
      "kierki: 1\nname: \"Kr\udcf3l\"\n", _OK, (2, 10))
