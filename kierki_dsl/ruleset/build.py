@@ -59,9 +59,11 @@ class BuildContext:
         if not self._caused(where, code):
             self.diags.add(self._finding(where, code, message, hint, ERROR))
 
-    def warning(self, where: tuple, code: str, message: str, hint: str = "") -> None:
+    def warning(self, where: tuple, code: str, message: str, hint: str = "", advise: bool = True) -> None:
+        """A warning at ``where``; ``advise=False``: no advice to override an inherited value
+        (the finding is not about the value)."""
         if not self._caused(where, code):
-            self.diags.add(self._finding(where, code, message, hint, WARNING))
+            self.diags.add(self._finding(where, code, message, hint, WARNING, advise))
 
     def _caused(self, where: tuple, code: str) -> bool:
         """Whether a finding at ``where`` may follow from a schema error already reported: it
@@ -75,7 +77,7 @@ class BuildContext:
             return True
         return any(where[:len(p)] == p or p[:len(where)] == where for p in bad)
 
-    def _finding(self, where: tuple, code: str, message: str, hint: str, severity: str) -> Diagnostic:
+    def _finding(self, where: tuple, code: str, message: str, hint: str, severity: str, advise: bool = True) -> Diagnostic:
         """A finding at ``where``; one about a value the linted file inherits from its base is
         placed in the linted file (at the override that holds it, else at ``extends``), with a
         note naming where the base wrote it and a hint naming the key to override."""
@@ -89,7 +91,7 @@ class BuildContext:
         whole = next((i for i, part in enumerate(where) if isinstance(part, int)), len(where))
         key = self.label(where[:whole])
         what = f"{key} (a list is replaced whole)" if whole < len(where) else key
-        advice = f"to change it for this ruleset, override {what} in this file" if key else ""
+        advice = f"to change it for this ruleset, override {what} in this file" if key and advise else ""
         return Diagnostic(self.path, here, code, message, severity, "; ".join(x for x in (hint, advice) if x),
                           note=f"the value is inherited: {at}" if key else f"from the base ruleset: {at}")
 
@@ -173,7 +175,7 @@ class BuildContext:
         if bad:  # reported already: not playable, but its other findings and maybe its total are checked
             self.built[name] = None
             partial = self._degraded(name, spec, bad)
-            if all(len(p) == 3 and p[2] not in TOTAL_KEYS for p in bad):  # whole keys, left out: defaults
+            if all(len(p) >= 3 and p[2] not in TOTAL_KEYS for p in bad):  # values left out: defaults
                 self.partial[name] = partial
             return None
         self._building.append(name)

@@ -159,6 +159,7 @@ def compile_tree(path: str, src, root, diags: Diagnostics, texts=()) -> Optional
                 continue
             if name not in contracts_spec:
                 bctx.contract(name, ("match", "schedule", i))
+                schedule.extend([None] * repeat)  # its deals still count (no follow-on about the length)
                 continue
             schedule.extend([compiled.get(name)] * repeat)
     hand_size = popcount(deck) // players

@@ -107,8 +107,11 @@ def _check_partial(name: str, bctx, hand_size: int, players: int, deck: int) -> 
     partial = bctx.partial.get(name)
     total = contract_total(partial, hand_size, players, deck) if partial is not None else None
     if partial is None:
-        bctx.warning(w + ("total",), "M618", f"the total of contract {name!r} was not checked: the errors above in "
-                     "this contract stop it", "fix them; the declared total is checked then")
+        spec = bctx.specs[name]
+        broken = [n for n in DEAL_TYPES[spec.type].included(spec) if n in bctx.built and bctx.built[n] is None]
+        where = f"in it or in {', '.join(repr(n) for n in broken)}, which it includes," if broken else "in this contract"
+        bctx.warning(w + ("total",), "M618", f"the total of contract {name!r} was not checked: the errors above {where} "
+                     "stop it", "fix them; the declared total is checked then", advise=False)
     elif total is not None and total != declared:
         bctx.error(w + ("total",), "M601", f"contract {name!r} declares total {declared} but its scoring gives {total}",
                    "correct the points or the declared total")

@@ -246,7 +246,7 @@ def build(src: Source, soft: Optional[list] = None) -> Node:
         mark = e.problem_mark or e.context_mark
         pos = Pos(mark.line + 1, mark.column + 1) if mark else None
         problem = (e.problem or e.context or "invalid YAML").strip()
-        errors.append(Diagnostic(path, pos, "Y101", f"YAML syntax error: {problem}"))
+        errors.append(Diagnostic(path, pos, "Y101", f"YAML syntax error: {problem}", hint=_flow_hint(problem)))
         raise DiagnosticError(errors) from None
     except yaml.YAMLError as e:
         errors.append(Diagnostic(path, None, "Y101", f"YAML error: {e}"))
@@ -266,6 +266,15 @@ def build(src: Source, soft: Optional[list] = None) -> Node:
             [Diagnostic(path, root.pos, "Y115", "top level must be a mapping (key: value lines)")]
         )
     return root
+
+
+def _flow_hint(problem: str) -> str:
+    """Advice for the commonest slip inside ``{...}`` or ``[...]``: an unquoted value holding
+    brackets or commas (``{per_card: card.rank in [K, J]}``)."""
+    if problem.startswith(("expected ',' or '}'", "expected ',' or ']'")):
+        return ("inside { } or [ ] a plain value ends at a comma or bracket: quote a value that holds "
+                "them (\"card.rank in [K, J]\"), or write the mapping one key a line")
+    return ""
 
 
 def _events(text: str):
