@@ -38,6 +38,10 @@ class Ruleset:
     texts: tuple = attrs.field(default=(), repr=False)  # the file's text and those it extends
     specs: dict = attrs.field(factory=dict, repr=False)  # name -> the contract's validated Spec, for explain/diff
     parts: tuple = attrs.field(default=(), repr=False)  # the validated match.parts (PartSpec), for explain/diff
+    #: the base file the description is inherited from ("" when this file writes it): explain
+    #: does not present a base's description as the variant's
+    description_from: str = attrs.field(default="", repr=False)
+    until_text: str = attrs.field(default="", repr=False)  # match.until as written, for explain/diff
 
     @property
     def fingerprint(self) -> str:
@@ -205,9 +209,17 @@ def compile_tree(path: str, src, root, diags: Diagnostics, texts=()) -> Optional
         max_deals=match.max_deals if until is not None else len(schedule) * series,
         specs=contracts_spec,
         parts=match.parts,
+        description_from=_inherited_from(ctx.nodes.get(("description",)), path),
+        until_text=" ".join(match.until.text.split()) if until is not None else "",
     )
     check_ruleset(spec, compiled, schedule, bctx, hand_size, diags)
     return ruleset
+
+
+def _inherited_from(node, path: str) -> str:
+    """The file ``node`` was written in, when that is not ``path`` (a value from a base)."""
+    where = yamlsafe.node_path(node, path) if node is not None else path
+    return "" if os.path.abspath(where) == os.path.abspath(path) else where
 
 
 def _choice(spec, compiled: dict, bctx, where: tuple):

@@ -1,0 +1,55 @@
+"""kierki explain and diff on an author's house rules: nothing of the base presented as the
+variant's own, and every change at the table named (first dealer, end of the match, parts)."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from conftest import RULESETS, STANDARD
+
+HEARTS = RULESETS / "games" / "hearts.yaml"
+
+
+def _variant(tmp_path: Path, base: Path, body: str) -> Path:
+    p = tmp_path / "house.yaml"
+    p.write_text(f"kierki: 1\nextends: {base}\nname: house\n" + body, "utf-8")
+    return p
+
+
+def test_explain_does_not_give_the_bases_description_as_the_variants(tmp_path, cli):
+    """The standard profile's "every match sums to zero" is wrong for a variant that sums to
+    +240 and does not describe itself: explain names the base instead."""
+    p = _variant(tmp_path, STANDARD, "match:\n  total: 240\n  parts:\n    - {name: rozgrywka, first: 1, last: 7, total: -2360}\n"
+                 "contracts:\n  bez_panow:\n    total: -120\n"
+                 "    score: [{per_card: card.rank == J, points: -30}]\n  rozbojnik: {total: -1180}\n")
+    rc, out, err = cli("explain", str(p))
+    assert rc == 0, err
+    assert "sums to zero" not in out
+    assert out.splitlines()[2] == "A variant of kierki_standard.yaml (this file has no description of its own)."
+    assert "The final scores add up to +240." in out
+
+
+def test_explain_says_when_a_repeated_match_ends(cli):
+    rc, out, err = cli("explain", str(HEARTS))
+    assert "until lowest_total <= -100 holds after a deal (at most 200 deals)" in out
+
+
+def test_diff_names_a_new_first_dealer_and_end_condition(tmp_path, cli):
+    p = _variant(tmp_path, HEARTS, "match: {until: \"lowest_total <= -50\", first_dealer: 0}\n")
+    rc, out, err = cli("diff", str(HEARTS), str(p))
+    assert rc == 0, err
+    assert out.splitlines() == [
+        "first dealer: chosen at random → seat 0",
+        "end of the match: until lowest_total <= -100 holds after a deal (at most 200 deals) → "
+        "until lowest_total <= -50 holds after a deal (at most 200 deals)",
+    ]
+
+
+def test_diff_pairs_parts_by_name_when_their_titles_change(tmp_path, cli):
+    """Parts written without pl/en keep their names: one change each, not a removal and an addition."""
+    p = _variant(tmp_path, STANDARD, "match:\n  parts:\n    - {name: rozgrywka, first: 1, last: 7, total: -2600}\n"
+                 "    - {name: odgrywka, first: 8, last: 12, total: 2600}\n")
+    rc, out, err = cli("diff", str(STANDARD), str(p))
+    assert out.splitlines() == [
+        "part rozgrywka: Rozgrywka — negative part: deals 1–7, adding up to -2600 → rozgrywka: deals 1–7, adding up to -2600",
+        "part odgrywka: Odgrywka — positive part: deals 8–12, adding up to +2600 → odgrywka: deals 8–12, adding up to +2600",
+    ]
