@@ -209,6 +209,10 @@ def _play(rs, seed: int, names: list, fmt, record, writer, saved: Optional[tuple
 
     text = fmt == OutputFormat.text
     seat_players = _players(",".join(names), rs.players, rs, None if text else sys.stderr)
+    if fixed is not None:  # a match file's deals, not the schedule's: "Deal k of n" counts them
+        for p in seat_players:
+            if hasattr(p, "set_match_length"):
+                p.set_match_length(len(fixed))
     on_action = writer.write if writer is not None else None
     if saved is not None:
         from .savefile import ResumeRunner
@@ -649,7 +653,7 @@ def join(
     port: int = typer.Argument(..., help="The server's port."),
     seat: str = typer.Option(..., "--seat", help="The seat to claim: N, E, S or W."),
     player: str = typer.Option("heuristic", "--player", help="Who plays: random, heuristic, search, search:0.2s, or human."),
-    ruleset: str = typer.Option("", "--ruleset", help="The rules the server plays (default rulesets/games/sik.yaml)."),
+    ruleset: str = typer.Option("", "--ruleset", help="The rules the server plays (default: the shipped games/sik.yaml)."),
     seed: int = typer.Option(0, "--seed", help="Seed of the bot (as kierki run --seed, for the same decisions)."),
     ipv4: bool = typer.Option(False, "-4", help="IPv4 only."),
     ipv6: bool = typer.Option(False, "-6", help="IPv6 only."),
@@ -671,7 +675,9 @@ def _join_command(host, port, seat, player, ruleset, seed, ipv4, ipv6, timeout, 
         raise _usage("-4 and -6 exclude each other")
     if not 0 < port <= 65535 or timeout <= 0:
         raise _usage("the port must be 1..65535 and --timeout positive")
-    path = ruleset or os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "rulesets", "games", "sik.yaml")
+    from .shipped import shipped_ruleset
+
+    path = ruleset or shipped_ruleset("games/sik.yaml")
     rs = _load_ruleset(path)
     try:
         bot = make_player(player)

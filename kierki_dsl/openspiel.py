@@ -34,11 +34,11 @@ from .adapters import knowledge
 from .adapters.game import GameSpec, GameState
 from .adapters.resample import resample
 from .ruleset.model import Ruleset
+from .shipped import shipped_ruleset
 
 NAME = "kierki_dsl"
 UTILITY_BOUND = 100_000.0
-DEFAULT_RULESET = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
-                               "rulesets", "kierki_standard.yaml")
+DEFAULT_RULESET = shipped_ruleset("kierki_standard.yaml")
 
 GAME_TYPE = pyspiel.GameType(
     short_name=NAME,

@@ -144,3 +144,23 @@ def cli(capsys):
         return code, captured.out, captured.err
 
     return call
+
+
+@pytest.fixture(scope="session")
+def pg_cluster():
+    """A throwaway PostgreSQL cluster for the whole session (tests/pg_support.py); always stopped."""
+    from pg_support import cluster_or_skip
+
+    cluster = cluster_or_skip()
+    try:
+        yield cluster
+    finally:
+        cluster.stop()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db_url(request, tmp_path):
+    """Where a web test stores its tables: a SQLite file, or a fresh database on a real PostgreSQL."""
+    if request.param == "sqlite":
+        return str(tmp_path / "web.sqlite3")
+    return request.getfixturevalue("pg_cluster").new_database()

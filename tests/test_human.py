@@ -208,6 +208,18 @@ def test_an_extra_turn_does_not_claim_that_the_others_passed():
     assert "Since your last turn" not in out.getvalue()[before:]
 
 
+def test_a_match_file_shorter_than_the_schedule_is_counted_as_played(tmp_path):
+    """``kierki run --deals`` with a 2-deal file: "Deal k of 2", not the schedule's 7."""
+    from net_support import match_file
+
+    deals = tmp_path / "two.txt"
+    deals.write_text(match_file(5, types=(2, 4)))
+    rc, out, err, _ = run_cli("run", str(RULESETS / "games" / "sik.yaml"), "--deals", str(deals), "--seed", "1",
+                              "--human", "0", "--players", "random", input=b"1\n" * 40)
+    assert rc == 0, err
+    assert "Deal 1 of 2: Bez kierów" in out and "Deal 2 of 2: Bez panów" in out and " of 7" not in out
+
+
 def test_with_json_output_the_person_is_prompted_on_stderr_and_stdout_is_one_document():
     import json
 

@@ -25,14 +25,16 @@ RS = Ruleset.load(str(RULESETS / "games" / "sik.yaml"))
 class ClientThread:
     """``join`` in a thread (it is a blocking client); the exit code in ``code``."""
 
-    def __init__(self, port: int, seat: int, player, seed: int = 0, host: str = "127.0.0.1", rules=None):
-        self.out = io.StringIO()
+    def __init__(self, port: int, seat: int, player, seed: int = 0, host: str = "127.0.0.1", rules=None,
+                 report: bool = True, out=None):
+        self.out = out if out is not None else io.StringIO()
         self.code = None
+        self.report = report
         self.thread = threading.Thread(target=self._main, args=(host, port, seat, player, seed, rules or RS), daemon=True)
         self.thread.start()
 
     def _main(self, host, port, seat, player, seed, rules):
-        self.code = join(host, port, seat, player, rules, seed, 4, 10.0, True, self.out)
+        self.code = join(host, port, seat, player, rules, seed, 4, 10.0, self.report, self.out)
 
     def wait(self, seconds: float = 10.0) -> int:
         self.thread.join(seconds)
@@ -214,14 +216,38 @@ def test_a_person_plays_through_the_terminal_interface_fed_by_the_server():
     srv = ServerThread(RS, deals, {s: make_player("heuristic") for s in (1, 2, 3)}, seed=2, timeout=10)
     try:
         port = srv.start()
-        client = ClientThread(port, 0, person)
+        client = ClientThread(port, 0, person, report=False, out=shown)  # as kierki join --player human
         assert client.wait(30) == 0
         srv.wait(5)
     finally:
         srv.close()
     screen = shown.getvalue()
     assert "Your hand (N):" in screen and "Legal: 1)" in screen and "Type a card such as" in screen
-    assert "Deal 2 of 7: Bez dam" in screen
+    # the client cannot know how many deals the server plays: no "of 7" (the schedule's length)
+    assert "Deal 2: Bez dam" in screen and "Deal 1: Bez lew" in screen and " of 7" not in screen
+    lines = screen.splitlines()
+    # a prompt may precede it on its line (the typed answer is not echoed here)
+    lines = [x[x.index("deal scores:"):] if "deal scores:" in x else x for x in lines]
+    scores = [_seat_points(x, "deal scores:") for x in lines if x.startswith("deal scores:")]
+    totals = [_seat_points(x, "totals:") for x in lines if x.startswith("totals:")]
+    assert len(scores) == len(totals) == 2
+    # bad points are negative everywhere, as in "Points this deal" and kierki run
+    assert all(p <= 0 for d in scores for p in d) and sum(scores[0]) == RS.contracts["bez_lew"].total
+    assert totals[0] == scores[0] and totals[1] == [a + b for a, b in zip(scores[0], scores[1])]
+    # the match totals are kept after deal 1: deal 2's table shows deal 1's totals
+    deal2 = lines[next(i for i, x in enumerate(lines) if x.startswith("Deal 2:")):]
+    shown_totals = _seat_points(next(x for x in deal2 if x.startswith("Match totals:")), "Match totals:")
+    assert shown_totals == totals[0] and any(shown_totals)
+    # the last trick of deal 1 is shown with its taker, as kierki run --human does
+    first_score = next(i for i, x in enumerate(lines) if x.startswith("deal scores:"))
+    assert any(x.startswith("Last trick (") for x in lines[:first_score])
+
+
+def _seat_points(line: str, prefix: str) -> list:
+    """``N -5 E 0 S +3 W -8`` after ``prefix``: the points by seat."""
+    words = line[len(prefix):].split()
+    got = dict(zip(words[0::2], words[1::2]))
+    return [int(got[s]) for s in "NESW"]
 
 
 def _has_ipv6_loopback() -> bool:

@@ -176,6 +176,17 @@ def test_malformed_split_oversized_and_non_ascii_messages(opened):
     assert "Traceback" not in report and "\\xff\\xfe" in report
 
 
+def test_a_play_ended_by_a_bare_lf_is_taken(opened):
+    """Tolerated, as docs/network.md says: a client that ends its lines with LF alone."""
+    srv, seats, on_turn = _on_turn_first(opened, timeout=30)
+    before = _actions(srv)
+    on_turn.send(sik.trick(1, [min(on_turn.hand)]).encode() + b"\n")
+    deadline = time.monotonic() + 5
+    while _actions(srv) == before and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert _actions(srv) == before + 1
+
+
 def test_busy_for_a_taken_seat_and_a_fifth_client(opened):
     srv = _server(opened, bots={1: make_player("heuristic")}, timeout=30)
     _seat(opened, srv.port, 0)

@@ -347,31 +347,101 @@ def test_the_creator_revokes_a_seat(server):
 
 
 # -- storage, bounds, resuming -------------------------------------------------------------------------
-def test_storage_keeps_only_token_hashes_and_commits_each_action(tmp_path):
+def test_storage_keeps_only_token_hashes_and_commits_each_action(db_url, tmp_path, request):
     need_web()
-    db = str(tmp_path / "s.sqlite3")
-    store = Storage(db)
+    store = Storage(db_url)
     store.create({"id": "t1", "ruleset_kind": "shipped", "ruleset_ref": "r.yaml", "ruleset_text": None,
-                  "fingerprint": "f", "seed": 2**61, "seats": ["human", "random"], "creator_hash": token_hash("c")},
+                  "fingerprint": "f", "seed": 2**63 - 1, "seats": ["human", "random"], "creator_hash": token_hash("c")},
                  {0: token_hash("secret-token-0")})
+    store.create({"id": "t2", "ruleset_kind": "upload", "ruleset_ref": "up.yaml", "ruleset_text": "name: ż\n",
+                  "fingerprint": "g", "seed": 0, "seats": ["human"], "creator_hash": token_hash("d")}, {})
     store.add_action("t1", 0, 0, 1, 17)
-    other = Storage(db)  # another connection sees it at once: committed
-    assert other.actions("t1") == [(0, 1, 17)] and other.get("t1")["seed"] == 2**61
-    assert other.token_hashes("t1") == {0: token_hash("secret-token-0")}
-    store.close(), other.close()
-    for name in os.listdir(tmp_path):
-        assert b"secret-token-0" not in open(tmp_path / name, "rb").read()
-
-
-def test_a_postgresql_url_needs_psycopg():
-    need_web()
+    store.add_action("t1", 1, 0, 0, 100)
+    other = Storage(db_url)  # another connection sees it at once: committed
     try:
-        import psycopg  # noqa: F401
-    except ImportError:
-        with pytest.raises(StorageError, match="psycopg"):
-            Storage("postgresql://user@localhost/kierki")
-    else:
-        pytest.skip("psycopg is installed; no PostgreSQL server in the tests")
+        assert other.actions("t1") == [(0, 1, 17), (0, 0, 100)] and other.get("t1")["seed"] == 2**63 - 1
+        assert other.token_hashes("t1") == {0: token_hash("secret-token-0")}
+        assert other.get("t2")["ruleset_text"] == "name: ż\n" and other.get("t3") is None
+        assert [t["id"] for t in other.with_status("playing")] == ["t2", "t1"]  # newest first
+        store.set_token("t1", 0, token_hash("new"))  # a revoked seat: the old hash is gone
+        assert other.token_hashes("t1") == {0: token_hash("new")}
+        with pytest.raises(Exception):  # an action number is taken once
+            store.add_action("t1", 1, 0, 0, 5)
+        assert other.actions("t1") == [(0, 1, 17), (0, 0, 100)]  # and the failed write left nothing
+        store.finish("t1", {"format": "kierki-record/1", "ż": 1})
+        store.close_table("t2", "its ruleset changed")
+        assert other.get("t1")["record"] == {"format": "kierki-record/1", "ż": 1} and other.get("t1")["finished"]
+        assert [t["id"] for t in other.with_status("finished")] == ["t1"]
+        assert other.get("t2")["status"] == "closed" and other.get("t2")["note"] == "its ruleset changed"
+    finally:
+        store.close(), other.close()
+    files = tmp_path if db_url.endswith(".sqlite3") else request.getfixturevalue("pg_cluster").data
+    for folder, _, names in os.walk(files):
+        for name in names:
+            with open(os.path.join(folder, name), "rb") as f:
+                assert b"secret-token-0" not in f.read()
+
+
+def _drop_connections(cluster, url: str) -> int:
+    """Terminate every server process of ``url``'s database (a lost connection, a restarted server)."""
+    import psycopg
+
+    name = url.split("?")[0].rsplit("/", 1)[1]
+    with psycopg.connect(cluster.url("postgres"), autocommit=True) as conn:
+        rows = conn.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = %s", (name,))
+        return len(rows.fetchall())
+
+
+def test_a_lost_postgresql_connection_fails_one_call_then_reconnects(pg_cluster):
+    need_web()
+    url = pg_cluster.new_database()
+    store = Storage(url)
+    try:
+        store.create({"id": "t1", "ruleset_kind": "shipped", "ruleset_ref": "r.yaml", "ruleset_text": None,
+                      "fingerprint": "f", "seed": 1, "seats": ["human"], "creator_hash": token_hash("c")}, {})
+        assert _drop_connections(pg_cluster, url) == 1
+        with pytest.raises(StorageError, match="write failed"):
+            store.add_action("t1", 0, 0, 0, 5)  # the write in flight is lost, and says so
+        store.add_action("t1", 0, 0, 0, 6)  # the next one opens the connection again
+        assert store.actions("t1") == [(0, 0, 6)]
+    finally:
+        store.close()
+
+
+def test_an_unsaved_action_is_not_acknowledged_and_the_table_reloads(pg_cluster):
+    """The database connection is lost under a live table: the seat's action is refused (the
+    socket closes), and opening the link again resumes from what was committed, to the end."""
+    url = pg_cluster.new_database()
+    with running_server(url) as base:
+        client = Client(base)
+        table = create_table(client, ["human", "heuristic", "random", "random"])
+        with contextlib.ExitStack() as stack:
+            ws = sit(client, stack, table["id"], table["tokens"][0])
+            before = _state(ws)
+            while before["to_move"] != 0:
+                before = _state(ws)
+            assert _drop_connections(pg_cluster, url) >= 1
+            v = before["view"]
+            send(ws, {"type": "act", "action": v["legal"][0], "deal": v["deal_number"], "ply": v["ply"]})
+            assert _error(ws)["code"] == "unavailable"
+            with pytest.raises(Exception):
+                for _ in range(50):
+                    ws.receive_json(timeout=10)
+            assert ws.conn.close_code == 1011
+            again = _state(sit(client, stack, table["id"], table["tokens"][0]))
+        assert again["view"] == before["view"]  # the action in flight was lost, nothing else
+        assert play(client, table, (0,))[0].last_state()["over"]
+        assert replay(Ruleset.load(STANDARD), client.get(f"/api/matches/{table['id']}/record").json()).ok
+        client.close()
+
+
+def test_a_postgresql_url_needs_psycopg(monkeypatch):
+    need_web()
+    import sys
+
+    monkeypatch.setitem(sys.modules, "psycopg", None)  # as if it were not installed
+    with pytest.raises(StorageError, match="psycopg"):
+        Storage("postgresql://user@localhost/kierki")
 
 
 def test_max_tables_and_idle_tables_are_put_away(tmp_path):
@@ -389,19 +459,22 @@ def test_max_tables_and_idle_tables_are_put_away(tmp_path):
         client.close()
 
 
-def test_a_restarted_server_resumes_its_tables(tmp_path):
-    db = str(tmp_path / "w.sqlite3")
+def test_a_restarted_server_resumes_its_tables(db_url):
+    db = db_url
     with running_server(db) as base:
         client = Client(base)
         table = create_table(client, ["human", "heuristic", "human", "random"])
         play(client, table, (0, 2), stop_after=6)
         with contextlib.ExitStack() as stack:
             before = _state(sit(client, stack, table["id"], table["tokens"][0]))
+        r = client.post(f"/api/tables/{table['id']}/revoke", json={"creator": table["creator"], "seat": 2})
+        old, table["tokens"][2] = table["tokens"][2], r.json()["link"].split("#", 1)[1]
         client.close()
     with running_server(db) as base:
         client = Client(base)
         with contextlib.ExitStack() as stack:
             after = _state(sit(client, stack, table["id"], table["tokens"][0]))
+            assert _error(sit(client, stack, table["id"], old))["code"] == "bad-token"  # revoked stays revoked
         assert after["view"] == before["view"] and after["totals"] == before["totals"]
         players = play(client, table, (0, 2))
         assert players[0].last_state()["over"]

@@ -137,20 +137,28 @@ class Seat(threading.Thread):
 
     def run(self) -> None:
         try:
+            latest = None
             while len(self.received) < self.limit:
                 msg = self.ws.receive_json()
                 self.received.append(msg)
+                if msg["type"] == "error" and msg.get("code") == "rate" and latest is not None:
+                    time.sleep(0.2)  # a server with the real rate limit: slow down and try again
+                    self._act(latest)
                 if msg["type"] != "state":
                     continue
                 if msg["over"] or msg["failure"] or self.acted >= self.stop_after:
                     return
+                latest = None
                 if msg["to_move"] == self.seat and not msg["paused"]:
-                    v = msg["view"]
-                    send(self.ws, {"type": "act", "action": self.rng.choice(v["legal"]), "deal": v["deal_number"],
-                                   "ply": v["ply"]})
+                    latest = msg
+                    self._act(msg)
                     self.acted += 1
         except Exception as e:  # the socket closed: the test looks at what was received
             self.error = e
+
+    def _act(self, msg) -> None:
+        v = msg["view"]
+        send(self.ws, {"type": "act", "action": self.rng.choice(v["legal"]), "deal": v["deal_number"], "ply": v["ply"]})
 
     def last_state(self):
         return next((m for m in reversed(self.received) if m["type"] == "state"), None)

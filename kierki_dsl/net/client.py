@@ -13,6 +13,7 @@ import socket
 import sys
 from typing import Optional
 
+from ..cards import card_str
 from . import sik
 from .commands import CommandError
 from .seatview import SeatKnowledge
@@ -79,6 +80,7 @@ class Seat:
         self.totals: Optional[tuple] = None
         self.scored = False
         self.rejoining = False
+        self.told = 0  # the last deal the player was told is over
 
     def send(self, message: str) -> None:
         self.sock.sendall(message.encode("ascii") + b"\r\n")
@@ -128,13 +130,39 @@ class Seat:
             k.taken(msg)
             self.answered, self.refused = None, set()
         elif isinstance(msg, sik.Points):
-            k.finish()  # either ends the deal (a server may send only one of them)
-            self.scored = True
-            if msg.kind == "SCORE":
-                self.say("deal scores: " + _points(msg.points))
-            else:
-                self.totals = msg.points
-                self.say("totals: " + _points(msg.points))
+            self._points(msg)
+
+    def _points(self, msg) -> None:
+        """``SCORE`` or ``TOTAL``: the deal is over (a server may send only one of them).
+
+        The wire counts bad points positive; kierki-dsl's rulesets (``sik.yaml``) write them
+        negative, so they are shown, and told to the player, negated: the same numbers as the
+        player's own "points this deal" and as ``kierki run``."""
+        k = self.know
+        k.finish()
+        self.scored = True
+        values = tuple(-p for p in msg.points)
+        if msg.kind == "SCORE":
+            base = self.totals if self.totals is not None else (0,) * 4
+            self.totals = tuple(t + p for t, p in zip(base, values))  # until a TOTAL says otherwise
+            self._tell_player(self.totals)  # first: the deal's last trick
+            self.say("deal scores: " + _points(values))
+        else:
+            self.totals = values
+            self._tell_player(values)
+            self.say("totals: " + _points(values))
+
+    def _tell_player(self, totals: tuple) -> None:
+        """The player hears once a deal that it is over (with its last trick) and the match totals."""
+        player, k = self.player, self.know
+        if not hasattr(player, "deal_over"):
+            return
+        if self.told == k.deal_number:  # TOTAL after SCORE: only the totals change
+            player.totals = totals
+            return
+        self.told = k.deal_number
+        last = k.completed[-1][1] if k.completed else ()
+        player.deal_over(k.deal_number, totals, tuple(card_str(c) for _, c in last))
 
     def _request(self, msg) -> None:
         k = self.know
@@ -170,6 +198,7 @@ class Seat:
 
 
 def _points(values) -> str:
+    """``N -5 E 0 S -13 W -8``: points as the ruleset counts them (bad points negative)."""
     return " ".join(f"{sik.SEATS[s]} {p}" for s, p in enumerate(values))
 
 
@@ -203,6 +232,8 @@ def join(host: str, port: int, seat: int, player, ruleset, seed: int, family: in
     lost mid-match is re-established for up to that many seconds, and the seat claimed again."""
     out = out if out is not None else sys.stdout
     player.reset(seed * 16 + seat + 1 if seed >= 0 else seat + 1, seat, ruleset)
+    if hasattr(player, "set_match_length"):
+        player.set_match_length(None)  # the server alone knows how many deals it plays
     reporter = Reporter(out) if report else None
 
     def say(text: str) -> None:

@@ -60,6 +60,14 @@ class HumanPlayer(Player):
         self.ruleset = self.rules = ruleset
         self.totals: Optional[tuple] = None  # match totals before this deal (told by the runner)
         self.last_view = None  # the previous decision's view, to say what happened since
+        self.match_length: Optional[int] = None  # deals in the match, when not the ruleset's schedule
+        self.length_known = True  # False: nobody knows how many deals come (a SIK server decides)
+
+    def set_match_length(self, deals: Optional[int]) -> None:
+        """The match has ``deals`` deals (a match file's), or an unknown number (``None``: a
+        server that says only when the match is over); "Deal k of n" follows."""
+        self.match_length = deals
+        self.length_known = deals is not None
 
     def deal_over(self, number: int, totals, plays=()) -> None:
         """The runner's word that deal ``number`` is over, its ``plays`` in record notation
@@ -126,6 +134,8 @@ class HumanPlayer(Player):
 
     # -- showing the table ---------------------------------------------------------------------
     def _deals_in_match(self) -> str:
+        if self.match_length is not None or not self.length_known:
+            return f" of {self.match_length}" if self.match_length else ""
         rs = self.rules
         if rs is None or rs.until is not None:
             return ""

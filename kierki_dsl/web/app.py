@@ -24,7 +24,7 @@ from .catalogue import Catalogue, SHIPPED, lint_upload, upload_name
 from .config import WebConfig
 from .rooms import RoomError, Rooms
 from .snapshot import seat_state
-from .storage import FINISHED, PLAYING, Storage
+from .storage import FINISHED, PLAYING, Storage, StorageError
 
 STATIC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "static")
 
@@ -59,6 +59,9 @@ async def _lint(name: str, text: str, workdir: str):
         return await asyncio.wait_for(asyncio.to_thread(lint_upload, name, text, workdir), LINT_SECONDS)
     except asyncio.TimeoutError:
         return None
+
+
+UNAVAILABLE = "the server cannot reach its database just now; try again in a moment"
 
 
 def _error(message: str, status: int = 400) -> JSONResponse:
@@ -236,6 +239,10 @@ def create_app(config: Optional[WebConfig] = None) -> Starlette:
             await _serve_socket(ws, ws.app.state.rooms, ws.path_params["id"], config)
         except WebSocketDisconnect:
             pass
+        except StorageError:  # the database is out of reach: say so, the page tries again later
+            with contextlib.suppress(Exception):
+                await _send(ws, messages.error(UNAVAILABLE, "unavailable"))
+                await ws.close(1011, "storage unavailable")
 
     routes = [
         Route("/", _page("index.html")),
@@ -254,7 +261,10 @@ def create_app(config: Optional[WebConfig] = None) -> Starlette:
         WebSocketRoute("/ws/{id}", table_socket),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    return Starlette(routes=routes, lifespan=lifespan)
+    async def storage_failed(request, exc):
+        return _error(UNAVAILABLE, 503)
+
+    return Starlette(routes=routes, lifespan=lifespan, exception_handlers={StorageError: storage_failed})
 
 
 async def _receive(ws: WebSocket):

@@ -11,9 +11,10 @@ from typing import Optional
 import attrs
 
 from ..diagnostics import Diagnostic, Pos, render
+from ..shipped import rulesets_dir
 from ..values import frozen
 
-SHIPPED = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "rulesets")
+SHIPPED = rulesets_dir()
 
 
 @frozen

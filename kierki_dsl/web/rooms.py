@@ -16,7 +16,7 @@ from collections import deque
 from concurrent.futures import ThreadPoolExecutor
 from typing import Optional
 
-from .storage import PLAYING, token_hash
+from .storage import PLAYING, StorageError, token_hash
 
 
 LOG_LENGTH = 16  # recent actions of the deal shown to a seat
@@ -148,12 +148,22 @@ class Room:
 
     # -- acting ----------------------------------------------------------------------------------
     def act(self, seat: int, action: int) -> Optional[str]:
-        """Apply an action (committed before anyone hears of it); the reason it is refused, or None."""
+        """Apply an action (committed before anyone hears of it); the reason it is refused, or None.
+
+        When storage fails, the action was not committed: the room is unloaded (its sockets are
+        closed) and the next link opened loads the table again from what storage holds."""
+        if self.failure:
+            return self.failure
+        try:
+            return self._act(seat, action)
+        except StorageError:  # not saved, so not acknowledged: the table goes back to what was saved
+            self.rooms.unload(self, "the server could not save that action; open your link again")
+            return self.failure
+
+    def _act(self, seat: int, action: int) -> Optional[str]:
         from ..expr import RuleRuntimeError
         from ..interpreter.match import MatchError
 
-        if self.failure:
-            return self.failure
         try:
             reason = self.table.act(seat, action)
         except RuleRuntimeError as e:
@@ -212,11 +222,20 @@ class Room:
                 return
             self.act(seat, action)
 
+    def abandon(self, message: str) -> None:
+        """Stop in memory only (storage is out of reach): refuse actions, close every socket."""
+        self.failure = message
+        self.changed.set()
+        for conn in list(self.conns.values()):
+            conn.reply({"type": "error", "code": "unavailable", "message": message})
+            conn.close(1011, "storage unavailable")
+
     async def stop(self) -> None:
         self.task.cancel()
         await asyncio.gather(self.task, return_exceptions=True)
         for conn in list(self.conns.values()):
-            conn.close(1001, "the server is going away")
+            if conn.closing is None:
+                conn.close(1001, "the server is going away")
 
 
 class Rooms:
@@ -305,6 +324,13 @@ class Rooms:
         if room.table.over and row["status"] == PLAYING:
             room._finish()
         return room
+
+    def unload(self, room: Room, message: str) -> None:
+        """Forget a live room whose memory may be ahead of storage; it loads again when opened."""
+        room.abandon(message)
+        if self.live.get(room.id) is room:
+            del self.live[room.id]
+        asyncio.ensure_future(room.stop())
 
     def revoke(self, table_id: str, creator: str, seat: int) -> str:
         row = self.storage.get(table_id)

@@ -15,9 +15,9 @@ from typing import Optional
 
 SCHEMA = (
     """CREATE TABLE IF NOT EXISTS web_tables (
-        id TEXT PRIMARY KEY, created REAL NOT NULL, ruleset_kind TEXT NOT NULL, ruleset_ref TEXT NOT NULL,
+        id TEXT PRIMARY KEY, created DOUBLE PRECISION NOT NULL, ruleset_kind TEXT NOT NULL, ruleset_ref TEXT NOT NULL,
         ruleset_text TEXT, fingerprint TEXT NOT NULL, seed BIGINT NOT NULL, seats TEXT NOT NULL,
-        creator_hash TEXT NOT NULL, status TEXT NOT NULL, note TEXT, record TEXT, finished REAL)""",
+        creator_hash TEXT NOT NULL, status TEXT NOT NULL, note TEXT, record TEXT, finished DOUBLE PRECISION)""",
     """CREATE TABLE IF NOT EXISTS web_seats (
         table_id TEXT NOT NULL, seat INTEGER NOT NULL, token_hash TEXT NOT NULL, PRIMARY KEY (table_id, seat))""",
     """CREATE TABLE IF NOT EXISTS web_actions (
@@ -25,6 +25,7 @@ SCHEMA = (
         action INTEGER NOT NULL, PRIMARY KEY (table_id, n))""",
 )
 
+_INSERT_SEAT = "INSERT INTO web_seats (table_id, seat, token_hash) VALUES (?, ?, ?)"
 PLAYING, FINISHED, CLOSED = "playing", "finished", "closed"
 _COLUMNS = ("id", "created", "ruleset_kind", "ruleset_ref", "ruleset_text", "fingerprint", "seed", "seats",
             "creator_hash", "status", "note", "record", "finished")
@@ -36,7 +37,10 @@ def token_hash(token: str) -> str:
 
 
 class StorageError(Exception):
-    """A database URL that cannot be used."""
+    """A database that cannot be opened or used (a bad URL, a lost connection, a failed write).
+
+    A write that raises it was not acknowledged; the live table that made it is reloaded from
+    what was committed (``web/rooms.py``)."""
 
 
 class Storage:
@@ -45,59 +49,98 @@ class Storage:
     def __init__(self, url: str):
         self.url = url
         self.lock = threading.Lock()
-        if url.startswith(("postgresql://", "postgres://")):
+        self.postgres = url.startswith(("postgresql://", "postgres://"))
+        self.mark = "%s" if self.postgres else "?"
+        self.conn = None
+        self._connect()
+        for statement in SCHEMA:
+            self._run(statement)
+
+    def _connect(self) -> None:
+        if self.postgres:
             try:
                 import psycopg
             except ImportError:
                 raise StorageError("a PostgreSQL URL needs psycopg (pip install 'psycopg[binary]')") from None
-            self.conn = psycopg.connect(url)
-            self.mark = "%s"
+            try:
+                self.conn = psycopg.connect(self.url, connect_timeout=10)
+            except psycopg.Error as e:  # the message names host and user, never the password
+                raise StorageError(str(e).strip()) from None
         else:
-            path = url[len("sqlite:///"):] if url.startswith("sqlite:///") else url
+            path = self.url[len("sqlite:///"):] if self.url.startswith("sqlite:///") else self.url
             self.conn = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
             self.conn.execute("PRAGMA journal_mode=WAL")
             self.conn.execute("PRAGMA synchronous=FULL")
-            self.mark = "?"
-        for statement in SCHEMA:
-            self._run(statement)
 
     def close(self) -> None:
         with self.lock:
-            self.conn.close()
+            if self.conn is not None:
+                self.conn.close()
 
     # -- plumbing --------------------------------------------------------------------------------
     def _sql(self, statement: str) -> str:
         return statement.replace("?", self.mark) if self.mark != "?" else statement
 
-    def _run(self, statement: str, *params, many: Optional[list] = None) -> None:
-        """One write (or a batch), committed before returning."""
+    def _cursor(self):
+        """A cursor on a live connection: a PostgreSQL connection that broke is opened again."""
+        if self.postgres and (self.conn.closed or self.conn.broken):
+            self._connect()
+        return self.conn.cursor()
+
+    def _errors(self) -> tuple:
+        if self.postgres:
+            import psycopg
+
+            return (psycopg.Error,)
+        return (sqlite3.Error,)
+
+    def _run(self, statement: str, *params) -> None:
+        """One write, committed before returning."""
+        self._transaction([(statement, params)])
+
+    def _transaction(self, steps: list) -> None:
+        """Writes ``[(statement, params), ...]`` all or none, committed before returning."""
         with self.lock:
-            cur = self.conn.cursor()
             try:
-                if self.mark == "?":
+                cur = self._cursor()
+            except self._errors() as e:
+                raise StorageError(f"the database cannot be reached: {e}") from None
+            try:
+                if not self.postgres:
                     cur.execute("BEGIN")
-                if many is not None:
-                    cur.executemany(self._sql(statement), many)
-                else:
+                for statement, params in steps:
                     cur.execute(self._sql(statement), params)
-                self.conn.commit() if self.mark != "?" else cur.execute("COMMIT")
+                self.conn.commit() if self.postgres else cur.execute("COMMIT")
+            except self._errors() as e:
+                self._rollback()
+                raise StorageError(f"a write failed: {type(e).__name__}: {e}") from None
             except BaseException:
-                self.conn.rollback()
+                self._rollback()
                 raise
             finally:
                 cur.close()
 
+    def _rollback(self) -> None:
+        try:
+            self.conn.rollback() if self.postgres else self.conn.execute("ROLLBACK")
+        except self._errors():
+            pass  # a broken connection has nothing to roll back; it is opened again next time
+
     def _rows(self, statement: str, *params) -> list:
         with self.lock:
-            cur = self.conn.cursor()
             try:
-                cur.execute(self._sql(statement), params)
-                rows = cur.fetchall()
-                if self.mark != "?":
-                    self.conn.commit()
-                return rows
-            finally:
-                cur.close()
+                cur = self._cursor()
+                try:
+                    cur.execute(self._sql(statement), params)
+                    rows = cur.fetchall()
+                    if self.postgres:
+                        self.conn.commit()
+                    return rows
+                finally:
+                    cur.close()
+            except self._errors() as e:
+                self._rollback()
+                raise StorageError(f"a read failed: {type(e).__name__}: {e}") from None
 
     # -- tables ----------------------------------------------------------------------------------
     def create(self, table: dict, seat_hashes: dict) -> None:
@@ -106,9 +149,9 @@ class Storage:
         row["seats"] = json.dumps(row["seats"])
         cols = ", ".join(_COLUMNS)
         marks = ", ".join("?" for _ in _COLUMNS)
-        self._run(f"INSERT INTO web_tables ({cols}) VALUES ({marks})", *(row[c] for c in _COLUMNS))
-        for seat, h in seat_hashes.items():
-            self.set_token(table["id"], seat, h)
+        steps = [(f"INSERT INTO web_tables ({cols}) VALUES ({marks})", tuple(row[c] for c in _COLUMNS))]
+        steps += [(_INSERT_SEAT, (table["id"], seat, h)) for seat, h in seat_hashes.items()]
+        self._transaction(steps)  # a table is stored with all its seats or not at all
 
     def get(self, table_id: str) -> Optional[dict]:
         rows = self._rows(f"SELECT {', '.join(_COLUMNS)} FROM web_tables WHERE id = ?", table_id)
@@ -131,8 +174,8 @@ class Storage:
     # -- seats -----------------------------------------------------------------------------------
     def set_token(self, table_id: str, seat: int, hashed: str) -> None:
         """The seat's (new) token hash; the old token stops working."""
-        self._run("DELETE FROM web_seats WHERE table_id = ? AND seat = ?", table_id, seat)
-        self._run("INSERT INTO web_seats (table_id, seat, token_hash) VALUES (?, ?, ?)", table_id, seat, hashed)
+        self._transaction([("DELETE FROM web_seats WHERE table_id = ? AND seat = ?", (table_id, seat)),
+                           (_INSERT_SEAT, (table_id, seat, hashed))])  # never a seat without a token
 
     def token_hashes(self, table_id: str) -> dict:
         return {int(s): h for s, h in self._rows("SELECT seat, token_hash FROM web_seats WHERE table_id = ?", table_id)}

@@ -1,0 +1,117 @@
+"""The shipped rulesets travel in the wheel: an installed kierki-dsl (not a checkout) offers them in
+``kierki web`` and ``kierki join`` finds its default ruleset, from any working directory."""
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+import zipfile
+
+import pytest
+
+from conftest import ROOT, RULESETS
+
+SOURCES = ("pyproject.toml", "setup.py", "MANIFEST.in", "README.md", "kierki_dsl", "rulesets")
+
+
+@pytest.fixture(scope="module")
+def installed(tmp_path_factory):
+    """The wheel built from a copy of the sources (setuptools, no network: --no-build-isolation),
+    unpacked as pip installs a pure wheel: (site folder, wheel path)."""
+    pytest.importorskip("setuptools", reason="building the wheel needs setuptools (the [test] extra has it)")
+    pytest.importorskip("wheel", reason="building the wheel needs wheel (the [test] extra has it)")
+    base = tmp_path_factory.mktemp("wheel")
+    src = base / "src"
+    for name in SOURCES:
+        source = ROOT / name
+        if source.is_dir():
+            shutil.copytree(source, src / name, ignore=shutil.ignore_patterns("__pycache__", "*.pyc", "static_test*"))
+        else:
+            src.mkdir(exist_ok=True)
+            shutil.copy2(source, src / name)
+    got = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "--no-index",
+                          "-q", "-w", str(base / "dist"), str(src)], capture_output=True, text=True, timeout=300)
+    assert got.returncode == 0, got.stderr
+    (wheel,) = (base / "dist").glob("kierki_dsl-*.whl")
+    site = base / "site"
+    with zipfile.ZipFile(wheel) as z:
+        z.extractall(site)
+    return site, wheel
+
+
+def _run_installed(site, code: str, cwd) -> str:
+    """Run ``code`` with the unpacked wheel first on the path, from ``cwd`` (not the checkout)."""
+    env = dict(os.environ, PYTHONPATH=str(site), PYTHONSAFEPATH="1")
+    got = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, cwd=cwd, env=env)
+    assert got.returncode == 0, got.stderr
+    return got.stdout
+
+
+def test_the_wheel_carries_every_shipped_ruleset(installed):
+    site, wheel = installed
+    with zipfile.ZipFile(wheel) as z:
+        inside = {n[len("kierki_dsl/rulesets/"):] for n in z.namelist() if n.startswith("kierki_dsl/rulesets/")}
+    shipped = {p.relative_to(RULESETS).as_posix() for p in RULESETS.rglob("*.yaml")}
+    assert shipped and inside == shipped
+
+
+def test_an_installed_package_finds_its_rulesets_from_another_folder(installed, tmp_path):
+    site, _ = installed
+    code = ("import json, os, kierki_dsl, kierki_dsl.shipped as s\n"
+            "from kierki_dsl.web.catalogue import Catalogue\n"
+            "print(json.dumps({'package': kierki_dsl.__file__, 'dir': s.rulesets_dir(),\n"
+            "  'sik': os.path.isfile(s.shipped_ruleset('games/sik.yaml')),\n"
+            "  'listed': [e['id'] for e in Catalogue().list()]}))\n")
+    doc = json.loads(_run_installed(site, code, tmp_path))
+    assert doc["package"].startswith(str(site)), "the checkout was imported, not the installed wheel"
+    assert doc["dir"] == os.path.join(str(site), "kierki_dsl", "rulesets") and doc["sik"]
+    listed = set(doc["listed"])
+    assert {"kierki_standard.yaml", "games/sik.yaml", "games/barbu.yaml", "variants/jacks_only.yaml"} <= listed
+    assert len(listed) == len(list(RULESETS.rglob("*.yaml")))
+
+
+def test_kierki_web_of_an_installed_package_lists_the_rulesets(installed, tmp_path):
+    """The real command: ``kierki web`` from the unpacked wheel, started in an empty folder."""
+    pytest.importorskip("httpx")
+    import httpx
+
+    from test_web_cli import read_address
+
+    site, _ = installed
+    env = dict(os.environ, PYTHONPATH=str(site), PYTHONSAFEPATH="1")
+    proc = subprocess.Popen([sys.executable, "-m", "kierki_dsl", "web", "--port", "0"], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, cwd=tmp_path, env=env)
+    with contextlib.ExitStack() as stack:
+        stack.callback(lambda: (proc.poll() is None and proc.kill(), proc.wait(30), proc.stdout.close(),
+                                proc.stderr.close()))
+        base = read_address(proc)
+        ids = {r["id"] for r in httpx.get(base + "/api/rulesets", timeout=30).json()}
+        assert "kierki_standard.yaml" in ids and "games/sik.yaml" in ids
+        assert (tmp_path / "kierki-web.sqlite3").exists()  # its database is where it runs
+
+
+def test_join_defaults_to_the_shipped_sik_ruleset():
+    """In the checkout (and an editable install) the shipped rulesets are the repository's own."""
+    from kierki_dsl.shipped import rulesets_dir, shipped_ruleset
+
+    assert os.path.samefile(rulesets_dir(), RULESETS)
+    assert os.path.isfile(shipped_ruleset("games/sik.yaml"))
+
+
+def test_kierki_join_of_an_installed_package_loads_its_default_ruleset(installed, tmp_path):
+    """``kierki join`` without --ruleset, from the wheel in an empty folder: the shipped sik.yaml
+    loads, and the command gets as far as connecting (nothing listens on the port it is given)."""
+    import socket
+
+    site, _ = installed
+    with socket.socket() as s:  # a port that was free a moment ago: nothing listens there
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    env = dict(os.environ, PYTHONPATH=str(site), PYTHONSAFEPATH="1")
+    got = subprocess.run([sys.executable, "-m", "kierki_dsl", "join", "127.0.0.1", str(port), "--seat", "N",
+                          "--timeout", "2"], capture_output=True, text=True, timeout=60, cwd=tmp_path, env=env)
+    assert got.returncode == 1 and "cannot connect to 127.0.0.1" in got.stderr, got.stderr
+    assert "sik.yaml" not in got.stderr
