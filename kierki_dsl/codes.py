@@ -40,6 +40,7 @@ class Code:
     at: Optional[tuple] = None  # (line, col) of the finding in `bad`; None: no position
     severity: str = "error"
     lint: bool = True  # False: reported at run time only
+    base: str = ""  # a ruleset the examples extend, as base.yaml beside them (a variant's finding)
 
     @property
     def phase(self) -> str:
@@ -281,6 +282,16 @@ _add("M623", "scoring fails for some trick", "A score component that depends onl
      "in the last trick. Every deal would stop there with X701.",
      _contract("  bez_lew:\n    score: [{per_trick: \"20 / (tricks - trick.number)\"}]\n"),
      _contract("  bez_lew:\n    score: [{per_trick: \"20 / max(1, tricks - trick.number)\"}]\n"), (6, 13))
+_BASE = _contract("  bez_kierow:\n    lead_ban: card.suit == hearts\n"
+                  "    lead_ban_reason: hearts may not be led while you hold another suit\n"
+                  "    score: [{per_card: card.suit == hearts, points: -20}]\n", "[bez_kierow]")
+_add("M624", "reason inherited for a changed rule", "A variant rewrites a rule (`lead_ban`) but not the sentence "
+     "that says it (`lead_ban_reason`), which it inherits from its base: a player who breaks the new rule is told "
+     "the base's. Write the reason for the new rule, or `lead_ban_reason: null` to have it said from the rule.",
+     "kierki: 1\nextends: base.yaml\nname: variant\ncontracts:\n  bez_kierow:\n    lead_ban: card == KH\n",
+     "kierki: 1\nextends: base.yaml\nname: variant\ncontracts:\n  bez_kierow:\n    lead_ban: card == KH\n"
+     "    lead_ban_reason: the king of hearts may not be led while you hold another card\n",
+     (6, 15), severity="warning", base=_BASE)
 # --- run time -------------------------------------------------------------------------------
 _add("X701", "expression failed while playing", "An expression that cannot be evaluated in some situation "
      "(a division by zero that depends on play). `kierki run` stops with this error; the record of the "
@@ -304,7 +315,8 @@ def explain(code: str) -> Optional[str]:
         return None
     return (
         f"{c.code} ({c.severity}): {c.title}\nphase: {c.phase}\n\n{c.explanation}\n\n"
-        f"Bad:\n{_indent(c.bad)}\nGood:\n{_indent(c.good)}"
+        + (f"base.yaml (extended by both):\n{_indent(c.base)}\n" if c.base else "")
+        + f"Bad:\n{_indent(c.bad)}\nGood:\n{_indent(c.good)}"
     )
 
 
@@ -334,6 +346,11 @@ def markdown() -> str:
             out.append("")
             out.append(c.explanation)
             out.append("")
+            if c.base:
+                out.append("base.yaml (extended by both):")
+                out.append("```yaml")
+                out.append(_indent(c.base).replace("\n    ", "\n")[4:].rstrip("\n"))
+                out.append("```")
             out.append("Bad:")
             out.append("```yaml")
             out.append(_indent(c.bad).replace("\n    ", "\n")[4:].rstrip("\n"))

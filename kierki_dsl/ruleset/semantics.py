@@ -92,6 +92,7 @@ def check_ruleset(spec: dict, compiled: dict, schedule: list, bctx, hand_size: i
     included = set()
     for s in contracts_spec.values():
         included.update(DEAL_TYPES[s.type].included(s))
+    _check_inherited_reasons(bctx)
     for name in contracts_spec:
         if name not in scheduled and name not in included:
             bctx.warning(("contracts", name, "$key"), "M608", f"contract {name!r} is defined but never scheduled or included")
@@ -115,6 +116,33 @@ def _check_partial(name: str, bctx, hand_size: int, players: int, deck: int) -> 
     elif total is not None and total != declared:
         bctx.error(w + ("total",), "M601", f"contract {name!r} declares total {declared} but its scoring gives {total}",
                    "correct the points or the declared total")
+
+
+#: A rule and the key that says it in words to a player who breaks it.
+REASON_OF = {"lead_ban": "lead_ban_reason"}
+
+
+def _check_inherited_reasons(bctx) -> None:
+    """M624: a variant that rewrites a rule but inherits its reason from the base would tell
+    players the base's rule."""
+    import os
+
+    from .yamlsafe import node_path
+
+    here = os.path.abspath(bctx.path)
+    for name in bctx.specs:
+        for rule, reason in REASON_OF.items():
+            rule_node, reason_node = bctx.nodes.get(("contracts", name, rule)), bctx.nodes.get(("contracts", name, reason))
+            if rule_node is None or reason_node is None:
+                continue
+            base = node_path(reason_node, bctx.path)
+            if os.path.abspath(node_path(rule_node, bctx.path)) != here or os.path.abspath(base) == here:
+                continue
+            said = " ".join(str(getattr(reason_node, "value", "")).split())
+            bctx.warning(("contracts", name, rule), "M624",
+                         f"{rule} of {name!r} is changed here but {reason} is inherited from {os.path.basename(base)}: "
+                         f"a player who breaks the new rule is told {said!r}",
+                         f"write {reason} for the new rule, or '{reason}: null' to have it said from the rule")
 
 
 #: Deals in a match beyond which lint warns (Kierki plays 12, Barbu 28, WALC 4 × 12; Hearts
