@@ -60,3 +60,27 @@ def test_brackets_inside_a_flow_mapping_get_a_hint(tmp_path):
     found = _variant(tmp_path, "contracts:\n  bez_panow: {score: [{per_card: card.rank in [K, J], points: -30}]}\n")
     assert [d.code for d in found] == ["Y101"]
     assert "quote a value" in found[0].hint and (found[0].pos.line, found[0].pos.col) == (5, 47)
+
+
+def test_a_misspelt_deal_type_is_not_also_a_missing_contract(tmp_path):
+    """`type: layuot` is S205 with a did-you-mean; the schedule's 'loteryjka' exists (its error
+    is reported), so no R501 "no contract named 'loteryjka'" follows."""
+    found = _variant(tmp_path, "contracts:\n  loteryjka:\n    type: layuot\n")
+    assert [d.code for d in found] == ["S205"]
+    assert found[0].hint == "did you mean 'layout'?"
+
+
+def test_a_condition_where_points_belong_gets_a_hint(tmp_path):
+    found = _variant(tmp_path, "contracts:\n  bez_lew:\n    score: [{per_trick: trick.is_last}]\n")
+    n404 = next(d for d in found if d.code == "N404")
+    assert (n404.pos.line, n404.pos.col) == (6, 25)
+    assert "a condition goes beside it in 'when'" in n404.hint
+
+
+def test_a_changed_lead_ban_with_the_bases_reason_is_flagged(tmp_path):
+    """S-RU's "only K♥ may not be led" written over the standard deal 5: players would be told
+    that hearts may not be led (M624), unless the reason is rewritten or removed."""
+    found = _variant(tmp_path, "contracts:\n  bez_krola_kier:\n    lead_ban: card == KH\n")
+    assert [(d.code, d.pos.line, d.pos.col) for d in found] == [("M624", 6, 15)]
+    assert "'hearts may not be led while you hold another suit'" in found[0].message
+    assert _variant(tmp_path, "contracts:\n  bez_krola_kier:\n    lead_ban: card == KH\n    lead_ban_reason: null\n") == []

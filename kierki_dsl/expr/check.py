@@ -254,7 +254,9 @@ def check(node: ast.Node, scope: Scope, card_scope: Scope, expected: Optional[Ty
     t = c.check(node, scope)
     if expected is not None and t != ANY and t != expected:
         if not (expected == RANK and t == INT and c._rank_literal(node)):
-            c.error(node, "N404", f"expected {_article(expected)} here, got {_article(t)}")
+            hint = ("this field gives points (a number): a condition goes beside it in 'when', or inside it as "
+                    "'if ... then ... else 0'") if expected == INT and t == BOOL else ""
+            c.error(node, "N404", f"expected {_article(expected)} here, got {_article(t)}", hint)
     return c.out
 
 

@@ -167,7 +167,8 @@ class BuildContext:
             return None
         spec = self.specs.get(name)
         if spec is None:
-            self.error(where, "R501", f"no contract named {name!r}", did_you_mean(name, self.specs))
+            if ("contracts", name) not in self.invalid:  # else it is there, and its error reported
+                self.error(where, "R501", f"no contract named {name!r}", did_you_mean(name, self.specs))
             return None
         from ..interpreter.catalogue import DEAL_TYPES
 
