@@ -128,3 +128,25 @@ def test_exit_codes_are_unchanged(tmp_path, cli):
     assert cli("lint", str(warn))[0] == 0
     assert cli("lint", "--strict", str(warn))[0] == 1
     assert cli("lint", str(tmp_path / "nope.yaml"))[0] == 2
+
+
+def test_a_bad_match_brings_no_never_scheduled_warning(tmp_path):
+    text = HEAD + "match: [bez_lew]\ncontracts:\n  bez_lew: {score: [{per_trick: x}]}\n"
+    assert [f[0] for f in _lint(tmp_path, text)] == ["S202", "N401"]
+
+
+def test_a_bad_schedule_entry_brings_no_total_or_part_finding(tmp_path):
+    """`repeat: four` leaves the entry out: the match total and the parts' ranges are not
+    checked against the shortened schedule (no M609, no "part covers deals 8-12")."""
+    text = HEAD + ("match:\n  total: 0\n  parts: [{name: b, first: 2, last: 5, total: -80}]\n"
+                   "  schedule: [bez_lew, {contract: bez_lew, repeat: four}, {contract: bez_lew, repeat: 3}]\n"
+                   "contracts:\n  bez_lew: {total: -260, score: [{per_trick: -20}]}\n")
+    assert _lint(tmp_path, text) == [("S202", 6, 51)]
+
+
+def test_a_bad_deck_brings_no_finding_about_the_cards_left(tmp_path):
+    """`ranks: [1, 7, ...]`: the 1 is reported; the totals are not worked out on the 28 cards
+    that are left (no M601 about a deal of 7 tricks), an unscheduled contract still is."""
+    text = HEAD + ("match: {schedule: [bez_lew]}\ndeck: {ranks: [1, 7, 8, 9, 10, J, Q, K, A]}\n"
+                   "contracts:\n  bez_lew: {total: -260, score: [{per_trick: -20}]}\n  extra: {score: [{per_trick: 1}]}\n")
+    assert [f[0] for f in _lint(tmp_path, text)] == ["S204", "M608"]

@@ -167,7 +167,10 @@ def compile_tree(path: str, src, root, diags: Diagnostics, texts=()) -> Optional
                 continue
             schedule.extend([compiled.get(name)] * repeat)
     hand_size = popcount(deck) // players
-    if popcount(deck) % players:
+    # a bad deck or number of players was left out: what follows from the cards dealt (M610 and
+    # every semantic check) would be about a table nobody wrote
+    table_known = ctx.is_valid(("deck",)) and ctx.is_valid(("players",))
+    if popcount(deck) % players and table_known:
         bctx.error(("deck",) if ("deck",) in ctx.nodes else ("players",), "M610",
                    f"{popcount(deck)} cards do not deal evenly to {players} players")
     first = match.first_dealer if match else "random"
@@ -187,7 +190,13 @@ def compile_tree(path: str, src, root, diags: Diagnostics, texts=()) -> Optional
         bctx.error(("match", "series"), "S210", "a match has either 'series' or 'until'",
                    "until already plays the schedule again and again")
     if diags.has_errors() or any(c is None for c in schedule):
-        check_ruleset(spec, compiled, schedule, bctx, hand_size, diags)
+        if table_known:
+            check_ruleset(spec, compiled, schedule, bctx, hand_size, diags)
+        else:  # only what does not depend on the cards and the players
+            from .semantics import check_inherited_reasons, check_unused
+
+            check_inherited_reasons(bctx)
+            check_unused(spec, bctx)
         return None
     ruleset = Ruleset(
         path=path,

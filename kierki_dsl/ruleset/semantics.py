@@ -55,6 +55,9 @@ def check_ruleset(spec: dict, compiled: dict, schedule: list, bctx, hand_size: i
                        f"contract {name!r} declares total {declared} but its scoring gives {total}",
                        "correct the points or the declared total")
         _check_contract(name, c, w, bctx, hand_size, players, deck)
+    check_inherited_reasons(bctx)
+    if any(p[:2] in (("match",), ("match", "schedule")) for p in bctx.invalid):
+        return  # the schedule was left out, or part of it: its length and totals are not known
     # the match total
     match = spec.match if spec.match is not None else MATCH.defaults()  # None: reported
     declared = match.total
@@ -82,18 +85,24 @@ def check_ruleset(spec: dict, compiled: dict, schedule: list, bctx, hand_size: i
         if part.total is not None and got is not None and got != part.total:
             bctx.error(pw + ("total",), "M611",
                        f"part {part.name!r} declares total {part.total} but its deals add up to {got}")
-    # contracts never played
+    _check_choices(schedule * series, players, bctx)
+    check_unused(spec, bctx)
+
+
+def check_unused(spec, bctx) -> None:
+    """M608: contracts defined but never scheduled nor included (needs only the names; not
+    run when the schedule was left out)."""
+    if spec.match is None or any(p[:2] in (("match",), ("match", "schedule")) for p in bctx.invalid):
+        return
     scheduled = set()
-    for entry in match.schedule or ():
+    for entry in spec.match.schedule or ():
         scheduled.add(entry if isinstance(entry, str) else entry.contract)  # a name, or an entry's spec
         if not isinstance(entry, str) and entry.choose is not None:
             scheduled.update(entry.choose.from_ or ())
-    _check_choices(schedule * series, players, bctx)
     included = set()
-    for s in contracts_spec.values():
+    for s in bctx.specs.values():
         included.update(DEAL_TYPES[s.type].included(s))
-    _check_inherited_reasons(bctx)
-    for name in contracts_spec:
+    for name in bctx.specs:
         if name not in scheduled and name not in included:
             bctx.warning(("contracts", name, "$key"), "M608", f"contract {name!r} is defined but never scheduled or included")
 
@@ -122,7 +131,7 @@ def _check_partial(name: str, bctx, hand_size: int, players: int, deck: int) -> 
 REASON_OF = {"lead_ban": "lead_ban_reason"}
 
 
-def _check_inherited_reasons(bctx) -> None:
+def check_inherited_reasons(bctx) -> None:
     """M624: a variant that rewrites a rule but inherits its reason from the base would tell
     players the base's rule."""
     import os
@@ -182,4 +191,4 @@ def _check_contract(name, c, w, bctx, hand_size, players, deck) -> None:
     c.check(name, spec, w, bctx, hand_size, players, deck)
 
 
-__all__ = ["contract_total", "range_total", "check_ruleset"]
+__all__ = ["contract_total", "range_total", "check_ruleset", "check_unused", "check_inherited_reasons"]
