@@ -380,7 +380,10 @@ def lint(
 
         text = explain_code(explain)
         if text is None:
-            raise _usage(f"unknown code {explain!r}; the codes are listed in docs/lint-codes.md")
+            from .codes import suggest
+
+            hint = suggest(explain)
+            raise _usage(f"unknown code {explain!r}; " + (f"{hint}; " if hint else "") + "the codes are listed in docs/lint-codes.md")
         print(text, end="")
         raise typer.Exit(EXIT_OK)
     if not paths:

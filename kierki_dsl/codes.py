@@ -320,6 +320,19 @@ def explain(code: str) -> Optional[str]:
     )
 
 
+def suggest(query: str) -> str:
+    """For ``--explain`` with no such code: the codes whose title mentions ``query`` (a word,
+    e.g. ``total``), else the codes closest to it (``M61`` -> M601, M610, ...)."""
+    import difflib
+
+    word = query.strip().lower()
+    named = [c for c in CODES.values() if word and word in c.title.lower()] if not re.fullmatch(r"[a-z]\d*", word) else []
+    if named:
+        return f"codes about {query!r}: " + ", ".join(f"{c.code} ({c.title})" for c in named[:8])
+    close = difflib.get_close_matches(query.strip().upper(), list(CODES), n=4, cutoff=0.6)
+    return f"the closest: {', '.join(close)}" if close else ""
+
+
 def _indent(text: str) -> str:
     lines = text.splitlines()
     if len(lines) > 14 or any(len(line) > 160 for line in lines):

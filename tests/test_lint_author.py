@@ -84,3 +84,12 @@ def test_a_changed_lead_ban_with_the_bases_reason_is_flagged(tmp_path):
     assert [(d.code, d.pos.line, d.pos.col) for d in found] == [("M624", 6, 15)]
     assert "'hearts may not be led while you hold another suit'" in found[0].message
     assert _variant(tmp_path, "contracts:\n  bez_krola_kier:\n    lead_ban: card == KH\n    lead_ban_reason: null\n") == []
+
+
+def test_explain_of_an_unknown_code_suggests_codes(cli):
+    """`--explain total` lists the codes about totals; a mistyped code gets the closest ones;
+    both are usage errors (exit 2)."""
+    rc, out, err = cli("lint", "--explain", "total")
+    assert rc == 2 and "M601 (declared total disagrees)" in err and "M618 (total not checked)" in err
+    rc, out, err = cli("lint", "--explain", "M6011")
+    assert rc == 2 and "the closest: M601" in err
