@@ -150,3 +150,10 @@ def test_a_bad_deck_brings_no_finding_about_the_cards_left(tmp_path):
     text = HEAD + ("match: {schedule: [bez_lew]}\ndeck: {ranks: [1, 7, 8, 9, 10, J, Q, K, A]}\n"
                    "contracts:\n  bez_lew: {total: -260, score: [{per_trick: -20}]}\n  extra: {score: [{per_trick: 1}]}\n")
     assert [f[0] for f in _lint(tmp_path, text)] == ["S204", "M608"]
+
+
+def test_a_bad_schedule_entry_is_reported_once(tmp_path):
+    """`contract: [atu]` is S202; not also "a schedule entry needs 'contract' or 'choose'"."""
+    text = HEAD + ("match: {schedule: [bez_lew, {contract: [bez_lew], repeat: 2}]}\n"
+                   "contracts:\n  bez_lew: {total: -260, score: [{per_trick: -20}]}\n")
+    assert [f[0] for f in _lint(tmp_path, text)] == ["S202"]

@@ -159,7 +159,8 @@ def compile_tree(path: str, src, root, diags: Diagnostics, texts=()) -> Optional
                 continue
             name = entry if isinstance(entry, str) else entry.contract
             if name is None:
-                bctx.error(("match", "schedule", i), "S203", "a schedule entry needs 'contract' or 'choose'")
+                if ctx.is_valid(("match", "schedule", i)):  # else its contract or choose was reported
+                    bctx.error(("match", "schedule", i), "S203", "a schedule entry needs 'contract' or 'choose'")
                 continue
             if name not in contracts_spec:
                 bctx.contract(name, ("match", "schedule", i))
