@@ -34,8 +34,14 @@ def lint_file(path: str) -> list[Diagnostic]:
     from .ruleset.model import load_ruleset
 
     _, diags = load_ruleset(path)
-    errors = sorted(diags.errors, key=_key)
-    warnings = sorted((d for d in diags if d.severity != "error"), key=_key)
+    return by_position(diags)
+
+
+def by_position(findings: Iterable[Diagnostic]) -> list[Diagnostic]:
+    """Errors first, then warnings, each in file order (as every command prints them)."""
+    findings = list(findings)
+    errors = sorted((d for d in findings if d.severity == "error"), key=_key)
+    warnings = sorted((d for d in findings if d.severity != "error"), key=_key)
     return errors + warnings
 
 

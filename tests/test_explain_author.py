@@ -53,3 +53,20 @@ def test_diff_pairs_parts_by_name_when_their_titles_change(tmp_path, cli):
         "part rozgrywka: Rozgrywka — negative part: deals 1–7, adding up to -2600 → rozgrywka: deals 1–7, adding up to -2600",
         "part odgrywka: Odgrywka — positive part: deals 8–12, adding up to +2600 → odgrywka: deals 8–12, adding up to +2600",
     ]
+
+
+def test_explain_of_a_code_points_to_lint_explain(cli):
+    rc, out, err = cli("explain", "M601")
+    assert rc == 2 and "kierki lint --explain M601" in err
+
+
+def test_run_and_explain_print_errors_in_file_order(tmp_path, cli):
+    """As lint does: a schema error on line 4 comes before an expression error on line 7,
+    whichever pass found it first."""
+    p = _variant(tmp_path, STANDARD, "players: \"4\"\ncontracts:\n  bez_lew:\n    score: [{per_trick: trick.is_last}]\n"
+                 "  atu:\n    follow_suit: yes\n")
+    for command in ("explain", "run"):
+        rc, out, err = cli(command, str(p))
+        assert rc == 1
+        lines = [int(line.split(":")[1]) for line in err.splitlines() if ": error: " in line]
+        assert lines == sorted(lines) and len(lines) == 3, err
