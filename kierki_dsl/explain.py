@@ -197,7 +197,9 @@ def explain(rs) -> str:
         lines += [" ".join(rs.description.split()), ""]
     lines.append(f"{rs.players} players, {bin(rs.deck).count('1')} cards; play, dealing and the deal pass "
                  + ("clockwise" if rs.direction == 1 else "counter-clockwise") + ".")
-    lines.append(f"A match is {len(rs.schedule) * rs.series} deals; the first dealer is {_first_dealer_words(rs)}.")
+    n = len(rs.schedule) * rs.series
+    what = "The schedule has" if rs.until is not None else "A match is"
+    lines.append(f"{what} {n} deal{'s' if n != 1 else ''}; the first dealer is {_first_dealer_words(rs)}.")
     if rs.total is not None:
         lines.append(f"The final scores add up to {_signed(rs.total)}.")
     for title, words in _parts_words(rs):

@@ -70,3 +70,17 @@ def test_run_and_explain_print_errors_in_file_order(tmp_path, cli):
         assert rc == 1
         lines = [int(line.split(":")[1]) for line in err.splitlines() if ": error: " in line]
         assert lines == sorted(lines) and len(lines) == 3, err
+
+
+def test_explain_says_how_cards_are_passed(cli):
+    """Hearts passes three cards in a rotating direction: explain said nothing of it."""
+    rc, out, err = cli("explain", str(HEARTS))
+    assert ("  passing: before play every player passes 3 cards, all at once, in turn from deal to deal: "
+            "to the left, to the right, across, not at all.") in out
+    assert "The schedule has 1 deal;" in out and "A match is 1 deals" not in out
+
+
+def test_diff_names_passing_added(tmp_path, cli):
+    p = _variant(tmp_path, STANDARD, "contracts:\n  bez_lew: {pass_cards: {count: 3, rotation: [left]}}\n")
+    rc, out, err = cli("diff", str(STANDARD), str(p))
+    assert out == "deal 1, passing: (nothing) → before play every player passes 3 cards to the left, all at once\n"
