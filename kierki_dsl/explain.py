@@ -137,9 +137,9 @@ def aspects(rs, name: str) -> dict:
         who = (f"a player may double another where `{' '.join(doubling.may_double.text.split())}`"
                if doubling.may_double is not None else "each player but the dealer may double any other player")
         again = "; a doubled player may redouble" if doubling.redouble else ""
+        twice = " (twice the difference if redoubled)" if doubling.redouble else ""
         out["doubling"] = (f"before the first card, in turn from the dealer's left, {who}{again}; each bet pays the "
-                           "difference of the two players' scores to the better one (twice the difference if "
-                           "redoubled)")
+                           f"difference of the two players' scores to the better one{twice}")
     total = contract_total(c, rs.hand_size, rs.players, rs.deck)
     if total is not None:
         out["total"] = f"the points of one deal add up to {_signed(total)}"

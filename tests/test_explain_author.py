@@ -84,3 +84,10 @@ def test_diff_names_passing_added(tmp_path, cli):
     p = _variant(tmp_path, STANDARD, "contracts:\n  bez_lew: {pass_cards: {count: 3, rotation: [left]}}\n")
     rc, out, err = cli("diff", str(STANDARD), str(p))
     assert out == "deal 1, passing: (nothing) → before play every player passes 3 cards to the left, all at once\n"
+
+
+def test_doubling_without_redoubling_says_nothing_of_redoubles(tmp_path, cli):
+    p = _variant(tmp_path, STANDARD, "contracts:\n  atu: {doubling: {redouble: false}}\n")
+    rc, out, err = cli("explain", str(p))
+    line = next(x for x in out.splitlines() if x.startswith("  doubling:"))
+    assert "redouble" not in line and "each bet pays the difference of the two players' scores" in line
