@@ -101,7 +101,8 @@ def read_bytes(path: str) -> bytes:
     size = os.path.getsize(path)
     if size > yamlsafe.MAX_BYTES:
         raise DiagnosticError(
-            [Diagnostic(path, None, "Y113", f"ruleset is {yamlsafe.human_size(size)}; limit {yamlsafe.human_size(yamlsafe.MAX_BYTES)}")]
+            [Diagnostic(path, None, "Y113", f"ruleset is {yamlsafe.human_size(size)}; limit {yamlsafe.human_size(yamlsafe.MAX_BYTES)}",
+                        hint="a ruleset is a few kilobytes; is this the right file?")]
         )
     with open(path, "rb") as f:
         return f.read(yamlsafe.MAX_BYTES + 1)
