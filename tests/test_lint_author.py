@@ -93,3 +93,11 @@ def test_explain_of_an_unknown_code_suggests_codes(cli):
     assert rc == 2 and "M601 (declared total disagrees)" in err and "M618 (total not checked)" in err
     rc, out, err = cli("lint", "--explain", "M6011")
     assert rc == 2 and "the closest: M611, M601" in err
+
+
+def test_a_misspelt_contract_override_gets_a_did_you_mean(tmp_path):
+    """`bez_lwe:` in a variant defines a new contract instead of changing bez_lew: M608 says
+    which contract of the base was probably meant."""
+    found = _variant(tmp_path, "contracts:\n  bez_lwe:\n    total: -130\n    score: [{per_trick: -10}]\n")
+    assert [(d.code, d.pos.line, d.pos.col) for d in found] == [("M608", 5, 3)]
+    assert found[0].hint.startswith("did you mean 'bez_lew'? (a contract of the base ruleset")

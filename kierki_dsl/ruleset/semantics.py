@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Optional
 
-from ..diagnostics import Diagnostics
+from ..diagnostics import Diagnostics, did_you_mean
 from ..interpreter.catalogue import DEAL_TYPES
 from .format import MATCH
 
@@ -102,9 +102,14 @@ def check_unused(spec, bctx) -> None:
     included = set()
     for s in bctx.specs.values():
         included.update(DEAL_TYPES[s.type].included(s))
+    played = scheduled | included
     for name in bctx.specs:
-        if name not in scheduled and name not in included:
-            bctx.warning(("contracts", name, "$key"), "M608", f"contract {name!r} is defined but never scheduled or included")
+        if name not in played:
+            hint = did_you_mean(name, sorted(n for n in played if n in bctx.specs))
+            if hint and bctx.locate(("contracts", name))[0] != bctx.locate(("contracts", hint.split("'")[1]))[0]:
+                hint += " (a contract of the base ruleset is changed by writing its own name)"
+            bctx.warning(("contracts", name, "$key"), "M608", f"contract {name!r} is defined but never scheduled or included",
+                         hint)
 
 
 def _check_partial(name: str, bctx, hand_size: int, players: int, deck: int) -> None:
