@@ -157,3 +157,14 @@ def test_a_bad_schedule_entry_is_reported_once(tmp_path):
     text = HEAD + ("match: {schedule: [bez_lew, {contract: [bez_lew], repeat: 2}]}\n"
                    "contracts:\n  bez_lew: {total: -260, score: [{per_trick: -20}]}\n")
     assert [f[0] for f in _lint(tmp_path, text)] == ["S202"]
+
+
+def test_a_base_linted_with_its_variants_reports_its_findings_once(tmp_path, cli):
+    """A folder with a broken base and two variants: the base's expression error is one finding,
+    not one per file that reads it."""
+    (tmp_path / "base.yaml").write_text(HEAD + "match: {schedule: [a]}\ncontracts:\n  a: {score: [{per_trick: x}]}\n", "utf-8")
+    for v in ("v1", "v2"):
+        (tmp_path / f"{v}.yaml").write_text(f"kierki: 1\nextends: base.yaml\nname: {v}\n", "utf-8")
+    rc, out, err = cli("lint", str(tmp_path))
+    assert rc == 1
+    assert err.count("N401") == 1 and err.endswith("3 files checked, 1 error, 0 warnings\n")
