@@ -168,3 +168,10 @@ def test_a_base_linted_with_its_variants_reports_its_findings_once(tmp_path, cli
     rc, out, err = cli("lint", str(tmp_path))
     assert rc == 1
     assert err.count("N401") == 1 and err.endswith("3 files checked, 1 error, 0 warnings\n")
+
+
+def test_a_cycle_through_a_contract_with_a_schema_error_is_reported(tmp_path):
+    text = HEAD + ("match: {schedule: [a]}\ncontracts:\n"
+                   "  a: {trump: 5, score: [{include: b}]}\n  b: {score: [{include: a}]}\n")
+    codes = [f[0] for f in _lint(tmp_path, text)]
+    assert "S204" in codes and codes.count("R502") == 1

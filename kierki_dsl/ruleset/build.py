@@ -159,12 +159,12 @@ class BuildContext:
 
     def contract(self, name: str, where: tuple):
         """The compiled contract ``name`` (built on first use); None after reporting a problem."""
-        if name in self.built:
-            return self.built[name]
-        if name in self._building:
+        if name in self._building:  # before ``built``: a contract with schema errors is there while it is built
             chain = " -> ".join(self._building[self._building.index(name):] + [name])
             self.error(where, "R502", f"contracts include each other in a cycle: {chain}")
             return None
+        if name in self.built:
+            return self.built[name]
         spec = self.specs.get(name)
         if spec is None:
             if ("contracts", name) not in self.invalid:  # else it is there, and its error reported
