@@ -7,8 +7,10 @@ Without the reference (a fresh clone has no ../shared) it says so and prints the
 figures alone. The command part measures ``kierki simulate`` itself, run in this process:
 the marginal matches per CPU second of random players (the difference of a 600- and a
 100-match run, so start-up and loading cancel out) against the reference's whole-match
-rate, interleaved round by round; the same for heuristic players; and the wall time of
-``--workers 1`` and ``--workers 2``.
+rate, interleaved round by round; the same for heuristic players (a 350- minus a 50-match
+run) against the same matches played through the general interpreter one decision at a
+time, interleaved; and the wall and CPU time of 1500 heuristic matches with ``--workers 1``
+and ``--workers 2`` (medians of three).
 
 For each deal type (no-trump = deal 1, robber = deal 7, trump deals with a random trump,
 Fan Tan, whole 12-deal matches) it plays random legal deals with kierki-dsl's compiled
@@ -206,6 +208,21 @@ def simulate_rate(players: str, small: int, big: int, seed: int) -> float:
     return (big - small) / max(1e-9, command_seconds(base + [str(big)]) - command_seconds(base + [str(small)]))
 
 
+def stepwise_heuristic_rate(games: int, seed: int) -> float:
+    """Matches per CPU second of heuristic players through the general interpreter, one
+    decision at a time (``MatchRunner``: the path every heuristic match took before the
+    whole-deal fast path; the same matches, held to it by tests/test_fast_heuristic.py)."""
+    from kierki_dsl.interpreter.match import MatchRunner
+    from kierki_dsl.players.base import make_player
+
+    rs = Ruleset.load(str(ROOT / "rulesets" / "kierki_standard.yaml"))
+    t0 = time.process_time()
+    for g in range(games):
+        for _ in MatchRunner(rs, [make_player("heuristic") for _ in range(rs.players)], seed * 1000 + g).deals():
+            pass
+    return games / (time.process_time() - t0)
+
+
 def workers_speedup(games: int) -> dict:
     """Wall and CPU seconds (the command and its workers) of ``kierki simulate --players
     heuristic`` with 1 and 2 worker processes: {workers: (wall, cpu)}."""
@@ -241,13 +258,23 @@ def command_figures(ref, rounds: int) -> None:
         t = statistics.median(theirs)
         line += f"; reference fullgame {t:.0f} matches/s; ratio {m / t:.2f} (target 0.8)"
     print(line)
-    h = statistics.median(simulate_rate("heuristic", 10, 70, 1 + r) for r in range(3))
-    print(f"kierki simulate --players heuristic: {h:.1f} matches/s on one core (marginal, CPU time)")
-    got = workers_speedup(240)
-    (w1, c1), (w2, c2) = got[1], got[2]
-    print(f"--workers: 240 heuristic matches in {w1:.1f} s with 1 worker, {w2:.1f} s with 2: speed-up {w1 / w2:.2f} "
-          f"(target 1.8; wall time, so other load on the machine lowers it); CPU {c1:.1f} s and {c2:.1f} s "
-          f"(the command and its workers: what the second worker costs in start-up and hand-over)")
+    fast, step = [], []
+    for r in range(rounds):
+        fast.append(simulate_rate("heuristic", 50, 350, 1 + r))
+        step.append(stepwise_heuristic_rate(20, 1 + r))
+    h, s = statistics.median(fast), statistics.median(step)
+    print(f"kierki simulate --players heuristic: {h:.1f} matches/s on one core (marginal, CPU time); the same "
+          f"matches through the general interpreter {s:.1f}/s; ratio {h / s:.1f} (target 5)")
+    games = 1500
+    runs = [workers_speedup(games) for _ in range(3)]
+    w1 = statistics.median(r[1][0] for r in runs)
+    w2 = statistics.median(r[2][0] for r in runs)
+    c1 = statistics.median(r[1][1] for r in runs)
+    c2 = statistics.median(r[2][1] for r in runs)
+    print(f"--workers: {games} heuristic matches in {w1:.1f} s with 1 worker, {w2:.1f} s with 2 (medians of 3): "
+          f"speed-up {w1 / w2:.2f} (target 1.8; wall time, so other load on the machine lowers it); CPU {c1:.1f} s "
+          f"and {c2:.1f} s (the command and its workers: what the second worker costs in start-up and hand-over); "
+          f"load average {os.getloadavg()[0]:.1f}")
 
 
 def main() -> None:

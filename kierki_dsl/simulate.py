@@ -6,9 +6,11 @@ split between workers. The seed's own random stream deals the cards (as ``MatchR
 does), the players draw from streams of their own, so every ruleset with the same deck and
 players gets the same deals from the same seed: ``compare`` plays game i of both rulesets
 on the same deals with the same seats (duplicate). Matches of random players use the
-compiled whole-deal fast path (``interpreter/fastplay.py``); other players play through the
-general interpreter. A worker process loads and compiles each ruleset once (``compiled``),
-however many batches it plays.
+compiled whole-deal fast path (``interpreter/fastplay.py``), and so do matches of heuristic
+players in every seat (the heuristic's choice in the same kernels: ``FastMatch`` with a
+policy); other players play through the general interpreter. A worker process loads and
+compiles each ruleset once (``compiled``), however many batches it plays, and makes each
+match's measures itself. SIGTERM or Ctrl-C to the command ends its workers.
 """
 from __future__ import annotations
 
@@ -17,9 +19,12 @@ import random
 from typing import Callable, Optional
 
 from .analysis.rows import DealRow, GameResult
-from .interpreter.match import MatchRunner, deal_masks, draw
+from .interpreter.match import MatchRunner, deal_masks, deal_out, draw, shuffled
 from .interpreter.phases import Phase
 from .players.base import make_player
+
+_BIT = tuple(1 << c for c in range(52))
+
 
 def game_seed(seed: int, i: int) -> int:
     """The seed of game i of a simulation seeded with ``seed``."""
@@ -38,21 +43,41 @@ def play_stream(seed: int) -> random.Random:
 
 
 class FastMatch:
-    """Random-play matches with whole deals played by compiled closures where possible.
+    """Random-play matches with whole deals played by compiled closures where possible;
+    with a ``policy`` (``players.heuristic.FastHeuristic``), matches of that player in every
+    seat, the same as ``MatchRunner`` with those players.
 
     The deals come from ``random.Random(seed)`` exactly as in ``MatchRunner`` (the same
-    first dealer, the same hands); the play from ``play_stream(seed)``."""
+    first dealer, the same hands); random play from ``play_stream(seed)``. A match of a fixed
+    number of deals runs its schedule laid out once: per deal the slot, its whole-deal
+    player (None: the interpreter plays it) and, per first dealer, the dealer. A policy's
+    matches need every slot to be a contract (``covers``): a declarer's choice is a
+    decision the fast path does not make for it."""
 
-    def __init__(self, rs):
+    def __init__(self, rs, policy=None):
         self.rs = rs
+        self.policy = policy
+        self.covers = policy is None or not any(slot.offered for slot in rs.schedule)
+        self.seats: list = []  # a policy's players, for deals the interpreter plays
         self.cards = [c for c in range(52) if rs.deck >> c & 1]
-        self.dealers: dict = {}  # (first dealer, deal index) -> dealer
+        self.fast: dict = {}  # contract name -> its whole-deal player (None: the interpreter plays it)
+        self.fixed = None if rs.until is not None else len(rs.schedule) * rs.series
+        self.dealers = [[rs.dealer_of(first, k) for k in range(self.fixed or 0)] for first in range(rs.players)]
+        self.slots = [self._slot(rs.contract_at(k)) for k in range(self.fixed or 0)]
 
-    def _dealer(self, first: int, k: int) -> int:
-        got = self.dealers.get((first, k))
-        if got is None:
-            got = self.dealers[(first, k)] = self.rs.dealer_of(first, k)
+    def _player(self, contract):
+        got = self.fast.get(contract.name, False)
+        if got is False:
+            rs = self.rs
+            got = self.fast[contract.name] = contract.fast_deal(rs.players, rs.hand_size, rs.deck, rs.direction,
+                                                                self.policy)
         return got
+
+    def _slot(self, slot) -> tuple:
+        """(slot, whole-deal player or None, whether a decision picks the contract first)."""
+        if slot.offered:
+            return slot, None, True
+        return slot, self._player(slot), False
 
     def play(self, seed: int) -> tuple:
         """(first dealer, DealRows, totals) of the match of this seed."""
@@ -64,36 +89,70 @@ class FastMatch:
         totals = [0] * n
         deals = []
         chosen: dict = {}
-        k = -1
-        while not rs.match_over(k + 1, totals):
-            k += 1
-            dealer = self._dealer(first, k)
-            dealt = deal_masks(deal_rng, self.cards, dealer, n, rs.direction)
-            contract = rs.contract_at(k).resolve(dealer, n, dealt, rs.deck, chosen,
-                                                 lambda seat, allowed: allowed[draw(rng, len(allowed))])
-            row = self._deal(contract, dealer, dealt, rng, k)
-            totals = [t + s for t, s in zip(totals, row.scores)]
+        cards, deck, direction = self.cards, rs.deck, rs.direction
+
+        def pick(seat, allowed):
+            return allowed[draw(rng, len(allowed))]
+
+        if self.fixed is None:
+            schedule = self._open_schedule(first, totals)
+        else:
+            schedule = zip(self.dealers[first], self.slots)
+        policy = self.policy
+        lists = None
+        for k, (dealer, (slot, play, choose)) in enumerate(schedule):
+            if policy is None:
+                dealt = deal_masks(deal_rng, cards, dealer, n, direction)
+            else:  # the order dealt too: a trump caller sees his first cards
+                lists = deal_out(shuffled(deal_rng, deck), dealer, n, direction)
+                dealt = [sum(map(_BIT.__getitem__, h)) for h in lists]
+            contract = slot
+            if choose:
+                contract = slot.resolve(dealer, n, dealt, deck, chosen, pick)
+                play = self._player(contract)
+            if play is None:
+                row = self._stepwise(contract, dealer, dealt, rng, k, lists)
+            else:
+                scores, lead, caller, trump, early, blocked = play(dealer, dealt, k + 1, rng, None, lists)
+                row = DealRow(contract.name, dealer, lead, caller, trump, tuple(scores), early, blocked)
+            sc = row.scores
+            for s in range(n):
+                totals[s] += sc[s]
             deals.append(row)
         return first, tuple(deals), tuple(totals)
 
-    def _deal(self, contract, dealer: int, hands: list, rng, k: int) -> DealRow:
-        rs = self.rs
-        facts: dict = {}
-        scores = contract.play_fast(rs.players, rs.deck, dealer, hands, rs.direction, k + 1, rng, facts=facts)
-        if scores is not None:
-            return DealRow(contract.name, dealer, facts["first"], facts["caller"], facts["trump"], tuple(scores),
-                           facts["early"], facts["blocked"])
-        return self._stepwise(contract, dealer, hands, rng, k)
+    def _seats(self) -> list:
+        if not self.seats:
+            for seat in range(self.rs.players):
+                p = make_player(self.policy.name)
+                p.reset(0, seat, self.rs)
+                self.seats.append(p)
+        return self.seats
 
-    def _stepwise(self, contract, dealer: int, hands: list, rng, k: int) -> DealRow:
-        """Random play through the general interpreter (rules the fast path does not compile)."""
+    def _open_schedule(self, first: int, totals: list):
+        """(dealer, slot) per deal of a match that ends on a condition of the running
+        ``totals`` (a list the caller keeps up to date)."""
         rs = self.rs
-        dealt = [[c for c in range(52) if h >> c & 1] for h in hands]
+        k = 0
+        while not rs.match_over(k, totals):
+            yield rs.dealer_of(first, k), self._slot(rs.contract_at(k))
+            k += 1
+
+    def _stepwise(self, contract, dealer: int, hands: list, rng, k: int, lists=None) -> DealRow:
+        """Random play (or the policy's players) through the general interpreter (rules the
+        fast path does not compile)."""
+        rs = self.rs
+        dealt = lists if lists is not None else [[c for c in range(52) if h >> c & 1] for h in hands]
         state = contract.new_deal(rs.players, rs.deck, dealer, dealt, rs.direction, k + 1)
         first = -1
+        seats = self._seats() if self.policy is not None else None
         while not state.is_terminal():
+            seat = state.current_player()
             if first < 0 and state.phase == Phase.PLAY:
-                first = state.current_player()
+                first = seat
+            if seats is not None:
+                state.apply_action(seats[seat].act(state.view(seat)))
+                continue
             acts = state.legal_actions()
             state.apply_action(acts[draw(rng, len(acts))] if len(acts) > 1 else acts[0])
         return DealRow(contract.name, dealer, first, state.caller, state.trump, tuple(state.returns()),
@@ -111,6 +170,26 @@ class Compiled:
     def __init__(self, rs):
         self.rs = rs
         self.fast = FastMatch(rs)
+        self._heuristic = None
+        self._parts = None
+
+    @property
+    def parts(self) -> dict:
+        """Contract name -> its part, for the measures (``measures.parts_of``)."""
+        if self._parts is None:
+            from .analysis.measures import parts_of
+
+            self._parts = parts_of(self.rs)
+        return self._parts
+
+    @property
+    def heuristic(self) -> FastMatch:
+        """Matches of heuristic players in every seat on the fast paths."""
+        if self._heuristic is None:
+            from .players.heuristic import FastHeuristic
+
+            self._heuristic = FastMatch(self.rs, FastHeuristic)
+        return self._heuristic
 
 
 def compiled(path: str, fingerprint: Optional[str] = None) -> Compiled:
@@ -143,6 +222,9 @@ def play_one(c: Compiled, names: list, seed: int, i: int, records: bool = False)
     if not records and all(x == "random" for x in names):
         first, deals, totals = c.fast.play(s)
         return GameResult(i, tuple(seat_names), deals, totals, None, s, first)
+    if not records and all(x in ("heuristic", "simple") for x in names) and c.heuristic.covers:
+        first, deals, totals = c.heuristic.play(s)
+        return GameResult(i, tuple(seat_names), deals, totals, None, s, first)
     runner = MatchRunner(c.rs, [make_player(x) for x in seat_names], s)
     results = list(runner.deals())
     deals = tuple(DealRow(r.contract.name, r.dealer, r.first, r.caller, r.trump, tuple(r.scores), r.ended_early,
@@ -155,11 +237,18 @@ def play_one(c: Compiled, names: list, seed: int, i: int, records: bool = False)
     return GameResult(i, tuple(seat_names), deals, tuple(results[-1].totals), rec, s, runner.first_dealer)
 
 
-def play_batch(refs: tuple, names: list, seed: int, indices: list, records: bool = False) -> list:
+def play_batch(refs: tuple, names: list, seed: int, indices: list, records: bool = False,
+               observe: bool = False) -> list:
     """A worker's share: for each game index, one GameResult per ruleset of ``refs``
-    (``(path, fingerprint)`` pairs), all on the same deals with the same seats."""
+    (``(path, fingerprint)`` pairs), all on the same deals with the same seats; with
+    ``observe`` each carries its measures (made here, in parallel, not in the command)."""
     rulesets = [compiled(path, fp) for path, fp in refs]
-    return [tuple(play_one(c, names, seed, i, records) for c in rulesets) for i in indices]
+    games = [tuple(play_one(c, names, seed, i, records) for c in rulesets) for i in indices]
+    if observe:
+        from .analysis.measures import observe as measures
+
+        games = [tuple(g._replace(observed=measures(g, c.parts)) for g, c in zip(got, rulesets)) for got in games]
+    return games
 
 
 def play_games(rs_path: str, names: list, seed: int, indices: list, records: bool = False) -> list:
@@ -188,16 +277,16 @@ def run_batches(refs: tuple, names: list, seed: int, games: int, workers: int = 
 
     if workers <= 1:
         for b in _batches(games, chunk):
-            done(play_batch(refs, names, seed, b, records))
+            done(play_batch(refs, names, seed, b, records, True))
         return sorted(results, key=lambda g: g[0].index)
     import concurrent.futures as cf
 
     pool = None
     try:
         with _ctrl_c_deferred():  # the workers start while submitting: none sees a Ctrl-C before ignoring it
-            pool = cf.ProcessPoolExecutor(max_workers=workers, mp_context=_worker_context(refs),
+            pool = cf.ProcessPoolExecutor(max_workers=workers, mp_context=_worker_context(refs, names, seed),
                                           initializer=_worker_start)
-            futures = [pool.submit(play_batch, refs, names, seed, b, records) for b in _batches(games, chunk)]
+            futures = [pool.submit(play_batch, refs, names, seed, b, records, True) for b in _batches(games, chunk)]
         for f in cf.as_completed(futures):
             done(f.result())
     except BaseException:  # Ctrl-C (or a failed batch): stop the workers now, keep what finished
@@ -208,29 +297,38 @@ def run_batches(refs: tuple, names: list, seed: int, games: int, workers: int = 
     return sorted(results, key=lambda g: g[0].index)
 
 
+def _stop_signals() -> set:
+    import signal
+
+    return {signal.SIGINT, signal.SIGTERM}
+
+
 @contextlib.contextmanager
 def _ctrl_c_deferred():
-    """Hold back Ctrl-C in this thread for a moment: it is delivered when the block ends.
-    Processes forked or spawned meanwhile start with it held back too (``_worker_start``)."""
+    """Hold back Ctrl-C and SIGTERM in this thread for a moment: they are delivered when the
+    block ends. Processes forked or spawned meanwhile start with them held back too
+    (``_worker_start`` sets them up and lets them through)."""
     import signal
 
     if not hasattr(signal, "pthread_sigmask"):
         yield
         return
-    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    signal.pthread_sigmask(signal.SIG_BLOCK, _stop_signals())
     try:
         yield
     finally:
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, _stop_signals())
 
 
 def _worker_start() -> None:
-    """Workers leave Ctrl-C to the command, which stops them (no traceback from each worker)."""
+    """Workers leave Ctrl-C to the command, which stops them (no traceback from each worker),
+    and die at once on SIGTERM (the command's handler, inherited by a fork, is not theirs)."""
     import signal
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     if hasattr(signal, "pthread_sigmask"):
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, _stop_signals())
 
 
 def _stop(pool) -> None:
@@ -244,16 +342,19 @@ def _stop(pool) -> None:
         p.join(5)
 
 
-def _worker_context(refs: tuple):
+def _worker_context(refs: tuple, names: list, seed: int):
     """Where the platform can fork, the workers are forked from this process with every
-    ruleset already compiled (they start at once and compile nothing); elsewhere they are
-    spawned and each compiles the rulesets on its first batch."""
+    ruleset already compiled and, for players on the fast paths, warmed by one match played
+    here and thrown away (its kernels written, its tables made): they start at once and
+    compile nothing. Elsewhere they are spawned and each compiles on its first batch."""
     import multiprocessing
 
     if "fork" not in multiprocessing.get_all_start_methods():
         return multiprocessing.get_context("spawn")
     for path, fingerprint in refs:
         compiled(path, fingerprint)
+    if all(x in ("random", "heuristic", "simple") for x in names):
+        play_batch(refs, names, seed, [0], False, True)
     return multiprocessing.get_context("fork")
 
 
@@ -267,7 +368,8 @@ def _run_dask(address: str, refs: tuple, names: list, seed: int, games: int, rec
     chunk = chunk or max(1, min(50, games // 16 or 1))
     results: list = []
     with Client(address) as client:
-        futures = [client.submit(play_batch, refs, names, seed, b, records, pure=False) for b in _batches(games, chunk)]
+        futures = [client.submit(play_batch, refs, names, seed, b, records, True, pure=False)
+                   for b in _batches(games, chunk)]
         for f in as_completed(futures):
             got = f.result()
             results.extend(got)

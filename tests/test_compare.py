@@ -66,7 +66,8 @@ def test_simulate_reports_the_measures():
     m = res["measures"]
     sections = {k.partition(":")[0] for k in m}
     assert sections == {"points", "spread", "decisive", "early", "blocked", "final", "advantage", "lead"}
-    assert m["early:bez_kierow"]["mean"] > 0, "random play leaves hearts unplayed: deals stop early"
+    assert 0 < m["early:bez_dam"]["mean"] < 1, "random play often takes every queen before the last trick"
+    assert m["early:bez_lew"]["mean"] == 0, "every trick costs: the deal is always played out"
     assert m["early:atu"]["mean"] == 0
     assert {"advantage:dealer", "advantage:trump caller", "advantage:first turn", "advantage:seat 3"} <= set(m)
     assert list(res["final_quantiles"]) == ["5%", "25%", "50%", "75%", "95%"]

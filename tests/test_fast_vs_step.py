@@ -92,6 +92,12 @@ def test_fast_path_and_step_by_step_state_agree(path):
             where = f"{path}: {contract.name}, deal seed {seed}"
             assert step_log == fast_log, where
             assert state.returns() == fast_scores, where
+            facts: dict = {}
+            plain = contract.play_fast(rs.players, rs.deck, dealer, list(hands), rs.direction, seed + 1,
+                                       random.Random(seed * 7 + 1), facts=facts)
+            assert plain == fast_scores, where + " (the kernel without a log)"
+            assert facts["early"] == getattr(state, "ended_early", False), where
+            assert facts["blocked"] == getattr(state, "blocked", False), where
 
 
 def test_the_differential_test_covers_both_deal_types():

@@ -170,3 +170,44 @@ def _children(pid: int) -> list:
             if int(fields[1]) == pid:
                 out.append(int(name))
     return out
+
+
+def _group(pgid: int) -> list:
+    """The live processes of process group ``pgid`` (Linux /proc), zombies left out."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as f:
+                stat = f.read()
+        except OSError:  # ended meanwhile
+            continue
+        fields = stat[stat.rindex(")") + 2:].split()  # state, ppid, pgrp, ...
+        if int(fields[2]) == pgid and fields[0] != "Z":
+            found.append(int(entry))
+    return found
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc"), reason="finds the command's processes in /proc")
+@pytest.mark.parametrize("command", ["simulate", "compare"])
+def test_sigterm_stops_the_workers_and_keeps_what_finished(tmp_path, processes, command):
+    """SIGTERM to the command alone (not to its process group), with two workers: it ends its
+    workers, and no process of its group survives it; simulate, signalled once a match is
+    known to have finished (its record is written), prints the results so far."""
+    recs = tmp_path / "recs"
+    if command == "simulate":
+        args = ["simulate", str(STANDARD), "--records", str(recs)]
+    else:
+        args = ["compare", str(STANDARD), str(RULESETS / "variants" / "jacks_only.yaml")]
+    p = processes(args + ["--games", "1000000", "--players", "heuristic", "--workers", "2", "--seed", "3"])
+    poll_until(lambda: len(_group(p.pid)) == 3, timeout=60, proc=p, what="two workers")
+    if command == "simulate":
+        poll_until(lambda: recs.is_dir() and any(recs.iterdir()), timeout=120, proc=p, what="the first match")
+    p.send_signal(signal.SIGTERM)
+    out, err = p.communicate(timeout=60)
+    assert p.returncode == 130, err.decode()
+    assert "interrupted" in err.decode() and "Traceback" not in err.decode()
+    assert not _group(p.pid), "a worker outlived the command"
+    if command == "simulate":
+        assert "points per match" in out.decode()

@@ -26,6 +26,8 @@ Every measure is named ``"section:item"``; a match that has nothing to say about
 """
 from __future__ import annotations
 
+from operator import add, sub
+
 from ..stats import spread
 from .rows import GameResult
 
@@ -38,60 +40,94 @@ def leaders(totals) -> list:
     return [s for s, t in enumerate(totals) if t == best]
 
 
+_DEAL_SPREAD: dict = {}  # a deal's scores -> their spread (deals repeat the same few scores)
+
+
+def _deal_spread(sc: tuple) -> float:
+    got = _DEAL_SPREAD.get(sc)
+    if got is None:
+        if len(_DEAL_SPREAD) > 100_000:
+            _DEAL_SPREAD.clear()
+        got = _DEAL_SPREAD[sc] = spread(sc)
+    return got
+
+
+_KEYS: dict = {}
+_SEAT_KEYS = tuple(f"advantage:seat {s}" for s in range(16))
+
+
+def _keys(name: str) -> tuple:
+    """The measure names of one contract (made once: a simulation observes it per match)."""
+    got = _KEYS.get(name)
+    if got is None:
+        got = _KEYS[name] = tuple(f"{section}:{name}" for section in ("points", "spread", "decisive", "early",
+                                                                      "blocked"))
+    return got
+
+
+def _top(xs) -> tuple:
+    """Which seats hold the highest of ``xs``, as a tuple of flags (a set of leaders)."""
+    return tuple(map(max(xs).__eq__, xs))
+
+
 def observe(game: GameResult, parts: dict) -> dict:
     """Every measure of one match (``parts``: contract name -> 'negative' or 'positive').
 
-    One pass over the deals (a simulation calls this once per match, so it is kept lean)."""
+    One pass over the deals (a simulation calls this once per match, so it is kept lean:
+    the per-seat sums run in ``map``)."""
     totals = game.totals
     n = len(totals)
     if not game.deals:
         return {}
-    final = leaders(totals)
-    groups: dict = {}  # contract -> [deals, points, spread, decisive, early, blocked]
+    final = _top(totals)
+    groups: dict = {}  # contract -> [deals, points, spread, decisive, early, blocked, part sums]
     part_sums: dict = {}
-    gaps = {"dealer": [], "trump caller": [], "first turn": []}
+    dealer_gaps, caller_gaps, first_gaps = [], [], []
     running = [0] * n
     seen = []
     for row in game.deals:
         sc = row.scores
-        mean = sum(sc) / n
+        total = sum(sc)
+        mean = total / n
         g = groups.get(row.contract)
         if g is None:
-            g = groups[row.contract] = [0, 0.0, 0.0, 0, 0, 0]
+            part = parts.get(row.contract, "positive")
+            if part not in part_sums:
+                part_sums[part] = [0] * n
+            g = groups[row.contract] = [0, 0.0, 0.0, 0, 0, 0, part]
         g[0] += 1
-        g[1] += sum(sc)
-        g[2] += spread(sc)
-        g[3] += leaders([t - s for t, s in zip(totals, sc)]) != final
+        g[1] += total
+        g[2] += _deal_spread(sc)
+        g[3] += _top(list(map(sub, totals, sc))) != final
         g[4] += row.early
         g[5] += row.blocked
-        per = part_sums.get(parts.get(row.contract, "positive"))
-        if per is None:
-            per = part_sums[parts.get(row.contract, "positive")] = [0] * n
-        for s in range(n):
-            per[s] += sc[s]
-            running[s] += sc[s]
-        seen.append(leaders(running))
-        gaps["dealer"].append(sc[row.dealer] - mean)
+        part_sums[g[6]] = list(map(add, part_sums[g[6]], sc))
+        running = list(map(add, running, sc))
+        seen.append(_top(running))
+        dealer_gaps.append(sc[row.dealer] - mean)
         if row.caller >= 0:
-            gaps["trump caller"].append(sc[row.caller] - mean)
+            caller_gaps.append(sc[row.caller] - mean)
         if row.first >= 0:
-            gaps["first turn"].append(sc[row.first] - mean)
+            first_gaps.append(sc[row.first] - mean)
+    gaps = {"dealer": dealer_gaps, "trump caller": caller_gaps, "first turn": first_gaps}
     obs: dict = {}
-    for name, (k, points, spreads, decisive, early, blocked) in groups.items():
-        obs[f"points:{name}"] = points / k
-        obs[f"spread:{name}"] = spreads / k
-        obs[f"decisive:{name}"] = decisive / k
-        obs[f"early:{name}"] = early / k
-        obs[f"blocked:{name}"] = blocked / k
+    for name, (k, points, spreads, decisive, early, blocked, _) in groups.items():
+        kp, ks, kd, ke, kb = _keys(name)
+        obs[kp] = points / k
+        obs[ks] = spreads / k
+        obs[kd] = decisive / k
+        obs[ke] = early / k
+        obs[kb] = blocked / k
     for part, per in part_sums.items():
-        obs[f"points:part {part}"] = float(sum(per))
-        obs[f"spread:part {part}"] = spread(per)
+        kp, ks = _keys("part " + part)[:2]
+        obs[kp] = float(sum(per))
+        obs[ks] = spread(per)
     mean_total = sum(totals) / n
     ordered = sorted(totals, reverse=True)
     obs["final:spread"] = spread(totals)
     obs["final:margin"] = float(ordered[0] - ordered[1]) if n > 1 else 0.0
     for s in range(n):
-        obs[f"advantage:seat {s}"] = totals[s] - mean_total
+        obs[_SEAT_KEYS[s] if s < len(_SEAT_KEYS) else f"advantage:seat {s}"] = totals[s] - mean_total
     obs["advantage:first dealer"] = totals[game.first_dealer] - mean_total
     for name, xs in gaps.items():
         if xs:

@@ -5,6 +5,7 @@ in game order, one GameResult per ruleset) and whether it was interrupted.
 """
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 import time
@@ -77,11 +78,32 @@ def run(plan: Plan) -> tuple:
 
     interrupted = False
     try:
-        run_batches(plan.refs, list(plan.names), plan.seed, plan.games, plan.workers, bool(plan.records), on_done,
-                    address=plan.address)
+        with terminate_as_interrupt():
+            run_batches(plan.refs, list(plan.names), plan.seed, plan.games, plan.workers, bool(plan.records),
+                        on_done, address=plan.address)
     except KeyboardInterrupt:
         interrupted = True
     return sorted(done, key=lambda g: g[0].index), interrupted
+
+
+@contextlib.contextmanager
+def terminate_as_interrupt():
+    """While the block runs, SIGTERM stops it as Ctrl-C does: the workers are ended and what
+    finished is kept (the default would kill the command and leave its workers running)."""
+    import signal
+
+    def interrupt(signum, frame):
+        raise KeyboardInterrupt
+
+    try:
+        before = signal.signal(signal.SIGTERM, interrupt)
+    except ValueError:  # not the main thread: signals stay as they are
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, before)
 
 
 __all__ = ["Plan", "run"]

@@ -42,9 +42,14 @@ def _players(games: list, n: int) -> dict:
 def _contracts_by_player(games: list, n: int) -> dict:
     contracts: dict = {name: {} for name in _order(games)}
     for g in games:
+        names = g.names
         for row in g.deals:
-            for s in range(n):
-                contracts[row.contract].setdefault(g.names[s], []).append(row.scores[s])
+            per = contracts[row.contract]
+            for p, x in zip(names, row.scores):
+                got = per.get(p)
+                if got is None:
+                    got = per[p] = []
+                got.append(x)
     return {c: {p: {"mean": estimate(v).mean, "sd": sd(v)} for p, v in sorted(per.items())}
             for c, per in contracts.items()}
 
@@ -59,13 +64,15 @@ def _mismatches(rs, games: list) -> list:
     return out
 
 
+def _observed(game, parts: dict) -> dict:
+    """A match's measures: the ones its worker made, else made now."""
+    return game.observed if game.observed is not None else observe(game, parts)
+
+
 def measure_estimates(observations: list) -> dict:
     """Measure name -> Estimate over the matches that observed it (names in first-seen order)."""
-    values: dict = {}
-    for obs in observations:
-        for key, x in obs.items():
-            values.setdefault(key, []).append(x)
-    return {key: estimate(xs) for key, xs in values.items()}
+    keys = dict.fromkeys(key for obs in observations for key in obs)
+    return {key: estimate([obs[key] for obs in observations if key in obs]) for key in keys}
 
 
 def summarize(rs, names: list, games: list) -> dict:
@@ -85,7 +92,7 @@ def summarize(rs, names: list, games: list) -> dict:
         "players": _players(games, n),
         "seats": {str(s): {"mean": e.mean, "ci95": e.half_width} for s, e in by_seat.items()},
         "contracts": _contracts_by_player(games, n),
-        "measures": {k: e.to_json() for k, e in measure_estimates([observe(g, parts) for g in games]).items()},
+        "measures": {k: e.to_json() for k, e in measure_estimates([_observed(g, parts) for g in games]).items()},
         "final_quantiles": dict(zip(_quantile_names(), quantiles(finals, QUANTILES))),
         "declared_totals_hold": not mismatches,
         "mismatches": mismatches[:20],
@@ -103,7 +110,7 @@ def compare(rs_a, rs_b, names: list, pairs: list) -> dict:
     parts_a, parts_b = parts_of(rs_a), parts_of(rs_b)
     diffs: dict = {}
     for ga, gb in pairs:
-        oa, ob = observe(ga, parts_a), observe(gb, parts_b)
+        oa, ob = _observed(ga, parts_a), _observed(gb, parts_b)
         for key in oa.keys() & ob.keys():
             diffs.setdefault(key, []).append(ob[key] - oa[key])
     a = summarize(rs_a, names, games_a)

@@ -108,3 +108,23 @@ def declared_keys(scope) -> set:
         else:
             out.add(name)
     return {k.lstrip("$") for k in out}
+
+
+_DEAL_CONSTANT_KEYS = frozenset({"dealer", "players", "caller", "deck"})
+
+
+def seat_function(expr, players: int, deck: int):
+    """``seat(dealer, caller, hands)``: the seat a seat expression names (first lead, first
+    turn, trump caller) for a whole-deal fast path; remembered per (dealer, caller) when the
+    expression reads nothing else (e.g. "left of the dealer"), worked out each time otherwise."""
+    if expr.free - _DEAL_CONSTANT_KEYS:
+        return lambda dealer, caller, hands: expr.seat(seat_env(dealer, players, caller, hands, deck), players)
+    known: dict = {}
+
+    def seat(dealer: int, caller: int, hands) -> int:
+        got = known.get((dealer, caller))
+        if got is None:
+            got = known[(dealer, caller)] = expr.seat(seat_env(dealer, players, caller, hands, deck), players)
+        return got
+
+    return seat

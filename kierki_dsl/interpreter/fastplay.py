@@ -5,7 +5,10 @@ with random play needs no views and no per-step calls from outside. ``compile_fa
 a compiled contract into a closure that plays a whole deal on per-suit 13-bit masks, with
 every card-only rule already folded into masks: lead bans and discard rules become per-suit
 masks, scoring that depends only on the trick number becomes a table, and card penalties
-are counted once at the end with popcounts over the cards each seat took. Contracts whose
+are counted once at the end with popcounts over the cards each seat took. For a trick
+contract the play itself is a kernel written out from those tables per trump and direction
+(``trickgen``); a player's ``choose`` function can pick the cards instead of random draws
+(the heuristic player's whole-deal path). Contracts whose
 rules read the state of the trick (must-overtake, hearts broken, dynamic scoring, passing)
 return None and are played by the general interpreter instead — the same results, slower.
 
@@ -125,104 +128,44 @@ def compile_tricks(contract, players: int, tricks: int, deck: int) -> Optional[C
             penalty |= m
         plans[t] = (tp if any(tp) else None, final, per_trick, rest, penalty)
     early = contract.early_stop
-    step = 1
-    orders = [[((leader + step * i) % players) * 4 for i in range(players)] for leader in range(players)]
+    tabs = (lead_tab, follow_tab, discard_tab)
     ended = [0]
+    kernels: dict = {}
+
+    def kernel(trump: int, direction: int, log: bool, choose: bool = False):
+        """The kernel of this trump and direction; ``choose``: one whose cards a player's
+        ``choose`` function picks (``trickgen``), not random draws."""
+        key = (trump, direction, log, choose)
+        got = kernels.get(key)
+        if got is None:
+            from .trickgen import build
+
+            got = kernels[key] = build(players, tricks, deck, trump, direction, plans[trump], tabs, early,
+                                       seat_scorers, log, ended, choose)
+        return got
 
     def play(hands, leader, trump, grb, direction=1, number=1, lead_of=None, dealer=0, caller=-1, log=None):
         """``lead_of(hands)`` gives the first leader after cards are passed (e.g. holder(2C));
-        ``log``, a list, receives every card played in order (for the differential test)."""
-        tp, final, per_trick, rest, penalty = plans[trump]
-        ended[0] = 0
-        order = orders if direction == 1 else [[((ld - i) % players) * 4 for i in range(players)] for ld in range(players)]
+        ``log``, a list, receives every card played in order (for the differential test).
+        The play itself is a kernel written for this contract, trump and direction
+        (``trickgen``)."""
         if passing is not None:
             offset = passing.offset(number, players)
             if offset:
                 hands = _pass_cards(hands, passing.count, offset * direction, players, grb)
                 if lead_of is not None:
                     leader = lead_of(hands)
-        hs = []
-        for h in hands:
-            hs.extend((h & FULL13, h >> 13 & FULL13, h >> 26 & FULL13, h >> 39 & FULL13))
-        scores = [0] * players
-        taken = [0] * players
-        won = [0] * players
-        left = deck
-        broken = 0
-        for n in range(1, tricks + 1):
-            seats = order[leader]
-            b = seats[0]
-            m0, m1, m2, m3 = hs[b], hs[b + 1], hs[b + 2], hs[b + 3]
-            if lead_tab:
-                m0, m1, m2, m3 = _narrow(m0, m1, m2, m3, lead_tab[2 * n + broken])
-            s, r = _pick(m0, m1, m2, m3, grb)
-            hs[b + s] ^= 1 << r
-            if log is not None:
-                log.append(13 * s + r)
-            led = s
-            tm = 1 << (13 * s + r)
-            best, win, trumped = r, b, False
-            for fb in seats[1:]:
-                m = hs[fb + led]
-                if m:
-                    if follow_tab:
-                        for masks, req in follow_tab[2 * n + broken]:
-                            a = m & masks[led] if req else m & ~masks[led]
-                            if a:
-                                m = a
-                    c = POP[m]
-                    r = RANKS[m][(grb(32) * c) >> 32] if c > 1 else RANKS[m][0]
-                    hs[fb + led] ^= 1 << r
-                    tm |= 1 << (13 * led + r)
-                    if log is not None:
-                        log.append(13 * led + r)
-                    if not trumped and r > best:
-                        best, win = r, fb
-                    continue
-                m0, m1, m2, m3 = hs[fb], hs[fb + 1], hs[fb + 2], hs[fb + 3]
-                if discard_tab:
-                    m0, m1, m2, m3 = _narrow(m0, m1, m2, m3, discard_tab[2 * n + broken])
-                s, r = _pick(m0, m1, m2, m3, grb)
-                hs[fb + s] ^= 1 << r
-                tm |= 1 << (13 * s + r)
-                if log is not None:
-                    log.append(13 * s + r)
-                if s == trump and (not trumped or r > best):
-                    best, win, trumped = r, fb, True
-            w = win >> 2
-            if tp is not None:
-                scores[w] += tp[n]
-            taken[w] |= tm
-            won[w] += 1
-            if tm >> 13 & FULL13:
-                broken = 1
-            if per_trick:
-                for pm, pts in per_trick:
-                    if tm & pm:
-                        scores[w] += (tm & pm).bit_count() * pts[n]
-            leader = w
-            if early:
-                left &= ~tm
-                if not rest[n + 1] and not left & penalty:
-                    ended[0] = EARLY
-                    break
-        for pm, p in final:
-            for seat in range(players):
-                got = taken[seat] & pm
-                if got:
-                    scores[seat] += got.bit_count() * p
-        if seat_scorers:
-            add_seat_scores(scores, seat_scorers, dealer, players, caller, trump, won, tricks, taken, deck)
-        return scores
+        got = kernels.get((trump, direction, log is not None, False)) or kernel(trump, direction, log is not None)
+        return got(hands, leader, grb, dealer, caller, log)
 
     play.ended = ended
+    play.kernel = kernel
     return play
 
 
 def _pass_cards(hands: list, count: int, offset: int, players: int, grb) -> list:
     """Every seat passes ``count`` random cards to the seat ``offset`` places on, at once."""
     given = []
-    kept = []
     for h in hands:
         g = 0
         for _ in range(count):
@@ -234,8 +177,13 @@ def _pass_cards(hands: list, count: int, offset: int, players: int, grb) -> list
                 k -= 1
             g |= m & -m
         given.append(g)
-        kept.append(h & ~g)
-    return [kept[s] | given[(s - offset) % players] for s in range(players)]
+    return exchange(hands, given, offset, players)
+
+
+def exchange(hands: list, given: list, offset: int, players: int) -> list:
+    """The hands once every seat has passed the cards ``given[seat]`` (masks) to the seat
+    ``offset`` places on."""
+    return [(hands[s] & ~given[s]) | given[(s - offset) % players] for s in range(players)]
 
 
 def compile_layout(contract, players: int) -> Optional[Callable]:
@@ -251,7 +199,8 @@ def compile_layout(contract, players: int) -> Optional[Callable]:
     again = contract.again
     ended = [0]
 
-    def play(hands, leader, trump, grb, direction=1, log=None):
+    def play(hands, leader, trump, grb, direction=1, log=None, choose=None):
+        """``choose(legal, hand)``, when given, picks the card (as a bit) instead of a draw."""
         ended[0] = 0
         H = list(hands)
         P = opening
@@ -266,13 +215,16 @@ def compile_layout(contract, players: int) -> Optional[Callable]:
                 legal = h & P
                 if legal:
                     idle = 0
-                    n = legal.bit_count()
-                    if n > 1:
-                        k = (grb(32) * n) >> 32
-                        while k:
-                            legal &= legal - 1
-                            k -= 1
-                    bit = legal & -legal
+                    if choose is not None:
+                        bit = choose(legal, h)
+                    else:
+                        n = legal.bit_count()
+                        if n > 1:
+                            k = (grb(32) * n) >> 32
+                            while k:
+                                legal &= legal - 1
+                                k -= 1
+                        bit = legal & -legal
                     if log is not None:
                         log.append(bit.bit_length() - 1)
                     h ^= bit

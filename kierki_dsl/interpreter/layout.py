@@ -135,19 +135,41 @@ class LayoutContract(Contract):
         this layout needs the general interpreter. ``hands`` are masks; ``log`` receives the
         cards; ``facts`` (a dict) the seat that played ``first``, no ``caller`` or ``trump``,
         never ``early``, and whether it ``blocked`` (nobody could play)."""
-        key = ("fast", players)
+        deal = self.fast_deal(players, 0, deck, direction)
+        if deal is None:
+            return None
+        scores, first, caller, trump, early, blocked = deal(dealer, hands, number, rng, log)
+        if facts is not None:
+            facts.update(first=first, caller=caller, trump=trump, early=early, blocked=blocked)
+        return scores
+
+    def fast_deal(self, players: int, tricks: int, deck: int, direction: int = 1, policy=None):
+        """``deal(dealer, hands, number, rng, log=None, dealt=None) -> (scores, first, caller,
+        trump, early, blocked)``: one whole deal on the fast path, random play or every seat
+        played by ``policy`` (its ``layout(contract)``); None when this layout needs the
+        general interpreter."""
+        key = ("deal", players, deck, direction, policy)
         if key not in self._tables:
-            self._tables[key] = self.fast_player(players, 0, deck)
-        fast = self._tables[key]
+            self._tables[key] = self._fast_deal(players, deck, direction, policy)
+        return self._tables[key]
+
+    def _fast_deal(self, players: int, deck: int, direction: int, policy=None):
+        from .envs import seat_function
+        from .fastplay import BLOCKED
+
+        fast = self.fast_player(players, 0, deck)
         if fast is None:
             return None
-        first = self.first_turn.seat(seat_env(dealer, players, NOBODY, hands, deck), players)
-        scores = fast(hands, first, -1, rng.getrandbits, direction, log)
-        if facts is not None:
-            from .fastplay import BLOCKED
+        ended = fast.ended
+        turn = seat_function(self.first_turn, players, deck)
+        choose = policy.layout(self) if policy is not None else None
 
-            facts.update(first=first, caller=NOBODY, trump=-1, early=False, blocked=fast.ended[0] == BLOCKED)
-        return scores
+        def deal(dealer: int, hands: list, number: int, rng, log=None, dealt=None) -> tuple:
+            first = turn(dealer, NOBODY, hands)
+            scores = fast(hands, first, -1, None if choose else rng.getrandbits, direction, log, choose)
+            return scores, first, NOBODY, -1, False, ended[0] == BLOCKED
+
+        return deal
 
     def fast_player(self, players: int, tricks: int, deck: int):
         """The whole-deal random player of ``fastplay`` for this layout, or None."""

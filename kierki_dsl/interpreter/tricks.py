@@ -183,26 +183,100 @@ class TrickContract(Contract):
         drawn from ``rng`` first; ``log`` receives the cards played; ``facts`` (a dict) the
         seat that played ``first``, the trump ``caller``, the ``trump``, whether the deal
         stopped ``early`` and whether it ``blocked`` (never, in tricks)."""
-        fast = self._fast(players, hands[0].bit_count(), deck)
+        deal = self.fast_deal(players, hands[0].bit_count(), deck, direction)
+        if deal is None:
+            return None
+        scores, first, caller, trump, early, blocked = deal(dealer, hands, number, rng, log)
+        if facts is not None:
+            facts.update(first=first, caller=caller, trump=trump, early=early, blocked=blocked)
+        return scores
+
+    def fast_deal(self, players: int, tricks: int, deck: int, direction: int = 1, policy=None):
+        """``deal(dealer, hands, number, rng, log=None, dealt=None) -> (scores, first, caller,
+        trump, early, blocked)``: one whole deal on the fast path, with the facts the
+        simulation's measures read; None when this contract needs the general interpreter.
+        Random play, or every seat played by ``policy`` (``players.heuristic.FastHeuristic``:
+        ``call``, ``tricks``), which needs ``dealt`` (each seat's cards in the order dealt)."""
+        key = ("deal", players, tricks, deck, direction, policy)
+        got = self._tables.get(key, False)
+        if got is False:
+            got = self._tables[key] = self._fast_deal(players, tricks, deck, direction, policy)
+        return got
+
+    def _fast_deal(self, players: int, tricks: int, deck: int, direction: int, policy=None):
+        from .envs import seat_function
+        from .fastplay import EARLY
+
+        fast = self._fast(players, tricks, deck)
         if fast is None:
             return None
-        caller, trump = NOBODY, self.trump
-        if self.call is not None:
-            caller = self.call.called_by.seat(seat_env(dealer, players, NOBODY, hands, deck), players)
-            choices = self.call.choices  # drawn as match.draw draws: 32 random bits scaled
-            trump = choices[(rng.getrandbits(32) * len(choices)) >> 32]
-        led = [NOBODY]
+        ended = fast.ended
+        fixed_trump = self.trump
+        choices = self.call.choices if self.call is not None else ()
+        called_by = seat_function(self.call.called_by, players, deck) if self.call is not None else None
+        lead = seat_function(self.first_lead, players, deck)
+        passing = self.passing is not None
+        kernels: dict = {}
+        if policy is not None:
+            if passing and self.call is not None:  # the exchange comes before trumps are known
+                return None
+            return self._policy_deal(fast, policy, players, tricks, direction, called_by, lead)
 
-        def lead_of(now):
-            led[0] = self.first_lead.seat(seat_env(dealer, players, caller, now, deck), players)
-            return led[0]
+        def deal(dealer: int, hands: list, number: int, rng, log=None, dealt=None) -> tuple:
+            caller, trump = NOBODY, fixed_trump
+            if called_by is not None:
+                caller = called_by(dealer, NOBODY, hands)
+                trump = choices[(rng.getrandbits(32) * len(choices)) >> 32]  # drawn as match.draw draws
+            first = lead(dealer, caller, hands)
+            if passing:  # the first lead is named again once the cards are passed
+                led = [first]
 
-        scores = fast(hands, lead_of(hands), trump, rng.getrandbits, direction, number, lead_of, dealer, caller, log)
-        if facts is not None:
-            from .fastplay import EARLY
+                def lead_of(now):
+                    led[0] = lead(dealer, caller, now)
+                    return led[0]
 
-            facts.update(first=led[0], caller=caller, trump=trump, early=fast.ended[0] == EARLY, blocked=False)
-        return scores
+                scores = fast(hands, first, trump, rng.getrandbits, direction, number, lead_of, dealer, caller, log)
+                first = led[0]
+            elif log is None:  # straight to the kernel of this trump (``fastplay``: ``play.kernel``)
+                kernel = kernels.get(trump) or kernels.setdefault(trump, fast.kernel(trump, direction, False))
+                scores = kernel(hands, first, rng.getrandbits, dealer, caller, None)
+            else:
+                scores = fast(hands, first, trump, rng.getrandbits, direction, number, None, dealer, caller, log)
+            return scores, first, caller, trump, ended[0] == EARLY, False
+
+        return deal
+
+    def _policy_deal(self, fast, policy, players: int, tricks: int, direction: int, called_by, lead):
+        from .fastplay import EARLY
+
+        ended = fast.ended
+        fixed_trump = self.trump
+        choices = self.call.choices if self.call is not None else ()
+        after = self.call.after if self.call is not None else 0
+        passing = self.passing
+        kernels: dict = {}  # trump -> (kernel, chooser)
+        exchange = policy.passes(self, tricks, fixed_trump, players) if passing is not None else None
+
+        def deal(dealer: int, hands: list, number: int, rng, log=None, dealt=None) -> tuple:
+            caller, trump = NOBODY, fixed_trump
+            if called_by is not None:
+                caller = called_by(dealer, NOBODY, hands)
+                trump = policy.call(dealt[caller][:after], choices)
+            if exchange is not None:
+                offset = passing.offset(number, players) * direction
+                if offset:
+                    from .fastplay import exchange as hand_over
+
+                    hands = hand_over(hands, [exchange(h, passing.count) for h in hands], offset, players)
+            first = lead(dealer, caller, hands)
+            got = kernels.get((trump, log is None))
+            if got is None:
+                got = kernels[(trump, log is None)] = (fast.kernel(trump, direction, log is not None, True),
+                                                       policy.tricks(self, tricks, trump, players))
+            scores = got[0](hands, first, None, dealer, caller, log, got[1])
+            return scores, first, caller, trump, ended[0] == EARLY, False
+
+        return deal
 
     def _fast(self, players: int, tricks: int, deck: int):
         key = ("fast", players, tricks, deck)
