@@ -332,14 +332,27 @@ def _worker_start() -> None:
 
 
 def _stop(pool) -> None:
-    """Cancel the batches not started and end the worker processes of ``pool``."""
-    processes = list(getattr(pool, "_processes", {}).values())
+    """Cancel the batches not started and end the worker processes of ``pool``.
+
+    A worker ended while sending a result leaves half a message in the result pipe, and the
+    pool's manager thread would wait for the rest for ever (the exit then hangs joining it):
+    with the workers gone this process holds the pipe's last write end, and closing it ends
+    that wait. The manager thread then closes its wake-up pipe; waiting for it here keeps the
+    exit hook from writing to that pipe as it closes (EBADF). ``shutdown`` forgets all three,
+    so they are taken first."""
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    results = getattr(pool, "_result_queue", None)
+    manager = getattr(pool, "_executor_manager_thread", None)
     pool.shutdown(wait=False, cancel_futures=True)
     for p in processes:
         if p.is_alive():
             p.terminate()
     for p in processes:
         p.join(5)
+    if results is not None:
+        results._writer.close()
+    if manager is not None:
+        manager.join(5)
 
 
 def _worker_context(refs: tuple, names: list, seed: int):

@@ -175,11 +175,14 @@ class GameState:
 
     # -- OpenSpiel-style queries ----------------------------------------------------------
     def current_player(self) -> int:
-        if self.phase == OVER:
+        phase = self.phase
+        if phase is PLAY:  # the common case first: pyspiel asks several times per decision
+            return self.deal.current_player()
+        if phase == OVER:
             return TERMINAL
-        if self.phase in (DEALER, DEALING):
+        if phase in (DEALER, DEALING):
             return CHANCE
-        if self.phase == CHOOSE:
+        if phase == CHOOSE:
             return self.chooser()
         return self.deal.current_player()
 
@@ -208,10 +211,10 @@ class GameState:
         return list(bits(self.spec.ruleset.deck & ~have))
 
     def legal_actions(self) -> list:
-        if self.phase == CHOOSE:
-            return [CHOOSE_BASE + i for i in self.asked[1]]
         if self.phase == PLAY:
             return self.deal.legal_actions()
+        if self.phase == CHOOSE:
+            return [CHOOSE_BASE + i for i in self.asked[1]]
         if self.is_chance():
             return [a for a, _ in self.chance_outcomes()]
         return []

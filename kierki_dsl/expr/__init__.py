@@ -13,7 +13,7 @@ from ..cards import FULL_DECK
 from ..diagnostics import Diagnostic, DiagnosticError, Pos
 from .ast import ExprText
 from .check import check
-from .compile import CardPredicate, Compiled, compile_node
+from .compile import CardPredicate, Compiled, compile_tree
 from .errors import EvalError, ExprError
 from .parser import parse
 from .types import BOOL, CARD, INT, RANK, SEAT, SUIT, Scope, Type, Var
@@ -67,7 +67,7 @@ def compile_expr(
     info = check(tree, scope, CARD_SCOPE, expected)
     if info.errors:
         return None, diagnostics_for(text, info.errors)
-    fn, free = compile_node(tree, info, deck)
+    fn, free, seen = compile_tree(tree, info, deck)
 
     def on_error(e: EvalError) -> RuleRuntimeError:
         at = text.pos(e.offset)
@@ -78,8 +78,8 @@ def compile_expr(
 
     try:
         if predicate:
-            return CardPredicate(fn, free, deck, on_error), []
-        return Compiled(fn, free, on_error), []
+            return CardPredicate(fn, free, deck, on_error, seen), []
+        return Compiled(fn, free, on_error, seen), []
     except EvalError as e:
         return None, diagnostics_for(text, [ExprError(e.offset, "N410", e.message)])
 

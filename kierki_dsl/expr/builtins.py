@@ -29,16 +29,18 @@ class Builtin:
     doc: str
     needs: tuple = ()
     example: str = ""
+    counts: str = ""  # the env mask whose cards matching the predicate it counts (and reads no other way)
 
 
 FUNCTIONS: dict[str, Builtin] = {}
 
 
-def builtin(name: str, params: tuple, result: Type, needs: tuple = (), example: str = ""):
-    """Register ``fn(env, *args)`` as the expression function ``name``."""
+def builtin(name: str, params: tuple, result: Type, needs: tuple = (), example: str = "", counts: str = ""):
+    """Register ``fn(env, *args)`` as the expression function ``name``; ``counts`` names the
+    env mask it reads only as ``popcount(mask & predicate)`` (what an expression sees of it)."""
 
     def deco(fn: Callable) -> Callable:
-        FUNCTIONS[name] = Builtin(name, params, result, fn, (fn.__doc__ or "").strip(), needs, example)
+        FUNCTIONS[name] = Builtin(name, params, result, fn, (fn.__doc__ or "").strip(), needs, example, counts)
         return fn
 
     return deco
@@ -50,7 +52,7 @@ def _count(env, mask):
     return popcount(mask)
 
 
-@builtin("taken", (PRED,), INT, needs=("taken",), example="taken(card.suit == hearts) == 13")
+@builtin("taken", (PRED,), INT, needs=("taken",), example="taken(card.suit == hearts) == 13", counts="taken")
 def _taken(env, mask):
     """Number of cards this seat took in the deal that match the predicate."""
     return popcount(mask & env["taken"])
@@ -62,19 +64,19 @@ def _most_taken(env, mask):
     return max(popcount(mask & t) for t in env["taken_all"])
 
 
-@builtin("in_trick", (PRED,), INT, needs=("trick.cards",), example="in_trick(card.suit == hearts)")
+@builtin("in_trick", (PRED,), INT, needs=("trick.cards",), example="in_trick(card.suit == hearts)", counts="trick.cards")
 def _in_trick(env, mask):
     """Number of cards in the current trick that match the predicate."""
     return popcount(mask & env["trick.cards"])
 
 
-@builtin("played", (PRED,), INT, needs=("played",), example="played(card == QS) > 0")
+@builtin("played", (PRED,), INT, needs=("played",), example="played(card == QS) > 0", counts="played")
 def _played(env, mask):
     """Number of cards matching the predicate played in the finished tricks of this deal."""
     return popcount(mask & env["played"])
 
 
-@builtin("held", (PRED,), INT, needs=("hand",), example="held(card.suit == trump) > 0")
+@builtin("held", (PRED,), INT, needs=("hand",), example="held(card.suit == trump) > 0", counts="hand")
 def _held(env, mask):
     """Number of cards in the hand of the seat concerned that match the predicate."""
     return popcount(mask & env["hand"])

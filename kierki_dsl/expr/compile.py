@@ -4,6 +4,11 @@ Every compiled piece knows the env keys it reads (``free``). A piece that reads 
 folded to a constant at load time. A card predicate becomes a ``CardPredicate`` whose
 52-bit mask is computed once per combination of the context values it reads (e.g. once
 per led suit) and then reused: the engine's hot loop only ever ANDs masks.
+
+Both also know what they ``see`` of the masks they count cards in (``played``, ``hand``, ...):
+``seen[name]`` is the union of the card predicates such a mask is counted against, so the
+expression's value depends on ``env[name] & seen[name]`` only (the play-legality kernel keys
+its memo that way). A mask counted against a predicate that is not constant is seen whole.
 """
 from __future__ import annotations
 
@@ -36,13 +41,15 @@ class Compiled:
     expression's field and file position, through ``on_error`` set by whoever compiled it.
     """
 
-    __slots__ = ("fn", "free", "const", "on_error")
+    __slots__ = ("fn", "free", "const", "on_error", "seen")
 
-    def __init__(self, fn: Callable[[dict], Any], free: frozenset, on_error: Optional[Callable] = None) -> None:
+    def __init__(self, fn: Callable[[dict], Any], free: frozenset, on_error: Optional[Callable] = None,
+                 seen: Optional[dict] = None) -> None:
         self.fn = fn
         self.free = free
         self.const = _NOTHING
         self.on_error = on_error
+        self.seen = seen or {}
         if not free:
             self.const = fn({})
             value = self.const
@@ -76,14 +83,16 @@ class Compiled:
 class CardPredicate:
     """A bool expression over ``card`` evaluated into masks, memoised by the context it reads."""
 
-    __slots__ = ("fn", "keys", "deck", "memo", "const", "on_error")
+    __slots__ = ("fn", "keys", "deck", "memo", "const", "on_error", "seen")
 
-    def __init__(self, fn: Callable[[dict], bool], free: frozenset, deck: int = FULL_DECK, on_error=None) -> None:
+    def __init__(self, fn: Callable[[dict], bool], free: frozenset, deck: int = FULL_DECK, on_error=None,
+                 seen: Optional[dict] = None) -> None:
         self.fn = fn
         self.keys = tuple(sorted(free - {"card"}))
         self.deck = deck
         self.memo: dict = {}
         self.on_error = on_error
+        self.seen = seen or {}
         self.const = self._compute({}) if not self.keys else None
 
     def _compute(self, env: dict) -> int:
@@ -123,10 +132,18 @@ def compile_node(node: ast.Node, info: Checked, deck: int = FULL_DECK) -> tuple[
     return _Compiler(info, deck).node(node)
 
 
+def compile_tree(node: ast.Node, info: Checked, deck: int = FULL_DECK) -> tuple[Callable, frozenset, dict]:
+    """Closure, free env keys and what it ``seen`` of the masks it counts, for a checked node."""
+    c = _Compiler(info, deck)
+    fn, free = c.node(node)
+    return fn, free, c.seen
+
+
 class _Compiler:
     def __init__(self, info: Checked, deck: int) -> None:
         self.info = info
         self.deck = deck
+        self.seen: dict = {}  # counted mask name -> union of the predicates it is counted against
 
     def node(self, n: ast.Node) -> tuple[Callable, frozenset]:
         nid = id(n)
@@ -175,6 +192,9 @@ class _Compiler:
                 pred = CardPredicate(f, fr, self.deck)
                 args.append(pred.mask)
                 free |= set(pred.keys)
+                if fn.counts:
+                    self.seen[fn.counts] = self.seen.get(fn.counts, 0) | (
+                        FULL_DECK if pred.const is None else pred.const)
             else:
                 args.append(f)
                 free |= fr

@@ -2,15 +2,16 @@
 
 The step-by-step deal states serve players that think; a simulation of thousands of matches
 with random play needs no views and no per-step calls from outside. ``compile_fast`` turns
-a compiled contract into a closure that plays a whole deal on per-suit 13-bit masks, with
-every card-only rule already folded into masks: lead bans and discard rules become per-suit
-masks, scoring that depends only on the trick number becomes a table, and card penalties
-are counted once at the end with popcounts over the cards each seat took. For a trick
-contract the play itself is a kernel written out from those tables per trump and direction
-(``trickgen``); a player's ``choose`` function can pick the cards instead of random draws
-(the heuristic player's whole-deal path). Contracts whose
-rules read the state of the trick (must-overtake, hearts broken, dynamic scoring, passing)
-return None and are played by the general interpreter instead — the same results, slower.
+a compiled contract into a closure that plays a whole deal on per-suit 13-bit masks. Which
+cards are legal is the legality kernel's (``legality.py``, shared with the step-by-step
+state): its programs by trick number and hearts broken, as per-suit masks; scoring that
+depends only on the trick number becomes a table, and card penalties are counted once at
+the end with popcounts over the cards each seat took. For a trick contract the play itself
+is a kernel written out from those tables per trump and direction (``trickgen``); a
+player's ``choose`` function can pick the cards instead of random draws (the heuristic
+player's whole-deal path). Contracts whose rules read more of the state (the suit led or
+the winning card, as must-overtake; the cards played; dynamic scoring; bets) return None
+and are played by the general interpreter instead — the same results, slower.
 
 After a call, ``play.ended[0]`` says how the deal ended: ``EARLY`` (the contract's early stop:
 nothing left to score), ``BLOCKED`` (a layout where nobody could play) or 0 (played out).
@@ -22,7 +23,7 @@ from __future__ import annotations
 
 from typing import Callable, Optional
 
-from .envs import play_env
+from .legality import DISCARD, FOLLOW, LEAD
 from .trickkernel import add_seat_scores
 
 RANKS = tuple(tuple(r for r in range(13) if m >> r & 1) for m in range(8192))
@@ -31,32 +32,20 @@ FULL13 = 8191
 EARLY, BLOCKED = 1, 2  # values of ``play.ended[0]``
 
 
-def _split(mask: int) -> tuple:
-    return (mask & FULL13, mask >> 13 & FULL13, mask >> 26 & FULL13, mask >> 39 & FULL13)
-
-
-_WHEN_KEYS = {"trick.number", "trick.is_first", "trick.is_last", "hearts_broken"}
-
-
-def _rule_table(contract, phase: str, tricks: int):
-    """The restrictions of one phase as a table by (trick, hearts broken): per trick number
-    ``n`` and ``broken`` in {0, 1}, entry ``2 * n + broken`` lists (per-suit masks, require).
-    None when a rule reads more of the state than that (then the interpreter plays it)."""
-    rules = [r for r in contract.restrictions if r.phase in (phase, "any")]
-    for r in rules:
-        if r.cards.const is None or not r.fallback:
+def _rule_tables(contract, tricks: int, trump: int, deck: int) -> Optional[tuple]:
+    """(lead, follow, discard) tables of the legality kernel's programs by ``2 * trick number
+    + hearts broken``, each entry a program as ``(per-suit masks kept, True)`` pairs (the
+    form ``trickgen`` writes out; an empty list where no rule ever applies); None when the
+    rules read more than the trick number and hearts broken."""
+    kernel = contract.legality(tricks, trump, deck)
+    out = []
+    for phase in (LEAD, FOLLOW, DISCARD):
+        table = kernel.by_trick(phase)
+        if table is None:
             return None
-        if r.when is not None and not set(r.when.free) <= _WHEN_KEYS:
-            return None
-    table = [()] * (2 * tricks + 4)
-    for n in range(1, tricks + 1):
-        for broken in (0, 1):
-            # only rules reading _WHEN_KEYS get here: the other names stand in with -1 and 0
-            env = play_env(-1, -1, -1, n, tricks, bool(broken), 0, 0)
-            table[2 * n + broken] = tuple(
-                (_split(r.cards.const), r.require) for r in rules if r.when is None or r.when(env)
-            )
-    return table if any(table) else []
+        table = [tuple((keeps, True) for _, _, _, keeps in prog) for prog in table]
+        out.append(table if any(table) else [])
+    return tuple(out)
 
 
 def _pick(m0: int, m1: int, m2: int, m3: int, grb) -> tuple:
@@ -74,18 +63,6 @@ def _pick(m0: int, m1: int, m2: int, m3: int, grb) -> tuple:
     return 3, RANKS[m3][k - c2]
 
 
-def _narrow(m0, m1, m2, m3, rules):
-    """Apply restrictions in order, each yielding when it would leave nothing legal."""
-    for masks, req in rules:
-        if req:
-            a0, a1, a2, a3 = m0 & masks[0], m1 & masks[1], m2 & masks[2], m3 & masks[3]
-        else:
-            a0, a1, a2, a3 = m0 & ~masks[0], m1 & ~masks[1], m2 & ~masks[2], m3 & ~masks[3]
-        if a0 | a1 | a2 | a3:
-            m0, m1, m2, m3 = a0, a1, a2, a3
-    return m0, m1, m2, m3
-
-
 def compile_fast(contract, players: int, tricks: int, deck: int) -> Optional[Callable]:
     """The contract's whole-deal player ``play(hands, leader, trump, grb, direction, ...) -> scores``,
     or None (each deal type compiles its own: ``contract.fast_player``)."""
@@ -98,12 +75,10 @@ def compile_tricks(contract, players: int, tricks: int, deck: int) -> Optional[C
         return None
     if contract.end_when is not None or not contract.follow_suit:
         return None
-    lead_tab = _rule_table(contract, "lead", tricks)
-    follow_tab = _rule_table(contract, "follow", tricks)
-    discard_tab = _rule_table(contract, "discard", tricks)
-    if lead_tab is None or follow_tab is None or discard_tab is None:
-        return None
     trumps = contract.call.choices if contract.call is not None else (contract.trump,)
+    tabs = {t: _rule_tables(contract, tricks, t, deck) for t in trumps}  # per trump
+    if None in tabs.values():
+        return None
     tables = {t: contract.tables(tricks, t, players) for t in trumps}
     if any(dyn for _, _, dyn in tables.values()):
         return None
@@ -128,7 +103,6 @@ def compile_tricks(contract, players: int, tricks: int, deck: int) -> Optional[C
             penalty |= m
         plans[t] = (tp if any(tp) else None, final, per_trick, rest, penalty)
     early = contract.early_stop
-    tabs = (lead_tab, follow_tab, discard_tab)
     ended = [0]
     kernels: dict = {}
 
@@ -140,7 +114,7 @@ def compile_tricks(contract, players: int, tricks: int, deck: int) -> Optional[C
         if got is None:
             from .trickgen import build
 
-            got = kernels[key] = build(players, tricks, deck, trump, direction, plans[trump], tabs, early,
+            got = kernels[key] = build(players, tricks, deck, trump, direction, plans[trump], tabs[trump], early,
                                        seat_scorers, log, ended, choose)
         return got
 

@@ -44,7 +44,7 @@ class _Writer:
 
 def _narrow4(w, d: int, table, const, name: str) -> None:
     """Narrow the four masks ``m0..m3`` by a lead or discard table, each rule yielding when
-    it would leave nothing (``fastplay._narrow``)."""
+    it would leave nothing (``legality.narrow_suits``)."""
     if const is not None:
         for eff in _effective(const):
             parts = [f"m{i} & {eff[i]}" if eff[i] != FULL13 else f"m{i}" for i in range(4)]

@@ -3,8 +3,9 @@ static scoring says about cards and tricks, and the quick playout search rollout
 
 The step-by-step deal state (``trickstate``) and the bots (``players/heuristic``,
 ``players/search``) call these, and the whole-deal fast path (``fastplay``) scores seats with
-``add_seat_scores``. The fast path keeps its trick winner and legality inlined on per-suit masks
-for speed; a differential test (tests/test_fast_vs_step.py) holds it to identical plays and
+``add_seat_scores``. Which cards may be played is the legality kernel's (``legality.py``),
+shared the same way. The fast path keeps its trick winner inlined on per-suit masks for
+speed; a differential test (tests/test_fast_vs_step.py) holds it to identical plays and
 per-seat scores, deal by deal, for every shipped ruleset.
 """
 from __future__ import annotations
@@ -28,6 +29,12 @@ def card_beats(card: int, win: int, trump: int) -> bool:
     if trump >= 0 and card // 13 == trump and win // 13 != trump:
         return True
     return card // 13 == win // 13 and card % 13 > win % 13
+
+
+@functools.lru_cache(maxsize=8)
+def beats_table(trump: int) -> tuple:
+    """Per card winning a trick so far, the set of the cards that would beat it (``card_beats``)."""
+    return tuple(frozenset(c for c in range(52) if card_beats(c, win, trump)) for win in range(52))
 
 
 def winning_play(plays, trump: int) -> int:
@@ -73,7 +80,7 @@ def playout(st, rng) -> None:
     under the winner where tricks cost, win cheaply where they pay, throw the most expensive
     card when void), one move in four at random."""
     grb = rng.getrandbits
-    values = _values(st.contract, st.tricks_total, st.trump, st.players)
+    values = values_by_trick(st.contract, st.tricks_total, st.trump, st.players)
     play = st.play_legal  # the cards below come from legal_mask: no need to check them again
     while not st.is_terminal():
         mask = st.legal_mask()
@@ -92,7 +99,7 @@ def playout(st, rng) -> None:
 
 
 @functools.lru_cache(maxsize=256)
-def _values(contract, tricks_total: int, trump: int, players: int) -> tuple:
+def values_by_trick(contract, tricks_total: int, trump: int, players: int) -> tuple:
     """Per trick number: (points each card carries, whether winning the trick is good)."""
     positive = is_positive(contract, tricks_total, trump, players)
     return (None,) + tuple((card_values(contract, tricks_total, trump, players, n)[1], positive)
@@ -101,7 +108,7 @@ def _values(contract, tricks_total: int, trump: int, players: int) -> tuple:
 
 def _thumb(st, acts, value, positive) -> int:
     trump = st.trump
-    win = st._winning_card()
+    win = st.win
     led = st.led
 
     def beats(x: int) -> bool:

@@ -329,6 +329,16 @@ class TrickContract(Contract):
 
         return TrickDeal.from_view(self, view, hands)
 
+    def legality(self, tricks: int, trump: int, deck: int):
+        """The play restrictions compiled for (tricks, trump, deck): the legality kernel."""
+        key = ("legal", tricks, trump, deck)
+        k = self._tables.get(key)
+        if k is None:
+            from .legality import Legality
+
+            k = self._tables[key] = Legality(self, tricks, trump, deck)
+        return k
+
     def tables(self, tricks: int, trump: int, players: int):
         """Per-trick points of the static scorers, computed once per (tricks, trump)."""
         key = (tricks, trump, players)

@@ -3,17 +3,20 @@ from __future__ import annotations
 
 from typing import Optional
 
-from ..cards import FULL_DECK, SUIT_MASK, SUIT_NAMES, card_list, card_str, popcount
+from ..cards import BIT, FULL_DECK, SUIT_MASK, SUIT_NAMES, card_list, card_str, popcount
 from .actions import NO_TRUMP, IllegalAction, action_str, call, called_suit, is_bet
 from .bidding import AuctionRound
 from .catalogue import Deal
 from .doubling import BettingRound
 from .envs import card_scoring_env, end_when_env, play_env, seat_env, trick_env
-from .trickkernel import add_seat_scores, playout, winning_card, winning_play
+from .trickkernel import add_seat_scores, beats_table, playout, values_by_trick, winning_card
 from .phases import Phase
 from .view import SeatView
 
 PASSING, AUCTION, CALL, DOUBLE, PLAY, DONE = Phase.PASS, Phase.AUCTION, Phase.CALL, Phase.DOUBLE, Phase.PLAY, Phase.DONE
+HEARTS = SUIT_MASK[1]
+#: The (seat, card) entries of a trick, made once: playing a card allocates nothing.
+PLAYS = tuple(tuple((seat, c) for c in range(52)) for seat in range(8))
 
 
 class TrickDeal(Deal):
@@ -48,7 +51,10 @@ class TrickDeal(Deal):
         self.auction: Optional[AuctionRound] = None  # the auction, when the contract has one
         self.bid, self.bidder = 0, -1  # its outcome
         self.passes: list = [[] for _ in range(players)]  # cards each seat passes
-        self._legal = (-1, 0, 0)  # (actions taken, hand on turn, legal mask) last worked out
+        self._passable = [sorted(d) for d in dealt]  # per seat, the cards it may still pass
+        self.win = -1  # the card winning the trick in progress
+        self._lhand, self._lmask, self._lc = -1, 0, ()  # the hand on turn and its legal cards (mask, ids)
+        self._next = tuple((s + direction) % players for s in range(players))
         self.pass_offset = contract.passing.offset(number, players) if contract.passing else 0
         if self.pass_offset:
             self.phase = PASSING
@@ -96,25 +102,38 @@ class TrickDeal(Deal):
         leader = self.contract.first_lead.seat(self._seat_env(), self.players)
         self.leader = leader
         self.to_move = leader
-        self._tables = self.contract.tables(self.tricks_total, self.trump, self.players)
+        self._compiled()
+
+    def _compiled(self) -> None:
+        """The contract's rules compiled for this deal's trump: scoring tables, the legality
+        kernel and the current trick's programs (once the trump is known)."""
+        c = self.contract
+        self._tables = c.tables(self.tricks_total, self.trump, self.players)
+        self._values = values_by_trick(c, self.tricks_total, self.trump, self.players)
+        self._kernel = c.legality(self.tricks_total, self.trump, self.deck)
+        self._at_trick()
+        self._beats = beats_table(self.trump)
+        self._lhand = -1
+        self._early = c.early_stop or c.end_when is not None
 
     # -- queries ---------------------------------------------------------------------------
     def is_terminal(self) -> bool:
-        return self.phase == DONE
+        return self.phase is DONE
 
     def current_player(self) -> int:
-        return -1 if self.phase == DONE else self.to_move
+        return -1 if self.phase is DONE else self.to_move
 
     def call_view_cards(self) -> list[int]:
         """The cards the trump caller has seen when he must call."""
         return self.dealt[self.caller][: self.contract.call.after]
 
     def legal_actions(self) -> list[int]:
+        if self.phase is PLAY:
+            if self.hands[self.to_move] != self._lhand:
+                self.legal_mask()
+            return list(self._lc)
         if self.phase == PASSING:
-            m = self.hands[self.to_move]
-            for c in self.passes[self.to_move]:
-                m &= ~(1 << c)
-            return card_list(m)
+            return list(self._passable[self.to_move])
         if self.phase == CALL:
             return [call(s) for s in self.contract.call.choices]
         if self.phase == AUCTION:
@@ -125,58 +144,23 @@ class TrickDeal(Deal):
             return []
         return card_list(self.legal_mask())
 
-    def _play_env(self) -> dict:
-        winning = self._winning_card() if self.trick else -1
-        return play_env(self.led, self.trump, winning, self.trick_no, self.tricks_total, self.hearts_broken,
+    def play_env(self) -> dict:
+        """The environment of play restrictions for the seat on turn."""
+        return play_env(self.led, self.trump, self.win, self.trick_no, self.tricks_total, self.hearts_broken,
                         self.hands[self.to_move], self.deck, self.played)
 
-    def legal_mask(self, explain: Optional[int] = None):
-        """The legal cards as a mask; with ``explain=card``, the reason that card is illegal.
+    def legal_mask(self) -> int:
+        """The legal cards as a mask (the legality kernel, ``legality.py``).
 
-        The mask is kept for the position it was worked out in (the number of actions taken and
-        the hand on turn), so ``legal_actions`` followed by ``apply_action`` works it out once."""
+        The mask is kept for the position it was worked out in (until the next card is played,
+        for the hand on turn), so ``legal_actions`` followed by ``apply_action`` works it out once."""
         hand = self.hands[self.to_move]
-        if explain is None:
-            ply, seen, cached = self._legal
-            if ply == len(self.actions) and seen == hand:
-                return cached
-        legal = hand
-        leading = not self.trick
-        phase = "lead"
-        if not leading:
-            phase = "follow"
-            if self.contract.follow_suit:
-                m = hand & SUIT_MASK[self.led]
-                if m:
-                    if explain is not None and not (m >> explain & 1):
-                        return f"you must follow {SUIT_NAMES[self.led]}"
-                    legal = m
-                else:
-                    phase = "discard"
-            elif not hand & SUIT_MASK[self.led]:
-                phase = "discard"
-        env = None
-        for r in self.contract.restrictions:
-            if r.phase != "any" and r.phase != phase:
-                continue
-            if r.when is not None or r.cards.const is None:
-                if env is None:
-                    env = self._play_env()
-                if r.when is not None and not r.when(env):
-                    continue
-                pm = r.cards.mask(env)
-            else:
-                pm = r.cards.const
-            m = legal & pm if r.require else legal & ~pm
-            if m or not r.fallback:
-                if not m and legal:
-                    raise r.leaves_nothing(self.trick_no)
-                if explain is not None and (legal >> explain & 1) and not (m >> explain & 1):
-                    return r.reason
-                legal = m
-        if explain is not None:
-            return None
-        self._legal = (len(self.actions), hand, legal)
+        if hand == self._lhand:
+            return self._lmask
+        if self.phase is not PLAY:
+            return 0
+        legal, self._lc = self._kernel.legal(hand, self.led, self._progs, self.trick_no, self)
+        self._lhand, self._lmask = hand, legal
         return legal
 
     def why_illegal(self, action: int) -> Optional[str]:
@@ -198,30 +182,39 @@ class TrickDeal(Deal):
             return self.auction.why_illegal(action)
         if not 0 <= action < 52:
             return "a card is expected"
-        if not self.hands[self.to_move] >> action & 1:
+        hand = self.hands[self.to_move]
+        if not hand >> action & 1:
             return f"{card_str(action)} is not in the hand of seat {self.to_move}"
-        reason = self.legal_mask(explain=action)
+        reason = self._kernel.reason(hand, self.led, self._progs, self.trick_no, self, action)
         if reason is None and not (self.legal_mask() >> action & 1):
             return "no card is legal here"
         return reason
 
     def _winning_card(self) -> int:
-        return winning_play(self.trick, self.trump)
+        return self.win
 
     # -- applying actions ------------------------------------------------------------------
     def apply_action(self, action: int) -> None:
+        if self.phase is PLAY:
+            if self.hands[self.to_move] != self._lhand:
+                self.legal_mask()
+            if action not in self._lc:
+                raise IllegalAction(self.why_illegal(action) or "illegal card")
+            self.play_legal(action)
+            return
         if self.phase == PASSING:
-            if action not in self.legal_actions():
-                raise IllegalAction(self.why_illegal(action) or "illegal pass")
-            self.actions.append(action)
             seat = self.to_move
+            if action not in self._passable[seat]:
+                raise IllegalAction(self.why_illegal(action) or "illegal pass")
+            self._passable[seat].remove(action)
+            self.actions.append(action)
             self.passes[seat].append(action)
-            if len(self.passes[seat]) == self.contract.passing.count:
-                nxt = (seat + self.direction) % self.players
-                if all(len(p) == self.contract.passing.count for p in self.passes):
+            count = self.contract.passing.count
+            if len(self.passes[seat]) == count:
+                if len(self.actions) == count * self.players:  # passing comes first: these are all passes
                     self._exchange()
                 else:
-                    self.to_move = nxt
+                    self.to_move = self._next[seat]
             return
         if self.phase == CALL:
             if action not in self.legal_actions():
@@ -264,12 +257,17 @@ class TrickDeal(Deal):
         for search rollouts, which pick among the legal cards themselves."""
         seat = self.to_move
         self.actions.append(action)
-        self.hands[seat] ^= 1 << action
-        if not self.trick:
+        self.hands[seat] ^= BIT[action]
+        self._lhand = -1
+        trick = self.trick
+        if not trick:
             self.led = action // 13
-        self.trick.append((seat, action))
-        if len(self.trick) < self.players:
-            self.to_move = (seat + self.direction) % self.players
+            self.win = action
+        elif action in self._beats[self.win]:
+            self.win = action
+        trick.append(PLAYS[seat][action])
+        if len(trick) < self.players:
+            self.to_move = self._next[seat]
             return
         self._finish_trick()
 
@@ -298,33 +296,58 @@ class TrickDeal(Deal):
             tm |= 1 << c
         win_card = winning_card(tm, plays[0][1] // 13, self.trump)
         winner = next(s for s, c in plays if c == win_card)
+        return winner, self._points(tm, winner, plays[0][0], n)
+
+    def _points(self, tm: int, winner: int, leader: int, n: int) -> int:
+        """The points of trick ``n`` of the cards ``tm``, won by ``winner``."""
         trick_points, card_tables, dynamic = self._tables
         pts = trick_points[n]
         for m, table in card_tables:
             if tm & m:
                 pts += popcount(tm & m) * table[n]
         if dynamic:
-            pts += self._dynamic_points(dynamic, tm, winner, plays[0][0], n)
-        return winner, pts
+            pts += self._dynamic_points(dynamic, tm, winner, leader, n)
+        return pts
 
     def _finish_trick(self) -> None:
-        winner, pts = self.trick_value(self.trick)
+        trick = self.trick
+        win = self.win
+        n = self.trick_no
+        value = self._values[n][0]  # the static points of each card in this trick
+        trick_points, _, dynamic = self._tables
+        pts = trick_points[n]
         tm = 0
-        for _, c in self.trick:
-            tm |= 1 << c
+        for s, c in trick:
+            tm |= BIT[c]
+            pts += value[c]
+            if c == win:
+                winner = s
+        leader = trick[0][0]
+        if dynamic:
+            pts += self._dynamic_points(dynamic, tm, winner, leader, n)
         self.scores[winner] += pts
         self.taken[winner] |= tm
         self.tricks_won[winner] += 1
         self.played |= tm
-        if tm & SUIT_MASK[1]:
+        if tm & HEARTS:
             self.hearts_broken = True
-        self.completed.append((self.trick[0][0], list(self.trick), winner))
+        self.completed.append((leader, trick, winner))
         self.trick = []
-        self.led = -1
-        self.trick_no += 1
+        self.led = self.win = -1
+        self.trick_no = n = n + 1
         self.to_move = winner
-        if self.trick_no > self.tricks_total or self._ends_early():
+        if n > self.tricks_total or (self._early and self._ends_early()):
             self._finish_deal()
+            return
+        k = self._kernel
+        if tm & self._watch or k.every_trick or n in k.turning:
+            self._at_trick()
+
+    def _at_trick(self) -> None:
+        """The programs of the trick about to start, and the cards whose play may change them."""
+        k = self._kernel
+        self._progs = k.at(self.trick_no, self.hearts_broken, self.played)
+        self._watch = k.watched(self.hearts_broken, self.played)
 
     def _dynamic_points(self, dynamic, tm: int, winner: int, leader: int, n: int) -> int:
         env = trick_env(n, self.tricks_total, leader, winner, tm, self.players, self.trump, self.dealer,
@@ -472,6 +495,7 @@ class TrickDeal(Deal):
         other.trick = list(self.trick)
         other.completed = list(self.completed)
         other.passes = [list(p) for p in self.passes]
+        other._passable = [list(p) for p in self._passable]
         if self.betting is not None:
             other.betting = self.betting.copy()
         if self.auction is not None:
@@ -511,14 +535,16 @@ class TrickDeal(Deal):
         st.ended_early = False
         st.number = view.deal_number
         st.passes = [[] for _ in range(view.players)]
-        st._legal = (-1, 0, 0)
+        st._passable = [[] for _ in range(view.players)]
+        st.win = winning_card(sum(1 << c for _, c in view.trick), view.led_suit, view.trump) if view.trick else -1
+        st._next = tuple((s + view.direction) % view.players for s in range(view.players))
         st.pass_offset = 0
         st.betting = BettingRound.settled(view.bets, view.players) if view.bets else None
         st.bid, st.bidder = view.bid, view.bidder
         st.auction = AuctionRound.settled(view.auction, view.bid, view.bidder, view.players) if view.auction else None
         st.dealt = [[] for _ in range(view.players)]
         st.leader = view.trick[0][0] if view.trick else view.seat
-        st._tables = c.tables(view.tricks_total, view.trump, view.players)
+        st._compiled()
         return st
 
 
