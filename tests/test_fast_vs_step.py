@@ -73,7 +73,11 @@ def _fast_contracts(rs):
 
 @pytest.mark.parametrize("path", SHIPPED)
 def test_fast_path_and_step_by_step_state_agree(path):
-    rs = Ruleset.load(str(ROOT / path))
+    _agree(path, Ruleset.load(str(ROOT / path)))
+
+
+def _agree(path, rs):
+    """Every contract of ``rs`` with a fast path plays as the step-by-step state, deal by deal."""
     cards = [c for c in range(52) if rs.deck >> c & 1]
     contracts = _fast_contracts(rs)
     if not contracts:
@@ -104,3 +108,30 @@ def test_the_differential_test_covers_both_deal_types():
     rs = Ruleset.load(str(ROOT / "rulesets/kierki_standard.yaml"))
     names = {c.name for c in _fast_contracts(rs)}
     assert {"bez_lew", "rozbojnik", "loteryjka"} <= names
+
+
+#: Rulesets the shipped ones do not cover: a card penalty that depends on the trick number
+#: (a ``when`` on ``per_card``) with no trick points, or with the same trick points in every trick.
+VARIANTS = {
+    "penalty by trick, no trick points": """
+        - per_card: card.suit == hearts
+          points: -1
+          when: not trick.is_last
+    """,
+    "penalty by trick, constant trick points": """
+        - per_card: card.suit == hearts
+          points: -1
+          when: not trick.is_last
+        - per_trick: -2
+    """,
+}
+
+
+@pytest.mark.parametrize("name", sorted(VARIANTS))
+def test_fast_path_agrees_on_penalties_that_depend_on_the_trick(tmp_path, name):
+    path = tmp_path / "variant.yaml"
+    path.write_text("kierki: 1\nname: variant\nplayers: 4\nmatch:\n  schedule: [hand]\ncontracts:\n  hand:\n"
+                    "    first_lead: dealer\n    score:" + VARIANTS[name])
+    rs = Ruleset.load(str(path))
+    assert _fast_contracts(rs), f"{name}: the variant has no fast path to compare"
+    _agree(name, rs)

@@ -143,7 +143,10 @@ def source(players: int, tricks: int, trump: int, plan: tuple, tabs: tuple, earl
     w(1, ", ".join(f"h{p}" for p in range(players)) + (",", "")[players > 1] + " = hands")
     w(1, "hs = [" + ", ".join(f"h{p} & {FULL13}, h{p} >> 13 & {FULL13}, h{p} >> 26 & {FULL13}, h{p} >> 39"
                              for p in range(players)) + "]")
-    if tp is not None and tp_const is None:
+    # the points counted trick by trick (trick points that vary, card penalties by trick number)
+    # need ``scores`` before the loop; the others are added after it
+    scores_early = (tp is not None and tp_const is None) or bool(per_trick)
+    if scores_early:
         w(1, f"scores = [0] * {players}")
     w(1, f"won = [0] * {players}")
     if need_taken:
@@ -232,10 +235,11 @@ def source(players: int, tricks: int, trump: int, plan: tuple, tabs: tuple, earl
         w(d, f"if n < {tricks} and not REST[n + 1] and not left & {int(penalty)}:")
         w(d + 1, f"ended[0] = {EARLY}")
         w(d + 1, "break")
-    if tp is None:
+    if tp_const is not None:
+        w(1, f"scores = [{tp_const} * t + p for t, p in zip(won, scores)]" if scores_early
+          else f"scores = [{tp_const} * t for t in won]")
+    elif not scores_early:
         w(1, f"scores = [0] * {players}")
-    elif tp_const is not None:
-        w(1, f"scores = [{tp_const} * t for t in won]")
     for pm, p in final:
         for seat in range(players):
             w(1, f"scores[{seat}] += (taken[{seat}] & {int(pm)}).bit_count() * {int(p)}")
