@@ -110,28 +110,57 @@ def test_the_differential_test_covers_both_deal_types():
     assert {"bez_lew", "rozbojnik", "loteryjka"} <= names
 
 
-#: Rulesets the shipped ones do not cover: a card penalty that depends on the trick number
-#: (a ``when`` on ``per_card``) with no trick points, or with the same trick points in every trick.
+
+#: Contracts the shipped rulesets do not cover, each the only deal of a four-player ruleset: a
+#: card penalty that depends on the trick number (a ``when`` on ``per_card``) with no trick
+#: points or the same in every trick, or with an early stop; a rule that depends on the trick
+#: number but not on hearts broken.
 VARIANTS = {
     "penalty by trick, no trick points": """
-        - per_card: card.suit == hearts
-          points: -1
-          when: not trick.is_last
+    score:
+    - per_card: card.suit == hearts
+      points: -1
+      when: not trick.is_last
     """,
     "penalty by trick, constant trick points": """
-        - per_card: card.suit == hearts
-          points: -1
-          when: not trick.is_last
-        - per_trick: -2
+    score:
+    - per_card: card.suit == hearts
+      points: -1
+      when: not trick.is_last
+    - per_trick: -2
+    """,
+    "penalty by trick, early stop": """
+    early_stop: true
+    score:
+    - per_card: card.suit == diamonds
+      points: -10
+      when: not trick.number == 7
+    """,
+    "rule by trick number only": """
+    restrictions:
+    - phase: any
+      forbid: card.suit == hearts
+      when: trick.is_first
+    - phase: lead
+      forbid: card == QS
+      when: trick.number < 6
+    score:
+    - per_card: card.suit == hearts
+      points: -1
     """,
 }
 
 
-@pytest.mark.parametrize("name", sorted(VARIANTS))
-def test_fast_path_agrees_on_penalties_that_depend_on_the_trick(tmp_path, name):
+def variant(tmp_path, name: str) -> Ruleset:
+    """The ruleset of ``VARIANTS[name]``."""
     path = tmp_path / "variant.yaml"
     path.write_text("kierki: 1\nname: variant\nplayers: 4\nmatch:\n  schedule: [hand]\ncontracts:\n  hand:\n"
-                    "    first_lead: dealer\n    score:" + VARIANTS[name])
-    rs = Ruleset.load(str(path))
+                    "    first_lead: dealer" + VARIANTS[name])
+    return Ruleset.load(str(path))
+
+
+@pytest.mark.parametrize("name", sorted(VARIANTS))
+def test_fast_path_agrees_on_contracts_the_shipped_rulesets_lack(tmp_path, name):
+    rs = variant(tmp_path, name)
     assert _fast_contracts(rs), f"{name}: the variant has no fast path to compare"
     _agree(name, rs)
