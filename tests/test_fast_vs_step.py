@@ -113,7 +113,8 @@ def test_the_differential_test_covers_both_deal_types():
 
 #: Contracts the shipped rulesets do not cover, each the only deal of a four-player ruleset: a
 #: card penalty that depends on the trick number (a ``when`` on ``per_card``) with no trick
-#: points or the same in every trick, or with an early stop; a rule that depends on the trick
+#: points or the same in every trick, or with an early stop; an early stop with seat scoring
+#: (which never stops: a trick still scores for the seat that takes it); a rule that depends on the trick
 #: number but not on hearts broken.
 VARIANTS = {
     "penalty by trick, no trick points": """
@@ -135,6 +136,13 @@ VARIANTS = {
     - per_card: card.suit == diamonds
       points: -10
       when: not trick.number == 7
+    """,
+    "early stop with seat scoring": """
+    early_stop: true
+    score:
+    - per_card: card == QS
+      points: -13
+    - per_seat: tricks_taken
     """,
     "rule by trick number only": """
     restrictions:

@@ -106,7 +106,8 @@ def compile_tricks(contract, players: int, tricks: int, deck: int) -> Optional[C
                 if pts[n]:
                     penalty[n] |= m
         plans[t] = (tp if any(tp) else None, final, per_trick, rest, tuple(penalty))
-    early = contract.early_stop
+    # seat scoring may change a score whatever is left (``TrickDeal.points_left``): never early
+    early = contract.early_stop and not seat_scorers
     ended = [0]
     kernels: dict = {}
 
