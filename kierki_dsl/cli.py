@@ -78,12 +78,17 @@ def _load_ruleset(path: str):
     from .ruleset.model import Ruleset
 
     if not os.path.isfile(path):
-        raise _usage(f"no such ruleset file: {path}")
+        import re
+
+        code = re.fullmatch(r"[YSENRMXysenrmx]\d{3}", path) is not None
+        raise _usage(f"no such ruleset file: {path}" + (f" (a finding code? kierki lint --explain {path.upper()})" if code else ""))
     warnings = Diagnostics()
     try:
         return Ruleset.load(path, warnings)
     except DiagnosticError as e:
-        _err(render_diagnostics(e.diagnostics))
+        from .lint import by_position
+
+        _err(render_diagnostics(by_position(e.diagnostics)))
         raise typer.Exit(EXIT_FINDINGS)
 
 
@@ -380,7 +385,10 @@ def lint(
 
         text = explain_code(explain)
         if text is None:
-            raise _usage(f"unknown code {explain!r}; the codes are listed in docs/lint-codes.md")
+            from .codes import suggest
+
+            hint = suggest(explain)
+            raise _usage(f"unknown code {explain!r}; " + (f"{hint}; " if hint else "") + "the codes are listed in docs/lint-codes.md")
         print(text, end="")
         raise typer.Exit(EXIT_OK)
     if not paths:

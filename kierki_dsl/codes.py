@@ -40,6 +40,7 @@ class Code:
     at: Optional[tuple] = None  # (line, col) of the finding in `bad`; None: no position
     severity: str = "error"
     lint: bool = True  # False: reported at run time only
+    base: str = ""  # a ruleset the examples extend, as base.yaml beside them (a variant's finding)
 
     @property
     def phase(self) -> str:
@@ -65,13 +66,14 @@ _add("Y103", "duplicate key", "PyYAML and most tools silently keep only the last
 _add("Y104", "explicit tag", "Tags such as !!python/object can make YAML loaders construct objects or run code. "
      "A ruleset is plain data.", 'kierki: 1\nname: !!python/object/apply:os.system ["echo"]\n', _OK, (2, 7))
 _add("Y105", "anchor or alias", "Anchors and aliases let a small file expand into a huge one (billion laughs). "
-     "Write values out, or use `include` to share scoring.",
+     "Write values out, or use `include` to share scoring. lint reports every anchor and the first alias of each, "
+     "and goes on reading for other YAML findings; the schema is not checked while aliases are left out.",
      _HEAD + "x: &a [1, 2]\ny: *a\n" + _MATCH, _OK, (3, 4))
 _add("Y106", "merge key", "`<<` merge keys are not supported; write the keys out.",
      _HEAD + _MATCH + "contracts:\n  bez_lew:\n    <<: {total: -260}\n    score: [{per_trick: -20}]\n", _OK, (6, 5))
 _add("Y107", "key that is not a string", "Keys such as `~`, `null`, `1`, `yes` or `on` are not strings to YAML "
      "tools, and two of them may collide.", _HEAD + "1: one\n" + _MATCH, _OK, (3, 1))
-_add("Y108", "several documents", "A ruleset is one YAML document; a second `---` is refused.",
+_add("Y108", "several documents", "A ruleset is one YAML document; a second `---` is refused (the first document is still checked).",
      _OK + "---\nkierki: 1\n", _OK, (8, 1))
 _add("Y109", "not UTF-8", "Save the file as UTF-8 (a BOM is accepted).",
      "kierki: 1\nname: \"Kr\udcf3l\"\n", _OK, (2, 10))
@@ -280,6 +282,16 @@ _add("M623", "scoring fails for some trick", "A score component that depends onl
      "in the last trick. Every deal would stop there with X701.",
      _contract("  bez_lew:\n    score: [{per_trick: \"20 / (tricks - trick.number)\"}]\n"),
      _contract("  bez_lew:\n    score: [{per_trick: \"20 / max(1, tricks - trick.number)\"}]\n"), (6, 13))
+_BASE = _contract("  bez_kierow:\n    lead_ban: card.suit == hearts\n"
+                  "    lead_ban_reason: hearts may not be led while you hold another suit\n"
+                  "    score: [{per_card: card.suit == hearts, points: -20}]\n", "[bez_kierow]")
+_add("M624", "reason inherited for a changed rule", "A variant rewrites a rule (`lead_ban`) but not the sentence "
+     "that says it (`lead_ban_reason`), which it inherits from its base: a player who breaks the new rule is told "
+     "the base's. Write the reason for the new rule, or `lead_ban_reason: null` to have it said from the rule.",
+     "kierki: 1\nextends: base.yaml\nname: variant\ncontracts:\n  bez_kierow:\n    lead_ban: card == KH\n",
+     "kierki: 1\nextends: base.yaml\nname: variant\ncontracts:\n  bez_kierow:\n    lead_ban: card == KH\n"
+     "    lead_ban_reason: the king of hearts may not be led while you hold another card\n",
+     (6, 15), severity="warning", base=_BASE)
 # --- run time -------------------------------------------------------------------------------
 _add("X701", "expression failed while playing", "An expression that cannot be evaluated in some situation "
      "(a division by zero that depends on play). `kierki run` stops with this error; the record of the "
@@ -303,8 +315,22 @@ def explain(code: str) -> Optional[str]:
         return None
     return (
         f"{c.code} ({c.severity}): {c.title}\nphase: {c.phase}\n\n{c.explanation}\n\n"
-        f"Bad:\n{_indent(c.bad)}\nGood:\n{_indent(c.good)}"
+        + (f"base.yaml (extended by both):\n{_indent(c.base)}\n" if c.base else "")
+        + f"Bad:\n{_indent(c.bad)}\nGood:\n{_indent(c.good)}"
     )
+
+
+def suggest(query: str) -> str:
+    """For ``--explain`` with no such code: the codes whose title mentions ``query`` (a word,
+    e.g. ``total``), else the codes closest to it (``M61`` -> M601, M610, ...)."""
+    import difflib
+
+    word = query.strip().lower()
+    named = [c for c in CODES.values() if word and word in c.title.lower()] if not re.fullmatch(r"[a-z]\d*", word) else []
+    if named:
+        return f"codes about {query!r}: " + ", ".join(f"{c.code} ({c.title})" for c in named[:8])
+    close = difflib.get_close_matches(query.strip().upper(), list(CODES), n=4, cutoff=0.6)
+    return f"the closest: {', '.join(close)}" if close else ""
 
 
 def _indent(text: str) -> str:
@@ -333,6 +359,11 @@ def markdown() -> str:
             out.append("")
             out.append(c.explanation)
             out.append("")
+            if c.base:
+                out.append("base.yaml (extended by both):")
+                out.append("```yaml")
+                out.append(_indent(c.base).replace("\n    ", "\n")[4:].rstrip("\n"))
+                out.append("```")
             out.append("Bad:")
             out.append("```yaml")
             out.append(_indent(c.bad).replace("\n    ", "\n")[4:].rstrip("\n"))

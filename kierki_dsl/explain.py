@@ -137,9 +137,9 @@ def aspects(rs, name: str) -> dict:
         who = (f"a player may double another where `{' '.join(doubling.may_double.text.split())}`"
                if doubling.may_double is not None else "each player but the dealer may double any other player")
         again = "; a doubled player may redouble" if doubling.redouble else ""
+        twice = " (twice the difference if redoubled)" if doubling.redouble else ""
         out["doubling"] = (f"before the first card, in turn from the dealer's left, {who}{again}; each bet pays the "
-                           "difference of the two players' scores to the better one (twice the difference if "
-                           "redoubled)")
+                           f"difference of the two players' scores to the better one{twice}")
     total = contract_total(c, rs.hand_size, rs.players, rs.deck)
     if total is not None:
         out["total"] = f"the points of one deal add up to {_signed(total)}"
@@ -189,12 +189,17 @@ def _signed(n: int) -> str:
 def explain(rs) -> str:
     """The whole ruleset as text for players."""
     lines = [rs.name, "=" * len(rs.name)]
-    if rs.description:
+    if rs.description_from:  # the base's words may be wrong for the variant: not shown as its own
+        import os
+
+        lines += [f"A variant of {os.path.basename(rs.description_from)} (this file has no description of its own).", ""]
+    elif rs.description:
         lines += [" ".join(rs.description.split()), ""]
     lines.append(f"{rs.players} players, {bin(rs.deck).count('1')} cards; play, dealing and the deal pass "
                  + ("clockwise" if rs.direction == 1 else "counter-clockwise") + ".")
-    lines.append(f"A match is {len(rs.schedule) * rs.series} deals; the first dealer is "
-                 + ("chosen at random" if rs.first_dealer is None else f"seat {rs.first_dealer}") + ".")
+    n = len(rs.schedule) * rs.series
+    what = "The schedule has" if rs.until is not None else "A match is"
+    lines.append(f"{what} {n} deal{'s' if n != 1 else ''}; the first dealer is {_first_dealer_words(rs)}.")
     if rs.total is not None:
         lines.append(f"The final scores add up to {_signed(rs.total)}.")
     for title, words in _parts_words(rs):
@@ -206,7 +211,7 @@ def explain(rs) -> str:
         lines.insert(-1, f"The schedule below is played {rs.series} times; each series starts with the dealer after "
                          "the one who started the previous series.")
     if rs.until is not None:
-        lines.append("The schedule is played again and again until the match end condition holds.")
+        lines.append(f"The schedule is played again and again until {_until_words(rs)}.")
         lines.append("")
     seen = set()
     options = []
@@ -245,6 +250,21 @@ def explain(rs) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _until_words(rs) -> str:
+    """When a match played ``until`` a condition ends, in words."""
+    return f"{rs.until_text} holds after a deal (at most {rs.max_deals} deals)"
+
+
+def _first_dealer_words(rs) -> str:
+    return "chosen at random" if rs.first_dealer is None else f"seat {rs.first_dealer}"
+
+
+def _parts_by_name(rs) -> dict:
+    """The match's parts keyed by their ``name`` (so that retitling one is a change, not a
+    removal and an addition), each as its title and sentence."""
+    return {p.name or title: (title, words) for p, (title, words) in zip(rs.parts, _parts_words(rs))}
+
+
 def diff(a, b) -> str:
     """What changes at the table from ruleset ``a`` to ruleset ``b``, in the words of explain."""
     out = []
@@ -261,10 +281,19 @@ def diff(a, b) -> str:
         out.append(f"deals in a match: {len(a.schedule) * a.series} → {len(b.schedule) * b.series}")
     if a.series != b.series:
         out.append(f"series of the schedule, each starting with the next dealer: {a.series} → {b.series}")
-    pa, pb = dict(_parts_words(a)), dict(_parts_words(b))
-    for title in dict.fromkeys(list(pa) + list(pb)):
-        if pa.get(title) != pb.get(title):
-            out.append(f"part {title}: {pa.get(title, '(none)')} → {pb.get(title, '(none)')}")
+    if a.first_dealer != b.first_dealer:
+        out.append(f"first dealer: {_first_dealer_words(a)} → {_first_dealer_words(b)}")
+    if (a.until_text, a.max_deals if a.until is not None else 0) != (b.until_text, b.max_deals if b.until is not None else 0):
+        out.append("end of the match: " + " → ".join(
+            f"until {_until_words(r)}" if r.until is not None else "after the schedule" for r in (a, b)))
+    pa, pb = _parts_by_name(a), _parts_by_name(b)
+    for name in dict.fromkeys(list(pa) + list(pb)):
+        (ta, wa), (tb, wb) = pa.get(name, (None, "(none)")), pb.get(name, (None, "(none)"))
+        if ta == tb or None in (ta, tb):
+            if wa != wb:
+                out.append(f"part {ta or tb}: {wa} → {wb}")
+        else:
+            out.append(f"part {name}: {ta}: {wa} → {tb}: {wb}")
     if a.deals_per_dealer != b.deals_per_dealer:
         out.append(f"deals in a row by each dealer: {a.deals_per_dealer} → {b.deals_per_dealer}")
     changes: dict = {}  # (aspect, old, new) -> deal numbers, so a change common to many deals is said once

@@ -34,8 +34,27 @@ def lint_file(path: str) -> list[Diagnostic]:
     from .ruleset.model import load_ruleset
 
     _, diags = load_ruleset(path)
-    errors = sorted(diags.errors, key=_key)
-    warnings = sorted((d for d in diags if d.severity != "error"), key=_key)
+    return by_position(diags)
+
+
+def unique(findings: Iterable[Diagnostic]) -> list[Diagnostic]:
+    """Each finding once: a base that several linted variants extend (or that is linted too)
+    reports its own findings once, however its path was spelt."""
+    seen: set = set()
+    out = []
+    for d in findings:
+        key = (os.path.realpath(d.path), (d.pos.line, d.pos.col) if d.pos else None, d.code, d.message)
+        if key not in seen:
+            seen.add(key)
+            out.append(d)
+    return out
+
+
+def by_position(findings: Iterable[Diagnostic]) -> list[Diagnostic]:
+    """Errors first, then warnings, each in file order (as every command prints them)."""
+    findings = list(findings)
+    errors = sorted((d for d in findings if d.severity == "error"), key=_key)
+    warnings = sorted((d for d in findings if d.severity != "error"), key=_key)
     return errors + warnings
 
 
@@ -63,9 +82,7 @@ def lint_paths(paths: list[str], strict: bool, fmt: str, out: IO, err: IO, quiet
         err.write(f"kierki: error: no such file or folder: {m}\n")
     if missing:
         return EXIT_USAGE
-    findings: list[Diagnostic] = []
-    for f in files:
-        findings.extend(lint_file(f))
+    findings = unique(d for f in files for d in lint_file(f))
     if fmt in ("json", "sarif"):
         import json
     if fmt == "json":

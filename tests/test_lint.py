@@ -26,6 +26,8 @@ def _write(tmp_path: Path, name: str, text: str) -> Path:
 
 @pytest.mark.parametrize("code", LINT_CODES, ids=lambda c: c.code)
 def test_bad_example_gives_its_code_at_its_position(tmp_path, code):
+    if code.base:
+        _write(tmp_path, "base.yaml", code.base)
     found = [d for d in lint_file(str(_write(tmp_path, "bad.yaml", code.bad))) if d.code == code.code]
     assert found, f"{code.code} not reported"
     d = found[0]
@@ -35,6 +37,8 @@ def test_bad_example_gives_its_code_at_its_position(tmp_path, code):
 
 @pytest.mark.parametrize("code", list(CODES.values()), ids=lambda c: c.code)
 def test_good_example_is_clean(tmp_path, code):
+    if code.base:
+        _write(tmp_path, "base.yaml", code.base)
     assert lint_file(str(_write(tmp_path, "good.yaml", code.good))) == []
 
 

@@ -249,6 +249,32 @@ def test_reconnect_mid_deal_gets_deal_and_taken_and_the_scores_are_unchanged(ope
     assert _totals(back)[-1] == _reference()[-1]
 
 
+def test_a_play_asked_for_before_a_seat_left_is_taken_not_wrong(opened):
+    """WRONG means an invalid, illegal or unasked message (the protocol page): the seat on turn,
+    asked before another seat left, whose legal answer arrives during the pause, gets no WRONG;
+    the play counts, nobody is asked while the seat is empty, and the match ends as it would have."""
+    srv, seats, on_turn = _on_turn_first(opened, timeout=30)
+    away = next(s for s in seats if s is not on_turn)
+    away.close()
+    _wait_for(lambda: srv.table.paused)
+    actions = _actions(srv)
+    trick = next(sik.parse_server(x) for x in on_turn.lines if x.startswith("TRICK"))
+    on_turn.send(sik.trick(trick.number, [on_turn.policy(on_turn.hand, list(trick.cards))]))
+    _wait_for(lambda: _actions(srv) == actions + 1)
+    time.sleep(0.2)
+    for s in seats:
+        s.pump()
+    assert not any(x.startswith("WRONG") for x in on_turn.lines), on_turn.lines
+    assert sum(x.startswith("TRICK") for s in seats for x in s.lines) == 1, "nobody asked during the pause"
+    back = _seat(opened, srv.port, away.seat)
+    seats[seats.index(away)] = back
+    for s in seats:
+        s.on_line = None
+    drive(seats, closed_all(seats))
+    srv.wait(5)
+    assert _totals(next(s for s in seats if s is not back)) == _reference()
+
+
 def test_a_flood_of_connections_and_a_slow_client_do_not_stop_the_game(opened):
     srv = _server(opened, bots={1: make_player("heuristic"), 2: make_player("heuristic"), 3: make_player("heuristic")}, timeout=2)
     flood = []

@@ -26,7 +26,7 @@ REQUIRED = ["jacks_only", "first_and_last", "hearts_never_led", "king_of_hearts_
             "six_negative_deals", "three_players", "last_trick_only", "last_two_tricks", "third_and_seventh",
             "hearts_broken", "walc_scale", "walc_chapanka", "fantan_free_start",
             "fantan_extra_turn", "four_series", "fantan_three_passes", "fantan_pass_pool",
-            "three_players_three_lotteries"]
+            "three_players_three_lotteries", "dealer_calls_after_seven"]
 
 
 @functools.lru_cache(maxsize=None)
@@ -129,6 +129,14 @@ def test_left_of_dealer_calls_after_seeing_all_and_leads():
     assert st.current_player() == W
     std = _trump_deal(load("standard"), S)
     assert std.current_player() == S and std.view(S).hand.bit_count() == 5
+
+
+def test_dealer_calls_after_seeing_seven_cards():
+    rs = load("dealer_calls_after_seven")
+    st = _trump_deal(rs, S)
+    assert st.current_player() == S and st.view(S).hand.bit_count() == 7
+    st.apply_action(call(1))
+    assert st.current_player() == W, "the player left of the dealer leads, as in the standard"
 
 
 def test_dealer_leads_trumps():

@@ -21,6 +21,8 @@ needs_libyaml = pytest.mark.skipif(getattr(yaml, "CSafeLoader", None) is None, r
 
 
 def dump(node):
+    if node is yamlsafe._HOLES:
+        return "holes"
     if isinstance(node, yamlsafe.Scalar):
         return ("scalar", node.value, node.style, node.pos, node.start, node.end)
     if isinstance(node, yamlsafe.Seq):

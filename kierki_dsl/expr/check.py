@@ -14,7 +14,7 @@ from ..values import define
 from . import ast
 from .builtins import FUNCTIONS
 from .errors import ExprError
-from .types import ANY, BOOL, CARD, INT, NAME_HOMES, NAMESPACE, PRED, RANK, STRING, SUIT, Scope, Type, Var, list_of
+from .types import ANY, BOOL, CARD, INT, NAME_HOMES, NAMESPACE, PRED, RANK, SEAT, STRING, SUIT, Scope, Type, Var, list_of
 
 SUIT_CONSTANTS = {"spades": 0, "hearts": 1, "diamonds": 2, "clubs": 3}
 RANK_CONSTANTS = {"T": 8, "J": 9, "Q": 10, "K": 11, "A": 12, "ten": 8, "jack": 9, "queen": 10, "king": 11, "ace": 12}
@@ -193,7 +193,8 @@ class Checker:
             for t in (lt, rt):
                 if t not in (ANY, INT):
                     art = "an" if str(t)[0] in "aeiou" else "a"
-                    return self.error(node.op_start, "N404", f"operator {op!r} cannot be applied to {art} {t}")
+                    hint = "a seat is not a number: left(seat) and right(seat) are the next and the previous seat" if t == SEAT else ""
+                    return self.error(node.op_start, "N404", f"operator {op!r} cannot be applied to {art} {t}", hint)
             return INT
         if ANY in (lt, rt):
             return BOOL
@@ -213,7 +214,8 @@ class Checker:
             elif rt == RANK and lt == INT and self._rank_literal(node.left):
                 lt = RANK
             else:
-                return self.error(node.op_start, "N404", f"cannot compare {_article(lt)} with {_article(rt)}")
+                return self.error(node.op_start, "N404", f"cannot compare {_article(lt)} with {_article(rt)}",
+                                  _unquote_hint(node, lt, rt))
         if op not in ("==", "!=") and lt not in ORDERED:
             return self.error(node.op_start, "N404", f"{lt} values cannot be ordered with {op!r}")
         return BOOL
@@ -252,7 +254,9 @@ def check(node: ast.Node, scope: Scope, card_scope: Scope, expected: Optional[Ty
     t = c.check(node, scope)
     if expected is not None and t != ANY and t != expected:
         if not (expected == RANK and t == INT and c._rank_literal(node)):
-            c.error(node, "N404", f"expected {_article(expected)} here, got {_article(t)}")
+            hint = ("this field gives points (a number): a condition goes beside it in 'when', or inside it as "
+                    "'if ... then ... else 0'") if expected == INT and t == BOOL else ""
+            c.error(node, "N404", f"expected {_article(expected)} here, got {_article(t)}", hint)
     return c.out
 
 
@@ -262,3 +266,11 @@ def _article(t: Type) -> str:
 
 
 __all__ = ["check", "Checked", "SUIT_CONSTANTS", "RANK_CONSTANTS"]
+
+
+def _unquote_hint(node: ast.BinOp, lt: Type, rt: Type) -> str:
+    """For a suit, rank or card compared with a quoted string: write it without the quotes."""
+    for lit, other in ((node.right, lt), (node.left, rt)):
+        if isinstance(lit, ast.StringLit) and other in (SUIT, RANK, CARD):
+            return f"a {other} is written without quotes: {lit.value}"
+    return ""

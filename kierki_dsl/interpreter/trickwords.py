@@ -11,6 +11,8 @@ def aspects(c, rs, spec) -> dict:
     out: dict = {}
     n = rs.hand_size
     out["game"] = f"trick-taking, {n} tricks"
+    if spec.pass_cards is not None:
+        out["passing"] = _passing_words(spec.pass_cards)
     if spec.auction is not None:
         out["auction"] = _auction_words(spec.auction)
     t = spec.trump
@@ -43,6 +45,20 @@ def aspects(c, rs, spec) -> dict:
     else:
         out["end"] = f"all {n} tricks are played"
     return out
+
+
+_DIRECTION_WORDS = {"left": "to the left", "right": "to the right", "across": "across", "none": "not at all"}
+
+
+def _passing_words(p) -> str:
+    """Passing before play in words: how many cards, and in which direction deal by deal."""
+    cards = f"{p.count} card{'s' if p.count != 1 else ''}"
+    dirs = [_DIRECTION_WORDS[r] for r in p.rotation]
+    if len(set(dirs)) == 1:
+        return f"before play every player passes {cards} {dirs[0]}, all at once" if dirs[0] != "not at all" \
+            else "no cards are passed"
+    return (f"before play every player passes {cards}, all at once, in turn from deal to deal: "
+            + ", ".join(dirs))
 
 
 def _auction_words(a) -> str:

@@ -32,6 +32,9 @@ class BuildContext:
         #: contracts with a schema error outside what decides their total, built with the bad
         #: values left out (their defaults), for the total checks only
         self.partial: dict[str, Any] = {}
+        #: contracts with schema errors being built -> the paths reported invalid: only
+        #: the findings the errors cannot have caused are kept (see ``_caused``)
+        self._faulty: dict[str, frozenset] = {}
 
     # -- positions and findings -------------------------------------------------------------
     def locate(self, where: tuple) -> tuple[str, Optional[Pos]]:
@@ -53,12 +56,28 @@ class BuildContext:
         return self.locate(where)[1]
 
     def error(self, where: tuple, code: str, message: str, hint: str = "") -> None:
-        self.diags.add(self._finding(where, code, message, hint, ERROR))
+        if not self._caused(where, code):
+            self.diags.add(self._finding(where, code, message, hint, ERROR))
 
-    def warning(self, where: tuple, code: str, message: str, hint: str = "") -> None:
-        self.diags.add(self._finding(where, code, message, hint, WARNING))
+    def warning(self, where: tuple, code: str, message: str, hint: str = "", advise: bool = True) -> None:
+        """A warning at ``where``; ``advise=False``: no advice to override an inherited value
+        (the finding is not about the value)."""
+        if not self._caused(where, code):
+            self.diags.add(self._finding(where, code, message, hint, WARNING, advise))
 
-    def _finding(self, where: tuple, code: str, message: str, hint: str, severity: str) -> Diagnostic:
+    def _caused(self, where: tuple, code: str) -> bool:
+        """Whether a finding at ``where`` may follow from a schema error already reported: it
+        is in a contract with schema errors and is a semantic finding (M: those weigh the
+        contract as a whole, which lacks the bad values), or it is at or around a bad value.
+        Expression and reference findings elsewhere in the contract stand on their own."""
+        bad = self._faulty.get(where[1]) if len(where) > 1 and where[0] == "contracts" else None
+        if not bad:
+            return False
+        if code.startswith("M"):
+            return True
+        return any(where[:len(p)] == p or p[:len(where)] == where for p in bad)
+
+    def _finding(self, where: tuple, code: str, message: str, hint: str, severity: str, advise: bool = True) -> Diagnostic:
         """A finding at ``where``; one about a value the linted file inherits from its base is
         placed in the linted file (at the override that holds it, else at ``extends``), with a
         note naming where the base wrote it and a hint naming the key to override."""
@@ -72,7 +91,7 @@ class BuildContext:
         whole = next((i for i, part in enumerate(where) if isinstance(part, int)), len(where))
         key = self.label(where[:whole])
         what = f"{key} (a list is replaced whole)" if whole < len(where) else key
-        advice = f"to change it for this ruleset, override {what} in this file" if key else ""
+        advice = f"to change it for this ruleset, override {what} in this file" if key and advise else ""
         return Diagnostic(self.path, here, code, message, severity, "; ".join(x for x in (hint, advice) if x),
                           note=f"the value is inherited: {at}" if key else f"from the base ruleset: {at}")
 
@@ -117,15 +136,18 @@ class BuildContext:
         path = node_path(src.node, self.path) if src.node is not None else self.path
         text = ExprText(src.text, self.label(where), path, locate, src.pos)
         compiled, diags = compile_expr(text, scope, expected, predicate=predicate, deck=self.deck)
-        self.diags.extend(diags)
+        if not self._caused(where, "E"):
+            self.diags.extend(diags)
         return compiled
 
     # -- references between contracts -------------------------------------------------------
-    def _quietly(self, name: str, spec):
-        """Build a contract keeping its findings to itself (they would repeat what is reported)."""
+    def _degraded(self, name: str, spec, bad: list):
+        """Build a contract that has schema errors, its bad values left out (their defaults):
+        it reports what the errors cannot have caused (``_caused``) and is used for its total
+        only. None when a value it needed is missing."""
         from ..interpreter.catalogue import DEAL_TYPES
 
-        kept, self.diags = self.diags, Diagnostics()
+        self._faulty[name] = frozenset(bad)
         self._building.append(name)
         try:
             return DEAL_TYPES[spec.type].build(name, spec, self)
@@ -133,27 +155,29 @@ class BuildContext:
             return None
         finally:
             self._building.pop()
-            self.diags = kept
+            del self._faulty[name]
 
     def contract(self, name: str, where: tuple):
         """The compiled contract ``name`` (built on first use); None after reporting a problem."""
-        if name in self.built:
-            return self.built[name]
-        if name in self._building:
+        if name in self._building:  # before ``built``: a contract with schema errors is there while it is built
             chain = " -> ".join(self._building[self._building.index(name):] + [name])
             self.error(where, "R502", f"contracts include each other in a cycle: {chain}")
             return None
+        if name in self.built:
+            return self.built[name]
         spec = self.specs.get(name)
         if spec is None:
-            self.error(where, "R501", f"no contract named {name!r}", did_you_mean(name, self.specs))
+            if ("contracts", name) not in self.invalid:  # else it is there, and its error reported
+                self.error(where, "R501", f"no contract named {name!r}", did_you_mean(name, self.specs))
             return None
         from ..interpreter.catalogue import DEAL_TYPES
 
         bad = [p for p in self.invalid if p[:2] == ("contracts", name)]
-        if bad:  # reported already: building adds noise, but the totals may still be checked
+        if bad:  # reported already: not playable, but its other findings and maybe its total are checked
             self.built[name] = None
-            if all(len(p) == 3 and p[2] not in TOTAL_KEYS for p in bad):  # whole keys, left out: defaults
-                self.partial[name] = self._quietly(name, spec)
+            partial = self._degraded(name, spec, bad)
+            if all(len(p) >= 3 and p[2] not in TOTAL_KEYS for p in bad):  # values left out: defaults
+                self.partial[name] = partial
             return None
         self._building.append(name)
         try:

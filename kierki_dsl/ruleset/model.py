@@ -38,6 +38,10 @@ class Ruleset:
     texts: tuple = attrs.field(default=(), repr=False)  # the file's text and those it extends
     specs: dict = attrs.field(factory=dict, repr=False)  # name -> the contract's validated Spec, for explain/diff
     parts: tuple = attrs.field(default=(), repr=False)  # the validated match.parts (PartSpec), for explain/diff
+    #: the base file the description is inherited from ("" when this file writes it): explain
+    #: does not present a base's description as the variant's
+    description_from: str = attrs.field(default="", repr=False)
+    until_text: str = attrs.field(default="", repr=False)  # match.until as written, for explain/diff
 
     @property
     def fingerprint(self) -> str:
@@ -97,7 +101,8 @@ def read_bytes(path: str) -> bytes:
     size = os.path.getsize(path)
     if size > yamlsafe.MAX_BYTES:
         raise DiagnosticError(
-            [Diagnostic(path, None, "Y113", f"ruleset is {yamlsafe.human_size(size)}; limit {yamlsafe.human_size(yamlsafe.MAX_BYTES)}")]
+            [Diagnostic(path, None, "Y113", f"ruleset is {yamlsafe.human_size(size)}; limit {yamlsafe.human_size(yamlsafe.MAX_BYTES)}",
+                        hint="a ruleset is a few kilobytes; is this the right file?")]
         )
     with open(path, "rb") as f:
         return f.read(yamlsafe.MAX_BYTES + 1)
@@ -155,14 +160,19 @@ def compile_tree(path: str, src, root, diags: Diagnostics, texts=()) -> Optional
                 continue
             name = entry if isinstance(entry, str) else entry.contract
             if name is None:
-                bctx.error(("match", "schedule", i), "S203", "a schedule entry needs 'contract' or 'choose'")
+                if ctx.is_valid(("match", "schedule", i)):  # else its contract or choose was reported
+                    bctx.error(("match", "schedule", i), "S203", "a schedule entry needs 'contract' or 'choose'")
                 continue
             if name not in contracts_spec:
                 bctx.contract(name, ("match", "schedule", i))
+                schedule.extend([None] * repeat)  # its deals still count (no follow-on about the length)
                 continue
             schedule.extend([compiled.get(name)] * repeat)
     hand_size = popcount(deck) // players
-    if popcount(deck) % players:
+    # a bad deck or number of players was left out: what follows from the cards dealt (M610 and
+    # every semantic check) would be about a table nobody wrote
+    table_known = ctx.is_valid(("deck",)) and ctx.is_valid(("players",))
+    if popcount(deck) % players and table_known:
         bctx.error(("deck",) if ("deck",) in ctx.nodes else ("players",), "M610",
                    f"{popcount(deck)} cards do not deal evenly to {players} players")
     first = match.first_dealer if match else "random"
@@ -182,7 +192,13 @@ def compile_tree(path: str, src, root, diags: Diagnostics, texts=()) -> Optional
         bctx.error(("match", "series"), "S210", "a match has either 'series' or 'until'",
                    "until already plays the schedule again and again")
     if diags.has_errors() or any(c is None for c in schedule):
-        check_ruleset(spec, compiled, schedule, bctx, hand_size, diags)
+        if table_known:
+            check_ruleset(spec, compiled, schedule, bctx, hand_size, diags)
+        else:  # only what does not depend on the cards and the players
+            from .semantics import check_inherited_reasons, check_unused
+
+            check_inherited_reasons(bctx)
+            check_unused(spec, bctx)
         return None
     ruleset = Ruleset(
         path=path,
@@ -204,9 +220,17 @@ def compile_tree(path: str, src, root, diags: Diagnostics, texts=()) -> Optional
         max_deals=match.max_deals if until is not None else len(schedule) * series,
         specs=contracts_spec,
         parts=match.parts,
+        description_from=_inherited_from(ctx.nodes.get(("description",)), path),
+        until_text=" ".join(match.until.text.split()) if until is not None else "",
     )
     check_ruleset(spec, compiled, schedule, bctx, hand_size, diags)
     return ruleset
+
+
+def _inherited_from(node, path: str) -> str:
+    """The file ``node`` was written in, when that is not ``path`` (a value from a base)."""
+    where = yamlsafe.node_path(node, path) if node is not None else path
+    return "" if os.path.abspath(where) == os.path.abspath(path) else where
 
 
 def _choice(spec, compiled: dict, bctx, where: tuple):

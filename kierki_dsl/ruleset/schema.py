@@ -441,6 +441,7 @@ class Obj(Kind):
             if f is None:
                 hint = did_you_mean(key, self.fields, "allowed: " + ", ".join(self.fields))
                 ctx.error(node.keys[key], "S201", f"unknown key {key!r} in {label}", hint)
+                ctx.invalid.add(where + (key,))  # what it meant is missing: no follow-on findings
                 continue
             w = where + (key,)
             ctx.nodes[w] = value

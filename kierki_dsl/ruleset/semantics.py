@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Optional
 
-from ..diagnostics import Diagnostics
+from ..diagnostics import Diagnostics, did_you_mean
 from ..interpreter.catalogue import DEAL_TYPES
 from .format import MATCH
 
@@ -55,6 +55,9 @@ def check_ruleset(spec: dict, compiled: dict, schedule: list, bctx, hand_size: i
                        f"contract {name!r} declares total {declared} but its scoring gives {total}",
                        "correct the points or the declared total")
         _check_contract(name, c, w, bctx, hand_size, players, deck)
+    check_inherited_reasons(bctx)
+    if any(p[:2] in (("match",), ("match", "schedule")) for p in bctx.invalid):
+        return  # the schedule was left out, or part of it: its length and totals are not known
     # the match total
     match = spec.match if spec.match is not None else MATCH.defaults()  # None: reported
     declared = match.total
@@ -82,19 +85,31 @@ def check_ruleset(spec: dict, compiled: dict, schedule: list, bctx, hand_size: i
         if part.total is not None and got is not None and got != part.total:
             bctx.error(pw + ("total",), "M611",
                        f"part {part.name!r} declares total {part.total} but its deals add up to {got}")
-    # contracts never played
+    _check_choices(schedule * series, players, bctx)
+    check_unused(spec, bctx)
+
+
+def check_unused(spec, bctx) -> None:
+    """M608: contracts defined but never scheduled nor included (needs only the names; not
+    run when the schedule was left out)."""
+    if spec.match is None or any(p[:2] in (("match",), ("match", "schedule")) for p in bctx.invalid):
+        return
     scheduled = set()
-    for entry in match.schedule or ():
+    for entry in spec.match.schedule or ():
         scheduled.add(entry if isinstance(entry, str) else entry.contract)  # a name, or an entry's spec
         if not isinstance(entry, str) and entry.choose is not None:
             scheduled.update(entry.choose.from_ or ())
-    _check_choices(schedule * series, players, bctx)
     included = set()
-    for s in contracts_spec.values():
+    for s in bctx.specs.values():
         included.update(DEAL_TYPES[s.type].included(s))
-    for name in contracts_spec:
-        if name not in scheduled and name not in included:
-            bctx.warning(("contracts", name, "$key"), "M608", f"contract {name!r} is defined but never scheduled or included")
+    played = scheduled | included
+    for name in bctx.specs:
+        if name not in played:
+            hint = did_you_mean(name, sorted(n for n in played if n in bctx.specs))
+            if hint and bctx.locate(("contracts", name))[0] != bctx.locate(("contracts", hint.split("'")[1]))[0]:
+                hint += " (a contract of the base ruleset is changed by writing its own name)"
+            bctx.warning(("contracts", name, "$key"), "M608", f"contract {name!r} is defined but never scheduled or included",
+                         hint)
 
 
 def _check_partial(name: str, bctx, hand_size: int, players: int, deck: int) -> None:
@@ -107,11 +122,41 @@ def _check_partial(name: str, bctx, hand_size: int, players: int, deck: int) -> 
     partial = bctx.partial.get(name)
     total = contract_total(partial, hand_size, players, deck) if partial is not None else None
     if partial is None:
-        bctx.warning(w + ("total",), "M618", f"the total of contract {name!r} was not checked: the errors above in "
-                     "this contract stop it", "fix them; the declared total is checked then")
+        spec = bctx.specs[name]
+        broken = [n for n in DEAL_TYPES[spec.type].included(spec) if n in bctx.built and bctx.built[n] is None]
+        where = f"in it or in {', '.join(repr(n) for n in broken)}, which it includes," if broken else "in this contract"
+        bctx.warning(w + ("total",), "M618", f"the total of contract {name!r} was not checked: the errors above {where} "
+                     "stop it", "fix them; the declared total is checked then", advise=False)
     elif total is not None and total != declared:
         bctx.error(w + ("total",), "M601", f"contract {name!r} declares total {declared} but its scoring gives {total}",
                    "correct the points or the declared total")
+
+
+#: A rule and the key that says it in words to a player who breaks it.
+REASON_OF = {"lead_ban": "lead_ban_reason"}
+
+
+def check_inherited_reasons(bctx) -> None:
+    """M624: a variant that rewrites a rule but inherits its reason from the base would tell
+    players the base's rule."""
+    import os
+
+    from .yamlsafe import node_path
+
+    here = os.path.abspath(bctx.path)
+    for name in bctx.specs:
+        for rule, reason in REASON_OF.items():
+            rule_node, reason_node = bctx.nodes.get(("contracts", name, rule)), bctx.nodes.get(("contracts", name, reason))
+            if rule_node is None or reason_node is None:
+                continue
+            base = node_path(reason_node, bctx.path)
+            if os.path.abspath(node_path(rule_node, bctx.path)) != here or os.path.abspath(base) == here:
+                continue
+            said = " ".join(str(getattr(reason_node, "value", "")).split())
+            bctx.warning(("contracts", name, rule), "M624",
+                         f"{rule} of {name!r} is changed here but {reason} is inherited from {os.path.basename(base)}: "
+                         f"a player who breaks the new rule is told {said!r}",
+                         f"write {reason} for the new rule, or '{reason}: null' to have it said from the rule")
 
 
 #: Deals in a match beyond which lint warns (Kierki plays 12, Barbu 28, WALC 4 × 12; Hearts
@@ -151,4 +196,4 @@ def _check_contract(name, c, w, bctx, hand_size, players, deck) -> None:
     c.check(name, spec, w, bctx, hand_size, players, deck)
 
 
-__all__ = ["contract_total", "range_total", "check_ruleset"]
+__all__ = ["contract_total", "range_total", "check_ruleset", "check_unused", "check_inherited_reasons"]

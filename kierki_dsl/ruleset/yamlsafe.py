@@ -11,6 +11,7 @@ decides what a scalar means, so YAML 1.1 guesses never reach the program.
 from __future__ import annotations
 
 import bisect
+import itertools
 import re
 from typing import Iterator, Optional, Union
 
@@ -211,18 +212,12 @@ def decode(path: str, data: bytes) -> Source:
                 )
             ]
         )
-    for m in re.finditer(r"^[ ]*\t", text, re.M):
-        raise DiagnosticError(
-            [
-                Diagnostic(
-                    path,
-                    src.pos(m.end() - 1),
-                    "Y102",
-                    "tabs are not allowed for indentation",
-                    hint="indent with spaces",
-                )
-            ]
-        )
+    tabs = [
+        Diagnostic(path, src.pos(m.end() - 1), "Y102", "tabs are not allowed for indentation", hint="indent with spaces")
+        for m in itertools.islice(re.finditer(r"^[ ]*\t", text, re.M), MAX_READER_FINDINGS)
+    ]
+    if tabs:  # every indented line at once: the YAML parser could not go past the first
+        raise DiagnosticError(tabs)
     return src
 
 
@@ -251,13 +246,15 @@ def build(src: Source, soft: Optional[list] = None) -> Node:
         mark = e.problem_mark or e.context_mark
         pos = Pos(mark.line + 1, mark.column + 1) if mark else None
         problem = (e.problem or e.context or "invalid YAML").strip()
-        errors.append(Diagnostic(path, pos, "Y101", f"YAML syntax error: {problem}"))
+        errors.append(Diagnostic(path, pos, "Y101", f"YAML syntax error: {problem}", hint=_flow_hint(problem)))
         raise DiagnosticError(errors) from None
     except yaml.YAMLError as e:
         errors.append(Diagnostic(path, None, "Y101", f"YAML error: {e}"))
         raise DiagnosticError(errors) from None
     except _Stop:
         raise DiagnosticError(errors) from None
+    if root is _HOLES:  # the reader went on to the end, but the tree has holes: stop here
+        raise DiagnosticError(errors)
     if errors and soft is None:
         raise DiagnosticError(errors)
     if soft is not None:
@@ -269,6 +266,15 @@ def build(src: Source, soft: Optional[list] = None) -> Node:
             [Diagnostic(path, root.pos, "Y115", "top level must be a mapping (key: value lines)")]
         )
     return root
+
+
+def _flow_hint(problem: str) -> str:
+    """Advice for the commonest slip inside ``{...}`` or ``[...]``: an unquoted value holding
+    brackets or commas (``{per_card: card.rank in [K, J]}``)."""
+    if problem.startswith(("expected ',' or '}'", "expected ',' or ']'")):
+        return ("inside { } or [ ] a plain value ends at a comma or bracket: quote a value that holds "
+                "them (\"card.rank in [K, J]\"), or write the mapping one key a line")
+    return ""
 
 
 def _events(text: str):
@@ -289,17 +295,35 @@ class _Stop(Exception):
 
 
 _SKIP = object()
+_HOLES = object()  # what ``_build`` returns for a tree with values left out (aliases, tags, merge keys)
+
+#: Findings the reader reports before it stops (a file of a thousand aliases needs no more).
+MAX_READER_FINDINGS = 50
 
 
 def _mpos(mark) -> Pos:
     return Pos(mark.line + 1, mark.column + 1)
 
 
-def _build(src: Source, events: Iterator, errors: list) -> Optional[Node]:
+def _build(src: Source, events: Iterator, errors: list):
+    """The node tree of the event stream, every YAML finding in ``errors``.
+
+    Reading goes on after a finding where it safely can: a duplicate or non-string key and
+    an anchor are left out and the tree is still checked; an alias, a tag or a merge key is
+    left out and reading goes on to report the rest, but the tree (which lacks what they
+    stood for) is not checked further (``_HOLES``). Syntax errors, nesting too deep and too
+    many findings stop at once; a second document stops reading (the first is checked)."""
     path = src.path
     stack: list = []  # frames: [node, pending_key or None]
     root: Optional[Node] = None
     documents = 0
+    holes = False
+    aliased: set = set()
+
+    def report(mark, code: str, message: str, hint: str = "") -> None:
+        errors.append(Diagnostic(path, _mpos(mark), code, message, hint=hint))
+        if len(errors) >= MAX_READER_FINDINGS:
+            raise _Stop
 
     def fatal(mark, code: str, message: str, hint: str = "") -> None:
         errors.append(Diagnostic(path, _mpos(mark), code, message, hint=hint))
@@ -307,11 +331,25 @@ def _build(src: Source, events: Iterator, errors: list) -> Optional[Node]:
 
     def drop_entry(mark, code: str, message: str, hint: str = "") -> None:
         """Report a bad key and leave its entry out; reading goes on."""
-        errors.append(Diagnostic(path, _mpos(mark), code, message, hint=hint))
+        report(mark, code, message, hint)
         stack[-1][1] = _SKIP
 
+    def leave_out(mark, code: str, message: str, hint: str = "") -> None:
+        """Report a value the tree cannot hold (an alias; no ``code``: reported already) and
+        leave it, and its key, out."""
+        nonlocal holes
+        holes = True
+        if code:
+            report(mark, code, message, hint)
+        if not stack:
+            raise _Stop
+        frame = stack[-1]
+        if isinstance(frame[0], Seq):
+            return
+        frame[1] = _SKIP if frame[1] is None else None  # a key: skip its value; a value: drop the entry
+
     def attach(node: Node, ev) -> None:
-        nonlocal root
+        nonlocal root, holes
         if not stack:
             root = node
             return
@@ -321,10 +359,14 @@ def _build(src: Source, events: Iterator, errors: list) -> Optional[Node]:
             parent.items.append(node)
         elif frame[1] is None:  # this node is a key
             if not isinstance(node, Scalar):
-                fatal(ev.start_mark, "Y107", "mapping keys must be plain strings, not collections")
+                holes = True
+                drop_entry(ev.start_mark, "Y107", "mapping keys must be plain strings, not collections")
+                return
             key = node.value
             if node.plain and key == "<<":
-                fatal(ev.start_mark, "Y106", "merge keys ('<<') are not supported", "write the keys out")
+                holes = True
+                drop_entry(ev.start_mark, "Y106", "merge keys ('<<') are not supported", "write the keys out")
+                return
             if node.plain and _YAML11_KEY.match(key):
                 shown = key if key else "(empty)"
                 drop_entry(
@@ -356,19 +398,28 @@ def _build(src: Source, events: Iterator, errors: list) -> Optional[Node]:
         if isinstance(ev, yaml.DocumentStartEvent):
             documents += 1
             if documents > 1:
-                fatal(ev.start_mark, "Y108", "expected a single document, found another ('---')")
+                report(ev.start_mark, "Y108", "expected a single document, found another ('---')",
+                       "the rest of the file is not read; remove it or make it a separate file")
+                break
             continue
         if isinstance(ev, (yaml.StreamStartEvent, yaml.StreamEndEvent, yaml.DocumentEndEvent)):
             continue
         if isinstance(ev, yaml.AliasEvent):
-            fatal(ev.start_mark, "Y105", f"anchors and aliases are not allowed (*{ev.anchor})")
+            if ev.anchor in aliased:  # one finding per anchor: the rest are the same fix
+                leave_out(None, "", "")
+                continue
+            aliased.add(ev.anchor)
+            leave_out(ev.start_mark, "Y105", f"anchors and aliases are not allowed (*{ev.anchor})",
+                      "write the value out, or share scoring with include")
+            continue
         anchor = getattr(ev, "anchor", None)
-        if anchor is not None:
-            fatal(ev.start_mark, "Y105", f"anchors and aliases are not allowed (&{anchor})")
+        if anchor is not None:  # harmless without its aliases: reported, the value kept
+            report(ev.start_mark, "Y105", f"anchors and aliases are not allowed (&{anchor})")
         tag = getattr(ev, "tag", None)
         if tag is not None and not (isinstance(ev, yaml.ScalarEvent) and tag == "!" and ev.style):
             shown = tag.replace("tag:yaml.org,2002:", "!!")
-            fatal(ev.start_mark, "Y104", f"explicit YAML tag not allowed ({shown})")
+            holes = True
+            report(ev.start_mark, "Y104", f"explicit YAML tag not allowed ({shown})")
         if isinstance(ev, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
             if len(stack) >= MAX_DEPTH:
                 fatal(ev.start_mark, "Y112", f"nesting deeper than {MAX_DEPTH} levels")
@@ -388,4 +439,4 @@ def _build(src: Source, events: Iterator, errors: list) -> Optional[Node]:
                 ev.end_mark.index,
             )
             attach(node, ev)
-    return root
+    return _HOLES if holes else root

@@ -14,7 +14,8 @@ class Table:
 
     A seat is filled by a bot (``bots``: seat -> Player, driven by whoever runs the table via
     ``bot_turn``) or by a remote player that ``sit``s with a listener receiving events. The
-    table is *paused* while any seat is empty: nobody is asked to act. The first time every
+    table is *paused* while any seat is empty: nobody is asked to act (a remote seat on turn may
+    still answer the request it got before the pause; bots wait). The first time every
     seat is filled the table goes live and every seat receives the deal; a seat filled again
     later (a reconnect) receives its deal and every public event of the deal so far.
 
@@ -84,8 +85,8 @@ class Table:
         """Apply ``seat``'s action; the reason it is refused (nothing changed), or None."""
         if self.match.over:
             return "the match is over"
-        if self.paused:
-            return "the table is waiting for a player"
+        if self.paused and seat not in self.listeners:  # bots wait; a seated player's answer
+            return "the table is waiting for a player"  # to a request made before the pause counts
         if seat != self.match.to_move():
             return "it is not your turn"
         view = self.match.view(seat)
