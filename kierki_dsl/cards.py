@@ -101,7 +101,7 @@ _S0, _S1, _S2, _S3 = SUIT_CARDS
 def fill_suit_cards() -> tuple:
     """Every rank pattern of every suit (4 x 8192 tuples, built in a few milliseconds):
     ``SUIT_CARDS``, filled."""
-    if _S3:
+    if 8191 in _S3:  # the last entry written: a fill another thread has begun is not done
         return SUIT_CARDS
     for suit, table in enumerate(SUIT_CARDS):
         base = 13 * suit

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import os
 
-PACKAGE = os.path.dirname(os.path.abspath(__file__))
+PACKAGE = os.path.dirname(os.path.realpath(__file__))  # a link tree (strict editable install) leads back to the checkout
 
 
 def rulesets_dir() -> str:

@@ -13,6 +13,7 @@ from kierki_dsl.players.base import make_player
 from kierki_dsl.players.heuristic import FastHeuristic
 from kierki_dsl.ruleset.model import Ruleset
 from kierki_dsl.simulate import FastMatch
+from test_fast_vs_step import VARIANTS, variant
 
 ROOT = Path(__file__).resolve().parent.parent
 SHIPPED = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "rulesets").rglob("*.yaml"))
@@ -25,7 +26,16 @@ def _row(r) -> tuple:
 
 @pytest.mark.parametrize("path", SHIPPED)
 def test_heuristic_fast_path_plays_as_the_heuristic_player(path):
-    rs = Ruleset.load(str(ROOT / path))
+    _agree(path, Ruleset.load(str(ROOT / path)))
+
+
+@pytest.mark.parametrize("name", sorted(VARIANTS))
+def test_heuristic_fast_path_agrees_on_contracts_the_shipped_rulesets_lack(tmp_path, name):
+    _agree(name, variant(tmp_path, name))
+
+
+def _agree(path, rs):
+    """Heuristic matches of ``rs`` on the fast path play as the step-by-step heuristic players."""
     fast = FastMatch(rs, FastHeuristic)
     if not fast.covers:
         pytest.skip(f"{path}: a declarer's choice in the schedule (the interpreter plays these matches)")

@@ -73,7 +73,11 @@ def _fast_contracts(rs):
 
 @pytest.mark.parametrize("path", SHIPPED)
 def test_fast_path_and_step_by_step_state_agree(path):
-    rs = Ruleset.load(str(ROOT / path))
+    _agree(path, Ruleset.load(str(ROOT / path)))
+
+
+def _agree(path, rs):
+    """Every contract of ``rs`` with a fast path plays as the step-by-step state, deal by deal."""
     cards = [c for c in range(52) if rs.deck >> c & 1]
     contracts = _fast_contracts(rs)
     if not contracts:
@@ -104,3 +108,67 @@ def test_the_differential_test_covers_both_deal_types():
     rs = Ruleset.load(str(ROOT / "rulesets/kierki_standard.yaml"))
     names = {c.name for c in _fast_contracts(rs)}
     assert {"bez_lew", "rozbojnik", "loteryjka"} <= names
+
+
+
+#: Contracts the shipped rulesets do not cover, each the only deal of a four-player ruleset: a
+#: card penalty that depends on the trick number (a ``when`` on ``per_card``) with no trick
+#: points or the same in every trick, or with an early stop; an early stop with seat scoring
+#: (which never stops: a trick still scores for the seat that takes it); a rule that depends on the trick
+#: number but not on hearts broken.
+VARIANTS = {
+    "penalty by trick, no trick points": """
+    score:
+    - per_card: card.suit == hearts
+      points: -1
+      when: not trick.is_last
+    """,
+    "penalty by trick, constant trick points": """
+    score:
+    - per_card: card.suit == hearts
+      points: -1
+      when: not trick.is_last
+    - per_trick: -2
+    """,
+    "penalty by trick, early stop": """
+    early_stop: true
+    score:
+    - per_card: card.suit == diamonds
+      points: -10
+      when: not trick.number == 7
+    """,
+    "early stop with seat scoring": """
+    early_stop: true
+    score:
+    - per_card: card == QS
+      points: -13
+    - per_seat: tricks_taken
+    """,
+    "rule by trick number only": """
+    restrictions:
+    - phase: any
+      forbid: card.suit == hearts
+      when: trick.is_first
+    - phase: lead
+      forbid: card == QS
+      when: trick.number < 6
+    score:
+    - per_card: card.suit == hearts
+      points: -1
+    """,
+}
+
+
+def variant(tmp_path, name: str) -> Ruleset:
+    """The ruleset of ``VARIANTS[name]``."""
+    path = tmp_path / "variant.yaml"
+    path.write_text("kierki: 1\nname: variant\nplayers: 4\nmatch:\n  schedule: [hand]\ncontracts:\n  hand:\n"
+                    "    first_lead: dealer" + VARIANTS[name])
+    return Ruleset.load(str(path))
+
+
+@pytest.mark.parametrize("name", sorted(VARIANTS))
+def test_fast_path_agrees_on_contracts_the_shipped_rulesets_lack(tmp_path, name):
+    rs = variant(tmp_path, name)
+    assert _fast_contracts(rs), f"{name}: the variant has no fast path to compare"
+    _agree(name, rs)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from kierki_dsl.cards import FULL_DECK, SUIT_MASK, card_list, parse_card
+from kierki_dsl.cards import FULL_DECK, SUIT_CARDS, SUIT_MASK, card_list, parse_card
 from kierki_dsl.expr import compile_text
 from kierki_dsl.interpreter import scopes
 from kierki_dsl.interpreter.envs import play_env
@@ -99,3 +99,18 @@ def test_legal_gives_the_mask_and_its_cards():
         assert list(cards) == card_list(mask) and mask and mask & ~hand == 0
         if led >= 0 and hand & SUIT_MASK[led]:
             assert mask & ~SUIT_MASK[led] == 0, "the suit led is followed"
+
+
+def test_card_lists_while_another_thread_fills_the_card_tables():
+    """A thread that needs a card list while another fills the tables (the last suit's table
+    begun, not finished) gets the list, not an endless retry (RecursionError)."""
+    saved = [dict(t) for t in SUIT_CARDS]
+    try:
+        for t in SUIT_CARDS:
+            t.clear()
+        SUIT_CARDS[3][0] = ()  # where the other thread is: the first three suits' tables to come
+        assert card_list(FULL_DECK) == list(range(52))
+    finally:
+        for t, old in zip(SUIT_CARDS, saved):
+            t.clear()
+            t.update(old)

@@ -211,3 +211,35 @@ def test_sigterm_stops_the_workers_and_keeps_what_finished(tmp_path, processes, 
     assert not _group(p.pid), "a worker outlived the command"
     if command == "simulate":
         assert "points per match" in out.decode()
+
+
+#: A rule that cannot be evaluated in the last trick (division by zero), in a deal that always
+#: stops early after trick 2: the interpreter never evaluates it there, nor may the fast path.
+UNREACHED_ERROR = """kierki: 1
+name: unreached error
+players: 4
+match:
+  schedule: [hand]
+contracts:
+  hand:
+    first_lead: dealer
+    early_stop: true
+    restrictions:
+    - phase: lead
+      forbid: card.suit == hearts
+      when: 10 / (trick.number - 13) > 1
+    score:
+    - per_trick: -1
+      when: trick.number < 3
+"""
+
+
+@pytest.mark.parametrize("players", ["random", "heuristic"])
+def test_simulate_plays_what_run_plays_when_a_rule_fails_only_in_an_unplayed_trick(tmp_path, players):
+    path = tmp_path / "unreached.yaml"
+    path.write_text(UNREACHED_ERROR)
+    rc, _, err, _ = run_cli("run", str(path), "--seed", "3", "--players", players)
+    assert rc == 0, err
+    rc, out, err, _ = run_cli("simulate", str(path), "--games", "4", "--players", players, "--format", "json")
+    assert rc == 0, err
+    assert json.loads(out)["games"] == 4

@@ -85,6 +85,21 @@ class Contract:
 
     offered: tuple = ()  # the contracts a slot offers to choose from: none for a contract
 
+    def play_fast(self, players: int, deck: int, dealer: int, hands: list, direction: int, number: int, rng,
+                  log: Optional[list] = None, facts: Optional[dict] = None) -> Optional[list]:
+        """A whole deal of random play on the deal type's fast path (its ``fast_deal``): the
+        scores, or None when this contract needs the general interpreter. ``hands`` are masks;
+        ``log`` receives the cards played; ``facts`` (a dict) the seat that played ``first``,
+        the trump ``caller`` and ``trump`` (a called trump is drawn from ``rng`` first), whether
+        the deal stopped ``early`` and whether it ``blocked`` (nobody could play)."""
+        deal = self.fast_deal(players, hands[0].bit_count(), deck, direction)
+        if deal is None:
+            return None
+        scores, first, caller, trump, early, blocked = deal(dealer, hands, number, rng, log)
+        if facts is not None:
+            facts.update(first=first, caller=caller, trump=trump, early=early, blocked=blocked)
+        return scores
+
     def title(self) -> str:
         """'Polish name — English name' (the English one alone for a game without Polish names)."""
         from ..report import contract_title

@@ -95,14 +95,19 @@ def compile_tricks(contract, players: int, tricks: int, deck: int) -> Optional[C
             else:
                 per_trick.append((m, pts))
         tp = list(trick_points)
-        rest = [0] * (tricks + 2)  # any trick points still to come from trick n on
+        # for the early stop (as ``TrickDeal.points_left``), from trick n on: any trick points
+        # still to come, and the cards that still carry points
+        rest = [0] * (tricks + 2)
+        penalty = [0] * (tricks + 2)
         for n in range(tricks, 0, -1):
-            rest[n] = rest[n + 1] or (1 if tp[n] else 0) or (1 if any(p[n] for _, p in per_trick) else 0)
-        penalty = 0
-        for m, _ in final + per_trick:
-            penalty |= m
-        plans[t] = (tp if any(tp) else None, final, per_trick, rest, penalty)
-    early = contract.early_stop
+            rest[n] = rest[n + 1] or (1 if tp[n] else 0)
+            penalty[n] = penalty[n + 1]
+            for m, pts in card_tables:
+                if pts[n]:
+                    penalty[n] |= m
+        plans[t] = (tp if any(tp) else None, final, per_trick, rest, tuple(penalty))
+    # seat scoring may change a score whatever is left (``TrickDeal.points_left``): never early
+    early = contract.early_stop and not seat_scorers
     ended = [0]
     kernels: dict = {}
 

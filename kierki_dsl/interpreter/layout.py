@@ -129,20 +129,6 @@ class LayoutContract(Contract):
                  memory: Optional[dict] = None):
         return LayoutDeal(self, players, deck, dealer, dealt, direction, number, memory)
 
-    def play_fast(self, players: int, deck: int, dealer: int, hands: list, direction: int, number: int, rng,
-                  log: Optional[list] = None, facts: Optional[dict] = None) -> Optional[list]:
-        """A whole deal of random play on the fast path (``fastplay``): the scores, or None when
-        this layout needs the general interpreter. ``hands`` are masks; ``log`` receives the
-        cards; ``facts`` (a dict) the seat that played ``first``, no ``caller`` or ``trump``,
-        never ``early``, and whether it ``blocked`` (nobody could play)."""
-        deal = self.fast_deal(players, 0, deck, direction)
-        if deal is None:
-            return None
-        scores, first, caller, trump, early, blocked = deal(dealer, hands, number, rng, log)
-        if facts is not None:
-            facts.update(first=first, caller=caller, trump=trump, early=early, blocked=blocked)
-        return scores
-
     def fast_deal(self, players: int, tricks: int, deck: int, direction: int = 1, policy=None):
         """``deal(dealer, hands, number, rng, log=None, dealt=None) -> (scores, first, caller,
         trump, early, blocked)``: one whole deal on the fast path, random play or every seat

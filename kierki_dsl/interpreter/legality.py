@@ -184,15 +184,22 @@ class Legality:
         """For a player that tracks only the trick number and hearts broken (``fastplay``):
         the programs of ``phase`` by ``2 * trick number + hearts broken``, or None when they
         read more (the suit led, the played cards, the winning card, the hand) or a rule has
-        no fallback (its error needs the interpreter)."""
+        no fallback (its error needs the interpreter). A rule that fails to evaluate in some
+        trick (division by zero) leaves it to the interpreter too: a deal that stops early
+        never reaches the trick, and one that does reports the error where it happens."""
+        from ..expr import RuleRuntimeError
+
         if (self.per_decision[phase] or self.per_card[phase] or self.led_read[phase] or self.played_seen
                 or not self.all_fallback):
             return None
         table = [()] * (2 * self.tricks + 4)
-        for n in range(1, self.tricks + 1):
-            for broken in (0, 1):
-                env = play_env(-1, self.trump, -1, n, self.tricks, bool(broken), 0, self.deck, 0)
-                table[2 * n + broken] = self.program(phase, env)
+        try:
+            for n in range(1, self.tricks + 1):
+                for broken in (0, 1):
+                    env = play_env(-1, self.trump, -1, n, self.tricks, bool(broken), 0, self.deck, 0)
+                    table[2 * n + broken] = self.program(phase, env)
+        except RuleRuntimeError:
+            return None
         return table
 
 

@@ -42,9 +42,9 @@ class _Writer:
         self.lines.append("    " * depth + text)
 
 
-def _narrow4(w, d: int, table, const, name: str) -> None:
-    """Narrow the four masks ``m0..m3`` by a lead or discard table, each rule yielding when
-    it would leave nothing (``legality.narrow_suits``)."""
+def _narrow4(w, d: int, table, const, name: str, at: str) -> None:
+    """Narrow the four masks ``m0..m3`` by a lead or discard table (entry ``at``), each rule
+    yielding when it would leave nothing (``legality.narrow_suits``)."""
     if const is not None:
         for eff in _effective(const):
             parts = [f"m{i} & {eff[i]}" if eff[i] != FULL13 else f"m{i}" for i in range(4)]
@@ -52,7 +52,7 @@ def _narrow4(w, d: int, table, const, name: str) -> None:
             w(d, "if a0 | a1 | a2 | a3:")
             w(d + 1, "m0, m1, m2, m3 = a0, a1, a2, a3")
         return
-    w(d, f"for masks, req in {name}[2 * n + broken]:")
+    w(d, f"for masks, req in {name}[{at}]:")
     w(d + 1, "if req:")
     w(d + 2, "a0, a1, a2, a3 = m0 & masks[0], m1 & masks[1], m2 & masks[2], m3 & masks[3]")
     w(d + 1, "else:")
@@ -73,14 +73,14 @@ def _pick4(w, d: int, base: str, count: str) -> None:
     w(d, "hs[j] = m ^ (1 << r)")
 
 
-def _choose4(w, d: int, table, const, name: str, base: str) -> None:
+def _choose4(w, d: int, table, const, name: str, base: str, at: str) -> None:
     """Draw a lead or a discard from the seat's slots at ``base``: from every card it holds
     when no rule narrows the choice, else from ``m0..m3`` narrowed."""
     if not table or const == ():
         _pick4(w, d, base, "held")
         return
     w(d, f"m0 = hs[{base}]; m1 = hs[{base} + 1]; m2 = hs[{base} + 2]; m3 = hs[{base} + 3]")
-    _narrow4(w, d, table, const, name)
+    _narrow4(w, d, table, const, name, at)
     w(d, "c0 = POP[m0]; c1 = POP[m1]; c2 = POP[m2]")
     w(d, "k = (grb(32) * (c0 + c1 + c2 + POP[m3])) >> 32")
     w(d, "if k < c0:")
@@ -104,13 +104,13 @@ def _win(trump: int) -> str:
     return f"({13 * trump} + best if trumped else s13 + best)" if trump >= 0 else "s13 + best"
 
 
-def _chosen4(w, d: int, table, const, name: str, base: str, trick: str) -> None:
+def _chosen4(w, d: int, table, const, name: str, base: str, trick: str, at: str) -> None:
     """``j, r`` = the slot and rank of the card ``choose`` picks among the legal ones."""
     w(d, f"m0 = hs[{base}]; m1 = hs[{base} + 1]; m2 = hs[{base} + 2]; m3 = hs[{base} + 3]")
     hand = "m0 | m1 << 13 | m2 << 26 | m3 << 39"
     if table and const != ():
         w(d, f"hand = {hand}")
-        _narrow4(w, d, table, const, name)
+        _narrow4(w, d, table, const, name, at)
         hand = "hand"
     w(d, f"x = choose(m0 | m1 << 13 | m2 << 26 | m3 << 39, {hand}, n, {trick})")
     w(d, f"j = {base} + x // 13; r = x % 13")
@@ -131,6 +131,7 @@ def source(players: int, tricks: int, trump: int, plan: tuple, tabs: tuple, earl
     follow_c = _constant(follow_tab, tricks) if follow_tab else ()
     broken_needed = any(t and any(t[2 * n] != t[2 * n + 1] for n in range(1, tricks + 1))
                         for t in (lead_tab, follow_tab, discard_tab))
+    at = "2 * n + broken" if broken_needed else "2 * n"  # a rule table's entry for this trick
     need_taken = bool(final or per_trick or seat_scoring)
     need_tm = need_taken or broken_needed or early or choose
     tp_const = None
@@ -143,7 +144,10 @@ def source(players: int, tricks: int, trump: int, plan: tuple, tabs: tuple, earl
     w(1, ", ".join(f"h{p}" for p in range(players)) + (",", "")[players > 1] + " = hands")
     w(1, "hs = [" + ", ".join(f"h{p} & {FULL13}, h{p} >> 13 & {FULL13}, h{p} >> 26 & {FULL13}, h{p} >> 39"
                              for p in range(players)) + "]")
-    if tp is not None and tp_const is None:
+    # the points counted trick by trick (trick points that vary, card penalties by trick number)
+    # need ``scores`` before the loop; the others are added after it
+    scores_early = (tp is not None and tp_const is None) or bool(per_trick)
+    if scores_early:
         w(1, f"scores = [0] * {players}")
     w(1, f"won = [0] * {players}")
     if need_taken:
@@ -157,9 +161,9 @@ def source(players: int, tricks: int, trump: int, plan: tuple, tabs: tuple, earl
     w(d, "b = leader << 2")
     w(d, f"held = {tricks + 1} - n")
     if choose:
-        _chosen4(w, d, lead_tab, lead_c, "LEAD", "b", "0, -1, -1, False")
+        _chosen4(w, d, lead_tab, lead_c, "LEAD", "b", "0, -1, -1, False", at)
     else:
-        _choose4(w, d, lead_tab, lead_c, "LEAD", "b")
+        _choose4(w, d, lead_tab, lead_c, "LEAD", "b", at)
     w(d, "s = j - b")
     if log:
         w(d, "log.append(13 * s + r)")
@@ -182,7 +186,7 @@ def source(players: int, tricks: int, trump: int, plan: tuple, tabs: tuple, earl
                     w(d + 1, "if a:")
                     w(d + 2, "m = a")
             else:
-                w(d + 1, "for masks, req in FOLLOWRULES[2 * n + broken]:")
+                w(d + 1, f"for masks, req in FOLLOWRULES[{at}]:")
                 w(d + 2, "a = m & masks[s] if req else m & ~masks[s]")
                 w(d + 2, "if a:")
                 w(d + 3, "m = a")
@@ -201,9 +205,9 @@ def source(players: int, tricks: int, trump: int, plan: tuple, tabs: tuple, earl
         w(d, "else:")
         w(d + 1, f"jb = {i} - s")
         if choose:
-            _chosen4(w, d + 1, discard_tab, discard_c, "DISCARD", "jb", f"tm, {_win(trump)}, s, {f == players - 1}")
+            _chosen4(w, d + 1, discard_tab, discard_c, "DISCARD", "jb", f"tm, {_win(trump)}, s, {f == players - 1}", at)
         else:
-            _choose4(w, d + 1, discard_tab, discard_c, "DISCARD", "jb")
+            _choose4(w, d + 1, discard_tab, discard_c, "DISCARD", "jb", at)
         if need_tm or log or trump >= 0:
             w(d + 1, "s2 = j - jb")
         if need_tm:
@@ -229,13 +233,14 @@ def source(players: int, tricks: int, trump: int, plan: tuple, tabs: tuple, earl
     if early:
         w(d, "left &= ~tm")
         # a deal that stops after its last trick was played out, not stopped early
-        w(d, f"if n < {tricks} and not REST[n + 1] and not left & {int(penalty)}:")
+        w(d, f"if n < {tricks} and not REST[n + 1] and not left & PENALTY[n + 1]:")
         w(d + 1, f"ended[0] = {EARLY}")
         w(d + 1, "break")
-    if tp is None:
+    if tp_const is not None:
+        w(1, f"scores = [{tp_const} * t + p for t, p in zip(won, scores)]" if scores_early
+          else f"scores = [{tp_const} * t for t in won]")
+    elif not scores_early:
         w(1, f"scores = [0] * {players}")
-    elif tp_const is not None:
-        w(1, f"scores = [{tp_const} * t for t in won]")
     for pm, p in final:
         for seat in range(players):
             w(1, f"scores[{seat}] += (taken[{seat}] & {int(pm)}).bit_count() * {int(p)}")
@@ -257,6 +262,7 @@ def build(players: int, tricks: int, deck: int, trump: int, direction: int, plan
         for s in range(4):
             follow[4 * leader + s] = tuple(((leader + direction * i) % players) * 4 + s for i in range(1, players))
     space = {"RANKS": RANKS, "POP": POP, "FOLLOW": tuple(follow), "ended": ended, "TP": tp, "REST": rest,
+             "PENALTY": penalty,
              "LEAD": tabs[0], "FOLLOWRULES": tabs[1], "DISCARD": tabs[2], "DECK": deck,
              "SEAT_SCORERS": tuple(seat_scorers), "add_seat_scores": add_seat_scores}
     for idx, (pm, pts) in enumerate(per_trick):

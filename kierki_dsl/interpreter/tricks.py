@@ -192,21 +192,6 @@ class TrickContract(Contract):
 
         return TrickDeal
 
-    def play_fast(self, players: int, deck: int, dealer: int, hands: list, direction: int, number: int, rng,
-                  log: Optional[list] = None, facts: Optional[dict] = None) -> Optional[list]:
-        """A whole deal of random play on the fast path (``fastplay``): the scores, or None when
-        this contract needs the general interpreter. ``hands`` are masks; a called trump is
-        drawn from ``rng`` first; ``log`` receives the cards played; ``facts`` (a dict) the
-        seat that played ``first``, the trump ``caller``, the ``trump``, whether the deal
-        stopped ``early`` and whether it ``blocked`` (never, in tricks)."""
-        deal = self.fast_deal(players, hands[0].bit_count(), deck, direction)
-        if deal is None:
-            return None
-        scores, first, caller, trump, early, blocked = deal(dealer, hands, number, rng, log)
-        if facts is not None:
-            facts.update(first=first, caller=caller, trump=trump, early=early, blocked=blocked)
-        return scores
-
     def fast_deal(self, players: int, tricks: int, deck: int, direction: int = 1, policy=None):
         """``deal(dealer, hands, number, rng, log=None, dealt=None) -> (scores, first, caller,
         trump, early, blocked)``: one whole deal on the fast path, with the facts the
