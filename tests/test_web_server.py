@@ -197,6 +197,14 @@ def _state(ws):
             return msg
 
 
+def _turn_of_seat_0(ws) -> dict:
+    """The next state message in which seat 0 is on turn."""
+    st = _state(ws)
+    while st["to_move"] != 0:
+        st = _state(ws)
+    return st
+
+
 def _error(ws):
     while True:
         msg = ws.receive_json()
@@ -208,10 +216,7 @@ def test_hostile_messages_get_an_error_and_change_nothing(server):
     table = create_table(server, ["human", "random", "random", "random"])
     with contextlib.ExitStack() as stack:
         ws = sit(server, stack, table["id"], table["tokens"][0])
-        st = _state(ws)
-        while st["to_move"] != 0:
-            st = _state(ws)
-        v = st["view"]
+        v = _turn_of_seat_0(ws)["view"]
         hostile = ["not json", "[1, 2]", json.dumps({"type": "act"}), json.dumps({"type": "shout"}),
                    json.dumps({"type": "act", "action": True, "deal": 1, "ply": 0}),
                    json.dumps({"type": "act", "action": 5, "deal": v["deal_number"], "ply": v["ply"], "extra": 1}),
@@ -417,9 +422,7 @@ def test_an_unsaved_action_is_not_acknowledged_and_the_table_reloads(pg_cluster)
         table = create_table(client, ["human", "heuristic", "random", "random"])
         with contextlib.ExitStack() as stack:
             ws = sit(client, stack, table["id"], table["tokens"][0])
-            before = _state(ws)
-            while before["to_move"] != 0:
-                before = _state(ws)
+            before = _turn_of_seat_0(ws)
             assert _drop_connections(pg_cluster, url) >= 1
             v = before["view"]
             send(ws, {"type": "act", "action": v["legal"][0], "deal": v["deal_number"], "ply": v["ply"]})
