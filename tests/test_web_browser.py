@@ -61,6 +61,24 @@ def _turn(page) -> bool:
     return page.evaluate("document.body.dataset.turn") == "true"
 
 
+def _turns(pages, rounds: int = 600):
+    """(index, page) each time a page's seat is on turn, until every page shows the match's end."""
+    for _ in range(rounds):
+        if all(p.locator("#match-link").count() for p in pages):
+            return
+        for i, page in enumerate(pages):
+            if _turn(page):
+                yield i, page
+        pages[0].wait_for_timeout(30)
+
+
+def _open(pages, links: dict, seats) -> None:
+    """Open each seat's invitation link in its page."""
+    for page, seat in zip(pages, seats):
+        page.set_default_timeout(15000)
+        page.goto(links[seat])
+
+
 def _act(page, use_keyboard: bool = False) -> str:
     """Take one action on a page whose turn it is, by clicking (or with the keyboard); what was done."""
     before = page.evaluate("document.body.dataset.ply")
@@ -88,40 +106,31 @@ def test_two_people_and_two_bots_play_every_deal_type_by_clicking(browser, base,
     assert set(links) == {0, 2}
     contexts = [browser.new_context(accept_downloads=True, bypass_csp=True), browser.new_context(bypass_csp=True)]
     pages = [contexts[0].new_page(), contexts[1].new_page()]
-    for page, seat in zip(pages, (0, 2)):
-        page.set_default_timeout(15000)
-        page.goto(links[seat])
+    _open(pages, links, (0, 2))
     done: list = []
     seen = {"contracts": set(), "phases": set()}
     shot = reloaded = illegal = keyboard = False
-    for _ in range(600):
-        if all(p.locator("#match-link").count() for p in pages):
-            break
-        for i, page in enumerate(pages):
-            if not _turn(page):
-                continue
-            seen["contracts"].add(page.locator("#contract-name").inner_text())
-            seen["phases"].add(page.locator("#status").inner_text())
-            if not shot and page.locator("#last-trick").count():
-                page.screenshot(path=os.path.join(ARTIFACTS, "table-mid-deal.png"), full_page=True)
-                shot = True
-            if not illegal and page.locator("#trick .played").count() and page.locator("#hand button:not(.legal)").count():
-                page.locator("#hand button:not(.legal)").first.click()
-                page.wait_for_function("document.getElementById('message').textContent.length > 0")
-                reason = page.locator("#message").inner_text()
-                assert re.search(r"suit|must|may not", reason), reason
-                illegal = True
-            if not reloaded and i == 0 and page.locator("#last-trick").count():
-                hand = page.locator("#hand button").count()
-                page.reload()
-                page.wait_for_function("document.body.dataset.turn === 'true'")
-                assert page.locator("#hand button").count() == hand
-                assert "Your turn" in page.locator("#status").inner_text()
-                reloaded = True
-            done.append(_act(page, use_keyboard=not keyboard and i == 1 and "Bez" in seen_name(page)))
-            keyboard = keyboard or done[-1].startswith("key:")
-        else:
-            pages[0].wait_for_timeout(30)
+    for i, page in _turns(pages):
+        seen["contracts"].add(page.locator("#contract-name").inner_text())
+        seen["phases"].add(page.locator("#status").inner_text())
+        if not shot and page.locator("#last-trick").count():
+            page.screenshot(path=os.path.join(ARTIFACTS, "table-mid-deal.png"), full_page=True)
+            shot = True
+        if not illegal and page.locator("#trick .played").count() and page.locator("#hand button:not(.legal)").count():
+            page.locator("#hand button:not(.legal)").first.click()
+            page.wait_for_function("document.getElementById('message').textContent.length > 0")
+            reason = page.locator("#message").inner_text()
+            assert re.search(r"suit|must|may not", reason), reason
+            illegal = True
+        if not reloaded and i == 0 and page.locator("#last-trick").count():
+            hand = page.locator("#hand button").count()
+            page.reload()
+            page.wait_for_function("document.body.dataset.turn === 'true'")
+            assert page.locator("#hand button").count() == hand
+            assert "Your turn" in page.locator("#status").inner_text()
+            reloaded = True
+        done.append(_act(page, use_keyboard=not keyboard and i == 1 and "Bez" in seen_name(page)))
+        keyboard = keyboard or done[-1].startswith("key:")
     assert all(p.locator("#match-link").count() for p in pages), "the match did not end"
     assert shot and reloaded and illegal and keyboard
     assert any(a.startswith("call:") for a in done), "nobody called trumps through the page"
@@ -181,26 +190,17 @@ def test_contract_choice_and_doubling_have_their_controls(browser, base):
     try:
         links = _create(context.new_page(), base, "web/barbu_two_deals.yaml", ["human", "human", "random", "heuristic"])
         pages = [context.new_page(), context.new_page()]
-        for page, seat in zip(pages, (0, 1)):
-            page.set_default_timeout(15000)
-            page.goto(links[seat])
+        _open(pages, links, (0, 1))
         done: list = [[], []]
-        for _ in range(600):
-            if all(p.locator("#match-link").count() for p in pages):
-                break
-            for i, page in enumerate(pages):
-                if not _turn(page):
-                    continue
-                if i == 0 and not done[0]:
-                    options = [b.get_attribute("data-action") for b in page.locator("#controls button").all()]
-                    assert "no_tricks" in options and "domino" in options, options
-                    assert "choose the contract" in page.locator("#status").inner_text()
-                if i == 1 and not done[1]:
-                    options = [b.get_attribute("data-action") for b in page.locator("#controls button").all()]
-                    assert "done" in options and any(o.startswith("double:") for o in options), options
-                done[i].append(_act(page))
-            else:
-                pages[0].wait_for_timeout(30)
+        for i, page in _turns(pages):
+            if i == 0 and not done[0]:
+                options = [b.get_attribute("data-action") for b in page.locator("#controls button").all()]
+                assert "no_tricks" in options and "domino" in options, options
+                assert "choose the contract" in page.locator("#status").inner_text()
+            if i == 1 and not done[1]:
+                options = [b.get_attribute("data-action") for b in page.locator("#controls button").all()]
+                assert "done" in options and any(o.startswith("double:") for o in options), options
+            done[i].append(_act(page))
         assert all(p.locator("#match-link").count() for p in pages), "the match did not end"
         assert done[0][0] in ("no_tricks", "no_hearts", "no_queens", "barbu", "no_last_two", "trumps", "domino")
         assert done[1][0] == "done" or done[1][0].startswith("double:"), done[1]

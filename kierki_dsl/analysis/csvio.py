@@ -49,28 +49,31 @@ def write_csv(folder: str, games: dict, rulesets: list, plan) -> None:
 def read_csv(folder: str) -> dict:
     """label -> GameResults in match order, from a folder ``write_csv`` wrote."""
     deals: dict = {}
-    with open(os.path.join(folder, "deals.csv"), newline="", encoding="utf-8") as f:
-        reader = csv.reader(f)
-        head = next(reader)
-        n = sum(1 for h in head if h.startswith("points_"))
-        for row in reader:
-            label, match = row[0], int(row[1])
-            scores = tuple(int(x) for x in row[10:10 + n])
-            trump = SUITS.index(row[7]) if row[7] else -1
-            deals.setdefault((label, match), []).append(
-                DealRow(row[3], int(row[4]), int(row[5]), int(row[6]), trump, scores, row[8] == "1", row[9] == "1"))
+    n, rows = _rows(folder, "deals.csv", "points_")
+    for row in rows:
+        label, match = row[0], int(row[1])
+        scores = tuple(int(x) for x in row[10:10 + n])
+        trump = SUITS.index(row[7]) if row[7] else -1
+        deals.setdefault((label, match), []).append(
+            DealRow(row[3], int(row[4]), int(row[5]), int(row[6]), trump, scores, row[8] == "1", row[9] == "1"))
     games: dict = {}
-    with open(os.path.join(folder, "matches.csv"), newline="", encoding="utf-8") as f:
+    n, rows = _rows(folder, "matches.csv", "total_")
+    for row in rows:
+        label, match = row[0], int(row[1])
+        names = tuple(row[4:4 + n])
+        totals = tuple(int(x) for x in row[4 + n:4 + 2 * n])
+        games.setdefault(label, []).append(GameResult(match, names, tuple(deals.get((label, match), ())), totals,
+                                                      None, int(row[2]), int(row[3])))
+    return games
+
+
+def _rows(folder: str, name: str, per_seat: str) -> tuple:
+    """(number of seats, the data rows) of one CSV file ``write_csv`` wrote; the seats are
+    counted from the header's columns named ``per_seat``N."""
+    with open(os.path.join(folder, name), newline="", encoding="utf-8") as f:
         reader = csv.reader(f)
         head = next(reader)
-        n = sum(1 for h in head if h.startswith("total_"))
-        for row in reader:
-            label, match = row[0], int(row[1])
-            names = tuple(row[4:4 + n])
-            totals = tuple(int(x) for x in row[4 + n:4 + 2 * n])
-            games.setdefault(label, []).append(GameResult(match, names, tuple(deals.get((label, match), ())), totals,
-                                                          None, int(row[2]), int(row[3])))
-    return games
+        return sum(1 for h in head if h.startswith(per_seat)), list(reader)
 
 
 __all__ = ["read_csv", "write_csv"]
