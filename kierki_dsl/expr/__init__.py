@@ -49,11 +49,13 @@ def compile_expr(
     expected: Optional[Type],
     predicate: bool = False,
     deck: int = FULL_DECK,
+    order: Optional[tuple] = None,
 ) -> tuple[Optional[Union[Compiled, CardPredicate]], list[Diagnostic]]:
     """Parse, check and compile one expression; return it and every finding.
 
     With ``predicate=True`` the expression is a bool over ``card`` and becomes a
-    ``CardPredicate`` (masks); otherwise a ``Compiled`` callable.
+    ``CardPredicate`` (masks); otherwise a ``Compiled`` callable. ``order``: the deck's rank
+    order (``rankorder``), which rank comparisons follow.
     """
     try:
         tree = parse(text.text)
@@ -67,7 +69,7 @@ def compile_expr(
     info = check(tree, scope, CARD_SCOPE, expected)
     if info.errors:
         return None, diagnostics_for(text, info.errors)
-    fn, free, seen = compile_tree(tree, info, deck)
+    fn, free, seen = compile_tree(tree, info, deck, order)
 
     def on_error(e: EvalError) -> RuleRuntimeError:
         at = text.pos(e.offset)

@@ -123,3 +123,15 @@ def _max(env, a, b):
 def _abs(env, a):
     """The absolute value of a number."""
     return -a if a < 0 else a
+
+
+@builtin("round", (INT, INT), INT, example="round(taken(card.rank == A) * 11, 10)")
+def _round(env, value, step):
+    """``value`` rounded to the nearest multiple of ``step``, a half away from zero (Tysiąc's card
+    points to the nearest 10: 85 -> 90, 84 -> 80, -85 -> -90); a step of 0 leaves it as it is."""
+    step = abs(step)
+    if step == 0:
+        return value
+    q, r = divmod(abs(value), step)
+    out = (q + (1 if 2 * r >= step else 0)) * step
+    return out if value >= 0 else -out

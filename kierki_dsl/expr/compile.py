@@ -20,7 +20,7 @@ from . import ast
 from .builtins import FUNCTIONS
 from .check import Checked
 from .errors import EvalError
-from .types import PRED
+from .types import PRED, RANK
 
 _NOTHING = object()
 
@@ -132,17 +132,20 @@ def compile_node(node: ast.Node, info: Checked, deck: int = FULL_DECK) -> tuple[
     return _Compiler(info, deck).node(node)
 
 
-def compile_tree(node: ast.Node, info: Checked, deck: int = FULL_DECK) -> tuple[Callable, frozenset, dict]:
-    """Closure, free env keys and what it ``seen`` of the masks it counts, for a checked node."""
-    c = _Compiler(info, deck)
+def compile_tree(node: ast.Node, info: Checked, deck: int = FULL_DECK,
+                 order: Optional[tuple] = None) -> tuple[Callable, frozenset, dict]:
+    """Closure, free env keys and what it ``seen`` of the masks it counts, for a checked node;
+    ``order`` (a rank's strength by id, ``rankorder``) is the trick order rank comparisons follow."""
+    c = _Compiler(info, deck, order)
     fn, free = c.node(node)
     return fn, free, c.seen
 
 
 class _Compiler:
-    def __init__(self, info: Checked, deck: int) -> None:
+    def __init__(self, info: Checked, deck: int, order: Optional[tuple] = None) -> None:
         self.info = info
         self.deck = deck
+        self.order = order
         self.seen: dict = {}  # counted mask name -> union of the predicates it is counted against
 
     def node(self, n: ast.Node) -> tuple[Callable, frozenset]:
@@ -241,6 +244,9 @@ class _Compiler:
         if op == "not in":
             return (lambda env: lf(env) not in rf(env)), free
         cmp = _CMP[op]
+        if self.order is not None and op in ("<", "<=", ">", ">=") and RANK in (self.info.type_of(n.left), self.info.type_of(n.right)):
+            strength = self.order  # ranks compare in the deck's trick order
+            return (lambda env: cmp(strength[lf(env)], strength[rf(env)])), free
         return (lambda env: cmp(lf(env), rf(env))), free
 
     def _IfExpr(self, n: ast.IfExpr):

@@ -62,11 +62,21 @@ def card_scoring_env(number: int, tricks: int, trump: int, deck: int) -> dict:
 
 
 def seat_end_env(seat: int, dealer: int, players: int, caller: int, trump: int, tricks_taken: int,
-                 tricks: int, taken: int, taken_all, deck: int, bidder: int = NOBODY, bid: int = 0) -> dict:
-    """Seat scoring (``per_seat``) when the deal ends."""
+                 tricks: int, taken: int, taken_all, deck: int, bidder: int = NOBODY, bid: int = 0,
+                 declared: int = 0) -> dict:
+    """Seat scoring (``per_seat``) when the deal ends; ``declared``: the seat's declaration points."""
     return {"seat": seat, "dealer": dealer, "players": players, "caller": caller, "trump": trump,
             "tricks_taken": tricks_taken, "tricks": tricks, "taken": taken, "taken_all": taken_all, "deck": deck,
-            "bidder": bidder, "bid": bid}
+            "bidder": bidder, "bid": bid, "declared": declared}
+
+
+def declare_env(lead: int, seat: int, hand: int, trump: int, number: int, tricks: int, dealer: int, players: int,
+                deck: int, bidder: int = NOBODY, bid: int = 0, declared: int = 0) -> dict:
+    """A declaration's rule (``declarations``): ``seat`` leads ``lead`` from ``hand`` (its hand
+    before leading, which ``held`` reads)."""
+    return {"lead": lead, "seat": seat, "hand": hand, "trump": trump, "trick.number": number,
+            "trick.is_first": number == 1, "trick.is_last": number == tricks, "dealer": dealer,
+            "players": players, "deck": deck, "bidder": bidder, "bid": bid, "declared": declared}
 
 
 def end_when_env(tricks_played: int, tricks: int, points_left: bool, deck: int, players_holding: int = 0) -> dict:
@@ -97,6 +107,7 @@ ENVIRONMENTS = (
     (scopes.END_WHEN, end_when_env),
     (scopes.MATCH_END, match_end_env),
     (scopes.DOUBLE_EXPR, double_env),
+    (scopes.DECLARE, declare_env),
 )
 
 

@@ -86,6 +86,7 @@ SEAT_END = Scope(
         "tricks_taken": Var(INT, "tricks_taken", "tricks this seat won"),
         **_AUCTION,
         "tricks": Var(INT, "tricks", "the number of tricks in a full deal"),
+        "declared": Var(INT, "declared", "points this seat's declarations credited it in this deal (0 without)"),
         "$taken": Var(ANY, "taken"),
         "$taken_all": Var(ANY, "taken_all"),
     },
@@ -113,6 +114,20 @@ END_WHEN = Scope(
     },
 )
 
+DECLARE = Scope(
+    "a declaration",
+    {
+        **_COMMON,
+        "lead": Var(CARD, "lead", "the card being led"),
+        "seat": Var(SEAT, "seat", "the seat leading it"),
+        "trump": Var(SUIT, "trump", "the trump suit until now (-1 when there is none)"),
+        "trick": {"number": _TRICK["number"], "is_first": _TRICK["is_first"], "is_last": _TRICK["is_last"]},
+        **_AUCTION,
+        "declared": Var(INT, "declared", "points the leader's declarations credited it so far in this deal"),
+        "$hand": Var(ANY, "hand"),
+    },
+)
+
 DOUBLE_EXPR = Scope(
     "a doubling rule",
     {
@@ -124,6 +139,7 @@ DOUBLE_EXPR = Scope(
 )
 
 
-for _scope in (SEAT_EXPR, TRICK_POINTS, CARD_SCORING, PLAY_PREDICATE, SEAT_END, END_WHEN, MATCH_END, DOUBLE_EXPR):
+for _scope in (SEAT_EXPR, TRICK_POINTS, CARD_SCORING, PLAY_PREDICATE, SEAT_END, END_WHEN, MATCH_END, DOUBLE_EXPR,
+               DECLARE):
     register_scope(_scope)
 register_scope(Scope("card predicates (per_card, lead_ban, forbid, require)", {"card": Var(CARD, "card")}))

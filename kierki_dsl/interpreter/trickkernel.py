@@ -13,44 +13,53 @@ from __future__ import annotations
 import functools
 
 from ..cards import SUIT_MASK, bits, card_list, popcount
+from ..rankorder import highest, rank_key
 from .envs import seat_end_env
 
 
-def winning_card(trick_mask: int, led: int, trump: int) -> int:
+def winning_card(trick_mask: int, led: int, trump: int, order=None) -> int:
     """The card that wins a trick holding the cards of ``trick_mask``, ``led`` the suit led:
-    the highest trump if any was played, else the highest card of the suit led."""
+    the highest trump if any was played, else the highest card of the suit led (highest by
+    the contract's rank ``order``, ``rankorder``; None: by bit)."""
+    if order is not None:
+        suit = trump if trump >= 0 and trick_mask & SUIT_MASK[trump] else led
+        return highest(trick_mask & SUIT_MASK[suit], order)
     if trump >= 0 and trick_mask & SUIT_MASK[trump]:
         return (trick_mask & SUIT_MASK[trump]).bit_length() - 1
     return (trick_mask & SUIT_MASK[led]).bit_length() - 1
 
 
-def card_beats(card: int, win: int, trump: int) -> bool:
+def card_beats(card: int, win: int, trump: int, order=None) -> bool:
     """Whether ``card`` played now would beat ``win``, the card winning the trick so far."""
     if trump >= 0 and card // 13 == trump and win // 13 != trump:
         return True
+    if order is not None:
+        return card // 13 == win // 13 and order[card % 13] > order[win % 13]
     return card // 13 == win // 13 and card % 13 > win % 13
 
 
-@functools.lru_cache(maxsize=8)
-def beats_table(trump: int) -> tuple:
+@functools.lru_cache(maxsize=16)
+def beats_table(trump: int, order=None) -> tuple:
     """Per card winning a trick so far, the set of the cards that would beat it (``card_beats``)."""
-    return tuple(frozenset(c for c in range(52) if card_beats(c, win, trump)) for win in range(52))
+    return tuple(frozenset(c for c in range(52) if card_beats(c, win, trump, order)) for win in range(52))
 
 
-def winning_play(plays, trump: int) -> int:
+def winning_play(plays, trump: int, order=None) -> int:
     """The winning card of ``plays`` = ((seat, card), ...), the first card leading."""
     tm = 0
     for _, c in plays:
         tm |= 1 << c
-    return winning_card(tm, plays[0][1] // 13, trump)
+    return winning_card(tm, plays[0][1] // 13, trump, order)
 
 
 def add_seat_scores(scores: list, seat_scorers, dealer: int, players: int, caller: int, trump: int,
-                    tricks_won, tricks: int, taken, deck: int, bidder: int = -1, bid: int = 0) -> None:
-    """Add every seat's end-of-deal points (``per_seat`` components) to ``scores``."""
+                    tricks_won, tricks: int, taken, deck: int, bidder: int = -1, bid: int = 0,
+                    declared=None) -> None:
+    """Add every seat's end-of-deal points (``per_seat`` components) to ``scores``; ``declared``:
+    per seat, the points of its declarations (None: none made)."""
     for seat in range(players):
         env = seat_end_env(seat, dealer, players, caller, trump, tricks_won[seat], tricks, taken[seat], taken, deck,
-                           bidder, bid)
+                           bidder, bid, declared[seat] if declared else 0)
         for s in seat_scorers:
             scores[seat] += s.points(env)
 
@@ -110,15 +119,17 @@ def _thumb(st, acts, value, positive) -> int:
     trump = st.trump
     win = st.win
     led = st.led
+    order = st.contract.order
+    rank = rank_key(order)
 
     def beats(x: int) -> bool:
-        return card_beats(x, win, trump)
+        return card_beats(x, win, trump, order)
 
     following = acts[0] // 13 == led
     if positive:
         winners = [x for x in acts if beats(x)]
-        return min(winners or acts, key=lambda x: (x % 13, x))
+        return min(winners or acts, key=lambda x: (rank(x), x))
     if following:
         losers = [x for x in acts if not beats(x)]
-        return max(losers, key=lambda x: x % 13) if losers else max(acts, key=lambda x: x % 13)
-    return min(acts, key=lambda x: (value[x], -(x % 13)))
+        return max(losers, key=rank) if losers else max(acts, key=rank)
+    return min(acts, key=lambda x: (value[x], -rank(x)))

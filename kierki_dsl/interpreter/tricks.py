@@ -20,6 +20,7 @@ from ..values import frozen
 from . import scopes
 from .catalogue import Contract, DealType, register
 from .bidding import AUCTION, Auction, build_auction
+from .declarations import DECLARATIONS, build_declarations
 from .exposure import EXPOSURE, Exposure, build_exposure
 from .stock import STOCK, Stock, build_stock
 from .doubling import DOUBLING, Doubling, build_doubling
@@ -93,6 +94,8 @@ FIELDS = {
                       default=None),
     "stock": Field(STOCK, "deal part of the deck; players unable to follow suit draw from the rest (kierki "
                    "dominowe)", default=None),
+    "declarations": Field(DECLARATIONS, "declarations made by leading a card (marriages): they credit points to "
+                          "the leader's `declared` and may change trumps", default=[]),
 }
 
 
@@ -174,6 +177,8 @@ class TrickContract(Contract):
     auction: Optional[Auction] = None
     stock: Optional[Stock] = None
     exposure: Optional[Exposure] = None
+    order: Optional[tuple] = None  # the deck's rank order (``rankorder``): None, the usual A K Q ... 2
+    declarations: tuple = ()  # declarations made by leading a card (``declarations``)
     _tables: dict = attrs.field(factory=dict, repr=False)
 
     def new_deal(self, players: int, deck: int, dealer: int, dealt: list, direction: int = 1, number: int = 1,
@@ -292,6 +297,8 @@ class TrickContract(Contract):
 
         if self.auction is not None or self.stock is not None or self.exposure is not None:
             return None  # bids and exposures are decisions, draws vary the number of tricks: the interpreter plays them
+        if self.order is not None or self.declarations:
+            return None  # the fast kernels compare ranks by bit and keep one trump: the interpreter plays these
         return compile_tricks(self, players, tricks, deck)
 
     def fixed_total(self, hand_size: int, players: int, deck: int) -> Optional[int]:
@@ -321,6 +328,10 @@ class TrickContract(Contract):
             from .stock import check_stock
 
             check_stock(self, where, bctx, deck)
+        if self.declarations:
+            from .declarations import check_declarations
+
+            check_declarations(self, where, bctx)
 
     turn_word = "trick"  # what a numbered step of play is called in messages (a trick)
 
@@ -480,7 +491,10 @@ class Tricks(DealType):
         auction, auction_ok = build_auction(spec.auction, ctx, w + ("auction",))
         stock, stock_ok = build_stock(spec.stock, ctx, w + ("stock",), spec.follow_suit)
         exposure, exposure_ok = build_exposure(spec.exposure, ctx, w + ("exposure",))
+        declarations, declarations_ok = build_declarations(spec.declarations, ctx, w + ("declarations",))
         if first_lead is None or not doubling_ok or not auction_ok or not stock_ok or not exposure_ok:
+            ok = False
+        if not declarations_ok:
             ok = False
         if not ok:
             return None
@@ -504,6 +518,8 @@ class Tricks(DealType):
             auction=auction,
             stock=stock,
             exposure=exposure,
+            order=ctx.order,
+            declarations=declarations,
         )
 
 

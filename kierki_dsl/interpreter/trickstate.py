@@ -9,6 +9,7 @@ from .bidding import AuctionRound
 from .catalogue import Deal
 from .doubling import BettingRound, split_total
 from .exposure import ExposureRound
+from .declarations import on_lead, settled_declared
 from .envs import card_scoring_env, end_when_env, play_env, seat_env, trick_env
 from .trickkernel import add_seat_scores, beats_table, playout, values_by_trick, winning_card
 from .phases import Phase
@@ -55,6 +56,8 @@ class TrickDeal(Deal):
         self.auction: Optional[AuctionRound] = None  # the auction, when the contract has one
         self.exposures: Optional[ExposureRound] = None  # the cards shown before play, when the contract has them
         self.bid, self.bidder = 0, -1  # its outcome
+        self.declared = [0] * players  # per seat, the points of its declarations (``declarations``)
+        self.declarations_made: tuple = ()  # (seat, name, points, suit) of each declaration, public
         self.passes: list = [[] for _ in range(players)]  # cards each seat passes
         self._passable = [sorted(d) for d in dealt]  # per seat, the cards it may still pass
         self.win = -1  # the card winning the trick in progress
@@ -141,9 +144,13 @@ class TrickDeal(Deal):
         self._values = values_by_trick(c, self.tricks_total, self.trump, self.players)
         self._kernel = c.legality(self.tricks_total, self.trump, self.deck)
         self._at_trick()
-        self._beats = beats_table(self.trump)
+        self._beats = beats_table(self.trump, c.order)
         self._lhand = -1
         self._early = c.early_stop or c.end_when is not None
+
+    def recompile(self) -> None:
+        """The trump changed during play (a declaration): the rules compiled for the new one."""
+        self._compiled()
 
     # -- queries ---------------------------------------------------------------------------
     def is_terminal(self) -> bool:
@@ -299,6 +306,8 @@ class TrickDeal(Deal):
         if not trick:
             self.led = action // 13
             self.win = action
+            if self.contract.declarations:
+                on_lead(self, seat, action)
         elif action in self._beats[self.win]:
             self.win = action
         trick.append(PLAYS[seat][action])
@@ -330,7 +339,7 @@ class TrickDeal(Deal):
         tm = 0
         for _, c in plays:
             tm |= 1 << c
-        win_card = winning_card(tm, plays[0][1] // 13, self.trump)
+        win_card = winning_card(tm, plays[0][1] // 13, self.trump, self.contract.order)
         winner = next(s for s, c in plays if c == win_card)
         return winner, self._points(tm, winner, plays[0][0], n)
 
@@ -426,7 +435,7 @@ class TrickDeal(Deal):
             self.ended_early = True
         seat_scorers = [s for s in self.contract.scorers if s.kind == "seat"]
         add_seat_scores(self.scores, seat_scorers, self.dealer, self.players, self.caller, self.trump,
-                        self.tricks_won, self.tricks_total, self.taken, self.deck, self.bidder, self.bid)
+                        self.tricks_won, self.tricks_total, self.taken, self.deck, self.bidder, self.bid, self.declared)
         if self.exposures is not None:
             self.exposures.settle(self.scores, self.completed, self._tables)
         if self.betting is not None:
@@ -497,6 +506,7 @@ class TrickDeal(Deal):
             bid=self.auction.bid if self.auction is not None else 0,
             bidder=self.auction.bidder if self.auction is not None else -1,
             exposed=self.exposures.public() if self.exposures is not None else (),
+            declarations=self.declarations_made,
         )
 
     def _passed(self, seat: int) -> dict:
@@ -539,6 +549,7 @@ class TrickDeal(Deal):
         other.scores = list(self.scores)
         other.taken = list(self.taken)
         other.tricks_won = list(self.tricks_won)
+        other.declared = list(self.declared)
         other.actions = list(self.actions)
         other.trick = list(self.trick)
         other.completed = list(self.completed)
@@ -590,11 +601,13 @@ class TrickDeal(Deal):
         st.number = view.deal_number
         st.passes = [[] for _ in range(view.players)]
         st._passable = [[] for _ in range(view.players)]
-        st.win = winning_card(sum(1 << c for _, c in view.trick), view.led_suit, view.trump) if view.trick else -1
+        st.win = winning_card(sum(1 << c for _, c in view.trick), view.led_suit, view.trump, c.order) if view.trick else -1
         st._next = tuple((s + view.direction) % view.players for s in range(view.players))
         st.pass_offset = 0
         st.betting = BettingRound.settled(view.bets, view.players) if view.bets else None
         st.bid, st.bidder = view.bid, view.bidder
+        st.declarations_made = view.declarations
+        st.declared = settled_declared(view.declarations, view.players)
         st.auction = AuctionRound.settled(view.auction, view.bid, view.bidder, view.players) if view.auction else None
         st.exposures = (ExposureRound.settled(view.exposed, c.exposure, view.players) if c.exposure is not None
                         else None)

@@ -2,7 +2,7 @@
 contract's rules through ``TrickContract.aspects``."""
 from __future__ import annotations
 
-from ..cards import SUIT_NAMES
+from ..cards import RANK_MASK, RANK_NAMES, SUIT_NAMES
 from ..explain import PHASE_WORDS, _score_words, cards, seat
 
 
@@ -32,6 +32,13 @@ def aspects(c, rs, spec) -> dict:
     lead = spec.first_lead
     out["lead"] = f"{seat(lead.text) if lead else seat('left(dealer)')} leads to the first trick; each trick's winner leads the next"
     out["follow"] = ("follow suit when able, otherwise any card" if c.follow_suit else "any card may be played")
+    if c.order is not None:
+        out["ranks"] = "in each suit, highest first: " + " ".join(
+            RANK_NAMES[r] for r in sorted(range(13), key=lambda r: -c.order[r]) if rs.deck & RANK_MASK[r])
+    if c.declarations:
+        from .declarations import words
+
+        out["declarations"] = "; ".join(words(c.declarations, spec.declarations))
     if spec.lead_ban is not None:
         out["lead ban"] = f"{cards(spec.lead_ban.text)} may not be led unless the hand holds nothing else"
     for i, r in enumerate(spec.restrictions):

@@ -75,6 +75,7 @@ class SeatView:
     stock: int = 0  # with a stock to draw from: how many cards it holds (never which)
     drawn: tuple = ()  # with a stock: per seat, how many cards it has drawn in this deal
     drew: tuple = ()  # with a stock: the cards this seat drew, in order
+    declarations: tuple = ()  # (seat, name, points, suit or -1) of every declaration made so far: public
 
     @property
     def hand_cards(self) -> CardSet:

@@ -19,6 +19,7 @@ import functools
 from ..cards import SUIT_MASK, bits, card_list, popcount
 from ..interpreter.actions import DONE, PASS, call, double, is_bet, is_call
 from ..interpreter.trickkernel import card_beats, card_values, is_positive, winning_play
+from ..rankorder import rank_key
 from .base import Player, register_player
 
 
@@ -45,37 +46,39 @@ def trick_values(contract, tricks_total: int, trump: int, players: int) -> tuple
                  for n in range(tricks_total + 2))
 
 
-def trick_card(legal, hand: int, win: int, led: int, trump: int, last: bool, at_stake: int, value, positive: bool) -> int:
+def trick_card(legal, hand: int, win: int, led: int, trump: int, last: bool, at_stake: int, value, positive: bool,
+               order=None) -> int:
     """The heuristic's card in trick play: ``legal`` the cards it may play (any order),
     ``win`` the card winning the trick so far (-1 when it leads), ``led`` the suit led,
     ``last`` whether it plays last to the trick, ``at_stake`` the points the trick carries
     so far, ``value`` the points of each card, ``positive`` whether tricks are good here.
     Where tricks and cards cost points it ducks under the winning card, leads low in short
     suits and throws its most expensive card when void; where they pay it wins as cheaply
-    as it can and leads its winners."""
+    as it can and leads its winners. ``order``: the contract's rank order (``rankorder``)."""
+    rank = rank_key(order)
     if win < 0:
         if positive:
-            return max(legal, key=lambda x: (x % 13, -popcount(hand & SUIT_MASK[x // 13]), -x))
+            return max(legal, key=lambda x: (rank(x), -popcount(hand & SUIT_MASK[x // 13]), -x))
         # lead low from the shortest suit, never a card that costs points if avoidable
-        return min(legal, key=lambda x: (-value[x], x % 13 + popcount(hand & SUIT_MASK[x // 13]), x))
+        return min(legal, key=lambda x: (-value[x], rank(x) + popcount(hand & SUIT_MASK[x // 13]), x))
 
     def beats(x: int) -> bool:
-        return card_beats(x, win, trump)
+        return card_beats(x, win, trump, order)
 
     following = any(x // 13 == led for x in legal)
     if positive:
         winners = [x for x in legal if beats(x)]
         if winners and (last or at_stake >= 0):
-            return min(winners, key=lambda x: (x % 13 + (13 if trump >= 0 and x // 13 == trump else 0), x))
-        return min(legal, key=lambda x: (value[x] > 0, x % 13, x))
+            return min(winners, key=lambda x: (rank(x) + (13 if trump >= 0 and x // 13 == trump else 0), x))
+        return min(legal, key=lambda x: (value[x] > 0, rank(x), x))
     if following:
         losers = [x for x in legal if not beats(x)]
         if losers:
-            return max(losers, key=lambda x: (-value[x] if not last else 0, x % 13, -x))
+            return max(losers, key=lambda x: (-value[x] if not last else 0, rank(x), -x))
         if last and at_stake == 0:
-            return max(legal, key=lambda x: (x % 13, -x))
-        return max(legal, key=lambda x: (x % 13, -value[x], -x))
-    return min(legal, key=lambda x: (value[x], -(x % 13), x))
+            return max(legal, key=lambda x: (rank(x), -x))
+        return max(legal, key=lambda x: (rank(x), -value[x], -x))
+    return min(legal, key=lambda x: (value[x], -(rank(x)), x))
 
 
 def trick_chooser(contract, tricks_total: int, trump: int, players: int):
@@ -288,13 +291,15 @@ class HeuristicPlayer(Player):
 
     # -- trick play ----------------------------------------------------------------------
     def _trick(self, view, legal) -> int:
-        trick_pts, value, positive = trick_values(self.contract_of(view), view.tricks_total, view.trump,
+        contract = self.contract_of(view)
+        trick_pts, value, positive = trick_values(contract, view.tricks_total, view.trump,
                                                   view.players)[view.trick_number]
+        order = contract.order
         if not view.trick:
-            return trick_card(legal, view.hand, -1, -1, view.trump, False, 0, value, positive)
+            return trick_card(legal, view.hand, -1, -1, view.trump, False, 0, value, positive, order)
         at_stake = trick_pts + sum(value[x] for _, x in view.trick)
-        return trick_card(legal, view.hand, winning_play(view.trick, view.trump), view.led_suit, view.trump,
-                          len(view.trick) == view.players - 1, at_stake, value, positive)
+        return trick_card(legal, view.hand, winning_play(view.trick, view.trump, order), view.led_suit, view.trump,
+                          len(view.trick) == view.players - 1, at_stake, value, positive, order)
 
     # -- other decisions -------------------------------------------------------------------
     def _pass(self, view, legal) -> int:

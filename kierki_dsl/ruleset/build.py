@@ -26,6 +26,7 @@ class BuildContext:
         self.nodes = nodes
         self.players = players
         self.deck = deck
+        self.order: Optional[tuple] = None  # the deck's rank order (``rankorder``), set once the deck is read
         self.built: dict[str, Any] = {}
         self.invalid = invalid
         self._building: list[str] = []
@@ -135,7 +136,7 @@ class BuildContext:
         locate = src.node.pos_at if src.node is not None else None
         path = node_path(src.node, self.path) if src.node is not None else self.path
         text = ExprText(src.text, self.label(where), path, locate, src.pos)
-        compiled, diags = compile_expr(text, scope, expected, predicate=predicate, deck=self.deck)
+        compiled, diags = compile_expr(text, scope, expected, predicate=predicate, deck=self.deck, order=self.order)
         if not self._caused(where, "E"):
             self.diags.extend(diags)
         return compiled

@@ -76,6 +76,8 @@ DECK = Obj(
     {
         "ranks": Field(List(RankKind(), min_items=1, max_items=52, unique=True), "ranks in the deck, low to high order is always 2..A", default=None),
         "remove": Field(List(CardKind(), max_items=52, unique=True), "cards taken out of the deck (e.g. [2C] for three players)", default=None),
+        "order": Field(List(RankKind(), min_items=1, max_items=13, unique=True), "the ranks in trick order, strongest "
+                       "first (e.g. [A, 10, K, Q, J, 9]: the ten beats the king); default A K Q ... 2", default=None),
     },
     title="deck",
     doc="The pack: 52 cards unless ranks are left out or cards removed.",

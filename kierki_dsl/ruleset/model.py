@@ -6,7 +6,7 @@ from typing import Optional
 
 import attrs
 
-from ..cards import FULL_DECK, RANK_MASK, popcount
+from ..cards import FULL_DECK, RANK_MASK, RANK_NAMES, popcount
 from ..diagnostics import Diagnostic, DiagnosticError, Diagnostics
 from ..values import frozen
 from . import yamlsafe
@@ -144,6 +144,7 @@ def compile_tree(path: str, src, root, diags: Diagnostics, texts=()) -> Optional
     deck = _deck(spec.deck)
     contracts_spec = spec.contracts if spec.contracts is not None else {}
     bctx = BuildContext(path, diags, contracts_spec, ctx.nodes, players, deck, ctx.invalid)
+    bctx.order = _order(spec.deck, deck, bctx)
     compiled = {}
     for name in contracts_spec:
         compiled[name] = bctx.contract(name, ("contracts", name))
@@ -247,6 +248,25 @@ def _choice(spec, compiled: dict, bctx, where: tuple):
         return None
     return Choice(by, tuple(options), spec.once_each, " ".join(spec.by.text.split()),
                   once_in_match=spec.once_in_match)
+
+
+def _order(spec, deck: int, bctx) -> Optional[tuple]:
+    """The rank order of the validated ``deck.order`` (``rankorder``; None: the usual order).
+    M640: it must list every rank of the deck, and only those."""
+    from ..rankorder import strength_of
+
+    if spec is None or spec.order is None:
+        return None
+    in_deck = {r for r in range(13) if deck & RANK_MASK[r]}
+    listed = set(spec.order)
+    if listed != in_deck:
+        names = lambda rs: " ".join(RANK_NAMES[r] for r in sorted(rs))  # noqa: E731
+        missing, extra = in_deck - listed, listed - in_deck
+        bctx.error(("deck", "order"), "M640", "deck.order must list exactly the ranks of the deck"
+                   + (f"; missing: {names(missing)}" if missing else "") + (f"; not in the deck: {names(extra)}" if extra else ""),
+                   "write every rank in play once, strongest first")
+        return None
+    return strength_of(spec.order)
 
 
 def _deck(spec) -> int:

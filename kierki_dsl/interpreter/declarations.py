@@ -1,0 +1,141 @@
+"""Declarations: events of play that score and may change trumps (Tysiąc's marriages).
+
+A trick contract with ``declarations: [{name, when, points, set_trump}]`` looks at every card
+led: for each declaration in order whose ``when`` holds (a bool expression over the card led,
+``lead``, and the leader's hand as it was before leading, read with ``held(...)``), the
+leader declares it. Its ``points`` are credited to the leader's ``declared`` total, which seat
+scoring reads (``per_seat: ... declared ...``), and with ``set_trump`` the suit it names
+becomes trumps at once, for the trick just led and the rest of the deal (until another
+declaration changes it again). A declaration is public: every seat's view lists it.
+
+Declaring is a consequence of the card led, not a separate action: a record needs nothing
+beyond the cards played, and replaying them declares the same things.
+"""
+from __future__ import annotations
+
+from ..expr.types import BOOL, INT, SUIT
+from ..ruleset.schema import Expr, Field, List, Obj, Str
+from ..values import frozen
+from . import scopes
+from .envs import declare_env
+
+DECLARATION = Obj(
+    {
+        "name": Field(Str(r"[a-z][a-z0-9_]*"), "what the declaration is called (e.g. marriage)", required=True),
+        "when": Field(Expr("bool"), "when leading a card declares it: an expression over `lead` (the card led), "
+                      "held(...) (the leader's hand before leading), trump, trick.number", required=True),
+        "points": Field(Expr("int"), "points credited to the leader's `declared`, which seat scoring reads"),
+        "set_trump": Field(Expr("suit"), "the suit that becomes trumps at once (e.g. lead.suit)"),
+    },
+    title="declaration",
+    doc="A declaration made by leading a card (a marriage): it credits points to the leader's `declared` and may "
+        "make a suit trumps from the trick led on.",
+)
+
+DECLARATIONS = List(DECLARATION, min_items=1, max_items=16)
+
+
+@frozen(eq=False)
+class Declaration:
+    """One compiled declaration."""
+
+    name: str
+    when: object  # compiled bool expression (scope DECLARE)
+    points: object  # compiled int expression, or None
+    set_trump: object  # compiled suit expression, or None
+
+
+def build_declarations(items, ctx, where: tuple) -> tuple[tuple, bool]:
+    """(the compiled declarations, whether they all compiled); M641 for one that does nothing."""
+    out, ok = [], True
+    for i, d in enumerate(items or ()):
+        w = where + (i,)
+        when = ctx.expr(d.when, scopes.DECLARE, BOOL, w + ("when",))
+        points = ctx.expr(d.points, scopes.DECLARE, INT, w + ("points",))
+        trump = ctx.expr(d.set_trump, scopes.DECLARE, SUIT, w + ("set_trump",))
+        if d.points is None and d.set_trump is None:
+            ctx.error(w, "M641", f"declaration {d.name!r} neither scores nor sets trumps",
+                      "give it `points`, `set_trump` or both")
+            ok = False
+            continue
+        if when is None or (d.points is not None and points is None) or (d.set_trump is not None and trump is None):
+            ok = False
+            continue
+        if when.is_const and not when.const:
+            ctx.warning(w + ("when",), "M641", f"declaration {d.name!r} can never be made: its condition is always false")
+        out.append(Declaration(d.name, when, points, trump))
+    return tuple(out), ok
+
+
+def reads_declared(contract) -> bool:
+    """Whether some seat scoring of the contract reads ``declared``."""
+    return any(s.kind == "seat" and "declared" in s.points.free for s in contract.scorers)
+
+
+def check_declarations(contract, where: tuple, bctx) -> None:
+    """M641: declarations with points that no scoring reads score nothing."""
+    if any(d.points is not None for d in contract.declarations) and not reads_declared(contract):
+        bctx.warning(where + ("declarations",), "M641", "declarations have points but no seat scoring reads "
+                     "`declared`, so they score nothing", "add e.g. {per_seat: declared}")
+
+
+def declare(rules: tuple, seat: int, lead: int, hand: int, st) -> list:
+    """The declarations ``seat`` makes by leading ``lead`` from ``hand`` (its hand before leading),
+    as (seat, name, points, suit or -1) in order; ``st`` is the deal (trump, trick number...).
+    Each one that sets trumps changes the trump the next one sees."""
+    made = []
+    trump = st.trump
+    for d in rules:
+        env = declare_env(lead, seat, hand, trump, st.trick_no, st.tricks_total, st.dealer, st.players, st.deck,
+                          st.bidder, st.bid, st.declared[seat])
+        if not d.when(env):
+            continue
+        points = d.points(env) if d.points is not None else 0
+        suit = d.set_trump(env) if d.set_trump is not None else -1
+        if suit >= 0:
+            trump = suit
+        made.append((seat, d.name, points, suit))
+    return made
+
+
+def words(rules: tuple, specs) -> list:
+    """The declarations in plain words, for ``kierki explain``."""
+    out = []
+    for d, spec in zip(rules, specs):
+        text = f"{d.name}: declared by leading a card when {' '.join(spec.when.text.split())}"
+        if spec.points is not None:
+            text += f"; scores {' '.join(spec.points.text.split())} to the leader's `declared`"
+        if spec.set_trump is not None:
+            text += f"; from that trick on trumps are {' '.join(spec.set_trump.text.split())}"
+        out.append(text)
+    return out
+
+
+def settled_declared(made: tuple, players: int) -> list:
+    """Per seat, the points of the declarations ``made`` (a view's public list)."""
+    declared = [0] * players
+    for seat, _, points, _ in made:
+        declared[seat] += points
+    return declared
+
+
+__all__ = ["DECLARATION", "DECLARATIONS", "Declaration", "build_declarations", "check_declarations", "declare",
+           "settled_declared", "words"]
+
+
+def on_lead(st, seat: int, lead: int) -> None:
+    """``seat`` has just led ``lead`` in the deal ``st``: make the declarations it declares,
+    credit their points to ``st.declared`` and, when one changes trumps, recompile the deal's
+    rules for the new trump (``st.recompile()``)."""
+    made = declare(st.contract.declarations, seat, lead, st.hands[seat] | 1 << lead, st)
+    if not made:
+        return
+    trump = st.trump
+    for _, _, points, suit in made:
+        st.declared[seat] += points
+        if suit >= 0:
+            trump = suit
+    st.declarations_made = st.declarations_made + tuple(made)
+    if trump != st.trump:
+        st.trump = trump
+        st.recompile()
