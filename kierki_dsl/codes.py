@@ -259,6 +259,23 @@ _add("M632", "doubling duties that cannot work", "`doubling.if_undoubled: split`
      _contract("  bez_lew:\n    doubling: {if_undoubled: split}\n    score: [{per_trick: -20}]\n"),
      _contract("  bez_lew:\n    total: -260\n    doubling: {if_undoubled: split}\n    score: [{per_trick: -20}]\n"),
      (6, 30))
+_add("M640", "rank order that is not the deck's", "`deck.order` lists the ranks in trick order, strongest first "
+     "(Tysiąc: `[A, 10, K, Q, J, 9]`, the ten beats the king). It must list every rank of the deck once and no rank "
+     "the deck leaves out; otherwise some card would have no place in the order.",
+     _HEAD + "players: 3\ndeck: {ranks: [9, 10, J, Q, K, A], order: [A, K, Q, J, 9]}\n" + _MATCH
+     + "contracts:\n  bez_lew: {score: [{per_trick: -20}]}\n",
+     _HEAD + "players: 3\ndeck: {ranks: [9, 10, J, Q, K, A], order: [A, 10, K, Q, J, 9]}\n" + _MATCH
+     + "contracts:\n  bez_lew: {score: [{per_trick: -20}]}\n",
+     (4, 43))
+_add("M641", "declaration that does nothing", "A declaration (`declarations`) is made by leading a card when its "
+     "`when` holds; it credits `points` to the leader's `declared` and may `set_trump`. One with neither does nothing "
+     "(an error); points that no seat scoring reads (`declared`) score nothing, and a `when` that is always false is "
+     "never met (warnings).",
+     _contract("  bez_lew:\n    declarations: [{name: marriage, when: lead.rank == K}]\n"
+               "    score: [{per_trick: -20}]\n"),
+     _contract("  bez_lew:\n    declarations: [{name: marriage, when: lead.rank == K, set_trump: lead.suit}]\n"
+               "    score: [{per_trick: -20}]\n"),
+     (6, 20))
 _add("M620", "auction range", "An auction's bids run from `min` to `max` in steps of `step`: `max` below `min` "
      "leaves no bid (an error), too many levels make every turn a long list (an error), and a `max` off the grid of "
      "`step` can never be bid (a warning).",

@@ -158,7 +158,7 @@ class FastMatch:
             acts = state.legal_actions()
             state.apply_action(acts[draw(rng, len(acts))] if len(acts) > 1 else acts[0])
         state.remember(memory)
-        return DealRow(contract.name, dealer, first, state.caller, state.trump, tuple(state.returns()),
+        return DealRow(contract.name, dealer, first, state.caller, state.record_trump(), tuple(state.returns()),
                        state.ended_early, state.blocked)
 
 

@@ -58,6 +58,8 @@ class Contract:
     doubling = None  # side bets on the difference of two seats' scores (``doubling.Doubling``)
     exposure = None  # cards shown before play to double their cost (``exposure.Exposure``)
     stock = None  # part of the deck left to draw from (``stock.Stock``)
+    order = None  # the deck's rank order in tricks (``rankorder``); None: 2 low, A high
+    declarations = ()  # declarations made by leading a card (``declarations.Declaration``)
     turn_word = "turn"  # what a numbered step of play is called in messages
 
     def fixed_total(self, hand_size: int, players: int, deck: int):
@@ -126,6 +128,11 @@ class Deal:
     betting = None  # the doubling round (``doubling.BettingRound``)
     bid, bidder = 0, -1  # the auction's outcome
     pass_offset = 0  # where passed cards go (0: no passing in this deal)
+    opening_trump = None  # the trump play started with, once a declaration has changed ``trump`` (None: unchanged)
+
+    def record_trump(self) -> int:
+        """The trump a record names: the one play started with (a declaration may change it later)."""
+        return self.trump if self.opening_trump is None else self.opening_trump
 
     def record_bets(self) -> list:
         """The doubling round's actions for a record (bets): none."""

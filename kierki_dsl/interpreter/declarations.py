@@ -137,5 +137,7 @@ def on_lead(st, seat: int, lead: int) -> None:
             trump = suit
     st.declarations_made = st.declarations_made + tuple(made)
     if trump != st.trump:
+        if st.opening_trump is None:
+            st.opening_trump = st.trump
         st.trump = trump
         st.recompile()

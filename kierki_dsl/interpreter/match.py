@@ -216,7 +216,7 @@ class Match:
             contract=state.contract,
             dealer=self.dealer,
             dealt=tuple(tuple(d) for d in self.dealt),
-            trump=state.trump,
+            trump=state.record_trump(),
             caller=state.caller,
             plays=tuple(state.record_plays()),
             scores=tuple(scores),

@@ -29,6 +29,8 @@ def aspects(c, rs, spec) -> dict:
         out["trumps"] = f"{seat(t.called_by.text)} names trumps ({text}) after seeing his first {t.after} cards"
     else:
         out["trumps"] = "no trumps" if t == "none" else f"{t} are trumps"
+    if any(d.set_trump is not None for d in c.declarations):
+        out["trumps"] += ", until a declaration makes another suit trumps"
     lead = spec.first_lead
     out["lead"] = f"{seat(lead.text) if lead else seat('left(dealer)')} leads to the first trick; each trick's winner leads the next"
     out["follow"] = ("follow suit when able, otherwise any card" if c.follow_suit else "any card may be played")

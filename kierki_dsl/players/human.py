@@ -19,6 +19,7 @@ from typing import Optional
 from ..cards import SUIT_NAMES, SUIT_SYMBOLS, CardError, card_pretty, parse_card
 from ..interpreter.actions import (DONE, DOUBLE_BASE, EXPOSE_BASE, NO_TRUMP, PASS, REDOUBLE_BASE, IllegalAction, call,
                                    called_suit, is_bet, is_call)
+from ..rankorder import rank_key
 from ..report import seat_name
 from .base import Player, register_player
 from .typed import read_card, read_suit
@@ -31,15 +32,25 @@ class HumanQuit(Exception):
 HELP = "Type a card such as QS, 10h, q♠, ♦8 or h5, or its number from the list ('last' shows the previous trick)."
 
 
-def hand_lines(hand: int, trump: int = -1) -> list:
-    """The hand by suit, highest card first; the trump suit is marked."""
+def hand_lines(hand: int, trump: int = -1, order=None) -> list:
+    """The hand by suit, highest card first (by the contract's rank ``order``); the trump suit is marked."""
     out = []
+    rank = rank_key(order)
     for s in range(4):
-        cards = [c for c in range(s * 13 + 12, s * 13 - 1, -1) if hand >> c & 1]
+        cards = sorted((c for c in range(s * 13, s * 13 + 13) if hand >> c & 1), key=rank, reverse=True)
         if cards:
             mark = "   ← trumps" if s == trump else ""
             out.append(f"  {SUIT_SYMBOLS[s]} " + " ".join(card_pretty(c)[:-1] for c in cards) + mark)
     return out
+
+
+def declaration_text(made, players: int) -> str:
+    """``N marriage (+100, trumps ♥)`` for a view's ``(seat, name, points, suit)``."""
+    seat, name, points, suit = made
+    what = [f"{points:+d}"] if points else []
+    if suit >= 0:
+        what.append(f"trumps {SUIT_SYMBOLS[suit]}")
+    return f"{seat_name(seat, players)} {name}" + (f" ({', '.join(what)})" if what else "")
 
 
 def trick_text(plays, players: int) -> str:
@@ -198,6 +209,8 @@ class HumanPlayer(Player):
             of = "" if view.drawn else f" of {view.tricks_total}"  # with a stock the number of tricks varies
             self.say(f"Dealer {seat_name(view.dealer, n)} · trumps: {trump} · trick {view.trick_number}{of}")
             self.say(f"Trick so far: {trick_text(view.trick, n) or '(you lead)'}")
+            if view.declarations:
+                self.say("Declared: " + ", ".join(declaration_text(d, n) for d in view.declarations))
             if view.drawn:
                 self._stock_lines(view)
         elif view.layout is not None:
@@ -218,7 +231,7 @@ class HumanPlayer(Player):
             self.say("Match totals:     " + "  ".join(f"{seat_name(s, n)} {t:+d}" if t else f"{seat_name(s, n)} 0"
                                                       for s, t in enumerate(totals)))
         self.say(f"Your hand ({seat_name(view.seat, n)}):")
-        for line in hand_lines(view.hand, view.trump):
+        for line in hand_lines(view.hand, view.trump, self._order(view)):
             self.say(line)
 
     def _stock_lines(self, view) -> None:
@@ -240,6 +253,10 @@ class HumanPlayer(Player):
                      f"taken by {seat_name(w, view.players)}")
         else:
             self.say("No trick has been finished yet in this deal.")
+
+    def _order(self, view):
+        """The rank order of the contract being played (None: the usual one, or no ruleset given)."""
+        return self.contract_of(view).order if self.rules is not None and view.phase != "choose" else None
 
     # -- decisions -----------------------------------------------------------------------------
     def act(self, view) -> int:
@@ -267,7 +284,8 @@ class HumanPlayer(Player):
         what = "a card to pass" if view.phase == "pass" else "your card"
         if view.phase == "pass":
             self.say(self._passing_line(view))
-        options = sorted((a for a in legal if a != PASS), key=lambda c: (c // 13, -(c % 13)))
+        rank = rank_key(self._order(view))
+        options = sorted((a for a in legal if a != PASS), key=lambda c: (c // 13, -rank(c)))
         self.say("Legal: " + "  ".join(f"{i}) {card_pretty(c)}" for i, c in enumerate(options, start=1))
                  + ("  or 'pass'" if PASS in legal else ""))
         default = options[0] if len(options) == 1 and PASS not in legal else None

@@ -1,0 +1,166 @@
+"""Tysiąc (issue 16's reach test beyond the family): a rank order given by the data (the ten
+beats the king), marriages as declarations that score and change trumps mid-deal, card points
+rounded to 10, play to 1000. Each distinctive rule is pinned by a situation built by hand."""
+from __future__ import annotations
+
+import io
+import random
+
+import attrs
+import pytest
+
+from kierki_dsl.cards import parse_card
+from kierki_dsl.expr import compile_expr
+from kierki_dsl.expr.types import INT
+from kierki_dsl.interpreter.actions import PASS, bid
+from kierki_dsl.interpreter.match import MatchRunner
+from kierki_dsl.interpreter.scopes import SEAT_END
+from kierki_dsl.lint import lint_file
+from kierki_dsl.players.base import make_player
+from kierki_dsl.players.human import HumanPlayer
+from kierki_dsl.record import match_record, replay
+from kierki_dsl.ruleset.model import Ruleset
+
+from conftest import RULESETS, STANDARD
+
+PATH = RULESETS / "games" / "tysiac.yaml"
+TYSIAC = Ruleset.load(str(PATH))
+HEARTS = 1
+POINTS = {"A": 11, "T": 10, "K": 4, "Q": 3, "J": 2, "9": 0}
+HANDS = (  # dealer 2: seat 0 bids first and, alone bidding, leads
+    "KH QH AS TS 9S JD 9D AC",
+    "TH 9H KS QS JS AD TD KD",
+    "AH JH QD 9C TC KC QC JC",
+)
+
+
+def c(text: str) -> int:
+    return parse_card(text)
+
+
+def _deal(hands=HANDS, bids=(100, 0, 0)):
+    """A Tysiąc deal of these hands, dealer 2, the auction played: 0 in ``bids`` is a pass."""
+    contract = TYSIAC.contracts["tysiac"]
+    st = contract.new_deal(3, TYSIAC.deck, 2, [[c(x) for x in h.split()] for h in hands], 1, 1)
+    for value in bids:
+        if st.phase != "auction":
+            break
+        st.apply_action(bid(value) if value else PASS)
+    assert st.phase == "play"
+    return st
+
+
+def _play(st, *cards: str) -> None:
+    for x in cards:
+        st.apply_action(c(x))
+
+
+def test_the_ruleset_lints_clean_and_names_its_sources():
+    assert [str(d) for d in lint_file(str(PATH))] == []
+    head = PATH.read_text("utf-8").split("\nkierki:")[0]
+    assert "zagraj.pl" in head and "pagat" in head and "Simplified" in head
+    assert "PL:" in TYSIAC.description and "EN:" in TYSIAC.description
+
+
+def test_the_ten_beats_the_king_by_the_decks_order():
+    st = _deal()
+    assert st.trick_value([(0, c("KH")), (1, c("TH")), (2, c("JH"))])[0] == 1, "A 10 K Q J 9: the ten wins"
+    assert st.trick_value([(0, c("TH")), (1, c("AH")), (2, c("KH"))])[0] == 1
+    standard = Ruleset.load(str(STANDARD)).contracts["bez_lew"]
+    plain = standard.new_deal(4, (1 << 52) - 1, 0, [list(range(i, 52, 4)) for i in range(4)], 1, 1)
+    assert plain.trick_value([(0, c("KH")), (1, c("TH")), (2, c("JH")), (3, c("2H"))])[0] == 0, "usual: K beats 10"
+
+
+def test_rank_comparisons_in_rules_follow_the_order_too():
+    """The duty to beat the winning card (`card.rank > winning.rank`): over a king only the ten
+    and the ace beat it, the queen does not."""
+    st = _deal(hands=("KH AS TS 9S JD 9D AC 9C", "TH QH 9H KS QS JS AD TD", "AH JH QD KD TC KC QC JC"))
+    _play(st, "KH")
+    assert sorted(st.legal_actions()) == [c("TH")]
+    assert "beat" in st.why_illegal(c("QH"))
+
+
+def test_a_marriage_led_scores_and_makes_its_suit_trumps_at_once():
+    st = _deal()
+    _play(st, "AS", "JS", "9C")  # trick 1: no trumps yet, seat 2 void in spades plays anything
+    assert st.to_move == 0 and st.trump == -1
+    before = st.trick_value([(0, c("AC")), (1, c("9H")), (2, c("TC"))])[0]
+    _play(st, "QH")  # trick 2: the queen led, the king held: a marriage of hearts
+    assert st.trump == HEARTS and st.declared == [100, 0, 0]
+    made = ((0, "marriage", 100, HEARTS),)
+    assert all(st.view(s).declarations == made and st.view(s).trump == HEARTS for s in range(3)), "public"
+    after = st.trick_value([(0, c("AC")), (1, c("9H")), (2, c("TC"))])[0]
+    assert (before, after) == (0, 1), "a heart now trumps a club"
+    rebuilt = TYSIAC.contracts["tysiac"].from_view(st.view(1), list(st.hands))
+    assert rebuilt.trump == HEARTS and rebuilt.declared == [100, 0, 0], "search rebuilds it from a view"
+    shown = io.StringIO()
+    HumanPlayer(stdin=AlwaysFirst(), stdout=shown, ruleset=TYSIAC).act(st.view(1))
+    assert "Declared: N marriage (+100, trumps ♥)" in shown.getvalue()
+    assert "♦ A 10 K" in shown.getvalue(), "the prompt shows a hand in the deck's order"
+    _play(st, "TH", "AH")  # seat 1 must beat the queen; seat 2 must beat the ten
+    assert st.to_move == 2
+
+
+def test_no_marriage_in_the_first_trick_nor_without_both_cards():
+    st = _deal()
+    _play(st, "QH")  # trick 1
+    assert st.trump == -1 and st.declared == [0, 0, 0] and st.view(1).declarations == ()
+    st = _deal(hands=("KH 9H AS TS 9S JD 9D AC", "TH QH KS QS JS AD TD KD", "AH JH QD 9C TC KC QC JC"))
+    _play(st, "AS", "JS", "9C", "KH")  # trick 2, the king led without the queen
+    assert st.trump == -1 and st.declared == [0, 0, 0]
+
+
+def test_the_bidder_scores_his_bid_or_loses_it_and_the_others_their_rounded_points():
+    rng = random.Random(4)
+    for bids in ((100, 0, 0), (100, 110, 120)):
+        st = _deal(bids=bids)
+        while not st.is_terminal():
+            st.apply_action(rng.choice(st.legal_actions()))
+        got = []
+        for s in range(3):
+            pts = sum(POINTS[x[0]] for x in (card_name(k) for k in range(52) if st.taken[s] >> k & 1))
+            total = pts + st.declared[s]
+            got.append((st.bid if total >= st.bid else -st.bid) if s == st.bidder else (total + 5) // 10 * 10)
+        assert st.returns() == got
+
+
+def card_name(card: int) -> str:
+    from kierki_dsl.cards import card_str
+
+    return card_str(card)
+
+
+@pytest.mark.parametrize("text, value", [("round(85, 10)", 90), ("round(84, 10)", 80), ("round(-85, 10)", -90),
+                                         ("round(7, 0)", 7), ("round(120, 10)", 120)])
+def test_round_to_the_nearest_multiple(text, value):
+    from kierki_dsl.expr import ExprText
+
+    compiled, diags = compile_expr(ExprText(text, "t", "<t>"), SEAT_END, INT)
+    assert diags == [] and compiled.const == value
+
+
+class AlwaysFirst(io.StringIO):
+    def readline(self, *args) -> str:
+        return "1\n"
+
+
+def test_every_player_plays_recorded_deals_that_replay():
+    rs = attrs.evolve(TYSIAC, max_deals=3)
+    shown = io.StringIO()
+    human = HumanPlayer(stdin=AlwaysFirst(), stdout=shown, ruleset=rs)
+    for players in ([human, make_player("search:2"), make_player("heuristic")],
+                    [make_player("random"), make_player("ismcts:8"), make_player("heuristic")]):
+        runner = MatchRunner(rs, players, seed=7)
+        results = list(runner.deals())
+        assert len(results) == 3
+        report = replay(rs, match_record(rs, 7, runner.first_dealer, results))
+        assert report.ok, [str(v) for v in report.violations]
+        assert [d["scores"] for d in report.deals] == [list(r.scores) for r in results]
+    out = shown.getvalue()
+    assert "Legal:" in out and "bid" in out.lower()
+
+
+def test_a_whole_match_ends_at_1000():
+    runner = MatchRunner(TYSIAC, [make_player("random") for _ in range(3)], seed=3)
+    results = list(runner.deals())
+    assert max(results[-1].totals) >= 1000 and all(max(r.totals) < 1000 for r in results[:-1])
