@@ -95,7 +95,7 @@ def test_a_marriage_led_scores_and_makes_its_suit_trumps_at_once():
     assert rebuilt.trump == HEARTS and rebuilt.declared == [100, 0, 0], "search rebuilds it from a view"
     shown = io.StringIO()
     HumanPlayer(stdin=AlwaysFirst(), stdout=shown, ruleset=TYSIAC).act(st.view(1))
-    assert "Declared: N marriage (+100, trumps ♥)" in shown.getvalue()
+    assert "Declared: P0 marriage (+100, trumps ♥)" in shown.getvalue()
     assert "♦ A 10 K" in shown.getvalue(), "the prompt shows a hand in the deck's order"
     _play(st, "TH", "AH")  # seat 1 must beat the queen; seat 2 must beat the ten
     assert st.to_move == 2

@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import Optional
 
 from ..cards import bits, card_str
-from ..interpreter.actions import CHOOSE_BASE, EXPOSE_BASE, IllegalAction, action_str, is_choice
+from ..interpreter.actions import CHOOSE_BASE, EXPOSE_BASE, IllegalAction, action_str, bid, is_choice
 from ..ruleset.model import Ruleset
 from ..values import frozen
 
@@ -68,12 +68,15 @@ class GameSpec:
         per_deal = (cards * (n + 1) + MAX_VOLUNTARY_PASSES  # plays, and passes in layout deals
                     + cards  # cards passed before play
                     + 1 + 1  # a trump call, a contract choice
-                    + n * (n + 1) * MAX_BETS_PER_SEAT)  # doubles, redoubles and "done"s
+                    + n * (n + 1) * MAX_BETS_PER_SEAT  # doubles, redoubles and "done"s
+                    + max((len(c.auction.levels()) + n for c in ruleset.contracts.values() if c.auction is not None),
+                          default=0))  # bids (each higher than the last) and passes
         count = deals if scope == "match" else 1
         return cls(
             ruleset=ruleset, scope=scope, deal=deal - 1,
             num_actions=max(CHOOSE_BASE + width, 75, *(EXPOSE_BASE + 52 for c in ruleset.contracts.values()
-                                                        if c.exposure is not None)),
+                                                        if c.exposure is not None),
+                            *(bid(c.auction.high) + 1 for c in ruleset.contracts.values() if c.auction is not None)),
             max_decisions=count * per_deal,
             max_chance=count * cards + (1 if ruleset.first_dealer is None else 0),
             contracts=tuple(sorted(ruleset.contracts)),

@@ -91,6 +91,8 @@ def playout(st, rng) -> None:
     grb = rng.getrandbits
     values = values_by_trick(st.contract, st.tricks_total, st.trump, st.players)
     play = st.play_legal  # the cards below come from legal_mask: no need to check them again
+    order = st.contract.order
+    rank = rank_key(order)
     while not st.is_terminal():
         mask = st.legal_mask()
         if mask & (mask - 1) == 0:  # one legal card
@@ -104,7 +106,7 @@ def playout(st, rng) -> None:
             play((mask & -mask).bit_length() - 1)
             continue
         value, positive = values[st.trick_no]
-        play(_thumb(st, card_list(mask), value, positive))
+        play(_thumb(st, card_list(mask), value, positive, order, rank))
 
 
 @functools.lru_cache(maxsize=256)
@@ -115,12 +117,10 @@ def values_by_trick(contract, tricks_total: int, trump: int, players: int) -> tu
                            for n in range(1, tricks_total + 1)) + (None,)
 
 
-def _thumb(st, acts, value, positive) -> int:
+def _thumb(st, acts, value, positive, order, rank) -> int:
     trump = st.trump
     win = st.win
     led = st.led
-    order = st.contract.order
-    rank = rank_key(order)
 
     def beats(x: int) -> bool:
         return card_beats(x, win, trump, order)
