@@ -164,3 +164,27 @@ def test_a_whole_match_ends_at_1000():
     runner = MatchRunner(TYSIAC, [make_player("random") for _ in range(3)], seed=3)
     results = list(runner.deals())
     assert max(results[-1].totals) >= 1000 and all(max(r.totals) < 1000 for r in results[:-1])
+
+
+def test_explain_and_diff_read_the_order_and_the_declarations(tmp_path):
+    from kierki_dsl.explain import diff, explain
+
+    text = explain(TYSIAC)
+    assert "highest first: A 10 K Q J 9" in text and "marriage: declared by leading a card" in text
+    assert "until a declaration makes another suit trumps" in text
+    plain = tmp_path / "plain.yaml"
+    plain.write_text(f"kierki: 1\nextends: {PATH}\nname: plain\ndeck: {{order: null}}\n"
+                     "contracts:\n  tysiac:\n    declarations: null\n", "utf-8")
+    changes = diff(TYSIAC, Ruleset.load(str(plain)))
+    assert "ranks: in each suit, highest first: A 10 K Q J 9 → (nothing)" in changes
+    assert "declarations: marriage" in changes
+
+
+def test_lint_finds_declarations_whose_points_nobody_reads(tmp_path):
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("kierki: 1\nname: t\nmatch: {schedule: [gra]}\ncontracts:\n  gra:\n"
+                   "    declarations: [{name: m, when: lead.rank == K, points: 20}]\n"
+                   "    score: [{per_trick: 1}]\n", "utf-8")
+    found = [d for d in lint_file(str(bad)) if d.code == "M641"]
+    assert found and found[0].severity == "warning" and "declared" in found[0].message
+    assert (found[0].pos.line, found[0].pos.col) == (6, 19)  # the list of declarations
