@@ -109,6 +109,9 @@ function seatBox(st, v, s, pos) {
     if (v.drawn && v.drawn[s]) lines.push(el("div", { text: "drew " + v.drawn[s] + " from the stock" }));
     const shown = (v.exposed || []).filter(e => e[0] === s).map(e => cardText(e[1]));
     if (shown.length) lines.push(el("div", { text: "exposed " + shown.join(" ") }));
+    const said = (v.declarations || []).filter(d => d[0] === s)
+      .map(d => d[1] + (d[2] ? " " + (d[2] > 0 ? "+" : "") + d[2] : "") + (d[3] >= 0 ? " " + SUIT_SYMBOLS[d[3]] : ""));
+    if (said.length) lines.push(el("div", { text: "declared " + said.join(", ") }));
     lines.push(el("div", { text: "this deal: " + v.scores[s] + " · total: " + st.totals[s] }));
     if (v.free_passes_left && v.free_passes_left.some(x => x > 0)) lines.push(el("div", { text: "free passes left: " + v.free_passes_left[s] }));
     const bets = (v.bets || []).filter(b => b[0] === s).map(b => (b[2] === 2 ? "redoubled " : "doubled ") + name(b[1]));
