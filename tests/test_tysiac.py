@@ -188,3 +188,30 @@ def test_lint_finds_declarations_whose_points_nobody_reads(tmp_path):
     found = [d for d in lint_file(str(bad)) if d.code == "M641"]
     assert found and found[0].severity == "warning" and "declared" in found[0].message
     assert (found[0].pos.line, found[0].pos.col) == (6, 19)  # the list of declarations
+
+
+def test_declarations_work_with_a_stock_too(tmp_path):
+    """Declarations are a general feature: a deal with a stock declares after its leads as well."""
+    from kierki_dsl.interpreter.match import deal_out, shuffled
+
+    path = tmp_path / "stock.yaml"
+    path.write_text("kierki: 1\nname: t\nplayers: 4\nmatch: {schedule: [gra]}\ncontracts:\n  gra:\n"
+                    "    stock: {hand: 6}\n    declarations: [{name: any_king, when: lead.rank == K, points: 20}]\n"
+                    "    score: [{per_seat: declared}]\n", "utf-8")
+    rs = Ruleset.load(str(path))
+    rng = random.Random(1)
+    kings = declared = 0
+    for _ in range(4):
+        st = rs.contracts["gra"].new_deal(4, rs.deck, 0, deal_out(shuffled(rng, rs.deck), 0, 4, 1), 1, 1)
+        while not st.is_terminal():
+            card = rng.choice(st.legal_actions())
+            if not st.trick and card % 13 == 11:
+                kings += 1
+                seat = st.current_player()
+                st.apply_action(card)
+                assert st.view((seat + 1) % 4).declarations[-1] == (seat, "any_king", 20, -1)
+                continue
+            st.apply_action(card)
+        assert sum(st.returns()) == 20 * len(st.declarations_made)
+        declared += len(st.declarations_made)
+    assert kings and declared == kings

@@ -120,14 +120,14 @@ def settled_declared(made: tuple, players: int) -> list:
 
 
 __all__ = ["DECLARATION", "DECLARATIONS", "Declaration", "build_declarations", "check_declarations", "declare",
-           "settled_declared", "words"]
+           "on_lead", "settled_declared", "words"]
 
 
 def on_lead(st, seat: int, lead: int) -> None:
     """``seat`` has just led ``lead`` in the deal ``st``: make the declarations it declares,
     credit their points to ``st.declared`` and, when one changes trumps, recompile the deal's
     rules for the new trump (``st.recompile()``)."""
-    made = declare(st.contract.declarations, seat, lead, st.hands[seat] | 1 << lead, st)
+    made = declare(st.contract.declarations, seat, lead, st.hands[seat] | 1 << lead, st)  # its hand before
     if not made:
         return
     trump = st.trump

@@ -5,7 +5,6 @@ import attrs
 
 from ..cards import SUIT_MASK, popcount
 from .stock import stock_order, unseen_rest
-from .declarations import on_lead
 from .trickstate import DONE, PLAY, TrickDeal
 
 
@@ -56,8 +55,6 @@ class StockDeal(TrickDeal):
             self.in_trick = self._holding()
             self.led = action // 13
             self.win = action
-            if self.contract.declarations:
-                on_lead(self, seat, action)
         elif action in self._beats[self.win]:
             self.win = action
         self.actions.append(action)

@@ -188,14 +188,17 @@ class TrickContract(Contract):
         return self._deal_class()(self, players, deck, dealer, dealt, direction, number, memory)
 
     def _deal_class(self):
-        """The deal state of this contract: with a stock, the deal that draws from it."""
+        """The deal state of this contract: with a stock, the deal that draws from it; with
+        declarations, one that declares after each lead."""
         if self.stock is not None:
-            from .stockstate import StockDeal
+            from .stockstate import StockDeal as base
+        else:
+            from .trickstate import TrickDeal as base
+        if self.declarations:
+            from .declaring import DECLARING
 
-            return StockDeal
-        from .trickstate import TrickDeal
-
-        return TrickDeal
+            return DECLARING[base]
+        return base
 
     def fast_deal(self, players: int, tricks: int, deck: int, direction: int = 1, policy=None):
         """``deal(dealer, hands, number, rng, log=None, dealt=None) -> (scores, first, caller,

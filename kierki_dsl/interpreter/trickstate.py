@@ -9,7 +9,7 @@ from .bidding import AuctionRound
 from .catalogue import Deal
 from .doubling import BettingRound, split_total
 from .exposure import ExposureRound
-from .declarations import on_lead, settled_declared
+from .declarations import settled_declared
 from .envs import card_scoring_env, end_when_env, play_env, seat_env, trick_env
 from .trickkernel import add_seat_scores, beats_table, playout, values_by_trick, winning_card
 from .phases import Phase
@@ -306,8 +306,6 @@ class TrickDeal(Deal):
         if not trick:
             self.led = action // 13
             self.win = action
-            if self.contract.declarations:
-                on_lead(self, seat, action)
         elif action in self._beats[self.win]:
             self.win = action
         trick.append(PLAYS[seat][action])
