@@ -215,3 +215,12 @@ def test_declarations_work_with_a_stock_too(tmp_path):
         assert sum(st.returns()) == 20 * len(st.declarations_made)
         declared += len(st.declarations_made)
     assert kings and declared == kings
+
+
+def test_bots_know_tricks_pay_although_only_seat_scoring_says_so():
+    """Tysiąc scores only at the end (`per_seat`): the bots' hint reads that scoring when the
+    static scoring is nothing, so the heuristic and search rollouts try to win tricks."""
+    from kierki_dsl.interpreter.trickkernel import seat_gain
+
+    contract = TYSIAC.contracts["tysiac"]
+    assert seat_gain(contract, 8, -1, 3) == 120 and contract.wants_tricks(8, 3) is True

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import functools
 
-from ..cards import SUIT_MASK, bits, card_list, popcount
+from ..cards import FULL_DECK, SUIT_MASK, bits, card_list, popcount
+from ..expr import RuleRuntimeError
 from ..rankorder import highest, rank_key
 from .envs import seat_end_env
 
@@ -78,10 +79,33 @@ def card_values(contract, tricks_total: int, trump: int, players: int, trick_num
 
 
 def is_positive(contract, tricks_total: int, trump: int, players: int) -> bool:
-    """Whether taking tricks is good in this contract (by the sign of its static scoring)."""
+    """Whether taking tricks is good in this contract (by the sign of its static scoring; when
+    that is nothing, by its seat scoring: Tysiąc scores only at the end)."""
     trick_points, card_tables, _ = contract.tables(tricks_total, trump, players)
     total = sum(trick_points) + sum(popcount(m) * sum(p) for m, p in card_tables)
+    if total == 0:
+        total = seat_gain(contract, tricks_total, trump, players)
     return total > 0
+
+
+@functools.lru_cache(maxsize=256)
+def seat_gain(contract, tricks_total: int, trump: int, players: int) -> int:
+    """What the seat scoring (``per_seat``) gives a seat that takes every card and trick over
+    one that takes none, nobody having bid or declared (0 without seat scoring, or when an
+    expression fails on those made-up outcomes)."""
+    scorers = [s for s in contract.scorers if s.kind == "seat"]
+    if not scorers or players < 2:
+        return 0
+    everything = [FULL_DECK] + [0] * (players - 1)
+    nothing = [0] + [FULL_DECK] + [0] * (players - 2)
+    got = []
+    for taken, won in ((everything, tricks_total), (nothing, 0)):
+        env = seat_end_env(0, 1, players, -1, trump, won, tricks_total, taken[0], taken, FULL_DECK)
+        try:
+            got.append(sum(s.points(env) for s in scorers))
+        except RuleRuntimeError:
+            return 0
+    return got[0] - got[1]
 
 
 def playout(st, rng) -> None:
