@@ -224,3 +224,18 @@ def test_bots_know_tricks_pay_although_only_seat_scoring_says_so():
 
     contract = TYSIAC.contracts["tysiac"]
     assert seat_gain(contract, 8, -1, 3) == 120 and contract.wants_tricks(8, 3) is True
+
+
+def test_a_second_marriage_changes_trumps_again_and_the_ten_takes_the_king():
+    st = _deal(hands=("AS KH QH AH TH KD QD AD", "9H TS KS QS JS 9S 9D JD", "JH TD 9C TC KC QC JC AC"))
+    _play(st, "AS", "9S", "9C")
+    _play(st, "QH", "9H", "JH")  # a marriage of hearts: trumps ♥, seat 0 keeps the lead
+    assert (st.trump, st.declared, st.to_move) == (HEARTS, [100, 0, 0], 0)
+    _play(st, "KD")  # and one of diamonds: trumps ♦
+    assert (st.trump, st.declared) == (2, [180, 0, 0])
+    assert st.legal_actions() == [c("9D"), c("JD")], "neither beats the king: any diamond"
+    _play(st, "9D")
+    assert st.legal_actions() == [c("TD")], "the ten beats the king, so it must be played"
+    _play(st, "TD")
+    assert st.to_move == 2 and st.completed[-1][2] == 2
+    assert [d[1:] for d in st.view(2).declarations] == [("marriage", 100, HEARTS), ("marriage", 80, 2)]
