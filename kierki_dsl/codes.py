@@ -261,7 +261,8 @@ _add("M632", "doubling duties that cannot work", "`doubling.if_undoubled: split`
      (6, 30))
 _add("M640", "rank order that is not the deck's", "`deck.order` lists the ranks in trick order, strongest first "
      "(Tysiąc: `[A, 10, K, Q, J, 9]`, the ten beats the king). It must list every rank of the deck once and no rank "
-     "the deck leaves out; otherwise some card would have no place in the order.",
+     "the deck leaves out; otherwise some card would have no place in the order. A layout contract's rows keep the usual "
+     "sequence whatever the order (a warning).",
      _HEAD + "players: 3\ndeck: {ranks: [9, 10, J, Q, K, A], order: [A, K, Q, J, 9]}\n" + _MATCH
      + "contracts:\n  bez_lew: {score: [{per_trick: -20}]}\n",
      _HEAD + "players: 3\ndeck: {ranks: [9, 10, J, Q, K, A], order: [A, 10, K, Q, J, 9]}\n" + _MATCH

@@ -239,3 +239,12 @@ def test_a_second_marriage_changes_trumps_again_and_the_ten_takes_the_king():
     _play(st, "TD")
     assert st.to_move == 2 and st.completed[-1][2] == 2
     assert [d[1:] for d in st.view(2).declarations] == [("marriage", 100, HEARTS), ("marriage", 80, 2)]
+
+
+def test_lint_says_a_layout_ignores_the_rank_order(tmp_path):
+    path = tmp_path / "layout.yaml"
+    path.write_text("kierki: 1\nname: t\ndeck: {order: [A, 10, K, Q, J, 9, 8, 7, 6, 5, 4, 3, 2]}\n"
+                    "match: {schedule: [lot]}\ncontracts:\n  lot: {type: layout, prizes: [100, 50]}\n", "utf-8")
+    found = [d for d in lint_file(str(path)) if d.code == "M640"]
+    assert [(d.severity, d.pos.line, d.pos.col) for d in found] == [("warning", 3, 15)]
+    assert "layout contract 'lot'" in found[0].message

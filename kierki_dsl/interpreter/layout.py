@@ -179,6 +179,9 @@ class LayoutContract(Contract):
             bctx.warning(w + ("again_after",), "M615", "again_after matches no card of the deck: nobody ever "
                          "plays again")
         self._check_up_first(w, bctx, deck)
+        if bctx.order is not None:
+            bctx.warning(("deck", "order"), "M640", f"deck.order does not apply to the layout contract {name!r}: "
+                         "its rows keep the usual sequence (ace low or high)", advise=False)
         if self.doubling is not None:
             from .doubling import check_doubling
 
