@@ -248,3 +248,12 @@ def test_lint_says_a_layout_ignores_the_rank_order(tmp_path):
     found = [d for d in lint_file(str(path)) if d.code == "M640"]
     assert [(d.severity, d.pos.line, d.pos.col) for d in found] == [("warning", 3, 15)]
     assert "layout contract 'lot'" in found[0].message
+
+
+def test_the_browser_is_told_the_rank_order_and_the_usual_order_is_not_sent():
+    from kierki_dsl.web.snapshot import contract_info
+
+    strength = contract_info(TYSIAC, "tysiac")["rank_order"]
+    ranked = sorted(range(13), key=lambda r: -strength[r])[:6]
+    assert ranked == [12, 8, 11, 10, 9, 7], "A 10 K Q J 9 by rank id"
+    assert contract_info(Ruleset.load(str(STANDARD)), "bez_lew")["rank_order"] is None

@@ -33,7 +33,14 @@ def _contract_info(ruleset, name: str) -> dict:
         "en": (slot.en if slot is not None else "") or "",
         "scoring": rules.get("scoring", ""),
         "rules": [[k, v] for k, v in rules.items()],
+        "rank_order": _rank_order(ruleset.contracts.get(name)),
     }
+
+
+def _rank_order(contract):
+    """Each rank's strength in tricks (13 ints, by rank id) when the deck has an order (``deck.order``),
+    so the browser sorts a hand as it plays; None for the usual order."""
+    return list(contract.order) if contract is not None and contract.order is not None else None
 
 
 def deals_in_match(ruleset):

@@ -156,10 +156,11 @@ function drawBoard(st, v, n) {
   }
 }
 
-function sortedHand(v) {
+function sortedHand(v, strength) {
   const order = [0, 1, 3, 2];
   if (v.trump >= 0) { order.splice(order.indexOf(v.trump), 1); order.unshift(v.trump); }
-  return cardsOf(v.hand).sort((a, b) => order.indexOf(suitOf(a)) - order.indexOf(suitOf(b)) || rankOf(b) - rankOf(a));
+  const rank = c => (strength ? strength[rankOf(c)] : rankOf(c));  // the deck's order (deck.order), if it has one
+  return cardsOf(v.hand).sort((a, b) => order.indexOf(suitOf(a)) - order.indexOf(suitOf(b)) || rank(b) - rank(a));
 }
 
 function drawHand(st, v) {
@@ -167,7 +168,7 @@ function drawHand(st, v) {
   hand.textContent = "";
   if (!v) return;
   const legal = new Set(v.legal);
-  for (const c of sortedHand(v)) {
+  for (const c of sortedHand(v, st.contract && st.contract.rank_order)) {
     const cls = (legal.has(c) ? "legal" : "") + (suitOf(c) === v.trump ? " trump" : "");
     hand.append(cardEl(c, "button", { type: "button", class: cls.trim(), "aria-label": cardCode(c) + (legal.has(c) ? " (legal)" : ""),
       onclick: () => send(c) }));
