@@ -379,7 +379,7 @@ def _replay_deal(ruleset, contract, k: int, entry, first_dealer: Optional[int], 
 
 def _replay_auction(state, bids, d: int) -> Optional[Violation]:
     """Apply a deal's recorded auction ("bid:120", "pass", ...); the violation, if any."""
-    from .interpreter.actions import PASS, is_bid
+    from .interpreter.actions import PASS, SELLER_WORDS, is_bid
 
     if not isinstance(bids, list):
         return Violation(d, "'auction' must be the list of bids and passes, such as [\"bid:100\", \"pass\"]")
@@ -391,8 +391,9 @@ def _replay_auction(state, bids, d: int) -> Optional[Violation]:
             action = parse_action(str(b))
         except ValueError:
             action = None
-        if action is None or not (action == PASS or is_bid(action)):
-            return Violation(d, f"auction: {b!r} is not a bid (bid:VALUE or pass)", seat=seat)
+        if action is None or not (action == PASS or is_bid(action) or action in SELLER_WORDS):
+            return Violation(d, f"auction: {b!r} is not a bid (bid:VALUE, pass, or a seller's accept, refuse or "
+                             "decline)", seat=seat)
         v = _apply_checked(state, action, d, f"bid {b}", seat=seat)
         if v is not None:
             return v

@@ -4,8 +4,8 @@ from __future__ import annotations
 from typing import Optional
 
 from ..cards import BIT, FULL_DECK, SUIT_MASK, SUIT_NAMES, bits, card_list, card_str, popcount
-from .actions import NO_TRUMP, PASS, IllegalAction, action_str, bid, call, called_suit, is_bet
-from .bidding import AuctionRound
+from .actions import NO_TRUMP, IllegalAction, action_str, call, called_suit, is_bet
+from .bidding import AuctionRound, history_action
 from .catalogue import Deal
 from .doubling import BettingRound, split_total
 from .exposure import ExposureRound
@@ -72,8 +72,9 @@ class TrickDeal(Deal):
         rule = self.contract.auction
         if rule is not None:
             env = self._seat_env()
+            seller = rule.seller.seat(env, self.players) if rule.seller is not None else -1
             self.auction = AuctionRound(rule, self.players, rule.first.seat(env, self.players), self.direction,
-                                        rule.all_pass.seat(env, self.players))
+                                        rule.all_pass.seat(env, self.players), seller)
             self.phase = AUCTION
             self.to_move = self.auction.seat
             return
@@ -286,6 +287,11 @@ class TrickDeal(Deal):
 
     def _end_auction(self) -> None:
         self.bid, self.bidder = self.auction.bid, self.auction.bidder
+        if self.auction.declined:  # the seller would not play: the deal ends unplayed, at fixed scores
+            self.scores = self.contract.auction.decline.scores(self.dealer, self.players, self.tricks_total,
+                                                               self.deck, self.bidder)
+            self.phase, self.to_move, self.ended_early = DONE, -1, True
+            return
         self._after_auction()
 
     def play_legal(self, action: int) -> None:
@@ -496,6 +502,7 @@ class TrickDeal(Deal):
             auction=self.auction.public() if self.auction is not None else (),
             bid=self.auction.bid if self.auction is not None else 0,
             bidder=self.auction.bidder if self.auction is not None else -1,
+            seller=self.auction.seller if self.auction is not None else -1,
             exposed=self.exposures.public() if self.exposures is not None else (),
         )
 
@@ -595,7 +602,8 @@ class TrickDeal(Deal):
         st.pass_offset = 0
         st.betting = BettingRound.settled(view.bets, view.players) if view.bets else None
         st.bid, st.bidder = view.bid, view.bidder
-        st.auction = AuctionRound.settled(view.auction, view.bid, view.bidder, view.players) if view.auction else None
+        st.auction = (AuctionRound.settled(view.auction, view.bid, view.bidder, view.players, view.seller)
+                      if view.auction else None)
         st.exposures = (ExposureRound.settled(view.exposed, c.exposure, view.players) if c.exposure is not None
                         else None)
         st.dealt = [[] for _ in range(view.players)]
@@ -614,7 +622,7 @@ class TrickDeal(Deal):
             st.pass_offset, st.actions = 0, []
             st._after_passing()
         st.auction = AuctionRound.at(contract.auction, view, st.auction.fallback)
-        st.actions = [PASS if value == 0 else bid(value) for _, value in view.auction]
+        st.actions = [history_action(value) for _, value in view.auction]
         st.to_move = view.seat
         return st
 

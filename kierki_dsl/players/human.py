@@ -389,15 +389,24 @@ class HumanPlayer(Player):
             self.say(f"You cannot expose {t}: {illegal_reason(view, action, self.contract_of(view))}.")
 
     def _auction(self, view, legal) -> int:
-        """Bid a number from the list of bids allowed, or pass; a refused bid is told why."""
+        """Bid a number from the list of bids allowed, or pass (a seller: accept, refuse or
+        decline); a refused choice is told why."""
         from ..interpreter.actions import bid, bid_value, is_bid
+        from ..interpreter.bidding import history_word
 
         n = view.players
         if view.auction:
-            self.say("Auction so far: " + ", ".join(f"{seat_name(s, n)} {v if v else 'pass'}" for s, v in view.auction))
+            self.say("Auction so far: " + ", ".join(f"{seat_name(s, n)} {history_word(v)}" for s, v in view.auction))
+        if PASS not in legal:
+            return self._sell(view, legal)
+        contract = self.rules.contracts.get(view.contract) if self.rules is not None else None
+        again = contract is not None and contract.auction is not None and contract.auction.again
         values = [bid_value(a) for a in legal if is_bid(a)]
         standing = f"the bid standing is {view.bid} by {seat_name(view.bidder, n)}" if view.bidder >= 0 else "no bid yet"
-        self.say(f"You bid for the right to play this deal ({standing}); a player who passes is out.")
+        passing = "a player who passes may bid again later" if again else "a player who passes is out"
+        self.say(f"You bid for the right to play this deal ({standing}); {passing}.")
+        if view.bidder >= 0 and view.bid in values:
+            self.say(f"You speak before {seat_name(view.bidder, n)}, so you may match the bid standing.")
         shown = f"{values[0]}, {values[1]}, … {values[-1]}" if len(values) > 3 else ", ".join(map(str, values))
         self.say(f"Bids: {shown}  or  1) pass" if values else "You can only pass: 1) pass")
         while True:
@@ -412,6 +421,29 @@ class HumanPlayer(Player):
                 self.say(f"{t} is not allowed: {reason or 'not a bid allowed now'}")
                 continue
             self.say("Type a bid from the list, or 'pass'.")
+
+    def _sell(self, view, legal) -> int:
+        """An auction's seller: accept the best offer, refuse it (and play), or decline the deal."""
+        from ..interpreter.actions import ACCEPT, SELLER_WORDS, parse_action
+
+        n = view.players
+        offer = f"the best offer is {view.bid} by {seat_name(view.bidder, n)}" if view.bidder >= 0 else "nobody bid"
+        self.say(f"You sell the right to play this deal: {offer}.")
+        meaning = {"accept": "sell at the best offer", "refuse": "play the deal yourself, nothing paid",
+                   "decline": "do not play the deal: it ends at its fixed scores"}
+        self.say("  ".join(f"{i}) {SELLER_WORDS[a]} ({meaning[SELLER_WORDS[a]]})" for i, a in enumerate(legal, 1)))
+        while True:
+            t = self.ask("decide> ").strip().lower()
+            if t.isdigit() and 1 <= int(t) <= len(legal) and len(t) <= 3:
+                return legal[int(t) - 1]
+            if t in SELLER_WORDS.values():
+                action = parse_action(t)
+                if action in legal:
+                    return action
+                self.say(f"You cannot {t}: {self._reason(view, action) or 'not allowed now'}.")
+                continue
+            self.say("Type a number from the list, or accept, refuse or decline." if ACCEPT in legal
+                     else "Type a number from the list, or refuse or decline.")
 
     def _choose(self, view, legal) -> int:
         from ..interpreter.actions import CHOOSE_BASE
