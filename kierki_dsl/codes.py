@@ -273,6 +273,14 @@ _add("M621", "auction that decides nothing", "An auction is played for something
      _contract("  bez_lew:\n    auction: {min: 50, max: 100, step: 10}\n    first_lead: bidder\n"
                "    score: [{per_trick: -20}]\n"),
      (6, 14), severity="warning")
+_add("M622", "auction seller that cannot work", "Only an auction's `seller` (a seat that does not bid but accepts "
+     "or refuses the best bid) can `decline` the deal, so `decline` without a seller is an error; with a seller, "
+     "`if_all_pass` is never used (the seller decides when nobody bids), a warning.",
+     _contract("  bez_lew:\n    auction: {min: 1, max: 13, decline: {up_to: 1, score: 0}}\n    first_lead: bidder\n"
+               "    score: [{per_trick: -20}]\n"),
+     _contract("  bez_lew:\n    auction: {min: 1, max: 13, seller: dealer, decline: {up_to: 1, score: 0}}\n"
+               "    first_lead: bidder\n    score: [{per_trick: -20}]\n"),
+     (6, 41))
 _add("M616", "nobody may double", "A `may_double` rule that is always false makes the doubling round empty.",
      _contract("  bez_lew:\n    doubling: {may_double: 1 > 2}\n    score: [{per_trick: -20}]\n"),
      _contract("  bez_lew:\n    doubling: {may_double: doubler != dealer}\n    score: [{per_trick: -20}]\n"),

@@ -321,7 +321,10 @@ def _replay_deal(ruleset, contract, k: int, entry, first_dealer: Optional[int], 
         if v is not None:
             return None, v
     trump = entry.get("trump")
-    if contract.call is not None:
+    if contract.call is not None and state.is_terminal():  # ended before the call (an auction's seller declined)
+        if trump is not None:
+            return None, Violation(d, f"'trump' is {trump!r} but the deal ended before any trump call")
+    elif contract.call is not None:
         if trump is None:
             suit = -1
         else:
