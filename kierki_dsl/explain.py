@@ -7,6 +7,7 @@ rulesets aspect by aspect, deal by deal, in the same words.
 """
 from __future__ import annotations
 
+import re
 from typing import Optional
 
 from .cards import RANK_NAMES, SUIT_NAMES, card_pretty
@@ -102,7 +103,10 @@ def tricks_when(text: str) -> str:
 
 def seat(text: str) -> str:
     t = "".join(text.split())
-    return _SEAT_WORDS.get(t, f"`{' '.join(text.split())}`")
+    if t in _SEAT_WORDS:
+        return _SEAT_WORDS[t]
+    m = re.fullmatch(r"holder\(([2-9TJQKA][SHDC])\)", t)
+    return f"the holder of {m.group(1)}" if m else f"`{' '.join(text.split())}`"
 
 
 def _pts(src) -> str:
@@ -263,6 +267,9 @@ def _until_words(rs) -> str:
 
 
 def _first_dealer_words(rs) -> str:
+    if rs.first_dealer_expr is not None:
+        return (f"{seat(rs.first_dealer_text)} in the first deal (dealt from a seat drawn at random; the hands stay "
+                "as dealt)")
     return "chosen at random" if rs.first_dealer is None else f"seat {rs.first_dealer}"
 
 
@@ -288,7 +295,7 @@ def diff(a, b) -> str:
         out.append(f"deals in a match: {len(a.schedule) * a.series} → {len(b.schedule) * b.series}")
     if a.series != b.series:
         out.append(f"series of the schedule, each starting with the next dealer: {a.series} → {b.series}")
-    if a.first_dealer != b.first_dealer:
+    if (a.first_dealer, a.first_dealer_text) != (b.first_dealer, b.first_dealer_text):
         out.append(f"first dealer: {_first_dealer_words(a)} → {_first_dealer_words(b)}")
     if (a.until_text, a.max_deals if a.until is not None else 0) != (b.until_text, b.max_deals if b.until is not None else 0):
         out.append("end of the match: " + " → ".join(

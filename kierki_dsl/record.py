@@ -298,6 +298,11 @@ def _replay_deal(ruleset, contract, k: int, entry, first_dealer: Optional[int], 
     dealt, problem = _hands(entry.get("hands"), ruleset)
     if problem:
         return None, Violation(d, f"hands are not a valid deal: {problem}")
+    if k == 0 and ruleset.first_dealer_expr is not None:
+        named = ruleset.first_dealer_from([sum(1 << c for c in h) for h in dealt], dealer)
+        if named != dealer:
+            return None, Violation(d, f"dealer is seat {dealer} but the first dealer is {ruleset.first_dealer_text}: "
+                                   f"seat {named}")
     state = contract.new_deal(n, ruleset.deck, dealer, dealt, ruleset.direction, k + 1, memory)
     if state.phase == Phase.PASS:
         passes = entry.get("passes")

@@ -204,6 +204,9 @@ class Match:
             contract = rs.contract_at(k)
             self.dealer = rs.dealer_of(self.first_dealer, k)
             self.dealt = deal_out(shuffled(self.rng, rs.deck), self.dealer, rs.players, rs.direction)
+            if k == 0 and rs.first_dealer_expr is not None:  # e.g. the holder of 7H owns the first deal
+                self.first_dealer = self.dealer = rs.first_dealer_from([sum(1 << c for c in d) for d in self.dealt],
+                                                                       self.dealer)
         self.chosen_plies = 0
         self.state = contract.new_deal(rs.players, rs.deck, self.dealer, self.dealt, rs.direction, self.deal_index + 1,
                                        memory=self.chosen)
