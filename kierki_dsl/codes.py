@@ -255,7 +255,10 @@ _add("M631", "exposure that cannot work", "`exposure.cards` names the cards a pl
 _add("M632", "doubling duties that cannot work", "`doubling.if_undoubled: split` shares the contract's declared "
      "`total` among the seats other than the dealer when nobody doubled, so the contract must declare one; a `duty` "
      "of more doubles than its deals can hold (one double of the dealer a deal) can never be met; a duty counted "
-     "over runs of another length than `match.deals_per_dealer` is warned about.",
+     "over runs of another length than `match.deals_per_dealer` is warned about. A duty to double every seat "
+     "(`of: every`) must span whole runs (`over` a multiple of `deals`), is kept at the latest in the target's own "
+     "deals, so a `may_double` that stops someone doubling the dealer is warned about, and `over` without `of: "
+     "every` is ignored (a warning).",
      _contract("  bez_lew:\n    doubling: {if_undoubled: split}\n    score: [{per_trick: -20}]\n"),
      _contract("  bez_lew:\n    total: -260\n    doubling: {if_undoubled: split}\n    score: [{per_trick: -20}]\n"),
      (6, 30))

@@ -145,7 +145,11 @@ def aspects(rs, name: str) -> dict:
         out["doubling"] = (f"before the first card, in turn from the dealer's left, {who}{again}; each bet pays the "
                            f"difference of the two players' scores to the better one{twice}")
         duty = doubling.duty
-        if duty is not None:
+        if duty is not None and duty.of == "every":
+            out["duty"] = (f"each player must double every other player at least {duty.times} times in every "
+                           f"{duty.over or duty.deals} deals, when he likes; a double still owed is forced in the "
+                           "last deals the other player deals")
+        elif duty is not None:
             out["duty"] = (f"each player who may double the dealer must do so at least {duty.times} times in the "
                            f"{duty.deals} deals the dealer deals in a row")
         if doubling.if_undoubled == "split":

@@ -312,7 +312,7 @@ class TrickContract(Contract):
         if self.doubling is not None:
             from .doubling import check_doubling
 
-            check_doubling(self, where, bctx)
+            check_doubling(self, where, bctx, players=players)
         if self.exposure is not None:
             from .exposure import check_exposure
 

@@ -349,8 +349,13 @@ class HumanPlayer(Player):
         self.say("A double is a side bet that you outscore that player in this deal: the difference of "
                  "your two scores is paid, twice if redoubled.")
         if DONE not in legal:
-            self.say(f"You owe the dealer ({seat_name(view.dealer, n)}) a double: you must double him in one of his "
-                     "deals left, and this is the last chance to keep that duty.")
+            contract = self.rules.contracts.get(view.contract) if self.rules is not None else None
+            if contract is not None and contract.doubling is not None and contract.doubling.duty_every:
+                self.say("You owe a player doubles under the duty to double every player, and the deals he deals "
+                         "are running out: you may not say done yet.")
+            else:
+                self.say(f"You owe the dealer ({seat_name(view.dealer, n)}) a double: you must double him in one "
+                         "of his deals left, and this is the last chance to keep that duty.")
         self.say("Bets: " + "  ".join(f"{i}) {words(a)}" for i, a in enumerate(legal, start=1)))
         while True:
             t = " ".join(self.ask("bet> ").strip().lower().split())
