@@ -10,7 +10,10 @@ after a bid; with ``passes: again`` a seat that passed may bid again on its next
 bidding ends when every other bidder has passed in turn since the last bid. With ``hold:
 true`` a seat that speaks earlier in the bidding order than the standing bidder may match his
 bid (Brazilian King's "pela mão", Skat's "hold"). The bidding also ends once no other seat
-can make a legal bid.
+can make a legal bid. ``allow`` (a bool expression over ``value``, the bid considered, ``seat``,
+``dealer``, ``players`` and the bidder's hand through ``held(...)``) keeps only the bids it
+allows — Tysiąc's "above 120 only with a marriage in hand" — and ``allow_reason`` says why a
+refused one is refused.
 
 Without a ``seller``, if everybody passes, the ``if_all_pass`` seat (default: the dealer)
 plays at the minimum. With a ``seller`` (a seat that does not bid, Brazilian King's
@@ -33,11 +36,12 @@ from __future__ import annotations
 from typing import Optional
 
 from ..expr.types import INT, SEAT
-from ..ruleset.schema import Enum, Expr, Field, Int, Obj, Bool
+from ..expr.types import BOOL
+from ..ruleset.schema import Bool, Enum, Expr, Field, Int, Obj, Str
 from ..values import frozen
 from . import scopes
 from .actions import ACCEPT, DECLINE, PASS, REFUSE, SELLER_WORDS, action_str, bid, bid_value, is_bid
-from .envs import NOBODY, seat_end_env
+from .envs import NOBODY, bid_env, seat_end_env
 
 DECLINE_SPEC = Obj(
     {
@@ -66,6 +70,10 @@ AUCTION = Obj(
                         "bidding ends (refusing, he plays himself and `bid` is 0)", default=None),
         "decline": Field(DECLINE_SPEC, "the seller may decline to play the deal when the best bid is low",
                          default=None),
+        "allow": Field(Expr("bool"), "which bids a seat may make, given its hand: a bool expression over `value` "
+                       "(the bid), `seat`, `dealer`, `players` and held(...), e.g. value <= 120 or <a marriage "
+                       "held>", default=None),
+        "allow_reason": Field(Str(), "why a bid `allow` refuses is refused, in words", default=None),
     },
     title="auction",
     doc="An auction for the right to play the deal: bid (higher than the bid standing) or pass. "
@@ -118,6 +126,12 @@ class Auction:
     hold: bool = False  # an earlier seat may match the standing bid
     seller: object = None  # compiled seat expression, or None
     decline: Optional[Decline] = None
+    allow: object = None  # compiled bool expression over the bid and the bidder's hand, or None
+    allow_reason: str = ""
+
+    def allows(self, value: int, seat: int, dealer: int, players: int, hand: int, deck: int) -> bool:
+        """Whether ``seat``, holding ``hand``, may bid ``value`` (``allow``)."""
+        return self.allow is None or bool(self.allow(bid_env(value, seat, dealer, players, hand, deck)))
 
     def levels(self) -> range:
         """Every bid the rule allows, lowest first."""
@@ -149,6 +163,15 @@ def build_auction(spec, ctx, where: tuple) -> tuple[Optional[Auction], bool]:
             ctx.error(where + ("decline",), "M622", "only a seller can decline the deal, and this auction has none",
                       "add seller: dealer (the seat that sells the right to play)")
             ok = False
+    allow = ctx.expr(spec.allow, scopes.AUCTION_BID, BOOL, where + ("allow",)) if spec.allow is not None else None
+    ok = ok and (spec.allow is None or allow is not None)
+    if allow is not None and allow.is_const:
+        ctx.warning(where + ("allow",), "M620", f"`allow` is always {str(bool(allow.const)).lower()}: "
+                    + ("no bid can ever be made" if not allow.const else "it refuses no bid"),
+                    "make it read the bid (`value`) and the hand (held(...))")
+    if spec.allow_reason is not None and spec.allow is None:
+        ctx.warning(where + ("allow_reason",), "M620", "`allow_reason` without `allow` is never shown",
+                    "add the rule it explains, or remove it")
     if spec.seller is not None and spec.if_all_pass is not None:
         ctx.warning(where + ("if_all_pass",), "M622", "with a seller, nobody plays at the minimum when everybody "
                     "passes: the seller decides", "remove if_all_pass")
@@ -165,7 +188,9 @@ def build_auction(spec, ctx, where: tuple) -> tuple[Optional[Auction], bool]:
                     f"the highest bid anyone can make is {low + (high - low) // step * step}")
     if not ok:
         return None, False
-    return Auction(first, low, high, step, all_pass, spec.passes == "again", spec.hold, seller, decline), True
+    reason = spec.allow_reason or (f"this bid needs `{' '.join(spec.allow.text.split())}`" if spec.allow else "")
+    return Auction(first, low, high, step, all_pass, spec.passes == "again", spec.hold, seller, decline, allow,
+                   reason), True
 
 
 class AuctionRound:
@@ -173,8 +198,11 @@ class AuctionRound:
     seller) his decision."""
 
     def __init__(self, rule: Auction, players: int, first: int, direction: int, fallback: int,
-                 seller: int = NOBODY) -> None:
+                 seller: int = NOBODY, hands: Optional[list] = None, dealer: int = NOBODY, deck: int = 0) -> None:
         self.rule = rule
+        self.hands = hands  # the deal's hands (masks), read by ``allow``; shared with the deal state
+        self.dealer = dealer
+        self.deck = deck
         self.players = players
         self.direction = direction
         self.fallback = fallback % players  # the seat that plays at the minimum if all pass (no seller)
@@ -195,6 +223,7 @@ class AuctionRound:
         """A finished round with this outcome (for states rebuilt from a view)."""
         r = object.__new__(cls)
         r.rule, r.players, r.direction, r.fallback, r.seller = None, players, 1, bidder, seller
+        r.hands, r.dealer, r.deck = None, NOBODY, 0
         r.order, r.seat, r.out, r.quiet, r.selling = (), NOBODY, [True] * players, 0, False
         r.bid, r.bidder, r.history, r.finished = bid_, bidder, [tuple(h) for h in history], True
         r.declined = any(v == SELLER_VALUES[DECLINE] for _, v in r.history)
@@ -208,8 +237,9 @@ class AuctionRound:
         re-evaluated. ``fallback``: the seat that plays if everybody passes (worked out by the
         caller, who may have to assume hidden cards for it); the seller is the view's."""
         first = view.auction[0][0] if view.auction else view.seat
+        own = [view.hand if s == view.seat else 0 for s in range(view.players)]
         r = cls(rule, view.players, first, view.direction, fallback if fallback >= 0 else view.seat,
-                getattr(view, "seller", NOBODY))
+                view.seller, own, view.dealer, view.deck)
         for _, value in view.auction:
             r.apply(history_action(value))
         return r
@@ -228,7 +258,15 @@ class AuctionRound:
         if self.selling:
             return self._seller_choices()
         hold = self._may_hold(self.seat)
-        return [PASS] + [bid(v) for v in self.rule.levels() if v > self.bid or (hold and v == self.bid)]
+        return [PASS] + [bid(v) for v in self.rule.levels()
+                         if (v > self.bid or (hold and v == self.bid)) and self._allowed(v)]
+
+    def _allowed(self, value: int) -> bool:
+        r = self.rule
+        if r.allow is None:
+            return True
+        hand = self.hands[self.seat] if self.hands is not None else 0
+        return r.allows(value, self.seat, self.dealer, self.players, hand, self.deck)
 
     def _seller_choices(self) -> list[int]:
         d = self.rule.decline
@@ -253,6 +291,8 @@ class AuctionRound:
             r = self.rule
             if bid_value(action) not in r.levels():
                 return f"bids go from {r.low} to {r.high} in steps of {r.step}"
+            if not self._allowed(bid_value(action)):
+                return r.allow_reason
             if r.hold and bid_value(action) == self.bid and self.bidder != self.seat:
                 return (f"a bid must be higher than {self.bid}, the bid standing (only a player who speaks before "
                         "its bidder may match it)")

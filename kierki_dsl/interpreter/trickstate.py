@@ -74,7 +74,8 @@ class TrickDeal(Deal):
             env = self._seat_env()
             seller = rule.seller.seat(env, self.players) if rule.seller is not None else -1
             self.auction = AuctionRound(rule, self.players, rule.first.seat(env, self.players), self.direction,
-                                        rule.all_pass.seat(env, self.players), seller)
+                                        rule.all_pass.seat(env, self.players), seller, self.hands, self.dealer,
+                                        self.deck)
             self.phase = AUCTION
             self.to_move = self.auction.seat
             return
@@ -555,6 +556,7 @@ class TrickDeal(Deal):
             other.betting = self.betting.copy()
         if self.auction is not None:
             other.auction = self.auction.copy()
+            other.auction.hands = other.hands
         if self.exposures is not None:
             other.exposures = self.exposures.copy(other.hands)
         return other
@@ -622,6 +624,7 @@ class TrickDeal(Deal):
             st.pass_offset, st.actions = 0, []
             st._after_passing()
         st.auction = AuctionRound.at(contract.auction, view, st.auction.fallback)
+        st.auction.hands = st.hands
         st.actions = [history_action(value) for _, value in view.auction]
         st.to_move = view.seat
         return st

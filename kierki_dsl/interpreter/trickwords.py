@@ -88,6 +88,9 @@ def _auction_words(a) -> str:
         passing = "or passes and is out; the bidding ends when every other bidder has passed"
     text = (f"before play, starting with {first} and going round, each player bids more than the bid standing"
             f"{hold} (from {a.min} to {a.max}{grid}) {passing}")
+    if a.allow is not None:
+        why = f" ({a.allow_reason})" if a.allow_reason else ""
+        text += f"; a bid is allowed only where `{' '.join(a.allow.text.split())}`{why}"
     if a.seller is None:
         fallback = seat(a.if_all_pass.text) if a.if_all_pass is not None else seat("dealer")
         return (text + f"; the last bidder left wins the auction (`bidder`, with `bid`); if everybody passes, "
