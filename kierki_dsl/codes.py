@@ -264,7 +264,8 @@ _add("M632", "doubling duties that cannot work", "`doubling.if_undoubled: split`
      (6, 30))
 _add("M620", "auction range", "An auction's bids run from `min` to `max` in steps of `step`: `max` below `min` "
      "leaves no bid (an error), too many levels make every turn a long list (an error), and a `max` off the grid of "
-     "`step` can never be bid (a warning).",
+     "`step` can never be bid (a warning). An `allow` rule that is always false leaves no bid, one always true "
+     "refuses none, and an `allow_reason` without `allow` is never shown (warnings).",
      _contract("  bez_lew:\n    auction: {min: 100, max: 50, step: 10}\n    first_lead: bidder\n"
                "    score: [{per_trick: -20}]\n"),
      _contract("  bez_lew:\n    auction: {min: 50, max: 100, step: 10}\n    first_lead: bidder\n"
