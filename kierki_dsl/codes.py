@@ -285,6 +285,15 @@ _add("M622", "auction seller that cannot work", "Only an auction's `seller` (a s
      _contract("  bez_lew:\n    auction: {min: 1, max: 13, seller: dealer, decline: {up_to: 1, score: 0}}\n"
                "    first_lead: bidder\n    score: [{per_trick: -20}]\n"),
      (6, 41))
+_add("M633", "a widow that cannot work", "A `widow` takes the last cards dealt, the same number from each hand, so "
+     "its `cards` must be a multiple of the number of players and leave cards to deal; with `then: give` the taker "
+     "gives `each` cards to every other player, which leaves equal hands only when `cards` is `each` times the "
+     "players; a widow taken by `bidder` needs an auction, and a contract has a stock or a widow, not both.",
+     _contract("  bez_lew:\n    auction: {min: 1, max: 13}\n    widow: {cards: 3}\n    first_lead: bidder\n"
+               "    score: [{per_trick: -20}]\n"),
+     _contract("  bez_lew:\n    auction: {min: 1, max: 13}\n    widow: {cards: 4}\n    first_lead: bidder\n"
+               "    score: [{per_trick: -20}]\n"),
+     (7, 20))
 _add("M616", "nobody may double", "A `may_double` rule that is always false makes the doubling round empty.",
      _contract("  bez_lew:\n    doubling: {may_double: 1 > 2}\n    score: [{per_trick: -20}]\n"),
      _contract("  bez_lew:\n    doubling: {may_double: doubler != dealer}\n    score: [{per_trick: -20}]\n"),

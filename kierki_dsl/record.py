@@ -41,6 +41,8 @@ def deal_entry(result) -> dict:
         entry["bets"] = list(result.bets)
     if result.auction:
         entry["auction"] = list(result.auction)
+    if result.exchange:
+        entry["exchange"] = list(result.exchange)
     return entry
 
 
@@ -137,6 +139,7 @@ def _record_schema():
         "scores": OneOf((List(Int()), Null()), name="a list of integers or null"),
         "passes": List(cards, name="a list of passed cards per seat"),
         "bets": List(Str(), name="a list of bets such as \"double:1\""),
+        "exchange": List(Str(), name="a list of cards (a widow's taker's)"),
     }, required=("dealer", "hands", "plays"), name="a deal (an object)")
     ruleset = Obj({"name": Str(), "path": Str(), "fingerprint": Str()}, name="an object")
     return Obj({
@@ -325,6 +328,10 @@ def _replay_deal(ruleset, contract, k: int, entry, first_dealer: Optional[int], 
         v = _replay_auction(state, entry.get("auction"), d)
         if v is not None:
             return None, v
+    if state.phase == Phase.EXCHANGE:
+        v = _replay_exchange(state, entry.get("exchange"), d)
+        if v is not None:
+            return None, v
     trump = entry.get("trump")
     if contract.call is not None and state.is_terminal():  # ended before the call (an auction's seller declined)
         if trump is not None:
@@ -407,6 +414,26 @@ def _replay_auction(state, bids, d: int) -> Optional[Violation]:
             return v
     if state.phase == "auction":
         return Violation(d, "the record's auction ends before the auction is over", seat=state.current_player())
+    return None
+
+
+def _replay_exchange(state, cards, d: int) -> Optional[Violation]:
+    """Apply the cards a widow's taker put out ("QS", ...); the violation, if any."""
+    seat = state.current_player()
+    if not isinstance(cards, list):
+        return Violation(d, "'exchange' must list the cards the widow's taker gave or laid aside", seat=seat)
+    for c in cards:
+        if state.phase != Phase.EXCHANGE:
+            return Violation(d, f"the exchange is over but the record has more: {c!r}", seat=seat)
+        try:
+            card = parse_card(str(c))
+        except CardError as e:
+            return Violation(d, f"exchange: {e}", seat=seat)
+        v = _apply_checked(state, card, d, f"exchange {c}", seat=seat)
+        if v is not None:
+            return v
+    if state.phase == Phase.EXCHANGE:
+        return Violation(d, "the record's exchange ends before the widow's taker has put out all his cards", seat=seat)
     return None
 
 

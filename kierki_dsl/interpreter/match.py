@@ -85,6 +85,7 @@ class DealResult:
     auction: tuple = ()  # the auction's bids and passes in order ("bid:120", "pass", ...)
     bid: int = 0  # the winning bid (0 without an auction)
     bidder: int = -1  # who won the auction
+    exchange: tuple = ()  # the cards a widow's taker gave or laid aside, in order ("QS", ...)
     first: int = -1  # the seat that played the deal's first card (or passed first in a layout)
     blocked: bool = False  # a layout deal that ended because nobody could play
 
@@ -229,6 +230,7 @@ class Match:
             bets=tuple(state.record_bets()),
             wagers=state.betting.public() if state.betting is not None else (),
             auction=tuple(state.record_auction()),
+            exchange=tuple(state.record_exchange()),
             bid=state.bid,
             bidder=state.bidder,
             first=self.first,

@@ -614,12 +614,18 @@ class TrickDeal(Deal):
         return st
 
     @classmethod
+    def _new_in_auction(cls, contract, view: SeatView, hands: list) -> "TrickDeal":
+        """A new deal of these hands, to continue the view's auction on (a widow's deal puts the
+        cards in no hand into its widow)."""
+        return cls(contract, view.players, view.deck, view.dealer, [list(bits(h)) for h in hands], view.direction,
+                   view.deal_number)
+
+    @classmethod
     def _in_auction(cls, contract, view: SeatView, hands: list) -> "TrickDeal":
         """The deal in its auction, continued from the bids the view shows (any passing done):
         the seat on turn and the bids are the view's, never worked out again from ``hands``,
         which are assumed; only the seat that plays if all pass is read from them."""
-        st = cls(contract, view.players, view.deck, view.dealer, [list(bits(h)) for h in hands], view.direction,
-                 view.deal_number)
+        st = cls._new_in_auction(contract, view, hands)
         if st.phase == PASSING:  # the view's hands are after the exchange
             st.pass_offset, st.actions = 0, []
             st._after_passing()

@@ -22,6 +22,10 @@ def aspects(c, rs, spec) -> dict:
         out["passing"] = _passing_words(spec.pass_cards)
     if spec.auction is not None:
         out["auction"] = _auction_words(spec.auction)
+    if spec.widow is not None:
+        from .widow import words as widow_words
+
+        out["widow"] = widow_words(spec.widow)
     t = spec.trump
     if not isinstance(t, str):  # the mapping of a called trump
         choices = t.choices or SUIT_NAMES

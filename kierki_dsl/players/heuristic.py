@@ -12,7 +12,8 @@ low cards where tricks cost, many high ones where they pay; never in layout deal
 auction it bids the lowest bid allowed while its hand is strong enough (high cards and a long
 suit), one step further for each point of strength, and passes otherwise; as an auction's
 seller it declines a deal its hand is too weak for (when it may), accepts an offer worth at
-least as many steps as its hand's edge, and otherwise refuses and plays itself.
+least as many steps as its hand's edge, and otherwise refuses and plays itself; having taken
+a widow it gives away or lays aside its lowest cards.
 """
 from __future__ import annotations
 
@@ -47,6 +48,11 @@ def seller_choice(hand: int, legal, offer: int, rule) -> int:
     if ACCEPT in legal and steps >= strength:
         return ACCEPT
     return REFUSE if REFUSE in legal else legal[0]
+
+
+def lowest_card(cards) -> int:
+    """A widow's taker's card to give or lay aside: the lowest rank (then the lowest suit)."""
+    return min(cards, key=lambda c: (c % 13, c // 13))
 
 
 def call_by_length(cards) -> int:
@@ -262,6 +268,8 @@ class HeuristicPlayer(Player):
             return self._bid(view, legal)
         if view.phase == "expose":
             return self._expose(view, legal)
+        if view.phase == "exchange":
+            return lowest_card(legal)
         if is_bet(legal[-1]):
             return self._bet(view, legal)
         if view.layout is not None:

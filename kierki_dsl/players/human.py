@@ -257,6 +257,8 @@ class HumanPlayer(Player):
             return self._auction(view, legal)
         if view.phase == "expose":
             return self._expose(view, legal)
+        if view.phase == "exchange":
+            return self._exchange(view, legal)
         if is_call(legal[0]):
             return self._call(view, legal)
         if is_bet(legal[-1]):
@@ -365,6 +367,33 @@ class HumanPlayer(Player):
                 if t in (words(a).lower(), words(a).lower().replace("double ", "d ").replace("red ", "r ")):
                     return a
             self.say("Type a number from the list, 'double E', 'redouble N' or 'done'.")
+
+    def _exchange(self, view, legal) -> int:
+        """A widow's taker gives a card (or lays one aside); a refused card is told why."""
+        n = view.players
+        contract = self.rules.contracts.get(view.contract) if self.rules is not None else None
+        rule = contract.widow if contract is not None else None
+        done = len(view.exchanged)
+        to = rule.recipient(view.seat, done, n, view.direction) if rule is not None else -1
+        self.say("You took the widow: " + " ".join(card_pretty(c) for c in view.widow) + ".")
+        if view.exchanged:
+            self.say("So far: " + ", ".join(f"{card_pretty(c)} to {seat_name(t, n) if t >= 0 else 'aside'}"
+                                            for c, t in view.exchanged))
+        what = f"a card to give to {seat_name(to, n)}" if to >= 0 else "a card to lay aside"
+        options = sorted(legal, key=lambda c: (c // 13, -(c % 13)))
+        self.say("Legal: " + "  ".join(f"{i}) {card_pretty(c)}" for i, c in enumerate(options, start=1)))
+        while True:
+            t = self.ask(f"{what}> ").strip()
+            if t.isdigit() and 1 <= int(t) <= len(options):
+                return options[int(t) - 1]
+            try:
+                card = parse_card(t)
+            except CardError:
+                self.say("Type a number from the list or a card such as KH.")
+                continue
+            if card in legal:
+                return card
+            self.say(f"You cannot give {t}: {self._reason(view, card) or 'not allowed now'}.")
 
     def _expose(self, view, legal) -> int:
         """Expose a card (doubling its cost to whoever takes it) or say done; a refused choice is told why."""

@@ -125,7 +125,7 @@ def _after_the_auction(st) -> None:
     """Everybody else passes, the winner calls trumps by the heuristic's rule, nobody doubles
     (unless a duty says so) or exposes: the state is then ready for a playout."""
     from ..interpreter.actions import PASS, call
-    from .heuristic import call_by_length, seller_choice
+    from .heuristic import call_by_length, lowest_card, seller_choice
 
     while st.phase == "auction":
         legal = st.legal_actions()
@@ -133,6 +133,8 @@ def _after_the_auction(st) -> None:
             st.apply_action(PASS)
         else:  # a seller decides as the heuristic does
             st.apply_action(seller_choice(st.hands[st.current_player()], legal, st.auction.bid, st.contract.auction))
+    while st.phase == "exchange":  # a widow's taker puts out his lowest cards, as the heuristic does
+        st.apply_action(lowest_card(st.legal_actions()))
     if st.phase == "call":
         suit = call_by_length(list(bits(st.hands[st.caller])))
         legal = st.legal_actions()
@@ -203,7 +205,7 @@ def _sample(view, rng) -> list:
     for s, count in enumerate(view.drawn):  # a seat that drew from a stock may hold a suit it showed out of
         if count:
             void[s] = 0
-    stock = n  # with a stock, the cards no seat holds stay in it: one more place, of its size
+    stock = n  # the cards no seat holds (a stock, a face-down widow, discards): one more place, of their number
     passed = 0
     for c in view.passed:
         passed |= 1 << c
@@ -217,7 +219,7 @@ def _sample(view, rng) -> list:
         return [s for s in range(n + 1)
                 if s != me and (s == stock or ignore_voids or not void[s] >> (card // 13) & 1)]
 
-    room = [0 if s == me else sizes[s] for s in range(n)] + [view.stock]
+    room = [0 if s == me else sizes[s] for s in range(n)] + [view.stock + view.aside]
     hands = deal_out(unseen, room, able, draws(rng))
     if hands is None:  # pragma: no cover - the last try ignores voids and always fits
         hands = [0] * (n + 1)
