@@ -138,3 +138,23 @@ def test_lint_finds_a_widow_that_cannot_work(tmp_path):
         "first_lead: bidder", "first_lead: dealer").replace(
         '"if seat == bidder then -bid / 10 else 0"', "0"), "utf-8")
     assert [d.code for d in lint_file(str(bad))] == ["M633"], "no auction: nobody is `bidder`"
+
+
+def test_each_seat_sees_only_its_share_of_the_widow_and_the_exchange(rs):
+    """Walked view by view: the face-down widow is shown to nobody before it is taken, a seat
+    learns only the cards given to it, and every view is plain data (the seat boundary)."""
+    from test_seat_boundary import check_view
+
+    st = _deal(rs)
+    played = 0
+    while not st.is_terminal():
+        for seat in range(3):
+            view = st.view(seat)
+            check_view(view, st.hands[seat], played, list(st.hands))
+            assert view.widow == () if st.taker < 0 else set(view.widow) == WIDOW
+            assert all(seat in (st.taker, to) for _, to in view.exchanged)
+            assert view.aside == (3 if st.taker < 0 else 0)
+        action = st.legal_actions()[-1]
+        if st.phase == "play":
+            played |= 1 << action
+        st.apply_action(action)
