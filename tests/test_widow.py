@@ -75,9 +75,11 @@ def test_the_winner_takes_the_widow_and_gives_one_card_to_each_other_player(rs):
     assert st.trick_no == 9 and st.record_exchange() == ["JC", "KH"] and len(st.record_plays()) == 24
 
 
-def test_discarding_lays_as_many_cards_aside(rs, tmp_path):
+def test_discarding_lays_as_many_cards_aside(rs, tmp_path, cli):
     path = tmp_path / "discard.yaml"
     path.write_text(RULES.replace("then: give, each: 1", "then: discard"), "utf-8")
+    rc, out, _ = cli("diff", rs.path, str(path))
+    assert "gives 1 card to every other player → " in out and "lays 3 cards aside, which score for nobody" in out
     rs2 = Ruleset.load(str(path))
     st = rs2.contracts["gra"].new_deal(3, rs2.deck, 0, [list(h) for h in DEALT])
     for action in (bid(100), PASS, PASS):
