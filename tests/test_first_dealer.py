@@ -68,3 +68,19 @@ def test_explain_diff_and_lint(cli, tmp_path):
     bad.write_text(f"kierki: 1\nextends: {TRIX}\nname: bad\nmatch:\n  first_dealer: holder(7X)\n", "utf-8")
     found = lint_file(str(bad))
     assert [(d.code, d.pos.line) for d in found] == [("E301", 5)] and "match.first_dealer" in found[0].message
+
+
+def test_the_game_adapter_names_the_same_first_dealer():
+    """OpenSpiel/PettingZoo's game (chance deals each card): after the first deal's cards, the
+    holder of 7H deals, and the deal passes on from him."""
+    import random
+
+    from kierki_dsl.adapters.game import GameSpec, GameState
+
+    rs = Ruleset.load(str(TRIX))
+    rng = random.Random(5)
+    for _ in range(3):
+        st = GameState(GameSpec.make(rs, scope="match"))
+        while st.is_chance():
+            st.apply_action(rng.choice([a for a, _ in st.chance_outcomes()]))
+        assert st.dealer == st.first_dealer == holder_of_7h(st.dealt)
