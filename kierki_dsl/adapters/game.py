@@ -75,7 +75,7 @@ class GameSpec:
             num_actions=max(CHOOSE_BASE + width, 75, *(EXPOSE_BASE + 52 for c in ruleset.contracts.values()
                                                         if c.exposure is not None),
                             *(BID_BASE + c.auction.high + 1 for c in ruleset.contracts.values()
-                              if getattr(c, "auction", None) is not None)),
+                              if c.auction is not None)),
             max_decisions=count * per_deal,
             max_chance=count * cards + (1 if ruleset.first_dealer is None else 0),
             contracts=tuple(sorted(ruleset.contracts)),
