@@ -20,7 +20,7 @@ from .ruleset.semantics import contract_total
 _RANK_PLURAL = {8: "tens", 9: "jacks", 10: "queens", 11: "kings", 12: "aces"}
 _SEAT_WORDS = {"dealer": "the dealer", "left(dealer)": "the player to the dealer's left",
                "right(dealer)": "the player to the dealer's right", "holder(2C)": "the holder of the two of clubs",
-               "bidder": "the highest bidder"}
+               "bidder": "the auction's winner"}
 
 
 def _rank_plural(r: int) -> str:

@@ -129,7 +129,7 @@ def test_a_match_with_every_player_records_and_replays(rs, cli):
     assert not report.ok
     assert lint_file(rs.path) == []
     rc, out, _ = cli("explain", rs.path)
-    assert "the last 3 cards dealt lie face down as a widow; after the auction the auction's winner takes them" in out
+    assert "the last 3 cards dealt lie face down as a widow; after the auction its winner takes them, shows them" in out
 
 
 def test_lint_finds_a_widow_that_cannot_work(tmp_path):

@@ -107,7 +107,7 @@ def words(spec) -> str:
     """The widow in words (``kierki explain``, ``kierki diff``)."""
     from ..explain import seat
 
-    who = seat(spec.taken_by.text) if spec.taken_by is not None else "the auction's winner"
+    who = seat(spec.taken_by.text) if spec.taken_by is not None else "its winner"
     lies = "face up" if spec.face_up else "face down"
     after = (f"gives {spec.each} card{'s' if spec.each != 1 else ''} to every other player" if spec.then == "give"
              else f"lays {spec.cards} cards aside, which score for nobody")
