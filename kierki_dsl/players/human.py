@@ -111,8 +111,13 @@ class HumanPlayer(Player):
     def ask(self, prompt: str) -> str:
         self.out.write(prompt)
         self.out.flush()
-        line = self.inp.readline()
+        try:
+            line = self.inp.readline()
+        except KeyboardInterrupt:
+            self.say()  # what is said next ("kierki: interrupted ...") starts a line, not after the prompt
+            raise
         if not line:
+            self.say()
             raise HumanQuit()
         return line.strip()[:MAX_ANSWER]  # no answer is longer; a pasted flood is cut, not parsed
 
