@@ -32,6 +32,8 @@ HANDS = (  # dealer 2: seat 0 bids first and, alone bidding, leads
     "TH 9H KS QS JS AD TD KD",
     "AH JH QD 9C TC KC QC JC",
 )
+# Each hand's last card was dealt to the musik (the widow): seat 0 takes it and gives seat 1
+# and seat 2 their last cards back, so the hands in play are the ones written.
 
 
 def c(text: str) -> int:
@@ -39,14 +41,19 @@ def c(text: str) -> int:
 
 
 def _deal(hands=HANDS, bids=(100, 0, 0)):
-    """A Tysiąc deal of these hands, dealer 2, the auction played: 0 in ``bids`` is a pass."""
+    """A Tysiąc deal whose hands in play are ``hands``, dealer 2: seat 0 wins the auction (0 in
+    ``bids`` is a pass), takes the musik (the last card of each hand) and gives seats 1 and 2
+    their last cards."""
     contract = TYSIAC.contracts["tysiac"]
-    st = contract.new_deal(3, TYSIAC.deck, 2, [[c(x) for x in h.split()] for h in hands], 1, 1)
+    dealt = [[c(x) for x in h.split()] for h in hands]
+    st = contract.new_deal(3, TYSIAC.deck, 2, dealt, 1, 1)
     for value in bids:
-        if st.phase != "auction":
-            break
         st.apply_action(bid(value) if value else PASS)
-    assert st.phase == "play"
+    assert st.phase == "exchange" and st.bidder == 0
+    assert sorted(st.view(1).widow) == sorted(d[-1] for d in dealt), "the musik is shown to everybody"
+    st.apply_action(dealt[1][-1])
+    st.apply_action(dealt[2][-1])
+    assert st.phase == "play" and [st.hands[s] for s in range(3)] == [sum(1 << x for x in d) for d in dealt]
     return st
 
 
@@ -58,7 +65,7 @@ def _play(st, *cards: str) -> None:
 def test_the_ruleset_lints_clean_and_names_its_sources():
     assert [str(d) for d in lint_file(str(PATH))] == []
     head = PATH.read_text("utf-8").split("\nkierki:")[0]
-    assert "zagraj.pl" in head and "pagat" in head and "Simplified" in head
+    assert "zagraj.pl" in head and "pagat" in head and "Not modelled" in head
     assert "PL:" in TYSIAC.description and "EN:" in TYSIAC.description
 
 
@@ -111,9 +118,12 @@ def test_no_marriage_in_the_first_trick_nor_without_both_cards():
 
 
 def test_the_bidder_scores_his_bid_or_loses_it_and_the_others_their_rounded_points():
+    from kierki_dsl.interpreter.match import deal_out, shuffled
+
     rng = random.Random(4)
-    for bids in ((100, 0, 0), (100, 110, 120)):
-        st = _deal(bids=bids)
+    contract = TYSIAC.contracts["tysiac"]
+    for dealer in range(6):
+        st = contract.new_deal(3, TYSIAC.deck, dealer % 3, deal_out(shuffled(rng, TYSIAC.deck), dealer % 3, 3, 1), 1, 1)
         while not st.is_terminal():
             st.apply_action(rng.choice(st.legal_actions()))
         got = []
@@ -161,7 +171,7 @@ def test_every_player_plays_recorded_deals_that_replay():
 
 
 def test_a_whole_match_ends_at_1000():
-    runner = MatchRunner(TYSIAC, [make_player("random") for _ in range(3)], seed=3)
+    runner = MatchRunner(TYSIAC, [make_player("heuristic") for _ in range(3)], seed=3)
     results = list(runner.deals())
     assert max(results[-1].totals) >= 1000 and all(max(r.totals) < 1000 for r in results[:-1])
 
@@ -257,3 +267,14 @@ def test_the_browser_is_told_the_rank_order_and_the_usual_order_is_not_sent():
     ranked = sorted(range(13), key=lambda r: -strength[r])[:6]
     assert ranked == [12, 8, 11, 10, 9, 7], "A 10 K Q J 9 by rank id"
     assert contract_info(Ruleset.load(str(STANDARD)), "bez_lew")["rank_order"] is None
+
+
+def test_a_bid_above_120_needs_a_marriage_in_the_hand_bid_from():
+    """Bidding comes before the musik is taken: seat 0's queen of hearts lies in the musik, so
+    with the king alone it may bid 120 but not 130; seat 1 holds K♠ Q♠ and may."""
+    hands = ("KH AS TS 9S JD 9D AC QH", "TH 9H KS QS JS AD TD KD", "AH JH QD 9C TC KC QC JC")
+    st = TYSIAC.contracts["tysiac"].new_deal(3, TYSIAC.deck, 2, [[c(x) for x in h.split()] for h in hands], 1, 1)
+    assert bid(120) in st.legal_actions() and bid(130) not in st.legal_actions()
+    assert "marriage" in st.why_illegal(bid(130))
+    st.apply_action(bid(120))
+    assert bid(130) in st.legal_actions() and bid(360) in st.legal_actions()

@@ -1,4 +1,4 @@
-"""The deal states of contracts with declarations: the plain trick and stock deals, plus the
+"""The deal states of contracts with declarations: the plain trick, stock and widow deals, plus the
 declarations each lead makes (``declarations.on_lead``). Contracts without declarations play
 the plain states, whose play loop never looks for them."""
 from __future__ import annotations
@@ -6,6 +6,7 @@ from __future__ import annotations
 from .declarations import on_lead
 from .stockstate import StockDeal
 from .trickstate import TrickDeal
+from .widowstate import WidowDeal
 
 
 class Declaring:
@@ -26,5 +27,9 @@ class DeclaringStockDeal(Declaring, StockDeal):
     """A deal with a stock to draw from and declarations."""
 
 
+class DeclaringWidowDeal(Declaring, WidowDeal):
+    """A deal with a widow (Tysiąc's musik) and declarations."""
+
+
 #: The declaring state of each plain one.
-DECLARING = {TrickDeal: DeclaringTrickDeal, StockDeal: DeclaringStockDeal}
+DECLARING = {TrickDeal: DeclaringTrickDeal, StockDeal: DeclaringStockDeal, WidowDeal: DeclaringWidowDeal}

@@ -21,6 +21,7 @@ from . import scopes
 from .catalogue import Contract, DealType, register
 from .bidding import AUCTION, Auction, build_auction
 from .declarations import DECLARATIONS, build_declarations
+from .widow import WIDOW, Widow, build_widow
 from .exposure import EXPOSURE, Exposure, build_exposure
 from .stock import STOCK, Stock, build_stock
 from .doubling import DOUBLING, Doubling, build_doubling
@@ -94,6 +95,8 @@ FIELDS = {
                       default=None),
     "stock": Field(STOCK, "deal part of the deck; players unable to follow suit draw from the rest (kierki "
                    "dominowe)", default=None),
+    "widow": Field(WIDOW, "cards dealt aside that the auction's winner takes, then discards or gives as many "
+                   "(Tysiąc's musik)", default=None),
     "declarations": Field(DECLARATIONS, "declarations made by leading a card (marriages): they credit points to "
                           "the leader's `declared` and may change trumps", default=[]),
 }
@@ -177,6 +180,7 @@ class TrickContract(Contract):
     auction: Optional[Auction] = None
     stock: Optional[Stock] = None
     exposure: Optional[Exposure] = None
+    widow: Optional[Widow] = None
     order: Optional[tuple] = None  # the deck's rank order (``rankorder``): None, the usual A K Q ... 2
     declarations: tuple = ()  # declarations made by leading a card (``declarations``)
     _tables: dict = attrs.field(factory=dict, repr=False)
@@ -188,10 +192,13 @@ class TrickContract(Contract):
         return self._deal_class()(self, players, deck, dealer, dealt, direction, number, memory)
 
     def _deal_class(self):
-        """The deal state of this contract: with a stock, the deal that draws from it; with
-        declarations, one that declares after each lead."""
+        """The deal state of this contract: with a stock, the deal that draws from it; with a
+        widow, the deal that sets it aside for the auction's winner; with declarations, one of
+        these that declares after each lead."""
         if self.stock is not None:
             from .stockstate import StockDeal as base
+        elif self.widow is not None:
+            from .widowstate import WidowDeal as base
         else:
             from .trickstate import TrickDeal as base
         if self.declarations:
@@ -298,7 +305,7 @@ class TrickContract(Contract):
         """The whole-deal random player of ``fastplay`` for this contract, or None."""
         from .fastplay import compile_tricks
 
-        if self.auction is not None or self.stock is not None or self.exposure is not None:
+        if self.auction is not None or self.stock is not None or self.exposure is not None or self.widow is not None:
             return None  # bids and exposures are decisions, draws vary the number of tricks: the interpreter plays them
         if self.order is not None or self.declarations:
             return None  # the fast kernels compare ranks by bit and keep one trump: the interpreter plays these
@@ -322,7 +329,7 @@ class TrickContract(Contract):
         if self.doubling is not None:
             from .doubling import check_doubling
 
-            check_doubling(self, where, bctx)
+            check_doubling(self, where, bctx, players=players)
         if self.exposure is not None:
             from .exposure import check_exposure
 
@@ -494,8 +501,12 @@ class Tricks(DealType):
         auction, auction_ok = build_auction(spec.auction, ctx, w + ("auction",))
         stock, stock_ok = build_stock(spec.stock, ctx, w + ("stock",), spec.follow_suit)
         exposure, exposure_ok = build_exposure(spec.exposure, ctx, w + ("exposure",))
+        widow, widow_ok = build_widow(spec.widow, ctx, w + ("widow",), spec.auction is not None)
+        if spec.widow is not None and spec.stock is not None:
+            ctx.error(w + ("widow",), "M633", "a contract has a stock or a widow, not both")
+            widow_ok = False
         declarations, declarations_ok = build_declarations(spec.declarations, ctx, w + ("declarations",))
-        if first_lead is None or not doubling_ok or not auction_ok or not stock_ok or not exposure_ok:
+        if first_lead is None or not doubling_ok or not auction_ok or not stock_ok or not exposure_ok or not widow_ok:
             ok = False
         if not declarations_ok:
             ok = False
@@ -521,6 +532,7 @@ class Tricks(DealType):
             auction=auction,
             stock=stock,
             exposure=exposure,
+            widow=widow,
             order=ctx.order,
             declarations=declarations,
         )
