@@ -9,6 +9,7 @@ from .bidding import AuctionRound
 from .catalogue import Deal
 from .doubling import BettingRound, split_total
 from .exposure import ExposureRound
+from .fastplay import exchange
 from .envs import card_scoring_env, end_when_env, play_env, seat_env, trick_env
 from .trickkernel import add_seat_scores, beats_table, playout, values_by_trick, winning_card
 from .phases import Phase
@@ -140,6 +141,7 @@ class TrickDeal(Deal):
         self._tables = c.tables(self.tricks_total, self.trump, self.players)
         self._values = values_by_trick(c, self.tricks_total, self.trump, self.players)
         self._kernel = c.legality(self.tricks_total, self.trump, self.deck)
+        self._legal = self._kernel.legal  # (mask, card ids) of a hand in a position
         self._at_trick()
         self._beats = beats_table(self.trump)
         self._lhand = -1
@@ -158,10 +160,12 @@ class TrickDeal(Deal):
 
     def legal_actions(self) -> list[int]:
         if self.phase is PLAY:
-            if self.hands[self.to_move] != self._lhand:
-                self.legal_mask()
+            hand = self.hands[self.to_move]
+            if hand != self._lhand:
+                self._lmask, self._lc = self._legal(hand, self.led, self._progs, self.trick_no, self)
+                self._lhand = hand
             return list(self._lc)
-        if self.phase == PASSING:
+        if self.phase is PASSING:
             return list(self._passable[self.to_move])
         if self.phase == CALL:
             return [call(s) for s in self.contract.call.choices]
@@ -190,7 +194,7 @@ class TrickDeal(Deal):
             return self._lmask
         if self.phase is not PLAY:
             return 0
-        legal, self._lc = self._kernel.legal(hand, self.led, self._progs, self.trick_no, self)
+        legal, self._lc = self._legal(hand, self.led, self._progs, self.trick_no, self)
         self._lhand, self._lmask = hand, legal
         return legal
 
@@ -229,21 +233,25 @@ class TrickDeal(Deal):
     # -- applying actions ------------------------------------------------------------------
     def apply_action(self, action: int) -> None:
         if self.phase is PLAY:
-            if self.hands[self.to_move] != self._lhand:
-                self.legal_mask()
+            hand = self.hands[self.to_move]
+            if hand != self._lhand:
+                self._lmask, self._lc = self._legal(hand, self.led, self._progs, self.trick_no, self)
+                self._lhand = hand
             if action not in self._lc:
                 raise IllegalAction(self.why_illegal(action) or "illegal card")
             self.play_legal(action)
             return
-        if self.phase == PASSING:
+        if self.phase is PASSING:
             seat = self.to_move
-            if action not in self._passable[seat]:
+            passable = self._passable[seat]
+            if action not in passable:
                 raise IllegalAction(self.why_illegal(action) or "illegal pass")
-            self._passable[seat].remove(action)
+            passable.remove(action)
             self.actions.append(action)
-            self.passes[seat].append(action)
+            passes = self.passes[seat]
+            passes.append(action)
             count = self.contract.passing.count
-            if len(self.passes[seat]) == count:
+            if len(passes) == count:
                 if len(self.actions) == count * self.players:  # passing comes first: these are all passes
                     self._exchange()
                 else:
@@ -309,14 +317,13 @@ class TrickDeal(Deal):
 
     def _exchange(self) -> None:
         """Every seat gives its chosen cards to the seat ``pass_offset`` places on, at once."""
-        n = self.players
-        for s in range(n):
-            for c in self.passes[s]:
-                self.hands[s] &= ~(1 << c)
-        for s in range(n):
-            to = (s + self.direction * self.pass_offset) % n
-            for c in self.passes[s]:
-                self.hands[to] |= 1 << c
+        given = []
+        for p in self.passes:
+            g = 0
+            for c in p:
+                g |= BIT[c]
+            given.append(g)
+        self.hands[:] = exchange(self.hands, given, self.direction * self.pass_offset, self.players)
         self.phase = PLAY
         self._after_passing()
 
