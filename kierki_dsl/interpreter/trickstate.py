@@ -20,10 +20,24 @@ EXPOSE = Phase.EXPOSE
 HEARTS = SUIT_MASK[1]
 #: The (seat, card) entries of a trick, made once: playing a card allocates nothing.
 PLAYS = tuple(tuple((seat, c) for c in range(52)) for seat in range(8))
+#: What a deal state holds, as slots: a state's ~50 fields in an instance dict make every
+#: attribute read of the stepping loop slower (CPython shares dict layouts only up to 30 keys).
+SLOTS = (
+    "contract", "memory", "players", "deck", "dealer", "direction", "dealt", "hands", "tricks_total", "trump",
+    "caller", "scores", "taken", "tricks_won", "actions", "trick", "trick_no", "led", "played", "completed",
+    "hearts_broken", "phase", "to_move", "ended_early", "number", "betting", "auction", "exposures", "bid", "bidder",
+    "passes", "_passable", "win", "_next", "pass_offset",
+    # set once play starts (``_start_play``, ``_compiled``, ``_at_trick``) and by the legality cache
+    "leader", "_tables", "_values", "_trick_points", "_dynamic", "_kernel", "_legal", "_refresh", "_beats", "_early",
+    "_progs", "_watch", "_lhand", "_lmask", "_lc",
+)
+_UNSET = object()
 
 
 class TrickDeal(Deal):
     """One deal of a trick contract, from the trump call (if any) to the last trick."""
+
+    __slots__ = SLOTS + ("__dict__",)  # a dict too: subclasses (a stock deal) keep their own fields there
 
     def __init__(self, contract, players: int, deck: int, dealer: int, dealt: list, direction: int = 1, number: int = 1,
                  memory: Optional[dict] = None):
@@ -140,8 +154,11 @@ class TrickDeal(Deal):
         c = self.contract
         self._tables = c.tables(self.tricks_total, self.trump, self.players)
         self._values = values_by_trick(c, self.tricks_total, self.trump, self.players)
-        self._kernel = c.legality(self.tricks_total, self.trump, self.deck)
-        self._legal = self._kernel.legal  # (mask, card ids) of a hand in a position
+        self._trick_points, _, self._dynamic = self._tables
+        k = self._kernel = c.legality(self.tricks_total, self.trump, self.deck)
+        self._legal = k.legal  # (mask, card ids) of a hand in a position
+        # the trick numbers whose start may change the legality programs (beyond watched cards)
+        self._refresh = range(self.tricks_total + 2) if k.every_trick else k.turning
         self._at_trick()
         self._beats = beats_table(self.trump)
         self._lhand = -1
@@ -357,8 +374,7 @@ class TrickDeal(Deal):
         win = self.win
         n = self.trick_no
         value = self._values[n][0]  # the static points of each card in this trick
-        trick_points, _, dynamic = self._tables
-        pts = trick_points[n]
+        pts = self._trick_points[n]
         tm = 0
         for s, c in trick:
             tm |= BIT[c]
@@ -366,8 +382,8 @@ class TrickDeal(Deal):
             if c == win:
                 winner = s
         leader = trick[0][0]
-        if dynamic:
-            pts += self._dynamic_points(dynamic, tm, winner, leader, n)
+        if self._dynamic:
+            pts += self._dynamic_points(self._dynamic, tm, winner, leader, n)
         self.scores[winner] += pts
         self.taken[winner] |= tm
         self.tricks_won[winner] += 1
@@ -382,8 +398,7 @@ class TrickDeal(Deal):
         if n > self.tricks_total or (self._early and self._ends_early()):
             self._finish_deal()
             return
-        k = self._kernel
-        if tm & self._watch or k.every_trick or n in k.turning:
+        if tm & self._watch or n in self._refresh:
             self._at_trick()
 
     def _at_trick(self) -> None:
@@ -541,6 +556,10 @@ class TrickDeal(Deal):
     def clone(self) -> "TrickDeal":
         """An independent copy (for search): lists are copied, compiled rules shared."""
         other = object.__new__(type(self))
+        for name in SLOTS:
+            value = getattr(self, name, _UNSET)
+            if value is not _UNSET:
+                setattr(other, name, value)
         other.__dict__.update(self.__dict__)
         other.hands = list(self.hands)
         other.scores = list(self.scores)
