@@ -11,7 +11,7 @@ from .doubling import BettingRound, split_total
 from .exposure import ExposureRound
 from .fastplay import exchange
 from .envs import card_scoring_env, end_when_env, play_env, seat_env, trick_env
-from .trickkernel import add_seat_scores, beats_table, playout, values_by_trick, winning_card
+from .trickkernel import add_seat_scores, playout, winning_card
 from .phases import Phase
 from .view import SeatView
 
@@ -29,6 +29,7 @@ SLOTS = (
     "passes", "_passable", "win", "_next", "pass_offset",
     # set once play starts (``_start_play``, ``_compiled``, ``_at_trick``) and by the legality cache
     "leader", "_tables", "_values", "_trick_points", "_dynamic", "_kernel", "_legal", "_refresh", "_beats", "_early",
+    "_seat_scorers",
     "_progs", "_watch", "_lhand", "_lmask", "_lc",
 )
 _UNSET = object()
@@ -151,18 +152,13 @@ class TrickDeal(Deal):
     def _compiled(self) -> None:
         """The contract's rules compiled for this deal's trump: scoring tables, the legality
         kernel and the current trick's programs (once the trump is known)."""
-        c = self.contract
-        self._tables = c.tables(self.tricks_total, self.trump, self.players)
-        self._values = values_by_trick(c, self.tricks_total, self.trump, self.players)
+        (self._tables, self._values, k, self._refresh, self._beats, self._early,
+         self._seat_scorers) = self.contract.play_rules(self.tricks_total, self.trump, self.players, self.deck)
         self._trick_points, _, self._dynamic = self._tables
-        k = self._kernel = c.legality(self.tricks_total, self.trump, self.deck)
+        self._kernel = k
         self._legal = k.legal  # (mask, card ids) of a hand in a position
-        # the trick numbers whose start may change the legality programs (beyond watched cards)
-        self._refresh = range(self.tricks_total + 2) if k.every_trick else k.turning
         self._at_trick()
-        self._beats = beats_table(self.trump)
         self._lhand = -1
-        self._early = c.early_stop or c.end_when is not None
 
     # -- queries ---------------------------------------------------------------------------
     def is_terminal(self) -> bool:
@@ -446,8 +442,7 @@ class TrickDeal(Deal):
     def _finish_deal(self) -> None:
         if self.trick_no <= self.tricks_total:
             self.ended_early = True
-        seat_scorers = [s for s in self.contract.scorers if s.kind == "seat"]
-        add_seat_scores(self.scores, seat_scorers, self.dealer, self.players, self.caller, self.trump,
+        add_seat_scores(self.scores, self._seat_scorers, self.dealer, self.players, self.caller, self.trump,
                         self.tricks_won, self.tricks_total, self.taken, self.deck, self.bidder, self.bid)
         if self.exposures is not None:
             self.exposures.settle(self.scores, self.completed, self._tables)
