@@ -32,7 +32,20 @@ SLOTS = (
     "_seat_scorers",
     "_progs", "_watch", "_lhand", "_lmask", "_lc",
 )
-_UNSET = object()
+
+
+def _copier(names: tuple):
+    """``copy(src, dst)``: the fields ``names`` of one state set on another, one statement
+    each (written out once: a loop of ``setattr`` costs ten times more per field). The source
+    is made of these identifiers, this module's own, and nothing else."""
+    assert all(n.isidentifier() for n in names)
+    source = "def copy(src, dst):\n" + "".join(f"    dst.{n} = src.{n}\n" for n in names)
+    space: dict = {}
+    exec(compile(source, "<trickstate.SLOTS>", "exec"), space)
+    return space["copy"]
+
+
+_copy_fields = _copier(SLOTS)  # every slot is always set (``_before_compiled``)
 
 
 class TrickDeal(Deal):
@@ -76,12 +89,21 @@ class TrickDeal(Deal):
         self.win = -1  # the card winning the trick in progress
         self._lhand, self._lmask, self._lc = -1, 0, ()  # the hand on turn and its legal cards (mask, ids)
         self._next = tuple((s + direction) % players for s in range(players))
+        self._before_compiled()
         self.pass_offset = contract.passing.offset(number, players) if contract.passing else 0
         if self.pass_offset:
             self.phase = PASSING
             self.to_move = (dealer + direction) % players
         else:
             self._after_passing()
+
+    def _before_compiled(self) -> None:
+        """The fields ``_start_play`` and ``_compiled`` set, empty until then (every slot is
+        always set, so ``clone`` copies them all at once)."""
+        self.leader = -1
+        self._tables = self._values = self._trick_points = self._dynamic = self._kernel = self._legal = None
+        self._refresh = self._beats = self._seat_scorers = self._progs = None
+        self._early, self._watch = False, 0
 
     def _after_passing(self) -> None:
         """The auction, if the contract has one, then the trump call or play."""
@@ -246,14 +268,11 @@ class TrickDeal(Deal):
     # -- applying actions ------------------------------------------------------------------
     def apply_action(self, action: int) -> None:
         if self.phase is PLAY:
-            hand = self.hands[self.to_move]
-            if hand != self._lhand:
-                self._lmask, self._lc = self._legal(hand, self.led, self._progs, self.trick_no, self)
-                self._lhand = hand
-            if action not in self._lc:
-                raise IllegalAction(self.why_illegal(action) or "illegal card")
-            self.play_legal(action)
-            return
+            if self.hands[self.to_move] != self._lhand:
+                self.legal_mask()
+            if action in self._lc:
+                return self.play_legal(action)
+            raise IllegalAction(self.why_illegal(action) or "illegal card")
         if self.phase is PASSING:
             seat = self.to_move
             passable = self._passable[seat]
@@ -551,10 +570,7 @@ class TrickDeal(Deal):
     def clone(self) -> "TrickDeal":
         """An independent copy (for search): lists are copied, compiled rules shared."""
         other = object.__new__(type(self))
-        for name in SLOTS:
-            value = getattr(self, name, _UNSET)
-            if value is not _UNSET:
-                setattr(other, name, value)
+        _copy_fields(self, other)
         other.__dict__.update(self.__dict__)
         other.hands = list(self.hands)
         other.scores = list(self.scores)
@@ -620,6 +636,7 @@ class TrickDeal(Deal):
         st.exposures = (ExposureRound.settled(view.exposed, c.exposure, view.players) if c.exposure is not None
                         else None)
         st.dealt = [[] for _ in range(view.players)]
+        st._lmask, st._lc = 0, ()
         st.leader = view.trick[0][0] if view.trick else view.seat
         st._compiled()
         return st
