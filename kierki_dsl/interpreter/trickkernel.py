@@ -15,7 +15,7 @@ import functools
 from ..cards import FULL_DECK, SUIT_MASK, bits, card_list, popcount
 from ..expr import RuleRuntimeError
 from ..rankorder import highest, rank_key
-from .envs import seat_end_env
+from .envs import seat_end_env, seat_end_envs
 
 
 def winning_card(trick_mask: int, led: int, trump: int, order=None) -> int:
@@ -58,9 +58,10 @@ def add_seat_scores(scores: list, seat_scorers, dealer: int, players: int, calle
                     declared=None) -> None:
     """Add every seat's end-of-deal points (``per_seat`` components) to ``scores``; ``declared``:
     per seat, the points of its declarations (None: none made)."""
-    for seat in range(players):
-        env = seat_end_env(seat, dealer, players, caller, trump, tricks_won[seat], tricks, taken[seat], taken, deck,
-                           bidder, bid, declared[seat] if declared else 0)
+    if not seat_scorers:
+        return
+    for seat, env in enumerate(seat_end_envs(dealer, players, caller, trump, tricks_won, tricks, taken, deck, bidder,
+                                             bid, declared)):
         for s in seat_scorers:
             scores[seat] += s.points(env)
 
