@@ -236,14 +236,15 @@ def source(players: int, tricks: int, trump: int, plan: tuple, tabs: tuple, earl
         w(d, f"if n < {tricks} and not REST[n + 1] and not left & PENALTY[n + 1]:")
         w(d + 1, f"ended[0] = {EARLY}")
         w(d + 1, "break")
-    if tp_const is not None:
-        w(1, f"scores = [{tp_const} * t + p for t, p in zip(won, scores)]" if scores_early
-          else f"scores = [{tp_const} * t for t in won]")
-    elif not scores_early:
-        w(1, f"scores = [0] * {players}")
-    for pm, p in final:
-        for seat in range(players):
-            w(1, f"scores[{seat}] += (taken[{seat}] & {int(pm)}).bit_count() * {int(p)}")
+    # the points counted at the end, written out per seat (one list, no loop)
+    per_seat = []
+    for seat in range(players):
+        terms = [f"scores[{seat}]"] if scores_early else []
+        if tp_const is not None:
+            terms.append(f"{tp_const} * won[{seat}]")
+        terms += [f"(taken[{seat}] & {int(pm)}).bit_count() * {int(p)}" for pm, p in final]
+        per_seat.append(" + ".join(terms) or "0")
+    w(1, "scores = [" + ", ".join(per_seat) + "]")
     if seat_scoring:
         w(1, f"add_seat_scores(scores, SEAT_SCORERS, dealer, {players}, caller, {trump}, won, {tricks}, taken, DECK)")
     w(1, "return scores")
