@@ -66,6 +66,10 @@ class FastMatch:
         self.fixed = None if rs.until is not None else len(rs.schedule) * rs.series
         self.dealers = [[rs.dealer_of(first, k) for k in range(self.fixed or 0)] for first in range(rs.players)]
         self.slots = [self._slot(rs.contract_at(k)) for k in range(self.fixed or 0)]
+        self.plain = None  # per first dealer: (dealer, contract name, whole-deal player, deal number) per deal
+        if self.fixed and policy is None and all(play is not None and not choose for _, play, choose in self.slots):
+            self.plain = [[(dealer, slot.name, play, k + 1) for k, (dealer, (slot, play, _)) in
+                           enumerate(zip(self.dealers[first], self.slots))] for first in range(rs.players)]
 
     def _player(self, contract):
         got = self.fast.get(contract.name, False)
@@ -88,6 +92,8 @@ class FastMatch:
         deal_rng = random.Random(seed)
         rng = play_stream(seed)
         first = rs.first_dealer if rs.first_dealer is not None else draw(deal_rng, n)
+        if self.plain is not None:
+            return self._play_plain(first, deal_rng, rng)
         totals = [0] * n
         deals = []
         chosen: dict = {}
@@ -119,6 +125,21 @@ class FastMatch:
                 row = _row(DealRow, (contract.name, dealer, lead, caller, trump, tuple(scores), early, blocked))
             totals[:] = map(add, totals, row.scores)  # in place: an open schedule reads it
             deals.append(row)
+        return first, tuple(deals), tuple(totals)
+
+    def _play_plain(self, first: int, deal_rng, rng) -> tuple:
+        """``play`` of a fixed schedule of random whole deals only: its loop without the
+        decisions and the interpreter (the same draws, the same rows)."""
+        rs = self.rs
+        n, cards, direction = rs.players, self.cards, rs.direction
+        totals = [0] * n
+        deals = []
+        for dealer, name, play, number in self.plain[first]:
+            scores, lead, caller, trump, early, blocked = play(dealer, deal_masks(deal_rng, cards, dealer, n, direction),
+                                                               number, rng, None, None)
+            sc = tuple(scores)
+            deals.append(_row(DealRow, (name, dealer, lead, caller, trump, sc, early, blocked)))
+            totals = list(map(add, totals, sc))
         return first, tuple(deals), tuple(totals)
 
     def _seats(self) -> list:

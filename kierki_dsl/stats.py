@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 from itertools import repeat
-from operator import sub
+from operator import mul, sub
 from typing import Optional, Sequence
 
 from .values import frozen
@@ -79,7 +79,8 @@ def spread(xs: Sequence[float]) -> float:
     if not n:
         return 0.0
     mean = sum(xs) / n
-    return math.sqrt(sum((x - mean) * (x - mean) for x in xs) / n)
+    gaps = list(map(sub, xs, repeat(mean)))
+    return math.sqrt(sum(map(mul, gaps, gaps)) / n)
 
 
 def quantiles(xs: Sequence[float], qs: Sequence[float] = (0.05, 0.25, 0.5, 0.75, 0.95)) -> list:
