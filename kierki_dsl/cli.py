@@ -711,20 +711,23 @@ def web(
     max_tables: int = typer.Option(100, "--max-tables", help="Tables live at once."),
     idle: float = typer.Option(1800.0, "--idle", help="Seconds before a table nobody is connected to is put away (it stays stored)."),
     bot_delay: float = typer.Option(0.6, "--bot-delay", help="Seconds a bot waits before each action."),
+    keep_days: float = typer.Option(30.0, "--keep-days", help="Days a finished or closed table is kept (0: forever)."),
+    creates: float = typer.Option(20.0, "--creates-per-minute", help="Tables created and uploads checked per client address."),
 ) -> None:
     """Serve tables in the browser: any ruleset, people and bots; print the address."""
-    _web_command(port, host, db, rulesets or [], max_tables, idle, bot_delay)
+    _web_command(port, host, db, rulesets or [], max_tables, idle, bot_delay, keep_days, creates)
 
 
-def _web_command(port, host, db, rulesets, max_tables, idle, bot_delay) -> None:
+def _web_command(port, host, db, rulesets, max_tables, idle, bot_delay, keep_days, creates) -> None:
     from .web.server import missing_extra
 
     problem = missing_extra()
     if problem:
         _err(f"kierki: error: {problem}")
         raise typer.Exit(EXIT_USAGE)
-    if not 0 <= port <= 65535 or max_tables < 1 or idle <= 0 or bot_delay < 0:
-        raise _usage("--port must be 0..65535, --max-tables at least 1, --idle positive, --bot-delay 0 or more")
+    if not 0 <= port <= 65535 or max_tables < 1 or idle <= 0 or bot_delay < 0 or keep_days < 0 or creates <= 0:
+        raise _usage("--port must be 0..65535, --max-tables at least 1, --idle positive, --bot-delay 0 or more, "
+                     "--keep-days 0 or more, --creates-per-minute positive")
     for folder in rulesets:
         if not os.path.isdir(folder):
             raise _usage(f"no such folder: {folder}")
@@ -733,7 +736,7 @@ def _web_command(port, host, db, rulesets, max_tables, idle, bot_delay) -> None:
     from .web.storage import Storage, StorageError
 
     config = WebConfig(db=db, rulesets=tuple(os.path.abspath(f) for f in rulesets), max_tables=max_tables,
-                       idle_seconds=idle, bot_delay=bot_delay)
+                       idle_seconds=idle, bot_delay=bot_delay, keep_days=keep_days, creates_per_minute=creates)
     try:
         Storage(db).close()  # a bad URL or an unwritable file is a usage error, before listening
     except (StorageError, Exception) as e:  # a URL is not printed: it may hold a password

@@ -35,6 +35,18 @@ def test_diff_is_pinned(cli, variant, golden):
     assert out == (GOLDEN / golden).read_text("utf-8")
 
 
+def test_diff_shows_a_changed_lead_ban_reason(cli, tmp_path):
+    """The sentence a player is told is part of the rules: diff shows when it changes."""
+    text = STANDARD.read_text(encoding="utf-8")
+    assert "lead_ban_reason: hearts may not be led while you hold another suit" in text
+    polite = tmp_path / "polite.yaml"
+    polite.write_text(text.replace("lead_ban_reason: hearts may not be led while you hold another suit",
+                                   "lead_ban_reason: no hearts to lead, please"), encoding="utf-8")
+    code, out, _ = cli("diff", str(STANDARD), str(polite))
+    assert code == 0
+    assert "lead ban: hearts may not be led while you hold another suit → no hearts to lead, please" in out
+
+
 def test_diff_of_a_ruleset_with_itself(cli):
     assert cli("diff", str(STANDARD), str(STANDARD))[1] == "no differences at the table\n"
 

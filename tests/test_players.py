@@ -210,3 +210,32 @@ def test_a_search_decision_stops_at_its_time_cap():
     action = p.act(state.view(state.current_player()))
     assert action in state.legal_actions()
     assert p.stats["capped"] == 1 and p.stats["playouts"] < 100000
+
+
+def test_dealing_out_unseen_cards_respects_room_and_bans_or_says_it_cannot():
+    """The one sampling kernel of search and the adapters: every card placed once, no seat over
+    its room, a banned card only when the last try relaxes the bans, None when nothing fits."""
+    import random as _random
+
+    from kierki_dsl.players.sampling import deal_out, draws
+
+    rng = _random.Random(7)
+    for _ in range(200):
+        cards = rng.sample(range(52), rng.randrange(0, 20))
+        room = [0] * 4
+        for _c in cards:
+            room[rng.randrange(4)] += 1
+        bans = [rng.getrandbits(52) & rng.getrandbits(52) for _ in range(4)]
+        seen_relax = []
+
+        def able(c, relax):
+            seen_relax.append(relax)
+            return [s for s in range(4) if relax or not bans[s] >> c & 1]
+
+        hands = deal_out(cards, room, able, draws(rng))
+        assert hands is not None  # the relaxed try always fits: room adds up to the cards
+        assert sum(h.bit_count() for h in hands) == len(cards) and [h.bit_count() for h in hands] == room
+        assert sum(hands) == sum(1 << c for c in cards)  # disjoint and complete
+        if not any(seen_relax):
+            assert all(not (hands[s] & bans[s]) for s in range(4))
+    assert deal_out([1, 2], [1, 0], lambda c, relax: [0], draws(rng)) is None

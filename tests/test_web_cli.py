@@ -73,6 +73,8 @@ def test_kierki_web_refuses_bad_options(tmp_path):
     assert main(["web", "--port", "70000"]) == 2
     assert main(["web", "--rulesets", str(tmp_path / "missing")]) == 2
     assert main(["web", "--db", str(tmp_path / "no" / "such" / "dir.sqlite3")]) == 2
+    assert main(["web", "--keep-days", "-1"]) == 2
+    assert main(["web", "--creates-per-minute", "0"]) == 2
 
 
 def test_a_postgresql_database_that_cannot_be_opened_is_a_usage_error_without_the_password(pg_cluster, capsys):

@@ -462,6 +462,83 @@ def test_max_tables_and_idle_tables_are_put_away(tmp_path):
         client.close()
 
 
+def _stored(store, table_id: str) -> None:
+    store.create({"id": table_id, "ruleset_kind": "shipped", "ruleset_ref": "r.yaml", "ruleset_text": None,
+                  "fingerprint": "f", "seed": 1, "seats": ["human", "random"], "creator_hash": token_hash("c")},
+                 {0: token_hash("t")})
+    store.add_action(table_id, 0, 0, 0, 3)
+
+
+def test_ended_tables_are_purged_with_their_seats_and_actions(db_url):
+    need_web()
+    import time
+
+    store = Storage(db_url)
+    try:
+        for table_id in ("done", "shut", "live"):
+            _stored(store, table_id)
+        store.finish("done", {"format": "kierki-record/1"})
+        store.close_table("shut", "its ruleset changed")
+        assert store.purge(time.time() - 60) == 0  # ended just now: kept
+        assert store.purge(time.time() + 1) == 2
+        assert store.get("done") is None and store.get("shut") is None
+        assert store.actions("done") == [] and store.token_hashes("shut") == {}
+        assert store.get("live")["status"] == "playing" and store.actions("live") == [(0, 0, 3)]  # never a live one
+    finally:
+        store.close()
+
+
+def test_the_sweeper_deletes_tables_that_ended_long_ago(tmp_path):
+    import time
+
+    db = str(tmp_path / "w.sqlite3")
+    with running_server(db, keep_days=1e-6, purge_seconds=0.05, sweep_seconds=0.05) as base:
+        store = Storage(db)
+        try:
+            _stored(store, "old")
+            store.finish("old", {"format": "kierki-record/1"})
+            _stored(store, "new")
+            deadline = time.monotonic() + 10
+            while store.get("old") is not None:
+                assert time.monotonic() < deadline, "the finished table was never purged"
+                time.sleep(0.05)
+            assert store.get("new")["status"] == "playing"
+        finally:
+            store.close()
+
+
+def test_creating_tables_and_linting_uploads_is_rate_limited_per_client(tmp_path):
+    with running_server(str(tmp_path / "w.sqlite3"), creates_per_minute=1.0, create_burst=3.0) as base:
+        client = Client(base)
+        try:
+            ask = {"ruleset": "kierki_standard.yaml", "seats": ["human", "random", "random", "random"]}
+            assert client.post("/api/tables", json=ask).status_code == 200
+            assert client.post("/api/lint", json={"name": "a.yaml", "text": "kierki: 1\n"}).status_code == 200
+            assert client.post("/api/tables", json={"seats": []}).status_code == 400  # a refused call counts too
+            r = client.post("/api/tables", json=ask)
+            assert r.status_code == 429 and "try again" in r.json()["error"]
+            assert 1 <= int(r.headers["Retry-After"]) <= 60
+            assert client.post("/api/lint", json={"name": "a.yaml", "text": "kierki: 1\n"}).status_code == 429
+            assert client.get("/api/rulesets").status_code == 200  # reading is not limited
+        finally:
+            client.close()
+
+
+def test_per_client_buckets_are_separate_and_bounded():
+    need_web()
+    from kierki_dsl.web.throttle import PerClient
+
+    now = [0.0]
+    limits = PerClient(60.0, 2.0, max_clients=3, clock=lambda: now[0])
+    assert [limits.allow("a") for _ in range(3)] == [True, True, False]
+    assert limits.allow("b") and limits.retry_after("a") == 1
+    for address in ("c", "d", "e"):
+        limits.allow(address)
+    assert len(limits.buckets) == 3 and "a" not in limits.buckets  # the least recently seen went first
+    now[0] += 1.0  # a second later: one call a second comes back
+    assert limits.allow("e") and limits.allow("e") is True and limits.allow("e") is False
+
+
 def test_a_restarted_server_resumes_its_tables(db_url):
     db = db_url
     with running_server(db) as base:

@@ -25,7 +25,8 @@ def make_app(db: str, **settings):
     from kierki_dsl.web.app import create_app
     from kierki_dsl.web.config import WebConfig
 
-    base = {"bot_delay": 0.0, "sweep_seconds": 3600.0, "rate": 1000.0, "burst": 1000.0}
+    base = {"bot_delay": 0.0, "sweep_seconds": 3600.0, "rate": 1000.0, "burst": 1000.0, "creates_per_minute": 6000.0,
+            "create_burst": 1000.0}
     return create_app(WebConfig(db=db, **dict(base, **settings)))
 
 

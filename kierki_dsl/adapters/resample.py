@@ -19,6 +19,7 @@ from typing import Optional
 
 from ..cards import SUIT_MASK, bits
 from ..interpreter.actions import PASS, IllegalAction
+from ..players.sampling import deal_out, draws
 from ..players.search import public_voids, sample_hands
 from .game import CHANCE, DEALER, GameState
 from .knowledge import information_state_string, own_passes
@@ -153,37 +154,14 @@ def _draw_before_exchange(state: GameState, seat: int, rng: random.Random, mine:
     return lists, passes
 
 
-def _assign(cards: list, caps: list, bans: list, rng: random.Random, tries: int = 24) -> Optional[list]:
-    """Hand masks: each card to a seat with room left that may hold it; most constrained first."""
-    n = len(caps)
-    for attempt in range(tries):
-        order = list(cards)
-        rng.shuffle(order)
-        relax = attempt == tries - 1
+def _assign(cards: list, caps: list, bans: list, rng: random.Random) -> Optional[list]:
+    """Hand masks: each card to a seat with room left that may hold it (the last try ignores bans)."""
+    seats = range(len(caps))
 
-        def able(c: int) -> list:
-            return [s for s in range(n) if caps[s] and (relax or not bans[s] >> c & 1)]
+    def able(c: int, relax: bool) -> list:
+        return [s for s in seats if caps[s] and (relax or not bans[s] >> c & 1)]
 
-        order.sort(key=lambda c: len(able(c)))
-        room = list(caps)
-        hands = [0] * n
-        ok = True
-        for c in order:
-            options = [s for s in able(c) if room[s] > 0]
-            if not options:
-                ok = False
-                break
-            total = sum(room[s] for s in options)
-            r = rng.randrange(total)
-            for s in options:
-                r -= room[s]
-                if r < 0:
-                    break
-            hands[s] |= 1 << c
-            room[s] -= 1
-        if ok:
-            return hands
-    return None
+    return deal_out(cards, caps, able, draws(rng))
 
 
 def _ordered(mask: int, rng: random.Random) -> list:

@@ -33,7 +33,9 @@ def aspects(c, rs, spec) -> dict:
     out["lead"] = f"{seat(lead.text) if lead else seat('left(dealer)')} leads to the first trick; each trick's winner leads the next"
     out["follow"] = ("follow suit when able, otherwise any card" if c.follow_suit else "any card may be played")
     if spec.lead_ban is not None:
-        out["lead ban"] = f"{cards(spec.lead_ban.text)} may not be led unless the hand holds nothing else"
+        # the author's sentence, as for a rule with a reason; else the ban in words
+        out["lead ban"] = (spec.lead_ban_reason
+                           or f"{cards(spec.lead_ban.text)} may not be led unless the hand holds nothing else")
     for i, r in enumerate(spec.restrictions):
         verb = "must play" if r.require is not None else "may not play"
         pred = cards((r.require or r.forbid).text)

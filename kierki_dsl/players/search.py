@@ -31,6 +31,7 @@ import time
 from ..cards import SUIT_MASK, bits
 from ..interpreter.actions import DONE
 from .base import WithFallback, register_player, thinking_budget
+from .sampling import deal_out, draws
 
 DEFAULT_SAMPLES = 24
 #: Seconds a decision with a sample count may take at most: a ruleset whose rules make each
@@ -202,42 +203,21 @@ def _sample(view, rng) -> list:
     for c in view.passed:
         passed |= 1 << c
     shown = {c: s for s, c in view.exposed}  # an exposed card is still with the seat that showed it
-    for attempt in range(24):
-        ignore_voids = attempt == 23
-        cards = list(unseen)
-        for i in range(len(cards) - 1, 0, -1):  # shuffle
-            j = (rng.getrandbits(32) * (i + 1)) >> 32
-            cards[i], cards[j] = cards[j], cards[i]
 
-        def eligible(card):
-            if passed >> card & 1:  # a card this seat passed is still with the seat that got it
-                return [view.passed_to]
-            if card in shown:
-                return [shown[card]]
-            return [s for s in range(n + 1)
-                    if s != me and (s == stock or ignore_voids or not void[s] >> (card // 13) & 1)]
+    def able(card, ignore_voids):
+        if passed >> card & 1:  # a card this seat passed is still with the seat that got it
+            return [view.passed_to]
+        if card in shown:
+            return [shown[card]]
+        return [s for s in range(n + 1)
+                if s != me and (s == stock or ignore_voids or not void[s] >> (card // 13) & 1)]
 
-        cards.sort(key=lambda c: len(eligible(c)))
+    room = [0 if s == me else sizes[s] for s in range(n)] + [view.stock]
+    hands = deal_out(unseen, room, able, draws(rng))
+    if hands is None:  # pragma: no cover - the last try ignores voids and always fits
         hands = [0] * (n + 1)
-        hands[me] = view.hand
-        cap = [0 if s == me else sizes[s] for s in range(n)] + [view.stock]
-        ok = True
-        for c in cards:
-            options = [s for s in eligible(c) if cap[s] > 0]
-            if not options:
-                ok = False
-                break
-            weights = sum(cap[s] for s in options)
-            r = (rng.getrandbits(32) * weights) >> 32
-            for s in options:
-                r -= cap[s]
-                if r < 0:
-                    break
-            hands[s] |= 1 << c
-            cap[s] -= 1
-        if ok:
-            return hands[:n]
-    return hands[:n]  # pragma: no cover - the last attempt ignores voids and always fits
+    hands[me] = view.hand
+    return hands[:n]
 
 
 __all__ = ["SearchPlayer", "sample_hands", "public_voids", "caller_trumps_needed"]

@@ -25,6 +25,7 @@ from .config import WebConfig
 from .rooms import RoomError, Rooms
 from .snapshot import seat_state
 from .storage import FINISHED, PLAYING, Storage, StorageError
+from .throttle import PerClient
 
 STATIC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "static")
 
@@ -95,10 +96,23 @@ def create_app(config: Optional[WebConfig] = None) -> Starlette:
     def rooms(request) -> Rooms:
         return request.app.state.rooms
 
+    throttle = PerClient(config.creates_per_minute, config.create_burst)
+
+    def refused(request: Request) -> Optional[JSONResponse]:
+        """429 once the client's address has created or linted too much lately; None otherwise."""
+        address = request.client.host if request.client else "-"
+        if throttle.allow(address):
+            return None
+        wait = throttle.retry_after(address)
+        return JSONResponse({"error": f"too many tables or uploads from your address; try again in {wait} s"},
+                            status_code=429, headers={"Retry-After": str(wait)})
+
     async def api_rulesets(request: Request):
         return JSONResponse(rooms(request).catalogue.list())
 
     async def api_lint(request: Request):
+        if (no := refused(request)) is not None:
+            return no
         try:
             body = await _json_body(request, config.max_upload)
         except BodyTooLarge:
@@ -113,6 +127,8 @@ def create_app(config: Optional[WebConfig] = None) -> Starlette:
                              "players": got.ruleset.players if got.ok else None})
 
     async def api_create(request: Request):
+        if (no := refused(request)) is not None:
+            return no
         r = rooms(request)
         try:
             body = await _json_body(request, config.max_upload)

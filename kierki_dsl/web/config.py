@@ -25,4 +25,8 @@ class WebConfig:
     rate: float = 10.0  # messages a second per socket, on average
     burst: float = 30.0
     max_refused: int = 200  # a socket refused this many times is closed
+    creates_per_minute: float = 20.0  # tables created and uploads linted, per client address
+    create_burst: float = 20.0
+    keep_days: float = 30.0  # finished and closed tables are deleted this long after they ended (0: never)
+    purge_seconds: float = 3600.0  # how often the sweeper looks for them
     bots: tuple = attrs.field(default=BOTS)

@@ -251,6 +251,7 @@ class Rooms:
         self.sweeper: Optional[asyncio.Task] = None
         self.pending = 0  # sockets waiting for their hello
         self.uploads: dict = {}  # table id -> its uploaded ruleset, compiled once
+        self.purged_at = float("-inf")
 
     async def start(self) -> None:
         """Resume every unfinished table (as many as may be live), then sweep idle ones."""
@@ -351,11 +352,18 @@ class Rooms:
             await self.sweep()
 
     async def sweep(self) -> None:
-        """Put away rooms nobody has been connected to for ``idle_seconds`` (they stay in storage)."""
+        """Put away rooms nobody has been connected to for ``idle_seconds`` (they stay in storage);
+        every ``purge_seconds``, delete tables that ended more than ``keep_days`` ago."""
         now = time.monotonic()
         for table_id, room in list(self.live.items()):
             if not room.conns and now - room.last_active >= self.config.idle_seconds:
                 del self.live[table_id]
                 await room.stop()
+        if self.config.keep_days > 0 and now - self.purged_at >= self.config.purge_seconds:
+            self.purged_at = now
+            try:
+                self.storage.purge(time.time() - self.config.keep_days * 86400)
+            except StorageError:
+                self.purged_at = float("-inf")  # the database is out of reach: try again next sweep
 
 

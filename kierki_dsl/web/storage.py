@@ -169,7 +169,19 @@ class Storage:
 
     def close_table(self, table_id: str, note: str) -> None:
         """A table that cannot go on (a rule failed while playing, its ruleset changed)."""
-        self._run("UPDATE web_tables SET status = ?, note = ? WHERE id = ?", CLOSED, note, table_id)
+        self._run("UPDATE web_tables SET status = ?, note = ?, finished = ? WHERE id = ?", CLOSED, note, time.time(),
+                  table_id)
+
+    def purge(self, before: float) -> int:
+        """Delete the tables that ended (finished or closed) before ``before``, with their seats and
+        actions, all in one transaction; how many tables went."""
+        ended = "SELECT id FROM web_tables WHERE status <> ? AND COALESCE(finished, created) < ?"
+        count = len(self._rows(ended, PLAYING, before))
+        if count:
+            self._transaction([(f"DELETE FROM web_actions WHERE table_id IN ({ended})", (PLAYING, before)),
+                               (f"DELETE FROM web_seats WHERE table_id IN ({ended})", (PLAYING, before)),
+                               (f"DELETE FROM web_tables WHERE id IN ({ended})", (PLAYING, before))])
+        return count
 
     # -- seats -----------------------------------------------------------------------------------
     def set_token(self, table_id: str, seat: int, hashed: str) -> None:
