@@ -26,7 +26,8 @@ Every measure is named ``"section:item"``; a match that has nothing to say about
 """
 from __future__ import annotations
 
-from operator import add, itemgetter, ne, sub
+from itertools import accumulate, compress, repeat
+from operator import eq, getitem, itemgetter, le, ne, sub
 
 from ..stats import spread
 from .rows import GameResult
@@ -62,6 +63,8 @@ _DEAL: dict = {}  # a deal's scores -> (points in all, mean, spread): deals repe
 _PLANS: dict = {}  # contracts played in order -> per contract its measure names and deals' places
 _CONTRACT = itemgetter(0)  # DealRow.contract
 _SCORES = itemgetter(5)  # DealRow.scores
+_DEALER, _FIRST, _CALLER = itemgetter(1), itemgetter(2), itemgetter(3)  # DealRow's seats
+_MEAN = itemgetter(1)  # of a deal's facts
 
 
 def _deal_facts(sc: tuple) -> tuple:
@@ -86,13 +89,30 @@ def _plan(played: tuple) -> tuple:
     return got
 
 
+def _leaders(columns: list) -> list:
+    """Per place of the columns (one per seat), which seats hold the highest value there, as
+    a tuple of flags (``_top`` of every row at once, in ``map``)."""
+    best = list(map(max, *columns)) if len(columns) > 1 else list(columns[0])
+    return list(zip(*[map(eq, col, best) for col in columns]))
+
+
+def _gap(scores: list, seats: list, means: list):
+    """The mean over the deals that name a seat (``seats``: -1 none) of that seat's points
+    minus the deal's mean; None when no deal names one."""
+    named = list(map(le, repeat(0), seats))
+    count = sum(named)
+    if not count:
+        return None
+    return sum(map(sub, map(getitem, compress(scores, named), compress(seats, named)), compress(means, named))) / count
+
+
 def observe(game: GameResult, parts: dict) -> dict:
     """Every measure of one match (``parts``: contract name -> 'negative' or 'positive').
 
-    A simulation calls this once per match, so it is kept lean: one pass over the deals for
-    what needs the running totals, what depends on a deal's scores alone remembered per
-    scores, the per-seat work in ``map``, and each contract's deals found by a plan made
-    once per schedule."""
+    A simulation calls this once per match, so it is kept lean: the deals' points are read
+    as one column per seat and the running totals, leaders and gaps worked out in ``map``
+    and ``accumulate``; what depends on a deal's scores alone is remembered per scores, and
+    each contract's deals are found by a plan made once per schedule."""
     totals = game.totals
     deals = game.deals
     if not deals:
@@ -103,25 +123,11 @@ def observe(game: GameResult, parts: dict) -> dict:
     facts = list(map(_DEAL.get, scores))
     if None in facts:
         facts = [f or _deal_facts(sc) for f, sc in zip(facts, scores)]
-    decisive = []
-    dealer_sum = caller_sum = first_sum = 0.0
-    callers = firsts = 0
-    running = (0,) * n
-    seen = []
-    for (_, dealer, first, caller, _, sc, _, _), (_, mean, _) in zip(deals, facts):
-        without = tuple(map(sub, totals, sc))
-        best = max(without)
-        decisive.append(tuple(map(best.__eq__, without)) != final)
-        running = tuple(map(add, running, sc))
-        best = max(running)
-        seen.append(tuple(map(best.__eq__, running)))
-        dealer_sum += sc[dealer] - mean
-        if caller >= 0:
-            caller_sum += sc[caller] - mean
-            callers += 1
-        if first >= 0:
-            first_sum += sc[first] - mean
-            firsts += 1
+    columns = list(zip(*scores))  # per seat, its points deal by deal
+    seen = _leaders([list(accumulate(col)) for col in columns])  # the leaders after each deal
+    without = [list(map(sub, repeat(total), col)) for total, col in zip(totals, columns)]
+    decisive = list(map(ne, _leaders(without), repeat(final)))  # another winner without the deal
+    means = list(map(_MEAN, facts))
     obs: dict = {}
     by_part: dict = {}
     for name, (kp, ks, kd, ke, kb), at in _plan(tuple(map(_CONTRACT, deals))):
@@ -148,11 +154,11 @@ def observe(game: GameResult, parts: dict) -> dict:
     for s in range(n):
         obs[_SEAT_KEYS[s] if s < len(_SEAT_KEYS) else f"advantage:seat {s}"] = totals[s] - mean_total
     obs["advantage:first dealer"] = totals[game.first_dealer] - mean_total
-    obs["advantage:dealer"] = dealer_sum / len(seen)
-    if callers:
-        obs["advantage:trump caller"] = caller_sum / callers
-    if firsts:
-        obs["advantage:first turn"] = first_sum / firsts
+    for key, seats in (("advantage:dealer", _DEALER), ("advantage:trump caller", _CALLER),
+                       ("advantage:first turn", _FIRST)):
+        gap = _gap(scores, list(map(seats, deals)), means)
+        if gap is not None:
+            obs[key] = gap
     obs["lead:changes"] = float(sum(map(ne, seen, seen[1:])))
     settled = len(seen)
     while settled > 1 and seen[settled - 2] == seen[-1]:
