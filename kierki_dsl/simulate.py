@@ -25,7 +25,7 @@ from .interpreter.phases import Phase
 from .players.base import make_player
 
 _BIT = tuple(1 << c for c in range(52))
-_row = tuple.__new__  # a DealRow from its fields without the Python-level constructor (one per deal)
+_row = tuple.__new__  # a DealRow or GameResult from all its fields, without the Python-level constructor
 
 
 def game_seed(seed: int, i: int) -> int:
