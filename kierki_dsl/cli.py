@@ -518,21 +518,31 @@ def _simulation_plan(rulesets: list, players: str, seed: int, games: int, worker
     return Plan(refs, tuple(names), seed, games, workers, address if backend == Backend.dask else None, records)
 
 
-def _run_plan(plan) -> tuple:
-    """Play the plan; a rule that fails while playing is a located message and exit 1."""
-    from .analysis.run import run
+def _bots_play(play):
+    """``play()`` for a command where bots play matches: a rule that fails while playing (an
+    X-code, a match that cannot go on) is a located message and exit 1."""
     from .expr import RuleRuntimeError
     from .interpreter.match import MatchError
     from .report import render_diagnostics
 
     try:
-        results, interrupted = run(plan)
+        return play()
     except RuleRuntimeError as e:
         _err(render_diagnostics([e.diagnostic]))
         raise typer.Exit(EXIT_FINDINGS)
     except MatchError as e:
         _err(f"kierki: error: {e}")
         raise typer.Exit(EXIT_FINDINGS)
+
+
+def _run_plan(plan) -> tuple:
+    """Play the plan; a rule that fails while playing is a located message and exit 1."""
+    from .analysis.run import run
+
+    try:
+        results, interrupted = _bots_play(lambda: run(plan))
+    except typer.Exit:  # click's Exit is a RuntimeError too
+        raise
     except RuntimeError as e:
         _err(f"kierki: error: {e}")
         raise typer.Exit(EXIT_USAGE)
@@ -597,7 +607,7 @@ def ladder(
         _bots_only([a, b])
         for name in (a, b):
             _players(name, rs.players)
-    print(report(rs, duels, range(first_seed, first_seed + seeds), out=None))
+    print(_bots_play(lambda: report(rs, duels, range(first_seed, first_seed + seeds), out=None)))
 
 
 def _bots_only(names: list) -> None:

@@ -255,13 +255,17 @@ _add("M631", "exposure that cannot work", "`exposure.cards` names the cards a pl
 _add("M632", "doubling duties that cannot work", "`doubling.if_undoubled: split` shares the contract's declared "
      "`total` among the seats other than the dealer when nobody doubled, so the contract must declare one; a `duty` "
      "of more doubles than its deals can hold (one double of the dealer a deal) can never be met; a duty counted "
-     "over runs of another length than `match.deals_per_dealer` is warned about.",
+     "over runs of another length than `match.deals_per_dealer` is warned about. A duty to double every seat "
+     "(`of: every`) must span whole runs (`over` a multiple of `deals`), is kept at the latest in the target's own "
+     "deals, so a `may_double` that stops someone doubling the dealer is warned about, and `over` without `of: "
+     "every` is ignored (a warning).",
      _contract("  bez_lew:\n    doubling: {if_undoubled: split}\n    score: [{per_trick: -20}]\n"),
      _contract("  bez_lew:\n    total: -260\n    doubling: {if_undoubled: split}\n    score: [{per_trick: -20}]\n"),
      (6, 30))
 _add("M620", "auction range", "An auction's bids run from `min` to `max` in steps of `step`: `max` below `min` "
      "leaves no bid (an error), too many levels make every turn a long list (an error), and a `max` off the grid of "
-     "`step` can never be bid (a warning).",
+     "`step` can never be bid (a warning). An `allow` rule that is always false leaves no bid, one always true "
+     "refuses none, and an `allow_reason` without `allow` is never shown (warnings).",
      _contract("  bez_lew:\n    auction: {min: 100, max: 50, step: 10}\n    first_lead: bidder\n"
                "    score: [{per_trick: -20}]\n"),
      _contract("  bez_lew:\n    auction: {min: 50, max: 100, step: 10}\n    first_lead: bidder\n"
@@ -273,6 +277,23 @@ _add("M621", "auction that decides nothing", "An auction is played for something
      _contract("  bez_lew:\n    auction: {min: 50, max: 100, step: 10}\n    first_lead: bidder\n"
                "    score: [{per_trick: -20}]\n"),
      (6, 14), severity="warning")
+_add("M622", "auction seller that cannot work", "Only an auction's `seller` (a seat that does not bid but accepts "
+     "or refuses the best bid) can `decline` the deal, so `decline` without a seller is an error; with a seller, "
+     "`if_all_pass` is never used (the seller decides when nobody bids), a warning.",
+     _contract("  bez_lew:\n    auction: {min: 1, max: 13, decline: {up_to: 1, score: 0}}\n    first_lead: bidder\n"
+               "    score: [{per_trick: -20}]\n"),
+     _contract("  bez_lew:\n    auction: {min: 1, max: 13, seller: dealer, decline: {up_to: 1, score: 0}}\n"
+               "    first_lead: bidder\n    score: [{per_trick: -20}]\n"),
+     (6, 41))
+_add("M633", "a widow that cannot work", "A `widow` takes the last cards dealt, the same number from each hand, so "
+     "its `cards` must be a multiple of the number of players and leave cards to deal; with `then: give` the taker "
+     "gives `each` cards to every other player, which leaves equal hands only when `cards` is `each` times the "
+     "players; a widow taken by `bidder` needs an auction, and a contract has a stock or a widow, not both.",
+     _contract("  bez_lew:\n    auction: {min: 1, max: 13}\n    widow: {cards: 3}\n    first_lead: bidder\n"
+               "    score: [{per_trick: -20}]\n"),
+     _contract("  bez_lew:\n    auction: {min: 1, max: 13}\n    widow: {cards: 4}\n    first_lead: bidder\n"
+               "    score: [{per_trick: -20}]\n"),
+     (7, 20))
 _add("M616", "nobody may double", "A `may_double` rule that is always false makes the doubling round empty.",
      _contract("  bez_lew:\n    doubling: {may_double: 1 > 2}\n    score: [{per_trick: -20}]\n"),
      _contract("  bez_lew:\n    doubling: {may_double: doubler != dealer}\n    score: [{per_trick: -20}]\n"),

@@ -7,6 +7,7 @@ rulesets aspect by aspect, deal by deal, in the same words.
 """
 from __future__ import annotations
 
+import re
 from typing import Optional
 
 from .cards import RANK_NAMES, SUIT_NAMES, card_pretty
@@ -19,7 +20,7 @@ from .ruleset.semantics import contract_total
 _RANK_PLURAL = {8: "tens", 9: "jacks", 10: "queens", 11: "kings", 12: "aces"}
 _SEAT_WORDS = {"dealer": "the dealer", "left(dealer)": "the player to the dealer's left",
                "right(dealer)": "the player to the dealer's right", "holder(2C)": "the holder of the two of clubs",
-               "bidder": "the highest bidder"}
+               "bidder": "the auction's winner"}
 
 
 def _rank_plural(r: int) -> str:
@@ -102,7 +103,10 @@ def tricks_when(text: str) -> str:
 
 def seat(text: str) -> str:
     t = "".join(text.split())
-    return _SEAT_WORDS.get(t, f"`{' '.join(text.split())}`")
+    if t in _SEAT_WORDS:
+        return _SEAT_WORDS[t]
+    m = re.fullmatch(r"holder\(([2-9TJQKA][SHDC])\)", t)
+    return f"the holder of {m.group(1)}" if m else f"`{' '.join(text.split())}`"
 
 
 def _pts(src) -> str:
@@ -141,7 +145,11 @@ def aspects(rs, name: str) -> dict:
         out["doubling"] = (f"before the first card, in turn from the dealer's left, {who}{again}; each bet pays the "
                            f"difference of the two players' scores to the better one{twice}")
         duty = doubling.duty
-        if duty is not None:
+        if duty is not None and duty.of == "every":
+            out["duty"] = (f"each player must double every other player at least {duty.times} times in every "
+                           f"{duty.over or duty.deals} deals, when he likes; a double still owed is forced in the "
+                           "last deals the other player deals")
+        elif duty is not None:
             out["duty"] = (f"each player who may double the dealer must do so at least {duty.times} times in the "
                            f"{duty.deals} deals the dealer deals in a row")
         if doubling.if_undoubled == "split":
@@ -263,6 +271,9 @@ def _until_words(rs) -> str:
 
 
 def _first_dealer_words(rs) -> str:
+    if rs.first_dealer_expr is not None:
+        return (f"{seat(rs.first_dealer_text)} in the first deal (dealt from a seat drawn at random; the hands stay "
+                "as dealt)")
     return "chosen at random" if rs.first_dealer is None else f"seat {rs.first_dealer}"
 
 
@@ -288,7 +299,7 @@ def diff(a, b) -> str:
         out.append(f"deals in a match: {len(a.schedule) * a.series} → {len(b.schedule) * b.series}")
     if a.series != b.series:
         out.append(f"series of the schedule, each starting with the next dealer: {a.series} → {b.series}")
-    if a.first_dealer != b.first_dealer:
+    if (a.first_dealer, a.first_dealer_text) != (b.first_dealer, b.first_dealer_text):
         out.append(f"first dealer: {_first_dealer_words(a)} → {_first_dealer_words(b)}")
     if (a.until_text, a.max_deals if a.until is not None else 0) != (b.until_text, b.max_deals if b.until is not None else 0):
         out.append("end of the match: " + " → ".join(

@@ -41,6 +41,8 @@ def deal_entry(result) -> dict:
         entry["bets"] = list(result.bets)
     if result.auction:
         entry["auction"] = list(result.auction)
+    if result.exchange:
+        entry["exchange"] = list(result.exchange)
     return entry
 
 
@@ -137,6 +139,7 @@ def _record_schema():
         "scores": OneOf((List(Int()), Null()), name="a list of integers or null"),
         "passes": List(cards, name="a list of passed cards per seat"),
         "bets": List(Str(), name="a list of bets such as \"double:1\""),
+        "exchange": List(Str(), name="a list of cards (a widow's taker's)"),
     }, required=("dealer", "hands", "plays"), name="a deal (an object)")
     ruleset = Obj({"name": Str(), "path": Str(), "fingerprint": Str()}, name="an object")
     return Obj({
@@ -298,6 +301,11 @@ def _replay_deal(ruleset, contract, k: int, entry, first_dealer: Optional[int], 
     dealt, problem = _hands(entry.get("hands"), ruleset)
     if problem:
         return None, Violation(d, f"hands are not a valid deal: {problem}")
+    if k == 0 and ruleset.first_dealer_expr is not None:
+        named = ruleset.first_dealer_from([sum(1 << c for c in h) for h in dealt], dealer)
+        if named != dealer:
+            return None, Violation(d, f"dealer is seat {dealer} but the first dealer is {ruleset.first_dealer_text}: "
+                                   f"seat {named}")
     state = contract.new_deal(n, ruleset.deck, dealer, dealt, ruleset.direction, k + 1, memory)
     if state.phase == Phase.PASS:
         passes = entry.get("passes")
@@ -320,8 +328,15 @@ def _replay_deal(ruleset, contract, k: int, entry, first_dealer: Optional[int], 
         v = _replay_auction(state, entry.get("auction"), d)
         if v is not None:
             return None, v
+    if state.phase == Phase.EXCHANGE:
+        v = _replay_exchange(state, entry.get("exchange"), d)
+        if v is not None:
+            return None, v
     trump = entry.get("trump")
-    if contract.call is not None:
+    if contract.call is not None and state.is_terminal():  # ended before the call (an auction's seller declined)
+        if trump is not None:
+            return None, Violation(d, f"'trump' is {trump!r} but the deal ended before any trump call")
+    elif contract.call is not None:
         if trump is None:
             suit = -1
         else:
@@ -379,7 +394,7 @@ def _replay_deal(ruleset, contract, k: int, entry, first_dealer: Optional[int], 
 
 def _replay_auction(state, bids, d: int) -> Optional[Violation]:
     """Apply a deal's recorded auction ("bid:120", "pass", ...); the violation, if any."""
-    from .interpreter.actions import PASS, is_bid
+    from .interpreter.actions import PASS, SELLER_WORDS, is_bid
 
     if not isinstance(bids, list):
         return Violation(d, "'auction' must be the list of bids and passes, such as [\"bid:100\", \"pass\"]")
@@ -391,13 +406,34 @@ def _replay_auction(state, bids, d: int) -> Optional[Violation]:
             action = parse_action(str(b))
         except ValueError:
             action = None
-        if action is None or not (action == PASS or is_bid(action)):
-            return Violation(d, f"auction: {b!r} is not a bid (bid:VALUE or pass)", seat=seat)
+        if action is None or not (action == PASS or is_bid(action) or action in SELLER_WORDS):
+            return Violation(d, f"auction: {b!r} is not a bid (bid:VALUE, pass, or a seller's accept, refuse or "
+                             "decline)", seat=seat)
         v = _apply_checked(state, action, d, f"bid {b}", seat=seat)
         if v is not None:
             return v
     if state.phase == "auction":
         return Violation(d, "the record's auction ends before the auction is over", seat=state.current_player())
+    return None
+
+
+def _replay_exchange(state, cards, d: int) -> Optional[Violation]:
+    """Apply the cards a widow's taker put out ("QS", ...); the violation, if any."""
+    seat = state.current_player()
+    if not isinstance(cards, list):
+        return Violation(d, "'exchange' must list the cards the widow's taker gave or laid aside", seat=seat)
+    for c in cards:
+        if state.phase != Phase.EXCHANGE:
+            return Violation(d, f"the exchange is over but the record has more: {c!r}", seat=seat)
+        try:
+            card = parse_card(str(c))
+        except CardError as e:
+            return Violation(d, f"exchange: {e}", seat=seat)
+        v = _apply_checked(state, card, d, f"exchange {c}", seat=seat)
+        if v is not None:
+            return v
+    if state.phase == Phase.EXCHANGE:
+        return Violation(d, "the record's exchange ends before the widow's taker has put out all his cards", seat=seat)
     return None
 
 

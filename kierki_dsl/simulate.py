@@ -102,18 +102,18 @@ class FastMatch:
         def pick(seat, allowed):
             return allowed[draw(rng, len(allowed))]
 
-        if self.fixed is None:
-            schedule = self._open_schedule(first, totals)
-        else:
-            schedule = zip(self.dealers[first], self.slots)
+        schedule = self._open_schedule(totals) if self.fixed is None else self.slots
         policy = self.policy
         lists = None
-        for k, (dealer, (slot, play, choose)) in enumerate(schedule):
+        for k, (slot, play, choose) in enumerate(schedule):
+            dealer = rs.dealer_of(first, k) if self.fixed is None else self.dealers[first][k]
             if policy is None:
                 dealt = deal_masks(deal_rng, cards, dealer, n, direction)
             else:  # the order dealt too: a trump caller sees his first cards
                 lists = deal_out(shuffled(deal_rng, deck), dealer, n, direction)
                 dealt = [sum(map(_BIT.__getitem__, h)) for h in lists]
+            if k == 0 and rs.first_dealer_expr is not None:  # the first dealer named by the first hands
+                first = dealer = rs.first_dealer_from(dealt, dealer)
             contract = slot
             if choose:
                 contract = slot.resolve(dealer, n, dealt, deck, chosen, pick)
@@ -150,13 +150,13 @@ class FastMatch:
                 self.seats.append(p)
         return self.seats
 
-    def _open_schedule(self, first: int, totals: list):
-        """(dealer, slot) per deal of a match that ends on a condition of the running
-        ``totals`` (a list the caller keeps up to date)."""
+    def _open_schedule(self, totals: list):
+        """The slot of each deal of a match that ends on a condition of the running ``totals``
+        (a list the caller keeps up to date)."""
         rs = self.rs
         k = 0
         while not rs.match_over(k, totals):
-            yield rs.dealer_of(first, k), self._slot(rs.contract_at(k))
+            yield self._slot(rs.contract_at(k))
             k += 1
 
     def _stepwise(self, contract, dealer: int, hands: list, rng, k: int, lists=None,

@@ -67,13 +67,24 @@ contracts:
 """
 
 
-def test_a_rule_that_leaves_no_legal_card_is_a_located_run_time_error(cli, tmp_path):
+@pytest.mark.parametrize("command", [
+    ("run", "{path}", "--seed", "1", "--players", "heuristic"),
+    ("run", "{path}", "--seed", "1", "--players", "random"),  # was IndexError in players/base.py
+    ("run", "{path}", "--seed", "1", "--players", "search:4"),
+    ("simulate", "{path}", "--games", "2", "--players", "random"),  # the compiled whole-deal path
+    ("simulate", "{path}", "--games", "2", "--players", "heuristic"),
+    ("compare", "{path}", "{base}", "--games", "2"),
+    ("ladder", "{path}", "--pairs", "heuristic:random", "--seeds", "1"),
+], ids=lambda c: "-".join(c[:1] + c[-1:]))
+def test_a_rule_that_leaves_no_legal_card_is_a_located_run_time_error(cli, tmp_path, command):
+    """Issue 15, item 19: whatever plays the match, an X-code naming the rule, exit 1."""
     path = tmp_path / "no_card.yaml"
-    path.write_text(NO_CARD_LEFT.format(base=ROOT / "rulesets/kierki_standard.yaml"))
-    code, out, err = cli("run", str(path), "--seed", "1", "--players", "heuristic")
-    assert code == 1
-    assert f"{path}:7:9: error: X702 no card is legal in trick 5" in err
+    base = ROOT / "rulesets/kierki_standard.yaml"
+    path.write_text(NO_CARD_LEFT.format(base=base))
+    code, out, err = cli(*(a.format(path=path, base=base) for a in command))
     assert "internal error" not in err
+    assert f"{path}:7:9: error: X702 no card is legal in trick 5" in err
+    assert code == 1
 
 
 def test_a_deal_that_finished_is_kept_when_the_next_cannot_start(tmp_path):

@@ -173,3 +173,15 @@ def test_a_deep_expression_ends_run_with_a_finding_not_an_internal_error(tmp_pat
     for cmd in (("lint", str(f)), ("run", str(f))):
         code, out, err, _ = run_cli(*cmd)
         assert code == 1 and "E303" in err and "internal error" not in err
+
+
+@pytest.mark.parametrize("text,hint", [
+    ("card > winning", "compare their ranks: card.rank > winning.rank"),
+    ("card.suit < hearts", "suits have no order"),
+])
+def test_ordering_cards_or_suits_says_what_to_write_instead(text, hint):
+    """Issue 15 play-test: `require: card > winning` (beat the trick) was N404 with no hint."""
+    with pytest.raises(DiagnosticError) as e:
+        compile_text(text, scopes.PLAY_PREDICATE, predicate=True)
+    (d,) = e.value.diagnostics
+    assert d.code == "N404" and hint in d.hint

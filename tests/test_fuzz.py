@@ -208,7 +208,8 @@ def _find_all(data: bytes, needle: bytes) -> list:
 def test_byte_mutations_of_every_shipped_ruleset(tmp_path):
     """Every shipped file, mutated byte by byte MUTANTS_PER_FILE times with a fixed seed, in a
     copy of the rulesets folder (so `extends` still finds its base): only coded findings,
-    never an exception."""
+    never an exception; and a share of the mutants that lint clean play their first deal
+    (issue 15 item 10: the crash was in lint *and* run)."""
     import random
     import shutil
 
@@ -217,19 +218,45 @@ def test_byte_mutations_of_every_shipped_ruleset(tmp_path):
     files = sorted(tree.rglob("*.yaml"))
     assert len(files) > 30
     rng = random.Random(15)
-    cases = 0
+    cases = played = 0
     for f in files:
         original = f.read_bytes()
         for _ in range(MUTANTS_PER_FILE):
-            f.write_bytes(_mutate(rng, original))
+            mutant = _mutate(rng, original)
+            f.write_bytes(mutant)
             try:
-                for d in lint_file(str(f)):
+                findings = lint_file(str(f))
+                for d in findings:
                     assert d.code in CODES and d.message, d
+                if mutant != original and not any(d.severity == "error" for d in findings) and cases % PLAY_EVERY == 0:
+                    _play_first_deal(str(f))  # what lint lets through must play too (or stop located)
+                    played += 1
             except Exception as e:  # the message names the case, so it can be reproduced
                 raise AssertionError(f"{f.name}, case {cases}: {type(e).__name__}: {e}") from e
             cases += 1
         f.write_bytes(original)
-    assert cases >= 3000
+    assert cases >= 3000 and played >= 100, (cases, played)
+
+
+#: one lint-clean mutant in this many cases is played (a deal each), within CI's time
+PLAY_EVERY = 3
+
+
+def _play_first_deal(path: str) -> None:
+    """The ruleset's first deal with random players: it ends, or stops with a located
+    run-time error (an X-code, a match that cannot go on) — never another exception."""
+    from kierki_dsl.expr import RuleRuntimeError
+    from kierki_dsl.interpreter.match import MatchError, MatchRunner
+    from kierki_dsl.players.base import RandomPlayer
+    from kierki_dsl.ruleset.model import Ruleset
+
+    rs = Ruleset.load(path)
+    try:
+        next(iter(MatchRunner(rs, [RandomPlayer() for _ in range(rs.players)], seed=1).deals()), None)
+    except RuleRuntimeError as e:
+        assert e.diagnostic.code.startswith("X"), e.diagnostic
+    except MatchError:
+        pass
 
 
 def test_unary_chains_reach_no_recursion_limit_through_any_field():

@@ -28,7 +28,7 @@ def _human(text: str, seat: int, rs=RS):
 
 def test_a_finished_trick_and_its_taker_are_shown_and_last_shows_it_again():
     st = _deal("bez_kierow", (["4C", "2D"], ["9C", "KH"], ["3H", "5C"], ["2C", "5D"]))
-    h, out = _human("2\nlast\n\n", 0)
+    h, out = _human("2\nlast\n?\n\n", 0)
     first = h.act(st.view(0))
     assert card_str(first) == "4C"
     for c in ("4C", "9C", "5C", "2C", "KH", "3H", "5D"):  # E takes trick 1 and leads trick 2
@@ -40,7 +40,7 @@ def test_a_finished_trick_and_its_taker_are_shown_and_last_shows_it_again():
     assert card_str(h.act(st.view(0))) == "2D"
     later = out.getvalue()[before:]
     assert "Trick 1: N 4♣, E 9♣, S 5♣, W 2♣ — taken by E" in later
-    assert "Previous trick (1): N 4♣, E 9♣, S 5♣, W 2♣ — taken by E" in later
+    assert later.count("Previous trick (1): N 4♣, E 9♣, S 5♣, W 2♣ — taken by E") == 2, "'last' and '?'"
 
 
 def test_the_turn_screen_has_the_deal_number_totals_robber_values_and_marked_trumps():
@@ -229,3 +229,24 @@ def test_with_json_output_the_person_is_prompted_on_stderr_and_stdout_is_one_doc
     doc = json.loads(out)
     assert doc["seed"] == 4 and len(doc["deals"]) == 12
     assert "Your hand (N):" in err and "your card>" in err
+
+
+@pytest.mark.parametrize("stop", ["ctrl_c", "eof"])
+def test_ctrl_c_or_end_of_input_at_the_prompt_leaves_the_prompt_line(stop):
+    """Play-test of issue 15: 'your card> ^Ckierki: interrupted; ...' was one glued line; the
+    message that follows a stop at the prompt starts a line of its own."""
+    from kierki_dsl.players.human import HumanQuit
+
+    class Stopped(io.StringIO):
+        def readline(self, *args):
+            if stop == "ctrl_c":
+                raise KeyboardInterrupt
+            return ""
+
+    st = _deal("bez_kierow", (["4C", "2D"], ["9C", "KH"], ["3H", "5C"], ["2C", "5D"]))
+    out = io.StringIO()
+    h = HumanPlayer(stdin=Stopped(), stdout=out, ruleset=RS)
+    h.reset(1, 0)
+    with pytest.raises(KeyboardInterrupt if stop == "ctrl_c" else HumanQuit):
+        h.act(st.view(0))
+    assert out.getvalue().endswith("> \n")

@@ -204,6 +204,10 @@ def test_a_search_decision_stops_at_its_time_cap():
     from kierki_dsl.interpreter.match import deal_out, shuffled
 
     state = RS.contracts["bez_lew"].new_deal(4, RS.deck, 0, deal_out(shuffled(random.Random(2), RS.deck), 0, 4))
+    from kierki_dsl.players.search import TIME_CAP
+
+    for name in ("search", "search:100000"):  # the default player is capped, whatever it is asked
+        assert make_player(name).cap == TIME_CAP and 0 < TIME_CAP <= 10, name
     p = make_player("search:100000")
     p.reset(1, state.current_player(), RS)
     p.cap = 0.05

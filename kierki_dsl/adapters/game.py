@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import Optional
 
 from ..cards import bits, card_str
-from ..interpreter.actions import CHOOSE_BASE, EXPOSE_BASE, IllegalAction, action_str, is_choice
+from ..interpreter.actions import BID_BASE, CHOOSE_BASE, EXPOSE_BASE, IllegalAction, action_str, is_choice
 from ..ruleset.model import Ruleset
 from ..values import frozen
 
@@ -73,7 +73,9 @@ class GameSpec:
         return cls(
             ruleset=ruleset, scope=scope, deal=deal - 1,
             num_actions=max(CHOOSE_BASE + width, 75, *(EXPOSE_BASE + 52 for c in ruleset.contracts.values()
-                                                        if c.exposure is not None)),
+                                                        if c.exposure is not None),
+                            *(BID_BASE + c.auction.high + 1 for c in ruleset.contracts.values()
+                              if c.auction is not None)),
             max_decisions=count * per_deal,
             max_chance=count * cards + (1 if ruleset.first_dealer is None else 0),
             contracts=tuple(sorted(ruleset.contracts)),
@@ -145,6 +147,10 @@ class GameState:
         return rs.contract_at(self.k).resolve(self.dealer, rs.players, hands, rs.deck, self.chosen, pick)
 
     def _dealt_all(self) -> None:
+        rs = self.spec.ruleset
+        if self.k == 0 and rs.first_dealer_expr is not None:  # the first dealer named by the first hands
+            hands = [sum(1 << c for c in d) for d in self.dealt]
+            self.first_dealer = self.dealer = rs.first_dealer_from(hands, self.dealer)
         try:
             contract = self._resolve(_ask)
         except _Choose as q:  # a declarer's choice: the chooser names the contract as his action

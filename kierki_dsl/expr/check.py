@@ -218,7 +218,7 @@ class Checker:
                 return self.error(node.op_start, "N404", f"cannot compare {_article(lt)} with {_article(rt)}",
                                   _unquote_hint(node, lt, rt))
         if op not in ("==", "!=") and lt not in ORDERED:
-            return self.error(node.op_start, "N404", f"{lt} values cannot be ordered with {op!r}")
+            return self.error(node.op_start, "N404", f"{lt} values cannot be ordered with {op!r}", _order_hint(node, lt, op))
         return BOOL
 
     def _IfExpr(self, node: ast.IfExpr, scope: Scope) -> Type:
@@ -275,3 +275,20 @@ def _unquote_hint(node: ast.BinOp, lt: Type, rt: Type) -> str:
         if isinstance(lit, ast.StringLit) and other in (SUIT, RANK, CARD):
             return f"a {other} is written without quotes: {lit.value}"
     return ""
+
+
+def _order_hint(node, t: Type, op: str) -> str:
+    """What to write instead of ordering cards or suits (``card > winning``)."""
+    if t == CARD:
+        left, right = (_name_of(node.left) or "a", _name_of(node.right) or "b")
+        return (f"cards are not ordered (which card wins depends on the suit led and trumps); compare their ranks: "
+                f"{left}.rank {op} {right}.rank, and their suits with == or !=")
+    if t == SUIT:
+        return "suits have no order: compare them with == or != (card.suit == trump)"
+    return ""
+
+
+def _name_of(node):
+    """The name a node reads, if it is a plain name (for hints)."""
+    return node.id if isinstance(node, ast.Name) else None
+

@@ -9,6 +9,10 @@ NO_TRUMP = 57  # the caller chose to play without trumps
 DOUBLE_BASE = 58  # DOUBLE_BASE + seat (0..7): double that seat
 REDOUBLE_BASE = 66  # REDOUBLE_BASE + seat: redouble a seat that doubled you
 DONE = 74  # no more doubles (or redoubles) from this seat
+ACCEPT = 75  # an auction's seller accepts the best bid (sells the deal to its bidder)
+REFUSE = 76  # an auction's seller refuses it and plays the deal himself
+DECLINE = 77  # an auction's seller declines to play the deal (fixed scores)
+SELLER_WORDS = {ACCEPT: "accept", REFUSE: "refuse", DECLINE: "decline"}
 CHOOSE_BASE = 100  # CHOOSE_BASE + i: a declarer chooses option i of a declarer's-choice deal
 EXPOSE_BASE = 900  # EXPOSE_BASE + card: show that card before play (exposure doubling)
 BID_BASE = 1000  # BID_BASE + value: a bid of that value in an auction (a pass there is PASS)
@@ -76,7 +80,8 @@ def is_bet(action: int) -> bool:
 def action_str(action: int) -> str:
     """An action in the notation of records, save files and messages (``parse_action`` reads it):
     a card (``QS``), ``pass``, ``call:H`` / ``call:none``, ``double:1``, ``redouble:2``, ``done``,
-    ``choose:3`` (the option of a declarer's choice), ``bid:120`` (an auction bid), ``expose:KH``."""
+    ``choose:3`` (the option of a declarer's choice), ``bid:120`` (an auction bid), ``accept`` /
+    ``refuse`` / ``decline`` (an auction's seller), ``expose:KH``."""
     if is_expose(action):
         return "expose:" + card_str(exposed_card(action))
     if is_choice(action):
@@ -85,6 +90,8 @@ def action_str(action: int) -> str:
         return card_str(action)
     if action == PASS:
         return "pass"
+    if action in SELLER_WORDS:
+        return SELLER_WORDS[action]
     if is_bid(action):
         return f"bid:{action - BID_BASE}"
     if action == NO_TRUMP:
@@ -106,6 +113,9 @@ def parse_action(text: str) -> int:
     low = t.lower()
     if low == "pass":
         return PASS
+    for action, word in SELLER_WORDS.items():
+        if low == word:
+            return action
     if low.startswith("choose:") and low[7:].isdigit() and len(low) <= 10 and int(low[7:]) < EXPOSE_BASE - CHOOSE_BASE:
         return CHOOSE_BASE + int(low[7:])
     if low.startswith("bid:") and low[4:].isdigit() and len(low) <= 10:

@@ -1,28 +1,58 @@
-"""An auction: players bid for the right to play the deal (PL-BOOK's trump auction, V8).
+"""An auction: players bid for the right to play the deal (PL-BOOK's trump auction, V8;
+Brazilian King's leilão).
 
 A trick contract with ``auction`` opens each deal (after any passing, before the trump call)
 with a round of bids. Starting with ``first`` (a seat expression, default the dealer's left)
-and going round in playing order, each seat still in the auction either bids — a number from
-``min`` to ``max`` on the grid of ``step``, higher than the bid standing — or passes, and a
-seat that passes is out. The auction ends when every other seat has passed after a bid, or
-when the highest possible bid is made; if everybody passes, the ``if_all_pass`` seat (default:
-the dealer) plays at the minimum. The winner is ``bidder`` and his bid ``bid``: seat
-expressions (who calls trumps, who leads) and scoring expressions read them, so a ruleset
-says in its own data what the winner gets and what the bid costs or earns.
+and going round in playing order, each bidder either bids — a number from ``min`` to ``max``
+on the grid of ``step``, higher than the bid standing — or passes. With ``passes: out`` (the
+default) a seat that passes is out, and the auction ends when every other seat has passed
+after a bid; with ``passes: again`` a seat that passed may bid again on its next turn, and the
+bidding ends when every other bidder has passed in turn since the last bid. With ``hold:
+true`` a seat that speaks earlier in the bidding order than the standing bidder may match his
+bid (Brazilian King's "pela mão", Skat's "hold"). The bidding also ends once no other seat
+can make a legal bid. ``allow`` (a bool expression over ``value``, the bid considered, ``seat``,
+``dealer``, ``players`` and the bidder's hand through ``held(...)``) keeps only the bids it
+allows — Tysiąc's "above 120 only with a marriage in hand" — and ``allow_reason`` says why a
+refused one is refused.
 
-Actions: ``pass`` (``PASS``) and ``bid(value)``; records hold them as ``"pass"`` and
-``"bid:VALUE"`` under the deal's ``auction`` key.
+Without a ``seller``, if everybody passes, the ``if_all_pass`` seat (default: the dealer)
+plays at the minimum. With a ``seller`` (a seat that does not bid, Brazilian King's
+beneficiary), the seller then decides: ``accept`` the best bid (its bidder wins the auction
+at his bid), or ``refuse`` it and play himself (he is ``bidder``, ``bid`` is 0); with
+``decline: {up_to, score}`` he may, while the best offer is at most ``up_to`` (0: nobody
+bid), decline to play the deal, which then ends unplayed with ``score`` per seat.
+
+The winner is ``bidder`` and his bid ``bid``: seat expressions (who calls trumps, who leads)
+and scoring expressions read them, so a ruleset says in its own data what the winner gets and
+what the bid costs or earns.
+
+Actions: ``pass`` (``PASS``), ``bid(value)``, and the seller's ``accept`` / ``refuse`` /
+``decline``; records hold them as ``"pass"``, ``"bid:VALUE"``, ``"accept"`` ... under the
+deal's ``auction`` key, and views as ``(seat, value)`` with 0 for a pass and -1, -2, -3 for
+accept, refuse, decline.
 """
 from __future__ import annotations
 
 from typing import Optional
 
-from ..expr.types import SEAT
-from ..ruleset.schema import Expr, Field, Int, Obj
+from ..expr.types import INT, SEAT
+from ..expr.types import BOOL
+from ..ruleset.schema import Bool, Enum, Expr, Field, Int, Obj, Str
 from ..values import frozen
 from . import scopes
-from .actions import PASS, bid, bid_value, is_bid
-from .envs import NOBODY
+from .actions import ACCEPT, DECLINE, PASS, REFUSE, SELLER_WORDS, action_str, bid, bid_value, is_bid
+from .envs import NOBODY, bid_env, seat_end_env
+
+DECLINE_SPEC = Obj(
+    {
+        "up_to": Field(Int(0, 100000), "the seller may decline while the best bid is at most this (0: nobody bid)",
+                       required=True),
+        "score": Field(Expr("int"), "each seat's points when the deal is declined (a seat scoring expression: "
+                       "`seat`, `dealer`, `players`)", required=True),
+    },
+    title="decline",
+    doc="The seller may decline to play the deal while the best bid is low; it then ends unplayed with fixed scores.",
+)
 
 AUCTION = Obj(
     {
@@ -31,16 +61,56 @@ AUCTION = Obj(
         "min": Field(Int(1, 100000), "the lowest bid", required=True),
         "max": Field(Int(1, 100000), "the highest bid", required=True),
         "step": Field(Int(1, 100000), "bids go up by multiples of this", default=1),
-        "if_all_pass": Field(Expr("seat"), "who plays at the minimum bid when everybody passes (default: dealer)",
-                             default=None),
+        "if_all_pass": Field(Expr("seat"), "who plays at the minimum bid when everybody passes (default: dealer; "
+                             "not with a seller)", default=None),
+        "passes": Field(Enum(("out", "again")), "out: a seat that passes is out of the auction; again: it may bid "
+                        "again on its next turn", default="out"),
+        "hold": Field(Bool(), "a seat that speaks earlier than the standing bidder may match his bid", default=False),
+        "seller": Field(Expr("seat"), "a seat that does not bid but accepts or refuses the best bid when the "
+                        "bidding ends (refusing, he plays himself and `bid` is 0)", default=None),
+        "decline": Field(DECLINE_SPEC, "the seller may decline to play the deal when the best bid is low",
+                         default=None),
+        "allow": Field(Expr("bool"), "which bids a seat may make, given its hand: a bool expression over `value` "
+                       "(the bid), `seat`, `dealer`, `players` and held(...), e.g. value <= 120 or <a marriage "
+                       "held>", default=None),
+        "allow_reason": Field(Str(), "why a bid `allow` refuses is refused, in words", default=None),
     },
     title="auction",
-    doc="An auction for the right to play the deal: bid (higher than the bid standing) or pass and be out. "
+    doc="An auction for the right to play the deal: bid (higher than the bid standing) or pass. "
         "Expressions read the winner as `bidder` and his bid as `bid`.",
 )
 
 #: Most bid levels an auction may offer (``(max - min) / step + 1``), so a turn's choices stay few.
 MAX_LEVELS = 200
+#: How a seller's decision appears in views' ``auction`` history (a bid is its value, a pass 0).
+SELLER_VALUES = {ACCEPT: -1, REFUSE: -2, DECLINE: -3}
+_VALUE_ACTIONS = {v: a for a, v in SELLER_VALUES.items()}
+
+
+def history_action(value: int) -> int:
+    """The action a ``(seat, value)`` entry of a view's auction history stands for."""
+    if value == 0:
+        return PASS
+    return _VALUE_ACTIONS[value] if value < 0 else bid(value)
+
+
+def history_word(value: int) -> str:
+    """A history entry's value in words: the bid, ``pass``, ``accept`` ..."""
+    return str(value) if value > 0 else action_str(history_action(value))
+
+
+@frozen(eq=False)
+class Decline:
+    """The seller's option not to play the deal: allowed while the best bid is at most ``up_to``."""
+
+    up_to: int
+    score: object  # compiled seat-scoring expression
+
+    def scores(self, dealer: int, players: int, tricks: int, deck: int, seller: int) -> list[int]:
+        """Every seat's points for a declined deal."""
+        taken = [0] * players
+        return [self.score(seat_end_env(s, dealer, players, NOBODY, NOBODY, 0, tricks, 0, taken, deck, seller, 0))
+                for s in range(players)]
 
 
 @frozen(eq=False)
@@ -52,14 +122,30 @@ class Auction:
     high: int
     step: int
     all_pass: object  # compiled seat expression
+    again: bool = False  # a seat that passed may bid again
+    hold: bool = False  # an earlier seat may match the standing bid
+    seller: object = None  # compiled seat expression, or None
+    decline: Optional[Decline] = None
+    allow: object = None  # compiled bool expression over the bid and the bidder's hand, or None
+    allow_reason: str = ""
+
+    def allows(self, value: int, seat: int, dealer: int, players: int, hand: int, deck: int) -> bool:
+        """Whether ``seat``, holding ``hand``, may bid ``value`` (``allow``)."""
+        return self.allow is None or bool(self.allow(bid_env(value, seat, dealer, players, hand, deck)))
 
     def levels(self) -> range:
         """Every bid the rule allows, lowest first."""
         return range(self.low, self.high + 1, self.step)
 
+    @property
+    def top(self) -> int:
+        """The highest bid anyone can make."""
+        return self.low + (self.high - self.low) // self.step * self.step
+
 
 def build_auction(spec, ctx, where: tuple) -> tuple[Optional[Auction], bool]:
-    """(the rule or None, whether it compiled); range mistakes are lint's M620 at their key."""
+    """(the rule or None, whether it compiled); range mistakes are lint's M620 at their key,
+    seller mistakes M622."""
     if spec is None:
         return None, True
     from ..ruleset.schema import ExprSource
@@ -67,8 +153,29 @@ def build_auction(spec, ctx, where: tuple) -> tuple[Optional[Auction], bool]:
     first = ctx.expr(spec.first or ExprSource("left(dealer)"), scopes.SEAT_EXPR, SEAT, where + ("first",))
     all_pass = ctx.expr(spec.if_all_pass or ExprSource("dealer"), scopes.SEAT_EXPR, SEAT,
                         where + ("if_all_pass",))
+    seller = ctx.expr(spec.seller, scopes.SEAT_EXPR, SEAT, where + ("seller",)) if spec.seller is not None else None
+    decline, ok = None, first is not None and all_pass is not None and (spec.seller is None or seller is not None)
+    if spec.decline is not None:
+        score = ctx.expr(spec.decline.score, scopes.SEAT_END, INT, where + ("decline", "score"))
+        ok = ok and score is not None
+        decline = Decline(spec.decline.up_to, score) if score is not None else None
+        if spec.seller is None:
+            ctx.error(where + ("decline",), "M622", "only a seller can decline the deal, and this auction has none",
+                      "add seller: dealer (the seat that sells the right to play)")
+            ok = False
+    allow = ctx.expr(spec.allow, scopes.AUCTION_BID, BOOL, where + ("allow",)) if spec.allow is not None else None
+    ok = ok and (spec.allow is None or allow is not None)
+    if allow is not None and allow.is_const:
+        ctx.warning(where + ("allow",), "M620", f"`allow` is always {str(bool(allow.const)).lower()}: "
+                    + ("no bid can ever be made" if not allow.const else "it refuses no bid"),
+                    "make it read the bid (`value`) and the hand (held(...))")
+    if spec.allow_reason is not None and spec.allow is None:
+        ctx.warning(where + ("allow_reason",), "M620", "`allow_reason` without `allow` is never shown",
+                    "add the rule it explains, or remove it")
+    if spec.seller is not None and spec.if_all_pass is not None:
+        ctx.warning(where + ("if_all_pass",), "M622", "with a seller, nobody plays at the minimum when everybody "
+                    "passes: the seller decides", "remove if_all_pass")
     low, high, step = spec.min, spec.max, spec.step
-    ok = first is not None and all_pass is not None
     if high < low:
         ctx.error(where + ("max",), "M620", f"the highest bid {high} is below the lowest {low}")
         ok = False
@@ -79,46 +186,62 @@ def build_auction(spec, ctx, where: tuple) -> tuple[Optional[Auction], bool]:
     elif (high - low) % step:
         ctx.warning(where + ("max",), "M620", f"the highest bid {high} is not on the grid of {step} from {low}: "
                     f"the highest bid anyone can make is {low + (high - low) // step * step}")
-    return (Auction(first, low, high, step, all_pass) if ok else None), ok
+    if not ok:
+        return None, False
+    reason = spec.allow_reason or (f"this bid needs `{' '.join(spec.allow.text.split())}`" if spec.allow else "")
+    return Auction(first, low, high, step, all_pass, spec.passes == "again", spec.hold, seller, decline, allow,
+                   reason), True
 
 
 class AuctionRound:
-    """The bids of one deal: who is still in, the bid standing and who made it."""
+    """The bids of one deal: who is still in, the bid standing and who made it, and (with a
+    seller) his decision."""
 
-    def __init__(self, rule: Auction, players: int, first: int, direction: int, fallback: int) -> None:
+    def __init__(self, rule: Auction, players: int, first: int, direction: int, fallback: int,
+                 seller: int = NOBODY, hands: Optional[list] = None, dealer: int = NOBODY, deck: int = 0) -> None:
         self.rule = rule
+        self.hands = hands  # the deal's hands (masks), read by ``allow``; shared with the deal state
+        self.dealer = dealer
+        self.deck = deck
         self.players = players
         self.direction = direction
-        self.fallback = fallback % players  # the seat that plays at the minimum if all pass
-        self.seat = first % players
+        self.fallback = fallback % players  # the seat that plays at the minimum if all pass (no seller)
+        self.seller = seller % players if seller >= 0 else NOBODY
+        self.order = tuple(s for s in ((first + direction * i) % players for i in range(players)) if s != self.seller)
+        self.seat = self.order[0]
         self.out = [False] * players
         self.bid = 0
         self.bidder = NOBODY
-        self.history: list = []  # (seat, value), 0 for a pass
+        self.history: list = []  # (seat, value): a bid, 0 for a pass, SELLER_VALUES for the seller
+        self.quiet = 0  # passes since the last bid (or the start)
+        self.selling = False  # the bidding is over and the seller decides
+        self.declined = False
         self.finished = False
 
     @classmethod
-    def settled(cls, history: tuple, bid_: int, bidder: int, players: int) -> "AuctionRound":
+    def settled(cls, history: tuple, bid_: int, bidder: int, players: int, seller: int = NOBODY) -> "AuctionRound":
         """A finished round with this outcome (for states rebuilt from a view)."""
         r = object.__new__(cls)
-        r.rule, r.players, r.direction, r.fallback = None, players, 1, bidder
-        r.seat, r.out = NOBODY, [True] * players
+        r.rule, r.players, r.direction, r.fallback, r.seller = None, players, 1, bidder, seller
+        r.hands, r.dealer, r.deck = None, NOBODY, 0
+        r.order, r.seat, r.out, r.quiet, r.selling = (), NOBODY, [True] * players, 0, False
         r.bid, r.bidder, r.history, r.finished = bid_, bidder, [tuple(h) for h in history], True
+        r.declined = any(v == SELLER_VALUES[DECLINE] for _, v in r.history)
         return r
 
     @classmethod
     def at(cls, rule: Auction, view, fallback: int = NOBODY) -> "AuctionRound":
         """The round as a seat's view shows it, on that seat's turn (for reasons, and for search,
-        which continues it): the bids and passes so far, the bid standing and who made it, the
-        seats that passed out. The first bidder is never re-evaluated, so a ``first`` that reads
-        hidden cards is taken from what happened. ``fallback``: the seat that plays if everybody
-        passes (worked out by the caller, who may have to assume hidden cards for it)."""
-        r = cls(rule, view.players, view.seat, view.direction, fallback if fallback >= 0 else view.seat)
-        r.history = [tuple(h) for h in view.auction]
-        for seat, value in r.history:
-            if value == 0:
-                r.out[seat] = True
-        r.bid, r.bidder = view.bid, view.bidder
+        which continues it): the bids and passes so far replayed from the first bidder the view
+        shows, so a ``first`` that reads hidden cards is taken from what happened, never
+        re-evaluated. ``fallback``: the seat that plays if everybody passes (worked out by the
+        caller, who may have to assume hidden cards for it); the seller is the view's."""
+        first = view.auction[0][0] if view.auction else view.seat
+        own = [view.hand if s == view.seat else 0 for s in range(view.players)]
+        r = cls(rule, view.players, first, view.direction, fallback if fallback >= 0 else view.seat,
+                view.seller, own, view.dealer, view.deck)
+        for _, value in view.auction:
+            r.apply(history_action(value))
         return r
 
     def copy(self) -> "AuctionRound":
@@ -128,51 +251,125 @@ class AuctionRound:
         other.history = list(self.history)
         return other
 
+    # -- what may be done --------------------------------------------------------------------
     def legal(self) -> list[int]:
         if self.finished:
             return []
-        return [PASS] + [bid(v) for v in self.rule.levels() if v > self.bid]
+        if self.selling:
+            return self._seller_choices()
+        hold = self._may_hold(self.seat)
+        return [PASS] + [bid(v) for v in self.rule.levels()
+                         if (v > self.bid or (hold and v == self.bid)) and self._allowed(v)]
+
+    def _allowed(self, value: int) -> bool:
+        r = self.rule
+        if r.allow is None:
+            return True
+        hand = self.hands[self.seat] if self.hands is not None else 0
+        return r.allows(value, self.seat, self.dealer, self.players, hand, self.deck)
+
+    def _seller_choices(self) -> list[int]:
+        d = self.rule.decline
+        return ([ACCEPT] if self.bidder >= 0 else []) + [REFUSE] + (
+            [DECLINE] if d is not None and self.bid <= d.up_to else [])
+
+    def _may_hold(self, seat: int) -> bool:
+        """Whether ``seat`` may match the bid standing: it speaks before the standing bidder."""
+        return (self.rule.hold and self.bidder >= 0 and seat != self.bidder
+                and self.order.index(seat) < self.order.index(self.bidder))
 
     def why_illegal(self, action: int) -> Optional[str]:
         if action in self.legal():
             return None
+        if self.finished:
+            return "the auction is over"
+        if self.selling:
+            return self._why_not_sold(action)
+        if action in SELLER_WORDS:
+            return f"only the seller decides ({SELLER_WORDS[action]}), once the bidding is over"
         if is_bid(action):
             r = self.rule
             if bid_value(action) not in r.levels():
                 return f"bids go from {r.low} to {r.high} in steps of {r.step}"
+            if not self._allowed(bid_value(action)):
+                return r.allow_reason
+            if r.hold and bid_value(action) == self.bid and self.bidder != self.seat:
+                return (f"a bid must be higher than {self.bid}, the bid standing (only a player who speaks before "
+                        "its bidder may match it)")
             return f"a bid must be higher than {self.bid}, the bid standing"
         return "a bid or 'pass' is expected"
 
+    def _why_not_sold(self, action: int) -> str:
+        d = self.rule.decline
+        if action == ACCEPT:
+            return "nobody has bid: there is no offer to accept"
+        if action == DECLINE:
+            if d is None:
+                return "this auction's seller may not decline the deal"
+            return f"the deal may be declined only while the best offer is at most {d.up_to}, and it is {self.bid}"
+        return "the seller accepts or refuses the best offer (" + ", ".join(SELLER_WORDS[a] for a in self.legal()) + ")"
+
+    # -- doing it ----------------------------------------------------------------------------
     def apply(self, action: int) -> None:
         seat = self.seat
+        if self.selling:
+            self._decide(action)
+            return
         if action == PASS:
-            self.out[seat] = True
+            self.out[seat] = not self.rule.again
+            self.quiet += 1
             self.history.append((seat, 0))
         else:
-            self.bid, self.bidder = bid_value(action), seat
+            self.bid, self.bidder, self.quiet = bid_value(action), seat, 0
             self.history.append((seat, self.bid))
-        still = [s for s in range(self.players) if not self.out[s]]
-        if not still:  # everybody passed: the fallback seat plays at the minimum
-            self.bid, self.bidder, self.finished = self.rule.low, self.fallback, True
-        elif self.bidder >= 0 and (still == [self.bidder] or self.bid + self.rule.step > self.rule.high):
-            self.finished = True
+        if self._bidding_over():
+            self._close()
         else:
-            s = seat
-            while True:
-                s = (s + self.direction) % self.players
-                if not self.out[s]:
-                    break
-            self.seat = s
-        if self.finished:
-            self.seat = NOBODY
+            self.seat = self._next_bidder(seat)
+
+    def _bidding_over(self) -> bool:
+        active = [s for s in self.order if not self.out[s]]
+        if not active:
+            return True
+        if self.bidder < 0:
+            return self.rule.again and self.quiet >= len(self.order)
+        others = [s for s in active if s != self.bidder]
+        if not others or (self.rule.again and self.quiet >= len(self.order) - 1):
+            return True
+        return self.bid >= self.rule.top and not any(self._may_hold(s) for s in others)
+
+    def _next_bidder(self, seat: int) -> int:
+        i = self.order.index(seat)
+        for k in range(1, len(self.order) + 1):
+            s = self.order[(i + k) % len(self.order)]
+            if not self.out[s]:
+                return s
+        return seat
+
+    def _close(self) -> None:
+        """The bidding is over: the seller decides, or the auction is won."""
+        if self.seller >= 0:
+            self.selling, self.seat = True, self.seller
+            return
+        if self.bidder < 0:  # everybody passed: the fallback seat plays at the minimum
+            self.bid, self.bidder = self.rule.low, self.fallback
+        self.finished, self.seat = True, NOBODY
+
+    def _decide(self, action: int) -> None:
+        """The seller accepts (the bidder wins at his bid), refuses or declines (he keeps the deal, ``bid`` 0)."""
+        self.history.append((self.seller, SELLER_VALUES[action]))
+        if action != ACCEPT:
+            self.bid, self.bidder = 0, self.seller
+        self.declined = action == DECLINE
+        self.selling, self.finished, self.seat = False, True, NOBODY
 
     def public(self) -> tuple:
-        """Every bid and pass as (seat, value, 0 for a pass), for views."""
+        """Every bid, pass and decision as (seat, value), for views."""
         return tuple(self.history)
 
     def record(self) -> list:
-        """The actions as records write them: "bid:120", "pass"."""
-        return ["pass" if v == 0 else f"bid:{v}" for _, v in self.history]
+        """The actions as records write them: "bid:120", "pass", "accept"."""
+        return [action_str(history_action(v)) for _, v in self.history]
 
 
 def check_auction(contract, where: tuple, bctx) -> None:

@@ -135,6 +135,10 @@ class Deal:
         """The auction's (seat, bid) pairs for a record: none."""
         return []
 
+    def record_exchange(self) -> list:
+        """The cards a widow's taker put out, for a record: none."""
+        return []
+
     def record_passes(self) -> Optional[list]:
         """The cards each seat passed, for a record: None (no passing)."""
         return None

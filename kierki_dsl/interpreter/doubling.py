@@ -13,6 +13,12 @@ Barbu's duties, as data: ``duty: {times: 2, deals: 7}`` makes every seat that ma
 dealer do so at least ``times`` times in the ``deals`` deals one dealer deals in a row — when
 the deals left are no more than the doubles it still owes, it may not say ``done`` before
 doubling the dealer. The match keeps count in its memory (``remember``, after each deal).
+``of: every`` (barbu.app's stricter form) makes every seat double *every other* seat at least
+``times`` times in each block of ``over`` deals of the match (28: the whole game), whenever it
+likes; the chances it is sure of are the deals left in the block that the target deals (the
+dealer passes on every ``deals`` deals; a double of the dealer is one every contract allows —
+lint checks it), and when they are no more than the doubles it still owes him, it may not say
+``done`` before doubling him. So a duty left open is met at the latest in the target's own run.
 ``if_undoubled: split``: a deal in which nobody doubled anybody is not played; the contract's
 declared ``total`` is shared among the seats other than the dealer, each share rounded away
 from zero, and the dealer gets what is left (0, or a point or two back).
@@ -34,11 +40,17 @@ DOUBLING = Obj(
                             "default: any seat but the dealer may double any other seat", default=None),
         "redouble": Field(Bool(), "a doubled seat may redouble each seat that doubled it", default=True),
         "duty": Field(Obj({
-            "times": Field(Int(1, 50), "how many times each seat must double the dealer", required=True),
+            "times": Field(Int(1, 50), "how many times each seat must double the dealer (of: every: each other "
+                           "seat)", required=True),
             "deals": Field(Int(1, 100), "in how many deals in a row by the same dealer (match.deals_per_dealer)",
                            required=True),
+            "of": Field(Enum(("dealer", "every")), "dealer: the doubles owed are of the dealer, in his run of deals; "
+                        "every: of every other seat, in each block of `over` deals", default="dealer"),
+            "over": Field(Int(1, 1000), "with of: every, the deals the duty spans (e.g. 28, a whole Barbu game)",
+                          default=None),
         }, title="duty", doc="Each seat that may double the dealer must do so at least `times` times in the `deals` "
-               "deals he deals in a row (Barbu: twice in the declarer's seven)."), "a duty to double the dealer",
+               "deals he deals in a row (Barbu: twice in the declarer's seven); with `of: every`, each seat must "
+               "double each other seat `times` times in every `over` deals (barbu.app)."), "a duty to double",
             default=None),
         "if_undoubled": Field(Enum(("play", "split")), "play the deal when nobody doubled (default), or `split`: do "
                               "not play it and share the contract's total among the other seats (Barbu's negative "
@@ -67,6 +79,7 @@ class Doubling:
     duty_times: int = 0  # doubles of the dealer each seat owes in a dealer's run of deals (0: none)
     duty_deals: int = 0  # the length of that run
     if_undoubled: str = "play"  # "play" | "split"
+    duty_every: int = 0  # with of: every, the block of deals in which each seat owes each other seat (0: no)
 
     def allows(self, doubler: int, target: int, dealer: int, players: int) -> bool:
         if doubler == target:
@@ -86,20 +99,59 @@ def build_doubling(spec, ctx, where: tuple) -> tuple[Optional[Doubling], bool]:
         if may is None:
             return None, False
     duty = spec.duty
+    every = 0
+    if duty is not None and duty.of == "every":
+        every = duty.over or duty.deals
+    elif duty is not None and duty.over is not None:
+        ctx.warning(where + ("duty", "over"), "M632", "`over` counts only with `of: every`: a duty of the dealer "
+                    "runs over his `deals`", "remove it, or say of: every")
     return Doubling(may, spec.redouble, duty.times if duty else 0, duty.deals if duty else 0,
-                    spec.if_undoubled), True
+                    spec.if_undoubled, every), True
 
 
-def check_doubling(contract, where: tuple, bctx, deals_per_dealer: int = 0) -> None:
+def _everyone_may_double_the_dealer(rule: Doubling, players: int) -> bool:
+    return all(rule.allows(a, d, d, players) for d in range(players) for a in range(players) if a != d)
+
+
+def check_doubling(contract, where: tuple, bctx, deals_per_dealer: int = 0, players: int = 4) -> None:
     """M632: a split of an undoubled deal needs the contract's declared total; a duty that can
     never be met is an error."""
     rule = contract.doubling
     if rule.if_undoubled == "split" and contract.total is None:
         bctx.error(where + ("doubling", "if_undoubled"), "M632", "an undoubled deal is split by the contract's total, "
                    "but this contract declares no `total`", "declare the contract's total")
-    if rule.duty_times > rule.duty_deals > 0:
+    if rule.duty_every:
+        if rule.duty_every % rule.duty_deals:
+            bctx.error(where + ("doubling", "duty", "over"), "M632", f"a duty over {rule.duty_every} deals must span "
+                       f"whole runs of {rule.duty_deals} deals by one dealer")
+        elif not _everyone_may_double_the_dealer(rule, players):
+            bctx.warning(where + ("doubling", "may_double"), "M632", "a duty to double every seat is kept, at the "
+                         "latest, in the target's own deals; this contract does not let every other seat double the "
+                         "dealer, so a duty may go unmet", "allow doubling the dealer (doubler != dealer)")
+    elif rule.duty_times > rule.duty_deals > 0:
         bctx.error(where + ("doubling", "duty", "times"), "M632", f"{rule.duty_times} doubles cannot be made in "
                    f"{rule.duty_deals} deals (one double of the dealer a deal)")
+
+
+def _block_key(rule: Doubling, number: int) -> tuple:
+    return ("duty-every", (number - 1) // rule.duty_every)
+
+
+def owed_to_every(rule: Doubling, memory: Optional[dict], dealer: int, number: int, players: int,
+                  direction: int) -> tuple[list, list]:
+    """With ``of: every``: (per seat, the doubles it still owes each seat; per target, the
+    chances left to double it — the deals of the block from this one on that it deals)."""
+    if not rule.duty_every or memory is None or number <= 0:
+        return [[0] * players for _ in range(players)], [0] * players
+    made = memory.get(_block_key(rule, number), set())
+    owed = [[0 if a == b else max(0, rule.duty_times - sum(1 for _, x, y in made if (x, y) == (a, b)))
+             for b in range(players)] for a in range(players)]
+    end = ((number - 1) // rule.duty_every + 1) * rule.duty_every
+    run = (number - 1) // rule.duty_deals
+    chances = [0] * players
+    for j in range(number, end + 1):
+        chances[(dealer + direction * ((j - 1) // rule.duty_deals - run)) % players] += 1
+    return owed, chances
 
 
 def _duty_keys(dealer: int) -> tuple:
@@ -124,6 +176,9 @@ def remember(rule: Doubling, memory: Optional[dict], dealer: int, number: int, b
     """Count a finished deal's doubles of the dealer into the match's memory (sets of tuples,
     so the memory copies the way a declarer's choices do)."""
     if not rule.duty_times or memory is None:
+        return
+    if rule.duty_every:
+        memory.setdefault(_block_key(rule, number), set()).update((number, a, b) for (a, b) in bets)
         return
     run_key, doubles_key = _duty_keys(dealer)
     run, doubles = memory.setdefault(run_key, set()), memory.setdefault(doubles_key, set())
@@ -151,7 +206,9 @@ class BettingRound:
                  number: int = 0) -> None:
         self.rule = rule
         self.number = number
-        self.owed, self.deals_left = owed_doubles(rule, memory, dealer, players)
+        self.owed, self.deals_left = owed_doubles(rule, memory, dealer, players) if not rule.duty_every else (
+            [0] * players, 0)
+        self.owed_every, self.chances = owed_to_every(rule, memory, dealer, number, players, direction)
         self.players = players
         self.dealer = dealer
         self.order = [(dealer + direction * (i + 1)) % players for i in range(players)]
@@ -167,6 +224,7 @@ class BettingRound:
         r = object.__new__(cls)
         r.rule, r.players, r.dealer, r.order = None, players, -1, []
         r.owed, r.deals_left, r.number = [0] * players, 0, 0
+        r.owed_every, r.chances = [[0] * players for _ in range(players)], [0] * players
         r.bets = {(a, b): f for a, b, f in bets}
         r.stage, r.turn, r.finished = "done", 0, True
         return r
@@ -190,14 +248,27 @@ class BettingRound:
                    if (me, t) not in self.bets and self.rule.allows(me, t, self.dealer, self.players)]
             if double(self.dealer) in out and self.owed[me] >= self.deals_left > 0:
                 return out  # the duty to double the dealer: not done before doubling him
+            if self._forced(me, out):
+                return out  # the duty to double every seat: not done before doubling those owed
         else:
             out = [redouble(a) for (a, b), f in sorted(self.bets.items()) if b == me and f == 1]
         return out + [DONE]
+
+    def _forced(self, me: int, out: list) -> list:
+        """The seats ``me`` must double now (``of: every``): owed as many doubles as there are
+        deals left that they deal, and allowed now."""
+        owed = self.owed_every[me]
+        return [t for t in range(self.players) if owed[t] and owed[t] >= self.chances[t] and double(t) in out]
 
     def why_illegal(self, action: int) -> Optional[str]:
         legal = self.legal()
         if action in legal:
             return None
+        forced = self._forced(self.seat, legal) if self.stage == "double" and not self.finished else []
+        if action == DONE and forced:
+            t = forced[0]
+            return (f"you must double seat {t} {self.owed_every[self.seat][t]} more time(s) in this game, and he "
+                    f"deals {self.chances[t]} deal(s) of it from this one on: double him before saying done")
         if action == DONE and self.stage == "double":
             return (f"you must double the dealer (seat {self.dealer}) {self.owed[self.seat]} more time(s) in his "
                     f"{self.deals_left} deal(s) left: double him before saying done")

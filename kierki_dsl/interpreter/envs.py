@@ -75,6 +75,11 @@ def end_when_env(tricks_played: int, tricks: int, points_left: bool, deck: int, 
             "players_holding": players_holding}
 
 
+def bid_env(value: int, seat: int, dealer: int, players: int, hand: int, deck: int) -> dict:
+    """An auction's bid rule (``allow``): may ``seat``, holding ``hand``, bid ``value``?"""
+    return {"value": value, "seat": seat, "dealer": dealer, "players": players, "hand": hand, "deck": deck}
+
+
 def match_end_env(totals, deals_played: int, players: int) -> dict:
     """A match's end condition (``match.until``), from the running totals."""
     return {"lowest_total": min(totals), "highest_total": max(totals), "deals_played": deals_played,
@@ -97,6 +102,7 @@ ENVIRONMENTS = (
     (scopes.END_WHEN, end_when_env),
     (scopes.MATCH_END, match_end_env),
     (scopes.DOUBLE_EXPR, double_env),
+    (scopes.AUCTION_BID, bid_env),
 )
 
 

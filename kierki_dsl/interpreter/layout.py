@@ -182,7 +182,7 @@ class LayoutContract(Contract):
         if self.doubling is not None:
             from .doubling import check_doubling
 
-            check_doubling(self, w, bctx)
+            check_doubling(self, w, bctx, players=players)
         if spec.again_optional and spec.again_after is None:
             bctx.warning(w + ("again_optional",), "M615", "again_optional has no effect without again_after",
                          "say after which cards a player plays again (again_after: card.rank == A)")

@@ -85,6 +85,7 @@ class DealResult:
     auction: tuple = ()  # the auction's bids and passes in order ("bid:120", "pass", ...)
     bid: int = 0  # the winning bid (0 without an auction)
     bidder: int = -1  # who won the auction
+    exchange: tuple = ()  # the cards a widow's taker gave or laid aside, in order ("QS", ...)
     first: int = -1  # the seat that played the deal's first card (or passed first in a layout)
     blocked: bool = False  # a layout deal that ended because nobody could play
 
@@ -204,6 +205,9 @@ class Match:
             contract = rs.contract_at(k)
             self.dealer = rs.dealer_of(self.first_dealer, k)
             self.dealt = deal_out(shuffled(self.rng, rs.deck), self.dealer, rs.players, rs.direction)
+            if k == 0 and rs.first_dealer_expr is not None:  # e.g. the holder of 7H owns the first deal
+                self.first_dealer = self.dealer = rs.first_dealer_from([sum(1 << c for c in d) for d in self.dealt],
+                                                                       self.dealer)
         self.chosen_plies = 0
         self.state = contract.new_deal(rs.players, rs.deck, self.dealer, self.dealt, rs.direction, self.deal_index + 1,
                                        memory=self.chosen)
@@ -226,6 +230,7 @@ class Match:
             bets=tuple(state.record_bets()),
             wagers=state.betting.public() if state.betting is not None else (),
             auction=tuple(state.record_auction()),
+            exchange=tuple(state.record_exchange()),
             bid=state.bid,
             bidder=state.bidder,
             first=self.first,

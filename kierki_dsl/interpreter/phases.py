@@ -11,6 +11,7 @@ class Phase(str, Enum):
     CHOOSE = "choose"  # a declarer names the contract
     PASS = "pass"  # cards are passed before play (Hearts)
     AUCTION = "auction"  # seats bid for the right to play the deal
+    EXCHANGE = "exchange"  # the taker of a widow puts cards out of his hand again
     CALL = "call"  # a seat names trumps
     DOUBLE = "double"  # the doubling round (Barbu)
     EXPOSE = "expose"  # cards are shown before play to double their cost (Trix)
@@ -26,6 +27,7 @@ EXPECTED = {
     Phase.CHOOSE: "a contract is to be chosen",
     Phase.PASS: "cards to pass are expected",
     Phase.AUCTION: "a bid or a pass is expected",
+    Phase.EXCHANGE: "a card of your hand to give or lay aside is expected",
     Phase.CALL: "a trump call is expected",
     Phase.DOUBLE: "a bet is expected",
     Phase.EXPOSE: "an exposure or 'done' is expected",

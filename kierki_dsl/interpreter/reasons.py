@@ -24,7 +24,7 @@ def illegal_reason(view: SeatView, action: int, contract) -> Optional[str]:
         return None
     if not view.legal:
         return "the deal is over" if view.phase == Phase.DONE else "it is not your turn"
-    if view.phase == Phase.PLAY and 0 <= action < 52 and not view.hand >> action & 1:
+    if view.phase in (Phase.PLAY, Phase.EXCHANGE) and 0 <= action < 52 and not view.hand >> action & 1:
         return f"{action_str(action)} is not in your hand"
     if view.phase == Phase.AUCTION and contract.auction is not None:
         from .bidding import AuctionRound

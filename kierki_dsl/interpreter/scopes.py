@@ -123,7 +123,20 @@ DOUBLE_EXPR = Scope(
     },
 )
 
+AUCTION_BID = Scope(
+    "an auction's bid rule",
+    {
+        "dealer": _COMMON["dealer"],
+        "players": _COMMON["players"],
+        "value": Var(INT, "value", "the bid being considered"),
+        "seat": Var(SEAT, "seat", "the seat that would bid"),
+        "$hand": Var(ANY, "hand"),
+        "$deck": Var(ANY, "deck"),
+    },
+)
 
-for _scope in (SEAT_EXPR, TRICK_POINTS, CARD_SCORING, PLAY_PREDICATE, SEAT_END, END_WHEN, MATCH_END, DOUBLE_EXPR):
+
+for _scope in (SEAT_EXPR, TRICK_POINTS, CARD_SCORING, PLAY_PREDICATE, SEAT_END, END_WHEN, MATCH_END, DOUBLE_EXPR,
+               AUCTION_BID):
     register_scope(_scope)
 register_scope(Scope("card predicates (per_card, lead_ban, forbid, require)", {"card": Var(CARD, "card")}))

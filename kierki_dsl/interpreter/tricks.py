@@ -20,6 +20,7 @@ from ..values import frozen
 from . import scopes
 from .catalogue import Contract, DealType, register
 from .bidding import AUCTION, Auction, build_auction
+from .widow import WIDOW, Widow, build_widow
 from .exposure import EXPOSURE, Exposure, build_exposure
 from .stock import STOCK, Stock, build_stock
 from .doubling import DOUBLING, Doubling, build_doubling
@@ -93,6 +94,8 @@ FIELDS = {
                       default=None),
     "stock": Field(STOCK, "deal part of the deck; players unable to follow suit draw from the rest (kierki "
                    "dominowe)", default=None),
+    "widow": Field(WIDOW, "cards dealt aside that the auction's winner takes, then discards or gives as many "
+                   "(Tysiąc's musik)", default=None),
 }
 
 
@@ -174,6 +177,7 @@ class TrickContract(Contract):
     auction: Optional[Auction] = None
     stock: Optional[Stock] = None
     exposure: Optional[Exposure] = None
+    widow: Optional[Widow] = None
     _tables: dict = attrs.field(factory=dict, repr=False)
 
     def new_deal(self, players: int, deck: int, dealer: int, dealt: list, direction: int = 1, number: int = 1,
@@ -188,6 +192,10 @@ class TrickContract(Contract):
             from .stockstate import StockDeal
 
             return StockDeal
+        if self.widow is not None:
+            from .widowstate import WidowDeal
+
+            return WidowDeal
         from .trickstate import TrickDeal
 
         return TrickDeal
@@ -290,7 +298,7 @@ class TrickContract(Contract):
         """The whole-deal random player of ``fastplay`` for this contract, or None."""
         from .fastplay import compile_tricks
 
-        if self.auction is not None or self.stock is not None or self.exposure is not None:
+        if self.auction is not None or self.stock is not None or self.exposure is not None or self.widow is not None:
             return None  # bids and exposures are decisions, draws vary the number of tricks: the interpreter plays them
         return compile_tricks(self, players, tricks, deck)
 
@@ -312,7 +320,7 @@ class TrickContract(Contract):
         if self.doubling is not None:
             from .doubling import check_doubling
 
-            check_doubling(self, where, bctx)
+            check_doubling(self, where, bctx, players=players)
         if self.exposure is not None:
             from .exposure import check_exposure
 
@@ -480,7 +488,11 @@ class Tricks(DealType):
         auction, auction_ok = build_auction(spec.auction, ctx, w + ("auction",))
         stock, stock_ok = build_stock(spec.stock, ctx, w + ("stock",), spec.follow_suit)
         exposure, exposure_ok = build_exposure(spec.exposure, ctx, w + ("exposure",))
-        if first_lead is None or not doubling_ok or not auction_ok or not stock_ok or not exposure_ok:
+        widow, widow_ok = build_widow(spec.widow, ctx, w + ("widow",), spec.auction is not None)
+        if spec.widow is not None and spec.stock is not None:
+            ctx.error(w + ("widow",), "M633", "a contract has a stock or a widow, not both")
+            widow_ok = False
+        if first_lead is None or not doubling_ok or not auction_ok or not stock_ok or not exposure_ok or not widow_ok:
             ok = False
         if not ok:
             return None
@@ -504,6 +516,7 @@ class Tricks(DealType):
             auction=auction,
             stock=stock,
             exposure=exposure,
+            widow=widow,
         )
 
 

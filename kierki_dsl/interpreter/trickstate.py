@@ -4,8 +4,8 @@ from __future__ import annotations
 from typing import Optional
 
 from ..cards import BIT, FULL_DECK, SUIT_MASK, SUIT_NAMES, bits, card_list, card_str, popcount
-from .actions import NO_TRUMP, PASS, IllegalAction, action_str, bid, call, called_suit, is_bet
-from .bidding import AuctionRound
+from .actions import NO_TRUMP, IllegalAction, action_str, call, called_suit, is_bet
+from .bidding import AuctionRound, history_action
 from .catalogue import Deal
 from .doubling import BettingRound, split_total
 from .exposure import ExposureRound
@@ -72,8 +72,10 @@ class TrickDeal(Deal):
         rule = self.contract.auction
         if rule is not None:
             env = self._seat_env()
+            seller = rule.seller.seat(env, self.players) if rule.seller is not None else -1
             self.auction = AuctionRound(rule, self.players, rule.first.seat(env, self.players), self.direction,
-                                        rule.all_pass.seat(env, self.players))
+                                        rule.all_pass.seat(env, self.players), seller, self.hands, self.dealer,
+                                        self.deck)
             self.phase = AUCTION
             self.to_move = self.auction.seat
             return
@@ -286,6 +288,11 @@ class TrickDeal(Deal):
 
     def _end_auction(self) -> None:
         self.bid, self.bidder = self.auction.bid, self.auction.bidder
+        if self.auction.declined:  # the seller would not play: the deal ends unplayed, at fixed scores
+            self.scores = self.contract.auction.decline.scores(self.dealer, self.players, self.tricks_total,
+                                                               self.deck, self.bidder)
+            self.phase, self.to_move, self.ended_early = DONE, -1, True
+            return
         self._after_auction()
 
     def play_legal(self, action: int) -> None:
@@ -496,6 +503,7 @@ class TrickDeal(Deal):
             auction=self.auction.public() if self.auction is not None else (),
             bid=self.auction.bid if self.auction is not None else 0,
             bidder=self.auction.bidder if self.auction is not None else -1,
+            seller=self.auction.seller if self.auction is not None else -1,
             exposed=self.exposures.public() if self.exposures is not None else (),
         )
 
@@ -548,6 +556,7 @@ class TrickDeal(Deal):
             other.betting = self.betting.copy()
         if self.auction is not None:
             other.auction = self.auction.copy()
+            other.auction.hands = other.hands
         if self.exposures is not None:
             other.exposures = self.exposures.copy(other.hands)
         return other
@@ -595,7 +604,8 @@ class TrickDeal(Deal):
         st.pass_offset = 0
         st.betting = BettingRound.settled(view.bets, view.players) if view.bets else None
         st.bid, st.bidder = view.bid, view.bidder
-        st.auction = AuctionRound.settled(view.auction, view.bid, view.bidder, view.players) if view.auction else None
+        st.auction = (AuctionRound.settled(view.auction, view.bid, view.bidder, view.players, view.seller)
+                      if view.auction else None)
         st.exposures = (ExposureRound.settled(view.exposed, c.exposure, view.players) if c.exposure is not None
                         else None)
         st.dealt = [[] for _ in range(view.players)]
@@ -604,17 +614,24 @@ class TrickDeal(Deal):
         return st
 
     @classmethod
+    def _new_in_auction(cls, contract, view: SeatView, hands: list) -> "TrickDeal":
+        """A new deal of these hands, to continue the view's auction on (a widow's deal puts the
+        cards in no hand into its widow)."""
+        return cls(contract, view.players, view.deck, view.dealer, [list(bits(h)) for h in hands], view.direction,
+                   view.deal_number)
+
+    @classmethod
     def _in_auction(cls, contract, view: SeatView, hands: list) -> "TrickDeal":
         """The deal in its auction, continued from the bids the view shows (any passing done):
         the seat on turn and the bids are the view's, never worked out again from ``hands``,
         which are assumed; only the seat that plays if all pass is read from them."""
-        st = cls(contract, view.players, view.deck, view.dealer, [list(bits(h)) for h in hands], view.direction,
-                 view.deal_number)
+        st = cls._new_in_auction(contract, view, hands)
         if st.phase == PASSING:  # the view's hands are after the exchange
             st.pass_offset, st.actions = 0, []
             st._after_passing()
         st.auction = AuctionRound.at(contract.auction, view, st.auction.fallback)
-        st.actions = [PASS if value == 0 else bid(value) for _, value in view.auction]
+        st.auction.hands = st.hands
+        st.actions = [history_action(value) for _, value in view.auction]
         st.to_move = view.seat
         return st
 

@@ -22,6 +22,10 @@ def aspects(c, rs, spec) -> dict:
         out["passing"] = _passing_words(spec.pass_cards)
     if spec.auction is not None:
         out["auction"] = _auction_words(spec.auction)
+    if spec.widow is not None:
+        from .widow import words as widow_words
+
+        out["widow"] = widow_words(spec.widow)
     t = spec.trump
     if not isinstance(t, str):  # the mapping of a called trump
         choices = t.choices or SUIT_NAMES
@@ -77,11 +81,30 @@ def _passing_words(p) -> str:
 
 
 def _auction_words(a) -> str:
-    """The auction in words: who starts, the range of bids, what happens when everybody passes."""
+    """The auction in words: who starts, the range of bids, passing again, holding, the seller
+    and what happens when everybody passes."""
     first = seat(a.first.text) if a.first is not None else seat("left(dealer)")
-    fallback = seat(a.if_all_pass.text) if a.if_all_pass is not None else seat("dealer")
     step = a.step
     grid = f" in steps of {step}" if step != 1 else ""
-    return (f"before play, starting with {first} and going round, each player bids more than the bid standing "
-            f"(from {a.min} to {a.max}{grid}) or passes and is out; the last bidder left wins the auction "
-            f"(`bidder`, with `bid`); if everybody passes, {fallback} plays at {a.min}")
+    hold = (", or matches it if he speaks before its bidder" if a.hold else "")
+    if a.passes == "again":
+        passing = ("or passes and may bid again on his next turn; the bidding ends when every other bidder has "
+                   "passed in turn since the last bid")
+    else:
+        passing = "or passes and is out; the bidding ends when every other bidder has passed"
+    text = (f"before play, starting with {first} and going round, each player bids more than the bid standing"
+            f"{hold} (from {a.min} to {a.max}{grid}) {passing}")
+    if a.allow is not None:
+        why = f" ({a.allow_reason})" if a.allow_reason else ""
+        text += f"; a bid is allowed only where `{' '.join(a.allow.text.split())}`{why}"
+    if a.seller is None:
+        fallback = seat(a.if_all_pass.text) if a.if_all_pass is not None else seat("dealer")
+        return (text + f"; the last bidder left wins the auction (`bidder`, with `bid`); if everybody passes, "
+                f"{fallback} plays at {a.min}")
+    text += (f"; {seat(a.seller.text)} does not bid but sells: he accepts the best bid (its bidder wins the auction, "
+             "`bidder` with `bid`) or refuses it and plays himself (`bidder` is he, `bid` 0)")
+    if a.decline is not None:
+        low = "nobody bid" if a.decline.up_to == 0 else f"the best bid is at most {a.decline.up_to}"
+        text += (f"; when {low} he may instead decline the deal, which is not played and scores "
+                 f"`{' '.join(a.decline.score.text.split())}` for each seat")
+    return text

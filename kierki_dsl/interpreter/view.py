@@ -71,6 +71,11 @@ class SeatView:
     auction: tuple = ()  # (seat, value) of every bid so far, value 0 for a pass
     bid: int = 0  # the bid standing (the winning bid once the auction is over)
     bidder: int = -1  # the seat that made it (-1: none yet)
+    seller: int = -1  # an auction's seller, who accepts or refuses the best bid (-1: none)
+    widow: tuple = ()  # a widow's cards once shown (or lying face up): public
+    taker: int = -1  # the seat that took the widow (-1: not yet, or none)
+    exchanged: tuple = ()  # (card, seat it went to or -1) of the taker's cards this seat may know
+    aside: int = 0  # cards out of play this seat cannot see (a face-down widow, another's discards)
     exposed: tuple = ()  # (seat, card) of every card shown before play (exposure doubling): public
     stock: int = 0  # with a stock to draw from: how many cards it holds (never which)
     drawn: tuple = ()  # with a stock: per seat, how many cards it has drawn in this deal

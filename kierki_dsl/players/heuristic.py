@@ -10,16 +10,49 @@ frees its own cards while holding back those that would open rows for the others
 (and redoubles) only with a hand clearly better than an average one for the contract: many
 low cards where tricks cost, many high ones where they pay; never in layout deals. In an
 auction it bids the lowest bid allowed while its hand is strong enough (high cards and a long
-suit), one step further for each point of strength, and passes otherwise.
+suit), one step further for each point of strength, and passes otherwise; as an auction's
+seller it declines a deal its hand is too weak for (when it may), accepts an offer worth at
+least as many steps as its hand's edge, and otherwise refuses and plays itself; having taken
+a widow it gives away or lays aside its lowest cards.
 """
 from __future__ import annotations
 
 import functools
 
 from ..cards import SUIT_MASK, bits, card_list, popcount
-from ..interpreter.actions import DONE, PASS, call, double, is_bet, is_call
+from ..interpreter.actions import DONE, PASS, bid_value, call, double, is_bet, is_call
 from ..interpreter.trickkernel import card_beats, card_values, is_positive, winning_play
 from .base import Player, register_player
+
+
+def hand_strength(hand: int) -> int:
+    """High cards (Q, K, A) and the longest suit against an average hand (about 0 for one)."""
+    cards = list(bits(hand))
+    if not cards:
+        return 0
+    high = sum(1 for c in cards if c % 13 >= 10)
+    longest = max(sum(1 for c in cards if c // 13 == s) for s in range(4))
+    return high + longest - len(cards) // 4 - 3
+
+
+def seller_choice(hand: int, legal, offer: int, rule) -> int:
+    """An auction seller's decision: decline (when allowed) with a hand no better than
+    average, accept an offer of at least as many steps (above the lowest bid) as the hand's
+    edge, else refuse and play."""
+    from ..interpreter.actions import ACCEPT, DECLINE, REFUSE
+
+    strength = hand_strength(hand)
+    if DECLINE in legal and strength <= 0:
+        return DECLINE
+    steps = (offer - rule.low) // rule.step + 1 if offer else 0
+    if ACCEPT in legal and steps >= strength:
+        return ACCEPT
+    return REFUSE if REFUSE in legal else legal[0]
+
+
+def lowest_card(cards) -> int:
+    """A widow's taker's card to give or lay aside: the lowest rank (then the lowest suit)."""
+    return min(cards, key=lambda c: (c % 13, c // 13))
 
 
 def call_by_length(cards) -> int:
@@ -235,6 +268,8 @@ class HeuristicPlayer(Player):
             return self._bid(view, legal)
         if view.phase == "expose":
             return self._expose(view, legal)
+        if view.phase == "exchange":
+            return lowest_card(legal)
         if is_bet(legal[-1]):
             return self._bet(view, legal)
         if view.layout is not None:
@@ -242,18 +277,20 @@ class HeuristicPlayer(Player):
         return self._trick(view, legal)
 
     # -- auction -------------------------------------------------------------------------
-    @staticmethod
-    def _bid(view, legal) -> int:
+    def _bid(self, view, legal) -> int:
         """The lowest bid allowed while the hand is strong enough, else pass: strength is the
         high cards (Q, K, A) and the longest suit against an average hand, less one for every
-        bid the others have made."""
-        cards = list(bits(view.hand))
-        high = sum(1 for c in cards if c % 13 >= 10)
-        longest = max(sum(1 for c in cards if c // 13 == s) for s in range(4))
-        strength = high + longest - len(cards) // 4 - 3  # about 0 for an average hand
-        raised = sum(1 for s, v in view.auction if v and s != view.seat)
+        bid the others have made; never a bid more steps above the lowest than the strength.
+        A seller decides by ``seller_choice``."""
+        rule = self.contract_of(view).auction
+        if PASS not in legal:
+            return seller_choice(view.hand, legal, view.bid, rule)
+        strength = hand_strength(view.hand)
+        raised = sum(1 for s, v in view.auction if v > 0 and s != view.seat)
         bids = [a for a in legal if a != PASS]
-        return bids[0] if bids and strength - raised >= 1 else PASS
+        if not bids or strength - raised < 1 or (bid_value(bids[0]) - rule.low) // rule.step + 1 > strength:
+            return PASS
+        return bids[0]
 
     # -- exposures -----------------------------------------------------------------------
     @staticmethod

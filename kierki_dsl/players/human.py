@@ -111,8 +111,13 @@ class HumanPlayer(Player):
     def ask(self, prompt: str) -> str:
         self.out.write(prompt)
         self.out.flush()
-        line = self.inp.readline()
+        try:
+            line = self.inp.readline()
+        except KeyboardInterrupt:
+            self.say()  # what is said next ("kierki: interrupted ...") starts a line, not after the prompt
+            raise
         if not line:
+            self.say()
             raise HumanQuit()
         return line.strip()[:MAX_ANSWER]  # no answer is longer; a pasted flood is cut, not parsed
 
@@ -257,6 +262,8 @@ class HumanPlayer(Player):
             return self._auction(view, legal)
         if view.phase == "expose":
             return self._expose(view, legal)
+        if view.phase == "exchange":
+            return self._exchange(view, legal)
         if is_call(legal[0]):
             return self._call(view, legal)
         if is_bet(legal[-1]):
@@ -349,8 +356,13 @@ class HumanPlayer(Player):
         self.say("A double is a side bet that you outscore that player in this deal: the difference of "
                  "your two scores is paid, twice if redoubled.")
         if DONE not in legal:
-            self.say(f"You owe the dealer ({seat_name(view.dealer, n)}) a double: you must double him in one of his "
-                     "deals left, and this is the last chance to keep that duty.")
+            contract = self.rules.contracts.get(view.contract) if self.rules is not None else None
+            if contract is not None and contract.doubling is not None and contract.doubling.duty_every:
+                self.say("You owe a player doubles under the duty to double every player, and the deals he deals "
+                         "are running out: you may not say done yet.")
+            else:
+                self.say(f"You owe the dealer ({seat_name(view.dealer, n)}) a double: you must double him in one "
+                         "of his deals left, and this is the last chance to keep that duty.")
         self.say("Bets: " + "  ".join(f"{i}) {words(a)}" for i, a in enumerate(legal, start=1)))
         while True:
             t = " ".join(self.ask("bet> ").strip().lower().split())
@@ -360,6 +372,33 @@ class HumanPlayer(Player):
                 if t in (words(a).lower(), words(a).lower().replace("double ", "d ").replace("red ", "r ")):
                     return a
             self.say("Type a number from the list, 'double E', 'redouble N' or 'done'.")
+
+    def _exchange(self, view, legal) -> int:
+        """A widow's taker gives a card (or lays one aside); a refused card is told why."""
+        n = view.players
+        contract = self.rules.contracts.get(view.contract) if self.rules is not None else None
+        rule = contract.widow if contract is not None else None
+        done = len(view.exchanged)
+        to = rule.recipient(view.seat, done, n, view.direction) if rule is not None else -1
+        self.say("You took the widow: " + " ".join(card_pretty(c) for c in view.widow) + ".")
+        if view.exchanged:
+            self.say("So far: " + ", ".join(f"{card_pretty(c)} to {seat_name(t, n) if t >= 0 else 'aside'}"
+                                            for c, t in view.exchanged))
+        what = f"a card to give to {seat_name(to, n)}" if to >= 0 else "a card to lay aside"
+        options = sorted(legal, key=lambda c: (c // 13, -(c % 13)))
+        self.say("Legal: " + "  ".join(f"{i}) {card_pretty(c)}" for i, c in enumerate(options, start=1)))
+        while True:
+            t = self.ask(f"{what}> ").strip()
+            if t.isdigit() and 1 <= int(t) <= len(options):
+                return options[int(t) - 1]
+            try:
+                card = parse_card(t)
+            except CardError:
+                self.say("Type a number from the list or a card such as KH.")
+                continue
+            if card in legal:
+                return card
+            self.say(f"You cannot give {t}: {self._reason(view, card) or 'not allowed now'}.")
 
     def _expose(self, view, legal) -> int:
         """Expose a card (doubling its cost to whoever takes it) or say done; a refused choice is told why."""
@@ -389,15 +428,24 @@ class HumanPlayer(Player):
             self.say(f"You cannot expose {t}: {illegal_reason(view, action, self.contract_of(view))}.")
 
     def _auction(self, view, legal) -> int:
-        """Bid a number from the list of bids allowed, or pass; a refused bid is told why."""
+        """Bid a number from the list of bids allowed, or pass (a seller: accept, refuse or
+        decline); a refused choice is told why."""
         from ..interpreter.actions import bid, bid_value, is_bid
+        from ..interpreter.bidding import history_word
 
         n = view.players
         if view.auction:
-            self.say("Auction so far: " + ", ".join(f"{seat_name(s, n)} {v if v else 'pass'}" for s, v in view.auction))
+            self.say("Auction so far: " + ", ".join(f"{seat_name(s, n)} {history_word(v)}" for s, v in view.auction))
+        if PASS not in legal:
+            return self._sell(view, legal)
+        contract = self.rules.contracts.get(view.contract) if self.rules is not None else None
+        again = contract is not None and contract.auction is not None and contract.auction.again
         values = [bid_value(a) for a in legal if is_bid(a)]
         standing = f"the bid standing is {view.bid} by {seat_name(view.bidder, n)}" if view.bidder >= 0 else "no bid yet"
-        self.say(f"You bid for the right to play this deal ({standing}); a player who passes is out.")
+        passing = "a player who passes may bid again later" if again else "a player who passes is out"
+        self.say(f"You bid for the right to play this deal ({standing}); {passing}.")
+        if view.bidder >= 0 and view.bid in values:
+            self.say(f"You speak before {seat_name(view.bidder, n)}, so you may match the bid standing.")
         shown = f"{values[0]}, {values[1]}, … {values[-1]}" if len(values) > 3 else ", ".join(map(str, values))
         self.say(f"Bids: {shown}  or  1) pass" if values else "You can only pass: 1) pass")
         while True:
@@ -412,6 +460,29 @@ class HumanPlayer(Player):
                 self.say(f"{t} is not allowed: {reason or 'not a bid allowed now'}")
                 continue
             self.say("Type a bid from the list, or 'pass'.")
+
+    def _sell(self, view, legal) -> int:
+        """An auction's seller: accept the best offer, refuse it (and play), or decline the deal."""
+        from ..interpreter.actions import ACCEPT, SELLER_WORDS, parse_action
+
+        n = view.players
+        offer = f"the best offer is {view.bid} by {seat_name(view.bidder, n)}" if view.bidder >= 0 else "nobody bid"
+        self.say(f"You sell the right to play this deal: {offer}.")
+        meaning = {"accept": "sell at the best offer", "refuse": "play the deal yourself, nothing paid",
+                   "decline": "do not play the deal: it ends at its fixed scores"}
+        self.say("  ".join(f"{i}) {SELLER_WORDS[a]} ({meaning[SELLER_WORDS[a]]})" for i, a in enumerate(legal, 1)))
+        while True:
+            t = self.ask("decide> ").strip().lower()
+            if t.isdigit() and 1 <= int(t) <= len(legal) and len(t) <= 3:
+                return legal[int(t) - 1]
+            if t in SELLER_WORDS.values():
+                action = parse_action(t)
+                if action in legal:
+                    return action
+                self.say(f"You cannot {t}: {self._reason(view, action) or 'not allowed now'}.")
+                continue
+            self.say("Type a number from the list, or accept, refuse or decline." if ACCEPT in legal
+                     else "Type a number from the list, or refuse or decline.")
 
     def _choose(self, view, legal) -> int:
         from ..interpreter.actions import CHOOSE_BASE

@@ -17,8 +17,9 @@ Bets are searched too: each candidate (double a seat, redouble one, or done) is 
 end of the sampled, played-out deals, assuming nobody bets after it; once play starts,
 rollouts settle the bets made. Auction bids are searched the same way: passing and the lowest
 few bids allowed are each played out on sampled deals, assuming everybody else passes after
-it (the winner's trump call, if any, by the heuristic's rule; with passing cards before the
-auction, the sampled hands are those after it). The auction is continued from what the view
+it (the winner's trump call, if any, by the heuristic's rule, and an auction's seller deciding
+as the heuristic does; with passing cards before the auction, the sampled hands are those after
+it). A seller weighs accept, refuse and decline the same way. The auction is continued from what the view
 shows (who bid what, who passed), never replayed on a sampled deal, so a first bidder that
 depends on hidden cards is the real one. Trump calls, passes and contract choices are left to
 the heuristic player (searching trump calls by playing out whole sampled deals was tried and
@@ -81,7 +82,7 @@ class SearchPlayer(WithFallback):
         """Pass or one of the lowest bids, each played out assuming everybody else then passes."""
         from ..interpreter.actions import PASS
 
-        candidates = [PASS] + [a for a in legal if a != PASS][: self.BIDS_WEIGHED]
+        candidates = [PASS] + [a for a in legal if a != PASS][: self.BIDS_WEIGHED] if PASS in legal else list(legal)
 
         def sample(rng):  # the auction as the view shows it, on sampled hidden hands
             return contract.from_view(view, sample_hands(view, rng))
@@ -124,10 +125,16 @@ def _after_the_auction(st) -> None:
     """Everybody else passes, the winner calls trumps by the heuristic's rule, nobody doubles
     (unless a duty says so) or exposes: the state is then ready for a playout."""
     from ..interpreter.actions import PASS, call
-    from .heuristic import call_by_length
+    from .heuristic import call_by_length, lowest_card, seller_choice
 
     while st.phase == "auction":
-        st.apply_action(PASS)
+        legal = st.legal_actions()
+        if PASS in legal:
+            st.apply_action(PASS)
+        else:  # a seller decides as the heuristic does
+            st.apply_action(seller_choice(st.hands[st.current_player()], legal, st.auction.bid, st.contract.auction))
+    while st.phase == "exchange":  # a widow's taker puts out his lowest cards, as the heuristic does
+        st.apply_action(lowest_card(st.legal_actions()))
     if st.phase == "call":
         suit = call_by_length(list(bits(st.hands[st.caller])))
         legal = st.legal_actions()
@@ -198,7 +205,7 @@ def _sample(view, rng) -> list:
     for s, count in enumerate(view.drawn):  # a seat that drew from a stock may hold a suit it showed out of
         if count:
             void[s] = 0
-    stock = n  # with a stock, the cards no seat holds stay in it: one more place, of its size
+    stock = n  # the cards no seat holds (a stock, a face-down widow, discards): one more place, of their number
     passed = 0
     for c in view.passed:
         passed |= 1 << c
@@ -212,7 +219,7 @@ def _sample(view, rng) -> list:
         return [s for s in range(n + 1)
                 if s != me and (s == stock or ignore_voids or not void[s] >> (card // 13) & 1)]
 
-    room = [0 if s == me else sizes[s] for s in range(n)] + [view.stock]
+    room = [0 if s == me else sizes[s] for s in range(n)] + [view.stock + view.aside]
     hands = deal_out(unseen, room, able, draws(rng))
     if hands is None:  # pragma: no cover - the last try ignores voids and always fits
         hands = [0] * (n + 1)

@@ -58,7 +58,9 @@ PART = Obj(
 MATCH = Obj(
     {
         "schedule": Field(List(SCHEDULE_ENTRY, min_items=1, max_items=256), "the deals of a match, in order", required=True),
-        "first_dealer": Field(SeatOrRandom(), "'random' or a seat number", default="random"),
+        "first_dealer": Field(SeatOrRandom(expression=True), "'random', a seat number, or a seat expression over the "
+                              "first deal's hands, e.g. holder(7H) (dealt from a random seat; the hands stay as "
+                              "dealt)", default="random"),
         "deals_per_dealer": Field(Int(1, 64), "how many deals in a row each dealer deals (5 in Trix)", default=1),
         "series": Field(Int(1, 64), "how many times the schedule is played; each series starts with the dealer after "
                         "the one who started the previous series (4 in WALC)", default=1),

@@ -12,6 +12,7 @@ from ..values import frozen
 from . import yamlsafe
 from .build import BuildContext
 from .format import ruleset_schema
+from .schema import ExprSource
 from .schema import INVALID, Ctx
 
 
@@ -42,6 +43,10 @@ class Ruleset:
     #: does not present a base's description as the variant's
     description_from: str = attrs.field(default="", repr=False)
     until_text: str = attrs.field(default="", repr=False)  # match.until as written, for explain/diff
+    #: match.first_dealer as a compiled seat expression over the first deal's hands (else None),
+    #: and as written
+    first_dealer_expr: object = attrs.field(default=None, repr=False)
+    first_dealer_text: str = attrs.field(default="", repr=False)
 
     @property
     def fingerprint(self) -> str:
@@ -57,6 +62,16 @@ class Ruleset:
 
         series, j = divmod(k, len(self.schedule)) if self.series > 1 else (0, k)
         return dealer_of(first_dealer, series + j // self.deals_per_dealer, self.players, self.direction)
+
+    def first_dealer_from(self, hands, dealt_by: int) -> int:
+        """The first dealer once the first deal is dealt (by ``dealt_by``, drawn at random):
+        the seat ``first_dealer``'s expression names over those hands (masks), e.g. the holder
+        of 7♥; ``dealt_by`` itself when the first dealer is not an expression."""
+        if self.first_dealer_expr is None:
+            return dealt_by
+        from ..interpreter.envs import seat_env
+
+        return self.first_dealer_expr.seat(seat_env(dealt_by, self.players, -1, hands, self.deck), self.players)
 
     def contract_at(self, k: int):
         """The contract of deal k (0-based); with ``until`` the schedule repeats."""
@@ -176,7 +191,14 @@ def compile_tree(path: str, src, root, diags: Diagnostics, texts=()) -> Optional
         bctx.error(("deck",) if ("deck",) in ctx.nodes else ("players",), "M610",
                    f"{popcount(deck)} cards do not deal evenly to {players} players")
     first = match.first_dealer if match else "random"
-    first_dealer = None if first == "random" else first  # 'random' or a seat
+    first_dealer = None if first == "random" else first  # 'random', a seat or an expression
+    first_expr = None
+    if isinstance(first_dealer, ExprSource):
+        from ..expr.types import SEAT
+        from ..interpreter.scopes import SEAT_EXPR
+
+        first_expr = bctx.expr(first_dealer, SEAT_EXPR, SEAT, ("match", "first_dealer"))
+        first_dealer = None
     if first_dealer is not None and first_dealer >= players:
         bctx.error(("match", "first_dealer"), "S204", f"first_dealer {first_dealer} is not a seat (0..{players - 1})")
     until = None
@@ -222,6 +244,8 @@ def compile_tree(path: str, src, root, diags: Diagnostics, texts=()) -> Optional
         parts=match.parts,
         description_from=_inherited_from(ctx.nodes.get(("description",)), path),
         until_text=" ".join(match.until.text.split()) if until is not None else "",
+        first_dealer_expr=first_expr,
+        first_dealer_text=" ".join(match.first_dealer.text.split()) if first_expr is not None else "",
     )
     check_ruleset(spec, compiled, schedule, bctx, hand_size, diags)
     return ruleset

@@ -239,9 +239,10 @@ class Expr(Kind):
 
 @define(eq=False)
 class SeatOrRandom(Kind):
-    """``random`` or a seat number."""
+    """``random``, a seat number, or (with ``expression``) a seat expression (an ``ExprSource``)."""
 
     doc: str = ""
+    expression: bool = False
 
     def load(self, node, ctx, where, label):
         s = _scalar(node, ctx, label, "'random' or a seat number")
@@ -249,6 +250,8 @@ class SeatOrRandom(Kind):
             return _INVALID
         if s.value == "random":
             return s.value
+        if self.expression and not (s.plain and _INT.match(s.value.strip())):
+            return ExprSource(s.value, s)
         if s.plain and _INT.match(s.value):
             v = parse_int(s, ctx, label)
             if v is _INVALID:
@@ -259,7 +262,8 @@ class SeatOrRandom(Kind):
         return _INVALID
 
     def json(self):
-        return {"anyOf": [{"const": "random"}, {"type": "integer", "minimum": 0, "maximum": 7}]}
+        seat = [{"const": "random"}, {"type": "integer", "minimum": 0, "maximum": 7}]
+        return {"anyOf": seat + ([{"type": "string", "description": "a seat expression"}] if self.expression else [])}
 
 
 @define(eq=False)

@@ -9,7 +9,8 @@ let retry = 500;
 let stopped = false;
 
 const PHASE_WORDS = { play: "play a card", pass: "pass a card", call: "call trumps", double: "double or not",
-  choose: "choose the contract", layout: "play to the layout or pass" };
+  choose: "choose the contract", layout: "play to the layout or pass", auction: "bid or pass (a seller: accept, refuse or decline)",
+  exchange: "give away or lay aside a card of your hand", expose: "expose a card or say done" };
 
 function connect() {
   const proto = location.protocol === "https:" ? "wss:" : "ws:";

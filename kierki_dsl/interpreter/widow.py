@@ -1,0 +1,126 @@
+"""A widow (Tysiąc's *musik*, V8's face-up cards): cards dealt aside that one player takes.
+
+A trick contract with ``widow: {cards: 3, then: give}`` deals the last ``cards`` cards of the
+usual one-at-a-time dealing to a widow instead of the hands. Once the auction is over (and any
+passing), the ``taken_by`` seat (default: the auction's winner, ``bidder``) takes the widow —
+its cards are then shown to everybody — and puts as many cards out of his hand again, one at a
+time: with ``then: discard`` he lays ``cards`` cards aside (they score for nobody); with
+``then: give`` he gives ``each`` cards to every other player, the first ``each`` to the player
+after him, the next ``each`` to the one after that, and so on (Tysiąc: one card to each of the
+two others). Then the trump call (if any) and play follow. With ``face_up: true`` the widow
+lies face up from the start (V8's four cards), so bidders see it.
+
+A seat sees the widow once it is shown, the cards it gave or was given, and how many cards
+lie aside that it cannot see (``aside``); records hold the taker's cards under ``exchange``.
+"""
+from __future__ import annotations
+
+from typing import Optional
+
+from ..cards import bits
+from ..expr.types import SEAT
+from ..ruleset.schema import Bool, Enum, Expr, Field, Int, Obj
+from ..values import frozen
+from . import scopes
+
+WIDOW = Obj(
+    {
+        "cards": Field(Int(1, 20), "how many cards are dealt to the widow instead of the hands (the last ones dealt)",
+                       required=True),
+        "taken_by": Field(Expr("seat"), "who takes the widow once the auction is over (default: bidder, its winner)",
+                          default=None),
+        "then": Field(Enum(("discard", "give")), "discard: the taker lays as many cards aside; give: he gives "
+                      "`each` cards to every other player", default="discard"),
+        "each": Field(Int(1, 10), "with then: give, how many cards each other player gets", default=1),
+        "face_up": Field(Bool(), "the widow lies face up from the start; otherwise it is shown when taken",
+                         default=False),
+    },
+    title="widow",
+    doc="Cards dealt aside (Tysiąc's musik): after the auction the winner takes them and then discards as many, or "
+        "gives some to every other player.",
+)
+
+
+@frozen(eq=False)
+class Widow:
+    """A contract's compiled widow rule."""
+
+    cards: int
+    taken_by: object  # compiled seat expression
+    give: bool
+    each: int
+    face_up: bool
+
+    def split(self, dealt: list, dealer: int, players: int, direction: int) -> tuple[list, list]:
+        """(each seat's hand, the widow) from a whole deal: the widow is the last ``cards``
+        cards in dealing order."""
+        per_seat = len(dealt[0]) if dealt else 0
+        keep = per_seat - self.cards // players
+        hands = [list(d[:keep]) for d in dealt]
+        widow = [dealt[(dealer + direction * (1 + i)) % players][i // players]
+                 for i in range(keep * players, per_seat * players)]
+        return hands, widow
+
+    def out_count(self, players: int) -> int:
+        """How many cards the taker puts out of his hand after taking the widow."""
+        return self.each * (players - 1) if self.give else self.cards
+
+    def recipient(self, taker: int, i: int, players: int, direction: int) -> int:
+        """Who gets the taker's ``i``-th card (0-based): a seat, or -1 (laid aside)."""
+        if not self.give:
+            return -1
+        return (taker + direction * (1 + i // self.each)) % players
+
+
+def build_widow(spec, ctx, where: tuple, has_auction: bool) -> tuple[Optional[Widow], bool]:
+    """(the rule or None, whether it compiled); M633 for a widow that cannot work."""
+    if spec is None:
+        return None, True
+    from ..ruleset.schema import ExprSource
+
+    taker = ctx.expr(spec.taken_by or ExprSource("bidder"), scopes.SEAT_EXPR, SEAT, where + ("taken_by",))
+    if taker is None:
+        return None, False
+    players = max(1, ctx.players)
+    cards, ok = spec.cards, True
+    if cards % players:
+        ctx.error(where + ("cards",), "M633", f"a widow of {cards} cards leaves {players} hands unequal: it must be "
+                  f"a multiple of {players}", "the widow takes the last cards dealt, the same number from each hand")
+        ok = False
+    elif cards >= ctx.deck.bit_count():
+        ctx.error(where + ("cards",), "M633", f"a widow of {cards} cards leaves no hands to deal")
+        ok = False
+    elif spec.then == "give" and spec.each * players != cards:
+        ctx.error(where + ("each",), "M633", f"taking {cards} cards and giving {spec.each} to each of the "
+                  f"{players - 1} others leaves the hands unequal", f"give {cards // players} to each")
+        ok = False
+    if "bidder" in taker.free and not has_auction:
+        ctx.error(where + ("taken_by",), "M633", "the widow goes to `bidder`, but this contract has no auction",
+                  "add an auction, or say who takes it (taken_by: dealer)")
+        ok = False
+    if not ok:
+        return None, False
+    return Widow(cards, taker, spec.then == "give", spec.each, spec.face_up), True
+
+
+def words(spec) -> str:
+    """The widow in words (``kierki explain``, ``kierki diff``)."""
+    from ..explain import seat
+
+    who = seat(spec.taken_by.text) if spec.taken_by is not None else "its winner"
+    lies = "face up" if spec.face_up else "face down"
+    after = (f"gives {spec.each} card{'s' if spec.each != 1 else ''} to every other player" if spec.then == "give"
+             else f"lays {spec.cards} cards aside, which score for nobody")
+    shown = "" if spec.face_up else ", shows them"
+    return (f"the last {spec.cards} cards dealt lie {lies} as a widow; after the auction {who} takes them{shown} "
+            f"and {after}")
+
+
+def mask(cards) -> int:
+    m = 0
+    for c in cards:
+        m |= 1 << c
+    return m
+
+
+__all__ = ["WIDOW", "Widow", "build_widow", "words", "mask", "bits"]

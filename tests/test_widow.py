@@ -1,0 +1,162 @@
+"""A widow (issue 16, for Tysiąc's musik): cards dealt aside that the auction's winner takes,
+shows, and then gives away (one to each other player) or lays aside as many."""
+from __future__ import annotations
+
+import io
+
+import pytest
+
+from kierki_dsl.cards import bits, parse_card
+from kierki_dsl.interpreter.actions import PASS, bid
+from kierki_dsl.interpreter.match import MatchRunner
+from kierki_dsl.interpreter.reasons import illegal_reason
+from kierki_dsl.interpreter.view import SeatView
+from kierki_dsl.lint import lint_file
+from kierki_dsl.players.base import make_player
+from kierki_dsl.players.human import HumanPlayer
+from kierki_dsl.record import match_record, replay
+from kierki_dsl.ruleset.model import Ruleset
+
+from test_variants import C
+
+RULES = """kierki: 1
+name: a musik of three
+description: "PL: musik z trzech kart. EN: a widow of three cards."
+players: 3
+deck: {ranks: [9, 10, J, Q, K, A]}
+match: {schedule: [gra, gra, gra]}
+contracts:
+  gra:
+    auction: {min: 100, max: 200, step: 10}
+    widow: {cards: 3, then: give, each: 1}
+    first_lead: bidder
+    score:
+      - {per_card: card.rank == A, points: 11}
+      - {per_card: card.rank == T, points: 10}
+      - {per_card: card.rank == K, points: 4}
+      - per_seat: "if seat == bidder then -bid / 10 else 0"
+"""
+# dealt one at a time from seat 1 (the dealer is 0): each seat's 8th card is the widow's
+DEALT = [C(*"AS KS QS JS TS 9S AH KH".split()),
+         C(*"QH JH TH 9H AD KD QD 9C".split()),
+         C(*"JD TD 9D AC KC QC JC TC".split())]
+WIDOW = {parse_card(c) for c in ("KH", "9C", "TC")}
+
+
+@pytest.fixture()
+def rs(tmp_path):
+    path = tmp_path / "musik.yaml"
+    path.write_text(RULES, "utf-8")
+    return Ruleset.load(str(path))
+
+
+def _deal(rs):
+    return rs.contracts["gra"].new_deal(3, rs.deck, 0, [list(h) for h in DEALT])
+
+
+def test_the_winner_takes_the_widow_and_gives_one_card_to_each_other_player(rs):
+    st = _deal(rs)
+    assert [h.bit_count() for h in st.hands] == [7, 7, 7] and set(st.widow) == WIDOW
+    assert st.view(0).aside == 3 and st.view(0).widow == (), "the widow lies face down"
+    for action in (PASS, bid(110), PASS):  # seat 1 opens (left of the dealer) and passes; 2 bids; 0 passes
+        st.apply_action(action)
+    assert (st.phase, st.current_player(), st.bidder) == ("exchange", 2, 2)
+    assert st.hands[2].bit_count() == 10 and set(bits(st.hands[2])) >= WIDOW
+    assert set(st.view(0).widow) == WIDOW and st.view(0).aside == 0, "the taken widow is shown to all"
+    assert st.why_illegal(parse_card("AS")) == "AS is not in your hand"
+    st.apply_action(parse_card("JC"))  # to seat 0, the player after him
+    st.apply_action(parse_card("KH"))  # to seat 1
+    assert st.hands[0] >> parse_card("JC") & 1 and st.hands[1] >> parse_card("KH") & 1
+    assert [h.bit_count() for h in st.hands] == [8, 8, 8] and (st.phase, st.current_player()) == ("play", 2)
+    assert st.view(1).exchanged == ((parse_card("KH"), 1),) and len(st.view(2).exchanged) == 2
+    assert st.view(0).exchanged == ((parse_card("JC"), 0),), "a seat knows only the card it was given"
+    while not st.is_terminal():
+        st.apply_action(st.legal_actions()[0])
+    assert st.trick_no == 9 and st.record_exchange() == ["JC", "KH"] and len(st.record_plays()) == 24
+
+
+def test_discarding_lays_as_many_cards_aside(rs, tmp_path, cli):
+    path = tmp_path / "discard.yaml"
+    path.write_text(RULES.replace("then: give, each: 1", "then: discard"), "utf-8")
+    rc, out, _ = cli("diff", rs.path, str(path))
+    assert "gives 1 card to every other player → " in out and "lays 3 cards aside, which score for nobody" in out
+    rs2 = Ruleset.load(str(path))
+    st = rs2.contracts["gra"].new_deal(3, rs2.deck, 0, [list(h) for h in DEALT])
+    for action in (bid(100), PASS, PASS):
+        st.apply_action(action)
+    for card in ("9H", "9C", "QD"):
+        st.apply_action(parse_card(card))
+    assert [h.bit_count() for h in st.hands] == [7, 7, 7] and st.phase == "play"
+    assert st.view(0).aside == 3 and st.view(1).aside == 0, "the discards are the taker's secret"
+
+
+def test_views_reasons_search_and_the_prompt(rs):
+    st = _deal(rs)
+    for action in (bid(100), PASS, PASS):
+        st.apply_action(action)
+    view = st.view(1)
+    assert SeatView.from_json(view.to_json()) == view and view.taker == 1
+    assert illegal_reason(view, parse_card("AS"), rs.contracts["gra"]) == "AS is not in your hand"
+    out = io.StringIO()
+    human = HumanPlayer(stdin=io.StringIO("AS\nQH\n"), stdout=out, ruleset=rs)
+    human.reset(1, 1, rs)
+    assert human.act(view) == parse_card("QH")
+    assert "You took the widow" in out.getvalue() and "a card to give to P2" in out.getvalue()
+    assert "You cannot give AS: AS is not in your hand" in out.getvalue()
+    for name in ("heuristic", "search:3"):
+        p = make_player(name)
+        p.reset(1, 1, rs)
+        assert p.act(view) in view.legal
+    fresh = _deal(rs)
+    p = make_player("search:3")
+    p.reset(1, 1, rs)
+    assert p.act(fresh.view(1)) in fresh.legal_actions(), "search bids with the widow unseen"
+
+
+def test_a_match_with_every_player_records_and_replays(rs, cli):
+    class AlwaysFirst(io.StringIO):
+        def readline(self, *args) -> str:
+            return "1\n"
+
+    human = HumanPlayer(stdin=AlwaysFirst(), stdout=io.StringIO(), ruleset=rs)
+    runner = MatchRunner(rs, [human, make_player("search:2"), make_player("heuristic")], seed=7)
+    results = list(runner.deals())
+    record = match_record(rs, 7, runner.first_dealer, results)
+    assert all(len(d["exchange"]) == 2 for d in record["deals"])
+    assert replay(rs, record).ok
+    record["deals"][0]["exchange"] = ["AS", "AS"]
+    report = replay(rs, record)
+    assert not report.ok
+    assert lint_file(rs.path) == []
+    rc, out, _ = cli("explain", rs.path)
+    assert "the last 3 cards dealt lie face down as a widow; after the auction its winner takes them, shows them" in out
+
+
+def test_lint_finds_a_widow_that_cannot_work(tmp_path):
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(RULES.replace("cards: 3, then: give, each: 1", "cards: 4"), "utf-8")
+    assert [(d.code, d.pos.line) for d in lint_file(str(bad))] == [("M633", 10)]
+    bad.write_text(RULES.replace("    auction: {min: 100, max: 200, step: 10}\n", "").replace(
+        "first_lead: bidder", "first_lead: dealer").replace(
+        '"if seat == bidder then -bid / 10 else 0"', "0"), "utf-8")
+    assert [d.code for d in lint_file(str(bad))] == ["M633"], "no auction: nobody is `bidder`"
+
+
+def test_each_seat_sees_only_its_share_of_the_widow_and_the_exchange(rs):
+    """Walked view by view: the face-down widow is shown to nobody before it is taken, a seat
+    learns only the cards given to it, and every view is plain data (the seat boundary)."""
+    from test_seat_boundary import check_view
+
+    st = _deal(rs)
+    played = 0
+    while not st.is_terminal():
+        for seat in range(3):
+            view = st.view(seat)
+            check_view(view, st.hands[seat], played, list(st.hands))
+            assert view.widow == () if st.taker < 0 else set(view.widow) == WIDOW
+            assert all(seat in (st.taker, to) for _, to in view.exchanged)
+            assert view.aside == (3 if st.taker < 0 else 0)
+        action = st.legal_actions()[-1]
+        if st.phase == "play":
+            played |= 1 << action
+        st.apply_action(action)
