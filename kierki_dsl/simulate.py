@@ -67,7 +67,8 @@ class FastMatch:
         self.dealers = [[rs.dealer_of(first, k) for k in range(self.fixed or 0)] for first in range(rs.players)]
         self.slots = [self._slot(rs.contract_at(k)) for k in range(self.fixed or 0)]
         self.plain = None  # per first dealer: (dealer, contract name, whole-deal player, deal number) per deal
-        if self.fixed and policy is None and all(play is not None and not choose for _, play, choose in self.slots):
+        if (self.fixed and policy is None and rs.first_dealer_expr is None
+                and all(play is not None and not choose for _, play, choose in self.slots)):
             self.plain = [[(dealer, slot.name, play, k + 1) for k, (dealer, (slot, play, _)) in
                            enumerate(zip(self.dealers[first], self.slots))] for first in range(rs.players)]
 

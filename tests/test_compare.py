@@ -313,3 +313,18 @@ def test_the_command_loads_each_ruleset_once(monkeypatch, capsys):
     assert main(["compare", str(STANDARD), str(JACKS), "--games", "3", "--players", "random", "--format", "json"]) == 0
     assert sorted(loads) == sorted([str(STANDARD), str(JACKS)]), "loaded by the command, kept for its worker"
     assert json.loads(capsys.readouterr().out)["games"] == 3
+
+
+def test_random_fast_path_names_the_first_dealer_from_the_first_hands(tmp_path):
+    """A fixed schedule of whole deals with ``first_dealer: holder(7H)``: the fast path
+    names the same first dealer, and deals the same hands, as the match runner."""
+    variant = tmp_path / "holder.yaml"
+    variant.write_text(f"kierki: 1\nextends: {STANDARD}\nname: holder of 7H deals first\n"
+                       "match:\n  first_dealer: holder(7H)\n", encoding="utf-8")
+    rs = Ruleset.load(str(variant))
+    fast = FastMatch(rs)
+    for seed in range(6):
+        first, rows, _ = fast.play(seed)
+        runner = MatchRunner(rs, [make_player("heuristic") for _ in range(4)], seed)
+        dealers = [d.dealer for d in runner.deals()]
+        assert first == runner.first_dealer and [r.dealer for r in rows] == dealers
