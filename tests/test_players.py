@@ -273,3 +273,18 @@ def test_dealing_out_unseen_cards_respects_room_and_bans_or_says_it_cannot():
         if not any(seen_relax):
             assert all(not (hands[s] & bans[s]) for s in range(4))
     assert deal_out([1, 2], [1, 0], lambda c, relax: [0], draws(rng)) is None
+
+
+def test_built_in_players_are_made_without_scanning_for_plug_ins(monkeypatch):
+    """Scanning installed packages costs tens of milliseconds in every simulate worker: only a
+    name that is not built in triggers it (a plug-in player is still found, test_cli)."""
+    from kierki_dsl.players import base
+
+    scans = []
+    monkeypatch.setattr(base, "load_plugins", lambda: scans.append(1))
+    for name in ("random", "heuristic", "search:8", "human"):
+        assert base.make_player(name).name == name.split(":")[0]
+    assert scans == []
+    with pytest.raises(KeyError, match="unknown player 'nobody'"):
+        base.make_player("nobody")
+    assert scans == [1]

@@ -160,3 +160,53 @@ def test_each_seat_sees_only_its_share_of_the_widow_and_the_exchange(rs):
         if st.phase == "play":
             played |= 1 << action
         st.apply_action(action)
+
+
+def test_a_widow_laid_aside_shortens_every_hand_for_lint_and_explain(tmp_path, cli):
+    """With `then: discard` each hand plays `cards / players` tricks fewer: lint's deal total and
+    explain's words count them (they counted the whole hand: 13 tricks where 12 are played)."""
+    text = """kierki: 1
+name: four aside
+description: "PL: cztery karty na bok. EN: four cards aside."
+match: {schedule: [gra]}
+contracts:
+  gra:
+    auction: {min: 1, max: 5}
+    widow: {cards: 4, then: discard, face_up: true}
+    score:
+      - {per_trick: 25}
+    total: 325
+"""
+    path = tmp_path / "aside.yaml"
+    path.write_text(text, "utf-8")
+    findings = lint_file(str(path))
+    assert any(f.code == "M601" and "300" in f.message for f in findings), findings
+    path.write_text(text.replace("total: 325", "total: 300"), "utf-8")
+    assert not [f for f in lint_file(str(path)) if f.code == "M601"]
+    rc, out, _ = cli("explain", str(path))
+    assert rc == 0 and "12 cards each and 4 to the widow" in out and "trick-taking, 12 tricks" in out
+    assert "all 12 tricks are played" in out
+
+
+def test_v8_in_full_the_winner_takes_the_four_face_up_cards(cli):
+    """auction_face_up.yaml (V8, PL-BOOK): 12 cards each and 4 face up that every bidder sees;
+    the winner takes them and lays 4 aside; a trump deal is then worth 300, not 325."""
+    from conftest import RULESETS
+
+    path = RULESETS / "variants" / "auction_face_up.yaml"
+    vrs = Ruleset.load(str(path))
+    assert lint_file(str(path)) == []
+    atu = vrs.contracts["atu"]
+    deal = atu.new_deal(4, vrs.deck, 0, [list(range(s, 52, 4)) for s in range(4)])
+    face_up = set(deal.view(1).widow)
+    assert len(face_up) == 4 and [h.bit_count() for h in deal.hands] == [12] * 4
+    assert all(set(deal.view(s).widow) == face_up for s in range(4)), "every bidder sees the face-up cards"
+    runner = MatchRunner(vrs, [make_player("heuristic") for _ in range(4)], seed=3)
+    results = list(runner.deals())
+    record = match_record(vrs, 3, runner.first_dealer, results)
+    trump_deals = [d for d in record["deals"] if d["contract"] == "atu"]
+    assert len(trump_deals) == 4 and all(sum(d["scores"]) == 300 for d in trump_deals)
+    assert all(len(d["exchange"]) == 4 for d in trump_deals)
+    assert replay(vrs, record).ok
+    rc, out, _ = cli("diff", str(RULESETS / "variants" / "auction_for_trumps.yaml"), str(path))
+    assert "the last 4 cards dealt lie face up as a widow" in out

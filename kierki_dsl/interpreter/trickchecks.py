@@ -29,6 +29,8 @@ def fixed_total(c, hand_size: int, players: int, deck: int) -> Optional[int]:
     """The sum of all seats' points in one deal of ``c``, if the rules fix it; else None."""
     if any(s.kind == "seat" for s in c.scorers):
         return None
+    if c.widow is not None:
+        hand_size = c.widow.tricks(hand_size, players)
     if c.stock is not None:  # the number of tricks varies; the cards all count if the last player takes the rest
         if c.stock.leftover != "last_in":
             return None

@@ -9,9 +9,13 @@ from ..explain import PHASE_WORDS, _score_words, cards, seat
 def aspects(c, rs, spec) -> dict:
     """The trick contract's rules as ordered (aspect -> sentence) pairs."""
     out: dict = {}
-    n = rs.hand_size
+    n = c.widow.tricks(rs.hand_size, rs.players) if c.widow is not None else rs.hand_size
     stock = spec.stock
     out["game"] = f"trick-taking, {n} tricks" if stock is None else "trick-taking with a stock to draw from"
+    if c.widow is not None:
+        dealt = rs.hand_size - c.widow.cards // rs.players
+        out["deal"] = (f"{dealt} cards each and {c.widow.cards} to the widow, dealt one at a time starting with the "
+                       "dealer's left-hand neighbour")
     if stock is not None:
         from .stock import words
 

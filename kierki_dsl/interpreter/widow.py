@@ -61,6 +61,11 @@ class Widow:
                  for i in range(keep * players, per_seat * players)]
         return hands, widow
 
+    def tricks(self, hand_size: int, players: int) -> int:
+        """Cards each player holds when play starts (so tricks in the deal): a widow given away
+        evens the hands out again; one laid aside leaves everybody ``cards / players`` short."""
+        return hand_size if self.give else hand_size - self.cards // players
+
     def out_count(self, players: int) -> int:
         """How many cards the taker puts out of his hand after taking the widow."""
         return self.each * (players - 1) if self.give else self.cards
