@@ -160,3 +160,13 @@ def test_each_seat_sees_only_its_share_of_the_widow_and_the_exchange(rs):
         if st.phase == "play":
             played |= 1 << action
         st.apply_action(action)
+
+
+def test_a_table_tells_only_the_taker_which_cards_he_put_out(rs):
+    """The table's events (the web, the SIK server): the taker's cards given or laid aside
+    are told to him only, as a card passed is (a card given shows in its new holder's hand)."""
+    from test_table import check_events_of_a_match
+
+    for seed in (3, 4):
+        for bot_seat in range(3):
+            check_events_of_a_match(rs, seed, bot_seat)
