@@ -170,3 +170,75 @@ def test_a_table_tells_only_the_taker_which_cards_he_put_out(rs):
     for seed in (3, 4):
         for bot_seat in range(3):
             check_events_of_a_match(rs, seed, bot_seat)
+
+
+def test_the_game_adapter_tells_a_seat_only_its_share_of_the_widow_and_the_exchange(rs):
+    """The OpenSpiel/PettingZoo core: neither the strings nor the perfect-recall tensor show a
+    seat the widow's card dealt "to" it before the widow is shown, nor a card the taker puts out
+    that was not given to it."""
+    import random
+
+    from kierki_dsl.adapters import knowledge
+    from kierki_dsl.adapters.game import GameSpec, GameState
+    from kierki_dsl.cards import card_str
+
+    spec = GameSpec.make(rs, "deal", 1)
+    at = knowledge._offsets(spec, True)
+
+    def tensor_cards(state, seat, name):
+        """The cards set in a part of the seat's tensor: ``dealt`` (52) or ``plays`` (a row of
+        52 cards and the seats per play)."""
+        out = [0.0] * knowledge.tensor_size(spec, True)
+        knowledge.fill_tensor(state, seat, True, out)
+        if name == "dealt":
+            return {c for c in range(52) if out[at["dealt"] + c]}
+        row = 52 + 3
+        return {c for r in range(52) for c in range(52) if out[at["plays"] + r * row + c]}
+
+    for seed in range(4):
+        rng = random.Random(seed)
+        state = GameState(spec)
+        while state.is_chance():
+            state.apply_action(rng.choice(state.legal_actions()))
+        deal = state.deal
+        for seat in range(3):
+            assert not tensor_cards(state, seat, "dealt") & set(deal.widow), "the widow lies face down"
+        while deal.phase == "auction":
+            state.apply_action(rng.choice(state.legal_actions()))
+        taker = deal.taker
+        while deal.phase == "exchange":
+            state.apply_action(rng.choice(state.legal_actions()))
+        for seat in set(range(3)) - {taker}:
+            secret = {c for c, to in deal.exchanged if to != seat}
+            text = knowledge.information_state_string(state, seat) + knowledge.observation_string(state, seat)
+            assert not {card_str(c) for c in secret} & set(text.replace(":", " ").split()), (seat, text)
+            assert not tensor_cards(state, seat, "plays") & secret
+            mine = [card_str(c) for c, to in deal.exchanged if to == seat]
+            assert all(f"p{seat} receives {c}" in text for c in mine), "a seat is told the card it was given"
+
+
+def test_a_world_resampled_for_a_seat_keeps_what_it_knows_and_its_turn(rs):
+    """IS-MCTS's resampling: the widow's deal is rebuilt from the seat's view (the dealing
+    cannot be replayed with the widow set aside), in the phase the seat is in — the exchange
+    included."""
+    import random
+
+    from kierki_dsl.adapters.game import GameSpec, GameState
+    from kierki_dsl.adapters.knowledge import information_state_string
+    from kierki_dsl.adapters.resample import resample
+
+    spec = GameSpec.make(rs, "deal", 1)
+    phases = set()
+    for seed in range(2):
+        rng = random.Random(seed)
+        state = GameState(spec)
+        while not state.is_terminal():
+            if not state.is_chance():
+                seat = state.current_player()
+                world = resample(state, seat, rng)
+                assert information_state_string(world, seat) == information_state_string(state, seat)
+                assert (world.deal.phase, sorted(world.legal_actions())) == (state.deal.phase,
+                                                                            sorted(state.legal_actions()))
+                phases.add(str(state.deal.phase))
+            state.apply_action(rng.choice(state.legal_actions()))
+    assert {"auction", "exchange", "play"} <= phases

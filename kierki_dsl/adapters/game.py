@@ -295,6 +295,10 @@ class GameState:
             self.events.append((None, f"p{seat} passes a card"))
             if deal.phase != "pass":
                 self._received()
+        elif phase == "exchange":  # a widow's taker gives a card or lays it aside: his and its receiver's
+            self.events.append((seat, f"p{seat} puts out {card_str(action)}"))
+            self.events.append((None, f"p{seat} puts out a card"))
+            self._given(action)
         else:
             self.events.append((None, f"p{seat} {action_str(action)}"))
         self._after_action()
@@ -307,6 +311,12 @@ class GameState:
             to = (giver + deal.direction * deal.pass_offset) % n
             got = " ".join(card_str(c) for c in sorted(deal.passes[giver]))
             self.events.append((to, f"p{to} receives {got}"))
+
+    def _given(self, card: int) -> None:
+        """The seat a widow's taker gave ``card`` to (its view lists it) learns it."""
+        for s in range(self.spec.ruleset.players):
+            if (card, s) in self.deal.view(s).exchanged:
+                self.events.append((s, f"p{s} receives {card_str(card)}"))
 
     # -- for search -------------------------------------------------------------------------
     @classmethod
