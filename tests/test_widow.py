@@ -242,3 +242,48 @@ def test_a_world_resampled_for_a_seat_keeps_what_it_knows_and_its_turn(rs):
                 phases.add(str(state.deal.phase))
             state.apply_action(rng.choice(state.legal_actions()))
     assert {"auction", "exchange", "play"} <= phases
+
+
+def test_search_bids_with_a_face_up_widow_out_of_every_sampled_hand(tmp_path):
+    """A face-up widow lies on the table until taken: search must not deal its cards to the
+    other seats' sampled hands (it played out deals of too many cards and failed)."""
+    path = tmp_path / "face_up.yaml"
+    path.write_text(RULES.replace("then: give, each: 1", "then: discard, face_up: true"), "utf-8")
+    face_up = Ruleset.load(str(path))
+    st = face_up.contracts["gra"].new_deal(3, face_up.deck, 0, [list(h) for h in DEALT])
+    view = st.view(1)
+    assert set(view.widow) == WIDOW and view.taker == -1
+    from kierki_dsl.players.search import sample_hands
+    import random
+
+    for seed in range(20):
+        hands = sample_hands(view, random.Random(seed))
+        assert not any(h & sum(1 << c for c in WIDOW) for h in hands[:3])
+    p = make_player("search:4")
+    p.reset(1, 1, face_up)
+    assert p.act(view) in st.legal_actions()
+
+
+def test_search_samples_the_takers_cards_put_out_where_he_put_them(rs, tmp_path):
+    """The taker knows where his cards went: one laid aside is in no hand, one given is with
+    its receiver; search's sampled worlds keep them there."""
+    import random
+
+    from kierki_dsl.players.search import sample_hands
+
+    path = tmp_path / "discard.yaml"
+    path.write_text(RULES.replace("then: give, each: 1", "then: discard"), "utf-8")
+    for rules, out in ((Ruleset.load(str(path)), ("JD", "9C", "QC")), (rs, ("JC", "KH"))):
+        st = rules.contracts["gra"].new_deal(3, rules.deck, 0, [list(h) for h in DEALT])
+        for action in (PASS, bid(110), PASS):
+            st.apply_action(action)
+        for card in out:
+            st.apply_action(parse_card(card))
+        view = st.view(2)
+        for seed in range(20):
+            hands = sample_hands(view, random.Random(seed))
+            for c, to in view.exchanged:
+                assert [s for s in range(3) if hands[s] >> c & 1] == ([to] if to >= 0 else [])
+        p = make_player("search:2")
+        p.reset(1, 2, rules)
+        assert p.act(view) in st.legal_actions()
