@@ -66,9 +66,12 @@ class GameSpec:
         n = ruleset.players
         cards = bin(ruleset.deck).count("1")
         per_deal = (cards * (n + 1) + MAX_VOLUNTARY_PASSES  # plays, and passes in layout deals
-                    + cards  # cards passed before play
+                    + cards  # cards passed before play (and below, the cards a widow's taker puts out)
                     + 1 + 1  # a trump call, a contract choice
-                    + n * (n + 1) * MAX_BETS_PER_SEAT)  # doubles, redoubles and "done"s
+                    + n * (n + 1) * MAX_BETS_PER_SEAT  # doubles, redoubles and "done"s
+                    + max((_auction_length(c.auction, n) for c in ruleset.contracts.values()
+                           if c.auction is not None), default=0)
+                    + (cards if any(c.widow is not None for c in ruleset.contracts.values()) else 0))
         count = deals if scope == "match" else 1
         return cls(
             ruleset=ruleset, scope=scope, deal=deal - 1,
@@ -81,6 +84,12 @@ class GameSpec:
             contracts=tuple(sorted(ruleset.contracts)),
             choice_width=width,
         )
+
+
+def _auction_length(rule, players: int) -> int:
+    """Most actions of one auction: every level bid twice (raised to, then held) with every
+    other seat passing in between, a last round of passes, and the seller's word."""
+    return 2 * len(rule.levels()) * players + players + 1
 
 
 @frozen(eq=False)

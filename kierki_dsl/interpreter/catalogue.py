@@ -58,6 +58,7 @@ class Contract:
     doubling = None  # side bets on the difference of two seats' scores (``doubling.Doubling``)
     exposure = None  # cards shown before play to double their cost (``exposure.Exposure``)
     stock = None  # part of the deck left to draw from (``stock.Stock``)
+    widow = None  # cards dealt aside that one player takes (``widow.Widow``)
     turn_word = "turn"  # what a numbered step of play is called in messages
 
     def fixed_total(self, hand_size: int, players: int, deck: int):
