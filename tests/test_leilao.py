@@ -200,3 +200,28 @@ def test_explain_and_diff_read_the_seller(cli):
     assert rc == 0 and all(p in out for p in phrases), out
     rc, out, _ = cli("diff", str(RULESETS / "variants" / "auction_for_trumps.yaml"), str(PATH))
     assert rc in (0, 1) and all(p in out for p in phrases) and "or passes and is out" in out
+
+
+def test_a_record_with_an_auction_or_exchange_the_deal_has_not_is_refused(rs, tmp_path, cli):
+    """The new record keys are checked, not skipped: an `auction` on a deal without one, an
+    `exchange` on a deal without a widow, and a malformed `auction` located at its line."""
+    import json
+
+    runner = MatchRunner(rs, [make_player("heuristic") for _ in range(4)], seed=2)
+    record = match_record(rs, 2, runner.first_dealer, list(runner.deals()))
+    plain = next(i for i, d in enumerate(record["deals"]) if "auction" not in d)
+    sold = next(i for i, d in enumerate(record["deals"]) if d.get("auction"))
+    for i, key, value, words in ((plain, "auction", ["pass"], "has no auction"),
+                                 (sold, "exchange", ["2C"], "no widow")):
+        bad = json.loads(json.dumps(record))
+        bad["deals"][i][key] = value
+        report = replay(rs, bad)
+        assert not report.ok and words in str(report.violations[0]), report.violations
+        assert report.violations[0].deal == i + 1
+    bad = json.loads(json.dumps(record))
+    bad["deals"][sold]["auction"][0] = 5
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(bad, indent=1), "utf-8")
+    rc, _, err = cli("replay", str(path), "--ruleset", str(PATH))
+    line = next(n for n, text in enumerate(path.read_text().splitlines(), 1) if text.strip() == "5,")
+    assert rc == 1 and f"bad.json:{line}: error: 'deals[{sold}].auction[0]' must be a string" in err, err
