@@ -430,7 +430,7 @@ class HumanPlayer(Player):
     def _auction(self, view, legal) -> int:
         """Bid a number from the list of bids allowed, or pass (a seller: accept, refuse or
         decline); a refused choice is told why."""
-        from ..interpreter.actions import bid, bid_value, is_bid
+        from ..interpreter.actions import SELLER_WORDS, bid, bid_value, is_bid, parse_action
         from ..interpreter.bidding import history_word
 
         n = view.players
@@ -446,18 +446,23 @@ class HumanPlayer(Player):
         self.say(f"You bid for the right to play this deal ({standing}); {passing}.")
         if view.bidder >= 0 and view.bid in values:
             self.say(f"You speak before {seat_name(view.bidder, n)}, so you may match the bid standing.")
+        one_bids = contract is not None and contract.auction is not None and 1 in contract.auction.levels()
+        word = "pass" if one_bids else "1) pass"  # "1" is the bid 1 where 1 can be bid
         shown = f"{values[0]}, {values[1]}, … {values[-1]}" if len(values) > 3 else ", ".join(map(str, values))
-        self.say(f"Bids: {shown}  or  1) pass" if values else "You can only pass: 1) pass")
+        self.say(f"Bids: {shown}  or  {word}" if values else f"You can only pass: {word}")
         while True:
             t = self.ask("bid> ").strip().lower()
             if t.isdigit() and len(t) <= 6 and bid(int(t)) in legal:
                 return bid(int(t))
-            if t in ("pass", "p", "1"):
+            if t in ("pass", "p") or (t == "1" and not one_bids):
                 return PASS
             if t.isdigit() and len(t) <= 6:
                 action = bid(int(t))
                 reason = self._reason(view, action)
                 self.say(f"{t} is not allowed: {reason or 'not a bid allowed now'}")
+                continue
+            if t in SELLER_WORDS.values():
+                self.say(f"You cannot {t}: {self._reason(view, parse_action(t)) or 'not allowed now'}.")
                 continue
             self.say("Type a bid from the list, or 'pass'.")
 
