@@ -287,3 +287,19 @@ def test_search_samples_the_takers_cards_put_out_where_he_put_them(rs, tmp_path)
         p = make_player("search:2")
         p.reset(1, 2, rules)
         assert p.act(view) in st.legal_actions()
+
+
+def test_the_prompt_says_lay_aside_when_the_taker_discards(tmp_path):
+    path = tmp_path / "discard.yaml"
+    path.write_text(RULES.replace("then: give, each: 1", "then: discard"), "utf-8")
+    rules = Ruleset.load(str(path))
+    st = rules.contracts["gra"].new_deal(3, rules.deck, 0, [list(h) for h in DEALT])
+    for action in (PASS, bid(110), PASS):
+        st.apply_action(action)
+    st.apply_action(parse_card("JD"))
+    out = io.StringIO()
+    human = HumanPlayer(stdin=io.StringIO("AS\nQC\n"), stdout=out, ruleset=rules)
+    human.reset(1, 2)
+    assert human.act(st.view(2)) == parse_card("QC")
+    shown = out.getvalue()
+    assert "You cannot lay aside AS: AS is not in your hand" in shown and "J♦ laid aside" in shown, shown

@@ -382,8 +382,8 @@ class HumanPlayer(Player):
         to = rule.recipient(view.seat, done, n, view.direction) if rule is not None else -1
         self.say("You took the widow: " + " ".join(card_pretty(c) for c in view.widow) + ".")
         if view.exchanged:
-            self.say("So far: " + ", ".join(f"{card_pretty(c)} to {seat_name(t, n) if t >= 0 else 'aside'}"
-                                            for c, t in view.exchanged))
+            self.say("So far: " + ", ".join(f"{card_pretty(c)} to {seat_name(t, n)}" if t >= 0
+                                            else f"{card_pretty(c)} laid aside" for c, t in view.exchanged))
         what = f"a card to give to {seat_name(to, n)}" if to >= 0 else "a card to lay aside"
         options = sorted(legal, key=lambda c: (c // 13, -(c % 13)))
         self.say("Legal: " + "  ".join(f"{i}) {card_pretty(c)}" for i, c in enumerate(options, start=1)))
@@ -398,7 +398,8 @@ class HumanPlayer(Player):
                 continue
             if card in legal:
                 return card
-            self.say(f"You cannot give {t}: {self._reason(view, card) or 'not allowed now'}.")
+            verb = "give" if to >= 0 else "lay aside"
+            self.say(f"You cannot {verb} {t}: {self._reason(view, card) or 'not allowed now'}.")
 
     def _expose(self, view, legal) -> int:
         """Expose a card (doubling its cost to whoever takes it) or say done; a refused choice is told why."""
