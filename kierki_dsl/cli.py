@@ -511,6 +511,10 @@ def _simulation_plan(rulesets: list, players: str, seed: int, games: int, worker
     if csv and os.path.exists(csv) and not os.path.isdir(csv):
         raise _usage(f"--csv needs a folder, and {csv} is a file")
     refs = tuple((os.path.abspath(rs.path), rs.fingerprint) for rs in rulesets)
+    from .simulate import adopt
+
+    for rs, (path, _) in zip(rulesets, refs):
+        adopt(rs, path)  # loaded once: the workers do not load it again
     return Plan(refs, tuple(names), seed, games, workers, address if backend == Backend.dask else None, records)
 
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import random
+from operator import add
 from typing import Callable, Optional
 
 from .analysis.rows import DealRow, GameResult
@@ -24,6 +25,7 @@ from .interpreter.phases import Phase
 from .players.base import make_player
 
 _BIT = tuple(1 << c for c in range(52))
+_row = tuple.__new__  # a DealRow or GameResult from all its fields, without the Python-level constructor
 
 
 def game_seed(seed: int, i: int) -> int:
@@ -64,6 +66,11 @@ class FastMatch:
         self.fixed = None if rs.until is not None else len(rs.schedule) * rs.series
         self.dealers = [[rs.dealer_of(first, k) for k in range(self.fixed or 0)] for first in range(rs.players)]
         self.slots = [self._slot(rs.contract_at(k)) for k in range(self.fixed or 0)]
+        self.plain = None  # per first dealer: (dealer, contract name, whole-deal player, deal number) per deal
+        if (self.fixed and policy is None and rs.first_dealer_expr is None
+                and all(play is not None and not choose for _, play, choose in self.slots)):
+            self.plain = [[(dealer, slot.name, play, k + 1) for k, (dealer, (slot, play, _)) in
+                           enumerate(zip(self.dealers[first], self.slots))] for first in range(rs.players)]
 
     def _player(self, contract):
         got = self.fast.get(contract.name, False)
@@ -86,6 +93,8 @@ class FastMatch:
         deal_rng = random.Random(seed)
         rng = play_stream(seed)
         first = rs.first_dealer if rs.first_dealer is not None else draw(deal_rng, n)
+        if self.plain is not None:
+            return self._play_plain(first, deal_rng, rng)
         totals = [0] * n
         deals = []
         chosen: dict = {}
@@ -114,11 +123,24 @@ class FastMatch:
                 row = self._stepwise(contract, dealer, dealt, rng, k, lists, chosen)
             else:
                 scores, lead, caller, trump, early, blocked = play(dealer, dealt, k + 1, rng, None, lists)
-                row = DealRow(contract.name, dealer, lead, caller, trump, tuple(scores), early, blocked)
-            sc = row.scores
-            for s in range(n):
-                totals[s] += sc[s]
+                row = _row(DealRow, (contract.name, dealer, lead, caller, trump, tuple(scores), early, blocked))
+            totals[:] = map(add, totals, row.scores)  # in place: an open schedule reads it
             deals.append(row)
+        return first, tuple(deals), tuple(totals)
+
+    def _play_plain(self, first: int, deal_rng, rng) -> tuple:
+        """``play`` of a fixed schedule of random whole deals only: its loop without the
+        decisions and the interpreter (the same draws, the same rows)."""
+        rs = self.rs
+        n, cards, direction = rs.players, self.cards, rs.direction
+        totals = [0] * n
+        deals = []
+        for dealer, name, play, number in self.plain[first]:
+            scores, lead, caller, trump, early, blocked = play(dealer, deal_masks(deal_rng, cards, dealer, n, direction),
+                                                               number, rng, None, None)
+            sc = tuple(scores)
+            deals.append(_row(DealRow, (name, dealer, lead, caller, trump, sc, early, blocked)))
+            totals = list(map(add, totals, sc))
         return first, tuple(deals), tuple(totals)
 
     def _seats(self) -> list:
@@ -218,16 +240,44 @@ def compiled(path: str, fingerprint: Optional[str] = None) -> Compiled:
     return got
 
 
-def play_one(c: Compiled, names: list, seed: int, i: int, records: bool = False) -> GameResult:
-    """Game i of a simulation: seed ``game_seed(seed, i)``, players rotated i places."""
-    seat_names = seats_for(names, i)
+def adopt(rs, path: str) -> None:
+    """Keep a ruleset the command has loaded already as the compiled one of ``path`` (the
+    absolute path the workers are given): a command loads each ruleset once, and forked
+    workers start with it. Its ``path`` is made the absolute one, as a worker loading the
+    file itself would have it (records name it)."""
+    if rs.path != path:
+        import attrs
+
+        rs = attrs.evolve(rs, path=path)
+    if len(_COMPILED) >= 16:
+        _COMPILED.clear()
+    _COMPILED[(path, rs.fingerprint)] = Compiled(rs)
+
+
+def fast_match(c: Compiled, names: list, records: bool = False) -> Optional[FastMatch]:
+    """The whole-deal fast path that plays matches of these players, or None (the
+    general interpreter plays them: other players, or records wanted)."""
+    if records:
+        return None
+    if all(x == "random" for x in names):
+        return c.fast
+    if all(x in ("heuristic", "simple") for x in names) and c.heuristic.covers:
+        return c.heuristic
+    return None
+
+
+def play_one(c: Compiled, names: list, seed: int, i: int, records: bool = False, fast=False,
+             seats: Optional[tuple] = None) -> GameResult:
+    """Game i of a simulation: seed ``game_seed(seed, i)``, players rotated i places.
+    ``fast`` (``fast_match``'s answer, when the caller asked it once for many games) and
+    ``seats`` (the players of this game) save working them out again."""
+    seat_names = seats or tuple(seats_for(names, i))
     s = game_seed(seed, i)
-    if not records and all(x == "random" for x in names):
-        first, deals, totals = c.fast.play(s)
-        return GameResult(i, tuple(seat_names), deals, totals, None, s, first)
-    if not records and all(x in ("heuristic", "simple") for x in names) and c.heuristic.covers:
-        first, deals, totals = c.heuristic.play(s)
-        return GameResult(i, tuple(seat_names), deals, totals, None, s, first)
+    if fast is False:
+        fast = fast_match(c, names, records)
+    if fast is not None:
+        first, deals, totals = fast.play(s)
+        return _row(GameResult, (i, seat_names, deals, totals, None, s, first, None))
     runner = MatchRunner(c.rs, [make_player(x) for x in seat_names], s)
     results = list(runner.deals())
     deals = tuple(DealRow(r.contract.name, r.dealer, r.first, r.caller, r.trump, tuple(r.scores), r.ended_early,
@@ -237,7 +287,7 @@ def play_one(c: Compiled, names: list, seed: int, i: int, records: bool = False)
         from .record import match_record
 
         rec = match_record(c.rs, s, runner.first_dealer, results)
-    return GameResult(i, tuple(seat_names), deals, tuple(results[-1].totals), rec, s, runner.first_dealer)
+    return GameResult(i, seat_names, deals, tuple(results[-1].totals), rec, s, runner.first_dealer)
 
 
 def play_batch(refs: tuple, names: list, seed: int, indices: list, records: bool = False,
@@ -245,12 +295,16 @@ def play_batch(refs: tuple, names: list, seed: int, indices: list, records: bool
     """A worker's share: for each game index, one GameResult per ruleset of ``refs``
     (``(path, fingerprint)`` pairs), all on the same deals with the same seats; with
     ``observe`` each carries its measures (made here, in parallel, not in the command)."""
-    rulesets = [compiled(path, fp) for path, fp in refs]
-    games = [tuple(play_one(c, names, seed, i, records) for c in rulesets) for i in indices]
+    rulesets = [(c, fast_match(c, names, records)) for c in (compiled(path, fp) for path, fp in refs)]
+    rotations = [tuple(seats_for(names, r)) for r in range(len(names))]
+    games = [tuple(play_one(c, names, seed, i, records, fast, rotations[i % len(names)]) for c, fast in rulesets)
+             for i in indices]
     if observe:
         from .analysis.measures import observe as measures
 
-        games = [tuple(g._replace(observed=measures(g, c.parts)) for g, c in zip(got, rulesets)) for got in games]
+        # the measures take the last field, ``observed``
+        games = [tuple(_row(GameResult, g[:-1] + (measures(g, c.parts),)) for g, (c, _) in zip(got, rulesets))
+                 for got in games]
     return games
 
 

@@ -280,3 +280,51 @@ def test_a_rule_failing_in_play_is_a_located_error(workers):
                               "--workers", workers)
     assert rc == 1 and "X701 division by zero" in err and ":9:19:" in err, err
     assert "Traceback" not in err and "internal error" not in err
+
+
+def test_a_deal_that_does_not_add_up_is_reported_with_its_game_and_deal():
+    from kierki_dsl.analysis.summary import summarize
+
+    rs = Ruleset.load(str(STANDARD))
+    games = play_games(str(STANDARD), ["random"] * 4, 3, list(range(4)))
+    assert summarize(rs, ["random"] * 4, games)["declared_totals_hold"]
+    g = games[2]
+    row = g.deals[5]
+    wrong = row._replace(scores=(row.scores[0] + 1,) + row.scores[1:])
+    games[2] = g._replace(deals=g.deals[:5] + (wrong,) + g.deals[6:])
+    got = summarize(rs, ["random"] * 4, games)
+    assert not got["declared_totals_hold"]
+    assert got["mismatches"] == [{"game": g.index, "deal": 6, "contract": row.contract, "sum": sum(row.scores) + 1}]
+
+
+def test_the_command_loads_each_ruleset_once(monkeypatch, capsys):
+    from kierki_dsl import simulate
+    from kierki_dsl.cli import main
+
+    loads = []
+    real = Ruleset.load.__func__
+
+    def counting(cls, path, warnings=None):
+        loads.append(path)
+        return real(cls, path, warnings)
+
+    simulate._COMPILED.clear()
+    monkeypatch.setattr(Ruleset, "load", classmethod(counting))
+    assert main(["compare", str(STANDARD), str(JACKS), "--games", "3", "--players", "random", "--format", "json"]) == 0
+    assert sorted(loads) == sorted([str(STANDARD), str(JACKS)]), "loaded by the command, kept for its worker"
+    assert json.loads(capsys.readouterr().out)["games"] == 3
+
+
+def test_random_fast_path_names_the_first_dealer_from_the_first_hands(tmp_path):
+    """A fixed schedule of whole deals with ``first_dealer: holder(7H)``: the fast path
+    names the same first dealer, and deals the same hands, as the match runner."""
+    variant = tmp_path / "holder.yaml"
+    variant.write_text(f"kierki: 1\nextends: {STANDARD}\nname: holder of 7H deals first\n"
+                       "match:\n  first_dealer: holder(7H)\n", encoding="utf-8")
+    rs = Ruleset.load(str(variant))
+    fast = FastMatch(rs)
+    for seed in range(6):
+        first, rows, _ = fast.play(seed)
+        runner = MatchRunner(rs, [make_player("heuristic") for _ in range(4)], seed)
+        dealers = [d.dealer for d in runner.deals()]
+        assert first == runner.first_dealer and [r.dealer for r in rows] == dealers

@@ -164,6 +164,36 @@ def test_search_bets_by_playing_the_deal_out():
             assert action == DONE
 
 
+def _fields(st) -> dict:
+    """Every field of a deal state: its slots (``trickstate.SLOTS``) and its instance dict."""
+    from kierki_dsl.interpreter.trickstate import SLOTS
+
+    got = {**{name: getattr(st, name) for name in SLOTS if hasattr(st, name)}, **vars(st)}
+    assert len(got) > 15  # the state's fields really are read, not skipped
+    return got
+
+
+def test_a_clone_has_every_field_of_the_state_and_lists_of_its_own():
+    """``clone`` copies a trick deal's slots in one written-out function: every field, in any
+    phase (passing, play), and playing on the clone leaves the original as it was."""
+    from kierki_dsl.interpreter.match import deal_out, shuffled
+
+    import copy
+
+    rs = Ruleset.load(str(RULESETS / "games" / "hearts_openspiel.yaml"))
+    st = rs.contracts["hand"].new_deal(4, rs.deck, 3, deal_out(shuffled(random.Random(3), rs.deck), 3, 4), 1, 1)
+    lists = ("hands", "scores", "taken", "tricks_won", "actions", "trick", "completed", "passes", "_passable")
+    for _ in range(20):  # passing, then the first two tricks
+        before = _fields(st)
+        held = copy.deepcopy({name: getattr(st, name) for name in lists})
+        other = st.clone()
+        assert _fields(other) == before
+        other.apply_action(other.legal_actions()[-1])
+        assert _fields(st) == before and {name: getattr(st, name) for name in lists} == held
+        assert other.actions != st.actions
+        st.apply_action(st.legal_actions()[0])
+
+
 def test_play_legal_is_apply_action_without_the_check():
     """Search rollouts skip the legality check; the state they reach must be the same."""
     from kierki_dsl.interpreter.match import deal_out, shuffled
@@ -176,7 +206,7 @@ def test_play_legal_is_apply_action_without_the_check():
                 checked, trusted = st.clone(), st.clone()
                 checked.apply_action(a)
                 trusted.play_legal(a)
-                assert vars(checked) == vars(trusted)
+                assert _fields(checked) == _fields(trusted)
             st.apply_action(st.legal_actions()[-1])
 
 
@@ -243,3 +273,18 @@ def test_dealing_out_unseen_cards_respects_room_and_bans_or_says_it_cannot():
         if not any(seen_relax):
             assert all(not (hands[s] & bans[s]) for s in range(4))
     assert deal_out([1, 2], [1, 0], lambda c, relax: [0], draws(rng)) is None
+
+
+def test_built_in_players_are_made_without_scanning_for_plug_ins(monkeypatch):
+    """Scanning installed packages costs tens of milliseconds in every simulate worker: only a
+    name that is not built in triggers it (a plug-in player is still found, test_cli)."""
+    from kierki_dsl.players import base
+
+    scans = []
+    monkeypatch.setattr(base, "load_plugins", lambda: scans.append(1))
+    for name in ("random", "heuristic", "search:8", "human"):
+        assert base.make_player(name).name == name.split(":")[0]
+    assert scans == []
+    with pytest.raises(KeyError, match="unknown player 'nobody'"):
+        base.make_player("nobody")
+    assert scans == [1]

@@ -26,7 +26,8 @@ Every measure is named ``"section:item"``; a match that has nothing to say about
 """
 from __future__ import annotations
 
-from operator import add, sub
+from itertools import accumulate, compress, repeat
+from operator import eq, getitem, itemgetter, le, ne, sub
 
 from ..stats import spread
 from .rows import GameResult
@@ -38,18 +39,6 @@ def leaders(totals) -> list:
     """The seats with the highest total."""
     best = max(totals)
     return [s for s, t in enumerate(totals) if t == best]
-
-
-_DEAL_SPREAD: dict = {}  # a deal's scores -> their spread (deals repeat the same few scores)
-
-
-def _deal_spread(sc: tuple) -> float:
-    got = _DEAL_SPREAD.get(sc)
-    if got is None:
-        if len(_DEAL_SPREAD) > 100_000:
-            _DEAL_SPREAD.clear()
-        got = _DEAL_SPREAD[sc] = spread(sc)
-    return got
 
 
 _KEYS: dict = {}
@@ -70,55 +59,91 @@ def _top(xs) -> tuple:
     return tuple(map(max(xs).__eq__, xs))
 
 
+_DEAL: dict = {}  # a deal's scores -> (points in all, mean, spread): deals repeat the same few scores
+_PLANS: dict = {}  # contracts played in order -> per contract its measure names and deals' places
+_CONTRACT = itemgetter(0)  # DealRow.contract
+_SCORES = itemgetter(5)  # DealRow.scores
+_DEALER, _FIRST, _CALLER = itemgetter(1), itemgetter(2), itemgetter(3)  # DealRow's seats
+_MEAN = itemgetter(1)  # of a deal's facts
+
+
+def _deal_facts(sc: tuple) -> tuple:
+    if len(_DEAL) > 100_000:
+        _DEAL.clear()
+    total = sum(sc)
+    got = _DEAL[sc] = (total, total / len(sc), spread(sc))
+    return got
+
+
+def _plan(played: tuple) -> tuple:
+    """Per contract of a match that played ``played`` (in first-played order): its name,
+    measure names and the places of its deals (made once per schedule)."""
+    got = _PLANS.get(played)
+    if got is None:
+        places: dict = {}
+        for i, name in enumerate(played):
+            places.setdefault(name, []).append(i)
+        if len(_PLANS) > 10_000:
+            _PLANS.clear()
+        got = _PLANS[played] = tuple((name, _keys(name), tuple(at)) for name, at in places.items())
+    return got
+
+
+def _leaders(columns: list) -> list:
+    """Per place of the columns (one per seat), which seats hold the highest value there, as
+    a tuple of flags (``_top`` of every row at once, in ``map``)."""
+    best = list(map(max, *columns)) if len(columns) > 1 else list(columns[0])
+    return list(zip(*[map(eq, col, best) for col in columns]))
+
+
+def _gap(scores: list, seats: list, means: list):
+    """The mean over the deals that name a seat (``seats``: -1 none) of that seat's points
+    minus the deal's mean; None when no deal names one."""
+    named = list(map(le, repeat(0), seats))
+    count = sum(named)
+    if not count:
+        return None
+    return sum(map(sub, map(getitem, compress(scores, named), compress(seats, named)), compress(means, named))) / count
+
+
 def observe(game: GameResult, parts: dict) -> dict:
     """Every measure of one match (``parts``: contract name -> 'negative' or 'positive').
 
-    One pass over the deals (a simulation calls this once per match, so it is kept lean:
-    the per-seat sums run in ``map``)."""
+    A simulation calls this once per match, so it is kept lean: the deals' points are read
+    as one column per seat and the running totals, leaders and gaps worked out in ``map``
+    and ``accumulate``; what depends on a deal's scores alone is remembered per scores, and
+    each contract's deals are found by a plan made once per schedule."""
     totals = game.totals
-    n = len(totals)
-    if not game.deals:
+    deals = game.deals
+    if not deals:
         return {}
+    n = len(totals)
     final = _top(totals)
-    groups: dict = {}  # contract -> [deals, points, spread, decisive, early, blocked, part sums]
-    part_sums: dict = {}
-    dealer_gaps, caller_gaps, first_gaps = [], [], []
-    running = [0] * n
-    seen = []
-    for row in game.deals:
-        sc = row.scores
-        total = sum(sc)
-        mean = total / n
-        g = groups.get(row.contract)
-        if g is None:
-            part = parts.get(row.contract, "positive")
-            if part not in part_sums:
-                part_sums[part] = [0] * n
-            g = groups[row.contract] = [0, 0.0, 0.0, 0, 0, 0, part]
-        g[0] += 1
-        g[1] += total
-        g[2] += _deal_spread(sc)
-        g[3] += _top(list(map(sub, totals, sc))) != final
-        g[4] += row.early
-        g[5] += row.blocked
-        part_sums[g[6]] = list(map(add, part_sums[g[6]], sc))
-        running = list(map(add, running, sc))
-        seen.append(_top(running))
-        dealer_gaps.append(sc[row.dealer] - mean)
-        if row.caller >= 0:
-            caller_gaps.append(sc[row.caller] - mean)
-        if row.first >= 0:
-            first_gaps.append(sc[row.first] - mean)
-    gaps = {"dealer": dealer_gaps, "trump caller": caller_gaps, "first turn": first_gaps}
+    scores = list(map(_SCORES, deals))
+    facts = list(map(_DEAL.get, scores))
+    if None in facts:
+        facts = [f or _deal_facts(sc) for f, sc in zip(facts, scores)]
+    columns = list(zip(*scores))  # per seat, its points deal by deal
+    seen = _leaders([list(accumulate(col)) for col in columns])  # the leaders after each deal
+    without = [list(map(sub, repeat(total), col)) for total, col in zip(totals, columns)]
+    decisive = list(map(ne, _leaders(without), repeat(final)))  # another winner without the deal
+    means = list(map(_MEAN, facts))
     obs: dict = {}
-    for name, (k, points, spreads, decisive, early, blocked, _) in groups.items():
-        kp, ks, kd, ke, kb = _keys(name)
-        obs[kp] = points / k
-        obs[ks] = spreads / k
-        obs[kd] = decisive / k
-        obs[ke] = early / k
-        obs[kb] = blocked / k
-    for part, per in part_sums.items():
+    by_part: dict = {}
+    for name, (kp, ks, kd, ke, kb), at in _plan(tuple(map(_CONTRACT, deals))):
+        if len(at) == 1:
+            i = at[0]
+            row = deals[i]
+            obs[kp] = float(facts[i][0])
+            obs[ks] = facts[i][2]
+            obs[kd] = decisive[i] / 1
+            obs[ke] = row.early / 1
+            obs[kb] = row.blocked / 1
+        else:
+            _average(obs, (kp, ks, kd, ke, kb), at, facts, decisive, deals)
+        by_part.setdefault(parts.get(name, "positive"), []).extend(at)
+    for part, at in by_part.items():
+        per = list(map(sum, zip(*map(scores.__getitem__, at))))
         kp, ks = _keys("part " + part)[:2]
         obs[kp] = float(sum(per))
         obs[ks] = spread(per)
@@ -129,15 +154,36 @@ def observe(game: GameResult, parts: dict) -> dict:
     for s in range(n):
         obs[_SEAT_KEYS[s] if s < len(_SEAT_KEYS) else f"advantage:seat {s}"] = totals[s] - mean_total
     obs["advantage:first dealer"] = totals[game.first_dealer] - mean_total
-    for name, xs in gaps.items():
-        if xs:
-            obs[f"advantage:{name}"] = sum(xs) / len(xs)
-    obs["lead:changes"] = float(sum(1 for a, b in zip(seen, seen[1:]) if a != b))
+    for key, seats in (("advantage:dealer", _DEALER), ("advantage:trump caller", _CALLER),
+                       ("advantage:first turn", _FIRST)):
+        gap = _gap(scores, list(map(seats, deals)), means)
+        if gap is not None:
+            obs[key] = gap
+    obs["lead:changes"] = float(sum(map(ne, seen, seen[1:])))
     settled = len(seen)
     while settled > 1 and seen[settled - 2] == seen[-1]:
         settled -= 1
     obs["lead:settled after deal"] = float(settled)
     return obs
+
+
+def _average(obs: dict, keys: tuple, at: tuple, facts: list, decisive: list, deals: tuple) -> None:
+    """The per-deal means of a contract played more than once in the match (deals ``at``)."""
+    points = spreads = 0.0
+    hits = early = blocked = 0
+    for i in at:
+        points += facts[i][0]
+        spreads += facts[i][2]
+        hits += decisive[i]
+        early += deals[i].early
+        blocked += deals[i].blocked
+    k = len(at)
+    kp, ks, kd, ke, kb = keys
+    obs[kp] = points / k
+    obs[ks] = spreads / k
+    obs[kd] = hits / k
+    obs[ke] = early / k
+    obs[kb] = blocked / k
 
 
 def parts_of(rs) -> dict:

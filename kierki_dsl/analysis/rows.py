@@ -31,4 +31,4 @@ class GameResult(NamedTuple):
     record: Optional[dict] = None
     seed: int = 0
     first_dealer: int = 0
-    observed: Optional[dict] = None  # its measures (``measures.observe``), when the worker made them
+    observed: Optional[dict] = None  # its measures (``measures.observe``), when the worker made them; the last field

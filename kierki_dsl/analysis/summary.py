@@ -7,19 +7,36 @@ comparing two means, and "significant" when its interval excludes zero.
 """
 from __future__ import annotations
 
-from ..stats import estimate, quantiles, sd
+from itertools import repeat
+from operator import eq, itemgetter
+
+from ..stats import estimate, mean_sd, quantiles
 from .measures import observe, parts_of
 
 QUANTILES = (0.05, 0.25, 0.5, 0.75, 0.95)
 
 
-def _order(games: list) -> list:
-    """Contract names in the order the matches first play them."""
-    seen: dict = {}
+_CONTRACT = itemgetter(0)  # DealRow.contract
+_SCORES = itemgetter(5)  # DealRow.scores
+
+
+def _alike(games: list) -> dict:
+    """(contracts played in order, names per seat) -> the deals of the matches that played
+    them, in game order: in a fixed schedule a few rotations of the players, so that the
+    deals at one place of those matches can be read as a column."""
+    alike: dict = {}
     for g in games:
-        for row in g.deals:
-            seen.setdefault(row.contract, None)
-    return list(seen)
+        key = (tuple(map(_CONTRACT, g.deals)), g.names)
+        got = alike.get(key)
+        if got is None:
+            got = alike[key] = []
+        got.append(g.deals)
+    return alike
+
+
+def _order(alike: dict) -> list:
+    """Contract names in the order the matches first play them."""
+    return list(dict.fromkeys(name for played, _ in alike for name in played))
 
 
 def _players(games: list, n: int) -> dict:
@@ -39,23 +56,28 @@ def _players(games: list, n: int) -> dict:
     return out
 
 
-def _contracts_by_player(games: list, n: int) -> dict:
-    contracts: dict = {name: {} for name in _order(games)}
-    for g in games:
-        names = g.names
-        for row in g.deals:
-            per = contracts[row.contract]
-            for p, x in zip(names, row.scores):
+def _contracts_by_player(alike: dict) -> dict:
+    """Per contract and player the mean and spread of a deal's points, read as columns: the
+    deals at one place of alike matches (``_alike``), each seat's points."""
+    contracts: dict = {name: {} for name in _order(alike)}
+    for (played, names), deals in alike.items():
+        for contract, rows in zip(played, zip(*deals)):
+            per = contracts[contract]
+            for p, column in zip(names, zip(*map(_SCORES, rows))):
                 got = per.get(p)
                 if got is None:
-                    got = per[p] = []
-                got.append(x)
-    return {c: {p: {"mean": estimate(v).mean, "sd": sd(v)} for p, v in sorted(per.items())}
-            for c, per in contracts.items()}
+                    per[p] = list(column)
+                else:
+                    got.extend(column)
+    return {c: {p: mean_sd(v) for p, v in sorted(per.items())} for c, per in contracts.items()}
 
 
-def _mismatches(rs, games: list) -> list:
+def _mismatches(rs, games: list, alike: dict) -> list:
+    """The deals whose points do not add up to their contract's declared total (checked as
+    columns first: a simulation has none unless a rule is wrong)."""
     declared = {name: c.total for name, c in rs.contracts.items()}
+    if _sums_hold(declared, alike):
+        return []
     out = []
     for g in games:
         for k, row in enumerate(g.deals):
@@ -64,15 +86,41 @@ def _mismatches(rs, games: list) -> list:
     return out
 
 
+def _sums_hold(declared: dict, alike: dict) -> bool:
+    for (played, _), deals in alike.items():
+        for contract, rows in zip(played, zip(*deals)):
+            want = declared.get(contract)
+            if want is not None and not all(map(eq, repeat(want), map(sum, map(_SCORES, rows)))):
+                return False
+    return True
+
+
 def _observed(game, parts: dict) -> dict:
     """A match's measures: the ones its worker made, else made now."""
     return game.observed if game.observed is not None else observe(game, parts)
 
 
 def measure_estimates(observations: list) -> dict:
-    """Measure name -> Estimate over the matches that observed it (names in first-seen order)."""
-    keys = dict.fromkeys(key for obs in observations for key in obs)
-    return {key: estimate([obs[key] for obs in observations if key in obs]) for key in keys}
+    """Measure name -> Estimate over the matches that observed it (names in first-seen order).
+
+    Matches that observed the same measures (in a fixed schedule, all of them) are taken
+    together and their values read as columns."""
+    alike: dict = {}  # the measures observed, in order -> the matches' values
+    for obs in observations:
+        key = tuple(obs)
+        got = alike.get(key)
+        if got is None:
+            got = alike[key] = []
+        got.append(tuple(obs.values()))
+    columns: dict = {}
+    for keys, rows in alike.items():
+        for key, column in zip(keys, zip(*rows)):
+            got = columns.get(key)
+            if got is None:
+                columns[key] = list(column)
+            else:
+                got.extend(column)
+    return {key: estimate(xs) for key, xs in columns.items()}
 
 
 def summarize(rs, names: list, games: list) -> dict:
@@ -81,7 +129,8 @@ def summarize(rs, names: list, games: list) -> dict:
     the final scores; and the check of every deal's sum against the declared totals."""
     n = rs.players
     parts = parts_of(rs)
-    mismatches = _mismatches(rs, games)
+    alike = _alike(games)
+    mismatches = _mismatches(rs, games, alike)
     by_seat = {s: estimate([g.totals[s] for g in games]) for s in range(n)}
     finals = [t for g in games for t in g.totals]
     return {
@@ -91,7 +140,7 @@ def summarize(rs, names: list, games: list) -> dict:
         "names": list(names),
         "players": _players(games, n),
         "seats": {str(s): {"mean": e.mean, "ci95": e.half_width} for s, e in by_seat.items()},
-        "contracts": _contracts_by_player(games, n),
+        "contracts": _contracts_by_player(alike),
         "measures": {k: e.to_json() for k, e in measure_estimates([_observed(g, parts) for g in games]).items()},
         "final_quantiles": dict(zip(_quantile_names(), quantiles(finals, QUANTILES))),
         "declared_totals_hold": not mismatches,

@@ -61,7 +61,12 @@ def _taken(env, mask):
 @builtin("most_taken", (PRED,), INT, needs=("taken_all",), example="most_taken(card.suit == hearts) == 13")
 def _most_taken(env, mask):
     """The most cards matching the predicate that any one seat took in the deal."""
-    return max(popcount(mask & t) for t in env["taken_all"])
+    most = 0
+    for t in env["taken_all"]:
+        n = popcount(mask & t)
+        if n > most:
+            most = n
+    return most
 
 
 @builtin("in_trick", (PRED,), INT, needs=("trick.cards",), example="in_trick(card.suit == hearts)", counts="trick.cards")

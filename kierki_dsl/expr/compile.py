@@ -139,6 +139,17 @@ def compile_tree(node: ast.Node, info: Checked, deck: int = FULL_DECK) -> tuple[
     return fn, free, c.seen
 
 
+def _folded(fn: Callable, free: frozenset):
+    """The value of a compiled piece that reads nothing (None if it reads something, or fails:
+    then it fails where it is evaluated, with its location)."""
+    if free:
+        return None
+    try:
+        return fn({})
+    except EvalError:
+        return None
+
+
 class _Compiler:
     def __init__(self, info: Checked, deck: int) -> None:
         self.info = info
@@ -186,21 +197,27 @@ class _Compiler:
         fn = FUNCTIONS[n.func]
         args = []
         free = set(fn.needs)
+        consts = []  # per argument, its value when constant (a constant predicate: its mask)
         for a, p in zip(n.args, fn.params):
             f, fr = self.node(a)
             if p == PRED:
                 pred = CardPredicate(f, fr, self.deck)
                 args.append(pred.mask)
+                consts.append(pred.const)
                 free |= set(pred.keys)
                 if fn.counts:
                     self.seen[fn.counts] = self.seen.get(fn.counts, 0) | (
                         FULL_DECK if pred.const is None else pred.const)
             else:
                 args.append(f)
+                consts.append(_folded(f, fr))
                 free |= fr
         impl = fn.impl
         if len(args) == 1:
             (a0,) = args
+            if consts[0] is not None:  # e.g. taken(card.suit == hearts): the mask is passed as it is
+                c0 = consts[0]
+                return (lambda env: impl(env, c0)), frozenset(free)
             return (lambda env: impl(env, a0(env))), frozenset(free)
         return (lambda env: impl(env, *[a(env) for a in args])), frozenset(free)
 
@@ -241,6 +258,9 @@ class _Compiler:
         if op == "not in":
             return (lambda env: lf(env) not in rf(env)), free
         cmp = _CMP[op]
+        rv = _folded(rf, rfree)
+        if rv is not None:  # a comparison with a constant (taken(...) == 13)
+            return (lambda env: cmp(lf(env), rv)), free
         return (lambda env: cmp(lf(env), rf(env))), free
 
     def _IfExpr(self, n: ast.IfExpr):

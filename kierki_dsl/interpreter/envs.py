@@ -69,6 +69,17 @@ def seat_end_env(seat: int, dealer: int, players: int, caller: int, trump: int, 
             "bidder": bidder, "bid": bid}
 
 
+def seat_end_envs(dealer: int, players: int, caller: int, trump: int, tricks_won, tricks: int, taken_all, deck: int,
+                  bidder: int = NOBODY, bid: int = 0):
+    """``seat_end_env`` of every seat in turn, as one dict whose seat's values are replaced
+    for the next seat (an expression never keeps its environment)."""
+    env = seat_end_env(0, dealer, players, caller, trump, tricks_won[0], tricks, taken_all[0], taken_all, deck,
+                       bidder, bid)
+    for seat in range(players):
+        env["seat"], env["tricks_taken"], env["taken"] = seat, tricks_won[seat], taken_all[seat]
+        yield env
+
+
 def end_when_env(tricks_played: int, tricks: int, points_left: bool, deck: int, players_holding: int = 0) -> dict:
     """A deal's end condition (``end_when``), checked after every trick."""
     return {"tricks_played": tricks_played, "tricks": tricks, "points_left": points_left, "deck": deck,

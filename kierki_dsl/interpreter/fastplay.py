@@ -23,10 +23,11 @@ from __future__ import annotations
 
 from typing import Callable, Optional
 
+from ..cards import fill_suit_cards
 from .legality import DISCARD, FOLLOW, LEAD
 from .trickkernel import add_seat_scores
 
-RANKS = tuple(tuple(r for r in range(13) if m >> r & 1) for m in range(8192))
+RANKS = tuple(map(fill_suit_cards()[0].__getitem__, range(8192)))  # suit 0's card ids are its ranks
 POP = tuple(len(t) for t in RANKS)
 FULL13 = 8191
 EARLY, BLOCKED = 1, 2  # values of ``play.ended[0]``

@@ -149,26 +149,33 @@ class Legality:
         return narrow(legal, prog, number) if prog else legal
 
     def legal(self, hand: int, led: int, progs: list, number: int, st) -> tuple:
-        """``(mask, card ids)`` of the legal cards, as ``mask`` gives them (the ids in a
-        sequence that is not to be changed)."""
-        if led < 0:
+        """``(mask, card ids)`` of the legal cards, as ``mask`` gives them (the ids a tuple,
+        ascending: one table lookup per suit)."""
+        if led >= 0:
+            if self.follow_suit:
+                shift = 13 * led
+                ranks = hand >> shift & 8191
+                if ranks:
+                    prog = progs[FOLLOW][led]
+                    if prog is None:
+                        prog = self.program_for(progs, FOLLOW, led, st)
+                    if prog:
+                        ranks = narrow_suit(ranks, led, prog, number)
+                    return ranks << shift, self._cards[led][ranks]
+                prog = progs[DISCARD][led]
+                if prog is None:
+                    prog = self.program_for(progs, DISCARD, led, st)
+            else:
+                legal = self.mask(hand, led, progs, number, st)
+                return legal, card_list(legal)
+        else:
             prog = progs[LEAD]
             if prog is None:
                 prog = self.program_for(progs, LEAD, led, st)
-            legal = narrow(hand, prog, number) if prog else hand
-            return legal, card_list(legal)
-        if self.follow_suit:
-            shift = 13 * led
-            ranks = hand >> shift & 8191
-            if ranks:
-                prog = progs[FOLLOW][led]
-                if prog is None:
-                    prog = self.program_for(progs, FOLLOW, led, st)
-                if prog:
-                    ranks = narrow_suit(ranks, led, prog, number)
-                return ranks << shift, self._cards[led][ranks]
-        legal = self.mask(hand, led, progs, number, st)
-        return legal, card_list(legal)
+        if prog:
+            hand = narrow(hand, prog, number)
+        s0, s1, s2, s3 = self._cards
+        return hand, s0[hand & 8191] + s1[hand >> 13 & 8191] + s2[hand >> 26 & 8191] + s3[hand >> 39]
 
     def reason(self, hand: int, led: int, progs: list, number: int, st, card: int) -> Optional[str]:
         """The rule that makes ``card`` (held in ``hand``) illegal, in words, or None."""

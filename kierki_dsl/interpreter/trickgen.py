@@ -47,10 +47,7 @@ def _narrow4(w, d: int, table, const, name: str, at: str) -> None:
     yielding when it would leave nothing (``legality.narrow_suits``)."""
     if const is not None:
         for eff in _effective(const):
-            parts = [f"m{i} & {eff[i]}" if eff[i] != FULL13 else f"m{i}" for i in range(4)]
-            w(d, "a0, a1, a2, a3 = " + ", ".join(parts))
-            w(d, "if a0 | a1 | a2 | a3:")
-            w(d + 1, "m0, m1, m2, m3 = a0, a1, a2, a3")
+            _narrow_constant(w, d, eff)
         return
     w(d, f"for masks, req in {name}[{at}]:")
     w(d + 1, "if req:")
@@ -59,6 +56,20 @@ def _narrow4(w, d: int, table, const, name: str, at: str) -> None:
     w(d + 2, "a0, a1, a2, a3 = m0 & ~masks[0], m1 & ~masks[1], m2 & ~masks[2], m3 & ~masks[3]")
     w(d + 1, "if a0 | a1 | a2 | a3:")
     w(d + 2, "m0, m1, m2, m3 = a0, a1, a2, a3")
+
+
+def _narrow_constant(w, d: int, eff: tuple) -> None:
+    """One rule as constant per-suit masks: only the suits it narrows are written (a suit it
+    bans wholly becomes 0), and they change only when some card is left."""
+    changed = [i for i in range(4) if eff[i] != FULL13]
+    if not changed:
+        return
+    for i in changed:
+        if eff[i]:
+            w(d, f"a{i} = m{i} & {eff[i]}")
+    left = " | ".join(f"a{i}" if i in changed else f"m{i}" for i in range(4) if i not in changed or eff[i])
+    w(d, f"if {left or 0}:")
+    w(d + 1, "; ".join(f"m{i} = a{i}" if eff[i] else f"m{i} = 0" for i in changed))
 
 
 def _pick4(w, d: int, base: str, count: str) -> None:
@@ -149,7 +160,9 @@ def source(players: int, tricks: int, trump: int, plan: tuple, tabs: tuple, earl
     scores_early = (tp is not None and tp_const is None) or bool(per_trick)
     if scores_early:
         w(1, f"scores = [0] * {players}")
-    w(1, f"won = [0] * {players}")
+    need_won = tp_const is not None or seat_scoring  # the tricks won: read by the scoring only
+    if need_won:
+        w(1, f"won = [0] * {players}")
     if need_taken:
         w(1, f"taken = [0] * {players}")
     if broken_needed:
@@ -218,7 +231,8 @@ def source(players: int, tricks: int, trump: int, plan: tuple, tabs: tuple, earl
             w(d + 1, f"if s2 == {trump} and (not trumped or r > best):")
             w(d + 2, "best = r; w = jb; trumped = True")
     w(d, "leader = w >> 2")
-    w(d, "won[leader] += 1")
+    if need_won:
+        w(d, "won[leader] += 1")
     if tp is not None and tp_const is None:
         w(d, "scores[leader] += TP[n]")
     if need_taken:
@@ -236,14 +250,15 @@ def source(players: int, tricks: int, trump: int, plan: tuple, tabs: tuple, earl
         w(d, f"if n < {tricks} and not REST[n + 1] and not left & PENALTY[n + 1]:")
         w(d + 1, f"ended[0] = {EARLY}")
         w(d + 1, "break")
-    if tp_const is not None:
-        w(1, f"scores = [{tp_const} * t + p for t, p in zip(won, scores)]" if scores_early
-          else f"scores = [{tp_const} * t for t in won]")
-    elif not scores_early:
-        w(1, f"scores = [0] * {players}")
-    for pm, p in final:
-        for seat in range(players):
-            w(1, f"scores[{seat}] += (taken[{seat}] & {int(pm)}).bit_count() * {int(p)}")
+    # the points counted at the end, written out per seat (one list, no loop)
+    per_seat = []
+    for seat in range(players):
+        terms = [f"scores[{seat}]"] if scores_early else []
+        if tp_const is not None:
+            terms.append(f"{tp_const} * won[{seat}]")
+        terms += [f"(taken[{seat}] & {int(pm)}).bit_count() * {int(p)}" for pm, p in final]
+        per_seat.append(" + ".join(terms) or "0")
+    w(1, "scores = [" + ", ".join(per_seat) + "]")
     if seat_scoring:
         w(1, f"add_seat_scores(scores, SEAT_SCORERS, dealer, {players}, caller, {trump}, won, {tricks}, taken, DECK)")
     w(1, "return scores")

@@ -13,7 +13,7 @@ from __future__ import annotations
 import functools
 
 from ..cards import SUIT_MASK, bits, card_list, popcount
-from .envs import seat_end_env
+from .envs import seat_end_envs
 
 
 def winning_card(trick_mask: int, led: int, trump: int) -> int:
@@ -48,9 +48,10 @@ def winning_play(plays, trump: int) -> int:
 def add_seat_scores(scores: list, seat_scorers, dealer: int, players: int, caller: int, trump: int,
                     tricks_won, tricks: int, taken, deck: int, bidder: int = -1, bid: int = 0) -> None:
     """Add every seat's end-of-deal points (``per_seat`` components) to ``scores``."""
-    for seat in range(players):
-        env = seat_end_env(seat, dealer, players, caller, trump, tricks_won[seat], tricks, taken[seat], taken, deck,
-                           bidder, bid)
+    if not seat_scorers:
+        return
+    for seat, env in enumerate(seat_end_envs(dealer, players, caller, trump, tricks_won, tricks, taken, deck, bidder,
+                                             bid)):
         for s in seat_scorers:
             scores[seat] += s.points(env)
 

@@ -358,6 +358,23 @@ class TrickContract(Contract):
             k = self._tables[key] = Legality(self, tricks, trump, deck)
         return k
 
+    def play_rules(self, tricks: int, trump: int, players: int, deck: int) -> tuple:
+        """What a deal state reads while cards are played, gathered once per (tricks, trump,
+        players, deck): ``(tables, values by trick, legality kernel, the trick numbers whose
+        start may change the kernel's programs, cards beating each card, whether the deal may
+        end early, seat scorers)``."""
+        key = ("play", tricks, trump, players, deck)
+        got = self._tables.get(key)
+        if got is None:
+            from .trickkernel import beats_table, values_by_trick
+
+            k = self.legality(tricks, trump, deck)
+            got = self._tables[key] = (
+                self.tables(tricks, trump, players), values_by_trick(self, tricks, trump, players), k,
+                range(tricks + 2) if k.every_trick else k.turning, beats_table(trump),
+                self.early_stop or self.end_when is not None, tuple(s for s in self.scorers if s.kind == "seat"))
+        return got
+
     def tables(self, tricks: int, trump: int, players: int):
         """Per-trick points of the static scorers, computed once per (tricks, trump)."""
         key = (tricks, trump, players)

@@ -9,8 +9,9 @@ from .bidding import AuctionRound, history_action
 from .catalogue import Deal
 from .doubling import BettingRound, split_total
 from .exposure import ExposureRound
+from .fastplay import exchange
 from .envs import card_scoring_env, end_when_env, play_env, seat_env, trick_env
-from .trickkernel import add_seat_scores, beats_table, playout, values_by_trick, winning_card
+from .trickkernel import add_seat_scores, playout, winning_card
 from .phases import Phase
 from .view import SeatView
 
@@ -19,10 +20,38 @@ EXPOSE = Phase.EXPOSE
 HEARTS = SUIT_MASK[1]
 #: The (seat, card) entries of a trick, made once: playing a card allocates nothing.
 PLAYS = tuple(tuple((seat, c) for c in range(52)) for seat in range(8))
+#: What a deal state holds, as slots: a state's ~50 fields in an instance dict make every
+#: attribute read of the stepping loop slower (CPython shares dict layouts only up to 30 keys).
+SLOTS = (
+    "contract", "memory", "players", "deck", "dealer", "direction", "dealt", "hands", "tricks_total", "trump",
+    "caller", "scores", "taken", "tricks_won", "actions", "trick", "trick_no", "led", "played", "completed",
+    "hearts_broken", "phase", "to_move", "ended_early", "number", "betting", "auction", "exposures", "bid", "bidder",
+    "passes", "_passable", "win", "_next", "pass_offset",
+    # set once play starts (``_start_play``, ``_compiled``, ``_at_trick``) and by the legality cache
+    "leader", "_tables", "_values", "_trick_points", "_dynamic", "_kernel", "_legal", "_refresh", "_beats", "_early",
+    "_seat_scorers",
+    "_progs", "_watch", "_lhand", "_lmask", "_lc",
+)
+
+
+def _copier(names: tuple):
+    """``copy(src, dst)``: the fields ``names`` of one state set on another, one statement
+    each (written out once: a loop of ``setattr`` costs ten times more per field). The source
+    is made of these identifiers, this module's own, and nothing else."""
+    assert all(n.isidentifier() for n in names)
+    source = "def copy(src, dst):\n" + "".join(f"    dst.{n} = src.{n}\n" for n in names)
+    space: dict = {}
+    exec(compile(source, "<trickstate.SLOTS>", "exec"), space)
+    return space["copy"]
+
+
+_copy_fields = _copier(SLOTS)  # every slot is always set (``_before_compiled``)
 
 
 class TrickDeal(Deal):
     """One deal of a trick contract, from the trump call (if any) to the last trick."""
+
+    __slots__ = SLOTS + ("__dict__",)  # a dict too: subclasses (a stock deal) keep their own fields there
 
     def __init__(self, contract, players: int, deck: int, dealer: int, dealt: list, direction: int = 1, number: int = 1,
                  memory: Optional[dict] = None):
@@ -60,12 +89,21 @@ class TrickDeal(Deal):
         self.win = -1  # the card winning the trick in progress
         self._lhand, self._lmask, self._lc = -1, 0, ()  # the hand on turn and its legal cards (mask, ids)
         self._next = tuple((s + direction) % players for s in range(players))
+        self._before_compiled()
         self.pass_offset = contract.passing.offset(number, players) if contract.passing else 0
         if self.pass_offset:
             self.phase = PASSING
             self.to_move = (dealer + direction) % players
         else:
             self._after_passing()
+
+    def _before_compiled(self) -> None:
+        """The fields ``_start_play`` and ``_compiled`` set, empty until then (every slot is
+        always set, so ``clone`` copies them all at once)."""
+        self.leader = -1
+        self._tables = self._values = self._trick_points = self._dynamic = self._kernel = self._legal = None
+        self._refresh = self._beats = self._seat_scorers = self._progs = None
+        self._early, self._watch = False, 0
 
     def _after_passing(self) -> None:
         """The auction, if the contract has one, then the trump call or play."""
@@ -138,14 +176,13 @@ class TrickDeal(Deal):
     def _compiled(self) -> None:
         """The contract's rules compiled for this deal's trump: scoring tables, the legality
         kernel and the current trick's programs (once the trump is known)."""
-        c = self.contract
-        self._tables = c.tables(self.tricks_total, self.trump, self.players)
-        self._values = values_by_trick(c, self.tricks_total, self.trump, self.players)
-        self._kernel = c.legality(self.tricks_total, self.trump, self.deck)
+        (self._tables, self._values, k, self._refresh, self._beats, self._early,
+         self._seat_scorers) = self.contract.play_rules(self.tricks_total, self.trump, self.players, self.deck)
+        self._trick_points, _, self._dynamic = self._tables
+        self._kernel = k
+        self._legal = k.legal  # (mask, card ids) of a hand in a position
         self._at_trick()
-        self._beats = beats_table(self.trump)
         self._lhand = -1
-        self._early = c.early_stop or c.end_when is not None
 
     # -- queries ---------------------------------------------------------------------------
     def is_terminal(self) -> bool:
@@ -160,10 +197,12 @@ class TrickDeal(Deal):
 
     def legal_actions(self) -> list[int]:
         if self.phase is PLAY:
-            if self.hands[self.to_move] != self._lhand:
-                self.legal_mask()
+            hand = self.hands[self.to_move]
+            if hand != self._lhand:
+                self._lmask, self._lc = self._legal(hand, self.led, self._progs, self.trick_no, self)
+                self._lhand = hand
             return list(self._lc)
-        if self.phase == PASSING:
+        if self.phase is PASSING:
             return list(self._passable[self.to_move])
         if self.phase == CALL:
             return [call(s) for s in self.contract.call.choices]
@@ -192,7 +231,7 @@ class TrickDeal(Deal):
             return self._lmask
         if self.phase is not PLAY:
             return 0
-        legal, self._lc = self._kernel.legal(hand, self.led, self._progs, self.trick_no, self)
+        legal, self._lc = self._legal(hand, self.led, self._progs, self.trick_no, self)
         self._lhand, self._lmask = hand, legal
         return legal
 
@@ -233,19 +272,20 @@ class TrickDeal(Deal):
         if self.phase is PLAY:
             if self.hands[self.to_move] != self._lhand:
                 self.legal_mask()
-            if action not in self._lc:
-                raise IllegalAction(self.why_illegal(action) or "illegal card")
-            self.play_legal(action)
-            return
-        if self.phase == PASSING:
+            if action in self._lc:
+                return self.play_legal(action)
+            raise IllegalAction(self.why_illegal(action) or "illegal card")
+        if self.phase is PASSING:
             seat = self.to_move
-            if action not in self._passable[seat]:
+            passable = self._passable[seat]
+            if action not in passable:
                 raise IllegalAction(self.why_illegal(action) or "illegal pass")
-            self._passable[seat].remove(action)
+            passable.remove(action)
             self.actions.append(action)
-            self.passes[seat].append(action)
+            passes = self.passes[seat]
+            passes.append(action)
             count = self.contract.passing.count
-            if len(self.passes[seat]) == count:
+            if len(passes) == count:
                 if len(self.actions) == count * self.players:  # passing comes first: these are all passes
                     self._exchange()
                 else:
@@ -316,14 +356,13 @@ class TrickDeal(Deal):
 
     def _exchange(self) -> None:
         """Every seat gives its chosen cards to the seat ``pass_offset`` places on, at once."""
-        n = self.players
-        for s in range(n):
-            for c in self.passes[s]:
-                self.hands[s] &= ~(1 << c)
-        for s in range(n):
-            to = (s + self.direction * self.pass_offset) % n
-            for c in self.passes[s]:
-                self.hands[to] |= 1 << c
+        given = []
+        for p in self.passes:
+            g = 0
+            for c in p:
+                g |= BIT[c]
+            given.append(g)
+        self.hands[:] = exchange(self.hands, given, self.direction * self.pass_offset, self.players)
         self.phase = PLAY
         self._after_passing()
 
@@ -357,8 +396,7 @@ class TrickDeal(Deal):
         win = self.win
         n = self.trick_no
         value = self._values[n][0]  # the static points of each card in this trick
-        trick_points, _, dynamic = self._tables
-        pts = trick_points[n]
+        pts = self._trick_points[n]
         tm = 0
         for s, c in trick:
             tm |= BIT[c]
@@ -366,8 +404,8 @@ class TrickDeal(Deal):
             if c == win:
                 winner = s
         leader = trick[0][0]
-        if dynamic:
-            pts += self._dynamic_points(dynamic, tm, winner, leader, n)
+        if self._dynamic:
+            pts += self._dynamic_points(self._dynamic, tm, winner, leader, n)
         self.scores[winner] += pts
         self.taken[winner] |= tm
         self.tricks_won[winner] += 1
@@ -382,8 +420,7 @@ class TrickDeal(Deal):
         if n > self.tricks_total or (self._early and self._ends_early()):
             self._finish_deal()
             return
-        k = self._kernel
-        if tm & self._watch or k.every_trick or n in k.turning:
+        if tm & self._watch or n in self._refresh:
             self._at_trick()
 
     def _at_trick(self) -> None:
@@ -431,8 +468,7 @@ class TrickDeal(Deal):
     def _finish_deal(self) -> None:
         if self.trick_no <= self.tricks_total:
             self.ended_early = True
-        seat_scorers = [s for s in self.contract.scorers if s.kind == "seat"]
-        add_seat_scores(self.scores, seat_scorers, self.dealer, self.players, self.caller, self.trump,
+        add_seat_scores(self.scores, self._seat_scorers, self.dealer, self.players, self.caller, self.trump,
                         self.tricks_won, self.tricks_total, self.taken, self.deck, self.bidder, self.bid)
         if self.exposures is not None:
             self.exposures.settle(self.scores, self.completed, self._tables)
@@ -542,6 +578,7 @@ class TrickDeal(Deal):
     def clone(self) -> "TrickDeal":
         """An independent copy (for search): lists are copied, compiled rules shared."""
         other = object.__new__(type(self))
+        _copy_fields(self, other)
         other.__dict__.update(self.__dict__)
         other.hands = list(self.hands)
         other.scores = list(self.scores)
@@ -609,6 +646,7 @@ class TrickDeal(Deal):
         st.exposures = (ExposureRound.settled(view.exposed, c.exposure, view.players) if c.exposure is not None
                         else None)
         st.dealt = [[] for _ in range(view.players)]
+        st._lmask, st._lc = 0, ()
         st.leader = view.trick[0][0] if view.trick else view.seat
         st._compiled()
         return st

@@ -24,7 +24,9 @@ import random
 
 PLAYERS: dict = {}
 # players whose module needs an optional extra: imported only when asked for by name
-LAZY_PLAYERS = {"ismcts": "ismcts"}  # name -> module in this package ([openspiel] extra)
+# name -> the module of this package that registers it, imported when first asked for
+# (``ismcts`` needs the [openspiel] extra); asking only for these never scans for plug-ins
+LAZY_PLAYERS = {"heuristic": "heuristic", "search": "search", "human": "human", "ismcts": "ismcts"}
 
 
 def register_player(cls):
@@ -137,13 +139,13 @@ def player_names() -> set:
 
 def make_player(spec: str) -> Player:
     """A player by name, with an optional setting after a colon (``search:0.2s``, ``search:64``)."""
-    load_plugins()
-
     name, _, setting = spec.partition(":")
     if name in LAZY_PLAYERS and name not in PLAYERS:
         import importlib
 
         importlib.import_module(__package__ + "." + LAZY_PLAYERS[name])
+    if name not in PLAYERS:  # another package's or module's player: scan for them once
+        load_plugins()
     cls = PLAYERS.get(name)
     if cls is None:
         raise KeyError(f"unknown player {name!r} (known: {', '.join(sorted(PLAYERS))})")
