@@ -140,6 +140,7 @@ def _record_schema():
         "passes": List(cards, name="a list of passed cards per seat"),
         "bets": List(Str(), name="a list of bets such as \"double:1\""),
         "exchange": List(Str(), name="a list of cards (a widow's taker's)"),
+        "auction": List(Str(), name="a list of bids such as \"bid:120\", \"pass\", \"accept\""),
     }, required=("dealer", "hands", "plays"), name="a deal (an object)")
     ruleset = Obj({"name": Str(), "path": Str(), "fingerprint": Str()}, name="an object")
     return Obj({
@@ -328,10 +329,14 @@ def _replay_deal(ruleset, contract, k: int, entry, first_dealer: Optional[int], 
         v = _replay_auction(state, entry.get("auction"), d)
         if v is not None:
             return None, v
+    elif entry.get("auction"):
+        return None, Violation(d, f"the record has an 'auction' but deal {d} ({contract.name}) has no auction")
     if state.phase == Phase.EXCHANGE:
         v = _replay_exchange(state, entry.get("exchange"), d)
         if v is not None:
             return None, v
+    elif entry.get("exchange"):
+        return None, Violation(d, f"the record has an 'exchange' but in deal {d} ({contract.name}) no widow is taken")
     trump = entry.get("trump")
     if contract.call is not None and state.is_terminal():  # ended before the call (an auction's seller declined)
         if trump is not None:

@@ -102,3 +102,37 @@ def test_the_prompt_bots_records_and_words(rs, cli, tmp_path):
     bad.write_text(RULES.replace("card == KS", "card == KX"), "utf-8")
     found = [(d.code, d.pos.line) for d in lint_file(str(bad))]
     assert found[0] == ("N401", 13), found  # the unknown card, located in `allow`
+
+
+def test_the_game_adapter_bounds_a_game_by_its_longest_auction(tmp_path):
+    """OpenSpiel's max_game_length: an auction of 200 levels, each bid one step up (or held)
+    with every other seat passing in between, and a widow's exchange, stay within
+    ``max_decisions``."""
+    from kierki_dsl.adapters.game import GameSpec, GameState
+    from kierki_dsl.interpreter.actions import PASS
+
+    path = tmp_path / "long.yaml"
+    path.write_text("""kierki: 1
+name: a long auction
+description: "x"
+players: 4
+match: {schedule: [gra]}
+contracts:
+  gra:
+    auction: {min: 1, max: 200, passes: again, hold: true}
+    widow: {cards: 4, then: discard}
+    first_lead: bidder
+    score: [{per_card: card.rank == A, points: 1}]
+""", "utf-8")
+    spec = GameSpec.make(Ruleset.load(str(path)), "deal", 1)
+    state, decisions = GameState(spec), 0
+    while not state.is_terminal():
+        legal = state.legal_actions()
+        if state.is_chance():
+            state.apply_action(legal[0])
+            continue
+        raise_now = state.deal.phase == "auction" and decisions % 4 in (0, 3) and len(legal) > 1
+        state.apply_action(legal[1] if raise_now else legal[0])  # the lowest bid (or hold), else pass or a card
+        decisions += 1
+    assert decisions > 600, "the auction went on long"
+    assert decisions <= spec.max_decisions

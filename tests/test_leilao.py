@@ -163,8 +163,13 @@ def test_king_brazil_lints_plays_with_every_player_and_replays(rs):
     assert [str(d) for d in lint_file(str(PATH))] == []
 
     class AlwaysFirst(io.StringIO):
+        """The first choice listed; where "1" is a bid that is not allowed (bids start at 1, so
+        a pass is not numbered), the next answer passes."""
+        answers = 0
+
         def readline(self, *args) -> str:
-            return "1\n"
+            self.answers += 1
+            return "1\n" if self.answers % 2 else "p\n"
 
     human = HumanPlayer(stdin=AlwaysFirst(), stdout=io.StringIO(), ruleset=rs)
     runner = MatchRunner(rs, [human, make_player("search:2"), make_player("heuristic"), make_player("random")],
@@ -200,3 +205,46 @@ def test_explain_and_diff_read_the_seller(cli):
     assert rc == 0 and all(p in out for p in phrases), out
     rc, out, _ = cli("diff", str(RULESETS / "variants" / "auction_for_trumps.yaml"), str(PATH))
     assert rc in (0, 1) and all(p in out for p in phrases) and "or passes and is out" in out
+
+
+def test_a_record_with_an_auction_or_exchange_the_deal_has_not_is_refused(rs, tmp_path, cli):
+    """The new record keys are checked, not skipped: an `auction` on a deal without one, an
+    `exchange` on a deal without a widow, and a malformed `auction` located at its line."""
+    import json
+
+    runner = MatchRunner(rs, [make_player("heuristic") for _ in range(4)], seed=2)
+    record = match_record(rs, 2, runner.first_dealer, list(runner.deals()))
+    plain = next(i for i, d in enumerate(record["deals"]) if "auction" not in d)
+    sold = next(i for i, d in enumerate(record["deals"]) if d.get("auction"))
+    for i, key, value, words in ((plain, "auction", ["pass"], "has no auction"),
+                                 (sold, "exchange", ["2C"], "no widow")):
+        bad = json.loads(json.dumps(record))
+        bad["deals"][i][key] = value
+        report = replay(rs, bad)
+        assert not report.ok and words in str(report.violations[0]), report.violations
+        assert report.violations[0].deal == i + 1
+    bad = json.loads(json.dumps(record))
+    bad["deals"][sold]["auction"][0] = 5
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(bad, indent=1), "utf-8")
+    rc, _, err = cli("replay", str(path), "--ruleset", str(PATH))
+    line = next(n for n, text in enumerate(path.read_text().splitlines(), 1) if text.strip() == "5,")
+    assert rc == 1 and f"bad.json:{line}: error: 'deals[{sold}].auction[0]' must be a string" in err, err
+
+
+def test_the_prompt_does_not_number_pass_1_when_1_is_a_bid(rs):
+    """Bids start at 1 here: "1" is the bid 1 (as the list of bids says), so a pass is
+    offered by its word, not as "1) pass"; a seller's word typed while bidding is told why."""
+    st = trunfo(rs)
+    out = io.StringIO()
+    human = HumanPlayer(stdin=io.StringIO("accept\n0\n1\n"), stdout=out, ruleset=rs)
+    human.reset(1, N)
+    assert human.act(st.view(N)) == bid(1)
+    shown = out.getvalue()
+    assert "1) pass" not in shown and "Bids: 1, 2, … 13  or  pass" in shown, shown
+    assert "You cannot accept: only the seller decides (accept), once the bidding is over" in shown
+    assert "0 is not allowed: bids go from 1 to 13 in steps of 1" in shown
+    st.apply_action(bid(1))
+    human = HumanPlayer(stdin=io.StringIO("1\np\n"), stdout=io.StringIO(), ruleset=rs)
+    human.reset(1, E)
+    assert human.act(st.view(E)) == PASS, "1, not a bid allowed now, is refused; p passes"

@@ -65,33 +65,39 @@ def _play_out(table, seats, stop=None):
 
 def test_events_are_plain_data_and_show_no_card_of_another_hand_before_it_is_played():
     for rs in (SIK, HEARTS):
-        table = Table(Match(rs, 7), {1: make_player("heuristic")})
-        seats = {s: Seat(table, s) for s in (0, 2, 3)}
-        for s, seat in seats.items():
-            table.sit(s, seat)
-        _play_out(table, seats)
-        assert table.over
-        for s, seat in seats.items():
-            hand, played = set(), set()
-            for e, held, public in zip(seat.events, seat.held, seat.public):
-                json.dumps(e.to_json())  # plain data: no states, no bound methods
-                if isinstance(e, DealStarted):
-                    hand, played = set(e.hand), set()
-                    assert set(e.hand) == set(card_list(held)), "its own cards"
-                    continue
-                own = hand | set(card_list(held))  # dealt to it, or passed to it
-                shown = set()
-                if isinstance(e, Played) and e.action < 52:
-                    shown = {e.action}
-                    later = {p for t in seat.events if isinstance(t, TrickTaken) and t.deal == e.deal for p in t.plays}
-                    assert e.seat == s or (e.seat, e.action) in later, "another seat's pass is secret"
-                    played.add(e.action)
-                if isinstance(e, TurnToAct):
-                    shown = {c for _, c in e.trick} | {a for a in e.legal if a < 52} | set(e.hand)
-                    assert set(e.hand) == set(card_list(held))
-                elif isinstance(e, TrickTaken):
-                    shown = {c for _, c in e.plays}
-                assert shown <= own | played, f"seat {s} saw {shown - own - played} before it was played"
+        check_events_of_a_match(rs, 7)
+
+
+def check_events_of_a_match(rs, seed, bot_seat=1):
+    """Play a match with one bot and the other seats remote; walk every event each remote seat
+    got: plain data, and no card of another hand before it is played (a pass is secret)."""
+    table = Table(Match(rs, seed), {bot_seat: make_player("heuristic")})
+    seats = {s: Seat(table, s) for s in range(rs.players) if s != bot_seat}
+    for s, seat in seats.items():
+        table.sit(s, seat)
+    _play_out(table, seats)
+    assert table.over
+    for s, seat in seats.items():
+        hand, played = set(), set()
+        for e, held, public in zip(seat.events, seat.held, seat.public):
+            json.dumps(e.to_json())  # plain data: no states, no bound methods
+            if isinstance(e, DealStarted):
+                hand, played = set(e.hand), set()
+                assert set(e.hand) == set(card_list(held)), "its own cards"
+                continue
+            own = hand | set(card_list(held))  # dealt to it, or passed to it
+            shown = set()
+            if isinstance(e, Played) and e.action < 52:
+                shown = {e.action}
+                later = {p for t in seat.events if isinstance(t, TrickTaken) and t.deal == e.deal for p in t.plays}
+                assert e.seat == s or (e.seat, e.action) in later, "another seat's pass is secret"
+                played.add(e.action)
+            if isinstance(e, TurnToAct):
+                shown = {c for _, c in e.trick} | {a for a in e.legal if a < 52} | set(e.hand)
+                assert set(e.hand) == set(card_list(held))
+            elif isinstance(e, TrickTaken):
+                shown = {c for _, c in e.plays}
+            assert shown <= own | played, f"seat {s} saw {shown - own - played} before it was played"
 
 
 def test_a_seat_that_leaves_and_comes_back_gets_its_deal_and_every_trick_then_play_resumes():

@@ -210,3 +210,146 @@ def test_v8_in_full_the_winner_takes_the_four_face_up_cards(cli):
     assert replay(vrs, record).ok
     rc, out, _ = cli("diff", str(RULESETS / "variants" / "auction_for_trumps.yaml"), str(path))
     assert "the last 4 cards dealt lie face up as a widow" in out
+
+
+def test_a_table_tells_only_the_taker_which_cards_he_put_out(rs):
+    """The table's events (the web, the SIK server): the taker's cards given or laid aside
+    are told to him only, as a card passed is (a card given shows in its new holder's hand)."""
+    from test_table import check_events_of_a_match
+
+    for seed in (3, 4):
+        for bot_seat in range(3):
+            check_events_of_a_match(rs, seed, bot_seat)
+
+
+def test_the_game_adapter_tells_a_seat_only_its_share_of_the_widow_and_the_exchange(rs):
+    """The OpenSpiel/PettingZoo core: neither the strings nor the perfect-recall tensor show a
+    seat the widow's card dealt "to" it before the widow is shown, nor a card the taker puts out
+    that was not given to it."""
+    import random
+
+    from kierki_dsl.adapters import knowledge
+    from kierki_dsl.adapters.game import GameSpec, GameState
+    from kierki_dsl.cards import card_str
+
+    spec = GameSpec.make(rs, "deal", 1)
+    at = knowledge._offsets(spec, True)
+
+    def tensor_cards(state, seat, name):
+        """The cards set in a part of the seat's tensor: ``dealt`` (52) or ``plays`` (a row of
+        52 cards and the seats per play)."""
+        out = [0.0] * knowledge.tensor_size(spec, True)
+        knowledge.fill_tensor(state, seat, True, out)
+        if name == "dealt":
+            return {c for c in range(52) if out[at["dealt"] + c]}
+        row = 52 + 3
+        return {c for r in range(52) for c in range(52) if out[at["plays"] + r * row + c]}
+
+    for seed in range(4):
+        rng = random.Random(seed)
+        state = GameState(spec)
+        while state.is_chance():
+            state.apply_action(rng.choice(state.legal_actions()))
+        deal = state.deal
+        for seat in range(3):
+            assert not tensor_cards(state, seat, "dealt") & set(deal.widow), "the widow lies face down"
+        while deal.phase == "auction":
+            state.apply_action(rng.choice(state.legal_actions()))
+        taker = deal.taker
+        while deal.phase == "exchange":
+            state.apply_action(rng.choice(state.legal_actions()))
+        for seat in set(range(3)) - {taker}:
+            secret = {c for c, to in deal.exchanged if to != seat}
+            text = knowledge.information_state_string(state, seat) + knowledge.observation_string(state, seat)
+            assert not {card_str(c) for c in secret} & set(text.replace(":", " ").split()), (seat, text)
+            assert not tensor_cards(state, seat, "plays") & secret
+            mine = [card_str(c) for c, to in deal.exchanged if to == seat]
+            assert all(f"p{seat} receives {c}" in text for c in mine), "a seat is told the card it was given"
+
+
+def test_a_world_resampled_for_a_seat_keeps_what_it_knows_and_its_turn(rs):
+    """IS-MCTS's resampling: the widow's deal is rebuilt from the seat's view (the dealing
+    cannot be replayed with the widow set aside), in the phase the seat is in — the exchange
+    included."""
+    import random
+
+    from kierki_dsl.adapters.game import GameSpec, GameState
+    from kierki_dsl.adapters.knowledge import information_state_string
+    from kierki_dsl.adapters.resample import resample
+
+    spec = GameSpec.make(rs, "deal", 1)
+    phases = set()
+    for seed in range(2):
+        rng = random.Random(seed)
+        state = GameState(spec)
+        while not state.is_terminal():
+            if not state.is_chance():
+                seat = state.current_player()
+                world = resample(state, seat, rng)
+                assert information_state_string(world, seat) == information_state_string(state, seat)
+                assert (world.deal.phase, sorted(world.legal_actions())) == (state.deal.phase,
+                                                                            sorted(state.legal_actions()))
+                phases.add(str(state.deal.phase))
+            state.apply_action(rng.choice(state.legal_actions()))
+    assert {"auction", "exchange", "play"} <= phases
+
+
+def test_search_bids_with_a_face_up_widow_out_of_every_sampled_hand(tmp_path):
+    """A face-up widow lies on the table until taken: search must not deal its cards to the
+    other seats' sampled hands (it played out deals of too many cards and failed)."""
+    path = tmp_path / "face_up.yaml"
+    path.write_text(RULES.replace("then: give, each: 1", "then: discard, face_up: true"), "utf-8")
+    face_up = Ruleset.load(str(path))
+    st = face_up.contracts["gra"].new_deal(3, face_up.deck, 0, [list(h) for h in DEALT])
+    view = st.view(1)
+    assert set(view.widow) == WIDOW and view.taker == -1
+    from kierki_dsl.players.search import sample_hands
+    import random
+
+    for seed in range(20):
+        hands = sample_hands(view, random.Random(seed))
+        assert not any(h & sum(1 << c for c in WIDOW) for h in hands[:3])
+    p = make_player("search:4")
+    p.reset(1, 1, face_up)
+    assert p.act(view) in st.legal_actions()
+
+
+def test_search_samples_the_takers_cards_put_out_where_he_put_them(rs, tmp_path):
+    """The taker knows where his cards went: one laid aside is in no hand, one given is with
+    its receiver; search's sampled worlds keep them there."""
+    import random
+
+    from kierki_dsl.players.search import sample_hands
+
+    path = tmp_path / "discard.yaml"
+    path.write_text(RULES.replace("then: give, each: 1", "then: discard"), "utf-8")
+    for rules, out in ((Ruleset.load(str(path)), ("JD", "9C", "QC")), (rs, ("JC", "KH"))):
+        st = rules.contracts["gra"].new_deal(3, rules.deck, 0, [list(h) for h in DEALT])
+        for action in (PASS, bid(110), PASS):
+            st.apply_action(action)
+        for card in out:
+            st.apply_action(parse_card(card))
+        view = st.view(2)
+        for seed in range(20):
+            hands = sample_hands(view, random.Random(seed))
+            for c, to in view.exchanged:
+                assert [s for s in range(3) if hands[s] >> c & 1] == ([to] if to >= 0 else [])
+        p = make_player("search:2")
+        p.reset(1, 2, rules)
+        assert p.act(view) in st.legal_actions()
+
+
+def test_the_prompt_says_lay_aside_when_the_taker_discards(tmp_path):
+    path = tmp_path / "discard.yaml"
+    path.write_text(RULES.replace("then: give, each: 1", "then: discard"), "utf-8")
+    rules = Ruleset.load(str(path))
+    st = rules.contracts["gra"].new_deal(3, rules.deck, 0, [list(h) for h in DEALT])
+    for action in (PASS, bid(110), PASS):
+        st.apply_action(action)
+    st.apply_action(parse_card("JD"))
+    out = io.StringIO()
+    human = HumanPlayer(stdin=io.StringIO("AS\nQC\n"), stdout=out, ruleset=rules)
+    human.reset(1, 2)
+    assert human.act(st.view(2)) == parse_card("QC")
+    shown = out.getvalue()
+    assert "You cannot lay aside AS: AS is not in your hand" in shown and "J♦ laid aside" in shown, shown

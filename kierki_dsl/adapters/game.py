@@ -66,11 +66,12 @@ class GameSpec:
         n = ruleset.players
         cards = bin(ruleset.deck).count("1")
         per_deal = (cards * (n + 1) + MAX_VOLUNTARY_PASSES  # plays, and passes in layout deals
-                    + cards  # cards passed before play
+                    + cards  # cards passed before play (and below, the cards a widow's taker puts out)
                     + 1 + 1  # a trump call, a contract choice
                     + n * (n + 1) * MAX_BETS_PER_SEAT  # doubles, redoubles and "done"s
-                    + max((len(c.auction.levels()) + n for c in ruleset.contracts.values() if c.auction is not None),
-                          default=0))  # bids (each higher than the last) and passes
+                    + max((_auction_length(c.auction, n) for c in ruleset.contracts.values()
+                           if c.auction is not None), default=0)
+                    + (cards if any(c.widow is not None for c in ruleset.contracts.values()) else 0))
         count = deals if scope == "match" else 1
         return cls(
             ruleset=ruleset, scope=scope, deal=deal - 1,
@@ -83,6 +84,12 @@ class GameSpec:
             contracts=tuple(sorted(ruleset.contracts)),
             choice_width=width,
         )
+
+
+def _auction_length(rule, players: int) -> int:
+    """Most actions of one auction: every level bid twice (raised to, then held) with every
+    other seat passing in between, a last round of passes, and the seller's word."""
+    return 2 * len(rule.levels()) * players + players + 1
 
 
 @frozen(eq=False)
@@ -297,6 +304,10 @@ class GameState:
             self.events.append((None, f"p{seat} passes a card"))
             if deal.phase != "pass":
                 self._received()
+        elif phase == "exchange":  # a widow's taker gives a card or lays it aside: his and its receiver's
+            self.events.append((seat, f"p{seat} puts out {card_str(action)}"))
+            self.events.append((None, f"p{seat} puts out a card"))
+            self._given(action)
         else:
             self.events.append((None, f"p{seat} {action_str(action)}"))
         self._after_action()
@@ -309,6 +320,12 @@ class GameState:
             to = (giver + deal.direction * deal.pass_offset) % n
             got = " ".join(card_str(c) for c in sorted(deal.passes[giver]))
             self.events.append((to, f"p{to} receives {got}"))
+
+    def _given(self, card: int) -> None:
+        """The seat a widow's taker gave ``card`` to (its view lists it) learns it."""
+        for s in range(self.spec.ruleset.players):
+            if (card, s) in self.deal.view(s).exchanged:
+                self.events.append((s, f"p{s} receives {card_str(card)}"))
 
     # -- for search -------------------------------------------------------------------------
     @classmethod

@@ -189,8 +189,8 @@ def fill_tensor(state: GameState, seat: int, perfect_recall: bool, out) -> None:
             put("bets", a * n + b, float(f))
     if not perfect_recall:
         return
-    if state.phase not in (DEALER, DEALING):
-        for c in state.dealt[seat]:
+    if state.phase not in (DEALER, DEALING):  # the deal's own hands: not the cards it set aside (widow, stock)
+        for c in (state.deal.dealt if state.deal is not None else state.dealt)[seat]:
             if view is None or view.phase != "call" or hand >> c & 1:
                 put("dealt", c)
     passed, received = own_passes(state, seat)
@@ -202,6 +202,7 @@ def fill_tensor(state: GameState, seat: int, perfect_recall: bool, out) -> None:
         return
     row = 0
     skip = state.deal.contract.passing.count * n if state.deal.pass_offset else 0
+    skip += len(state.deal.record_exchange())  # and the cards a widow's taker put out (his secret)
     for s, a in state.deal_log():
         if s < 0 or (a >= CARDS and a != PASS):
             continue

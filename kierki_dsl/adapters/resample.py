@@ -10,7 +10,8 @@ its start with the drawn cards and the same public actions; a draw whose replay 
 rule (a lead ban that only fell away because a seat held nothing else, ...) or changes what
 the seat knows is rejected and drawn again. After ``attempts`` rejections the last draw is
 replayed without checks and returned (``state.exact`` is then False). A deal with a stock to
-draw from is rebuilt from the seat's view instead (see ``_from_view``; not exact either).
+draw from or a widow (cards the deal set aside) is rebuilt from the seat's view instead (see
+``_from_view``; not exact either).
 """
 from __future__ import annotations
 
@@ -32,7 +33,7 @@ def resample(state: GameState, seat: int, rng: random.Random, attempts: int = 64
     base = state.deal_start
     if state.phase == DEALER or base is None:
         return state.clone()
-    if state.deal is not None and state.deal.view(seat).drawn:
+    if state.deal is not None and (state.deal.view(seat).drawn or _set_aside(state)):
         return _from_view(state, seat, rng)
     target = information_state_string(state, seat)
     log = state.deal_log()
@@ -52,6 +53,12 @@ def resample(state: GameState, seat: int, rng: random.Random, attempts: int = 64
     new = _replay(base, log, seat, last, checked=False)
     new.exact = False
     return new
+
+
+def _set_aside(state: GameState) -> bool:
+    """Whether the deal set some of the cards dealt aside (a widow, a stock): its hands are not
+    the dealing's, so the dealing cannot be replayed with drawn hands."""
+    return any(len(a) != len(b) for a, b in zip(state.deal.dealt, state.dealt))
 
 
 def _from_view(state: GameState, seat: int, rng: random.Random) -> GameState:

@@ -60,6 +60,7 @@ class Contract:
     stock = None  # part of the deck left to draw from (``stock.Stock``)
     order = None  # the deck's rank order in tricks (``rankorder``); None: 2 low, A high
     declarations = ()  # declarations made by leading a card (``declarations.Declaration``)
+    widow = None  # cards dealt aside that one player takes (``widow.Widow``)
     turn_word = "turn"  # what a numbered step of play is called in messages
 
     def fixed_total(self, hand_size: int, players: int, deck: int):

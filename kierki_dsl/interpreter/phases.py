@@ -22,6 +22,11 @@ class Phase(str, Enum):
         return self.value
 
 
+#: Phases whose actions are known to the seat that made them only: a card passed (its
+#: receiver learns it from its view once the passing is done), a card a widow's taker gives
+#: or lays aside (likewise).
+PRIVATE = frozenset({Phase.PASS, Phase.EXCHANGE})
+
 #: What each phase expects, in words, for messages about an action out of place.
 EXPECTED = {
     Phase.CHOOSE: "a contract is to be chosen",

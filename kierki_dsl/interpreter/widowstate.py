@@ -109,11 +109,13 @@ class WidowDeal(TrickDeal):
 
     @classmethod
     def from_view(cls, contract, view, hands: list) -> "WidowDeal":
-        """A state rebuilt from a view and assumed hands: in play, the widow long taken; in the
-        auction, the cards in no assumed hand are the widow (the face-up one as shown)."""
+        """A state rebuilt from a view and assumed hands: in the exchange or in play, the widow
+        taken; in the auction, the cards in no assumed hand are the widow (the face-up one as shown)."""
         st = super().from_view(contract, view, hands)
         if view.phase != Phase.AUCTION:
             st.widow, st.taker, st.exchanged = list(view.widow), view.taker, list(view.exchanged)
+        if view.phase == EXCHANGE:  # the taker's turn to put cards out, not yet play
+            st.phase, st.to_move = EXCHANGE, view.taker
         return st
 
     @classmethod

@@ -400,8 +400,8 @@ class HumanPlayer(Player):
         to = rule.recipient(view.seat, done, n, view.direction) if rule is not None else -1
         self.say("You took the widow: " + " ".join(card_pretty(c) for c in view.widow) + ".")
         if view.exchanged:
-            self.say("So far: " + ", ".join(f"{card_pretty(c)} to {seat_name(t, n) if t >= 0 else 'aside'}"
-                                            for c, t in view.exchanged))
+            self.say("So far: " + ", ".join(f"{card_pretty(c)} to {seat_name(t, n)}" if t >= 0
+                                            else f"{card_pretty(c)} laid aside" for c, t in view.exchanged))
         what = f"a card to give to {seat_name(to, n)}" if to >= 0 else "a card to lay aside"
         options = sorted(legal, key=lambda c: (c // 13, -(c % 13)))
         self.say("Legal: " + "  ".join(f"{i}) {card_pretty(c)}" for i, c in enumerate(options, start=1)))
@@ -416,7 +416,8 @@ class HumanPlayer(Player):
                 continue
             if card in legal:
                 return card
-            self.say(f"You cannot give {t}: {self._reason(view, card) or 'not allowed now'}.")
+            verb = "give" if to >= 0 else "lay aside"
+            self.say(f"You cannot {verb} {t}: {self._reason(view, card) or 'not allowed now'}.")
 
     def _expose(self, view, legal) -> int:
         """Expose a card (doubling its cost to whoever takes it) or say done; a refused choice is told why."""
@@ -448,7 +449,7 @@ class HumanPlayer(Player):
     def _auction(self, view, legal) -> int:
         """Bid a number from the list of bids allowed, or pass (a seller: accept, refuse or
         decline); a refused choice is told why."""
-        from ..interpreter.actions import bid, bid_value, is_bid
+        from ..interpreter.actions import SELLER_WORDS, bid, bid_value, is_bid, parse_action
         from ..interpreter.bidding import history_word
 
         n = view.players
@@ -464,18 +465,23 @@ class HumanPlayer(Player):
         self.say(f"You bid for the right to play this deal ({standing}); {passing}.")
         if view.bidder >= 0 and view.bid in values:
             self.say(f"You speak before {seat_name(view.bidder, n)}, so you may match the bid standing.")
+        one_bids = contract is not None and contract.auction is not None and 1 in contract.auction.levels()
+        word = "pass" if one_bids else "1) pass"  # "1" is the bid 1 where 1 can be bid
         shown = f"{values[0]}, {values[1]}, … {values[-1]}" if len(values) > 3 else ", ".join(map(str, values))
-        self.say(f"Bids: {shown}  or  1) pass" if values else "You can only pass: 1) pass")
+        self.say(f"Bids: {shown}  or  {word}" if values else f"You can only pass: {word}")
         while True:
             t = self.ask("bid> ").strip().lower()
             if t.isdigit() and len(t) <= 6 and bid(int(t)) in legal:
                 return bid(int(t))
-            if t in ("pass", "p", "1"):
+            if t in ("pass", "p") or (t == "1" and not one_bids):
                 return PASS
             if t.isdigit() and len(t) <= 6:
                 action = bid(int(t))
                 reason = self._reason(view, action)
                 self.say(f"{t} is not allowed: {reason or 'not a bid allowed now'}")
+                continue
+            if t in SELLER_WORDS.values():
+                self.say(f"You cannot {t}: {self._reason(view, parse_action(t)) or 'not allowed now'}.")
                 continue
             self.say("Type a bid from the list, or 'pass'.")
 

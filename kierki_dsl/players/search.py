@@ -199,7 +199,10 @@ def _sample(view, rng) -> list:
     trick_mask = 0
     for _, c in view.trick:
         trick_mask |= 1 << c
-    unseen = list(bits(view.deck & ~view.hand & ~view.played & ~trick_mask))
+    lying = 0 if view.taker >= 0 else sum(1 << c for c in view.widow)  # a face-up widow not yet taken
+    given = {c: to for c, to in view.exchanged}  # a widow's taker's cards put out: with their receiver
+    lying |= sum(1 << c for c, to in given.items() if to < 0)  # ... or laid aside by this seat
+    unseen = list(bits(view.deck & ~view.hand & ~view.played & ~trick_mask & ~lying))
     sizes = list(view.hand_sizes)
     void = public_voids(view) if view.layout is None else [0] * n
     for s, count in enumerate(view.drawn):  # a seat that drew from a stock may hold a suit it showed out of
@@ -216,6 +219,8 @@ def _sample(view, rng) -> list:
             return [view.passed_to]
         if card in shown:
             return [shown[card]]
+        if card in given:
+            return [given[card]]
         return [s for s in range(n + 1)
                 if s != me and (s == stock or ignore_voids or not void[s] >> (card // 13) & 1)]
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 from typing import Callable, Optional
 
 from ..interpreter.actions import IllegalAction
+from ..interpreter.phases import PRIVATE
 from .events import DealEnded, MatchEnded, Played, TrickTaken, deal_started, turn
 
 Listener = Callable[[object], None]
@@ -121,12 +122,12 @@ class Table:
         m = self.match
         state, k = m.state, m.deal_index
         mine = state.view(seat)
-        before, secret = len(mine.completed), mine.phase == "pass"
+        before, secret = len(mine.completed), mine.phase in PRIVATE
         result = m.apply(action)  # IllegalAction: nothing changed
         if self.on_action is not None:
             self.on_action(k, seat, action)
         deal = k + 1
-        if secret:  # a card passed is known to its giver only
+        if secret:  # a card passed, given or laid aside is known to its giver only
             self._send(seat, Played(deal, seat, action)) if self.live else None
         else:
             self._public(Played(deal, seat, action))
