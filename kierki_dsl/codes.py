@@ -150,6 +150,13 @@ _add("N407", "function not available here", "The function needs context this exp
      _contract("  bez_lew:\n    score: [{per_seat: \"taken(card.rank == Q)\"}]\n"), (6, 26))
 _add("N410", "constant expression fails", "A constant expression that cannot be evaluated, such as a "
      "division by zero.", _contract("  bez_lew:\n    score: [{per_trick: \"20 / 0\"}]\n"), _OK, (6, 29))
+_add("N411", "card not in the deck", "An expression names a card the deck does not have (a removed card, a rank "
+     "left out): it is never dealt, so `holder(2C)` is nobody — as a dealer or a leader that stops the match at "
+     "run time — and `card == 2C` never holds.",
+     _HEAD + "players: 3\ndeck: {remove: [2C]}\n" + _MATCH + "contracts:\n  bez_lew:\n    total: -340\n"
+     "    first_lead: holder(2C)\n    score: [{per_trick: -20}]\n",
+     _HEAD + "players: 3\ndeck: {remove: [2C]}\n" + _MATCH + "contracts:\n  bez_lew:\n    total: -340\n"
+     "    first_lead: holder(3C)\n    score: [{per_trick: -20}]\n", (9, 24), severity="warning")
 # --- references -----------------------------------------------------------------------------
 _add("R501", "unknown contract", "A schedule entry or an include names no contract (the hint suggests one).",
      _HEAD + "match: {schedule: [bez_lwe]}\ncontracts:\n  bez_lew:\n    score: [{per_trick: -20}]\n",

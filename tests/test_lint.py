@@ -245,3 +245,17 @@ def test_a_contract_with_a_schema_error_still_gets_its_total_checked(tmp_path):
     assert codes == ["S204", "M601"]
     codes = [d.code for d in lint_file(str(_write(tmp_path, "b.yaml", body.replace("[800, 500]", "[800, x]"))))]
     assert "M618" in codes and "M601" not in codes
+
+
+def test_a_card_the_deck_has_not_is_found_wherever_an_expression_names_it(tmp_path):
+    """N411: `first_dealer: holder(2H)` with 2H removed linted clean and stopped `run` (X701);
+    now lint warns at the card, in match-level and contract-level expressions alike."""
+    from kierki_dsl.lint import lint_file
+
+    path = tmp_path / "removed.yaml"
+    path.write_text("kierki: 1\nname: three\nplayers: 3\ndeck: {remove: [2H]}\n"
+                    "match: {first_dealer: holder(2H), schedule: [gra]}\n"
+                    "contracts:\n  gra:\n    total: -340\n    score: [{per_trick: -20}, {per_card: card == 2H, points: 0}]\n",
+                    "utf-8")
+    found = [(f.code, f.pos.line, f.pos.col, f.severity) for f in lint_file(str(path)) if f.code == "N411"]
+    assert found == [("N411", 5, 30, "warning"), ("N411", 9, 50, "warning")], found

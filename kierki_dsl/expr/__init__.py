@@ -70,6 +70,7 @@ def compile_expr(
     if info.errors:
         return None, diagnostics_for(text, info.errors)
     fn, free, seen = compile_tree(tree, info, deck, order)
+    warnings = _cards_outside(text, tree, deck)
 
     def on_error(e: EvalError) -> RuleRuntimeError:
         at = text.pos(e.offset)
@@ -80,10 +81,27 @@ def compile_expr(
 
     try:
         if predicate:
-            return CardPredicate(fn, free, deck, on_error, seen), []
-        return Compiled(fn, free, on_error, seen), []
+            return CardPredicate(fn, free, deck, on_error, seen), warnings
+        return Compiled(fn, free, on_error, seen), warnings
     except EvalError as e:
         return None, diagnostics_for(text, [ExprError(e.offset, "N410", e.message)])
+
+
+def _cards_outside(text: ExprText, tree, deck: int) -> list[Diagnostic]:
+    """N411 for every card named in the expression that the deck does not have: it is never
+    dealt, so `holder(2C)` is nobody (no seat to deal or lead) and `card == 2C` never holds."""
+    from ..cards import card_str
+    from ..diagnostics import WARNING
+    from .ast import CardLit, walk
+
+    out = []
+    for node in walk(tree):
+        if isinstance(node, CardLit) and not deck >> node.card & 1:
+            name = card_str(node.card)
+            out.append(Diagnostic(text.path, text.pos(node.start, node.end), "N411",
+                                  f"{name} is not in the deck in {text.field}: it is never dealt", WARNING,
+                                  f"a seat such as holder({name}) is nobody; name a card the deck has"))
+    return out
 
 
 def compile_text(source: str, scope: Scope, expected: Optional[Type] = None, predicate: bool = False):
