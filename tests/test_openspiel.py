@@ -225,3 +225,50 @@ def test_ladder_pairs_name_ismcts_with_settings():
 
     assert _pair("search:0.1s:ismcts:0.1s") == ("search:0.1s", "ismcts:0.1s")
     assert _pair("ismcts:50:heuristic") == ("ismcts:50", "heuristic")
+
+
+def _deals(path: str) -> list:
+    """A few schedule positions of a ruleset: the 1st, 4th, 8th and 12th (as far as it has deals)."""
+    last = max(1, kos.load(str(ROOT / path)).spec.ruleset.max_deals)
+    return sorted({min(k, last) for k in (1, 4, 8, 12)})
+
+
+@pytest.mark.parametrize("path", SHIPPED)
+def test_resample_is_indistinguishable_on_every_ruleset(path):
+    """Every shipped ruleset, a few deals, every few steps of a random play: a world resampled
+    for the seat on turn tells that seat exactly what the true state tells it (information
+    state and observation strings, tensor, legal actions) — stocks, widows, exchanges, auctions,
+    declarations, exposures, doubling, layouts and declarer's choices included."""
+    sampler = pyspiel.UniformProbabilitySampler(7, 0.0, 1.0)  # seeded: the same worlds every run
+    checked = 0
+    for deal in _deals(path):
+        game = kos.load(str(ROOT / path), deal=deal)
+        rng = random.Random(deal)
+        state = game.new_initial_state()
+        step = 0
+        while not state.is_terminal():
+            if not state.is_chance_node() and step % 5 == 0:
+                seat = state.current_player()
+                for _ in range(2):
+                    other = state.resample_from_infostate(seat, sampler)
+                    where = (deal, step, seat)
+                    assert other.information_state_string(seat) == state.information_state_string(seat), where
+                    assert other.observation_string(seat) == state.observation_string(seat), where
+                    assert other.information_state_tensor(seat) == state.information_state_tensor(seat), where
+                    assert other.observation_tensor(seat) == state.observation_tensor(seat), where
+                    assert sorted(other.legal_actions()) == sorted(state.legal_actions()), where
+                    checked += 1
+            step += 1
+            state.apply_action(rng.choice(state.legal_actions()))
+    assert checked > 0
+
+
+def test_resample_is_deterministic():
+    """The same random draws give the same world (a stock deal rebuilt from the view included)."""
+    for path, steps in (("rulesets/variants/kierki_dominowe.yaml", 60), ("rulesets/games/tysiac.yaml", 36),
+                        ("rulesets/games/hearts.yaml", 60)):
+        state = _play(kos.load(str(ROOT / path)), 1, steps).core
+        assert state.deal is not None and state.current_player() >= 0, path
+        seat = state.current_player()
+        a, b = resample(state, seat, random.Random(9)), resample(state, seat, random.Random(9))
+        assert [a.deal.hands, a.dealt] == [b.deal.hands, b.dealt], path

@@ -147,6 +147,7 @@ class GameState:
         self.phase = DEALING
         self.deal_start = None
         self.deal_first = len(self.log)  # where this deal's actions start in the log
+        self.put_out = 0  # cards a widow's taker put out in this deal (their number is public)
         self.deal_start = self.clone()
 
     def _resolve(self, pick):
@@ -307,6 +308,7 @@ class GameState:
         elif phase == "exchange":  # a widow's taker gives a card or lays it aside: his and its receiver's
             self.events.append((seat, f"p{seat} puts out {card_str(action)}"))
             self.events.append((None, f"p{seat} puts out a card"))
+            self.put_out += 1
             self._given(action)
         else:
             self.events.append((None, f"p{seat} {action_str(action)}"))
@@ -345,6 +347,7 @@ class GameState:
         st.dealer = deal.dealer
         st.deal_start = None
         st.deal_first = 0
+        st.put_out = len(deal.record_exchange())
         st.asked = (-1, [])
         st.phase = PLAY
         st._after_action()

@@ -202,7 +202,7 @@ def fill_tensor(state: GameState, seat: int, perfect_recall: bool, out) -> None:
         return
     row = 0
     skip = state.deal.contract.passing.count * n if state.deal.pass_offset else 0
-    skip += len(state.deal.record_exchange())  # and the cards a widow's taker put out (his secret)
+    skip += state.put_out  # and the cards a widow's taker put out (his secret; their number is public)
     for s, a in state.deal_log():
         if s < 0 or (a >= CARDS and a != PASS):
             continue

@@ -8,7 +8,8 @@ from what is public: a voluntary pass shows in the free passes left or in a fine
 seats' passes are drawn among the cards their receivers hold. The deal is then replayed from
 its start with the drawn cards and the same public actions; a draw whose replay breaks a
 rule (a lead ban that only fell away because a seat held nothing else, ...) or changes what
-the seat knows is rejected and drawn again. After ``attempts`` rejections the last draw is
+the seat knows (its information state or observation: a pass fined for being able to play
+shows in the scores) is rejected and drawn again. After ``attempts`` rejections the last draw is
 replayed without checks and returned (``state.exact`` is then False). A deal with a stock to
 draw from or a widow (cards the deal set aside) is rebuilt from the seat's view instead (see
 ``_from_view``; not exact either).
@@ -23,7 +24,7 @@ from ..interpreter.actions import PASS, IllegalAction
 from ..players.sampling import deal_out, draws
 from ..players.search import public_voids, sample_hands
 from .game import CHANCE, DEALER, GameState
-from .knowledge import information_state_string, own_passes
+from .knowledge import information_state_string, observation_string, own_passes
 
 CARDS = 52
 
@@ -35,7 +36,7 @@ def resample(state: GameState, seat: int, rng: random.Random, attempts: int = 64
         return state.clone()
     if state.deal is not None and (state.deal.view(seat).drawn or _set_aside(state)):
         return _from_view(state, seat, rng)
-    target = information_state_string(state, seat)
+    target = _knows(state, seat)
     log = state.deal_log()
     forbidden = _forbidden(state, seat, log)
     last = None
@@ -45,7 +46,7 @@ def resample(state: GameState, seat: int, rng: random.Random, attempts: int = 64
             continue
         last = world
         new = _replay(base, log, seat, world, checked=True)
-        if new is not None and information_state_string(new, seat) == target:
+        if new is not None and _knows(new, seat) == target:
             new.exact = True
             return new
     if last is None:  # pragma: no cover - a draw ignoring voids always fits
@@ -53,6 +54,12 @@ def resample(state: GameState, seat: int, rng: random.Random, attempts: int = 64
     new = _replay(base, log, seat, last, checked=False)
     new.exact = False
     return new
+
+
+def _knows(state: GameState, seat: int) -> tuple:
+    """What the seat knows of a state: its information state and what it observes now (the
+    scores a fine or a pool changed, which the history of actions does not spell out)."""
+    return information_state_string(state, seat), observation_string(state, seat)
 
 
 def _set_aside(state: GameState) -> bool:
@@ -70,6 +77,7 @@ def _from_view(state: GameState, seat: int, rng: random.Random) -> GameState:
     hands = sample_hands(view, rng)
     new = state.clone()
     new.deal = state.contract.from_view(view, hands)
+    new.deal.dealt[seat] = list(state.deal.dealt[seat])  # the seat's own cards as dealt: it saw them
     new.dealt = [list(bits(h)) for h in hands]
     new.exact = False
     return new
