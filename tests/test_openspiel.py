@@ -247,7 +247,7 @@ def test_resample_is_indistinguishable_on_every_ruleset(path):
         state = game.new_initial_state()
         step = 0
         while not state.is_terminal():
-            if not state.is_chance_node() and step % 5 == 0:
+            if not state.is_chance_node() and step % 3 == 0:
                 seat = state.current_player()
                 for _ in range(2):
                     other = state.resample_from_infostate(seat, sampler)

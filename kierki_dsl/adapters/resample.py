@@ -1,7 +1,7 @@
 """Resampling: a whole game state consistent with what one seat knows (for IS-MCTS).
 
-The seat's own cards, its passes and the cards it received stay as they are; every other
-seat's cards are drawn at random among the cards the seat has not seen, with as many cards as
+The seat's own cards, its passes and the cards it received stay as they are, and so do the
+cards a seat exposed before play (public); every other seat's cards are drawn at random among the cards the seat has not seen, with as many cards as
 each seat publicly holds, none of a suit it has shown out of (``search.public_voids``) and,
 in layout deals, none that it could have played when it passed while unable to play (read
 from what is public: a voluntary pass shows in the free passes left or in a fine). Other
@@ -9,7 +9,7 @@ seats' passes are drawn among the cards their receivers hold. The deal is then r
 its start with the drawn cards and the same public actions; a draw whose replay breaks a
 rule (a lead ban that only fell away because a seat held nothing else, ...) or changes what
 the seat knows (its information state or observation: a pass fined for being able to play
-shows in the scores) is rejected and drawn again. After ``attempts`` rejections the last draw is
+shows in the scores; the phase, the seat on turn, its legal actions) is rejected and drawn again. After ``attempts`` rejections the last draw is
 replayed without checks and returned (``state.exact`` is then False). A deal with a stock to
 draw from or a widow (cards the deal set aside) is rebuilt from the seat's view instead (see
 ``_from_view``; not exact either).
@@ -57,9 +57,14 @@ def resample(state: GameState, seat: int, rng: random.Random, attempts: int = 64
 
 
 def _knows(state: GameState, seat: int) -> tuple:
-    """What the seat knows of a state: its information state and what it observes now (the
-    scores a fine or a pool changed, which the history of actions does not spell out)."""
-    return information_state_string(state, seat), observation_string(state, seat)
+    """What the seat knows of a state: its information state, what it observes now (the
+    scores a fine or a pool changed, which the history of actions does not spell out), the
+    phase, who is on turn and, on its own turn, what it may do (a round of exposures that ended
+    shows that no other seat held a card to expose)."""
+    on_turn = state.current_player()
+    legal = state.legal_actions() if on_turn == seat else None
+    phase = str(state.deal.phase) if state.deal is not None else state.phase
+    return information_state_string(state, seat), observation_string(state, seat), phase, on_turn, legal
 
 
 def _set_aside(state: GameState) -> bool:
@@ -103,6 +108,9 @@ def _draw(state: GameState, seat: int, rng: random.Random, forbidden: list) -> O
     if offset:
         to = (seat + deal.direction * offset) % n
         known[to] = passed & ~plays[to]
+    for s, card in view.exposed:  # shown before play (exposure doubling): public, still held until played
+        if s != seat:
+            known[s] |= 1 << card & ~plays[s]
     seen = holding
     for s in range(n):
         seen |= plays[s] | known[s]

@@ -661,6 +661,8 @@ class TrickDeal(Deal):
         st._lmask, st._lc = 0, ()
         st.leader = view.trick[0][0] if view.trick else view.seat
         st._compiled()
+        if view.phase == CALL:  # the auction (and a widow's exchange) done, trumps not yet called
+            st.phase, st.to_move = CALL, view.caller
         return st
 
     @classmethod
