@@ -136,3 +136,21 @@ contracts:
         decisions += 1
     assert decisions > 600, "the auction went on long"
     assert decisions <= spec.max_decisions
+
+
+def test_lint_warns_when_allow_refuses_every_bid(tmp_path):
+    """An `allow` reading only the bid that no level passes linted clean; the match then had the
+    fallback seat play at a bid the rule forbids. Now M620 says so at the rule."""
+    from conftest import RULESETS
+    from kierki_dsl.lint import lint_file
+
+    path = tmp_path / "none.yaml"
+    base = RULESETS / "variants" / "auction_for_trumps.yaml"
+    text = f"kierki: 1\nextends: {base}\nname: no bid allowed\ncontracts:\n  atu:\n    auction:\n      allow: value > 500\n"
+    path.write_text(text, "utf-8")
+    found = [(f.code, f.pos.line) for f in lint_file(str(path)) if "refuses every bid" in f.message]
+    assert found == [("M620", 7)]
+    path.write_text(text.replace("value > 500", "value > 200"), "utf-8")
+    assert not [f for f in lint_file(str(path)) if "refuses every bid" in f.message]
+    path.write_text(text.replace("value > 500", "value > 30 / (players - 4)"), "utf-8")
+    assert [f.code for f in lint_file(str(path))] == [], "a rule lint cannot judge is left to run time"

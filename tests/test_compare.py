@@ -130,7 +130,8 @@ def test_fast_path_deals_the_cards_of_the_match_runner():
         assert [r.dealer for r in rows] == [d.dealer for d in runner.deals()]
 
 
-def test_a_worker_compiles_each_ruleset_once(monkeypatch):
+def _count_loads(monkeypatch) -> list:
+    """The paths ``Ruleset.load`` is called with from now on (the compiled-ruleset cache emptied)."""
     from kierki_dsl import simulate
 
     loads = []
@@ -142,6 +143,11 @@ def test_a_worker_compiles_each_ruleset_once(monkeypatch):
 
     simulate._COMPILED.clear()
     monkeypatch.setattr(Ruleset, "load", classmethod(counting))
+    return loads
+
+
+def test_a_worker_compiles_each_ruleset_once(monkeypatch):
+    loads = _count_loads(monkeypatch)
     run_batches(((str(STANDARD), None), (str(JACKS), None)), ["random"] * 4, 1, 12, chunk=2)
     assert loads == [str(STANDARD), str(JACKS)], "six batches, each ruleset loaded once"
 
@@ -298,18 +304,9 @@ def test_a_deal_that_does_not_add_up_is_reported_with_its_game_and_deal():
 
 
 def test_the_command_loads_each_ruleset_once(monkeypatch, capsys):
-    from kierki_dsl import simulate
     from kierki_dsl.cli import main
 
-    loads = []
-    real = Ruleset.load.__func__
-
-    def counting(cls, path, warnings=None):
-        loads.append(path)
-        return real(cls, path, warnings)
-
-    simulate._COMPILED.clear()
-    monkeypatch.setattr(Ruleset, "load", classmethod(counting))
+    loads = _count_loads(monkeypatch)
     assert main(["compare", str(STANDARD), str(JACKS), "--games", "3", "--players", "random", "--format", "json"]) == 0
     assert sorted(loads) == sorted([str(STANDARD), str(JACKS)]), "loaded by the command, kept for its worker"
     assert json.loads(capsys.readouterr().out)["games"] == 3

@@ -186,11 +186,30 @@ def build_auction(spec, ctx, where: tuple) -> tuple[Optional[Auction], bool]:
     elif (high - low) % step:
         ctx.warning(where + ("max",), "M620", f"the highest bid {high} is not on the grid of {step} from {low}: "
                     f"the highest bid anyone can make is {low + (high - low) // step * step}")
+    elif allow is not None and not allow.is_const and set(allow.free) <= {"value", "players"}:
+        _check_some_bid_allowed(allow, low, high, step, ctx, where)
     if not ok:
         return None, False
     reason = spec.allow_reason or (f"this bid needs `{' '.join(spec.allow.text.split())}`" if spec.allow else "")
     return Auction(first, low, high, step, all_pass, spec.passes == "again", spec.hold, seller, decline, allow,
                    reason), True
+
+
+def _check_some_bid_allowed(allow, low: int, high: int, step: int, ctx, where: tuple) -> None:
+    """M620 when an `allow` that reads only the bid refuses every level: nobody could ever bid,
+    and the seat that plays when everybody passes would play at a bid the rule forbids."""
+    from .envs import bid_env
+
+    from ..expr import RuleRuntimeError
+
+    players, deck = max(1, ctx.players), ctx.deck
+    try:
+        none = not any(allow(bid_env(v, 0, 0, players, 0, deck)) for v in range(low, high + 1, step))
+    except RuleRuntimeError:  # a bid it cannot judge (e.g. a division by zero) is for run time to report
+        return
+    if none:
+        ctx.warning(where + ("allow",), "M620", f"`allow` refuses every bid from {low} to {high}: no bid can ever "
+                    "be made", "let it allow some bid in min..max, or narrow min and max to the bids it allows")
 
 
 class AuctionRound:
