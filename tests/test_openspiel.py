@@ -272,3 +272,28 @@ def test_resample_is_deterministic():
         seat = state.current_player()
         a, b = resample(state, seat, random.Random(9)), resample(state, seat, random.Random(9))
         assert [a.deal.hands, a.dealt] == [b.deal.hands, b.dealt], path
+
+
+@pytest.mark.parametrize("path", ["rulesets/games/tysiac.yaml", "rulesets/variants/auction_face_up.yaml"])
+def test_a_world_drawn_for_a_seat_keeps_no_other_seat_s_private_cards_of_the_deal(path):
+    """Widow and stock deals are rebuilt from the seat's view: the world's other seats must not
+    carry what they alone saw in the true deal (IS-MCTS keys its tree by their strings)."""
+    from kierki_dsl.adapters.resample import resample
+
+    game = kos.load(str(ROOT / path), deal=8 if "auction_face_up" in path else 1)
+    rng = random.Random(3)
+    checked = 0
+    for seed in range(6):
+        state = _play(game, seed, 20 + 9 * seed)
+        if state.is_terminal() or state.is_chance_node():
+            continue
+        core, seat = state.core, state.current_player()
+        start = len(core.deal_start.events)
+        private = [(who, text) for who, text in core.events[start:] if who is not None and who != seat]
+        world = resample(core, seat, rng)
+        kept = [(who, text) for who, text in world.events[start:] if who is not None and who != seat]
+        assert len(kept) == len(private)
+        assert not set(private) - {(w, f"p{w} saw something") for w, _ in private} & set(kept), \
+            "another seat's private event of this deal kept its cards"
+        checked += bool(private)
+    assert checked, "no position with another seat's private event was reached"

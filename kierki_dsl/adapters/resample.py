@@ -84,8 +84,18 @@ def _from_view(state: GameState, seat: int, rng: random.Random) -> GameState:
     new.deal = state.contract.from_view(view, hands)
     new.deal.dealt[seat] = list(state.deal.dealt[seat])  # the seat's own cards as dealt: it saw them
     new.dealt = [list(bits(h)) for h in hands]
+    new.events = _redacted(state, seat)
     new.exact = False
     return new
+
+
+def _redacted(state: GameState, seat: int) -> list:
+    """The events of ``state`` with what other seats alone saw in this deal told without its
+    cards: a world is drawn for ``seat``, so another seat's information state in it (a search
+    tree's key) must not carry the true hidden cards (a widow's cards put out, a stock's)."""
+    start = len(state.deal_start.events)
+    return [(who, text) if i < start or who is None or who == seat else (who, f"p{who} saw something")
+            for i, (who, text) in enumerate(state.events)]
 
 
 # -- drawing the hidden cards ---------------------------------------------------------------
