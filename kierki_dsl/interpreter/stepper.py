@@ -58,10 +58,17 @@ def why_not_carried(contract) -> Optional[str]:
         return "not a trick contract"
     if contract._deal_class() is not TrickDeal:
         return "a stock, a widow or declarations"
-    for part in ("auction", "call", "doubling", "exposure"):
+    for part, words in (("auction", "an auction"), ("call", "a trump call"), ("doubling", "a doubling round"),
+                        ("exposure", "exposures")):
         if getattr(contract, part) is not None:
-            return f"a {part}"
+            return words
     return None
+
+
+def carried(contract, players: int, tricks: int, deck: int) -> bool:
+    """Whether ``new_deal`` steps deals of ``contract`` on the compiled core."""
+    return (_cstep is not None and why_not_carried(contract) is None
+            and _compiled(contract, players, tricks, contract.trump, deck) is not None)
 
 
 def _rules_carried(kernel) -> bool:
@@ -99,15 +106,14 @@ class _Compiled:
 def new_deal(contract, players: int, deck: int, dealer: int, dealt: list, direction: int = 1, number: int = 1):
     """A deal of ``contract`` to step (``contract.new_deal``'s arguments): on the compiled
     core when it is built and carries the contract, else on the interpreter."""
-    if _cstep is not None and why_not_carried(contract) is None:
-        tricks = len(dealt[0])
+    tricks = len(dealt[0])
+    if carried(contract, players, tricks, deck):
         got = _compiled(contract, players, tricks, contract.trump, deck)
-        if got is not None:
-            ctx = _Deal(got, contract, players, deck, dealer, dealt, direction, number)
-            passing = contract.passing
-            offset = passing.offset(number, players) if passing else 0
-            return Stepper(got.plan, ctx, [sum(1 << c for c in d) for d in dealt], dealer, direction,
-                           passing.count if offset else 0, direction * offset)
+        ctx = _Deal(got, contract, players, deck, dealer, dealt, direction, number)
+        passing = contract.passing
+        offset = passing.offset(number, players) if passing else 0
+        return Stepper(got.plan, ctx, [sum(1 << c for c in d) for d in dealt], dealer, direction,
+                       passing.count if offset else 0, direction * offset)
     return InterpreterStepper(contract.new_deal(players, deck, dealer, dealt, direction, number))
 
 
@@ -309,4 +315,4 @@ def _pass_out(deal, grb) -> None:
         deal.apply_action(chosen[deal.to_move].pop(0))
 
 
-__all__ = ["new_deal", "available", "why_not_carried", "Stepper", "InterpreterStepper", "play_out"]
+__all__ = ["new_deal", "available", "carried", "why_not_carried", "Stepper", "InterpreterStepper", "play_out"]
