@@ -1,5 +1,7 @@
 """Stepping speed: ``legal_actions`` + ``apply_action`` on our Hearts against OpenSpiel's C++
-Hearts stepped from Python, side by side in one process, as a ratio.
+Hearts stepped from Python, side by side in one process, as a ratio. Ours is measured twice:
+through the compiled step core (``kierki_dsl.interpreter.stepper``, the default where the C
+extension is built) and on the interpreter's ``TrickDeal``.
 
     python benchmarks/bench_step.py [--deals 300] [--rounds 5]
 
@@ -24,6 +26,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from kierki_dsl.interpreter import stepper  # noqa: E402
 from kierki_dsl.interpreter.match import deal_out, shuffled  # noqa: E402
 from kierki_dsl.ruleset.model import Ruleset  # noqa: E402
 
@@ -35,6 +38,14 @@ def ours(rs, n: int, seed: int) -> float:
     rng = random.Random(seed)
     c = rs.contracts["hand"]
     states = [c.new_deal(4, rs.deck, 3, deal_out(shuffled(rng, rs.deck), 3, 4), 1, 1) for _ in range(n)]
+    return _decisions_per_second(states, rng)
+
+
+def core(rs, n: int, seed: int) -> float:
+    """Decisions per second of the compiled step core on the same hands as ``ours``."""
+    rng = random.Random(seed)
+    c = rs.contracts["hand"]
+    states = [stepper.new_deal(c, 4, rs.deck, 3, deal_out(shuffled(rng, rs.deck), 3, 4), 1, 1) for _ in range(n)]
     return _decisions_per_second(states, rng)
 
 
@@ -109,17 +120,25 @@ def main() -> None:
     def our_deal(rng):
         return contract.new_deal(4, rs.deck, 3, deal_out(shuffled(rng, rs.deck), 3, 4), 1, 1)
 
+    def core_deal(rng):
+        return stepper.new_deal(contract, 4, rs.deck, 3, deal_out(shuffled(rng, rs.deck), 3, 4), 1, 1)
+
     def their_deal(rng):
         st = theirs_game.new_initial_state()
         st.apply_action(1)
         return st  # the chance nodes are stepped like decisions: legal_actions + apply_action
 
-    mine, theirs, wrapped, whole_mine, whole_theirs = [], [], [], [], []
+    built = stepper.available()
+    mine, theirs, wrapped, whole_mine, whole_theirs, cored, whole_core = [], [], [], [], [], [], []
     for r in range(args.rounds):
         theirs.append(openspiel(theirs_game, args.deals, 100 + r))
+        if built:
+            cored.append(core(rs, args.deals, 100 + r))
         mine.append(ours(rs, args.deals, 100 + r))
         wrapped.append(adapter(our_game, max(1, args.deals // 10), 100 + r))
         whole_theirs.append(whole_deals(their_deal, args.deals, 200 + r))
+        if built:
+            whole_core.append(whole_deals(core_deal, args.deals, 200 + r))
         whole_mine.append(whole_deals(our_deal, args.deals, 200 + r))
     m, t, w = statistics.median(mine), statistics.median(theirs), statistics.median(wrapped)
     wm, wt = statistics.median(whole_mine), statistics.median(whole_theirs)
@@ -127,10 +146,18 @@ def main() -> None:
           f"{args.deals} hands, interleaved; legal_actions + apply_action per decision")
     print(f"{'engine':<52}{'decisions/s':>14}{'ratio':>8}")
     print(f"{'OpenSpiel hearts (C++), stepped from Python':<52}{t:>14.0f}{1.0:>8.2f}")
+    if built:
+        k = statistics.median(cored)
+        print(f"{'kierki-dsl step core (C), hearts_openspiel.yaml':<52}{k:>14.0f}{k / t:>8.2f}")
+    else:
+        print("kierki-dsl step core: not built here (no C compiler at install), interpreter only")
     print(f"{'kierki-dsl interpreter, hearts_openspiel.yaml':<52}{m:>14.0f}{m / t:>8.2f}")
     print(f"{'kierki-dsl through kierki_dsl.openspiel (Python game)':<52}{w:>14.0f}{w / t:>8.2f}")
     print(f"whole deals, dealing included (OpenSpiel steps its 52 chance nodes, we shuffle): OpenSpiel "
-          f"{wt:.0f} deals/s, kierki-dsl {wm:.0f} deals/s, ratio {wm / wt:.2f}")
+          f"{wt:.0f} deals/s, kierki-dsl interpreter {wm:.0f} deals/s, ratio {wm / wt:.2f}")
+    if built:
+        wk = statistics.median(whole_core)
+        print(f"  kierki-dsl step core {wk:.0f} deals/s, ratio {wk / wt:.2f}")
 
 
 if __name__ == "__main__":
