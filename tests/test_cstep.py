@@ -290,3 +290,56 @@ def test_the_interpreter_steps_when_the_core_is_switched_off():
                          timeout=120)
     assert out.returncode == 0, out.stderr
     assert "fallback ok" in out.stdout
+
+
+ADAPTER_GAMES = (("rulesets/games/hearts_openspiel.yaml", "deal"), ("rulesets/variants/six_negative_deals.yaml", "match"),
+                 ("rulesets/games/black_maria.yaml", "deal"))
+
+
+@needs_core
+@pytest.mark.parametrize("path,scope", ADAPTER_GAMES)
+def test_the_openspiel_adapter_tells_the_same_through_the_core(path, scope, monkeypatch):
+    """``kierki_dsl.openspiel`` steps carried deals on the core: every seat's information
+    state and observation (strings and tensors), the legal actions and the returns are those
+    of the same game stepped on the interpreter, at every step; clones and resampled worlds
+    too."""
+    pyspiel = pytest.importorskip("pyspiel")
+    kos = pytest.importorskip("kierki_dsl.openspiel")
+    import kierki_dsl.adapters.game as adapter_game
+
+    game = kos.load(str(ROOT / path), scope=scope)
+    with monkeypatch.context() as m:
+        m.setattr(adapter_game, "core_deal", lambda *args, **kw: None)
+        reference, interpreted = _trajectory(game, seed=3)
+    got, cored = _trajectory(game, seed=3)
+    assert interpreted == 0 and cored > 0, "the core did not step the game"
+    assert got == reference
+
+
+def _trajectory(game, seed: int) -> tuple:
+    """(what every seat is told at every step of one random game, the decisions the core stepped)."""
+    rng = random.Random(seed)
+    state = game.new_initial_state()
+    out = []
+    cored = 0
+    n = game.num_players()
+    while not state.is_terminal() and len(out) < 400:
+        if state.is_chance_node():
+            outcomes = [a for a, _ in state.chance_outcomes()]
+            state.apply_action(outcomes[rng.randrange(len(outcomes))])
+            continue
+        seats = range(n)
+        out.append((state.current_player(), state.legal_actions(), state.returns(),
+                    [state.information_state_string(p) for p in seats], [state.observation_string(p) for p in seats],
+                    [list(state.information_state_tensor(p)) for p in seats],
+                    [list(state.observation_tensor(p)) for p in seats]))
+        cored += state.core._step is not None
+        if len(out) % 17 == 0:  # a clone played on does not move the original
+            other = state.clone()
+            acts = other.legal_actions()
+            other.apply_action(acts[0])
+            assert state.information_state_string(state.current_player()) == out[-1][3][state.current_player()]
+        acts = state.legal_actions()
+        state.apply_action(acts[rng.randrange(len(acts))])
+    out.append(state.returns())
+    return out, cored

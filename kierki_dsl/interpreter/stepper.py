@@ -106,15 +106,24 @@ class _Compiled:
 def new_deal(contract, players: int, deck: int, dealer: int, dealt: list, direction: int = 1, number: int = 1):
     """A deal of ``contract`` to step (``contract.new_deal``'s arguments): on the compiled
     core when it is built and carries the contract, else on the interpreter."""
-    tricks = len(dealt[0])
-    if carried(contract, players, tricks, deck):
-        got = _compiled(contract, players, tricks, contract.trump, deck)
-        ctx = _Deal(got, contract, players, deck, dealer, dealt, direction, number)
-        passing = contract.passing
-        offset = passing.offset(number, players) if passing else 0
-        return Stepper(got.plan, ctx, [sum(1 << c for c in d) for d in dealt], dealer, direction,
-                       passing.count if offset else 0, direction * offset)
+    got = core_deal(contract, players, deck, dealer, dealt, direction, number)
+    if got is not None:
+        return got
     return InterpreterStepper(contract.new_deal(players, deck, dealer, dealt, direction, number))
+
+
+def core_deal(contract, players: int, deck: int, dealer: int, dealt: list, direction: int = 1, number: int = 1):
+    """A deal of ``contract`` on the compiled core (a ``Stepper``), or None when the core is
+    not built or does not carry the contract (``new_deal``'s arguments)."""
+    tricks = len(dealt[0]) if dealt else 0
+    if not tricks or not carried(contract, players, tricks, deck):
+        return None
+    got = _compiled(contract, players, tricks, contract.trump, deck)
+    ctx = _Deal(got, contract, players, deck, dealer, dealt, direction, number)
+    passing = contract.passing
+    offset = passing.offset(number, players) if passing else 0
+    return Stepper(got.plan, ctx, [sum(1 << c for c in d) for d in dealt], dealer, direction,
+                   passing.count if offset else 0, direction * offset)
 
 
 class _Deal:
@@ -217,6 +226,9 @@ if _cstep is not None:
             """What ``seat`` may see now (``TrickDeal.view``)."""
             return self.interpreter().view(seat)
 
+        def remember(self, memory) -> None:
+            """Nothing for a match to remember: a carried deal has no doubling round."""
+
         def play_out(self, grb) -> list:
             """Play the deal out at random (``getrandbits`` ``grb``, ``fastplay``'s protocol:
             passes drawn seat by seat from seat 0; a lead or a discard draws among its legal
@@ -315,4 +327,4 @@ def _pass_out(deal, grb) -> None:
         deal.apply_action(chosen[deal.to_move].pop(0))
 
 
-__all__ = ["new_deal", "available", "carried", "why_not_carried", "Stepper", "InterpreterStepper", "play_out"]
+__all__ = ["new_deal", "core_deal", "available", "carried", "why_not_carried", "Stepper", "InterpreterStepper", "play_out"]
