@@ -137,11 +137,11 @@ def test_core_steps_as_the_interpreter(path):
 
 
 def test_which_contracts_are_carried():
-    """The contracts the core carries (docs/stepping.md lists them); the rest step on the
-    interpreter: auctions, trump calls, doubling, exposures, stock, widow, declarations."""
+    """The contracts the core carries (the README lists them); the rest step on the
+    interpreter: auctions, doubling, exposures, stock, widow, declarations, layouts."""
     rs = Ruleset.load(str(ROOT / "rulesets/kierki_standard.yaml"))
     why = {name: stepper.why_not_carried(c) for name, c in rs.contracts.items() if c is not None}
-    assert why["bez_lew"] is None and why["rozbojnik"] is None
+    assert why["bez_lew"] is None and why["rozbojnik"] is None and why["atu"] is None  # atu: a trump call
     assert why["loteryjka"] == "not a trick contract"
     trix = Ruleset.load(str(ROOT / "rulesets/games/trix.yaml"))
     assert {stepper.why_not_carried(c) for c in trix.contracts.values() if c is not None} >= {"exposures"}
@@ -154,6 +154,7 @@ def test_which_contracts_are_carried():
 
 
 HYPO_CONTRACTS = (("rulesets/games/hearts_openspiel.yaml", "hand"), ("rulesets/kierki_standard.yaml", "rozbojnik"),
+                  ("rulesets/kierki_standard.yaml", "atu"),
                   ("rulesets/games/black_maria.yaml", "hand"), ("rulesets/variants/three_players.yaml", "bez_lew"))
 
 
@@ -292,13 +293,13 @@ def test_the_interpreter_steps_when_the_core_is_switched_off():
     assert "fallback ok" in out.stdout
 
 
-ADAPTER_GAMES = (("rulesets/games/hearts_openspiel.yaml", "deal"), ("rulesets/variants/six_negative_deals.yaml", "match"),
-                 ("rulesets/games/black_maria.yaml", "deal"))
+ADAPTER_GAMES = (("rulesets/games/hearts_openspiel.yaml", "deal", 1), ("rulesets/variants/six_negative_deals.yaml", "match", 1),
+                 ("rulesets/games/black_maria.yaml", "deal", 1), ("rulesets/kierki_standard.yaml", "deal", 8))
 
 
 @needs_core
-@pytest.mark.parametrize("path,scope", ADAPTER_GAMES)
-def test_the_openspiel_adapter_tells_the_same_through_the_core(path, scope, monkeypatch):
+@pytest.mark.parametrize("path,scope,deal", ADAPTER_GAMES)
+def test_the_openspiel_adapter_tells_the_same_through_the_core(path, scope, deal, monkeypatch):
     """``kierki_dsl.openspiel`` steps carried deals on the core: every seat's information
     state and observation (strings and tensors), the legal actions and the returns are those
     of the same game stepped on the interpreter, at every step; clones and resampled worlds
@@ -307,7 +308,7 @@ def test_the_openspiel_adapter_tells_the_same_through_the_core(path, scope, monk
     kos = pytest.importorskip("kierki_dsl.openspiel")
     import kierki_dsl.adapters.game as adapter_game
 
-    game = kos.load(str(ROOT / path), scope=scope)
+    game = kos.load(str(ROOT / path), scope=scope, deal=deal)
     with monkeypatch.context() as m:
         m.setattr(adapter_game, "core_deal", lambda *args, **kw: None)
         reference, interpreted = _trajectory(game, seed=3)

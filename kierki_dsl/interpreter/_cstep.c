@@ -13,10 +13,13 @@
  *             (keep mask, fallback). Shared: the Python side caches one per
  *             situation key (legality.Legality.key) and C fills an empty slot
  *             by asking Python once.
- *   Core      one deal: passing, then trick play, as TrickDeal does it.
+ *   Core      one deal: passing, a trump call, then trick play, as TrickDeal
+ *             does it (actions are ints below 64: cards 0..51, calls 53..57).
  *
  * Everything rare calls back into Python through the deal's context object
- * (`ctx`): the first leader (_lead), a trick's programs (_at_trick, _program),
+ * (`ctx`): what comes first, a trump call or the first lead (_begin), the
+ * call's choices and the plan of the trump called (_call_actions, _called),
+ * a trick's programs (_at_trick, _program),
  * dynamic points (_dynamic), the early end (_ends_early), seat scoring at the
  * deal's end (_finish), and the wording of an illegal action or a rule error
  * (_illegal, _rule_error: the interpreter replays the deal and raises). No text
@@ -33,7 +36,7 @@
 #define NSLOTS 9        /* lead, follow x 4 suits, discard x 4 suits */
 #define MAXTRICKS 52
 
-enum { PH_PASS = 0, PH_PLAY = 1, PH_DONE = 2 };
+enum { PH_PASS = 0, PH_PLAY = 1, PH_DONE = 2, PH_CALL = 3 };
 enum { LEAD = 0, FOLLOW = 1, DISCARD = 2 };
 
 static const uint64_t SUIT[4] = {0x1FFFULL, 0x1FFFULL << 13, 0x1FFFULL << 26, 0x1FFFULL << 39};
@@ -241,6 +244,7 @@ typedef struct {
     uint64_t played, watch, taken[MAXP];
     int hearts_broken, ended_early, tricks_won[MAXP];
     int64_t scores[MAXP];
+    uint64_t calls;              /* in a trump call: the call actions allowed */
     uint64_t lhand, lmask;       /* the hand on turn whose legal cards are lmask */
     int lvalid;
     unsigned char *acts;         /* every action applied, in order */
@@ -316,24 +320,54 @@ static int at_trick(Core *self)
     return 0;
 }
 
-/* Start play: ctx._lead(self) names the first leader, then the first trick's programs. */
+/* What follows the passing: ctx._begin(self) gives (phase, seat, calls): a trump
+ * call by `seat` among the actions `calls`, or play led by `seat` (then the first
+ * trick's programs). */
 static int start_play(Core *self)
 {
-    PyObject *r = callback(self, "_lead", "()");
+    PyObject *r = callback(self, "_begin", "()");
     if (r == NULL)
         return -1;
-    long leader = PyLong_AsLong(r);
+    int phase, seat;
+    unsigned long long calls;
+    int ok = PyArg_ParseTuple(r, "iiK", &phase, &seat, &calls);
     Py_DECREF(r);
-    if (leader == -1 && PyErr_Occurred())
+    if (!ok)
         return -1;
-    if (leader < 0 || leader >= self->players) {
-        PyErr_SetString(PyExc_ValueError, "the first leader is not a seat");
+    if (seat < 0 || seat >= self->players || (phase != PH_PLAY && phase != PH_CALL)) {
+        PyErr_SetString(PyExc_ValueError, "_begin: a seat to call or to lead expected");
         return -1;
     }
-    self->phase = PH_PLAY;
-    self->leader = self->to_move = (int)leader;
+    self->phase = phase;
+    self->to_move = seat;
+    self->calls = calls;
     self->lvalid = 0;
+    if (phase == PH_CALL)
+        return 0;
+    self->leader = seat;
     return at_trick(self);
+}
+
+/* The trump is called: ctx._called(self, action) gives the plan and the context of
+ * the trump called, which replace the deal's; then play starts. */
+static int call_trump(Core *self, int action)
+{
+    PyObject *r = callback(self, "_called", "(i)", action);
+    if (r == NULL)
+        return -1;
+    PyObject *plan, *ctx;
+    if (!PyArg_ParseTuple(r, "O!O", &PlanType, &plan, &ctx)) {
+        Py_DECREF(r);
+        return -1;
+    }
+    Py_INCREF(plan);
+    Py_SETREF(self->plan, (Plan *)plan);
+    Py_INCREF(ctx);
+    Py_SETREF(self->ctx, ctx);
+    Py_DECREF(r);
+    self->acts[self->nacts++] = (unsigned char)action;
+    self->calls = 0;
+    return start_play(self);
 }
 
 /* Core(plan, ctx, hands, dealer, direction, pass_count, pass_step) */
@@ -467,13 +501,15 @@ static int legal_mask(Core *self, uint64_t *out)
 {
     if (self->phase == PH_PLAY)
         return legal_play(self, out);
-    *out = self->phase == PH_PASS ? legal_pass(self) : 0;
+    *out = self->phase == PH_PASS ? legal_pass(self) : (self->phase == PH_CALL ? self->calls : 0);
     return 0;
 }
 
 static PyObject *Core_legal_actions(Core *self, PyObject *unused)
 {
     uint64_t m;
+    if (self->phase == PH_CALL)  /* in the contract's order of choices */
+        return callback(self, "_call_actions", "()");
     if (legal_mask(self, &m) < 0)
         return NULL;
     return mask_list(m);
@@ -615,7 +651,9 @@ static int play_card(Core *self, int card)
 /* Apply a legal action of the current phase. */
 static int apply_legal(Core *self, int action)
 {
-    return self->phase == PH_PLAY ? play_card(self, action) : pass_card(self, action);
+    if (self->phase == PH_PLAY)
+        return play_card(self, action);
+    return self->phase == PH_PASS ? pass_card(self, action) : call_trump(self, action);
 }
 
 /* The interpreter words why `action` is illegal: ctx._illegal raises IllegalAction. */
@@ -650,7 +688,7 @@ static PyObject *Core_apply_action(Core *self, PyObject *arg)
     uint64_t m;
     if (legal_mask(self, &m) < 0)
         return NULL;
-    if (a < 0 || a >= 52 || !(m >> a & 1))
+    if (a < 0 || a >= 64 || !(m >> a & 1))
         return illegal(self, arg);
     if (apply_legal(self, (int)a) < 0)
         return NULL;
@@ -663,8 +701,8 @@ static PyObject *Core_play_legal(Core *self, PyObject *arg)
     long a = PyLong_AsLong(arg);
     if (a == -1 && PyErr_Occurred())
         return NULL;
-    if (a < 0 || a >= 52 || self->phase == PH_DONE) {
-        PyErr_SetString(PyExc_ValueError, "a card of the hand on turn is expected");
+    if (a < 0 || a >= 64 || self->phase == PH_DONE) {
+        PyErr_SetString(PyExc_ValueError, "an action of the seat on turn is expected");
         return NULL;
     }
     if (apply_legal(self, (int)a) < 0)
@@ -745,13 +783,33 @@ static PyObject *scores_list(Core *self)
     return list;
 }
 
+/* A random trump call: the k-th of the choices in the contract's order. */
+static int playout_call(Core *self, PyObject *grb)
+{
+    PyObject *calls = callback(self, "_call_actions", "()");
+    if (calls == NULL)
+        return -1;
+    if (!PyList_Check(calls) || PyList_GET_SIZE(calls) == 0) {
+        Py_DECREF(calls);
+        PyErr_SetString(PyExc_TypeError, "_call_actions: a list of calls expected");
+        return -1;
+    }
+    int k, err = draw(grb, (int)PyList_GET_SIZE(calls), &k);
+    long action = err ? -1 : PyLong_AsLong(PyList_GET_ITEM(calls, k));
+    Py_DECREF(calls);
+    if (err || (action == -1 && PyErr_Occurred()))
+        return -1;
+    return call_trump(self, (int)action);
+}
+
 static PyObject *Core_playout(Core *self, PyObject *grb)
 {
-    if (self->phase == PH_PASS && playout_passes(self, grb) < 0)
-        return NULL;
-    while (self->phase == PH_PLAY)
-        if (playout_card(self, grb) < 0)
+    while (self->phase != PH_DONE) {
+        int err = self->phase == PH_PASS ? playout_passes(self, grb)
+                  : self->phase == PH_CALL ? playout_call(self, grb) : playout_card(self, grb);
+        if (err < 0)
             return NULL;
+    }
     return scores_list(self);
 }
 
@@ -880,7 +938,7 @@ static PyGetSetDef Core_getset[] = {
     {"leader", (getter)get_leader, NULL, "the first leader, -1 before play", NULL},
     {"direction", (getter)get_direction, NULL, "1 clockwise, -1 anticlockwise", NULL},
     {"ctx", (getter)get_ctx, NULL, "the deal's Python side (stepper._Deal)", NULL},
-    {"phase_no", (getter)get_phase_no, NULL, "0 passing, 1 play, 2 over", NULL},
+    {"phase_no", (getter)get_phase_no, NULL, "0 passing, 1 play, 2 over, 3 a trump call", NULL},
     {"hearts_broken", (getter)get_broken, NULL, "whether a heart was played in a finished trick", NULL},
     {"ended_early", (getter)get_early, NULL, "whether the deal stopped before its last trick", NULL},
     {NULL},

@@ -14,11 +14,11 @@ is rare: a trick's programs (once per situation of ``legality.Legality.key``), d
 points, an early end, seat scoring (once per trick or deal), and the wording of an illegal
 action (the interpreter replays the deal and raises its own ``IllegalAction``).
 
-Carried: a trick contract whose deal is a plain ``TrickDeal`` (no auction, trump call,
-doubling, exposure, stock, widow or declarations) and whose play rules depend on the trick,
-hearts broken and the cards played only (not on the winning card or the hand). Everything
-else, and everything when the extension is not built or ``KIERKI_NO_C=1``, steps on the
-interpreter.
+Carried: a trick contract whose deal is a plain ``TrickDeal`` (passing, a fixed trump or a
+trump call; no auction, doubling, exposure, stock, widow or declarations) and whose play rules
+depend on the trick, hearts broken and the cards played only (not on the winning card or the
+hand). Everything else, and everything when the extension is not built or ``KIERKI_NO_C=1``,
+steps on the interpreter.
 """
 from __future__ import annotations
 
@@ -27,6 +27,7 @@ import os
 from typing import Optional
 
 from ..cards import SUIT_MASK
+from .actions import call, called_suit
 from .envs import play_env, seat_env
 from .legality import LEAD
 from .phases import Phase
@@ -40,7 +41,8 @@ if not os.environ.get("KIERKI_NO_C"):
     except ImportError:  # not built (no C compiler at install): the interpreter steps
         _cstep = None
 
-PHASES = (Phase.PASS, Phase.PLAY, Phase.DONE)  # the core's phase numbers
+PHASES = (Phase.PASS, Phase.PLAY, Phase.DONE, Phase.CALL)  # the core's phase numbers
+PLAY, CALL = 1, 3
 #: Programs cached per legality situation before the cache starts again (as ``Legality.at``).
 CACHE_LIMIT = 4096
 
@@ -58,17 +60,21 @@ def why_not_carried(contract) -> Optional[str]:
         return "not a trick contract"
     if contract._deal_class() is not TrickDeal:
         return "a stock, a widow or declarations"
-    for part, words in (("auction", "an auction"), ("call", "a trump call"), ("doubling", "a doubling round"),
-                        ("exposure", "exposures")):
+    for part, words in (("auction", "an auction"), ("doubling", "a doubling round"), ("exposure", "exposures")):
         if getattr(contract, part) is not None:
             return words
     return None
 
 
+def _trumps(contract) -> tuple:
+    """The trumps a deal of ``contract`` may be played in."""
+    return contract.call.choices if contract.call is not None else (contract.trump,)
+
+
 def carried(contract, players: int, tricks: int, deck: int) -> bool:
     """Whether ``new_deal`` steps deals of ``contract`` on the compiled core."""
     return (_cstep is not None and why_not_carried(contract) is None
-            and _compiled(contract, players, tricks, contract.trump, deck) is not None)
+            and all(_compiled(contract, players, tricks, t, deck) is not None for t in _trumps(contract)))
 
 
 def _rules_carried(kernel) -> bool:
@@ -78,8 +84,14 @@ def _rules_carried(kernel) -> bool:
 
 @functools.lru_cache(maxsize=256)
 def _compiled(contract, players: int, tricks: int, trump: int, deck: int):
-    """The core's tables of (players, tricks, trump, deck), or None when not carried."""
-    tables, values, kernel, refresh, beats, early, seat_scorers = contract.play_rules(tricks, trump, players, deck)
+    """The core's tables of (players, tricks, trump, deck), or None when not carried (also
+    when the rules cannot be compiled for this trump: the interpreter reports that)."""
+    from ..expr import RuleRuntimeError
+
+    try:
+        tables, values, kernel, refresh, beats, early, seat_scorers = contract.play_rules(tricks, trump, players, deck)
+    except RuleRuntimeError:
+        return None
     if not _rules_carried(kernel) or players > 8 or tricks > 52:
         return None
     trick_points, _, dynamic = tables
@@ -118,8 +130,10 @@ def core_deal(contract, players: int, deck: int, dealer: int, dealt: list, direc
     tricks = len(dealt[0]) if dealt else 0
     if not tricks or not carried(contract, players, tricks, deck):
         return None
-    got = _compiled(contract, players, tricks, contract.trump, deck)
-    ctx = _Deal(got, contract, players, deck, dealer, dealt, direction, number)
+    trump = _trumps(contract)[0]  # with a call, the plan of the trump called replaces this one
+    ctx = _Deal(_compiled(contract, players, tricks, trump, deck), contract, players, deck, dealer, dealt, direction,
+                number, trump, -1, contract.call is None)
+    got = ctx.compiled
     passing = contract.passing
     offset = passing.offset(number, players) if passing else 0
     return Stepper(got.plan, ctx, [sum(1 << c for c in d) for d in dealt], dealer, direction,
@@ -130,21 +144,41 @@ class _Deal:
     """The Python side of one compiled deal (shared by its clones): what the core asks."""
 
     __slots__ = ("compiled", "contract", "players", "deck", "dealer", "dealt", "direction", "number",
-                 "tricks_total", "trump", "caller", "bidder", "bid")
+                 "tricks_total", "trump", "caller", "bidder", "bid", "called")
 
-    def __init__(self, compiled, contract, players, deck, dealer, dealt, direction, number) -> None:
+    def __init__(self, compiled, contract, players, deck, dealer, dealt, direction, number, trump: int, caller: int,
+                 called: bool) -> None:
         self.compiled, self.contract = compiled, contract
         self.players, self.deck, self.dealer, self.direction, self.number = players, deck, dealer, direction, number
-        self.dealt = [list(d) for d in dealt]
+        self.dealt = dealt if isinstance(dealt, tuple) else tuple(tuple(d) for d in dealt)
         self.tricks_total = len(dealt[0])
-        self.trump = contract.trump
-        self.caller, self.bidder, self.bid = -1, -1, 0  # no call, no auction: as TrickDeal has them
+        self.trump, self.caller, self.called = trump, caller, called  # called: the trump is known
+        self.bidder, self.bid = -1, 0  # no auction: as TrickDeal has them
+
+    def _seat_env(self, core) -> dict:
+        return seat_env(self.dealer, self.players, self.caller, core.hands, self.deck, self.bidder, self.bid)
 
     # -- the core's callbacks ------------------------------------------------------------
-    def _lead(self, core) -> int:
-        """The first leader (``TrickDeal._start_play``)."""
-        env = seat_env(self.dealer, self.players, self.caller, core.hands, self.deck, self.bidder, self.bid)
-        return self.contract.first_lead.seat(env, self.players)
+    def _begin(self, core) -> tuple:
+        """After any passing: (CALL, the caller, the calls allowed as a mask) when trumps are
+        still to be called, else (PLAY, the first leader, 0) (``TrickDeal._after_auction``,
+        ``_start_play``)."""
+        if not self.called:
+            caller = self.contract.call.called_by.seat(self._seat_env(core), self.players)
+            return CALL, caller, sum(1 << a for a in self._call_actions(core))
+        return PLAY, self.contract.first_lead.seat(self._seat_env(core), self.players), 0
+
+    def _call_actions(self, core) -> list:
+        """The trump calls allowed, in the contract's order (``TrickDeal.legal_actions``)."""
+        return [call(s) for s in self.contract.call.choices]
+
+    def _called(self, core, action: int) -> tuple:
+        """(plan, context) of the deal once ``action`` called trumps: the caller is on turn."""
+        trump = called_suit(action)
+        compiled = _compiled(self.contract, self.players, self.tricks_total, trump, self.deck)
+        ctx = _Deal(compiled, self.contract, self.players, self.deck, self.dealer, self.dealt, self.direction,
+                    self.number, trump, core.to_move, True)
+        return compiled.plan, ctx
 
     def _at_trick(self, core, number: int, broken: int, played: int) -> tuple:
         """(programs, watched cards) of the trick about to start (``TrickDeal._at_trick``)."""
