@@ -212,6 +212,12 @@ class GameState:
         step = self._step
         return self._deal if step is None else step
 
+    def deal_phase(self):
+        """The phase of the deal in play (a ``Phase``), None between deals: without bringing
+        the interpreter's deal to the core's position."""
+        deal = self._stepped()
+        return None if deal is None else deal.phase
+
     def _after_action(self) -> None:
         deal = self._stepped()
         if not deal.is_terminal():
@@ -318,9 +324,13 @@ class GameState:
         """Play a card (or pass) without checking the rules: for resampled worlds only, whose
         drawn hands may not fit a public play (see ``resample.py``)."""
         seat = self.current_player()
-        deal = self.deal
-        self.deal = deal  # the interpreter steps on: a forced card may not be in the hand
-        deal.play_legal(action)
+        step = self._step
+        if step is not None and action in step.legal_actions():
+            step.apply_action(action)
+        else:
+            deal = self.deal
+            self.deal = deal  # the interpreter steps on: a forced card may not be in the hand
+            deal.play_legal(action)
         self.log.append((self.k, seat, action))
         self.events.append((None, f"p{seat} {action_str(action)}"))
         self._after_action()
