@@ -139,6 +139,9 @@ def test_core_steps_as_the_interpreter(path):
 def test_which_contracts_are_carried():
     """The contracts the core carries (the README lists them); the rest step on the
     interpreter: auctions, doubling, exposures, stock, widow, declarations, layouts."""
+    ruff = Ruleset.load(str(ROOT / "rulesets/variants/must_ruff.yaml"))  # rules reading the winning card
+    if stepper.available():
+        assert stepper.carried(ruff.contracts["atu"], 4, 13, ruff.deck)
     rs = Ruleset.load(str(ROOT / "rulesets/kierki_standard.yaml"))
     why = {name: stepper.why_not_carried(c) for name, c in rs.contracts.items() if c is not None}
     assert why["bez_lew"] is None and why["rozbojnik"] is None and why["atu"] is None  # atu: a trump call
@@ -344,3 +347,37 @@ def _trajectory(game, seed: int) -> tuple:
         state.apply_action(acts[rng.randrange(len(acts))])
     out.append(state.returns())
     return out, cored
+
+
+PER_DECISION = """kierki: 1
+name: variant
+players: 4
+match:
+  schedule: [hand]
+contracts:
+  hand:
+    first_lead: dealer
+    restrictions:
+    - {phase: follow, forbid: card.rank < 10, when: held(card.suit == hearts) > 2, reason: high cards with hearts}
+    - {phase: discard, require: card.suit == hearts, when: held(card.suit == spades) < 2, reason: hearts out}
+    score:
+    - per_card: card.suit == hearts
+      points: -1
+    - per_seat: tricks_taken
+"""
+
+
+@needs_core
+def test_rules_that_read_the_hand_are_asked_at_each_decision(tmp_path):
+    """A rule reading the hand (``held``) holds for one decision only: the core asks the
+    legality kernel again each time (must-ruff rules, reading the winning card, are shipped)."""
+    path = tmp_path / "variant.yaml"
+    path.write_text(PER_DECISION)
+    rs = Ruleset.load(str(path))
+    contract = rs.contracts["hand"]
+    assert any(contract.legality(rs.hand_size, -1, rs.deck).per_decision)
+    for seed in range(12):
+        core, deal = _deal(rs, contract, seed)
+        assert isinstance(core, stepper.Stepper)
+        rng = random.Random(seed)
+        _play_both(core, deal, lambda legal: legal[rng.randrange(len(legal))], rng, f"deal {seed}")

@@ -226,7 +226,6 @@ static int program_fill(Program *p, PyObject *rules)
     }
     Py_DECREF(fast);
     p->n = (int)n;
-    p->ready = 1;
     return 0;
 }
 
@@ -426,8 +425,11 @@ static uint64_t narrow(uint64_t legal, const Program *p, int *error)
     return legal;
 }
 
-/* The program of (phase, led) in this trick: asked of ctx._program when the slot is empty. */
-static const Program *program(Core *self, int phase, int led)
+/* The program of (phase, led) in this position. An empty slot is asked of
+ * ctx._program, which gives (live, rules): a program that holds for the whole trick
+ * fills the slot; a live one (its rules read the winning card or the hand) is filled
+ * into `scratch` and asked again at the next decision. */
+static const Program *program(Core *self, int phase, int led, Program *scratch)
 {
     Program *p = &self->progs->slot[slot_of(phase, led)];
     if (p->ready)
@@ -437,7 +439,15 @@ static const Program *program(Core *self, int phase, int led)
                            (unsigned long long)self->hands[self->to_move]);
     if (r == NULL)
         return NULL;
-    int err = program_fill(p, r);
+    int live;
+    PyObject *rules;
+    int err = !PyArg_ParseTuple(r, "pO", &live, &rules);
+    if (!err) {
+        if (live)
+            p = scratch;
+        err = program_fill(p, rules) < 0;
+        p->ready = !live;
+    }
     Py_DECREF(r);
     return err ? NULL : p;
 }
@@ -458,7 +468,8 @@ static int legal_play(Core *self, uint64_t *out)
         if (suited && self->plan->follow_suit)
             legal = suited;
     }
-    const Program *p = program(self, phase, led < 0 ? 0 : led);
+    Program scratch;
+    const Program *p = program(self, phase, led < 0 ? 0 : led, &scratch);
     if (p == NULL)
         return -1;
     int error = 0;

@@ -15,10 +15,10 @@ points, an early end, seat scoring (once per trick or deal), and the wording of 
 action (the interpreter replays the deal and raises its own ``IllegalAction``).
 
 Carried: a trick contract whose deal is a plain ``TrickDeal`` (passing, a fixed trump or a
-trump call; no auction, doubling, exposure, stock, widow or declarations) and whose play rules
-depend on the trick, hearts broken and the cards played only (not on the winning card or the
-hand). Everything else, and everything when the extension is not built or ``KIERKI_NO_C=1``,
-steps on the interpreter.
+trump call; no auction, doubling, exposure, stock, widow or declarations), any play rules
+(those that read the winning card or the hand are asked of the legality kernel at each
+decision, memoised as the interpreter memoises them). Everything else, and everything when
+the extension is not built or ``KIERKI_NO_C=1``, steps on the interpreter.
 """
 from __future__ import annotations
 
@@ -77,11 +77,6 @@ def carried(contract, players: int, tricks: int, deck: int) -> bool:
             and all(_compiled(contract, players, tricks, t, deck) is not None for t in _trumps(contract)))
 
 
-def _rules_carried(kernel) -> bool:
-    """Whether the legality programs hold for a whole trick (not per card or per decision)."""
-    return not any(kernel.per_decision) and not any(kernel.per_card)
-
-
 @functools.lru_cache(maxsize=256)
 def _compiled(contract, players: int, tricks: int, trump: int, deck: int):
     """The core's tables of (players, tricks, trump, deck), or None when not carried (also
@@ -92,7 +87,7 @@ def _compiled(contract, players: int, tricks: int, trump: int, deck: int):
         tables, values, kernel, refresh, beats, early, seat_scorers = contract.play_rules(tricks, trump, players, deck)
     except RuleRuntimeError:
         return None
-    if not _rules_carried(kernel) or players > 8 or tricks > 52:
+    if players > 8 or tricks > 52:
         return None
     trick_points, _, dynamic = tables
     rows = [tuple(values[n][0]) if 1 <= n <= tricks else (0,) * 52 for n in range(tricks + 2)]
@@ -193,10 +188,18 @@ class _Deal:
         return progs, k.watched(bool(broken), played)
 
     def _program(self, core, phase: int, led: int, number: int, broken: int, played: int, win: int, hand: int):
-        """The rules of one program as (keep mask, fallback) pairs (``Legality.program_for``)."""
+        """(live, the rules of one program as (keep mask, fallback) pairs) in this position:
+        live when the program must be asked again at the next decision, as
+        ``Legality.program_for`` works it out (its memo of programs by winning card shared)."""
+        k = self.compiled.kernel
         env = play_env(-1 if phase == LEAD else led, self.trump, win, number, self.tricks_total, bool(broken), hand,
                        self.deck, played)
-        return tuple((keep, fallback) for keep, fallback, _, _ in self.compiled.kernel.program(phase, env))
+        live = k.per_decision[phase] or k.per_card[phase]
+        if live and not k.per_decision[phase]:
+            prog = k.program_for(None, phase, led, _Env(env))
+        else:
+            prog = k.program(phase, env)
+        return live, tuple((keep, fallback) for keep, fallback, _, _ in prog)
 
     def _dynamic(self, core, tm: int, winner: int, leader: int, number: int) -> int:
         """The trick's dynamic points (``TrickDeal._dynamic_points``, read from this deal)."""
@@ -228,6 +231,18 @@ class _Deal:
         for a in core.actions:
             deal.apply_action(a)
         return deal
+
+
+class _Env:
+    """A position as ``Legality.program_for`` reads it: its ``play_env``."""
+
+    __slots__ = ("env",)
+
+    def __init__(self, env: dict) -> None:
+        self.env = env
+
+    def play_env(self) -> dict:
+        return self.env
 
 
 class _Facts:
