@@ -381,3 +381,24 @@ def test_rules_that_read_the_hand_are_asked_at_each_decision(tmp_path):
         assert isinstance(core, stepper.Stepper)
         rng = random.Random(seed)
         _play_both(core, deal, lambda legal: legal[rng.randrange(len(legal))], rng, f"deal {seed}")
+
+
+@needs_core
+def test_the_core_refuses_what_would_read_outside_its_tables():
+    """A bare core (never initialised), an unchecked play of a card the seat does not hold,
+    and a random source that is not ``getrandbits(32)`` are errors, never a crash."""
+    from kierki_dsl.interpreter import _cstep
+
+    bare = _cstep.Core.__new__(_cstep.Core)
+    for use in (bare.legal_actions, bare.clone, lambda: bare.apply_action(3), lambda: bare.playout(None)):
+        with pytest.raises(RuntimeError, match="not initialised"):
+            use()
+    rs = Ruleset.load(str(ROOT / "rulesets/games/hearts_openspiel.yaml"))
+    core, _ = _deal(rs, rs.contracts["hand"], 0)
+    not_held = next(c for c in range(52) if not core.hands[core.current_player()] >> c & 1)
+    for action in (not_held, 60, -1, 999):
+        with pytest.raises(ValueError, match="an action of the seat on turn"):
+            core.play_legal(action)
+    with pytest.raises(ValueError, match="getrandbits"):
+        core.clone().play_out(lambda bits: 1 << 40)
+    assert core.actions == []

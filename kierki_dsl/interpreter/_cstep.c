@@ -252,6 +252,22 @@ typedef struct {
 
 static PyTypeObject CoreType;
 
+/* Whether the core was initialised (a bare Core.__new__ has no plan): else an error. */
+static int ready(Core *self)
+{
+    if (self->plan != NULL && self->acts != NULL)
+        return 1;
+    PyErr_SetString(PyExc_RuntimeError, "the step core was not initialised");
+    return 0;
+}
+
+/* Add an action to the history (its room is made for a whole deal at init). */
+static void record(Core *self, int action)
+{
+    if (self->nacts < self->cap)
+        self->acts[self->nacts++] = (unsigned char)action;
+}
+
 static void Core_dealloc(Core *self)
 {
     Py_XDECREF(self->plan);
@@ -364,7 +380,7 @@ static int call_trump(Core *self, int action)
     Py_INCREF(ctx);
     Py_SETREF(self->ctx, ctx);
     Py_DECREF(r);
-    self->acts[self->nacts++] = (unsigned char)action;
+    record(self, action);
     self->calls = 0;
     return start_play(self);
 }
@@ -380,6 +396,10 @@ static int Core_init(Core *self, PyObject *args, PyObject *kw)
         return -1;
     if (self->plan != NULL) {
         PyErr_SetString(PyExc_TypeError, "a core is initialised once");
+        return -1;
+    }
+    if (self->pass_count < 0 || self->pass_count > 13) {
+        PyErr_SetString(PyExc_ValueError, "0..13 cards passed expected");
         return -1;
     }
     int n = plan->players;
@@ -519,6 +539,8 @@ static int legal_mask(Core *self, uint64_t *out)
 static PyObject *Core_legal_actions(Core *self, PyObject *unused)
 {
     uint64_t m;
+    if (!ready(self))
+        return NULL;
     if (self->phase == PH_CALL)  /* in the contract's order of choices */
         return callback(self, "_call_actions", "()");
     if (legal_mask(self, &m) < 0)
@@ -527,12 +549,6 @@ static PyObject *Core_legal_actions(Core *self, PyObject *unused)
 }
 
 /* ------------------------------------------------------ playing cards -- */
-
-static void record(Core *self, int action)
-{
-    if (self->nacts < self->cap)
-        self->acts[self->nacts++] = (unsigned char)action;
-}
 
 /* Every seat gives its chosen cards to the seat pass_step places on, at once. */
 static void exchange(Core *self)
@@ -605,6 +621,10 @@ static int finish_trick(Core *self)
         pts += value[c];
         if (c == self->win)
             winner = self->trick_seat[i];
+    }
+    if (winner < 0) {
+        PyErr_SetString(PyExc_RuntimeError, "the winning card is not in the trick");
+        return -1;
     }
     if (plan->dynamic) {
         long long extra;
@@ -681,6 +701,8 @@ static PyObject *illegal(Core *self, PyObject *action)
 static PyObject *Core_apply_action(Core *self, PyObject *arg)
 {
     long a = -1;
+    if (!ready(self))
+        return NULL;
     if (PyLong_Check(arg)) {
         a = PyLong_AsLong(arg);
         if (a == -1 && PyErr_Occurred()) {
@@ -706,13 +728,19 @@ static PyObject *Core_apply_action(Core *self, PyObject *arg)
     Py_RETURN_NONE;
 }
 
-/* play_legal(card): a card taken from legal_actions, not checked again (search). */
+/* play_legal(action): an action taken from legal_actions, not checked against the
+ * rules again (search); only that it is a card of the hand on turn (or a call in a
+ * trump call), so that nothing outside the deal's tables is ever read. */
 static PyObject *Core_play_legal(Core *self, PyObject *arg)
 {
+    if (!ready(self))
+        return NULL;
     long a = PyLong_AsLong(arg);
     if (a == -1 && PyErr_Occurred())
         return NULL;
-    if (a < 0 || a >= 64 || self->phase == PH_DONE) {
+    int held = self->phase != PH_DONE && 0 <= a && a < 52 && (self->hands[self->to_move] >> a & 1);
+    int called = self->phase == PH_CALL && 0 <= a && a < 64 && (self->calls >> a & 1);
+    if (self->phase == PH_CALL ? !called : !held) {
         PyErr_SetString(PyExc_ValueError, "an action of the seat on turn is expected");
         return NULL;
     }
@@ -733,6 +761,10 @@ static int draw(PyObject *grb, int n, int *out)
     Py_DECREF(r);
     if (bits == (unsigned long long)-1 && PyErr_Occurred())
         return -1;
+    if (n <= 0 || bits >> 32) {
+        PyErr_SetString(PyExc_ValueError, "getrandbits(32) and something to draw from expected");
+        return -1;
+    }
     *out = (int)((bits * (unsigned long long)n) >> 32);
     return 0;
 }
@@ -772,6 +804,10 @@ static int playout_card(Core *self, PyObject *grb)
     if (legal_play(self, &m) < 0)
         return -1;
     int count = popcount64(m), k = 0;
+    if (!m) {
+        PyErr_SetString(PyExc_RuntimeError, "no card to play");
+        return -1;
+    }
     int follow = self->led >= 0 && (self->hands[self->to_move] & SUIT[self->led]);
     if ((count > 1 || !follow) && draw(grb, count, &k) < 0)
         return -1;
@@ -815,6 +851,8 @@ static int playout_call(Core *self, PyObject *grb)
 
 static PyObject *Core_playout(Core *self, PyObject *grb)
 {
+    if (!ready(self))
+        return NULL;
     while (self->phase != PH_DONE) {
         int err = self->phase == PH_PASS ? playout_passes(self, grb)
                   : self->phase == PH_CALL ? playout_call(self, grb) : playout_card(self, grb);
@@ -838,6 +876,8 @@ static PyObject *Core_returns(Core *self, PyObject *unused) { return scores_list
 static PyObject *Core_legal_mask(Core *self, PyObject *unused)
 {
     uint64_t m;
+    if (!ready(self))
+        return NULL;
     if (legal_mask(self, &m) < 0)
         return NULL;
     return PyLong_FromUnsignedLongLong(m);
@@ -847,6 +887,8 @@ static PyObject *Core_legal_mask(Core *self, PyObject *unused)
  * but for empty program slots filled, as every copy would fill them). */
 static PyObject *Core_clone(Core *self, PyObject *unused)
 {
+    if (!ready(self))
+        return NULL;
     Core *o = (Core *)Py_TYPE(self)->tp_alloc(Py_TYPE(self), 0);
     if (o == NULL)
         return NULL;
