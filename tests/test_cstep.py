@@ -64,6 +64,9 @@ def _same(core, deal, where: str) -> None:
     assert core.legal_actions() == deal.legal_actions(), where
     assert core.returns() == deal.returns(), where
     assert core.phase == deal.phase, where
+    assert (core.trump, core.caller, core.trick_no, core.trick, core.hands, core.played, core.taken, core.tricks_won,
+            core.ended_early) == (deal.trump, deal.caller, deal.trick_no, deal.trick, deal.hands, deal.played,
+                                  deal.taken, deal.tricks_won, deal.ended_early), where
 
 
 def _refused(state, action):

@@ -12,7 +12,8 @@
  *             follow by led suit, discard by led suit), each a list of rules
  *             (keep mask, fallback). Shared: the Python side caches one per
  *             situation key (legality.Legality.key) and C fills an empty slot
- *             by asking Python once.
+ *             by asking Python once (a rule reading the winning card or the
+ *             hand makes its program live: asked at each decision instead).
  *   Core      one deal: passing, a trump call, then trick play, as TrickDeal
  *             does it (actions are ints below 64: cards 0..51, calls 53..57).
  *
@@ -419,7 +420,7 @@ static int Core_init(Core *self, PyObject *args, PyObject *kw)
         return -1;
     }
     self->trick_no = 1;
-    self->led = self->win = -1;
+    self->led = self->win = self->leader = -1;
     if (self->pass_step) {
         self->phase = PH_PASS;
         self->to_move = self->next[((dealer % n) + n) % n];

@@ -267,6 +267,24 @@ if _cstep is not None:
         def phase(self) -> Phase:
             return PHASES[self.phase_no]
 
+        @property
+        def contract(self):
+            return self.ctx.contract
+
+        @property
+        def players(self) -> int:
+            return self.ctx.players
+
+        @property
+        def trump(self) -> int:
+            """The trump suit (-1: none, or not called yet)."""
+            return self.ctx.trump if self.ctx.called else -1
+
+        @property
+        def caller(self) -> int:
+            """The seat that calls trumps (in the call, the seat on turn), -1 if none."""
+            return self.to_move if self.phase_no == CALL else self.ctx.caller
+
         def interpreter(self) -> TrickDeal:
             """The interpreter's ``TrickDeal`` of this position (replayed), for views."""
             return self.ctx.interpreter(self)
