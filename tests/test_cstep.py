@@ -101,7 +101,10 @@ def _play_both(core, deal, pick, rng, where: str) -> None:
             _clone_is_independent(core, deal, rng, f"{where}, step {step}")
         legal = deal.legal_actions()
         action = pick(legal)
-        core.apply_action(action)
+        if step % 3 == 2:  # the unchecked play search uses
+            core.play_legal(action)
+        else:
+            core.apply_action(action)
         deal.apply_action(action)
         step += 1
     assert core.actions == deal.actions, where

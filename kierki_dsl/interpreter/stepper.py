@@ -350,6 +350,15 @@ class InterpreterStepper:
         """Play the deal out at random, as ``Stepper.play_out`` does; the scores."""
         return play_out(self.deal, grb)
 
+    def play_legal(self, action: int) -> None:
+        self.deal.play_legal(action)
+
+    def __getattr__(self, name: str):
+        """Anything else of the interpreter's deal (hands, trick, trump, ...)."""
+        if name == "deal":  # not set yet (a copy being made): no recursion
+            raise AttributeError(name)
+        return getattr(self.deal, name)
+
 
 def _kth(mask: int, k: int) -> int:
     """The k-th lowest card of ``mask``."""
