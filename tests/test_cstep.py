@@ -46,15 +46,16 @@ def _carried(rs) -> list:
             if c is not None and stepper.carried(c, rs.players, rs.hand_size, rs.deck)]
 
 
-def _deal(rs, contract, seed: int) -> tuple:
-    """(core state, interpreter state) of the same deal."""
+def _deal(rs, contract, seed: int, direction: int = 0) -> tuple:
+    """(core state, interpreter state) of the same deal (``direction``: the ruleset's if 0)."""
+    direction = direction or rs.direction
     cards = [c for c in range(52) if rs.deck >> c & 1]
     dealer = seed % rs.players
-    hands = deal_masks(random.Random(seed), cards, dealer, rs.players, rs.direction)
+    hands = deal_masks(random.Random(seed), cards, dealer, rs.players, direction)
     dealt = [[c for c in range(52) if h >> c & 1] for h in hands]
     number = 1 + seed % 4
-    core = stepper.new_deal(contract, rs.players, rs.deck, dealer, dealt, rs.direction, number)
-    deal = contract.new_deal(rs.players, rs.deck, dealer, dealt, rs.direction, number)
+    core = stepper.new_deal(contract, rs.players, rs.deck, dealer, dealt, direction, number)
+    deal = contract.new_deal(rs.players, rs.deck, dealer, dealt, direction, number)
     return core, deal
 
 
@@ -169,11 +170,11 @@ HYPO_CONTRACTS = (("rulesets/games/hearts_openspiel.yaml", "hand"), ("rulesets/k
 
 @needs_core
 @settings(max_examples=40, deadline=None)
-@given(which=st.sampled_from(HYPO_CONTRACTS), seed=st.integers(0, 10**6),
+@given(which=st.sampled_from(HYPO_CONTRACTS), seed=st.integers(0, 10**6), direction=st.sampled_from((1, -1)),
        picks=st.lists(st.integers(0, 51), min_size=1, max_size=80))
-def test_core_steps_as_the_interpreter_hypothesis(which, seed, picks):
+def test_core_steps_as_the_interpreter_hypothesis(which, seed, direction, picks):
     rs = Ruleset.load(str(ROOT / which[0]))
-    core, deal = _deal(rs, rs.contracts[which[1]], seed)
+    core, deal = _deal(rs, rs.contracts[which[1]], seed, direction)
     it = iter(picks * 4)
     _play_both(core, deal, lambda legal: legal[next(it, 0) % len(legal)], random.Random(seed), f"{which} {seed}")
 
