@@ -15,6 +15,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import attrs
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -397,7 +398,8 @@ def test_the_core_refuses_what_would_read_outside_its_tables():
     from kierki_dsl.interpreter import _cstep
 
     bare = _cstep.Core.__new__(_cstep.Core)
-    for use in (bare.legal_actions, bare.clone, lambda: bare.apply_action(3), lambda: bare.playout(None)):
+    for use in (bare.legal_actions, bare.clone, lambda: bare.apply_action(3), lambda: bare.random_playout(None),
+                lambda: bare.thumb_playout(None)):
         with pytest.raises(RuntimeError, match="not initialised"):
             use()
     rs = Ruleset.load(str(ROOT / "rulesets/games/hearts_openspiel.yaml"))
@@ -409,3 +411,124 @@ def test_the_core_refuses_what_would_read_outside_its_tables():
     with pytest.raises(ValueError, match="getrandbits"):
         core.clone().play_out(lambda bits: 1 << 40)
     assert core.actions == []
+
+
+# -- deals started mid-deal from a seat's view (search's sampled worlds, IS-MCTS's) ------------
+
+def _from_view(rs, contract, seed: int, direction: int = 0, steps: int = -1, own_hands: bool = False):
+    """(core, interpreter, view, hands) of one deal started mid-deal from the view of the seat on
+    turn after ``steps`` random actions (-1: a random point of the deal), the other hands drawn
+    as search draws them (``own_hands``: the real ones); None if the deal is over by then."""
+    from kierki_dsl.players.search import sample_hands
+
+    _, deal = _deal(rs, contract, seed, direction)
+    rng = random.Random(seed * 7 + 1)
+    steps = rng.randrange(rs.hand_size * rs.players + 12) if steps < 0 else steps
+    for _ in range(steps):
+        if deal.is_terminal():
+            break
+        legal = deal.legal_actions()
+        deal.apply_action(legal[rng.randrange(len(legal))])
+    while not deal.is_terminal() and deal.phase != "play":  # passing or a trump call: on to play
+        legal = deal.legal_actions()
+        deal.apply_action(legal[rng.randrange(len(legal))])
+    if deal.is_terminal():
+        return None
+    view = deal.view(deal.current_player())
+    hands = list(deal.hands) if own_hands else sample_hands(view, rng)
+    core = stepper.core_from_view(contract, view, hands)
+    return core, contract.from_view(view, hands), view, hands
+
+
+@needs_core
+@pytest.mark.parametrize("path", SHIPPED)
+def test_core_started_from_a_view_steps_as_the_interpreter(path):
+    """Every carried shipped contract, started at random points of the deal from the view of
+    the seat on turn with sampled hands (as search and IS-MCTS start their worlds), steps as
+    the interpreter's ``from_view`` deal: compared at every step, illegal actions, clones,
+    views of the replayed position; and the search rollout from there plays the same cards
+    with the same draws."""
+    rs = Ruleset.load(str(ROOT / path))
+    contracts = _carried(rs)
+    if not contracts:
+        pytest.skip(f"{path}: no contract is carried by the core")
+    started = 0
+    for contract in contracts:
+        for seed in range(DEALS):
+            got = _from_view(rs, contract, seed)
+            if got is None:
+                continue
+            core, deal, view, hands = got
+            where = f"{path}: {contract.name}, deal {seed} from trick {view.trick_number}"
+            assert isinstance(core, stepper.Stepper), where
+            started += 1
+            rollout, reference = core.clone(), deal.clone()
+            rollout.playout(random.Random(seed))
+            reference.playout(random.Random(seed))
+            assert (rollout.actions, rollout.scores) == (reference.actions, reference.scores), where
+            rng = random.Random(seed)
+            _play_both(core, deal, lambda legal: legal[rng.randrange(len(legal))], rng, where)
+    assert started
+
+
+@needs_core
+@settings(max_examples=40, deadline=None)
+@given(which=st.sampled_from(HYPO_CONTRACTS), seed=st.integers(0, 10**6), direction=st.sampled_from((1, -1)),
+       steps=st.integers(0, 60), own=st.booleans(), draws=st.integers(0, 2**32))
+def test_core_started_from_a_view_hypothesis(which, seed, direction, steps, own, draws):
+    rs = Ruleset.load(str(ROOT / which[0]))
+    got = _from_view(rs, rs.contracts[which[1]], seed, direction, steps, own)
+    if got is None:
+        return
+    core, deal, _, _ = got
+    for _ in range(3):  # rollouts from the start and from clones: the same cards, draws and scores
+        a, b = core.clone(), deal.clone()
+        a.playout(random.Random(draws))
+        b.playout(random.Random(draws))
+        assert (a.actions, a.scores, a.tricks_won, a.taken) == (b.actions, b.scores, b.tricks_won, b.taken)
+        draws += 1
+    rng = random.Random(seed)
+    _play_both(core, deal, lambda legal: legal[rng.randrange(len(legal))], rng, f"{which} {seed}")
+
+
+def test_deal_from_view_falls_back_to_the_interpreter():
+    """What the core does not carry (an auction, a stock, exposures, a layout) or a view out of
+    play is the interpreter's ``from_view``; so is everything without the core."""
+    from kierki_dsl.interpreter.trickstate import TrickDeal
+
+    rs = Ruleset.load(str(ROOT / "rulesets/kierki_standard.yaml"))
+    got = _from_view(rs, rs.contracts["rozbojnik"], 1, steps=5)
+    assert got is not None
+    _, deal, view, hands = got
+    mine = stepper.deal_from_view(rs.contracts["rozbojnik"], view, hands)
+    assert isinstance(mine, stepper.Stepper if stepper.available() else TrickDeal)
+    for other in (attrs.evolve(view, phase="pass"), attrs.evolve(view, phase="call"),
+                  attrs.evolve(view, trick_number=view.tricks_total + 1)):
+        assert stepper.core_from_view(rs.contracts["rozbojnik"], other, hands) is None
+    trix = Ruleset.load(str(ROOT / "rulesets/games/trix.yaml"))
+    shown = next(c for c in trix.contracts.values() if c is not None and stepper.why_not_carried(c) == "exposures")
+    assert stepper.core_from_view(shown, view, hands) is None
+
+
+@needs_core
+def test_a_position_the_core_cannot_hold_is_refused():
+    """A position from elsewhere is checked before the core reads it: seats, cards and the
+    trick number in range, a trick shorter than a round; never a crash."""
+    rs = Ruleset.load(str(ROOT / "rulesets/games/hearts_openspiel.yaml"))
+    contract = rs.contracts["hand"]
+    core, _, view, hands = _from_view(rs, contract, 2, steps=9)
+    plan = core.ctx.compiled.plan
+    good = (view.seat, view.seat, view.trick_number, view.played, False, [0] * 4, [0] * 4, [0] * 4, ())
+    stepper.Stepper(plan, core.ctx, hands, 0, 1, 0, 0, good)
+    for i, bad in ((0, 4), (1, -1), (2, 0), (2, 14), (3, 1 << 55), (8, ((0, 1),) * 4), (8, ((5, 1),)),
+                   (8, ((0, 52),)), (8, "xx")):
+        position = list(good)
+        position[i] = bad
+        with pytest.raises((ValueError, TypeError)):
+            stepper.Stepper(plan, core.ctx, hands, 0, 1, 0, 0, tuple(position))
+    with pytest.raises(ValueError, match="cards 0..51"):
+        stepper.Stepper(plan, core.ctx, [1 << 60] + hands[1:], 0, 1, 0, 0, good)
+    with pytest.raises(ValueError, match="no passing"):
+        stepper.Stepper(plan, core.ctx, hands, 0, 1, 3, 1, good)
+    with pytest.raises(ValueError, match="starts in play"):
+        _deal(rs, contract, 0)[0].thumb_playout(random.Random(1).getrandbits)

@@ -77,7 +77,8 @@ static int as_int64(PyObject *o, int64_t *out)
 
 typedef struct {
     PyObject_HEAD
-    int players, tricks, follow_suit, dynamic, early, seats;
+    int players, tricks, follow_suit, dynamic, early, seats, positive;
+    unsigned char rank[52];      /* each card's strength in its suit (the contract's order) */
     uint64_t refresh;            /* bit n: trick n's start may change the programs */
     uint64_t beats[52];          /* cards that beat each card winning a trick */
     int64_t trick_points[MAXTRICKS + 2];
@@ -130,13 +131,15 @@ static int read_ints(PyObject *seq, int64_t *out, Py_ssize_t n, const char *what
 }
 
 /* Plan(players, tricks, follow_suit, beats[52], trick_points[tricks + 2],
- *      values[tricks + 2][52], refresh, dynamic, early, seats) */
+ *      values[tricks + 2][52], refresh, dynamic, early, seats, ranks[52], positive)
+ * ranks and positive are what the rule-of-thumb playout reads (trickkernel.playout):
+ * each card's strength in its suit, and whether taking tricks is good. */
 static int Plan_init(Plan *self, PyObject *args, PyObject *kw)
 {
-    PyObject *beats, *tp, *values;
+    PyObject *beats, *tp, *values, *ranks;
     unsigned long long refresh;
-    if (!PyArg_ParseTuple(args, "iipOOOKppp", &self->players, &self->tricks, &self->follow_suit, &beats, &tp,
-                          &values, &refresh, &self->dynamic, &self->early, &self->seats))
+    if (!PyArg_ParseTuple(args, "iipOOOKpppOp", &self->players, &self->tricks, &self->follow_suit, &beats, &tp,
+                          &values, &refresh, &self->dynamic, &self->early, &self->seats, &ranks, &self->positive))
         return -1;
     if (self->players < 1 || self->players > MAXP || self->tricks < 1 || self->tricks > MAXTRICKS) {
         PyErr_SetString(PyExc_ValueError, "players 1..8 and tricks 1..52 expected");
@@ -144,8 +147,17 @@ static int Plan_init(Plan *self, PyObject *args, PyObject *kw)
     }
     self->refresh = refresh;
     Py_ssize_t rows = self->tricks + 2;
-    if (read_masks(beats, self->beats, 52, "beats") < 0 || read_ints(tp, self->trick_points, rows, "trick points") < 0)
+    int64_t rank[52];
+    if (read_masks(beats, self->beats, 52, "beats") < 0 || read_ints(tp, self->trick_points, rows, "trick points") < 0
+        || read_ints(ranks, rank, 52, "ranks") < 0)
         return -1;
+    for (int c = 0; c < 52; c++) {
+        if (rank[c] < 0 || rank[c] > 255) {
+            PyErr_SetString(PyExc_ValueError, "ranks: 0..255 expected");
+            return -1;
+        }
+        self->rank[c] = (unsigned char)rank[c];
+    }
     PyMem_Free(self->values);
     self->values = PyMem_Calloc(rows * 52, sizeof(int64_t));
     if (self->values == NULL) {
@@ -386,14 +398,85 @@ static int call_trump(Core *self, int action)
     return start_play(self);
 }
 
-/* Core(plan, ctx, hands, dealer, direction, pass_count, pass_step) */
+#define DECK52 ((1ULL << 52) - 1)
+
+/* A position in play taken from a seat's view (TrickDeal.from_view):
+ * (to_move, leader, trick_no, played, hearts_broken, scores[n], taken[n], tricks_won[n],
+ *  trick ((seat, card), ...)); the winning card of the trick is worked out from the plan. */
+static int place(Core *self, PyObject *pos)
+{
+    int n = self->players, broken;
+    unsigned long long played;
+    PyObject *scores, *taken, *won, *trick;
+    if (!PyTuple_Check(pos)) {
+        PyErr_SetString(PyExc_TypeError, "position: a tuple expected");
+        return -1;
+    }
+    if (!PyArg_ParseTuple(pos, "iiiKpOOOO", &self->to_move, &self->leader, &self->trick_no, &played, &broken,
+                          &scores, &taken, &won, &trick))
+        return -1;
+    int64_t w[MAXP];
+    if (read_ints(scores, self->scores, n, "scores") < 0 || read_masks(taken, self->taken, n, "taken") < 0
+        || read_ints(won, w, n, "tricks won") < 0)
+        return -1;
+    if (self->to_move < 0 || self->to_move >= n || self->leader < 0 || self->leader >= n || self->trick_no < 1
+        || self->trick_no > self->plan->tricks || (played & ~DECK52)) {
+        PyErr_SetString(PyExc_ValueError, "position: a seat on turn, a leader, a trick number of the deal expected");
+        return -1;
+    }
+    self->played = played;
+    self->hearts_broken = broken;
+    for (int s = 0; s < n; s++) {
+        self->tricks_won[s] = (int)w[s];
+        if (self->taken[s] & ~DECK52) {
+            PyErr_SetString(PyExc_ValueError, "position: cards taken expected");
+            return -1;
+        }
+    }
+    PyObject *fast = PySequence_Fast(trick, "trick");
+    if (fast == NULL)
+        return -1;
+    Py_ssize_t len = PySequence_Fast_GET_SIZE(fast);
+    int err = len >= n;
+    for (Py_ssize_t i = 0; !err && i < len; i++) {
+        int seat, card;
+        PyObject *play = PySequence_Fast_GET_ITEM(fast, i);
+        err = !PyTuple_Check(play) || !PyArg_ParseTuple(play, "ii", &seat, &card);
+        if (err)
+            break;
+        err = seat < 0 || seat >= n || card < 0 || card >= 52;
+        if (err)
+            break;
+        self->trick_seat[i] = seat;
+        self->trick_card[i] = card;
+        if (i == 0) {
+            self->led = card / 13;
+            self->win = card;
+        } else if (self->plan->beats[self->win] >> card & 1) {
+            self->win = card;
+        }
+    }
+    Py_DECREF(fast);
+    if (err) {
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_ValueError, "position: a trick in progress of (seat, card) pairs expected");
+        return -1;
+    }
+    self->trick_len = (int)len;
+    self->phase = PH_PLAY;
+    self->lvalid = 0;
+    return at_trick(self);
+}
+
+/* Core(plan, ctx, hands, dealer, direction, pass_count, pass_step[, position]): a deal
+ * from its start (passing, a trump call or the first lead), or from a position in play. */
 static int Core_init(Core *self, PyObject *args, PyObject *kw)
 {
     Plan *plan;
-    PyObject *ctx, *hands;
+    PyObject *ctx, *hands, *pos = Py_None;
     int dealer;
-    if (!PyArg_ParseTuple(args, "O!OOiiii", &PlanType, &plan, &ctx, &hands, &dealer, &self->direction,
-                          &self->pass_count, &self->pass_step))
+    if (!PyArg_ParseTuple(args, "O!OOiiii|O", &PlanType, &plan, &ctx, &hands, &dealer, &self->direction,
+                          &self->pass_count, &self->pass_step, &pos))
         return -1;
     if (self->plan != NULL) {
         PyErr_SetString(PyExc_TypeError, "a core is initialised once");
@@ -411,8 +494,13 @@ static int Core_init(Core *self, PyObject *args, PyObject *kw)
     self->players = n;
     if (read_masks(hands, self->hands, n, "hands") < 0)
         return -1;
-    for (int s = 0; s < n; s++)
+    for (int s = 0; s < n; s++) {
+        if (self->hands[s] & ~DECK52) {
+            PyErr_SetString(PyExc_ValueError, "hands: cards 0..51 expected");
+            return -1;
+        }
         self->next[s] = ((s + self->direction) % n + n) % n;
+    }
     self->cap = self->pass_count * n + 52 + 1;
     self->acts = PyMem_Malloc(self->cap);
     if (self->acts == NULL) {
@@ -421,6 +509,13 @@ static int Core_init(Core *self, PyObject *args, PyObject *kw)
     }
     self->trick_no = 1;
     self->led = self->win = self->leader = -1;
+    if (pos != Py_None) {
+        if (self->pass_step) {
+            PyErr_SetString(PyExc_ValueError, "a position in play has no passing ahead");
+            return -1;
+        }
+        return place(self, pos);
+    }
     if (self->pass_step) {
         self->phase = PH_PASS;
         self->to_move = self->next[((dealer % n) + n) % n];
@@ -752,20 +847,38 @@ static PyObject *Core_play_legal(Core *self, PyObject *arg)
 
 /* ------------------------------------------------------ random playout -- */
 
-/* draw(n) = (getrandbits(32) * n) >> 32, fastplay's protocol. */
-static int draw(PyObject *grb, int n, int *out)
+/* getrandbits(k) of the random source grb. */
+static int getbits(PyObject *grb, int k, unsigned long long *out)
 {
-    PyObject *r = PyObject_CallFunction(grb, "i", 32);
+    PyObject *arg = PyLong_FromLong(k);
+    if (arg == NULL)
+        return -1;
+    PyObject *r = PyObject_CallOneArg(grb, arg);
+    Py_DECREF(arg);
     if (r == NULL)
         return -1;
     unsigned long long bits = PyLong_AsUnsignedLongLong(r);
     Py_DECREF(r);
     if (bits == (unsigned long long)-1 && PyErr_Occurred())
         return -1;
-    if (n <= 0 || bits >> 32) {
+    if (bits >> k) {
+        PyErr_Format(PyExc_ValueError, "getrandbits(%d) expected", k);
+        return -1;
+    }
+    *out = bits;
+    return 0;
+}
+
+/* draw(n) = (getrandbits(32) * n) >> 32, fastplay's protocol. */
+static int draw(PyObject *grb, int n, int *out)
+{
+    unsigned long long bits;
+    if (n <= 0) {
         PyErr_SetString(PyExc_ValueError, "getrandbits(32) and something to draw from expected");
         return -1;
     }
+    if (getbits(grb, 32, &bits) < 0)
+        return -1;
     *out = (int)((bits * (unsigned long long)n) >> 32);
     return 0;
 }
@@ -850,7 +963,7 @@ static int playout_call(Core *self, PyObject *grb)
     return call_trump(self, (int)action);
 }
 
-static PyObject *Core_playout(Core *self, PyObject *grb)
+static PyObject *Core_random_playout(Core *self, PyObject *grb)
 {
     if (!ready(self))
         return NULL;
@@ -858,6 +971,86 @@ static PyObject *Core_playout(Core *self, PyObject *grb)
         int err = self->phase == PH_PASS ? playout_passes(self, grb)
                   : self->phase == PH_CALL ? playout_call(self, grb) : playout_card(self, grb);
         if (err < 0)
+            return NULL;
+    }
+    return scores_list(self);
+}
+
+/* The rule of thumb of trickkernel._thumb among the legal cards m (two or more) of a
+ * trick in progress: where tricks pay, the weakest card that wins (else the weakest);
+ * following where tricks cost, the strongest card that loses (else the strongest); else
+ * the card carrying the fewest points, the strongest of those. Ties go to the lowest card
+ * id, as Python's min and max over the ascending list keep the first. */
+static int thumb_card(const Core *self, uint64_t m)
+{
+    const Plan *plan = self->plan;
+    const unsigned char *rank = plan->rank;
+    uint64_t beating = m & plan->beats[self->win];
+    int best = -1;
+    if (plan->positive) {
+        for (uint64_t pool = beating ? beating : m; pool; pool &= pool - 1) {
+            int c = lowest(pool);
+            if (best < 0 || rank[c] < rank[best])
+                best = c;
+        }
+        return best;
+    }
+    if (lowest(m) / 13 == self->led) {
+        uint64_t losing = m & ~beating;
+        for (uint64_t pool = losing ? losing : m; pool; pool &= pool - 1) {
+            int c = lowest(pool);
+            if (best < 0 || rank[c] > rank[best])
+                best = c;
+        }
+        return best;
+    }
+    const int64_t *value = plan->values + 52 * self->trick_no;
+    for (uint64_t pool = m; pool; pool &= pool - 1) {
+        int c = lowest(pool);
+        if (best < 0 || value[c] < value[best] || (value[c] == value[best] && rank[c] > rank[best]))
+            best = c;
+    }
+    return best;
+}
+
+/* thumb_playout(getrandbits): play the rest of the deal (in play) as trickkernel.playout
+ * does, drawing the same bits: one legal card is played without a draw; a lead draws the
+ * k-th legal card (getrandbits(32)); in a trick, getrandbits(2) == 0 draws one likewise,
+ * else the rule of thumb picks. The scores. */
+static PyObject *Core_thumb_playout(Core *self, PyObject *grb)
+{
+    if (!ready(self))
+        return NULL;
+    while (self->phase != PH_DONE) {
+        if (self->phase != PH_PLAY) {
+            PyErr_SetString(PyExc_ValueError, "the rule-of-thumb playout starts in play");
+            return NULL;
+        }
+        uint64_t m;
+        if (legal_play(self, &m) < 0)
+            return NULL;
+        if (!m) {
+            PyErr_SetString(PyExc_RuntimeError, "no card to play");
+            return NULL;
+        }
+        int card = lowest(m);
+        if (m & (m - 1)) {
+            int at_random = self->trick_len == 0;
+            if (!at_random) {
+                unsigned long long bits;
+                if (getbits(grb, 2, &bits) < 0)
+                    return NULL;
+                at_random = bits == 0;
+            }
+            int k;
+            if (!at_random)
+                card = thumb_card(self, m);
+            else if (draw(grb, popcount64(m), &k) < 0)
+                return NULL;
+            else
+                card = kth_bit(m, k);
+        }
+        if (play_card(self, card) < 0)
             return NULL;
     }
     return scores_list(self);
@@ -1007,8 +1200,10 @@ static PyMethodDef Core_methods[] = {
     {"current_player", (PyCFunction)Core_current_player, METH_NOARGS, "The seat on turn, -1 once over."},
     {"returns", (PyCFunction)Core_returns, METH_NOARGS, "Each seat's points."},
     {"clone", (PyCFunction)Core_clone, METH_NOARGS, "An independent copy."},
-    {"playout", (PyCFunction)Core_playout, METH_O,
+    {"random_playout", (PyCFunction)Core_random_playout, METH_O,
      "Play the deal out at random, draws from getrandbits (fastplay's protocol); the scores."},
+    {"thumb_playout", (PyCFunction)Core_thumb_playout, METH_O,
+     "Play the deal out by the rule of thumb of search rollouts (trickkernel.playout); the scores."},
     {NULL},
 };
 

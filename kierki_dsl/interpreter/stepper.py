@@ -27,6 +27,7 @@ import os
 from typing import Optional
 
 from ..cards import SUIT_MASK
+from ..rankorder import rank_key
 from .actions import call, called_suit
 from .envs import play_env, seat_env
 from .legality import LEAD
@@ -93,9 +94,11 @@ def _compiled(contract, players: int, tricks: int, trump: int, deck: int):
     rows = [tuple(values[n][0]) if 1 <= n <= tricks else (0,) * 52 for n in range(tricks + 2)]
     beat_masks = tuple(sum(1 << c for c in b) for b in beats)
     refresh_mask = sum(1 << n for n in refresh if 0 <= n < 64)
+    rank = rank_key(contract.order)  # what trickkernel.playout's rule of thumb reads
     plan = _cstep.Plan(players, tricks, contract.follow_suit, beat_masks,
                        tuple(trick_points[n] if n < len(trick_points) else 0 for n in range(tricks + 2)), rows,
-                       refresh_mask, bool(dynamic), bool(early), bool(seat_scorers))
+                       refresh_mask, bool(dynamic), bool(early), bool(seat_scorers),
+                       tuple(rank(c) for c in range(52)), values[1][1])
     return _Compiled(plan, kernel, tables, dynamic, seat_scorers)
 
 
@@ -135,20 +138,56 @@ def core_deal(contract, players: int, deck: int, dealer: int, dealt: list, direc
                    passing.count if offset else 0, direction * offset)
 
 
+def deal_from_view(contract, view, hands: list):
+    """The deal of a seat's ``view`` with the other hands assumed (``hands``, as search samples
+    them), to search on: on the compiled core where it carries the deal (``core_from_view``),
+    else the interpreter's ``contract.from_view``. Both clone, apply actions, ``playout(rng)``
+    (the rule-of-thumb rollout, the same draws) and tell ``scores``."""
+    got = core_from_view(contract, view, hands)
+    return contract.from_view(view, hands) if got is None else got
+
+
+def core_from_view(contract, view, hands: list):
+    """The deal of a seat's ``view`` in play with the other hands assumed, on the compiled
+    core (``TrickDeal.from_view``'s position: the trick in progress, scores, cards taken and
+    tricks won read from the view), or None when the core is not built, does not carry the
+    contract or the view is not of trick play."""
+    players, tricks = view.players, view.tricks_total
+    if (view.phase != "play" or view.layout is not None or not 1 <= view.trick_number <= tricks
+            or not carried(contract, players, tricks, view.deck)):
+        return None
+    got = _compiled(contract, players, tricks, view.trump, view.deck)
+    if got is None:
+        return None
+    taken, won = [0] * players, [0] * players
+    for _, plays, winner in view.completed:
+        for _, card in plays:
+            taken[winner] |= 1 << card
+        won[winner] += 1
+    ctx = _Deal(got, contract, players, view.deck, view.dealer, None, view.direction, view.deal_number, view.trump,
+                view.caller, True, tricks, (view, tuple(hands)))
+    ctx.bidder, ctx.bid = view.bidder, view.bid
+    leader = view.trick[0][0] if view.trick else view.seat
+    position = (view.seat, leader, view.trick_number, view.played, bool(view.played & SUIT_MASK[1]), view.scores,
+                taken, won, view.trick)
+    return Stepper(got.plan, ctx, hands, view.dealer, view.direction, 0, 0, position)
+
+
 class _Deal:
     """The Python side of one compiled deal (shared by its clones): what the core asks."""
 
     __slots__ = ("compiled", "contract", "players", "deck", "dealer", "dealt", "direction", "number",
-                 "tricks_total", "trump", "caller", "bidder", "bid", "called")
+                 "tricks_total", "trump", "caller", "bidder", "bid", "called", "seen")
 
     def __init__(self, compiled, contract, players, deck, dealer, dealt, direction, number, trump: int, caller: int,
-                 called: bool) -> None:
+                 called: bool, tricks: int = 0, seen=None) -> None:
         self.compiled, self.contract = compiled, contract
         self.players, self.deck, self.dealer, self.direction, self.number = players, deck, dealer, direction, number
-        self.dealt = dealt if isinstance(dealt, tuple) else tuple(tuple(d) for d in dealt)
-        self.tricks_total = len(dealt[0])
+        self.dealt = dealt if dealt is None or isinstance(dealt, tuple) else tuple(tuple(d) for d in dealt)
+        self.tricks_total = tricks or len(dealt[0])
         self.trump, self.caller, self.called = trump, caller, called  # called: the trump is known
         self.bidder, self.bid = -1, 0  # no auction: as TrickDeal has them
+        self.seen = seen  # (view, hands) of a deal started from a seat's view, else None
 
     def _seat_env(self, core) -> dict:
         return seat_env(self.dealer, self.players, self.caller, core.hands, self.deck, self.bidder, self.bid)
@@ -172,7 +211,7 @@ class _Deal:
         trump = called_suit(action)
         compiled = _compiled(self.contract, self.players, self.tricks_total, trump, self.deck)
         ctx = _Deal(compiled, self.contract, self.players, self.deck, self.dealer, self.dealt, self.direction,
-                    self.number, trump, core.to_move, True)
+                    self.number, trump, core.to_move, True, self.tricks_total, self.seen)
         return compiled.plan, ctx
 
     def _at_trick(self, core, number: int, broken: int, played: int) -> tuple:
@@ -226,8 +265,14 @@ class _Deal:
         self.interpreter(core).legal_mask()
 
     def interpreter(self, core) -> TrickDeal:
-        """The interpreter's deal in the core's position: the deal replayed."""
-        deal = self.contract.new_deal(self.players, self.deck, self.dealer, self.dealt, self.direction, self.number)
+        """The interpreter's deal in the core's position: the deal replayed (from the view
+        it started from, for a deal started from a seat's view)."""
+        if self.seen is not None:
+            view, hands = self.seen
+            deal = self.contract.from_view(view, list(hands))
+        else:
+            deal = self.contract.new_deal(self.players, self.deck, self.dealer, self.dealt, self.direction,
+                                          self.number)
         for a in core.actions:
             deal.apply_action(a)
         return deal
@@ -300,7 +345,12 @@ if _cstep is not None:
             """Play the deal out at random (``getrandbits`` ``grb``, ``fastplay``'s protocol:
             passes drawn seat by seat from seat 0; a lead or a discard draws among its legal
             cards, a follow of the suit led only when there is a choice); the scores."""
-            return self.playout(grb)
+            return self.random_playout(grb)
+
+        def playout(self, rng) -> None:
+            """Play the deal out for search as ``TrickDeal.playout`` does (the rule of thumb of
+            ``trickkernel.playout``, the same draws from ``rng``)."""
+            self.thumb_playout(rng.getrandbits)
 else:
     Stepper = None
 
@@ -403,4 +453,4 @@ def _pass_out(deal, grb) -> None:
         deal.apply_action(chosen[deal.to_move].pop(0))
 
 
-__all__ = ["new_deal", "core_deal", "available", "carried", "why_not_carried", "Stepper", "InterpreterStepper", "play_out"]
+__all__ = ["new_deal", "core_deal", "deal_from_view", "core_from_view", "available", "carried", "why_not_carried", "Stepper", "InterpreterStepper", "play_out"]

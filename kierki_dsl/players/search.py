@@ -4,8 +4,10 @@ For each decision it deals the unseen cards at random *consistently with what is
 every seat gets as many cards as it holds, and a seat that showed out of a suit gets none of
 it — then plays every candidate action out to the end of the deal on the same sampled deals
 (common random numbers) and picks the one with the best average own score. Rollouts use the
-real interpreter (``from_view`` + ``clone``), so variants and other games need nothing extra;
-in them every seat follows a rule of thumb read from the contract's scoring tables (duck
+real rules (``from_view`` + ``clone``), so variants and other games need nothing extra: card
+play of a contract the compiled step core carries runs on it (``stepper.deal_from_view``, the
+same draws and results as the interpreter), anything else on the interpreter. In rollouts
+every seat follows a rule of thumb read from the contract's scoring tables (duck
 where tricks cost, win cheaply where they pay, throw the dearest card when void), with one
 move in four at random.
 
@@ -31,6 +33,7 @@ import time
 
 from ..cards import SUIT_MASK, bits
 from ..interpreter.actions import DONE
+from ..interpreter.stepper import deal_from_view
 from .base import WithFallback, register_player, thinking_budget
 from .sampling import deal_out, draws
 
@@ -72,7 +75,7 @@ class SearchPlayer(WithFallback):
                 st.play_from_start()
 
             return self._search(view, legal, sample, bet, tie=lambda a: a == DONE)  # on a tie, do not bet
-        return self._search(view, legal, lambda rng: contract.from_view(view, sample_hands(view, rng)),
+        return self._search(view, legal, lambda rng: deal_from_view(contract, view, sample_hands(view, rng)),
                             lambda st, a: st.apply_action(a))
 
     #: Most bids (besides a pass) an auction decision weighs: the lowest ones allowed.
