@@ -117,9 +117,14 @@ class KierkiState(pyspiel.State):
         return self.core.chance_outcomes()
 
     def _apply_action(self, action):
-        before, chance = self.core.totals, self.core.is_chance()
-        self.core.apply_action(int(action))
-        paid = [float(b - a) for a, b in zip(before, self.core.totals)]
+        core = self.core
+        before, chance = core.totals, core.is_chance()
+        core.apply_action(int(action))
+        if core.totals is before:  # nothing paid (the totals change only as a deal ends: a new list)
+            if not chance:
+                self._rewards = [0.0] * len(before)
+            return
+        paid = [float(b - a) for a, b in zip(before, core.totals)]
         if chance:  # chance nodes pay nothing: what was paid before them still stands
             paid = [p + r for p, r in zip(paid, self._rewards)]
         self._rewards = paid

@@ -15,11 +15,13 @@ Every decision is logged as an *event* with the seat allowed to see it (``None``
 """
 from __future__ import annotations
 
+import functools
 from typing import Optional
 
 from ..cards import bits, card_str
 from ..interpreter.actions import BID_BASE, CHOOSE_BASE, EXPOSE_BASE, IllegalAction, action_str, is_choice
-from ..interpreter.stepper import core_deal
+from ..interpreter.phases import Phase
+from ..interpreter.stepper import core_deal, core_from_view
 from ..ruleset.model import Ruleset
 from ..values import frozen
 
@@ -29,6 +31,12 @@ MAX_BETS_PER_SEAT = 2  # a seat doubles, then redoubles, each other seat at most
 MAX_VOLUNTARY_PASSES = 200  # layout deals (interpreter/layout.py caps voluntary passes there)
 
 DEALER, DEALING, CHOOSE, PLAY, OVER = "dealer", "dealing", "choose", "play", "over"
+
+
+@functools.lru_cache(maxsize=4096)
+def _said(seat: int, action: int) -> str:
+    """The public event of ``seat`` taking ``action`` (made once per seat and action)."""
+    return f"p{seat} {action_str(action)}"
 
 
 class _Choose(Exception):
@@ -212,6 +220,16 @@ class GameState:
         step = self._step
         return self._deal if step is None else step
 
+    def seat_hand(self, seat: int) -> Optional[int]:
+        """The cards ``seat`` holds as its view shows them, None before the deal starts: read
+        from the compiled core during trick play (as ``TrickDeal.view`` shows it then: the
+        hand itself), without bringing the interpreter's deal to the core's position."""
+        step = self._step
+        if step is not None and step.phase is Phase.PLAY:
+            return step.hands[seat]
+        deal = self.deal
+        return None if deal is None else deal.view(seat).hand
+
     def deal_phase(self):
         """The phase of the deal in play (a ``Phase``), None between deals: without bringing
         the interpreter's deal to the core's position."""
@@ -284,6 +302,9 @@ class GameState:
 
     def apply_action(self, action: int) -> None:
         """Apply a chance outcome or a decision; ``IllegalAction`` if it is not allowed."""
+        if self.phase is PLAY:  # the common case first
+            self._decide(self._stepped().current_player(), action)
+            return
         if self.phase == OVER:
             raise IllegalAction("the game is over")
         if self.phase == DEALER:
@@ -332,12 +353,18 @@ class GameState:
             self.deal = deal  # the interpreter steps on: a forced card may not be in the hand
             deal.play_legal(action)
         self.log.append((self.k, seat, action))
-        self.events.append((None, f"p{seat} {action_str(action)}"))
+        self.events.append((None, _said(seat, action)))
         self._after_action()
 
     def _decide(self, seat: int, action: int) -> None:
         deal = self._stepped()
         phase = deal.phase
+        if phase is Phase.PLAY:  # the common case first: a card played, public
+            deal.apply_action(action)  # raises IllegalAction, leaving the state unchanged
+            self.log.append((self.k, seat, action))
+            self.events.append((None, _said(seat, action)))
+            self._after_action()
+            return
         if phase == "call":  # the caller decided on the cards he had seen: he remembers them
             seen = " ".join(card_str(c) for c in sorted(self.dealt[seat][: self.contract.call.after]))
             before = (seat, f"p{seat} saw {seen}")
@@ -358,7 +385,7 @@ class GameState:
             self.put_out += 1
             self._given(action)
         else:
-            self.events.append((None, f"p{seat} {action_str(action)}"))
+            self.events.append((None, _said(seat, action)))
         self._after_action()
 
     def _received(self) -> None:
@@ -381,23 +408,43 @@ class GameState:
     def from_deal(cls, spec: "GameSpec", deal, number: int) -> "GameState":
         """A one-deal game positioned at a deal state built elsewhere (e.g. from a seat's view
         with sampled hands, for a player's search): no history before it, returns the deal's."""
+        st = cls._positioned(spec, number, deal.contract, deal.dealer, deal.players, len(deal.record_exchange()))
+        st.deal = deal
+        st._after_action()
+        return st
+
+    @classmethod
+    def from_view(cls, spec: "GameSpec", contract, view, hands: list) -> "GameState":
+        """A one-deal game positioned at the deal of a seat's ``view`` with the other hands
+        assumed (``hands``): stepped on the compiled core where it carries the deal
+        (``stepper.core_from_view``), else ``from_deal`` of the interpreter's ``from_view``."""
+        step = core_from_view(contract, view, hands)
+        if step is None:
+            return cls.from_deal(spec, contract.from_view(view, hands), view.deal_number)
+        st = cls._positioned(spec, view.deal_number, contract, view.dealer, view.players, 0)  # no widow: none put out
+        st._deal, st._step = None, step
+        st._after_action()
+        return st
+
+    @classmethod
+    def _positioned(cls, spec: "GameSpec", number: int, contract, dealer: int, players: int,
+                    put_out: int) -> "GameState":
+        """A one-deal game in play of ``contract``, its deal state still to be set."""
         st = object.__new__(cls)
         st.spec = spec
         st.k = number - 1
-        st.first_dealer = deal.dealer
-        st.totals = [0] * deal.players
+        st.first_dealer = dealer
+        st.totals = [0] * players
         st.chosen = {}
         st.events, st.log = [], []
-        st.dealt = [[] for _ in range(deal.players)]
-        st.contract = deal.contract
-        st.deal = deal
-        st.dealer = deal.dealer
+        st.dealt = [[] for _ in range(players)]
+        st.contract = contract
+        st.dealer = dealer
         st.deal_start = None
         st.deal_first = 0
-        st.put_out = len(deal.record_exchange())
+        st.put_out = put_out
         st.asked = (-1, [])
         st.phase = PLAY
-        st._after_action()
         return st
 
     def clone(self) -> "GameState":

@@ -79,10 +79,10 @@ def hand_of(state: GameState, seat: int) -> int:
     """The cards the seat holds as it sees them (none while the cards are still being dealt)."""
     if state.phase in (DEALER, DEALING):
         return 0
-    view = seat_view(state, seat)
-    if view is None:  # dealt, a declarer's choice pending: the seat has picked up its cards
+    hand = state.seat_hand(seat)
+    if hand is None:  # dealt, a declarer's choice pending: the seat has picked up its cards
         return sum(1 << c for c in state.dealt[seat])
-    return view.hand
+    return hand
 
 
 def phase_of(state: GameState) -> str:

@@ -72,6 +72,7 @@ def _trumps(contract) -> tuple:
     return contract.call.choices if contract.call is not None else (contract.trump,)
 
 
+@functools.lru_cache(maxsize=256)
 def carried(contract, players: int, tricks: int, deck: int) -> bool:
     """Whether ``new_deal`` steps deals of ``contract`` on the compiled core."""
     return (_cstep is not None and why_not_carried(contract) is None

@@ -1,7 +1,7 @@
 """``ismcts``: OpenSpiel's Information Set MCTS searching our game through the adapter.
 
 Needs the extra: ``pip install 'kierki-dsl[openspiel]'``. For each card to play it builds
-the deal from its own ``SeatView`` (``adapters.game.GameState.from_deal``, an OpenSpiel state
+the deal from its own ``SeatView`` (``adapters.game.GameState.from_view``, an OpenSpiel state
 of ``kierki_dsl.openspiel``), lets ``open_spiel.python.algorithms.ismcts.ISMCTSBot`` search it
 with random-rollout evaluation, and draws every world the search needs from the view alone:
 unseen cards dealt at random consistently with hand sizes, shown voids and the trump call
@@ -77,9 +77,7 @@ def _world(game, contract, view, rng: random.Random):
     """An OpenSpiel state of the view's deal with the unseen cards drawn at random."""
     from ..openspiel import KierkiState
 
-    deal = contract.from_view(view, sample_hands(view, rng))
-
-    return KierkiState(game, GameState.from_deal(game.spec, deal, view.deal_number))
+    return KierkiState(game, GameState.from_view(game.spec, contract, view, sample_hands(view, rng)))
 
 
 def _scale(view, contract) -> float:

@@ -21,19 +21,24 @@ def deal_out(cards: list, room: list, able: Callable[[int, bool], list], below: 
              tries: int = 24) -> Optional[list]:
     """Hand masks (one per entry of ``room``) holding every card of ``cards``, or None.
 
-    ``able(card, relax)`` lists the places that may hold the card; the last try passes
-    ``relax=True`` so the caller may drop soft constraints (such as inferred voids)."""
+    ``able(card, relax)`` lists the places that may hold the card (the same answer every time
+    it is asked); the last try passes ``relax=True`` so the caller may drop soft constraints
+    (such as inferred voids)."""
+    asked: dict = {}  # relax -> each card's places (``able`` is asked once per card and relax)
     for attempt in range(tries):
         relax = attempt == tries - 1
+        places = asked.get(relax)
+        if places is None:
+            places = asked[relax] = {c: able(c, relax) for c in cards}
         order = list(cards)
         for i in range(len(order) - 1, 0, -1):  # shuffle
             j = below(i + 1)
             order[i], order[j] = order[j], order[i]
-        order.sort(key=lambda c: len(able(c, relax)))
+        order.sort(key=lambda c: len(places[c]))
         left = list(room)
         hands = [0] * len(room)
         for c in order:
-            options = [s for s in able(c, relax) if left[s] > 0]
+            options = [s for s in places[c] if left[s] > 0]
             if not options:
                 break
             r = below(sum(left[s] for s in options))

@@ -1,0 +1,118 @@
+"""The search players' rates with deals stepped on the compiled step core and on the
+interpreter, in the same process, interleaved round by round.
+
+    python benchmarks/bench_search.py [--rounds 3] [--deals 3] [--time 0.02]
+
+``search`` (default 24 samples) at seat 0 against three heuristic players, the first
+``--deals`` deals of Kierki (standard profile) and of Hearts: its playouts per second (its own
+thinking time, wall clock) with its sampled worlds on the core (``stepper.deal_from_view``)
+and on the interpreter (``contract.from_view``), and whether both played the same cards (they
+must: the same draws, the same results). Where ``open-spiel`` is installed, ``ismcts`` the
+same way: the seconds one simulation takes (a fixed 40 simulations per decision, so both
+search the same trees) and the simulations per decision it reaches at equal think time
+(``--time``), its worlds built on the core (``GameState.from_view``) and on the interpreter.
+Medians of the rounds; the machine's load average is printed, as other jobs slow wall time.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from kierki_dsl.interpreter import stepper  # noqa: E402
+from kierki_dsl.interpreter.match import MatchRunner  # noqa: E402
+from kierki_dsl.players.base import make_player  # noqa: E402
+from kierki_dsl.ruleset.model import Ruleset  # noqa: E402
+
+GAMES = {"Kierki": "rulesets/kierki_standard.yaml", "Hearts": "rulesets/games/hearts.yaml"}
+REAL = stepper.core_from_view
+
+
+def _on(core: bool) -> None:
+    """Build sampled worlds on the core (True) or on the interpreter (False)."""
+    import kierki_dsl.adapters.game as adapter_game
+
+    chosen = REAL if core else (lambda *args: None)
+    stepper.core_from_view = chosen
+    adapter_game.core_from_view = chosen
+
+
+def _match(path: str, setting: str, deals: int) -> tuple:
+    """(the player's stats, every deal's plays) of one seeded match, cut after ``deals``."""
+    rs = Ruleset.load(str(ROOT / path))
+    p = make_player(setting)
+    players = [p] + [make_player("heuristic") for _ in range(rs.players - 1)]
+    plays = []
+    for r in MatchRunner(rs, players, 1).deals():
+        plays.append((r.plays, r.scores))
+        if r.number >= deals:
+            break
+    return p.stats, plays
+
+
+def search_figures(rounds: int, deals: int) -> None:
+    for name, path in GAMES.items():
+        rates = {True: [], False: []}
+        same = True
+        for _ in range(rounds):
+            got = {}
+            for core in (False, True):
+                _on(core)
+                stats, plays = _match(path, "search", deals)
+                rates[core].append(stats["playouts"] / stats["seconds"])
+                got[core] = plays
+            same &= got[True] == got[False]
+        _on(True)
+        c, i = statistics.median(rates[True]), statistics.median(rates[False])
+        print(f"search, {name}: {c:.0f} playouts/s with its worlds on the core, {i:.0f} on the interpreter "
+              f"(ratio {c / i:.2f}); the same plays: {'yes' if same else 'NO'}")
+
+
+def ismcts_figures(rounds: int, deals: int, seconds: float) -> None:
+    try:
+        import pyspiel  # noqa: F401
+    except ImportError:
+        print("ismcts: open-spiel is not installed (pip install 'kierki-dsl[openspiel]')")
+        return
+    for name, path in GAMES.items():
+        per_sim = {True: [], False: []}
+        reached = {True: [], False: []}
+        for _ in range(rounds):
+            for core in (False, True):
+                _on(core)
+                stats, _ = _match(path, "ismcts:40", deals)
+                per_sim[core].append(stats["seconds"] / stats["simulations"])
+                stats, _ = _match(path, f"ismcts:{seconds}s", deals)
+                reached[core].append(stats["simulations"] / stats["decisions"])
+        _on(True)
+        c, i = statistics.median(per_sim[True]), statistics.median(per_sim[False])
+        rc, ri = statistics.median(reached[True]), statistics.median(reached[False])
+        print(f"ismcts, {name}: {c * 1000:.2f} ms per simulation with its worlds on the core, {i * 1000:.2f} on the "
+              f"interpreter (ratio {i / c:.2f}); at {seconds} s per decision {rc:.1f} simulations per decision on "
+              f"the core, {ri:.1f} on the interpreter")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--deals", type=int, default=3, help="deals of each match")
+    ap.add_argument("--time", type=float, default=0.02, help="ismcts think time per decision for the equal-time figure")
+    ap.add_argument("--only", choices=["search", "ismcts"], default=None)
+    args = ap.parse_args()
+    if not stepper.available():
+        raise SystemExit("the compiled step core is not built here (pip install -e . with a C compiler)")
+    print(f"machine: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}; {args.rounds} rounds, "
+          f"interleaved; {args.deals} deals per match")
+    if args.only != "ismcts":
+        search_figures(args.rounds, args.deals)
+    if args.only != "search":
+        ismcts_figures(args.rounds, args.deals, args.time)
+
+
+if __name__ == "__main__":
+    main()
