@@ -2,8 +2,11 @@
 every shipped contract it carries exactly as the interpreter's ``TrickDeal``: at every step the
 same seat on turn, legal actions, terminal flag and returns for the same random actions; illegal
 actions refused with the same reason; clones independent; its random playout scores as the fast
-kernel (``fastplay``) and the interpreter do for the same seeds. The fallback (no core, or
-``KIERKI_NO_C=1``) answers the same through the interpreter.
+kernel (``fastplay``) and the interpreter do for the same seeds. Deals started mid-deal from a
+seat's view with assumed hands (search's and IS-MCTS's sampled worlds) step as the
+interpreter's ``from_view`` deal and play search's rule-of-thumb rollout with the same draws;
+seeded ``search`` and ``ismcts`` matches play the same cards either way. The fallback (no
+core, or ``KIERKI_NO_C=1``) answers the same through the interpreter.
 
 Under ``KIERKI_REQUIRE_C=1`` (CI) a core that was not built is a failure, not a skip.
 """
@@ -291,6 +294,13 @@ while not deal.is_terminal():
 assert st.returns() == deal.returns() and st.actions == deal.actions and st.is_terminal()
 assert other.play_out(random.Random(2).getrandbits) == stepper.play_out(c.new_deal(4, rs.deck, 3, dealt, 1, 1),
                                                                         random.Random(2).getrandbits)
+fresh = c.new_deal(4, rs.deck, 3, dealt, 1, 1)
+while fresh.phase != "play":
+    fresh.apply_action(fresh.legal_actions()[0])
+view = fresh.view(fresh.current_player())
+from kierki_dsl.interpreter.trickstate import TrickDeal
+assert stepper.core_from_view(c, view, fresh.hands) is None
+assert type(stepper.deal_from_view(c, view, fresh.hands)) is TrickDeal
 print("fallback ok")
 """
 
@@ -532,3 +542,52 @@ def test_a_position_the_core_cannot_hold_is_refused():
         stepper.Stepper(plan, core.ctx, hands, 0, 1, 3, 1, good)
     with pytest.raises(ValueError, match="starts in play"):
         _deal(rs, contract, 0)[0].thumb_playout(random.Random(1).getrandbits)
+
+
+def _seeded_match(path: str, setting: str, deals: int, monkeypatch, core: bool) -> list:
+    """(plays, scores) of the first ``deals`` deals of a seeded match of ``setting`` at seat 0
+    against heuristic players, its sampled worlds on the core or (``core`` False) on the
+    interpreter."""
+    import kierki_dsl.adapters.game as adapter_game
+    from kierki_dsl.interpreter.match import MatchRunner
+    from kierki_dsl.players.base import make_player
+
+    with monkeypatch.context() as m:
+        if not core:
+            m.setattr(stepper, "core_from_view", lambda *args: None)
+            m.setattr(adapter_game, "core_from_view", lambda *args: None)
+        rs = Ruleset.load(str(ROOT / path))
+        players = [make_player(setting)] + [make_player("heuristic") for _ in range(rs.players - 1)]
+        out = []
+        for r in MatchRunner(rs, players, 7).deals():
+            out.append((r.plays, r.scores))
+            if r.number >= deals:
+                break
+    return out
+
+
+@needs_core
+@pytest.mark.parametrize("path", ["rulesets/kierki_standard.yaml", "rulesets/games/hearts.yaml",
+                                  "rulesets/variants/must_ruff.yaml", "rulesets/variants/three_players.yaml"])
+def test_search_plays_the_same_cards_on_the_core(path, monkeypatch):
+    """A seeded ``search`` match is the same whether its sampled worlds step on the core or on
+    the interpreter: the same rollouts, the same draws (tests/test_golden_matches.py holds it
+    to the records made before the core)."""
+    import kierki_dsl.players.search as search
+
+    built = []
+    with monkeypatch.context() as m:
+        m.setattr(search, "deal_from_view", lambda *a: built.append(stepper.deal_from_view(*a)) or built[-1])
+        on_core = _seeded_match(path, "search:6", 3, monkeypatch, True)
+    assert any(isinstance(s, stepper.Stepper) for s in built), "no world was built on the core"
+    assert on_core == _seeded_match(path, "search:6", 3, monkeypatch, False)
+
+
+@needs_core
+def test_ismcts_plays_the_same_cards_on_the_core(monkeypatch):
+    """A seeded ``ismcts`` match with a fixed number of simulations is the same whether its
+    worlds step on the core or on the interpreter."""
+    pytest.importorskip("pyspiel")
+    for path in ("rulesets/games/hearts.yaml", "rulesets/kierki_standard.yaml"):
+        assert (_seeded_match(path, "ismcts:12", 1, monkeypatch, True)
+                == _seeded_match(path, "ismcts:12", 1, monkeypatch, False)), path
