@@ -15,7 +15,11 @@
  *             by asking Python once (a rule reading the winning card or the
  *             hand makes its program live: asked at each decision instead).
  *   Core      one deal: passing, a trump call, then trick play, as TrickDeal
- *             does it (actions are ints below 64: cards 0..51, calls 53..57).
+ *             does it (actions are ints below 64: cards 0..51, calls 53..57);
+ *             or one started in play at a position from a seat's view with
+ *             assumed hands (TrickDeal.from_view: search's sampled worlds). It
+ *             plays out at random (random_playout, fastplay's draws) or by
+ *             search's rule of thumb (thumb_playout, trickkernel.playout's draws).
  *
  * Everything rare calls back into Python through the deal's context object
  * (`ctx`): what comes first, a trump call or the first lead (_begin), the
