@@ -6,6 +6,10 @@ the contract is one it carries, else the interpreter's ``TrickDeal`` — the sam
 ``is_terminal``, ``current_player``, ``returns``, ``clone``, ``actions`` (the history),
 ``play_out(getrandbits)`` (the rest of the deal at random, ``fastplay``'s protocol) and
 ``interpreter()`` (the ``TrickDeal`` of the same position, for views and anything else).
+``deal_from_view(contract, view, hands)`` mirrors ``contract.from_view``: a deal started in
+play from a seat's view with the other hands assumed (search's sampled worlds), whose
+``playout(rng)`` is search's rule-of-thumb rollout (``trickkernel.playout``: the same cards
+for the same draws).
 
 The core knows nothing of any game: this module compiles a contract into its tables — the
 cards beating each card (trump and rank order), static points per trick and card, the trick
