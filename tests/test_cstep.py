@@ -591,3 +591,39 @@ def test_ismcts_plays_the_same_cards_on_the_core(monkeypatch):
     for path in ("rulesets/games/hearts.yaml", "rulesets/kierki_standard.yaml"):
         assert (_seeded_match(path, "ismcts:12", 1, monkeypatch, True)
                 == _seeded_match(path, "ismcts:12", 1, monkeypatch, False)), path
+
+
+@needs_core
+@settings(max_examples=80, deadline=None)
+@given(seed=st.integers(0, 2**32), cards=st.sets(st.integers(0, 51), max_size=40), room=st.lists(st.integers(0, 14),
+       min_size=1, max_size=9), tries=st.integers(0, 6), data=st.data())
+def test_compiled_sampling_deals_as_the_python_kernel(seed, cards, room, tries, data):
+    """``players.sampling.deal_out`` in C (``_cstep.deal_out``) gives the hands the Python
+    kernel gives for the same draws, fitting or not (a relaxed last try), and leaves the
+    random stream at the same point."""
+    from kierki_dsl.players import sampling
+
+    cards = sorted(cards, key=lambda c: (c * 7919) % 53)
+    strict = {c: data.draw(st.lists(st.integers(0, len(room) - 1), unique=True)) for c in cards}
+
+    def able(card, relax):
+        return list(range(len(room)))[::-1] if relax else strict[card]
+
+    a, b = random.Random(seed), random.Random(seed)
+    got = sampling.deal_out(cards, room, able, sampling.draws(a), tries)
+    assert got == sampling.deal_out_python(cards, room, able, sampling.draws(b), tries)
+    assert a.getrandbits(32) == b.getrandbits(32)
+    if got is not None:
+        assert sum(got) == sum(1 << c for c in cards) and all(h.bit_count() <= r for h, r in zip(got, room))
+
+
+@needs_core
+def test_compiled_sampling_refuses_what_it_cannot_hold():
+    from kierki_dsl.interpreter import _cstep
+
+    grb = random.Random(1).getrandbits
+    for args in (([1], [1], [[1]]), ([1], [1] * 17, [[0]]), ([64], [1], [[0]]), ([1, 2], [2], [[0]]),
+                 (list(range(53)), [60], [[0]] * 53), ([1], [1], [[-1]])):
+        with pytest.raises(ValueError):
+            _cstep.deal_out(*args, grb, 2)
+    assert _cstep.deal_out([5], [1], [[0]], grb, 1) == [1 << 5]

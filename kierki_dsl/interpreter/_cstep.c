@@ -1224,10 +1224,146 @@ static PyTypeObject CoreType = {
     .tp_getset = Core_getset,
 };
 
+/* ------------------------------------------------------- dealing out -- */
+
+#define MAXPLACES 16    /* places a card may go to: the seats and a stock */
+
+/* deal_out(cards, room, places, getrandbits, tries): players/sampling.deal_out's kernel with
+ * each card's places given (places[i]: the places that may hold cards[i], in order): per
+ * try, the cards shuffled (Fisher-Yates from the end, below(i + 1)), sorted by their number
+ * of places (stable), then each card to one of its places with room left, drawn with weight
+ * equal to the room left; below(k) = (getrandbits(32) * k) >> 32. The hand masks, one per
+ * place, or None when no try fits every card. */
+static PyObject *deal_out(PyObject *module, PyObject *args)
+{
+    PyObject *cards_o, *room_o, *places_o, *grb;
+    int tries;
+    if (!PyArg_ParseTuple(args, "OOOOi", &cards_o, &room_o, &places_o, &grb, &tries))
+        return NULL;
+    int64_t card[52], room[MAXPLACES];
+    unsigned char nplaces[52], place[52][MAXPLACES];
+    PyObject *fc = PySequence_Fast(cards_o, "cards"), *fr = NULL, *fp = NULL;
+    if (fc == NULL)
+        return NULL;
+    PyObject *result = NULL;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(fc), nroom;
+    if (n > 52) {
+        PyErr_SetString(PyExc_ValueError, "deal_out: at most 52 cards expected");
+        goto done;
+    }
+    if (read_ints(cards_o, card, n, "cards") < 0)
+        goto done;
+    if ((fr = PySequence_Fast(room_o, "room")) == NULL)
+        goto done;
+    nroom = PySequence_Fast_GET_SIZE(fr);
+    if (nroom < 1 || nroom > MAXPLACES) {
+        PyErr_SetString(PyExc_ValueError, "deal_out: 1..16 places expected");
+        goto done;
+    }
+    if (read_ints(room_o, room, nroom, "room") < 0 || (fp = PySequence_Fast(places_o, "places")) == NULL)
+        goto done;
+    if (PySequence_Fast_GET_SIZE(fp) != n) {
+        PyErr_SetString(PyExc_ValueError, "deal_out: one list of places per card expected");
+        goto done;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (card[i] < 0 || card[i] >= 64) {
+            PyErr_SetString(PyExc_ValueError, "deal_out: cards 0..63 expected");
+            goto done;
+        }
+        PyObject *pl = PySequence_Fast(PySequence_Fast_GET_ITEM(fp, i), "places of a card");
+        if (pl == NULL)
+            goto done;
+        Py_ssize_t k = PySequence_Fast_GET_SIZE(pl);
+        int64_t at[MAXPLACES];
+        int err = k > MAXPLACES || read_ints(pl, at, k, "places of a card") < 0;
+        Py_DECREF(pl);
+        if (!err)
+            for (Py_ssize_t j = 0; j < k; j++)
+                err |= at[j] < 0 || at[j] >= nroom;
+        if (err) {
+            if (!PyErr_Occurred())
+                PyErr_SetString(PyExc_ValueError, "deal_out: places are indices of room");
+            goto done;
+        }
+        nplaces[i] = (unsigned char)k;
+        for (Py_ssize_t j = 0; j < k; j++)
+            place[i][j] = (unsigned char)at[j];
+    }
+    for (int attempt = 0; attempt < tries; attempt++) {
+        int order[52];
+        for (int i = 0; i < n; i++)
+            order[i] = i;
+        for (int i = (int)n - 1; i > 0; i--) {
+            int j;
+            if (draw(grb, i + 1, &j) < 0)
+                goto done;
+            int t = order[i];
+            order[i] = order[j];
+            order[j] = t;
+        }
+        for (int i = 1; i < n; i++) {  /* stable: by the number of places */
+            int x = order[i], j = i - 1;
+            for (; j >= 0 && nplaces[order[j]] > nplaces[x]; j--)
+                order[j + 1] = order[j];
+            order[j + 1] = x;
+        }
+        int64_t left[MAXPLACES];
+        uint64_t hands[MAXPLACES] = {0};
+        memcpy(left, room, sizeof(int64_t) * nroom);
+        int fits = 1;
+        for (int i = 0; fits && i < n; i++) {
+            int c = order[i], options[MAXPLACES], k = 0;
+            int64_t total = 0;
+            for (int j = 0; j < nplaces[c]; j++)
+                if (left[place[c][j]] > 0) {
+                    options[k++] = place[c][j];
+                    total += left[place[c][j]];
+                }
+            if (!k) {
+                fits = 0;
+                break;
+            }
+            if (total > 0x7fffffff) {
+                PyErr_SetString(PyExc_ValueError, "deal_out: too much room");
+                goto done;
+            }
+            int r, s = options[k - 1];
+            if (draw(grb, (int)total, &r) < 0)
+                goto done;
+            for (int j = 0; j < k; j++) {
+                r -= (int)left[options[j]];
+                if (r < 0) {
+                    s = options[j];
+                    break;
+                }
+            }
+            hands[s] |= 1ULL << card[c];
+            left[s] -= 1;
+        }
+        if (fits) {
+            result = masks_list(hands, (int)nroom);
+            goto done;
+        }
+    }
+    result = Py_NewRef(Py_None);
+done:
+    Py_DECREF(fc);
+    Py_XDECREF(fr);
+    Py_XDECREF(fp);
+    return result;
+}
+
+static PyMethodDef module_methods[] = {
+    {"deal_out", (PyCFunction)deal_out, METH_VARARGS,
+     "players/sampling.deal_out's kernel, each card's places given: the hand masks or None."},
+    {NULL},
+};
+
 /* --------------------------------------------------------------- module -- */
 
 static struct PyModuleDef module = {
-    PyModuleDef_HEAD_INIT, "_cstep", "The compiled step core of trick deals (see stepper.py).", -1, NULL,
+    PyModuleDef_HEAD_INIT, "_cstep", "The compiled step core of trick deals (see stepper.py).", -1, module_methods,
 };
 
 PyMODINIT_FUNC PyInit__cstep(void)

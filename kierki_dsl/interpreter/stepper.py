@@ -57,6 +57,12 @@ def available() -> bool:
     return _cstep is not None
 
 
+def compiled_deal_out():
+    """The compiled kernel of ``players.sampling.deal_out`` (``_cstep.deal_out``), or None
+    when the core is not built or is switched off."""
+    return None if _cstep is None else _cstep.deal_out
+
+
 def why_not_carried(contract) -> Optional[str]:
     """None if the core carries deals of ``contract``, else why it does not (in words)."""
     from .tricks import TrickContract

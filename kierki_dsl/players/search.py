@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import time
 
-from ..cards import SUIT_MASK, bits
+from ..cards import SUIT_MASK, bits, card_list
 from ..interpreter.actions import DONE
 from ..interpreter.stepper import deal_from_view
 from .base import WithFallback, register_player, thinking_budget
@@ -205,7 +205,7 @@ def _sample(view, rng) -> list:
     lying = 0 if view.taker >= 0 else sum(1 << c for c in view.widow)  # a face-up widow not yet taken
     given = {c: to for c, to in view.exchanged}  # a widow's taker's cards put out: with their receiver
     lying |= sum(1 << c for c, to in given.items() if to < 0)  # ... or laid aside by this seat
-    unseen = list(bits(view.deck & ~view.hand & ~view.played & ~trick_mask & ~lying))
+    unseen = card_list(view.deck & ~view.hand & ~view.played & ~trick_mask & ~lying)
     sizes = list(view.hand_sizes)
     void = public_voids(view) if view.layout is None else [0] * n
     for s, count in enumerate(view.drawn):  # a seat that drew from a stock may hold a suit it showed out of
@@ -217,6 +217,8 @@ def _sample(view, rng) -> list:
         passed |= 1 << c
     shown = {c: s for s, c in view.exposed}  # an exposed card is still with the seat that showed it
 
+    by_suit: dict = {}  # (suit, ignore_voids) -> the places of any other card of the suit
+
     def able(card, ignore_voids):
         if passed >> card & 1:  # a card this seat passed is still with the seat that got it
             return [view.passed_to]
@@ -224,8 +226,12 @@ def _sample(view, rng) -> list:
             return [shown[card]]
         if card in given:
             return [given[card]]
-        return [s for s in range(n + 1)
-                if s != me and (s == stock or ignore_voids or not void[s] >> (card // 13) & 1)]
+        key = (card // 13, ignore_voids)
+        places = by_suit.get(key)
+        if places is None:
+            places = by_suit[key] = [s for s in range(n + 1)
+                                     if s != me and (s == stock or ignore_voids or not void[s] >> key[0] & 1)]
+        return places
 
     room = [0 if s == me else sizes[s] for s in range(n)] + [view.stock + view.aside]
     hands = deal_out(unseen, room, able, draws(rng))
