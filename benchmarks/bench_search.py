@@ -7,7 +7,8 @@ interpreter, in the same process, interleaved round by round.
 ``--deals`` deals of Kierki (standard profile) and of Hearts: its playouts per second (its own
 thinking time, wall clock) with its sampled worlds on the core (``stepper.deal_from_view``)
 and on the interpreter (``contract.from_view``), and whether both played the same cards (they
-must: the same draws, the same results). Where ``open-spiel`` is installed, ``ismcts`` the
+must: the same draws, the same results), and the playouts per decision it reaches at a think
+time (``--time``). Where ``open-spiel`` is installed, ``ismcts`` the
 same way: the seconds one simulation takes (a fixed 40 simulations per decision, so both
 search the same trees) and the simulations per decision it reaches at equal think time
 (``--time``), its worlds built on the core (``GameState.from_view``) and on the interpreter.
@@ -33,13 +34,18 @@ GAMES = {"Kierki": "rulesets/kierki_standard.yaml", "Hearts": "rulesets/games/he
 REAL = stepper.core_from_view
 
 
+REAL_SAMPLER = stepper.compiled_deal_out
+
+
 def _on(core: bool) -> None:
-    """Build sampled worlds on the core (True) or on the interpreter (False)."""
+    """Build sampled worlds on the core and deal them out with the compiled sampler (True), or
+    both in Python (False: the interpreter's worlds, ``sampling.deal_out_python``)."""
     import kierki_dsl.adapters.game as adapter_game
 
     chosen = REAL if core else (lambda *args: None)
     stepper.core_from_view = chosen
     adapter_game.core_from_view = chosen
+    stepper.compiled_deal_out = REAL_SAMPLER if core else (lambda: None)
 
 
 def _match(path: str, setting: str, deals: int) -> tuple:
@@ -55,9 +61,10 @@ def _match(path: str, setting: str, deals: int) -> tuple:
     return p.stats, plays
 
 
-def search_figures(rounds: int, deals: int) -> None:
+def search_figures(rounds: int, deals: int, seconds: float) -> None:
     for name, path in GAMES.items():
         rates = {True: [], False: []}
+        reached = {True: [], False: []}
         same = True
         for _ in range(rounds):
             got = {}
@@ -66,11 +73,15 @@ def search_figures(rounds: int, deals: int) -> None:
                 stats, plays = _match(path, "search", deals)
                 rates[core].append(stats["playouts"] / stats["seconds"])
                 got[core] = plays
+                stats, _ = _match(path, f"search:{seconds}s", deals)
+                reached[core].append(stats["playouts"] / stats["decisions"])
             same &= got[True] == got[False]
         _on(True)
         c, i = statistics.median(rates[True]), statistics.median(rates[False])
+        rc, ri = statistics.median(reached[True]), statistics.median(reached[False])
         print(f"search, {name}: {c:.0f} playouts/s with its worlds on the core, {i:.0f} on the interpreter "
-              f"(ratio {c / i:.2f}); the same plays: {'yes' if same else 'NO'}")
+              f"(ratio {c / i:.2f}); the same plays: {'yes' if same else 'NO'}; at {seconds} s per decision "
+              f"{rc:.0f} playouts per decision on the core, {ri:.0f} on the interpreter")
 
 
 def ismcts_figures(rounds: int, deals: int, seconds: float) -> None:
@@ -101,7 +112,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--deals", type=int, default=3, help="deals of each match")
-    ap.add_argument("--time", type=float, default=0.02, help="ismcts think time per decision for the equal-time figure")
+    ap.add_argument("--time", type=float, default=0.02, help="think time per decision for the equal-time figures")
     ap.add_argument("--only", choices=["search", "ismcts"], default=None)
     args = ap.parse_args()
     if not stepper.available():
@@ -109,7 +120,7 @@ def main() -> None:
     print(f"machine: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}; {args.rounds} rounds, "
           f"interleaved; {args.deals} deals per match")
     if args.only != "ismcts":
-        search_figures(args.rounds, args.deals)
+        search_figures(args.rounds, args.deals, args.time)
     if args.only != "search":
         ismcts_figures(args.rounds, args.deals, args.time)
 
