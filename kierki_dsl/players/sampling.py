@@ -16,6 +16,10 @@ from typing import Callable, Optional
 from ..interpreter import stepper
 
 
+#: Most places (seats and a stock) the compiled kernel deals to; more go through Python.
+MOST_PLACES = 16
+
+
 class _Draws:
     """``below(k)``: an int in ``range(k)`` from 32 random bits of ``getrandbits``."""
 
@@ -41,7 +45,7 @@ def deal_out(cards: list, room: list, able: Callable[[int, bool], list], below: 
     it is asked); the last try passes ``relax=True`` so the caller may drop soft constraints
     (such as inferred voids)."""
     kernel = stepper.compiled_deal_out()
-    if kernel is None or not isinstance(below, _Draws):
+    if kernel is None or not isinstance(below, _Draws) or len(room) > MOST_PLACES or len(cards) > 52:
         return deal_out_python(cards, room, able, below, tries)
     grb = below.getrandbits
     if tries > 1:
