@@ -41,30 +41,35 @@ class Compiled:
     expression's field and file position, through ``on_error`` set by whoever compiled it.
     """
 
-    __slots__ = ("fn", "free", "const", "on_error", "seen")
+    __slots__ = ("fn", "free", "const", "on_error", "seen", "call")
 
     def __init__(self, fn: Callable[[dict], Any], free: frozenset, on_error: Optional[Callable] = None,
-                 seen: Optional[dict] = None) -> None:
+                 seen: Optional[dict] = None, located: Optional[Callable[[dict], Any]] = None) -> None:
+        """``fn(env)``: the value, an ``EvalError`` as it is; ``located``: the same whose errors
+        already leave through ``on_error`` (generated code, ``codegen``), if there is one."""
         self.fn = fn
         self.free = free
         self.const = _NOTHING
         self.on_error = on_error
         self.seen = seen or {}
+        #: ``call(env)``: the value, an error located (what ``compiled(env)`` does, one call less)
+        self.call = located if located is not None else (fn if on_error is None else self._located)
         if not free:
             self.const = fn({})
             value = self.const
-            self.fn = lambda env: value
+            self.fn = self.call = lambda env: value
 
     @property
     def is_const(self) -> bool:
         return self.const is not _NOTHING
 
     def __call__(self, env: dict) -> Any:
+        return self.call(env)
+
+    def _located(self, env: dict) -> Any:
         try:
             return self.fn(env)
         except EvalError as e:
-            if self.on_error is None:
-                raise
             raise self.on_error(e) from None
 
     def seat(self, env: dict, players: int) -> int:
@@ -83,11 +88,14 @@ class Compiled:
 class CardPredicate:
     """A bool expression over ``card`` evaluated into masks, memoised by the context it reads."""
 
-    __slots__ = ("fn", "keys", "deck", "memo", "const", "on_error", "seen")
+    __slots__ = ("fn", "keys", "deck", "memo", "const", "on_error", "seen", "compute")
 
     def __init__(self, fn: Callable[[dict], bool], free: frozenset, deck: int = FULL_DECK, on_error=None,
-                 seen: Optional[dict] = None) -> None:
+                 seen: Optional[dict] = None, compute: Optional[Callable[[dict], int]] = None) -> None:
+        """``fn(env)``: whether the card ``env["card"]`` matches; ``compute(env)``: the mask of the
+        deck's cards that match at once (generated code, ``codegen``), if there is one."""
         self.fn = fn
+        self.compute = compute
         self.keys = tuple(sorted(free - {"card"}))
         self.deck = deck
         self.memo: dict = {}
@@ -96,6 +104,8 @@ class CardPredicate:
         self.const = self._compute({}) if not self.keys else None
 
     def _compute(self, env: dict) -> int:
+        if self.compute is not None:
+            return self.compute(env)
         env = dict(env)
         m = 0
         c = 0
@@ -114,7 +124,11 @@ class CardPredicate:
         if self.const is not None:
             return self.const
         key = tuple(env[k] for k in self.keys)
-        m = self.memo.get(key)
+        try:
+            m = self.memo.get(key)
+        except TypeError:  # a list among them (``hands``, ``taken_all``): keyed by its contents
+            key = tuple(tuple(v) if isinstance(v, list) else v for v in key)
+            m = self.memo.get(key)
         if m is None:
             if len(self.memo) > 4096:
                 self.memo.clear()
@@ -125,6 +139,15 @@ class CardPredicate:
                     raise
                 raise self.on_error(e) from None
         return m
+
+
+def divide(a: int, b: int, where: int, remainder: bool) -> int:
+    """``a / b`` truncated toward zero (``a % b`` its remainder, of the sign of ``a``); an
+    ``EvalError`` at offset ``where`` (the operator) when ``b`` is 0."""
+    if b == 0:
+        raise EvalError(where, "division by zero")
+    q = abs(a) // abs(b) * (1 if (a >= 0) == (b > 0) else -1)
+    return a - q * b if remainder else q
 
 
 def compile_node(node: ast.Node, info: Checked, deck: int = FULL_DECK) -> tuple[Callable, frozenset]:
@@ -246,16 +269,8 @@ class _Compiler:
         if op == "*":
             return (lambda env: lf(env) * rf(env)), free
         if op in ("/", "%"):
-            where = n.op_start
-
-            def div(env, lf=lf, rf=rf, op=op):
-                a, b = lf(env), rf(env)
-                if b == 0:
-                    raise EvalError(where, "division by zero")
-                q = abs(a) // abs(b) * (1 if (a >= 0) == (b > 0) else -1)
-                return q if op == "/" else a - q * b
-
-            return div, free
+            where, remainder = n.op_start, op == "%"
+            return (lambda env: divide(lf(env), rf(env), where, remainder)), free
         if op == "in":
             return (lambda env: lf(env) in rf(env)), free
         if op == "not in":
