@@ -165,6 +165,7 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=2000)
     ap.add_argument("--games", type=int, default=10)
     ap.add_argument("--case", choices=tuple(CASES), help=argparse.SUPPRESS)
+    ap.add_argument("--only", nargs="*", help="only these measures (by name)")
     args = ap.parse_args()
     if args.case:
         run = CASES[args.case][0](args.repeat)
@@ -175,9 +176,11 @@ def main() -> None:
         sys.exit("expr_instructions needs valgrind")
     print("instructions per evaluation (callgrind):")
     for name in CASES:
-        print(f"  {name:28s} {_case(name, args.repeat):12.0f}")
+        if not args.only or name in args.only:
+            print(f"  {name:28s} {_case(name, args.repeat):12.0f}")
     for label, command in (("match, simulate heuristic", ["simulate", str(STANDARD), "--players", "heuristic"]),):
-        print(f"  {label:28s} {_match(command, args.games):12.0f}")
+        if not args.only or label in args.only:
+            print(f"  {label:28s} {_match(command, args.games):12.0f}")
 
 
 if __name__ == "__main__":

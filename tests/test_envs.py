@@ -30,8 +30,12 @@ def test_every_scope_of_ruleset_expressions_has_a_constructor():
 
 
 def test_holder_of_a_card_out_of_play_is_nobody():
+    from kierki_dsl.cards import card_str
+    from kierki_dsl.expr import compile_text
+
     env = seat_env(0, 3, NOBODY, [1 << 5, 1 << 6, 0], 0)
-    assert env["holders"][5] == 0 and env["holders"][6] == 1 and env["holders"][0] == NOBODY
+    held = [compile_text(f"holder({card_str(c)})", scopes.SEAT_EXPR)(env) for c in (5, 6, 0)]
+    assert held == [0, 1, NOBODY]
 
 
 BARBU_BY_HOLDER = """\

@@ -102,7 +102,12 @@ def _right(env, seat):
 @builtin("holder", (CARD,), SEAT, needs=("holders",), example="holder(2C)")
 def _holder(env, c):
     """The seat holding the card when the expression is evaluated (-1 if the card is out of play)."""
-    return env["holders"][c]  # -1 when nobody holds it (a card out of play)
+    seat = 0
+    for hand in env["holders"]:  # the hands, as masks
+        if hand >> c & 1:
+            return seat
+        seat += 1
+    return -1  # nobody holds it (a card out of play)
 
 
 @builtin("suit_count", (SEAT,), INT, needs=("hands",), example="suit_count(dealer)")

@@ -61,7 +61,7 @@ def generate(node: ast.Node, info: Checked, deck: int = FULL_DECK, order: Option
     what it sees of the masks it counts. With ``predicate``, ``compute(env)`` is the mask of
     the deck's cards for which it holds (``card`` taken from the loop, not from ``env``); else
     None. ``located``: with ``on_error``, ``fn`` raising ``on_error(e)`` for an ``EvalError``
-    ``e`` instead (None when it cannot fail: then ``fn`` is that too)."""
+    ``e`` instead (``fn`` itself when it cannot fail); without, None."""
     g = _Gen(info, deck, order)
     body, free = g.node(node)
     lines = ["def expression(env):", f"    return {body}"]
@@ -80,7 +80,8 @@ def generate(node: ast.Node, info: Checked, deck: int = FULL_DECK, order: Option
         names.append("located")
         g.space["_on_error"] = on_error
     fns = dict(zip(names, _compiled("\n".join(lines) + "\n", g.space, names)))
-    return fns["expression"], free, g.seen, fns.get("compute"), fns.get("located")
+    located = fns.get("located", fns["expression"]) if on_error is not None else None
+    return fns["expression"], free, g.seen, fns.get("compute"), located
 
 
 def _compiled(source: str, space: dict, names: list) -> list:

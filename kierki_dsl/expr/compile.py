@@ -75,7 +75,7 @@ class Compiled:
     def seat(self, env: dict, players: int) -> int:
         """The seat a seat expression names, ``% players``; a located run-time error (X701) when it
         names none (-1: ``holder()`` of a card nobody holds, ``caller`` or ``bidder`` where there is none)."""
-        value = self(env)
+        value = self.call(env)
         if value < 0:
             e = EvalError(0, "the seat expression names no seat here (holder() of a card nobody holds, or "
                              "caller/bidder in a deal that has none)")

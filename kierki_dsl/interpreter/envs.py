@@ -14,26 +14,11 @@ from . import scopes
 NOBODY = -1  # holder() of a card nobody holds
 
 
-class Holders:
-    """``holder(card)``: the seat whose hand mask holds a card, ``NOBODY`` for a card out of
-    play; looked up when asked (most seat expressions never ask)."""
-
-    __slots__ = ("hands",)
-
-    def __init__(self, hands) -> None:
-        self.hands = hands
-
-    def __getitem__(self, card: int) -> int:
-        for seat, hand in enumerate(self.hands):
-            if hand >> card & 1:
-                return seat
-        return NOBODY
-
-
 def seat_env(dealer: int, players: int, caller: int, hands, deck: int, bidder: int = NOBODY, bid: int = 0) -> dict:
-    """A seat expression (first lead, first turn, trump caller, chooser): ``hands`` are masks;
+    """A seat expression (first lead, first turn, trump caller, chooser): ``hands`` are masks
+    (``holder()`` reads them as ``holders``: a card in none is held by ``NOBODY``);
     ``bidder`` and ``bid`` are the auction's outcome, when the deal has one."""
-    return {"dealer": dealer, "players": players, "caller": caller, "holders": Holders(hands),
+    return {"dealer": dealer, "players": players, "caller": caller, "holders": hands,
             "hands": hands, "deck": deck, "bidder": bidder, "bid": bid}
 
 
@@ -49,10 +34,22 @@ def play_env(led_suit: int, trump: int, winning: int, number: int, tricks: int, 
 def trick_env(number: int, tricks: int, leader: int, winner: int, cards: int, players: int, trump: int,
               dealer: int, caller: int, deck: int, bidder: int = NOBODY, bid: int = 0) -> dict:
     """Trick scoring (``per_trick``, ``points``, ``when``) of a finished trick of ``cards``."""
-    return {"trick.number": number, "trick.is_first": number == 1, "trick.is_last": number == tricks,
-            "trick.leader": leader, "trick.winner": winner, "trick.cards": cards, "tricks": tricks,
-            "players": players, "trump": trump, "dealer": dealer, "caller": caller, "deck": deck,
-            "bidder": bidder, "bid": bid}
+    env = {"tricks": tricks, "players": players, "trump": trump, "dealer": dealer, "caller": caller, "deck": deck,
+           "bidder": bidder, "bid": bid}
+    return next_trick_env(env, number, tricks, leader, winner, cards)
+
+
+def next_trick_env(env: dict, number: int, tricks: int, leader: int, winner: int, cards: int) -> dict:
+    """``env``, a ``trick_env`` of this deal, made the environment of another trick: its
+    trick's names replaced in place (the others are the same all deal, so a deal builds one
+    dict, not one per trick; an expression never keeps its environment)."""
+    env["trick.number"] = number
+    env["trick.is_first"] = number == 1
+    env["trick.is_last"] = number == tricks
+    env["trick.leader"] = leader
+    env["trick.winner"] = winner
+    env["trick.cards"] = cards
+    return env
 
 
 def card_scoring_env(number: int, tricks: int, trump: int, deck: int) -> dict:

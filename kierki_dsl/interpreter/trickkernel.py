@@ -60,10 +60,11 @@ def add_seat_scores(scores: list, seat_scorers, dealer: int, players: int, calle
     per seat, the points of its declarations (None: none made)."""
     if not seat_scorers:
         return
+    calls = [s.points.call for s in seat_scorers]
     for seat, env in enumerate(seat_end_envs(dealer, players, caller, trump, tricks_won, tricks, taken, deck, bidder,
                                              bid, declared)):
-        for s in seat_scorers:
-            scores[seat] += s.points(env)
+        for call in calls:
+            scores[seat] += call(env)
 
 
 def card_values(contract, tricks_total: int, trump: int, players: int, trick_number: int):
