@@ -181,8 +181,10 @@ def _both(text: str, scope, expected, predicate: bool, deck: int, order):
                 compute = located = None
             else:
                 fn, free, seen, compute, located = generate(tree, info, deck, order, predicate, on_error)
+            binder = None if way == "reference" else (
+                lambda params: generate(tree, info, deck, order, False, on_error, params)[4])
             out.append(CardPredicate(fn, free, deck, on_error, seen, compute) if predicate
-                       else Compiled(fn, free, on_error, seen, located))
+                       else Compiled(fn, free, on_error, seen, located, binder))
         except EvalError as e:
             out.append(("folding", e.offset, e.message))
     return out
@@ -227,6 +229,8 @@ def test_generated_code_evaluates_as_the_closures(case, data):
         want = _outcome(lambda: ref(env))
         assert _outcome(lambda: gen(env)) == want, text
         assert _outcome(lambda: gen.call(env)) == want, text
+        params = tuple(env)  # the environment's keys as positional arguments
+        assert _outcome(lambda: gen.positional(params)(*env.values())) == want, text
         if t == SEAT:
             players = env.get("players", 4)
             assert _outcome(lambda: ref.seat(env, players)) == _outcome(lambda: gen.seat(env, players)), text

@@ -84,7 +84,11 @@ def compile_expr(
         fn, free, seen, compute, located = generate(tree, info, deck, order, predicate, on_error)
         if predicate:
             return CardPredicate(fn, free, deck, on_error, seen, compute), warnings
-        return Compiled(fn, free, on_error, seen, located), warnings
+
+        def binder(params: tuple):
+            return generate(tree, info, deck, order, False, on_error, params)[4]
+
+        return Compiled(fn, free, on_error, seen, located, binder), warnings
     except EvalError as e:
         return None, diagnostics_for(text, [ExprError(e.offset, "N410", e.message)])
 

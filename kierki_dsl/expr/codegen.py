@@ -55,16 +55,21 @@ _CODE_LIMIT = 4096
 
 
 def generate(node: ast.Node, info: Checked, deck: int = FULL_DECK, order: Optional[tuple] = None,
-             predicate: bool = False, on_error: Optional[Callable] = None):
+             predicate: bool = False, on_error: Optional[Callable] = None, params: Optional[tuple] = None):
     """``(fn, free, seen, compute, located)`` for a checked expression, like
     ``compile.compile_tree``: ``fn(env)`` its value, ``free`` the env keys it reads, ``seen``
     what it sees of the masks it counts. With ``predicate``, ``compute(env)`` is the mask of
     the deck's cards for which it holds (``card`` taken from the loop, not from ``env``); else
     None. ``located``: with ``on_error``, ``fn`` raising ``on_error(e)`` for an ``EvalError``
-    ``e`` instead (``fn`` itself when it cannot fail); without, None."""
-    g = _Gen(info, deck, order)
+    ``e`` instead (``fn`` itself when it cannot fail); without, None.
+
+    With ``params`` (env keys), the functions take the values of those keys as positional
+    arguments instead of an env dict (``Compiled.positional``); not for a predicate.
+    """
+    g = _Gen(info, deck, order, params)
     body, free = g.node(node)
-    lines = ["def expression(env):", f"    return {body}"]
+    signature = "env" if params is None else ", ".join(f"_a{i}" for i in range(len(params)))
+    lines = [f"def expression({signature}):", f"    return {body}"]
     names = ["expression"]
     if predicate:
         loop = _Gen.again(g)
@@ -75,7 +80,7 @@ def generate(node: ast.Node, info: Checked, deck: int = FULL_DECK, order: Option
         names.append("compute")
         g.space["_cards"] = tuple(c for c in range(52) if deck >> c & 1)
     if on_error is not None and g.divides:
-        lines += ["def located(env):", "    try:", f"        return {body}", "    except _EvalError as e:",
+        lines += [f"def located({signature}):", "    try:", f"        return {body}", "    except _EvalError as e:",
                   "        raise _on_error(e) from None"]
         names.append("located")
         g.space["_on_error"] = on_error
@@ -100,7 +105,8 @@ def _compiled(source: str, space: dict, names: list) -> list:
 class _Gen:
     """Source text for one expression; constants it needs go into ``space``."""
 
-    def __init__(self, info: Checked, deck: int, order: Optional[tuple]) -> None:
+    def __init__(self, info: Checked, deck: int, order: Optional[tuple], params: Optional[tuple] = None) -> None:
+        self.params = params  # None: values are read from ``env``; else the keys of the positional arguments
         self.info = info
         self.deck = deck
         self.order = order
@@ -113,7 +119,7 @@ class _Gen:
     def again(cls, g: "_Gen") -> "_Gen":
         """A generator writing the same expression again into ``g``'s namespace (the predicate's
         loop), its ``seen`` and predicates already worked out."""
-        other = cls(g.info, g.deck, g.order)
+        other = cls(g.info, g.deck, g.order, g.params)
         other.space = g.space
         return other
 
@@ -135,10 +141,16 @@ class _Gen:
             key = self.info.vars[nid].key
             if key == "card" and self.card is not None:
                 return self.card, frozenset({key})
-            if not KEY.match(key):
-                raise ValueError(f"not an environment key: {key!r}")
-            return f"env[{key!r}]", frozenset({key})
+            return self.read(key), frozenset({key})
         return getattr(self, "_" + type(n).__name__)(n)
+
+    def read(self, key: str) -> str:
+        """The source reading an environment key: ``env['key']``, or its positional argument."""
+        if self.params is not None:
+            return f"_a{self.params.index(key)}"
+        if not KEY.match(key):
+            raise ValueError(f"not an environment key: {key!r}")
+        return f"env[{key!r}]"
 
     def _IntLit(self, n):
         return _literal(n.value), frozenset()
@@ -176,11 +188,9 @@ class _Gen:
                 free |= fr
             args.append(src)
         if fn.counts:  # popcount(mask & env[counts]): what such a function is declared to do
-            if not KEY.match(fn.counts):
-                raise ValueError(f"not an environment key: {fn.counts!r}")
-            return f"({args[0]} & env[{fn.counts!r}]).bit_count()", frozenset(free)
+            return f"({args[0]} & {self.read(fn.counts)}).bit_count()", frozenset(free)
         impl = self.constant(fn.impl)
-        return f"{impl}(env, {', '.join(args)})", frozenset(free)
+        return f"{impl}({', '.join([self.read(k) for k in fn.needs] + args)})", frozenset(free)
 
     def _predicate(self, a: ast.Node, counts: str) -> tuple:
         """A card predicate argument: its mask as a literal when constant, else a call of its
@@ -195,7 +205,8 @@ class _Gen:
             self.divides = True
         if pred.const is not None:
             return _literal(pred.const), frozenset(pred.keys)
-        return f"{self.constant(pred.mask)}(env)", frozenset(pred.keys)
+        values = "".join(self.read(k) + ", " for k in pred.keys)
+        return f"{self.constant(pred.mask_for)}(({values}))", frozenset(pred.keys)
 
     def _UnOp(self, n: ast.UnOp):
         src, free = self.node(n.operand)

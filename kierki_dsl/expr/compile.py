@@ -41,12 +41,16 @@ class Compiled:
     expression's field and file position, through ``on_error`` set by whoever compiled it.
     """
 
-    __slots__ = ("fn", "free", "const", "on_error", "seen", "call")
+    __slots__ = ("fn", "free", "const", "on_error", "seen", "call", "binder", "bound")
 
     def __init__(self, fn: Callable[[dict], Any], free: frozenset, on_error: Optional[Callable] = None,
-                 seen: Optional[dict] = None, located: Optional[Callable[[dict], Any]] = None) -> None:
+                 seen: Optional[dict] = None, located: Optional[Callable[[dict], Any]] = None,
+                 binder: Optional[Callable[[tuple], Callable]] = None) -> None:
         """``fn(env)``: the value, an ``EvalError`` as it is; ``located``: the same whose errors
-        already leave through ``on_error`` (generated code, ``codegen``), if there is one."""
+        already leave through ``on_error`` (generated code, ``codegen``), if there is one;
+        ``binder(params)``: ``positional(params)`` made anew (generated), if it can be."""
+        self.binder = binder
+        self.bound: dict = {}  # params -> positional function
         self.fn = fn
         self.free = free
         self.const = _NOTHING
@@ -65,6 +69,23 @@ class Compiled:
 
     def __call__(self, env: dict) -> Any:
         return self.call(env)
+
+    def positional(self, params: tuple) -> Callable:
+        """``f(*values)``: the value in the environment ``dict(zip(params, values))``, errors
+        located, without building that dict when the code is generated (hot paths: a deal's
+        seat scoring passes the arguments of its environment's constructor)."""
+        got = self.bound.get(params)
+        if got is None:
+            if self.is_const:
+                value = self.const
+                got = lambda *values: value  # noqa: E731
+            elif self.binder is not None:
+                got = self.binder(params)
+            else:
+                call = self.call
+                got = lambda *values: call(dict(zip(params, values)))  # noqa: E731
+            self.bound[params] = got
+        return got
 
     def _located(self, env: dict) -> Any:
         try:
@@ -123,21 +144,36 @@ class CardPredicate:
     def mask(self, env: dict) -> int:
         if self.const is not None:
             return self.const
-        key = tuple(env[k] for k in self.keys)
+        values = tuple(env[k] for k in self.keys)
         try:
-            m = self.memo.get(key)
+            m = self.memo.get(values)
         except TypeError:  # a list among them (``hands``, ``taken_all``): keyed by its contents
-            key = tuple(tuple(v) if isinstance(v, list) else v for v in key)
-            m = self.memo.get(key)
-        if m is None:
-            if len(self.memo) > 4096:
-                self.memo.clear()
-            try:
-                m = self.memo[key] = self._compute(env)
-            except EvalError as e:
-                if self.on_error is None:
-                    raise
-                raise self.on_error(e) from None
+            return self._missed(values, env)
+        return m if m is not None else self._missed(values, env)
+
+    def mask_for(self, values: tuple) -> int:
+        """``mask`` of an environment whose values of ``keys`` are ``values``, in that order
+        (what generated code calls: it has the values at hand)."""
+        try:
+            m = self.memo.get(values)
+        except TypeError:
+            return self._missed(values, None)
+        return m if m is not None else self._missed(values, None)
+
+    def _missed(self, values: tuple, env: Optional[dict]) -> int:
+        """The mask of values not remembered yet (``env``: their environment, None: made of them)."""
+        key = tuple(tuple(v) if isinstance(v, list) else v for v in values)
+        m = self.memo.get(key)
+        if m is not None:
+            return m
+        if len(self.memo) > 4096:
+            self.memo.clear()
+        try:
+            m = self.memo[key] = self._compute(env if env is not None else dict(zip(self.keys, values)))
+        except EvalError as e:
+            if self.on_error is None:
+                raise
+            raise self.on_error(e) from None
         return m
 
 
@@ -239,13 +275,14 @@ class _Compiler:
                 consts.append(_folded(f, fr))
                 free |= fr
         impl = fn.impl
+        needs = fn.needs  # the values of these keys come first
         if len(args) == 1:
             (a0,) = args
             if consts[0] is not None:  # e.g. taken(card.suit == hearts): the mask is passed as it is
                 c0 = consts[0]
-                return (lambda env: impl(env, c0)), frozenset(free)
-            return (lambda env: impl(env, a0(env))), frozenset(free)
-        return (lambda env: impl(env, *[a(env) for a in args])), frozenset(free)
+                return (lambda env: impl(*[env[k] for k in needs], c0)), frozenset(free)
+            return (lambda env: impl(*[env[k] for k in needs], a0(env))), frozenset(free)
+        return (lambda env: impl(*[env[k] for k in needs], *[a(env) for a in args])), frozenset(free)
 
     def _UnOp(self, n: ast.UnOp):
         f, free = self.node(n.operand)

@@ -76,18 +76,24 @@ def declare_env(lead: int, seat: int, hand: int, trump: int, number: int, tricks
             "players": players, "deck": deck, "bidder": bidder, "bid": bid, "declared": declared}
 
 
-def seat_end_envs(dealer: int, players: int, caller: int, trump: int, tricks_won, tricks: int, taken_all, deck: int,
-                  bidder: int = NOBODY, bid: int = 0, declared=None):
-    """``seat_end_env`` of every seat in turn, as one dict whose seat's values are replaced
-    for the next seat (an expression never keeps its environment); ``declared``: per seat, the
-    points of its declarations (None: none made)."""
-    env = seat_end_env(0, dealer, players, caller, trump, tricks_won[0], tricks, taken_all[0], taken_all, deck,
-                       bidder, bid)
+#: The keys of seat scoring's environment, in the order of ``seat_end_env``'s parameters (each
+#: parameter is the key it sets): the positional arguments of its expressions on the hot path.
+SEAT_END_ARGS = ("seat", "dealer", "players", "caller", "trump", "tricks_taken", "tricks", "taken", "taken_all", "deck",
+                 "bidder", "bid", "declared")
+
+
+def add_seat_end_points(scores: list, exprs, dealer: int, players: int, caller: int, trump: int, tricks_won,
+                        tricks: int, taken_all, deck: int, bidder: int = NOBODY, bid: int = 0, declared=None) -> None:
+    """Add to each seat's score the value of every seat scoring expression (``Compiled``) in
+    that seat's ``seat_end_env``, passed as the constructor's arguments (no dict per seat);
+    ``declared``: per seat, the points of its declarations (None: none made)."""
+    calls = [e.positional(SEAT_END_ARGS) for e in exprs]
     for seat in range(players):
-        env["seat"], env["tricks_taken"], env["taken"] = seat, tricks_won[seat], taken_all[seat]
-        if declared:
-            env["declared"] = declared[seat]
-        yield env
+        points = declared[seat] if declared else 0
+        won, taken = tricks_won[seat], taken_all[seat]
+        for call in calls:
+            scores[seat] += call(seat, dealer, players, caller, trump, won, tricks, taken, taken_all, deck, bidder, bid,
+                                 points)
 
 
 def end_when_env(tricks_played: int, tricks: int, points_left: bool, deck: int, players_holding: int = 0) -> dict:
