@@ -281,3 +281,26 @@ def test_a_card_predicate_that_reads_a_list_plays(cli, tmp_path):
     code, out, err = cli("run", str(path), "--seed", "1", "--players", "random")
     assert code == 0, err
     assert "Final standings" in out
+
+
+DEEP = [
+    "not " * 63 + "true",
+    "-" * 63 + "tricks_taken",
+    "-(" * 31 + "tricks_taken" + ")" * 31,
+    "min(" * 31 + "tricks_taken" + ", 1)" * 31,
+    "if tricks_taken > 1 then " * 15 + "1" + " else 2" * 15,
+    "taken(" * 31 + "card == QS" + ") > 0" * 30 + ")",
+    "(" * 18 + "tricks_taken > 1" + " and tricks_taken > 2)" * 18,
+]
+
+
+@pytest.mark.parametrize("text", DEEP, ids=range(len(DEEP)))
+def test_the_deepest_expressions_the_parser_allows_compile_and_agree(text):
+    """At the parser's limits the generated source stays within Python's own nesting limits,
+    and predicates nested in predicates are generated once each (not twice per level)."""
+    from kierki_dsl.interpreter import scopes
+    from kierki_dsl.interpreter.envs import seat_end_env
+
+    ref, gen = _both(text, scopes.SEAT_END, None, False, FULL_DECK, None)
+    env = seat_end_env(1, 0, 4, -1, -1, 3, 13, 1 << 36, [1 << 36, 0, 0, 0], FULL_DECK)
+    assert _outcome(lambda: ref(env)) == _outcome(lambda: gen(env))

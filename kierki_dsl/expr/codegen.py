@@ -55,7 +55,8 @@ _CODE_LIMIT = 4096
 
 
 def generate(node: ast.Node, info: Checked, deck: int = FULL_DECK, order: Optional[tuple] = None,
-             predicate: bool = False, on_error: Optional[Callable] = None, params: Optional[tuple] = None):
+             predicate: bool = False, on_error: Optional[Callable] = None, params: Optional[tuple] = None,
+             preds: Optional[dict] = None):
     """``(fn, free, seen, compute, located)`` for a checked expression, like
     ``compile.compile_tree``: ``fn(env)`` its value, ``free`` the env keys it reads, ``seen``
     what it sees of the masks it counts. With ``predicate``, ``compute(env)`` is the mask of
@@ -65,8 +66,12 @@ def generate(node: ast.Node, info: Checked, deck: int = FULL_DECK, order: Option
 
     With ``params`` (env keys), the functions take the values of those keys as positional
     arguments instead of an env dict (``Compiled.positional``); not for a predicate.
+    ``preds``: the card predicates made so far for this tree, by node (each is made once: the
+    expression and a predicate's loop are two writings of it, so remaking them would double
+    the work at every level of predicates nested in predicates).
     """
     g = _Gen(info, deck, order, params)
+    g.preds = preds if preds is not None else {}
     body, free = g.node(node)
     signature = "env" if params is None else ", ".join(f"_a{i}" for i in range(len(params)))
     lines = [f"def expression({signature}):", f"    return {body}"]
@@ -114,13 +119,14 @@ class _Gen:
         self.seen: dict = {}
         self.divides = False  # whether the expression can fail (a division, or a predicate that divides)
         self.card: Optional[str] = None  # in a predicate's loop: the variable holding the card
+        self.preds: dict = {}  # id(node) -> (CardPredicate, its seen, whether it divides), shared
 
     @classmethod
     def again(cls, g: "_Gen") -> "_Gen":
         """A generator writing the same expression again into ``g``'s namespace (the predicate's
         loop), its ``seen`` and predicates already worked out."""
         other = cls(g.info, g.deck, g.order, g.params)
-        other.space = g.space
+        other.space, other.preds = g.space, g.preds
         return other
 
     def constant(self, value) -> str:
@@ -195,13 +201,16 @@ class _Gen:
     def _predicate(self, a: ast.Node, counts: str) -> tuple:
         """A card predicate argument: its mask as a literal when constant, else a call of its
         memoised ``mask``; (source, keys it reads)."""
-        fn, fr, seen, compute, _ = generate(a, self.info, self.deck, self.order, predicate=True)
+        got = self.preds.get(id(a))
+        if got is None:
+            fn, fr, seen, compute, _ = generate(a, self.info, self.deck, self.order, predicate=True, preds=self.preds)
+            got = self.preds[id(a)] = (CardPredicate(fn, fr, self.deck, compute=compute), seen, _divides(a))
+        pred, seen, divides = got
         for k, m in seen.items():
             self.seen[k] = self.seen.get(k, 0) | m
-        pred = CardPredicate(fn, fr, self.deck, compute=compute)
         if counts:
             self.seen[counts] = self.seen.get(counts, 0) | (FULL_DECK if pred.const is None else pred.const)
-        if _divides(a):
+        if divides:
             self.divides = True
         if pred.const is not None:
             return _literal(pred.const), frozenset(pred.keys)
