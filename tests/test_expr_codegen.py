@@ -291,13 +291,15 @@ DEEP = [
     "if tricks_taken > 1 then " * 15 + "1" + " else 2" * 15,
     "taken(" * 31 + "card == QS" + ") > 0" * 30 + ")",
     "(" * 18 + "tricks_taken > 1" + " and tricks_taken > 2)" * 18,
+    "tricks_taken in [-(-5), -3, --4, 1 + 1] and taken(card.rank in [2, Q, 10]) > 0",  # literals in lists
 ]
 
 
 @pytest.mark.parametrize("text", DEEP, ids=range(len(DEEP)))
-def test_the_deepest_expressions_the_parser_allows_compile_and_agree(text):
+def test_extreme_expressions_compile_and_agree(text):
     """At the parser's limits the generated source stays within Python's own nesting limits,
-    and predicates nested in predicates are generated once each (not twice per level)."""
+    and predicates nested in predicates are generated once each (not twice per level); a
+    list of literals (negated too) is one constant."""
     from kierki_dsl.interpreter import scopes
     from kierki_dsl.interpreter.envs import seat_end_env
 

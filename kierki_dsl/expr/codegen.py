@@ -50,6 +50,7 @@ _ARITH = {"+", "-", "*"}
 #: Operators whose result is always a bool (so ``and``/``or`` need no ``bool()`` of it).
 _BOOL_OPS = _COMPARE | {"and", "or", "in", "not in"}
 
+_LITERAL = re.compile(r"\d+|\(-\d+\)|True|False")
 _CODE: dict = {}  # source -> code object
 _CODE_LIMIT = 4096
 
@@ -258,7 +259,8 @@ def _literal(value) -> str:
 
 
 def _is_literal(src: str) -> bool:
-    return src in ("True", "False") or src.strip("()-").isdigit()
+    """Whether ``src`` is exactly a literal ``_literal`` writes (``5``, ``(-5)``, ``True``)."""
+    return _LITERAL.fullmatch(src) is not None
 
 
 def _value(src: str):
