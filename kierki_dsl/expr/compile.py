@@ -1,4 +1,8 @@
-"""Checked AST -> Python closures (never ``eval``), with constant folding.
+"""Checked AST -> Python closures (never ``eval``), with constant folding; and the compiled
+expression types (``Compiled``, ``CardPredicate``) every evaluator fills.
+
+The interpreter runs the generated functions of ``codegen.py``; these closures are their
+reference, held to them by a differential test (tests/test_expr_codegen.py).
 
 Every compiled piece knows the env keys it reads (``free``). A piece that reads nothing is
 folded to a constant at load time. A card predicate becomes a ``CardPredicate`` whose
