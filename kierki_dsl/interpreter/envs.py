@@ -6,6 +6,11 @@ type-checked is what run time provides. ``ENVIRONMENTS`` pairs each scope with i
 a test builds every environment and compares its keys with the scope's declaration.
 
 Hidden inputs of built-in functions (``$holders``, ``$hands``, ...) are keys without the ``$``.
+
+Where an expression is evaluated many times in a deal, the environment is not rebuilt each
+time: seat scoring passes its constructor's arguments to the expression as positional
+arguments (``add_seat_end_points``, ``Compiled.positional``: no dict at all), and a deal's
+trick environment has only its trick's names replaced (``next_trick_env``).
 """
 from __future__ import annotations
 
