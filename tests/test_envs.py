@@ -196,3 +196,11 @@ def test_dynamic_scoring_makes_one_environment_per_deal_and_scores_as_a_fresh_on
         assert s._dynamic_points(dynamic, tm, winner, leader, n) == fresh(s, tm, winner, leader, n)
     env = trick_env(1, 13, 0, 0, 0, 4, -1, 0, 0, 0)
     assert next_trick_env(dict(env), 13, 13, 2, 3, 5) == trick_env(13, 13, 2, 3, 5, 4, -1, 0, 0, 0)
+
+
+def test_seat_args_are_the_keys_of_a_seat_environment():
+    from kierki_dsl.interpreter.envs import SEAT_ARGS
+
+    env = seat_env(1, 4, 2, [1, 2, 4, 8], 15, 3, 70)
+    assert set(SEAT_ARGS) == set(env)
+    assert tuple(env[k] for k in SEAT_ARGS) == (1, 4, 2, [1, 2, 4, 8], [1, 2, 4, 8], 15, 3, 70)

@@ -100,7 +100,10 @@ class Compiled:
     def seat(self, env: dict, players: int) -> int:
         """The seat a seat expression names, ``% players``; a located run-time error (X701) when it
         names none (-1: ``holder()`` of a card nobody holds, ``caller`` or ``bidder`` where there is none)."""
-        value = self.call(env)
+        return self.as_seat(self.call(env), players)
+
+    def as_seat(self, value: int, players: int) -> int:
+        """``seat``'s answer for the value this seat expression gave (from ``positional``)."""
         if value < 0:
             e = EvalError(0, "the seat expression names no seat here (holder() of a card nobody holds, or "
                              "caller/bidder in a deal that has none)")

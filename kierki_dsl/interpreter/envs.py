@@ -153,12 +153,20 @@ def declared_keys(scope) -> set:
 _DEAL_CONSTANT_KEYS = frozenset({"dealer", "players", "caller", "deck"})
 
 
+#: The keys of a seat expression's environment as positional arguments: ``seat_env``'s, the
+#: hands twice (``holder()`` reads them as ``holders``).
+SEAT_ARGS = ("dealer", "players", "caller", "holders", "hands", "deck", "bidder", "bid")
+
+
 def seat_function(expr, players: int, deck: int):
     """``seat(dealer, caller, hands)``: the seat a seat expression names (first lead, first
     turn, trump caller) for a whole-deal fast path; remembered per (dealer, caller) when the
-    expression reads nothing else (e.g. "left of the dealer"), worked out each time otherwise."""
+    expression reads nothing else (e.g. "left of the dealer"), worked out each time otherwise
+    (from positional arguments: no environment dict per deal)."""
     if expr.free - _DEAL_CONSTANT_KEYS:
-        return lambda dealer, caller, hands: expr.seat(seat_env(dealer, players, caller, hands, deck), players)
+        fn, as_seat = expr.positional(SEAT_ARGS), expr.as_seat
+        return lambda dealer, caller, hands: as_seat(fn(dealer, players, caller, hands, hands, deck, NOBODY, 0),
+                                                     players)
     known: dict = {}
 
     def seat(dealer: int, caller: int, hands) -> int:
