@@ -21,7 +21,7 @@ from kierki_dsl.expr.parser import parse
 from kierki_dsl.expr.types import BOOL, CARD, INT, PRED, RANK, SEAT, SUIT, Scope, Var
 from kierki_dsl.interpreter.envs import ENVIRONMENTS
 
-SETTINGS = settings(max_examples=70, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 SHORT_DECK = sum(1 << (13 * s + r) for s in range(4) for r in range(5, 13))  # 7..A
 
 
