@@ -15,7 +15,8 @@ place the interpreter evaluates one, counted around that evaluation alone.
   the step interpreter (``MatchRunner``, as ``kierki run`` plays), per match;
 - ``match, simulate heuristic``: a whole match through ``kierki simulate --players heuristic``
   (the whole command counted: the difference between ``--games`` matches and one, divided,
-  so load and start-up cancel out).
+  so load and start-up cancel out); ``Hearts match, simulate random``: the same for Hearts
+  (whose whole-deal kernel names the first leader by ``holder(2C)`` and scores seats).
 
 Needs ``valgrind``. Numbers per evaluation (per deal for seat scoring, per trick for dynamic).
 The figures before expressions were generated functions are those of this script at commit
@@ -180,7 +181,8 @@ def main() -> None:
     for name in CASES:
         if not args.only or name in args.only:
             print(f"  {name:28s} {_case(name, args.repeat):12.0f}")
-    for label, command in (("match, simulate heuristic", ["simulate", str(STANDARD), "--players", "heuristic"]),):
+    for label, command in (("match, simulate heuristic", ["simulate", str(STANDARD), "--players", "heuristic"]),
+                           ("Hearts match, simulate random", ["simulate", str(HEARTS), "--players", "random"])):
         if not args.only or label in args.only:
             print(f"  {label:28s} {_match(command, args.games):12.0f}")
 
