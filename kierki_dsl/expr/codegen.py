@@ -39,7 +39,7 @@ from .builtins import FUNCTIONS
 from .check import Checked
 from .compile import CardPredicate, divide
 from .errors import EvalError
-from .types import BOOL, PRED, RANK
+from .types import PRED, RANK
 
 #: What an environment key written into the source may look like (``trick.number``, ``taken_all``).
 KEY = re.compile(r"[a-z][a-z_]*(\.[a-z][a-z_]*)?\Z")
@@ -239,7 +239,8 @@ class _Gen:
             return f"_divide({left}, {right}, {_literal(n.op_start)}, {op == '%'})", free
         if op in ("in", "not in"):
             return f"({left} {op} {right})", free
-        if self.order is not None and op in _ORDERING and RANK in (self.info.type_of(n.left), self.info.type_of(n.right)):
+        ranks = RANK in (self.info.type_of(n.left), self.info.type_of(n.right))
+        if self.order is not None and op in _ORDERING and ranks:
             strength = self.constant(self.order)  # ranks compare in the deck's trick order
             return f"({strength}[{left}] {op} {strength}[{right}])", free
         return f"({left} {op} {right})", free
