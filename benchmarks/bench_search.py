@@ -1,18 +1,21 @@
-"""The search players' rates with deals stepped on the compiled step core and on the
-interpreter, in the same process, interleaved round by round.
+"""The search players' rates now and before they used the compiled step core, in the same
+process, interleaved round by round.
 
     python benchmarks/bench_search.py [--rounds 3] [--deals 3] [--time 0.02]
 
-``search`` (default 24 samples) at seat 0 against three heuristic players, the first
-``--deals`` deals of Kierki (standard profile) and of Hearts: its playouts per second (its own
-thinking time, wall clock) with its sampled worlds on the core (``stepper.deal_from_view``)
-and on the interpreter (``contract.from_view``), and whether both played the same cards (they
-must: the same draws, the same results), and the playouts per decision it reaches at a think
-time (``--time``). Where ``open-spiel`` is installed, ``ismcts`` the
-same way: the seconds one simulation takes (a fixed 40 simulations per decision, so both
-search the same trees) and the simulations per decision it reaches at equal think time
-(``--time``), its worlds built on the core (``GameState.from_view``) and on the interpreter.
-Medians of the rounds; the machine's load average is printed, as other jobs slow wall time.
+*Now*: sampled worlds stepped on the core (``stepper.deal_from_view``,
+``GameState.from_view``) and dealt out by the compiled sampler (``_cstep.deal_out``), IS-MCTS
+rolling out on the game state directly. *Before*: the interpreter's ``from_view`` worlds,
+``sampling.deal_out_python``, and OpenSpiel's ``RandomRolloutEvaluator`` through pyspiel.
+
+``search`` (default 24 samples) at seat 0 against heuristic players, the first ``--deals``
+deals of Kierki (standard profile) and of Hearts: its playouts per second (its own thinking
+time, wall clock), whether both ways played the same cards (they must: the same draws, the
+same results), and the playouts per decision it reaches at a think time (``--time``). Where
+``open-spiel`` is installed, ``ismcts`` the same way: the seconds one simulation takes (a
+fixed 40 simulations per decision, so both search the same trees) and the simulations per
+decision it reaches at equal think time (``--time``). Medians of the rounds; the machine's
+load average is printed, as other jobs slow wall time.
 """
 from __future__ import annotations
 
@@ -38,14 +41,31 @@ REAL_SAMPLER = stepper.compiled_deal_out
 
 
 def _on(core: bool) -> None:
-    """Build sampled worlds on the core and deal them out with the compiled sampler (True), or
-    both in Python (False: the interpreter's worlds, ``sampling.deal_out_python``)."""
+    """The search players as they are (True), or as they were before they used the core
+    (False): worlds on the interpreter, dealt out by ``sampling.deal_out_python``, and IS-MCTS
+    rolling out through pyspiel with OpenSpiel's own ``RandomRolloutEvaluator``."""
     import kierki_dsl.adapters.game as adapter_game
 
     chosen = REAL if core else (lambda *args: None)
     stepper.core_from_view = chosen
     adapter_game.core_from_view = chosen
     stepper.compiled_deal_out = REAL_SAMPLER if core else (lambda: None)
+    try:
+        from kierki_dsl.players import ismcts
+    except ImportError:  # pragma: no cover - no OpenSpiel: only search is measured
+        return
+    ismcts._rollouts = REAL_ROLLOUTS[0] if core else (lambda mcts, np: mcts.RandomRolloutEvaluator)
+
+
+def _real_rollouts() -> list:
+    try:
+        from kierki_dsl.players import ismcts
+    except ImportError:  # pragma: no cover
+        return [None]
+    return [ismcts._rollouts]
+
+
+REAL_ROLLOUTS = _real_rollouts()
 
 
 def _match(path: str, setting: str, deals: int) -> tuple:
@@ -79,9 +99,9 @@ def search_figures(rounds: int, deals: int, seconds: float) -> None:
         _on(True)
         c, i = statistics.median(rates[True]), statistics.median(rates[False])
         rc, ri = statistics.median(reached[True]), statistics.median(reached[False])
-        print(f"search, {name}: {c:.0f} playouts/s with its worlds on the core, {i:.0f} on the interpreter "
-              f"(ratio {c / i:.2f}); the same plays: {'yes' if same else 'NO'}; at {seconds} s per decision "
-              f"{rc:.0f} playouts per decision on the core, {ri:.0f} on the interpreter")
+        print(f"search, {name}: {c:.0f} playouts/s now, {i:.0f} before (ratio {c / i:.2f}); the same plays: "
+              f"{'yes' if same else 'NO'}; at {seconds} s per decision {rc:.0f} playouts per decision now, "
+              f"{ri:.0f} before")
 
 
 def ismcts_figures(rounds: int, deals: int, seconds: float) -> None:
@@ -103,9 +123,8 @@ def ismcts_figures(rounds: int, deals: int, seconds: float) -> None:
         _on(True)
         c, i = statistics.median(per_sim[True]), statistics.median(per_sim[False])
         rc, ri = statistics.median(reached[True]), statistics.median(reached[False])
-        print(f"ismcts, {name}: {c * 1000:.2f} ms per simulation with its worlds on the core, {i * 1000:.2f} on the "
-              f"interpreter (ratio {i / c:.2f}); at {seconds} s per decision {rc:.1f} simulations per decision on "
-              f"the core, {ri:.1f} on the interpreter")
+        print(f"ismcts, {name}: {c * 1000:.2f} ms per simulation now, {i * 1000:.2f} before (ratio {i / c:.2f}); "
+              f"at {seconds} s per decision {rc:.1f} simulations per decision now, {ri:.1f} before")
 
 
 def main() -> None:

@@ -546,8 +546,9 @@ def test_a_position_the_core_cannot_hold_is_refused():
 
 def _seeded_match(path: str, setting: str, deals: int, monkeypatch, core: bool) -> list:
     """(plays, scores) of the first ``deals`` deals of a seeded match of ``setting`` at seat 0
-    against heuristic players, its sampled worlds on the core or (``core`` False) on the
-    interpreter."""
+    against heuristic players, as the players are (``core``) or as they were before they used
+    the core: sampled worlds on the interpreter, the Python sampler, IS-MCTS rolling out
+    through pyspiel with OpenSpiel's own evaluator."""
     import kierki_dsl.adapters.game as adapter_game
     from kierki_dsl.interpreter.match import MatchRunner
     from kierki_dsl.players.base import make_player
@@ -556,6 +557,11 @@ def _seeded_match(path: str, setting: str, deals: int, monkeypatch, core: bool) 
         if not core:
             m.setattr(stepper, "core_from_view", lambda *args: None)
             m.setattr(adapter_game, "core_from_view", lambda *args: None)
+            m.setattr(stepper, "compiled_deal_out", lambda: None)
+            if setting.startswith("ismcts"):
+                from kierki_dsl.players import ismcts
+
+                m.setattr(ismcts, "_rollouts", lambda mcts, np: mcts.RandomRolloutEvaluator)
         rs = Ruleset.load(str(ROOT / path))
         players = [make_player(setting)] + [make_player("heuristic") for _ in range(rs.players - 1)]
         out = []
@@ -586,7 +592,8 @@ def test_search_plays_the_same_cards_on_the_core(path, monkeypatch):
 @needs_core
 def test_ismcts_plays_the_same_cards_on_the_core(monkeypatch):
     """A seeded ``ismcts`` match with a fixed number of simulations is the same whether its
-    worlds step on the core or on the interpreter."""
+    worlds step on the core or on the interpreter, rolling out on the game state or through
+    pyspiel with OpenSpiel's ``RandomRolloutEvaluator``."""
     pytest.importorskip("pyspiel")
     for path in ("rulesets/games/hearts.yaml", "rulesets/kierki_standard.yaml"):
         assert (_seeded_match(path, "ismcts:12", 1, monkeypatch, True)

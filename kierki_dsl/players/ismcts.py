@@ -61,7 +61,7 @@ class ISMCTSPlayer(WithFallback):
         contract = self.contract_of(view)
         game = kos.game_of(view_spec(view, contract))
         root = _world(game, contract, view, rng)
-        bot = _TimedBot(game, mcts.RandomRolloutEvaluator(1, np.random.RandomState(rng.getrandbits(31))),
+        bot = _TimedBot(game, _rollouts(mcts, np)(1, np.random.RandomState(rng.getrandbits(31))),
                         uct_c=2.0 * _scale(view, contract), max_simulations=self.simulations, seconds=self.seconds,
                         random_state=np.random.RandomState(rng.getrandbits(31)), ismcts=ismcts)
         bot.set_resampler(lambda state, player: _world(game, contract, view, rng))
@@ -86,6 +86,31 @@ def _scale(view, contract) -> float:
 
     total = contract_total(contract, view.tricks_total or 13, view.players, view.deck)
     return max(1.0, abs(total) / view.players) if total else 10.0
+
+
+def _rollouts(mcts, np):
+    """OpenSpiel's ``RandomRolloutEvaluator`` with its rollouts stepped on our game state
+    directly instead of through pyspiel's layer of a Python game: the same random actions
+    (its ``choice`` of a list draws ``randint(0, len)``), the same returns, faster."""
+
+    class Rollouts(mcts.RandomRolloutEvaluator):
+        def evaluate(self, state):
+            result = None
+            draw = self._random_state
+            for _ in range(self.n_rollouts):
+                game = state.core.clone()
+                while not game.is_terminal():
+                    if game.is_chance():
+                        actions, probs = zip(*game.chance_outcomes())
+                        game.apply_action(int(draw.choice(actions, p=probs)))
+                    else:
+                        acts = game.legal_actions()
+                        game.apply_action(acts[draw.randint(0, len(acts))])
+                returns = np.array(game.returns())
+                result = returns if result is None else result + returns
+            return result / self.n_rollouts
+
+    return Rollouts
 
 
 class _TimeUp(Exception):
