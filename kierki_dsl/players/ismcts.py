@@ -5,7 +5,10 @@ the deal from its own ``SeatView`` (``adapters.game.GameState.from_view``, an Op
 of ``kierki_dsl.openspiel``), lets ``open_spiel.python.algorithms.ismcts.ISMCTSBot`` search it
 with random-rollout evaluation, and draws every world the search needs from the view alone:
 unseen cards dealt at random consistently with hand sizes, shown voids and the trump call
-(``players.search.sample_hands``) — never another hand. The value of a position is the
+(``players.search.sample_hands``) — never another hand. Worlds step on the compiled step
+core where it carries the deal, and the random rollouts (OpenSpiel's
+``RandomRolloutEvaluator``, the same draws) step the game state directly rather than through
+pyspiel's layer. The value of a position is the
 seat's own score in the deal; the exploration constant is scaled to the contract's points.
 
 Settings: ``ismcts:200`` simulations per decision (default 100; reproducible for a seed),
