@@ -465,4 +465,5 @@ def _pass_out(deal, grb) -> None:
         deal.apply_action(chosen[deal.to_move].pop(0))
 
 
-__all__ = ["new_deal", "core_deal", "deal_from_view", "core_from_view", "available", "carried", "why_not_carried", "Stepper", "InterpreterStepper", "play_out"]
+__all__ = ["new_deal", "core_deal", "deal_from_view", "core_from_view", "available", "carried", "why_not_carried",
+           "compiled_deal_out", "Stepper", "InterpreterStepper", "play_out"]
