@@ -238,12 +238,18 @@ class TrickContract(Contract):
             if passing and self.call is not None:  # the exchange comes before trumps are known
                 return None
             return self._policy_deal(fast, policy, players, tricks, direction, called_by, lead)
+        from .corefast import core_player
+
+        core = core_player(self, players, tricks, deck)  # the compiled step core, where built
 
         def deal(dealer: int, hands: list, number: int, rng, log=None, dealt=None) -> tuple:
             caller, trump = NOBODY, fixed_trump
             if called_by is not None:
                 caller = called_by(dealer, NOBODY, hands)
                 trump = choices[(rng.getrandbits(32) * len(choices)) >> 32]  # drawn as match.draw draws
+            if core is not None and log is None:  # the same draws as the kernels below
+                scores, first, early = core(dealer, hands, number, trump, caller, direction, rng.getrandbits)
+                return scores, first, caller, trump, early, False
             first = lead(dealer, caller, hands)
             if passing:  # the first lead is named again once the cards are passed
                 led = [first]

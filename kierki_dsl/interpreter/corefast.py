@@ -1,0 +1,77 @@
+"""Whole deals of random play on the compiled step core (``_cstep.c``), for simulation.
+
+``fastplay``'s kernels play a trick deal at random in Python; where the step core is built
+and carries the contract (``stepper.carried``), a simulation's random deal is played by the
+core instead — the same random protocol (``Core.playout``: passes drawn seat by seat, a lead
+or a discard drawn among its legal cards, a follow only when there is a choice), so the same
+seeds give the same plays and scores (tests/test_corefast.py holds the two to each other on
+every carried shipped contract). The deal is set up from the hands as masks, with no dealing
+order and no environment dicts: the first lead and seat scoring are read positionally.
+"""
+from __future__ import annotations
+
+from typing import Callable, Optional
+
+from . import stepper
+from .envs import seat_function
+
+
+def core_player(contract, players: int, tricks: int, deck: int) -> Optional[Callable]:
+    """``play(dealer, hands, number, trump, caller, direction, grb) -> (scores, first leader,
+    ended early)`` on the core for deals of ``contract`` (hands as masks, before any passing),
+    or None when the core is not built or does not carry the contract."""
+    if not stepper.available() or not stepper.carried(contract, players, tricks, deck):
+        return None
+    passing = contract.passing
+    lead = seat_function(contract.first_lead, players, deck)
+    Stepper = stepper.Stepper
+
+    def play(dealer: int, hands: list, number: int, trump: int, caller: int, direction: int, grb) -> tuple:
+        compiled = stepper._compiled(contract, players, tricks, trump, deck)
+        ctx = _MaskDeal(compiled, contract, players, deck, dealer, hands, direction, number, trump, caller, lead, tricks)
+        offset = passing.offset(number, players) if passing else 0
+        core = Stepper(compiled.plan, ctx, hands, dealer, direction, passing.count if offset else 0, direction * offset)
+        scores = core.playout(grb)
+        return scores, core.leader, core.ended_early
+
+    return play
+
+
+class _MaskDeal(stepper._Deal):
+    """The Python side of a simulated deal: the hands kept as masks (turned into a dealing
+    only if the interpreter must word an error), the first lead read positionally."""
+
+    __slots__ = ("lead",)
+
+    def __init__(self, compiled, contract, players, deck, dealer, hands, direction, number, trump, caller, lead,
+                 tricks) -> None:
+        self.compiled, self.contract = compiled, contract
+        self.players, self.deck, self.dealer, self.direction, self.number = players, deck, dealer, direction, number
+        self.dealt = hands  # masks; ``interpreter`` makes the dealing of them
+        self.tricks_total = tricks
+        self.trump, self.caller, self.called = trump, caller, True
+        self.bidder, self.bid = -1, 0
+        self._tenv = None
+        self.lead = lead
+
+    def _begin(self, core) -> tuple:
+        """Play starts (trumps are known): the first leader, after any passing."""
+        return stepper.PLAY, self.lead(self.dealer, self.caller, core.hands), 0
+
+    def interpreter(self, core):
+        """The interpreter's deal in the core's position (to word a rule error): the hands
+        dealt in card order, the actions replayed."""
+        from ..cards import bits
+
+        deal = self.contract.new_deal(self.players, self.deck, self.dealer, [list(bits(h)) for h in self.dealt],
+                                      self.direction, self.number)
+        if self.contract.call is not None:
+            from .actions import call
+
+            deal.apply_action(call(self.trump))
+        for a in core.actions:
+            deal.apply_action(a)
+        return deal
+
+
+__all__ = ["core_player"]
