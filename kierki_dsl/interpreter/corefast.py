@@ -2,7 +2,7 @@
 
 ``fastplay``'s kernels play a trick deal at random in Python; where the step core is built
 and carries the contract (``stepper.carried``), a simulation's random deal is played by the
-core instead — the same random protocol (``Core.playout``: passes drawn seat by seat, a lead
+core instead — the same random protocol (``Core.random_playout``: passes drawn seat by seat, a lead
 or a discard drawn among its legal cards, a follow only when there is a choice), so the same
 seeds give the same plays and scores (tests/test_corefast.py holds the two to each other on
 every carried shipped contract). The deal is set up from the hands as masks, with no dealing
@@ -31,7 +31,7 @@ def core_player(contract, players: int, tricks: int, deck: int) -> Optional[Call
         ctx = _MaskDeal(compiled, contract, players, deck, dealer, hands, direction, number, trump, caller, lead, tricks)
         offset = passing.offset(number, players) if passing else 0
         core = Stepper(compiled.plan, ctx, hands, dealer, direction, passing.count if offset else 0, direction * offset)
-        scores = core.playout(grb)
+        scores = core.random_playout(grb)
         return scores, core.leader, core.ended_early
 
     return play
@@ -52,6 +52,7 @@ class _MaskDeal(stepper._Deal):
         self.trump, self.caller, self.called = trump, caller, True
         self.bidder, self.bid = -1, 0
         self._tenv = None
+        self.seen = None  # not started from a seat's view
         self.lead = lead
 
     def _begin(self, core) -> tuple:
