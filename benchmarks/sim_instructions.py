@@ -83,10 +83,10 @@ def _phase(phase: str, games: int, ref_path: str) -> None:
         operator.call(simulate.play_batch, refs, NAMES, 3, indices, False, False)
         return None
     if phase == "observe":
-        from kierki_dsl.analysis.measures import observe
+        from kierki_dsl.analysis.measures import observe_games
 
-        batch = simulate.play_batch(refs, NAMES, 3, indices, False, False)
-        operator.call(lambda: [observe(g, c.parts) for (g,) in batch])
+        games = [g for (g,) in simulate.play_batch(refs, NAMES, 3, indices, False, False).games]
+        operator.call(observe_games, games, c.parts)
         return None
     batch = simulate.play_batch(refs, NAMES, 3, indices, False, True)
     if phase == "handover":
@@ -94,9 +94,9 @@ def _phase(phase: str, games: int, ref_path: str) -> None:
         return None
     from kierki_dsl.analysis.summary import summarize
 
-    games_a = [g for (g,) in batch]
+    games_a = [g for (g,) in batch.games]
     summarize(c.rs, NAMES, games_a[:5])
-    operator.call(summarize, c.rs, NAMES, games_a)
+    operator.call(summarize, c.rs, NAMES, games_a, batch.measured[0])
     return None
 
 

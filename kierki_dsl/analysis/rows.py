@@ -31,4 +31,12 @@ class GameResult(NamedTuple):
     record: Optional[dict] = None
     seed: int = 0
     first_dealer: int = 0
-    observed: Optional[dict] = None  # its measures (``measures.observe``), when the worker made them; the last field
+
+
+class Batch(NamedTuple):
+    """What a worker hands over for a batch of game indices (or a whole simulation, merged):
+    per game a tuple of GameResults (one per ruleset, in game order), and per ruleset the
+    measures of those games as ``measures.Measured`` column blocks (None: not made)."""
+
+    games: list
+    measured: Optional[tuple] = None

@@ -8,10 +8,10 @@ comparing two means, and "significant" when its interval excludes zero.
 from __future__ import annotations
 
 from itertools import repeat
-from operator import eq, itemgetter
+from operator import eq, itemgetter, sub
 
 from ..stats import estimate, mean_sd, quantiles
-from .measures import observe, parts_of
+from .measures import observe_games, parts_of
 
 QUANTILES = (0.05, 0.25, 0.5, 0.75, 0.95)
 
@@ -95,40 +95,43 @@ def _sums_hold(declared: dict, alike: dict) -> bool:
     return True
 
 
-def _observed(game, parts: dict) -> dict:
-    """A match's measures: the ones its worker made, else made now."""
-    return game.observed if game.observed is not None else observe(game, parts)
+def measure_estimates(blocks: list) -> dict:
+    """Measure name -> Estimate over the matches that observed it, from ``measures.Measured``
+    blocks (names in the order the matches, in game order, first observe them)."""
+    firsts = sorted((b.indices[pos], keys) for b in blocks for pos, keys in b.variants)
+    order = dict.fromkeys(k for _, keys in firsts for k in keys)
+    columns: dict = {k: [] for k in order}
+    for b in blocks:
+        gaps = len(b.variants) > 1  # some matches left a measure out (NaN)
+        for key, col in zip(b.keys, b.columns):
+            columns[key].extend(filter(_present, col) if gaps else col)
+    return {key: estimate(xs) for key, xs in columns.items() if xs}
 
 
-def measure_estimates(observations: list) -> dict:
-    """Measure name -> Estimate over the matches that observed it (names in first-seen order).
+def _present(x: float) -> bool:
+    return x == x  # not NaN
 
-    Matches that observed the same measures (in a fixed schedule, all of them) are taken
-    together and their values read as columns."""
-    alike: dict = {}  # the measures observed, in order -> the matches' values
-    for obs in observations:
-        key = tuple(obs)
-        got = alike.get(key)
-        if got is None:
-            got = alike[key] = []
-        got.append(tuple(obs.values()))
-    columns: dict = {}
-    for keys, rows in alike.items():
-        for key, column in zip(keys, zip(*rows)):
-            got = columns.get(key)
+
+def _by_match(blocks: list) -> dict:
+    """Measure name -> {match index: value} over ``measures.Measured`` blocks (NaN left in)."""
+    out: dict = {}
+    for b in blocks:
+        for key, col in zip(b.keys, b.columns):
+            got = out.get(key)
             if got is None:
-                columns[key] = list(column)
-            else:
-                got.extend(column)
-    return {key: estimate(xs) for key, xs in columns.items()}
+                got = out[key] = {}
+            got.update(zip(b.indices, col))
+    return out
 
 
-def summarize(rs, names: list, games: list) -> dict:
+def summarize(rs, names: list, games: list, measured=None) -> dict:
     """Per player and per seat: mean points with a 95% interval, win rates, per-contract mean
     and spread by player; every measure (``measures.py``) with its interval; the quantiles of
-    the final scores; and the check of every deal's sum against the declared totals."""
+    the final scores; and the check of every deal's sum against the declared totals.
+    ``measured``: the games' measure blocks, when the workers made them."""
     n = rs.players
-    parts = parts_of(rs)
+    if measured is None:
+        measured = observe_games(games, parts_of(rs))
     alike = _alike(games)
     mismatches = _mismatches(rs, games, alike)
     by_seat = {s: estimate([g.totals[s] for g in games]) for s in range(n)}
@@ -141,7 +144,7 @@ def summarize(rs, names: list, games: list) -> dict:
         "players": _players(games, n),
         "seats": {str(s): {"mean": e.mean, "ci95": e.half_width} for s, e in by_seat.items()},
         "contracts": _contracts_by_player(alike),
-        "measures": {k: e.to_json() for k, e in measure_estimates([_observed(g, parts) for g in games]).items()},
+        "measures": {k: e.to_json() for k, e in measure_estimates(measured).items()},
         "final_quantiles": dict(zip(_quantile_names(), quantiles(finals, QUANTILES))),
         "declared_totals_hold": not mismatches,
         "mismatches": mismatches[:20],
@@ -152,23 +155,26 @@ def _quantile_names() -> list:
     return [f"{round(q * 100)}%" for q in QUANTILES]
 
 
-def compare(rs_a, rs_b, names: list, pairs: list) -> dict:
-    """Both rulesets summed up, and every measure's difference B − A over the same deals."""
+def compare(rs_a, rs_b, names: list, pairs: list, measured=None) -> dict:
+    """Both rulesets summed up, and every measure's difference B − A over the same deals
+    (``measured``: per ruleset the games' measure blocks, when the workers made them)."""
     games_a = [a for a, _ in pairs]
     games_b = [b for _, b in pairs]
-    parts_a, parts_b = parts_of(rs_a), parts_of(rs_b)
-    diffs: dict = {}
-    for ga, gb in pairs:
-        oa, ob = _observed(ga, parts_a), _observed(gb, parts_b)
-        for key in oa.keys() & ob.keys():
-            diffs.setdefault(key, []).append(ob[key] - oa[key])
-    a = summarize(rs_a, names, games_a)
-    b = summarize(rs_b, names, games_b)
+    if measured is None:
+        measured = (observe_games(games_a, parts_of(rs_a)), observe_games(games_b, parts_of(rs_b)))
+    a = summarize(rs_a, names, games_a, measured[0])
+    b = summarize(rs_b, names, games_b, measured[1])
+    by_a, by_b = _by_match(measured[0]), _by_match(measured[1])
     keys = list(dict.fromkeys(list(a["measures"]) + list(b["measures"])))
     difference = {}
     for key in keys:
-        if key in diffs:
-            e = estimate(diffs[key])
+        xa, xb = by_a.get(key), by_b.get(key)
+        if xa is None or xb is None:
+            continue
+        both = xa.keys() & xb.keys()
+        diffs = list(filter(_present, map(sub, map(xb.__getitem__, both), map(xa.__getitem__, both))))
+        if diffs:
+            e = estimate(diffs)
             difference[key] = dict(e.to_json(), significant=e.significant)
     same = _same_deals(rs_a, rs_b, pairs)
     return {"a": a, "b": b, "games": len(pairs), "names": list(names), "same_deals": same, "difference": difference}
