@@ -5,6 +5,8 @@ million, and a tuple is several times cheaper to build; both are immutable plain
 """
 from __future__ import annotations
 
+import gc
+from itertools import repeat
 from typing import NamedTuple, Optional
 
 
@@ -40,3 +42,29 @@ class Batch(NamedTuple):
 
     games: list
     measured: Optional[tuple] = None
+
+    def __reduce__(self):
+        """Pickled with its rows as plain tuples: a named tuple pickles and unpickles through
+        Python-level methods, one call per deal of every match a worker hands over."""
+        return _unpack, ([tuple(map(_plain, game)) for game in self.games], self.measured)
+
+
+def _plain(g: GameResult) -> tuple:
+    return g[:2] + (tuple(map(tuple, g[2])),) + g[3:]
+
+
+_new = tuple.__new__
+
+
+def _unpack(games: list, measured) -> Batch:
+    """A ``Batch`` from its pickled form (``Batch.__reduce__``), the cyclic garbage collector
+    held back meanwhile: rows hold no cycles, and it would scan the command's growing
+    results again and again as they are made (most of the unpickling's cost)."""
+    held = gc.isenabled()
+    gc.disable()
+    try:
+        return Batch([tuple(_new(GameResult, g[:2] + (tuple(map(_new, repeat(DealRow), g[2])),) + g[3:])
+                            for g in game) for game in games], measured)
+    finally:
+        if held:
+            gc.enable()
