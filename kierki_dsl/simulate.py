@@ -256,11 +256,12 @@ def adopt(rs, path: str) -> None:
 
 def fast_match(c: Compiled, names: list, records: bool = False) -> Optional[FastMatch]:
     """The whole-deal fast path that plays matches of these players, or None (the
-    general interpreter plays them: other players, or records wanted)."""
-    if records:
-        return None
+    general interpreter plays them: other players, or heuristic players with records wanted;
+    random players' records are written from the fast path, ``fastrecord``)."""
     if all(x == "random" for x in names):
         return c.fast
+    if records:
+        return None
     if all(x in ("heuristic", "simple") for x in names) and c.heuristic.covers:
         return c.heuristic
     return None
@@ -275,6 +276,12 @@ def play_one(c: Compiled, names: list, seed: int, i: int, records: bool = False,
     s = game_seed(seed, i)
     if fast is False:
         fast = fast_match(c, names, records)
+    if fast is not None and records:
+        from .fastrecord import play_recorded
+        from .record import match_record
+
+        first, deals, totals, results = play_recorded(fast, s, play_stream)
+        return GameResult(i, seat_names, deals, totals, match_record(c.rs, s, first, results), s, first)
     if fast is not None:
         first, deals, totals = fast.play(s)
         return _row(GameResult, (i, seat_names, deals, totals, None, s, first))
