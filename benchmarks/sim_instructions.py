@@ -10,7 +10,8 @@ Each figure is instructions per match, counted only inside ``operator.call`` (ca
   match (a run of ``games`` minus a run of ``games // 4``: start-up, loading, compiling and
   the report cancel out);
 - ``play``: the matches alone (``FastMatch.play``: dealing, the whole-deal kernels, the rows);
-- ``observe``: the measures of those matches (made in the worker);
+- ``observe``: the measures of those matches in batches of 50 (made in the worker), after a
+  thousand other matches (a long simulation's remembered facts of a deal's scores);
 - ``summary``: the summary of those matches from what the workers handed over;
 - ``handover``: pickling a batch's results in a worker and unpickling them in the command
   (what ``--workers 2`` adds to a match);
@@ -85,8 +86,10 @@ def _phase(phase: str, games: int, ref_path: str) -> None:
     if phase == "observe":
         from kierki_dsl.analysis.measures import observe_games
 
+        warm = [g for (g,) in simulate.play_batch(refs, NAMES, 4, list(range(1000)), False, False).games]
+        observe_games(warm, c.parts)  # the per-scores facts remembered, as in a long simulation
         games = [g for (g,) in simulate.play_batch(refs, NAMES, 3, indices, False, False).games]
-        operator.call(observe_games, games, c.parts)
+        operator.call(lambda: [observe_games(games[i:i + 50], c.parts) for i in range(0, len(games), 50)])
         return None
     batch = simulate.play_batch(refs, NAMES, 3, indices, False, True)
     if phase == "handover":

@@ -32,7 +32,6 @@ from math import sqrt
 from operator import add, and_, eq, getitem, itemgetter, le, mul, ne, sub, truediv
 from typing import NamedTuple
 
-from ..stats import spread
 from .rows import GameResult
 
 SECTIONS = ("points", "spread", "final", "decisive", "advantage", "lead", "early", "blocked")
@@ -57,22 +56,14 @@ def _keys(name: str) -> tuple:
     return got
 
 
-_DEAL: dict = {}  # a deal's scores -> (points in all, mean, spread): deals repeat the same few scores
+_DEAL: dict = {}  # a deal's scores -> (points in all, mean, spread)
 _PLANS: dict = {}  # contracts played in order -> per contract its measure names and deals' places
 _CONTRACT = itemgetter(0)  # DealRow.contract
 _SCORES = itemgetter(5)  # DealRow.scores
 _TOTALS, _DEALS, _FIRST_DEALER = itemgetter(3), itemgetter(2), itemgetter(6)  # GameResult's
 _EARLY, _BLOCKED = itemgetter(6), itemgetter(7)  # DealRow's
-_F0, _MEAN, _F2 = itemgetter(0), itemgetter(1), itemgetter(2)  # a deal's facts: points in all, mean, spread
 _LAST, _SECOND = itemgetter(-1), itemgetter(-2)
-
-
-def _deal_facts(sc: tuple) -> tuple:
-    if len(_DEAL) > 100_000:
-        _DEAL.clear()
-    total = sum(sc)
-    got = _DEAL[sc] = (total, total / len(sc), spread(sc))
-    return got
+_F0, _MEAN, _F2 = itemgetter(0), itemgetter(1), itemgetter(2)
 
 
 def _plan(played: tuple) -> tuple:
@@ -159,8 +150,8 @@ def _block(games: list, played: tuple, parts: dict) -> Measured:
     totals = list(zip(*map(_TOTALS, games)))  # per seat, its final total match by match
     places = list(zip(*map(_DEALS, games)))  # per deal of the schedule, its row match by match
     scores = [list(map(_SCORES, col)) for col in places]
-    facts = [_facts(sc) for sc in scores]
     seat_points = [list(zip(*sc)) for sc in scores]  # per deal, per seat, match by match
+    facts = list(map(_facts, scores))
     obs: dict = {}
     _contracts(obs, played, places, facts, _decisive(totals, seat_points), parts, seat_points)
     _finals(obs, totals, list(map(_FIRST_DEALER, games)))
@@ -170,12 +161,18 @@ def _block(games: list, played: tuple, parts: dict) -> Measured:
     return Measured(indices, keys, tuple(array("d", obs[k]) for k in keys), _variants(obs, optional))
 
 
-def _facts(scores: list) -> list:
-    """(points in all, mean, spread) of each deal's scores, remembered per scores."""
+def _facts(scores: list) -> tuple:
+    """(points in all, mean, spread) of one deal, match by match, from its ``scores``: remembered
+    per scores (deals repeat the same few), the new ones worked out together."""
     got = list(map(_DEAL.get, scores))
     if None in got:
-        got = [f or _deal_facts(sc) for f, sc in zip(got, scores)]
-    return got
+        new = list(dict.fromkeys(sc for sc, f in zip(scores, got) if f is None))
+        totals = list(map(sum, new))
+        if len(_DEAL) > 100_000:
+            _DEAL.clear()
+        _DEAL.update(zip(new, zip(totals, map(truediv, totals, repeat(len(new[0]))), _spreads(list(zip(*new))))))
+        got = list(map(_DEAL.__getitem__, scores))
+    return list(map(_F0, got)), list(map(_MEAN, got)), list(map(_F2, got))
 
 
 def _decisive(totals: list, seat_points: list) -> list:
@@ -191,8 +188,8 @@ def _contracts(obs: dict, played: tuple, places: list, facts: list, decisive: li
     by_part: dict = {}
     for name, (kp, ks, kd, ke, kb), at in _plan(played):
         k = len(at)
-        obs[kp] = _mean(at, [list(map(_F0, facts[i])) for i in at], float)
-        obs[ks] = _mean(at, [list(map(_F2, facts[i])) for i in at], None)
+        obs[kp] = _mean(at, [facts[i][0] for i in at], float)
+        obs[ks] = _mean(at, [facts[i][2] for i in at], None)
         obs[kd] = _share(at, [decisive[i] for i in at], k)
         obs[ke] = _share(at, [list(map(_EARLY, places[i])) for i in at], k)
         obs[kb] = _share(at, [list(map(_BLOCKED, places[i])) for i in at], k)
@@ -252,11 +249,11 @@ def _advantages(obs: dict, places: list, scores: list, facts: list) -> set:
         if all(lo == hi for lo, hi in named):  # every deal names a seat in all matches or in none
             at = [i for i, (lo, _) in enumerate(named) if lo]
             if at:
-                gaps = [list(map(sub, map(getitem, scores[i], seats[i]), map(_MEAN, facts[i]))) for i in at]
+                gaps = [list(map(sub, map(getitem, scores[i], seats[i]), facts[i][1])) for i in at]
                 obs[key] = list(map(truediv, map(sum, zip(*gaps)), repeat(len(at))))
             continue
-        got = [_gap(sc, st, list(map(_MEAN, fa)))
-               for sc, st, fa in zip(zip(*scores), zip(*seats), zip(*facts))]  # match by match
+        means = [fa[1] for fa in facts]
+        got = [_gap(sc, st, list(me)) for sc, st, me in zip(zip(*scores), zip(*seats), zip(*means))]  # match by match
         obs[key] = [_NAN if x is None else x for x in got]
         if None in got:
             optional.add(key)
