@@ -319,6 +319,16 @@ _add("M633", "a widow that cannot work", "A `widow` takes the last cards dealt, 
      _contract("  bez_lew:\n    auction: {min: 1, max: 13}\n    widow: {cards: 4}\n    first_lead: bidder\n"
                "    score: [{per_trick: -20}]\n"),
      (7, 20))
+_add("M634", "holder() of a card that may be in no hand", "`holder(card)` names the seat holding the card when "
+     "the rule is read. A widow keeps cards out of every hand until it is taken (and for good when its taker lays "
+     "cards aside), and a stock keeps the undealt cards: a widow's `taken_by` or a trump's `called_by` read then, "
+     "or a `first_lead` after cards were laid aside or with cards left in the stock, may name nobody, and the "
+     "deal would stop at run time (X701).",
+     _contract("  bez_lew:\n    auction: {min: 1, max: 13}\n    widow: {cards: 4, taken_by: holder(AS)}\n"
+               "    first_lead: bidder\n    score: [{per_trick: -20}]\n"),
+     _contract("  bez_lew:\n    auction: {min: 1, max: 13}\n    widow: {cards: 4, taken_by: bidder}\n"
+               "    first_lead: bidder\n    score: [{per_trick: -20}]\n"),
+     (7, 33))
 _add("M616", "nobody may double", "A `may_double` rule that is always false makes the doubling round empty.",
      _contract("  bez_lew:\n    doubling: {may_double: 1 > 2}\n    score: [{per_trick: -20}]\n"),
      _contract("  bez_lew:\n    doubling: {may_double: doubler != dealer}\n    score: [{per_trick: -20}]\n"),

@@ -24,6 +24,7 @@ from .declarations import DECLARATIONS, build_declarations
 from .widow import WIDOW, Widow, build_widow
 from .exposure import EXPOSURE, Exposure, build_exposure
 from .stock import STOCK, Stock, build_stock
+from .unheld import check_unheld
 from .doubling import DOUBLING, Doubling, build_doubling
 from .envs import NOBODY, card_scoring_env, seat_env, trick_env
 
@@ -523,6 +524,8 @@ class Tricks(DealType):
             ctx.error(w + ("widow",), "M633", "a contract has a stock or a widow, not both")
             widow_ok = False
         declarations, declarations_ok = build_declarations(spec.declarations, ctx, w + ("declarations",))
+        check_unheld(ctx, w, first_lead, call.called_by if call is not None else None, widow, stock,
+                     ctx.deck.bit_count(), max(1, ctx.players))
         if first_lead is None or not doubling_ok or not auction_ok or not stock_ok or not exposure_ok or not widow_ok:
             ok = False
         if not declarations_ok:
