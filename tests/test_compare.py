@@ -368,3 +368,18 @@ def test_random_fast_path_names_the_first_dealer_from_the_first_hands(tmp_path):
         runner = MatchRunner(rs, [make_player("heuristic") for _ in range(4)], seed)
         dealers = [d.dealer for d in runner.deals()]
         assert first == runner.first_dealer and [r.dealer for r in rows] == dealers
+
+
+def test_win_rates_count_a_shared_win_as_a_share():
+    """A win shared by k seats counts 1/k to each (added match by match in game order when a
+    share is not exact, e.g. three winners)."""
+    from kierki_dsl.analysis.summary import summarize
+
+    rs = Ruleset.load(str(STANDARD))
+    rows = (DealRow("bez_lew", 0, 1, -1, -1, (0, 0, 0, -260)),)
+    three = [GameResult(i, ("a", "b", "c", "d"), rows, (0, 0, 0, -260)) for i in range(3)]
+    players = summarize(rs, ["a", "b", "c", "d"], three)["players"]
+    assert players["a"]["win_rate"] == (1 / 3 + 1 / 3 + 1 / 3) / 3 and players["d"]["win_rate"] == 0
+    two = [GameResult(i, ("a", "b", "c", "d"), rows, (0, -260, 0, -260) if i else (0, 0, -260, -260)) for i in range(2)]
+    players = summarize(rs, ["a", "b", "c", "d"], two)["players"]
+    assert [players[p]["win_rate"] for p in "abcd"] == [0.5, 0.25, 0.25, 0.0]

@@ -7,8 +7,9 @@ comparing two means, and "significant" when its interval excludes zero.
 """
 from __future__ import annotations
 
-from itertools import repeat
-from operator import eq, itemgetter, sub
+from itertools import chain, repeat
+from math import fsum
+from operator import eq, itemgetter, sub, truediv
 
 from ..stats import estimate, mean_sd, quantiles
 from .measures import observe_games, parts_of
@@ -18,19 +19,20 @@ QUANTILES = (0.05, 0.25, 0.5, 0.75, 0.95)
 
 _CONTRACT = itemgetter(0)  # DealRow.contract
 _SCORES = itemgetter(5)  # DealRow.scores
+_DEALS, _TOTALS = itemgetter(2), itemgetter(3)  # GameResult's
 
 
 def _alike(games: list) -> dict:
-    """(contracts played in order, names per seat) -> the deals of the matches that played
-    them, in game order: in a fixed schedule a few rotations of the players, so that the
-    deals at one place of those matches can be read as a column."""
+    """(contracts played in order, names per seat) -> the matches that played them, in game
+    order: in a fixed schedule a few rotations of the players, so that their totals, and the
+    deals at one place of those matches, can be read as columns."""
     alike: dict = {}
     for g in games:
         key = (tuple(map(_CONTRACT, g.deals)), g.names)
         got = alike.get(key)
         if got is None:
             got = alike[key] = []
-        got.append(g.deals)
+        got.append(g)
     return alike
 
 
@@ -39,16 +41,25 @@ def _order(alike: dict) -> list:
     return list(dict.fromkeys(name for played, _ in alike for name in played))
 
 
-def _players(games: list, n: int) -> dict:
+_DYADIC = frozenset({1, 2, 4, 8, 16})  # numbers of winners whose shares 1/k add up exactly in any order
+
+
+def _players(games: list, alike: dict, n: int) -> dict:
+    """Per player the mean points per match with the interval, the win rate (a win shared by
+    k seats counts 1/k) and the seats played, read as columns of alike matches."""
     by_player: dict = {}
-    wins: dict = {}
-    for g in games:
-        best = max(g.totals)
-        winners = [s for s in range(n) if g.totals[s] == best]
-        for s in range(n):
-            p = g.names[s]
-            by_player.setdefault(p, []).append(g.totals[s])
-            wins[p] = wins.get(p, 0.0) + (1.0 / len(winners) if s in winners else 0.0)
+    shares: dict = {}
+    exact = True
+    for (_, names), group in alike.items():
+        totals = list(zip(*map(_TOTALS, group)))  # per seat, match by match
+        best = list(map(max, *totals)) if n > 1 else list(totals[0])
+        won = [list(map(eq, col, best)) for col in totals]
+        count = list(map(sum, zip(*won)))
+        exact = exact and _DYADIC.issuperset(count)
+        for p, col, w in zip(names, totals, won):
+            by_player.setdefault(p, []).extend(col)
+            shares.setdefault(p, []).extend(map(truediv, w, count))
+    wins = {p: fsum(x) for p, x in shares.items()} if exact else _wins(games, n)
     out = {}
     for p, v in sorted(by_player.items()):
         e = estimate(v)
@@ -56,12 +67,25 @@ def _players(games: list, n: int) -> dict:
     return out
 
 
+def _wins(games: list, n: int) -> dict:
+    """Per player the wins added up match by match in game order (the shares of a win shared
+    by three seats do not add up exactly, so the order counts)."""
+    wins: dict = {}
+    for g in games:
+        best = max(g.totals)
+        winners = [s for s in range(n) if g.totals[s] == best]
+        for s in range(n):
+            p = g.names[s]
+            wins[p] = wins.get(p, 0.0) + (1.0 / len(winners) if s in winners else 0.0)
+    return wins
+
+
 def _contracts_by_player(alike: dict) -> dict:
     """Per contract and player the mean and spread of a deal's points, read as columns: the
     deals at one place of alike matches (``_alike``), each seat's points."""
     contracts: dict = {name: {} for name in _order(alike)}
-    for (played, names), deals in alike.items():
-        for contract, rows in zip(played, zip(*deals)):
+    for (played, names), group in alike.items():
+        for contract, rows in zip(played, zip(*map(_DEALS, group))):
             per = contracts[contract]
             for p, column in zip(names, zip(*map(_SCORES, rows))):
                 got = per.get(p)
@@ -87,8 +111,8 @@ def _mismatches(rs, games: list, alike: dict) -> list:
 
 
 def _sums_hold(declared: dict, alike: dict) -> bool:
-    for (played, _), deals in alike.items():
-        for contract, rows in zip(played, zip(*deals)):
+    for (played, _), group in alike.items():
+        for contract, rows in zip(played, zip(*map(_DEALS, group))):
             want = declared.get(contract)
             if want is not None and not all(map(eq, repeat(want), map(sum, map(_SCORES, rows)))):
                 return False
@@ -134,14 +158,14 @@ def summarize(rs, names: list, games: list, measured=None) -> dict:
         measured = observe_games(games, parts_of(rs))
     alike = _alike(games)
     mismatches = _mismatches(rs, games, alike)
-    by_seat = {s: estimate([g.totals[s] for g in games]) for s in range(n)}
-    finals = [t for g in games for t in g.totals]
+    by_seat = dict(enumerate(map(estimate, map(list, zip(*map(_TOTALS, games))) if games else [[]] * n)))
+    finals = list(chain.from_iterable(map(_TOTALS, games)))
     return {
         "ruleset": rs.name,
         "path": rs.path,
         "games": len(games),
         "names": list(names),
-        "players": _players(games, n),
+        "players": _players(games, alike, n),
         "seats": {str(s): {"mean": e.mean, "ci95": e.half_width} for s, e in by_seat.items()},
         "contracts": _contracts_by_player(alike),
         "measures": {k: e.to_json() for k, e in measure_estimates(measured).items()},
