@@ -6,7 +6,8 @@ split between workers. The seed's own random stream deals the cards (as ``MatchR
 does), the players draw from streams of their own, so every ruleset with the same deck and
 players gets the same deals from the same seed: ``compare`` plays game i of both rulesets
 on the same deals with the same seats (duplicate). Matches of random players use the
-compiled whole-deal fast path (``interpreter/fastplay.py``), and so do matches of heuristic
+compiled whole-deal fast path (``interpreter/fastplay.py``; with records wanted too, written
+from it by ``fastrecord``), and so do matches of heuristic
 players in every seat (the heuristic's choice in the same kernels: ``FastMatch`` with a
 policy); other players play through the general interpreter. A worker process loads and
 compiles each ruleset once (``compiled``), however many batches it plays, and makes each
@@ -340,7 +341,8 @@ def run_batches(refs: tuple, names: list, seed: int, games: int, workers: int = 
     ``on_done(batch)`` is called with each finished ``Batch``."""
     if address is not None:
         return _run_dask(address, refs, names, seed, games, records, on_done, chunk)
-    chunk = chunk or max(1, min(50, games // max(1, workers * 8) or 1))  # small last batches: workers end together
+    if not chunk:  # several workers: small last batches, so that they end together; one: batches of 50
+        chunk = 50 if workers <= 1 else max(1, min(50, games // (workers * 8) or 1))
     results: list = []
 
     def done(got):

@@ -29,7 +29,7 @@ from __future__ import annotations
 from array import array
 from itertools import compress, repeat
 from math import sqrt
-from operator import add, and_, eq, getitem, itemgetter, le, mul, ne, sub, truediv
+from operator import add, eq, getitem, itemgetter, le, mul, ne, sub, truediv
 from typing import NamedTuple
 
 from .rows import GameResult
@@ -188,8 +188,8 @@ def _contracts(obs: dict, played: tuple, places: list, facts: list, decisive: li
     by_part: dict = {}
     for name, (kp, ks, kd, ke, kb), at in _plan(played):
         k = len(at)
-        obs[kp] = _mean(at, [facts[i][0] for i in at], float)
-        obs[ks] = _mean(at, [facts[i][2] for i in at], None)
+        obs[kp] = _mean(at, [facts[i][0] for i in at])
+        obs[ks] = _mean(at, [facts[i][2] for i in at])
         obs[kd] = _share(at, [decisive[i] for i in at], k)
         obs[ke] = _share(at, [list(map(_EARLY, places[i])) for i in at], k)
         obs[kb] = _share(at, [list(map(_BLOCKED, places[i])) for i in at], k)
@@ -197,15 +197,15 @@ def _contracts(obs: dict, played: tuple, places: list, facts: list, decisive: li
     for part, at in by_part.items():
         per = [list(map(sum, zip(*cols))) for cols in zip(*[seat_points[i] for i in at])]  # per seat, the part's points
         kp, ks = _keys("part " + part)[:2]
-        obs[kp] = list(map(float, map(sum, zip(*per))))
+        obs[kp] = list(map(sum, zip(*per)))
         obs[ks] = _spreads(per)
 
 
-def _mean(at: tuple, columns: list, first) -> list:
+def _mean(at: tuple, columns: list) -> list:
     """The running ``0.0 + x + y ...`` over a contract's deals divided by their count; one
-    deal: the value itself (``first`` applied)."""
+    deal: the value itself (ints and flags become the same floats in the block's arrays)."""
     if len(at) == 1:
-        return list(map(first, columns[0])) if first is not None else columns[0]
+        return columns[0]
     acc = list(map(add, repeat(0.0), columns[0]))
     for col in columns[1:]:
         acc = list(map(add, acc, col))
@@ -213,7 +213,10 @@ def _mean(at: tuple, columns: list, first) -> list:
 
 
 def _share(at: tuple, columns: list, k: int) -> list:
-    """The count of the flags (deal by deal, an int) over a contract's deals, divided by their number."""
+    """The count of the flags (deal by deal, an int) over a contract's deals, divided by their
+    number; one deal: its flags (``x / 1`` is the float the array makes of them)."""
+    if k == 1:
+        return columns[0]
     acc = columns[0]
     for col in columns[1:]:
         acc = list(map(add, acc, col))
@@ -227,7 +230,7 @@ def _finals(obs: dict, totals: list, first_dealers: list) -> None:
     obs["final:spread"] = _spreads(totals)
     if n > 1:
         ordered = list(map(sorted, rows))
-        obs["final:margin"] = list(map(float, map(sub, map(_LAST, ordered), map(_SECOND, ordered))))
+        obs["final:margin"] = list(map(sub, map(_LAST, ordered), map(_SECOND, ordered)))
     else:
         obs["final:margin"] = [0.0] * len(rows)
     for s in range(n):
@@ -266,17 +269,15 @@ def _lead(obs: dict, seat_points: list) -> None:
     for per in seat_points[1:]:
         running = [list(map(add, r, p)) for r, p in zip(running, per)]
         seen.append(_leaders(running))
-    changes = [0] * len(seen[0])
-    for before, after in zip(seen, seen[1:]):
-        changes = list(map(add, changes, map(ne, before, after)))
-    obs["lead:changes"] = list(map(float, changes))
+    if len(seen) == 1:
+        obs["lead:changes"], obs["lead:settled after deal"] = [0] * len(seen[0]), [1] * len(seen[0])
+        return
+    obs["lead:changes"] = list(map(sum, zip(*[map(ne, before, after) for before, after in zip(seen, seen[1:])])))
     last = seen[-1]
-    still = [True] * len(last)
-    held = [0] * len(last)  # deals before the last after which the final leaders already led, unbroken
-    for before in reversed(seen[:-1]):
-        still = list(map(and_, still, map(eq, before, last)))
-        held = list(map(add, held, still))
-    obs["lead:settled after deal"] = list(map(float, map(sub, repeat(len(seen)), held)))
+    # per match, from the deal before the last backwards, whether the final leaders led then
+    # too, and a False at the end: the index of the first False is how many deals they held
+    back = zip(*[map(eq, before, last) for before in reversed(seen[:-1])], repeat(False))
+    obs["lead:settled after deal"] = list(map(sub, repeat(len(seen)), map(tuple.index, back, repeat(False))))
 
 
 def _variants(obs: dict, optional: set) -> tuple:
