@@ -98,13 +98,13 @@ def _passes(contract, rs, masks: list, number: int, before) -> list:
     """The cards each seat passed in a fast deal (none: []): drawn again from the players'
     stream as it was before the deal — the trump call's draw first, then the passes, as the
     fast deal draws them."""
-    passing = getattr(contract, "passing", None)
+    passing = contract.passing
     offset = passing.offset(number, rs.players) if passing is not None else 0
     if not offset:
         return []
     rng = random.Random()
     rng.setstate(before)
-    if getattr(contract, "call", None) is not None:
+    if contract.call is not None:
         rng.getrandbits(32)
     after = _pass_cards(list(masks), passing.count, offset * rs.direction, rs.players, rng.getrandbits)
     return [[c for c in range(52) if (h & ~a) >> c & 1] for h, a in zip(masks, after)]
