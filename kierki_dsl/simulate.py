@@ -351,18 +351,21 @@ def run_batches(refs: tuple, names: list, seed: int, games: int, workers: int = 
             on_done(got)
 
     if workers <= 1:
-        for b in _batches(games, chunk):
-            done(play_batch(refs, names, seed, b, records, True))
+        for path, fingerprint in refs:
+            compiled(path, fingerprint)
+        with _frozen():
+            for b in _batches(games, chunk):
+                done(play_batch(refs, names, seed, b, records, True))
         return merge(results)
     import concurrent.futures as cf
 
     pool = None
+    context = _worker_context(refs, names, seed)
     try:
-        with _ctrl_c_deferred():  # the workers start while submitting: none sees a Ctrl-C before ignoring it
-            pool = cf.ProcessPoolExecutor(max_workers=workers, mp_context=_worker_context(refs, names, seed),
-                                          initializer=_worker_start)
+        with _frozen(), _ctrl_c_deferred():  # the workers start while submitting: none sees a Ctrl-C before ignoring it
+            pool = cf.ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_worker_start)
             futures = [pool.submit(play_batch, refs, names, seed, b, records, True) for b in _batches(games, chunk)]
-        with _collector_held():
+        with _frozen(), _collector_held():
             for f in cf.as_completed(futures):
                 done(f.result())
     except BaseException:  # Ctrl-C (or a failed batch): stop the workers now, keep what finished
@@ -371,6 +374,21 @@ def run_batches(refs: tuple, names: list, seed: int, games: int, workers: int = 
         raise
     pool.shutdown()
     return merge(results)
+
+
+@contextlib.contextmanager
+def _frozen():
+    """Everything alive now (the modules, the compiled rulesets) left out of the cyclic
+    garbage collector's passes while the block runs: otherwise each full pass walks all of
+    it again while the matches are played (about 2% of a random match), and forked workers
+    would write to every page of it as they walk it. Put back afterwards."""
+    import gc
+
+    gc.freeze()
+    try:
+        yield
+    finally:
+        gc.unfreeze()
 
 
 @contextlib.contextmanager
