@@ -1,9 +1,11 @@
-"""Only the build step that pyproject.toml cannot say: the repository's ``rulesets/`` folder is
-copied into the built package as ``kierki_dsl/rulesets/`` (package data of a wheel). An editable
-install reads ``rulesets/`` in place (``kierki_dsl/shipped.py``)."""
+"""Only the build steps that pyproject.toml cannot say: the repository's ``rulesets/`` folder is
+copied into the built package as ``kierki_dsl/rulesets/`` (package data of a wheel; an editable
+install reads ``rulesets/`` in place, ``kierki_dsl/shipped.py``), and the compiled step core
+``kierki_dsl.interpreter._cstep`` is built where a C compiler and Python's headers are found —
+optional: without it every deal steps on the interpreter (``interpreter/stepper.py``)."""
 import os
 
-from setuptools import setup
+from setuptools import Extension, setup
 from setuptools.command.build_py import build_py
 
 
@@ -18,4 +20,7 @@ class BuildPyWithRulesets(build_py):
         self.copy_tree(os.path.join(here, "rulesets"), os.path.join(self.build_lib, "kierki_dsl", "rulesets"))
 
 
-setup(cmdclass={"build_py": BuildPyWithRulesets})
+CSTEP = Extension("kierki_dsl.interpreter._cstep", ["kierki_dsl/interpreter/_cstep.c"], optional=True,
+                  extra_compile_args=["-O2", "-std=c99"] if os.name != "nt" else [])
+
+setup(cmdclass={"build_py": BuildPyWithRulesets}, ext_modules=[CSTEP])

@@ -1,6 +1,7 @@
 """Stepping cost in machine instructions (deterministic, unlike time on a shared machine):
-``legal_actions`` + ``apply_action`` per decision on our Hearts and on OpenSpiel's C++ Hearts
-stepped from Python, each counted by valgrind's callgrind around the stepping loop only.
+``legal_actions`` + ``apply_action`` per decision on our Hearts (through the compiled step
+core where it is built, and on the interpreter) and on OpenSpiel's C++ Hearts stepped from
+Python, each counted by valgrind's callgrind around the stepping loop only.
 
     python benchmarks/step_instructions.py [--deals 200]
 
@@ -12,6 +13,7 @@ benchmark rather than replacing it.
 from __future__ import annotations
 
 import argparse
+import functools
 import operator
 import random
 import re
@@ -34,12 +36,15 @@ def _step(engine: str, deals: int) -> None:
     from kierki_dsl.ruleset.model import Ruleset
 
     rng = random.Random(5)
-    if engine == "ours":
+    if engine in ("ours", "core"):
+        from kierki_dsl.interpreter import stepper
+
         rs = Ruleset.load(str(RULESET))
         c = rs.contracts["hand"]
+        new = c.new_deal if engine == "ours" else functools.partial(stepper.new_deal, c)
 
         def make(n):
-            return [c.new_deal(4, rs.deck, 3, deal_out(shuffled(rng, rs.deck), 3, 4), 1, 1) for _ in range(n)]
+            return [new(4, rs.deck, 3, deal_out(shuffled(rng, rs.deck), 3, 4), 1, 1) for _ in range(n)]
     else:
         import pyspiel
 
@@ -64,7 +69,7 @@ def _count(engine: str, deals: int) -> int:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--deals", type=int, default=200)
-    ap.add_argument("--engine", choices=("ours", "theirs"), help=argparse.SUPPRESS)
+    ap.add_argument("--engine", choices=("ours", "core", "theirs"), help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.engine:
         _step(args.engine, args.deals)
@@ -74,8 +79,15 @@ def main() -> None:
     decisions = args.deals * DECISIONS_PER_DEAL
     theirs = _count("theirs", args.deals) / decisions
     ours = _count("ours", args.deals) / decisions
+    from kierki_dsl.interpreter import stepper
+
     print(f"instructions per decision (legal_actions + apply_action, loop included), {args.deals} hands:")
     print(f"  OpenSpiel hearts (C++), stepped from Python  {theirs:8.0f}")
+    if stepper.available():
+        core = _count("core", args.deals) / decisions
+        print(f"  kierki-dsl step core (C), hearts_openspiel.yaml {core:6.0f}   ratio {theirs / core:.2f}")
+    else:
+        print("  kierki-dsl step core: not built here (no C compiler at install)")
     print(f"  kierki-dsl interpreter, hearts_openspiel.yaml {ours:8.0f}   ratio {theirs / ours:.2f}")
 
 

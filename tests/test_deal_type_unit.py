@@ -11,7 +11,8 @@ from pathlib import Path
 PACKAGE = Path(__file__).resolve().parent.parent / "kierki_dsl"
 
 DEAL_TYPE_MODULES = {
-    "tricks": ["tricks.py", "trickstate.py", "trickkernel.py", "trickchecks.py", "trickwords.py", "fastplay.py"],
+    "tricks": ["tricks.py", "trickstate.py", "trickkernel.py", "trickchecks.py", "trickwords.py", "fastplay.py",
+               "stepper.py"],
     "layout": ["layout.py", "layoutwords.py", "fastplay.py"],
     "declarer's choice": ["choice.py"],
 }

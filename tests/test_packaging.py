@@ -28,7 +28,8 @@ def installed(tmp_path_factory):
     for name in SOURCES:
         source = ROOT / name
         if source.is_dir():
-            shutil.copytree(source, src / name, ignore=shutil.ignore_patterns("__pycache__", "*.pyc", "static_test*"))
+            shutil.copytree(source, src / name, ignore=shutil.ignore_patterns("__pycache__", "*.pyc", "static_test*",
+                                                                                "*.so", "*.pyd"))
         else:
             src.mkdir(exist_ok=True)
             shutil.copy2(source, src / name)
@@ -56,6 +57,22 @@ def test_the_wheel_carries_every_shipped_ruleset(installed):
         inside = {n[len("kierki_dsl/rulesets/"):] for n in z.namelist() if n.startswith("kierki_dsl/rulesets/")}
     shipped = {p.relative_to(RULESETS).as_posix() for p in RULESETS.rglob("*.yaml")}
     assert shipped and inside == shipped
+
+
+def test_the_wheel_builds_the_step_core_where_it_can(installed, tmp_path):
+    """``kierki_dsl.interpreter._cstep`` is compiled into the wheel where a C compiler and
+    Python's headers exist (CI: KIERKI_REQUIRE_C=1 requires it), and the installed package
+    steps on it."""
+    site, wheel = installed
+    with zipfile.ZipFile(wheel) as z:
+        built = [n for n in z.namelist() if n.startswith("kierki_dsl/interpreter/_cstep")]
+    if not built:
+        assert not os.environ.get("KIERKI_REQUIRE_C"), "the wheel has no compiled step core"
+        pytest.skip("no C compiler or Python headers here: the wheel steps on the interpreter")
+    code = ("import kierki_dsl.interpreter.stepper as s, kierki_dsl.interpreter._cstep as c\n"
+            "print(s.available(), c.__file__)\n")
+    available, where = _run_installed(site, code, tmp_path).split()
+    assert available == "True" and where.startswith(str(site))
 
 
 def test_an_installed_package_finds_its_rulesets_from_another_folder(installed, tmp_path):

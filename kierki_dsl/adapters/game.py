@@ -19,6 +19,7 @@ from typing import Optional
 
 from ..cards import bits, card_str
 from ..interpreter.actions import BID_BASE, CHOOSE_BASE, EXPOSE_BASE, IllegalAction, action_str, is_choice
+from ..interpreter.stepper import core_deal
 from ..ruleset.model import Ruleset
 from ..values import frozen
 
@@ -173,16 +174,56 @@ class GameState:
         rs = self.spec.ruleset
         self.contract = contract
         self.events.append((None, f"deal {self.k + 1}: {contract.name}, dealer p{self.dealer}"))
-        self.deal = contract.new_deal(rs.players, rs.deck, self.dealer, self.dealt, rs.direction, self.k + 1,
-                                      self.chosen)
+        step = core_deal(contract, rs.players, rs.deck, self.dealer, self.dealt, rs.direction, self.k + 1)
+        if step is None:
+            self.deal = contract.new_deal(rs.players, rs.deck, self.dealer, self.dealt, rs.direction, self.k + 1,
+                                          self.chosen)
+        else:
+            self.deal = None
+            self._step = step
         self.phase = PLAY
         self._after_action()
 
+    # -- the deal state: stepped by the compiled core where it carries the deal ---------------
+    @property
+    def deal(self):
+        """The interpreter's deal state. Where the compiled step core steps this deal
+        (``interpreter/stepper.py``) the interpreter's state is brought to the core's position
+        only when asked for (views, observations), by applying the actions it has not seen."""
+        step = self._step
+        if step is None:
+            return self._deal
+        deal = self._deal
+        if deal is None:
+            deal = self._deal = step.interpreter()
+        else:
+            acts = step.actions
+            for a in acts[len(deal.actions):]:
+                deal.apply_action(a)
+        return deal
+
+    @deal.setter
+    def deal(self, value) -> None:
+        """Set the interpreter's deal state (None between deals): it steps from now on."""
+        self._deal, self._step = value, None
+
+    def _stepped(self):
+        """What actions are applied to and asked of: the core's state, else the deal state."""
+        step = self._step
+        return self._deal if step is None else step
+
+    def deal_phase(self):
+        """The phase of the deal in play (a ``Phase``), None between deals: without bringing
+        the interpreter's deal to the core's position."""
+        deal = self._stepped()
+        return None if deal is None else deal.phase
+
     def _after_action(self) -> None:
-        if not self.deal.is_terminal():
+        deal = self._stepped()
+        if not deal.is_terminal():
             return
-        self.deal.remember(self.chosen)
-        scores = self.deal.returns()
+        deal.remember(self.chosen)
+        scores = deal.returns()
         self.totals = [t + s for t, s in zip(self.totals, scores)]
         self.events.append((None, f"deal {self.k + 1} scores {list(scores)}"))
         rs = self.spec.ruleset
@@ -196,14 +237,14 @@ class GameState:
     def current_player(self) -> int:
         phase = self.phase
         if phase is PLAY:  # the common case first: pyspiel asks several times per decision
-            return self.deal.current_player()
+            return self._stepped().current_player()
         if phase == OVER:
             return TERMINAL
         if phase in (DEALER, DEALING):
             return CHANCE
         if phase == CHOOSE:
             return self.chooser()
-        return self.deal.current_player()
+        return self._stepped().current_player()
 
     def is_terminal(self) -> bool:
         return self.phase == OVER
@@ -231,7 +272,7 @@ class GameState:
 
     def legal_actions(self) -> list:
         if self.phase == PLAY:
-            return self.deal.legal_actions()
+            return self._stepped().legal_actions()
         if self.phase == CHOOSE:
             return [CHOOSE_BASE + i for i in self.asked[1]]
         if self.is_chance():
@@ -283,13 +324,19 @@ class GameState:
         """Play a card (or pass) without checking the rules: for resampled worlds only, whose
         drawn hands may not fit a public play (see ``resample.py``)."""
         seat = self.current_player()
-        self.deal.play_legal(action)
+        step = self._step
+        if step is not None and action in step.legal_actions():
+            step.apply_action(action)
+        else:
+            deal = self.deal
+            self.deal = deal  # the interpreter steps on: a forced card may not be in the hand
+            deal.play_legal(action)
         self.log.append((self.k, seat, action))
         self.events.append((None, f"p{seat} {action_str(action)}"))
         self._after_action()
 
     def _decide(self, seat: int, action: int) -> None:
-        deal = self.deal
+        deal = self._stepped()
         phase = deal.phase
         if phase == "call":  # the caller decided on the cards he had seen: he remembers them
             seen = " ".join(card_str(c) for c in sorted(self.dealt[seat][: self.contract.call.after]))
@@ -361,8 +408,10 @@ class GameState:
         other.events = list(self.events)
         other.log = list(self.log)
         other.dealt = [list(d) for d in self.dealt]
-        if self.deal is not None:
-            other.deal = self.deal.clone()
+        if self._deal is not None:
+            other._deal = self._deal.clone()
+        if self._step is not None:
+            other._step = self._step.clone()
         return other
 
     def __deepcopy__(self, memo) -> "GameState":  # OpenSpiel clones Python states by deepcopy

@@ -287,11 +287,12 @@ def _replay(base: GameState, log: list, seat: int, world: tuple, checked: bool) 
             dealt_so_far += 1
             new.apply_action(a)
             continue
-        if new.deal is not None and new.deal.phase == "pass":
+        phase = new.deal_phase()
+        if phase == "pass":
             a = passes[s][used[s]]
             used[s] += 1
         try:
-            if checked or new.deal is None or new.deal.phase != "play":
+            if checked or phase != "play":
                 new.apply_action(a)
             else:
                 new.force_action(a)

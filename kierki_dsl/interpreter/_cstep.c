@@ -1,0 +1,1048 @@
+/* The compiled step core of a trick deal (kierki_dsl.interpreter._cstep).
+ *
+ * It knows nothing of any game: it executes tables that the Python side
+ * (kierki_dsl/interpreter/stepper.py) compiles from a trick contract, with
+ * cards as bits of 64-bit masks (card id = 13 * suit + rank, as cards.py).
+ *
+ *   Plan      what a contract says for (players, tricks, trump, deck): the
+ *             cards beating each card, the static points per trick and card,
+ *             the trick numbers whose start may change the legality programs,
+ *             whether dynamic points, an early end or seat scorers apply.
+ *   Programs  the legality programs of one trick situation, 9 slots (lead,
+ *             follow by led suit, discard by led suit), each a list of rules
+ *             (keep mask, fallback). Shared: the Python side caches one per
+ *             situation key (legality.Legality.key) and C fills an empty slot
+ *             by asking Python once (a rule reading the winning card or the
+ *             hand makes its program live: asked at each decision instead).
+ *   Core      one deal: passing, a trump call, then trick play, as TrickDeal
+ *             does it (actions are ints below 64: cards 0..51, calls 53..57).
+ *
+ * Everything rare calls back into Python through the deal's context object
+ * (`ctx`): what comes first, a trump call or the first lead (_begin), the
+ * call's choices and the plan of the trump called (_call_actions, _called),
+ * a trick's programs (_at_trick, _program),
+ * dynamic points (_dynamic), the early end (_ends_early), seat scoring at the
+ * deal's end (_finish), and the wording of an illegal action or a rule error
+ * (_illegal, _rule_error: the interpreter replays the deal and raises). No text
+ * ever reaches this file: only ints and masks.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#define MAXP 8          /* seats */
+#define MAXRULES 64     /* rules in one program (a contract has at most 33) */
+#define NSLOTS 9        /* lead, follow x 4 suits, discard x 4 suits */
+#define MAXTRICKS 52
+
+enum { PH_PASS = 0, PH_PLAY = 1, PH_DONE = 2, PH_CALL = 3 };
+enum { LEAD = 0, FOLLOW = 1, DISCARD = 2 };
+
+static const uint64_t SUIT[4] = {0x1FFFULL, 0x1FFFULL << 13, 0x1FFFULL << 26, 0x1FFFULL << 39};
+#define HEARTS_MASK (SUIT[1])
+
+static inline int popcount64(uint64_t m) { return __builtin_popcountll(m); }
+static inline int lowest(uint64_t m) { return __builtin_ctzll(m); }
+
+/* The k-th lowest set bit of m (0-based; k < popcount(m)). */
+static int kth_bit(uint64_t m, int k)
+{
+    while (k-- > 0)
+        m &= m - 1;
+    return lowest(m);
+}
+
+/* A Python int (or anything with __index__) as an unsigned 64-bit mask. */
+static int as_mask(PyObject *o, uint64_t *out)
+{
+    unsigned long long v = PyLong_AsUnsignedLongLong(o);
+    if (v == (unsigned long long)-1 && PyErr_Occurred())
+        return -1;
+    *out = v;
+    return 0;
+}
+
+static int as_int64(PyObject *o, int64_t *out)
+{
+    long long v = PyLong_AsLongLong(o);
+    if (v == -1 && PyErr_Occurred())
+        return -1;
+    *out = v;
+    return 0;
+}
+
+/* ---------------------------------------------------------------- Plan -- */
+
+typedef struct {
+    PyObject_HEAD
+    int players, tricks, follow_suit, dynamic, early, seats;
+    uint64_t refresh;            /* bit n: trick n's start may change the programs */
+    uint64_t beats[52];          /* cards that beat each card winning a trick */
+    int64_t trick_points[MAXTRICKS + 2];
+    int64_t *values;             /* (tricks + 2) x 52: points of each card in trick n */
+} Plan;
+
+static void Plan_dealloc(Plan *self)
+{
+    PyMem_Free(self->values);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+/* Read a sequence of exactly n ints into out (masks or signed values). */
+static int read_masks(PyObject *seq, uint64_t *out, Py_ssize_t n, const char *what)
+{
+    PyObject *fast = PySequence_Fast(seq, what);
+    if (fast == NULL)
+        return -1;
+    if (PySequence_Fast_GET_SIZE(fast) != n) {
+        PyErr_Format(PyExc_ValueError, "%s: %zd entries expected", what, n);
+        Py_DECREF(fast);
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < n; i++)
+        if (as_mask(PySequence_Fast_GET_ITEM(fast, i), &out[i]) < 0) {
+            Py_DECREF(fast);
+            return -1;
+        }
+    Py_DECREF(fast);
+    return 0;
+}
+
+static int read_ints(PyObject *seq, int64_t *out, Py_ssize_t n, const char *what)
+{
+    PyObject *fast = PySequence_Fast(seq, what);
+    if (fast == NULL)
+        return -1;
+    if (PySequence_Fast_GET_SIZE(fast) != n) {
+        PyErr_Format(PyExc_ValueError, "%s: %zd entries expected", what, n);
+        Py_DECREF(fast);
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < n; i++)
+        if (as_int64(PySequence_Fast_GET_ITEM(fast, i), &out[i]) < 0) {
+            Py_DECREF(fast);
+            return -1;
+        }
+    Py_DECREF(fast);
+    return 0;
+}
+
+/* Plan(players, tricks, follow_suit, beats[52], trick_points[tricks + 2],
+ *      values[tricks + 2][52], refresh, dynamic, early, seats) */
+static int Plan_init(Plan *self, PyObject *args, PyObject *kw)
+{
+    PyObject *beats, *tp, *values;
+    unsigned long long refresh;
+    if (!PyArg_ParseTuple(args, "iipOOOKppp", &self->players, &self->tricks, &self->follow_suit, &beats, &tp,
+                          &values, &refresh, &self->dynamic, &self->early, &self->seats))
+        return -1;
+    if (self->players < 1 || self->players > MAXP || self->tricks < 1 || self->tricks > MAXTRICKS) {
+        PyErr_SetString(PyExc_ValueError, "players 1..8 and tricks 1..52 expected");
+        return -1;
+    }
+    self->refresh = refresh;
+    Py_ssize_t rows = self->tricks + 2;
+    if (read_masks(beats, self->beats, 52, "beats") < 0 || read_ints(tp, self->trick_points, rows, "trick points") < 0)
+        return -1;
+    PyMem_Free(self->values);
+    self->values = PyMem_Calloc(rows * 52, sizeof(int64_t));
+    if (self->values == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    PyObject *fast = PySequence_Fast(values, "values");
+    if (fast == NULL)
+        return -1;
+    int err = PySequence_Fast_GET_SIZE(fast) != rows;
+    if (err)
+        PyErr_SetString(PyExc_ValueError, "values: one row per trick number expected");
+    for (Py_ssize_t n = 0; !err && n < rows; n++)
+        err = read_ints(PySequence_Fast_GET_ITEM(fast, n), self->values + 52 * n, 52, "values row") < 0;
+    Py_DECREF(fast);
+    return err ? -1 : 0;
+}
+
+static PyTypeObject PlanType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "kierki_dsl.interpreter._cstep.Plan",
+    .tp_doc = "A trick contract's tables for (players, tricks, trump, deck).",
+    .tp_basicsize = sizeof(Plan),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)Plan_init,
+    .tp_dealloc = (destructor)Plan_dealloc,
+};
+
+/* ------------------------------------------------------------ Programs -- */
+
+typedef struct {
+    uint64_t keep;
+    int fallback;
+} Rule;
+
+typedef struct {
+    int ready, n;
+    Rule rule[MAXRULES];
+} Program;
+
+typedef struct {
+    PyObject_HEAD
+    Program slot[NSLOTS];
+} Programs;
+
+static PyTypeObject ProgramsType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "kierki_dsl.interpreter._cstep.Programs",
+    .tp_doc = "The legality programs of one trick situation, filled as they are first needed.",
+    .tp_basicsize = sizeof(Programs),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_new = PyType_GenericNew,
+};
+
+static int slot_of(int phase, int led) { return phase == LEAD ? 0 : (phase == FOLLOW ? 1 : 5) + led; }
+
+/* Fill a program slot from a sequence of (keep mask, fallback) pairs. */
+static int program_fill(Program *p, PyObject *rules)
+{
+    PyObject *fast = PySequence_Fast(rules, "program");
+    if (fast == NULL)
+        return -1;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
+    if (n > MAXRULES) {
+        Py_DECREF(fast);
+        PyErr_SetString(PyExc_ValueError, "too many rules in one program");
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        uint64_t keep;
+        int fallback;
+        if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(fast, i), "Kp", &keep, &fallback)) {
+            Py_DECREF(fast);
+            return -1;
+        }
+        p->rule[i].keep = keep;
+        p->rule[i].fallback = fallback;
+    }
+    Py_DECREF(fast);
+    p->n = (int)n;
+    return 0;
+}
+
+/* ----------------------------------------------------------------- Core -- */
+
+typedef struct {
+    PyObject_HEAD
+    Plan *plan;
+    PyObject *ctx;               /* the Python side: callbacks, shared by clones */
+    Programs *progs;             /* the programs of the trick in progress */
+    int players, phase, to_move, leader, direction, next[MAXP];
+    int pass_count, pass_step;   /* cards each seat passes; seats on they go */
+    uint64_t hands[MAXP], passes[MAXP];
+    int trick_no, led, win, trick_len, trick_seat[MAXP], trick_card[MAXP];
+    uint64_t played, watch, taken[MAXP];
+    int hearts_broken, ended_early, tricks_won[MAXP];
+    int64_t scores[MAXP];
+    uint64_t calls;              /* in a trump call: the call actions allowed */
+    uint64_t lhand, lmask;       /* the hand on turn whose legal cards are lmask */
+    int lvalid;
+    unsigned char *acts;         /* every action applied, in order */
+    int nacts, cap;
+} Core;
+
+static PyTypeObject CoreType;
+
+/* Whether the core was initialised (a bare Core.__new__ has no plan): else an error. */
+static int ready(Core *self)
+{
+    if (self->plan != NULL && self->acts != NULL)
+        return 1;
+    PyErr_SetString(PyExc_RuntimeError, "the step core was not initialised");
+    return 0;
+}
+
+/* Add an action to the history (its room is made for a whole deal at init). */
+static void record(Core *self, int action)
+{
+    if (self->nacts < self->cap)
+        self->acts[self->nacts++] = (unsigned char)action;
+}
+
+static void Core_dealloc(Core *self)
+{
+    Py_XDECREF(self->plan);
+    Py_XDECREF(self->ctx);
+    Py_XDECREF(self->progs);
+    PyMem_Free(self->acts);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+/* ctx.<name>(self, *args) as a new reference (NULL on error). */
+static PyObject *callback(Core *self, const char *name, const char *fmt, ...)
+{
+    PyObject *meth = PyObject_GetAttrString(self->ctx, name);
+    if (meth == NULL)
+        return NULL;
+    PyObject *rest = NULL, *args = NULL, *res = NULL;
+    va_list va;
+    va_start(va, fmt);
+    rest = Py_VaBuildValue(fmt, va);
+    va_end(va);
+    if (rest == NULL)
+        goto done;
+    if (!PyTuple_Check(rest)) {  /* a single value */
+        PyObject *t = PyTuple_Pack(1, rest);
+        Py_DECREF(rest);
+        if ((rest = t) == NULL)
+            goto done;
+    }
+    args = PyTuple_New(PyTuple_GET_SIZE(rest) + 1);
+    if (args == NULL)
+        goto done;
+    Py_INCREF(self);
+    PyTuple_SET_ITEM(args, 0, (PyObject *)self);
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(rest); i++) {
+        PyObject *it = PyTuple_GET_ITEM(rest, i);
+        Py_INCREF(it);
+        PyTuple_SET_ITEM(args, i + 1, it);
+    }
+    res = PyObject_Call(meth, args, NULL);
+done:
+    Py_DECREF(meth);
+    Py_XDECREF(rest);
+    Py_XDECREF(args);
+    return res;
+}
+
+/* The programs of the trick about to start: ctx._at_trick(self, n, broken, played)
+ * gives (Programs, watched cards). */
+static int at_trick(Core *self)
+{
+    PyObject *r = callback(self, "_at_trick", "(iiK)", self->trick_no, self->hearts_broken,
+                           (unsigned long long)self->played);
+    if (r == NULL)
+        return -1;
+    PyObject *progs;
+    unsigned long long watch;
+    if (!PyArg_ParseTuple(r, "O!K", &ProgramsType, &progs, &watch)) {
+        Py_DECREF(r);
+        return -1;
+    }
+    Py_INCREF(progs);
+    Py_XSETREF(self->progs, (Programs *)progs);
+    self->watch = watch;
+    Py_DECREF(r);
+    return 0;
+}
+
+/* What follows the passing: ctx._begin(self) gives (phase, seat, calls): a trump
+ * call by `seat` among the actions `calls`, or play led by `seat` (then the first
+ * trick's programs). */
+static int start_play(Core *self)
+{
+    PyObject *r = callback(self, "_begin", "()");
+    if (r == NULL)
+        return -1;
+    int phase, seat;
+    unsigned long long calls;
+    int ok = PyArg_ParseTuple(r, "iiK", &phase, &seat, &calls);
+    Py_DECREF(r);
+    if (!ok)
+        return -1;
+    if (seat < 0 || seat >= self->players || (phase != PH_PLAY && phase != PH_CALL)) {
+        PyErr_SetString(PyExc_ValueError, "_begin: a seat to call or to lead expected");
+        return -1;
+    }
+    self->phase = phase;
+    self->to_move = seat;
+    self->calls = calls;
+    self->lvalid = 0;
+    if (phase == PH_CALL)
+        return 0;
+    self->leader = seat;
+    return at_trick(self);
+}
+
+/* The trump is called: ctx._called(self, action) gives the plan and the context of
+ * the trump called, which replace the deal's; then play starts. */
+static int call_trump(Core *self, int action)
+{
+    PyObject *r = callback(self, "_called", "(i)", action);
+    if (r == NULL)
+        return -1;
+    PyObject *plan, *ctx;
+    if (!PyArg_ParseTuple(r, "O!O", &PlanType, &plan, &ctx)) {
+        Py_DECREF(r);
+        return -1;
+    }
+    Py_INCREF(plan);
+    Py_SETREF(self->plan, (Plan *)plan);
+    Py_INCREF(ctx);
+    Py_SETREF(self->ctx, ctx);
+    Py_DECREF(r);
+    record(self, action);
+    self->calls = 0;
+    return start_play(self);
+}
+
+/* Core(plan, ctx, hands, dealer, direction, pass_count, pass_step) */
+static int Core_init(Core *self, PyObject *args, PyObject *kw)
+{
+    Plan *plan;
+    PyObject *ctx, *hands;
+    int dealer;
+    if (!PyArg_ParseTuple(args, "O!OOiiii", &PlanType, &plan, &ctx, &hands, &dealer, &self->direction,
+                          &self->pass_count, &self->pass_step))
+        return -1;
+    if (self->plan != NULL) {
+        PyErr_SetString(PyExc_TypeError, "a core is initialised once");
+        return -1;
+    }
+    if (self->pass_count < 0 || self->pass_count > 13) {
+        PyErr_SetString(PyExc_ValueError, "0..13 cards passed expected");
+        return -1;
+    }
+    int n = plan->players;
+    Py_INCREF(plan);
+    self->plan = plan;
+    Py_INCREF(ctx);
+    self->ctx = ctx;
+    self->players = n;
+    if (read_masks(hands, self->hands, n, "hands") < 0)
+        return -1;
+    for (int s = 0; s < n; s++)
+        self->next[s] = ((s + self->direction) % n + n) % n;
+    self->cap = self->pass_count * n + 52 + 1;
+    self->acts = PyMem_Malloc(self->cap);
+    if (self->acts == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    self->trick_no = 1;
+    self->led = self->win = self->leader = -1;
+    if (self->pass_step) {
+        self->phase = PH_PASS;
+        self->to_move = self->next[((dealer % n) + n) % n];
+        return 0;
+    }
+    return start_play(self);
+}
+
+/* Narrow `legal` by a program; on a rule without fallback leaving nothing of a
+ * non-empty hand, *error is set (the interpreter words that error). */
+static uint64_t narrow(uint64_t legal, const Program *p, int *error)
+{
+    for (int i = 0; i < p->n; i++) {
+        uint64_t m = legal & p->rule[i].keep;
+        if (m || !p->rule[i].fallback) {
+            if (!m && legal) {
+                *error = 1;
+                return 0;
+            }
+            legal = m;
+        }
+    }
+    return legal;
+}
+
+/* The program of (phase, led) in this position. An empty slot is asked of
+ * ctx._program, which gives (live, rules): a program that holds for the whole trick
+ * fills the slot; a live one (its rules read the winning card or the hand) is filled
+ * into `scratch` and asked again at the next decision. */
+static const Program *program(Core *self, int phase, int led, Program *scratch)
+{
+    Program *p = &self->progs->slot[slot_of(phase, led)];
+    if (p->ready)
+        return p;
+    PyObject *r = callback(self, "_program", "(iiiiKiK)", phase, led, self->trick_no, self->hearts_broken,
+                           (unsigned long long)self->played, self->win,
+                           (unsigned long long)self->hands[self->to_move]);
+    if (r == NULL)
+        return NULL;
+    int live;
+    PyObject *rules;
+    int err = !PyArg_ParseTuple(r, "pO", &live, &rules);
+    if (!err) {
+        if (live)
+            p = scratch;
+        err = program_fill(p, rules) < 0;
+        p->ready = !live;
+    }
+    Py_DECREF(r);
+    return err ? NULL : p;
+}
+
+/* The legal cards of the seat on turn in play (Legality.legal); -1 on error. */
+static int legal_play(Core *self, uint64_t *out)
+{
+    uint64_t hand = self->hands[self->to_move];
+    if (self->lvalid && self->lhand == hand) {
+        *out = self->lmask;
+        return 0;
+    }
+    int phase = LEAD, led = self->led;
+    uint64_t legal = hand;
+    if (led >= 0) {
+        uint64_t suited = hand & SUIT[led];
+        phase = suited ? FOLLOW : DISCARD;
+        if (suited && self->plan->follow_suit)
+            legal = suited;
+    }
+    Program scratch;
+    const Program *p = program(self, phase, led < 0 ? 0 : led, &scratch);
+    if (p == NULL)
+        return -1;
+    int error = 0;
+    legal = narrow(legal, p, &error);
+    if (error) {  /* the interpreter raises the rule's located error */
+        PyObject *r = callback(self, "_rule_error", "()");
+        Py_XDECREF(r);
+        if (r != NULL)
+            PyErr_SetString(PyExc_RuntimeError, "a rule left no card but the interpreter found one");
+        return -1;
+    }
+    self->lhand = hand;
+    self->lmask = legal;
+    self->lvalid = 1;
+    *out = legal;
+    return 0;
+}
+
+/* The cards the seat on turn may pass: its hand less the cards it chose already. */
+static uint64_t legal_pass(Core *self) { return self->hands[self->to_move] & ~self->passes[self->to_move]; }
+
+static PyObject *mask_list(uint64_t m)
+{
+    PyObject *list = PyList_New(popcount64(m));
+    if (list == NULL)
+        return NULL;
+    for (Py_ssize_t i = 0; m; m &= m - 1, i++) {
+        PyObject *c = PyLong_FromLong(lowest(m));
+        if (c == NULL) {
+            Py_DECREF(list);
+            return NULL;
+        }
+        PyList_SET_ITEM(list, i, c);
+    }
+    return list;
+}
+
+/* The legal cards as a mask (0 once the deal is over); -1 on error. */
+static int legal_mask(Core *self, uint64_t *out)
+{
+    if (self->phase == PH_PLAY)
+        return legal_play(self, out);
+    *out = self->phase == PH_PASS ? legal_pass(self) : (self->phase == PH_CALL ? self->calls : 0);
+    return 0;
+}
+
+static PyObject *Core_legal_actions(Core *self, PyObject *unused)
+{
+    uint64_t m;
+    if (!ready(self))
+        return NULL;
+    if (self->phase == PH_CALL)  /* in the contract's order of choices */
+        return callback(self, "_call_actions", "()");
+    if (legal_mask(self, &m) < 0)
+        return NULL;
+    return mask_list(m);
+}
+
+/* ------------------------------------------------------ playing cards -- */
+
+/* Every seat gives its chosen cards to the seat pass_step places on, at once. */
+static void exchange(Core *self)
+{
+    int n = self->players;
+    uint64_t kept[MAXP];
+    for (int s = 0; s < n; s++)
+        kept[s] = self->hands[s] & ~self->passes[s];
+    for (int s = 0; s < n; s++) {
+        int from = (((s - self->pass_step) % n) + n) % n;
+        self->hands[s] = kept[s] | self->passes[from];
+    }
+}
+
+static int pass_card(Core *self, int card)
+{
+    int seat = self->to_move;
+    record(self, card);
+    self->passes[seat] |= 1ULL << card;
+    if (popcount64(self->passes[seat]) < self->pass_count)
+        return 0;
+    if (self->nacts < self->pass_count * self->players) {
+        self->to_move = self->next[seat];
+        return 0;
+    }
+    exchange(self);
+    return start_play(self);
+}
+
+/* The deal's end: seat scorers (ctx._finish gives the final scores), then done. */
+static int finish_deal(Core *self)
+{
+    if (self->trick_no <= self->plan->tricks)
+        self->ended_early = 1;
+    if (self->plan->seats) {
+        PyObject *r = callback(self, "_finish", "()");
+        if (r == NULL)
+            return -1;
+        int err = read_ints(r, self->scores, self->players, "scores");
+        Py_DECREF(r);
+        if (err)
+            return -1;
+    }
+    self->phase = PH_DONE;
+    self->to_move = -1;
+    return 0;
+}
+
+/* The int a callback returned (r: its new reference, or NULL on error). */
+static int call_for_int(PyObject *r, long long *out)
+{
+    if (r == NULL)
+        return -1;
+    *out = PyLong_AsLongLong(r);
+    Py_DECREF(r);
+    return (*out == -1 && PyErr_Occurred()) ? -1 : 0;
+}
+
+/* The trick is complete: score it, then the next trick or the deal's end. */
+static int finish_trick(Core *self)
+{
+    const Plan *plan = self->plan;
+    int n = self->trick_no, winner = -1, leader = self->trick_seat[0];
+    const int64_t *value = plan->values + 52 * n;
+    int64_t pts = plan->trick_points[n];
+    uint64_t tm = 0;
+    for (int i = 0; i < self->trick_len; i++) {
+        int c = self->trick_card[i];
+        tm |= 1ULL << c;
+        pts += value[c];
+        if (c == self->win)
+            winner = self->trick_seat[i];
+    }
+    if (winner < 0) {
+        PyErr_SetString(PyExc_RuntimeError, "the winning card is not in the trick");
+        return -1;
+    }
+    if (plan->dynamic) {
+        long long extra;
+        if (call_for_int(callback(self, "_dynamic", "(Kiii)", (unsigned long long)tm, winner, leader, n), &extra) < 0)
+            return -1;
+        pts += extra;
+    }
+    self->scores[winner] += pts;
+    self->taken[winner] |= tm;
+    self->tricks_won[winner] += 1;
+    self->played |= tm;
+    if (tm & HEARTS_MASK)
+        self->hearts_broken = 1;
+    self->trick_len = 0;
+    self->led = self->win = -1;
+    self->trick_no = n = n + 1;
+    self->to_move = winner;
+    self->lvalid = 0;
+    if (n > plan->tricks)
+        return finish_deal(self);
+    if (plan->early) {
+        long long stop;
+        if (call_for_int(callback(self, "_ends_early", "()"), &stop) < 0)
+            return -1;
+        if (stop)
+            return finish_deal(self);
+    }
+    if ((tm & self->watch) || (n < 64 && (plan->refresh >> n & 1)))
+        return at_trick(self);
+    return 0;
+}
+
+/* Play a card known to be legal (TrickDeal.play_legal). */
+static int play_card(Core *self, int card)
+{
+    int seat = self->to_move;
+    record(self, card);
+    self->hands[seat] &= ~(1ULL << card);
+    self->lvalid = 0;
+    if (self->trick_len == 0) {
+        self->led = card / 13;
+        self->win = card;
+    } else if (self->plan->beats[self->win] >> card & 1) {
+        self->win = card;
+    }
+    self->trick_seat[self->trick_len] = seat;
+    self->trick_card[self->trick_len++] = card;
+    if (self->trick_len < self->players) {
+        self->to_move = self->next[seat];
+        return 0;
+    }
+    return finish_trick(self);
+}
+
+/* Apply a legal action of the current phase. */
+static int apply_legal(Core *self, int action)
+{
+    if (self->phase == PH_PLAY)
+        return play_card(self, action);
+    return self->phase == PH_PASS ? pass_card(self, action) : call_trump(self, action);
+}
+
+/* The interpreter words why `action` is illegal: ctx._illegal raises IllegalAction. */
+static PyObject *illegal(Core *self, PyObject *action)
+{
+    PyObject *r = callback(self, "_illegal", "(O)", action);
+    if (r != NULL) {
+        Py_DECREF(r);
+        PyErr_SetString(PyExc_RuntimeError, "the interpreter found legal an action the step core refused");
+    }
+    return NULL;
+}
+
+static PyObject *Core_apply_action(Core *self, PyObject *arg)
+{
+    long a = -1;
+    if (!ready(self))
+        return NULL;
+    if (PyLong_Check(arg)) {
+        a = PyLong_AsLong(arg);
+        if (a == -1 && PyErr_Occurred()) {
+            PyErr_Clear();
+            a = -1;
+        }
+    } else if (PyIndex_Check(arg)) {
+        PyObject *i = PyNumber_Index(arg);
+        if (i == NULL)
+            return NULL;
+        a = PyLong_AsLong(i);
+        Py_DECREF(i);
+        if (a == -1 && PyErr_Occurred())
+            PyErr_Clear();
+    }
+    uint64_t m;
+    if (legal_mask(self, &m) < 0)
+        return NULL;
+    if (a < 0 || a >= 64 || !(m >> a & 1))
+        return illegal(self, arg);
+    if (apply_legal(self, (int)a) < 0)
+        return NULL;
+    Py_RETURN_NONE;
+}
+
+/* play_legal(action): an action taken from legal_actions, not checked against the
+ * rules again (search); only that it is a card of the hand on turn (or a call in a
+ * trump call), so that nothing outside the deal's tables is ever read. */
+static PyObject *Core_play_legal(Core *self, PyObject *arg)
+{
+    if (!ready(self))
+        return NULL;
+    long a = PyLong_AsLong(arg);
+    if (a == -1 && PyErr_Occurred())
+        return NULL;
+    int held = self->phase != PH_DONE && 0 <= a && a < 52 && (self->hands[self->to_move] >> a & 1);
+    int called = self->phase == PH_CALL && 0 <= a && a < 64 && (self->calls >> a & 1);
+    if (self->phase == PH_CALL ? !called : !held) {
+        PyErr_SetString(PyExc_ValueError, "an action of the seat on turn is expected");
+        return NULL;
+    }
+    if (apply_legal(self, (int)a) < 0)
+        return NULL;
+    Py_RETURN_NONE;
+}
+
+/* ------------------------------------------------------ random playout -- */
+
+/* draw(n) = (getrandbits(32) * n) >> 32, fastplay's protocol. */
+static int draw(PyObject *grb, int n, int *out)
+{
+    PyObject *r = PyObject_CallFunction(grb, "i", 32);
+    if (r == NULL)
+        return -1;
+    unsigned long long bits = PyLong_AsUnsignedLongLong(r);
+    Py_DECREF(r);
+    if (bits == (unsigned long long)-1 && PyErr_Occurred())
+        return -1;
+    if (n <= 0 || bits >> 32) {
+        PyErr_SetString(PyExc_ValueError, "getrandbits(32) and something to draw from expected");
+        return -1;
+    }
+    *out = (int)((bits * (unsigned long long)n) >> 32);
+    return 0;
+}
+
+/* The passes still to choose, drawn seat by seat from seat 0 (fastplay._pass_cards),
+ * then applied in turn order. */
+static int playout_passes(Core *self, PyObject *grb)
+{
+    int n = self->players;
+    unsigned char order[MAXP][13];
+    int count[MAXP], used[MAXP] = {0};
+    for (int s = 0; s < n; s++) {
+        uint64_t chosen = self->passes[s];
+        count[s] = self->pass_count - popcount64(chosen);
+        for (int i = 0; i < count[s]; i++) {
+            uint64_t left = self->hands[s] & ~chosen;
+            int k;
+            if (draw(grb, popcount64(left), &k) < 0)
+                return -1;
+            int card = kth_bit(left, k);
+            chosen |= 1ULL << card;
+            order[s][i] = (unsigned char)card;
+        }
+    }
+    while (self->phase == PH_PASS) {
+        int s = self->to_move;
+        if (pass_card(self, order[s][used[s]++]) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* One random card: a follow of the suit led draws only when there is a choice. */
+static int playout_card(Core *self, PyObject *grb)
+{
+    uint64_t m;
+    if (legal_play(self, &m) < 0)
+        return -1;
+    int count = popcount64(m), k = 0;
+    if (!m) {
+        PyErr_SetString(PyExc_RuntimeError, "no card to play");
+        return -1;
+    }
+    int follow = self->led >= 0 && (self->hands[self->to_move] & SUIT[self->led]);
+    if ((count > 1 || !follow) && draw(grb, count, &k) < 0)
+        return -1;
+    return play_card(self, kth_bit(m, k));
+}
+
+static PyObject *scores_list(Core *self)
+{
+    PyObject *list = PyList_New(self->players);
+    if (list == NULL)
+        return NULL;
+    for (int s = 0; s < self->players; s++) {
+        PyObject *v = PyLong_FromLongLong(self->scores[s]);
+        if (v == NULL) {
+            Py_DECREF(list);
+            return NULL;
+        }
+        PyList_SET_ITEM(list, s, v);
+    }
+    return list;
+}
+
+/* A random trump call: the k-th of the choices in the contract's order. */
+static int playout_call(Core *self, PyObject *grb)
+{
+    PyObject *calls = callback(self, "_call_actions", "()");
+    if (calls == NULL)
+        return -1;
+    if (!PyList_Check(calls) || PyList_GET_SIZE(calls) == 0) {
+        Py_DECREF(calls);
+        PyErr_SetString(PyExc_TypeError, "_call_actions: a list of calls expected");
+        return -1;
+    }
+    int k, err = draw(grb, (int)PyList_GET_SIZE(calls), &k);
+    long action = err ? -1 : PyLong_AsLong(PyList_GET_ITEM(calls, k));
+    Py_DECREF(calls);
+    if (err || (action == -1 && PyErr_Occurred()))
+        return -1;
+    return call_trump(self, (int)action);
+}
+
+static PyObject *Core_playout(Core *self, PyObject *grb)
+{
+    if (!ready(self))
+        return NULL;
+    while (self->phase != PH_DONE) {
+        int err = self->phase == PH_PASS ? playout_passes(self, grb)
+                  : self->phase == PH_CALL ? playout_call(self, grb) : playout_card(self, grb);
+        if (err < 0)
+            return NULL;
+    }
+    return scores_list(self);
+}
+
+/* --------------------------------------------------------------- queries -- */
+
+static PyObject *Core_is_terminal(Core *self, PyObject *unused) { return PyBool_FromLong(self->phase == PH_DONE); }
+
+static PyObject *Core_current_player(Core *self, PyObject *unused)
+{
+    return PyLong_FromLong(self->phase == PH_DONE ? -1 : self->to_move);
+}
+
+static PyObject *Core_returns(Core *self, PyObject *unused) { return scores_list(self); }
+
+static PyObject *Core_legal_mask(Core *self, PyObject *unused)
+{
+    uint64_t m;
+    if (!ready(self))
+        return NULL;
+    if (legal_mask(self, &m) < 0)
+        return NULL;
+    return PyLong_FromUnsignedLongLong(m);
+}
+
+/* A copy: state copied, plan, context and programs shared (they are never changed
+ * but for empty program slots filled, as every copy would fill them). */
+static PyObject *Core_clone(Core *self, PyObject *unused)
+{
+    if (!ready(self))
+        return NULL;
+    Core *o = (Core *)Py_TYPE(self)->tp_alloc(Py_TYPE(self), 0);
+    if (o == NULL)
+        return NULL;
+    unsigned char *acts = PyMem_Malloc(self->cap);
+    if (acts == NULL) {
+        Py_DECREF(o);
+        return PyErr_NoMemory();
+    }
+    size_t head = offsetof(Core, plan);
+    memcpy((char *)o + head, (char *)self + head, sizeof(Core) - head);
+    memcpy(acts, self->acts, self->nacts);
+    o->acts = acts;
+    Py_INCREF(o->plan);
+    Py_INCREF(o->ctx);
+    Py_XINCREF(o->progs);
+    return (PyObject *)o;
+}
+
+static PyObject *int_list(const int *v, int n)
+{
+    PyObject *list = PyList_New(n);
+    for (int i = 0; list != NULL && i < n; i++) {
+        PyObject *x = PyLong_FromLong(v[i]);
+        if (x == NULL) {
+            Py_CLEAR(list);
+            break;
+        }
+        PyList_SET_ITEM(list, i, x);
+    }
+    return list;
+}
+
+static PyObject *masks_list(const uint64_t *v, int n)
+{
+    PyObject *list = PyList_New(n);
+    for (int i = 0; list != NULL && i < n; i++) {
+        PyObject *x = PyLong_FromUnsignedLongLong(v[i]);
+        if (x == NULL) {
+            Py_CLEAR(list);
+            break;
+        }
+        PyList_SET_ITEM(list, i, x);
+    }
+    return list;
+}
+
+static PyObject *get_actions(Core *self, void *c)
+{
+    PyObject *list = PyList_New(self->nacts);
+    for (int i = 0; list != NULL && i < self->nacts; i++)
+        PyList_SET_ITEM(list, i, PyLong_FromLong(self->acts[i]));  /* small ints: never NULL */
+    return list;
+}
+
+static PyObject *get_hands(Core *self, void *c) { return masks_list(self->hands, self->players); }
+static PyObject *get_taken(Core *self, void *c) { return masks_list(self->taken, self->players); }
+static PyObject *get_won(Core *self, void *c) { return int_list(self->tricks_won, self->players); }
+static PyObject *get_scores(Core *self, void *c) { return scores_list(self); }
+static PyObject *get_played(Core *self, void *c) { return PyLong_FromUnsignedLongLong(self->played); }
+
+static PyObject *get_trick(Core *self, void *c)
+{
+    PyObject *list = PyList_New(self->trick_len);
+    for (int i = 0; list != NULL && i < self->trick_len; i++) {
+        PyObject *x = Py_BuildValue("(ii)", self->trick_seat[i], self->trick_card[i]);
+        if (x == NULL) {
+            Py_CLEAR(list);
+            break;
+        }
+        PyList_SET_ITEM(list, i, x);
+    }
+    return list;
+}
+
+#define INT_GETTER(field) \
+    static PyObject *get_##field(Core *self, void *c) { return PyLong_FromLong(self->field); }
+INT_GETTER(trick_no)
+INT_GETTER(led)
+INT_GETTER(win)
+INT_GETTER(to_move)
+INT_GETTER(leader)
+INT_GETTER(direction)
+static PyObject *get_ctx(Core *self, void *c) { return Py_NewRef(self->ctx ? self->ctx : Py_None); }
+static PyObject *get_phase_no(Core *self, void *c) { return PyLong_FromLong(self->phase); }
+static PyObject *get_broken(Core *self, void *c) { return PyBool_FromLong(self->hearts_broken); }
+static PyObject *get_early(Core *self, void *c) { return PyBool_FromLong(self->ended_early); }
+
+static PyGetSetDef Core_getset[] = {
+    {"actions", (getter)get_actions, NULL, "every action applied, in order", NULL},
+    {"hands", (getter)get_hands, NULL, "each seat's hand (masks)", NULL},
+    {"taken", (getter)get_taken, NULL, "the cards each seat took (masks)", NULL},
+    {"tricks_won", (getter)get_won, NULL, "the tricks each seat won", NULL},
+    {"scores", (getter)get_scores, NULL, "each seat's points so far", NULL},
+    {"played", (getter)get_played, NULL, "the cards of the finished tricks (mask)", NULL},
+    {"trick", (getter)get_trick, NULL, "(seat, card) of the trick in progress", NULL},
+    {"trick_no", (getter)get_trick_no, NULL, "the number of the trick in progress", NULL},
+    {"led", (getter)get_led, NULL, "the suit led, -1 before the lead", NULL},
+    {"win", (getter)get_win, NULL, "the card winning the trick so far, -1 before the lead", NULL},
+    {"to_move", (getter)get_to_move, NULL, "the seat on turn, -1 once over", NULL},
+    {"leader", (getter)get_leader, NULL, "the first leader, -1 before play", NULL},
+    {"direction", (getter)get_direction, NULL, "1 clockwise, -1 anticlockwise", NULL},
+    {"ctx", (getter)get_ctx, NULL, "the deal's Python side (stepper._Deal)", NULL},
+    {"phase_no", (getter)get_phase_no, NULL, "0 passing, 1 play, 2 over, 3 a trump call", NULL},
+    {"hearts_broken", (getter)get_broken, NULL, "whether a heart was played in a finished trick", NULL},
+    {"ended_early", (getter)get_early, NULL, "whether the deal stopped before its last trick", NULL},
+    {NULL},
+};
+
+static PyMethodDef Core_methods[] = {
+    {"legal_actions", (PyCFunction)Core_legal_actions, METH_NOARGS, "The legal actions, ascending."},
+    {"apply_action", (PyCFunction)Core_apply_action, METH_O, "Apply an action; IllegalAction if not allowed."},
+    {"play_legal", (PyCFunction)Core_play_legal, METH_O, "Apply an action known to be legal, unchecked."},
+    {"legal_mask", (PyCFunction)Core_legal_mask, METH_NOARGS, "The legal actions as a mask."},
+    {"is_terminal", (PyCFunction)Core_is_terminal, METH_NOARGS, "Whether the deal is over."},
+    {"current_player", (PyCFunction)Core_current_player, METH_NOARGS, "The seat on turn, -1 once over."},
+    {"returns", (PyCFunction)Core_returns, METH_NOARGS, "Each seat's points."},
+    {"clone", (PyCFunction)Core_clone, METH_NOARGS, "An independent copy."},
+    {"playout", (PyCFunction)Core_playout, METH_O,
+     "Play the deal out at random, draws from getrandbits (fastplay's protocol); the scores."},
+    {NULL},
+};
+
+static PyTypeObject CoreType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "kierki_dsl.interpreter._cstep.Core",
+    .tp_doc = "One trick deal stepped from compiled tables (see stepper.py).",
+    .tp_basicsize = sizeof(Core),
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)Core_init,
+    .tp_dealloc = (destructor)Core_dealloc,
+    .tp_methods = Core_methods,
+    .tp_getset = Core_getset,
+};
+
+/* --------------------------------------------------------------- module -- */
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "_cstep", "The compiled step core of trick deals (see stepper.py).", -1, NULL,
+};
+
+PyMODINIT_FUNC PyInit__cstep(void)
+{
+    if (PyType_Ready(&PlanType) < 0 || PyType_Ready(&ProgramsType) < 0 || PyType_Ready(&CoreType) < 0)
+        return NULL;
+    PyObject *m = PyModule_Create(&module);
+    if (m == NULL)
+        return NULL;
+    if (PyModule_AddObjectRef(m, "Plan", (PyObject *)&PlanType) < 0 ||
+        PyModule_AddObjectRef(m, "Programs", (PyObject *)&ProgramsType) < 0 ||
+        PyModule_AddObjectRef(m, "Core", (PyObject *)&CoreType) < 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}

@@ -1,0 +1,406 @@
+"""Fast stepping of a trick deal: the compiled step core (``_cstep.c``) where it is built and
+the contract is one it carries, else the interpreter's ``TrickDeal`` — the same answers.
+
+``new_deal(contract, players, deck, dealer, dealt, direction, number)`` mirrors
+``contract.new_deal`` and gives a state with ``legal_actions``, ``apply_action``,
+``is_terminal``, ``current_player``, ``returns``, ``clone``, ``actions`` (the history),
+``play_out(getrandbits)`` (the rest of the deal at random, ``fastplay``'s protocol) and
+``interpreter()`` (the ``TrickDeal`` of the same position, for views and anything else).
+
+The core knows nothing of any game: this module compiles a contract into its tables — the
+cards beating each card (trump and rank order), static points per trick and card, the trick
+numbers whose start may change the legality programs — and answers its callbacks for what
+is rare: a trick's programs (once per situation of ``legality.Legality.key``), dynamic
+points, an early end, seat scoring (once per trick or deal), and the wording of an illegal
+action (the interpreter replays the deal and raises its own ``IllegalAction``).
+
+Carried: a trick contract whose deal is a plain ``TrickDeal`` (passing, a fixed trump or a
+trump call; no auction, doubling, exposure, stock, widow or declarations), any play rules
+(those that read the winning card or the hand are asked of the legality kernel at each
+decision, memoised as the interpreter memoises them). Everything else, and everything when
+the extension is not built or ``KIERKI_NO_C=1``, steps on the interpreter.
+"""
+from __future__ import annotations
+
+import functools
+import os
+from typing import Optional
+
+from ..cards import SUIT_MASK
+from .actions import call, called_suit
+from .envs import play_env, seat_env
+from .legality import LEAD
+from .phases import Phase
+from .trickkernel import add_seat_scores
+from .trickstate import TrickDeal
+
+_cstep = None
+if not os.environ.get("KIERKI_NO_C"):
+    try:
+        from . import _cstep
+    except ImportError:  # not built (no C compiler at install): the interpreter steps
+        _cstep = None
+
+PHASES = (Phase.PASS, Phase.PLAY, Phase.DONE, Phase.CALL)  # the core's phase numbers
+PLAY, CALL = 1, 3
+#: Programs cached per legality situation before the cache starts again (as ``Legality.at``).
+CACHE_LIMIT = 4096
+
+
+def available() -> bool:
+    """Whether the compiled step core is built and enabled."""
+    return _cstep is not None
+
+
+def why_not_carried(contract) -> Optional[str]:
+    """None if the core carries deals of ``contract``, else why it does not (in words)."""
+    from .tricks import TrickContract
+
+    if not isinstance(contract, TrickContract):
+        return "not a trick contract"
+    if contract._deal_class() is not TrickDeal:
+        return "a stock, a widow or declarations"
+    for part, words in (("auction", "an auction"), ("doubling", "a doubling round"), ("exposure", "exposures")):
+        if getattr(contract, part) is not None:
+            return words
+    return None
+
+
+def _trumps(contract) -> tuple:
+    """The trumps a deal of ``contract`` may be played in."""
+    return contract.call.choices if contract.call is not None else (contract.trump,)
+
+
+def carried(contract, players: int, tricks: int, deck: int) -> bool:
+    """Whether ``new_deal`` steps deals of ``contract`` on the compiled core."""
+    return (_cstep is not None and why_not_carried(contract) is None
+            and all(_compiled(contract, players, tricks, t, deck) is not None for t in _trumps(contract)))
+
+
+@functools.lru_cache(maxsize=256)
+def _compiled(contract, players: int, tricks: int, trump: int, deck: int):
+    """The core's tables of (players, tricks, trump, deck), or None when not carried (also
+    when the rules cannot be compiled for this trump: the interpreter reports that)."""
+    from ..expr import RuleRuntimeError
+
+    try:
+        tables, values, kernel, refresh, beats, early, seat_scorers = contract.play_rules(tricks, trump, players, deck)
+    except RuleRuntimeError:
+        return None
+    if players > 8 or tricks > 52:
+        return None
+    trick_points, _, dynamic = tables
+    rows = [tuple(values[n][0]) if 1 <= n <= tricks else (0,) * 52 for n in range(tricks + 2)]
+    beat_masks = tuple(sum(1 << c for c in b) for b in beats)
+    refresh_mask = sum(1 << n for n in refresh if 0 <= n < 64)
+    plan = _cstep.Plan(players, tricks, contract.follow_suit, beat_masks,
+                       tuple(trick_points[n] if n < len(trick_points) else 0 for n in range(tricks + 2)), rows,
+                       refresh_mask, bool(dynamic), bool(early), bool(seat_scorers))
+    return _Compiled(plan, kernel, tables, dynamic, seat_scorers)
+
+
+class _Compiled:
+    """A contract's plan for the core, its legality kernel and the programs by situation."""
+
+    __slots__ = ("plan", "kernel", "tables", "dynamic", "seat_scorers", "programs")
+
+    def __init__(self, plan, kernel, tables, dynamic, seat_scorers) -> None:
+        self.plan, self.kernel, self.tables, self.dynamic = plan, kernel, tables, dynamic
+        self.seat_scorers = seat_scorers
+        self.programs: dict = {}  # legality situation key -> _cstep.Programs
+
+
+def new_deal(contract, players: int, deck: int, dealer: int, dealt: list, direction: int = 1, number: int = 1):
+    """A deal of ``contract`` to step (``contract.new_deal``'s arguments): on the compiled
+    core when it is built and carries the contract, else on the interpreter."""
+    got = core_deal(contract, players, deck, dealer, dealt, direction, number)
+    if got is not None:
+        return got
+    return InterpreterStepper(contract.new_deal(players, deck, dealer, dealt, direction, number))
+
+
+def core_deal(contract, players: int, deck: int, dealer: int, dealt: list, direction: int = 1, number: int = 1):
+    """A deal of ``contract`` on the compiled core (a ``Stepper``), or None when the core is
+    not built or does not carry the contract (``new_deal``'s arguments)."""
+    tricks = len(dealt[0]) if dealt else 0
+    if not tricks or not carried(contract, players, tricks, deck):
+        return None
+    trump = _trumps(contract)[0]  # with a call, the plan of the trump called replaces this one
+    ctx = _Deal(_compiled(contract, players, tricks, trump, deck), contract, players, deck, dealer, dealt, direction,
+                number, trump, -1, contract.call is None)
+    got = ctx.compiled
+    passing = contract.passing
+    offset = passing.offset(number, players) if passing else 0
+    return Stepper(got.plan, ctx, [sum(1 << c for c in d) for d in dealt], dealer, direction,
+                   passing.count if offset else 0, direction * offset)
+
+
+class _Deal:
+    """The Python side of one compiled deal (shared by its clones): what the core asks."""
+
+    __slots__ = ("compiled", "contract", "players", "deck", "dealer", "dealt", "direction", "number",
+                 "tricks_total", "trump", "caller", "bidder", "bid", "called")
+
+    def __init__(self, compiled, contract, players, deck, dealer, dealt, direction, number, trump: int, caller: int,
+                 called: bool) -> None:
+        self.compiled, self.contract = compiled, contract
+        self.players, self.deck, self.dealer, self.direction, self.number = players, deck, dealer, direction, number
+        self.dealt = dealt if isinstance(dealt, tuple) else tuple(tuple(d) for d in dealt)
+        self.tricks_total = len(dealt[0])
+        self.trump, self.caller, self.called = trump, caller, called  # called: the trump is known
+        self.bidder, self.bid = -1, 0  # no auction: as TrickDeal has them
+
+    def _seat_env(self, core) -> dict:
+        return seat_env(self.dealer, self.players, self.caller, core.hands, self.deck, self.bidder, self.bid)
+
+    # -- the core's callbacks ------------------------------------------------------------
+    def _begin(self, core) -> tuple:
+        """After any passing: (CALL, the caller, the calls allowed as a mask) when trumps are
+        still to be called, else (PLAY, the first leader, 0) (``TrickDeal._after_auction``,
+        ``_start_play``)."""
+        if not self.called:
+            caller = self.contract.call.called_by.seat(self._seat_env(core), self.players)
+            return CALL, caller, sum(1 << a for a in self._call_actions(core))
+        return PLAY, self.contract.first_lead.seat(self._seat_env(core), self.players), 0
+
+    def _call_actions(self, core) -> list:
+        """The trump calls allowed, in the contract's order (``TrickDeal.legal_actions``)."""
+        return [call(s) for s in self.contract.call.choices]
+
+    def _called(self, core, action: int) -> tuple:
+        """(plan, context) of the deal once ``action`` called trumps: the caller is on turn."""
+        trump = called_suit(action)
+        compiled = _compiled(self.contract, self.players, self.tricks_total, trump, self.deck)
+        ctx = _Deal(compiled, self.contract, self.players, self.deck, self.dealer, self.dealt, self.direction,
+                    self.number, trump, core.to_move, True)
+        return compiled.plan, ctx
+
+    def _at_trick(self, core, number: int, broken: int, played: int) -> tuple:
+        """(programs, watched cards) of the trick about to start (``TrickDeal._at_trick``)."""
+        k = self.compiled.kernel
+        key = k.key(number, bool(broken), played)
+        cache = self.compiled.programs
+        progs = cache.get(key)
+        if progs is None:
+            if len(cache) > CACHE_LIMIT:
+                cache.clear()
+            progs = cache[key] = _cstep.Programs()
+        return progs, k.watched(bool(broken), played)
+
+    def _program(self, core, phase: int, led: int, number: int, broken: int, played: int, win: int, hand: int):
+        """(live, the rules of one program as (keep mask, fallback) pairs) in this position:
+        live when the program must be asked again at the next decision, as
+        ``Legality.program_for`` works it out (its memo of programs by winning card shared)."""
+        k = self.compiled.kernel
+        env = play_env(-1 if phase == LEAD else led, self.trump, win, number, self.tricks_total, bool(broken), hand,
+                       self.deck, played)
+        live = k.per_decision[phase] or k.per_card[phase]
+        if live and not k.per_decision[phase]:
+            prog = k.program_for(None, phase, led, _Env(env))
+        else:
+            prog = k.program(phase, env)
+        return live, tuple((keep, fallback) for keep, fallback, _, _ in prog)
+
+    def _dynamic(self, core, tm: int, winner: int, leader: int, number: int) -> int:
+        """The trick's dynamic points (``TrickDeal._dynamic_points``, read from this deal)."""
+        return TrickDeal._dynamic_points(self, self.compiled.dynamic, tm, winner, leader, number)
+
+    def _ends_early(self, core) -> bool:
+        """Whether the deal ends before the next trick (``TrickDeal._ends_early``)."""
+        return TrickDeal._ends_early(_Facts(self, core))
+
+    def _finish(self, core) -> list:
+        """The scores once seat scoring is added (``TrickDeal._finish_deal``)."""
+        scores = core.scores
+        add_seat_scores(scores, self.compiled.seat_scorers, self.dealer, self.players, self.caller, self.trump,
+                        core.tricks_won, self.tricks_total, core.taken, self.deck, self.bidder, self.bid,
+                        [0] * self.players)
+        return scores
+
+    def _illegal(self, core, action) -> None:
+        """Raise the interpreter's ``IllegalAction`` for ``action`` in the core's position."""
+        self.interpreter(core).apply_action(action)
+
+    def _rule_error(self, core) -> None:
+        """Raise the interpreter's error of a rule that leaves no card (X702)."""
+        self.interpreter(core).legal_mask()
+
+    def interpreter(self, core) -> TrickDeal:
+        """The interpreter's deal in the core's position: the deal replayed."""
+        deal = self.contract.new_deal(self.players, self.deck, self.dealer, self.dealt, self.direction, self.number)
+        for a in core.actions:
+            deal.apply_action(a)
+        return deal
+
+
+class _Env:
+    """A position as ``Legality.program_for`` reads it: its ``play_env``."""
+
+    __slots__ = ("env",)
+
+    def __init__(self, env: dict) -> None:
+        self.env = env
+
+    def play_env(self) -> dict:
+        return self.env
+
+
+class _Facts:
+    """What ``TrickDeal._ends_early`` reads of a deal, read from the core."""
+
+    __slots__ = ("contract", "_tables", "trick_no", "tricks_total", "played", "deck", "hands")
+    points_left = TrickDeal.points_left
+
+    def __init__(self, ctx: _Deal, core) -> None:
+        self.contract, self._tables = ctx.contract, ctx.compiled.tables
+        self.trick_no, self.tricks_total, self.played = core.trick_no, ctx.tricks_total, core.played
+        self.deck, self.hands = ctx.deck, core.hands
+
+
+if _cstep is not None:
+    class Stepper(_cstep.Core):
+        """A deal stepped by the compiled core (see the module's docstring)."""
+
+        __slots__ = ()
+
+        @property
+        def phase(self) -> Phase:
+            return PHASES[self.phase_no]
+
+        @property
+        def contract(self):
+            return self.ctx.contract
+
+        @property
+        def players(self) -> int:
+            return self.ctx.players
+
+        @property
+        def trump(self) -> int:
+            """The trump suit (-1: none, or not called yet)."""
+            return self.ctx.trump if self.ctx.called else -1
+
+        @property
+        def caller(self) -> int:
+            """The seat that calls trumps (in the call, the seat on turn), -1 if none."""
+            return self.to_move if self.phase_no == CALL else self.ctx.caller
+
+        def interpreter(self) -> TrickDeal:
+            """The interpreter's ``TrickDeal`` of this position (replayed), for views."""
+            return self.ctx.interpreter(self)
+
+        def view(self, seat: int):
+            """What ``seat`` may see now (``TrickDeal.view``)."""
+            return self.interpreter().view(seat)
+
+        def remember(self, memory) -> None:
+            """Nothing for a match to remember: a carried deal has no doubling round."""
+
+        def play_out(self, grb) -> list:
+            """Play the deal out at random (``getrandbits`` ``grb``, ``fastplay``'s protocol:
+            passes drawn seat by seat from seat 0; a lead or a discard draws among its legal
+            cards, a follow of the suit led only when there is a choice); the scores."""
+            return self.playout(grb)
+else:
+    Stepper = None
+
+
+class InterpreterStepper:
+    """The same face over the interpreter's deal (any contract, or no compiled core)."""
+
+    __slots__ = ("deal",)
+
+    def __init__(self, deal) -> None:
+        self.deal = deal
+
+    def legal_actions(self) -> list:
+        return self.deal.legal_actions()
+
+    def apply_action(self, action: int) -> None:
+        self.deal.apply_action(action)
+
+    def is_terminal(self) -> bool:
+        return self.deal.is_terminal()
+
+    def current_player(self) -> int:
+        return self.deal.current_player()
+
+    def returns(self) -> list:
+        return self.deal.returns()
+
+    @property
+    def actions(self) -> list:
+        return list(self.deal.actions)
+
+    @property
+    def phase(self) -> Phase:
+        return self.deal.phase
+
+    def clone(self) -> "InterpreterStepper":
+        return InterpreterStepper(self.deal.clone())
+
+    def interpreter(self):
+        """The interpreter's deal of this position (a copy)."""
+        return self.deal.clone()
+
+    def view(self, seat: int):
+        return self.deal.view(seat)
+
+    def play_out(self, grb) -> list:
+        """Play the deal out at random, as ``Stepper.play_out`` does; the scores."""
+        return play_out(self.deal, grb)
+
+    def play_legal(self, action: int) -> None:
+        self.deal.play_legal(action)
+
+    def __getattr__(self, name: str):
+        """Anything else of the interpreter's deal (hands, trick, trump, ...)."""
+        if name == "deal":  # not set yet (a copy being made): no recursion
+            raise AttributeError(name)
+        return getattr(self.deal, name)
+
+
+def _kth(mask: int, k: int) -> int:
+    """The k-th lowest card of ``mask``."""
+    while k:
+        mask &= mask - 1
+        k -= 1
+    return (mask & -mask).bit_length() - 1
+
+
+def play_out(deal, grb) -> list:
+    """Play the interpreter's ``deal`` out at random with ``fastplay``'s protocol (the
+    reference the compiled core's ``play_out`` is tested against); its scores. Any other
+    decision (an auction, a call) is the k-th of its legal actions, k = draw(count)."""
+    while not deal.is_terminal():
+        if deal.phase is Phase.PASS:
+            _pass_out(deal, grb)
+        elif deal.phase is Phase.PLAY:
+            mask = deal.legal_mask()
+            count = mask.bit_count()
+            follow = deal.led >= 0 and deal.hands[deal.to_move] & SUIT_MASK[deal.led]
+            deal.play_legal(_kth(mask, (grb(32) * count) >> 32 if count > 1 or not follow else 0))
+        else:
+            acts = deal.legal_actions()
+            deal.apply_action(acts[(grb(32) * len(acts)) >> 32])
+    return deal.returns()
+
+
+def _pass_out(deal, grb) -> None:
+    """The passes still to choose, drawn seat by seat from seat 0 (``fastplay._pass_cards``),
+    then made in turn order."""
+    count = deal.contract.passing.count
+    chosen = []
+    for s in range(deal.players):
+        left = deal.hands[s] & ~sum(1 << c for c in deal.passes[s])
+        picks = []
+        for _ in range(count - len(deal.passes[s])):
+            card = _kth(left, (grb(32) * left.bit_count()) >> 32)
+            left &= ~(1 << card)
+            picks.append(card)
+        chosen.append(picks)
+    while deal.phase is Phase.PASS:
+        deal.apply_action(chosen[deal.to_move].pop(0))
+
+
+__all__ = ["new_deal", "core_deal", "available", "carried", "why_not_carried", "Stepper", "InterpreterStepper", "play_out"]

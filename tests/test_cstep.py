@@ -1,0 +1,411 @@
+"""The compiled step core (``interpreter/_cstep.c`` through ``interpreter/stepper.py``) steps
+every shipped contract it carries exactly as the interpreter's ``TrickDeal``: at every step the
+same seat on turn, legal actions, terminal flag and returns for the same random actions; illegal
+actions refused with the same reason; clones independent; its random playout scores as the fast
+kernel (``fastplay``) and the interpreter do for the same seeds. The fallback (no core, or
+``KIERKI_NO_C=1``) answers the same through the interpreter.
+
+Under ``KIERKI_REQUIRE_C=1`` (CI) a core that was not built is a failure, not a skip.
+"""
+from __future__ import annotations
+
+import os
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from kierki_dsl.interpreter import stepper
+from kierki_dsl.interpreter.actions import IllegalAction
+from kierki_dsl.interpreter.match import deal_masks
+from kierki_dsl.ruleset.model import Ruleset
+
+ROOT = Path(__file__).resolve().parent.parent
+SHIPPED = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "rulesets").rglob("*.yaml"))
+DEALS = 4
+
+needs_core = pytest.mark.skipif(not stepper.available() and not os.environ.get("KIERKI_REQUIRE_C"),
+                                reason="the compiled step core is not built here (KIERKI_REQUIRE_C=1 makes this fail)")
+
+
+def test_the_core_is_built_when_required():
+    """CI sets KIERKI_REQUIRE_C=1: the core must have been built by ``pip install -e``."""
+    if os.environ.get("KIERKI_REQUIRE_C"):
+        assert stepper.available(), "KIERKI_REQUIRE_C=1 but kierki_dsl.interpreter._cstep did not build/import"
+    else:
+        assert stepper.available() in (True, False)
+        pytest.skip("KIERKI_REQUIRE_C not set")
+
+
+def _carried(rs) -> list:
+    return [c for _, c in sorted(rs.contracts.items())
+            if c is not None and stepper.carried(c, rs.players, rs.hand_size, rs.deck)]
+
+
+def _deal(rs, contract, seed: int, direction: int = 0) -> tuple:
+    """(core state, interpreter state) of the same deal (``direction``: the ruleset's if 0)."""
+    direction = direction or rs.direction
+    cards = [c for c in range(52) if rs.deck >> c & 1]
+    dealer = seed % rs.players
+    hands = deal_masks(random.Random(seed), cards, dealer, rs.players, direction)
+    dealt = [[c for c in range(52) if h >> c & 1] for h in hands]
+    number = 1 + seed % 4
+    core = stepper.new_deal(contract, rs.players, rs.deck, dealer, dealt, direction, number)
+    deal = contract.new_deal(rs.players, rs.deck, dealer, dealt, direction, number)
+    return core, deal
+
+
+def _same(core, deal, where: str) -> None:
+    assert core.current_player() == deal.current_player(), where
+    assert core.is_terminal() == deal.is_terminal(), where
+    assert core.legal_actions() == deal.legal_actions(), where
+    assert core.returns() == deal.returns(), where
+    assert core.phase == deal.phase, where
+    assert (core.trump, core.caller, core.trick_no, core.trick, core.hands, core.played, core.taken, core.tricks_won,
+            core.ended_early) == (deal.trump, deal.caller, deal.trick_no, deal.trick, deal.hands, deal.played,
+                                  deal.taken, deal.tricks_won, deal.ended_early), where
+
+
+def _refused(state, action):
+    """The reason ``state`` refuses ``action`` (None: it did not)."""
+    try:
+        state.apply_action(action)
+    except IllegalAction as e:
+        return e.reason
+    return None
+
+
+def _illegal_probe(core, deal, rng, where: str) -> None:
+    legal = set(deal.legal_actions())
+    wrong = [a for a in list(range(52)) + [52, -1, 999] if a not in legal]
+    action = wrong[rng.randrange(len(wrong))]
+    reason = _refused(deal.clone(), action)
+    assert reason is not None, where
+    assert _refused(core, action) == reason, f"{where}: action {action}"
+
+
+def _play_both(core, deal, pick, rng, where: str) -> None:
+    """Step both to the end with actions ``pick(legal)``, comparing at every step."""
+    step = 0
+    while True:
+        _same(core, deal, f"{where}, step {step}")
+        if deal.is_terminal():
+            break
+        if step % 9 == 4:
+            _illegal_probe(core, deal, rng, f"{where}, step {step}")
+            _same(core, deal, f"{where}, step {step} after an illegal action")
+        if step % 23 == 11:
+            _clone_is_independent(core, deal, rng, f"{where}, step {step}")
+        legal = deal.legal_actions()
+        action = pick(legal)
+        if step % 3 == 2:  # the unchecked play search uses
+            core.play_legal(action)
+        else:
+            core.apply_action(action)
+        deal.apply_action(action)
+        step += 1
+    assert core.actions == deal.actions, where
+    assert _refused(core, 0) == _refused(deal, 0) == "the deal is over", where
+
+
+def _clone_is_independent(core, deal, rng, where: str) -> None:
+    """A clone played to the end leaves the original as it was; the interpreter's deal
+    of the same position (replayed) gives the same views."""
+    before = (core.actions, core.legal_actions(), core.returns())
+    other = core.clone()
+    assert type(other) is type(core)
+    while not other.is_terminal():
+        legal = other.legal_actions()
+        other.apply_action(legal[rng.randrange(len(legal))])
+    assert (core.actions, core.legal_actions(), core.returns()) == before, where
+    again = core.interpreter()
+    for seat in range(deal.players):
+        assert again.view(seat) == deal.view(seat), f"{where}: view of seat {seat}"
+
+
+@needs_core
+@pytest.mark.parametrize("path", SHIPPED)
+def test_core_steps_as_the_interpreter(path):
+    rs = Ruleset.load(str(ROOT / path))
+    contracts = _carried(rs)
+    if not contracts:
+        pytest.skip(f"{path}: no contract is carried by the core")
+    for contract in contracts:
+        for seed in range(DEALS):
+            core, deal = _deal(rs, contract, seed)
+            assert isinstance(core, stepper.Stepper), f"{path}: {contract.name}"
+            rng = random.Random(seed)
+            _play_both(core, deal, lambda legal: legal[rng.randrange(len(legal))], rng,
+                       f"{path}: {contract.name}, deal {seed}")
+
+
+def test_which_contracts_are_carried():
+    """The contracts the core carries (the README lists them); the rest step on the
+    interpreter: auctions, doubling, exposures, stock, widow, declarations, layouts."""
+    ruff = Ruleset.load(str(ROOT / "rulesets/variants/must_ruff.yaml"))  # rules reading the winning card
+    if stepper.available():
+        assert stepper.carried(ruff.contracts["atu"], 4, 13, ruff.deck)
+    rs = Ruleset.load(str(ROOT / "rulesets/kierki_standard.yaml"))
+    why = {name: stepper.why_not_carried(c) for name, c in rs.contracts.items() if c is not None}
+    assert why["bez_lew"] is None and why["rozbojnik"] is None and why["atu"] is None  # atu: a trump call
+    assert why["loteryjka"] == "not a trick contract"
+    trix = Ruleset.load(str(ROOT / "rulesets/games/trix.yaml"))
+    assert {stepper.why_not_carried(c) for c in trix.contracts.values() if c is not None} >= {"exposures"}
+    if stepper.available():
+        hearts = Ruleset.load(str(ROOT / "rulesets/games/hearts_openspiel.yaml"))
+        assert stepper.carried(hearts.contracts["hand"], 4, 13, hearts.deck)
+        not_carried = stepper.new_deal(rs.contracts["loteryjka"], 4, rs.deck, 0,
+                                       [list(range(s * 13, s * 13 + 13)) for s in range(4)])
+        assert isinstance(not_carried, stepper.InterpreterStepper)
+
+
+HYPO_CONTRACTS = (("rulesets/games/hearts_openspiel.yaml", "hand"), ("rulesets/kierki_standard.yaml", "rozbojnik"),
+                  ("rulesets/kierki_standard.yaml", "atu"),
+                  ("rulesets/games/black_maria.yaml", "hand"), ("rulesets/variants/three_players.yaml", "bez_lew"))
+
+
+@needs_core
+@settings(max_examples=40, deadline=None)
+@given(which=st.sampled_from(HYPO_CONTRACTS), seed=st.integers(0, 10**6), direction=st.sampled_from((1, -1)),
+       picks=st.lists(st.integers(0, 51), min_size=1, max_size=80))
+def test_core_steps_as_the_interpreter_hypothesis(which, seed, direction, picks):
+    rs = Ruleset.load(str(ROOT / which[0]))
+    core, deal = _deal(rs, rs.contracts[which[1]], seed, direction)
+    it = iter(picks * 4)
+    _play_both(core, deal, lambda legal: legal[next(it, 0) % len(legal)], random.Random(seed), f"{which} {seed}")
+
+
+@needs_core
+@pytest.mark.parametrize("path", ["rulesets/games/hearts_openspiel.yaml", "rulesets/kierki_standard.yaml",
+                                  "rulesets/games/king_brazil.yaml", "rulesets/variants/early_stop.yaml",
+                                  "rulesets/games/pink_lady.yaml", "rulesets/variants/three_players.yaml"])
+def test_play_out_scores_as_the_fast_kernel_and_the_interpreter(path):
+    """``play_out(getrandbits)`` from a deal's start draws as ``fastplay`` draws: the same
+    scores as the fast kernel and as the interpreter played with the same draws."""
+    rs = Ruleset.load(str(ROOT / path))
+    contracts = _carried(rs)
+    assert contracts
+    for contract in contracts:
+        for seed in range(8):
+            core, deal = _deal(rs, contract, seed)
+            where = f"{path}: {contract.name}, deal {seed}"
+            mine = core.play_out(random.Random(seed * 3).getrandbits)
+            assert mine == stepper.play_out(deal, random.Random(seed * 3).getrandbits), where
+            assert core.actions == deal.actions and core.is_terminal(), where
+            if contract.fast_player(rs.players, rs.hand_size, rs.deck) is not None:
+                hands = [sum(1 << c for c in d) for d in core.interpreter().dealt]
+                fast = contract.play_fast(rs.players, rs.deck, seed % rs.players, hands, rs.direction, 1 + seed % 4,
+                                          random.Random(seed * 3))
+                assert mine == fast, where
+
+
+@needs_core
+def test_a_playout_from_mid_deal_and_from_a_clone():
+    rs = Ruleset.load(str(ROOT / "rulesets/games/hearts_openspiel.yaml"))
+    core, deal = _deal(rs, rs.contracts["hand"], 3)
+    rng = random.Random(1)
+    for _ in range(7):  # in the middle of passing
+        a = deal.legal_actions()[rng.randrange(len(deal.legal_actions()))]
+        core.apply_action(a)
+        deal.apply_action(a)
+    twin = core.clone()
+    assert core.play_out(random.Random(5).getrandbits) == stepper.play_out(deal, random.Random(5).getrandbits)
+    assert twin.play_out(random.Random(5).getrandbits) == core.returns()
+    assert twin.actions == core.actions
+
+
+VARIANT = """kierki: 1
+name: variant
+players: 4
+match:
+  schedule: [hand]
+contracts:
+  hand:
+    first_lead: dealer
+    restrictions:
+    - RULE
+    score:
+    - per_card: card.suit == hearts
+      points: -1
+"""
+BROKEN_RULES = {
+    "X702": "{phase: lead, forbid: card.suit != spades, when: trick.number == 3, fallback: false, reason: spades}",
+    "X701": "{phase: any, require: card == AS, when: trick.number == 2 and 1 / (trick.number - 2) == 0, reason: b}",
+}
+
+
+@needs_core
+@pytest.mark.parametrize("code", sorted(BROKEN_RULES))
+def test_rule_errors_surface_as_the_interpreter_raises_them(tmp_path, code):
+    """A rule without fallback that leaves nothing (X702) and a rule that fails to evaluate
+    (a division by zero, X701) raise the interpreter's own errors, at the same step."""
+    path = tmp_path / "variant.yaml"
+    path.write_text(VARIANT.replace("RULE", BROKEN_RULES[code]))
+    rs = Ruleset.load(str(path))
+    contract = rs.contracts["hand"]
+    seen = set()
+    for seed in range(40):
+        core, deal = _deal(rs, contract, seed)
+        rng = random.Random(seed)
+        while True:
+            try:
+                expected = deal.legal_actions()
+            except Exception as e:  # noqa: BLE001 - whatever the interpreter raises, the core raises too
+                with pytest.raises(type(e)) as got:
+                    core.legal_actions()
+                assert str(got.value) == str(e)
+                seen.add(str(e))
+                break
+            assert core.legal_actions() == expected
+            if deal.is_terminal():
+                break
+            a = expected[rng.randrange(len(expected))]
+            core.apply_action(a)
+            deal.apply_action(a)
+    assert seen and all(code in s for s in seen)
+
+
+FALLBACK_SCRIPT = """
+import random
+from kierki_dsl.interpreter import stepper
+from kierki_dsl.ruleset.model import Ruleset
+assert not stepper.available()
+rs = Ruleset.load("rulesets/games/hearts_openspiel.yaml")
+c = rs.contracts["hand"]
+dealt = [list(range(s * 13, s * 13 + 13)) for s in range(4)]
+st = stepper.new_deal(c, 4, rs.deck, 3, dealt, 1, 1)
+deal = c.new_deal(4, rs.deck, 3, dealt, 1, 1)
+assert isinstance(st, stepper.InterpreterStepper)
+rng = random.Random(4)
+other = st.clone()
+while not deal.is_terminal():
+    assert st.legal_actions() == deal.legal_actions() and st.current_player() == deal.current_player()
+    a = deal.legal_actions()[rng.randrange(len(deal.legal_actions()))]
+    st.apply_action(a)
+    deal.apply_action(a)
+assert st.returns() == deal.returns() and st.actions == deal.actions and st.is_terminal()
+assert other.play_out(random.Random(2).getrandbits) == stepper.play_out(c.new_deal(4, rs.deck, 3, dealt, 1, 1),
+                                                                        random.Random(2).getrandbits)
+print("fallback ok")
+"""
+
+
+def test_the_interpreter_steps_when_the_core_is_switched_off():
+    env = dict(os.environ, KIERKI_NO_C="1")
+    env.pop("KIERKI_REQUIRE_C", None)
+    out = subprocess.run([sys.executable, "-c", FALLBACK_SCRIPT], cwd=ROOT, env=env, capture_output=True, text=True,
+                         timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert "fallback ok" in out.stdout
+
+
+ADAPTER_GAMES = (("rulesets/games/hearts_openspiel.yaml", "deal", 1), ("rulesets/variants/six_negative_deals.yaml", "match", 1),
+                 ("rulesets/games/black_maria.yaml", "deal", 1), ("rulesets/kierki_standard.yaml", "deal", 8))
+
+
+@needs_core
+@pytest.mark.parametrize("path,scope,deal", ADAPTER_GAMES)
+def test_the_openspiel_adapter_tells_the_same_through_the_core(path, scope, deal, monkeypatch):
+    """``kierki_dsl.openspiel`` steps carried deals on the core: every seat's information
+    state and observation (strings and tensors), the legal actions and the returns are those
+    of the same game stepped on the interpreter, at every step; clones and resampled worlds
+    too."""
+    pyspiel = pytest.importorskip("pyspiel")
+    kos = pytest.importorskip("kierki_dsl.openspiel")
+    import kierki_dsl.adapters.game as adapter_game
+
+    game = kos.load(str(ROOT / path), scope=scope, deal=deal)
+    with monkeypatch.context() as m:
+        m.setattr(adapter_game, "core_deal", lambda *args, **kw: None)
+        reference, interpreted = _trajectory(game, seed=3)
+    got, cored = _trajectory(game, seed=3)
+    assert interpreted == 0 and cored > 0, "the core did not step the game"
+    assert got == reference
+
+
+def _trajectory(game, seed: int) -> tuple:
+    """(what every seat is told at every step of one random game, the decisions the core stepped)."""
+    rng = random.Random(seed)
+    state = game.new_initial_state()
+    out = []
+    cored = 0
+    n = game.num_players()
+    while not state.is_terminal() and len(out) < 400:
+        if state.is_chance_node():
+            outcomes = [a for a, _ in state.chance_outcomes()]
+            state.apply_action(outcomes[rng.randrange(len(outcomes))])
+            continue
+        seats = range(n)
+        out.append((state.current_player(), state.legal_actions(), state.returns(),
+                    [state.information_state_string(p) for p in seats], [state.observation_string(p) for p in seats],
+                    [list(state.information_state_tensor(p)) for p in seats],
+                    [list(state.observation_tensor(p)) for p in seats]))
+        cored += state.core._step is not None
+        if len(out) % 17 == 0:  # a clone played on does not move the original
+            other = state.clone()
+            acts = other.legal_actions()
+            other.apply_action(acts[0])
+            assert state.information_state_string(state.current_player()) == out[-1][3][state.current_player()]
+        acts = state.legal_actions()
+        state.apply_action(acts[rng.randrange(len(acts))])
+    out.append(state.returns())
+    return out, cored
+
+
+PER_DECISION = """kierki: 1
+name: variant
+players: 4
+match:
+  schedule: [hand]
+contracts:
+  hand:
+    first_lead: dealer
+    restrictions:
+    - {phase: follow, forbid: card.rank < 10, when: held(card.suit == hearts) > 2, reason: high cards with hearts}
+    - {phase: discard, require: card.suit == hearts, when: held(card.suit == spades) < 2, reason: hearts out}
+    score:
+    - per_card: card.suit == hearts
+      points: -1
+    - per_seat: tricks_taken
+"""
+
+
+@needs_core
+def test_rules_that_read_the_hand_are_asked_at_each_decision(tmp_path):
+    """A rule reading the hand (``held``) holds for one decision only: the core asks the
+    legality kernel again each time (must-ruff rules, reading the winning card, are shipped)."""
+    path = tmp_path / "variant.yaml"
+    path.write_text(PER_DECISION)
+    rs = Ruleset.load(str(path))
+    contract = rs.contracts["hand"]
+    assert any(contract.legality(rs.hand_size, -1, rs.deck).per_decision)
+    for seed in range(12):
+        core, deal = _deal(rs, contract, seed)
+        assert isinstance(core, stepper.Stepper)
+        rng = random.Random(seed)
+        _play_both(core, deal, lambda legal: legal[rng.randrange(len(legal))], rng, f"deal {seed}")
+
+
+@needs_core
+def test_the_core_refuses_what_would_read_outside_its_tables():
+    """A bare core (never initialised), an unchecked play of a card the seat does not hold,
+    and a random source that is not ``getrandbits(32)`` are errors, never a crash."""
+    from kierki_dsl.interpreter import _cstep
+
+    bare = _cstep.Core.__new__(_cstep.Core)
+    for use in (bare.legal_actions, bare.clone, lambda: bare.apply_action(3), lambda: bare.playout(None)):
+        with pytest.raises(RuntimeError, match="not initialised"):
+            use()
+    rs = Ruleset.load(str(ROOT / "rulesets/games/hearts_openspiel.yaml"))
+    core, _ = _deal(rs, rs.contracts["hand"], 0)
+    not_held = next(c for c in range(52) if not core.hands[core.current_player()] >> c & 1)
+    for action in (not_held, 60, -1, 999):
+        with pytest.raises(ValueError, match="an action of the seat on turn"):
+            core.play_legal(action)
+    with pytest.raises(ValueError, match="getrandbits"):
+        core.clone().play_out(lambda bits: 1 << 40)
+    assert core.actions == []
