@@ -409,3 +409,17 @@ def test_the_core_refuses_what_would_read_outside_its_tables():
     with pytest.raises(ValueError, match="getrandbits"):
         core.clone().play_out(lambda bits: 1 << 40)
     assert core.actions == []
+
+
+@needs_core
+def test_dynamic_trick_scoring_steps_as_the_interpreter():
+    """Trick scoring that reads the trick's winner, leader and cards (no shipped ruleset has it):
+    the core asks ``TrickDeal._dynamic_points`` of its deal, which keeps one trick environment."""
+    rs = Ruleset.load(str(ROOT / "benchmarks" / "dynamic_points.yaml"))
+    contract = rs.contracts["bez_lew"]
+    assert contract.tables(rs.hand_size, -1, rs.players)[2], "the contract must score dynamically"
+    for seed in range(8):
+        core, deal = _deal(rs, contract, seed)
+        assert isinstance(core, stepper.Stepper)
+        rng = random.Random(seed)
+        _play_both(core, deal, lambda legal: legal[rng.randrange(len(legal))], rng, f"deal {seed}")

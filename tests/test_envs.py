@@ -30,8 +30,12 @@ def test_every_scope_of_ruleset_expressions_has_a_constructor():
 
 
 def test_holder_of_a_card_out_of_play_is_nobody():
+    from kierki_dsl.cards import card_str
+    from kierki_dsl.expr import compile_text
+
     env = seat_env(0, 3, NOBODY, [1 << 5, 1 << 6, 0], 0)
-    assert env["holders"][5] == 0 and env["holders"][6] == 1 and env["holders"][0] == NOBODY
+    held = [compile_text(f"holder({card_str(c)})", scopes.SEAT_EXPR)(env) for c in (5, 6, 0)]
+    assert held == [0, 1, NOBODY]
 
 
 BARBU_BY_HOLDER = """\
@@ -126,3 +130,77 @@ def test_a_seat_expression_that_names_no_seat_is_a_located_run_time_error(cli, t
     assert code == 1, err
     assert f"{path}:8:17: error: X701 the seat expression names no seat here" in err and "first_lead" in err
     assert "internal error" not in err
+
+
+def test_seat_end_args_are_the_constructor_parameters_and_the_keys_they_set():
+    from kierki_dsl.interpreter.envs import SEAT_END_ARGS, seat_end_env
+
+    assert tuple(inspect.signature(seat_end_env).parameters) == SEAT_END_ARGS
+    values = [f"value of {k}" for k in SEAT_END_ARGS]
+    assert seat_end_env(*values) == dict(zip(SEAT_END_ARGS, values))
+
+
+DYNAMIC = """\
+kierki: 1
+name: dynamic trick scoring, cards too
+extends: {base}
+contracts:
+  bez_lew:
+    total: null
+    score:
+      - per_trick: in_trick(card.suit == hearts) * -5 - (if trick.winner == trick.leader then 10 else 0)
+        when: trick.number > 1 and trick.winner != left(dealer)
+      - per_card: card.rank == Q or card.suit == trump or trick.is_last
+        points: if trick.winner == dealer then -7 else trick.number
+"""
+
+
+def test_dynamic_scoring_makes_one_environment_per_deal_and_scores_as_a_fresh_one(tmp_path):
+    """``_dynamic_points`` keeps one trick environment per deal (shared by clones, each trick's
+    names replaced): every trick scores as with an environment made for it alone."""
+    import random
+
+    from kierki_dsl.cards import popcount
+    from kierki_dsl.interpreter.envs import card_scoring_env, next_trick_env, trick_env
+    from kierki_dsl.interpreter.match import deal_out, shuffled
+    from kierki_dsl.ruleset.model import Ruleset
+
+    path = tmp_path / "dynamic.yaml"
+    path.write_text(DYNAMIC.format(base=ROOT / "rulesets/kierki_standard.yaml"))
+    rs = Ruleset.load(str(path))
+    rng = random.Random(7)
+    st = rs.contracts["bez_lew"].new_deal(4, rs.deck, 2, deal_out(shuffled(rng, rs.deck), 2, 4), 1, 1)
+    dynamic = st._dynamic
+    assert len(dynamic) == 2
+    st._dynamic_points(dynamic, 15, 0, 1, 1)
+    other = st.clone()
+    assert other._tenv is st._tenv  # shared: every use replaces the trick's names first
+
+    def fresh(s, tm, winner, leader, n):
+        env = trick_env(n, s.tricks_total, leader, winner, tm, s.players, s.trump, s.dealer, s.caller, s.deck,
+                        s.bidder, s.bid)
+        total = 0
+        for d in dynamic:
+            if d.when is not None and not d.when(env):
+                continue
+            p = d.points(env)
+            if d.cards is not None:
+                p *= popcount(tm & d.cards.mask(card_scoring_env(n, s.tricks_total, s.trump, s.deck)))
+            total += p
+        return total
+
+    for k in range(300):
+        tm = sum(1 << c for c in rng.sample(range(52), 4))
+        winner, leader, n = rng.randrange(4), rng.randrange(4), rng.randrange(1, 14)
+        s = st if k % 3 else other
+        assert s._dynamic_points(dynamic, tm, winner, leader, n) == fresh(s, tm, winner, leader, n)
+    env = trick_env(1, 13, 0, 0, 0, 4, -1, 0, 0, 0)
+    assert next_trick_env(dict(env), 13, 13, 2, 3, 5) == trick_env(13, 13, 2, 3, 5, 4, -1, 0, 0, 0)
+
+
+def test_seat_args_are_the_keys_of_a_seat_environment():
+    from kierki_dsl.interpreter.envs import SEAT_ARGS
+
+    env = seat_env(1, 4, 2, [1, 2, 4, 8], 15, 3, 70)
+    assert set(SEAT_ARGS) == set(env)
+    assert tuple(env[k] for k in SEAT_ARGS) == (1, 4, 2, [1, 2, 4, 8], [1, 2, 4, 8], 15, 3, 70)

@@ -13,7 +13,8 @@ from ..cards import FULL_DECK
 from ..diagnostics import Diagnostic, DiagnosticError, Pos
 from .ast import ExprText
 from .check import check
-from .compile import CardPredicate, Compiled, compile_tree
+from .codegen import generate
+from .compile import CardPredicate, Compiled
 from .errors import EvalError, ExprError
 from .parser import parse
 from .types import BOOL, CARD, INT, RANK, SEAT, SUIT, Scope, Type, Var
@@ -54,7 +55,8 @@ def compile_expr(
     """Parse, check and compile one expression; return it and every finding.
 
     With ``predicate=True`` the expression is a bool over ``card`` and becomes a
-    ``CardPredicate`` (masks); otherwise a ``Compiled`` callable. ``order``: the deck's rank
+    ``CardPredicate`` (masks); otherwise a ``Compiled`` callable. Either evaluates one
+    generated Python function (``codegen``; ``compile.compile_tree`` is the reference). ``order``: the deck's rank
     order (``rankorder``), which rank comparisons follow.
     """
     try:
@@ -69,7 +71,6 @@ def compile_expr(
     info = check(tree, scope, CARD_SCOPE, expected)
     if info.errors:
         return None, diagnostics_for(text, info.errors)
-    fn, free, seen = compile_tree(tree, info, deck, order)
     warnings = _cards_outside(text, tree, deck)
 
     def on_error(e: EvalError) -> RuleRuntimeError:
@@ -80,9 +81,14 @@ def compile_expr(
         )
 
     try:
+        fn, free, seen, compute, located = generate(tree, info, deck, order, predicate, on_error)
         if predicate:
-            return CardPredicate(fn, free, deck, on_error, seen), warnings
-        return Compiled(fn, free, on_error, seen), warnings
+            return CardPredicate(fn, free, deck, on_error, seen, compute), warnings
+
+        def binder(params: tuple):
+            return generate(tree, info, deck, order, False, on_error, params)[4]
+
+        return Compiled(fn, free, on_error, seen, located, binder), warnings
     except EvalError as e:
         return None, diagnostics_for(text, [ExprError(e.offset, "N410", e.message)])
 

@@ -5,11 +5,12 @@ checking (arity, parameter and result types, which context it needs) and calling
 parameter of type ``card predicate`` receives a bool expression over ``card``, checked in
 the card scope and handed to the implementation as a 52-bit mask.
 
-Adding a function is one decorated Python function::
+Adding a function is one decorated Python function; it receives the values of the env keys
+it ``needs``, in that order, then its arguments::
 
     @builtin("trumps_taken", (), INT, needs=("taken", "trump"),
-             example="taken(card.suit == trump) * 5")
-    def _trumps_taken(env): ...
+             example="trumps_taken() * 5")
+    def _trumps_taken(taken, trump): ...
 """
 from __future__ import annotations
 
@@ -36,8 +37,10 @@ FUNCTIONS: dict[str, Builtin] = {}
 
 
 def builtin(name: str, params: tuple, result: Type, needs: tuple = (), example: str = "", counts: str = ""):
-    """Register ``fn(env, *args)`` as the expression function ``name``; ``counts`` names the
-    env mask it reads only as ``popcount(mask & predicate)`` (what an expression sees of it)."""
+    """Register ``fn(*needed, *args)`` as the expression function ``name`` (``needed``: the
+    values of the env keys ``needs``); ``counts`` names the env mask it reads only as
+    ``popcount(mask & predicate)`` (what an expression sees of it; the generated code writes
+    that count out instead of calling it)."""
 
     def deco(fn: Callable) -> Callable:
         FUNCTIONS[name] = Builtin(name, params, result, fn, (fn.__doc__ or "").strip(), needs, example, counts)
@@ -47,22 +50,22 @@ def builtin(name: str, params: tuple, result: Type, needs: tuple = (), example: 
 
 
 @builtin("count", (PRED,), INT, example="count(card.rank == Q) * 60")
-def _count(env, mask):
+def _count(mask):
     """Number of cards in the deck that match the predicate (masks never hold cards outside it)."""
     return popcount(mask)
 
 
 @builtin("taken", (PRED,), INT, needs=("taken",), example="taken(card.suit == hearts) == 13", counts="taken")
-def _taken(env, mask):
+def _taken(taken, mask):
     """Number of cards this seat took in the deal that match the predicate."""
-    return popcount(mask & env["taken"])
+    return popcount(mask & taken)
 
 
 @builtin("most_taken", (PRED,), INT, needs=("taken_all",), example="most_taken(card.suit == hearts) == 13")
-def _most_taken(env, mask):
+def _most_taken(taken_all, mask):
     """The most cards matching the predicate that any one seat took in the deal."""
     most = 0
-    for t in env["taken_all"]:
+    for t in taken_all:
         n = popcount(mask & t)
         if n > most:
             most = n
@@ -70,68 +73,73 @@ def _most_taken(env, mask):
 
 
 @builtin("in_trick", (PRED,), INT, needs=("trick.cards",), example="in_trick(card.suit == hearts)", counts="trick.cards")
-def _in_trick(env, mask):
+def _in_trick(cards, mask):
     """Number of cards in the current trick that match the predicate."""
-    return popcount(mask & env["trick.cards"])
+    return popcount(mask & cards)
 
 
 @builtin("played", (PRED,), INT, needs=("played",), example="played(card == QS) > 0", counts="played")
-def _played(env, mask):
+def _played(played, mask):
     """Number of cards matching the predicate played in the finished tricks of this deal."""
-    return popcount(mask & env["played"])
+    return popcount(mask & played)
 
 
 @builtin("held", (PRED,), INT, needs=("hand",), example="held(card.suit == trump) > 0", counts="hand")
-def _held(env, mask):
+def _held(hand, mask):
     """Number of cards in the hand of the seat concerned that match the predicate."""
-    return popcount(mask & env["hand"])
+    return popcount(mask & hand)
 
 
 @builtin("left", (SEAT,), SEAT, needs=("players",), example="left(dealer)")
-def _left(env, seat):
+def _left(players, seat):
     """The seat to the left of a seat (the next one in playing order)."""
-    return (seat + 1) % env["players"]
+    return (seat + 1) % players
 
 
 @builtin("right", (SEAT,), SEAT, needs=("players",), example="right(dealer)")
-def _right(env, seat):
+def _right(players, seat):
     """The seat to the right of a seat (the previous one in playing order)."""
-    return (seat - 1) % env["players"]
+    return (seat - 1) % players
 
 
 @builtin("holder", (CARD,), SEAT, needs=("holders",), example="holder(2C)")
-def _holder(env, c):
+def _holder(holders, c):
     """The seat holding the card when the expression is evaluated (-1 if the card is out of play)."""
-    return env["holders"][c]  # -1 when nobody holds it (a card out of play)
+    seat = 0
+    for hand in holders:  # the hands, as masks
+        if hand >> c & 1:
+            return seat
+        seat += 1
+    return -1  # nobody holds it (a card out of play)
 
 
 @builtin("suit_count", (SEAT,), INT, needs=("hands",), example="suit_count(dealer)")
-def _suit_count(env, seat):
+def _suit_count(hands, seat):
     """Number of suits present in a seat's current hand."""
-    h = env["hands"][seat]
+    h = hands[seat]
     return sum(1 for m in SUIT_MASK if h & m)
 
 
 @builtin("min", (INT, INT), INT, example="min(tricks_taken, 5) * -20")
-def _min(env, a, b):
+def _min(a, b):
     """The smaller of two numbers."""
     return a if a <= b else b
 
 
 @builtin("max", (INT, INT), INT, example="max(0, tricks_taken - 3) * 10")
-def _max(env, a, b):
+def _max(a, b):
     """The larger of two numbers."""
     return a if a >= b else b
 
 
 @builtin("abs", (INT,), INT, example="abs(-5)")
-def _abs(env, a):
+def _abs(a):
     """The absolute value of a number."""
     return -a if a < 0 else a
 
 
 @builtin("round", (INT, INT), INT, example="round(taken(card.rank == A) * 11, 10)")
-def _round(env, value, step):
+def _round(value, step):
     """``value`` rounded to the nearest multiple of ``step``, a half away from zero (Tysiąc's card
     points to the nearest 10: 85 -> 90, 84 -> 80, -85 -> -90); a step of 0 leaves it as it is."""
     step = abs(step)

@@ -1,4 +1,8 @@
-"""Checked AST -> Python closures (never ``eval``), with constant folding.
+"""Checked AST -> Python closures (never ``eval``), with constant folding; and the compiled
+expression types (``Compiled``, ``CardPredicate``) every evaluator fills.
+
+The interpreter runs the generated functions of ``codegen.py``; these closures are their
+reference, held to them by a differential test (tests/test_expr_codegen.py).
 
 Every compiled piece knows the env keys it reads (``free``). A piece that reads nothing is
 folded to a constant at load time. A card predicate becomes a ``CardPredicate`` whose
@@ -41,36 +45,65 @@ class Compiled:
     expression's field and file position, through ``on_error`` set by whoever compiled it.
     """
 
-    __slots__ = ("fn", "free", "const", "on_error", "seen")
+    __slots__ = ("fn", "free", "const", "on_error", "seen", "call", "binder", "bound")
 
     def __init__(self, fn: Callable[[dict], Any], free: frozenset, on_error: Optional[Callable] = None,
-                 seen: Optional[dict] = None) -> None:
+                 seen: Optional[dict] = None, located: Optional[Callable[[dict], Any]] = None,
+                 binder: Optional[Callable[[tuple], Callable]] = None) -> None:
+        """``fn(env)``: the value, an ``EvalError`` as it is; ``located``: the same whose errors
+        already leave through ``on_error`` (generated code, ``codegen``), if there is one;
+        ``binder(params)``: ``positional(params)`` made anew (generated), if it can be."""
+        self.binder = binder
+        self.bound: dict = {}  # params -> positional function
         self.fn = fn
         self.free = free
         self.const = _NOTHING
         self.on_error = on_error
         self.seen = seen or {}
+        #: ``call(env)``: the value, an error located (what ``compiled(env)`` does, one call less)
+        self.call = located if located is not None else (fn if on_error is None else self._located)
         if not free:
             self.const = fn({})
             value = self.const
-            self.fn = lambda env: value
+            self.fn = self.call = lambda env: value
 
     @property
     def is_const(self) -> bool:
         return self.const is not _NOTHING
 
     def __call__(self, env: dict) -> Any:
+        return self.call(env)
+
+    def positional(self, params: tuple) -> Callable:
+        """``f(*values)``: the value in the environment ``dict(zip(params, values))``, errors
+        located, without building that dict when the code is generated (hot paths: a deal's
+        seat scoring passes the arguments of its environment's constructor)."""
+        got = self.bound.get(params)
+        if got is None:
+            if self.is_const:
+                value = self.const
+                got = lambda *values: value  # noqa: E731
+            elif self.binder is not None:
+                got = self.binder(params)
+            else:
+                call = self.call
+                got = lambda *values: call(dict(zip(params, values)))  # noqa: E731
+            self.bound[params] = got
+        return got
+
+    def _located(self, env: dict) -> Any:
         try:
             return self.fn(env)
         except EvalError as e:
-            if self.on_error is None:
-                raise
             raise self.on_error(e) from None
 
     def seat(self, env: dict, players: int) -> int:
         """The seat a seat expression names, ``% players``; a located run-time error (X701) when it
         names none (-1: ``holder()`` of a card nobody holds, ``caller`` or ``bidder`` where there is none)."""
-        value = self(env)
+        return self.as_seat(self.call(env), players)
+
+    def as_seat(self, value: int, players: int) -> int:
+        """``seat``'s answer for the value this seat expression gave (from ``positional``)."""
         if value < 0:
             e = EvalError(0, "the seat expression names no seat here (holder() of a card nobody holds, or "
                              "caller/bidder in a deal that has none)")
@@ -83,11 +116,14 @@ class Compiled:
 class CardPredicate:
     """A bool expression over ``card`` evaluated into masks, memoised by the context it reads."""
 
-    __slots__ = ("fn", "keys", "deck", "memo", "const", "on_error", "seen")
+    __slots__ = ("fn", "keys", "deck", "memo", "const", "on_error", "seen", "compute")
 
     def __init__(self, fn: Callable[[dict], bool], free: frozenset, deck: int = FULL_DECK, on_error=None,
-                 seen: Optional[dict] = None) -> None:
+                 seen: Optional[dict] = None, compute: Optional[Callable[[dict], int]] = None) -> None:
+        """``fn(env)``: whether the card ``env["card"]`` matches; ``compute(env)``: the mask of the
+        deck's cards that match at once (generated code, ``codegen``), if there is one."""
         self.fn = fn
+        self.compute = compute
         self.keys = tuple(sorted(free - {"card"}))
         self.deck = deck
         self.memo: dict = {}
@@ -96,6 +132,8 @@ class CardPredicate:
         self.const = self._compute({}) if not self.keys else None
 
     def _compute(self, env: dict) -> int:
+        if self.compute is not None:
+            return self.compute(env)
         env = dict(env)
         m = 0
         c = 0
@@ -113,18 +151,46 @@ class CardPredicate:
     def mask(self, env: dict) -> int:
         if self.const is not None:
             return self.const
-        key = tuple(env[k] for k in self.keys)
+        values = tuple(env[k] for k in self.keys)
+        try:
+            m = self.memo.get(values)
+        except TypeError:  # a list among them (``hands``, ``taken_all``): keyed by its contents
+            return self._missed(values, env)
+        return m if m is not None else self._missed(values, env)
+
+    def mask_for(self, values: tuple) -> int:
+        """``mask`` of an environment whose values of ``keys`` are ``values``, in that order
+        (what generated code calls: it has the values at hand)."""
+        try:
+            m = self.memo.get(values)
+        except TypeError:
+            return self._missed(values, None)
+        return m if m is not None else self._missed(values, None)
+
+    def _missed(self, values: tuple, env: Optional[dict]) -> int:
+        """The mask of values not remembered yet (``env``: their environment, None: made of them)."""
+        key = tuple(tuple(v) if isinstance(v, list) else v for v in values)
         m = self.memo.get(key)
-        if m is None:
-            if len(self.memo) > 4096:
-                self.memo.clear()
-            try:
-                m = self.memo[key] = self._compute(env)
-            except EvalError as e:
-                if self.on_error is None:
-                    raise
-                raise self.on_error(e) from None
+        if m is not None:
+            return m
+        if len(self.memo) > 4096:
+            self.memo.clear()
+        try:
+            m = self.memo[key] = self._compute(env if env is not None else dict(zip(self.keys, values)))
+        except EvalError as e:
+            if self.on_error is None:
+                raise
+            raise self.on_error(e) from None
         return m
+
+
+def divide(a: int, b: int, where: int, remainder: bool) -> int:
+    """``a / b`` truncated toward zero (``a % b`` its remainder, of the sign of ``a``); an
+    ``EvalError`` at offset ``where`` (the operator) when ``b`` is 0."""
+    if b == 0:
+        raise EvalError(where, "division by zero")
+    q = abs(a) // abs(b) * (1 if (a >= 0) == (b > 0) else -1)
+    return a - q * b if remainder else q
 
 
 def compile_node(node: ast.Node, info: Checked, deck: int = FULL_DECK) -> tuple[Callable, frozenset]:
@@ -216,13 +282,14 @@ class _Compiler:
                 consts.append(_folded(f, fr))
                 free |= fr
         impl = fn.impl
+        needs = fn.needs  # the values of these keys come first
         if len(args) == 1:
             (a0,) = args
             if consts[0] is not None:  # e.g. taken(card.suit == hearts): the mask is passed as it is
                 c0 = consts[0]
-                return (lambda env: impl(env, c0)), frozenset(free)
-            return (lambda env: impl(env, a0(env))), frozenset(free)
-        return (lambda env: impl(env, *[a(env) for a in args])), frozenset(free)
+                return (lambda env: impl(*[env[k] for k in needs], c0)), frozenset(free)
+            return (lambda env: impl(*[env[k] for k in needs], a0(env))), frozenset(free)
+        return (lambda env: impl(*[env[k] for k in needs], *[a(env) for a in args])), frozenset(free)
 
     def _UnOp(self, n: ast.UnOp):
         f, free = self.node(n.operand)
@@ -246,16 +313,8 @@ class _Compiler:
         if op == "*":
             return (lambda env: lf(env) * rf(env)), free
         if op in ("/", "%"):
-            where = n.op_start
-
-            def div(env, lf=lf, rf=rf, op=op):
-                a, b = lf(env), rf(env)
-                if b == 0:
-                    raise EvalError(where, "division by zero")
-                q = abs(a) // abs(b) * (1 if (a >= 0) == (b > 0) else -1)
-                return q if op == "/" else a - q * b
-
-            return div, free
+            where, remainder = n.op_start, op == "%"
+            return (lambda env: divide(lf(env), rf(env), where, remainder)), free
         if op == "in":
             return (lambda env: lf(env) in rf(env)), free
         if op == "not in":

@@ -6,6 +6,11 @@ type-checked is what run time provides. ``ENVIRONMENTS`` pairs each scope with i
 a test builds every environment and compares its keys with the scope's declaration.
 
 Hidden inputs of built-in functions (``$holders``, ``$hands``, ...) are keys without the ``$``.
+
+Where an expression is evaluated many times in a deal, the environment is not rebuilt each
+time: seat scoring passes its constructor's arguments to the expression as positional
+arguments (``add_seat_end_points``, ``Compiled.positional``: no dict at all), and a deal's
+trick environment has only its trick's names replaced (``next_trick_env``).
 """
 from __future__ import annotations
 
@@ -14,26 +19,11 @@ from . import scopes
 NOBODY = -1  # holder() of a card nobody holds
 
 
-class Holders:
-    """``holder(card)``: the seat whose hand mask holds a card, ``NOBODY`` for a card out of
-    play; looked up when asked (most seat expressions never ask)."""
-
-    __slots__ = ("hands",)
-
-    def __init__(self, hands) -> None:
-        self.hands = hands
-
-    def __getitem__(self, card: int) -> int:
-        for seat, hand in enumerate(self.hands):
-            if hand >> card & 1:
-                return seat
-        return NOBODY
-
-
 def seat_env(dealer: int, players: int, caller: int, hands, deck: int, bidder: int = NOBODY, bid: int = 0) -> dict:
-    """A seat expression (first lead, first turn, trump caller, chooser): ``hands`` are masks;
+    """A seat expression (first lead, first turn, trump caller, chooser): ``hands`` are masks
+    (``holder()`` reads them as ``holders``: a card in none is held by ``NOBODY``);
     ``bidder`` and ``bid`` are the auction's outcome, when the deal has one."""
-    return {"dealer": dealer, "players": players, "caller": caller, "holders": Holders(hands),
+    return {"dealer": dealer, "players": players, "caller": caller, "holders": hands,
             "hands": hands, "deck": deck, "bidder": bidder, "bid": bid}
 
 
@@ -49,10 +39,22 @@ def play_env(led_suit: int, trump: int, winning: int, number: int, tricks: int, 
 def trick_env(number: int, tricks: int, leader: int, winner: int, cards: int, players: int, trump: int,
               dealer: int, caller: int, deck: int, bidder: int = NOBODY, bid: int = 0) -> dict:
     """Trick scoring (``per_trick``, ``points``, ``when``) of a finished trick of ``cards``."""
-    return {"trick.number": number, "trick.is_first": number == 1, "trick.is_last": number == tricks,
-            "trick.leader": leader, "trick.winner": winner, "trick.cards": cards, "tricks": tricks,
-            "players": players, "trump": trump, "dealer": dealer, "caller": caller, "deck": deck,
-            "bidder": bidder, "bid": bid}
+    env = {"tricks": tricks, "players": players, "trump": trump, "dealer": dealer, "caller": caller, "deck": deck,
+           "bidder": bidder, "bid": bid}
+    return next_trick_env(env, number, tricks, leader, winner, cards)
+
+
+def next_trick_env(env: dict, number: int, tricks: int, leader: int, winner: int, cards: int) -> dict:
+    """``env``, a ``trick_env`` of this deal, made the environment of another trick: its
+    trick's names replaced in place (the others are the same all deal, so a deal builds one
+    dict, not one per trick; an expression never keeps its environment)."""
+    env["trick.number"] = number
+    env["trick.is_first"] = number == 1
+    env["trick.is_last"] = number == tricks
+    env["trick.leader"] = leader
+    env["trick.winner"] = winner
+    env["trick.cards"] = cards
+    return env
 
 
 def card_scoring_env(number: int, tricks: int, trump: int, deck: int) -> dict:
@@ -79,18 +81,24 @@ def declare_env(lead: int, seat: int, hand: int, trump: int, number: int, tricks
             "players": players, "deck": deck, "bidder": bidder, "bid": bid, "declared": declared}
 
 
-def seat_end_envs(dealer: int, players: int, caller: int, trump: int, tricks_won, tricks: int, taken_all, deck: int,
-                  bidder: int = NOBODY, bid: int = 0, declared=None):
-    """``seat_end_env`` of every seat in turn, as one dict whose seat's values are replaced
-    for the next seat (an expression never keeps its environment); ``declared``: per seat, the
-    points of its declarations (None: none made)."""
-    env = seat_end_env(0, dealer, players, caller, trump, tricks_won[0], tricks, taken_all[0], taken_all, deck,
-                       bidder, bid)
+#: The keys of seat scoring's environment, in the order of ``seat_end_env``'s parameters (each
+#: parameter is the key it sets): the positional arguments of its expressions on the hot path.
+SEAT_END_ARGS = ("seat", "dealer", "players", "caller", "trump", "tricks_taken", "tricks", "taken", "taken_all", "deck",
+                 "bidder", "bid", "declared")
+
+
+def add_seat_end_points(scores: list, exprs, dealer: int, players: int, caller: int, trump: int, tricks_won,
+                        tricks: int, taken_all, deck: int, bidder: int = NOBODY, bid: int = 0, declared=None) -> None:
+    """Add to each seat's score the value of every seat scoring expression (``Compiled``) in
+    that seat's ``seat_end_env``, passed as the constructor's arguments (no dict per seat);
+    ``declared``: per seat, the points of its declarations (None: none made)."""
+    calls = [e.positional(SEAT_END_ARGS) for e in exprs]
     for seat in range(players):
-        env["seat"], env["tricks_taken"], env["taken"] = seat, tricks_won[seat], taken_all[seat]
-        if declared:
-            env["declared"] = declared[seat]
-        yield env
+        points = declared[seat] if declared else 0
+        won, taken = tricks_won[seat], taken_all[seat]
+        for call in calls:
+            scores[seat] += call(seat, dealer, players, caller, trump, won, tricks, taken, taken_all, deck, bidder, bid,
+                                 points)
 
 
 def end_when_env(tricks_played: int, tricks: int, points_left: bool, deck: int, players_holding: int = 0) -> dict:
@@ -145,12 +153,20 @@ def declared_keys(scope) -> set:
 _DEAL_CONSTANT_KEYS = frozenset({"dealer", "players", "caller", "deck"})
 
 
+#: The keys of a seat expression's environment as positional arguments: ``seat_env``'s, the
+#: hands twice (``holder()`` reads them as ``holders``).
+SEAT_ARGS = ("dealer", "players", "caller", "holders", "hands", "deck", "bidder", "bid")
+
+
 def seat_function(expr, players: int, deck: int):
     """``seat(dealer, caller, hands)``: the seat a seat expression names (first lead, first
     turn, trump caller) for a whole-deal fast path; remembered per (dealer, caller) when the
-    expression reads nothing else (e.g. "left of the dealer"), worked out each time otherwise."""
+    expression reads nothing else (e.g. "left of the dealer"), worked out each time otherwise
+    (from positional arguments: no environment dict per deal)."""
     if expr.free - _DEAL_CONSTANT_KEYS:
-        return lambda dealer, caller, hands: expr.seat(seat_env(dealer, players, caller, hands, deck), players)
+        fn, as_seat = expr.positional(SEAT_ARGS), expr.as_seat
+        return lambda dealer, caller, hands: as_seat(fn(dealer, players, caller, hands, hands, deck, NOBODY, 0),
+                                                     players)
     known: dict = {}
 
     def seat(dealer: int, caller: int, hands) -> int:

@@ -139,7 +139,7 @@ class _Deal:
     """The Python side of one compiled deal (shared by its clones): what the core asks."""
 
     __slots__ = ("compiled", "contract", "players", "deck", "dealer", "dealt", "direction", "number",
-                 "tricks_total", "trump", "caller", "bidder", "bid", "called")
+                 "tricks_total", "trump", "caller", "bidder", "bid", "called", "_tenv")
 
     def __init__(self, compiled, contract, players, deck, dealer, dealt, direction, number, trump: int, caller: int,
                  called: bool) -> None:
@@ -149,6 +149,7 @@ class _Deal:
         self.tricks_total = len(dealt[0])
         self.trump, self.caller, self.called = trump, caller, called  # called: the trump is known
         self.bidder, self.bid = -1, 0  # no auction: as TrickDeal has them
+        self._tenv = None  # the trick environment of dynamic scoring (``TrickDeal._dynamic_points``)
 
     def _seat_env(self, core) -> dict:
         return seat_env(self.dealer, self.players, self.caller, core.hands, self.deck, self.bidder, self.bid)

@@ -15,7 +15,7 @@ import functools
 from ..cards import FULL_DECK, SUIT_MASK, bits, card_list, popcount
 from ..expr import RuleRuntimeError
 from ..rankorder import highest, rank_key
-from .envs import seat_end_env, seat_end_envs
+from .envs import add_seat_end_points, seat_end_env
 
 
 def winning_card(trick_mask: int, led: int, trump: int, order=None) -> int:
@@ -60,10 +60,8 @@ def add_seat_scores(scores: list, seat_scorers, dealer: int, players: int, calle
     per seat, the points of its declarations (None: none made)."""
     if not seat_scorers:
         return
-    for seat, env in enumerate(seat_end_envs(dealer, players, caller, trump, tricks_won, tricks, taken, deck, bidder,
-                                             bid, declared)):
-        for s in seat_scorers:
-            scores[seat] += s.points(env)
+    add_seat_end_points(scores, [s.points for s in seat_scorers], dealer, players, caller, trump, tricks_won, tricks,
+                        taken, deck, bidder, bid, declared)
 
 
 def card_values(contract, tricks_total: int, trump: int, players: int, trick_number: int):

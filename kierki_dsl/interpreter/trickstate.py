@@ -11,7 +11,7 @@ from .doubling import BettingRound, split_total
 from .exposure import ExposureRound
 from .declarations import settled_declared
 from .fastplay import exchange
-from .envs import card_scoring_env, end_when_env, play_env, seat_env, trick_env
+from .envs import end_when_env, next_trick_env, play_env, seat_env, trick_env
 from .trickkernel import add_seat_scores, playout, winning_card
 from .phases import Phase
 from .view import SeatView
@@ -30,7 +30,7 @@ SLOTS = (
     "passes", "_passable", "win", "_next", "pass_offset", "declared", "declarations_made",
     # set once play starts (``_start_play``, ``_compiled``, ``_at_trick``) and by the legality cache
     "leader", "_tables", "_values", "_trick_points", "_dynamic", "_kernel", "_legal", "_refresh", "_beats", "_early",
-    "_seat_scorers",
+    "_seat_scorers", "_tenv",
     "_progs", "_watch", "_lhand", "_lmask", "_lc",
 )
 
@@ -105,7 +105,7 @@ class TrickDeal(Deal):
         always set, so ``clone`` copies them all at once)."""
         self.leader = -1
         self._tables = self._values = self._trick_points = self._dynamic = self._kernel = self._legal = None
-        self._refresh = self._beats = self._seat_scorers = self._progs = None
+        self._refresh = self._beats = self._seat_scorers = self._progs = self._tenv = None
         self._early, self._watch = False, 0
 
     def _after_passing(self) -> None:
@@ -181,6 +181,7 @@ class TrickDeal(Deal):
         kernel and the current trick's programs (once the trump is known)."""
         (self._tables, self._values, k, self._refresh, self._beats, self._early,
          self._seat_scorers) = self.contract.play_rules(self.tricks_total, self.trump, self.players, self.deck)
+        self._tenv = None  # the trick environment, made again for this trump
         self._trick_points, _, self._dynamic = self._tables
         self._kernel = k
         self._legal = k.legal  # (mask, card ids) of a hand in a position
@@ -437,15 +438,18 @@ class TrickDeal(Deal):
         self._watch = k.watched(self.hearts_broken, self.played)
 
     def _dynamic_points(self, dynamic, tm: int, winner: int, leader: int, n: int) -> int:
-        env = trick_env(n, self.tricks_total, leader, winner, tm, self.players, self.trump, self.dealer,
-                        self.caller, self.deck, self.bidder, self.bid)
+        env = self._tenv  # one per deal and trump (``_compiled``): only the trick's names change
+        if env is None:
+            env = self._tenv = trick_env(n, self.tricks_total, leader, winner, tm, self.players, self.trump,
+                                         self.dealer, self.caller, self.deck, self.bidder, self.bid)
+        next_trick_env(env, n, self.tricks_total, leader, winner, tm)
         total = 0
         for s in dynamic:
-            if s.when is not None and not s.when(env):
+            if s.when is not None and not s.when.call(env):
                 continue
-            p = s.points(env)
-            if s.cards is not None:
-                p *= popcount(tm & s.cards.mask(card_scoring_env(n, self.tricks_total, self.trump, self.deck)))
+            p = s.points.call(env)
+            if s.cards is not None:  # the trick's environment holds every name of card scoring
+                p *= popcount(tm & s.cards.mask(env))
             total += p
         return total
 
