@@ -1,7 +1,7 @@
 """Throughput of the interpreter against the hand-specialised reference engine, same process.
 
     python benchmarks/bench_engine.py [--deals 3000] [--rounds 5] [--ref ../shared/bench/kierki_ref.py]
-                                      [--only engine|command]
+                                      [--only engine|command|workers]
 
 Without the reference (a fresh clone has no ../shared) it says so and prints the absolute
 figures alone. The command part measures ``kierki simulate`` itself, run in this process:
@@ -10,8 +10,9 @@ the marginal matches per CPU second of random players (the difference of a 600- 
 rate, interleaved round by round; the same for heuristic players (a 350- minus a 50-match
 run) against the same matches played through the general interpreter one decision at a
 time, interleaved; and the wall and CPU time of 1500 heuristic matches with ``--workers 1``
-and ``--workers 2`` (medians of three), with the marginal speed-up of the second worker
-(1500 minus 300 matches: start-up, loading and compiling cancel out).
+and ``--workers 2``, interleaved round by round (the median of the rounds' speed-ups), with
+the marginal speed-up of the second worker (1500 minus 300 matches: start-up, loading and
+compiling cancel out). Every ratio is the median of ratios measured in the same round.
 
 For each deal type (no-trump = deal 1, robber = deal 7, trump deals with a random trump,
 Fan Tan, whole 12-deal matches) it plays random legal deals with kierki-dsl's compiled
@@ -224,15 +225,15 @@ def stepwise_heuristic_rate(games: int, seed: int) -> float:
     return games / (time.process_time() - t0)
 
 
-def workers_speedup(games: int) -> dict:
+def workers_speedup(games: int, order=(1, 2)) -> dict:
     """Wall and CPU seconds (the command and its workers) of ``kierki simulate --players
-    heuristic`` with 1 and 2 worker processes: {workers: (wall, cpu)}."""
+    heuristic`` with 1 and 2 worker processes, run in ``order``: {workers: (wall, cpu)}."""
     import resource
 
     exe = Path(sys.executable).with_name("kierki")
     kierki = [str(exe)] if exe.exists() else [sys.executable, "-m", "kierki_dsl"]
     out = {}
-    for w in (1, 2):
+    for w in order:
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
         t0 = time.perf_counter()
         subprocess.run(kierki + ["simulate", "rulesets/kierki_standard.yaml", "--players", "heuristic", "--games",
@@ -241,6 +242,28 @@ def workers_speedup(games: int) -> dict:
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
         out[w] = (wall, after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime)
     return out
+
+
+def workers_figures(rounds: int, games: int = 1500, few: int = 300) -> None:
+    """1 and 2 workers measured interleaved, round by round (the order alternating, so that
+    a change of load on the machine falls on both): the median of the rounds' speed-ups,
+    whole and marginal (``games`` minus ``few`` matches: start-up, loading and compiling,
+    the same for any number of workers, cancel out)."""
+    whole, marginal, cpu1, cpu2, loads = [], [], [], [], []
+    for r in range(rounds):
+        order = (1, 2) if r % 2 == 0 else (2, 1)
+        big, small = workers_speedup(games, order), workers_speedup(few, order)
+        whole.append(big[1][0] / big[2][0])
+        marginal.append((big[1][0] - small[1][0]) / max(1e-9, big[2][0] - small[2][0]))
+        cpu1.append(big[1][1])
+        cpu2.append(big[2][1])
+        loads.append(os.getloadavg()[0])
+    med = statistics.median
+    print(f"--workers 2 against 1, {games} heuristic matches, {rounds} rounds interleaved: speed-up {med(whole):.2f} "
+          f"(median; rounds {', '.join(f'{x:.2f}' for x in whole)}; target 1.8; wall time, so other load on the "
+          f"machine lowers it); marginal {med(marginal):.2f} (the last {games - few} matches); CPU "
+          f"{med(cpu1):.1f} s and {med(cpu2):.1f} s (the command and its workers: what the second worker costs in "
+          f"start-up and hand-over); load average {min(loads):.1f}-{max(loads):.1f} (2 cores)")
 
 
 def command_figures(ref, rounds: int) -> None:
@@ -257,7 +280,9 @@ def command_figures(ref, rounds: int) -> None:
     line = f"kierki simulate --players random: {m:.0f} matches/s (marginal, CPU time)"
     if theirs:
         t = statistics.median(theirs)
-        line += f"; reference fullgame {t:.0f} matches/s; ratio {m / t:.2f} (target 0.8)"
+        ratios = [a / b for a, b in zip(mine, theirs)]
+        line += (f"; reference fullgame {t:.0f} matches/s; ratio {statistics.median(ratios):.2f} (median of the "
+                 f"rounds {', '.join(f'{x:.2f}' for x in ratios)}; target 0.8); load average {os.getloadavg()[0]:.1f}")
     print(line)
     fast, step = [], []
     for r in range(rounds):
@@ -266,16 +291,7 @@ def command_figures(ref, rounds: int) -> None:
     h, s = statistics.median(fast), statistics.median(step)
     print(f"kierki simulate --players heuristic: {h:.1f} matches/s on one core (marginal, CPU time); the same "
           f"matches through the general interpreter {s:.1f}/s; ratio {h / s:.1f} (target 5)")
-    games, few = 1500, 300
-    runs = [(workers_speedup(games), workers_speedup(few)) for _ in range(3)]
-    w1, w2, c1, c2 = (statistics.median(big[w][i] for big, _ in runs) for i in (0, 1) for w in (1, 2))
-    m1, m2 = (statistics.median(big[w][0] - small[w][0] for big, small in runs) for w in (1, 2))
-    print(f"--workers: {games} heuristic matches in {w1:.1f} s with 1 worker, {w2:.1f} s with 2 (medians of 3): "
-          f"speed-up {w1 / w2:.2f} (target 1.8; wall time, so other load on the machine lowers it); CPU {c1:.1f} s "
-          f"and {c2:.1f} s (the command and its workers: what the second worker costs in start-up and hand-over); "
-          f"marginal speed-up {m1 / m2:.2f} (the last {games - few} matches: {games} minus {few}, so the start-up, "
-          f"loading and compiling, the same for any number of workers, cancel out); load average "
-          f"{os.getloadavg()[0]:.1f}")
+    workers_figures(rounds)
 
 
 def main() -> None:
@@ -283,7 +299,7 @@ def main() -> None:
     ap.add_argument("--deals", type=int, default=3000, help="deals per round (matches per round for fullgame: deals/12)")
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--ref", default=str(ROOT.parent / "shared" / "bench" / "kierki_ref.py"))
-    ap.add_argument("--only", choices=["engine", "command"], default=None, help="run one part only")
+    ap.add_argument("--only", choices=["engine", "command", "workers"], default=None, help="run one part only")
     args = ap.parse_args()
     ref = None
     if os.path.isfile(args.ref):
@@ -291,6 +307,9 @@ def main() -> None:
     else:
         print(f"reference engine not found at {args.ref} (give it with --ref): absolute figures only, no ratios")
     print(f"machine: {os.cpu_count()} cores, Python {sys.version.split()[0]}; {args.rounds} rounds, interleaved")
+    if args.only == "workers":
+        workers_figures(args.rounds)
+        return
     if args.only != "command":
         engine_figures(ref, args)
     if args.only != "engine":

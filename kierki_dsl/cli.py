@@ -443,13 +443,13 @@ def simulate(
     rs = _load_ruleset(ruleset)
     plan = _simulation_plan([rs], players, seed, games, workers, backend, address, records, html, csv)
     results, interrupted = _run_plan(plan)
-    games_a = [g for (g,) in results]
-    summary = summarize(rs, list(plan.names), games_a)
+    games_a = [g for (g,) in results.games]
+    summary = summarize(rs, list(plan.names), games_a, results.measured and results.measured[0])
     summary["seed"] = seed
     summary["complete"] = not interrupted
     _print_summary(summary, fmt, text_report)
     _write_outputs(html, csv, plan, {"A": games_a}, [rs], summary)
-    _interrupted_exit(interrupted, len(results), games)
+    _interrupted_exit(interrupted, len(games_a), games)
     if not summary["declared_totals_hold"]:
         raise typer.Exit(EXIT_FINDINGS)
 
@@ -477,12 +477,13 @@ def compare(
         raise _usage(f"the rulesets need the same number of players ({rs_a.players} and {rs_b.players})")
     plan = _simulation_plan([rs_a, rs_b], players, seed, games, workers, backend, address, None, html, csv)
     results, interrupted = _run_plan(plan)
-    result = compare_results(rs_a, rs_b, list(plan.names), results)
+    result = compare_results(rs_a, rs_b, list(plan.names), results.games, results.measured)
     result["seed"] = seed
     result["complete"] = not interrupted
     _print_summary(result, fmt, compare_report)
-    _write_outputs(html, csv, plan, {"A": [x for x, _ in results], "B": [y for _, y in results]}, [rs_a, rs_b], result)
-    _interrupted_exit(interrupted, len(results), games)
+    _write_outputs(html, csv, plan, {"A": [x for x, _ in results.games], "B": [y for _, y in results.games]},
+                   [rs_a, rs_b], result)
+    _interrupted_exit(interrupted, len(results.games), games)
 
 
 def _simulation_plan(rulesets: list, players: str, seed: int, games: int, workers: int, backend, address,
@@ -546,7 +547,7 @@ def _run_plan(plan) -> tuple:
     except RuntimeError as e:
         _err(f"kierki: error: {e}")
         raise typer.Exit(EXIT_USAGE)
-    if not results:
+    if not results.games:
         _err("kierki: interrupted before any match finished")
         raise typer.Exit(EXIT_INTERRUPTED)
     return results, interrupted

@@ -6,7 +6,8 @@ split between workers. The seed's own random stream deals the cards (as ``MatchR
 does), the players draw from streams of their own, so every ruleset with the same deck and
 players gets the same deals from the same seed: ``compare`` plays game i of both rulesets
 on the same deals with the same seats (duplicate). Matches of random players use the
-compiled whole-deal fast path (``interpreter/fastplay.py``), and so do matches of heuristic
+compiled whole-deal fast path (``interpreter/fastplay.py``; with records wanted too, written
+from it by ``fastrecord``), and so do matches of heuristic
 players in every seat (the heuristic's choice in the same kernels: ``FastMatch`` with a
 policy); other players play through the general interpreter. A worker process loads and
 compiles each ruleset once (``compiled``), however many batches it plays, and makes each
@@ -19,7 +20,7 @@ import random
 from operator import add
 from typing import Callable, Optional
 
-from .analysis.rows import DealRow, GameResult
+from .analysis.rows import Batch, DealRow, GameResult
 from .interpreter.match import MatchRunner, deal_masks, deal_out, draw, shuffled
 from .interpreter.phases import Phase
 from .players.base import make_player
@@ -256,11 +257,12 @@ def adopt(rs, path: str) -> None:
 
 def fast_match(c: Compiled, names: list, records: bool = False) -> Optional[FastMatch]:
     """The whole-deal fast path that plays matches of these players, or None (the
-    general interpreter plays them: other players, or records wanted)."""
-    if records:
-        return None
+    general interpreter plays them: other players, or heuristic players with records wanted;
+    random players' records are written from the fast path, ``fastrecord``)."""
     if all(x == "random" for x in names):
         return c.fast
+    if records:
+        return None
     if all(x in ("heuristic", "simple") for x in names) and c.heuristic.covers:
         return c.heuristic
     return None
@@ -275,9 +277,15 @@ def play_one(c: Compiled, names: list, seed: int, i: int, records: bool = False,
     s = game_seed(seed, i)
     if fast is False:
         fast = fast_match(c, names, records)
+    if fast is not None and records:
+        from .fastrecord import play_recorded
+        from .record import match_record
+
+        first, deals, totals, results = play_recorded(fast, s, play_stream)
+        return GameResult(i, seat_names, deals, totals, match_record(c.rs, s, first, results), s, first)
     if fast is not None:
         first, deals, totals = fast.play(s)
-        return _row(GameResult, (i, seat_names, deals, totals, None, s, first, None))
+        return _row(GameResult, (i, seat_names, deals, totals, None, s, first))
     runner = MatchRunner(c.rs, [make_player(x) for x in seat_names], s)
     results = list(runner.deals())
     deals = tuple(DealRow(r.contract.name, r.dealer, r.first, r.caller, r.trump, tuple(r.scores), r.ended_early,
@@ -291,26 +299,35 @@ def play_one(c: Compiled, names: list, seed: int, i: int, records: bool = False,
 
 
 def play_batch(refs: tuple, names: list, seed: int, indices: list, records: bool = False,
-               observe: bool = False) -> list:
+               observe: bool = False) -> Batch:
     """A worker's share: for each game index, one GameResult per ruleset of ``refs``
     (``(path, fingerprint)`` pairs), all on the same deals with the same seats; with
-    ``observe`` each carries its measures (made here, in parallel, not in the command)."""
+    ``observe`` the measures of each ruleset's games too, as columns (made here, in parallel,
+    not in the command)."""
     rulesets = [(c, fast_match(c, names, records)) for c in (compiled(path, fp) for path, fp in refs)]
     rotations = [tuple(seats_for(names, r)) for r in range(len(names))]
     games = [tuple(play_one(c, names, seed, i, records, fast, rotations[i % len(names)]) for c, fast in rulesets)
              for i in indices]
-    if observe:
-        from .analysis.measures import observe as measures
+    if not observe:
+        return Batch(games)
+    from .analysis.measures import observe_games
 
-        # the measures take the last field, ``observed``
-        games = [tuple(_row(GameResult, g[:-1] + (measures(g, c.parts),)) for g, (c, _) in zip(got, rulesets))
-                 for got in games]
-    return games
+    return Batch(games, tuple(observe_games(list(col), c.parts) for col, (c, _) in zip(zip(*games), rulesets)))
 
 
 def play_games(rs_path: str, names: list, seed: int, indices: list, records: bool = False) -> list:
     """Play the given game indices of one ruleset; returns GameResults in index order."""
-    return [g for (g,) in play_batch(((rs_path, None),), names, seed, indices, records)]
+    return [g for (g,) in play_batch(((rs_path, None),), names, seed, indices, records).games]
+
+
+def merge(batches: list) -> Batch:
+    """Finished batches (in any order) as one: the games in game order, each ruleset's
+    measure blocks in the order of their games."""
+    batches = sorted(batches, key=lambda b: b.games[0][0].index if b.games else -1)
+    games = [g for b in batches for g in b.games]
+    if not batches or any(b.measured is None for b in batches):
+        return Batch(games)
+    return Batch(games, tuple([m for b in batches for m in b.measured[r]] for r in range(len(batches[0].measured))))
 
 
 def _batches(games: int, chunk: int) -> list:
@@ -320,38 +337,74 @@ def _batches(games: int, chunk: int) -> list:
 def run_batches(refs: tuple, names: list, seed: int, games: int, workers: int = 1, records: bool = False,
                 on_done: Optional[Callable] = None, chunk: int = 0, address: Optional[str] = None) -> list:
     """Play games 0..games-1 of every ruleset in ``refs`` on local processes (or on the Dask
-    cluster at ``address``); a list of per-game tuples (one GameResult per ruleset) in game order.
-    ``on_done(batch)`` is called with each finished batch."""
+    cluster at ``address``): a ``Batch`` of them all (``merge``), with their measures.
+    ``on_done(batch)`` is called with each finished ``Batch``."""
     if address is not None:
         return _run_dask(address, refs, names, seed, games, records, on_done, chunk)
-    chunk = chunk or max(1, min(50, games // max(1, workers * 8) or 1))  # small last batches: workers end together
+    if not chunk:  # several workers: small last batches, so that they end together; one: batches of 50
+        chunk = 50 if workers <= 1 else max(1, min(50, games // (workers * 8) or 1))
     results: list = []
 
     def done(got):
-        results.extend(got)
+        results.append(got)
         if on_done:
             on_done(got)
 
     if workers <= 1:
-        for b in _batches(games, chunk):
-            done(play_batch(refs, names, seed, b, records, True))
-        return sorted(results, key=lambda g: g[0].index)
+        for path, fingerprint in refs:
+            compiled(path, fingerprint)
+        with _frozen():
+            for b in _batches(games, chunk):
+                done(play_batch(refs, names, seed, b, records, True))
+        return merge(results)
     import concurrent.futures as cf
 
     pool = None
+    context = _worker_context(refs, names, seed)
     try:
-        with _ctrl_c_deferred():  # the workers start while submitting: none sees a Ctrl-C before ignoring it
-            pool = cf.ProcessPoolExecutor(max_workers=workers, mp_context=_worker_context(refs, names, seed),
-                                          initializer=_worker_start)
+        with _frozen(), _ctrl_c_deferred():  # the workers start while submitting: none sees a Ctrl-C before ignoring it
+            pool = cf.ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_worker_start)
             futures = [pool.submit(play_batch, refs, names, seed, b, records, True) for b in _batches(games, chunk)]
-        for f in cf.as_completed(futures):
-            done(f.result())
+        with _frozen(), _collector_held():
+            for f in cf.as_completed(futures):
+                done(f.result())
     except BaseException:  # Ctrl-C (or a failed batch): stop the workers now, keep what finished
         if pool is not None:
             _stop(pool)
         raise
     pool.shutdown()
-    return sorted(results, key=lambda g: g[0].index)
+    return merge(results)
+
+
+@contextlib.contextmanager
+def _frozen():
+    """Everything alive now (the modules, the compiled rulesets) left out of the cyclic
+    garbage collector's passes while the block runs: otherwise each full pass walks all of
+    it again while the matches are played (about 2% of a random match), and forked workers
+    would write to every page of it as they walk it. Put back afterwards."""
+    import gc
+
+    gc.freeze()
+    try:
+        yield
+    finally:
+        gc.unfreeze()
+
+
+@contextlib.contextmanager
+def _collector_held():
+    """The cyclic garbage collector held back while the command takes in its workers' results
+    (it runs again after): what arrives is rows without cycles, and each collection on the
+    way would scan every result taken in so far, CPU the command takes from its workers."""
+    import gc
+
+    held = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if held:
+            gc.enable()
 
 
 def _stop_signals() -> set:
@@ -442,25 +495,25 @@ def _run_dask(address: str, refs: tuple, names: list, seed: int, games: int, rec
                    for b in _batches(games, chunk)]
         for f in as_completed(futures):
             got = f.result()
-            results.extend(got)
+            results.append(got)
             if on_done:
                 on_done(got)
-    return sorted(results, key=lambda g: g[0].index)
+    return merge(results)
 
 
 def run_local(rs_path: str, names: list, seed: int, games: int, workers: int, records: bool,
               on_done: Optional[Callable] = None, chunk: int = 0) -> list:
     """One ruleset's games 0..games-1 on ``workers`` local processes; GameResults in game order."""
     return [g for (g,) in run_batches(((rs_path, None),), names, seed, games, workers, records,
-                                      _single(on_done), chunk)]
+                                      _single(on_done), chunk).games]
 
 
 def run_dask(address: str, rs_path: str, names: list, seed: int, games: int, records: bool,
              on_done: Optional[Callable] = None, chunk: int = 0) -> list:
     """One ruleset's games on a Dask cluster; GameResults in game order."""
     return [g for (g,) in run_batches(((rs_path, None),), names, seed, games, 1, records, _single(on_done), chunk,
-                                      address)]
+                                      address).games]
 
 
 def _single(on_done):
-    return None if on_done is None else (lambda got: on_done([g for (g,) in got]))
+    return None if on_done is None else (lambda got: on_done([g for (g,) in got.games]))

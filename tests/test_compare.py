@@ -6,14 +6,16 @@ import os
 import random
 import shutil
 import signal
+import struct
 import subprocess
 import time
 
 import pytest
 
 from kierki_dsl.analysis.csvio import read_csv
-from kierki_dsl.analysis.measures import observe
+from kierki_dsl.analysis.measures import observe, observe_games, parts_of
 from kierki_dsl.analysis.rows import DealRow, GameResult
+from kierki_dsl.analysis.summary import measure_estimates
 from kierki_dsl.interpreter.match import MatchRunner, deal_masks, deal_out, shuffled
 from kierki_dsl.players.base import make_player
 from kierki_dsl.ruleset.model import Ruleset
@@ -112,6 +114,47 @@ def test_measures_of_one_match():
     assert obs["advantage:trump caller"] == -10 and obs["advantage:dealer"] == pytest.approx((20 / 3 + 20 + 10 / 3) / 3)
     assert obs["advantage:first turn"] == pytest.approx((-10 / 3 - 10 - 5 / 3) / 3)
     assert obs["points:part negative"] == 15 and obs["final:margin"] == 20
+
+
+def _alone(game, parts) -> list:
+    """(key, float bits) of one match's measures worked out alone, in their order."""
+    return [(k, struct.pack("d", v)) for k, v in observe(game, parts).items()]
+
+
+@pytest.mark.parametrize("path", ["kierki_standard.yaml", "games/hearts.yaml", "variants/fantan_pass_pool.yaml",
+                                  "variants/declarer_chooses_negatives.yaml"])
+def test_measures_of_many_matches_at_once_are_each_match_alone(path):
+    """``observe_games`` works out the matches of a schedule together, column by column: the
+    same measures in the same order, the same floats bit for bit, as each match alone."""
+    rs = Ruleset.load(str(RULESETS / path))
+    parts = parts_of(rs)
+    games = play_games(str(RULESETS / path), ["random"] * rs.players, 11, list(range(30)))
+    _check_blocks(games, parts)
+
+
+def test_measures_at_once_when_only_some_matches_name_a_trump_caller():
+    """A measure some matches of a block leave out (no deal named a trump caller) is left out
+    of those matches alone, and the summary's measure order is the order first seen."""
+    a = _game([("x", 0, 1, -1, (10, 0, 0)), ("y", 1, 2, 2, (0, 30, 0)), ("x", 2, 0, -1, (0, 0, 5))])
+    b = _game([("x", 1, 2, -1, (0, 4, 0)), ("y", 2, 0, -1, (9, 0, 0)), ("x", 0, 1, -1, (0, 0, 6))], first_dealer=1)
+    games = [b._replace(index=0), a._replace(index=1), b._replace(index=2)]
+    blocks = _check_blocks(games, {"x": "negative", "y": "positive"})
+    assert len(blocks) == 1 and len(blocks[0].variants) == 2
+    order = list(measure_estimates(blocks))
+    assert order == list(dict.fromkeys([k for g in games for k in observe(g, {"x": "negative", "y": "positive"})]))
+    assert measure_estimates(blocks)["advantage:trump caller"].n == 1
+
+
+def _check_blocks(games, parts) -> list:
+    blocks = observe_games(games, parts)
+    seen = set()
+    for block in blocks:
+        for pos, index in enumerate(block.indices):
+            got = [(k, struct.pack("d", col[pos])) for k, col in zip(block.keys, block.columns) if col[pos] == col[pos]]
+            assert got == _alone(games[index], parts), index
+            seen.add(index)
+    assert seen == {g.index for g in games}
+    return blocks
 
 
 def test_fast_path_deals_the_cards_of_the_match_runner():
@@ -325,3 +368,18 @@ def test_random_fast_path_names_the_first_dealer_from_the_first_hands(tmp_path):
         runner = MatchRunner(rs, [make_player("heuristic") for _ in range(4)], seed)
         dealers = [d.dealer for d in runner.deals()]
         assert first == runner.first_dealer and [r.dealer for r in rows] == dealers
+
+
+def test_win_rates_count_a_shared_win_as_a_share():
+    """A win shared by k seats counts 1/k to each (added match by match in game order when a
+    share is not exact, e.g. three winners)."""
+    from kierki_dsl.analysis.summary import summarize
+
+    rs = Ruleset.load(str(STANDARD))
+    rows = (DealRow("bez_lew", 0, 1, -1, -1, (0, 0, 0, -260)),)
+    three = [GameResult(i, ("a", "b", "c", "d"), rows, (0, 0, 0, -260)) for i in range(3)]
+    players = summarize(rs, ["a", "b", "c", "d"], three)["players"]
+    assert players["a"]["win_rate"] == (1 / 3 + 1 / 3 + 1 / 3) / 3 and players["d"]["win_rate"] == 0
+    two = [GameResult(i, ("a", "b", "c", "d"), rows, (0, -260, 0, -260) if i else (0, 0, -260, -260)) for i in range(2)]
+    players = summarize(rs, ["a", "b", "c", "d"], two)["players"]
+    assert [players[p]["win_rate"] for p in "abcd"] == [0.5, 0.25, 0.25, 0.0]

@@ -49,6 +49,52 @@ def test_fast_path_keeps_the_rules():
     assert compile_fast(rs.contracts["atu"], 4, 13, rs.deck) is None, "state-reading rules use the interpreter"
 
 
+SHIPPED = sorted(str(p.relative_to(RULESETS)) for p in RULESETS.rglob("*.yaml"))
+
+
+@pytest.mark.parametrize("path", SHIPPED)
+def test_random_records_come_from_the_fast_path(path):
+    """With records wanted, random players play the same matches (the same seeds, the same
+    plays and scores) as without: the fast path's, recorded; every record replays cleanly
+    to the totals of its match."""
+    from kierki_dsl.record import replay
+
+    rs = Ruleset.load(str(RULESETS / path))
+    names = ["random"] * rs.players
+    plain = play_games(str(RULESETS / path), names, 8, list(range(4)))
+    recorded = play_games(str(RULESETS / path), names, 8, list(range(4)), True)
+    assert [g._replace(record=None) for g in recorded] == plain
+    for g in recorded:
+        report = replay(rs, g.record)
+        assert not report.violations, (g.index, report.violations[:3])
+        assert report.totals == list(g.totals) == g.record["totals"]
+        assert [d["scores"] for d in report.deals] == [list(r.scores) for r in g.deals]
+
+
+@pytest.mark.parametrize("path", ["kierki_standard.yaml", "games/hearts.yaml", "variants/fantan_pass_pool.yaml"])
+def test_simulate_with_records_reports_what_it_reports_without(path, tmp_path):
+    """``--records`` changes nothing in the report (random players: the fast path's matches),
+    and ``kierki replay`` accepts every record with its match's totals (``--csv``)."""
+    args = ["simulate", str(RULESETS / path), "--games", "5", "--seed", "6", "--format", "json"]
+    rc, without, err, _ = run_cli(*args)
+    assert rc == 0, err
+    rc, out, err, _ = run_cli(*args, "--records", str(tmp_path / "recs"), "--csv", str(tmp_path / "csv"))
+    assert rc == 0, err
+    assert out == without
+    totals = {}
+    with open(tmp_path / "csv" / "matches.csv", encoding="utf-8") as f:
+        for line in f.read().splitlines()[1:]:
+            cells = line.split(",")
+            totals[int(cells[1])] = [int(x) for x in cells[-4:]]
+    files = sorted(os.listdir(tmp_path / "recs"))
+    assert len(files) == 5
+    for name in files:
+        rc, out, err, _ = run_cli("replay", str(tmp_path / "recs" / name), "--ruleset", str(RULESETS / path),
+                                  "--format", "json")
+        assert rc == 0, err
+        assert json.loads(out)["totals"] == totals[int(name[6:12])], name
+
+
 def test_records_folder(tmp_path):
     rc, out, err, _ = run_cli("simulate", str(STANDARD), "--games", "3", "--records", str(tmp_path / "recs"))
     assert rc == 0

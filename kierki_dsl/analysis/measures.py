@@ -26,10 +26,12 @@ Every measure is named ``"section:item"``; a match that has nothing to say about
 """
 from __future__ import annotations
 
-from itertools import accumulate, compress, repeat
-from operator import eq, getitem, itemgetter, le, ne, sub
+from array import array
+from itertools import compress, repeat
+from math import sqrt
+from operator import add, eq, getitem, itemgetter, le, mul, ne, sub, truediv
+from typing import NamedTuple
 
-from ..stats import spread
 from .rows import GameResult
 
 SECTIONS = ("points", "spread", "final", "decisive", "advantage", "lead", "early", "blocked")
@@ -54,25 +56,14 @@ def _keys(name: str) -> tuple:
     return got
 
 
-def _top(xs) -> tuple:
-    """Which seats hold the highest of ``xs``, as a tuple of flags (a set of leaders)."""
-    return tuple(map(max(xs).__eq__, xs))
-
-
-_DEAL: dict = {}  # a deal's scores -> (points in all, mean, spread): deals repeat the same few scores
+_DEAL: dict = {}  # a deal's scores -> (points in all, mean, spread)
 _PLANS: dict = {}  # contracts played in order -> per contract its measure names and deals' places
 _CONTRACT = itemgetter(0)  # DealRow.contract
 _SCORES = itemgetter(5)  # DealRow.scores
-_DEALER, _FIRST, _CALLER = itemgetter(1), itemgetter(2), itemgetter(3)  # DealRow's seats
-_MEAN = itemgetter(1)  # of a deal's facts
-
-
-def _deal_facts(sc: tuple) -> tuple:
-    if len(_DEAL) > 100_000:
-        _DEAL.clear()
-    total = sum(sc)
-    got = _DEAL[sc] = (total, total / len(sc), spread(sc))
-    return got
+_TOTALS, _DEALS, _FIRST_DEALER = itemgetter(3), itemgetter(2), itemgetter(6)  # GameResult's
+_EARLY, _BLOCKED = itemgetter(6), itemgetter(7)  # DealRow's
+_LAST, _SECOND = itemgetter(-1), itemgetter(-2)
+_F0, _MEAN, _F2 = itemgetter(0), itemgetter(1), itemgetter(2)
 
 
 def _plan(played: tuple) -> tuple:
@@ -96,6 +87,15 @@ def _leaders(columns: list) -> list:
     return list(zip(*[map(eq, col, best) for col in columns]))
 
 
+def _spreads(columns: list) -> list:
+    """``stats.spread`` of every row of the columns (one per seat) at once: the same sums in
+    the same order (``sum`` of each row), so the same floats."""
+    n = len(columns)
+    means = list(map(truediv, map(sum, zip(*columns)), repeat(n)))
+    gaps = [list(map(sub, col, means)) for col in columns]
+    return list(map(sqrt, map(truediv, map(sum, zip(*[map(mul, g, g) for g in gaps])), repeat(n))))
+
+
 def _gap(scores: list, seats: list, means: list):
     """The mean over the deals that name a seat (``seats``: -1 none) of that seat's points
     minus the deal's mean; None when no deal names one."""
@@ -106,84 +106,192 @@ def _gap(scores: list, seats: list, means: list):
     return sum(map(sub, map(getitem, compress(scores, named), compress(seats, named)), compress(means, named))) / count
 
 
-def observe(game: GameResult, parts: dict) -> dict:
-    """Every measure of one match (``parts``: contract name -> 'negative' or 'positive').
+class Measured(NamedTuple):
+    """The measures of matches that played the same contracts in the same order, as columns:
+    ``columns[j][m]`` is measure ``keys[j]`` of the match ``indices[m]`` (NaN: that match has
+    nothing to say about it). ``variants``: (position of the first match, the measures it
+    observed, in order) for every set of measures observed, in match order — one in a fixed
+    schedule. Arrays of doubles: a worker hands them over as a few bytes objects."""
 
-    A simulation calls this once per match, so it is kept lean: the deals' points are read
-    as one column per seat and the running totals, leaders and gaps worked out in ``map``
-    and ``accumulate``; what depends on a deal's scores alone is remembered per scores, and
-    each contract's deals are found by a plan made once per schedule."""
-    totals = game.totals
-    deals = game.deals
-    if not deals:
-        return {}
-    n = len(totals)
-    final = _top(totals)
-    scores = list(map(_SCORES, deals))
-    facts = list(map(_DEAL.get, scores))
-    if None in facts:
-        facts = [f or _deal_facts(sc) for f, sc in zip(facts, scores)]
-    columns = list(zip(*scores))  # per seat, its points deal by deal
-    seen = _leaders([list(accumulate(col)) for col in columns])  # the leaders after each deal
-    without = [list(map(sub, repeat(total), col)) for total, col in zip(totals, columns)]
-    decisive = list(map(ne, _leaders(without), repeat(final)))  # another winner without the deal
-    means = list(map(_MEAN, facts))
+    indices: tuple
+    keys: tuple
+    columns: tuple  # array('d') per key
+    variants: tuple
+
+
+_NAN = float("nan")
+
+
+def observe_games(games: list, parts: dict) -> list:
+    """``Measured`` blocks of ``games`` (one ruleset's GameResults, in match order): one block
+    per sequence of contracts played, the matches of a block worked out together, measure by
+    measure over whole columns (``map``), with the same arithmetic in the same order as
+    ``observe`` of each match (the same floats)."""
+    groups: dict = {}
+    for g in games:
+        key = tuple(map(_CONTRACT, g.deals))
+        got = groups.get(key)
+        if got is None:
+            got = groups[key] = []
+        got.append(g)
+    return [_block(group, played, parts) for played, group in groups.items()]
+
+
+def observe(game: GameResult, parts: dict) -> dict:
+    """Every measure of one match (``parts``: contract name -> 'negative' or 'positive')."""
+    block = observe_games([game], parts)[0]
+    return {key: col[0] for key, col in zip(block.keys, block.columns) if col[0] == col[0]}
+
+
+def _block(games: list, played: tuple, parts: dict) -> Measured:
+    indices = tuple(g.index for g in games)
+    if not played:
+        return Measured(indices, (), (), ((0, ()),))
+    totals = list(zip(*map(_TOTALS, games)))  # per seat, its final total match by match
+    places = list(zip(*map(_DEALS, games)))  # per deal of the schedule, its row match by match
+    scores = [list(map(_SCORES, col)) for col in places]
+    seat_points = [list(zip(*sc)) for sc in scores]  # per deal, per seat, match by match
+    facts = list(map(_facts, scores))
     obs: dict = {}
+    _contracts(obs, played, places, facts, _decisive(totals, seat_points), parts, seat_points)
+    _finals(obs, totals, list(map(_FIRST_DEALER, games)))
+    optional = _advantages(obs, places, scores, facts)
+    _lead(obs, seat_points)
+    keys = tuple(obs)
+    return Measured(indices, keys, tuple(array("d", obs[k]) for k in keys), _variants(obs, optional))
+
+
+def _facts(scores: list) -> tuple:
+    """(points in all, mean, spread) of one deal, match by match, from its ``scores``: remembered
+    per scores (deals repeat the same few), the new ones worked out together."""
+    got = list(map(_DEAL.get, scores))
+    if None in got:
+        new = list(dict.fromkeys(sc for sc, f in zip(scores, got) if f is None))
+        totals = list(map(sum, new))
+        if len(_DEAL) > 100_000:
+            _DEAL.clear()
+        _DEAL.update(zip(new, zip(totals, map(truediv, totals, repeat(len(new[0]))), _spreads(list(zip(*new))))))
+        got = list(map(_DEAL.__getitem__, scores))
+    return list(map(_F0, got)), list(map(_MEAN, got)), list(map(_F2, got))
+
+
+def _decisive(totals: list, seat_points: list) -> list:
+    """Per deal, match by match: whether another seat would have won without it."""
+    final = _leaders(totals)
+    return [list(map(ne, _leaders([list(map(sub, t, p)) for t, p in zip(totals, per)]), final))
+            for per in seat_points]
+
+
+def _contracts(obs: dict, played: tuple, places: list, facts: list, decisive: list, parts: dict,
+               seat_points: list) -> None:
+    """Per contract the per-deal means over its deals in the match, per part its totals."""
     by_part: dict = {}
-    for name, (kp, ks, kd, ke, kb), at in _plan(tuple(map(_CONTRACT, deals))):
-        if len(at) == 1:
-            i = at[0]
-            row = deals[i]
-            obs[kp] = float(facts[i][0])
-            obs[ks] = facts[i][2]
-            obs[kd] = decisive[i] / 1
-            obs[ke] = row.early / 1
-            obs[kb] = row.blocked / 1
-        else:
-            _average(obs, (kp, ks, kd, ke, kb), at, facts, decisive, deals)
+    for name, (kp, ks, kd, ke, kb), at in _plan(played):
+        k = len(at)
+        obs[kp] = _mean(at, [facts[i][0] for i in at])
+        obs[ks] = _mean(at, [facts[i][2] for i in at])
+        obs[kd] = _share(at, [decisive[i] for i in at], k)
+        obs[ke] = _share(at, [list(map(_EARLY, places[i])) for i in at], k)
+        obs[kb] = _share(at, [list(map(_BLOCKED, places[i])) for i in at], k)
         by_part.setdefault(parts.get(name, "positive"), []).extend(at)
     for part, at in by_part.items():
-        per = list(map(sum, zip(*map(scores.__getitem__, at))))
+        per = [list(map(sum, zip(*cols))) for cols in zip(*[seat_points[i] for i in at])]  # per seat, the part's points
         kp, ks = _keys("part " + part)[:2]
-        obs[kp] = float(sum(per))
-        obs[ks] = spread(per)
-    mean_total = sum(totals) / n
-    ordered = sorted(totals, reverse=True)
-    obs["final:spread"] = spread(totals)
-    obs["final:margin"] = float(ordered[0] - ordered[1]) if n > 1 else 0.0
+        obs[kp] = list(map(sum, zip(*per)))
+        obs[ks] = _spreads(per)
+
+
+def _mean(at: tuple, columns: list) -> list:
+    """The running ``0.0 + x + y ...`` over a contract's deals divided by their count; one
+    deal: the value itself (ints and flags become the same floats in the block's arrays)."""
+    if len(at) == 1:
+        return columns[0]
+    acc = list(map(add, repeat(0.0), columns[0]))
+    for col in columns[1:]:
+        acc = list(map(add, acc, col))
+    return list(map(truediv, acc, repeat(len(at))))
+
+
+def _share(at: tuple, columns: list, k: int) -> list:
+    """The count of the flags (deal by deal, an int) over a contract's deals, divided by their
+    number; one deal: its flags (``x / 1`` is the float the array makes of them)."""
+    if k == 1:
+        return columns[0]
+    acc = columns[0]
+    for col in columns[1:]:
+        acc = list(map(add, acc, col))
+    return list(map(truediv, acc, repeat(k)))
+
+
+def _finals(obs: dict, totals: list, first_dealers: list) -> None:
+    n = len(totals)
+    rows = list(zip(*totals))
+    mean = list(map(truediv, map(sum, rows), repeat(n)))
+    obs["final:spread"] = _spreads(totals)
+    if n > 1:
+        ordered = list(map(sorted, rows))
+        obs["final:margin"] = list(map(sub, map(_LAST, ordered), map(_SECOND, ordered)))
+    else:
+        obs["final:margin"] = [0.0] * len(rows)
     for s in range(n):
-        obs[_SEAT_KEYS[s] if s < len(_SEAT_KEYS) else f"advantage:seat {s}"] = totals[s] - mean_total
-    obs["advantage:first dealer"] = totals[game.first_dealer] - mean_total
-    for key, seats in (("advantage:dealer", _DEALER), ("advantage:trump caller", _CALLER),
-                       ("advantage:first turn", _FIRST)):
-        gap = _gap(scores, list(map(seats, deals)), means)
-        if gap is not None:
-            obs[key] = gap
-    obs["lead:changes"] = float(sum(map(ne, seen, seen[1:])))
-    settled = len(seen)
-    while settled > 1 and seen[settled - 2] == seen[-1]:
-        settled -= 1
-    obs["lead:settled after deal"] = float(settled)
-    return obs
+        obs[_SEAT_KEYS[s] if s < len(_SEAT_KEYS) else f"advantage:seat {s}"] = list(map(sub, totals[s], mean))
+    obs["advantage:first dealer"] = list(map(sub, map(getitem, rows, first_dealers), mean))
 
 
-def _average(obs: dict, keys: tuple, at: tuple, facts: list, decisive: list, deals: tuple) -> None:
-    """The per-deal means of a contract played more than once in the match (deals ``at``)."""
-    points = spreads = 0.0
-    hits = early = blocked = 0
-    for i in at:
-        points += facts[i][0]
-        spreads += facts[i][2]
-        hits += decisive[i]
-        early += deals[i].early
-        blocked += deals[i].blocked
-    k = len(at)
-    kp, ks, kd, ke, kb = keys
-    obs[kp] = points / k
-    obs[ks] = spreads / k
-    obs[kd] = hits / k
-    obs[ke] = early / k
-    obs[kb] = blocked / k
+_GAPS = (("advantage:dealer", itemgetter(1)), ("advantage:trump caller", itemgetter(3)),
+         ("advantage:first turn", itemgetter(2)))
+
+
+def _advantages(obs: dict, places: list, scores: list, facts: list) -> set:
+    """The dealer's, trump caller's and first player's advantage per deal that names one,
+    averaged over the match; the keys some matches of the block leave out (returned)."""
+    optional = set()
+    for key, seat_of in _GAPS:
+        seats = [list(map(seat_of, col)) for col in places]
+        named = [(min(col) >= 0, max(col) >= 0) for col in seats]
+        if all(lo == hi for lo, hi in named):  # every deal names a seat in all matches or in none
+            at = [i for i, (lo, _) in enumerate(named) if lo]
+            if at:
+                gaps = [list(map(sub, map(getitem, scores[i], seats[i]), facts[i][1])) for i in at]
+                obs[key] = list(map(truediv, map(sum, zip(*gaps)), repeat(len(at))))
+            continue
+        means = [fa[1] for fa in facts]
+        got = [_gap(sc, st, list(me)) for sc, st, me in zip(zip(*scores), zip(*seats), zip(*means))]  # match by match
+        obs[key] = [_NAN if x is None else x for x in got]
+        if None in got:
+            optional.add(key)
+    return optional
+
+
+def _lead(obs: dict, seat_points: list) -> None:
+    running = [list(col) for col in seat_points[0]]
+    seen = [_leaders(running)]  # the leaders after each deal, match by match
+    for per in seat_points[1:]:
+        running = [list(map(add, r, p)) for r, p in zip(running, per)]
+        seen.append(_leaders(running))
+    if len(seen) == 1:
+        obs["lead:changes"], obs["lead:settled after deal"] = [0] * len(seen[0]), [1] * len(seen[0])
+        return
+    obs["lead:changes"] = list(map(sum, zip(*[map(ne, before, after) for before, after in zip(seen, seen[1:])])))
+    last = seen[-1]
+    # per match, from the deal before the last backwards, whether the final leaders led then
+    # too, and a False at the end: the index of the first False is how many deals they held
+    back = zip(*[map(eq, before, last) for before in reversed(seen[:-1])], repeat(False))
+    obs["lead:settled after deal"] = list(map(sub, repeat(len(seen)), map(tuple.index, back, repeat(False))))
+
+
+def _variants(obs: dict, optional: set) -> tuple:
+    """The sets of measures a block's matches observed, in order of their first match (see
+    ``Measured``); ``optional``: the keys some matches leave out (NaN)."""
+    keys = tuple(obs)
+    if not optional:
+        return ((0, keys),)
+    maybe = [k for k in keys if k in optional]
+    firsts: dict = {}
+    for pos, present in enumerate(zip(*[map(eq, obs[k], obs[k]) for k in maybe])):  # NaN != NaN
+        firsts.setdefault(present, pos)
+    return tuple((pos, tuple(k for k in keys if k not in optional or present[maybe.index(k)]))
+                 for present, pos in firsts.items())
 
 
 def parts_of(rs) -> dict:
@@ -193,4 +301,4 @@ def parts_of(rs) -> dict:
     return {name: part_of(rs, c) for name, c in rs.contracts.items()}
 
 
-__all__ = ["SECTIONS", "leaders", "observe", "parts_of"]
+__all__ = ["SECTIONS", "Measured", "leaders", "observe", "observe_games", "parts_of"]

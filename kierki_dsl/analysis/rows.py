@@ -5,6 +5,8 @@ million, and a tuple is several times cheaper to build; both are immutable plain
 """
 from __future__ import annotations
 
+import gc
+from itertools import repeat
 from typing import NamedTuple, Optional
 
 
@@ -31,4 +33,38 @@ class GameResult(NamedTuple):
     record: Optional[dict] = None
     seed: int = 0
     first_dealer: int = 0
-    observed: Optional[dict] = None  # its measures (``measures.observe``), when the worker made them; the last field
+
+
+class Batch(NamedTuple):
+    """What a worker hands over for a batch of game indices (or a whole simulation, merged):
+    per game a tuple of GameResults (one per ruleset, in game order), and per ruleset the
+    measures of those games as ``measures.Measured`` column blocks (None: not made)."""
+
+    games: list
+    measured: Optional[tuple] = None
+
+    def __reduce__(self):
+        """Pickled with its rows as plain tuples: a named tuple pickles and unpickles through
+        Python-level methods, one call per deal of every match a worker hands over."""
+        return _unpack, ([tuple(map(_plain, game)) for game in self.games], self.measured)
+
+
+def _plain(g: GameResult) -> tuple:
+    return g[:2] + (tuple(map(tuple, g[2])),) + g[3:]
+
+
+_new = tuple.__new__
+
+
+def _unpack(games: list, measured) -> Batch:
+    """A ``Batch`` from its pickled form (``Batch.__reduce__``), the cyclic garbage collector
+    held back meanwhile: rows hold no cycles, and it would scan the command's growing
+    results again and again as they are made (most of the unpickling's cost)."""
+    held = gc.isenabled()
+    gc.disable()
+    try:
+        return Batch([tuple(_new(GameResult, g[:2] + (tuple(map(_new, repeat(DealRow), g[2])),) + g[3:])
+                            for g in game) for game in games], measured)
+    finally:
+        if held:
+            gc.enable()

@@ -1,7 +1,7 @@
 """Running a simulation for a command: batches on workers or Dask, a progress bar, Ctrl-C.
 
 The commands (``simulate``, ``compare``) call ``run``; it returns what finished (game tuples
-in game order, one GameResult per ruleset) and whether it was interrupted.
+in game order, one GameResult per ruleset, and their measures) and whether it was interrupted.
 """
 from __future__ import annotations
 
@@ -63,18 +63,19 @@ def _keep_records(folder: str) -> Callable:
 
 
 def run(plan: Plan) -> tuple:
-    """(game tuples in game order, interrupted?). Ctrl-C keeps the batches that finished."""
-    from ..simulate import run_batches
+    """(a ``rows.Batch`` of the games in game order with their measures, interrupted?).
+    Ctrl-C keeps the batches that finished."""
+    from ..simulate import merge, run_batches
 
     done: list = []
     tick = _progress(plan.games)
     keep = _keep_records(plan.records) if plan.records else None
 
     def on_done(batch) -> None:
-        done.extend(batch)
+        done.append(batch)
         if keep:
-            keep(batch)
-        tick(batch)
+            keep(batch.games)
+        tick(batch.games)
 
     interrupted = False
     try:
@@ -83,7 +84,7 @@ def run(plan: Plan) -> tuple:
                         on_done, address=plan.address)
     except KeyboardInterrupt:
         interrupted = True
-    return sorted(done, key=lambda g: g[0].index), interrupted
+    return merge(done), interrupted
 
 
 @contextlib.contextmanager
