@@ -95,8 +95,10 @@ static void Plan_dealloc(Plan *self)
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
-/* Read a sequence of exactly n ints into out (masks or signed values). */
-static int read_masks(PyObject *seq, uint64_t *out, Py_ssize_t n, const char *what)
+/* Read a sequence of exactly n ints into out, each converted by conv (as_mask or as_int64)
+   into an element of size bytes. */
+static int read_seq(PyObject *seq, void *out, size_t size, int (*conv)(PyObject *, void *), Py_ssize_t n,
+                    const char *what)
 {
     PyObject *fast = PySequence_Fast(seq, what);
     if (fast == NULL)
@@ -107,7 +109,7 @@ static int read_masks(PyObject *seq, uint64_t *out, Py_ssize_t n, const char *wh
         return -1;
     }
     for (Py_ssize_t i = 0; i < n; i++)
-        if (as_mask(PySequence_Fast_GET_ITEM(fast, i), &out[i]) < 0) {
+        if (conv(PySequence_Fast_GET_ITEM(fast, i), (char *)out + i * size) < 0) {
             Py_DECREF(fast);
             return -1;
         }
@@ -115,23 +117,19 @@ static int read_masks(PyObject *seq, uint64_t *out, Py_ssize_t n, const char *wh
     return 0;
 }
 
+static int conv_mask(PyObject *o, void *out) { return as_mask(o, (uint64_t *)out); }
+static int conv_int64(PyObject *o, void *out) { return as_int64(o, (int64_t *)out); }
+
+/* A sequence of n masks (non-negative ints below 2**64). */
+static int read_masks(PyObject *seq, uint64_t *out, Py_ssize_t n, const char *what)
+{
+    return read_seq(seq, out, sizeof *out, conv_mask, n, what);
+}
+
+/* A sequence of n signed values. */
 static int read_ints(PyObject *seq, int64_t *out, Py_ssize_t n, const char *what)
 {
-    PyObject *fast = PySequence_Fast(seq, what);
-    if (fast == NULL)
-        return -1;
-    if (PySequence_Fast_GET_SIZE(fast) != n) {
-        PyErr_Format(PyExc_ValueError, "%s: %zd entries expected", what, n);
-        Py_DECREF(fast);
-        return -1;
-    }
-    for (Py_ssize_t i = 0; i < n; i++)
-        if (as_int64(PySequence_Fast_GET_ITEM(fast, i), &out[i]) < 0) {
-            Py_DECREF(fast);
-            return -1;
-        }
-    Py_DECREF(fast);
-    return 0;
+    return read_seq(seq, out, sizeof *out, conv_int64, n, what);
 }
 
 /* Plan(players, tricks, follow_suit, beats[52], trick_points[tricks + 2],
