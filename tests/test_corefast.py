@@ -53,3 +53,43 @@ def test_the_core_plays_a_simulation_s_deals_as_the_python_kernels(path, monkeyp
     carried = [c for c in rs.contracts.values() if stepper.why_not_carried(c) is None]
     if carried and rs.until is None:
         assert played > 0, "a carried contract's deals were not played on the core"
+
+
+CALL_AFTER_PASSING = """kierki: 1
+name: passing then a trump call
+players: 4
+match: {schedule: [gra]}
+contracts:
+  gra:
+    pass_cards: {count: 2, rotation: [left]}
+    trump: {called_by: dealer, after: 13}
+    score: [{per_trick: 10}]
+"""
+
+
+def test_an_error_s_position_is_rebuilt_with_the_passes_before_the_call(tmp_path):
+    """To word a rule error the interpreter replays the core's deal: the passes first, then
+    the trump the simulation drew, then the cards played."""
+    import random
+
+    from kierki_dsl.interpreter.corefast import _MaskDeal
+    from kierki_dsl.interpreter.envs import seat_function
+    from kierki_dsl.interpreter.match import deal_out, shuffled
+
+    path = tmp_path / "r.yaml"
+    path.write_text(CALL_AFTER_PASSING, "utf-8")
+    rs = Ruleset.load(str(path))
+    c = rs.contracts["gra"]
+    assert c.passing is not None and c.call is not None
+    dealt = deal_out(shuffled(random.Random(3), rs.deck), 0, 4)
+    hands = [sum(1 << x for x in d) for d in dealt]
+    compiled = stepper._compiled(c, 4, 13, 2, rs.deck)
+    ctx = _MaskDeal(compiled, c, 4, rs.deck, 0, hands, 1, 1, 2, 0, seat_function(c.first_lead, 4, rs.deck), 13)
+    core = stepper.Stepper(compiled.plan, ctx, hands, 0, 1, 2, c.passing.offset(1, 4))
+    rng = random.Random(9)
+    for _ in range(8 + 6):  # every pass, then six cards
+        legal = core.legal_actions()
+        core.apply_action(legal[rng.randrange(len(legal))])
+    deal = ctx.interpreter(core)
+    assert deal.trump == 2 and deal.hands == core.hands and deal.trick == core.trick
+    assert deal.legal_actions() == core.legal_actions()

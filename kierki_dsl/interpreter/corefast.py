@@ -64,14 +64,16 @@ class _MaskDeal(stepper._Deal):
         dealt in card order, the actions replayed."""
         from ..cards import bits
 
+        from .actions import call
+        from .phases import Phase
+
         deal = self.contract.new_deal(self.players, self.deck, self.dealer, [list(bits(h)) for h in self.dealt],
                                       self.direction, self.number)
-        if self.contract.call is not None:
-            from .actions import call
-
-            deal.apply_action(call(self.trump))
-        for a in core.actions:
-            deal.apply_action(a)
+        for a in list(core.actions) + [None]:
+            if deal.phase == Phase.CALL:  # the trump this deal was set up with (after any passing)
+                deal.apply_action(call(self.trump))
+            if a is not None:
+                deal.apply_action(a)
         return deal
 
 
