@@ -45,14 +45,9 @@ class _MaskDeal(stepper._Deal):
 
     def __init__(self, compiled, contract, players, deck, dealer, hands, direction, number, trump, caller, lead,
                  tricks) -> None:
-        self.compiled, self.contract = compiled, contract
-        self.players, self.deck, self.dealer, self.direction, self.number = players, deck, dealer, direction, number
-        self.dealt = hands  # masks; ``interpreter`` makes the dealing of them
-        self.tricks_total = tricks
-        self.trump, self.caller, self.called = trump, caller, True
-        self.bidder, self.bid = -1, 0
-        self._tenv = None
-        self.seen = None  # not started from a seat's view
+        # ``dealt`` holds the hands as masks; ``interpreter`` makes a dealing of them
+        super().__init__(compiled, contract, players, deck, dealer, tuple(hands), direction, number, trump, caller,
+                         True, tricks)
         self.lead = lead
 
     def _begin(self, core) -> tuple:
