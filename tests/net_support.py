@@ -181,3 +181,30 @@ def drive(seats: list, until, seconds: float = 30.0) -> None:
 
 def closed_all(seats):
     return lambda: all(s.closed for s in seats)
+
+
+def accepted_socket_nodelay(client: socket.socket, seconds: float = 10.0) -> int:
+    """TCP_NODELAY of the server's end of ``client``'s connection, a server of this process
+    (found among the process's open sockets by the connection's two ports; polled until accepted)."""
+    import os
+
+    mine = client.getsockname()[1]
+    theirs = client.getpeername()[1]
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        for name in os.listdir("/proc/self/fd"):
+            try:
+                s = socket.socket(fileno=os.dup(int(name)))
+            except OSError:
+                continue
+            try:
+                if s.type == socket.SOCK_STREAM and s.family in (socket.AF_INET, socket.AF_INET6):
+                    peer, local = s.getpeername(), s.getsockname()
+                    if peer[1] == mine and local[1] == theirs:
+                        return s.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY)
+            except OSError:
+                pass
+            finally:
+                s.close()
+        time.sleep(0.02)
+    raise AssertionError("the server never accepted the connection")

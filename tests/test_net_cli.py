@@ -268,3 +268,13 @@ def test_a_picked_port_takes_ipv4_and_ipv6_alike():
                 conn.close()
     finally:
         sock.close()
+
+
+@pytest.mark.parametrize("command", ["serve", "run"])
+def test_a_missing_match_file_is_a_bad_input_exit_1(tmp_path, command):
+    """The exit-code table: a bad ruleset, match file or save file is 1 (2 is for usage)."""
+    missing = str(tmp_path / "no-such-match.txt")
+    extra = ["--port", "0", "--host", "127.0.0.1"] if command == "serve" else []
+    rc, out, err, _ = run_cli(command, SIK_PATH, "--deals", missing, *extra)
+    assert rc == 1, err
+    assert err.strip() == f"{missing}: error: no such match file"

@@ -351,3 +351,13 @@ def test_random_bytes_from_every_seat_change_nothing_and_the_match_goes_on(opene
     srv.wait(5)
     assert len(_totals(seats[0])) == 7
     assert "Traceback" not in srv.out.getvalue() and "internal error" not in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("host", [None, "127.0.0.1"], ids=["dual-stack", "one-address"])
+def test_every_accepted_connection_has_nagle_off(opened, host):
+    """Nagle's algorithm would hold a second message ~40 ms for the ACK of the first."""
+    from net_support import accepted_socket_nodelay
+
+    srv = _server(opened, host=host)
+    seat = _seat(opened, srv.port, 0)
+    assert accepted_socket_nodelay(seat.sock) != 0

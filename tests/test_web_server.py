@@ -8,7 +8,7 @@ import os
 
 import pytest
 
-from web_support import Client, Seat, create_table, need_web, running_server, send, sit
+from web_support import Client, Seat, create_table, need_web, running_server, send, shown_to, sit
 
 from kierki_dsl.cards import parse_card
 from kierki_dsl.interpreter.view import SeatView
@@ -81,7 +81,7 @@ def test_creating_a_table_is_validated(server):
                  {"ruleset": "kierki_standard.yaml", "seats": ["human", 1, "random", "random"]}, [], "x"):
         r = server.post("/api/tables", json=body)
         assert r.status_code == 400 and r.json()["error"], body
-    assert server.post("/api/tables", content=b"{not json").status_code == 400
+    assert server.post("/api/tables", content=b"{not json", headers={"Content-Type": "application/json"}).status_code == 400
     made = server.post("/api/tables", json={"ruleset": "kierki_standard.yaml", "seats": ["human", "search", "human", "random"]}).json()
     assert set(made["links"]) == {"0", "2"} and made["links"]["0"] != made["links"]["2"]
     token = made["links"]["0"].split("#", 1)[1]
@@ -157,7 +157,7 @@ def test_a_whole_match_leaks_nothing_and_its_record_replays(server, tmp_path):
     players = play(server, table, (0, 2))
     final = players[0].last_state()
     assert final["over"] and final["match_url"] == f"/m/{table['id']}" and len(final["sheet"]) == 12
-    record = server.get(f"/api/matches/{table['id']}/record").json()
+    record = server.get(f"/api/matches/{table['id']}/record", headers=shown_to(table)).json()
     assert record["format"] == "kierki-record/1" and record["totals"] == final["totals"]
     rs = Ruleset.load(STANDARD)
     views = true_views(str(tmp_path / "web.sqlite3"), table["id"], rs)
@@ -167,15 +167,15 @@ def test_a_whole_match_leaks_nothing_and_its_record_replays(server, tmp_path):
         assert shown and all(v in views[p.seat] for v in shown)  # exactly the seat's own SeatView
     report = replay(rs, record)
     assert report.ok and report.totals == final["totals"]
-    match = server.get(f"/api/matches/{table['id']}").json()
+    match = server.get(f"/api/matches/{table['id']}", headers=shown_to(table)).json()
     assert [d["scores"] for d in match["sheet"]] == [d["scores"] for d in record["deals"]]
     first = match["deals"][0]
     assert len(first["frames"]) == 53 and sum(len(h) for h in first["frames"][0]["hands"]) == 52
     assert first["frames"][-1]["last"] is not None
     kinds = {d["contract"] for d in match["deals"]}
     assert {"bez_lew", "atu", "loteryjka"} <= kinds
-    assert any(m["id"] == table["id"] for m in server.get("/api/matches").json())
-    ruleset_text = server.get(f"/api/matches/{table['id']}/ruleset").text
+    assert not any(m["id"] == table["id"] for m in server.get("/api/matches").json())  # not listed: private
+    ruleset_text = server.get(f"/api/matches/{table['id']}/ruleset", headers=shown_to(table)).text
     assert ruleset_text == open(STANDARD, encoding="utf-8").read()
 
 
@@ -184,9 +184,9 @@ def test_an_uploaded_ruleset_plays_and_its_text_is_kept(server):
     table = create_table(server, ["human", "random", "random", "random"], upload={"name": "my hearts.yaml", "text": text})
     players = play(server, table, (0,))
     assert players[0].last_state()["over"]
-    record = server.get(f"/api/matches/{table['id']}/record").json()
+    record = server.get(f"/api/matches/{table['id']}/record", headers=shown_to(table)).json()
     assert check_no_leak(players[0].received, 0, record) > 10
-    assert server.get(f"/api/matches/{table['id']}/ruleset").text == text
+    assert server.get(f"/api/matches/{table['id']}/ruleset", headers=shown_to(table)).text == text
 
 
 # -- the protocol ------------------------------------------------------------------------------------
@@ -434,7 +434,7 @@ def test_an_unsaved_action_is_not_acknowledged_and_the_table_reloads(pg_cluster)
             again = _state(sit(client, stack, table["id"], table["tokens"][0]))
         assert again["view"] == before["view"]  # the action in flight was lost, nothing else
         assert play(client, table, (0,))[0].last_state()["over"]
-        assert replay(Ruleset.load(STANDARD), client.get(f"/api/matches/{table['id']}/record").json()).ok
+        assert replay(Ruleset.load(STANDARD), client.get(f"/api/matches/{table['id']}/record", headers=shown_to(table)).json()).ok
         client.close()
 
 
@@ -558,7 +558,7 @@ def test_a_restarted_server_resumes_its_tables(db_url):
         assert after["view"] == before["view"] and after["totals"] == before["totals"]
         players = play(client, table, (0, 2))
         assert players[0].last_state()["over"]
-        assert replay(Ruleset.load(STANDARD), client.get(f"/api/matches/{table['id']}/record").json()).ok
+        assert replay(Ruleset.load(STANDARD), client.get(f"/api/matches/{table['id']}/record", headers=shown_to(table)).json()).ok
         client.close()
 
 
@@ -567,7 +567,7 @@ def test_barbu_choices_and_bets_leak_nothing(server, tmp_path):
     table = create_table(server, ["human", "random", "human", "heuristic"], ruleset="games/barbu.yaml")
     players = play(server, table, (0, 2))
     assert players[0].last_state()["over"] and len(players[0].last_state()["sheet"]) == 28
-    record = server.get(f"/api/matches/{table['id']}/record").json()
+    record = server.get(f"/api/matches/{table['id']}/record", headers=shown_to(table)).json()
     labels = set()
     barbu = Ruleset.load(os.path.join(ROOT, "rulesets/games/barbu.yaml"))
     views = true_views(str(tmp_path / "web.sqlite3"), table["id"], barbu)

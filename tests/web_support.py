@@ -20,14 +20,20 @@ def need_web() -> None:
         pytest.importorskip(name)
 
 
-def make_app(db: str, **settings):
-    """The web application with fast bots, storing in ``db``."""
-    from kierki_dsl.web.app import create_app
+def make_config(db: str, **settings):
+    """The settings of a test server: fast bots, storing in ``db``."""
     from kierki_dsl.web.config import WebConfig
 
     base = {"bot_delay": 0.0, "sweep_seconds": 3600.0, "rate": 1000.0, "burst": 1000.0, "creates_per_minute": 6000.0,
             "create_burst": 1000.0}
-    return create_app(WebConfig(db=db, **dict(base, **settings)))
+    return WebConfig(db=db, **dict(base, **settings))
+
+
+def make_app(db: str, **settings):
+    """The web application with fast bots, storing in ``db``."""
+    from kierki_dsl.web.app import create_app
+
+    return create_app(make_config(db, **settings))
 
 
 @contextlib.contextmanager
@@ -36,11 +42,12 @@ def running_server(db: str, **settings):
     need_web()
     import uvicorn
 
-    from kierki_dsl.web.server import bind, url_of
+    from kierki_dsl.web.app import create_app
+    from kierki_dsl.web.server import bind, url_of, uvicorn_config
 
     sock = bind("127.0.0.1", 0)
-    server = uvicorn.Server(uvicorn.Config(make_app(db, **settings), log_level="warning", access_log=False,
-                                           ws_max_size=16 * 1024, lifespan="on"))
+    config = make_config(db, **settings)
+    server = uvicorn.Server(uvicorn_config(create_app(config), config))
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
     try:
@@ -56,13 +63,14 @@ def running_server(db: str, **settings):
 
 
 class Client:
-    """HTTP and WebSocket calls to a running server."""
+    """HTTP and WebSocket calls to a running server, from a page of that server (its ``Origin``)."""
 
-    def __init__(self, base: str):
+    def __init__(self, base: str, origin: str = None):
         import httpx
 
         self.base = base
-        self.http = httpx.Client(base_url=base, timeout=30)
+        self.origin = base if origin is None else origin
+        self.http = httpx.Client(base_url=base, timeout=30, headers={"Origin": self.origin} if self.origin else {})
 
     def get(self, path, **kw):
         return self.http.get(path, **kw)
@@ -73,7 +81,8 @@ class Client:
     def websocket_connect(self, path):
         from websockets.sync.client import connect
 
-        conn = connect(self.base.replace("http://", "ws://") + path, open_timeout=10, max_size=2**22)
+        conn = connect(self.base.replace("http://", "ws://") + path, open_timeout=10, max_size=2**22,
+                       origin=self.origin or None)
         conn.__enter__()  # closed by WS.__exit__ / WS.close
         return WS(conn)
 
@@ -170,3 +179,9 @@ def sit(client, stack, table_id: str, token: str):
     ws = stack.enter_context(client.websocket_connect(f"/ws/{table_id}"))
     send(ws, {"type": "hello", "token": token})
     return ws
+
+
+def shown_to(table: dict, seat: int = None) -> dict:
+    """Headers that show a seat's token (the first human seat's by default): a private match's record opens."""
+    tokens = table["tokens"]
+    return {"Authorization": f"Bearer {tokens[min(tokens) if seat is None else seat]}"}

@@ -68,7 +68,7 @@ def load_deals(path: Optional[str], ruleset, types_spec: Optional[str] = None):
 
     types = load_types(ruleset, types_spec)
     if not os.path.isfile(path):
-        raise CommandError(f"no such match file: {path}", EXIT_USAGE)
+        raise CommandError(f"{path}: error: no such match file")  # a bad input file: exit 1 (the exit-code table)
     try:
         return read_deals(path, ruleset, types)
     except DealsError as e:
@@ -163,7 +163,7 @@ def _resume_header(save: Optional[str], ruleset):
     if not save:
         raise CommandError("--resume needs --save FILE (the save file to continue)", EXIT_USAGE)
     if not os.path.isfile(save):
-        raise CommandError(f"no such save file: {save}", EXIT_USAGE)
+        raise CommandError(f"{save}: error: no such save file")
     try:
         head, actions, keep = read(save)
     except SaveError as e:

@@ -44,13 +44,15 @@ def address(sockname) -> str:
 
 def _dual_stack(port: int):
     """A listening socket on ``[::]:port`` that also takes IPv4 connections, or None where the
-    system has no IPv6 (then every address family is bound separately)."""
+    system has no IPv6 (then every address family is bound separately). It is made with
+    ``IPPROTO_TCP`` so that asyncio sets ``TCP_NODELAY`` on every connection it accepts (a
+    second message then never waits for the ACK of the first)."""
     import socket
 
     if not socket.has_ipv6:
         return None
     try:
-        sock = socket.socket(socket.AF_INET6, socket.SOCK_STREAM)
+        sock = socket.socket(socket.AF_INET6, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     except OSError:
         return None
     try:

@@ -13,6 +13,7 @@ import os
 from typing import Optional
 
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
@@ -22,10 +23,11 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from . import messages
 from .catalogue import Catalogue, SHIPPED, lint_upload, upload_name
 from .config import WebConfig
+from .guard import Guard
 from .rooms import RoomError, Rooms
 from .snapshot import seat_state
 from .storage import FINISHED, PLAYING, Storage, StorageError
-from .throttle import PerClient
+from .throttle import Gate, PerClient, client_key
 
 STATIC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "static")
 
@@ -62,6 +64,7 @@ async def _lint(name: str, text: str, workdir: str):
         return None
 
 
+NO_MATCH = "no finished match with this id (a private match opens from a seat's link)"
 UNAVAILABLE = "the server cannot reach its database just now; try again in a moment"
 
 
@@ -69,11 +72,34 @@ def _error(message: str, status: int = 400) -> JSONResponse:
     return JSONResponse({"error": message}, status_code=status)
 
 
+def _address(conn) -> str:
+    """The key a client (an HTTP request or a socket) is counted under."""
+    return client_key(conn.client.host if conn.client else "-")
+
+
+def _bearer(request: Request) -> str:
+    """The secret a request shows (``Authorization: Bearer <token>``), or ""."""
+    kind, _, token = request.headers.get("authorization", "").partition(" ")
+    return token.strip() if kind.lower() == "bearer" else ""
+
+
+def _opens(storage: Storage, row: dict, token: str, creator: bool = False) -> bool:
+    """Whether ``token`` is one of the table's seat tokens (or, with ``creator``, its creator's)."""
+    import hmac
+
+    from .storage import token_hash
+
+    if not token:
+        return False
+    got = token_hash(token)
+    hashes = list(storage.token_hashes(row["id"]).values()) + ([row["creator_hash"]] if creator else [])
+    return any([hmac.compare_digest(h, got) for h in hashes])
+
+
 def _page(name: str):
     async def page(request: Request):
         return FileResponse(os.path.join(STATIC, name), media_type="text/html",
-                            headers={"Cache-Control": "no-store", "Referrer-Policy": "no-referrer",
-                                     "Content-Security-Policy": "default-src 'self'; connect-src 'self' ws: wss:"})
+                            headers={"Cache-Control": "no-store"})  # the security headers: guard.Guard
     return page
 
 
@@ -97,10 +123,11 @@ def create_app(config: Optional[WebConfig] = None) -> Starlette:
         return request.app.state.rooms
 
     throttle = PerClient(config.creates_per_minute, config.create_burst)
+    gates = (Gate(config.pending_per_address, config.max_pending), Gate(config.sockets_per_address, 16 * config.max_pending))
 
     def refused(request: Request) -> Optional[JSONResponse]:
         """429 once the client's address has created or linted too much lately; None otherwise."""
-        address = request.client.host if request.client else "-"
+        address = _address(request)
         if throttle.allow(address):
             return None
         wait = throttle.retry_after(address)
@@ -157,8 +184,10 @@ def create_app(config: Optional[WebConfig] = None) -> Starlette:
             return _error(f"a seat is human or one of the bots: {', '.join(config.bots)}")
         if "human" not in seats:
             return _error("at least one seat is for a person")
+        if not isinstance(body.get("public", False), bool):
+            return _error('"public" is true (anyone may see the finished match) or false (its seats only)')
         try:
-            made = r.create(kind, ref, text, rs, seats)
+            made = r.create(kind, ref, text, rs, seats, _address(request), body.get("public", False))
         except RoomError as e:
             return _error(str(e), e.status)
         base = str(request.base_url).rstrip("/")
@@ -166,6 +195,7 @@ def create_app(config: Optional[WebConfig] = None) -> Starlette:
             "id": made["id"],
             "links": {str(s): f"{base}/t/{made['id']}#{t}" for s, t in made["tokens"].items()},
             "admin": f"{base}/admin/{made['id']}#{made['creator']}",
+            "match": f"{base}/m/{made['id']}#{made['creator']}",
             "creator": made["creator"],
         })
 
@@ -204,23 +234,29 @@ def create_app(config: Optional[WebConfig] = None) -> Starlette:
                              "seats": [{"seat": s, "kind": k, "connected": s in present} for s, k in enumerate(row["seats"])]})
 
     async def api_matches(request: Request):
-        rows = request.app.state.storage.with_status(FINISHED, 100)
+        rows = request.app.state.storage.with_status(FINISHED, 100, public=True)
         return JSONResponse([{"id": r["id"], "ruleset": (r["record"] or {}).get("ruleset", {}).get("name"),
                               "totals": (r["record"] or {}).get("totals"), "finished": r["finished"]} for r in rows])
 
     def _finished(request: Request):
-        row = request.app.state.storage.get(request.path_params["id"])
-        return row if row is not None and row["status"] == FINISHED else None
+        """The finished table, if the match is public or the request shows one of its secrets
+        (a seat's token or the creator's); else None (a private match is not even said to exist)."""
+        storage = request.app.state.storage
+        row = storage.get(request.path_params["id"])
+        if row is None or row["status"] != FINISHED:
+            return None
+        return row if row["public"] or _opens(storage, row, _bearer(request), creator=True) else None
 
     async def api_match(request: Request):
         from .frames import match_frames
 
         row = _finished(request)
         if row is None:
-            return _error("no finished match with this id", 404)
+            return _error(NO_MATCH, 404)
         rs = rooms(request).ruleset_of(row)
         rec = row["record"]
-        doc = {"id": row["id"], "ruleset": rec["ruleset"], "ruleset_kind": row["ruleset_kind"], "seats": row["seats"], "seed": rec.get("seed"),
+        doc = {"id": row["id"], "ruleset": rec["ruleset"], "ruleset_kind": row["ruleset_kind"], "seats": row["seats"],
+               "seed": None if rec.get("seed") is None else str(rec["seed"]),  # a JSON number is exact to 2^53 only
                "totals": rec.get("totals"), "players": rec.get("players"),
                "sheet": [{"deal": i + 1, "contract": d["contract"], "scores": d["scores"]} for i, d in enumerate(rec["deals"])],
                "deals": match_frames(rs, rec, request.app.state.storage.actions(row["id"])) if rs is not None else []}
@@ -229,14 +265,14 @@ def create_app(config: Optional[WebConfig] = None) -> Starlette:
     async def api_record(request: Request):
         row = _finished(request)
         if row is None:
-            return _error("no finished match with this id", 404)
+            return _error(NO_MATCH, 404)
         return Response(json.dumps(row["record"], indent=1, ensure_ascii=False) + "\n", media_type="application/json",
                         headers={"Content-Disposition": f'attachment; filename="kierki-{row["id"]}.json"'})
 
     async def api_match_ruleset(request: Request):
         row = _finished(request)
         if row is None:
-            return _error("no finished match with this id", 404)
+            return _error(NO_MATCH, 404)
         if row["ruleset_kind"] == "upload":
             text = row["ruleset_text"] or ""
         else:
@@ -251,14 +287,20 @@ def create_app(config: Optional[WebConfig] = None) -> Starlette:
 
     async def table_socket(ws: WebSocket):
         await ws.accept()
+        key, (pending, sockets) = _address(ws), gates
+        if not sockets.enter(key):
+            await ws.close(1013, "too many connections from your address")
+            return
         try:
-            await _serve_socket(ws, ws.app.state.rooms, ws.path_params["id"], config)
+            await _serve_socket(ws, ws.app.state.rooms, ws.path_params["id"], config, pending, key)
         except WebSocketDisconnect:
             pass
         except StorageError:  # the database is out of reach: say so, the page tries again later
             with contextlib.suppress(Exception):
                 await _send(ws, messages.error(UNAVAILABLE, "unavailable"))
                 await ws.close(1011, "storage unavailable")
+        finally:
+            sockets.leave(key)
 
     routes = [
         Route("/", _page("index.html")),
@@ -280,7 +322,8 @@ def create_app(config: Optional[WebConfig] = None) -> Starlette:
     async def storage_failed(request, exc):
         return _error(UNAVAILABLE, 503)
 
-    return Starlette(routes=routes, lifespan=lifespan, exception_handlers={StorageError: storage_failed})
+    return Starlette(routes=routes, lifespan=lifespan, exception_handlers={StorageError: storage_failed},
+                     middleware=[Middleware(Guard)])
 
 
 async def _receive(ws: WebSocket):
@@ -295,12 +338,12 @@ async def _send(ws: WebSocket, doc: dict) -> None:
     await ws.send_text(json.dumps(doc, separators=(",", ":"), ensure_ascii=False))
 
 
-async def _serve_socket(ws: WebSocket, rooms: Rooms, table_id: str, config: WebConfig) -> None:
-    """Take a seat with the first message, then read actions until the socket closes."""
-    if rooms.pending >= config.max_pending:
-        await ws.close(1013, "too many connections")
+async def _serve_socket(ws: WebSocket, rooms: Rooms, table_id: str, config: WebConfig, pending: Gate, key: str) -> None:
+    """Take a seat with the first message, then read actions until the socket closes. Until its
+    hello a socket holds one of its address's few ``pending`` places, for ``hello_seconds``."""
+    if not pending.enter(key):
+        await ws.close(1013, "too many connections waiting for their hello from your address")
         return
-    rooms.pending += 1
     try:
         hello = messages.parse(await asyncio.wait_for(_receive(ws), config.hello_seconds))
     except asyncio.TimeoutError:
@@ -311,12 +354,14 @@ async def _serve_socket(ws: WebSocket, rooms: Rooms, table_id: str, config: WebC
         await ws.close(4002, "bad hello")
         return
     finally:
-        rooms.pending -= 1
+        pending.leave(key)
     if hello["type"] != "hello":
         await _send(ws, messages.error("the first message is hello with the seat's token"))
         await ws.close(4002, "bad hello")
         return
     row = rooms.storage.get(table_id)
+    if row is not None and row["status"] != PLAYING and not _opens(rooms.storage, row, hello["token"]):
+        row = None  # a closed table's status is told to its seats only
     if row is not None and row["status"] != PLAYING:
         await _send(ws, {"type": "closed", "status": row["status"], "note": row["note"],
                          "match_url": f"/m/{table_id}" if row["status"] == FINISHED else None})

@@ -20,8 +20,13 @@ class WebConfig:
     idle_seconds: float = 1800.0  # a table nobody is connected to is put away after this long
     sweep_seconds: float = 30.0
     bot_delay: float = 0.6  # seconds a bot waits before acting, so people see each card
-    hello_seconds: float = 10.0  # a socket must present its token within this time
-    max_pending: int = 256  # sockets that have not presented a token yet
+    hello_seconds: float = 5.0  # a socket must present its token within this time
+    max_pending: int = 1024  # sockets that have not presented a token yet, in all
+    pending_per_address: int = 8  # ... from one client address
+    sockets_per_address: int = 32  # sockets open at once from one client address (seated or not)
+    unopened_seconds: float = 600.0  # a table none of whose links was opened in this time is deleted
+    tables_per_address: int = 10  # live tables created from one client address
+    proxies: tuple = ()  # addresses of reverse proxies whose X-Forwarded-For/-Proto are believed
     rate: float = 10.0  # messages a second per socket, on average
     burst: float = 30.0
     max_refused: int = 200  # a socket refused this many times is closed

@@ -7,6 +7,7 @@ marks each connected seat's socket *dirty*; the socket's writer then sends that 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hmac
 import secrets
 import shutil
@@ -81,6 +82,8 @@ class Room:
         self.tokens = rooms.storage.token_hashes(self.id)
         self.changed = asyncio.Event()
         self.last_active = time.monotonic()
+        self.opened = False  # a seat's link was opened since the room was made or loaded
+        self.creator_address: Optional[str] = None  # who created it, while it is live (for the per-address cap)
         bots = {s: make_player(k) for s, k in enumerate(self.kinds) if k != "human"}
         self.count = len(actions)
         self.table = Table(Match(ruleset, self.seed), bots, [a for _, _, a in actions], on_action=self._commit)
@@ -106,6 +109,7 @@ class Room:
         conn = Conn(ws, seat)
         self.conns[seat] = conn
         self.logs[seat] = deque(maxlen=LOG_LENGTH)
+        self.opened = True
         self.table.sit(seat, lambda event, s=seat: self._heard(s, event))
         self.touch()
         return conn
@@ -249,7 +253,6 @@ class Rooms:
         self.pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="kierki-web-bots")
         self.workdir = tempfile.mkdtemp(prefix="kierki-web-")
         self.sweeper: Optional[asyncio.Task] = None
-        self.pending = 0  # sockets waiting for their hello
         self.uploads: dict = {}  # table id -> its uploaded ruleset, compiled once
         self.purged_at = float("-inf")
 
@@ -286,17 +289,23 @@ class Rooms:
         return rs if rs is not None and rs.fingerprint == row["fingerprint"] else None
 
     # -- tables ----------------------------------------------------------------------------------
-    def create(self, kind: str, ref: str, text: Optional[str], ruleset, seats: list) -> dict:
-        """A new table; the creator's secret and one secret per human seat (shown once)."""
+    def create(self, kind: str, ref: str, text: Optional[str], ruleset, seats: list, address: str = "-",
+               public: bool = False) -> dict:
+        """A new table; the creator's secret and one secret per human seat (shown once). At most
+        ``tables_per_address`` live tables come from one address."""
         if len(self.live) >= self.config.max_tables:
             raise RoomError(f"the server has {self.config.max_tables} tables already; try again later", 503)
+        mine = sum(1 for room in self.live.values() if room.creator_address == address)
+        if mine >= self.config.tables_per_address:
+            raise RoomError(f"your address has {mine} tables being played already; finish one first", 429)
         tokens = {s: new_token() for s, k in enumerate(seats) if k == "human"}
         creator = new_token()
         row = {"id": secrets.token_urlsafe(9), "ruleset_kind": kind, "ruleset_ref": ref, "ruleset_text": text,
                "fingerprint": ruleset.fingerprint, "seed": secrets.randbelow(2**62), "seats": list(seats),
-               "creator_hash": token_hash(creator)}
+               "creator_hash": token_hash(creator), "public": public}
         self.storage.create(row, {s: token_hash(t) for s, t in tokens.items()})
-        self.live[row["id"]] = Room(self, self.storage.get(row["id"]), ruleset, [])
+        room = self.live[row["id"]] = Room(self, self.storage.get(row["id"]), ruleset, [])
+        room.creator_address = address
         return {"id": row["id"], "creator": creator, "tokens": tokens}
 
     def room(self, table_id: str) -> Optional[Room]:
@@ -352,13 +361,19 @@ class Rooms:
             await self.sweep()
 
     async def sweep(self) -> None:
-        """Put away rooms nobody has been connected to for ``idle_seconds`` (they stay in storage);
-        every ``purge_seconds``, delete tables that ended more than ``keep_days`` ago."""
+        """Put away rooms nobody has been connected to for ``idle_seconds`` (they stay in storage),
+        or whose links nobody opened within ``unopened_seconds`` (a table created here is then
+        deleted: it holds nothing but its links); every ``purge_seconds``, delete tables that
+        ended more than ``keep_days`` ago."""
         now = time.monotonic()
         for table_id, room in list(self.live.items()):
-            if not room.conns and now - room.last_active >= self.config.idle_seconds:
+            unopened = not room.opened and now - room.last_active >= self.config.unopened_seconds
+            if not room.conns and (unopened or now - room.last_active >= self.config.idle_seconds):
                 del self.live[table_id]
                 await room.stop()
+                if unopened and room.creator_address is not None and room.count == 0:
+                    with contextlib.suppress(StorageError):  # the database is out of reach: it stays, put away
+                        self.storage.delete(table_id)
         if self.config.keep_days > 0 and now - self.purged_at >= self.config.purge_seconds:
             self.purged_at = now
             try:

@@ -9,14 +9,26 @@ from .config import WebConfig
 
 
 def bind(host: str, port: int) -> socket.socket:
-    """A listening TCP socket on ``host:port`` (port 0: the system picks one)."""
+    """A listening TCP socket on ``host:port`` (port 0: the system picks one). Made with
+    ``IPPROTO_TCP``, so asyncio sets ``TCP_NODELAY`` on every connection it accepts."""
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind((host, port))
     sock.listen(128)
     sock.set_inheritable(True)
     return sock
+
+
+def uvicorn_config(app, config: WebConfig):
+    """uvicorn's settings for ``app``: forwarded headers (``X-Forwarded-For``/``-Proto``) are
+    believed only from the addresses ``config.proxies`` names (none by default, so a client
+    cannot pretend to be many clients)."""
+    import uvicorn
+
+    return uvicorn.Config(app, log_level="warning", access_log=False, ws_max_size=16 * 1024, lifespan="on",
+                          timeout_graceful_shutdown=3, proxy_headers=bool(config.proxies),
+                          forwarded_allow_ips=list(config.proxies) or None)
 
 
 def url_of(sock: socket.socket) -> str:
@@ -32,9 +44,7 @@ def serve(config: WebConfig, host: str = "127.0.0.1", port: int = 8000, out=None
 
     out = out or sys.stdout
     sock = bind(host, port)
-    app = create_app(config)
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False, ws_max_size=16 * 1024,
-                                           lifespan="on", timeout_graceful_shutdown=3))
+    server = uvicorn.Server(uvicorn_config(create_app(config), config))
     started = server.startup
 
     async def startup(sockets=None):

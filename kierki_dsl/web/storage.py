@@ -28,7 +28,9 @@ SCHEMA = (
 _INSERT_SEAT = "INSERT INTO web_seats (table_id, seat, token_hash) VALUES (?, ?, ?)"
 PLAYING, FINISHED, CLOSED = "playing", "finished", "closed"
 _COLUMNS = ("id", "created", "ruleset_kind", "ruleset_ref", "ruleset_text", "fingerprint", "seed", "seats",
-            "creator_hash", "status", "note", "record", "finished")
+            "creator_hash", "status", "note", "record", "finished", "public")
+# added after the first release: a database made before gets the column (existing tables private)
+_PUBLIC = "ALTER TABLE web_tables ADD COLUMN public INTEGER NOT NULL DEFAULT 0"
 
 
 def token_hash(token: str) -> str:
@@ -55,6 +57,10 @@ class Storage:
         self._connect()
         for statement in SCHEMA:
             self._run(statement)
+        try:
+            self._rows("SELECT public FROM web_tables WHERE id = ?", "")
+        except StorageError:
+            self._run(_PUBLIC)
 
     def _connect(self) -> None:
         if self.postgres:
@@ -144,9 +150,11 @@ class Storage:
 
     # -- tables ----------------------------------------------------------------------------------
     def create(self, table: dict, seat_hashes: dict) -> None:
-        """A new table (``table`` holds every column but status/record) and its seats' token hashes."""
+        """A new table (``table`` holds every column but status/record; ``public`` may be left out:
+        private) and its seats' token hashes."""
         row = dict(table, status=PLAYING, note=None, record=None, finished=None, created=time.time())
         row["seats"] = json.dumps(row["seats"])
+        row["public"] = 1 if row.get("public") else 0
         cols = ", ".join(_COLUMNS)
         marks = ", ".join("?" for _ in _COLUMNS)
         steps = [(f"INSERT INTO web_tables ({cols}) VALUES ({marks})", tuple(row[c] for c in _COLUMNS))]
@@ -157,10 +165,11 @@ class Storage:
         rows = self._rows(f"SELECT {', '.join(_COLUMNS)} FROM web_tables WHERE id = ?", table_id)
         return _table(rows[0]) if rows else None
 
-    def with_status(self, status: str, limit: int = 1000) -> list:
-        """Tables in a status, newest first."""
-        rows = self._rows(f"SELECT {', '.join(_COLUMNS)} FROM web_tables WHERE status = ? ORDER BY created DESC LIMIT {int(limit)}",
-                          status)
+    def with_status(self, status: str, limit: int = 1000, public: bool = False) -> list:
+        """Tables in a status, newest first (with ``public``: only those their creator made public)."""
+        only = " AND public = 1" if public else ""
+        rows = self._rows(f"SELECT {', '.join(_COLUMNS)} FROM web_tables WHERE status = ?{only} "
+                          f"ORDER BY created DESC LIMIT {int(limit)}", status)
         return [_table(r) for r in rows]
 
     def finish(self, table_id: str, record: dict) -> None:
@@ -178,10 +187,18 @@ class Storage:
         ended = "SELECT id FROM web_tables WHERE status <> ? AND COALESCE(finished, created) < ?"
         count = len(self._rows(ended, PLAYING, before))
         if count:
-            self._transaction([(f"DELETE FROM web_actions WHERE table_id IN ({ended})", (PLAYING, before)),
-                               (f"DELETE FROM web_seats WHERE table_id IN ({ended})", (PLAYING, before)),
-                               (f"DELETE FROM web_tables WHERE id IN ({ended})", (PLAYING, before))])
+            self._delete(ended, (PLAYING, before))
         return count
+
+    def delete(self, table_id: str) -> None:
+        """Delete one table with its seats and actions (a table nobody ever opened)."""
+        self._delete("SELECT id FROM web_tables WHERE id = ?", (table_id,))
+
+    def _delete(self, which: str, params: tuple) -> None:
+        """Delete the tables the query ``which`` selects, with their seats and actions, in one transaction."""
+        self._transaction([(f"DELETE FROM web_actions WHERE table_id IN ({which})", params),
+                           (f"DELETE FROM web_seats WHERE table_id IN ({which})", params),
+                           (f"DELETE FROM web_tables WHERE id IN ({which})", params)])
 
     # -- seats -----------------------------------------------------------------------------------
     def set_token(self, table_id: str, seat: int, hashed: str) -> None:
@@ -207,4 +224,5 @@ def _table(row) -> dict:
     out = dict(zip(_COLUMNS, row))
     out["seats"] = json.loads(out["seats"])
     out["record"] = json.loads(out["record"]) if out["record"] else None
+    out["public"] = bool(out["public"])
     return out
