@@ -78,11 +78,11 @@ class Client:
     def post(self, path, **kw):
         return self.http.post(path, **kw)
 
-    def websocket_connect(self, path):
+    def websocket_connect(self, path, headers=None):
         from websockets.sync.client import connect
 
         conn = connect(self.base.replace("http://", "ws://") + path, open_timeout=10, max_size=2**22,
-                       origin=self.origin or None)
+                       origin=self.origin or None, additional_headers=headers)
         conn.__enter__()  # closed by WS.__exit__ / WS.close
         return WS(conn)
 
