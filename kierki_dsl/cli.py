@@ -724,12 +724,16 @@ def web(
     bot_delay: float = typer.Option(0.6, "--bot-delay", help="Seconds a bot waits before each action."),
     keep_days: float = typer.Option(30.0, "--keep-days", help="Days a finished or closed table is kept (0: forever)."),
     creates: float = typer.Option(20.0, "--creates-per-minute", help="Tables created and uploads checked per client address."),
+    unopened: float = typer.Option(600.0, "--unopened", help="Seconds before a table none of whose links was opened is deleted."),
+    per_address: int = typer.Option(10, "--tables-per-address", help="Live tables created from one client address."),
+    proxies: Optional[List[str]] = typer.Option(None, "--proxy", help="Address of a reverse proxy whose X-Forwarded-For is believed (repeatable)."),
 ) -> None:
     """Serve tables in the browser: any ruleset, people and bots; print the address."""
-    _web_command(port, host, db, rulesets or [], max_tables, idle, bot_delay, keep_days, creates)
+    _web_command(port, host, db, rulesets or [], max_tables, idle, bot_delay, keep_days, creates,
+                 {"unopened_seconds": unopened, "tables_per_address": per_address, "proxies": tuple(proxies or ())})
 
 
-def _web_command(port, host, db, rulesets, max_tables, idle, bot_delay, keep_days, creates) -> None:
+def _web_command(port, host, db, rulesets, max_tables, idle, bot_delay, keep_days, creates, limits: dict) -> None:
     from .web.server import missing_extra
 
     problem = missing_extra()
@@ -739,6 +743,12 @@ def _web_command(port, host, db, rulesets, max_tables, idle, bot_delay, keep_day
     if not 0 <= port <= 65535 or max_tables < 1 or idle <= 0 or bot_delay < 0 or keep_days < 0 or creates <= 0:
         raise _usage("--port must be 0..65535, --max-tables at least 1, --idle positive, --bot-delay 0 or more, "
                      "--keep-days 0 or more, --creates-per-minute positive")
+    if limits["unopened_seconds"] <= 0 or limits["tables_per_address"] < 1:
+        raise _usage("--unopened must be positive and --tables-per-address at least 1")
+    for proxy in limits["proxies"]:
+        if _network(proxy) is None:
+            raise _usage(f"--proxy takes an IP address or network (e.g. 127.0.0.1, 10.0.0.0/8), got {proxy!r}")
+    limits["proxies"] = tuple(_network(p) for p in limits["proxies"])
     for folder in rulesets:
         if not os.path.isdir(folder):
             raise _usage(f"no such folder: {folder}")
@@ -747,7 +757,7 @@ def _web_command(port, host, db, rulesets, max_tables, idle, bot_delay, keep_day
     from .web.storage import Storage, StorageError
 
     config = WebConfig(db=db, rulesets=tuple(os.path.abspath(f) for f in rulesets), max_tables=max_tables,
-                       idle_seconds=idle, bot_delay=bot_delay, keep_days=keep_days, creates_per_minute=creates)
+                       idle_seconds=idle, bot_delay=bot_delay, keep_days=keep_days, creates_per_minute=creates, **limits)
     try:
         Storage(db).close()  # a bad URL or an unwritable file is a usage error, before listening
     except (StorageError, Exception) as e:  # a URL is not printed: it may hold a password
@@ -761,6 +771,16 @@ def _web_command(port, host, db, rulesets, max_tables, idle, bot_delay, keep_day
         raise typer.Exit(EXIT_USAGE)
     except KeyboardInterrupt:
         pass
+
+
+def _network(text: str) -> Optional[str]:
+    """An IP address or network as a network (``10.0.0.1`` -> ``10.0.0.1/32``), or None."""
+    import ipaddress
+
+    try:
+        return str(ipaddress.ip_network(text.strip(), strict=False))
+    except ValueError:
+        return None
 
 
 def _net_command(work) -> None:

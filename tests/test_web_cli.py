@@ -75,6 +75,9 @@ def test_kierki_web_refuses_bad_options(tmp_path):
     assert main(["web", "--db", str(tmp_path / "no" / "such" / "dir.sqlite3")]) == 2
     assert main(["web", "--keep-days", "-1"]) == 2
     assert main(["web", "--creates-per-minute", "0"]) == 2
+    assert main(["web", "--unopened", "0"]) == 2
+    assert main(["web", "--tables-per-address", "0"]) == 2
+    assert main(["web", "--proxy", "not-an-address"]) == 2
 
 
 def test_a_postgresql_database_that_cannot_be_opened_is_a_usage_error_without_the_password(pg_cluster, capsys):

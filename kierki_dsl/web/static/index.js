@@ -66,7 +66,7 @@ document.getElementById("upload").addEventListener("change", async (ev) => {
 document.getElementById("create").addEventListener("click", async () => {
   const seats = [];
   for (let s = 0; s < players; s++) seats.push(document.getElementById("seat-" + s).value);
-  const { status, doc } = await postJSON("/api/tables", Object.assign({ seats }, chosen));
+  const { status, doc } = await postJSON("/api/tables", Object.assign({ seats, public: document.getElementById("public").checked }, chosen));
   const box = document.getElementById("created");
   box.textContent = "";
   if (status !== 200) {

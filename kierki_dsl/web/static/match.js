@@ -1,12 +1,22 @@
 "use strict";
 // A finished match: the score sheet, the record, and every deal card by card.
 const matchId = location.pathname.split("/").pop();
+// a private match opens with a seat's (or the creator's) secret, after # in the link: sent as a header
+const secret = decodeURIComponent(location.hash.slice(1));
+const shown = secret ? { headers: { Authorization: "Bearer " + secret } } : {};
 let match = null, deal = 0, step = 0;
+
+async function download(path, name) {
+  const r = await fetch(path, shown);
+  if (r.status !== 200) return;
+  const a = el("a", { href: URL.createObjectURL(await r.blob()), download: name });
+  document.body.append(a); a.click(); a.remove();
+}
 
 function name(s) { return seatName(s, match.players); }
 
 async function load() {
-  const r = await fetch("/api/matches/" + matchId);
+  const r = await fetch("/api/matches/" + matchId, shown);
   match = await r.json();
   if (r.status !== 200) { document.getElementById("title").textContent = match.error; return; }
   document.getElementById("title").textContent = match.ruleset.name + " — seed " + match.seed;
@@ -15,8 +25,13 @@ async function load() {
   const rows = match.sheet.map(d => el("tr", {}, el("td", { text: d.deal }), el("td", { text: d.contract }), d.scores.map(x => el("td", { text: x }))));
   const tot = el("tr", {}, el("th"), el("th", { text: "totals" }), match.totals.map(x => el("th", { text: x })));
   document.getElementById("sheet").append(el("table", { class: "sheet" }, head, rows, tot));
-  document.getElementById("record").href = "/api/matches/" + matchId + "/record";
-  document.getElementById("ruleset").href = "/api/matches/" + matchId + "/ruleset";
+  const base = "/api/matches/" + matchId;
+  const rulesetName = match.ruleset.path.split("/").pop();
+  for (const [id, path, name] of [["record", base + "/record", "kierki-" + matchId + ".json"], ["ruleset", base + "/ruleset", rulesetName]]) {
+    const a = document.getElementById(id);
+    a.href = path;
+    a.addEventListener("click", e => { e.preventDefault(); download(path, name); });
+  }
   document.getElementById("replay-cmd").textContent = "kierki replay kierki-" + matchId + ".json --ruleset " +
     (match.ruleset_kind === "shipped" ? "rulesets/" : "") + match.ruleset.path;
   const sel = document.getElementById("deal");

@@ -38,7 +38,7 @@ function receive(msg) {
     setConn(msg.status);
     const s = document.getElementById("status");
     s.textContent = "This table is " + msg.status + (msg.note ? ": " + msg.note : "") + ". ";
-    if (msg.match_url) s.append(el("a", { href: msg.match_url, text: "See the finished match" }));
+    if (msg.match_url) s.append(el("a", { href: msg.match_url + location.hash, text: "See the finished match" }));
   }
 }
 
@@ -88,7 +88,7 @@ function drawStatus(st, v) {
   s.textContent = "";
   if (st.failure) { s.textContent = "The match stopped: " + st.failure; return; }
   if (st.over) {
-    s.append("The match is over. ", el("a", { href: st.match_url, id: "match-link", text: "Score sheet, record and replay" }));
+    s.append("The match is over. ", el("a", { href: st.match_url + location.hash, id: "match-link", text: "Score sheet, record and replay" }));
     return;
   }
   if (st.paused) {
