@@ -361,3 +361,64 @@ def test_every_accepted_connection_has_nagle_off(opened, host):
     srv = _server(opened, host=host)
     seat = _seat(opened, srv.port, 0)
     assert accepted_socket_nodelay(seat.sock) != 0
+
+
+def test_a_seat_never_asked_during_a_pause_gets_wrong(opened):
+    """The seat after the one on turn was never sent TRICK (the table paused first): its play is
+    unasked, so WRONG, and nothing changes (docs/sik-protocol.md)."""
+    srv, seats, on_turn = _on_turn_first(opened, timeout=30)
+    nxt = next(s for s in seats if s.seat == (on_turn.seat + 1) % 4)
+    away = next(s for s in seats if s.seat == (on_turn.seat + 2) % 4)
+    away.close()
+    _wait_for(lambda: srv.table.paused)
+    trick = next(sik.parse_server(x) for x in on_turn.lines if x.startswith("TRICK"))
+    mine = on_turn.policy(on_turn.hand, list(trick.cards))
+    on_turn.send(sik.trick(trick.number, [mine]))  # asked before the pause: it counts
+    _wait_for(lambda: srv.table.match.to_move() == nxt.seat)
+    actions = _actions(srv)
+    nxt.lines.clear()
+    nxt.send(sik.trick(trick.number, [nxt.policy(nxt.hand, list(trick.cards) + [mine])]))
+    assert _wait_lines(nxt, lambda x: x.startswith("WRONG")) == [f"WRONG{trick.number}"]
+    assert _actions(srv) == actions and srv.table.match.to_move() == nxt.seat
+
+
+def test_a_client_refused_again_and_again_is_dropped_and_the_report_stays_bounded(opened):
+    from kierki_dsl.net.server import MAX_REFUSED
+
+    srv = _server(opened)
+    seat = _seat(opened, srv.port, 0)
+    _wait_for(lambda: 0 in srv.table.listeners)
+    try:
+        seat.send(b"GARBAGE\r\n" * (MAX_REFUSED + 500))
+    except OSError:
+        pass  # already dropped
+    _wait_for(lambda: 0 not in srv.table.listeners, 10)
+    garbage = srv.out.getvalue().count("] GARBAGE")
+    assert MAX_REFUSED - 1 <= garbage <= MAX_REFUSED, garbage
+    back = _seat(opened, srv.port, 0)  # the seat is free again for a well-behaved client
+    _wait_for(lambda: 0 in srv.table.listeners)
+    assert back.pump() == [] and not back.closed
+
+
+def test_a_client_that_stops_reading_is_dropped_past_64_kib(opened):
+    """Every junk line gets WRONG; a client that never reads them is dropped once 64 KiB wait at
+    the server (the refusal limit is lifted here, so only the buffer bound acts)."""
+    from kierki_dsl.net.server import MAX_BUFFERED
+
+    srv = _server(opened, bots={s: make_player("random") for s in (1, 2, 3)})
+    srv.server.max_refused = 10**9
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    opened.append(sock)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)  # the client's own system holds little
+    sock.connect(("127.0.0.1", srv.port))
+    sock.sendall(b"IAMN\r\n")
+    _wait_for(lambda: srv.table.live)
+    sent = 0
+    while 0 in srv.table.listeners:  # each line is answered "WRONGn" (8 bytes), which the client never reads
+        assert sent * 8 <= 2 * MAX_BUFFERED, f"still seated with {sent * 8} bytes of replies unread"
+        try:
+            sock.sendall(b"X\r\n" * 1024)
+        except OSError:
+            break
+        sent += 1024
+        _wait_for(lambda: srv.out.getvalue().count("] X\n") >= sent or 0 not in srv.table.listeners, 20)

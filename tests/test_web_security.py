@@ -103,7 +103,7 @@ def test_a_forwarded_address_is_not_believed_without_a_proxy(served):
     assert codes == [200, 200, 429, 429]
 
 
-@pytest.mark.parametrize("served", [dict(creates_per_minute=1.0, create_burst=2.0, proxies=("127.0.0.1",))], indirect=True)
+@pytest.mark.parametrize("served", [dict(creates_per_minute=1.0, create_burst=2.0, proxies=("127.0.0.1/32",))], indirect=True)
 def test_a_named_proxy_forwards_each_clients_address(served):
     client, _ = served
     codes = [client.post("/api/lint", json={"name": "a.yaml", "text": "kierki: 1\n"},

@@ -13,8 +13,13 @@ the protocol leaves a choice (documented in docs/network.md):
 - a seat on turn that stays silent for the timeout is asked again (``TRICK`` repeated);
 - a client that leaves pauses the table; whoever claims the empty seat gets its ``DEAL``
   and a ``TAKEN`` for every finished trick of the deal, then play resumes;
-- a client that does not read what it is sent (more than ``MAX_BUFFERED`` bytes waiting) is
-  disconnected, like one that leaves.
+- a play is taken only from the seat that was sent ``TRICK`` for that very decision: a seat
+  that was never asked (the table paused before its turn came) gets ``WRONG`` like any
+  unasked play;
+- a client that does not read what it is sent (more than ``MAX_BUFFERED`` bytes sent and not
+  taken by its system, counting the kernel's send queue) is disconnected, like one that leaves;
+- a client refused ``MAX_REFUSED`` times in a row (``WRONG`` or ignored) is disconnected, so
+  no client can grow the report (or the replies) without bound.
 """
 from __future__ import annotations
 
@@ -29,6 +34,7 @@ from . import sik
 from .lines import LineReader, shown
 
 MAX_BUFFERED = 64 * 1024
+MAX_REFUSED = 1000  # messages refused in a row before a client is disconnected
 MAX_PENDING = 256  # connections that have not (yet) claimed a seat
 
 
@@ -65,6 +71,19 @@ def _dual_stack(port: int):
     except OSError:
         sock.close()
         return None
+
+
+def _kernel_queue(sock) -> int:
+    """Bytes in the socket's kernel send queue, not yet acknowledged by the peer (Linux
+    ``SIOCOUTQ``; 0 where the system cannot tell)."""
+    try:
+        import fcntl
+        import struct
+        import termios
+
+        return struct.unpack("i", fcntl.ioctl(sock.fileno(), termios.TIOCOUTQ, b"\0\0\0\0"))[0]
+    except (ImportError, AttributeError, OSError, ValueError):
+        return 0
 
 
 class Reporter:
@@ -108,6 +127,11 @@ def sik_problem(ruleset, deals, types: Optional[dict] = None) -> Optional[str]:
     return None
 
 
+def _decision(view) -> tuple:
+    """Which decision a seat's view is at, as ``TurnToAct`` names it."""
+    return (view.deal_number, view.trick_number, len(view.trick))
+
+
 class Connection:
     """One client socket: its line reader, its seat, and sending with the report."""
 
@@ -119,6 +143,8 @@ class Connection:
         self.local = address(writer.get_extra_info("sockname"))
         self.seat: Optional[int] = None
         self.asked_at: Optional[float] = None
+        self.asked: Optional[tuple] = None  # the decision (deal, trick, cards on the table) TRICK was sent for
+        self.refused = 0  # messages refused since the last one taken
         self.listener = None  # set when the client claims a seat
         self.closed = False
 
@@ -127,8 +153,13 @@ class Connection:
             return
         self.writer.write(message.encode("ascii") + b"\r\n")
         self.reporter.line(self.local, self.peer, message)
-        if self.writer.transport.get_write_buffer_size() > MAX_BUFFERED:
+        if self.unread() > MAX_BUFFERED:
             self.close()
+
+    def unread(self) -> int:
+        """Bytes sent that the client's system has not taken yet: asyncio's buffer and the kernel's."""
+        sock = self.writer.get_extra_info("socket")
+        return self.writer.transport.get_write_buffer_size() + (_kernel_queue(sock) if sock is not None else 0)
 
     def received(self, raw: bytes) -> None:
         self.reporter.line(self.peer, self.local, shown(raw))
@@ -163,6 +194,7 @@ class SikServer:
         self.done = asyncio.Event()
         self.failure: Optional[str] = None
         self.server = None
+        self.max_refused = MAX_REFUSED
 
     async def start(self, host: Optional[str], port: int) -> list:
         """Listen; the addresses bound (``host:port``). With no host, one dual-stack socket takes
@@ -252,21 +284,29 @@ class SikServer:
         while not conn.closed:
             line, raw = await conn.lines.next_line()
             conn.received(raw)
-            self._message(conn, line)
+            conn.refused = 0 if self._message(conn, line) else conn.refused + 1
+            if conn.refused >= self.max_refused:
+                conn.close()
 
-    def _message(self, conn: Connection, line: Optional[str]) -> None:
+    def _message(self, conn: Connection, line: Optional[str]) -> bool:
+        """Act on one message of a seated client; whether it was taken (a play that counted)."""
         table, seat = self.table, conn.seat
         if not table.live or table.over:
-            return  # nothing is played yet (or any more): ignored
-        number = table.view(seat).trick_number
+            return False  # nothing is played yet (or any more): ignored
+        view = table.view(seat)
+        number = view.trick_number
         play = sik.parse_play(line, number) if line is not None else None
         reason = "not a play" if play is None else None
         if play is not None:
-            reason = "wrong trick number" if play[0] != number else self._act(seat, play[1])
+            if conn.asked != _decision(view) or seat != table.match.to_move():
+                reason = "not asked"  # never sent TRICK for this decision (the table paused first)
+            else:
+                reason = "wrong trick number" if play[0] != number else self._act(seat, play[1])
         if reason is not None:
             conn.send(sik.wrong(number))
             table.ask_again(seat)
         self._after_act()
+        return reason is None
 
     def _act(self, seat: int, action: int) -> Optional[str]:
         """``table.act``; a rule that fails while playing ends the match with its message."""
@@ -297,6 +337,7 @@ class SikServer:
         elif isinstance(event, TurnToAct):
             conn.send(sik.trick(event.trick_number, [c for _, c in event.trick]))
             conn.asked_at = asyncio.get_running_loop().time()
+            conn.asked = (event.deal, event.trick_number, len(event.trick))
         elif isinstance(event, TrickTaken):
             conn.send(sik.taken(event.number, [c for _, c in event.plays], event.winner))
         elif isinstance(event, DealEnded):  # the wire counts bad points positive
