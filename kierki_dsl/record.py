@@ -61,11 +61,21 @@ def match_record(ruleset, seed: Optional[int], first_dealer: int, results) -> di
     }
 
 
+OUTPUT_MODE = 0o600  # an output holds matches (seeds, every hand): readable by its owner only
+
+
+def private_opener(path: str, flags: int) -> int:
+    """``open(path, "w", opener=private_opener)``: a file it creates is ``OUTPUT_MODE``."""
+    return os.open(path, flags, OUTPUT_MODE)
+
+
 def write_atomic(path: str, text: str) -> None:
-    """Write a file so that a crash leaves either the old or the new content, never half."""
+    """Write a file so that a crash leaves either the old or the new content, never half. The
+    file is ``OUTPUT_MODE`` (owner only), whatever the umask: chmod it to share it."""
     directory = os.path.dirname(os.path.abspath(path)) or "."
     fd, tmp = tempfile.mkstemp(prefix=".kierki-", suffix=".tmp", dir=directory)
     try:
+        os.fchmod(fd, OUTPUT_MODE)
         with os.fdopen(fd, "w", encoding="utf-8") as f:
             f.write(text)
             f.flush()

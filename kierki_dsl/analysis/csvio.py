@@ -20,21 +20,24 @@ def _seat_cols(prefix: str, n: int) -> list:
 
 
 def write_csv(folder: str, games: dict, rulesets: list, plan) -> None:
-    """Write the three files for ``games`` (label -> GameResults) of ``rulesets`` (in label order)."""
+    """Write the three files for ``games`` (label -> GameResults) of ``rulesets`` (in label order);
+    a file created is its owner's only (``record.OUTPUT_MODE``)."""
+    from ..record import private_opener
+
     os.makedirs(folder, exist_ok=True)
     n = rulesets[0].players
-    with open(os.path.join(folder, "rulesets.csv"), "w", newline="", encoding="utf-8") as f:
+    with open(os.path.join(folder, "rulesets.csv"), "w", newline="", encoding="utf-8", opener=private_opener) as f:
         w = csv.writer(f)
         w.writerow(["label", "name", "path", "fingerprint", "players", "seed"])
         for label, rs in zip(games, rulesets):
             w.writerow([label, rs.name, rs.path, rs.fingerprint, rs.players, plan.seed])
-    with open(os.path.join(folder, "matches.csv"), "w", newline="", encoding="utf-8") as f:
+    with open(os.path.join(folder, "matches.csv"), "w", newline="", encoding="utf-8", opener=private_opener) as f:
         w = csv.writer(f)
         w.writerow(["label", "match", "seed", "first_dealer"] + _seat_cols("player_", n) + _seat_cols("total_", n))
         for label, gs in games.items():
             for g in gs:
                 w.writerow([label, g.index, g.seed, g.first_dealer, *g.names, *g.totals])
-    with open(os.path.join(folder, "deals.csv"), "w", newline="", encoding="utf-8") as f:
+    with open(os.path.join(folder, "deals.csv"), "w", newline="", encoding="utf-8", opener=private_opener) as f:
         w = csv.writer(f)
         w.writerow(["label", "match", "deal", "contract", "dealer", "first", "caller", "trump", "early", "blocked"]
                    + _seat_cols("points_", n))
