@@ -395,9 +395,12 @@ def test_a_client_refused_again_and_again_is_dropped_and_the_report_stays_bounde
     _wait_for(lambda: 0 not in srv.table.listeners, 10)
     garbage = srv.out.getvalue().count("] GARBAGE")
     assert MAX_REFUSED - 1 <= garbage <= MAX_REFUSED, garbage
-    back = _seat(opened, srv.port, 0)  # the seat is free again for a well-behaved client
+    back = _seat(opened, srv.port, 0)  # the seat is free again
     _wait_for(lambda: 0 in srv.table.listeners)
     assert back.pump() == [] and not back.closed
+    back.send("GARBAGE")  # ... but its count goes on: the next refused message drops it again
+    _wait_for(lambda: 0 not in srv.table.listeners)
+    assert srv.out.getvalue().count("] GARBAGE") == garbage + 1
 
 
 def test_a_client_that_stops_reading_is_dropped_past_64_kib(opened):

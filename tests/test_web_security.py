@@ -64,6 +64,7 @@ def test_a_write_must_be_json_from_this_server(served):
             assert r.status_code == 415 and "application/json" in r.json()["error"], headers
         for headers in ({"Content-Type": "application/json", "Origin": "http://evil.example"},
                         {"Content-Type": "application/json", "Origin": client.base.replace("127.0.0.1", "localhost")},
+                        {"Content-Type": "application/json", "Origin": client.base.rsplit(":", 1)[0] + ":1"},  # another port
                         {"Content-Type": "application/json", "Origin": "null"},
                         {"Content-Type": "application/json"}):
             for path in ("/api/tables", "/api/lint", "/api/tables/x/revoke", "/api/tables/x/admin"):

@@ -18,8 +18,10 @@ the protocol leaves a choice (documented in docs/network.md):
   unasked play;
 - a client that does not read what it is sent (more than ``MAX_BUFFERED`` bytes sent and not
   taken by its system, counting the kernel's send queue) is disconnected, like one that leaves;
-- a client refused ``MAX_REFUSED`` times in a row (``WRONG`` or ignored) is disconnected, so
-  no client can grow the report (or the replies) without bound.
+- a seat refused ``MAX_REFUSED`` times in a row (``WRONG`` or ignored; counted across
+  reconnections until a play of the seat is taken) is disconnected, and again at its next
+  refused message, so a client grows the report (and the replies) by a bounded amount per
+  connection it opens.
 """
 from __future__ import annotations
 
@@ -144,7 +146,6 @@ class Connection:
         self.seat: Optional[int] = None
         self.asked_at: Optional[float] = None
         self.asked: Optional[tuple] = None  # the decision (deal, trick, cards on the table) TRICK was sent for
-        self.refused = 0  # messages refused since the last one taken
         self.listener = None  # set when the client claims a seat
         self.closed = False
 
@@ -195,6 +196,7 @@ class SikServer:
         self.failure: Optional[str] = None
         self.server = None
         self.max_refused = MAX_REFUSED
+        self.refused: dict = {}  # seat -> its messages refused since its last play taken (across reconnections)
 
     async def start(self, host: Optional[str], port: int) -> list:
         """Listen; the addresses bound (``host:port``). With no host, one dual-stack socket takes
@@ -284,8 +286,9 @@ class SikServer:
         while not conn.closed:
             line, raw = await conn.lines.next_line()
             conn.received(raw)
-            conn.refused = 0 if self._message(conn, line) else conn.refused + 1
-            if conn.refused >= self.max_refused:
+            refused = 0 if self._message(conn, line) else self.refused.get(conn.seat, 0) + 1
+            self.refused[conn.seat] = refused
+            if refused >= self.max_refused:
                 conn.close()
 
     def _message(self, conn: Connection, line: Optional[str]) -> bool:
