@@ -234,3 +234,16 @@ def test_the_web_listener_turns_nagle_off(served):
     url = urlsplit(served[0].base)
     with socket.create_connection((url.hostname, url.port), timeout=10) as sock:
         assert accepted_socket_nodelay(sock) != 0
+
+
+def test_addresses_are_counted_by_client_and_gates_give_places_back():
+    from kierki_dsl.web.throttle import Gate, client_key
+
+    assert client_key("2001:db8:1:2::1") == client_key("2001:db8:1:2:ffff::9") == "2001:db8:1:2::/64"
+    assert client_key("2001:db8:1:3::1") != client_key("2001:db8:1:2::1")
+    assert client_key("::ffff:10.1.2.3") == client_key("10.1.2.3") == "10.1.2.3"
+    gate = Gate(per_address=2, total=3)
+    assert [gate.enter("a"), gate.enter("a"), gate.enter("a")] == [True, True, False]
+    assert gate.enter("b") and not gate.enter("c")  # the total is reached
+    gate.leave("a")
+    assert gate.enter("c") and gate.held == {"a": 1, "b": 1, "c": 1}
