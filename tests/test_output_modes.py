@@ -7,10 +7,9 @@ import os
 import stat
 
 import pytest
+from conftest import RULESETS, run_cli
 
 from kierki_dsl.record import OUTPUT_MODE, write_atomic
-
-from conftest import RULESETS, run_cli
 
 STANDARD = RULESETS / "kierki_standard.yaml"
 
@@ -41,9 +40,9 @@ def test_write_atomic_makes_an_owner_only_file_even_over_a_shared_one(tmp_path):
 def test_records_and_csv_files_are_owner_only(tmp_path, umask_value):
     record = tmp_path / "match.json"
     with umask(umask_value):
-        rc, out, err, _ = run_cli("run", str(STANDARD), "--seed", "3", "--record", str(record))
+        rc, _, err, _ = run_cli("run", str(STANDARD), "--seed", "3", "--record", str(record))
         assert rc == 0, err
-        rc, out, err, _ = run_cli("simulate", str(STANDARD), "--games", "2", "--records", str(tmp_path / "recs"),
+        rc, _, err, _ = run_cli("simulate", str(STANDARD), "--games", "2", "--records", str(tmp_path / "recs"),
                                   "--csv", str(tmp_path / "csv"))
         assert rc == 0, err
     written = [record] + sorted((tmp_path / "recs").iterdir()) + sorted((tmp_path / "csv").iterdir())

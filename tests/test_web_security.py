@@ -7,7 +7,6 @@ import contextlib
 import time
 
 import pytest
-
 from web_support import Client, create_table, running_server, send, shown_to, sit
 
 ASK = {"ruleset": "kierki_standard.yaml", "seats": ["human", "random", "random", "random"]}
@@ -96,7 +95,7 @@ def test_a_websocket_from_another_sites_page_is_refused(served):
 
 # -- item 7: locking everyone out ------------------------------------------------------------------------
 
-@pytest.mark.parametrize("served", [dict(creates_per_minute=1.0, create_burst=2.0)], indirect=True)
+@pytest.mark.parametrize("served", [{"creates_per_minute": 1.0, "create_burst": 2.0}], indirect=True)
 def test_a_forwarded_address_is_not_believed_without_a_proxy(served):
     client, _ = served
     codes = [client.post("/api/lint", json={"name": "a.yaml", "text": "kierki: 1\n"},
@@ -104,7 +103,7 @@ def test_a_forwarded_address_is_not_believed_without_a_proxy(served):
     assert codes == [200, 200, 429, 429]
 
 
-@pytest.mark.parametrize("served", [dict(creates_per_minute=1.0, create_burst=2.0, proxies=("127.0.0.1/32",))], indirect=True)
+@pytest.mark.parametrize("served", [{"creates_per_minute": 1.0, "create_burst": 2.0, "proxies": ("127.0.0.1/32",)}], indirect=True)
 def test_a_named_proxy_forwards_each_clients_address(served):
     client, _ = served
     codes = [client.post("/api/lint", json={"name": "a.yaml", "text": "kierki: 1\n"},
@@ -115,7 +114,7 @@ def test_a_named_proxy_forwards_each_clients_address(served):
     assert same == [200, 200, 429]
 
 
-@pytest.mark.parametrize("served", [dict(unopened_seconds=0.5, sweep_seconds=0.05, tables_per_address=2, max_tables=3)], indirect=True)
+@pytest.mark.parametrize("served", [{"unopened_seconds": 0.5, "sweep_seconds": 0.05, "tables_per_address": 2, "max_tables": 3}], indirect=True)
 def test_tables_nobody_opens_expire_and_one_address_holds_few(served):
     client, db = served
     first, second = create_table(client, ASK["seats"]), create_table(client, ASK["seats"])
@@ -135,11 +134,13 @@ def test_tables_nobody_opens_expire_and_one_address_holds_few(served):
         store.close()
 
 
-@pytest.mark.parametrize("served", [dict(proxies=("127.0.0.1",))], indirect=True)
+@pytest.mark.parametrize("served", [{"proxies": ("127.0.0.1",)}], indirect=True)
 def test_silent_sockets_lock_out_only_their_own_address(served):
     """Sockets that never say hello: a few per address wait, the rest are closed at once; the
     table's people, from other addresses, take their seats meanwhile."""
     client, _ = served
+    from websockets.exceptions import ConnectionClosed
+
     from kierki_dsl.web.config import WebConfig
 
     table = create_table(client, ASK["seats"])
@@ -148,13 +149,13 @@ def test_silent_sockets_lock_out_only_their_own_address(served):
         silent = [stack.enter_context(client.websocket_connect(f"/ws/{table['id']}", {"X-Forwarded-For": "10.6.6.6"}))
                   for _ in range(per_address + 4)]
         for ws in silent[per_address:]:
-            with pytest.raises(Exception):
+            with pytest.raises(ConnectionClosed):
                 ws.receive_json(timeout=10)
             assert ws.conn.close_code == 1013
         ws = stack.enter_context(client.websocket_connect(f"/ws/{table['id']}", {"X-Forwarded-For": "10.1.1.1"}))
         send(ws, {"type": "hello", "token": table["tokens"][0]})
         assert ws.receive_json()["type"] == "state"
-        with pytest.raises(Exception):  # the first ones are closed after hello_seconds
+        with pytest.raises(ConnectionClosed):  # the first ones are closed after hello_seconds
             silent[0].receive_json(timeout=WebConfig().hello_seconds + 10)
         assert silent[0].conn.close_code == 4001
 
