@@ -248,3 +248,23 @@ def test_addresses_are_counted_by_client_and_gates_give_places_back():
     assert gate.enter("b") and not gate.enter("c")  # the total is reached
     gate.leave("a")
     assert gate.enter("c") and gate.held == {"a": 1, "b": 1, "c": 1}
+
+
+def test_a_database_made_before_public_matches_gets_the_column_and_stays_private(db_url):
+    """An older database (no ``public`` column) is opened as it is: its matches are private."""
+    from kierki_dsl.web import storage as st
+
+    old = st.Storage(db_url)
+    try:
+        old._run("ALTER TABLE web_tables DROP COLUMN public")  # the tables as an older server made them
+        old._run("INSERT INTO web_tables (id, created, ruleset_kind, ruleset_ref, ruleset_text, fingerprint, seed, seats, "
+                 "creator_hash, status, note, record, finished) VALUES (?, 0, 'shipped', 'r.yaml', NULL, 'f', 1, ?, "
+                 "'h', 'finished', NULL, '{}', 1)", "old", '["human"]')
+    finally:
+        old.close()
+    store = st.Storage(db_url)
+    try:
+        assert store.get("old")["public"] is False
+        assert store.with_status("finished", public=True) == []
+    finally:
+        store.close()
