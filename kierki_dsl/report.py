@@ -5,19 +5,13 @@ from typing import Iterable, Optional
 
 from .cards import SUIT_NAMES
 from .diagnostics import Diagnostic, render
+from .words import contract_title  # noqa: F401  (kept importable from here)
 
 SEAT_LETTERS = "NESW"
 
 
 def seat_name(seat: int, players: int) -> str:
     return SEAT_LETTERS[seat] if players == 4 else f"P{seat}"
-
-
-def contract_title(c) -> str:
-    """'Polish name — English name'; the English name alone where no Polish name is given."""
-    if c.en and c.pl == c.name:  # no `pl:` in the ruleset (a game that is not Kierki)
-        return c.en
-    return f"{c.pl} — {c.en}" if c.en else c.pl
 
 
 def title_width(ruleset) -> int:

@@ -15,7 +15,7 @@ import attrs
 from ..cards import SUIT_NAMES
 from ..expr import RuleRuntimeError
 from ..expr.types import BOOL, INT, SEAT
-from ..ruleset.schema import Bool, Enum, Expr, Field, Int, List, Obj, OneOf, Str
+from ..spec.schema import Bool, Enum, Expr, Field, Int, List, Obj, OneOf, Str
 from ..values import frozen
 from . import scopes
 from .catalogue import Contract, DealType, register
@@ -573,7 +573,7 @@ def _passing(spec, ctx, w) -> Optional[PassCards]:
 
 
 def _default_lead():
-    from ..ruleset.schema import ExprSource
+    from ..spec.schema import ExprSource
 
     return ExprSource("left(dealer)")
 

@@ -7,8 +7,8 @@ from typing import Any, Optional
 from ..diagnostics import ERROR, WARNING, Diagnostic, Diagnostics, Pos, did_you_mean
 from ..expr import ExprText, compile_expr
 from ..expr.types import Scope, Type
-from .schema import ExprSource, Scalar
-from .yamlsafe import node_path
+from ..spec.schema import ExprSource, Scalar
+from ..spec.yamlsafe import node_path
 
 
 #: A contract's keys that decide its declared and computed total: with an error in one of

@@ -9,11 +9,11 @@ import attrs
 from ..cards import FULL_DECK, RANK_MASK, RANK_NAMES, popcount
 from ..diagnostics import Diagnostic, DiagnosticError, Diagnostics
 from ..values import frozen
-from . import yamlsafe
+from ..spec import yamlsafe
 from .build import BuildContext
 from .format import ruleset_schema
-from .schema import ExprSource
-from .schema import INVALID, Ctx
+from ..spec.schema import ExprSource
+from ..spec.schema import INVALID, Ctx
 
 
 @frozen(eq=False)

@@ -153,7 +153,7 @@ def check_inherited_reasons(bctx) -> None:
     players the base's rule."""
     import os
 
-    from .yamlsafe import node_path
+    from ..spec.yamlsafe import node_path
 
     here = os.path.abspath(bctx.path)
     for name in bctx.specs:
