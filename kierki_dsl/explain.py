@@ -8,6 +8,8 @@ share of it) is ``words``; its names stay importable from here.
 """
 from __future__ import annotations
 
+import os
+
 from .cards import card_pretty
 from .words import PHASE_WORDS, aspects, cards, contract_title, seat, signed, tricks_when
 
@@ -30,8 +32,6 @@ def explain(rs) -> str:
     """The whole ruleset as text for players."""
     lines = [rs.name, "=" * len(rs.name)]
     if rs.description_from:  # the base's words may be wrong for the variant: not shown as its own
-        import os
-
         lines += [f"A variant of {os.path.basename(rs.description_from)} (this file has no description of its own).", ""]
     elif rs.description:
         lines += [" ".join(rs.description.split()), ""]
@@ -54,7 +54,7 @@ def explain(rs) -> str:
         lines.append(f"The schedule is played again and again until {_until_words(rs)}.")
         lines.append("")
     seen = set()
-    options = []
+    options: list = []
     again: list = []  # a run of repeated deals: [first, last, what]
 
     def close_run() -> None:

@@ -1,6 +1,7 @@
 """Text and JSON reports of matches, replays and findings."""
 from __future__ import annotations
 
+import json
 from typing import Iterable, Optional
 
 from .cards import SUIT_NAMES
@@ -58,7 +59,7 @@ def standings(totals: Iterable[int], players: int) -> list[tuple[int, int, int]]
     """(place, seat, total), highest total first; equal totals share a place."""
     order = sorted(range(players), key=lambda s: (-list(totals)[s], s))
     totals = list(totals)
-    out = []
+    out: list = []
     for i, s in enumerate(order):
         place = i + 1
         if i and totals[s] == totals[order[i - 1]]:
@@ -76,8 +77,6 @@ def standings_text(totals, players: int) -> str:
 
 
 def match_json(ruleset, seed, first_dealer, results, warnings=()) -> str:
-    import json
-
     return json.dumps(
         {
             "ruleset": ruleset.name,

@@ -7,6 +7,7 @@ It drives ``simulate``, which fills ``analysis``'s rows: it sits above both.
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import sys
 import time
@@ -50,8 +51,6 @@ def _progress(total: int) -> Callable:
 
 
 def _keep_records(folder: str) -> Callable:
-    import json
-
     from .record import write_atomic
 
     def keep(batch) -> None:

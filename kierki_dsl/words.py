@@ -50,19 +50,20 @@ def _cards_words(node) -> Optional[str]:
         if node.op == "or":
             a, b = _cards_words(node.left), _cards_words(node.right)
             return f"{a} and {b}" if a and b else None
-        if node.op == "==" and _is(node.left, "card", "suit") and _const(node.right) and _const(node.right)[0] == "suit":
-            return SUIT_NAMES[_const(node.right)[1]]
+        kind, value = _const(node.right) or ("", 0)  # kind "": not a constant
+        if node.op == "==" and _is(node.left, "card", "suit") and kind == "suit":
+            return SUIT_NAMES[value]
         if node.op == "==" and _is(node.left, "card", "suit") and _is(node.right, "trump"):
             return "trumps"
-        if node.op == "==" and _is(node.left, "card", "rank") and _const(node.right):
-            return _rank_plural(_const(node.right)[1])
+        if node.op == "==" and _is(node.left, "card", "rank") and kind:
+            return _rank_plural(value)
         if node.op == "in" and _is(node.left, "card", "rank") and isinstance(node.right, ast.ListLit):
             ranks = [_const(i) for i in node.right.items]
             if all(r and r[0] == "rank" for r in ranks):
-                names = [_rank_plural(r[1]) for r in ranks]
+                names = [_rank_plural(r[1]) for r in ranks if r]
                 return ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else names[0]
-        if node.op == "==" and _is(node.left, "card") and _const(node.right) and _const(node.right)[0] == "card":
-            c = _const(node.right)[1]
+        if node.op == "==" and _is(node.left, "card") and kind == "card":
+            c = value
             return f"the {RANK_NAMES[c % 13]} of {SUIT_NAMES[c // 13]}".replace("the K of", "the king of").replace(
                 "the Q of", "the queen of").replace("the J of", "the jack of").replace("the A of", "the ace of")
     return None

@@ -26,7 +26,7 @@ from .exposure import EXPOSURE, Exposure, build_exposure
 from .stock import STOCK, Stock, build_stock
 from .unheld import check_unheld
 from .doubling import DOUBLING, Doubling, build_doubling
-from .envs import NOBODY, card_scoring_env, seat_env, trick_env
+from .envs import NOBODY, card_scoring_env, trick_env
 
 SUIT_CHOICES = ("none",) + SUIT_NAMES
 

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import os
+import re
 from typing import Any, Optional
 
 from ..diagnostics import ERROR, WARNING, Diagnostic, Diagnostics, Pos, did_you_mean
@@ -109,8 +110,6 @@ class BuildContext:
 
     def _extends(self) -> Optional[Pos]:
         """The position of the linted file's ``extends`` key."""
-        import re
-
         root = self.nodes.get(())
         src = getattr(root, "source", None)
         if src is None or os.path.abspath(src.path) != os.path.abspath(self.path):
