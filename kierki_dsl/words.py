@@ -84,23 +84,27 @@ def _trick_words(node) -> Optional[str]:
     return None
 
 
-def cards(text: str) -> str:
+def _worded(text: str, words, what: str) -> str:
+    """An expression in words by ``words`` (a pattern it knows), else quoted as written."""
     try:
-        w = _cards_words(parse(text))
+        w = words(parse(text))
     except Exception:
         w = None
-    return w or f"cards where `{' '.join(text.split())}`"
+    return w or f"{what} where `{' '.join(text.split())}`"
+
+
+def cards(text: str) -> str:
+    """A card predicate in words ("hearts and the king of spades")."""
+    return _worded(text, _cards_words, "cards")
 
 
 def tricks_when(text: str) -> str:
-    try:
-        w = _trick_words(parse(text))
-    except Exception:
-        w = None
-    return w or f"tricks where `{' '.join(text.split())}`"
+    """A trick predicate in words ("the last trick")."""
+    return _worded(text, _trick_words, "tricks")
 
 
 def seat(text: str) -> str:
+    """A seat expression in words ("the player to the dealer's left")."""
     t = "".join(text.split())
     if t in _SEAT_WORDS:
         return _SEAT_WORDS[t]
@@ -116,11 +120,13 @@ def _pts(src) -> str:
         return f"`{t}`"
 
 
+#: when a rule of play applies (its ``phase``: lead, follow, discard or any), in words
 PHASE_WORDS = {"lead": "when leading", "follow": "when following suit", "discard": "when unable to follow suit",
                "any": "always"}
 
 
 def choice_words(c) -> str:
+    """A declarer's choice (``interpreter.choice.Choice``) in words: who chooses among what."""
     names = ", ".join(o.pl for o in c.options)
     once = (" (each contract once in the match, whoever chooses)" if c.once_in_match
             else " (each contract once per chooser)" if c.once_each else "")
@@ -161,6 +167,7 @@ def aspects(rs, name: str) -> dict:
 
 
 def score_words(rs, spec) -> list:
+    """A trick contract's ``score`` items in words, one phrase each."""
     parts = []
     for item in spec.score or ():
         when = item.when
@@ -185,6 +192,7 @@ def score_words(rs, spec) -> list:
 
 
 def signed(n: int) -> str:
+    """A number of points with its sign (``+10``, ``-5``, ``0``)."""
     return f"{n:+d}" if n else "0"
 
 

@@ -15,7 +15,8 @@ imported module) pair is decided here from the code itself, never written by han
   the imported one. Such an import belongs at the top of its module; the list only records
   the ones there were when the list was made, so that no new one comes in.
 
-``python tests/importgraph.py`` prints the list as the code stands (to review a change to it).
+``python tests/importgraph.py`` prints the list as the code stands, ``--write`` writes it (review
+the difference: a new ``debt`` line is an import to move to the top of its module).
 """
 from __future__ import annotations
 
@@ -213,4 +214,8 @@ def render(found: dict, old: dict) -> str:
 
 
 if __name__ == "__main__":
-    print(render(reasons(), read_listed() if LISTED.exists() else {}), end="")
+    text = render(reasons(), read_listed() if LISTED.exists() else {})
+    if sys.argv[1:] == ["--write"]:
+        LISTED.write_text(text, "utf-8")
+    else:
+        print(text, end="")

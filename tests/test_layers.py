@@ -36,8 +36,9 @@ def test_every_import_inside_a_function_is_listed():
     listed = read_listed()
     missing = sorted(set(found) - set(listed))
     gone = sorted(set(listed) - set(found))
-    assert not missing, ("imports inside functions that tests/data/inner_imports.txt does not list "
-                         "(add each with its reason, see tests/importgraph.py; or import at the top):\n"
+    assert not missing, ("imports inside functions that tests/data/inner_imports.txt does not list (add "
+                         "each with its reason: `python tests/importgraph.py --write`, then review; or "
+                         "import at the top):\n"
                          + "\n".join(f"{m} {t} (line {found[m, t][0]})" for m, t in missing))
     assert not gone, "listed in tests/data/inner_imports.txt but no longer imported inside a function:\n" + "\n".join(
         f"{m} {t}" for m, t in gone)
