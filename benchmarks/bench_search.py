@@ -51,7 +51,7 @@ def _on(core: bool) -> None:
     adapter_game.core_from_view = chosen
     stepper.compiled_deal_out = REAL_SAMPLER if core else (lambda: None)
     try:
-        from kierki_dsl.players import ismcts
+        from kierki_dsl import ismcts
     except ImportError:  # pragma: no cover - no OpenSpiel: only search is measured
         return
     ismcts._rollouts = REAL_ROLLOUTS[0] if core else (lambda mcts, np: mcts.RandomRolloutEvaluator)
@@ -59,7 +59,7 @@ def _on(core: bool) -> None:
 
 def _real_rollouts() -> list:
     try:
-        from kierki_dsl.players import ismcts
+        from kierki_dsl import ismcts
     except ImportError:  # pragma: no cover
         return [None]
     return [ismcts._rollouts]

@@ -30,10 +30,12 @@ def card(suit: int, rank: int) -> int:
 
 
 def suit_of(c: int) -> int:
+    """The suit of card ``c`` (0..3, the order of ``SUITS``)."""
     return c // 13
 
 
 def rank_of(c: int) -> int:
+    """The rank of card ``c`` (0: the two .. 12: the ace)."""
     return c % 13
 
 
@@ -131,6 +133,7 @@ def card_list(mask: int) -> list[int]:
 
 
 def mask_of(cards: Iterable[int]) -> int:
+    """The 52-bit mask of these cards (bit ``c`` set for card ``c``)."""
     m = 0
     for c in cards:
         m |= 1 << c

@@ -304,7 +304,7 @@ def _deals_entry(path: Optional[str], types: Optional[str] = None) -> Optional[d
     """What a save header says of the match file a match plays (path, fingerprint, deal types)."""
     if not path:
         return None
-    from .deals import fingerprint
+    from .net.deals import fingerprint
 
     return {"deals": {"path": os.path.abspath(path), "fingerprint": fingerprint(path), "types": types}}
 
@@ -314,7 +314,7 @@ def _saved_deals(save: str, head: dict, rs):
     saved = head.get("deals")
     if not saved:
         return None
-    from .deals import fingerprint
+    from .net.deals import fingerprint
 
     path = str(saved.get("path") or "") if isinstance(saved, dict) else ""
     if not os.path.isfile(path) or fingerprint(path) != saved.get("fingerprint"):
@@ -489,7 +489,7 @@ def compare(
 def _simulation_plan(rulesets: list, players: str, seed: int, games: int, workers: int, backend, address,
                      records, html, csv):
     """Check the options of simulate/compare (usage errors before any work) and plan the run."""
-    from .analysis.run import Plan
+    from .simrun import Plan
 
     n = rulesets[0].players
     names = _player_names(players, n)
@@ -538,7 +538,7 @@ def _bots_play(play):
 
 def _run_plan(plan) -> tuple:
     """Play the plan; a rule that fails while playing is a located message and exit 1."""
-    from .analysis.run import run
+    from .simrun import run
 
     try:
         results, interrupted = _bots_play(lambda: run(plan))

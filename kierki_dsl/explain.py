@@ -3,186 +3,17 @@
 Every contract is described by aspects (dealing, trumps, lead, play, scoring, end, total),
 each one sentence generated from the validated data; expressions are put into words where
 they follow a common pattern and quoted as written otherwise. ``diff`` compares two
-rulesets aspect by aspect, deal by deal, in the same words.
+rulesets aspect by aspect, deal by deal, in the same words. The vocabulary (and the phases'
+share of it) is ``words``; its names stay importable from here.
 """
 from __future__ import annotations
 
-import re
-from typing import Optional
+import os
 
-from .cards import RANK_NAMES, SUIT_NAMES, card_pretty
-from .expr import ast
-from .expr.check import RANK_CONSTANTS, SUIT_CONSTANTS
-from .expr.parser import parse
-from .report import contract_title
-from .ruleset.semantics import contract_total
+from .cards import card_pretty
+from .words import PHASE_WORDS, aspects, cards, contract_title, seat, signed, tricks_when
 
-_RANK_PLURAL = {8: "tens", 9: "jacks", 10: "queens", 11: "kings", 12: "aces"}
-_SEAT_WORDS = {"dealer": "the dealer", "left(dealer)": "the player to the dealer's left",
-               "right(dealer)": "the player to the dealer's right", "holder(2C)": "the holder of the two of clubs",
-               "bidder": "the auction's winner"}
-
-
-def _rank_plural(r: int) -> str:
-    return _RANK_PLURAL.get(r, f"{RANK_NAMES[r]}s")
-
-
-def _const(node) -> Optional[tuple]:
-    if isinstance(node, ast.Name):
-        if node.id in SUIT_CONSTANTS:
-            return ("suit", SUIT_CONSTANTS[node.id])
-        if node.id in RANK_CONSTANTS:
-            return ("rank", RANK_CONSTANTS[node.id])
-    if isinstance(node, ast.IntLit) and 2 <= node.value <= 10:
-        return ("rank", node.value - 2)
-    if isinstance(node, ast.CardLit):
-        return ("card", node.card)
-    return None
-
-
-def _is(node, obj: str, attr: Optional[str] = None) -> bool:
-    if attr is None:
-        return isinstance(node, ast.Name) and node.id == obj
-    return isinstance(node, ast.Attribute) and node.name == attr and isinstance(node.obj, ast.Name) and node.obj.id == obj
-
-
-def _cards_words(node) -> Optional[str]:
-    """A card predicate in words, or None when it follows no simple pattern."""
-    if isinstance(node, ast.BinOp):
-        if node.op == "or":
-            a, b = _cards_words(node.left), _cards_words(node.right)
-            return f"{a} and {b}" if a and b else None
-        if node.op == "==" and _is(node.left, "card", "suit") and _const(node.right) and _const(node.right)[0] == "suit":
-            return SUIT_NAMES[_const(node.right)[1]]
-        if node.op == "==" and _is(node.left, "card", "suit") and _is(node.right, "trump"):
-            return "trumps"
-        if node.op == "==" and _is(node.left, "card", "rank") and _const(node.right):
-            return _rank_plural(_const(node.right)[1])
-        if node.op == "in" and _is(node.left, "card", "rank") and isinstance(node.right, ast.ListLit):
-            ranks = [_const(i) for i in node.right.items]
-            if all(r and r[0] == "rank" for r in ranks):
-                names = [_rank_plural(r[1]) for r in ranks]
-                return ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else names[0]
-        if node.op == "==" and _is(node.left, "card") and _const(node.right) and _const(node.right)[0] == "card":
-            c = _const(node.right)[1]
-            return f"the {RANK_NAMES[c % 13]} of {SUIT_NAMES[c // 13]}".replace("the K of", "the king of").replace(
-                "the Q of", "the queen of").replace("the J of", "the jack of").replace("the A of", "the ace of")
-    return None
-
-
-def _trick_words(node) -> Optional[str]:
-    if isinstance(node, ast.BinOp):
-        if node.op == "or":
-            a, b = _trick_words(node.left), _trick_words(node.right)
-            return f"{a} and {b}" if a and b else None
-        if node.op == "==" and _is(node.left, "trick", "number") and isinstance(node.right, ast.IntLit):
-            n = node.right.value
-            return f"trick {n}"
-    if _is(node, "trick", "is_last"):
-        return "the last trick"
-    if _is(node, "trick", "is_first"):
-        return "the first trick"
-    return None
-
-
-def cards(text: str) -> str:
-    try:
-        w = _cards_words(parse(text))
-    except Exception:
-        w = None
-    return w or f"cards where `{' '.join(text.split())}`"
-
-
-def tricks_when(text: str) -> str:
-    try:
-        w = _trick_words(parse(text))
-    except Exception:
-        w = None
-    return w or f"tricks where `{' '.join(text.split())}`"
-
-
-def seat(text: str) -> str:
-    t = "".join(text.split())
-    if t in _SEAT_WORDS:
-        return _SEAT_WORDS[t]
-    m = re.fullmatch(r"holder\(([2-9TJQKA][SHDC])\)", t)
-    return f"the holder of {m.group(1)}" if m else f"`{' '.join(text.split())}`"
-
-
-def _pts(src) -> str:
-    t = " ".join(src.text.split())
-    try:
-        return f"{int(t):+d}"
-    except ValueError:
-        return f"`{t}`"
-
-
-PHASE_WORDS = {"lead": "when leading", "follow": "when following suit", "discard": "when unable to follow suit",
-               "any": "always"}
-
-
-def _choice_words(c) -> str:
-    names = ", ".join(o.pl for o in c.options)
-    once = (" (each contract once in the match, whoever chooses)" if c.once_in_match
-            else " (each contract once per chooser)" if c.once_each else "")
-    return f"{seat(c.by_text)} looks at his hand and chooses the contract: {names}{once}"
-
-
-def aspects(rs, name: str) -> dict:
-    """The contract's rules as ordered (aspect -> sentence) pairs."""
-    spec = rs.specs[name]
-    c = rs.contracts[name]
-    out: dict = {}
-    n = rs.hand_size
-    out["deal"] = f"{n} cards each, dealt one at a time starting with the dealer's left-hand neighbour"
-    out.update(c.aspects(rs, spec))
-    doubling = spec.doubling  # every deal type so far has the doubling round
-    if doubling is not None:
-        who = (f"a player may double another where `{' '.join(doubling.may_double.text.split())}`"
-               if doubling.may_double is not None else "each player but the dealer may double any other player")
-        again = "; a doubled player may redouble" if doubling.redouble else ""
-        twice = " (twice the difference if redoubled)" if doubling.redouble else ""
-        out["doubling"] = (f"before the first card, in turn from the dealer's left, {who}{again}; each bet pays the "
-                           f"difference of the two players' scores to the better one{twice}")
-        duty = doubling.duty
-        if duty is not None and duty.of == "every":
-            out["duty"] = (f"each player must double every other player at least {duty.times} times in every "
-                           f"{duty.over or duty.deals} deals, when he likes; a double still owed is forced in the "
-                           "last deals the other player deals")
-        elif duty is not None:
-            out["duty"] = (f"each player who may double the dealer must do so at least {duty.times} times in the "
-                           f"{duty.deals} deals the dealer deals in a row")
-        if doubling.if_undoubled == "split":
-            out["undoubled"] = ("if nobody doubles, the deal is not played: its total is shared among the players "
-                                "other than the dealer, each share rounded away from zero, the dealer taking the rest")
-    total = contract_total(c, rs.hand_size, rs.players, rs.deck)
-    if total is not None:
-        out["total"] = f"the points of one deal add up to {_signed(total)}"
-    return out
-
-
-def _score_words(rs, spec) -> list:
-    parts = []
-    for item in spec.score or ():
-        when = item.when
-        if item.per_trick is not None:
-            if when is not None:
-                parts.append(f"winning {tricks_when(when.text)}: {_pts(item.per_trick)} each")
-            else:
-                parts.append(f"each trick won: {_pts(item.per_trick)}")
-        elif item.per_card is not None:
-            extra = f" in {tricks_when(when.text)}" if when is not None else ""
-            what = cards(item.per_card.text)
-            each = "" if what.startswith("the ") else " each"
-            parts.append(f"{what} taken{extra}: {_pts(item.points)}{each}")
-        elif item.per_seat is not None:
-            parts.append(f"at the end each seat scores {_pts(item.per_seat)}")
-        elif item.include is not None:
-            names = [item.include] if isinstance(item.include, str) else item.include  # a name or a list
-            titles = [f"{rs.contracts[x].pl} ({'; '.join(_score_words(rs, rs.specs[x])) or 'nothing'})"
-                      for x in names if x in rs.contracts and x in rs.specs]
-            parts.append("everything that scores in " + ", ".join(titles) + ", added up")
-    return parts
+__all__ = ["explain", "diff", "aspects", "cards", "seat", "tricks_when", "PHASE_WORDS"]
 
 
 def _parts_words(rs) -> list:
@@ -192,21 +23,15 @@ def _parts_words(rs) -> list:
         title = p.pl or p.name or "part"
         if p.en:
             title += f" — {p.en}"
-        total = f", adding up to {_signed(p.total)}" if p.total is not None else ""
+        total = f", adding up to {signed(p.total)}" if p.total is not None else ""
         out.append((title, f"deals {p.first}–{p.last}{total}"))
     return out
-
-
-def _signed(n: int) -> str:
-    return f"{n:+d}" if n else "0"
 
 
 def explain(rs) -> str:
     """The whole ruleset as text for players."""
     lines = [rs.name, "=" * len(rs.name)]
     if rs.description_from:  # the base's words may be wrong for the variant: not shown as its own
-        import os
-
         lines += [f"A variant of {os.path.basename(rs.description_from)} (this file has no description of its own).", ""]
     elif rs.description:
         lines += [" ".join(rs.description.split()), ""]
@@ -216,7 +41,7 @@ def explain(rs) -> str:
     what = "The schedule has" if rs.until is not None else "A match is"
     lines.append(f"{what} {n} deal{'s' if n != 1 else ''}; the first dealer is {_first_dealer_words(rs)}.")
     if rs.total is not None:
-        lines.append(f"The final scores add up to {_signed(rs.total)}.")
+        lines.append(f"The final scores add up to {signed(rs.total)}.")
     for title, words in _parts_words(rs):
         lines.append(f"Part {title}: {words}.")
     lines.append("")
@@ -229,7 +54,7 @@ def explain(rs) -> str:
         lines.append(f"The schedule is played again and again until {_until_words(rs)}.")
         lines.append("")
     seen = set()
-    options = []
+    options: list = []
     again: list = []  # a run of repeated deals: [first, last, what]
 
     def close_run() -> None:

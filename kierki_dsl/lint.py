@@ -31,6 +31,7 @@ def expand(paths: Iterable[str]) -> tuple[list[str], list[str]]:
 
 
 def lint_file(path: str) -> list[Diagnostic]:
+    """Every finding about one ruleset file, in file order (none: the file is clean)."""
     from .ruleset.model import load_ruleset
 
     _, diags = load_ruleset(path)

@@ -104,7 +104,7 @@ class KierkiState(pyspiel.State):
         super().__init__(game)
         if core is None and isinstance(game.spec.ruleset, Ruleset):
             core = GameState(game.spec)
-        self.core = core  # a game of a seat's view (players/ismcts.py) gets its core set after
+        self.core = core  # a game of a seat's view (ismcts.py) gets its core set after
         self._rewards = [0.0] * game.num_players()
 
     def current_player(self):

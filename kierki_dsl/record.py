@@ -8,7 +8,6 @@ The deal's position in the ruleset's schedule says which contract it is. Everyth
 """
 from __future__ import annotations
 
-import json
 import os
 import tempfile
 from typing import Optional
@@ -47,6 +46,7 @@ def deal_entry(result) -> dict:
 
 
 def match_record(ruleset, seed: Optional[int], first_dealer: int, results) -> dict:
+    """A played match (its deals' results) as a JSON-ready record that ``replay`` checks."""
     totals = [0] * ruleset.players
     for r in results:
         totals = list(r.totals)

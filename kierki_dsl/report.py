@@ -1,23 +1,18 @@
 """Text and JSON reports of matches, replays and findings."""
 from __future__ import annotations
 
+import json
 from typing import Iterable, Optional
 
 from .cards import SUIT_NAMES
 from .diagnostics import Diagnostic, render
+from .words import contract_title  # noqa: F401  (kept importable from here)
 
 SEAT_LETTERS = "NESW"
 
 
 def seat_name(seat: int, players: int) -> str:
     return SEAT_LETTERS[seat] if players == 4 else f"P{seat}"
-
-
-def contract_title(c) -> str:
-    """'Polish name — English name'; the English name alone where no Polish name is given."""
-    if c.en and c.pl == c.name:  # no `pl:` in the ruleset (a game that is not Kierki)
-        return c.en
-    return f"{c.pl} — {c.en}" if c.en else c.pl
 
 
 def title_width(ruleset) -> int:
@@ -64,7 +59,7 @@ def standings(totals: Iterable[int], players: int) -> list[tuple[int, int, int]]
     """(place, seat, total), highest total first; equal totals share a place."""
     order = sorted(range(players), key=lambda s: (-list(totals)[s], s))
     totals = list(totals)
-    out = []
+    out: list = []
     for i, s in enumerate(order):
         place = i + 1
         if i and totals[s] == totals[order[i - 1]]:
@@ -82,8 +77,6 @@ def standings_text(totals, players: int) -> str:
 
 
 def match_json(ruleset, seed, first_dealer, results, warnings=()) -> str:
-    import json
-
     return json.dumps(
         {
             "ruleset": ruleset.name,

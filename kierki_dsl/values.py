@@ -9,6 +9,8 @@ a callable ``repr=`` is honoured).
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import attrs
 
 
@@ -32,11 +34,13 @@ def _declare(make, cls, options: dict):
     return apply if cls is None else apply(cls)
 
 
-def frozen(cls=None, **options):
-    """``attrs.frozen`` (immutable, slotted) with the shared ``__repr__``."""
-    return _declare(attrs.frozen, cls, options)
+if TYPE_CHECKING:  # a type checker reads @frozen and @define classes as the attrs classes they are
+    from attrs import define, frozen
+else:
+    def frozen(cls=None, **options):
+        """``attrs.frozen`` (immutable, slotted) with the shared ``__repr__``."""
+        return _declare(attrs.frozen, cls, options)
 
-
-def define(cls=None, **options):
-    """``attrs.define`` (mutable, slotted) with the shared ``__repr__``."""
-    return _declare(attrs.define, cls, options)
+    def define(cls=None, **options):
+        """``attrs.define`` (mutable, slotted) with the shared ``__repr__``."""
+        return _declare(attrs.define, cls, options)

@@ -559,7 +559,7 @@ def _seeded_match(path: str, setting: str, deals: int, monkeypatch, core: bool) 
             m.setattr(adapter_game, "core_from_view", lambda *args: None)
             m.setattr(stepper, "compiled_deal_out", lambda: None)
             if setting.startswith("ismcts"):
-                from kierki_dsl.players import ismcts
+                from kierki_dsl import ismcts
 
                 m.setattr(ismcts, "_rollouts", lambda mcts, np: mcts.RandomRolloutEvaluator)
         rs = Ruleset.load(str(ROOT / path))

@@ -9,7 +9,7 @@ import threading
 import attrs
 import pytest
 
-from kierki_dsl.deals import parse_deals
+from kierki_dsl.net.deals import parse_deals
 from kierki_dsl.interpreter.match import MatchRunner
 from kierki_dsl.net import sik
 from kierki_dsl.net.client import join

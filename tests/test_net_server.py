@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from kierki_dsl.deals import parse_deals
+from kierki_dsl.net.deals import parse_deals
 from kierki_dsl.interpreter.match import MatchRunner
 from kierki_dsl.net import sik
 from kierki_dsl.players.base import make_player

@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kierki_dsl.cards import parse_card
-from kierki_dsl.deals import DealsError, deal_types, parse_deals
+from kierki_dsl.net.deals import DealsError, deal_types, parse_deals
 from kierki_dsl.net import sik
 from kierki_dsl.ruleset.model import Ruleset
 

@@ -167,7 +167,7 @@ def test_ismcts_without_openspiel_is_a_clear_usage_error(monkeypatch):
         if name == "pyspiel" or name.split(".")[0] == "open_spiel":
             monkeypatch.setitem(sys.modules, name, None)  # as if the extra were not installed
     monkeypatch.delitem(base.PLAYERS, "ismcts", raising=False)
-    monkeypatch.delitem(sys.modules, "kierki_dsl.players.ismcts", raising=False)
+    monkeypatch.delitem(sys.modules, "kierki_dsl.ismcts", raising=False)
     with pytest.raises(KeyError, match=r"pip install 'kierki-dsl\[openspiel\]'"):
         base.make_player("ismcts")
 

@@ -10,7 +10,7 @@ import pytest
 
 from kierki_dsl.ruleset.format import ruleset_schema
 from kierki_dsl.ruleset.model import Ruleset
-from kierki_dsl.ruleset.schema import (
+from kierki_dsl.spec.schema import (
     Expr, ExprSource, List, MapOf, Obj, OneOf, Spec, Tagged, attr_name,
 )
 
@@ -63,7 +63,7 @@ def _whole_spec(path: str):
     """The validated spec of a whole ruleset file, as ``Ruleset.load`` builds it."""
     from kierki_dsl.diagnostics import Diagnostics
     from kierki_dsl.ruleset.model import load_tree
-    from kierki_dsl.ruleset.schema import Ctx
+    from kierki_dsl.spec.schema import Ctx
 
     diags = Diagnostics()
     _, root, _ = load_tree(path, diags)

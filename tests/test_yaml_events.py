@@ -12,7 +12,7 @@ import pytest
 import yaml
 
 from kierki_dsl.diagnostics import DiagnosticError
-from kierki_dsl.ruleset import yamlsafe
+from kierki_dsl.spec import yamlsafe
 
 ROOT = Path(__file__).resolve().parent.parent
 FILES = sorted(ROOT.glob("rulesets/**/*.yaml")) + sorted(ROOT.glob("tests/data/bad_inputs/*.yaml"))

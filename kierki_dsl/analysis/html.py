@@ -12,7 +12,7 @@ import base64
 import html
 import io
 
-from .text import HEADINGS, ORDER, SHARES, fmt
+from .text import HEADINGS, ORDER, fmt
 
 COLOURS = ("#1f77b4", "#d62728")  # A, B
 

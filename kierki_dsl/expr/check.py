@@ -186,7 +186,7 @@ class Checker:
         rt = self.check(node.right, scope)
         op = node.op
         if op in ("and", "or"):
-            for side, t in ((node.left, lt), (node.right, rt)):
+            for _side, t in ((node.left, lt), (node.right, rt)):
                 if t not in (ANY, BOOL):
                     self.error(node.op_start, "N404", f"operator {op!r} needs bool operands, got {t}")
             return BOOL

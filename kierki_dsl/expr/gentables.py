@@ -52,7 +52,7 @@ def _canonical_order(table) -> list:
     start = table.start_states["start"]
     order, seen = [start], {start}
     for state in order:
-        for symbol, (action, arg) in sorted(table.states[state].items()):
+        for _symbol, (action, arg) in sorted(table.states[state].items()):
             if action is Shift and arg not in seen:
                 seen.add(arg)
                 order.append(arg)

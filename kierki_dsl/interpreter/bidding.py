@@ -37,7 +37,7 @@ from typing import Optional
 
 from ..expr.types import INT, SEAT
 from ..expr.types import BOOL
-from ..ruleset.schema import Bool, Enum, Expr, Field, Int, Obj, Str
+from ..spec.schema import Bool, Enum, Expr, Field, Int, Obj, Str
 from ..values import frozen
 from . import scopes
 from .actions import ACCEPT, DECLINE, PASS, REFUSE, SELLER_WORDS, action_str, bid, bid_value, is_bid
@@ -148,7 +148,7 @@ def build_auction(spec, ctx, where: tuple) -> tuple[Optional[Auction], bool]:
     seller mistakes M622."""
     if spec is None:
         return None, True
-    from ..ruleset.schema import ExprSource
+    from ..spec.schema import ExprSource
 
     first = ctx.expr(spec.first or ExprSource("left(dealer)"), scopes.SEAT_EXPR, SEAT, where + ("first",))
     all_pass = ctx.expr(spec.if_all_pass or ExprSource("dealer"), scopes.SEAT_EXPR, SEAT,

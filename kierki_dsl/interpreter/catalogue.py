@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Optional
 
-from ..ruleset.schema import Field
+from ..spec.schema import Field
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..ruleset.build import BuildContext
@@ -105,13 +105,13 @@ class Contract:
 
     def title(self) -> str:
         """'Polish name — English name' (the English one alone for a game without Polish names)."""
-        from ..report import contract_title
+        from ..words import contract_title
 
         return contract_title(self)
 
     def words(self, rs) -> dict:
         """The rules of this slot in words, aspect by aspect (``kierki explain``, ``kierki diff``)."""
-        from ..explain import aspects
+        from ..words import aspects
 
         return aspects(rs, self.name)
 

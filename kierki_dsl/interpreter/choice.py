@@ -70,9 +70,9 @@ class Choice:
 
     def words(self, rs) -> dict:
         """The slot in words: who chooses among what."""
-        from ..explain import _choice_words
+        from ..words import choice_words
 
-        return {"choice": _choice_words(self)}
+        return {"choice": choice_words(self)}
 
     def block_total(self, count: int, cut: bool, computed: dict, players: int):
         """The fixed sum of ``count`` deals of this slot in a row: when every chooser names every

@@ -14,7 +14,7 @@ beyond the cards played, and replaying them declares the same things.
 from __future__ import annotations
 
 from ..expr.types import BOOL, INT, SUIT
-from ..ruleset.schema import Expr, Field, List, Obj, Str
+from ..spec.schema import Expr, Field, List, Obj, Str
 from ..values import frozen
 from . import scopes
 from .envs import declare_env

@@ -28,7 +28,7 @@ from __future__ import annotations
 from typing import Optional
 
 from ..expr.types import BOOL
-from ..ruleset.schema import Bool, Enum, Expr, Field, Int, Obj
+from ..spec.schema import Bool, Enum, Expr, Field, Int, Obj
 from ..values import frozen
 from . import scopes
 from .actions import DONE, DOUBLE_BASE, REDOUBLE_BASE, action_str, double, redouble

@@ -17,7 +17,7 @@ from typing import Optional
 
 from ..cards import card_str
 from ..expr.types import BOOL
-from ..ruleset.schema import Expr, Field, Int, Obj
+from ..spec.schema import Expr, Field, Int, Obj
 from ..values import frozen
 from . import scopes
 from .actions import DONE, expose, exposed_card, is_expose

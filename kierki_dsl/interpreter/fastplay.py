@@ -25,7 +25,6 @@ from typing import Callable, Optional
 
 from ..cards import fill_suit_cards
 from .legality import DISCARD, FOLLOW, LEAD
-from .trickkernel import add_seat_scores
 
 RANKS = tuple(map(fill_suit_cards()[0].__getitem__, range(8192)))  # suit 0's card ids are its ranks
 POP = tuple(len(t) for t in RANKS)

@@ -17,7 +17,7 @@ import attrs
 from ..cards import RANK_NAMES, SUIT_MASK, SUIT_NAMES, card_list, card_str
 from ..expr import CARD_SCOPE
 from ..expr.types import BOOL, SEAT
-from ..ruleset.schema import Bool, Enum, Expr, ExprSource, Field, Int, List, RankKind
+from ..spec.schema import Bool, Enum, Expr, ExprSource, Field, Int, List, RankKind
 from ..values import frozen
 from . import scopes
 from .actions import PASS, IllegalAction, action_str, is_bet

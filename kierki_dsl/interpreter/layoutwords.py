@@ -3,7 +3,7 @@ contract's rules through ``LayoutContract.aspects``."""
 from __future__ import annotations
 
 from ..cards import RANK_NAMES
-from ..explain import cards, seat
+from ..words import cards, seat
 
 
 def aspects(c, rs, spec) -> dict:

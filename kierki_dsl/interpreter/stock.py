@@ -24,7 +24,7 @@ import random
 from typing import Optional
 
 from ..cards import FULL_DECK, bits, popcount
-from ..ruleset.schema import Enum, Field, Int, Obj
+from ..spec.schema import Enum, Field, Int, Obj
 from ..values import frozen
 
 STOCK = Obj(

@@ -15,7 +15,7 @@ import attrs
 from ..cards import SUIT_NAMES
 from ..expr import RuleRuntimeError
 from ..expr.types import BOOL, INT, SEAT
-from ..ruleset.schema import Bool, Enum, Expr, Field, Int, List, Obj, OneOf, Str
+from ..spec.schema import Bool, Enum, Expr, Field, Int, List, Obj, OneOf, Str
 from ..values import frozen
 from . import scopes
 from .catalogue import Contract, DealType, register
@@ -26,7 +26,7 @@ from .exposure import EXPOSURE, Exposure, build_exposure
 from .stock import STOCK, Stock, build_stock
 from .unheld import check_unheld
 from .doubling import DOUBLING, Doubling, build_doubling
-from .envs import NOBODY, card_scoring_env, seat_env, trick_env
+from .envs import NOBODY, card_scoring_env, trick_env
 
 SUIT_CHOICES = ("none",) + SUIT_NAMES
 
@@ -573,7 +573,7 @@ def _passing(spec, ctx, w) -> Optional[PassCards]:
 
 
 def _default_lead():
-    from ..ruleset.schema import ExprSource
+    from ..spec.schema import ExprSource
 
     return ExprSource("left(dealer)")
 

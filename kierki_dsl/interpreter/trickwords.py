@@ -3,7 +3,7 @@ contract's rules through ``TrickContract.aspects``."""
 from __future__ import annotations
 
 from ..cards import RANK_MASK, RANK_NAMES, SUIT_NAMES
-from ..explain import PHASE_WORDS, _score_words, cards, seat
+from ..words import PHASE_WORDS, cards, score_words, seat
 
 
 def aspects(c, rs, spec) -> dict:
@@ -63,7 +63,7 @@ def aspects(c, rs, spec) -> dict:
             out[f"rule {i + 1}"] = f"{r.reason}{only}{fallback}"
         else:
             out[f"rule {i + 1}"] = f"{PHASE_WORDS[r.phase]}{when} a player {verb} {pred}{fallback}"
-    out["scoring"] = "; ".join(_score_words(rs, spec)) or "nothing scores"
+    out["scoring"] = "; ".join(score_words(rs, spec)) or "nothing scores"
     if spec.exposure is not None:
         from .exposure import exposure_words
 

@@ -18,7 +18,7 @@ HOLDERS = "holders"  # the env key ``holder()`` reads (``expr.builtins``)
 def check_unheld(ctx, where: tuple, first_lead, called_by, widow, stock, deck_cards: int, players: int) -> None:
     """Report M634 for each seat rule of a trick contract that reads ``holder()`` when a card
     may be in no hand (``widow``/``stock``: the compiled rules, or None)."""
-    for field, expr, why in _read_too_early(first_lead, called_by, widow, stock, deck_cards, players):
+    for field, _expr, why in _read_too_early(first_lead, called_by, widow, stock, deck_cards, players):
         ctx.error(where + field, "M634", f"holder() may name nobody here: {why}",
                   "name the seat another way (dealer, left(dealer), bidder)")
 

@@ -19,7 +19,7 @@ from typing import Optional
 
 from ..cards import bits
 from ..expr.types import SEAT
-from ..ruleset.schema import Bool, Enum, Expr, Field, Int, Obj
+from ..spec.schema import Bool, Enum, Expr, Field, Int, Obj
 from ..values import frozen
 from . import scopes
 
@@ -81,7 +81,7 @@ def build_widow(spec, ctx, where: tuple, has_auction: bool) -> tuple[Optional[Wi
     """(the rule or None, whether it compiled); M633 for a widow that cannot work."""
     if spec is None:
         return None, True
-    from ..ruleset.schema import ExprSource
+    from ..spec.schema import ExprSource
 
     taker = ctx.expr(spec.taken_by or ExprSource("bidder"), scopes.SEAT_EXPR, SEAT, where + ("taken_by",))
     if taker is None:
@@ -110,7 +110,7 @@ def build_widow(spec, ctx, where: tuple, has_auction: bool) -> tuple[Optional[Wi
 
 def words(spec) -> str:
     """The widow in words (``kierki explain``, ``kierki diff``)."""
-    from ..explain import seat
+    from ..words import seat
 
     who = seat(spec.taken_by.text) if spec.taken_by is not None else "its winner"
     lies = "face up" if spec.face_up else "face down"

@@ -52,7 +52,7 @@ def seat_bots(specs: list) -> dict:
 
 def load_types(ruleset, spec: Optional[str]) -> dict:
     """``--deal-types``: deal type digit -> contract (by default the schedule's entries)."""
-    from ..deals import DealsError, deal_types
+    from .deals import DealsError, deal_types
 
     try:
         return deal_types(ruleset, spec)
@@ -64,7 +64,7 @@ def load_deals(path: Optional[str], ruleset, types_spec: Optional[str] = None):
     """The fixed deals of a match file, or None."""
     if path is None:
         return None
-    from ..deals import DealsError, read_deals
+    from .deals import DealsError, read_deals
 
     types = load_types(ruleset, types_spec)
     if not os.path.isfile(path):
@@ -152,7 +152,7 @@ async def _serve(table, ruleset, host, port, timeout, types) -> int:
 
 
 def _deals_print(path: Optional[str]) -> Optional[str]:
-    from ..deals import fingerprint
+    from .deals import fingerprint
 
     return fingerprint(path) if path else None
 

@@ -17,7 +17,7 @@ class SeatKnowledge:
     """What one seat knows of the current deal, from ``DEAL``, ``TRICK`` and ``TAKEN``."""
 
     def __init__(self, ruleset, seat: int, types: Optional[dict] = None):
-        from ..deals import deal_types
+        from .deals import deal_types
 
         self.ruleset = ruleset
         self.types = types if types is not None else deal_types(ruleset)

@@ -108,7 +108,7 @@ class Reporter:
 
 def sik_problem(ruleset, deals, types: Optional[dict] = None) -> Optional[str]:
     """Why this ruleset (with these fixed deals, or its schedule) cannot be played over SIK, or None."""
-    from ..deals import type_of_contract
+    from .deals import type_of_contract
     from ..interpreter.protocol import CompiledContract
 
     if ruleset.players != 4 or ruleset.hand_size != 13:
@@ -183,7 +183,7 @@ class SikServer:
 
     def __init__(self, table, ruleset, timeout: float = 5.0, reporter: Optional[Reporter] = None,
                  types: Optional[dict] = None):
-        from ..deals import type_of_contract
+        from .deals import type_of_contract
 
         self.table = table
         self.timeout = timeout

@@ -24,9 +24,10 @@ import random
 
 PLAYERS: dict = {}
 # players whose module needs an optional extra: imported only when asked for by name
-# name -> the module of this package that registers it, imported when first asked for
-# (``ismcts`` needs the [openspiel] extra); asking only for these never scans for plug-ins
-LAZY_PLAYERS = {"heuristic": "heuristic", "search": "search", "human": "human", "ismcts": "ismcts"}
+# name -> the module that registers it (relative: of this package), imported when first asked
+# for (``ismcts`` needs the [openspiel] extra and plays through the OpenSpiel adapter, a layer
+# above the players); asking only for these never scans for plug-ins
+LAZY_PLAYERS = {"heuristic": ".heuristic", "search": ".search", "human": ".human", "ismcts": "kierki_dsl.ismcts"}
 
 
 def register_player(cls):
@@ -143,7 +144,7 @@ def make_player(spec: str) -> Player:
     if name in LAZY_PLAYERS and name not in PLAYERS:
         import importlib
 
-        importlib.import_module(__package__ + "." + LAZY_PLAYERS[name])
+        importlib.import_module(LAZY_PLAYERS[name], __package__)
     if name not in PLAYERS:  # another package's or module's player: scan for them once
         load_plugins()
     cls = PLAYERS.get(name)

@@ -2,13 +2,14 @@
 from __future__ import annotations
 
 import os
+import re
 from typing import Any, Optional
 
 from ..diagnostics import ERROR, WARNING, Diagnostic, Diagnostics, Pos, did_you_mean
 from ..expr import ExprText, compile_expr
 from ..expr.types import Scope, Type
-from .schema import ExprSource, Scalar
-from .yamlsafe import node_path
+from ..spec.schema import ExprSource, Scalar
+from ..spec.yamlsafe import node_path
 
 
 #: A contract's keys that decide its declared and computed total: with an error in one of
@@ -109,8 +110,6 @@ class BuildContext:
 
     def _extends(self) -> Optional[Pos]:
         """The position of the linted file's ``extends`` key."""
-        import re
-
         root = self.nodes.get(())
         src = getattr(root, "source", None)
         if src is None or os.path.abspath(src.path) != os.path.abspath(self.path):

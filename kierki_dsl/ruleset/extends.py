@@ -11,7 +11,7 @@ import os
 from typing import Callable
 
 from ..diagnostics import Diagnostic, DiagnosticError, Diagnostics
-from .yamlsafe import Map, Node, Scalar
+from ..spec.yamlsafe import Map, Node, Scalar
 
 MAX_CHAIN = 8
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import functools
 
-from .schema import Bool, CardKind, Enum, Expr, Field, Int, List, MapOf, Obj, OneOf, RankKind, SeatOrRandom, Str, Tagged
+from ..spec.schema import Bool, CardKind, Enum, Expr, Field, Int, List, MapOf, Obj, OneOf, RankKind, SeatOrRandom, Str, Tagged
 
 FORMAT_VERSION = 1
 

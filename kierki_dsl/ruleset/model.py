@@ -2,18 +2,19 @@
 from __future__ import annotations
 
 import os
-from typing import Optional
+from typing import Any, Optional
 
 import attrs
 
 from ..cards import FULL_DECK, RANK_MASK, RANK_NAMES, popcount
 from ..diagnostics import Diagnostic, DiagnosticError, Diagnostics
+from ..expr.types import BOOL, SEAT
 from ..values import frozen
-from . import yamlsafe
+from ..spec import yamlsafe
 from .build import BuildContext
 from .format import ruleset_schema
-from .schema import ExprSource
-from .schema import INVALID, Ctx
+from ..spec.schema import ExprSource
+from ..spec.schema import INVALID, Ctx
 
 
 @frozen(eq=False)
@@ -32,7 +33,7 @@ class Ruleset:
     contracts: dict  # name -> compiled contract
     total: Optional[int]
     source: Optional[yamlsafe.Source] = attrs.field(default=None, repr=False)
-    until: object = None  # compiled match end condition (the schedule repeats until it holds)
+    until: Any = None  # compiled match end condition (the schedule repeats until it holds)
     max_deals: int = 0
     deals_per_dealer: int = 1
     series: int = 1  # the schedule is played this many times, each series one dealer on
@@ -45,7 +46,7 @@ class Ruleset:
     until_text: str = attrs.field(default="", repr=False)  # match.until as written, for explain/diff
     #: match.first_dealer as a compiled seat expression over the first deal's hands (else None),
     #: and as written
-    first_dealer_expr: object = attrs.field(default=None, repr=False)
+    first_dealer_expr: Any = attrs.field(default=None, repr=False)
     first_dealer_text: str = attrs.field(default="", repr=False)
 
     @property
@@ -191,11 +192,10 @@ def compile_tree(path: str, src, root, diags: Diagnostics, texts=()) -> Optional
     if popcount(deck) % players and table_known:
         bctx.error(("deck",) if ("deck",) in ctx.nodes else ("players",), "M610",
                    f"{popcount(deck)} cards do not deal evenly to {players} players")
-    first = match.first_dealer if match else "random"
+    first: Any = match.first_dealer if match else "random"
     first_dealer = None if first == "random" else first  # 'random', a seat or an expression
     first_expr = None
     if isinstance(first_dealer, ExprSource):
-        from ..expr.types import SEAT
         from ..interpreter.scopes import SEAT_EXPR
 
         first_expr = bctx.expr(first_dealer, SEAT_EXPR, SEAT, ("match", "first_dealer"))
@@ -204,7 +204,6 @@ def compile_tree(path: str, src, root, diags: Diagnostics, texts=()) -> Optional
         bctx.error(("match", "first_dealer"), "S204", f"first_dealer {first_dealer} is not a seat (0..{players - 1})")
     until = None
     if match and match.until is not None:
-        from ..expr.types import BOOL
         from ..interpreter.scopes import MATCH_END
 
         until = bctx.expr(match.until, MATCH_END, BOOL, ("match", "until"))
@@ -259,7 +258,6 @@ def _inherited_from(node, path: str) -> str:
 
 
 def _choice(spec, compiled: dict, bctx, where: tuple):
-    from ..expr.types import SEAT
     from ..interpreter.choice import Choice
     from ..interpreter.scopes import SEAT_EXPR
 

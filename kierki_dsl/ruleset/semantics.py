@@ -1,10 +1,12 @@
 """Rule semantics computed from the ruleset itself: totals, dead rules, impossible settings."""
 from __future__ import annotations
 
+import os
 from typing import Optional
 
 from ..diagnostics import Diagnostics, did_you_mean
 from ..interpreter.catalogue import DEAL_TYPES
+from ..spec.yamlsafe import node_path
 from .format import MATCH
 
 
@@ -37,7 +39,7 @@ def range_total(schedule: list, computed: dict, players: int, first: int, last: 
     return total
 
 
-def check_ruleset(spec: dict, compiled: dict, schedule: list, bctx, hand_size: int, diags: Diagnostics) -> None:
+def check_ruleset(spec, compiled: dict, schedule: list, bctx, hand_size: int, diags: Diagnostics) -> None:
     """Semantic checks that need the compiled contracts; findings go to ``diags``."""
     players, deck = bctx.players, bctx.deck
     contracts_spec = bctx.specs
@@ -100,7 +102,7 @@ def check_unused(spec, bctx) -> None:
         scheduled.add(entry if isinstance(entry, str) else entry.contract)  # a name, or an entry's spec
         if not isinstance(entry, str) and entry.choose is not None:
             scheduled.update(entry.choose.from_ or ())
-    included = set()
+    included: set = set()
     for s in bctx.specs.values():
         included.update(DEAL_TYPES[s.type].included(s))
     played = scheduled | included
@@ -151,10 +153,6 @@ REASON_OF = {"lead_ban": "lead_ban_reason"}
 def check_inherited_reasons(bctx) -> None:
     """M624: a variant that rewrites a rule but inherits its reason from the base would tell
     players the base's rule."""
-    import os
-
-    from .yamlsafe import node_path
-
     here = os.path.abspath(bctx.path)
     for name in bctx.specs:
         for rule, reason in REASON_OF.items():

@@ -91,7 +91,7 @@ def lint_upload(name: str, text: str, workdir: Optional[str] = None) -> Upload:
 
     ``extends`` is refused (an upload must be the whole ruleset: it may not read files of the
     server). The size and depth limits are the loader's own."""
-    from ..ruleset import yamlsafe
+    from ..spec import yamlsafe
     from ..ruleset.model import load_ruleset
 
     shown = upload_name(name)

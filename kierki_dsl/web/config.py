@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import attrs
 
-from ..ruleset.yamlsafe import MAX_BYTES
+from ..spec.yamlsafe import MAX_BYTES
 from ..values import frozen
 
 BOTS = ("random", "heuristic", "search")

@@ -33,7 +33,7 @@ def match_frames(ruleset, record: dict, actions: list) -> list:
     m = Match(ruleset, int(record["seed"]))
     n = ruleset.players
     deals: list = []
-    for _, seat, action in actions:
+    for _, _seat, action in actions:
         if m.over:
             break
         state = m.state

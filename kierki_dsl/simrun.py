@@ -2,16 +2,18 @@
 
 The commands (``simulate``, ``compare``) call ``run``; it returns what finished (game tuples
 in game order, one GameResult per ruleset, and their measures) and whether it was interrupted.
+It drives ``simulate``, which fills ``analysis``'s rows: it sits above both.
 """
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import sys
 import time
 from typing import Callable, Optional
 
-from ..values import frozen
+from .values import frozen
 
 
 @frozen
@@ -49,9 +51,7 @@ def _progress(total: int) -> Callable:
 
 
 def _keep_records(folder: str) -> Callable:
-    import json
-
-    from ..record import write_atomic
+    from .record import write_atomic
 
     def keep(batch) -> None:
         os.makedirs(folder, exist_ok=True)
@@ -65,7 +65,7 @@ def _keep_records(folder: str) -> Callable:
 def run(plan: Plan) -> tuple:
     """(a ``rows.Batch`` of the games in game order with their measures, interrupted?).
     Ctrl-C keeps the batches that finished."""
-    from ..simulate import merge, run_batches
+    from .simulate import merge, run_batches
 
     done: list = []
     tick = _progress(plan.games)

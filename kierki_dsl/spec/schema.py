@@ -385,8 +385,8 @@ def spec_class(name: str, keys: tuple) -> type:
     # a dozen at start-up)
     cls = attrs.make_class(name, {attr_name(k): attrs.field() for k in keys}, bases=(Spec,), frozen=True,
                            slots=True, repr=False, eq=False, init=False)
-    cls.__repr__ = field_repr
-    cls.keys = keys
+    cls.__repr__ = field_repr  # type: ignore[method-assign,assignment]
+    cls.keys = keys  # type: ignore[attr-defined]
     return cls
 
 

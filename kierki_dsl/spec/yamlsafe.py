@@ -424,7 +424,7 @@ def _build(src: Source, events: Iterator, errors: list):
             if len(stack) >= MAX_DEPTH:
                 fatal(ev.start_mark, "Y112", f"nesting deeper than {MAX_DEPTH} levels")
             pos = _mpos(ev.start_mark)
-            node = Map({}, {}, pos, src) if isinstance(ev, yaml.MappingStartEvent) else Seq([], pos, src)
+            node: Node = Map({}, {}, pos, src) if isinstance(ev, yaml.MappingStartEvent) else Seq([], pos, src)
             attach(node, ev)
             stack.append([node, None])
         elif isinstance(ev, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):

@@ -15,15 +15,18 @@ Settings: ``ismcts:200`` simulations per decision (default 100; reproducible for
 ``ismcts:0.2s`` think time per decision (not reproducible, for equal-time comparisons).
 Passing, trump calls, bets and contract choices are left to the heuristic player, as in
 ``search``.
+
+It lives above ``kierki_dsl.players`` (beside ``kierki_dsl.openspiel``, which it plays through),
+not in it: ``players.base.LAZY_PLAYERS`` names this module, as an installed plug-in would be named.
 """
 from __future__ import annotations
 
 import random
 import time
 
-from ..adapters.game import GameState, view_spec
-from .base import WithFallback, register_player, thinking_budget
-from .search import sample_hands
+from .adapters.game import GameState, view_spec
+from .players.base import WithFallback, register_player, thinking_budget
+from .players.search import sample_hands
 
 DEFAULT_SIMULATIONS = 100
 
@@ -34,7 +37,7 @@ def _openspiel():
         import numpy as np
         from open_spiel.python.algorithms import ismcts, mcts
 
-        from .. import openspiel as kos
+        from . import openspiel as kos
     except ImportError:
         raise ValueError("ismcts needs OpenSpiel: pip install 'kierki-dsl[openspiel]'") from None
     return np, ismcts, mcts, kos
@@ -78,14 +81,14 @@ class ISMCTSPlayer(WithFallback):
 
 def _world(game, contract, view, rng: random.Random):
     """An OpenSpiel state of the view's deal with the unseen cards drawn at random."""
-    from ..openspiel import KierkiState
+    from .openspiel import KierkiState
 
     return KierkiState(game, GameState.from_view(game.spec, contract, view, sample_hands(view, rng)))
 
 
 def _scale(view, contract) -> float:
     """The typical size of a seat's score in this deal: the contract's points per seat."""
-    from ..ruleset.semantics import contract_total
+    from .ruleset.semantics import contract_total
 
     total = contract_total(contract, view.tricks_total or 13, view.players, view.deck)
     return max(1.0, abs(total) / view.players) if total else 10.0

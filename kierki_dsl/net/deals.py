@@ -14,8 +14,8 @@ import hashlib
 import os
 from typing import Optional
 
-from .interpreter.match import FixedDeal
-from .net.sik import SEATS, card_text, parse_cards
+from ..interpreter.match import FixedDeal
+from .sik import SEATS, card_text, parse_cards
 
 MAX_BYTES = 1 << 20
 
@@ -66,7 +66,7 @@ def parse_deals(data: bytes, ruleset, path: str = "<deals>", types: Optional[dic
 def deal_types(ruleset, spec: Optional[str] = None) -> dict:
     """Deal type digit -> compiled contract. By default type ``t`` is the ruleset's ``t``-th
     schedule entry; ``spec`` (``"1=no_tricks,2=no_hearts"``) names them instead."""
-    from .interpreter.protocol import CompiledContract
+    from ..interpreter.protocol import CompiledContract
 
     if spec is None:
         pairs = [(t, c) for t, c in enumerate(ruleset.schedule[:9], start=1)]
