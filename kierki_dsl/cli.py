@@ -9,6 +9,7 @@ Heavy modules are imported inside the commands so that ``kierki --help`` stays f
 """
 from __future__ import annotations
 
+import ipaddress
 import os
 import sys
 from enum import Enum
@@ -775,8 +776,6 @@ def _web_command(port, host, db, rulesets, max_tables, idle, bot_delay, keep_day
 
 def _network(text: str) -> Optional[str]:
     """An IP address or network as a network (``10.0.0.1`` -> ``10.0.0.1/32``), or None."""
-    import ipaddress
-
     try:
         return str(ipaddress.ip_network(text.strip(), strict=False))
     except ValueError:

@@ -26,8 +26,15 @@ the protocol leaves a choice (documented in docs/network.md):
 from __future__ import annotations
 
 import asyncio
+import struct
 import sys
 from concurrent.futures import ThreadPoolExecutor
+
+try:  # POSIX only: the kernel's send queue is read where the system can tell
+    import fcntl
+    import termios
+except ImportError:  # pragma: no cover
+    fcntl = termios = None  # type: ignore[assignment]
 from datetime import datetime
 from typing import Optional
 
@@ -79,10 +86,6 @@ def _kernel_queue(sock) -> int:
     """Bytes in the socket's kernel send queue, not yet acknowledged by the peer (Linux
     ``SIOCOUTQ``; 0 where the system cannot tell)."""
     try:
-        import fcntl
-        import struct
-        import termios
-
         return struct.unpack("i", fcntl.ioctl(sock.fileno(), termios.TIOCOUTQ, b"\0\0\0\0"))[0]
     except (ImportError, AttributeError, OSError, ValueError):
         return 0

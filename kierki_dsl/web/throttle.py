@@ -8,6 +8,7 @@ own address (``X-Forwarded-For``) is counted; forwarded headers from anyone else
 """
 from __future__ import annotations
 
+import ipaddress
 import math
 import time
 from collections import OrderedDict
@@ -43,8 +44,6 @@ class PerClient:
 def client_key(host: str) -> str:
     """The address a client is counted under: an IPv6 address by its /64 (one customer's
     network, which hands its machines any number of addresses), any other as it is."""
-    import ipaddress
-
     try:
         ip = ipaddress.ip_address(host)
     except ValueError:
