@@ -80,3 +80,65 @@ def test_lint_clean_mutants_step_alike_on_the_core_and_the_interpreter(tmp_path)
                 raise AssertionError(f"{f.name}, mutant {case}: {type(e).__name__}: {e}") from e
         f.write_bytes(original)
     assert compared >= 100, compared
+
+
+EXTREME_TEMPLATE = """kierki: 1
+name: extremes
+players: 4
+match: {schedule: [c]}
+contracts:
+  c:
+    pass_cards: {count: 2, rotation: [left]}
+    score:
+      - per_card: card.suit == hearts
+        points: "POINTS"
+      - per_trick: "TRICK"
+      - per_seat: "SEAT"
+"""
+
+
+def _extreme(rng) -> str:
+    """An int expression near the limits: literals up to 18 digits, products, signs, names."""
+    def atom():
+        k = rng.choice((1, 3, 6, 9, 10, 11, 12, 13, 17, 18))
+        n = rng.choice((10**k - 1, 10**k // 2, 10**(k - 1) + 7))
+        return rng.choice((str(n), f"-{n}", "tricks_taken", "trick.number", "players", "1"))
+    parts = [atom() for _ in range(rng.randint(1, 3))]
+    ops = [rng.choice((" * ", " + ", " - ", " / ")) for _ in parts[1:]]
+    return parts[0] + "".join(o + p for o, p in zip(ops, parts[1:]))
+
+
+@needs_core
+def test_integer_extremes_are_refused_by_lint_or_play_alike(tmp_path):
+    """Scores built of integer extremes: lint refuses those that could pass the score limit
+    (M642, located); those it lets through play alike on the core and the interpreter, with
+    scores inside the limit (nothing wraps, nothing overflows)."""
+    from kierki_dsl.interpreter.scorebound import SCORE_LIMIT
+
+    rng = random.Random(28)
+    path = tmp_path / "extremes.yaml"
+    refused = played = 0
+    for case in range(60):
+        text = EXTREME_TEMPLATE
+        for key, scope in (("POINTS", "trick"), ("TRICK", "trick"), ("SEAT", "seat")):
+            expr = _extreme(rng)
+            if scope == "trick":
+                expr = expr.replace("tricks_taken", "trick.number")
+            else:
+                expr = expr.replace("trick.number", "tricks")
+            text = text.replace(key, expr)
+        path.write_text(text)
+        errors = [d for d in lint_file(str(path)) if d.severity == "error"]
+        if errors:
+            assert {d.code for d in errors} <= {"M642", "M623"}, (case, text, errors)
+            refused += 1
+            continue
+        rs = Ruleset.load(str(path))
+        contract = rs.contracts["c"]
+        for seed in range(2):
+            _compare(rs, contract, seed)
+            core, _ = _deal(rs, contract, seed)
+            scores = core.play_out(random.Random(seed).getrandbits)
+            assert all(abs(s) <= SCORE_LIMIT for s in scores), (case, text, scores)
+        played += 1
+    assert refused >= 10 and played >= 10, (refused, played)
