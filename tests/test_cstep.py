@@ -794,3 +794,32 @@ def test_scores_past_the_limit_are_declined_by_the_core():
     assert asked and min(asked[0]) == -SCORE_LIMIT  # nothing added past it, nothing wrapped
     with pytest.raises(RuntimeError, match="stopped on an error"):
         s.legal_actions()
+
+
+@needs_core
+def test_a_callback_may_read_the_core_but_not_step_it():
+    """A callback that steps the core it is called from (it would write past a trick) is refused;
+    reading it is fine."""
+    _, core = _hearts_core()
+    plan, ctx, hands = core.ctx.compiled.plan, core.ctx, core.hands
+    seen = []
+
+    def begin(c):
+        seen.append(list(c.hands))
+        c.apply_action(0)
+
+    fresh = stepper.Stepper.__new__(stepper.Stepper)
+    with pytest.raises(RuntimeError, match="in the middle of a step"):
+        fresh.__init__(plan, _Ctx(ctx, _begin=begin), hands, 0, 1, 0, 0)
+    assert seen == [hands]
+    with pytest.raises(RuntimeError, match="not initialised"):
+        fresh.legal_actions()
+
+    def at_trick(c, *args):
+        if c.trick_no > 1:
+            c.clone()
+        return ctx._at_trick(c, *args)
+
+    playing = stepper.Stepper(plan, _Ctx(ctx, _at_trick=at_trick), hands, 0, 1, 0, 0)
+    with pytest.raises(RuntimeError, match="in the middle of a step"):
+        playing.random_playout(random.Random(3).getrandbits)

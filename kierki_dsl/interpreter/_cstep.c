@@ -302,6 +302,7 @@ typedef struct {
     unsigned char *acts;         /* every action applied, in order */
     int nacts, cap;
     int failed;                  /* an action stopped half-way (a callback raised): the deal is broken */
+    int busy;                    /* in the middle of a step: a callback may read the core, not step it */
 } Core;
 
 static PyTypeObject CoreType;
@@ -312,6 +313,10 @@ static int ready(Core *self)
 {
     if (self->plan == NULL || self->acts == NULL) {
         PyErr_SetString(PyExc_RuntimeError, "the step core was not initialised");
+        return 0;
+    }
+    if (self->busy) {
+        PyErr_SetString(PyExc_RuntimeError, "the step core is in the middle of a step: a callback may not step it");
         return 0;
     }
     if (self->failed || (self->progs == NULL && self->phase == PH_PLAY)) {
@@ -606,7 +611,10 @@ static int Core_init(Core *self, PyObject *args, PyObject *kw)
     self->direction = direction;
     self->pass_count = pass_count;
     self->pass_step = pass_step;
-    if (core_start(self, plan, ctx, hands, dealer, pos) == 0)
+    self->busy = 1;
+    int err = core_start(self, plan, ctx, hands, dealer, pos);
+    self->busy = 0;
+    if (err == 0)
         return 0;
     /* undone: a failed __init__ leaves a bare core, which every method refuses */
     Py_CLEAR(self->plan);
@@ -726,11 +734,9 @@ static int legal_mask(Core *self, uint64_t *out)
     return 0;
 }
 
-static PyObject *Core_legal_actions(Core *self, PyObject *unused)
+static PyObject *legal_actions_step(Core *self, PyObject *unused)
 {
     uint64_t m;
-    if (!ready(self))
-        return NULL;
     if (self->phase == PH_CALL)  /* in the contract's order of choices */
         return callback(self, "_call_actions", "()");
     if (legal_mask(self, &m) < 0)
@@ -908,11 +914,9 @@ static PyObject *illegal(Core *self, PyObject *action)
     return NULL;
 }
 
-static PyObject *Core_apply_action(Core *self, PyObject *arg)
+static PyObject *apply_action_step(Core *self, PyObject *arg)
 {
     long a = -1;
-    if (!ready(self))
-        return NULL;
     if (PyLong_Check(arg)) {
         a = PyLong_AsLong(arg);
         if (a == -1 && PyErr_Occurred()) {
@@ -941,10 +945,8 @@ static PyObject *Core_apply_action(Core *self, PyObject *arg)
 /* play_legal(action): an action taken from legal_actions, not checked against the
  * rules again (search); only that it is a card of the hand on turn (or a call in a
  * trump call), so that nothing outside the deal's tables is ever read. */
-static PyObject *Core_play_legal(Core *self, PyObject *arg)
+static PyObject *play_legal_step(Core *self, PyObject *arg)
 {
-    if (!ready(self))
-        return NULL;
     long a = PyLong_AsLong(arg);
     if (a == -1 && PyErr_Occurred())
         return NULL;
@@ -1078,10 +1080,8 @@ static int playout_call(Core *self, PyObject *grb)
     return call_trump(self, (int)action) < 0 ? broken(self) : 0;
 }
 
-static PyObject *Core_random_playout(Core *self, PyObject *grb)
+static PyObject *random_playout_step(Core *self, PyObject *grb)
 {
-    if (!ready(self))
-        return NULL;
     while (self->phase != PH_DONE) {
         int err = self->phase == PH_PASS ? playout_passes(self, grb)
                   : self->phase == PH_CALL ? playout_call(self, grb) : playout_card(self, grb);
@@ -1132,10 +1132,8 @@ static int thumb_card(const Core *self, uint64_t m)
  * does, drawing the same bits: one legal card is played without a draw; a lead draws the
  * k-th legal card (getrandbits(32)); in a trick, getrandbits(2) == 0 draws one likewise,
  * else the rule of thumb picks. The scores. */
-static PyObject *Core_thumb_playout(Core *self, PyObject *grb)
+static PyObject *thumb_playout_step(Core *self, PyObject *grb)
 {
-    if (!ready(self))
-        return NULL;
     while (self->phase != PH_DONE) {
         if (self->phase != PH_PLAY) {
             PyErr_SetString(PyExc_ValueError, "the rule-of-thumb playout starts in play");
@@ -1184,15 +1182,34 @@ static PyObject *Core_current_player(Core *self, PyObject *unused)
 
 static PyObject *Core_returns(Core *self, PyObject *unused) { return scores_list(self); }
 
-static PyObject *Core_legal_mask(Core *self, PyObject *unused)
+static PyObject *legal_mask_step(Core *self, PyObject *unused)
 {
     uint64_t m;
-    if (!ready(self))
-        return NULL;
     if (legal_mask(self, &m) < 0)
         return NULL;
     return PyLong_FromUnsignedLongLong(m);
 }
+
+
+/* Every method that may step the core or call back into Python: the core checked first
+ * (initialised, not broken, not in the middle of a step), then marked busy while it runs, so
+ * that a callback may read the core but not step it (re-entered, it would write past a trick). */
+#define GUARDED(name)                                                      \
+    static PyObject *Core_##name(Core *self, PyObject *arg)                \
+    {                                                                      \
+        if (!ready(self))                                                  \
+            return NULL;                                                   \
+        self->busy = 1;                                                    \
+        PyObject *r = name##_step(self, arg);                              \
+        self->busy = 0;                                                    \
+        return r;                                                          \
+    }
+GUARDED(legal_actions)
+GUARDED(apply_action)
+GUARDED(play_legal)
+GUARDED(random_playout)
+GUARDED(thumb_playout)
+GUARDED(legal_mask)
 
 /* A copy: state copied, plan, context and programs shared (they are never changed
  * but for empty program slots filled, as every copy would fill them). */
