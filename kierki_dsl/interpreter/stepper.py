@@ -18,11 +18,13 @@ is rare: a trick's programs (once per situation of ``legality.Legality.key``), d
 points, an early end, seat scoring (once per trick or deal), and the wording of an illegal
 action (the interpreter replays the deal and raises its own ``IllegalAction``).
 
-Carried: a trick contract whose deal is a plain ``TrickDeal`` (passing, a fixed trump or a
-trump call; no auction, doubling, exposure, stock, widow or declarations), any play rules
-(those that read the winning card or the hand are asked of the legality kernel at each
-decision, memoised as the interpreter memoises them). Everything else, and everything when
-the extension is not built or ``KIERKI_NO_C=1``, steps on the interpreter.
+Carried: what the one plan carries (``plan.compile_plan``: an allow-list of the contract
+spec's fields — passing, a fixed trump or a trump call, any play rules, any scoring; no
+auction, doubling, exposure, stock, widow or declarations) and whose tables the core holds
+(at most 8 seats, points inside the score limit: ``scorebound``). Play rules that read the
+winning card or the hand are asked of the legality kernel at each decision, memoised as the
+interpreter memoises them. Everything else, and everything when the extension is not built
+or ``KIERKI_NO_C=1``, steps on the interpreter. Random playouts draw by ``draws``.
 """
 from __future__ import annotations
 
