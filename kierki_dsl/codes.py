@@ -369,6 +369,12 @@ _add("M624", "reason inherited for a changed rule", "A variant rewrites a rule (
      "kierki: 1\nextends: base.yaml\nname: variant\ncontracts:\n  bez_kierow:\n    lead_ban: card == KH\n"
      "    lead_ban_reason: the king of hearts may not be led while you hold another card\n",
      (6, 15), severity="warning", base=_BASE)
+_add("M642", "points past the score limit", "A seat's points in one deal are limited to ±10^12 "
+     "(docs/engine.md): lint bounds each score component's points (a trick's count once per trick, a card's once "
+     "per card, a seat's once; names by what they stand for, e.g. a number of tricks at most 52), sums them, "
+     "widens the sum for exposures and doubles, and refuses a contract that could pass the limit.",
+     _contract("  bez_lew:\n    score: [{per_trick: \"999999999 * 999999999\"}]\n"),
+     _OK, (6, 25))
 # --- run time -------------------------------------------------------------------------------
 _add("X701", "expression failed while playing", "An expression that cannot be evaluated in some situation "
      "(a division by zero that depends on play). `kierki run` stops with this error; the record of the "
@@ -384,6 +390,12 @@ _add("X702", "no card is legal", "A play restriction with `fallback: false` forb
      _contract("  bez_lew:\n    restrictions: [{phase: any, forbid: trick.number == 5}]\n    score: [{per_trick: -20}]\n"),
      (6, 20), lint=False)
 
+_add("X703", "points past the score limit", "A seat's points in one deal passed ±10^12 (docs/engine.md) while "
+     "playing. Lint refuses every ruleset whose points could (M642), so this is play's own guard, for a ruleset "
+     "played without lint's checks: `kierki run` stops with this error, located at the contract's first score "
+     "component; the record of the finished deals is kept. Neither engine ever wraps or overflows.",
+     _contract("  bez_lew:\n    score: [{per_trick: \"999999999 * 999999999\"}]\n"),
+     _contract("  bez_lew:\n    score: [{per_trick: \"players * 9999\"}]\n"), None, lint=False)
 
 def explain(code: str) -> Optional[str]:
     """The text of ``kierki lint --explain CODE``."""

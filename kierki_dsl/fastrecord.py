@@ -104,8 +104,8 @@ def _passes(contract, rs, masks: list, number: int, before) -> list:
         return []
     rng = random.Random()
     rng.setstate(before)
-    if contract.call is not None:
-        rng.getrandbits(32)
+    if contract.call is not None:  # the trump the fast deal drew
+        draw(rng, len(contract.call.choices))
     after = _pass_cards(list(masks), passing.count, offset * rs.direction, rs.players, rng.getrandbits)
     return [[c for c in range(52) if (h & ~a) >> c & 1] for h, a in zip(masks, after)]
 

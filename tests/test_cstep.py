@@ -648,3 +648,178 @@ def test_dynamic_trick_scoring_steps_as_the_interpreter():
         assert isinstance(core, stepper.Stepper)
         rng = random.Random(seed)
         _play_both(core, deal, lambda legal: legal[rng.randrange(len(legal))], rng, f"deal {seed}")
+
+
+# -- bad calls into the extension: every entry point checks its state and arguments ------------
+
+class _Ctx:
+    """A deal's Python side with some callbacks replaced (``over``: name -> function of the core)."""
+
+    def __init__(self, ctx, **over) -> None:
+        self._ctx, self._over = ctx, over
+
+    def __getattr__(self, name: str):
+        if name in self._over:
+            return self._over[name]
+        return getattr(self._ctx, name)
+
+
+def _hearts_core(seed: int = 0):
+    rs = Ruleset.load(str(ROOT / "rulesets/games/hearts_openspiel.yaml"))
+    core, _ = _deal(rs, rs.contracts["hand"], seed)
+    return rs, core
+
+
+@needs_core
+def test_a_core_on_an_uninitialised_plan_is_refused():
+    """``Core(Plan.__new__(Plan), ...)``: a plan with no tables (once a SIGFPE) is an error."""
+    from kierki_dsl.interpreter import _cstep
+
+    _, core = _hearts_core()
+    bare = _cstep.Plan.__new__(_cstep.Plan)
+    with pytest.raises(ValueError, match="plan was not initialised"):
+        _cstep.Core(bare, core.ctx, core.hands, 0, 1, 0, 0)
+
+
+@needs_core
+def test_a_plan_is_initialised_once():
+    """A plan re-initialised while cores read it (once a heap overflow): refused, the plan kept."""
+    _, core = _hearts_core()
+    plan = core.ctx.compiled.plan
+    with pytest.raises(TypeError, match="initialised once"):
+        plan.__init__(1, 1, True, [0] * 52, [0] * 3, [[0] * 52] * 3, 0, False, False, False, [0] * 52, False)
+    clone = core.clone()
+    clone.play_out(random.Random(1).getrandbits)
+    assert clone.is_terminal()
+
+
+@needs_core
+def test_a_failed_init_leaves_a_bare_core():
+    """An ``__init__`` that fails half-way (a bad hand, a position refused, a callback raising)
+    leaves no core "ready": every method refuses it, none crashes; the core may be initialised anew."""
+    _, core = _hearts_core()
+    plan, ctx, hands = core.ctx.compiled.plan, core.ctx, core.hands
+    fresh = stepper.Stepper.__new__(stepper.Stepper)
+    bad_position = (0, 0, 99, 0, False, [0] * 4, [0] * 4, [0] * 4, ())
+    failing = _Ctx(ctx, _begin=lambda c: 1 / 0)
+    for args, error in (((plan, ctx, [1 << 60] + hands[1:], 0, 1, 0, 0), ValueError),
+                        ((plan, ctx, hands, 0, 1, 0, 0, bad_position), ValueError),
+                        ((plan, failing, hands, 0, 1, 0, 0), ZeroDivisionError),
+                        ((plan, ctx, hands, 0, 1 << 30, 0, 0), ValueError)):
+        with pytest.raises(error):
+            fresh.__init__(*args)
+        for use in (fresh.legal_actions, fresh.clone, fresh.legal_mask, lambda: fresh.apply_action(3),
+                    lambda: fresh.play_legal(3), lambda: fresh.random_playout(random.Random(1).getrandbits)):
+            with pytest.raises(RuntimeError, match="not initialised"):
+                use()
+    fresh.__init__(plan, ctx, hands, 0, 1, 0, 0)
+    assert fresh.legal_actions()
+
+
+@needs_core
+def test_a_callback_raising_after_a_trump_call_breaks_the_deal_cleanly():
+    """A callback that raises once the trump is called (Ctrl-C in it) leaves the deal half-way:
+    the core refuses every further step, its clones too; no crash."""
+    rs = Ruleset.load(str(ROOT / "rulesets/kierki_standard.yaml"))
+    contract = rs.contracts["atu"]
+    for interrupt in ("_begin", "_at_trick"):
+        core, _ = _deal(rs, contract, 3)
+        assert core.phase == "call"
+        ctx = core.ctx
+
+        def called(c, action, ctx=ctx, interrupt=interrupt):
+            plan, new = ctx._called(c, action)
+            return plan, _Ctx(new, **{interrupt: lambda *a: (_ for _ in ()).throw(KeyboardInterrupt())})
+
+        broken = stepper.Stepper(ctx.compiled.plan, _Ctx(ctx, _called=called), core.hands, ctx.dealer,
+                                 ctx.direction, 0, 0)
+        with pytest.raises(KeyboardInterrupt):
+            broken.apply_action(broken.legal_actions()[0])
+        for use in (broken.legal_actions, broken.clone, lambda: broken.apply_action(0),
+                    lambda: broken.random_playout(random.Random(1).getrandbits)):
+            with pytest.raises(RuntimeError, match="stopped on an error"):
+                use()
+
+
+@needs_core
+def test_a_playout_stopped_by_its_random_source_is_refused_after():
+    """A random source that raises in the middle of a playout (after cards were played) leaves a
+    broken deal only where a step stopped half-way; a draw refused before a step leaves it whole."""
+    _, core = _hearts_core(2)
+    calls = []
+
+    def grb(k):
+        calls.append(k)
+        if len(calls) > 20:
+            raise KeyboardInterrupt
+        return random.Random(len(calls)).getrandbits(k)
+
+    with pytest.raises(KeyboardInterrupt):
+        core.random_playout(grb)
+    assert core.legal_actions()  # the draw failed before any step: the deal goes on
+
+
+@needs_core
+def test_scores_past_the_limit_are_declined_by_the_core():
+    """The core never wraps: a plan of points past the score limit is refused (the interpreter
+    steps such a contract), and a score that would pass the limit is handed to the interpreter
+    (``_score_error``), whose located error is raised."""
+    from kierki_dsl.interpreter import _cstep
+    from kierki_dsl.interpreter.scorebound import SCORE_LIMIT
+
+    assert _cstep.SCORE_LIMIT == SCORE_LIMIT
+    with pytest.raises(ValueError, match="score limit"):
+        _cstep.Plan(4, 13, True, [0] * 52, [0] * 15, [[SCORE_LIMIT + 1] * 52] * 15, 0, False, False, False,
+                    [0] * 52, False)
+    rs = Ruleset.load(str(ROOT / "rulesets/games/hearts_openspiel.yaml"))
+    core, _, view, hands = _from_view(rs, rs.contracts["hand"], 2, steps=9)
+    asked = []
+
+    def declined(c):
+        asked.append(list(c.scores))
+        raise OverflowError("declined")
+
+    ctx = _Ctx(core.ctx, _score_error=declined)
+
+    def position(edge):
+        return (view.seat, view.trick[0][0] if view.trick else view.seat, view.trick_number, view.played,
+                bool(view.played & (0x1FFF << 13)), [edge] * 4, [0] * 4, [0] * 4, view.trick)
+
+    for edge in (SCORE_LIMIT + 1, -(1 << 63)):
+        with pytest.raises(ValueError, match="score limit"):
+            stepper.Stepper(ctx.compiled.plan, ctx, hands, view.dealer, view.direction, 0, 0, position(edge))
+    s = stepper.Stepper(ctx.compiled.plan, ctx, hands, view.dealer, view.direction, 0, 0, position(-SCORE_LIMIT))
+    with pytest.raises(OverflowError, match="declined"):
+        s.random_playout(random.Random(5).getrandbits)  # hearts cost points: some trick passes the limit
+    assert asked and min(asked[0]) == -SCORE_LIMIT  # nothing added past it, nothing wrapped
+    with pytest.raises(RuntimeError, match="stopped on an error"):
+        s.legal_actions()
+
+
+@needs_core
+def test_a_callback_may_read_the_core_but_not_step_it():
+    """A callback that steps the core it is called from (it would write past a trick) is refused;
+    reading it is fine."""
+    _, core = _hearts_core()
+    plan, ctx, hands = core.ctx.compiled.plan, core.ctx, core.hands
+    seen = []
+
+    def begin(c):
+        seen.append(list(c.hands))
+        c.apply_action(0)
+
+    fresh = stepper.Stepper.__new__(stepper.Stepper)
+    with pytest.raises(RuntimeError, match="in the middle of a step"):
+        fresh.__init__(plan, _Ctx(ctx, _begin=begin), hands, 0, 1, 0, 0)
+    assert seen == [hands]
+    with pytest.raises(RuntimeError, match="not initialised"):
+        fresh.legal_actions()
+
+    def at_trick(c, *args):
+        if c.trick_no > 1:
+            c.clone()
+        return ctx._at_trick(c, *args)
+
+    playing = stepper.Stepper(plan, _Ctx(ctx, _at_trick=at_trick), hands, 0, 1, 0, 0)
+    with pytest.raises(RuntimeError, match="in the middle of a step"):
+        playing.random_playout(random.Random(3).getrandbits)

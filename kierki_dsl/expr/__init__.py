@@ -88,9 +88,20 @@ def compile_expr(
         def binder(params: tuple):
             return generate(tree, info, deck, order, False, on_error, params)[4]
 
-        return Compiled(fn, free, on_error, seen, located, binder), warnings
+        compiled = Compiled(fn, free, on_error, seen, located, binder)
+        if info.type_of(tree) == INT:
+            compiled.bounds = _bounds(text, tree, info)
+        return compiled, warnings
     except EvalError as e:
         return None, diagnostics_for(text, [ExprError(e.offset, "N410", e.message)])
+
+
+def _bounds(text: ExprText, tree, info) -> tuple:
+    """(lo, hi, the position of the innermost part that can pass SCORE_LIMIT or None)."""
+    from .bounds import measure
+
+    lo, hi, wide = measure(tree, info)
+    return lo, hi, None if wide is None else text.pos(wide.start, wide.end)
 
 
 def _cards_outside(text: ExprText, tree, deck: int) -> list[Diagnostic]:

@@ -45,7 +45,7 @@ class Compiled:
     expression's field and file position, through ``on_error`` set by whoever compiled it.
     """
 
-    __slots__ = ("fn", "free", "const", "on_error", "seen", "call", "binder", "bound")
+    __slots__ = ("fn", "free", "const", "on_error", "seen", "call", "binder", "bound", "bounds")
 
     def __init__(self, fn: Callable[[dict], Any], free: frozenset, on_error: Optional[Callable] = None,
                  seen: Optional[dict] = None, located: Optional[Callable[[dict], Any]] = None,
@@ -55,6 +55,8 @@ class Compiled:
         ``binder(params)``: ``positional(params)`` made anew (generated), if it can be."""
         self.binder = binder
         self.bound: dict = {}  # params -> positional function
+        #: an int expression's (lo, hi, where it can pass SCORE_LIMIT or None): ``bounds.value_range``
+        self.bounds: Optional[tuple] = None
         self.fn = fn
         self.free = free
         self.const = _NOTHING

@@ -40,6 +40,10 @@
 #define MAXRULES 64     /* rules in one program (a contract has at most 33) */
 #define NSLOTS 9        /* lead, follow x 4 suits, discard x 4 suits */
 #define MAXTRICKS 52
+/* The largest |points| of one seat in one deal (docs/engine.md, expr/bounds.py SCORE_LIMIT):
+ * lint holds every ruleset to it; a score past it is declined to the interpreter, which
+ * raises its located error (X703). Sums stay far inside int64 and are checked anyway. */
+#define SCORE_LIMIT 1000000000000LL
 
 enum { PH_PASS = 0, PH_PLAY = 1, PH_DONE = 2, PH_CALL = 3 };
 enum { LEAD = 0, FOLLOW = 1, DISCARD = 2 };
@@ -81,6 +85,7 @@ static int as_int64(PyObject *o, int64_t *out)
 
 typedef struct {
     PyObject_HEAD
+    int ready;                   /* initialised, once: a plan in use never changes */
     int players, tricks, follow_suit, dynamic, early, seats, positive;
     unsigned char rank[52];      /* each card's strength in its suit (the contract's order) */
     uint64_t refresh;            /* bit n: trick n's start may change the programs */
@@ -132,6 +137,15 @@ static int read_ints(PyObject *seq, int64_t *out, Py_ssize_t n, const char *what
     return read_seq(seq, out, sizeof *out, conv_int64, n, what);
 }
 
+/* 0 if |v| <= SCORE_LIMIT, else -1 with a ValueError: a plan holds only points it can add. */
+static int within_limit(int64_t v, const char *what)
+{
+    if (v >= -SCORE_LIMIT && v <= SCORE_LIMIT)
+        return 0;
+    PyErr_Format(PyExc_ValueError, "%s: points past the score limit", what);
+    return -1;
+}
+
 /* Plan(players, tricks, follow_suit, beats[52], trick_points[tricks + 2],
  *      values[tricks + 2][52], refresh, dynamic, early, seats, ranks[52], positive)
  * ranks and positive are what the rule-of-thumb playout reads (trickkernel.playout):
@@ -140,6 +154,14 @@ static int Plan_init(Plan *self, PyObject *args, PyObject *kw)
 {
     PyObject *beats, *tp, *values, *ranks;
     unsigned long long refresh;
+    if (self->ready || self->values != NULL) {  /* cores may be reading it */
+        PyErr_SetString(PyExc_TypeError, "a plan is initialised once");
+        return -1;
+    }
+    if (kw != NULL && PyDict_GET_SIZE(kw)) {
+        PyErr_SetString(PyExc_TypeError, "Plan takes no keyword arguments");
+        return -1;
+    }
     if (!PyArg_ParseTuple(args, "iipOOOKpppOp", &self->players, &self->tricks, &self->follow_suit, &beats, &tp,
                           &values, &refresh, &self->dynamic, &self->early, &self->seats, &ranks, &self->positive))
         return -1;
@@ -160,22 +182,38 @@ static int Plan_init(Plan *self, PyObject *args, PyObject *kw)
         }
         self->rank[c] = (unsigned char)rank[c];
     }
-    PyMem_Free(self->values);
-    self->values = PyMem_Calloc(rows * 52, sizeof(int64_t));
-    if (self->values == NULL) {
+    int64_t *table = PyMem_Calloc(rows * 52, sizeof(int64_t));
+    if (table == NULL) {
         PyErr_NoMemory();
         return -1;
     }
     PyObject *fast = PySequence_Fast(values, "values");
-    if (fast == NULL)
-        return -1;
-    int err = PySequence_Fast_GET_SIZE(fast) != rows;
-    if (err)
+    int err = fast == NULL;
+    if (!err && (err = PySequence_Fast_GET_SIZE(fast) != rows))
         PyErr_SetString(PyExc_ValueError, "values: one row per trick number expected");
     for (Py_ssize_t n = 0; !err && n < rows; n++)
-        err = read_ints(PySequence_Fast_GET_ITEM(fast, n), self->values + 52 * n, 52, "values row") < 0;
-    Py_DECREF(fast);
-    return err ? -1 : 0;
+        err = read_ints(PySequence_Fast_GET_ITEM(fast, n), table + 52 * n, 52, "values row") < 0;
+    Py_XDECREF(fast);
+    for (Py_ssize_t i = 0; !err && i < rows * 52; i++)
+        err = within_limit(table[i], "values");
+    for (Py_ssize_t n = 0; !err && n < rows; n++)
+        err = within_limit(self->trick_points[n], "trick points");
+    if (err) {
+        PyMem_Free(table);
+        return -1;
+    }
+    self->values = table;
+    self->ready = 1;
+    return 0;
+}
+
+/* Whether a plan is initialised: else an error. */
+static int plan_ready(const Plan *plan)
+{
+    if (plan->ready)
+        return 1;
+    PyErr_SetString(PyExc_ValueError, "the plan was not initialised");
+    return 0;
 }
 
 static PyTypeObject PlanType = {
@@ -263,17 +301,38 @@ typedef struct {
     int lvalid;
     unsigned char *acts;         /* every action applied, in order */
     int nacts, cap;
+    int failed;                  /* an action stopped half-way (a callback raised): the deal is broken */
+    int busy;                    /* in the middle of a step: a callback may read the core, not step it */
 } Core;
 
 static PyTypeObject CoreType;
 
-/* Whether the core was initialised (a bare Core.__new__ has no plan): else an error. */
+/* Whether the core was initialised (a bare Core.__new__ has no plan, a failed __init__ is
+ * undone) and no action stopped half-way in it: else an error. */
 static int ready(Core *self)
 {
-    if (self->plan != NULL && self->acts != NULL)
-        return 1;
-    PyErr_SetString(PyExc_RuntimeError, "the step core was not initialised");
-    return 0;
+    if (self->plan == NULL || self->acts == NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "the step core was not initialised");
+        return 0;
+    }
+    if (self->busy) {
+        PyErr_SetString(PyExc_RuntimeError, "the step core is in the middle of a step: a callback may not step it");
+        return 0;
+    }
+    if (self->failed || (self->progs == NULL && self->phase == PH_PLAY)) {
+        PyErr_SetString(PyExc_RuntimeError, "the step core stopped on an error in an earlier action: "
+                                            "the deal cannot go on");
+        return 0;
+    }
+    return 1;
+}
+
+/* An action stopped half-way (a callback raised, e.g. Ctrl-C inside it): the core refuses
+ * every further step. Returns -1 for the caller to pass on. */
+static int broken(Core *self)
+{
+    self->failed = 1;
+    return -1;
 }
 
 /* Add an action to the history (its room is made for a whole deal at init). */
@@ -390,6 +449,13 @@ static int call_trump(Core *self, int action)
         Py_DECREF(r);
         return -1;
     }
+    const Plan *p = (const Plan *)plan;
+    if (!plan_ready(p) || p->players != self->plan->players || p->tricks != self->plan->tricks) {
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_ValueError, "_called: a plan of the same players and tricks expected");
+        Py_DECREF(r);
+        return -1;
+    }
     Py_INCREF(plan);
     Py_SETREF(self->plan, (Plan *)plan);
     Py_INCREF(ctx);
@@ -428,6 +494,9 @@ static int place(Core *self, PyObject *pos)
     }
     self->played = played;
     self->hearts_broken = broken;
+    for (int s = 0; s < n; s++)
+        if (within_limit(self->scores[s], "position: scores") < 0)
+            return -1;
     for (int s = 0; s < n; s++) {
         self->tricks_won[s] = (int)w[s];
         if (self->taken[s] & ~DECK52) {
@@ -472,22 +541,8 @@ static int place(Core *self, PyObject *pos)
 
 /* Core(plan, ctx, hands, dealer, direction, pass_count, pass_step[, position]): a deal
  * from its start (passing, a trump call or the first lead), or from a position in play. */
-static int Core_init(Core *self, PyObject *args, PyObject *kw)
+static int core_start(Core *self, Plan *plan, PyObject *ctx, PyObject *hands, int dealer, PyObject *pos)
 {
-    Plan *plan;
-    PyObject *ctx, *hands, *pos = Py_None;
-    int dealer;
-    if (!PyArg_ParseTuple(args, "O!OOiiii|O", &PlanType, &plan, &ctx, &hands, &dealer, &self->direction,
-                          &self->pass_count, &self->pass_step, &pos))
-        return -1;
-    if (self->plan != NULL) {
-        PyErr_SetString(PyExc_TypeError, "a core is initialised once");
-        return -1;
-    }
-    if (self->pass_count < 0 || self->pass_count > 13) {
-        PyErr_SetString(PyExc_ValueError, "0..13 cards passed expected");
-        return -1;
-    }
     int n = plan->players;
     Py_INCREF(plan);
     self->plan = plan;
@@ -524,6 +579,51 @@ static int Core_init(Core *self, PyObject *args, PyObject *kw)
         return 0;
     }
     return start_play(self);
+}
+
+static int Core_init(Core *self, PyObject *args, PyObject *kw)
+{
+    Plan *plan;
+    PyObject *ctx, *hands, *pos = Py_None;
+    int dealer, direction, pass_count, pass_step;
+    if (self->plan != NULL) {
+        PyErr_SetString(PyExc_TypeError, "a core is initialised once");
+        return -1;
+    }
+    if (kw != NULL && PyDict_GET_SIZE(kw)) {
+        PyErr_SetString(PyExc_TypeError, "Core takes no keyword arguments");
+        return -1;
+    }
+    if (!PyArg_ParseTuple(args, "O!OOiiii|O", &PlanType, &plan, &ctx, &hands, &dealer, &direction, &pass_count,
+                          &pass_step, &pos))
+        return -1;
+    if (!plan_ready(plan))
+        return -1;
+    if (pass_count < 0 || pass_count > 13) {
+        PyErr_SetString(PyExc_ValueError, "0..13 cards passed expected");
+        return -1;
+    }
+    if (direction < -MAXP || direction > MAXP || pass_step < -MAXP || pass_step > MAXP || dealer < -MAXP
+        || dealer > 64) {
+        PyErr_SetString(PyExc_ValueError, "a dealer, a direction and a pass step of a few seats expected");
+        return -1;
+    }
+    self->direction = direction;
+    self->pass_count = pass_count;
+    self->pass_step = pass_step;
+    self->busy = 1;
+    int err = core_start(self, plan, ctx, hands, dealer, pos);
+    self->busy = 0;
+    if (err == 0)
+        return 0;
+    /* undone: a failed __init__ leaves a bare core, which every method refuses */
+    Py_CLEAR(self->plan);
+    Py_CLEAR(self->ctx);
+    Py_CLEAR(self->progs);
+    PyMem_Free(self->acts);
+    size_t head = offsetof(Core, plan);
+    memset((char *)self + head, 0, sizeof(Core) - head);
+    return -1;
 }
 
 /* Narrow `legal` by a program; on a rule without fallback leaving nothing of a
@@ -564,7 +664,7 @@ static const Program *program(Core *self, int phase, int led, Program *scratch)
         if (live)
             p = scratch;
         err = program_fill(p, rules) < 0;
-        p->ready = !live;
+        p->ready = !live && !err;
     }
     Py_DECREF(r);
     return err ? NULL : p;
@@ -634,11 +734,9 @@ static int legal_mask(Core *self, uint64_t *out)
     return 0;
 }
 
-static PyObject *Core_legal_actions(Core *self, PyObject *unused)
+static PyObject *legal_actions_step(Core *self, PyObject *unused)
 {
     uint64_t m;
-    if (!ready(self))
-        return NULL;
     if (self->phase == PH_CALL)  /* in the contract's order of choices */
         return callback(self, "_call_actions", "()");
     if (legal_mask(self, &m) < 0)
@@ -676,6 +774,17 @@ static int pass_card(Core *self, int card)
     return start_play(self);
 }
 
+/* A score past SCORE_LIMIT (or past int64 on the way): the core declines to hold it. The
+ * interpreter replays the deal and raises its located error (ctx._score_error); -1. */
+static int score_error(Core *self)
+{
+    PyObject *r = callback(self, "_score_error", "()");
+    Py_XDECREF(r);
+    if (r != NULL)
+        PyErr_SetString(PyExc_RuntimeError, "a score past the step core's limit, which the interpreter did not find");
+    return -1;
+}
+
 /* The deal's end: seat scorers (ctx._finish gives the final scores), then done. */
 static int finish_deal(Core *self)
 {
@@ -685,10 +794,14 @@ static int finish_deal(Core *self)
         PyObject *r = callback(self, "_finish", "()");
         if (r == NULL)
             return -1;
-        int err = read_ints(r, self->scores, self->players, "scores");
+        int64_t scores[MAXP];
+        int err = read_ints(r, scores, self->players, "scores");
         Py_DECREF(r);
+        for (int s = 0; !err && s < self->players; s++)
+            err = scores[s] > SCORE_LIMIT || scores[s] < -SCORE_LIMIT;
         if (err)
-            return -1;
+            return PyErr_Occurred() ? -1 : score_error(self);
+        memcpy(self->scores, scores, sizeof(int64_t) * self->players);
     }
     self->phase = PH_DONE;
     self->to_move = -1;
@@ -713,10 +826,11 @@ static int finish_trick(Core *self)
     const int64_t *value = plan->values + 52 * n;
     int64_t pts = plan->trick_points[n];
     uint64_t tm = 0;
+    int over = 0;
     for (int i = 0; i < self->trick_len; i++) {
         int c = self->trick_card[i];
         tm |= 1ULL << c;
-        pts += value[c];
+        over |= __builtin_add_overflow(pts, value[c], &pts);
         if (c == self->win)
             winner = self->trick_seat[i];
     }
@@ -728,9 +842,13 @@ static int finish_trick(Core *self)
         long long extra;
         if (call_for_int(callback(self, "_dynamic", "(Kiii)", (unsigned long long)tm, winner, leader, n), &extra) < 0)
             return -1;
-        pts += extra;
+        over |= __builtin_add_overflow(pts, (int64_t)extra, &pts);
     }
-    self->scores[winner] += pts;
+    int64_t score;
+    over |= __builtin_add_overflow(self->scores[winner], pts, &score);
+    if (over || score > SCORE_LIMIT || score < -SCORE_LIMIT)
+        return score_error(self);
+    self->scores[winner] = score;
     self->taken[winner] |= tm;
     self->tricks_won[winner] += 1;
     self->played |= tm;
@@ -780,9 +898,9 @@ static int play_card(Core *self, int card)
 /* Apply a legal action of the current phase. */
 static int apply_legal(Core *self, int action)
 {
-    if (self->phase == PH_PLAY)
-        return play_card(self, action);
-    return self->phase == PH_PASS ? pass_card(self, action) : call_trump(self, action);
+    int err = self->phase == PH_PLAY ? play_card(self, action)
+              : self->phase == PH_PASS ? pass_card(self, action) : call_trump(self, action);
+    return err < 0 ? broken(self) : 0;
 }
 
 /* The interpreter words why `action` is illegal: ctx._illegal raises IllegalAction. */
@@ -796,11 +914,9 @@ static PyObject *illegal(Core *self, PyObject *action)
     return NULL;
 }
 
-static PyObject *Core_apply_action(Core *self, PyObject *arg)
+static PyObject *apply_action_step(Core *self, PyObject *arg)
 {
     long a = -1;
-    if (!ready(self))
-        return NULL;
     if (PyLong_Check(arg)) {
         a = PyLong_AsLong(arg);
         if (a == -1 && PyErr_Occurred()) {
@@ -829,14 +945,13 @@ static PyObject *Core_apply_action(Core *self, PyObject *arg)
 /* play_legal(action): an action taken from legal_actions, not checked against the
  * rules again (search); only that it is a card of the hand on turn (or a call in a
  * trump call), so that nothing outside the deal's tables is ever read. */
-static PyObject *Core_play_legal(Core *self, PyObject *arg)
+static PyObject *play_legal_step(Core *self, PyObject *arg)
 {
-    if (!ready(self))
-        return NULL;
     long a = PyLong_AsLong(arg);
     if (a == -1 && PyErr_Occurred())
         return NULL;
-    int held = self->phase != PH_DONE && 0 <= a && a < 52 && (self->hands[self->to_move] >> a & 1);
+    uint64_t own = self->phase == PH_PASS ? legal_pass(self) : self->hands[self->to_move];
+    int held = self->phase != PH_DONE && 0 <= a && a < 52 && (own >> a & 1);
     int called = self->phase == PH_CALL && 0 <= a && a < 64 && (self->calls >> a & 1);
     if (self->phase == PH_CALL ? !called : !held) {
         PyErr_SetString(PyExc_ValueError, "an action of the seat on turn is expected");
@@ -908,7 +1023,7 @@ static int playout_passes(Core *self, PyObject *grb)
     while (self->phase == PH_PASS) {
         int s = self->to_move;
         if (pass_card(self, order[s][used[s]++]) < 0)
-            return -1;
+            return broken(self);
     }
     return 0;
 }
@@ -927,7 +1042,7 @@ static int playout_card(Core *self, PyObject *grb)
     int follow = self->led >= 0 && (self->hands[self->to_move] & SUIT[self->led]);
     if ((count > 1 || !follow) && draw(grb, count, &k) < 0)
         return -1;
-    return play_card(self, kth_bit(m, k));
+    return play_card(self, kth_bit(m, k)) < 0 ? broken(self) : 0;
 }
 
 static PyObject *scores_list(Core *self)
@@ -962,13 +1077,11 @@ static int playout_call(Core *self, PyObject *grb)
     Py_DECREF(calls);
     if (err || (action == -1 && PyErr_Occurred()))
         return -1;
-    return call_trump(self, (int)action);
+    return call_trump(self, (int)action) < 0 ? broken(self) : 0;
 }
 
-static PyObject *Core_random_playout(Core *self, PyObject *grb)
+static PyObject *random_playout_step(Core *self, PyObject *grb)
 {
-    if (!ready(self))
-        return NULL;
     while (self->phase != PH_DONE) {
         int err = self->phase == PH_PASS ? playout_passes(self, grb)
                   : self->phase == PH_CALL ? playout_call(self, grb) : playout_card(self, grb);
@@ -1019,10 +1132,8 @@ static int thumb_card(const Core *self, uint64_t m)
  * does, drawing the same bits: one legal card is played without a draw; a lead draws the
  * k-th legal card (getrandbits(32)); in a trick, getrandbits(2) == 0 draws one likewise,
  * else the rule of thumb picks. The scores. */
-static PyObject *Core_thumb_playout(Core *self, PyObject *grb)
+static PyObject *thumb_playout_step(Core *self, PyObject *grb)
 {
-    if (!ready(self))
-        return NULL;
     while (self->phase != PH_DONE) {
         if (self->phase != PH_PLAY) {
             PyErr_SetString(PyExc_ValueError, "the rule-of-thumb playout starts in play");
@@ -1052,8 +1163,10 @@ static PyObject *Core_thumb_playout(Core *self, PyObject *grb)
             else
                 card = kth_bit(m, k);
         }
-        if (play_card(self, card) < 0)
+        if (play_card(self, card) < 0) {
+            broken(self);
             return NULL;
+        }
     }
     return scores_list(self);
 }
@@ -1069,15 +1182,34 @@ static PyObject *Core_current_player(Core *self, PyObject *unused)
 
 static PyObject *Core_returns(Core *self, PyObject *unused) { return scores_list(self); }
 
-static PyObject *Core_legal_mask(Core *self, PyObject *unused)
+static PyObject *legal_mask_step(Core *self, PyObject *unused)
 {
     uint64_t m;
-    if (!ready(self))
-        return NULL;
     if (legal_mask(self, &m) < 0)
         return NULL;
     return PyLong_FromUnsignedLongLong(m);
 }
+
+
+/* Every method that may step the core or call back into Python: the core checked first
+ * (initialised, not broken, not in the middle of a step), then marked busy while it runs, so
+ * that a callback may read the core but not step it (re-entered, it would write past a trick). */
+#define GUARDED(name)                                                      \
+    static PyObject *Core_##name(Core *self, PyObject *arg)                \
+    {                                                                      \
+        if (!ready(self))                                                  \
+            return NULL;                                                   \
+        self->busy = 1;                                                    \
+        PyObject *r = name##_step(self, arg);                              \
+        self->busy = 0;                                                    \
+        return r;                                                          \
+    }
+GUARDED(legal_actions)
+GUARDED(apply_action)
+GUARDED(play_legal)
+GUARDED(random_playout)
+GUARDED(thumb_playout)
+GUARDED(legal_mask)
 
 /* A copy: state copied, plan, context and programs shared (they are never changed
  * but for empty program slots filled, as every copy would fill them). */
@@ -1373,7 +1505,8 @@ PyMODINIT_FUNC PyInit__cstep(void)
         return NULL;
     if (PyModule_AddObjectRef(m, "Plan", (PyObject *)&PlanType) < 0 ||
         PyModule_AddObjectRef(m, "Programs", (PyObject *)&ProgramsType) < 0 ||
-        PyModule_AddObjectRef(m, "Core", (PyObject *)&CoreType) < 0) {
+        PyModule_AddObjectRef(m, "Core", (PyObject *)&CoreType) < 0 ||
+        PyModule_AddIntConstant(m, "SCORE_LIMIT", SCORE_LIMIT) < 0) {
         Py_DECREF(m);
         return NULL;
     }

@@ -16,14 +16,15 @@ and are played by the general interpreter instead — the same results, slower.
 After a call, ``play.ended[0]`` says how the deal ended: ``EARLY`` (the contract's early stop:
 nothing left to score), ``BLOCKED`` (a layout where nobody could play) or 0 (played out).
 
-Random protocol: ``draw(n) = (getrandbits(32) * n) >> 32``, the k-th legal card in suit,
-then rank order.
+Random protocol: the draw module's (``draws``): ``draw(n)`` of 32 random bits, the k-th legal
+card in suit, then rank order (written out in the hot loops: ``draws.INLINED``).
 """
 from __future__ import annotations
 
 from typing import Callable, Optional
 
 from ..cards import fill_suit_cards
+from .draws import pass_choices
 from .legality import DISCARD, FOLLOW, LEAD
 
 RANKS = tuple(map(fill_suit_cards()[0].__getitem__, range(8192)))  # suit 0's card ids are its ranks
@@ -70,18 +71,14 @@ def compile_fast(contract, players: int, tricks: int, deck: int) -> Optional[Cal
 
 
 def compile_tricks(contract, players: int, tricks: int, deck: int) -> Optional[Callable]:
-    """The fast path of a trick contract, or None when its rules need the interpreter."""
-    if contract.doubling is not None:  # bets are decisions: the interpreter plays them
-        return None
-    if contract.end_when is not None or not contract.follow_suit:
-        return None
+    """The fast path of a trick contract its plan leaves to the kernels (``plan.Plan.
+    fast_kernel_reason``: ``contract.fast_player`` asks), or None when its play rules do not
+    fit the kernel's tables."""
     trumps = contract.call.choices if contract.call is not None else (contract.trump,)
     tabs = {t: _rule_tables(contract, tricks, t, deck) for t in trumps}  # per trump
     if None in tabs.values():
         return None
     tables = {t: contract.tables(tricks, t, players) for t in trumps}
-    if any(dyn for _, _, dyn in tables.values()):
-        return None
     seat_scorers = [s for s in contract.scorers if s.kind == "seat"]
     passing = contract.passing
     plans = {}
@@ -143,19 +140,9 @@ def compile_tricks(contract, players: int, tricks: int, deck: int) -> Optional[C
 
 
 def _pass_cards(hands: list, count: int, offset: int, players: int, grb) -> list:
-    """Every seat passes ``count`` random cards to the seat ``offset`` places on, at once."""
-    given = []
-    for h in hands:
-        g = 0
-        for _ in range(count):
-            n = (h & ~g).bit_count()
-            k = (grb(32) * n) >> 32
-            m = h & ~g
-            while k:
-                m &= m - 1
-                k -= 1
-            g |= m & -m
-        given.append(g)
+    """Every seat passes ``count`` random cards to the seat ``offset`` places on, at once (drawn
+    as the draw protocol says: ``draws.pass_choices``)."""
+    given = [sum(1 << c for c in picks) for picks in pass_choices(hands, [count] * len(hands), grb)]
     return exchange(hands, given, offset, players)
 
 

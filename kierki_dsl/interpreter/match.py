@@ -14,12 +14,10 @@ import attrs
 from ..cards import bits
 from ..values import frozen
 from .actions import IllegalAction, action_str
+from .draws import draw  # the protocol's draw, where matches have always taken it
 from .phases import Phase
 
 
-def draw(rng: random.Random, n: int) -> int:
-    """A number in ``range(n)`` from 32 random bits (platform-independent)."""
-    return (rng.getrandbits(32) * n) >> 32
 
 
 def shuffled(rng: random.Random, deck: int) -> list[int]:

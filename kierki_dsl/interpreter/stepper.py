@@ -18,11 +18,13 @@ is rare: a trick's programs (once per situation of ``legality.Legality.key``), d
 points, an early end, seat scoring (once per trick or deal), and the wording of an illegal
 action (the interpreter replays the deal and raises its own ``IllegalAction``).
 
-Carried: a trick contract whose deal is a plain ``TrickDeal`` (passing, a fixed trump or a
-trump call; no auction, doubling, exposure, stock, widow or declarations), any play rules
-(those that read the winning card or the hand are asked of the legality kernel at each
-decision, memoised as the interpreter memoises them). Everything else, and everything when
-the extension is not built or ``KIERKI_NO_C=1``, steps on the interpreter.
+Carried: what the one plan carries (``plan.compile_plan``: an allow-list of the contract
+spec's fields — passing, a fixed trump or a trump call, any play rules, any scoring; no
+auction, doubling, exposure, stock, widow or declarations) and whose tables the core holds
+(at most 8 seats, points inside the score limit: ``scorebound``). Play rules that read the
+winning card or the hand are asked of the legality kernel at each decision, memoised as the
+interpreter memoises them. Everything else, and everything when the extension is not built
+or ``KIERKI_NO_C=1``, steps on the interpreter. Random playouts draw by ``draws``.
 """
 from __future__ import annotations
 
@@ -33,9 +35,12 @@ from typing import Optional
 from ..cards import SUIT_MASK
 from ..rankorder import rank_key
 from .actions import call, called_suit
+from .draws import below, draws_for_play, kth, pass_choices
 from .envs import play_env, seat_env
 from .legality import LEAD
 from .phases import Phase
+from .plan import Plan, compile_plan, plan_of
+from .scorebound import SCORE_LIMIT, check_deal
 from .trickkernel import add_seat_scores
 from .trickstate import TrickDeal
 
@@ -50,6 +55,8 @@ PHASES = (Phase.PASS, Phase.PLAY, Phase.DONE, Phase.CALL)  # the core's phase nu
 PLAY, CALL = 1, 3
 #: Programs cached per legality situation before the cache starts again (as ``Legality.at``).
 CACHE_LIMIT = 4096
+#: Dynamic points of one trick the core can add (past them, the score limit is passed anyway).
+_HELD = 1 << 62
 
 
 def available() -> bool:
@@ -64,17 +71,10 @@ def compiled_deal_out():
 
 
 def why_not_carried(contract) -> Optional[str]:
-    """None if the core carries deals of ``contract``, else why it does not (in words)."""
-    from .tricks import TrickContract
-
-    if not isinstance(contract, TrickContract):
-        return "not a trick contract"
-    if contract._deal_class() is not TrickDeal:
-        return "a stock, a widow or declarations"
-    for part, words in (("auction", "an auction"), ("doubling", "a doubling round"), ("exposure", "exposures")):
-        if getattr(contract, part) is not None:
-            return words
-    return None
+    """None if the core carries deals of ``contract``, else why it does not (in words): the
+    one plan's decision (``plan.compile_plan``)."""
+    got = compile_plan(contract)
+    return None if isinstance(got, Plan) else got.reason
 
 
 def _trumps(contract) -> tuple:
@@ -84,9 +84,11 @@ def _trumps(contract) -> tuple:
 
 @functools.lru_cache(maxsize=256)
 def carried(contract, players: int, tricks: int, deck: int) -> bool:
-    """Whether ``new_deal`` steps deals of ``contract`` on the compiled core."""
-    return (_cstep is not None and why_not_carried(contract) is None
-            and all(_compiled(contract, players, tricks, t, deck) is not None for t in _trumps(contract)))
+    """Whether ``new_deal`` steps deals of ``contract`` on the compiled core: the plan carries
+    it and the core holds its tables for every trump."""
+    plan = plan_of(contract)
+    return (_cstep is not None and plan is not None
+            and all(plan.tables(players, tricks, t, deck) is not None for t in plan.trumps))
 
 
 @functools.lru_cache(maxsize=256)
@@ -103,6 +105,9 @@ def _compiled(contract, players: int, tricks: int, trump: int, deck: int):
         return None
     trick_points, _, dynamic = tables
     rows = [tuple(values[n][0]) if 1 <= n <= tricks else (0,) * 52 for n in range(tricks + 2)]
+    if not all(-SCORE_LIMIT <= v <= SCORE_LIMIT for row in rows for v in row) or not all(
+            -SCORE_LIMIT <= v <= SCORE_LIMIT for v in trick_points):
+        return None  # points the core declines to hold: the interpreter steps (and raises X703)
     beat_masks = tuple(sum(1 << c for c in b) for b in beats)
     refresh_mask = sum(1 << n for n in refresh if 0 <= n < 64)
     rank = rank_key(contract.order)  # what trickkernel.playout's rule of thumb reads
@@ -253,8 +258,12 @@ class _Deal:
         return live, tuple((keep, fallback) for keep, fallback, _, _ in prog)
 
     def _dynamic(self, core, tm: int, winner: int, leader: int, number: int) -> int:
-        """The trick's dynamic points (``TrickDeal._dynamic_points``, read from this deal)."""
-        return TrickDeal._dynamic_points(self, self.compiled.dynamic, tm, winner, leader, number)
+        """The trick's dynamic points (``TrickDeal._dynamic_points``, read from this deal); points
+        no 64-bit int holds are past the score limit: the interpreter's error (X703)."""
+        extra = TrickDeal._dynamic_points(self, self.compiled.dynamic, tm, winner, leader, number)
+        if not -_HELD < extra < _HELD:
+            self._score_error(core)
+        return extra
 
     def _ends_early(self, core) -> bool:
         """Whether the deal ends before the next trick (``TrickDeal._ends_early``)."""
@@ -266,11 +275,16 @@ class _Deal:
         add_seat_scores(scores, self.compiled.seat_scorers, self.dealer, self.players, self.caller, self.trump,
                         core.tricks_won, self.tricks_total, core.taken, self.deck, self.bidder, self.bid,
                         [0] * self.players)
+        check_deal(scores, self.contract)  # as TrickDeal._finish_deal: X703 past the limit
         return scores
 
     def _illegal(self, core, action) -> None:
         """Raise the interpreter's ``IllegalAction`` for ``action`` in the core's position."""
         self.interpreter(core).apply_action(action)
+
+    def _score_error(self, core) -> None:
+        """Raise the interpreter's error of a score past the limit (X703): the core declines it."""
+        self.interpreter(core)
 
     def _rule_error(self, core) -> None:
         """Raise the interpreter's error of a rule that leaves no card (X702)."""
@@ -422,16 +436,8 @@ class InterpreterStepper:
         return getattr(self.deal, name)
 
 
-def _kth(mask: int, k: int) -> int:
-    """The k-th lowest card of ``mask``."""
-    while k:
-        mask &= mask - 1
-        k -= 1
-    return (mask & -mask).bit_length() - 1
-
-
 def play_out(deal, grb) -> list:
-    """Play the interpreter's ``deal`` out at random with ``fastplay``'s protocol (the
+    """Play the interpreter's ``deal`` out at random by the draw protocol (``draws``: the
     reference the compiled core's ``play_out`` is tested against); its scores. Any other
     decision (an auction, a call) is the k-th of its legal actions, k = draw(count)."""
     while not deal.is_terminal():
@@ -440,27 +446,19 @@ def play_out(deal, grb) -> list:
         elif deal.phase is Phase.PLAY:
             mask = deal.legal_mask()
             count = mask.bit_count()
-            follow = deal.led >= 0 and deal.hands[deal.to_move] & SUIT_MASK[deal.led]
-            deal.play_legal(_kth(mask, (grb(32) * count) >> 32 if count > 1 or not follow else 0))
+            follow = deal.led >= 0 and bool(deal.hands[deal.to_move] & SUIT_MASK[deal.led])
+            deal.play_legal(kth(mask, below(grb, count) if draws_for_play(count, follow) else 0))
         else:
             acts = deal.legal_actions()
-            deal.apply_action(acts[(grb(32) * len(acts)) >> 32])
+            deal.apply_action(acts[below(grb, len(acts))])
     return deal.returns()
 
 
 def _pass_out(deal, grb) -> None:
-    """The passes still to choose, drawn seat by seat from seat 0 (``fastplay._pass_cards``),
-    then made in turn order."""
+    """The passes still to choose (``draws.pass_choices``), then made in turn order."""
     count = deal.contract.passing.count
-    chosen = []
-    for s in range(deal.players):
-        left = deal.hands[s] & ~sum(1 << c for c in deal.passes[s])
-        picks = []
-        for _ in range(count - len(deal.passes[s])):
-            card = _kth(left, (grb(32) * left.bit_count()) >> 32)
-            left &= ~(1 << card)
-            picks.append(card)
-        chosen.append(picks)
+    left = [deal.hands[s] & ~sum(1 << c for c in deal.passes[s]) for s in range(deal.players)]
+    chosen = pass_choices(left, [count - len(p) for p in deal.passes], grb)
     while deal.phase is Phase.PASS:
         deal.apply_action(chosen[deal.to_move].pop(0))
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 import attrs
 
 from ..cards import SUIT_MASK, popcount
+from .scorebound import check_score
 from .stock import stock_order, unseen_rest
 from .trickstate import DONE, PLAY, TrickDeal
 
@@ -94,6 +95,7 @@ class StockDeal(TrickDeal):
         if cards:
             pts += self._dynamic_points(cards, left, seat, seat, n)
         self.scores[seat] += pts
+        check_score(self.scores[seat], self.contract)
         self.taken[seat] |= left
 
     def view(self, seat: int):

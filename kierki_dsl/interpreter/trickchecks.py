@@ -5,11 +5,12 @@ from __future__ import annotations
 from typing import Optional
 
 from ..cards import popcount
+from ..expr import RuleRuntimeError
+from .scorebound import check_contract
 
 
 def _check_static_scoring(c, name: str, bctx, hand_size: int, players: int) -> None:
     """M623: scoring that depends only on the trick number, yet fails for some trick."""
-    from ..expr import RuleRuntimeError
     from .tricks import is_static, static_points
 
     trumps = c.call.choices if c.call is not None else (c.trump,)
@@ -54,6 +55,7 @@ def fixed_total(c, hand_size: int, players: int, deck: int) -> Optional[int]:
 def check(c, name: str, w: tuple, bctx, hand_size: int, deck: int, players: int = 4) -> None:
     """Findings about a trick contract's own rules, reported through ``bctx``."""
     _check_static_scoring(c, name, bctx, hand_size, players)
+    check_contract(c, name, bctx, deck, players)
     if c.call is not None and c.call.after > hand_size:
         bctx.error(w + ("trump", "after"), "M605",
                    f"trumps are called after {c.call.after} cards but each player gets only {hand_size}")

@@ -18,6 +18,8 @@ follow draws only when there is a choice.
 """
 from __future__ import annotations
 
+from .draws import BELOW
+
 FULL13 = 8191
 EARLY = 1  # ``fastplay.EARLY``: the deal stopped when nothing was left to score
 
@@ -76,7 +78,7 @@ def _pick4(w, d: int, base: str, count: str) -> None:
     """``j, r`` = the slot and rank of the k-th card of the four masks ``hs[base..base+3]``,
     k = draw(count), lowest suit and rank first (``fastplay._pick``); ``count`` is an
     expression of the number of cards (``held``: every card the seat holds)."""
-    w(d, f"k = (grb(32) * {count}) >> 32")
+    w(d, "k = " + BELOW.format(n=count))
     w(d, f"j = {base}; m = hs[j]; c = POP[m]")
     w(d, "while k >= c:")
     w(d + 1, "k -= c; j += 1; m = hs[j]; c = POP[m]")
@@ -93,7 +95,7 @@ def _choose4(w, d: int, table, const, name: str, base: str, at: str) -> None:
     w(d, f"m0 = hs[{base}]; m1 = hs[{base} + 1]; m2 = hs[{base} + 2]; m3 = hs[{base} + 3]")
     _narrow4(w, d, table, const, name, at)
     w(d, "c0 = POP[m0]; c1 = POP[m1]; c2 = POP[m2]")
-    w(d, "k = (grb(32) * (c0 + c1 + c2 + POP[m3])) >> 32")
+    w(d, "k = " + BELOW.format(n="(c0 + c1 + c2 + POP[m3])"))
     w(d, "if k < c0:")
     w(d + 1, f"j = {base}; r = RANKS[m0][k]")
     w(d, "elif k < c0 + c1:")
@@ -207,7 +209,7 @@ def source(players: int, tricks: int, trump: int, plan: tuple, tabs: tuple, earl
             w(d + 1, f"r = choose(m << s13, {_hand(i + ' - s')}, n, tm, {_win(trump)}, s, {f == players - 1}) - s13")
         else:
             w(d + 1, "c = POP[m]")
-            w(d + 1, "r = RANKS[m][(grb(32) * c) >> 32] if c > 1 else RANKS[m][0]")
+            w(d + 1, f"r = RANKS[m][{BELOW.format(n='c')}] if c > 1 else RANKS[m][0]")
         w(d + 1, f"hs[{i}] ^= 1 << r" if follow_tab or choose else f"hs[{i}] = m ^ (1 << r)")
         if need_tm:
             w(d + 1, "tm |= 1 << (s13 + r)")

@@ -27,6 +27,7 @@ from .stock import STOCK, Stock, build_stock
 from .unheld import check_unheld
 from .doubling import DOUBLING, Doubling, build_doubling
 from .envs import NOBODY, card_scoring_env, trick_env
+from .draws import draw
 
 SUIT_CHOICES = ("none",) + SUIT_NAMES
 
@@ -246,7 +247,7 @@ class TrickContract(Contract):
             caller, trump = NOBODY, fixed_trump
             if called_by is not None:
                 caller = called_by(dealer, NOBODY, hands)
-                trump = choices[(rng.getrandbits(32) * len(choices)) >> 32]  # drawn as match.draw draws
+                trump = choices[draw(rng, len(choices))]  # the draw protocol (``draws``)
             if core is not None and log is None:  # the same draws as the kernels below
                 scores, first, early = core(dealer, hands, number, trump, caller, direction, rng.getrandbits)
                 return scores, first, caller, trump, early, False
@@ -309,13 +310,14 @@ class TrickContract(Contract):
         return fast
 
     def fast_player(self, players: int, tricks: int, deck: int):
-        """The whole-deal random player of ``fastplay`` for this contract, or None."""
+        """The whole-deal random player of ``fastplay`` for this contract, or None: the one plan
+        decides (``plan.compile_plan``; the kernels take a subset of what it carries)."""
         from .fastplay import compile_tricks
+        from .plan import plan_of
 
-        if self.auction is not None or self.stock is not None or self.exposure is not None or self.widow is not None:
-            return None  # bids and exposures are decisions, draws vary the number of tricks: the interpreter plays them
-        if self.order is not None or self.declarations:
-            return None  # the fast kernels compare ranks by bit and keep one trump: the interpreter plays these
+        plan = plan_of(self)
+        if plan is None or plan.fast_kernel_reason(players, tricks) is not None:
+            return None
         return compile_tricks(self, players, tricks, deck)
 
     def fixed_total(self, hand_size: int, players: int, deck: int) -> Optional[int]:

@@ -13,6 +13,7 @@ from .declarations import settled_declared
 from .fastplay import exchange
 from .envs import end_when_env, next_trick_env, play_env, seat_env, trick_env
 from .trickkernel import add_seat_scores, playout, winning_card
+from .scorebound import SCORE_LIMIT, check_deal, score_error
 from .phases import Phase
 from .view import SeatView
 
@@ -414,7 +415,9 @@ class TrickDeal(Deal):
         leader = trick[0][0]
         if self._dynamic:
             pts += self._dynamic_points(self._dynamic, tm, winner, leader, n)
-        self.scores[winner] += pts
+        score = self.scores[winner] = self.scores[winner] + pts
+        if score > SCORE_LIMIT or score < -SCORE_LIMIT:
+            raise score_error(self.contract, score)
         self.taken[winner] |= tm
         self.tricks_won[winner] += 1
         self.played |= tm
@@ -486,6 +489,7 @@ class TrickDeal(Deal):
             self.exposures.settle(self.scores, self.completed, self._tables)
         if self.betting is not None:
             self.scores = self.betting.settle(self.scores)
+        check_deal(self.scores, self.contract)
         self.phase = DONE
         self.to_move = -1
 

@@ -22,6 +22,8 @@ from __future__ import annotations
 
 import random
 
+from ..interpreter.draws import pick  # one of ``options``, as the draw protocol draws
+
 PLAYERS: dict = {}
 # players whose module needs an optional extra: imported only when asked for by name
 # name -> the module that registers it (relative: of this package), imported when first asked
@@ -94,9 +96,6 @@ class WithFallback(Player):
         self.fallback.reset(seed, seat, rules)
 
 
-def pick(rng: random.Random, options):
-    """One of ``options`` uniformly, from 32 random bits (platform-independent)."""
-    return options[(rng.getrandbits(32) * len(options)) >> 32] if len(options) > 1 else options[0]
 
 
 @register_player
