@@ -158,9 +158,10 @@ def pg_cluster():
         cluster.stop()
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
+@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.slow)])
 def db_url(request, tmp_path):
-    """Where a web test stores its tables: a SQLite file, or a fresh database on a real PostgreSQL."""
+    """Where a web test stores its tables: a SQLite file, or a fresh database on a real PostgreSQL
+    (marked slow: it starts a server; ``pytest -m slow`` runs it)."""
     if request.param == "sqlite":
         return str(tmp_path / "web.sqlite3")
     return request.getfixturevalue("pg_cluster").new_database()

@@ -205,6 +205,7 @@ def _find_all(data: bytes, needle: bytes) -> list:
     return out
 
 
+@pytest.mark.slow
 def test_byte_mutations_of_every_shipped_ruleset(tmp_path):
     """Every shipped file, mutated byte by byte MUTANTS_PER_FILE times with a fixed seed, in a
     copy of the rulesets folder (so `extends` still finds its base): only coded findings,
