@@ -158,9 +158,52 @@ def pg_cluster():
         cluster.stop()
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
+@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.slow)])
 def db_url(request, tmp_path):
-    """Where a web test stores its tables: a SQLite file, or a fresh database on a real PostgreSQL."""
+    """Where a web test stores its tables: a SQLite file, or a fresh database on a real PostgreSQL
+    (marked slow: it starts a server; ``pytest -m slow`` runs it)."""
     if request.param == "sqlite":
         return str(tmp_path / "web.sqlite3")
     return request.getfixturevalue("pg_cluster").new_database()
+
+
+#: the shipped rulesets a default run plays in the tests that sweep every shipped ruleset: between
+#: them every deal type, phase and feature of the format (tricks, trump calls, layouts, passing,
+#: declarer's choice, doubling and duties, exposure, auctions with a seller, a widow and a musik,
+#: declarations, a stock, three players, 32 cards, series, restrictions that read the trick,
+#: early ends). ``pytest -m slow`` plays the sweep's other rulesets.
+SWEEP_SAMPLE = frozenset({
+    "kierki_standard.yaml", "games/hearts.yaml", "games/barbu.yaml", "games/trix.yaml", "games/tysiac.yaml",
+    "games/king_brazil.yaml", "games/russian_king.yaml", "variants/kierki_dominowe.yaml",
+    "variants/auction_face_up.yaml", "variants/fantan_pass_pool.yaml", "variants/fantan_extra_turn.yaml",
+    "variants/three_players.yaml", "variants/must_ruff.yaml", "variants/early_stop.yaml",
+    "variants/declarer_chooses_negatives.yaml", "variants/four_series.yaml",
+})
+
+
+def _shipped_name(value) -> str | None:
+    """A test parameter naming a shipped ruleset, as its path below ``rulesets/`` (else None)."""
+    text = str(value).replace(os.sep, "/")
+    if not text.endswith(".yaml"):
+        return None
+    head, sep, tail = text.rpartition("rulesets/")
+    name = tail if sep else text
+    return name if (RULESETS / name).is_file() else None
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(config, items):
+    """A test parametrized over every shipped ruleset is a sweep: its cases outside
+    SWEEP_SAMPLE are marked ``slow`` (the default run plays the sample, ``-m slow`` the rest)."""
+    shipped = {p.relative_to(RULESETS).as_posix() for p in RULESETS.rglob("*.yaml")}
+    cases: dict = {}
+    for item in items:
+        params = getattr(getattr(item, "callspec", None), "params", {})
+        names = [n for n in map(_shipped_name, params.values()) if n]
+        if names:
+            cases.setdefault((item.path, item.originalname), []).append((item, names[0]))
+    for group in cases.values():
+        if {name for _, name in group} >= shipped:
+            for item, name in group:
+                if name not in SWEEP_SAMPLE:
+                    item.add_marker(pytest.mark.slow)

@@ -240,6 +240,7 @@ window.addEventListener('load', function () {
 </script></body>"""
 
 
+@pytest.mark.slow
 def test_html_report_opens_in_a_headless_browser(tmp_path):
     """The report alone (no server, no network) shows its four plots in Chromium."""
     pytest.importorskip("matplotlib")

@@ -202,6 +202,7 @@ CASES = [(scope, make, t) for scope, make in ENVIRONMENTS for t in (INT, BOOL, S
          if t != SEAT or _names(scope).get(SEAT)]
 
 
+@pytest.mark.slow  # a long property run: pytest -m slow
 @pytest.mark.parametrize("case", range(len(CASES)), ids=[f"{s.name}-{t}" for s, _, t in CASES])
 @SETTINGS
 @given(data=st.data())

@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 import tempfile
 
+import pytest
 import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -205,6 +206,7 @@ def _find_all(data: bytes, needle: bytes) -> list:
     return out
 
 
+@pytest.mark.slow
 def test_byte_mutations_of_every_shipped_ruleset(tmp_path):
     """Every shipped file, mutated byte by byte MUTANTS_PER_FILE times with a fixed seed, in a
     copy of the rulesets folder (so `extends` still finds its base): only coded findings,

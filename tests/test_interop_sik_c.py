@@ -24,6 +24,9 @@ import pytest
 
 from conftest import ROOT, kierki_command, poll_until, run_cli, stop
 
+#: the C programs are compiled and whole matches played over loopback: `pytest -m slow`
+pytestmark = pytest.mark.slow
+
 SIK_C = ROOT / "tests" / "interop" / "sik_c"
 SIK = str(ROOT / "rulesets" / "games" / "sik.yaml")
 EXAMPLE = ROOT / "examples" / "sik_match.txt"

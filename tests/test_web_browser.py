@@ -20,6 +20,8 @@ from kierki_dsl.ruleset.model import Ruleset
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DATA = os.path.join(ROOT, "tests", "data", "web")
 CHROMIUM = os.environ.get("KIERKI_CHROMIUM", "/usr/bin/chromium")
+#: a real browser: `pytest -m slow`
+pytestmark = pytest.mark.slow
 ARTIFACTS = os.environ.get("KIERKI_TEST_ARTIFACTS", os.path.join(ROOT, "test-artifacts"))
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
         "--disable-sync", "--no-first-run"]

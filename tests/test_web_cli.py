@@ -80,6 +80,7 @@ def test_kierki_web_refuses_bad_options(tmp_path):
     assert main(["web", "--proxy", "not-an-address"]) == 2
 
 
+@pytest.mark.slow
 def test_a_postgresql_database_that_cannot_be_opened_is_a_usage_error_without_the_password(pg_cluster, capsys):
     """A real server, a database that does not exist: one line, exit 2, the URL's password never shown."""
     need_web()

@@ -397,6 +397,7 @@ def _drop_connections(cluster, url: str) -> int:
         return len(rows.fetchall())
 
 
+@pytest.mark.slow
 def test_a_lost_postgresql_connection_fails_one_call_then_reconnects(pg_cluster):
     need_web()
     url = pg_cluster.new_database()
@@ -413,6 +414,7 @@ def test_a_lost_postgresql_connection_fails_one_call_then_reconnects(pg_cluster)
         store.close()
 
 
+@pytest.mark.slow
 def test_an_unsaved_action_is_not_acknowledged_and_the_table_reloads(pg_cluster):
     """The database connection is lost under a live table: the seat's action is refused (the
     socket closes), and opening the link again resumes from what was committed, to the end."""
