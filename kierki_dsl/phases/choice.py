@@ -1,0 +1,50 @@
+"""Declarer's choice (Kierki's *wybór*): the declarer names the contract of the deal."""
+from __future__ import annotations
+
+from typing import Optional
+
+from ..interpreter.actions import CHOOSE_BASE, is_choice
+from .base import PhaseUnit, cards_text, contract_of
+
+
+class DeclarersChoice(PhaseUnit):
+    name = "choose"
+    fields = ("options",)
+    expected = "a contract is to be chosen"
+    task = "choose the contract"
+    prompt_word = "contract"
+    contract_known = False
+    hint = "Type the contract's number or name."
+
+    def matches(self, view) -> bool:
+        return view.phase == "choose"
+
+    def owns(self, action: int) -> bool:
+        return is_choice(action)
+
+    def _option(self, view, action: int) -> Optional[str]:
+        i = action - CHOOSE_BASE
+        return view.options[i] if 0 <= i < len(view.options) else None
+
+    def label(self, view, action: int, rules=None) -> str:
+        name = self._option(view, action)
+        if name is None:
+            return super().label(view, action, rules)
+        contract = contract_of(rules, name)
+        return (contract.pl or name) if contract is not None else name
+
+    def word(self, view, text: str, rules=None) -> Optional[int]:
+        for a in view.legal:
+            if text in (self._option(view, a), self.label(view, a, rules).lower()):
+                return a
+        return None
+
+    def advice(self, view, rules=None) -> list:
+        return ["You choose the contract."]
+
+    def menu(self, view, rules=None) -> list:
+        return ["Choices: " + ", ".join(f"{i}) {self.label(view, a, rules)}"
+                                        for i, a in enumerate(view.legal, start=1))]
+
+
+UNIT = DeclarersChoice()

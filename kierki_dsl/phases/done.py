@@ -1,0 +1,16 @@
+"""The deal is over: no decision, nothing of its own to show."""
+from __future__ import annotations
+
+from .base import PhaseUnit
+
+
+class DealOver(PhaseUnit):
+    name = "done"
+    expected = "the deal is over"
+    task = "wait: the deal is over"
+
+    def matches(self, view) -> bool:
+        return view.phase == "done"
+
+
+UNIT = DealOver()
