@@ -194,15 +194,18 @@ def test_contract_choice_and_doubling_have_their_controls(browser, base):
         done: list = [[], []]
         for i, page in _turns(pages):
             if i == 0 and not done[0]:
-                options = [b.get_attribute("data-action") for b in page.locator("#controls button").all()]
-                assert "no_tricks" in options and "domino" in options, options
+                buttons = page.locator("#controls button").all()
+                options = [b.get_attribute("data-action") for b in buttons]
+                texts = " ".join(b.inner_text() for b in buttons)
+                assert all(o.startswith("choose:") for o in options) and "No tricks" in texts, (options, texts)
+                assert "no_tricks" not in texts, "a contract on offer is shown by its title, not its key"
                 assert "choose the contract" in page.locator("#status").inner_text()
             if i == 1 and not done[1]:
                 options = [b.get_attribute("data-action") for b in page.locator("#controls button").all()]
                 assert "done" in options and any(o.startswith("double:") for o in options), options
             done[i].append(_act(page))
         assert all(p.locator("#match-link").count() for p in pages), "the match did not end"
-        assert done[0][0] in ("no_tricks", "no_hearts", "no_queens", "barbu", "no_last_two", "trumps", "domino")
+        assert done[0][0].startswith("choose:"), done[0]
         assert done[1][0] == "done" or done[1][0].startswith("double:"), done[1]
         assert pages[0].locator("#sheet-table tr").count() == 2 + 2
     finally:

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import importlib
 
+from ..interpreter.actions import action_str
 from .base import NotUnderstood, PhaseUnit
 
 #: The phase modules, in the order their panels are shown.
@@ -65,11 +66,12 @@ def parse(view, text: str, rules=None) -> int:
 
 
 def actions(view, rules=None) -> list:
-    """The legal actions, each as ``{"action": id, "label": words}``, in the phase's menu order."""
+    """The legal actions, each as ``{"action": id, "label": words, "code": record notation}``, in the
+    phase's menu order (``code`` is ``action_str``'s, stable for scripts)."""
     unit = phase_of(view)
     listed = unit.choices(view, rules)
     listed += [a for a in view.legal if a not in listed]
-    return [{"action": a, "label": label(view, a, rules)} for a in listed]
+    return [{"action": a, "label": label(view, a, rules), "code": action_str(a)} for a in listed]
 
 
 def panels(view, rules=None) -> list:

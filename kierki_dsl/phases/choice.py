@@ -30,8 +30,10 @@ class DeclarersChoice(PhaseUnit):
         name = self._option(view, action)
         if name is None:
             return super().label(view, action, rules)
-        contract = contract_of(rules, name)
-        return (contract.pl or name) if contract is not None else name
+        c = contract_of(rules, name)
+        if c is None:
+            return name
+        return c.en if c.en and c.pl == c.name else (c.pl or name)  # the English name where no Polish one is given
 
     def word(self, view, text: str, rules=None) -> Optional[int]:
         for a in view.legal:

@@ -8,9 +8,8 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from ..interpreter.actions import CHOOSE_BASE, action_str, is_choice
+from .. import phases
 from ..report import seat_name
-
 
 
 def contract_info(ruleset, name: str) -> dict:
@@ -48,12 +47,9 @@ def deals_in_match(ruleset):
     return None if ruleset.until is not None else len(ruleset.schedule) * ruleset.series
 
 
-def action_label(view, action: int) -> str:
-    """How a control names an action (a card's id, a call, a bet, a contract on offer)."""
-    if is_choice(action):
-        i = action - CHOOSE_BASE
-        return view.options[i] if 0 <= i < len(view.options) else str(action)
-    return action_str(action)
+def action_label(view, action: int, ruleset=None) -> str:
+    """The label a person reads for an action, as its phase declares it (``120``, ``expose K♥``)."""
+    return phases.label(view, action, ruleset)
 
 
 def score_sheet(table) -> list:
@@ -85,7 +81,7 @@ def seat_state(room, seat: int) -> dict:
         "failure": room.failure,
     }
     if table.over or room.failure:
-        doc.update(view=None, to_move=None, contract=None, labels={})
+        doc.update(view=None, to_move=None, contract=None, actions=[], panels=[], task="", advice=[])
         if table.over:
             doc["match_url"] = f"/m/{room.id}"
         return doc
@@ -93,6 +89,10 @@ def seat_state(room, seat: int) -> dict:
     doc["view"] = view.to_json()
     doc["to_move"] = m.to_move()
     doc["contract"] = contract_info(rs, view.contract)
-    doc["labels"] = {str(a): action_label(view, a) for a in view.legal if not 0 <= a < 52}
-    doc["recent"] = [[s, a, action_label(view, a)] for s, a in room.logs.get(seat, ())]
+    unit = phases.phase_of(view)
+    doc["actions"] = phases.actions(view, rs)  # each legal action with its label, in the phase's order
+    doc["panels"] = phases.panels(view, rs)  # every phase's part of the view with something to show
+    doc["task"] = unit.task
+    doc["advice"] = unit.advice(view, rs) if view.legal else []
+    doc["recent"] = [[s, a, action_label(view, a, rs)] for s, a in room.logs.get(seat, ())]
     return doc
