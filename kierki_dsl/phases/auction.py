@@ -2,6 +2,8 @@
 then accept the best bid, refuse it or decline the deal."""
 from __future__ import annotations
 
+from ..interpreter.phases import EXPECTED, Phase
+
 from typing import Optional
 
 from ..interpreter.actions import ACCEPT, PASS, SELLER_WORDS, bid, bid_value, is_bid
@@ -33,7 +35,7 @@ def _one_bids(view, rules) -> bool:
 class Auction(PhaseUnit):
     name = "auction"
     fields = ("auction", "bid", "bidder", "seller")
-    expected = "a bid or a pass is expected"
+    expected = EXPECTED[Phase.AUCTION]
     task = "bid or pass (a seller: accept, refuse or decline)"
     numbered = False  # a number typed is a bid
 

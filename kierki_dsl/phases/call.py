@@ -1,6 +1,8 @@
 """The trump call: a seat names trumps (or no trumps) for the deal."""
 from __future__ import annotations
 
+from ..interpreter.phases import EXPECTED, Phase
+
 from typing import Optional
 
 from ..cards import SUIT_NAMES, SUIT_SYMBOLS, CardError
@@ -12,7 +14,7 @@ from .base import PhaseUnit, row, seat
 class TrumpCall(PhaseUnit):
     name = "call"
     fields = ("trump", "caller")
-    expected = "a trump call is expected"
+    expected = EXPECTED[Phase.CALL]
     task = "call trumps"
     prompt_word = "trumps"
     hint = "Type a suit (S, H, D, C, ♠, hearts, kiery...) or its number."

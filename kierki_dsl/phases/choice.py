@@ -1,16 +1,18 @@
 """Declarer's choice (Kierki's *wybór*): the declarer names the contract of the deal."""
 from __future__ import annotations
 
+from ..interpreter.phases import EXPECTED, Phase
+
 from typing import Optional
 
 from ..interpreter.actions import CHOOSE_BASE, is_choice
-from .base import PhaseUnit, cards_text, contract_of
+from .base import PhaseUnit, contract_of
 
 
 class DeclarersChoice(PhaseUnit):
     name = "choose"
     fields = ("options",)
-    expected = "a contract is to be chosen"
+    expected = EXPECTED[Phase.CHOOSE]
     task = "choose the contract"
     prompt_word = "contract"
     contract_known = False

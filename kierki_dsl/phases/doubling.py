@@ -1,6 +1,8 @@
 """The doubling round (Barbu): side bets before play — double a seat, redouble, or done."""
 from __future__ import annotations
 
+from ..interpreter.phases import EXPECTED, Phase
+
 from typing import Optional
 
 from ..interpreter.actions import DONE, DOUBLE_BASE, REDOUBLE_BASE
@@ -10,7 +12,7 @@ from .base import PhaseUnit, contract_of, row, seat
 class Doubling(PhaseUnit):
     name = "double"
     fields = ("bets",)
-    expected = "a bet is expected"
+    expected = EXPECTED[Phase.DOUBLE]
     task = "double or not"
     prompt_word = "bet"
     hint = "Type a number from the list, 'double E', 'redouble N' or 'done'."

@@ -1,6 +1,8 @@
 """A widow's exchange (Tysiąc's *musik*): its taker gives cards of his hand away or lays them aside."""
 from __future__ import annotations
 
+from ..interpreter.phases import EXPECTED, Phase
+
 from typing import Optional
 
 from ..cards import CardError, card_pretty, parse_card
@@ -11,7 +13,7 @@ from .cardpick import CardPhase
 class Exchange(CardPhase):
     name = "exchange"
     fields = ("widow", "taker", "exchanged", "aside")
-    expected = "a card of your hand to give or lay aside is expected"
+    expected = EXPECTED[Phase.EXCHANGE]
     task = "give away or lay aside a card of your hand"
     hint = "Type a number from the list or a card such as KH."
 

@@ -1,6 +1,8 @@
 """Exposure (Trix): before play a seat shows penalty cards of its hand to double their cost, then says done."""
 from __future__ import annotations
 
+from ..interpreter.phases import EXPECTED, Phase
+
 from typing import Optional
 
 from ..cards import CardError, card_pretty, parse_card
@@ -11,7 +13,7 @@ from .base import PhaseUnit, row, seat
 class Exposure(PhaseUnit):
     name = "expose"
     fields = ("exposed",)
-    expected = "an exposure or 'done' is expected"
+    expected = EXPECTED[Phase.EXPOSE]
     task = "expose a card or say done"
     prompt_word = "expose"
     hint = "Type a number from the list, a card such as KH, or 'done'."

@@ -1,6 +1,8 @@
 """Layout play (Rozbójnik's *układanka*, Fan Tan): a card to the rows on the table, or a pass."""
 from __future__ import annotations
 
+from ..interpreter.phases import EXPECTED, Phase
+
 from typing import Optional
 
 from ..cards import SUIT_SYMBOLS, card_pretty
@@ -12,7 +14,7 @@ from .cardpick import CardPhase
 class LayoutPlay(CardPhase):
     name = "layout"
     fields = ("layout", "opening_rank", "pool", "free_passes_left")
-    expected = "a card is expected"
+    expected = EXPECTED[Phase.PLAY]
     task = "play to the layout or pass"
 
     def matches(self, view) -> bool:

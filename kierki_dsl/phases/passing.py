@@ -1,6 +1,8 @@
 """Passing (Hearts): each seat passes cards of its hand to another before play."""
 from __future__ import annotations
 
+from ..interpreter.phases import EXPECTED, Phase
+
 from .base import cards_text, contract_of, row, seat
 from .cardpick import CardPhase
 
@@ -8,7 +10,7 @@ from .cardpick import CardPhase
 class Passing(CardPhase):
     name = "pass"
     fields = ("passed", "passed_to", "received")
-    expected = "cards to pass are expected"
+    expected = EXPECTED[Phase.PASS]
     task = "pass a card"
     prompt_word = "a card to pass"
 

@@ -1,6 +1,8 @@
 """Trick play: a card to the trick in progress (the phase ``play`` of a trick deal)."""
 from __future__ import annotations
 
+from ..interpreter.phases import EXPECTED, Phase
+
 from typing import Optional
 
 from ..cards import CardError, card_pretty
@@ -23,7 +25,7 @@ def taken_text(view, number: int, plays, winner: int) -> str:
 class TrickPlay(CardPhase):
     name = "play"
     fields = ("trick", "led_suit", "trick_number", "tricks_total", "completed", "played")
-    expected = "a card is expected"
+    expected = EXPECTED[Phase.PLAY]
     task = "play a card"
 
     def matches(self, view) -> bool:

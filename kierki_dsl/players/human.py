@@ -125,8 +125,9 @@ class HumanPlayer(Player):
         """What happened since this seat's last decision in this phase of this deal (tricks and their
         takers, or who played and passed to a layout)."""
         last = self.last_view
-        same = last is not None and last.deal_number == view.deal_number and last.phase == view.phase
-        return phase_of(view).news(view, last if same else None)
+        unit = phase_of(view)
+        same = last is not None and last.deal_number == view.deal_number and phase_of(last) is unit
+        return unit.news(view, last if same else None)
 
     def _table(self, view, unit=None) -> None:
         unit = unit or phase_of(view)

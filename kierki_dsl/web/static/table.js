@@ -112,7 +112,7 @@ function drawBoard(st, v, n) {
   const center = el("div", { id: "center" });
   board.append(center);
   if (!v) return;
-  center.append(drawPanels(st));
+  center.append(panelsEl(st.panels));
   if (v.trick && v.trick.length) {
     center.append(el("div", { id: "trick" }, el("div", { text: "On the table:" }),
       v.trick.map(([s, c]) => el("span", { class: "played" }, cardEl(c), el("small", { text: name(s) })))));
@@ -146,16 +146,6 @@ function drawHand(st, v) {
     hand.append(cardEl(c, "button", { type: "button", class: cls.trim(), "aria-label": cardCode(c) + (legal.has(c) ? " (legal)" : ""),
       onclick: () => send(c) }));
   }
-}
-
-// Every phase's part of the view, as its module declares it: rows of "label: text".
-function drawPanels(st) {
-  const box = el("div", { id: "panels" });
-  for (const p of st.panels || []) {
-    box.append(el("div", { class: "panel", "data-phase": p.phase },
-      p.rows.map(r => el("div", { class: "panel-row" }, r.label ? el("strong", { text: r.label + ": " }) : null, r.text))));
-  }
-  return box;
 }
 
 // The seat's legal actions other than a card of its hand, labelled by their phase; what the phase advises.
