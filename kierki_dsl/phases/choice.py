@@ -38,9 +38,10 @@ class DeclarersChoice(PhaseUnit):
         return c.en if c.en and c.pl == c.name else (c.pl or name)  # the English name where no Polish one is given
 
     def word(self, view, text: str, rules=None) -> Optional[int]:
-        for a in view.legal:
-            if text in (self._option(view, a), self.label(view, a, rules).lower()):
-                return a
+        """A contract on offer by its key or its title (one already played is read too: it is refused with the rule)."""
+        for i, name in enumerate(view.options):
+            if text in (name, self.label(view, CHOOSE_BASE + i, rules).lower()):
+                return CHOOSE_BASE + i
         return None
 
     def advice(self, view, rules=None) -> list:

@@ -40,7 +40,8 @@ class Exposure(PhaseUnit):
                 "else takes it."]
 
     def refusal(self, view, text: str, action: int, reason: Optional[str], rules=None) -> str:
-        return f"You cannot expose {text}: {reason or 'not allowed now'}."
+        shown = text[len("expose "):] if text.lower().startswith("expose ") else text
+        return f"You cannot expose {shown}: {reason or 'not allowed now'}."
 
     def panel(self, view, rules=None) -> list:
         if not view.exposed:

@@ -18,6 +18,7 @@ from typing import Optional
 
 from ..cards import SUIT_SYMBOLS, card_pretty
 from ..phases import NotUnderstood, panel_lines, phase_of
+from ..phases import label as phase_label
 from ..rankorder import rank_key
 from ..report import seat_name
 from .base import Player, register_player
@@ -97,7 +98,9 @@ class HumanPlayer(Player):
 
         name = view.contract
         contract = self.rules.contracts.get(name) if self.rules is not None else None
-        return illegal_reason(view, action, contract) if contract is not None or view.options else None
+        if contract is None and phase_of(view).contract_known:  # no rules given: no reason to tell
+            return None
+        return illegal_reason(view, action, contract, lambda a: phase_label(view, a, self.rules))
 
     # -- showing the table ---------------------------------------------------------------------
     def _deals_in_match(self) -> str:
