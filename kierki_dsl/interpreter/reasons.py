@@ -42,7 +42,8 @@ def illegal_reason(view: SeatView, action: int, contract, name=None) -> Optional
         reason = contract.from_view(view, hands).why_illegal(action)
         if reason:
             return reason
-    return f"{EXPECTED[Phase(view.phase)]}: {', '.join((name or partial(_names, view))(a) for a in view.legal)}"
+    expected = EXPECTED.get(view.phase, "another action is expected")  # a phase the interpreter does not know
+    return f"{expected}: {', '.join((name or partial(_names, view))(a) for a in view.legal)}"
 
 
 def _names(view: SeatView, action: int) -> str:
