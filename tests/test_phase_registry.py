@@ -15,10 +15,20 @@ import pytest
 
 from kierki_dsl import phases
 from kierki_dsl.cards import card_pretty, parse_card
-from kierki_dsl.interpreter.actions import (CHOOSE_BASE, DONE, NO_TRUMP, PASS, bid, call, double, expose, parse_action,
-                                            redouble)
+from kierki_dsl.interpreter.actions import (
+    CHOOSE_BASE,
+    DONE,
+    NO_TRUMP,
+    PASS,
+    bid,
+    call,
+    double,
+    expose,
+    parse_action,
+    redouble,
+)
 from kierki_dsl.interpreter.view import SeatView
-from kierki_dsl.phases.base import PhaseUnit, row
+from kierki_dsl.phases.base import row
 from kierki_dsl.phases.cardpick import CardPhase
 from kierki_dsl.players.human import HumanPlayer
 from kierki_dsl.ruleset.model import Ruleset

@@ -2,12 +2,11 @@
 then accept the best bid, refuse it or decline the deal."""
 from __future__ import annotations
 
-from ..interpreter.phases import EXPECTED, Phase
-
 from typing import Optional
 
 from ..interpreter.actions import ACCEPT, PASS, SELLER_WORDS, bid, bid_value, is_bid
 from ..interpreter.bidding import history_word
+from ..interpreter.phases import EXPECTED, Phase
 from .base import NotUnderstood, PhaseUnit, contract_of, row, seat
 
 #: What a seller's words do.
@@ -38,9 +37,6 @@ class Auction(PhaseUnit):
     expected = EXPECTED[Phase.AUCTION]
     task = "bid or pass (a seller: accept, refuse or decline)"
     numbered = False  # a number typed is a bid
-
-    def matches(self, view) -> bool:
-        return view.phase == "auction"
 
     def owns(self, action: int) -> bool:
         return action == PASS or is_bid(action) or action in SELLER_WORDS

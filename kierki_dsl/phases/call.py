@@ -1,13 +1,12 @@
 """The trump call: a seat names trumps (or no trumps) for the deal."""
 from __future__ import annotations
 
-from ..interpreter.phases import EXPECTED, Phase
-
 from typing import Optional
 
 from ..cards import SUIT_NAMES, SUIT_SYMBOLS, CardError
 from ..interpreter.actions import NO_TRUMP, call, called_suit, is_call
-from ..players.typed import read_suit
+from ..interpreter.phases import EXPECTED, Phase
+from .typed import read_suit
 from .base import PhaseUnit, row, seat
 
 
@@ -18,9 +17,6 @@ class TrumpCall(PhaseUnit):
     task = "call trumps"
     prompt_word = "trumps"
     hint = "Type a suit (S, H, D, C, ♠, hearts, kiery...) or its number."
-
-    def matches(self, view) -> bool:
-        return view.phase == "call"
 
     def owns(self, action: int) -> bool:
         return is_call(action)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Optional
 
 from ..cards import CardError, card_pretty
-from ..players.typed import read_card
+from .typed import read_card
 from ..rankorder import rank_key
 from .base import NotUnderstood, PhaseUnit, contract_of
 

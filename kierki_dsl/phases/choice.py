@@ -1,11 +1,10 @@
 """Declarer's choice (Kierki's *wybór*): the declarer names the contract of the deal."""
 from __future__ import annotations
 
-from ..interpreter.phases import EXPECTED, Phase
-
 from typing import Optional
 
 from ..interpreter.actions import CHOOSE_BASE, is_choice
+from ..interpreter.phases import EXPECTED, Phase
 from .base import PhaseUnit, contract_of
 
 
@@ -17,9 +16,6 @@ class DeclarersChoice(PhaseUnit):
     prompt_word = "contract"
     contract_known = False
     hint = "Type the contract's number or name."
-
-    def matches(self, view) -> bool:
-        return view.phase == "choose"
 
     def owns(self, action: int) -> bool:
         return is_choice(action)

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 from ..interpreter.phases import EXPECTED, Phase
-
 from .base import PhaseUnit
 
 
@@ -10,9 +9,6 @@ class DealOver(PhaseUnit):
     name = "done"
     expected = EXPECTED[Phase.DONE]
     task = "wait: the deal is over"
-
-    def matches(self, view) -> bool:
-        return view.phase == "done"
 
 
 UNIT = DealOver()

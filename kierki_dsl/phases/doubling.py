@@ -1,11 +1,10 @@
 """The doubling round (Barbu): side bets before play — double a seat, redouble, or done."""
 from __future__ import annotations
 
-from ..interpreter.phases import EXPECTED, Phase
-
 from typing import Optional
 
 from ..interpreter.actions import DONE, DOUBLE_BASE, REDOUBLE_BASE
+from ..interpreter.phases import EXPECTED, Phase
 from .base import PhaseUnit, contract_of, row, seat
 
 
@@ -16,9 +15,6 @@ class Doubling(PhaseUnit):
     task = "double or not"
     prompt_word = "bet"
     hint = "Type a number from the list, 'double E', 'redouble N' or 'done'."
-
-    def matches(self, view) -> bool:
-        return view.phase == "double"
 
     def owns(self, action: int) -> bool:
         return DOUBLE_BASE <= action <= DONE

@@ -1,11 +1,10 @@
 """A widow's exchange (Tysiąc's *musik*): its taker gives cards of his hand away or lays them aside."""
 from __future__ import annotations
 
-from ..interpreter.phases import EXPECTED, Phase
-
 from typing import Optional
 
 from ..cards import CardError, card_pretty, parse_card
+from ..interpreter.phases import EXPECTED, Phase
 from .base import cards_text, contract_of, row, seat
 from .cardpick import CardPhase
 
@@ -16,9 +15,6 @@ class Exchange(CardPhase):
     expected = EXPECTED[Phase.EXCHANGE]
     task = "give away or lay aside a card of your hand"
     hint = "Type a number from the list or a card such as KH."
-
-    def matches(self, view) -> bool:
-        return view.phase == "exchange"
 
     def choices(self, view, rules=None) -> list:
         return sorted(view.legal, key=lambda c: (c // 13, -(c % 13)))

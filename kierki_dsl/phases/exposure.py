@@ -1,12 +1,11 @@
 """Exposure (Trix): before play a seat shows penalty cards of its hand to double their cost, then says done."""
 from __future__ import annotations
 
-from ..interpreter.phases import EXPECTED, Phase
-
 from typing import Optional
 
 from ..cards import CardError, card_pretty, parse_card
 from ..interpreter.actions import DONE, expose, exposed_card, is_expose
+from ..interpreter.phases import EXPECTED, Phase
 from .base import PhaseUnit, row, seat
 
 
@@ -17,9 +16,6 @@ class Exposure(PhaseUnit):
     task = "expose a card or say done"
     prompt_word = "expose"
     hint = "Type a number from the list, a card such as KH, or 'done'."
-
-    def matches(self, view) -> bool:
-        return view.phase == "expose"
 
     def owns(self, action: int) -> bool:
         return is_expose(action) or action == DONE

@@ -1,12 +1,11 @@
 """Layout play (Rozbójnik's *układanka*, Fan Tan): a card to the rows on the table, or a pass."""
 from __future__ import annotations
 
-from ..interpreter.phases import EXPECTED, Phase
-
 from typing import Optional
 
 from ..cards import SUIT_SYMBOLS, card_pretty
 from ..interpreter.actions import PASS
+from ..interpreter.phases import EXPECTED, Phase
 from .base import row, seat
 from .cardpick import CardPhase
 

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 from ..interpreter.phases import EXPECTED, Phase
-
 from .base import cards_text, contract_of, row, seat
 from .cardpick import CardPhase
 
@@ -13,9 +12,6 @@ class Passing(CardPhase):
     expected = EXPECTED[Phase.PASS]
     task = "pass a card"
     prompt_word = "a card to pass"
-
-    def matches(self, view) -> bool:
-        return view.phase == "pass"
 
     def advice(self, view, rules=None) -> list:
         """'Pass 3 cards to W: card 2 of 3' — where the cards go and how many are chosen."""

@@ -1,13 +1,12 @@
 """Trick play: a card to the trick in progress (the phase ``play`` of a trick deal)."""
 from __future__ import annotations
 
-from ..interpreter.phases import EXPECTED, Phase
-
 from typing import Optional
 
 from ..cards import CardError, card_pretty
 from ..interpreter.actions import PASS, IllegalAction
-from ..players.typed import read_card
+from ..interpreter.phases import EXPECTED, Phase
+from .typed import read_card
 from .base import NotUnderstood, row, seat
 from .cardpick import CardPhase
 

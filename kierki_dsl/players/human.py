@@ -22,7 +22,7 @@ from ..phases import label as phase_label
 from ..rankorder import rank_key
 from ..report import seat_name
 from .base import Player, register_player
-from .typed import read_card, read_suit  # noqa: F401  (the words a person types, for callers of this module)
+from ..phases.typed import read_card, read_suit  # noqa: F401  (the words a person types, for callers of this module)
 
 
 class HumanQuit(Exception):
