@@ -203,6 +203,8 @@ def test_contract_choice_and_doubling_have_their_controls(browser, base):
             if i == 1 and not done[1]:
                 options = [b.get_attribute("data-action") for b in page.locator("#controls button").all()]
                 assert "done" in options and any(o.startswith("double:") for o in options), options
+                title = page.locator("#contract-name").inner_text()
+                assert "_" not in title and " — " not in title, f"Barbu's contract by its name, not its key: {title}"
             done[i].append(_act(page))
         assert all(p.locator("#match-link").count() for p in pages), "the match did not end"
         assert done[0][0].startswith("choose:"), done[0]
@@ -259,6 +261,7 @@ def test_a_person_bids_in_tysiac_and_sees_the_auction_and_the_widow(browser, bas
 
     context = browser.new_context(bypass_csp=True)
     try:
+        os.makedirs(ARTIFACTS, exist_ok=True)
         links = _create(context.new_page(), base, "games/tysiac.yaml", ["human", "human", "human"])
         pages = [context.new_page() for _ in range(3)]
         _open(pages, links, (0, 1, 2))
@@ -280,6 +283,7 @@ def test_a_person_bids_in_tysiac_and_sees_the_auction_and_the_widow(browser, bas
                 continue
             if "Widow:" in _panel_text(page):
                 widow = _panel_text(page)
+                page.screenshot(path=os.path.join(ARTIFACTS, "table-tysiac-widow.png"), full_page=True)
                 break
             _act(page)
         assert bids and refused and widow, (bids, refused, widow)

@@ -51,6 +51,12 @@ def contract_of(rules, name: str):
     return rules.contracts.get(name) if rules is not None else None
 
 
+def contract_name(c) -> str:
+    """A contract's short name as a person reads it: its Polish name, or its English one where the
+    ruleset gives no Polish name (Barbu's ``No tricks``, never the key ``no_tricks``)."""
+    return c.en if c.en and c.pl == c.name else (c.pl or c.name)
+
+
 class PhaseUnit:
     """A phase: its actions, words and part of the view. Subclasses override what differs."""
 

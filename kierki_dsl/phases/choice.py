@@ -5,7 +5,7 @@ from typing import Optional
 
 from ..interpreter.actions import CHOOSE_BASE, is_choice
 from ..interpreter.phases import EXPECTED, Phase
-from .base import PhaseUnit, contract_of
+from .base import PhaseUnit, contract_name, contract_of
 
 
 class DeclarersChoice(PhaseUnit):
@@ -29,9 +29,7 @@ class DeclarersChoice(PhaseUnit):
         if name is None:
             return super().label(view, action, rules)
         c = contract_of(rules, name)
-        if c is None:
-            return name
-        return c.en if c.en and c.pl == c.name else (c.pl or name)  # the English name where no Polish one is given
+        return contract_name(c) if c is not None else name
 
     def word(self, view, text: str, rules=None) -> Optional[int]:
         """A contract on offer by its key or its title (one already played is read too: it is refused with the rule)."""

@@ -9,7 +9,8 @@ from __future__ import annotations
 from functools import lru_cache
 
 from .. import phases
-from ..report import seat_name
+from ..phases.base import contract_name
+from ..report import contract_title, seat_name
 
 
 def contract_info(ruleset, name: str) -> dict:
@@ -30,6 +31,7 @@ def _contract_info(ruleset, name: str) -> dict:
         "name": name,
         "pl": (slot.pl if slot is not None else name) or name,
         "en": (slot.en if slot is not None else "") or "",
+        "title": contract_title(slot) if slot is not None else name,  # as a person reads it (no key such as no_tricks)
         "scoring": rules.get("scoring", ""),
         "rules": [[k, v] for k, v in rules.items()],
         "rank_order": _rank_order(ruleset.contracts.get(name)),
@@ -54,7 +56,7 @@ def action_label(view, action: int, ruleset=None) -> str:
 
 def score_sheet(table) -> list:
     """Every finished deal: its contract, the points and the running totals (public)."""
-    return [{"deal": r.number, "contract": r.contract.name, "pl": r.contract.pl,
+    return [{"deal": r.number, "contract": r.contract.name, "title": contract_name(r.contract), "pl": r.contract.pl,
              "en": r.contract.en, "scores": list(r.scores), "totals": list(r.totals)}
             for r in table.results]
 

@@ -67,7 +67,7 @@ function drawContract(st, v) {
   box.textContent = "";
   if (!v) return;
   const c = st.contract;
-  box.append(el("h2", { id: "contract-name", text: c.pl + (c.en ? " — " + c.en : "") }));
+  box.append(el("h2", { id: "contract-name", text: c.title }));
   if (c.scoring) box.append(el("div", { id: "scoring" }, el("strong", { text: "Scores: " }), c.scoring));
   box.append(el("div", { id: "dealer", text: "dealer " + name(v.dealer) }));
   const rules = el("details", {}, el("summary", { text: "the rules of this deal" }),
@@ -167,7 +167,7 @@ function drawSheet(st, n) {
   box.textContent = "";
   const head = el("tr", {}, el("th", { text: "deal" }), el("th", { text: "contract" }),
     [...Array(n).keys()].map(s => el("th", { text: name(s) })));
-  const rows = st.sheet.map(d => el("tr", {}, el("td", { text: d.deal }), el("td", { text: d.pl || d.contract }),
+  const rows = st.sheet.map(d => el("tr", {}, el("td", { text: d.deal }), el("td", { text: d.title || d.contract }),
     d.scores.map(x => el("td", { text: x }))));
   const totals = el("tr", {}, el("th", { text: "" }), el("th", { text: "totals" }), st.totals.map(x => el("th", { text: x })));
   box.append(el("table", { class: "sheet", id: "sheet-table" }, head, rows, totals));
