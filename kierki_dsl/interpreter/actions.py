@@ -16,6 +16,8 @@ SELLER_WORDS = {ACCEPT: "accept", REFUSE: "refuse", DECLINE: "decline"}
 CHOOSE_BASE = 100  # CHOOSE_BASE + i: a declarer chooses option i of a declarer's-choice deal
 EXPOSE_BASE = 900  # EXPOSE_BASE + card: show that card before play (exposure doubling)
 BID_BASE = 1000  # BID_BASE + value: a bid of that value in an auction (a pass there is PASS)
+MAX_BID = 100_000  # the highest bid an auction may allow (its schema's bound)
+MAX_ACTION = BID_BASE + MAX_BID  # no action of any phase is numbered higher
 
 
 def call(suit: int) -> int:

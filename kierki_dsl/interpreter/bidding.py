@@ -40,7 +40,7 @@ from ..expr.types import BOOL
 from ..spec.schema import Bool, Enum, Expr, Field, Int, Obj, Str
 from ..values import frozen
 from . import scopes
-from .actions import ACCEPT, DECLINE, PASS, REFUSE, SELLER_WORDS, action_str, bid, bid_value, is_bid
+from .actions import ACCEPT, DECLINE, MAX_BID, PASS, REFUSE, SELLER_WORDS, action_str, bid, bid_value, is_bid
 from .envs import NOBODY, bid_env, seat_end_env
 
 DECLINE_SPEC = Obj(
@@ -58,8 +58,8 @@ AUCTION = Obj(
     {
         "first": Field(Expr("seat"), "the first bidder; bidding goes round in playing order (default: "
                        "left(dealer))", default=None),
-        "min": Field(Int(1, 100000), "the lowest bid", required=True),
-        "max": Field(Int(1, 100000), "the highest bid", required=True),
+        "min": Field(Int(1, MAX_BID), "the lowest bid", required=True),
+        "max": Field(Int(1, MAX_BID), "the highest bid", required=True),
         "step": Field(Int(1, 100000), "bids go up by multiples of this", default=1),
         "if_all_pass": Field(Expr("seat"), "who plays at the minimum bid when everybody passes (default: dealer; "
                              "not with a seller)", default=None),

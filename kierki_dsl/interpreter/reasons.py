@@ -7,6 +7,7 @@ told the rule it broke without being handed anything that points at other hands.
 """
 from __future__ import annotations
 
+from functools import partial
 from typing import Optional
 
 from .actions import CHOOSE_BASE, action_str
@@ -14,11 +15,12 @@ from .phases import EXPECTED, Phase
 from .view import SeatView
 
 
-def illegal_reason(view: SeatView, action: int, contract) -> Optional[str]:
+def illegal_reason(view: SeatView, action: int, contract, name=None) -> Optional[str]:
     """None when ``action`` is legal for the seat of ``view``, else the rule it breaks, in words.
 
     ``contract`` is the compiled contract named by ``view.contract`` (for a declarer's-choice
-    phase, the schedule slot; it is not read there).
+    phase, the schedule slot; it is not read there). ``name(action)`` words the legal actions a
+    reason lists (default: their record notation; a front end passes its phase labels).
     """
     if action in view.legal:
         return None
@@ -40,7 +42,8 @@ def illegal_reason(view: SeatView, action: int, contract) -> Optional[str]:
         reason = contract.from_view(view, hands).why_illegal(action)
         if reason:
             return reason
-    return f"{EXPECTED[Phase(view.phase)]}: {', '.join(_names(view, a) for a in view.legal)}"
+    expected = EXPECTED.get(view.phase, "another action is expected")  # a phase the interpreter does not know
+    return f"{expected}: {', '.join((name or partial(_names, view))(a) for a in view.legal)}"
 
 
 def _names(view: SeatView, action: int) -> str:

@@ -93,8 +93,11 @@ class Table:
         view = self.match.view(seat)
         if action not in view.legal:  # explained from the seat's own view and the rules
             from ..interpreter.reasons import illegal_reason
+            from ..phases import label
 
-            return illegal_reason(view, action, self.match.ruleset.contracts.get(view.contract)) or "not allowed now"
+            rules = self.match.ruleset  # the legal actions a reason lists are worded by their phase's labels
+            return illegal_reason(view, action, rules.contracts.get(view.contract),
+                                  lambda a: label(view, a, rules)) or "not allowed now"
         try:
             self._apply(seat, action)
         except IllegalAction as e:

@@ -6,23 +6,26 @@ trick on the table, the last finished trick and the deal's points.
 """
 from __future__ import annotations
 
+from .. import phases
 from ..cards import card_list
 from ..interpreter.actions import action_str
 
 
-def _frame(state, players: int, seat, action) -> dict:
+def _frame(state, players: int, seat, action, label=None, ruleset=None) -> dict:
+    """The table after ``action``: every hand, the trick, the last trick, the points, and every
+    phase's panel (public parts as any seat sees them; a seat's own, such as cards received, as seat 0's)."""
     views = [state.view(s) for s in range(players)]
     v = views[0]
     return {
         "seat": seat,
         "action": None if action is None else action_str(action),
+        "label": label,  # the action as a person reads it (its phase's label)
         "hands": [card_list(w.hand) for w in views],
         "trick": [list(p) for p in v.trick],
         "last": [v.completed[-1][2], [list(p) for p in v.completed[-1][1]]] if v.completed else None,
-        "layout": [list(r) if r is not None else None for r in v.layout] if v.layout is not None else None,
+        "panels": phases.panels(v, ruleset),
         "scores": list(v.scores),
         "trump": v.trump,
-        "phase": v.phase,
     }
 
 
@@ -38,9 +41,10 @@ def match_frames(ruleset, record: dict, actions: list) -> list:
             break
         state = m.state
         if not deals or deals[-1]["number"] != m.deal_index + 1:
-            deals.append({"number": m.deal_index + 1, "dealer": m.dealer, "frames": [_frame(state, n, None, None)]})
+            deals.append({"number": m.deal_index + 1, "dealer": m.dealer, "frames": [_frame(state, n, None, None, None, ruleset)]})
         who = m.to_move()
+        label = phases.label(state.view(who), action, ruleset)
         m.apply(action)
         deals[-1]["contract"] = state.contract.name
-        deals[-1]["frames"].append(_frame(state, n, who, action))
+        deals[-1]["frames"].append(_frame(state, n, who, action, label, ruleset))
     return deals

@@ -3,8 +3,10 @@
 A message is one JSON object in a text frame of at most ``MAX_MESSAGE`` bytes:
 
 - ``{"type": "hello", "token": "<the seat's secret>"}`` — first, to take the seat;
-- ``{"type": "act", "action": <0..127>, "deal": <n>, "ply": <n>}`` — play a card or take
-  another action; ``deal``/``ply`` name the decision seen (a stale click is refused);
+- ``{"type": "act", "action": <0..MAX_ACTION>, "deal": <n>, "ply": <n>}`` — play a card or
+  take another action (any action number of any phase: whether it is legal now is the table's
+  question, answered with the rule's reason); ``deal``/``ply`` name the decision seen (a stale
+  click is refused);
 - ``{"type": "ping"}`` — answered with ``{"type": "pong"}``.
 
 Anything else (not JSON, another shape, extra keys, wrong types, too big, too many per
@@ -16,6 +18,8 @@ import json
 import time
 from typing import Optional
 
+from ..interpreter.actions import MAX_ACTION
+
 MAX_MESSAGE = 1024
 MAX_TOKEN = 128
 
@@ -24,7 +28,7 @@ SCHEMAS = {
     "act": {"action": int, "deal": int, "ply": int},
     "ping": {},
 }
-LIMITS = {"action": (0, 127), "deal": (0, 10_000), "ply": (0, 100_000)}
+LIMITS = {"action": (0, MAX_ACTION), "deal": (0, 10_000), "ply": (0, 100_000)}
 
 
 class BadMessage(Exception):

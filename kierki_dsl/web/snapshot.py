@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from ..interpreter.actions import CHOOSE_BASE, action_str, is_choice
-from ..report import seat_name
-
+from .. import phases
+from ..phases.base import contract_name
+from ..report import contract_title, seat_name
 
 
 def contract_info(ruleset, name: str) -> dict:
@@ -31,6 +31,7 @@ def _contract_info(ruleset, name: str) -> dict:
         "name": name,
         "pl": (slot.pl if slot is not None else name) or name,
         "en": (slot.en if slot is not None else "") or "",
+        "title": contract_title(slot) if slot is not None else name,  # as a person reads it (no key such as no_tricks)
         "scoring": rules.get("scoring", ""),
         "rules": [[k, v] for k, v in rules.items()],
         "rank_order": _rank_order(ruleset.contracts.get(name)),
@@ -48,17 +49,14 @@ def deals_in_match(ruleset):
     return None if ruleset.until is not None else len(ruleset.schedule) * ruleset.series
 
 
-def action_label(view, action: int) -> str:
-    """How a control names an action (a card's id, a call, a bet, a contract on offer)."""
-    if is_choice(action):
-        i = action - CHOOSE_BASE
-        return view.options[i] if 0 <= i < len(view.options) else str(action)
-    return action_str(action)
+def action_label(view, action: int, ruleset=None) -> str:
+    """The label a person reads for an action, as its phase declares it (``120``, ``expose K♥``)."""
+    return phases.label(view, action, ruleset)
 
 
 def score_sheet(table) -> list:
     """Every finished deal: its contract, the points and the running totals (public)."""
-    return [{"deal": r.number, "contract": r.contract.name, "pl": r.contract.pl,
+    return [{"deal": r.number, "contract": r.contract.name, "title": contract_name(r.contract), "pl": r.contract.pl,
              "en": r.contract.en, "scores": list(r.scores), "totals": list(r.totals)}
             for r in table.results]
 
@@ -85,7 +83,7 @@ def seat_state(room, seat: int) -> dict:
         "failure": room.failure,
     }
     if table.over or room.failure:
-        doc.update(view=None, to_move=None, contract=None, labels={})
+        doc.update(view=None, to_move=None, contract=None, actions=[], panels=[], task="", advice=[])
         if table.over:
             doc["match_url"] = f"/m/{room.id}"
         return doc
@@ -93,6 +91,10 @@ def seat_state(room, seat: int) -> dict:
     doc["view"] = view.to_json()
     doc["to_move"] = m.to_move()
     doc["contract"] = contract_info(rs, view.contract)
-    doc["labels"] = {str(a): action_label(view, a) for a in view.legal if not 0 <= a < 52}
-    doc["recent"] = [[s, a, action_label(view, a)] for s, a in room.logs.get(seat, ())]
+    unit = phases.phase_of(view)
+    doc["actions"] = phases.actions(view, rs)  # each legal action with its label, in the phase's order
+    doc["panels"] = phases.panels(view, rs)  # every phase's part of the view with something to show
+    doc["task"] = unit.task
+    doc["advice"] = unit.advice(view, rs) if view.legal else []
+    doc["recent"] = [[s, a, action_label(view, a, rs)] for s, a in room.logs.get(seat, ())]
     return doc

@@ -36,6 +36,11 @@ function cardEl(c, tag, attrs) {
   a.class = ["card", extra, isRed(c) ? "red" : ""].filter(Boolean).join(" ");
   return el(tag || "span", a, cardText(c));
 }
+// Every phase's part of the view, as its phase module declares it: rows of "label: text".
+function panelsEl(panels) {
+  return el("div", { class: "panels" }, (panels || []).map(p => el("div", { class: "panel", "data-phase": p.phase },
+    p.rows.map(r => el("div", { class: "panel-row" }, r.label ? el("strong", { text: r.label + ": " }) : null, r.text)))));
+}
 async function postJSON(url, body) {
   const r = await fetch(url, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
   let doc = null;

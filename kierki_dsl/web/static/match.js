@@ -46,7 +46,7 @@ function draw() {
   const f = d.frames[step];
   document.getElementById("deal").value = deal;
   document.getElementById("step").textContent = "step " + step + " of " + (d.frames.length - 1) +
-    (f.action ? " — " + name(f.seat) + ": " + f.action : " — the deal (dealer " + name(d.dealer) + ")");
+    (f.action ? " — " + name(f.seat) + ": " + (f.label || f.action) : " — the deal (dealer " + name(d.dealer) + ")");
   const box = document.getElementById("frame");
   box.textContent = "";
   const board = el("div", { id: "board" });
@@ -55,8 +55,7 @@ function draw() {
     el("div", { class: "who", text: name(s) + " · " + match.seats[s] + " · " + f.scores[s] + " pts" }),
     h.map(c => cardEl(c)))));
   const center = el("div", { id: "center" });
-  if (f.layout) f.layout.forEach((row, suit) => center.append(el("div", { class: "layout-row" }, SUIT_SYMBOLS[suit] + " ",
-    row === null ? "—" : [cardEl(row[0]), " … ", cardEl(row[1])])));
+  center.append(panelsEl(f.panels));
   center.append(el("div", {}, "On the table: ", f.trick.map(([s, c]) => el("span", { class: "played" }, cardEl(c), el("small", { text: name(s) })))));
   if (f.last) center.append(el("div", {}, "Last trick, taken by " + name(f.last[0]) + ": ",
     f.last[1].map(([s, c]) => el("span", { class: "played" }, cardEl(c), el("small", { text: name(s) })))));

@@ -8,10 +8,6 @@ let state = null;
 let retry = 500;
 let stopped = false;
 
-const PHASE_WORDS = { play: "play a card", pass: "pass a card", call: "call trumps", double: "double or not",
-  choose: "choose the contract", layout: "play to the layout or pass", auction: "bid or pass (a seller: accept, refuse or decline)",
-  exchange: "give away or lay aside a card of your hand", expose: "expose a card or say done" };
-
 function connect() {
   const proto = location.protocol === "https:" ? "wss:" : "ws:";
   ws = new WebSocket(proto + "//" + location.host + "/ws/" + tableId);
@@ -71,13 +67,9 @@ function drawContract(st, v) {
   box.textContent = "";
   if (!v) return;
   const c = st.contract;
-  box.append(el("h2", { id: "contract-name", text: c.pl + (c.en ? " — " + c.en : "") }));
+  box.append(el("h2", { id: "contract-name", text: c.title }));
   if (c.scoring) box.append(el("div", { id: "scoring" }, el("strong", { text: "Scores: " }), c.scoring));
-  let trump = "no trumps";
-  if (v.phase === "call") trump = "trumps not called yet: " + name(v.caller) + " calls";
-  else if (v.trump >= 0) trump = "trumps: " + SUIT_SYMBOLS[v.trump] + " " + SUIT_NAMES[v.trump];
-  if (v.phase !== "call" && v.caller >= 0) trump += " (called by " + name(v.caller) + ")";
-  box.append(el("div", { id: "trumps", text: trump + " · dealer " + name(v.dealer) }));
+  box.append(el("div", { id: "dealer", text: "dealer " + name(v.dealer) }));
   const rules = el("details", {}, el("summary", { text: "the rules of this deal" }),
     el("ul", {}, c.rules.map(([k, t]) => el("li", {}, el("strong", { text: k + ": " }), t))));
   box.append(rules);
@@ -95,7 +87,7 @@ function drawStatus(st, v) {
     const away = st.seats.filter(x => !x.present).map(x => name(x.seat)).join(", ");
     s.textContent = "Waiting for " + away + " to open their link.";
   } else if (st.to_move === st.seat) {
-    s.textContent = "Your turn: " + (PHASE_WORDS[v.phase] || v.phase) + ".";
+    s.textContent = "Your turn: " + st.task + ".";
   } else {
     s.textContent = "Waiting for " + name(st.to_move) + ".";
   }
@@ -107,16 +99,7 @@ function seatBox(st, v, s, pos) {
   const lines = [el("div", { class: "who", text: name(s) + (s === st.seat ? " (you)" : "") + " · " + info.kind + (info.present ? "" : " · away") })];
   if (v) {
     if (v.hand_sizes && v.hand_sizes.length) lines.push(el("div", { class: "count", text: v.hand_sizes[s] + " cards" }));
-    if (v.drawn && v.drawn[s]) lines.push(el("div", { text: "drew " + v.drawn[s] + " from the stock" }));
-    const shown = (v.exposed || []).filter(e => e[0] === s).map(e => cardText(e[1]));
-    if (shown.length) lines.push(el("div", { text: "exposed " + shown.join(" ") }));
-    const said = (v.declarations || []).filter(d => d[0] === s)
-      .map(d => d[1] + (d[2] ? " " + (d[2] > 0 ? "+" : "") + d[2] : "") + (d[3] >= 0 ? " " + SUIT_SYMBOLS[d[3]] : ""));
-    if (said.length) lines.push(el("div", { text: "declared " + said.join(", ") }));
     lines.push(el("div", { text: "this deal: " + v.scores[s] + " · total: " + st.totals[s] }));
-    if (v.free_passes_left && v.free_passes_left.some(x => x > 0)) lines.push(el("div", { text: "free passes left: " + v.free_passes_left[s] }));
-    const bets = (v.bets || []).filter(b => b[0] === s).map(b => (b[2] === 2 ? "redoubled " : "doubled ") + name(b[1]));
-    if (bets.length) lines.push(el("div", { text: bets.join(", ") }));
   }
   return el("div", { class: cls, id: "seat-" + s }, lines);
 }
@@ -129,30 +112,19 @@ function drawBoard(st, v, n) {
   const center = el("div", { id: "center" });
   board.append(center);
   if (!v) return;
-  if (v.drawn && v.drawn.length) center.append(el("div", { id: "stock", text: "Stock: " + v.stock + " cards" }));
-  if (v.layout) {
-    const rows = el("div", { id: "layout" }, el("div", { text: "Layout" + (v.pool ? " · pool " + v.pool : "") }));
-    v.layout.forEach((row, suit) => {
-      rows.append(el("div", { class: "layout-row" }, SUIT_SYMBOLS[suit] + " ",
-        row === null ? el("span", { class: "muted", text: "not open" }) : [cardEl(row[0]), " … ", cardEl(row[1])]));
-    });
-    center.append(rows);
-  }
+  center.append(panelsEl(st.panels));
   if (v.trick && v.trick.length) {
     center.append(el("div", { id: "trick" }, el("div", { text: "On the table:" }),
       v.trick.map(([s, c]) => el("span", { class: "played" }, cardEl(c), el("small", { text: name(s) })))));
-  } else if (!v.layout) {
-    center.append(el("div", { id: "trick", class: "muted", text: "No cards on the table." }));
   }
   if (st.recent && st.recent.length) {
-    const shown = st.recent.slice(-n).map(([s, a, label]) => name(s) + " " + (a < 52 ? cardText(a) : pretty(label)));
+    const shown = st.recent.slice(-n).map(([s, a, label]) => name(s) + " " + label);
     center.append(el("div", { id: "recent", class: "muted", text: "Latest: " + shown.join(" · ") }));
   }
   if (v.completed && v.completed.length) {
     const [, plays, winner] = v.completed[v.completed.length - 1];
     center.append(el("div", { id: "last-trick" },
-      el("div", { text: "Last trick (" + v.completed.length + (v.drawn && v.drawn.length ? "" : " of " + v.tricks_total)
-        + ") taken by " + name(winner) + ":" }),
+      el("div", { text: "Last trick (" + v.completed.length + ") taken by " + name(winner) + ":" }),
       plays.map(([s, c]) => el("span", { class: "played" }, cardEl(c), el("small", { text: name(s) })))));
   }
 }
@@ -176,26 +148,18 @@ function drawHand(st, v) {
   }
 }
 
+// The seat's legal actions other than a card of its hand, labelled by their phase; what the phase advises.
 function drawControls(st, v) {
   const box = document.getElementById("controls");
   box.textContent = "";
   if (!v || st.to_move !== st.seat) return;
+  for (const line of st.advice || []) box.append(el("p", { class: "advice muted", text: line }));
   let i = 1;
-  for (const a of v.legal) {
-    if (a < 52) continue;
-    const label = st.labels[String(a)] || String(a);
-    box.append(el("button", { type: "button", "data-action": label, onclick: () => send(a), text: i++ + ". " + pretty(label) }));
+  const held = new Set(cardsOf(v.hand));
+  for (const { action, label, code } of st.actions || []) {
+    if (held.has(action)) continue;  // a card of the hand is played from the hand
+    box.append(el("button", { type: "button", "data-action": code, onclick: () => send(action), text: i++ + ". " + label }));
   }
-}
-
-function pretty(label) {
-  const [kind, arg] = label.split(":");
-  if (kind === "call") return arg === "none" ? "no trumps" : "trumps " + SUIT_SYMBOLS[SUITS.indexOf(arg)] + " " + SUIT_NAMES[SUITS.indexOf(arg)];
-  if (kind === "double") return "double " + name(Number(arg));
-  if (kind === "redouble") return "redouble " + name(Number(arg));
-  if (kind === "done") return "no more doubles";
-  if (kind === "pass") return "pass";
-  return label;
 }
 
 function drawSheet(st, n) {
@@ -203,7 +167,7 @@ function drawSheet(st, n) {
   box.textContent = "";
   const head = el("tr", {}, el("th", { text: "deal" }), el("th", { text: "contract" }),
     [...Array(n).keys()].map(s => el("th", { text: name(s) })));
-  const rows = st.sheet.map(d => el("tr", {}, el("td", { text: d.deal }), el("td", { text: d.pl || d.contract }),
+  const rows = st.sheet.map(d => el("tr", {}, el("td", { text: d.deal }), el("td", { text: d.title || d.contract }),
     d.scores.map(x => el("td", { text: x }))));
   const totals = el("tr", {}, el("th", { text: "" }), el("th", { text: "totals" }), st.totals.map(x => el("th", { text: x })));
   box.append(el("table", { class: "sheet", id: "sheet-table" }, head, rows, totals));

@@ -1,0 +1,98 @@
+"""The phases of a deal, one module each, and the registry front ends ask.
+
+In the style of yamllint's rules (one rule, one module, one registry): every module listed in
+``MODULES`` defines ``UNIT``, a ``PhaseUnit`` that declares its actions, their labels and typed
+words, what it expects and its part of the seat view (see ``base``). Front ends — the terminal,
+the browser, the SIK client — never ask which phase is playing; they call:
+
+- ``phase_of(view)``: the unit deciding in a view;
+- ``label(view, action, rules)``: the label a person reads for an action;
+- ``parse(view, text, rules)``: the action a person's typed words name;
+- ``panels(view, rules)``: every phase's part of the view that has something to show now;
+- ``expected(view)``: what the seat on turn is asked for.
+
+``rules`` (a loaded ruleset, optional) gives contract names and rule details where a phase
+needs them. The record notation (``actions.action_str``) is not the phases' business: it
+stays one notation for every action.
+"""
+from __future__ import annotations
+
+import importlib
+
+from ..interpreter.actions import action_str
+from .base import NotUnderstood, PhaseUnit
+
+#: The phase modules, in the order their panels are shown.
+MODULES = ("call", "choice", "passing", "auction", "exchange", "doubling", "exposure", "declarations",
+           "stock", "play", "layout", "done")
+
+UNITS: dict = {}
+
+
+def register(unit: PhaseUnit) -> PhaseUnit:
+    """Add a phase (a module's ``UNIT``) to the registry; a phase registered again replaces itself."""
+    UNITS[unit.name] = unit
+    return unit
+
+
+for _name in MODULES:
+    register(importlib.import_module(f"{__name__}.{_name}").UNIT)
+
+
+def phase_of(view) -> PhaseUnit:
+    """The unit deciding in ``view`` (KeyError for a phase nobody registered)."""
+    for unit in UNITS.values():
+        if unit.matches(view):
+            return unit
+    raise KeyError(f"no phase module for phase {view.phase!r}")
+
+
+def owner(view, action: int) -> PhaseUnit:
+    """The unit numbering ``action``: the view's own phase when it does, else the first that does."""
+    unit = phase_of(view)
+    if unit.owns(action):
+        return unit
+    return next((u for u in UNITS.values() if u.owns(action)), unit)
+
+
+def label(view, action: int, rules=None) -> str:
+    """The label a person reads for ``action`` (``120``, ``pass``, ``expose K♥``, ``trumps: hearts``)."""
+    return owner(view, action).label(view, action, rules)
+
+
+def parse(view, text: str, rules=None) -> int:
+    """The action ``text`` names in the view's phase (legal or not); ``NotUnderstood`` otherwise."""
+    return phase_of(view).read(view, text, rules)
+
+
+def actions(view, rules=None) -> list:
+    """The legal actions, each as ``{"action": id, "label": words, "code": record notation}``, in the
+    phase's menu order (``code`` is ``action_str``'s, stable for scripts)."""
+    unit = phase_of(view)
+    listed = unit.choices(view, rules)
+    listed += [a for a in view.legal if a not in listed]
+    return [{"action": a, "label": label(view, a, rules), "code": action_str(a)} for a in listed]
+
+
+def panels(view, rules=None) -> list:
+    """Every phase's part of the view with something to show: ``{"phase", "rows": [{"label", "text"}]}``."""
+    out = []
+    for unit in UNITS.values():
+        rows = unit.panel(view, rules)
+        if rows:
+            out.append({"phase": unit.name, "rows": rows})
+    return out
+
+
+def expected(view) -> str:
+    """What the view's phase expects, in words."""
+    return phase_of(view).expected
+
+
+def panel_lines(view, rules=None) -> list:
+    """The panels as text lines (``label: text``), as the terminal shows them."""
+    return [(r["label"] + ": " if r["label"] else "") + r["text"] for p in panels(view, rules) for r in p["rows"]]
+
+
+__all__ = ["NotUnderstood", "PhaseUnit", "UNITS", "actions", "expected", "label", "owner", "panel_lines", "panels",
+           "parse", "phase_of", "register"]

@@ -1,0 +1,112 @@
+"""The auction (Tysiąc, King, Leilão): seats bid for the right to play the deal; a seller may
+then accept the best bid, refuse it or decline the deal."""
+from __future__ import annotations
+
+from typing import Optional
+
+from ..interpreter.actions import ACCEPT, PASS, SELLER_WORDS, bid, bid_value, is_bid
+from ..interpreter.bidding import history_word
+from ..interpreter.phases import EXPECTED, Phase
+from .base import NotUnderstood, PhaseUnit, contract_of, row, seat
+
+#: What a seller's words do.
+SELLER_MEANING = {"accept": "sell at the best offer", "refuse": "play the deal yourself, nothing paid",
+                  "decline": "do not play the deal: it ends at its fixed scores"}
+_SELLER_ACTIONS = {w: a for a, w in SELLER_WORDS.items()}
+
+
+def _selling(view) -> bool:
+    """The seat on turn is the seller (it may not pass: it accepts, refuses or declines)."""
+    return PASS not in view.legal
+
+
+def _rule(view, rules):
+    contract = contract_of(rules, view.contract)
+    return contract.auction if contract is not None else None
+
+
+def _one_bids(view, rules) -> bool:
+    """1 is a bid of this auction (so "1" typed is a bid, not the first choice, pass)."""
+    rule = _rule(view, rules)
+    return rule is not None and 1 in rule.levels()
+
+
+class Auction(PhaseUnit):
+    name = "auction"
+    fields = ("auction", "bid", "bidder", "seller")
+    expected = EXPECTED[Phase.AUCTION]
+    task = "bid or pass (a seller: accept, refuse or decline)"
+    numbered = False  # a number typed is a bid
+
+    def owns(self, action: int) -> bool:
+        return action == PASS or is_bid(action) or action in SELLER_WORDS
+
+    def label(self, view, action: int, rules=None) -> str:
+        if is_bid(action):
+            return str(bid_value(action))
+        if action == PASS:
+            return "pass"
+        return SELLER_WORDS.get(action) or super().label(view, action, rules)
+
+    def choices(self, view, rules=None) -> list:
+        return list(view.legal)
+
+    def prompt(self, view, rules=None) -> str:
+        return "decide" if _selling(view) else "bid"
+
+    def read(self, view, text: str, rules=None) -> int:
+        t = " ".join(text.strip().lower().split())
+        if t in _SELLER_ACTIONS:
+            return _SELLER_ACTIONS[t]
+        if _selling(view):
+            legal = list(view.legal)
+            if t.isdigit() and len(t) <= 3 and 1 <= int(t) <= len(legal):
+                return legal[int(t) - 1]
+            raise NotUnderstood("Type a number from the list, or accept, refuse or decline." if ACCEPT in legal
+                                else "Type a number from the list, or refuse or decline.")
+        if t in ("pass", "p") or (t == "1" and not _one_bids(view, rules)):
+            return PASS
+        if t.isdigit() and len(t) <= 6:
+            return bid(int(t))
+        raise NotUnderstood("Type a bid from the list, or 'pass'.")
+
+    def advice(self, view, rules=None) -> list:
+        if _selling(view):
+            offer = f"the best offer is {view.bid} by {seat(view, view.bidder)}" if view.bidder >= 0 else "nobody bid"
+            return [f"You sell the right to play this deal: {offer}."]
+        rule = _rule(view, rules)
+        values = [bid_value(a) for a in view.legal if is_bid(a)]
+        standing = f"the bid standing is {view.bid} by {seat(view, view.bidder)}" if view.bidder >= 0 else "no bid yet"
+        passing = "a player who passes may bid again later" if rule is not None and rule.again \
+            else "a player who passes is out"
+        lines = [f"You bid for the right to play this deal ({standing}); {passing}."]
+        if view.bidder >= 0 and view.bid in values:
+            lines.append(f"You speak before {seat(view, view.bidder)}, so you may match the bid standing.")
+        return lines
+
+    def menu(self, view, rules=None) -> list:
+        if _selling(view):
+            return ["  ".join(f"{i}) {SELLER_WORDS[a]} ({SELLER_MEANING[SELLER_WORDS[a]]})"
+                              for i, a in enumerate(view.legal, 1))]
+        values = [bid_value(a) for a in view.legal if is_bid(a)]
+        word = "pass" if _one_bids(view, rules) else "1) pass"  # "1" is the bid 1 where 1 can be bid
+        shown = f"{values[0]}, {values[1]}, … {values[-1]}" if len(values) > 3 else ", ".join(map(str, values))
+        return [f"Bids: {shown}  or  {word}" if values else f"You can only pass: {word}"]
+
+    def refusal(self, view, text: str, action: int, reason: Optional[str], rules=None) -> str:
+        if action in SELLER_WORDS:
+            return f"You cannot {SELLER_WORDS[action]}: {reason or 'not allowed now'}."
+        return f"{text} is not allowed: {reason or 'not a bid allowed now'}"
+
+    def panel(self, view, rules=None) -> list:
+        rows = []
+        if view.auction:
+            rows.append(row("Auction so far", ", ".join(f"{seat(view, s)} {history_word(v)}" for s, v in view.auction)))
+        if view.bidder >= 0:
+            rows.append(row("Highest bid", f"{view.bid} by {seat(view, view.bidder)}"))
+        if view.seller >= 0:
+            rows.append(row("Seller", seat(view, view.seller)))
+        return rows
+
+
+UNIT = Auction()

@@ -1,0 +1,33 @@
+"""Declarations (Tysiąc's marriages): made by leading a card, public, shown to every seat.
+
+Not a decision of its own (declaring follows from the card led): this unit has no actions,
+only its part of the view."""
+from __future__ import annotations
+
+from ..cards import SUIT_SYMBOLS
+from .base import PhaseUnit, row, seat
+
+
+def declaration_text(view, made) -> str:
+    """``N marriage (+100, trumps ♥)`` for a view's ``(seat, name, points, suit)``."""
+    who, name, points, suit = made
+    what = [f"{points:+d}"] if points else []
+    if suit >= 0:
+        what.append(f"trumps {SUIT_SYMBOLS[suit]}")
+    return f"{seat(view, who)} {name}" + (f" ({', '.join(what)})" if what else "")
+
+
+class Declarations(PhaseUnit):
+    name = "declarations"
+    fields = ("declarations",)
+
+    def matches(self, view) -> bool:
+        return False
+
+    def panel(self, view, rules=None) -> list:
+        if not view.declarations:
+            return []
+        return [row("Declared", ", ".join(declaration_text(view, d) for d in view.declarations))]
+
+
+UNIT = Declarations()

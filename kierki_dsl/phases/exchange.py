@@ -1,0 +1,56 @@
+"""A widow's exchange (Tysiąc's *musik*): its taker gives cards of his hand away or lays them aside."""
+from __future__ import annotations
+
+from typing import Optional
+
+from ..cards import CardError, card_pretty, parse_card
+from ..interpreter.phases import EXPECTED, Phase
+from .base import cards_text, contract_of, row, seat
+from .cardpick import CardPhase
+
+
+class Exchange(CardPhase):
+    name = "exchange"
+    fields = ("widow", "taker", "exchanged", "aside")
+    expected = EXPECTED[Phase.EXCHANGE]
+    task = "give away or lay aside a card of your hand"
+    hint = "Type a number from the list or a card such as KH."
+
+    def choices(self, view, rules=None) -> list:
+        return sorted(view.legal, key=lambda c: (c // 13, -(c % 13)))
+
+    def word(self, view, text: str, rules=None) -> Optional[int]:
+        try:
+            return parse_card(text)
+        except CardError:
+            return None
+
+    def _to(self, view, rules) -> int:
+        """The seat the next card goes to (-1: it is laid aside)."""
+        contract = contract_of(rules, view.contract)
+        rule = contract.widow if contract is not None else None
+        return rule.recipient(view.seat, len(view.exchanged), view.players, view.direction) if rule else -1
+
+    def advice(self, view, rules=None) -> list:
+        return ["You took the widow: " + cards_text(view.widow) + "."]
+
+    def prompt(self, view, rules=None) -> str:
+        to = self._to(view, rules)
+        return f"a card to give to {seat(view, to)}" if to >= 0 else "a card to lay aside"
+
+    def refusal(self, view, text: str, action: int, reason: Optional[str], rules=None) -> str:
+        verb = "give" if self._to(view, rules) >= 0 else "lay aside"
+        return f"You cannot {verb} {text}: {reason or 'not allowed now'}."
+
+    def panel(self, view, rules=None) -> list:
+        rows = []
+        if view.widow:
+            taker = f" (taken by {seat(view, view.taker)})" if view.taker >= 0 else ""
+            rows.append(row("Widow", cards_text(view.widow) + taker))
+        if view.exchanged:
+            rows.append(row("So far", ", ".join(f"{card_pretty(c)} to {seat(view, t)}" if t >= 0
+                                                else f"{card_pretty(c)} laid aside" for c, t in view.exchanged)))
+        return rows
+
+
+UNIT = Exchange()
