@@ -42,7 +42,7 @@ def illegal_reason(view: SeatView, action: int, contract, name=None) -> Optional
         reason = contract.from_view(view, hands).why_illegal(action)
         if reason:
             return reason
-    expected = EXPECTED.get(view.phase, "another action is expected")  # a phase the interpreter does not know
+    expected = EXPECTED.get(Phase(view.phase), "another action is expected") if view.phase in EXPECTED else "another action is expected"  # a phase the interpreter does not know
     return f"{expected}: {', '.join((name or partial(_names, view))(a) for a in view.legal)}"
 
 

@@ -23,6 +23,8 @@ from __future__ import annotations
 
 from typing import Optional
 
+from ..interpreter.actions import action_str
+
 from ..cards import card_pretty
 from ..report import seat_name
 
@@ -82,8 +84,6 @@ class PhaseUnit:
 
     def label(self, view, action: int, rules=None) -> str:
         """The label a person reads for ``action``."""
-        from ..interpreter.actions import action_str
-
         return action_str(action)
 
     def choices(self, view, rules=None) -> list:
