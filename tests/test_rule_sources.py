@@ -1,0 +1,77 @@
+"""Rules against their sources (issue 24): each test plays a position in which the source's
+rule decides, and asserts the legal actions or the scores the source gives.
+
+Sources are those each ruleset's header names (RULES.md's table and the issue's citations).
+"""
+from __future__ import annotations
+
+import functools
+
+from kierki_dsl.cards import parse_card
+from kierki_dsl.ruleset.model import Ruleset
+
+from conftest import RULESETS
+
+N, E, S, W = 0, 1, 2, 3
+
+
+@functools.lru_cache(maxsize=None)
+def load(path: str) -> Ruleset:
+    """A shipped ruleset by its path under ``rulesets/``."""
+    return Ruleset.load(str(RULESETS / path))
+
+
+def C(*names):
+    return [parse_card(n) for n in names]
+
+
+def play(st, *cards) -> None:
+    """Play the named cards in turn, each one a legal action."""
+    for name in cards:
+        card = parse_card(name)
+        assert card in st.legal_actions(), (name, st.legal_actions())
+        st.apply_action(card)
+
+
+def play_out(st) -> list:
+    """Finish the deal with each player's first legal action; the deal's scores."""
+    while not st.is_terminal():
+        st.apply_action(st.legal_actions()[0])
+    return st.returns()
+
+
+# -- Omnibus: the moon needs all fifteen counting cards (bicyclecards.com "Omnibus Hearts") ----
+
+def _omnibus(path, hands):
+    rs = load(path)
+    # deal 4 of the rotation passes no cards
+    return rs.contracts["hand"].new_deal(4, rs.deck, W, [C(*h) for h in hands], number=4)
+
+
+CLUBS = ("2C", "3C", "4C", "5C", "6C", "7C", "8C", "9C", "TC", "JC", "QC", "KC", "AC")
+SPADES = ("2S", "3S", "4S", "5S", "6S", "7S", "8S", "9S", "TS", "JS", "KS")  # no Q, no A
+HEARTS = ("2H", "3H", "4H", "5H", "6H", "7H", "8H", "9H", "TH", "JH", "QH", "KH", "AH")
+
+
+def _all_cards_to_north():
+    """North holds every club and leads them: he takes every trick, all fifteen counting cards."""
+    others = SPADES + ("AS", "QS") + HEARTS + tuple(f"{r}D" for r in "23456789TJQKA")
+    return [CLUBS, others[0:13], others[13:26], others[26:39]]
+
+
+def test_omnibus_moon_takes_all_fifteen_counting_cards():
+    for path in ("games/omnibus.yaml", "games/omnibus_ten_diamonds.yaml"):
+        st = _omnibus(path, _all_cards_to_north())
+        assert play_out(st) == [-26 + 10 + 26, -26, -26, -26], path
+
+
+def test_omnibus_fourteen_without_the_bonus_card_is_no_moon():
+    """East wins trick 1 with A♣ and the bonus card discarded on it; North then takes every
+    other trick: all thirteen hearts and Q♠, fourteen cards, which is no moon."""
+    for path, bonus in (("games/omnibus.yaml", "JD"), ("games/omnibus_ten_diamonds.yaml", "TD")):
+        diamonds = [f"{r}D" for r in "AKQJT98765432" if f"{r}D" != bonus and r != "2"]
+        hands = [CLUBS[:12] + ("AS",), ("AC",) + SPADES + ("2D",),
+                 ("QS", bonus) + tuple(diamonds[:6]) + HEARTS[:5], tuple(diamonds[6:]) + HEARTS[5:]]
+        st = _omnibus(path, hands)
+        play(st, "2C", "AC", bonus, diamonds[6], "2S", "QS", diamonds[7], "AS")
+        assert play_out(st) == [-13 - 13, 10, 0, 0], path
