@@ -287,6 +287,13 @@ _add("M641", "declaration that does nothing", "A declaration (`declarations`) is
      _contract("  bez_lew:\n    declarations: [{name: marriage, when: lead.rank == K, set_trump: lead.suit}]\n"
                "    score: [{per_trick: -20}]\n"),
      (6, 20))
+_add("M642", "first card that cannot be laid first", "A layout's `first_card` must be laid before any other "
+     "card (English Sevens: the 7♦). It must be a card of the deck and of the opening rank, or no card could ever "
+     "be laid and every deal would be blocked at once.",
+     _contract("  lot:\n    type: layout\n    first_card: 8D\n    prizes: [800, 500]\n", "[lot]"),
+     _contract("  lot:\n    type: layout\n    first_card: 7D\n    first_turn: holder(7D)\n    prizes: [800, 500]\n",
+               "[lot]"),
+     (7, 17))
 _add("M620", "auction range", "An auction's bids run from `min` to `max` in steps of `step`: `max` below `min` "
      "leaves no bid (an error), too many levels make every turn a long list (an error), and a `max` off the grid of "
      "`step` can never be bid (a warning). An `allow` rule that is always false leaves no bid, one always true "

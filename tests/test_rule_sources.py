@@ -8,6 +8,7 @@ from __future__ import annotations
 import functools
 
 from kierki_dsl.cards import parse_card
+from kierki_dsl.interpreter.actions import PASS
 from kierki_dsl.ruleset.model import Ruleset
 
 from conftest import RULESETS
@@ -75,3 +76,25 @@ def test_omnibus_fourteen_without_the_bonus_card_is_no_moon():
         st = _omnibus(path, hands)
         play(st, "2C", "AC", bonus, diamonds[6], "2S", "QS", diamonds[7], "AS")
         assert play_out(st) == [-13 - 13, 10, 0, 0], path
+
+
+# -- Fan Tan: the holder of the seven opens with that seven (FT-PAGAT's English Sevens) -------
+
+def test_the_holder_of_the_seven_must_open_with_it():
+    for path, card in (("variants/fantan_seven_diamonds_starts.yaml", "7D"),
+                       ("variants/fantan_seven_hearts_starts.yaml", "7H")):
+        rs = load(path)
+        hands = [C("7S", "7C", card, "8S"), C("2H", "6S"), C("3H", "9S"), C("4H", "AS")]
+        st = rs.contracts["loteryjka"].new_deal(4, rs.deck, W, hands)
+        assert st.current_player() == N and st.legal_actions() == C(card), path
+        assert st.why_illegal(parse_card("7S")) == f"the {card} must be laid first"
+        play(st, card)
+        # then every row may open: the others have nothing to lay, and North's other sevens are playable
+        assert st.legal_actions() == [PASS]
+        play_pass(st, 3)
+        assert set(st.legal_actions()) == set(C("7S", "7C")), path
+
+
+def play_pass(st, times: int) -> None:
+    for _ in range(times):
+        st.apply_action(PASS)

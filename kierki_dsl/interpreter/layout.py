@@ -17,7 +17,7 @@ import attrs
 from ..cards import RANK_NAMES, SUIT_MASK, SUIT_NAMES, card_list, card_str
 from ..expr import CARD_SCOPE
 from ..expr.types import BOOL, SEAT
-from ..ruleset.schema import Bool, Enum, Expr, ExprSource, Field, Int, List, RankKind
+from ..ruleset.schema import Bool, CardKind, Enum, Expr, ExprSource, Field, Int, List, RankKind
 from ..values import frozen
 from . import scopes
 from .actions import PASS, IllegalAction, action_str, is_bet
@@ -34,6 +34,8 @@ FIELDS = {
                         "played opens its row, and its rank opens every other row", default=5),
     "ace": Field(Enum(("low", "high")), "ace below the 2 (low) or above the king (high)", default="low"),
     "first_turn": Field(Expr("seat"), "who plays first", default=None),
+    "first_card": Field(CardKind(), "the card that must open the layout, before any other row is opened (English "
+                        "Sevens: 7D, with first_turn: holder(7D))", default=None),
     "must_play": Field(Bool(), "a player who can play must play (else he may pass at will)", default=True),
     "free_passes": Field(Int(0, 52), "with must_play: how many times a deal a player who could play may pass "
                          "instead (Shichi Narabe: 3)", default=0),
@@ -77,6 +79,7 @@ class LayoutContract(Contract):
     doubling: Optional[Doubling] = None
     description: str = ""
     up_first: bool = False  # a row grows down only once the card above its opening card lies
+    first_card: Optional[int] = None  # the card that must be laid first
     _tables: dict = attrs.field(factory=dict, repr=False)
 
     def position(self, c: int) -> int:
@@ -195,7 +198,20 @@ class LayoutContract(Contract):
         if not opening & deck:
             bctx.error(w + ("start_rank",), "M606", f"the opening rank {card_str(self.start_rank)[0]} is not in the deck")
             return
+        self._check_first_card(w, bctx, deck, opening)
         self._check_unreachable(name, spec, w, bctx, deck)
+
+    def _check_first_card(self, w: tuple, bctx, deck: int, opening: int) -> None:
+        """M642: a ``first_card`` that can never be laid first: the layout would be blocked at once."""
+        c = self.first_card
+        if c is None:
+            return
+        if not deck >> c & 1:
+            bctx.error(w + ("first_card",), "M642", f"first_card {card_str(c)} is not in the deck: no card could "
+                       "ever be laid", "name a card of the deck")
+        elif not opening >> c & 1:
+            bctx.error(w + ("first_card",), "M642", f"first_card {card_str(c)} cannot open its row: rows open with "
+                       f"the {RANK_NAMES[self.start_rank]}s", "name a card of the opening rank")
 
     def _check_unreachable(self, name: str, spec, w: tuple, bctx, deck: int) -> None:
         """M617: cards of the deck this layout can never take (their holders can never go out)."""
@@ -270,6 +286,7 @@ class Layout(DealType):
             again=again.const if again is not None else 0,
             again_optional=spec.again_optional and again is not None,
             up_first=spec.up_first,
+            first_card=spec.first_card,
             doubling=doubling,
             description=spec.description or "",
         )
@@ -289,8 +306,8 @@ class LayoutDeal(Deal):
         self.dealt = [list(d) for d in dealt]
         self.hands = [sum(1 << c for c in d) for d in dealt]
         self._open(contract.start_rank)
-        self.frontier = self.opening
         self.played = 0
+        self.frontier = self._first_frontier()
         self.scores = [0] * players
         self.finished: list[int] = []
         self.actions: list = []
@@ -319,6 +336,11 @@ class LayoutDeal(Deal):
             self.scores = split_total(self.contract.total, self.dealer, self.players)
             self.phase, self.to_move = Phase.DONE, -1
 
+    def _first_frontier(self) -> int:
+        """The cards that may be laid while nothing lies: the opening cards, or only ``first_card``."""
+        first = self.contract.first_card
+        return self.opening if first is None else self.opening & (1 << first)
+
     def _open(self, start: Optional[int]) -> None:
         """Fix the rank that opens every row; None (a free start) lets any card open its row."""
         self.start = start
@@ -346,6 +368,8 @@ class LayoutDeal(Deal):
                 self.frontier |= 1 << c.card_at(suit, lo - 1)
             if hi < 12:
                 self.frontier |= 1 << c.card_at(suit, hi + 1)
+        if not self.played:
+            self.frontier = self._first_frontier()
         for s in range(self.players):
             self.hands[s] &= ~self.played
         self.to_move = to_move
@@ -385,6 +409,9 @@ class LayoutDeal(Deal):
         if not self.hands[self.to_move] >> action & 1:
             return f"{card_str(action)} is not in the hand of seat {self.to_move}"
         suit = action // 13
+        first = self.contract.first_card
+        if first is not None and not self.played and action != first:
+            return f"the {card_str(first)} must be laid first"
         if not self.played & SUIT_MASK[suit]:
             opener = RANK_NAMES[self.start]
             return f"the {SUIT_NAMES[suit]} row is not open: only its {opener} can open it"
@@ -437,6 +464,8 @@ class LayoutDeal(Deal):
             self.passes_in_row = 0
             if self.start is None:  # a free start: this card's rank opens every row
                 self._open(action % 13)
+                self.frontier = self.opening
+            elif not self.played:  # after a first_card, every row may open
                 self.frontier = self.opening
             self.hands[seat] ^= 1 << action
             self.played |= 1 << action
