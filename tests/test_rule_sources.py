@@ -8,7 +8,7 @@ from __future__ import annotations
 import functools
 
 from kierki_dsl.cards import parse_card
-from kierki_dsl.interpreter.actions import PASS
+from kierki_dsl.interpreter.actions import PASS, call
 from kierki_dsl.ruleset.model import Ruleset
 
 from conftest import RULESETS
@@ -98,3 +98,43 @@ def test_the_holder_of_the_seven_must_open_with_it():
 def play_pass(st, times: int) -> None:
     for _ in range(times):
         st.apply_action(PASS)
+
+
+# -- WALC's chapanka: head the trick without trumps; one rotating seat leads and calls --------
+
+def _chapanka_trumps(dealer, hands):
+    rs = load("variants/walc_chapanka.yaml")
+    return rs.contracts["atu"].new_deal(4, rs.deck, dealer, [C(*h) for h in hands])
+
+
+def test_chapanka_without_trumps_a_follower_must_head_the_trick():
+    """WALC GameWnd.cpp CanPlayCard (issue 24's hand): against a 5♠ lead, K♠ only, not 2♠."""
+    hands = [("5S", "2C", "3C", "4C", "5C"), ("2S", "KS", "2H", "3H", "4H"),
+             ("6S", "6C", "7C", "8C", "9C"), ("7S", "TC", "JC", "QC", "KC")]
+    st = _chapanka_trumps(W, hands)  # N, left of W, calls and leads
+    assert st.current_player() == N
+    st.apply_action(call(-1))
+    play(st, "5S")
+    assert st.legal_actions() == C("KS")
+    assert st.why_illegal(parse_card("2S")) == "without trumps you must head the trick if you can"
+    play(st, "KS")
+    assert st.legal_actions() == C("6S"), "unable to head the trick, any spade follows"
+    # with trumps called, following a plain suit asks no more than following it
+    st = _chapanka_trumps(W, hands)
+    st.apply_action(call(3))
+    play(st, "5S")
+    assert set(st.legal_actions()) == set(C("2S", "KS"))
+
+
+def test_chapanka_one_rotating_seat_leads_every_deal_and_calls_trumps():
+    rs = load("variants/walc_chapanka.yaml")
+    hands = [list(range(s, 52, 4)) for s in range(4)]
+    for dealer in (N, E, S, W):
+        leaders = set()
+        for contract in ("bez_lew", "rozbojnik", "atu"):
+            st = rs.contracts[contract].new_deal(4, rs.deck, dealer, hands)
+            if contract == "atu":
+                assert st.current_player() == (dealer + 1) % 4, "left of the dealer calls"
+                st.apply_action(call(0))
+            leaders.add(st.current_player())
+        assert leaders == {(dealer + 1) % 4}, dealer
