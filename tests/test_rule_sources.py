@@ -9,6 +9,8 @@ import functools
 
 from kierki_dsl.cards import parse_card
 from kierki_dsl.interpreter.actions import PASS, call
+from kierki_dsl.interpreter.match import deal_out
+from kierki_dsl.interpreter.phases import Phase
 from kierki_dsl.ruleset.model import Ruleset
 
 from conftest import RULESETS
@@ -138,3 +140,41 @@ def test_chapanka_one_rotating_seat_leads_every_deal_and_calls_trumps():
                 st.apply_action(call(0))
             leaders.add(st.current_player())
         assert leaders == {(dealer + 1) % 4}, dealer
+
+
+# -- Black Maria: three players, 2♣ out, three cards passed right, left of dealer leads any card
+
+def test_black_maria_is_the_three_player_game():
+    rs = load("games/black_maria.yaml")
+    assert rs.players == 3 and rs.deck.bit_count() == 51 and not rs.deck >> parse_card("2C") & 1
+    order = [c for c in range(52) if rs.deck >> c & 1]
+    dealer = E
+    hands = deal_out(order, dealer, 3)
+    st = rs.contracts["hand"].new_deal(3, rs.deck, dealer, hands)
+    passed = {}
+    while st.phase == Phase.PASS:  # each seat passes its three highest cards
+        seat = st.current_player()
+        give = sorted(hands[seat])[-3:]
+        passed[seat] = give
+        for c in give:
+            st.apply_action(c)
+    for seat, give in passed.items():
+        receiver = (seat - 1) % 3  # the player on the right
+        assert all(st.view(receiver).hand >> c & 1 for c in give), (seat, receiver)
+    leader = (dealer + 1) % 3
+    assert st.current_player() == leader
+    hand = st.view(leader).hand
+    assert st.legal_actions() == [c for c in range(52) if hand >> c & 1], "no lead restriction"
+    hearts = [c for c in st.legal_actions() if c // 13 == parse_card("2H") // 13]
+    assert hearts, "the leader holds a heart"
+    st.apply_action(hearts[0])  # a heart may be led to the first trick
+    assert sum(play_out(st)) == -43
+
+
+def test_black_maria_four_player_form_keeps_hearts_rules():
+    rs = load("games/black_maria_four_players.yaml")
+    assert rs.players == 4 and rs.deck.bit_count() == 52
+    hands = [CLUBS, SPADES + ("AS", "QS"), HEARTS, tuple(f"{r}D" for r in "23456789TJQKA")]
+    st = rs.contracts["hand"].new_deal(4, rs.deck, W, [C(*h) for h in hands], number=4)
+    assert st.current_player() == N and st.legal_actions() == C("2C")
+    assert play_out(st) == [-13 - 13 - 10 - 7, 0, 0, 0]
