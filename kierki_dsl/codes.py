@@ -294,6 +294,14 @@ _add("M642", "first card that cannot be laid first", "A layout's `first_card` mu
      _contract("  lot:\n    type: layout\n    first_card: 7D\n    first_turn: holder(7D)\n    prizes: [800, 500]\n",
                "[lot]"),
      (7, 17))
+_add("M643", "match values in a match of one deal", "Seat scoring may read the match's running totals before the "
+     "deal (`match.total`, `match.highest_total`, `match.lowest_total`, `match.deals_played`: Tysiąc's barrel). In a "
+     "match of a single deal they never change: every total is 0 and no deal has been played, so the rule is "
+     "probably a mistake. Reading them outside seat scoring is N401.",
+     _contract("  bez_lew:\n    score:\n      - per_trick: -20\n      - per_seat: \"if match.total >= 100 then 5 else 0\"\n"),
+     "kierki: 1\nname: example\nmatch: {schedule: [bez_lew], until: highest_total >= 100}\ncontracts:\n  bez_lew:\n"
+     "    score:\n      - per_trick: 20\n      - per_seat: \"if match.total >= 100 then 5 else 0\"\n",
+     (8, 9), severity="warning")
 _add("M620", "auction range", "An auction's bids run from `min` to `max` in steps of `step`: `max` below `min` "
      "leaves no bid (an error), too many levels make every turn a long list (an error), and a `max` off the grid of "
      "`step` can never be bid (a warning). An `allow` rule that is always false leaves no bid, one always true "

@@ -16,6 +16,7 @@ from typing import Optional
 import attrs
 
 from .cards import CardError, card_str, parse_card, popcount
+from .interpreter import matchvalues
 from .interpreter.actions import IllegalAction, call, parse_action, parse_bet
 from .interpreter.phases import Phase
 from .values import define, frozen
@@ -223,6 +224,7 @@ def replay(ruleset, record: dict) -> ReplayReport:
             report.violations.append(violation)
             report.deals.append({"contract": None, "scores": None})
             continue
+        matchvalues.note(chosen, totals, k)
         scores, violation = _replay_deal(ruleset, contract, k, entry, first_dealer, chosen)
         if violation is not None:
             report.violations.append(violation)
@@ -240,6 +242,7 @@ def _replay_fixed(ruleset, deals: list, report: ReplayReport) -> ReplayReport:
     from .interpreter.protocol import CompiledContract
 
     totals = [0] * ruleset.players
+    memory: dict = {}  # as the match of fixed deals keeps it (the running totals, duties)
     for k, entry in enumerate(deals):
         name = entry.get("contract") if isinstance(entry, dict) else None
         contract = ruleset.contracts.get(name) if isinstance(name, str) else None
@@ -247,7 +250,8 @@ def _replay_fixed(ruleset, deals: list, report: ReplayReport) -> ReplayReport:
             report.violations.append(Violation(k + 1, f"'contract' must name a contract of the ruleset, got {name!r}"))
             report.deals.append({"contract": None, "scores": None})
             continue
-        scores, violation = _replay_deal(ruleset, contract, k, entry, None)
+        matchvalues.note(memory, totals, k)
+        scores, violation = _replay_deal(ruleset, contract, k, entry, None, memory)
         report.deals.append({"contract": contract.name, "scores": scores})
         if violation is not None:
             report.violations.append(violation)

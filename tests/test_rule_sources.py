@@ -8,6 +8,7 @@ from __future__ import annotations
 import functools
 
 from kierki_dsl.cards import parse_card
+from kierki_dsl.interpreter import matchvalues
 from kierki_dsl.interpreter.actions import PASS, call
 from kierki_dsl.interpreter.match import deal_out
 from kierki_dsl.interpreter.phases import Phase
@@ -178,3 +179,58 @@ def test_black_maria_four_player_form_keeps_hearts_rules():
     st = rs.contracts["hand"].new_deal(4, rs.deck, W, [C(*h) for h in hands], number=4)
     assert st.current_player() == N and st.legal_actions() == C("2C")
     assert play_out(st) == [-13 - 13 - 10 - 7, 0, 0, 0]
+
+
+# -- Tysiąc: the barrel — above 800, points count only when won on a bid ----------------------
+
+def _tysiac_deal(dealer: int, seed: int, memory=None):
+    """A random deal of Tysiąc played out with the same draws whatever the match's totals."""
+    import random
+
+    from kierki_dsl.interpreter.match import shuffled
+
+    rs = load("games/tysiac.yaml")
+    rng = random.Random(seed)
+    st = rs.contracts["tysiac"].new_deal(3, rs.deck, dealer, deal_out(shuffled(rng, rs.deck), dealer, 3), 1, 1,
+                                         memory)
+    while not st.is_terminal():
+        st.apply_action(rng.choice(st.legal_actions()))
+    return st
+
+
+def test_tysiac_defence_points_never_take_a_total_past_800():
+    totals = (810, 790, 500)
+    capped = 0
+    for seed in range(12):
+        alone = _tysiac_deal(seed % 3, seed)
+        memory: dict = {}
+        matchvalues.note(memory, totals, 7)
+        barrel = _tysiac_deal(seed % 3, seed, memory)
+        assert barrel.bidder == alone.bidder and barrel.actions == alone.actions
+        for seat, (base, got) in enumerate(zip(alone.returns(), barrel.returns())):
+            if seat == alone.bidder:
+                assert got == base, "a won or lost bid counts in full"
+            else:
+                assert got == min(base, max(0, 800 - totals[seat])), (seed, seat)
+                capped += got != base
+    assert capped, "some defender's points were cut at 800"
+
+
+def test_tysiac_match_nobody_passes_800_on_defence_and_the_record_replays():
+    from kierki_dsl.interpreter.match import MatchRunner
+    from kierki_dsl.players.base import make_player
+    from kierki_dsl.record import match_record, replay
+
+    rs = load("games/tysiac.yaml")
+    runner = MatchRunner(rs, [make_player("heuristic") for _ in range(3)], seed=3)
+    results = list(runner.deals())
+    before, on_barrel = [0, 0, 0], 0
+    for r in results:
+        for seat in range(3):
+            if seat != r.bidder:
+                assert before[seat] + r.scores[seat] <= max(800, before[seat]), (r.number, seat)
+                on_barrel += before[seat] >= 800
+        before = list(r.totals)
+    assert max(results[-1].totals) >= 1000 and on_barrel, "the match reached the barrel"
+    report = replay(rs, match_record(rs, 3, runner.first_dealer, results))
+    assert report.ok, [str(v) for v in report.violations]

@@ -19,6 +19,7 @@ import functools
 from typing import Optional
 
 from ..cards import bits, card_str
+from ..interpreter import matchvalues
 from ..interpreter.actions import BID_BASE, CHOOSE_BASE, EXPOSE_BASE, IllegalAction, action_str, is_choice
 from ..interpreter.phases import Phase
 from ..interpreter.stepper import core_deal, core_from_view
@@ -184,6 +185,7 @@ class GameState:
         self.events.append((None, f"deal {self.k + 1}: {contract.name}, dealer p{self.dealer}"))
         step = core_deal(contract, rs.players, rs.deck, self.dealer, self.dealt, rs.direction, self.k + 1)
         if step is None:
+            matchvalues.note(self.chosen, self.totals, self.k)
             self.deal = contract.new_deal(rs.players, rs.deck, self.dealer, self.dealt, rs.direction, self.k + 1,
                                           self.chosen)
         else:

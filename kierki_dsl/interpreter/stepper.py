@@ -74,6 +74,8 @@ def why_not_carried(contract) -> Optional[str]:
     for part, words in (("auction", "an auction"), ("doubling", "a doubling round"), ("exposure", "exposures")):
         if getattr(contract, part) is not None:
             return words
+    if contract.reads_match():
+        return "scoring that reads the match's totals"
     return None
 
 

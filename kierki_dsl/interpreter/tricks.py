@@ -316,7 +316,15 @@ class TrickContract(Contract):
             return None  # bids and exposures are decisions, draws vary the number of tricks: the interpreter plays them
         if self.order is not None or self.declarations:
             return None  # the fast kernels compare ranks by bit and keep one trump: the interpreter plays these
+        if self.reads_match():
+            return None  # the fast kernels score a deal alone: the interpreter reads the match's totals
         return compile_tricks(self, players, tricks, deck)
+
+    def match_readers(self) -> tuple:
+        """The paths of this contract's seat scoring that reads match-scope values (``match.total``, ...)."""
+        from .matchvalues import reads_match
+
+        return tuple(s.where for s in self.scorers if s.kind == "seat" and reads_match(s.points))
 
     def fixed_total(self, hand_size: int, players: int, deck: int) -> Optional[int]:
         """The sum of all seats' points in one deal, if the rules fix it (lint's M601)."""
