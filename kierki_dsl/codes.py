@@ -298,7 +298,8 @@ _add("M643", "match values in a match of one deal", "Seat scoring may read the m
      "deal (`match.total`, `match.highest_total`, `match.lowest_total`, `match.deals_played`: Tysiąc's barrel). In a "
      "match of a single deal they never change: every total is 0 and no deal has been played, so the rule is "
      "probably a mistake. Reading them outside seat scoring is N401.",
-     _contract("  bez_lew:\n    score:\n      - per_trick: -20\n      - per_seat: \"if match.total >= 100 then 5 else 0\"\n"),
+     _contract("  bez_lew:\n    score:\n      - per_trick: -20\n"
+               "      - per_seat: \"if match.total >= 100 then 5 else 0\"\n"),
      "kierki: 1\nname: example\nmatch: {schedule: [bez_lew], until: highest_total >= 100}\ncontracts:\n  bez_lew:\n"
      "    score:\n      - per_trick: 20\n      - per_seat: \"if match.total >= 100 then 5 else 0\"\n",
      (8, 9), severity="warning")

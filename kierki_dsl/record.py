@@ -427,7 +427,8 @@ def _replay_auction(state, bids, d: int) -> Optional[Violation]:
 
 
 def _replay_exchange(state, cards, d: int) -> Optional[Violation]:
-    """Apply the cards a widow's taker put out ("QS", ...); the violation, if any."""
+    """Apply the cards a widow's taker put out ("QS", ...), and the contract he named after them
+    where he may raise his bid ("bid:130"); the violation, if any."""
     seat = state.current_player()
     if not isinstance(cards, list):
         return Violation(d, "'exchange' must list the cards the widow's taker gave or laid aside", seat=seat)
@@ -435,7 +436,7 @@ def _replay_exchange(state, cards, d: int) -> Optional[Violation]:
         if state.phase != Phase.EXCHANGE:
             return Violation(d, f"the exchange is over but the record has more: {c!r}", seat=seat)
         try:
-            card = parse_card(str(c))
+            card = parse_action(str(c))
         except CardError as e:
             return Violation(d, f"exchange: {e}", seat=seat)
         v = _apply_checked(state, card, d, f"exchange {c}", seat=seat)

@@ -9,7 +9,7 @@ import functools
 
 from kierki_dsl.cards import parse_card
 from kierki_dsl.interpreter import matchvalues
-from kierki_dsl.interpreter.actions import PASS, call
+from kierki_dsl.interpreter.actions import PASS, bid, call
 from kierki_dsl.interpreter.match import deal_out
 from kierki_dsl.interpreter.phases import Phase
 from kierki_dsl.ruleset.model import Ruleset
@@ -234,3 +234,36 @@ def test_tysiac_match_nobody_passes_800_on_defence_and_the_record_replays():
     assert max(results[-1].totals) >= 1000 and on_barrel, "the match reached the barrel"
     report = replay(rs, match_record(rs, 3, runner.first_dealer, results))
     assert report.ok, [str(v) for v in report.violations]
+
+
+# -- Tysiąc: after the musik the bidder may raise his contract (terazgry.pl) -------------------
+
+def _tysiac_after_musik(hands):
+    """Dealer 2; seat 0 bids 100 alone, takes the musik (each hand's last card) and gives seats
+    1 and 2 their last cards back: the hands in play are ``hands``."""
+    rs = load("games/tysiac.yaml")
+    dealt = [C(*h.split()) for h in hands]
+    st = rs.contracts["tysiac"].new_deal(3, rs.deck, 2, dealt, 1, 1)
+    st.apply_action(bid(100))
+    st.apply_action(PASS)
+    st.apply_action(PASS)
+    st.apply_action(dealt[1][-1])
+    st.apply_action(dealt[2][-1])
+    return st
+
+
+def test_tysiac_bidder_names_his_contract_after_the_musik():
+    marriage = ("KH QH AS TS 9S JD 9D AC", "TH 9H KS QS JS AD TD KD", "AH JH QD 9C TC KC QC JC")
+    st = _tysiac_after_musik(marriage)
+    assert st.phase == Phase.EXCHANGE and st.current_player() == 0
+    assert st.legal_actions() == [bid(v) for v in range(100, 361, 10)], "with a marriage, up to 360"
+    assert st.why_illegal(bid(90)) == "your contract is at least your bid, 100"
+    none = ("KH JH AS TS 9S JD 9D AC", "TH 9H KS QS JS AD TD KD", "AH QH QD 9C TC KC QC JC")
+    st = _tysiac_after_musik(none)
+    assert st.legal_actions() == [bid(100), bid(110), bid(120)], "without a marriage, up to 120"
+    assert st.why_illegal(bid(130)) == "a bid above 120 needs a marriage (the king and queen of one suit) in hand"
+    st.apply_action(bid(120))
+    assert st.phase == Phase.PLAY and st.bid == 120 and st.view(1).bid == 120
+    assert st.record_exchange()[-1] == "bid:120"
+    scores = play_out(st)
+    assert scores[0] in (120, -120), "the bidder scores the contract he named"

@@ -271,8 +271,8 @@ class HeuristicPlayer(Player):
             return self._bid(view, legal)
         if view.phase == "expose":
             return self._expose(view, legal)
-        if view.phase == "exchange":
-            return lowest_card(legal)
+        if view.phase == "exchange":  # his cards out, a widow's taker keeps his bid as his contract
+            return lowest_card(legal) if legal[0] < 52 else legal[0]
         if is_bet(legal[-1]):
             return self._bet(view, legal)
         if view.layout is not None:

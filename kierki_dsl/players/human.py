@@ -280,7 +280,7 @@ class HumanPlayer(Player):
         if view.phase == "expose":
             return self._expose(view, legal)
         if view.phase == "exchange":
-            return self._exchange(view, legal)
+            return self._raise(view, legal) if legal[0] >= 52 else self._exchange(view, legal)
         if is_call(legal[0]):
             return self._call(view, legal)
         if is_bet(legal[-1]):
@@ -390,6 +390,22 @@ class HumanPlayer(Player):
                 if t in (words(a).lower(), words(a).lower().replace("double ", "d ").replace("red ", "r ")):
                     return a
             self.say("Type a number from the list, 'double E', 'redouble N' or 'done'.")
+
+    def _raise(self, view, legal) -> int:
+        """The widow's taker, his cards out, names his contract: his bid or a higher one."""
+        from ..interpreter.actions import bid, bid_value
+
+        values = [bid_value(a) for a in legal]
+        self.say(f"Name your contract: your bid, {view.bid}, or a higher one.")
+        self.say("Contracts: " + "  ".join(f"{i}) {v}" for i, v in enumerate(values, start=1)))
+        while True:
+            t = self.ask("contract> ").strip()
+            if t.isdigit() and 1 <= int(t) <= len(values):
+                return legal[int(t) - 1]
+            if t.isdigit() and len(t) <= 6 and bid(int(t)) in legal:
+                return bid(int(t))
+            reason = self._reason(view, bid(int(t))) if t.isdigit() and len(t) <= 6 else None
+            self.say(f"Type a number from the list{': ' + reason if reason else ''}.")
 
     def _exchange(self, view, legal) -> int:
         """A widow's taker gives a card (or lays one aside); a refused card is told why."""
