@@ -329,7 +329,8 @@ _add("M622", "auction seller that cannot work", "Only an auction's `seller` (a s
 _add("M633", "a widow that cannot work", "A `widow` takes the last cards dealt, the same number from each hand, so "
      "its `cards` must be a multiple of the number of players and leave cards to deal; with `then: give` the taker "
      "gives `each` cards to every other player, which leaves equal hands only when `cards` is `each` times the "
-     "players; a widow taken by `bidder` needs an auction, and a contract has a stock or a widow, not both.",
+     "players; a widow taken by `bidder` needs an auction, and a contract has a stock or a widow, not both. "
+     "`raise_bid` (the winner names his contract after the exchange) needs an auction whose winner takes the widow.",
      _contract("  bez_lew:\n    auction: {min: 1, max: 13}\n    widow: {cards: 3}\n    first_lead: bidder\n"
                "    score: [{per_trick: -20}]\n"),
      _contract("  bez_lew:\n    auction: {min: 1, max: 13}\n    widow: {cards: 4}\n    first_lead: bidder\n"

@@ -267,3 +267,24 @@ def test_tysiac_bidder_names_his_contract_after_the_musik():
     assert st.record_exchange()[-1] == "bid:120"
     scores = play_out(st)
     assert scores[0] in (120, -120), "the bidder scores the contract he named"
+
+
+# -- lint of the features these rules needed ---------------------------------------------------
+
+def _lint(tmp_path, text: str) -> list:
+    from kierki_dsl.lint import lint_file
+
+    p = tmp_path / "r.yaml"
+    p.write_text(text, "utf-8")
+    return [(d.code, d.pos.line, d.pos.col) for d in lint_file(str(p)) if d.pos is not None]
+
+
+def test_lint_places_misused_match_values_and_raises(tmp_path):
+    head = "kierki: 1\nname: t\nmatch: {schedule: [a]}\ncontracts:\n  a:\n"
+    got = _lint(tmp_path, head + '    score: [{per_trick: "match.total"}]\n')
+    assert ("N401", 6, 26) in got, "match values are read only in seat scoring"
+    got = _lint(tmp_path, head + '    score: [{per_seat: "match.total"}]\n')
+    assert ("M643", 6, 13) in got, "a match of one deal: the totals never change"
+    got = _lint(tmp_path, head + "    widow: {cards: 4, taken_by: dealer, raise_bid: true}\n"
+                "    score: [{per_trick: -20}]\n")
+    assert ("M633", 6, 52) in got, "raising needs an auction won by the widow's taker"
