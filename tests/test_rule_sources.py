@@ -288,3 +288,48 @@ def test_lint_places_misused_match_values_and_raises(tmp_path):
     got = _lint(tmp_path, head + "    widow: {cards: 4, taken_by: dealer, raise_bid: true}\n"
                 "    score: [{per_trick: -20}]\n")
     assert ("M633", 6, 52) in got, "raising needs an auction won by the widow's taker"
+
+
+MATCH_READER = """\
+kierki: 1
+name: a bonus for the seat behind
+match: {schedule: [{contract: deal, repeat: 6}]}
+contracts:
+  deal:
+    score:
+      - per_trick: -1
+      - per_seat: "if match.total == match.lowest_total and match.deals_played > 0 then 5 else 0"
+"""
+
+
+def test_rules_that_read_the_match_are_played_by_the_interpreter_everywhere(tmp_path):
+    """The core and the fast paths decline such a contract; a match's scores follow the totals
+    before each deal, and its record replays, deal by deal."""
+    from kierki_dsl.interpreter import stepper
+    from kierki_dsl.interpreter.match import MatchRunner
+    from kierki_dsl.players.base import make_player
+    from kierki_dsl.record import match_record, replay
+    from kierki_dsl.simulate import FastMatch
+
+    p = tmp_path / "m.yaml"
+    p.write_text(MATCH_READER, "utf-8")
+    rs = Ruleset.load(str(p))
+    deal = rs.contracts["deal"]
+    assert stepper.why_not_carried(deal) == "scoring that reads the match's totals"
+    assert deal.fast_player(4, 13, rs.deck) is None and deal.fast_deal(4, 13, rs.deck) is None
+    runner = MatchRunner(rs, [make_player("random") for _ in range(4)], seed=2)
+    results = list(runner.deals())
+    before = [0] * 4
+    for r in results:
+        low = min(before)
+        for seat in range(4):
+            bonus = 5 if r.number > 1 and before[seat] == low else 0
+            assert r.scores[seat] <= bonus and r.scores[seat] - bonus >= -13, (r.number, seat)
+        assert sum(r.scores) == -13 + 5 * sum(1 for t in before if t == low and r.number > 1)
+        before = list(r.totals)
+    assert replay(rs, match_record(rs, 2, runner.first_dealer, results)).ok
+    rows, before = FastMatch(rs).play(3)[1], [0] * 4
+    assert len(rows) == 6, "simulate plays it through the interpreter"
+    for k, row in enumerate(rows):  # and reads the running totals as the match does
+        assert sum(row.scores) == -13 + 5 * sum(1 for t in before if t == min(before) and k > 0), k
+        before = [t + s for t, s in zip(before, row.scores)]
