@@ -9,7 +9,7 @@ import functools
 
 from kierki_dsl.cards import parse_card
 from kierki_dsl.interpreter import matchvalues
-from kierki_dsl.interpreter.actions import PASS, bid, call
+from kierki_dsl.interpreter.actions import PASS, bid, call, name_rank
 from kierki_dsl.interpreter.match import deal_out
 from kierki_dsl.interpreter.phases import Phase
 from kierki_dsl.ruleset.model import Ruleset
@@ -333,3 +333,23 @@ def test_rules_that_read_the_match_are_played_by_the_interpreter_everywhere(tmp_
     for k, row in enumerate(rows):  # and reads the running totals as the match does
         assert sum(row.scores) == -13 + 5 * sum(1 for t in before if t == min(before) and k > 0), k
         before = [t + s for t, s in zip(before, row.scores)]
+
+
+# -- Barbu's domino: the declarer names the starting rank, one he need not hold (RULES.md V13) -
+
+def test_barbu_domino_declarer_names_a_rank_he_does_not_hold():
+    rs = load("games/barbu.yaml")
+    domino = next(o for o in rs.schedule[0].options if o.name == "domino")
+    hands = [C("2S", "3S"), C("7S", "8S"), C("7H", "6S"), C("9S", "TS")]
+    st = domino.new_deal(4, rs.deck, N, hands)  # N deals and declares
+    assert st.phase == Phase.NAME and st.current_player() == N
+    assert st.legal_actions() == [name_rank(r) for r in range(13)], "any rank, held or not"
+    st.apply_action(name_rank(parse_card("7S") % 13))
+    assert st.record_bets() == ["rank:7"] and st.view(E).opening_rank == parse_card("7S") % 13
+    while st.phase == Phase.DOUBLE:  # the doubling round, whatever is bet
+        legal = st.legal_actions()
+        st.apply_action(legal[0])
+    assert st.phase == Phase.PLAY and st.current_player() == N
+    assert st.legal_actions() == [PASS], "the declarer holds no seven: he passes"
+    st.apply_action(PASS)
+    assert set(st.legal_actions()) == set(C("7S")), "the sevens open the rows"

@@ -20,7 +20,7 @@ from ..expr.types import BOOL, SEAT
 from ..ruleset.schema import Bool, CardKind, Enum, Expr, ExprSource, Field, Int, List, RankKind
 from ..values import frozen
 from . import scopes
-from .actions import PASS, IllegalAction, action_str, is_bet
+from .actions import PASS, IllegalAction, action_str, is_bet, name_rank, named_rank
 from .catalogue import Contract, Deal, DealType, register
 from .doubling import DOUBLING, BettingRound, Doubling, build_doubling, split_total
 from .envs import NOBODY, seat_env
@@ -30,8 +30,9 @@ if TYPE_CHECKING:
     from .view import SeatView
 
 FIELDS = {
-    "start_rank": Field(RankKind(words=("free",)), "the rank that opens a row (7 in loteryjka); free: the first card "
-                        "played opens its row, and its rank opens every other row", default=5),
+    "start_rank": Field(RankKind(words=("free", "named")), "the rank that opens a row (7 in loteryjka); free: the "
+                        "first card played opens its row, and its rank opens every other row; named: the first "
+                        "player names the rank before play, one he need not hold (Barbu's domino)", default=5),
     "ace": Field(Enum(("low", "high")), "ace below the 2 (low) or above the king (high)", default="low"),
     "first_turn": Field(Expr("seat"), "who plays first", default=None),
     "first_card": Field(CardKind(), "the card that must open the layout, before any other row is opened (English "
@@ -80,6 +81,7 @@ class LayoutContract(Contract):
     description: str = ""
     up_first: bool = False  # a row grows down only once the card above its opening card lies
     first_card: Optional[int] = None  # the card that must be laid first
+    named: bool = False  # the first player names the opening rank before play (start_rank None until then)
     _tables: dict = attrs.field(factory=dict, repr=False)
 
     def position(self, c: int) -> int:
@@ -275,7 +277,8 @@ class Layout(DealType):
             pl=spec.pl or name,
             en=spec.en or "",
             total=spec.total,
-            start_rank=None if spec.start_rank == "free" else spec.start_rank,
+            start_rank=None if spec.start_rank in ("free", "named") else spec.start_rank,
+            named=spec.start_rank == "named",
             ace_high=spec.ace == "high",
             first_turn=first,
             must_play=spec.must_play,
@@ -303,6 +306,7 @@ class LayoutDeal(Deal):
         self.deck = deck
         self.dealer = dealer
         self.direction = direction
+        self.memory = memory  # the match's memory of earlier deals (a duty to double reads it)
         self.dealt = [list(d) for d in dealt]
         self.hands = [sum(1 << c for c in d) for d in dealt]
         self._open(contract.start_rank)
@@ -319,11 +323,21 @@ class LayoutDeal(Deal):
         self.paid = [0] * players
         self.phase = Phase.PLAY
         self.to_move = contract.first_turn.seat(seat_env(dealer, players, NOBODY, self.hands, deck), players)
+        self.betting: Optional[BettingRound] = None
+        if contract.named:  # the first player names the opening rank, then the bets and play
+            self.namer, self.phase = self.to_move, Phase.NAME
+            self.frontier = 0
+            return
+        self._after_naming()
+
+    def _after_naming(self) -> None:
+        """Play begins with the first player (the next one holding cards), after any bets."""
+        contract, players, dealer = self.contract, self.players, self.dealer
+        self.phase = Phase.PLAY
         if not self.hands[self.to_move]:
             self._advance()
-        self.betting: Optional[BettingRound] = None
         if contract.doubling is not None:
-            self.betting = BettingRound(contract.doubling, players, dealer, direction, memory, number)
+            self.betting = BettingRound(contract.doubling, players, dealer, self.direction, self.memory, self.number)
             if not self.betting.finished:
                 self.first_turn, self.phase, self.to_move = self.to_move, Phase.DOUBLE, self.betting.seat
             else:
@@ -383,9 +397,15 @@ class LayoutDeal(Deal):
     def legal_mask(self) -> int:
         return self.hands[self.to_move] & self.frontier
 
+    def _nameable(self) -> list[int]:
+        """The ranks the first player may name: every rank of the deck, held or not."""
+        return [name_rank(r) for r in range(13) if any(self.deck >> (s * 13 + r) & 1 for s in range(4))]
+
     def legal_actions(self) -> list[int]:
         if self.phase == Phase.DONE:
             return []
+        if self.phase == Phase.NAME:
+            return self._nameable()
         if self.phase == Phase.DOUBLE:
             return self.betting.legal()
         out = card_list(self.legal_mask())
@@ -398,6 +418,8 @@ class LayoutDeal(Deal):
     def why_illegal(self, action: int) -> Optional[str]:
         if self.phase == Phase.DONE:
             return "the deal is over"
+        if self.phase == Phase.NAME:
+            return None if action in self._nameable() else "a rank of the deck is to be named to open the rows"
         if self.phase == Phase.DOUBLE:
             return self.betting.why_illegal(action)
         if action in self.legal_actions():
@@ -436,6 +458,11 @@ class LayoutDeal(Deal):
         for search rollouts, which pick among the legal actions themselves."""
         seat = self.to_move
         self.actions.append(action)
+        if self.phase == Phase.NAME:  # the rank named opens every row
+            self._open(named_rank(action))
+            self.frontier = self._first_frontier()
+            self._after_naming()
+            return
         if self.phase == Phase.DOUBLE:
             self.betting.apply(action)
             if self.betting.finished:
@@ -650,7 +677,8 @@ class LayoutDeal(Deal):
         st.voluntary = 0
         st.pool = view.pool
         st.paid = [0] * view.players  # who paid is not needed unless the layout blocks
-        st.phase = Phase.PLAY
+        st.phase = Phase.NAME if view.phase == Phase.NAME else Phase.PLAY  # the rank not yet named, or play
+        st.memory = None
         st.betting = BettingRound.settled(view.bets, view.players) if view.bets else None
         st.number = view.deal_number
         st.set_rows(view.layout, view.seat)

@@ -9,7 +9,10 @@ from ..explain import cards, seat
 def aspects(c, rs, spec) -> dict:
     """The layout's rules as ordered (aspect -> sentence) pairs."""
     out: dict = {}
-    if c.start_rank is None:
+    if c.named:
+        out["game"] = ("layout (Fan Tan): rows by suit; before play the first player names the rank that opens every "
+                       "row (one he need not hold); rows are built up and down one card at a time")
+    elif c.start_rank is None:
         out["game"] = ("layout (Fan Tan): rows by suit; the first player opens a row with any card, whose rank "
                        "then opens every other row; rows are built up and down one card at a time")
     else:

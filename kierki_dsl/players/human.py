@@ -281,6 +281,8 @@ class HumanPlayer(Player):
             return self._expose(view, legal)
         if view.phase == "exchange":
             return self._raise(view, legal) if legal[0] >= 52 else self._exchange(view, legal)
+        if view.phase == "name":
+            return self._name_rank(view, legal)
         if is_call(legal[0]):
             return self._call(view, legal)
         if is_bet(legal[-1]):
@@ -390,6 +392,20 @@ class HumanPlayer(Player):
                 if t in (words(a).lower(), words(a).lower().replace("double ", "d ").replace("red ", "r ")):
                     return a
             self.say("Type a number from the list, 'double E', 'redouble N' or 'done'.")
+
+    def _name_rank(self, view, legal) -> int:
+        """The first player of a layout names the rank that opens the rows (one he need not hold)."""
+        from ..interpreter.actions import action_str
+
+        ranks = [action_str(a)[5:] for a in legal]
+        self.say("Name the rank that opens every row (you need not hold it): " + " ".join(ranks))
+        while True:
+            t = self.ask("rank> ").strip().upper().replace("10", "T")
+            if t in ranks:
+                return legal[ranks.index(t)]
+            if t.isdigit() and 1 <= int(t) <= len(ranks) and t not in "23456789":
+                return legal[int(t) - 1]
+            self.say("Type a rank from the list, such as 7 or K.")
 
     def _raise(self, view, legal) -> int:
         """The widow's taker, his cards out, names his contract: his bid or a higher one."""
