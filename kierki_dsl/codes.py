@@ -289,7 +289,8 @@ _add("M641", "declaration that does nothing", "A declaration (`declarations`) is
      (6, 20))
 _add("M642", "first card that cannot be laid first", "A layout's `first_card` must be laid before any other "
      "card (English Sevens: the 7♦). It must be a card of the deck and of the opening rank, or no card could ever "
-     "be laid and every deal would be blocked at once.",
+     "be laid and every deal would be blocked at once; with `start_rank: named` the opening rank is not known "
+     "before the deal, so a first card cannot be required.",
      _contract("  lot:\n    type: layout\n    first_card: 8D\n    prizes: [800, 500]\n", "[lot]"),
      _contract("  lot:\n    type: layout\n    first_card: 7D\n    first_turn: holder(7D)\n    prizes: [800, 500]\n",
                "[lot]"),

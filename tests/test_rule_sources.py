@@ -288,6 +288,8 @@ def test_lint_places_misused_match_values_and_raises(tmp_path):
     got = _lint(tmp_path, head + "    widow: {cards: 4, taken_by: dealer, raise_bid: true}\n"
                 "    score: [{per_trick: -20}]\n")
     assert ("M633", 6, 52) in got, "raising needs an auction won by the widow's taker"
+    got = _lint(tmp_path, head + "    type: layout\n    start_rank: named\n    first_card: 7D\n    prizes: [5, -5]\n")
+    assert ("M642", 8, 17) in got, "a named start rank may not be the first card's"
 
 
 MATCH_READER = """\

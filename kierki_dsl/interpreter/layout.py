@@ -208,7 +208,11 @@ class LayoutContract(Contract):
         c = self.first_card
         if c is None:
             return
-        if not deck >> c & 1:
+        if self.named:
+            bctx.error(w + ("first_card",), "M642", f"first_card {card_str(c)} with start_rank: named: the rank "
+                       "named may be another, and then the first card could never be laid",
+                       "leave out first_card, or fix start_rank")
+        elif not deck >> c & 1:
             bctx.error(w + ("first_card",), "M642", f"first_card {card_str(c)} is not in the deck: no card could "
                        "ever be laid", "name a card of the deck")
         elif not opening >> c & 1:
