@@ -329,7 +329,7 @@ class LayoutDeal(Deal):
         self.to_move = contract.first_turn.seat(seat_env(dealer, players, NOBODY, self.hands, deck), players)
         self.betting: Optional[BettingRound] = None
         if contract.named:  # the first player names the opening rank, then the bets and play
-            self.namer, self.phase = self.to_move, Phase.NAME
+            self.phase = Phase.NAME  # the first player (to_move) names it
             self.frontier = 0
             return
         self._after_naming()
