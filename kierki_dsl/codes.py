@@ -287,6 +287,23 @@ _add("M641", "declaration that does nothing", "A declaration (`declarations`) is
      _contract("  bez_lew:\n    declarations: [{name: marriage, when: lead.rank == K, set_trump: lead.suit}]\n"
                "    score: [{per_trick: -20}]\n"),
      (6, 20))
+_add("M644", "first card that cannot be laid first", "A layout's `first_card` must be laid before any other "
+     "card (English Sevens: the 7♦). It must be a card of the deck and of the opening rank, or no card could ever "
+     "be laid and every deal would be blocked at once; with `start_rank: named` the opening rank is not known "
+     "before the deal, so a first card cannot be required.",
+     _contract("  lot:\n    type: layout\n    first_card: 8D\n    prizes: [800, 500]\n", "[lot]"),
+     _contract("  lot:\n    type: layout\n    first_card: 7D\n    first_turn: holder(7D)\n    prizes: [800, 500]\n",
+               "[lot]"),
+     (7, 17))
+_add("M643", "match values in a match of one deal", "Seat scoring may read the match's running totals before the "
+     "deal (`match.total`, `match.highest_total`, `match.lowest_total`, `match.deals_played`: Tysiąc's barrel). In a "
+     "match of a single deal they never change: every total is 0 and no deal has been played, so the rule is "
+     "probably a mistake. Reading them outside seat scoring is N401.",
+     _contract("  bez_lew:\n    score:\n      - per_trick: -20\n"
+               "      - per_seat: \"if match.total >= 100 then 5 else 0\"\n"),
+     "kierki: 1\nname: example\nmatch: {schedule: [bez_lew], until: highest_total >= 100}\ncontracts:\n  bez_lew:\n"
+     "    score:\n      - per_trick: 20\n      - per_seat: \"if match.total >= 100 then 5 else 0\"\n",
+     (8, 9), severity="warning")
 _add("M620", "auction range", "An auction's bids run from `min` to `max` in steps of `step`: `max` below `min` "
      "leaves no bid (an error), too many levels make every turn a long list (an error), and a `max` off the grid of "
      "`step` can never be bid (a warning). An `allow` rule that is always false leaves no bid, one always true "
@@ -313,7 +330,8 @@ _add("M622", "auction seller that cannot work", "Only an auction's `seller` (a s
 _add("M633", "a widow that cannot work", "A `widow` takes the last cards dealt, the same number from each hand, so "
      "its `cards` must be a multiple of the number of players and leave cards to deal; with `then: give` the taker "
      "gives `each` cards to every other player, which leaves equal hands only when `cards` is `each` times the "
-     "players; a widow taken by `bidder` needs an auction, and a contract has a stock or a widow, not both.",
+     "players; a widow taken by `bidder` needs an auction, and a contract has a stock or a widow, not both. "
+     "`raise_bid` (the winner names his contract after the exchange) needs an auction whose winner takes the widow.",
      _contract("  bez_lew:\n    auction: {min: 1, max: 13}\n    widow: {cards: 3}\n    first_lead: bidder\n"
                "    score: [{per_trick: -20}]\n"),
      _contract("  bez_lew:\n    auction: {min: 1, max: 13}\n    widow: {cards: 4}\n    first_lead: bidder\n"

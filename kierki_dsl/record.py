@@ -15,6 +15,7 @@ from typing import Optional
 import attrs
 
 from .cards import CardError, card_str, parse_card, popcount
+from .interpreter import matchvalues
 from .interpreter.actions import IllegalAction, call, parse_action, parse_bet
 from .interpreter.phases import Phase
 from .values import define, frozen
@@ -233,6 +234,7 @@ def replay(ruleset, record: dict) -> ReplayReport:
             report.violations.append(violation)
             report.deals.append({"contract": None, "scores": None})
             continue
+        matchvalues.note(chosen, totals, k)
         scores, violation = _replay_deal(ruleset, contract, k, entry, first_dealer, chosen)
         if violation is not None:
             report.violations.append(violation)
@@ -250,6 +252,7 @@ def _replay_fixed(ruleset, deals: list, report: ReplayReport) -> ReplayReport:
     from .interpreter.protocol import CompiledContract
 
     totals = [0] * ruleset.players
+    memory: dict = {}  # as the match of fixed deals keeps it (the running totals, duties)
     for k, entry in enumerate(deals):
         name = entry.get("contract") if isinstance(entry, dict) else None
         contract = ruleset.contracts.get(name) if isinstance(name, str) else None
@@ -257,7 +260,8 @@ def _replay_fixed(ruleset, deals: list, report: ReplayReport) -> ReplayReport:
             report.violations.append(Violation(k + 1, f"'contract' must name a contract of the ruleset, got {name!r}"))
             report.deals.append({"contract": None, "scores": None})
             continue
-        scores, violation = _replay_deal(ruleset, contract, k, entry, None)
+        matchvalues.note(memory, totals, k)
+        scores, violation = _replay_deal(ruleset, contract, k, entry, None, memory)
         report.deals.append({"contract": contract.name, "scores": scores})
         if violation is not None:
             report.violations.append(violation)
@@ -433,7 +437,8 @@ def _replay_auction(state, bids, d: int) -> Optional[Violation]:
 
 
 def _replay_exchange(state, cards, d: int) -> Optional[Violation]:
-    """Apply the cards a widow's taker put out ("QS", ...); the violation, if any."""
+    """Apply the cards a widow's taker put out ("QS", ...), and the contract he named after them
+    where he may raise his bid ("bid:130"); the violation, if any."""
     seat = state.current_player()
     if not isinstance(cards, list):
         return Violation(d, "'exchange' must list the cards the widow's taker gave or laid aside", seat=seat)
@@ -441,7 +446,7 @@ def _replay_exchange(state, cards, d: int) -> Optional[Violation]:
         if state.phase != Phase.EXCHANGE:
             return Violation(d, f"the exchange is over but the record has more: {c!r}", seat=seat)
         try:
-            card = parse_card(str(c))
+            card = parse_action(str(c))
         except CardError as e:
             return Violation(d, f"exchange: {e}", seat=seat)
         v = _apply_checked(state, card, d, f"exchange {c}", seat=seat)

@@ -21,6 +21,7 @@ from operator import add
 from typing import Callable, Optional
 
 from .analysis.rows import Batch, DealRow, GameResult
+from .interpreter import matchvalues
 from .interpreter.match import MatchRunner, deal_masks, deal_out, draw, shuffled
 from .interpreter.phases import Phase
 from .players.base import make_player
@@ -121,6 +122,7 @@ class FastMatch:
                 contract = slot.resolve(dealer, n, dealt, deck, chosen, pick)
                 play = self._player(contract)
             if play is None:
+                matchvalues.note(chosen, totals, k)
                 row = self._stepwise(contract, dealer, dealt, rng, k, lists, chosen)
             else:
                 scores, lead, caller, trump, early, blocked = play(dealer, dealt, k + 1, rng, None, lists)

@@ -135,7 +135,7 @@ def test_a_seat_expression_that_names_no_seat_is_a_located_run_time_error(cli, t
 def test_seat_end_args_are_the_constructor_parameters_and_the_keys_they_set():
     from kierki_dsl.interpreter.envs import SEAT_END_ARGS, seat_end_env
 
-    assert tuple(inspect.signature(seat_end_env).parameters) == SEAT_END_ARGS
+    assert tuple(inspect.signature(seat_end_env).parameters) == tuple(k.replace(".", "_") for k in SEAT_END_ARGS)
     values = [f"value of {k}" for k in SEAT_END_ARGS]
     assert seat_end_env(*values) == dict(zip(SEAT_END_ARGS, values))
 

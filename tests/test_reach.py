@@ -31,7 +31,8 @@ SHIPPED = {
                  "fantan_pass_at_will", "fantan_seven_diamonds_starts", "fantan_seven_hearts_starts",
                  "fantan_extra_turn_ace_or_two", "iks_scale", "fantan_eight_before_lower", "auction_for_trumps",
                  "kierki_dominowe"],
-    "games": ["omnibus", "omnibus_ten_diamonds", "black_maria", "pink_lady", "russian_king", "trix"],
+    "games": ["omnibus", "omnibus_ten_diamonds", "black_maria", "black_maria_four_players", "pink_lady",
+              "russian_king", "trix"],
 }
 PATHS = [RULESETS / folder / f"{name}.yaml" for folder, names in SHIPPED.items() for name in names]
 
@@ -299,7 +300,7 @@ def test_omnibus_and_its_ten_of_diamonds_form():
 def test_black_maria_and_pink_lady():
     spades = P((N, "AS"), (E, "KS"), (S, "2S"), (W, "3S"))
     assert _hearts_trick("hearts", spades) == (N, 0)
-    assert _hearts_trick("black_maria", spades) == (N, -17)
+    assert _hearts_trick("black_maria_four_players", spades) == (N, -17)
     queen = P((N, "QH"), (E, "2H"), (S, "3H"), (W, "4H"))
     assert _hearts_trick("hearts", queen) == (N, -4)
     assert _hearts_trick("pink_lady", queen) == (N, -13 - 3)

@@ -42,8 +42,8 @@ def c(text: str) -> int:
 
 def _deal(hands=HANDS, bids=(100, 0, 0)):
     """A Tysiąc deal whose hands in play are ``hands``, dealer 2: seat 0 wins the auction (0 in
-    ``bids`` is a pass), takes the musik (the last card of each hand) and gives seats 1 and 2
-    their last cards."""
+    ``bids`` is a pass), takes the musik (the last card of each hand), gives seats 1 and 2
+    their last cards and keeps his bid as his contract."""
     contract = TYSIAC.contracts["tysiac"]
     dealt = [[c(x) for x in h.split()] for h in hands]
     st = contract.new_deal(3, TYSIAC.deck, 2, dealt, 1, 1)
@@ -53,6 +53,8 @@ def _deal(hands=HANDS, bids=(100, 0, 0)):
     assert sorted(st.view(1).widow) == sorted(d[-1] for d in dealt), "the musik is shown to everybody"
     st.apply_action(dealt[1][-1])
     st.apply_action(dealt[2][-1])
+    assert st.phase == "exchange" and st.legal_actions()[0] == bid(st.bid), "he names his contract"
+    st.apply_action(bid(st.bid))
     assert st.phase == "play" and [st.hands[s] for s in range(3)] == [sum(1 << x for x in d) for d in dealt]
     return st
 

@@ -253,7 +253,7 @@ def test_walc_scale_and_chapanka():
     assert rs.contracts["loteryjka"].prizes == (10, 5, -5, -10)
     ch = load("walc_chapanka")
     st = _trump_deal(ch, S)
-    assert st.current_player() == S and st.view(S).hand.bit_count() == 7, "the dealer calls after 7 cards"
+    assert st.current_player() == W and st.view(W).hand.bit_count() == 7, "left of the dealer calls after 7 cards"
     assert call(-1) in st.legal_actions(), "no trumps may be called"
     assert [c.name for c in ch.schedule if getattr(c, "early_stop", False)] == [
         "bez_kierow", "bez_panow", "bez_dam", "bez_krola_kier"], "deals 2-5 end early"
@@ -266,7 +266,7 @@ def test_walc_scale_and_chapanka():
     assert st.legal_actions() == C("KH"), "void in clubs: the king of hearts goes at the first chance"
     st = _trump_deal(ch, S)
     st.apply_action(call(1))
-    assert st.current_player() == S, "the dealer, who called trumps, leads"
+    assert st.current_player() == W, "the caller leads, as the seat left of the dealer leads every deal"
     assert lot.ace_high and lot.unreachable(ch.deck) == 0
     results = list(MatchRunner(ch, [make_player("simple") for _ in range(4)], seed=5).deals())
     assert sum(results[-1].totals) == 0 and sum(results[-1].scores) == 0

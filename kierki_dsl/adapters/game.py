@@ -19,6 +19,7 @@ import functools
 from typing import Optional
 
 from ..cards import bits, card_str
+from ..interpreter import matchvalues
 from ..interpreter.actions import BID_BASE, CHOOSE_BASE, EXPOSE_BASE, IllegalAction, action_str, is_choice
 from ..interpreter.phases import Phase
 from ..interpreter.stepper import core_deal, core_from_view
@@ -184,6 +185,7 @@ class GameState:
         self.events.append((None, f"deal {self.k + 1}: {contract.name}, dealer p{self.dealer}"))
         step = core_deal(contract, rs.players, rs.deck, self.dealer, self.dealt, rs.direction, self.k + 1)
         if step is None:
+            matchvalues.note(self.chosen, self.totals, self.k)
             self.deal = contract.new_deal(rs.players, rs.deck, self.dealer, self.dealt, rs.direction, self.k + 1,
                                           self.chosen)
         else:
@@ -379,7 +381,7 @@ class GameState:
             self.events.append((None, f"p{seat} passes a card"))
             if deal.phase != "pass":
                 self._received()
-        elif phase == "exchange":  # a widow's taker gives a card or lays it aside: his and its receiver's
+        elif phase == "exchange" and action < 52:  # a widow's taker puts out a card: his and its receiver's
             self.events.append((seat, f"p{seat} puts out {card_str(action)}"))
             self.events.append((None, f"p{seat} puts out a card"))
             self.put_out += 1
@@ -408,7 +410,8 @@ class GameState:
     def from_deal(cls, spec: "GameSpec", deal, number: int) -> "GameState":
         """A one-deal game positioned at a deal state built elsewhere (e.g. from a seat's view
         with sampled hands, for a player's search): no history before it, returns the deal's."""
-        st = cls._positioned(spec, number, deal.contract, deal.dealer, deal.players, len(deal.record_exchange()))
+        put_out = sum(1 for x in deal.record_exchange() if not x.startswith("bid:"))  # cards, not a contract named
+        st = cls._positioned(spec, number, deal.contract, deal.dealer, deal.players, put_out)
         st.deal = deal
         st._after_action()
         return st

@@ -13,6 +13,7 @@ ACCEPT = 75  # an auction's seller accepts the best bid (sells the deal to its b
 REFUSE = 76  # an auction's seller refuses it and plays the deal himself
 DECLINE = 77  # an auction's seller declines to play the deal (fixed scores)
 SELLER_WORDS = {ACCEPT: "accept", REFUSE: "refuse", DECLINE: "decline"}
+NAME_BASE = 80  # NAME_BASE + rank (0..12): a layout's declarer names the rank that opens the rows
 CHOOSE_BASE = 100  # CHOOSE_BASE + i: a declarer chooses option i of a declarer's-choice deal
 EXPOSE_BASE = 900  # EXPOSE_BASE + card: show that card before play (exposure doubling)
 BID_BASE = 1000  # BID_BASE + value: a bid of that value in an auction (a pass there is PASS)
@@ -73,19 +74,35 @@ def is_expose(action: int) -> bool:
     return EXPOSE_BASE <= action < EXPOSE_BASE + 52
 
 
+def name_rank(rank: int) -> int:
+    """The action naming ``rank`` (0 = 2 .. 12 = A) the opening rank of a layout's rows."""
+    return NAME_BASE + rank
+
+
+def named_rank(action: int) -> int:
+    return action - NAME_BASE
+
+
+def is_rank_name(action: int) -> bool:
+    return NAME_BASE <= action < NAME_BASE + 13
+
+
 def is_bet(action: int) -> bool:
     """A side declaration before play, as records keep them under ``bets``: double, redouble,
-    expose (a card) or done."""
-    return DOUBLE_BASE <= action <= DONE or is_expose(action)
+    expose (a card), done, or the rank named to open a layout's rows."""
+    return DOUBLE_BASE <= action <= DONE or is_expose(action) or is_rank_name(action)
 
 
 def action_str(action: int) -> str:
     """An action in the notation of records, save files and messages (``parse_action`` reads it):
     a card (``QS``), ``pass``, ``call:H`` / ``call:none``, ``double:1``, ``redouble:2``, ``done``,
     ``choose:3`` (the option of a declarer's choice), ``bid:120`` (an auction bid), ``accept`` /
-    ``refuse`` / ``decline`` (an auction's seller), ``expose:KH``."""
+    ``refuse`` / ``decline`` (an auction's seller), ``expose:KH``, ``rank:7`` (a layout's opening
+    rank named)."""
     if is_expose(action):
         return "expose:" + card_str(exposed_card(action))
+    if is_rank_name(action):
+        return "rank:" + card_str(named_rank(action))[:-1]
     if is_choice(action):
         return f"choose:{action - CHOOSE_BASE}"
     if action < 52:
@@ -140,6 +157,13 @@ def parse_bet(text: str):
 
         try:
             return expose(parse_card(t[7:]))
+        except CardError:
+            return None
+    if t.startswith("rank:") and len(t) <= 8:
+        from ..cards import CardError, parse_rank
+
+        try:
+            return name_rank(parse_rank(t[5:]))
         except CardError:
             return None
     kind, _, seat = t.partition(":")

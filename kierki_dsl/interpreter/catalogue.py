@@ -67,6 +67,15 @@ class Contract:
         """The sum of all seats' points in one deal if the rules fix it (lint's M601); None: unknown."""
         return None
 
+    def match_readers(self) -> tuple:
+        """The ruleset paths of this contract's rules that read match-scope values
+        (``match.total``, ...; ``matchvalues``): none unless the deal type's rules can."""
+        return ()
+
+    def reads_match(self) -> bool:
+        """Whether a rule of this contract reads match-scope values."""
+        return bool(self.match_readers())
+
     def check(self, name: str, spec, where: tuple, bctx, hand_size: int, players: int, deck: int) -> None:
         """Lint's findings about this contract's own rules: none unless the deal type has some."""
 

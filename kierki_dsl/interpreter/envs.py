@@ -14,7 +14,10 @@ trick environment has only its trick's names replaced (``next_trick_env``).
 """
 from __future__ import annotations
 
+from typing import Optional
+
 from . import scopes
+from .matchvalues import NAMES, MatchValues
 
 NOBODY = -1  # holder() of a card nobody holds
 
@@ -65,11 +68,15 @@ def card_scoring_env(number: int, tricks: int, trump: int, deck: int) -> dict:
 
 def seat_end_env(seat: int, dealer: int, players: int, caller: int, trump: int, tricks_taken: int,
                  tricks: int, taken: int, taken_all, deck: int, bidder: int = NOBODY, bid: int = 0,
-                 declared: int = 0) -> dict:
-    """Seat scoring (``per_seat``) when the deal ends; ``declared``: the seat's declaration points."""
+                 declared: int = 0, match_total: int = 0, match_highest_total: int = 0, match_lowest_total: int = 0,
+                 match_deals_played: int = 0) -> dict:
+    """Seat scoring (``per_seat``) when the deal ends; ``declared``: the seat's declaration points;
+    ``match_*``: the match-scope values before this deal (``matchvalues``)."""
     return {"seat": seat, "dealer": dealer, "players": players, "caller": caller, "trump": trump,
             "tricks_taken": tricks_taken, "tricks": tricks, "taken": taken, "taken_all": taken_all, "deck": deck,
-            "bidder": bidder, "bid": bid, "declared": declared}
+            "bidder": bidder, "bid": bid, "declared": declared, "match.total": match_total,
+            "match.highest_total": match_highest_total, "match.lowest_total": match_lowest_total,
+            "match.deals_played": match_deals_played}
 
 
 def declare_env(lead: int, seat: int, hand: int, trump: int, number: int, tricks: int, dealer: int, players: int,
@@ -82,23 +89,29 @@ def declare_env(lead: int, seat: int, hand: int, trump: int, number: int, tricks
 
 
 #: The keys of seat scoring's environment, in the order of ``seat_end_env``'s parameters (each
-#: parameter is the key it sets): the positional arguments of its expressions on the hot path.
+#: parameter is the key it sets, a dot written ``_``): the positional arguments of its
+#: expressions on the hot path.
 SEAT_END_ARGS = ("seat", "dealer", "players", "caller", "trump", "tricks_taken", "tricks", "taken", "taken_all", "deck",
-                 "bidder", "bid", "declared")
+                 "bidder", "bid", "declared") + NAMES
 
 
 def add_seat_end_points(scores: list, exprs, dealer: int, players: int, caller: int, trump: int, tricks_won,
-                        tricks: int, taken_all, deck: int, bidder: int = NOBODY, bid: int = 0, declared=None) -> None:
+                        tricks: int, taken_all, deck: int, bidder: int = NOBODY, bid: int = 0, declared=None,
+                        match: Optional[MatchValues] = None) -> None:
     """Add to each seat's score the value of every seat scoring expression (``Compiled``) in
     that seat's ``seat_end_env``, passed as the constructor's arguments (no dict per seat);
-    ``declared``: per seat, the points of its declarations (None: none made)."""
+    ``declared``: per seat, the points of its declarations (None: none made); ``match``: the
+    match-scope values before this deal (None: the start of a match)."""
     calls = [e.positional(SEAT_END_ARGS) for e in exprs]
+    if match is None:
+        match = MatchValues((0,) * players)
     for seat in range(players):
         points = declared[seat] if declared else 0
         won, taken = tricks_won[seat], taken_all[seat]
+        values = match.of_seat(seat)
         for call in calls:
             scores[seat] += call(seat, dealer, players, caller, trump, won, tricks, taken, taken_all, deck, bidder, bid,
-                                 points)
+                                 points, *values)
 
 
 def end_when_env(tricks_played: int, tricks: int, points_left: bool, deck: int, players_holding: int = 0) -> dict:

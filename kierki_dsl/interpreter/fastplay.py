@@ -157,7 +157,8 @@ def compile_layout(contract, players: int) -> Optional[Callable]:
     if contract.doubling is not None:
         return None
     if (not contract.must_play or contract.start_rank is None or contract.free_passes or contract.pass_cost
-            or contract.pass_fine or contract.again_optional):  # the general interpreter plays these
+            or contract.pass_fine or contract.again_optional
+            or contract.first_card is not None):  # the general interpreter plays these
         return None
     opening, adds = contract.tables()
     prizes = contract.prizes

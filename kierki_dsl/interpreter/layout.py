@@ -17,10 +17,10 @@ import attrs
 from ..cards import RANK_NAMES, SUIT_MASK, SUIT_NAMES, card_list, card_str
 from ..expr import CARD_SCOPE
 from ..expr.types import BOOL, SEAT
-from ..spec.schema import Bool, Enum, Expr, ExprSource, Field, Int, List, RankKind
+from ..spec.schema import Bool, CardKind, Enum, Expr, ExprSource, Field, Int, List, RankKind
 from ..values import frozen
 from . import scopes
-from .actions import PASS, IllegalAction, action_str, is_bet
+from .actions import PASS, IllegalAction, action_str, is_bet, name_rank, named_rank
 from .catalogue import Contract, Deal, DealType, register
 from .doubling import DOUBLING, BettingRound, Doubling, build_doubling, split_total
 from .envs import NOBODY, seat_env
@@ -30,10 +30,13 @@ if TYPE_CHECKING:
     from .view import SeatView
 
 FIELDS = {
-    "start_rank": Field(RankKind(words=("free",)), "the rank that opens a row (7 in loteryjka); free: the first card "
-                        "played opens its row, and its rank opens every other row", default=5),
+    "start_rank": Field(RankKind(words=("free", "named")), "the rank that opens a row (7 in loteryjka); free: the "
+                        "first card played opens its row, and its rank opens every other row; named: the first "
+                        "player names the rank before play, one he need not hold (Barbu's domino)", default=5),
     "ace": Field(Enum(("low", "high")), "ace below the 2 (low) or above the king (high)", default="low"),
     "first_turn": Field(Expr("seat"), "who plays first", default=None),
+    "first_card": Field(CardKind(), "the card that must open the layout, before any other row is opened (English "
+                        "Sevens: 7D, with first_turn: holder(7D))", default=None),
     "must_play": Field(Bool(), "a player who can play must play (else he may pass at will)", default=True),
     "free_passes": Field(Int(0, 52), "with must_play: how many times a deal a player who could play may pass "
                          "instead (Shichi Narabe: 3)", default=0),
@@ -77,6 +80,8 @@ class LayoutContract(Contract):
     doubling: Optional[Doubling] = None
     description: str = ""
     up_first: bool = False  # a row grows down only once the card above its opening card lies
+    first_card: Optional[int] = None  # the card that must be laid first
+    named: bool = False  # the first player names the opening rank before play (start_rank None until then)
     _tables: dict = attrs.field(factory=dict, repr=False)
 
     def position(self, c: int) -> int:
@@ -195,7 +200,24 @@ class LayoutContract(Contract):
         if not opening & deck:
             bctx.error(w + ("start_rank",), "M606", f"the opening rank {card_str(self.start_rank)[0]} is not in the deck")
             return
+        self._check_first_card(w, bctx, deck, opening)
         self._check_unreachable(name, spec, w, bctx, deck)
+
+    def _check_first_card(self, w: tuple, bctx, deck: int, opening: int) -> None:
+        """M644: a ``first_card`` that can never be laid first: the layout would be blocked at once."""
+        c = self.first_card
+        if c is None:
+            return
+        if self.named:
+            bctx.error(w + ("first_card",), "M644", f"first_card {card_str(c)} with start_rank: named: the rank "
+                       "named may be another, and then the first card could never be laid",
+                       "leave out first_card, or fix start_rank")
+        elif not deck >> c & 1:
+            bctx.error(w + ("first_card",), "M644", f"first_card {card_str(c)} is not in the deck: no card could "
+                       "ever be laid", "name a card of the deck")
+        elif not opening >> c & 1:
+            bctx.error(w + ("first_card",), "M644", f"first_card {card_str(c)} cannot open its row: rows open with "
+                       f"the {RANK_NAMES[self.start_rank]}s", "name a card of the opening rank")
 
     def _check_unreachable(self, name: str, spec, w: tuple, bctx, deck: int) -> None:
         """M617: cards of the deck this layout can never take (their holders can never go out)."""
@@ -259,7 +281,8 @@ class Layout(DealType):
             pl=spec.pl or name,
             en=spec.en or "",
             total=spec.total,
-            start_rank=None if spec.start_rank == "free" else spec.start_rank,
+            start_rank=None if spec.start_rank in ("free", "named") else spec.start_rank,
+            named=spec.start_rank == "named",
             ace_high=spec.ace == "high",
             first_turn=first,
             must_play=spec.must_play,
@@ -270,6 +293,7 @@ class Layout(DealType):
             again=again.const if again is not None else 0,
             again_optional=spec.again_optional and again is not None,
             up_first=spec.up_first,
+            first_card=spec.first_card,
             doubling=doubling,
             description=spec.description or "",
         )
@@ -286,11 +310,12 @@ class LayoutDeal(Deal):
         self.deck = deck
         self.dealer = dealer
         self.direction = direction
+        self.memory = memory  # the match's memory of earlier deals (a duty to double reads it)
         self.dealt = [list(d) for d in dealt]
         self.hands = [sum(1 << c for c in d) for d in dealt]
         self._open(contract.start_rank)
-        self.frontier = self.opening
         self.played = 0
+        self.frontier = self._first_frontier()
         self.scores = [0] * players
         self.finished: list[int] = []
         self.actions: list = []
@@ -302,11 +327,21 @@ class LayoutDeal(Deal):
         self.paid = [0] * players
         self.phase = Phase.PLAY
         self.to_move = contract.first_turn.seat(seat_env(dealer, players, NOBODY, self.hands, deck), players)
+        self.betting: Optional[BettingRound] = None
+        if contract.named:  # the first player names the opening rank, then the bets and play
+            self.phase = Phase.NAME  # the first player (to_move) names it
+            self.frontier = 0
+            return
+        self._after_naming()
+
+    def _after_naming(self) -> None:
+        """Play begins with the first player (the next one holding cards), after any bets."""
+        contract, players, dealer = self.contract, self.players, self.dealer
+        self.phase = Phase.PLAY
         if not self.hands[self.to_move]:
             self._advance()
-        self.betting: Optional[BettingRound] = None
         if contract.doubling is not None:
-            self.betting = BettingRound(contract.doubling, players, dealer, direction, memory, number)
+            self.betting = BettingRound(contract.doubling, players, dealer, self.direction, self.memory, self.number)
             if not self.betting.finished:
                 self.first_turn, self.phase, self.to_move = self.to_move, Phase.DOUBLE, self.betting.seat
             else:
@@ -318,6 +353,11 @@ class LayoutDeal(Deal):
         if rule.if_undoubled == "split" and not self.betting.bets:
             self.scores = split_total(self.contract.total, self.dealer, self.players)
             self.phase, self.to_move = Phase.DONE, -1
+
+    def _first_frontier(self) -> int:
+        """The cards that may be laid while nothing lies: the opening cards, or only ``first_card``."""
+        first = self.contract.first_card
+        return self.opening if first is None else self.opening & (1 << first)
 
     def _open(self, start: Optional[int]) -> None:
         """Fix the rank that opens every row; None (a free start) lets any card open its row."""
@@ -346,6 +386,8 @@ class LayoutDeal(Deal):
                 self.frontier |= 1 << c.card_at(suit, lo - 1)
             if hi < 12:
                 self.frontier |= 1 << c.card_at(suit, hi + 1)
+        if not self.played:
+            self.frontier = self._first_frontier()
         for s in range(self.players):
             self.hands[s] &= ~self.played
         self.to_move = to_move
@@ -359,9 +401,15 @@ class LayoutDeal(Deal):
     def legal_mask(self) -> int:
         return self.hands[self.to_move] & self.frontier
 
+    def _nameable(self) -> list[int]:
+        """The ranks the first player may name: every rank of the deck, held or not."""
+        return [name_rank(r) for r in range(13) if any(self.deck >> (s * 13 + r) & 1 for s in range(4))]
+
     def legal_actions(self) -> list[int]:
         if self.phase == Phase.DONE:
             return []
+        if self.phase == Phase.NAME:
+            return self._nameable()
         if self.phase == Phase.DOUBLE:
             return self.betting.legal()
         out = card_list(self.legal_mask())
@@ -374,6 +422,8 @@ class LayoutDeal(Deal):
     def why_illegal(self, action: int) -> Optional[str]:
         if self.phase == Phase.DONE:
             return "the deal is over"
+        if self.phase == Phase.NAME:
+            return None if action in self._nameable() else "a rank of the deck is to be named to open the rows"
         if self.phase == Phase.DOUBLE:
             return self.betting.why_illegal(action)
         if action in self.legal_actions():
@@ -385,6 +435,9 @@ class LayoutDeal(Deal):
         if not self.hands[self.to_move] >> action & 1:
             return f"{card_str(action)} is not in the hand of seat {self.to_move}"
         suit = action // 13
+        first = self.contract.first_card
+        if first is not None and not self.played and action != first:
+            return f"the {card_str(first)} must be laid first"
         if not self.played & SUIT_MASK[suit]:
             opener = RANK_NAMES[self.start]
             return f"the {SUIT_NAMES[suit]} row is not open: only its {opener} can open it"
@@ -409,6 +462,11 @@ class LayoutDeal(Deal):
         for search rollouts, which pick among the legal actions themselves."""
         seat = self.to_move
         self.actions.append(action)
+        if self.phase == Phase.NAME:  # the rank named opens every row
+            self._open(named_rank(action))
+            self.frontier = self._first_frontier()
+            self._after_naming()
+            return
         if self.phase == Phase.DOUBLE:
             self.betting.apply(action)
             if self.betting.finished:
@@ -437,6 +495,8 @@ class LayoutDeal(Deal):
             self.passes_in_row = 0
             if self.start is None:  # a free start: this card's rank opens every row
                 self._open(action % 13)
+                self.frontier = self.opening
+            elif not self.played:  # after a first_card, every row may open
                 self.frontier = self.opening
             self.hands[seat] ^= 1 << action
             self.played |= 1 << action
@@ -621,7 +681,8 @@ class LayoutDeal(Deal):
         st.voluntary = 0
         st.pool = view.pool
         st.paid = [0] * view.players  # who paid is not needed unless the layout blocks
-        st.phase = Phase.PLAY
+        st.phase = Phase.NAME if view.phase == Phase.NAME else Phase.PLAY  # the rank not yet named, or play
+        st.memory = None
         st.betting = BettingRound.settled(view.bets, view.players) if view.bets else None
         st.number = view.deal_number
         st.set_rows(view.layout, view.seat)

@@ -2,14 +2,17 @@
 contract's rules through ``LayoutContract.aspects``."""
 from __future__ import annotations
 
-from ..cards import RANK_NAMES
+from ..cards import RANK_NAMES, card_pretty
 from ..words import cards, seat
 
 
 def aspects(c, rs, spec) -> dict:
     """The layout's rules as ordered (aspect -> sentence) pairs."""
     out: dict = {}
-    if c.start_rank is None:
+    if c.named:
+        out["game"] = ("layout (Fan Tan): rows by suit; before play the first player names the rank that opens every "
+                       "row (one he need not hold); rows are built up and down one card at a time")
+    elif c.start_rank is None:
         out["game"] = ("layout (Fan Tan): rows by suit; the first player opens a row with any card, whose rank "
                        "then opens every other row; rows are built up and down one card at a time")
     else:
@@ -22,6 +25,8 @@ def aspects(c, rs, spec) -> dict:
                            f"in each row the {RANK_NAMES[(c.start_rank + 1) % 13]} must follow the "
                            f"{RANK_NAMES[c.start_rank]} before any lower card")
     out["first turn"] = f"{seat(spec.first_turn.text) if spec.first_turn else seat('left(dealer)')} plays first"
+    if c.first_card is not None:
+        out["first card"] = f"the {card_pretty(c.first_card)} is laid first, before any other row is opened"
     out["play"] = ("a player who can play must play; with nothing to play he passes" if c.must_play
                    else "a player may pass at any time")
     if c.must_play and c.free_passes:

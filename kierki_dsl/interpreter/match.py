@@ -13,6 +13,7 @@ import attrs
 
 from ..cards import bits
 from ..values import frozen
+from . import matchvalues
 from .actions import IllegalAction, action_str
 from .draws import draw  # the protocol's draw, where matches have always taken it
 from .phases import Phase
@@ -207,6 +208,7 @@ class Match:
                 self.first_dealer = self.dealer = rs.first_dealer_from([sum(1 << c for c in d) for d in self.dealt],
                                                                        self.dealer)
         self.chosen_plies = 0
+        matchvalues.note(self.chosen, self.totals, k)
         self.state = contract.new_deal(rs.players, rs.deck, self.dealer, self.dealt, rs.direction, self.deal_index + 1,
                                        memory=self.chosen)
 

@@ -9,6 +9,7 @@ class Phase(str, Enum):
     """What the seat on turn is asked for."""
 
     CHOOSE = "choose"  # a declarer names the contract
+    NAME = "name"  # a declarer names the rank that opens a layout's rows (Barbu's domino)
     PASS = "pass"  # cards are passed before play (Hearts)
     AUCTION = "auction"  # seats bid for the right to play the deal
     EXCHANGE = "exchange"  # the taker of a widow puts cards out of his hand again
@@ -30,6 +31,7 @@ PRIVATE = frozenset({Phase.PASS, Phase.EXCHANGE})
 #: What each phase expects, in words, for messages about an action out of place.
 EXPECTED = {
     Phase.CHOOSE: "a contract is to be chosen",
+    Phase.NAME: "the rank that opens the rows is to be named",
     Phase.PASS: "cards to pass are expected",
     Phase.AUCTION: "a bid or a pass is expected",
     Phase.EXCHANGE: "a card of your hand to give or lay aside is expected",

@@ -100,6 +100,8 @@ def _compile(contract) -> Union[Plan, Declined]:
             attr, words = _DECLINED_AS[field]
             if getattr(contract, attr):
                 return Declined(words)
+    if contract.reads_match():  # an expression's content, not a field: the engines score a deal alone
+        return Declined("scoring that reads the match's totals")
     trumps = contract.call.choices if contract.call is not None else (contract.trump,)
     return Plan(contract, tuple(trumps), contract.passing, contract.follow_suit, contract.order is not None,
                 contract.end_when is not None)

@@ -87,6 +87,12 @@ SEAT_END = Scope(
         **_AUCTION,
         "tricks": Var(INT, "tricks", "the number of tricks in a full deal"),
         "declared": Var(INT, "declared", "points this seat's declarations credited it in this deal (0 without)"),
+        "match": {
+            "total": Var(INT, "match.total", "this seat's running total before this deal"),
+            "highest_total": Var(INT, "match.highest_total", "the highest running total before this deal"),
+            "lowest_total": Var(INT, "match.lowest_total", "the lowest running total before this deal"),
+            "deals_played": Var(INT, "match.deals_played", "deals finished before this one"),
+        },
         "$taken": Var(ANY, "taken"),
         "$taken_all": Var(ANY, "taken_all"),
     },

@@ -55,13 +55,14 @@ def winning_play(plays, trump: int, order=None) -> int:
 
 def add_seat_scores(scores: list, seat_scorers, dealer: int, players: int, caller: int, trump: int,
                     tricks_won, tricks: int, taken, deck: int, bidder: int = -1, bid: int = 0,
-                    declared=None) -> None:
+                    declared=None, match=None) -> None:
     """Add every seat's end-of-deal points (``per_seat`` components) to ``scores``; ``declared``:
-    per seat, the points of its declarations (None: none made)."""
+    per seat, the points of its declarations (None: none made); ``match``: the match-scope
+    values before the deal (``matchvalues``; None: the start of a match)."""
     if not seat_scorers:
         return
     add_seat_end_points(scores, [s.points for s in seat_scorers], dealer, players, caller, trump, tricks_won, tricks,
-                        taken, deck, bidder, bid, declared)
+                        taken, deck, bidder, bid, declared, match)
 
 
 def card_values(contract, tricks_total: int, trump: int, players: int, trick_number: int):

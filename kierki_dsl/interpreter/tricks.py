@@ -28,6 +28,7 @@ from .unheld import check_unheld
 from .doubling import DOUBLING, Doubling, build_doubling
 from .envs import NOBODY, card_scoring_env, trick_env
 from .draws import draw
+from .matchvalues import reads_match
 
 SUIT_CHOICES = ("none",) + SUIT_NAMES
 
@@ -319,6 +320,10 @@ class TrickContract(Contract):
         if plan is None or plan.fast_kernel_reason(players, tricks) is not None:
             return None
         return compile_tricks(self, players, tricks, deck)
+
+    def match_readers(self) -> tuple:
+        """The paths of this contract's seat scoring that reads match-scope values (``match.total``, ...)."""
+        return tuple(s.where for s in self.scorers if s.kind == "seat" and reads_match(s.points))
 
     def fixed_total(self, hand_size: int, players: int, deck: int) -> Optional[int]:
         """The sum of all seats' points in one deal, if the rules fix it (lint's M601)."""

@@ -11,6 +11,7 @@ from .doubling import BettingRound, split_total
 from .exposure import ExposureRound
 from .declarations import settled_declared
 from .fastplay import exchange
+from . import matchvalues
 from .envs import end_when_env, next_trick_env, play_env, seat_env, trick_env
 from .trickkernel import add_seat_scores, playout, winning_card
 from .scorebound import SCORE_LIMIT, check_deal, score_error
@@ -484,7 +485,7 @@ class TrickDeal(Deal):
             self.ended_early = True
         add_seat_scores(self.scores, self._seat_scorers, self.dealer, self.players, self.caller, self.trump,
                         self.tricks_won, self.tricks_total, self.taken, self.deck, self.bidder, self.bid,
-                        self.declared)
+                        self.declared, matchvalues.of(self.memory, self.players))
         if self.exposures is not None:
             self.exposures.settle(self.scores, self.completed, self._tables)
         if self.betting is not None:

@@ -34,6 +34,9 @@ WIDOW = Obj(
         "each": Field(Int(1, 10), "with then: give, how many cards each other player gets", default=1),
         "face_up": Field(Bool(), "the widow lies face up from the start; otherwise it is shown when taken",
                          default=False),
+        "raise_bid": Field(Bool(), "after putting his cards out, the auction's winner names his contract: his bid or "
+                           "a higher one the auction's steps and `allow` permit with his new hand (Tysiąc's "
+                           "\"ustalenie poziomu gry\")", default=False),
     },
     title="widow",
     doc="Cards dealt aside (Tysiąc's musik): after the auction the winner takes them and then discards as many, or "
@@ -50,6 +53,7 @@ class Widow:
     give: bool
     each: int
     face_up: bool
+    raise_bid: bool = False  # the taker may raise his winning bid once his cards are out
 
     def split(self, dealt: list, dealer: int, players: int, direction: int) -> tuple[list, list]:
         """(each seat's hand, the widow) from a whole deal: the widow is the last ``cards``
@@ -103,9 +107,14 @@ def build_widow(spec, ctx, where: tuple, has_auction: bool) -> tuple[Optional[Wi
         ctx.error(where + ("taken_by",), "M633", "the widow goes to `bidder`, but this contract has no auction",
                   "add an auction, or say who takes it (taken_by: dealer)")
         ok = False
+    if spec.raise_bid and (not has_auction or spec.taken_by is not None and spec.taken_by.text.strip() != "bidder"):
+        ctx.error(where + ("raise_bid",), "M633", "raise_bid lets the auction's winner raise his bid after taking "
+                  "the widow: the contract needs an auction, and the widow must go to its winner",
+                  "add an auction and leave taken_by out (it is the bidder)")
+        ok = False
     if not ok:
         return None, False
-    return Widow(cards, taker, spec.then == "give", spec.each, spec.face_up), True
+    return Widow(cards, taker, spec.then == "give", spec.each, spec.face_up, spec.raise_bid), True
 
 
 def words(spec) -> str:
@@ -117,8 +126,9 @@ def words(spec) -> str:
     after = (f"gives {spec.each} card{'s' if spec.each != 1 else ''} to every other player" if spec.then == "give"
              else f"lays {spec.cards} cards aside, which score for nobody")
     shown = "" if spec.face_up else ", shows them"
+    raised = "; then he names his contract: his bid, or a higher one he could bid" if spec.raise_bid else ""
     return (f"the last {spec.cards} cards dealt lie {lies} as a widow; after the auction {who} takes them{shown} "
-            f"and {after}")
+            f"and {after}{raised}")
 
 
 def mask(cards) -> int:

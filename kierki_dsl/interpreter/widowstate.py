@@ -6,7 +6,7 @@ from typing import Optional
 import attrs
 
 from ..cards import bits, card_str
-from .actions import IllegalAction
+from .actions import IllegalAction, action_str, bid, bid_value, is_bid
 from .phases import Phase
 from .stock import stock_order, unseen_rest
 from .trickstate import TrickDeal
@@ -26,6 +26,8 @@ class WidowDeal(TrickDeal):
         self.widow = list(widow)
         self.taker = -1
         self.exchanged: list = []  # (card, the seat it went to, -1 when laid aside), in order
+        self.raising = False  # the taker, his cards out, names his contract (``raise_bid``)
+        self.raised: list = []  # the contract he named (a bid action), once named
         super().__init__(contract, players, deck, dealer, dealt, direction, number, memory)
 
     # -- the exchange --------------------------------------------------------------------------
@@ -45,12 +47,26 @@ class WidowDeal(TrickDeal):
 
     def legal_actions(self) -> list[int]:
         if self.phase == EXCHANGE:
-            return list(bits(self.hands[self.taker]))
+            return self._raises() if self.raising else list(bits(self.hands[self.taker]))
         return super().legal_actions()
+
+    def _raises(self) -> list[int]:
+        """The contracts the taker may name: his bid, or a higher level his hand may bid."""
+        rule = self.contract.auction
+        return [bid(v) for v in rule.levels() if v == self.bid or v > self.bid and rule.allows(
+            v, self.taker, self.dealer, self.players, self.hands[self.taker], self.deck)]
 
     def why_illegal(self, action: int) -> Optional[str]:
         if self.phase != EXCHANGE:
             return super().why_illegal(action)
+        if self.raising:
+            if action in self._raises():
+                return None
+            if is_bid(action) and bid_value(action) < self.bid:
+                return f"your contract is at least your bid, {self.bid}"
+            if is_bid(action) and bid_value(action) in self.contract.auction.levels():
+                return self.contract.auction.allow_reason or "this contract may not be named"
+            return f"your contract is expected: a bid from {self.bid} up"
         if 0 <= action < 52 and self.hands[self.taker] >> action & 1:
             return None
         if 0 <= action < 52:
@@ -69,6 +85,12 @@ class WidowDeal(TrickDeal):
         reason = self.why_illegal(action)
         if reason is not None:
             raise IllegalAction(reason)
+        if self.raising:  # the contract named: play begins
+            self.bid, self.raising = bid_value(action), False
+            self.raised.append(action)
+            self.actions.append(action)
+            super()._after_auction()
+            return
         to = self.contract.widow.recipient(self.taker, len(self.exchanged), self.players, self.direction)
         self.hands[self.taker] &= ~(1 << action)
         if to >= 0:
@@ -78,6 +100,9 @@ class WidowDeal(TrickDeal):
         self._lhand = -1
         if self._exchange_done():
             self.tricks_total = self.hands[self.taker].bit_count()
+            if self.contract.widow.raise_bid and self.taker == self.bidder:
+                self.raising = True
+                return
             super()._after_auction()
 
     # -- records and views ---------------------------------------------------------------------
@@ -86,8 +111,9 @@ class WidowDeal(TrickDeal):
         return cards[len(self.exchanged):]  # the exchange comes before any card played
 
     def record_exchange(self) -> list:
-        """The taker's cards, in the order he put them out ("QS", ...)."""
-        return [card_str(c) for c, _ in self.exchanged]
+        """The taker's cards, in the order he put them out ("QS", ...), then the contract he
+        named if he may raise his bid ("bid:130")."""
+        return [card_str(c) for c, _ in self.exchanged] + [action_str(a) for a in self.raised]
 
     def view(self, seat: int):
         """The trick deal's view with the widow once shown (or face up), the exchange as far as
@@ -99,12 +125,14 @@ class WidowDeal(TrickDeal):
         unseen_widow = 0 if shown else len(self.widow)
         laid = sum(1 for _, to in self.exchanged if to < 0)
         aside = unseen_widow + (0 if seat == self.taker else laid)
-        return attrs.evolve(v, widow=shown, exchanged=mine, aside=aside, taker=self.taker)
+        raised = {"bid": self.bid} if self.raised else {}  # the contract named, public
+        return attrs.evolve(v, widow=shown, exchanged=mine, aside=aside, taker=self.taker, **raised)
 
     def clone(self) -> "WidowDeal":
         other = super().clone()
         other.widow = list(self.widow)
         other.exchanged = list(self.exchanged)
+        other.raised = list(self.raised)
         return other
 
     @classmethod
@@ -112,10 +140,12 @@ class WidowDeal(TrickDeal):
         """A state rebuilt from a view and assumed hands: in the exchange or in play, the widow
         taken; in the auction, the cards in no assumed hand are the widow (the face-up one as shown)."""
         st = super().from_view(contract, view, hands)
+        st.raising, st.raised = False, []  # a contract named shows as the view's bid
         if view.phase != Phase.AUCTION:
             st.widow, st.taker, st.exchanged = list(view.widow), view.taker, list(view.exchanged)
-        if view.phase == EXCHANGE:  # the taker's turn to put cards out, not yet play
+        if view.phase == EXCHANGE:  # the taker's turn to put cards out (or name his contract), not yet play
             st.phase, st.to_move = EXCHANGE, view.taker
+            st.raising = bool(view.legal) and all(is_bid(a) for a in view.legal)
         return st
 
     @classmethod

@@ -23,7 +23,7 @@ from ..interpreter.actions import action_str
 from .base import NotUnderstood, PhaseUnit
 
 #: The phase modules, in the order their panels are shown.
-MODULES = ("call", "choice", "passing", "auction", "exchange", "doubling", "exposure", "declarations",
+MODULES = ("call", "choice", "passing", "auction", "exchange", "naming", "doubling", "exposure", "declarations",
            "stock", "play", "layout", "done")
 
 UNITS: dict = {}

@@ -4,9 +4,15 @@ from __future__ import annotations
 from typing import Optional
 
 from ..cards import CardError, card_pretty, parse_card
+from ..interpreter.actions import bid, bid_value, is_bid
 from ..interpreter.phases import EXPECTED, Phase
-from .base import cards_text, contract_of, row, seat
+from .base import PhaseUnit, cards_text, contract_of, row, seat
 from .cardpick import CardPhase
+
+
+def _raising(view) -> bool:
+    """The taker, his cards out, names his contract (``raise_bid``): his bid or a higher one."""
+    return bool(view.legal) and is_bid(view.legal[0])
 
 
 class Exchange(CardPhase):
@@ -16,8 +22,22 @@ class Exchange(CardPhase):
     task = "give away or lay aside a card of your hand"
     hint = "Type a number from the list or a card such as KH."
 
+    def owns(self, action: int) -> bool:
+        return super().owns(action) or is_bid(action)
+
+    def label(self, view, action: int, rules=None) -> str:
+        return str(bid_value(action)) if is_bid(action) else super().label(view, action, rules)
+
     def choices(self, view, rules=None) -> list:
+        if _raising(view):
+            return list(view.legal)
         return sorted(view.legal, key=lambda c: (c // 13, -(c % 13)))
+
+    def read(self, view, text: str, rules=None) -> int:
+        t = text.strip()
+        if _raising(view) and t.isdigit() and len(t) <= 6 and int(t) > len(view.legal):
+            return bid(int(t))  # a contract typed as its value, not its number on the list
+        return super().read(view, text, rules)
 
     def word(self, view, text: str, rules=None) -> Optional[int]:
         try:
@@ -32,13 +52,22 @@ class Exchange(CardPhase):
         return rule.recipient(view.seat, len(view.exchanged), view.players, view.direction) if rule else -1
 
     def advice(self, view, rules=None) -> list:
+        if _raising(view):
+            return [f"Name your contract: your bid, {view.bid}, or a higher one."]
         return ["You took the widow: " + cards_text(view.widow) + "."]
 
+    def menu(self, view, rules=None) -> list:
+        return PhaseUnit.menu(self, view, rules) if _raising(view) else super().menu(view, rules)
+
     def prompt(self, view, rules=None) -> str:
+        if _raising(view):
+            return "contract"
         to = self._to(view, rules)
         return f"a card to give to {seat(view, to)}" if to >= 0 else "a card to lay aside"
 
     def refusal(self, view, text: str, action: int, reason: Optional[str], rules=None) -> str:
+        if _raising(view):
+            return f"{text} is not a contract you may name: {reason or 'not allowed now'}."
         verb = "give" if self._to(view, rules) >= 0 else "lay aside"
         return f"You cannot {verb} {text}: {reason or 'not allowed now'}."
 

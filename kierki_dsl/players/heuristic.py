@@ -193,6 +193,18 @@ def _lows(mask: int) -> list:
     return [((mask & m) & -(mask & m)).bit_length() - 1 for m in SUIT_MASK if mask & m]
 
 
+def named_opening(hand: int, legal) -> int:
+    """The rank a layout's first player names to open the rows (``legal``: the rank names): the
+    one of which he holds most cards (he opens those rows), then the one nearest the middle."""
+    from ..interpreter.actions import named_rank
+
+    def score(a: int) -> tuple:
+        r = named_rank(a)
+        return sum(1 for s in range(4) if hand >> (s * 13 + r) & 1), -abs(r - 5)
+
+    return max(legal, key=score)
+
+
 def layout_card(c, cards, hand: int, opening_rank: int) -> int:
     """The heuristic's card in a layout deal (``cards`` the playable ones): the card that
     frees its own cards while holding back those that would open rows for the others."""
@@ -271,8 +283,10 @@ class HeuristicPlayer(Player):
             return self._bid(view, legal)
         if view.phase == "expose":
             return self._expose(view, legal)
-        if view.phase == "exchange":
-            return lowest_card(legal)
+        if view.phase == "exchange":  # his cards out, a widow's taker keeps his bid as his contract
+            return lowest_card(legal) if legal[0] < 52 else legal[0]
+        if view.phase == "name":
+            return named_opening(view.hand, legal)
         if is_bet(legal[-1]):
             return self._bet(view, legal)
         if view.layout is not None:

@@ -136,8 +136,9 @@ def _after_the_auction(st) -> None:
             st.apply_action(PASS)
         else:  # a seller decides as the heuristic does
             st.apply_action(seller_choice(st.hands[st.current_player()], legal, st.auction.bid, st.contract.auction))
-    while st.phase == "exchange":  # a widow's taker puts out his lowest cards, as the heuristic does
-        st.apply_action(lowest_card(st.legal_actions()))
+    while st.phase == "exchange":  # a widow's taker puts out his lowest cards and keeps his bid, as the heuristic does
+        legal = st.legal_actions()
+        st.apply_action(lowest_card(legal) if legal[0] < 52 else legal[0])
     if st.phase == "call":
         suit = call_by_length(list(bits(st.hands[st.caller])))
         legal = st.legal_actions()

@@ -74,6 +74,7 @@ def check_ruleset(spec, compiled: dict, schedule: list, bctx, hand_size: int, di
                        + (f" ({series} series)" if series > 1 else ""),
                        "per deal: " + ", ".join(f"{c.name} {t}" for c, t in zip(schedule, per)))
     _check_length(match, schedule, series, bctx)
+    _check_match_values(match, schedule, series, bctx)
     _check_duties(compiled, match.deals_per_dealer, bctx)
     # declared totals of parts
     for i, part in enumerate(match.parts):
@@ -185,6 +186,17 @@ def _check_length(match, schedule: list, series: int, bctx) -> None:
     if n > LONG_MATCH:
         bctx.warning(where, "M619", f"the match {what}: more than {LONG_MATCH}, far longer than any real match",
                      "check repeat, series and max_deals")
+
+
+def _check_match_values(match, schedule: list, series: int, bctx) -> None:
+    """M643: rules that read the match's running totals in a match of one deal, where they are
+    always those of the start (every total 0, no deal played)."""
+    if match.until is not None or len(schedule) * series != 1 or schedule[0] is None:
+        return
+    for where in schedule[0].match_readers():
+        bctx.warning(where, "M643", "this rule reads the match's running totals (match.*), but the match is one deal: "
+                     "they are always those of its start (every total 0)",
+                     "play more deals (schedule, series, or until), or read the deal's own values")
 
 
 def _check_choices(schedule: list, players: int, bctx) -> None:

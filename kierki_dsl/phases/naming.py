@@ -1,0 +1,40 @@
+"""Naming the opening rank (Barbu's domino, ``start_rank: named``): before play the declarer
+names the rank that opens every row of the layout — one he need not hold."""
+from __future__ import annotations
+
+from typing import Optional
+
+from ..cards import RANK_NAMES
+from ..interpreter.actions import is_rank_name, name_rank, named_rank
+from ..interpreter.phases import EXPECTED, Phase
+from .base import PhaseUnit
+
+#: Rank words a person may type besides the rank's name (``T`` for ``10``).
+_RANK_WORDS = {"T": "10"}
+
+
+class Naming(PhaseUnit):
+    name = "name"
+    fields: tuple = ()  # the named rank is shown by the layout's panel (``opening_rank``)
+    expected = EXPECTED[Phase.NAME]
+    task = "name the rank that opens every row"
+    prompt_word = "rank"
+    numbered = False  # "7" typed is the rank 7, not the seventh choice
+    hint = "Type a rank from the list, such as 7 or K."
+
+    def owns(self, action: int) -> bool:
+        return is_rank_name(action)
+
+    def label(self, view, action: int, rules=None) -> str:
+        return RANK_NAMES[named_rank(action)]
+
+    def word(self, view, text: str, rules=None) -> Optional[int]:
+        t = text.upper()
+        t = _RANK_WORDS.get(t, t)
+        return name_rank(RANK_NAMES.index(t)) if t in RANK_NAMES else None
+
+    def advice(self, view, rules=None) -> list:
+        return ["Name the rank that opens every row (you need not hold it)."]
+
+
+UNIT = Naming()
