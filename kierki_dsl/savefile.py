@@ -14,7 +14,7 @@ from typing import Optional
 
 from .cards import CardError
 from .interpreter.actions import action_str, parse_action
-from .interpreter.match import MatchError, MatchRunner
+from .interpreter.match import MatchError
 from .values import frozen
 
 FORMAT = "kierki-save/1"
@@ -39,19 +39,31 @@ decode = parse_action
 
 
 class SaveWriter:
-    """Appends actions to a save file, durably (flush + fsync per line)."""
+    """Appends actions to a save file, durably (flush + fsync per line), holding the file's lock
+    (``savelock``) until ``close``: one writer per save file.
 
-    def __init__(self, path: str, header: Optional[dict] = None, keep_bytes: Optional[int] = None):
+    ``fd``: the file already opened and locked (``savelock.open_locked``), else it is opened
+    and locked here. ``header``: a new match (the file is emptied and the header written);
+    ``keep_bytes``: a resumed one (a torn last line is cut off before appending)."""
+
+    def __init__(self, path: str, header: Optional[dict] = None, keep_bytes: Optional[int] = None,
+                 fd: Optional[int] = None):
+        from .savelock import open_locked
+
         self.path = path
-        if header is not None:
-            with open(path, "w", encoding="utf-8") as f:
-                f.write(json.dumps(header, ensure_ascii=False) + "\n")
-                f.flush()
-                os.fsync(f.fileno())
-        elif keep_bytes is not None:  # drop a torn last line before appending
-            with open(path, "r+b") as f:
-                f.truncate(keep_bytes)
-        self.f = open(path, "a", encoding="utf-8")
+        if fd is None:
+            fd = open_locked(path, create=header is not None)
+        try:
+            if header is not None:
+                os.ftruncate(fd, 0)
+                os.write(fd, (json.dumps(header, ensure_ascii=False) + "\n").encode("utf-8"))
+                os.fsync(fd)
+            elif keep_bytes is not None:  # drop a torn last line before appending
+                os.ftruncate(fd, keep_bytes)
+            self.f = os.fdopen(fd, "a", encoding="utf-8")
+        except BaseException:
+            os.close(fd)
+            raise
 
     def write(self, deal_index: int, seat: int, action: int) -> None:
         self.f.write(json.dumps({"deal": deal_index + 1, "seat": seat, "action": encode(action)}) + "\n")
@@ -59,6 +71,7 @@ class SaveWriter:
         os.fsync(self.f.fileno())
 
     def close(self) -> None:
+        """Close the file (its lock goes with it); closing twice is harmless."""
         self.f.close()
 
 
@@ -157,34 +170,3 @@ def read(path: str) -> tuple[dict, list, int]:
         actions.append(SavedAction(entry["deal"], entry["seat"], action, i))
         keep += len(raw) + 1
     return head, actions, keep
-
-
-class ResumeRunner(MatchRunner):
-    """A match resumed from a save file: each saved action must belong to the deal and the seat
-    whose turn it is when it is replayed; a failure names the file and the action's line."""
-
-    def __init__(self, ruleset, players, seed: int, saved: list, path: str, on_action=None, deals=None):
-        super().__init__(ruleset, players, seed, script=[a.action for a in saved], on_action=on_action, deals=deals)
-        self.saved = list(saved)
-        self.path = path
-        self.line: Optional[int] = None  # the line of the saved action being replayed
-
-    def _decide(self, seat: int) -> int:
-        if self.resuming:
-            entry = self.saved[self.replayed]
-            self.line = entry.line
-            deal = self.match.deal_index + 1
-            if (entry.deal, entry.seat) != (deal, seat):
-                raise SaveError(f"{self.path}:{entry.line}: error: the saved action is seat {entry.seat}'s in deal "
-                                f"{entry.deal}, but here it is seat {seat}'s turn in deal {deal}")
-        else:
-            self.line = None
-        return super()._decide(seat)
-
-    def locate(self, e: Exception) -> str:
-        """The message for a failure while replaying: located at the saved action's line."""
-        if isinstance(e, SaveError):
-            return str(e)
-        if self.line is not None:
-            return f"{self.path}:{self.line}: error: {e}"
-        return f"kierki: error: {e}"

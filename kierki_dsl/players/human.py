@@ -21,11 +21,11 @@ from ..interpreter.actions import (DONE, DOUBLE_BASE, EXPOSE_BASE, NO_TRUMP, PAS
                                    called_suit, is_bet, is_call)
 from ..rankorder import rank_key
 from ..report import seat_name
-from .base import Player, register_player
+from .base import Player, PlayerQuit, register_player
 from .typed import read_card, read_suit
 
 
-class HumanQuit(Exception):
+class HumanQuit(PlayerQuit):
     """The person ended the input (Ctrl-D / end of file): the match stops as on Ctrl-C."""
 
 

@@ -1,0 +1,232 @@
+"""The session layer: one match built from its ruleset, seed and players, driven to its end,
+kept in a save journal and resumed from it. Every front end (``kierki run``/``resume``,
+``kierki serve``, ``kierki web``) is a thin codec over it; see docs/session.md.
+
+- ``Session(ruleset, seed, players, deals)``: the match and its seats (a ``Player`` per bot
+  seat, ``None`` for a seat a front end fills); ``act`` answers ``Accepted``, ``Refused``
+  (the rule's reason) or ``Failed``; ``run_bots`` / ``bot_turn`` drive the bots.
+- ``new_save`` starts a journal (refusing to replace an unfinished match unless forced);
+  ``open_save`` + ``Session.resume`` continue one. Both hold the file's lock (``savelock``).
+- ``needs(ruleset)``: what a ruleset asks of a front end (seats, cards, decisions).
+"""
+from __future__ import annotations
+
+import os
+from typing import Callable, Optional, Sequence
+
+from ..values import frozen
+from .core import Table
+from .outcome import ACCEPTED, Outcome
+
+
+class Session:
+    """One match and its seats: the single driver every front end uses.
+
+    ``players``: per seat, a ``Player`` the session drives (a bot, a person at this terminal)
+    or ``None`` for a seat filled by a front end's listener (``sit``); ``deals``: fixed deals
+    instead of shuffled ones; ``on_deal(result)``: called for every finished deal (replayed
+    ones too)."""
+
+    def __init__(self, ruleset, seed: int, players: Sequence, deals=None, on_deal: Optional[Callable] = None):
+        from ..interpreter.match import Match
+
+        self.ruleset = ruleset
+        self.seed = seed
+        self.journal = None
+        bots = {s: p for s, p in enumerate(players) if p is not None}
+        self.table = Table(Match(ruleset, seed, deals), bots, on_deal=on_deal)
+
+    # -- the match -------------------------------------------------------------------------------
+    @property
+    def match(self):
+        return self.table.match
+
+    @property
+    def results(self) -> list:
+        """Every finished deal's ``DealResult``, in order."""
+        return self.table.results
+
+    @property
+    def failure(self):
+        """The ``Failed`` outcome that stopped the match, or None."""
+        return self.table.failure
+
+    @property
+    def over(self) -> bool:
+        return self.table.over
+
+    @property
+    def finished(self) -> bool:
+        return self.table.finished
+
+    def act(self, seat: int, action: int) -> Outcome:
+        """A seat's action: ``Accepted`` (saved when a journal is kept), ``Refused`` or ``Failed``."""
+        return self.table.act(seat, action)
+
+    def run_bots(self) -> Outcome:
+        """Drive the session's players until a front end's seat must act or the match is over."""
+        return self.table.run_bots()
+
+    def bot_turn(self):
+        """(seat, player, view) when a session player must act now (front ends that schedule
+        bots themselves: ask the player off the event loop, then ``act``)."""
+        return self.table.bot_turn()
+
+    # -- the journal -----------------------------------------------------------------------------
+    def keep(self, journal) -> None:
+        """Save every new action with ``journal`` (a ``SaveWriter``, or a front end's own with
+        ``write(deal_index, seat, action)``) before anyone is told of it."""
+        self.journal = journal
+        self.table.on_action = journal.write
+
+    def resume(self, saved, path: str) -> Outcome:
+        """Replay the saved actions of ``path`` (checked: deal, seat, legality, nothing after
+        the match's end); ``Failed`` names the line."""
+        return self.table.replay(saved, path)
+
+    def close(self) -> None:
+        """Close the journal (its lock goes with it)."""
+        if self.journal is not None and hasattr(self.journal, "close"):
+            self.journal.close()
+
+
+# -- save files -------------------------------------------------------------------------------------
+class OpenSave:
+    """A save file opened to be continued: locked for this process, read and checked."""
+
+    def __init__(self, path: str):
+        from ..savefile import read
+        from ..savelock import open_locked
+
+        self.path = path
+        self.fd: Optional[int] = open_locked(path, create=False)
+        try:
+            self.head, self.actions, self.keep = read(path)
+        except BaseException:
+            self.close()
+            raise
+
+    def writer(self):
+        """The ``SaveWriter`` that goes on appending (the torn last line cut off); it takes
+        over the lock."""
+        from ..savefile import SaveWriter
+
+        fd, self.fd = self.fd, None
+        return SaveWriter(self.path, keep_bytes=self.keep, fd=fd)
+
+    def close(self) -> None:
+        """Give up the file (and its lock) without writing."""
+        if self.fd is not None:
+            os.close(self.fd)
+            self.fd = None
+
+
+def open_save(path: str) -> OpenSave:
+    """``path`` opened to resume (``SaveError``: busy, not a regular file, corrupt)."""
+    return OpenSave(path)
+
+
+def new_save(path: str, head: dict, force: bool = False):
+    """A ``SaveWriter`` for a new match in ``path``. ``SaveError`` when another process plays
+    it, or when it holds a match that is not over (or something else that is not a finished
+    match) and ``force`` is not given: a save file is never lost to a new match by mistake."""
+    from ..savefile import SaveError, SaveWriter
+    from ..savelock import open_locked
+
+    fd = open_locked(path, create=True)
+    try:
+        problem = replaceable(path) if not force and os.fstat(fd).st_size > 0 else None
+    except BaseException:
+        os.close(fd)
+        raise
+    if problem is not None:
+        os.close(fd)
+        raise SaveError(f"{path}: error: {problem}")
+    return SaveWriter(path, head, fd=fd)  # it owns the descriptor (and closes it if it fails)
+
+
+def replaceable(path: str) -> Optional[str]:
+    """Why the file at ``path`` must not be replaced by a new match, or None (a finished match)."""
+    from ..savefile import SaveError, read
+
+    try:
+        head, actions, _ = read(path)
+    except SaveError:
+        return "this file is not a kierki save file (or is damaged); give --force to replace it"
+    resume = (f"kierki serve RULESET --save {path} --resume" if "bots" in head else f"kierki resume {path}")
+    unfinished = f"this save file holds an unfinished match; continue it with {resume}, or give --force to replace it"
+    ruleset = _saved_ruleset(head)
+    if ruleset is None:
+        return unfinished.replace("an unfinished match", "a match whose end cannot be checked (its ruleset is "
+                                  "missing or changed)")
+    try:
+        session = Session(ruleset, head["seed"], [None] * ruleset.players, saved_deals(head, ruleset))
+    except SaveError:
+        return unfinished
+    session.resume(actions, path)
+    return None if session.finished else unfinished
+
+
+def _saved_ruleset(head: dict):
+    """The ruleset a save header names, if it is still there unchanged (else None)."""
+    from ..diagnostics import DiagnosticError, Diagnostics
+    from ..ruleset.model import Ruleset
+
+    path = head["ruleset"]["path"]
+    if not os.path.isfile(path):
+        return None
+    try:
+        rs = Ruleset.load(path, Diagnostics())
+    except (DiagnosticError, OSError):
+        return None
+    return rs if rs.fingerprint == head["ruleset"]["fingerprint"] else None
+
+
+def saved_deals(head: dict, ruleset):
+    """The fixed deals a save header plays (None for shuffled deals); ``SaveError`` when its
+    match file is missing or changed."""
+    from ..deals import DealsError, deal_types, fingerprint, read_deals
+    from ..savefile import SaveError
+
+    saved = head.get("deals")
+    if not saved or not isinstance(saved, dict) or not saved.get("path"):
+        return None
+    path = str(saved["path"])
+    if not os.path.isfile(path) or fingerprint(path) != saved.get("fingerprint"):
+        raise SaveError(f"error: the match file {path!r} of this save file is missing or changed")
+    try:
+        return read_deals(path, ruleset, deal_types(ruleset, saved.get("types")))
+    except DealsError as e:
+        raise SaveError(str(e)) from None
+
+
+# -- what a ruleset asks of a front end -------------------------------------------------------------
+@frozen
+class Needs:
+    """What a ruleset asks of a front end: ``seats`` and ``hand_size``; ``choice`` when a
+    declarer chooses the contract during play; ``decisions``: the phases (decision kinds) the
+    contracts open with, by contract name (a front end shows each with the phase's own words)."""
+
+    seats: int
+    hand_size: int
+    choice: bool
+    decisions: tuple  # (contract name, first phase) per contract of the schedule
+
+
+def needs(ruleset) -> Needs:
+    """What ``ruleset`` asks of a front end (each contract's opening decision found by dealing
+    it once, from a fixed split of the deck)."""
+    from ..cards import card_list
+
+    cards = card_list(ruleset.deck)
+    hands = [cards[i::ruleset.players] for i in range(ruleset.players)]
+    decisions, choice = [], False
+    for c in dict.fromkeys(ruleset.schedule):
+        state = c.new_deal(ruleset.players, ruleset.deck, 0, [list(h) for h in hands], ruleset.direction, 1)
+        phase = str(state.view(state.current_player()).phase)
+        choice = choice or phase == "choose"
+        decisions.append((c.name, phase))
+    return Needs(ruleset.players, ruleset.hand_size, choice, tuple(decisions))
+
+
+__all__ = ["Session", "OpenSave", "open_save", "new_save", "replaceable", "saved_deals", "Needs", "needs", "ACCEPTED"]
