@@ -676,19 +676,21 @@ def serve(
     seed: Optional[int] = typer.Option(None, "--seed", help="Seed of the bots (and of the deals without --deals)."),
     save: Optional[str] = typer.Option(None, "--save", help="Keep the match durably in this save file."),
     resume: bool = typer.Option(False, "--resume", help="Continue the match kept in --save FILE (after a crash); clients reconnect."),
+    force: bool = typer.Option(False, "--force", help="With --save: replace the file even when it holds an unfinished match."),
     timeout: float = typer.Option(5.0, "--timeout", help="Seconds to wait for IAM, and before asking a silent player again."),
     deal_types: Optional[str] = typer.Option(None, "--deal-types", help="Which contract each SIK deal type plays, e.g. 1=no_tricks,2=no_hearts (default: type t is the t-th schedule entry)."),
 ) -> None:
     """Host a table over the SIK Kierki protocol; print the protocol report; exit when the match is over."""
-    _net_command(lambda: _serve_command(ruleset, deals, port, host, seat or [], seed, save, resume, timeout, deal_types))
+    _net_command(lambda: _serve_command(ruleset, deals, port, host, seat or [], seed, save, resume, timeout, deal_types,
+                                        force))
 
 
-def _serve_command(ruleset, deals, port, host, seats, seed, save, resume, timeout, deal_types) -> int:
+def _serve_command(ruleset, deals, port, host, seats, seed, save, resume, timeout, deal_types, force) -> int:
     from .net.commands import serve as do_serve
 
     if not 0 <= port <= 65535 or timeout <= 0:
         raise _usage("--port must be 0..65535 and --timeout positive")
-    return do_serve(_load_ruleset(ruleset), deals, host, port, seats, seed, save, resume, timeout, deal_types)
+    return do_serve(_load_ruleset(ruleset), deals, host, port, seats, seed, save, resume, timeout, deal_types, force)
 
 
 @app.command()

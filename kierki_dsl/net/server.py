@@ -25,6 +25,7 @@ from datetime import datetime
 from typing import Optional
 
 from ..table.events import DealEnded, DealStarted, MatchEnded, TrickTaken, TurnToAct
+from ..table.outcome import Failed, Refused
 from . import sik
 from .lines import LineReader, shown
 
@@ -258,29 +259,19 @@ class SikServer:
             return  # nothing is played yet (or any more): ignored
         number = table.view(seat).trick_number
         play = sik.parse_play(line, number) if line is not None else None
-        reason = "not a play" if play is None else None
-        if play is not None:
-            reason = "wrong trick number" if play[0] != number else self._act(seat, play[1])
-        if reason is not None:
+        refused = play is None or play[0] != number or isinstance(self._act(seat, play[1]), Refused)
+        if refused:
             conn.send(sik.wrong(number))
             table.ask_again(seat)
         self._after_act()
 
-    def _act(self, seat: int, action: int) -> Optional[str]:
-        """``table.act``; a rule that fails while playing ends the match with its message."""
-        from ..expr import RuleRuntimeError
-        from ..interpreter.match import MatchError
-
-        try:
-            return self.table.act(seat, action)
-        except RuleRuntimeError as e:
-            from ..report import render_diagnostics
-
-            self.failure = render_diagnostics([e.diagnostic])
-        except MatchError as e:
-            self.failure = str(e)
-        self.done.set()
-        return None
+    def _act(self, seat: int, action: int):
+        """``table.act``'s outcome; a match that cannot go on ends with its message."""
+        outcome = self.table.act(seat, action)
+        if isinstance(outcome, Failed):
+            self.failure = outcome.message
+            self.done.set()
+        return outcome
 
     def _after_act(self) -> None:
         self.changed.set()

@@ -60,13 +60,16 @@ class Table:
 
     @property
     def over(self) -> bool:
-        """True once the match is finished or has failed."""
-        return self.failure is not None or self.match.over
+        """True once the last deal has been played (a match that failed is not over: see
+        ``failure``, and ``stopped`` for either)."""
+        return self.failure is None and self.match.over
+
+    finished = over
 
     @property
-    def finished(self) -> bool:
-        """True once the last deal has been played (not failed)."""
-        return self.failure is None and self.match.over
+    def stopped(self) -> bool:
+        """True once nothing more can be played: the match is over or has failed."""
+        return self.failure is not None or self.match.over
 
     def sit(self, seat: int, listener: Listener) -> bool:
         """Fill an empty seat with a remote player; False if the seat is taken."""
@@ -159,16 +162,18 @@ class Table:
                 return self.failure or outcome
         return self.failure or ACCEPTED
 
-    def replay(self, saved, path: str) -> Outcome:
+    def replay(self, saved, path: str, place: Optional[Callable] = None) -> Outcome:
         """Replay the actions of a save file (``SavedAction``s) before anyone is asked: each must
         belong to the deal and the seat on turn, be legal, and come before the match's end; a
-        failure is located at the action's line of ``path``."""
+        failure is located at the action's line of ``path`` (or where ``place(entry)`` says)."""
         from ..savefile import SaveError
+
+        where = place or (lambda entry: f"{path}:{entry.line}")
 
         keep, self.on_action = self.on_action, None
         try:
             for i, entry in enumerate(saved):
-                problem = self._replay_one(entry, path, len(saved) - i)
+                problem = self._replay_one(entry, where(entry), len(saved) - i)
                 if problem is not None:
                     self.failure = Failed(problem, located=True)
                     break
@@ -179,24 +184,24 @@ class Table:
         self._go_live()
         return self.failure or ACCEPTED
 
-    def _replay_one(self, entry, path: str, left: int) -> Optional[str]:
+    def _replay_one(self, entry, at: str, left: int) -> Optional[str]:
         if self.failure is not None:
             return None
         m = self.match
         if m.over:
-            return (f"{path}:{entry.line}: error: the match is over before this line; {left} saved action(s) come "
+            return (f"{at}: error: the match is over before this line; {left} saved action(s) come "
                     "after its end (a save file ends with the match's last action)")
         seat, deal = m.to_move(), m.deal_index + 1
         if (entry.deal, entry.seat) != (deal, seat):
-            return (f"{path}:{entry.line}: error: the saved action is seat {entry.seat}'s in deal {entry.deal}, "
+            return (f"{at}: error: the saved action is seat {entry.seat}'s in deal {entry.deal}, "
                     f"but here it is seat {seat}'s turn in deal {deal}")
         try:
             self._guard(lambda: self._apply(seat, entry.action))
         except IllegalAction as e:
-            return (f"{path}:{entry.line}: error: deal {deal}: saved action {action_str(entry.action)} of seat "
+            return (f"{at}: error: deal {deal}: saved action {action_str(entry.action)} of seat "
                     f"{seat} is illegal: {e.reason}")
         if self.failure is not None and not self.failure.located:
-            return f"{path}:{entry.line}: error: {self.failure.message}"
+            return f"{at}: error: {self.failure.message}"
         return None
 
     # -- internals -------------------------------------------------------------------------------
@@ -274,7 +279,7 @@ class Table:
             listener(event)
 
     def _catch_up(self, seat: int) -> None:
-        if self.over:
+        if self.stopped:
             return
         self._send(seat, self.started[seat])
         for event in self.history:

@@ -53,11 +53,15 @@ class Session:
 
     @property
     def over(self) -> bool:
+        """True once the last deal has been played (not when the match failed)."""
         return self.table.over
 
+    finished = over
+
     @property
-    def finished(self) -> bool:
-        return self.table.finished
+    def stopped(self) -> bool:
+        """True once nothing more can be played (over, or failed)."""
+        return self.table.stopped
 
     def act(self, seat: int, action: int) -> Outcome:
         """A seat's action: ``Accepted`` (saved when a journal is kept), ``Refused`` or ``Failed``."""
@@ -79,10 +83,11 @@ class Session:
         self.journal = journal
         self.table.on_action = journal.write
 
-    def resume(self, saved, path: str) -> Outcome:
+    def resume(self, saved, path: str, place: Optional[Callable] = None) -> Outcome:
         """Replay the saved actions of ``path`` (checked: deal, seat, legality, nothing after
-        the match's end); ``Failed`` names the line."""
-        return self.table.replay(saved, path)
+        the match's end); ``Failed`` names the line (or the place ``place(entry)`` gives, for a
+        journal that is not a file)."""
+        return self.table.replay(saved, path, place)
 
     def close(self) -> None:
         """Close the journal (its lock goes with it)."""

@@ -61,13 +61,26 @@ class Conn:
         self.wake.set()
 
 
+class StoredJournal:
+    """A web table's save journal: each action committed to storage before anyone is told."""
+
+    def __init__(self, storage, table_id: str, count: int):
+        self.storage = storage
+        self.table_id = table_id
+        self.count = count
+
+    def write(self, deal_index: int, seat: int, action: int) -> None:
+        self.storage.add_action(self.table_id, self.count, deal_index, seat, action)
+        self.count += 1
+
+
 class Room:
     """One table being played: the match, who sits where, the bots and the sockets."""
 
     def __init__(self, rooms: "Rooms", row: dict, ruleset, actions: list):
-        from ..interpreter.match import Match
         from ..players.base import make_player
-        from ..table import Table
+        from ..savefile import SavedAction
+        from ..table import Session
 
         self.rooms = rooms
         self.id = row["id"]
@@ -81,9 +94,13 @@ class Room:
         self.tokens = rooms.storage.token_hashes(self.id)
         self.changed = asyncio.Event()
         self.last_active = time.monotonic()
-        bots = {s: make_player(k) for s, k in enumerate(self.kinds) if k != "human"}
-        self.count = len(actions)
-        self.table = Table(Match(ruleset, self.seed), bots, [a for _, _, a in actions], on_action=self._commit)
+        self.session = Session(ruleset, self.seed, [None if k == "human" else make_player(k) for k in self.kinds])
+        self.table = self.session.table
+        stored = [SavedAction(d + 1, s, a, n) for n, (d, s, a) in enumerate(actions, start=1)]
+        outcome = self.session.resume(stored, self.id, place=lambda e: f"stored action {e.line}")
+        if not outcome.ok:
+            raise RoomError(outcome.message, 500)
+        self.session.keep(StoredJournal(rooms.storage, self.id, len(actions)))
         self.task = asyncio.ensure_future(self._bots())
 
     # -- seats -----------------------------------------------------------------------------------
@@ -161,28 +178,18 @@ class Room:
             return self.failure
 
     def _act(self, seat: int, action: int) -> Optional[str]:
-        from ..expr import RuleRuntimeError
-        from ..interpreter.match import MatchError
+        from ..table import Failed, Refused
 
-        try:
-            reason = self.table.act(seat, action)
-        except RuleRuntimeError as e:
-            from ..report import render_diagnostics
-
-            reason = None
-            self._fail(render_diagnostics([e.diagnostic]))
-        except MatchError as e:
-            reason = None
-            self._fail(str(e))
-        if reason is None:
-            if self.table.over:
-                self._finish()
-            self.touch()
-        return reason
-
-    def _commit(self, deal_index: int, seat: int, action: int) -> None:
-        self.rooms.storage.add_action(self.id, self.count, deal_index, seat, action)
-        self.count += 1
+        outcome = self.session.act(seat, action)
+        if isinstance(outcome, Refused):
+            return outcome.reason
+        if isinstance(outcome, Failed):
+            self._fail(outcome.message)
+            return None
+        if self.table.over:
+            self._finish()
+        self.touch()
+        return None
 
     def record(self) -> dict:
         """The finished match as a ``kierki-record/1`` document."""
