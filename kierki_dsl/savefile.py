@@ -130,6 +130,21 @@ def _shaped(path: str, raw: bytes, line: int, schema, what: str):
     return value
 
 
+def _plain_action(raw: bytes) -> Optional[dict]:
+    """An action line of the usual shape, read quickly (the full check runs only when this
+    cannot tell: a long journal costs little); None when it must be checked in full."""
+    try:
+        entry = json.loads(raw.decode("utf-8"))
+    except (ValueError, RecursionError):  # UnicodeDecodeError is a ValueError
+        return None
+    if type(entry) is not dict or entry.keys() != {"deal", "seat", "action"}:
+        return None
+    deal, seat, action = entry["deal"], entry["seat"], entry["action"]
+    if type(deal) is not int or type(seat) is not int or type(action) is not str or deal < 1 or not 0 <= seat <= 7:
+        return None
+    return entry
+
+
 def read(path: str) -> tuple[dict, list, int]:
     """(header, saved actions, bytes to keep). Every complete line is checked — the header's
     shape and seal, each action's shape and notation; only a torn last line (no newline: the
@@ -162,7 +177,9 @@ def read(path: str) -> tuple[dict, list, int]:
     actions = []
     keep = len(lines[0]) + 1
     for i, raw in enumerate(lines[1:], start=2):
-        entry = _shaped(path, raw, i, action_schema, f"line {i}")
+        entry = _plain_action(raw)
+        if entry is None:  # not the usual shape: checked in full, the problem located
+            entry = _shaped(path, raw, i, action_schema, f"line {i}")
         try:
             action = decode(entry["action"])
         except CardError:
