@@ -89,9 +89,12 @@ def sik_problem(ruleset, deals, types: Optional[dict] = None) -> Optional[str]:
     from ..deals import type_of_contract
     from ..interpreter.protocol import CompiledContract
 
-    if ruleset.players != 4 or ruleset.hand_size != 13:
-        return "SIK seats four players with 13 cards each"
+    from ..table.session import needs
+
     contracts = [d.contract for d in deals] if deals else list(ruleset.schedule)
+    need = needs(ruleset, contracts)
+    if (need.seats, need.hand_size) != (4, 13):
+        return "SIK seats four players with 13 cards each"
     for c in dict.fromkeys(contracts):
         if not deals and not 1 <= type_of_contract(ruleset, c, types) <= 7:
             return f"contract {c.name!r} has no SIK deal type 1-7 (map it with --deal-types)"

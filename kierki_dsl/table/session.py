@@ -218,15 +218,16 @@ class Needs:
     decisions: tuple  # (contract name, first phase) per contract of the schedule
 
 
-def needs(ruleset) -> Needs:
-    """What ``ruleset`` asks of a front end (each contract's opening decision found by dealing
-    it once, from a fixed split of the deck)."""
+def needs(ruleset, contracts=None) -> Needs:
+    """What ``ruleset`` asks of a front end for its schedule (or for ``contracts``, e.g. those
+    of a match file): each contract's opening decision is found by dealing it once, from a
+    fixed split of the deck."""
     from ..cards import card_list
 
     cards = card_list(ruleset.deck)
     hands = [cards[i::ruleset.players] for i in range(ruleset.players)]
     decisions, choice = [], False
-    for c in dict.fromkeys(ruleset.schedule):
+    for c in dict.fromkeys(ruleset.schedule if contracts is None else contracts):
         state = c.new_deal(ruleset.players, ruleset.deck, 0, [list(h) for h in hands], ruleset.direction, 1)
         phase = str(state.view(state.current_player()).phase)
         choice = choice or phase == "choose"
