@@ -332,16 +332,14 @@ def _deals_entry(path: Optional[str], types: Optional[str] = None) -> Optional[d
 
 def _saved_deals(save: str, head: dict, rs):
     """The fixed deals a save file plays (None for shuffled deals); the file must be unchanged."""
-    saved = head.get("deals")
-    if not saved:
-        return None
-    from .deals import fingerprint
+    from .savefile import SaveError
+    from .table.session import saved_deals
 
-    path = str(saved.get("path") or "") if isinstance(saved, dict) else ""
-    if not os.path.isfile(path) or fingerprint(path) != saved.get("fingerprint"):
-        _err(f"{save}: error: the match file {path!r} of this save file is missing or changed")
+    try:
+        return saved_deals(head, rs, save)
+    except SaveError as e:
+        _err(str(e))
         raise typer.Exit(EXIT_FINDINGS)
-    return _fixed_deals(path, rs, saved.get("types"))
 
 
 def _json_dump(obj) -> str:

@@ -165,7 +165,7 @@ def replaceable(path: str) -> Optional[str]:
         return unfinished.replace("an unfinished match", "a match whose end cannot be checked (its ruleset is "
                                   "missing or changed)")
     try:
-        session = Session(ruleset, head["seed"], [None] * ruleset.players, saved_deals(head, ruleset))
+        session = Session(ruleset, head["seed"], [None] * ruleset.players, saved_deals(head, ruleset, path))
     except SaveError:
         return unfinished
     session.resume(actions, path)
@@ -187,9 +187,9 @@ def _saved_ruleset(head: dict):
     return rs if rs.fingerprint == head["ruleset"]["fingerprint"] else None
 
 
-def saved_deals(head: dict, ruleset):
+def saved_deals(head: dict, ruleset, save: str = "the save file"):
     """The fixed deals a save header plays (None for shuffled deals); ``SaveError`` when its
-    match file is missing or changed."""
+    match file is missing or changed (the message names the save file ``save``)."""
     from ..deals import DealsError, deal_types, fingerprint, read_deals
     from ..savefile import SaveError
 
@@ -198,7 +198,7 @@ def saved_deals(head: dict, ruleset):
         return None
     path = str(saved["path"])
     if not os.path.isfile(path) or fingerprint(path) != saved.get("fingerprint"):
-        raise SaveError(f"error: the match file {path!r} of this save file is missing or changed")
+        raise SaveError(f"{save}: error: the match file {path!r} of this save file is missing or changed")
     try:
         return read_deals(path, ruleset, deal_types(ruleset, saved.get("types")))
     except DealsError as e:
