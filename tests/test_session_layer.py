@@ -105,3 +105,47 @@ def test_serve_keeps_an_unfinished_table_save_and_refuses_lines_after_its_end(tm
         _table_session(save, [], resume=True)
     head = json.loads(lines[0])
     assert head["bots"] == {"0": "random", "1": "random", "2": "random", "3": "random"}
+
+
+class _Catalogue:
+    """The one ruleset a stored table names."""
+
+    def __init__(self, ruleset):
+        self.ruleset = ruleset
+
+    def get(self, ref):
+        return (ref, self.ruleset)
+
+
+def test_a_web_table_whose_stored_actions_do_not_fit_is_closed_saying_which(tmp_path):
+    import asyncio
+
+    from kierki_dsl.interpreter.match import Match
+    from kierki_dsl.web.config import WebConfig
+    from kierki_dsl.web.rooms import Rooms
+    from kierki_dsl.web.storage import Storage, token_hash
+
+    db = str(tmp_path / "w.sqlite3")
+    store = Storage(db)
+    try:
+        store.create({"id": "t1", "ruleset_kind": "shipped", "ruleset_ref": "sik.yaml", "ruleset_text": None,
+                      "fingerprint": SIK.fingerprint, "seed": 1, "seats": ["human", "random", "random", "random"],
+                      "creator_hash": token_hash("c")}, {0: token_hash("t")})
+        match = Match(SIK, 1)
+        seat = match.to_move()
+        store.add_action("t1", 0, 0, seat, match.view(seat).legal[0])
+        store.add_action("t1", 1, 0, seat, match.view(seat).legal[0])  # the same seat again: not its turn
+
+        async def load():
+            rooms = Rooms(WebConfig(db=db), store, _Catalogue(SIK))
+            try:
+                return rooms.room("t1")
+            finally:
+                await rooms.stop()
+
+        assert asyncio.run(load()) is None
+        row = store.get("t1")
+        assert row["status"] == "closed"
+        assert row["note"].startswith(f"cannot be resumed: stored action 2: error: the saved action is seat {seat}'s")
+    finally:
+        store.close()
