@@ -299,22 +299,17 @@ class SikServer:
 
     # -- bots and timeouts ---------------------------------------------------------------------------
     async def _bots(self) -> None:
-        loop = asyncio.get_running_loop()
-        while not self.table.over:
-            turn = self.table.bot_turn()
-            if turn is None:
-                await self.changed.wait()
-                self.changed.clear()
-                continue
-            seat, player, view = turn
-            try:
-                action = await loop.run_in_executor(self.pool, player.act, view)
-            except Exception as e:
-                self.failure = f"the bot of seat {sik.SEATS[seat]} failed: {e}"
-                self.done.set()
-                return
+        from ..table.drive import drive_bots
+
+        def act(seat: int, action: int) -> None:
             self._act(seat, action)  # refused only if the table paused meanwhile: asked again
             self._after_act()
+
+        def fail(seat: int, e: Exception) -> None:
+            self.failure = f"the bot of seat {sik.SEATS[seat]} failed: {e}"
+            self.done.set()
+
+        await drive_bots(self.table, self.changed, self.pool, act, fail)
 
     async def _watchdog(self) -> None:
         """Repeat ``TRICK`` to a seat on turn that has been silent for the timeout."""

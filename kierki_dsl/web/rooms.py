@@ -209,25 +209,13 @@ class Room:
         self.touch()
 
     async def _bots(self) -> None:
-        loop = asyncio.get_running_loop()
-        delay = self.rooms.config.bot_delay
-        while not self.table.over and not self.failure:
-            turn = self.table.bot_turn()
-            if turn is None:
-                await self.changed.wait()
-                self.changed.clear()
-                continue
-            if delay:
-                await asyncio.sleep(delay)
-                if self.table.bot_turn() is None:
-                    continue
-            seat, player, view = turn
-            try:
-                action = await loop.run_in_executor(self.rooms.pool, player.act, view)
-            except Exception as e:  # a bot that fails stops the table with a message, not the server
-                self._fail(f"the bot of seat {seat} failed: {type(e).__name__}: {e}")
-                return
-            self.act(seat, action)
+        from ..table.drive import drive_bots
+
+        def fail(seat: int, e: Exception) -> None:  # a bot that fails stops the table, not the server
+            self._fail(f"the bot of seat {seat} failed: {type(e).__name__}: {e}")
+
+        await drive_bots(self.table, self.changed, self.rooms.pool, self.act, fail, self.rooms.config.bot_delay,
+                         halted=lambda: bool(self.failure))
 
     def abandon(self, message: str) -> None:
         """Stop in memory only (storage is out of reach): refuse actions, close every socket."""
