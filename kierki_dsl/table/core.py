@@ -105,17 +105,18 @@ class Table:
         changed), or ``Failed`` (the match cannot go on; ``failure`` keeps it)."""
         if self.failure is not None:
             return self.failure
-        reason = self._refusal(seat, action)
-        if reason is not None:
-            return Refused(reason)
         try:
-            self._guard(lambda: self._apply(seat, action))
+            reason = self._guard(lambda: self._refusal(seat, action))
+            if reason is None and self.failure is None:
+                self._guard(lambda: self._apply(seat, action))
         except IllegalAction as e:
             return Refused(e.reason)
         if self.failure is not None:
             return self.failure
-        self._ask()
-        return ACCEPTED
+        if reason is not None:
+            return Refused(reason)
+        self._guard(self._ask)
+        return self.failure or ACCEPTED
 
     def _refusal(self, seat: int, action: int) -> Optional[str]:
         if self.match.over:
@@ -131,14 +132,16 @@ class Table:
             return illegal_reason(view, action, self.match.ruleset.contracts.get(view.contract)) or "not allowed now"
         return None
 
-    def _guard(self, work) -> None:
-        """Run ``work``; a rule that fails while playing becomes the table's ``failure``."""
+    def _guard(self, work):
+        """``work()``; a rule that fails while playing becomes the table's ``failure`` (None is
+        returned then)."""
         try:
-            work()
+            return work()
         except Exception as e:
             if not stops_match(e):
                 raise
             self.failure = failed(e)
+            return None
 
     def bot_turn(self):
         """(seat, player, view) when a bot must act now, else None."""
@@ -153,9 +156,12 @@ class Table:
         """Let bots act until a remote seat must (or the match is over): ``Accepted``, or
         ``Failed`` when the match stopped. A bot's own exception (a person at a terminal who
         quits, Ctrl-C) goes to the caller."""
-        while (t := self.bot_turn()) is not None:
+        while (t := self._guard(self.bot_turn)) is not None:
             seat, player, view = t
-            outcome = self.act(seat, player.act(view))
+            action = self._guard(lambda: player.act(view))  # a bot asks the rules too (legal cards)
+            if self.failure is not None:
+                break
+            outcome = self.act(seat, action)
             if isinstance(outcome, Refused):  # a bot only picks legal actions: a bug, said plainly
                 self.failure = Failed(f"the bot of seat {seat} chose an action the rules refuse: {outcome.reason}")
             if not outcome.ok:
