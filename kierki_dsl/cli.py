@@ -152,7 +152,7 @@ def run(
     fixed = _fixed_deals(deals, rs, deal_types)
     writer = None
     if save:
-        from .savefile import header
+        from .table.savefile import header
 
         writer = _new_save(save, header(rs, seed, names, _deals_entry(deals, deal_types)), force)
     _play(rs, seed, names, fmt, record, writer, None, fixed)
@@ -161,11 +161,11 @@ def run(
 def _new_save(save: str, head: dict, force: bool):
     """The save file of a new match; exit 1 when it is another process's or holds an unfinished
     match (unless ``--force``)."""
-    from .savefile import SaveError
+    from .table.savefile import SaveError
     from .table.session import new_save
 
     try:
-        return new_save(save, head, force)
+        return new_save(save, head, force, deals_of=_match_file_of)
     except SaveError as e:
         _err(str(e))
         raise typer.Exit(EXIT_FINDINGS)
@@ -179,7 +179,7 @@ def resume(
     record: Optional[str] = typer.Option(None, "--record", help="Write the finished match as a kierki-record/1 file."),
 ) -> None:
     """Continue a saved match exactly where it stopped."""
-    from .savefile import SaveError
+    from .table.savefile import SaveError
     from .table.session import open_save
 
     if not os.path.isfile(save):
@@ -332,14 +332,29 @@ def _deals_entry(path: Optional[str], types: Optional[str] = None) -> Optional[d
 
 def _saved_deals(save: str, head: dict, rs):
     """The fixed deals a save file plays (None for shuffled deals); the file must be unchanged."""
-    from .savefile import SaveError
-    from .table.session import saved_deals
-
     try:
-        return saved_deals(head, rs, save)
-    except SaveError as e:
-        _err(str(e))
+        return _match_file_of(head, rs)
+    except _MatchFileChanged as e:
+        _err(f"{save}: error: the match file {e.args[0]!r} of this save file is missing or changed")
         raise typer.Exit(EXIT_FINDINGS)
+
+
+class _MatchFileChanged(Exception):
+    """The match file a save header names is missing or no longer the one it played."""
+
+
+def _match_file_of(head: dict, rs):
+    """The fixed deals a save header plays, or None; ``_MatchFileChanged`` when its match file
+    is missing or changed (the session layer asks this of the front end: it reads no files)."""
+    saved = head.get("deals")
+    if not saved:
+        return None
+    from .deals import fingerprint
+
+    path = str(saved.get("path") or "") if isinstance(saved, dict) else ""
+    if not os.path.isfile(path) or fingerprint(path) != saved.get("fingerprint"):
+        raise _MatchFileChanged(path)
+    return _fixed_deals(path, rs, saved.get("types"))
 
 
 def _json_dump(obj) -> str:

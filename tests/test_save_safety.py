@@ -84,7 +84,7 @@ def test_a_second_writer_of_a_save_file_is_refused_naming_the_first(tmp_path, pr
     save.write_text("\n".join(lines[:30]) + "\n", "utf-8")
     head = json.loads(lines[0])
     head_players = ["human"] + head["players"][1:]  # a person at seat 0 keeps the first process waiting
-    from kierki_dsl.savefile import seal
+    from kierki_dsl.table.savefile import seal
 
     head["players"] = head_players
     head["check"] = seal(head)

@@ -133,15 +133,18 @@ def _table_session(ruleset, deals_path, seats, seed, save, opened, types_spec, f
 
 
 def _new_table_save(save: str, ruleset, seed: int, bots: dict, deals_path, types_spec, force: bool):
-    from ..savefile import SaveError, header
+    from ..table.savefile import SaveError, header
     from ..table import new_save
 
     head = header(ruleset, seed, [bots.get(s, "remote") for s in range(4)], {
         "bots": {str(k): v for k, v in bots.items()},
         "deals": {"path": os.path.abspath(deals_path) if deals_path else None,
                   "fingerprint": _deals_print(deals_path), "types": types_spec}})
+    def deals_of(saved: dict, rs):  # the fixed deals of the match a save file already holds
+        return load_deals(saved["deals"]["path"], rs, saved["deals"].get("types"))
+
     try:
-        return new_save(save, head, force)
+        return new_save(save, head, force, deals_of)
     except SaveError as e:
         raise CommandError(str(e)) from None
 
@@ -172,7 +175,7 @@ def _deals_print(path: Optional[str]) -> Optional[str]:
 
 def _resume_header(save: Optional[str], ruleset):
     """The save file of ``serve --resume``, opened and locked (an ``OpenSave``) and checked."""
-    from ..savefile import SaveError
+    from ..table.savefile import SaveError
     from ..table import open_save
 
     if not save:

@@ -7,6 +7,7 @@ from ..interpreter.actions import IllegalAction, action_str
 from ..interpreter.phases import PRIVATE
 from .events import DealEnded, MatchEnded, Played, TrickTaken, deal_started, turn
 from .outcome import ACCEPTED, Failed, Outcome, Refused, failed, stops_match
+from .savefile import SaveError
 
 Listener = Callable[[object], None]
 
@@ -172,8 +173,6 @@ class Table:
         """Replay the actions of a save file (``SavedAction``s) before anyone is asked: each must
         belong to the deal and the seat on turn, be legal, and come before the match's end; a
         failure is located at the action's line of ``path`` (or where ``place(entry)`` says)."""
-        from ..savefile import SaveError
-
         where = place or (lambda entry: f"{path}:{entry.line}")
 
         keep, self.on_action = self.on_action, None

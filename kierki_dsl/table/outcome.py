@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Union
 
 from ..values import frozen
+from .savefile import SaveError
 
 
 @frozen
@@ -54,8 +55,6 @@ def failed(e: BaseException) -> Failed:
         from ..report import render_diagnostics
 
         return Failed(render_diagnostics([e.diagnostic]), located=True)
-    from ..savefile import SaveError
-
     return Failed(str(e), located=isinstance(e, SaveError))
 
 

@@ -17,6 +17,8 @@ from typing import Callable, Optional, Sequence
 from ..values import frozen
 from .core import Table
 from .outcome import ACCEPTED, Outcome
+from .savefile import SaveError, SaveWriter, read
+from .savelock import open_locked
 
 
 class Session:
@@ -100,8 +102,6 @@ class OpenSave:
     """A save file opened to be continued: locked for this process, read and checked."""
 
     def __init__(self, path: str):
-        from ..savefile import read
-        from ..savelock import open_locked
 
         self.path = path
         self.fd: Optional[int] = open_locked(path, create=False)
@@ -114,7 +114,6 @@ class OpenSave:
     def writer(self):
         """The ``SaveWriter`` that goes on appending (the torn last line cut off); it takes
         over the lock."""
-        from ..savefile import SaveWriter
 
         fd, self.fd = self.fd, None
         return SaveWriter(self.path, keep_bytes=self.keep, fd=fd)
@@ -131,16 +130,16 @@ def open_save(path: str) -> OpenSave:
     return OpenSave(path)
 
 
-def new_save(path: str, head: dict, force: bool = False):
+def new_save(path: str, head: dict, force: bool = False, deals_of: Optional[Callable] = None):
     """A ``SaveWriter`` for a new match in ``path``. ``SaveError`` when another process plays
     it, or when it holds a match that is not over (or something else that is not a finished
-    match) and ``force`` is not given: a save file is never lost to a new match by mistake."""
-    from ..savefile import SaveError, SaveWriter
-    from ..savelock import open_locked
+    match) and ``force`` is not given: a save file is never lost to a new match by mistake.
+    ``deals_of(header, ruleset)``: the fixed deals a saved header plays (the front end reads
+    match files); without it a saved match of fixed deals counts as unfinished."""
 
     fd = open_locked(path, create=True)
     try:
-        problem = replaceable(path) if not force and os.fstat(fd).st_size > 0 else None
+        problem = replaceable(path, deals_of) if not force and os.fstat(fd).st_size > 0 else None
     except BaseException:
         os.close(fd)
         raise
@@ -150,9 +149,9 @@ def new_save(path: str, head: dict, force: bool = False):
     return SaveWriter(path, head, fd=fd)  # it owns the descriptor (and closes it if it fails)
 
 
-def replaceable(path: str) -> Optional[str]:
-    """Why the file at ``path`` must not be replaced by a new match, or None (a finished match)."""
-    from ..savefile import SaveError, read
+def replaceable(path: str, deals_of: Optional[Callable] = None) -> Optional[str]:
+    """Why the file at ``path`` must not be replaced by a new match, or None (a finished match).
+    ``deals_of``: as for ``new_save``."""
 
     try:
         head, actions, _ = read(path)
@@ -164,10 +163,15 @@ def replaceable(path: str) -> Optional[str]:
     if ruleset is None:
         return unfinished.replace("an unfinished match", "a match whose end cannot be checked (its ruleset is "
                                   "missing or changed)")
-    try:
-        session = Session(ruleset, head["seed"], [None] * ruleset.players, saved_deals(head, ruleset, path))
-    except SaveError:
-        return unfinished
+    fixed = None
+    if head.get("deals") and (head["deals"] or {}).get("path"):
+        if deals_of is None:
+            return unfinished
+        try:
+            fixed = deals_of(head, ruleset)
+        except Exception:  # a missing or changed match file: the end cannot be checked
+            return unfinished
+    session = Session(ruleset, head["seed"], [None] * ruleset.players, fixed)
     session.resume(actions, path)
     return None if session.finished else unfinished
 
@@ -185,24 +189,6 @@ def _saved_ruleset(head: dict):
     except (DiagnosticError, OSError):
         return None
     return rs if rs.fingerprint == head["ruleset"]["fingerprint"] else None
-
-
-def saved_deals(head: dict, ruleset, save: str = "the save file"):
-    """The fixed deals a save header plays (None for shuffled deals); ``SaveError`` when its
-    match file is missing or changed (the message names the save file ``save``)."""
-    from ..deals import DealsError, deal_types, fingerprint, read_deals
-    from ..savefile import SaveError
-
-    saved = head.get("deals")
-    if not saved or not isinstance(saved, dict) or not saved.get("path"):
-        return None
-    path = str(saved["path"])
-    if not os.path.isfile(path) or fingerprint(path) != saved.get("fingerprint"):
-        raise SaveError(f"{save}: error: the match file {path!r} of this save file is missing or changed")
-    try:
-        return read_deals(path, ruleset, deal_types(ruleset, saved.get("types")))
-    except DealsError as e:
-        raise SaveError(str(e)) from None
 
 
 # -- what a ruleset asks of a front end -------------------------------------------------------------
@@ -235,4 +221,4 @@ def needs(ruleset, contracts=None) -> Needs:
     return Needs(ruleset.players, ruleset.hand_size, choice, tuple(decisions))
 
 
-__all__ = ["Session", "OpenSave", "open_save", "new_save", "replaceable", "saved_deals", "Needs", "needs", "ACCEPTED"]
+__all__ = ["Session", "OpenSave", "open_save", "new_save", "replaceable", "Needs", "needs", "ACCEPTED"]

@@ -79,7 +79,7 @@ class Room:
 
     def __init__(self, rooms: "Rooms", row: dict, ruleset, actions: list):
         from ..players.base import make_player
-        from ..savefile import SavedAction
+        from ..table.savefile import SavedAction
         from ..table import Session
 
         self.rooms = rooms

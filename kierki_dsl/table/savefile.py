@@ -12,10 +12,10 @@ import json
 import os
 from typing import Optional
 
-from .cards import CardError
-from .interpreter.actions import action_str, parse_action
-from .interpreter.match import MatchError
-from .values import frozen
+from ..cards import CardError
+from ..interpreter.actions import action_str, parse_action
+from ..interpreter.match import MatchError
+from ..values import frozen
 
 FORMAT = "kierki-save/1"
 
@@ -103,7 +103,7 @@ def seal(head: dict) -> str:
 
 
 def _schemas():
-    from .jsonshape import Int, List, Obj, Str
+    from ..jsonshape import Int, List, Obj, Str
 
     ruleset = Obj({"path": Str(), "fingerprint": Str(), "name": Str()}, required=("path", "fingerprint"))
     head = Obj({"format": Str(), "ruleset": ruleset, "seed": Int(0, name="a seed (0 or more)"),
@@ -116,7 +116,7 @@ def _schemas():
 
 def _shaped(path: str, raw: bytes, line: int, schema, what: str):
     """The JSON value of one line, checked against ``schema``; SaveError naming the line."""
-    from .jsonshape import ShapeError, check, line_of, load
+    from ..jsonshape import ShapeError, check, line_of, load
 
     try:
         value, lines = load(raw.decode("utf-8"), line)
@@ -149,7 +149,7 @@ def read(path: str) -> tuple[dict, list, int]:
     """(header, saved actions, bytes to keep). Every complete line is checked — the header's
     shape and seal, each action's shape and notation; only a torn last line (no newline: the
     action in flight when the process died) is dropped. Damage is a ``SaveError`` naming the line."""
-    from .players.base import player_names
+    from ..players.base import player_names
 
     try:
         with open(path, "rb") as f:
