@@ -133,6 +133,7 @@ def run(
     think: Optional[str] = typer.Option(None, "--think", help="Strength of the search players: a time per decision (0.2s) or a sample count (64)."),
     deals: Optional[str] = typer.Option(None, "--deals", help="Play the fixed deals of this match file (SIK format, 5 lines a deal) instead of shuffled ones."),
     deal_types: Optional[str] = typer.Option(None, "--deal-types", help="With --deals: which contract each deal type plays, e.g. 1=no_tricks,2=no_hearts (default: type t is the t-th schedule entry)."),
+    force: bool = typer.Option(False, "--force", help="With --save: replace the file even when it holds an unfinished match."),
 ) -> None:
     """Play one whole match and print every deal's scores and the totals."""
     import secrets
@@ -152,10 +153,23 @@ def run(
     fixed = _fixed_deals(deals, rs, deal_types)
     writer = None
     if save:
-        from .savefile import SaveWriter, header
+        from .table.savefile import header
 
-        writer = SaveWriter(save, header(rs, seed, names, _deals_entry(deals, deal_types)))
+        writer = _new_save(save, header(rs, seed, names, _deals_entry(deals, deal_types)), force)
     _play(rs, seed, names, fmt, record, writer, None, fixed)
+
+
+def _new_save(save: str, head: dict, force: bool):
+    """The save file of a new match; exit 1 when it is another process's or holds an unfinished
+    match (unless ``--force``)."""
+    from .table.savefile import SaveError
+    from .table.session import new_save
+
+    try:
+        return new_save(save, head, force, deals_of=_match_file_of)
+    except SaveError as e:
+        _err(str(e))
+        raise typer.Exit(EXIT_FINDINGS)
 
 
 @app.command()
@@ -166,15 +180,26 @@ def resume(
     record: Optional[str] = typer.Option(None, "--record", help="Write the finished match as a kierki-record/1 file."),
 ) -> None:
     """Continue a saved match exactly where it stopped."""
-    from .savefile import SaveError, SaveWriter, read
+    from .table.savefile import SaveError
+    from .table.session import open_save
 
     if not os.path.isfile(save):
         raise _usage(f"no such save file: {save}")
     try:
-        head, actions, keep = read(save)
+        opened = open_save(save)  # locked: one process plays a save file at a time
     except SaveError as e:
         _err(str(e))
         raise typer.Exit(EXIT_FINDINGS)
+    try:
+        rs, names, fixed = _resumable(save, opened.head, ruleset)
+    except BaseException:
+        opened.close()
+        raise
+    _play(rs, opened.head["seed"], names, fmt, record, opened.writer(), (save, opened.actions), fixed)
+
+
+def _resumable(save: str, head: dict, ruleset: Optional[str]) -> tuple:
+    """(ruleset, player names, fixed deals) of a save file that ``kierki resume`` can continue."""
     path = ruleset or head["ruleset"]["path"]
     if not os.path.isfile(path):
         _err(f"{save}:1: error: the ruleset {path!r} of this save file is not found (give it with --ruleset)")
@@ -198,76 +223,72 @@ def resume(
         except KeyError as e:
             _err(f"{save}:1: error: {e.args[0]}")
             raise typer.Exit(EXIT_FINDINGS)
-    fixed = _saved_deals(save, head, rs)
-    writer = SaveWriter(save, keep_bytes=keep)
-    _play(rs, head["seed"], names, fmt, record, writer, (save, actions), fixed)
+    return rs, names, _saved_deals(save, head, rs)
 
 
 def _play(rs, seed: int, names: list, fmt, record, writer, saved: Optional[tuple] = None, fixed=None) -> None:
-    """Run (or continue) a match, printing deals; save and record it; handle Ctrl-C.
+    """Run (or continue) a match over the session layer, printing deals; save and record it;
+    handle Ctrl-C and a person who quits.
 
     ``saved``: ``(save file, saved actions)`` to replay first (``kierki resume``); ``fixed``: the
     fixed deals to play (``--deals``)."""
-    from .expr import RuleRuntimeError
-    from .interpreter.match import MatchError, MatchRunner
+    from .players.base import PlayerQuit
     from .record import match_record, write_atomic
-    from .report import deal_lines, match_header, match_json, render_diagnostics, standings_text, title_width
+    from .report import deal_lines, match_header, match_json, standings_text, title_width
+    from .table import Session
 
     text = fmt == OutputFormat.text
-    seat_players = _players(",".join(names), rs.players, rs, None if text else sys.stderr)
-    if fixed is not None:  # a match file's deals, not the schedule's: "Deal k of n" counts them
-        for p in seat_players:
-            if hasattr(p, "set_match_length"):
-                p.set_match_length(len(fixed))
-    on_action = writer.write if writer is not None else None
-    if saved is not None:
-        from .savefile import ResumeRunner
-
-        runner = ResumeRunner(rs, seat_players, seed, saved[1], saved[0], on_action=on_action, deals=fixed)
-    else:
-        runner = MatchRunner(rs, seat_players, seed, on_action=on_action, deals=fixed)
     results, warnings = [], []
-    person = "human" in names  # the seed would show every hand (--record): said at the end only
     width = title_width(rs)
+
+    def finished_deal(r) -> None:
+        results.append(r)
+        if r.contract.total is not None and sum(r.scores) != r.contract.total:
+            warnings.append(f"deal {r.number}: scores sum to {sum(r.scores)}, the ruleset declares {r.contract.total}")
+        for p in seat_players:
+            if hasattr(p, "deal_over"):
+                p.deal_over(r.number, r.totals, r.plays)
+        if text:
+            print(deal_lines(r, rs.players, width), flush=True)
+
+    try:
+        seat_players = _players(",".join(names), rs.players, rs, None if text else sys.stderr)
+        if fixed is not None:  # a match file's deals, not the schedule's: "Deal k of n" counts them
+            for p in seat_players:
+                if hasattr(p, "set_match_length"):
+                    p.set_match_length(len(fixed))
+        session = Session(rs, seed, seat_players, fixed, on_deal=finished_deal)
+    except BaseException:
+        if writer is not None:
+            writer.close()
+        raise
+    person = "human" in names  # the seed would show every hand (--record): said at the end only
+    first_dealer = session.match.first_dealer
     if text:
         shown = [f"{x} (you)" if x == "human" else x for x in names]
-        print(match_header(rs, None if person else seed, runner.first_dealer, shown), flush=True)
-    failure = None
-    interrupted = finished = False
+        print(match_header(rs, None if person else seed, first_dealer, shown), flush=True)
+    interrupted = False
     try:
-        for r in runner.deals():
-            results.append(r)
-            if r.contract.total is not None and sum(r.scores) != r.contract.total:
-                warnings.append(f"deal {r.number}: scores sum to {sum(r.scores)}, the ruleset declares {r.contract.total}")
-            for p in seat_players:
-                if hasattr(p, "deal_over"):
-                    p.deal_over(r.number, r.totals, r.plays)
-            if text:
-                print(deal_lines(r, rs.players, width), flush=True)
-        finished = True
-    except RuleRuntimeError as e:
-        failure = render_diagnostics([e.diagnostic])
-    except MatchError as e:
-        failure = runner.locate(e) if saved is not None else f"kierki: error: {e}"
-    except KeyboardInterrupt:
-        interrupted = True
-    except Exception as e:
-        if type(e).__name__ != "HumanQuit":
-            raise
+        outcome = session.resume(saved[1], saved[0]) if saved is not None else None
+        if outcome is None or outcome.ok:
+            if writer is not None:
+                session.keep(writer)
+            session.run_bots()
+    except (KeyboardInterrupt, PlayerQuit):
         interrupted = True
     finally:
         if writer is not None:
             writer.close()
         if record:  # an unfinished match with a person at the table keeps its seed (and the hands to come) to itself
-            shown_seed = seed if finished or not person else None
-            rec = _fixed_record(match_record(rs, shown_seed, runner.first_dealer, results), fixed)
+            shown_seed = seed if session.finished or not person else None
+            rec = _fixed_record(match_record(rs, shown_seed, first_dealer, results), fixed)
             write_atomic(record, _json_dump(rec))
     if interrupted:
         where = f"; the match is saved: kierki resume {writer.path}" if writer is not None else ""
         _err(f"kierki: interrupted{where}")
         raise typer.Exit(EXIT_INTERRUPTED)
-    if failure is not None:
-        _err(failure)
+    if session.failure is not None:
+        _err(session.failure.line())
         if record:
             _err(f"kierki: the {len(results)} finished deal(s) are kept in {record}")
         raise typer.Exit(EXIT_FINDINGS)
@@ -280,7 +301,7 @@ def _play(rs, seed: int, names: list, fmt, record, writer, saved: Optional[tuple
         if person:
             print(f"seed {seed} (kierki run {rs.path} --seed {seed} plays these deals again)")
     else:
-        print(match_json(rs, seed, runner.first_dealer, results, warnings))
+        print(match_json(rs, seed, first_dealer, results, warnings))
 
 
 def _fixed_deals(path: Optional[str], rs, types: Optional[str] = None):
@@ -312,6 +333,20 @@ def _deals_entry(path: Optional[str], types: Optional[str] = None) -> Optional[d
 
 def _saved_deals(save: str, head: dict, rs):
     """The fixed deals a save file plays (None for shuffled deals); the file must be unchanged."""
+    try:
+        return _match_file_of(head, rs)
+    except _MatchFileChanged as e:
+        _err(f"{save}: error: the match file {e.args[0]!r} of this save file is missing or changed")
+        raise typer.Exit(EXIT_FINDINGS)
+
+
+class _MatchFileChanged(Exception):
+    """The match file a save header names is missing or no longer the one it played."""
+
+
+def _match_file_of(head: dict, rs):
+    """The fixed deals a save header plays, or None; ``_MatchFileChanged`` when its match file
+    is missing or changed (the session layer asks this of the front end: it reads no files)."""
     saved = head.get("deals")
     if not saved:
         return None
@@ -319,8 +354,7 @@ def _saved_deals(save: str, head: dict, rs):
 
     path = str(saved.get("path") or "") if isinstance(saved, dict) else ""
     if not os.path.isfile(path) or fingerprint(path) != saved.get("fingerprint"):
-        _err(f"{save}: error: the match file {path!r} of this save file is missing or changed")
-        raise typer.Exit(EXIT_FINDINGS)
+        raise _MatchFileChanged(path)
     return _fixed_deals(path, rs, saved.get("types"))
 
 
@@ -656,19 +690,21 @@ def serve(
     seed: Optional[int] = typer.Option(None, "--seed", help="Seed of the bots (and of the deals without --deals)."),
     save: Optional[str] = typer.Option(None, "--save", help="Keep the match durably in this save file."),
     resume: bool = typer.Option(False, "--resume", help="Continue the match kept in --save FILE (after a crash); clients reconnect."),
+    force: bool = typer.Option(False, "--force", help="With --save: replace the file even when it holds an unfinished match."),
     timeout: float = typer.Option(5.0, "--timeout", help="Seconds to wait for IAM, and before asking a silent player again."),
     deal_types: Optional[str] = typer.Option(None, "--deal-types", help="Which contract each SIK deal type plays, e.g. 1=no_tricks,2=no_hearts (default: type t is the t-th schedule entry)."),
 ) -> None:
     """Host a table over the SIK Kierki protocol; print the protocol report; exit when the match is over."""
-    _net_command(lambda: _serve_command(ruleset, deals, port, host, seat or [], seed, save, resume, timeout, deal_types))
+    _net_command(lambda: _serve_command(ruleset, deals, port, host, seat or [], seed, save, resume, timeout, deal_types,
+                                        force))
 
 
-def _serve_command(ruleset, deals, port, host, seats, seed, save, resume, timeout, deal_types) -> int:
+def _serve_command(ruleset, deals, port, host, seats, seed, save, resume, timeout, deal_types, force) -> int:
     from .net.commands import serve as do_serve
 
     if not 0 <= port <= 65535 or timeout <= 0:
         raise _usage("--port must be 0..65535 and --timeout positive")
-    return do_serve(_load_ruleset(ruleset), deals, host, port, seats, seed, save, resume, timeout, deal_types)
+    return do_serve(_load_ruleset(ruleset), deals, host, port, seats, seed, save, resume, timeout, deal_types, force)
 
 
 @app.command()

@@ -10,7 +10,7 @@ import pytest
 from kierki_dsl.jsonshape import MAX_DEPTH, ShapeError, load
 from kierki_dsl.record import RecordError, read_record, replay
 from kierki_dsl.ruleset.model import Ruleset
-from kierki_dsl.savefile import SaveError, read, seal
+from kierki_dsl.table.savefile import SaveError, read, seal
 
 from conftest import STANDARD
 

@@ -370,7 +370,7 @@ def test_auction_reasons_views_records_and_saves():
     from kierki_dsl.interpreter.actions import bid
     from kierki_dsl.interpreter.reasons import illegal_reason
     from kierki_dsl.interpreter.view import SeatView
-    from kierki_dsl.savefile import decode, encode
+    from kierki_dsl.table.savefile import decode, encode
 
     rs, st = _auction_deal()
     st.apply_action(bid(90))

@@ -10,7 +10,7 @@ from kierki_dsl.interpreter.match import MatchRunner
 from kierki_dsl.players.base import make_player
 from kierki_dsl.players.human import HumanPlayer
 from kierki_dsl.ruleset.model import Ruleset
-from kierki_dsl.savefile import seal
+from kierki_dsl.table.savefile import seal
 
 from conftest import RULESETS, STANDARD, poll_until, run_cli
 
@@ -169,7 +169,7 @@ def test_corrupt_or_foreign_save_files_are_refused(tmp_path):
 
 def test_save_files_encode_bets():
     from kierki_dsl.interpreter.actions import DONE, double, redouble
-    from kierki_dsl.savefile import decode, encode
+    from kierki_dsl.table.savefile import decode, encode
 
     from kierki_dsl.interpreter.actions import CHOOSE_BASE, PASS, call
 

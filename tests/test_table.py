@@ -11,7 +11,7 @@ from kierki_dsl.cards import card_list
 from kierki_dsl.interpreter.match import Match, MatchRunner
 from kierki_dsl.players.base import make_player
 from kierki_dsl.ruleset.model import Ruleset
-from kierki_dsl.table import DealStarted, Played, Table, TrickTaken, TurnToAct
+from kierki_dsl.table import ACCEPTED, DealStarted, Played, Refused, Table, TrickTaken, TurnToAct
 
 from conftest import RULESETS, STANDARD
 
@@ -60,7 +60,7 @@ def _play_out(table, seats, stop=None):
             return
         s = table.match.to_move()
         asks = [e for e in seats[s].events if isinstance(e, TurnToAct)]
-        assert asks and table.act(s, asks[-1].legal[0]) is None
+        assert asks and table.act(s, asks[-1].legal[0]) == ACCEPTED
 
 
 def test_events_are_plain_data_and_show_no_card_of_another_hand_before_it_is_played():
@@ -108,7 +108,7 @@ def test_a_seat_that_leaves_and_comes_back_gets_its_deal_and_every_trick_then_pl
         table.sit(s, seat)
     _play_out(table, seats, stop=lambda: table.match.deal_index == 1 and len(table.view(0).completed) == 3)
     table.leave(2)
-    assert table.paused and table.act(1, 0) == "the table is waiting for a player"  # a bot waits
+    assert table.paused and table.act(1, 0) == Refused("the table is waiting for a player")  # a bot waits
     assert table.bot_turn() is None
     back = seats[2] = Seat(table, 2)
     table.sit(2, back)
@@ -135,8 +135,8 @@ def test_refused_actions_change_nothing():
     view = table.view(s)
     not_mine = card_list(((1 << 52) - 1) & ~view.hand)[0]
     before = len(table.match.state.actions)
-    assert table.act(s, not_mine).endswith("is not in your hand")
-    assert table.act((s + 1) % 4, card_list(table.view((s + 1) % 4).hand)[0]) == "it is not your turn"
+    assert table.act(s, not_mine).reason.endswith("is not in your hand")
+    assert table.act((s + 1) % 4, card_list(table.view((s + 1) % 4).hand)[0]) == Refused("it is not your turn")
     assert len(table.match.state.actions) == before
 
 

@@ -14,6 +14,7 @@ import sys
 from typing import Optional
 
 from ..cards import card_str
+from ..players.base import PlayerQuit
 from . import sik
 from .commands import CommandError
 from .seatview import SeatKnowledge
@@ -247,9 +248,7 @@ def join(host: str, port: int, seat: int, player, ruleset, seed: int, family: in
             code = table.run(sock)
         except OSError:
             code = LOST
-        except Exception as e:
-            if type(e).__name__ != "HumanQuit":
-                raise
+        except PlayerQuit:
             say("kierki join: you left the table (the server keeps your seat empty until someone claims it)")
             return EXIT_LEFT
         finally:

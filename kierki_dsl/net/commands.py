@@ -76,21 +76,34 @@ def load_deals(path: Optional[str], ruleset, types_spec: Optional[str] = None):
 
 
 def serve(ruleset, deals_path: Optional[str], host: Optional[str], port: int, seats: list,
-          seed: Optional[int], save: Optional[str], resume: bool, timeout: float, types_spec: Optional[str] = None) -> int:
+          seed: Optional[int], save: Optional[str], resume: bool, timeout: float, types_spec: Optional[str] = None,
+          force: bool = False) -> int:
     """Host a SIK table until its match is over; the exit code."""
+    opened = _resume_header(save, ruleset) if resume else None
+    try:
+        session, types = _table_session(ruleset, deals_path, seats, seed, save, opened, types_spec, force)
+    except BaseException:
+        if opened is not None:
+            opened.close()
+        raise
+    try:
+        return asyncio.run(_serve(session.table, ruleset, host, port, timeout, types))
+    finally:
+        session.close()
+
+
+def _table_session(ruleset, deals_path, seats, seed, save, opened, types_spec, force) -> tuple:
+    """(the session of the table, its deal types): built from the options, or from the save file
+    ``opened`` to resume (its seats, seed and match file), its saved actions replayed."""
     import secrets
 
-    from ..interpreter.actions import IllegalAction
-    from ..interpreter.match import Match, MatchError
     from ..players.base import make_player
-    from ..table import Table
+    from ..table import Session
     from .server import sik_problem
 
     bots = seat_bots(seats)
-    script: list = []
-    writer = None
-    if resume:
-        head, script, keep = _resume_header(save, ruleset)
+    if opened is not None:
+        head = opened.head
         deals_path = deals_path or (head.get("deals") or {}).get("path")
         types_spec = (head.get("deals") or {}).get("types", types_spec)
         seed = head["seed"]
@@ -102,35 +115,38 @@ def serve(ruleset, deals_path: Optional[str], host: Optional[str], port: int, se
         seed = secrets.randbelow(2**31)
     types = load_types(ruleset, types_spec)
     deals = load_deals(deals_path, ruleset, types_spec)
-    if resume and _deals_print(deals_path) != (head.get("deals") or {}).get("fingerprint"):
+    if opened is not None and _deals_print(deals_path) != (opened.head.get("deals") or {}).get("fingerprint"):
         raise CommandError(f"{save}: error: the match file {deals_path!r} is not the one this save file played")
     problem = sik_problem(ruleset, deals, types)
     if problem:
         raise CommandError(f"kierki serve: error: {problem}")
-    if save:
-        from ..savefile import SaveWriter, header
+    session = Session(ruleset, seed, [make_player(bots[s]) if s in bots else None for s in range(4)], deals)
+    if opened is not None:
+        session.resume(opened.actions, save)
+    if session.failure is not None:
+        raise CommandError(session.failure.line("kierki serve"))
+    if opened is not None:  # the seats, the seed and the match file come from the save file
+        session.keep(opened.writer())
+    elif save:
+        session.keep(_new_table_save(save, ruleset, seed, bots, deals_path, types_spec, force))
+    return session, types
 
-        if resume:  # the seats, the seed and the match file come from the save file
-            writer = SaveWriter(save, keep_bytes=keep)
-        else:
-            head = header(ruleset, seed, [bots.get(s, "remote") for s in range(4)], {
-                "bots": {str(k): v for k, v in bots.items()},
-                "deals": {"path": os.path.abspath(deals_path) if deals_path else None,
-                          "fingerprint": _deals_print(deals_path), "types": types_spec}})
-            writer = SaveWriter(save, head)
+
+def _new_table_save(save: str, ruleset, seed: int, bots: dict, deals_path, types_spec, force: bool):
+    from ..table.savefile import SaveError, header
+    from ..table import new_save
+
+    head = header(ruleset, seed, [bots.get(s, "remote") for s in range(4)], {
+        "bots": {str(k): v for k, v in bots.items()},
+        "deals": {"path": os.path.abspath(deals_path) if deals_path else None,
+                  "fingerprint": _deals_print(deals_path), "types": types_spec}})
+    def deals_of(saved: dict, rs):  # the fixed deals of the match a save file already holds
+        return load_deals(saved["deals"]["path"], rs, saved["deals"].get("types"))
+
     try:
-        table = Table(Match(ruleset, seed, deals), {s: make_player(n) for s, n in bots.items()},
-                      [a.action for a in script],
-                      on_action=writer.write if writer else None)
-    except IllegalAction as e:  # an action of the save file that the rules refuse
-        raise CommandError(f"{save}: error: a saved action is illegal: {e.reason}") from None
-    except MatchError as e:
-        raise CommandError(f"{save}: error: {e}") from None
-    try:
-        return asyncio.run(_serve(table, ruleset, host, port, timeout, types))
-    finally:
-        if writer is not None:
-            writer.close()
+        return new_save(save, head, force, deals_of)
+    except SaveError as e:
+        raise CommandError(str(e)) from None
 
 
 async def _serve(table, ruleset, host, port, timeout, types) -> int:
@@ -158,18 +174,25 @@ def _deals_print(path: Optional[str]) -> Optional[str]:
 
 
 def _resume_header(save: Optional[str], ruleset):
-    from ..savefile import SaveError, read
+    """The save file of ``serve --resume``, opened and locked (an ``OpenSave``) and checked."""
+    from ..table.savefile import SaveError
+    from ..table import open_save
 
     if not save:
         raise CommandError("--resume needs --save FILE (the save file to continue)", EXIT_USAGE)
     if not os.path.isfile(save):
         raise CommandError(f"{save}: error: no such save file")
     try:
-        head, actions, keep = read(save)
+        opened = open_save(save)
     except SaveError as e:
         raise CommandError(str(e)) from None
+    head = opened.head
+    problem = None
     if (head.get("ruleset") or {}).get("fingerprint") != ruleset.fingerprint:
-        raise CommandError(f"{save}: error: this save file belongs to another ruleset (or another version of it)")
-    if not isinstance(head.get("seed"), int) or not isinstance(head.get("bots"), dict):
-        raise CommandError(f"{save}:1: error: not a save file of kierki serve")
-    return head, actions, keep
+        problem = f"{save}: error: this save file belongs to another ruleset (or another version of it)"
+    elif not isinstance(head.get("seed"), int) or not isinstance(head.get("bots"), dict):
+        problem = f"{save}:1: error: not a save file of kierki serve"
+    if problem is not None:
+        opened.close()
+        raise CommandError(problem)
+    return opened

@@ -39,6 +39,8 @@ from datetime import datetime
 from typing import Optional
 
 from ..table.events import DealEnded, DealStarted, MatchEnded, TrickTaken, TurnToAct
+from ..table.outcome import Failed, Refused
+from ..table.session import needs
 from . import sik
 from .lines import LineReader, shown
 
@@ -114,9 +116,10 @@ def sik_problem(ruleset, deals, types: Optional[dict] = None) -> Optional[str]:
     from .deals import type_of_contract
     from ..interpreter.protocol import CompiledContract
 
-    if ruleset.players != 4 or ruleset.hand_size != 13:
-        return "SIK seats four players with 13 cards each"
     contracts = [d.contract for d in deals] if deals else list(ruleset.schedule)
+    need = needs(ruleset, contracts)
+    if (need.seats, need.hand_size) != (4, 13):
+        return "SIK seats four players with 13 cards each"
     for c in dict.fromkeys(contracts):
         if not deals and not 1 <= type_of_contract(ruleset, c, types) <= 7:
             return f"contract {c.name!r} has no SIK deal type 1-7 (map it with --deal-types)"
@@ -306,29 +309,23 @@ class SikServer:
         if play is not None:
             if conn.asked != _decision(view) or seat != table.match.to_move():
                 reason = "not asked"  # never sent TRICK for this decision (the table paused first)
-            else:
-                reason = "wrong trick number" if play[0] != number else self._act(seat, play[1])
+            elif play[0] != number:
+                reason = "wrong trick number"
+            elif isinstance(self._act(seat, play[1]), Refused):
+                reason = "refused by the rules"
         if reason is not None:
             conn.send(sik.wrong(number))
             table.ask_again(seat)
         self._after_act()
         return reason is None
 
-    def _act(self, seat: int, action: int) -> Optional[str]:
-        """``table.act``; a rule that fails while playing ends the match with its message."""
-        from ..expr import RuleRuntimeError
-        from ..interpreter.match import MatchError
-
-        try:
-            return self.table.act(seat, action)
-        except RuleRuntimeError as e:
-            from ..report import render_diagnostics
-
-            self.failure = render_diagnostics([e.diagnostic])
-        except MatchError as e:
-            self.failure = str(e)
-        self.done.set()
-        return None
+    def _act(self, seat: int, action: int):
+        """``table.act``'s outcome; a match that cannot go on ends with its message."""
+        outcome = self.table.act(seat, action)
+        if isinstance(outcome, Failed):
+            self.failure = outcome.message
+            self.done.set()
+        return outcome
 
     def _after_act(self) -> None:
         self.changed.set()
@@ -354,22 +351,17 @@ class SikServer:
 
     # -- bots and timeouts ---------------------------------------------------------------------------
     async def _bots(self) -> None:
-        loop = asyncio.get_running_loop()
-        while not self.table.over:
-            turn = self.table.bot_turn()
-            if turn is None:
-                await self.changed.wait()
-                self.changed.clear()
-                continue
-            seat, player, view = turn
-            try:
-                action = await loop.run_in_executor(self.pool, player.act, view)
-            except Exception as e:
-                self.failure = f"the bot of seat {sik.SEATS[seat]} failed: {e}"
-                self.done.set()
-                return
+        from ..table.drive import drive_bots
+
+        def act(seat: int, action: int) -> None:
             self._act(seat, action)  # refused only if the table paused meanwhile: asked again
             self._after_act()
+
+        def fail(seat: int, e: Exception) -> None:
+            self.failure = f"the bot of seat {sik.SEATS[seat]} failed: {e}"
+            self.done.set()
+
+        await drive_bots(self.table, self.changed, self.pool, act, fail)
 
     async def _watchdog(self) -> None:
         """Repeat ``TRICK`` to a seat on turn that has been silent for the timeout."""

@@ -38,6 +38,11 @@ def register_player(cls):
     return cls
 
 
+class PlayerQuit(Exception):
+    """A player left the match for good (a person ended the input): the session stops as on
+    Ctrl-C, the match kept in its save file."""
+
+
 class Player:
     """Base class: ``reset`` once per match, then ``act`` on every decision of this seat."""
 

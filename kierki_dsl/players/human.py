@@ -21,11 +21,11 @@ from ..phases import NotUnderstood, panel_lines, phase_of
 from ..phases import label as phase_label
 from ..rankorder import rank_key
 from ..report import seat_name
-from .base import Player, register_player
+from .base import Player, PlayerQuit, register_player
 from ..phases.typed import read_card, read_suit  # noqa: F401  (the words a person types, for callers of this module)
 
 
-class HumanQuit(Exception):
+class HumanQuit(PlayerQuit):
     """The person ended the input (Ctrl-D / end of file): the match stops as on Ctrl-C."""
 
 

@@ -3,9 +3,12 @@ from __future__ import annotations
 
 from typing import Callable, Optional
 
-from ..interpreter.actions import IllegalAction
+from ..interpreter.actions import IllegalAction, action_str
 from ..interpreter.phases import PRIVATE
+from ..phases import label
 from .events import DealEnded, MatchEnded, Played, TrickTaken, deal_started, turn
+from .outcome import ACCEPTED, Failed, Outcome, Refused, failed, stops_match
+from .savefile import SaveError
 
 Listener = Callable[[object], None]
 
@@ -13,18 +16,22 @@ Listener = Callable[[object], None]
 class Table:
     """A match played by seats that come and go.
 
-    A seat is filled by a bot (``bots``: seat -> Player, driven by whoever runs the table via
-    ``bot_turn``) or by a remote player that ``sit``s with a listener receiving events. The
-    table is *paused* while any seat is empty: nobody is asked to act (a remote seat on turn may
-    still answer the request it got before the pause; bots wait). The first time every
-    seat is filled the table goes live and every seat receives the deal; a seat filled again
-    later (a reconnect) receives its deal and every public event of the deal so far.
+    A seat is filled by a bot (``bots``: seat -> Player, driven by ``run_bots`` or, for a front
+    end with its own scheduling, ``bot_turn`` + ``act``) or by a remote player that ``sit``s
+    with a listener receiving events. The table is *paused* while any seat is empty: nobody is
+    asked to act (a remote seat on turn may still answer the request it got before the pause;
+    bots wait). The first time every seat is filled the table goes live and every seat receives
+    the deal; a seat filled again later (a reconnect) receives its deal and every public event
+    of the deal so far.
 
-    ``script``: actions to replay first (restarting from a save file); ``on_action(deal_index,
-    seat, action)`` is called for every new action (saving).
+    ``script``: actions to replay first (``replay`` checks saved ones against their deal and
+    seat); ``on_action(deal_index, seat, action)`` is called for every new action (saving);
+    ``on_deal(result)`` for every finished deal, replayed ones included. A rule that fails
+    while playing ends the match: ``failure`` says why and every later ``act`` answers it.
     """
 
-    def __init__(self, match, bots: Optional[dict] = None, script=(), on_action: Optional[Callable] = None):
+    def __init__(self, match, bots: Optional[dict] = None, script=(), on_action: Optional[Callable] = None,
+                 on_deal: Optional[Callable] = None):
         self.match = match
         self.players = match.ruleset.players
         self.bots = dict(bots or {})
@@ -33,8 +40,12 @@ class Table:
         self.listeners: dict = {}
         self.results: list = []  # every finished deal's ``DealResult`` (a record, a score sheet)
         self.live = False
+        self.failure: Optional[Failed] = None
         self.on_action = None
-        self._begin_deal()
+        self.on_deal = on_deal
+        self.history: list = []
+        self.started: dict = {}
+        self._guard(self._begin_deal)
         for action in script:
             self._apply(self.match.to_move(), action)
         self.on_action = on_action
@@ -51,7 +62,16 @@ class Table:
 
     @property
     def over(self) -> bool:
-        return self.match.over
+        """True once the last deal has been played (a match that failed is not over: see
+        ``failure``, and ``stopped`` for either)."""
+        return self.failure is None and self.match.over
+
+    finished = over
+
+    @property
+    def stopped(self) -> bool:
+        """True once nothing more can be played: the match is over or has failed."""
+        return self.failure is not None or self.match.over
 
     def sit(self, seat: int, listener: Listener) -> bool:
         """Fill an empty seat with a remote player; False if the seat is taken."""
@@ -65,7 +85,7 @@ class Table:
 
     def _go_live(self) -> None:
         """Once every seat is filled: the first time, everyone gets the deal; then play goes on."""
-        if self.paused:
+        if self.paused or self.failure is not None:
             return
         if not self.live:
             self.live = True
@@ -82,8 +102,25 @@ class Table:
         return self.match.view(seat)
 
     # -- acting ----------------------------------------------------------------------------------
-    def act(self, seat: int, action: int) -> Optional[str]:
-        """Apply ``seat``'s action; the reason it is refused (nothing changed), or None."""
+    def act(self, seat: int, action: int) -> Outcome:
+        """Apply ``seat``'s action: ``Accepted``, ``Refused`` with the rule's reason (nothing
+        changed), or ``Failed`` (the match cannot go on; ``failure`` keeps it)."""
+        if self.failure is not None:
+            return self.failure
+        try:
+            reason = self._guard(lambda: self._refusal(seat, action))
+            if reason is None and self.failure is None:
+                self._guard(lambda: self._apply(seat, action))
+        except IllegalAction as e:
+            return Refused(e.reason)
+        if self.failure is not None:
+            return self.failure
+        if reason is not None:
+            return Refused(reason)
+        self._guard(self._ask)
+        return self.failure or ACCEPTED
+
+    def _refusal(self, seat: int, action: int) -> Optional[str]:
         if self.match.over:
             return "the match is over"
         if self.paused and seat not in self.listeners:  # bots wait; a seated player's answer
@@ -93,32 +130,87 @@ class Table:
         view = self.match.view(seat)
         if action not in view.legal:  # explained from the seat's own view and the rules
             from ..interpreter.reasons import illegal_reason
-            from ..phases import label
 
             rules = self.match.ruleset  # the legal actions a reason lists are worded by their phase's labels
             return illegal_reason(view, action, rules.contracts.get(view.contract),
                                   lambda a: label(view, a, rules)) or "not allowed now"
-        try:
-            self._apply(seat, action)
-        except IllegalAction as e:
-            return e.reason
-        self._ask()
         return None
+
+    def _guard(self, work):
+        """``work()``; a rule that fails while playing becomes the table's ``failure`` (None is
+        returned then)."""
+        try:
+            return work()
+        except Exception as e:
+            if not stops_match(e):
+                raise
+            self.failure = failed(e)
+            return None
 
     def bot_turn(self):
         """(seat, player, view) when a bot must act now, else None."""
+        if self.failure is not None or self.paused or self.match.over:
+            return None
         seat = self.match.to_move()
-        if self.paused or self.match.over or seat not in self.bots:
+        if seat not in self.bots:
             return None
         return seat, self.bots[seat], self.match.view(seat)
 
-    def run_bots(self) -> None:
-        """Let bots act until a remote seat must (for callers without their own scheduling)."""
-        while (t := self.bot_turn()) is not None:
+    def run_bots(self) -> Outcome:
+        """Let bots act until a remote seat must (or the match is over): ``Accepted``, or
+        ``Failed`` when the match stopped. A bot's own exception (a person at a terminal who
+        quits, Ctrl-C) goes to the caller."""
+        while (t := self._guard(self.bot_turn)) is not None:
             seat, player, view = t
-            reason = self.act(seat, player.act(view))
-            if reason is not None:
-                raise IllegalAction(f"bot of seat {seat}: {reason}")
+            action = self._guard(lambda player=player, view=view: player.act(view))  # a bot asks the rules too (legal cards)
+            if self.failure is not None:
+                break
+            outcome = self.act(seat, action)
+            if isinstance(outcome, Refused):  # a bot only picks legal actions: a bug, said plainly
+                self.failure = Failed(f"the bot of seat {seat} chose an action the rules refuse: {outcome.reason}")
+            if not outcome.ok:
+                return self.failure or outcome
+        return self.failure or ACCEPTED
+
+    def replay(self, saved, path: str, place: Optional[Callable] = None) -> Outcome:
+        """Replay the actions of a save file (``SavedAction``s) before anyone is asked: each must
+        belong to the deal and the seat on turn, be legal, and come before the match's end; a
+        failure is located at the action's line of ``path`` (or where ``place(entry)`` says)."""
+        where = place or (lambda entry: f"{path}:{entry.line}")
+
+        keep, self.on_action = self.on_action, None
+        try:
+            for i, entry in enumerate(saved):
+                problem = self._replay_one(entry, where(entry), len(saved) - i)
+                if problem is not None:
+                    self.failure = Failed(problem, located=True)
+                    break
+        except SaveError as e:
+            self.failure = Failed(str(e), located=True)
+        finally:
+            self.on_action = keep
+        self._go_live()
+        return self.failure or ACCEPTED
+
+    def _replay_one(self, entry, at: str, left: int) -> Optional[str]:
+        if self.failure is not None:
+            return None
+        m = self.match
+        if m.over:
+            return (f"{at}: error: the match is over before this line; {left} saved action(s) come "
+                    "after its end (a save file ends with the match's last action)")
+        seat, deal = m.to_move(), m.deal_index + 1
+        if (entry.deal, entry.seat) != (deal, seat):
+            return (f"{at}: error: the saved action is seat {entry.seat}'s in deal {entry.deal}, "
+                    f"but here it is seat {seat}'s turn in deal {deal}")
+        try:
+            self._guard(lambda: self._apply(seat, entry.action))
+        except IllegalAction as e:
+            return (f"{at}: error: deal {deal}: saved action {action_str(entry.action)} of seat "
+                    f"{seat} is illegal: {e.reason}")
+        if self.failure is not None and not self.failure.located:
+            return f"{at}: error: {self.failure.message}"
+        return None
 
     # -- internals -------------------------------------------------------------------------------
     def _apply(self, seat: int, action: int) -> None:
@@ -126,9 +218,18 @@ class Table:
         state, k = m.state, m.deal_index
         mine = state.view(seat)
         before, secret = len(mine.completed), mine.phase in PRIVATE
-        result = m.apply(action)  # IllegalAction: nothing changed
-        if self.on_action is not None:
-            self.on_action(k, seat, action)
+        try:
+            result = m.apply(action)  # IllegalAction: nothing changed
+        except IllegalAction:
+            raise
+        except Exception as e:  # the deal finished, the next one cannot start: the finished one counts
+            finished = getattr(e, "finished_deal", None)
+            if finished is None:
+                raise
+            self._saved(k, seat, action)
+            self._finished(finished)
+            raise
+        self._saved(k, seat, action)
         deal = k + 1
         if secret:  # a card passed, given or laid aside is known to its giver only
             self._send(seat, Played(deal, seat, action)) if self.live else None
@@ -139,8 +240,7 @@ class Table:
             leader, plays, winner = after.completed[-1]
             self._public(TrickTaken(deal, len(after.completed), tuple(plays), winner))
         if result is not None:
-            self.results.append(result)
-            self._broadcast(DealEnded(deal, tuple(result.scores), tuple(result.totals), bool(result.ended_early)))
+            self._finished(result)
             if m.over:
                 self._broadcast(MatchEnded(tuple(m.totals)))
             else:
@@ -153,9 +253,19 @@ class Table:
             for s in list(self.listeners) if self.live else ():
                 self._send(s, self.started[s])
 
+    def _saved(self, deal_index: int, seat: int, action: int) -> None:
+        if self.on_action is not None:
+            self.on_action(deal_index, seat, action)
+
+    def _finished(self, result) -> None:
+        self.results.append(result)
+        if self.on_deal is not None:
+            self.on_deal(result)
+        self._broadcast(DealEnded(result.number, tuple(result.scores), tuple(result.totals), bool(result.ended_early)))
+
     def _begin_deal(self) -> None:
         m = self.match
-        self.history: list = []
+        self.history = []
         if m.over:
             self.started = {}
             return
@@ -177,7 +287,7 @@ class Table:
             listener(event)
 
     def _catch_up(self, seat: int) -> None:
-        if self.match.over:
+        if self.stopped:
             return
         self._send(seat, self.started[seat])
         for event in self.history:
@@ -185,11 +295,13 @@ class Table:
 
     def _ask(self) -> None:
         """Ask the remote seat on turn to act (bots are run by ``bot_turn``)."""
+        if self.failure is not None or not self.live or self.paused:
+            return
         seat = self.match.to_move()
-        if self.live and not self.paused and seat in self.listeners:
+        if seat in self.listeners:
             self._send(seat, turn(self.match.view(seat)))
 
     def ask_again(self, seat: int) -> None:
         """Repeat the request to act to ``seat`` if it is on turn (a timeout)."""
-        if seat == self.match.to_move():
+        if self.failure is None and seat == self.match.to_move():
             self._ask()

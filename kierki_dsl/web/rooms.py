@@ -62,13 +62,26 @@ class Conn:
         self.wake.set()
 
 
+class StoredJournal:
+    """A web table's save journal: each action committed to storage before anyone is told."""
+
+    def __init__(self, storage, table_id: str, count: int):
+        self.storage = storage
+        self.table_id = table_id
+        self.count = count
+
+    def write(self, deal_index: int, seat: int, action: int) -> None:
+        self.storage.add_action(self.table_id, self.count, deal_index, seat, action)
+        self.count += 1
+
+
 class Room:
     """One table being played: the match, who sits where, the bots and the sockets."""
 
     def __init__(self, rooms: "Rooms", row: dict, ruleset, actions: list):
-        from ..interpreter.match import Match
         from ..players.base import make_player
-        from ..table import Table
+        from ..table.savefile import SavedAction
+        from ..table import Session
 
         self.rooms = rooms
         self.id = row["id"]
@@ -84,9 +97,13 @@ class Room:
         self.last_active = time.monotonic()
         self.opened = False  # a seat's link was opened since the room was made or loaded
         self.creator_address: Optional[str] = None  # who created it, while it is live (for the per-address cap)
-        bots = {s: make_player(k) for s, k in enumerate(self.kinds) if k != "human"}
-        self.count = len(actions)
-        self.table = Table(Match(ruleset, self.seed), bots, [a for _, _, a in actions], on_action=self._commit)
+        self.session = Session(ruleset, self.seed, [None if k == "human" else make_player(k) for k in self.kinds])
+        self.table = self.session.table
+        stored = [SavedAction(d + 1, s, a, n) for n, (d, s, a) in enumerate(actions, start=1)]
+        outcome = self.session.resume(stored, self.id, place=lambda e: f"stored action {e.line}")
+        if not outcome.ok:
+            raise RoomError(outcome.message, 500)
+        self.session.keep(StoredJournal(rooms.storage, self.id, len(actions)))
         self.task = asyncio.ensure_future(self._bots())
 
     # -- seats -----------------------------------------------------------------------------------
@@ -165,28 +182,18 @@ class Room:
             return self.failure
 
     def _act(self, seat: int, action: int) -> Optional[str]:
-        from ..expr import RuleRuntimeError
-        from ..interpreter.match import MatchError
+        from ..table import Failed, Refused
 
-        try:
-            reason = self.table.act(seat, action)
-        except RuleRuntimeError as e:
-            from ..report import render_diagnostics
-
-            reason = None
-            self._fail(render_diagnostics([e.diagnostic]))
-        except MatchError as e:
-            reason = None
-            self._fail(str(e))
-        if reason is None:
-            if self.table.over:
-                self._finish()
-            self.touch()
-        return reason
-
-    def _commit(self, deal_index: int, seat: int, action: int) -> None:
-        self.rooms.storage.add_action(self.id, self.count, deal_index, seat, action)
-        self.count += 1
+        outcome = self.session.act(seat, action)
+        if isinstance(outcome, Refused):
+            return outcome.reason
+        if isinstance(outcome, Failed):
+            self._fail(outcome.message)
+            return None
+        if self.table.over:
+            self._finish()
+        self.touch()
+        return None
 
     def record(self) -> dict:
         """The finished match as a ``kierki-record/1`` document."""
@@ -206,25 +213,13 @@ class Room:
         self.touch()
 
     async def _bots(self) -> None:
-        loop = asyncio.get_running_loop()
-        delay = self.rooms.config.bot_delay
-        while not self.table.over and not self.failure:
-            turn = self.table.bot_turn()
-            if turn is None:
-                await self.changed.wait()
-                self.changed.clear()
-                continue
-            if delay:
-                await asyncio.sleep(delay)
-                if self.table.bot_turn() is None:
-                    continue
-            seat, player, view = turn
-            try:
-                action = await loop.run_in_executor(self.rooms.pool, player.act, view)
-            except Exception as e:  # a bot that fails stops the table with a message, not the server
-                self._fail(f"the bot of seat {seat} failed: {type(e).__name__}: {e}")
-                return
-            self.act(seat, action)
+        from ..table.drive import drive_bots
+
+        def fail(seat: int, e: Exception) -> None:  # a bot that fails stops the table, not the server
+            self._fail(f"the bot of seat {seat} failed: {type(e).__name__}: {e}")
+
+        await drive_bots(self.table, self.changed, self.rooms.pool, self.act, fail, self.rooms.config.bot_delay,
+                         halted=lambda: bool(self.failure))
 
     def abandon(self, message: str) -> None:
         """Stop in memory only (storage is out of reach): refuse actions, close every socket."""
@@ -371,7 +366,7 @@ class Rooms:
             if not room.conns and (unopened or now - room.last_active >= self.config.idle_seconds):
                 del self.live[table_id]
                 await room.stop()
-                if unopened and room.creator_address is not None and room.count == 0:
+                if unopened and room.creator_address is not None and room.session.journal.count == 0:
                     with contextlib.suppress(StorageError):  # the database is out of reach: it stays, put away
                         self.storage.delete(table_id)
         if self.config.keep_days > 0 and now - self.purged_at >= self.config.purge_seconds:

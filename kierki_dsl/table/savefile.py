@@ -12,10 +12,10 @@ import json
 import os
 from typing import Optional
 
-from .cards import CardError
-from .interpreter.actions import action_str, parse_action
-from .interpreter.match import MatchError, MatchRunner
-from .values import frozen
+from ..cards import CardError
+from ..interpreter.actions import action_str, parse_action
+from ..interpreter.match import MatchError
+from ..values import frozen
 
 FORMAT = "kierki-save/1"
 
@@ -39,19 +39,31 @@ decode = parse_action
 
 
 class SaveWriter:
-    """Appends actions to a save file, durably (flush + fsync per line)."""
+    """Appends actions to a save file, durably (flush + fsync per line), holding the file's lock
+    (``savelock``) until ``close``: one writer per save file.
 
-    def __init__(self, path: str, header: Optional[dict] = None, keep_bytes: Optional[int] = None):
+    ``fd``: the file already opened and locked (``savelock.open_locked``), else it is opened
+    and locked here. ``header``: a new match (the file is emptied and the header written);
+    ``keep_bytes``: a resumed one (a torn last line is cut off before appending)."""
+
+    def __init__(self, path: str, header: Optional[dict] = None, keep_bytes: Optional[int] = None,
+                 fd: Optional[int] = None):
+        from .savelock import open_locked
+
         self.path = path
-        if header is not None:
-            with open(path, "w", encoding="utf-8") as f:
-                f.write(json.dumps(header, ensure_ascii=False) + "\n")
-                f.flush()
-                os.fsync(f.fileno())
-        elif keep_bytes is not None:  # drop a torn last line before appending
-            with open(path, "r+b") as f:
-                f.truncate(keep_bytes)
-        self.f = open(path, "a", encoding="utf-8")
+        if fd is None:
+            fd = open_locked(path, create=header is not None)
+        try:
+            if header is not None:
+                os.ftruncate(fd, 0)
+                os.write(fd, (json.dumps(header, ensure_ascii=False) + "\n").encode("utf-8"))
+                os.fsync(fd)
+            elif keep_bytes is not None:  # drop a torn last line before appending
+                os.ftruncate(fd, keep_bytes)
+            self.f = os.fdopen(fd, "a", encoding="utf-8")
+        except BaseException:
+            os.close(fd)
+            raise
 
     def write(self, deal_index: int, seat: int, action: int) -> None:
         self.f.write(json.dumps({"deal": deal_index + 1, "seat": seat, "action": encode(action)}) + "\n")
@@ -59,6 +71,7 @@ class SaveWriter:
         os.fsync(self.f.fileno())
 
     def close(self) -> None:
+        """Close the file (its lock goes with it); closing twice is harmless."""
         self.f.close()
 
 
@@ -90,7 +103,7 @@ def seal(head: dict) -> str:
 
 
 def _schemas():
-    from .jsonshape import Int, List, Obj, Str
+    from ..jsonshape import Int, List, Obj, Str
 
     ruleset = Obj({"path": Str(), "fingerprint": Str(), "name": Str()}, required=("path", "fingerprint"))
     head = Obj({"format": Str(), "ruleset": ruleset, "seed": Int(0, name="a seed (0 or more)"),
@@ -103,7 +116,7 @@ def _schemas():
 
 def _shaped(path: str, raw: bytes, line: int, schema, what: str):
     """The JSON value of one line, checked against ``schema``; SaveError naming the line."""
-    from .jsonshape import ShapeError, check, line_of, load
+    from ..jsonshape import ShapeError, check, line_of, load
 
     try:
         value, lines = load(raw.decode("utf-8"), line)
@@ -117,11 +130,26 @@ def _shaped(path: str, raw: bytes, line: int, schema, what: str):
     return value
 
 
+def _plain_action(raw: bytes) -> Optional[dict]:
+    """An action line of the usual shape, read quickly (the full check runs only when this
+    cannot tell: a long journal costs little); None when it must be checked in full."""
+    try:
+        entry = json.loads(raw.decode("utf-8"))
+    except (ValueError, RecursionError):  # UnicodeDecodeError is a ValueError
+        return None
+    if type(entry) is not dict or entry.keys() != {"deal", "seat", "action"}:
+        return None
+    deal, seat, action = entry["deal"], entry["seat"], entry["action"]
+    if type(deal) is not int or type(seat) is not int or type(action) is not str or deal < 1 or not 0 <= seat <= 7:
+        return None
+    return entry
+
+
 def read(path: str) -> tuple[dict, list, int]:
     """(header, saved actions, bytes to keep). Every complete line is checked — the header's
     shape and seal, each action's shape and notation; only a torn last line (no newline: the
     action in flight when the process died) is dropped. Damage is a ``SaveError`` naming the line."""
-    from .players.base import player_names
+    from ..players.base import player_names
 
     try:
         with open(path, "rb") as f:
@@ -149,7 +177,9 @@ def read(path: str) -> tuple[dict, list, int]:
     actions = []
     keep = len(lines[0]) + 1
     for i, raw in enumerate(lines[1:], start=2):
-        entry = _shaped(path, raw, i, action_schema, f"line {i}")
+        entry = _plain_action(raw)
+        if entry is None:  # not the usual shape: checked in full, the problem located
+            entry = _shaped(path, raw, i, action_schema, f"line {i}")
         try:
             action = decode(entry["action"])
         except CardError:
@@ -157,34 +187,3 @@ def read(path: str) -> tuple[dict, list, int]:
         actions.append(SavedAction(entry["deal"], entry["seat"], action, i))
         keep += len(raw) + 1
     return head, actions, keep
-
-
-class ResumeRunner(MatchRunner):
-    """A match resumed from a save file: each saved action must belong to the deal and the seat
-    whose turn it is when it is replayed; a failure names the file and the action's line."""
-
-    def __init__(self, ruleset, players, seed: int, saved: list, path: str, on_action=None, deals=None):
-        super().__init__(ruleset, players, seed, script=[a.action for a in saved], on_action=on_action, deals=deals)
-        self.saved = list(saved)
-        self.path = path
-        self.line: Optional[int] = None  # the line of the saved action being replayed
-
-    def _decide(self, seat: int) -> int:
-        if self.resuming:
-            entry = self.saved[self.replayed]
-            self.line = entry.line
-            deal = self.match.deal_index + 1
-            if (entry.deal, entry.seat) != (deal, seat):
-                raise SaveError(f"{self.path}:{entry.line}: error: the saved action is seat {entry.seat}'s in deal "
-                                f"{entry.deal}, but here it is seat {seat}'s turn in deal {deal}")
-        else:
-            self.line = None
-        return super()._decide(seat)
-
-    def locate(self, e: Exception) -> str:
-        """The message for a failure while replaying: located at the saved action's line."""
-        if isinstance(e, SaveError):
-            return str(e)
-        if self.line is not None:
-            return f"{self.path}:{self.line}: error: {e}"
-        return f"kierki: error: {e}"
