@@ -149,6 +149,8 @@ def run(
             raise _usage(f"--human must be a seat 0..{rs.players - 1}")
         names[human] = "human"
     fixed = _fixed_deals(deals, rs, deal_types)
+    _check_output(record, "--record")
+    _check_output(save, "--save")
     writer = None
     if save:
         from .savefile import SaveWriter, header
@@ -198,6 +200,7 @@ def resume(
             _err(f"{save}:1: error: {e.args[0]}")
             raise typer.Exit(EXIT_FINDINGS)
     fixed = _saved_deals(save, head, rs)
+    _check_output(record, "--record")
     writer = SaveWriter(save, keep_bytes=keep)
     _play(rs, head["seed"], names, fmt, record, writer, (save, actions), fixed)
 
@@ -209,7 +212,7 @@ def _play(rs, seed: int, names: list, fmt, record, writer, saved: Optional[tuple
     fixed deals to play (``--deals``)."""
     from .expr import RuleRuntimeError
     from .interpreter.match import MatchError, MatchRunner
-    from .record import match_record, write_atomic
+    from .record import match_record
     from .report import deal_lines, match_header, match_json, render_diagnostics, standings_text, title_width
 
     text = fmt == OutputFormat.text
@@ -232,7 +235,7 @@ def _play(rs, seed: int, names: list, fmt, record, writer, saved: Optional[tuple
         shown = [f"{x} (you)" if x == "human" else x for x in names]
         print(match_header(rs, None if person else seed, runner.first_dealer, shown), flush=True)
     failure = None
-    interrupted = finished = False
+    interrupted = finished = record_lost = False
     try:
         for r in runner.deals():
             results.append(r)
@@ -260,7 +263,9 @@ def _play(rs, seed: int, names: list, fmt, record, writer, saved: Optional[tuple
         if record:  # an unfinished match with a person at the table keeps its seed (and the hands to come) to itself
             shown_seed = seed if finished or not person else None
             rec = _fixed_record(match_record(rs, shown_seed, runner.first_dealer, results), fixed)
-            write_atomic(record, _json_dump(rec))
+            record_lost = not _keep_record(record, _json_dump(rec))
+    if record_lost:
+        raise typer.Exit(EXIT_FINDINGS)
     if interrupted:
         where = f"; the match is saved: kierki resume {writer.path}" if writer is not None else ""
         _err(f"kierki: interrupted{where}")
@@ -280,6 +285,33 @@ def _play(rs, seed: int, names: list, fmt, record, writer, saved: Optional[tuple
             print(f"seed {seed} (kierki run {rs.path} --seed {seed} plays these deals again)")
     else:
         print(match_json(rs, seed, runner.first_dealer, results, warnings))
+
+
+def _check_output(path: Optional[str], option: str, folder: bool = False, names: Optional[str] = None) -> None:
+    """An output option's path must take what kierki writes (exit 2 before any work otherwise)."""
+    from .outputs import OutputError, check_file, check_folder
+
+    if not path:
+        return
+    try:
+        check_folder(path, option, names) if folder else check_file(path, option)
+    except OutputError as e:
+        raise _usage(str(e))
+
+
+def _keep_record(path: str, text: str) -> bool:
+    """Write the record; False (and a message) when it cannot be written."""
+    from .outputs import OutputError, write_atomic
+
+    try:
+        write_atomic(path, text, "--record")
+    except OutputError as e:
+        _err(f"kierki: error: the record is not written: {e}")
+        return False
+    except OSError as e:
+        _err(f"kierki: error: the record is not written: {path}: {e.strerror or e}")
+        return False
+    return True
 
 
 def _fixed_deals(path: Optional[str], rs, types: Optional[str] = None):
@@ -507,10 +539,12 @@ def _simulation_plan(rulesets: list, players: str, seed: int, games: int, worker
         missing = plots_missing()
         if missing:
             raise _usage(missing)
-        if not os.path.isdir(os.path.dirname(os.path.abspath(html))):
-            raise _usage(f"--html: no such folder for {html}")
-    if csv and os.path.exists(csv) and not os.path.isdir(csv):
-        raise _usage(f"--csv needs a folder, and {csv} is a file")
+    from .analysis.csvio import FILES
+    from .analysis.run import RECORD_FILES
+
+    _check_output(html, "--html")
+    _check_output(csv, "--csv", folder=True, names=FILES)
+    _check_output(records, "--records", folder=True, names=RECORD_FILES)
     refs = tuple((os.path.abspath(rs.path), rs.fingerprint) for rs in rulesets)
     from .simulate import adopt
 
@@ -539,11 +573,15 @@ def _bots_play(play):
 def _run_plan(plan) -> tuple:
     """Play the plan; a rule that fails while playing is a located message and exit 1."""
     from .analysis.run import run
+    from .outputs import OutputError
 
     try:
         results, interrupted = _bots_play(lambda: run(plan))
     except typer.Exit:  # click's Exit is a RuntimeError too
         raise
+    except OutputError as e:  # something took the place of the --records folder meanwhile
+        _err(f"kierki: error: {e}")
+        raise typer.Exit(EXIT_FINDINGS)
     except RuntimeError as e:
         _err(f"kierki: error: {e}")
         raise typer.Exit(EXIT_USAGE)
@@ -564,8 +602,13 @@ def _print_summary(summary: dict, fmt, text) -> None:
 
 def _write_outputs(html, csv, plan, games: dict, rulesets: list, summary: dict) -> None:
     """The --csv folder and the --html report of simulate/compare (exit 1 if one cannot be written)."""
+    from .outputs import OutputError
+
     try:
         _write_files(html, csv, plan, games, rulesets, summary)
+    except OutputError as e:
+        _err(f"kierki: error: {e}")
+        raise typer.Exit(EXIT_FINDINGS)
     except OSError as e:
         _err(f"kierki: error: cannot write {e.filename or 'the output'}: {e.strerror or e}")
         raise typer.Exit(EXIT_FINDINGS)
@@ -667,6 +710,7 @@ def _serve_command(ruleset, deals, port, host, seats, seed, save, resume, timeou
 
     if not 0 <= port <= 65535 or timeout <= 0:
         raise _usage("--port must be 0..65535 and --timeout positive")
+    _check_output(save, "--save")
     return do_serve(_load_ruleset(ruleset), deals, host, port, seats, seed, save, resume, timeout, deal_types)
 
 

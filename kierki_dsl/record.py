@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
 from typing import Optional
 
 import attrs
@@ -18,6 +17,7 @@ import attrs
 from .cards import CardError, card_str, parse_card, popcount
 from .interpreter.actions import IllegalAction, call, parse_action, parse_bet
 from .interpreter.phases import Phase
+from .outputs import write_atomic  # noqa: F401  (records are written through the one output module)
 from .values import define, frozen
 
 FORMAT = "kierki-record/1"
@@ -59,24 +59,6 @@ def match_record(ruleset, seed: Optional[int], first_dealer: int, results) -> di
         "deals": [deal_entry(r) for r in results],
         "totals": totals,
     }
-
-
-def write_atomic(path: str, text: str) -> None:
-    """Write a file so that a crash leaves either the old or the new content, never half."""
-    directory = os.path.dirname(os.path.abspath(path)) or "."
-    fd, tmp = tempfile.mkstemp(prefix=".kierki-", suffix=".tmp", dir=directory)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
 
 
 class RecordError(Exception):

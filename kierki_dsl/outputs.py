@@ -1,0 +1,126 @@
+"""Where kierki writes files: every output path is checked before any work, then written atomically.
+
+Kierki writes records (``--record``, ``simulate --records``), HTML reports (``--html``) and CSV
+files (``--csv``). It writes through a path only when the path is a regular file (or a symlink
+to one, which stays a symlink) or does not exist yet in a folder it may write to; a device, a
+FIFO, a socket, a folder, a dangling or looping symlink is refused with a clear message, never
+replaced. Commands call ``check_file`` / ``check_folder`` before they play, so a bad output is a
+usage error at once (exit 2), not a lost match at the end; ``write_atomic`` checks again just
+before it writes (a crash leaves the old content or the new one, never half; two writers of
+the same path each leave a whole file, the last one wins).
+"""
+from __future__ import annotations
+
+import os
+import re
+import stat
+import tempfile
+from typing import Optional
+
+
+class OutputError(Exception):
+    """An output path kierki will not write through; the message names the option and the path."""
+
+
+_KINDS = ((stat.S_ISDIR, "a folder"), (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
+          (stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISSOCK, "a socket"))
+
+
+def _kind(mode: int) -> str:
+    for test, name in _KINDS:
+        if test(mode):
+            return name
+    return "not a regular file"
+
+
+def _stat(path: str, what: str) -> Optional[os.stat_result]:
+    """The status of what ``path`` names (symlinks followed); None when nothing is there."""
+    if "\0" in path:
+        raise OutputError(f"{what}: the path holds a NUL character")
+    try:
+        return os.stat(path)
+    except FileNotFoundError:
+        if os.path.islink(path):
+            raise OutputError(f"{what} {path}: a symlink to nothing (dangling); kierki does not write through it") from None
+        return None
+    except OSError as e:  # a symlink loop, a name too long, a file used as a folder
+        raise OutputError(f"{what} {path}: {e.strerror}") from None
+
+
+def _writable_folder(folder: str, what: str, path: str) -> None:
+    if not os.path.isdir(folder):
+        raise OutputError(f"{what} {path}: no such folder {folder}")
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise OutputError(f"{what} {path}: the folder {folder} is not writable")
+
+
+def check_file(path: str, what: str = "output") -> None:
+    """Raise ``OutputError`` unless kierki may write a file at ``path`` (``what`` names the option)."""
+    st = _stat(path, what)
+    if st is not None and not stat.S_ISREG(st.st_mode):
+        raise OutputError(f"{what} {path}: is {_kind(st.st_mode)}; kierki writes only regular files")
+    target = os.path.realpath(path)
+    _writable_folder(os.path.dirname(target) or ".", what, path)
+
+
+def check_folder(path: str, what: str = "output folder", names: Optional[str] = None) -> None:
+    """Raise ``OutputError`` unless ``path`` is a writable folder or can be made one; ``names``
+    (a regular expression) matches the files kierki will write there: none of them may exist
+    as anything but a regular file."""
+    st = _stat(path, what)
+    if st is None:
+        _writable_folder(os.path.dirname(os.path.abspath(path)) or ".", what, path)
+        return
+    if not stat.S_ISDIR(st.st_mode):
+        raise OutputError(f"{what} {path}: is {_kind(st.st_mode) if not stat.S_ISREG(st.st_mode) else 'a file'}; "
+                          "it needs a folder")
+    _writable_folder(path, what, path)
+    if names is not None:
+        pattern = re.compile(names)
+        with os.scandir(path) as entries:
+            for entry in entries:
+                if pattern.fullmatch(entry.name):
+                    check_file(entry.path, what)
+
+
+def write_atomic(path: str, text: str, what: str = "output") -> None:
+    """Write ``text`` to ``path`` so that a crash leaves either the old or the new content.
+
+    Raises ``OutputError`` for a path kierki does not write through (see ``check_file``) and
+    ``OSError`` when writing fails (a full disk). A symlink to a regular file stays a symlink."""
+    check_file(path, what)
+    target = os.path.realpath(path)
+    fd, tmp = tempfile.mkstemp(prefix=".kierki-", suffix=".tmp", dir=os.path.dirname(target) or ".")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+            f.flush()
+            os.fchmod(f.fileno(), _mode(target))
+            os.fsync(f.fileno())
+        check_file(path, what)  # once more: something may have appeared there meanwhile
+        os.replace(tmp, target)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def _mode(target: str) -> int:
+    """The permissions of the file being replaced, or the umask's for a new one."""
+    try:
+        return stat.S_IMODE(os.stat(target).st_mode)
+    except OSError:
+        umask = os.umask(0)
+        os.umask(umask)
+        return 0o666 & ~umask
+
+
+def make_folder(path: str, what: str = "output folder") -> None:
+    """Create ``path`` (and its parents) unless it is a folder already; ``OutputError`` otherwise."""
+    check_folder(path, what)
+    os.makedirs(path, exist_ok=True)
+
+
+__all__ = ["OutputError", "check_file", "check_folder", "make_folder", "write_atomic"]
