@@ -289,7 +289,7 @@ def _play(rs, seed: int, names: list, fmt, record, writer, saved: Optional[tuple
 
 def _check_output(path: Optional[str], option: str, folder: bool = False, names: Optional[str] = None) -> None:
     """An output option's path must take what kierki writes (exit 2 before any work otherwise)."""
-    from .outputs import OutputError, check_file, check_folder
+    from .paths import OutputError, check_file, check_folder
 
     if not path:
         return
@@ -301,7 +301,7 @@ def _check_output(path: Optional[str], option: str, folder: bool = False, names:
 
 def _keep_record(path: str, text: str) -> bool:
     """Write the record; False (and a message) when it cannot be written."""
-    from .outputs import OutputError, write_atomic
+    from .paths import OutputError, write_atomic
 
     try:
         write_atomic(path, text, "--record")
@@ -573,7 +573,7 @@ def _bots_play(play):
 def _run_plan(plan) -> tuple:
     """Play the plan; a rule that fails while playing is a located message and exit 1."""
     from .analysis.run import run
-    from .outputs import OutputError
+    from .paths import OutputError
 
     try:
         results, interrupted = _bots_play(lambda: run(plan))
@@ -602,7 +602,7 @@ def _print_summary(summary: dict, fmt, text) -> None:
 
 def _write_outputs(html, csv, plan, games: dict, rulesets: list, summary: dict) -> None:
     """The --csv folder and the --html report of simulate/compare (exit 1 if one cannot be written)."""
-    from .outputs import OutputError
+    from .paths import OutputError
 
     try:
         _write_files(html, csv, plan, games, rulesets, summary)

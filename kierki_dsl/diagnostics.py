@@ -17,6 +17,18 @@ ERROR = "error"
 WARNING = "warning"
 
 
+#: how many characters of an input value a message quotes (a 20 MB value is never echoed whole)
+QUOTE_LIMIT = 80
+
+
+def quoted(value, limit: int = QUOTE_LIMIT) -> str:
+    """``repr`` of an input value for a message, cut to ``limit`` characters and saying how long it is."""
+    text = value if isinstance(value, str) else str(value)
+    if len(text) <= limit:
+        return repr(text)
+    return repr(text[:limit]) + f"... ({len(text)} characters)"
+
+
 def did_you_mean(word: str, choices, otherwise: str = "") -> str:
     """A hint naming the closest of ``choices`` to a misspelt ``word``, else ``otherwise``."""
     import difflib  # only when there is a finding to explain

@@ -17,7 +17,7 @@ import attrs
 from .cards import CardError, card_str, parse_card, popcount
 from .interpreter.actions import IllegalAction, call, parse_action, parse_bet
 from .interpreter.phases import Phase
-from .outputs import write_atomic  # noqa: F401  (records are written through the one output module)
+from .paths import write_atomic  # noqa: F401  (records are written through the one output module)
 from .values import define, frozen
 
 FORMAT = "kierki-record/1"

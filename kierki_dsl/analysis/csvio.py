@@ -22,7 +22,7 @@ def _seat_cols(prefix: str, n: int) -> list:
 
 def write_csv(folder: str, games: dict, rulesets: list, plan) -> None:
     """Write the three files for ``games`` (label -> GameResults) of ``rulesets`` (in label order)."""
-    from ..outputs import make_folder, write_atomic
+    from ..paths import make_folder, write_atomic
 
     make_folder(folder, "--csv")
     n = rulesets[0].players

@@ -172,7 +172,7 @@ def render(games: dict, rulesets: list, summary: dict) -> str:
 
 def write_html(path: str, games: dict, rulesets: list, summary: dict) -> None:
     """Write the page atomically."""
-    from ..outputs import write_atomic
+    from ..paths import write_atomic
 
     write_atomic(path, render(games, rulesets, summary), "--html")
 

@@ -55,7 +55,7 @@ RECORD_FILES = r"match-\d+\.json"
 def _keep_records(folder: str) -> Callable:
     import json
 
-    from ..outputs import make_folder, write_atomic
+    from ..paths import make_folder, write_atomic
 
     def keep(batch) -> None:
         make_folder(folder, "--records")

@@ -9,7 +9,7 @@ import threading
 
 import pytest
 
-from kierki_dsl.outputs import OutputError, check_file, check_folder, write_atomic
+from kierki_dsl.paths import OutputError, check_file, check_folder, write_atomic
 
 from conftest import RULESETS
 
@@ -120,7 +120,7 @@ def test_simulate_outputs_are_checked_before_playing(cli, tmp_path, option, name
 
 def test_a_record_that_cannot_be_written_at_the_end_is_exit_1_not_70(cli, tmp_path, monkeypatch):
     """Something takes the record's place while the match is played: a message, exit 1."""
-    from kierki_dsl import outputs
+    from kierki_dsl import paths as outputs
 
     path = tmp_path / "r.json"
     real = outputs.check_file
@@ -136,3 +136,53 @@ def test_a_record_that_cannot_be_written_at_the_end_is_exit_1_not_70(cli, tmp_pa
     code, out, err = cli("run", HEARTS, "--players", "random", "--seed", "1", "--record", str(path))
     assert code == 1, err
     assert "the record is not written" in err and "Traceback" not in err
+
+
+# -- reading: lint and extends read only regular files (issue 28 item 8) ----------------------
+from conftest import run_cli  # noqa: E402
+
+BASE = "kierki: 1\nextends: {target}\n"
+
+
+def test_lint_of_a_folder_with_a_fifo_a_dangling_and_a_looping_symlink_reports_each_located(tmp_path):
+    (tmp_path / "ok.yaml").write_bytes((RULESETS / "games" / "hearts.yaml").read_bytes())
+    os.mkfifo(tmp_path / "pipe.yaml")
+    (tmp_path / "dangling.yaml").symlink_to(tmp_path / "nothing.yaml")
+    (tmp_path / "loop.yaml").symlink_to(tmp_path / "loop.yaml")
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "up").symlink_to(tmp_path)  # a folder loop: not followed
+    rc, out, err, seconds = run_cli("lint", str(tmp_path), timeout=30)
+    assert rc == 1, err
+    assert "Traceback" not in err and "internal error" not in err
+    for name, what in (("pipe.yaml", "FIFO"), ("dangling.yaml", "dangling"), ("loop.yaml", "symbolic links")):
+        line = next(x for x in err.splitlines() if x.startswith(str(tmp_path / name)))
+        assert "error: Y116" in line and what in line, line
+    assert "4 files checked, 3 errors" in err
+    assert stat.S_ISFIFO(os.lstat(tmp_path / "pipe.yaml").st_mode)
+
+
+def test_lint_of_a_fifo_named_on_the_command_line_does_not_hang(tmp_path):
+    os.mkfifo(tmp_path / "pipe.yaml")
+    rc, out, err, _ = run_cli("lint", str(tmp_path / "pipe.yaml"), timeout=30)
+    assert rc == 1 and "Y116" in err and "FIFO" in err
+
+
+@pytest.mark.parametrize("target,code,what", [
+    ('"a\\0b.yaml"', "Y116", "NUL"),
+    ("/proc/self/mem", "Y116", "cannot read"),
+    ("pipe.yaml", "Y116", "FIFO"),
+    ("folder", "Y116", "folder"),
+    ("loop.yaml", "Y116", "symbolic links"),
+    ("no_such.yaml", "R504", "no such ruleset file"),
+])
+def test_an_extends_path_problem_is_a_located_finding(tmp_path, target, code, what):
+    from kierki_dsl.lint import lint_file
+
+    os.mkfifo(tmp_path / "pipe.yaml")
+    (tmp_path / "folder").mkdir()
+    (tmp_path / "loop.yaml").symlink_to(tmp_path / "loop.yaml")
+    variant = tmp_path / "v.yaml"
+    variant.write_text(BASE.format(target=target))
+    findings = lint_file(str(variant))
+    assert [(d.code, d.path, d.pos.line, d.pos.col) for d in findings][:1] == [(code, str(variant), 2, 10)], findings
+    assert what in findings[0].message

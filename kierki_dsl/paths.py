@@ -1,4 +1,8 @@
-"""Where kierki writes files: every output path is checked before any work, then written atomically.
+"""Paths kierki reads and writes: only regular files; outputs checked before any work, written atomically.
+
+Kierki reads a ruleset (and the bases it ``extends``) only from a regular file: a FIFO would
+block the reader, a device would never end, a folder or a looping symlink is no ruleset.
+``read_problem`` says what is wrong with such a path, so that every caller reports it located.
 
 Kierki writes records (``--record``, ``simulate --records``), HTML reports (``--html``) and CSV
 files (``--csv``). It writes through a path only when the path is a regular file (or a symlink
@@ -52,6 +56,21 @@ def _writable_folder(folder: str, what: str, path: str) -> None:
         raise OutputError(f"{what} {path}: no such folder {folder}")
     if not os.access(folder, os.W_OK | os.X_OK):
         raise OutputError(f"{what} {path}: the folder {folder} is not writable")
+
+
+def read_problem(path: str) -> Optional[str]:
+    """Why kierki will not read ``path`` as a file (None: a regular file, symlinks followed)."""
+    if "\0" in path:
+        return "the path holds a NUL character"
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        return "a symlink to nothing (dangling)" if os.path.islink(path) else "no such file"
+    except (OSError, ValueError) as e:
+        return getattr(e, "strerror", None) or str(e)
+    if not stat.S_ISREG(st.st_mode):
+        return f"is {_kind(st.st_mode)}; kierki reads only regular files"
+    return None
 
 
 def check_file(path: str, what: str = "output") -> None:
@@ -123,4 +142,4 @@ def make_folder(path: str, what: str = "output folder") -> None:
     os.makedirs(path, exist_ok=True)
 
 
-__all__ = ["OutputError", "check_file", "check_folder", "make_folder", "write_atomic"]
+__all__ = ["OutputError", "read_problem", "check_file", "check_folder", "make_folder", "write_atomic"]
