@@ -47,6 +47,15 @@ def _usage(message: str) -> "typer.Exit":
     return typer.Exit(EXIT_USAGE)
 
 
+def _bounded(**values) -> None:
+    """Numeric options within their documented bounds (``limits.py``), else a usage error."""
+    from .limits import first_problem
+
+    problem = first_problem(**values)
+    if problem is not None:
+        raise _usage(problem)
+
+
 def _version(value: bool) -> None:
     if value:
         print(f"kierki {version()}")
@@ -136,11 +145,10 @@ def run(
     """Play one whole match and print every deal's scores and the totals."""
     import secrets
 
+    _bounded(seed=seed)
     rs = _load_ruleset(ruleset)
     if seed is None:
         seed = secrets.randbelow(2**31)
-    if seed < 0:
-        raise _usage("--seed must be 0 or more")
     names = _player_names(players, rs.players)
     if think is not None:
         names = [f"search:{think}" if x == "search" else x for x in names]
@@ -527,10 +535,7 @@ def _simulation_plan(rulesets: list, players: str, seed: int, games: int, worker
     names = _player_names(players, n)
     _bots_only(names)
     _players(",".join(names), n)
-    if games < 1 or workers < 1:
-        raise _usage("--games and --workers must be at least 1")
-    if seed < 0:
-        raise _usage("--seed must be 0 or more")
+    _bounded(games=games, workers=workers, seed=seed)
     if backend == Backend.dask and not address:
         raise _usage("--backend dask needs --address HOST:PORT")
     if html:
@@ -643,9 +648,8 @@ def ladder(
     """Measure player strength: duplicate matches, seats rotated, 95% intervals."""
     from .ladder import report
 
+    _bounded(seeds=seeds, first_seed=first_seed)
     rs = _load_ruleset(ruleset)
-    if seeds < 1:
-        raise _usage("--seeds must be at least 1")
     duels = [_pair(pair) for pair in pairs.split(",")]
     for a, b in duels:
         _bots_only([a, b])
@@ -708,8 +712,7 @@ def serve(
 def _serve_command(ruleset, deals, port, host, seats, seed, save, resume, timeout, deal_types) -> int:
     from .net.commands import serve as do_serve
 
-    if not 0 <= port <= 65535 or timeout <= 0:
-        raise _usage("--port must be 0..65535 and --timeout positive")
+    _bounded(port=port, timeout=timeout, seed=seed)
     _check_output(save, "--save")
     return do_serve(_load_ruleset(ruleset), deals, host, port, seats, seed, save, resume, timeout, deal_types)
 
@@ -740,8 +743,7 @@ def _join_command(host, port, seat, player, ruleset, seed, ipv4, ipv6, timeout, 
 
     if ipv4 and ipv6:
         raise _usage("-4 and -6 exclude each other")
-    if not 0 < port <= 65535 or timeout <= 0:
-        raise _usage("the port must be 1..65535 and --timeout positive")
+    _bounded(port_arg=port, timeout=timeout, retry=retry, seed=seed)
     from .shipped import shipped_ruleset
 
     path = ruleset or shipped_ruleset("games/sik.yaml")
@@ -780,9 +782,8 @@ def _web_command(port, host, db, rulesets, max_tables, idle, bot_delay, keep_day
     if problem:
         _err(f"kierki: error: {problem}")
         raise typer.Exit(EXIT_USAGE)
-    if not 0 <= port <= 65535 or max_tables < 1 or idle <= 0 or bot_delay < 0 or keep_days < 0 or creates <= 0:
-        raise _usage("--port must be 0..65535, --max-tables at least 1, --idle positive, --bot-delay 0 or more, "
-                     "--keep-days 0 or more, --creates-per-minute positive")
+    _bounded(port=port, max_tables=max_tables, idle=idle, bot_delay=bot_delay, keep_days=keep_days,
+             creates_per_minute=creates)
     for folder in rulesets:
         if not os.path.isdir(folder):
             raise _usage(f"no such folder: {folder}")

@@ -91,8 +91,8 @@ def check_folder(path: str, what: str = "output folder", names: Optional[str] = 
         _writable_folder(os.path.dirname(os.path.abspath(path)) or ".", what, path)
         return
     if not stat.S_ISDIR(st.st_mode):
-        raise OutputError(f"{what} {path}: is {_kind(st.st_mode) if not stat.S_ISREG(st.st_mode) else 'a file'}; "
-                          "it needs a folder")
+        raise OutputError(f"{what} needs a folder, and {path} is "
+                          f"{_kind(st.st_mode) if not stat.S_ISREG(st.st_mode) else 'a file'}")
     _writable_folder(path, what, path)
     if names is not None:
         pattern = re.compile(names)
