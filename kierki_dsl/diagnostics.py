@@ -23,10 +23,12 @@ QUOTE_LIMIT = 80
 
 def quoted(value, limit: int = QUOTE_LIMIT) -> str:
     """``repr`` of an input value for a message, cut to ``limit`` characters and saying how long it is."""
-    text = value if isinstance(value, str) else str(value)
-    if len(text) <= limit:
-        return repr(text)
-    return repr(text[:limit]) + f"... ({len(text)} characters)"
+    if not isinstance(value, str):
+        text = repr(value)
+        return text if len(text) <= limit else text[:limit] + f"... ({len(text)} characters)"
+    if len(value) <= limit:
+        return repr(value)
+    return repr(value[:limit]) + f"... ({len(value)} characters)"
 
 
 def did_you_mean(word: str, choices, otherwise: str = "") -> str:

@@ -49,7 +49,6 @@ OPTIONS: dict = {
     "--seed": Bound(0, MAX_SEED),
     "--first-seed": Bound(0, MAX_SEED),
     "--seeds": Bound(1, 100_000),
-    "--human": Bound(0, 7),
     "--port": Bound(0, 65_535),
     "port": Bound(1, 65_535),  # join's argument
     "--timeout": Bound(0.0, DAY, above=True),
@@ -60,6 +59,25 @@ OPTIONS: dict = {
     "--keep-days": Bound(0.0, 36_500.0),
     "--creates-per-minute": Bound(0.0, 10_000.0, above=True),
 }
+
+
+#: the commands that take each option (for the table in docs/limits.md)
+COMMANDS = {
+    "--games": "simulate, compare", "--workers": "simulate, compare", "--seed": "run, simulate, compare, serve, join",
+    "--first-seed": "ladder", "--seeds": "ladder",
+    "--port": "serve, web", "port": "join", "--timeout": "serve, join", "--retry": "join",
+    "--max-tables": "web", "--idle": "web", "--bot-delay": "web", "--keep-days": "web",
+    "--creates-per-minute": "web",
+}
+
+
+def markdown_table() -> str:
+    """The table of option bounds in docs/limits.md (the tests check that the page holds it)."""
+    rows = ["| option | commands | bounds |", "|---|---|---|"]
+    for option, b in OPTIONS.items():
+        low = f"more than {_num(b.low)}" if b.above else f"{_num(b.low)}"
+        rows.append(f"| `{option}` | {COMMANDS[option]} | {low} to {_num(b.high)} |")
+    return "\n".join(rows)
 
 
 def option_problem(option: str, value) -> Optional[str]:
@@ -80,4 +98,4 @@ def first_problem(**values) -> Optional[str]:
     return None
 
 
-__all__ = ["MAX_SEED", "OPTIONS", "Bound", "first_problem", "option_problem"]
+__all__ = ["MAX_SEED", "OPTIONS", "Bound", "first_problem", "markdown_table", "option_problem"]

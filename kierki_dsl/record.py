@@ -15,6 +15,7 @@ from typing import Optional
 import attrs
 
 from .cards import CardError, card_str, parse_card, popcount
+from .diagnostics import quoted
 from .interpreter.actions import IllegalAction, call, parse_action, parse_bet
 from .interpreter.phases import Phase
 from .paths import write_atomic  # noqa: F401  (records are written through the one output module)
@@ -162,7 +163,7 @@ def read_record(path: str) -> dict:
         raise RecordError(f"{path}:1: error: a record is a JSON object with 'format' and 'deals'")
     if obj.get("format") != FORMAT:
         raise RecordError(f"{path}:{line_of(lines, ('format',))}: error: unknown record format "
-                          f"{obj.get('format')!r} (expected {FORMAT!r})")
+                          f"{quoted(obj.get('format'))} (expected {FORMAT!r})")
     problem = check(obj, _record_schema())
     if problem is not None:
         where, message = problem
@@ -226,7 +227,7 @@ def _replay_fixed(ruleset, deals: list, report: ReplayReport) -> ReplayReport:
         name = entry.get("contract") if isinstance(entry, dict) else None
         contract = ruleset.contracts.get(name) if isinstance(name, str) else None
         if not isinstance(contract, CompiledContract):
-            report.violations.append(Violation(k + 1, f"'contract' must name a contract of the ruleset, got {name!r}"))
+            report.violations.append(Violation(k + 1, f"'contract' must name a contract of the ruleset, got {quoted(name)}"))
             report.deals.append({"contract": None, "scores": None})
             continue
         scores, violation = _replay_deal(ruleset, contract, k, entry, None)
@@ -257,9 +258,9 @@ def _chosen(ruleset, slot, k: int, entry, chosen: dict):
     def pick(chooser: int, allowed: list) -> int:
         names = [c.name for c in slot.options]
         if named not in names:
-            raise MatchError(f"a declarer's-choice deal needs 'contract', one of {', '.join(names)}; got {named!r}")
+            raise MatchError(f"a declarer's-choice deal needs 'contract', one of {', '.join(names)}; got {quoted(named)}")
         if names.index(named) not in allowed:
-            raise MatchError(f"seat {chooser} already chose {named!r} in this match")
+            raise MatchError(f"seat {chooser} already chose {quoted(named)} in this match")
         return names.index(named)
 
     try:
@@ -267,7 +268,7 @@ def _chosen(ruleset, slot, k: int, entry, chosen: dict):
     except MatchError as e:
         return None, Violation(d, str(e))
     if isinstance(named, str) and named != contract.name:
-        return None, Violation(d, f"the record names contract {named!r}, but deal {d} of this ruleset plays {contract.name!r}")
+        return None, Violation(d, f"the record names contract {quoted(named)}, but deal {d} of this ruleset plays {contract.name!r}")
     return contract, None
 
 
@@ -278,7 +279,7 @@ def _replay_deal(ruleset, contract, k: int, entry, first_dealer: Optional[int], 
         return None, Violation(d, "a deal must be a JSON object")
     dealer = entry.get("dealer")
     if not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer < n:
-        return None, Violation(d, f"'dealer' must be a seat 0..{n - 1}, got {dealer!r}")
+        return None, Violation(d, f"'dealer' must be a seat 0..{n - 1}, got {quoted(dealer)}")
     if first_dealer is not None and dealer != ruleset.dealer_of(first_dealer, k):
         return None, Violation(d, f"dealer is seat {dealer} but the deal passes on in turn: expected seat {ruleset.dealer_of(first_dealer, k)}")
     dealt, problem = _hands(entry.get("hands"), ruleset)
@@ -322,7 +323,7 @@ def _replay_deal(ruleset, contract, k: int, entry, first_dealer: Optional[int], 
     trump = entry.get("trump")
     if contract.call is not None and state.is_terminal():  # ended before the call (an auction's seller declined)
         if trump is not None:
-            return None, Violation(d, f"'trump' is {trump!r} but the deal ended before any trump call")
+            return None, Violation(d, f"'trump' is {quoted(trump)} but the deal ended before any trump call")
     elif contract.call is not None:
         if trump is None:
             suit = -1
@@ -330,7 +331,7 @@ def _replay_deal(ruleset, contract, k: int, entry, first_dealer: Optional[int], 
             try:
                 suit = "SHDC".index(str(trump).upper())
             except ValueError:
-                return None, Violation(d, f"'trump' must be a suit letter S/H/D/C or null, got {trump!r}")
+                return None, Violation(d, f"'trump' must be a suit letter S/H/D/C or null, got {quoted(trump)}")
         try:
             state.apply_action(call(suit))
         except IllegalAction as e:
@@ -340,7 +341,7 @@ def _replay_deal(ruleset, contract, k: int, entry, first_dealer: Optional[int], 
         got = None if trump is None else str(trump).upper()
         want = None if expected < 0 else "SHDC"[expected]
         if got != want:
-            return None, Violation(d, f"'trump' is {trump!r} but this contract has {'no trumps' if want is None else want}")
+            return None, Violation(d, f"'trump' is {quoted(trump)} but this contract has {'no trumps' if want is None else want}")
     bets = entry.get("bets", [])
     if not isinstance(bets, list):
         return None, Violation(d, "'bets' must be a list such as [\"double:1\", \"done\"]")
