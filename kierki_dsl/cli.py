@@ -16,7 +16,7 @@ from typing import List, Optional
 
 import typer
 
-from .exits import EXIT_FINDINGS, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, failure_exit
+from .exits import EXIT_FINDINGS, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, failure_exit, interrupted_exit
 from .exits import stderr_line as _err
 
 app = typer.Typer(
@@ -151,6 +151,7 @@ def run(
         seed = secrets.randbelow(2**31)
     names = _player_names(players, rs.players)
     if think is not None:
+        _players(f"search:{think}", 1)  # checked even when no seat plays search (a usage error, not ignored)
         names = [f"search:{think}" if x == "search" else x for x in names]
     if human is not None:
         if not 0 <= human < rs.players:
@@ -832,6 +833,19 @@ def _click_exceptions():
     return ce
 
 
+def _show_cut(e) -> None:
+    """Click's usage message, with any value over 80 characters cut (a 5000-digit number is not echoed)."""
+    import io
+    import re
+
+    from .diagnostics import QUOTE_LIMIT
+
+    text = io.StringIO()
+    e.show(file=text)
+    sys.stderr.write(re.sub(r"[^\s']{%d,}" % (QUOTE_LIMIT + 1),
+                            lambda m: f"{m.group()[:QUOTE_LIMIT]}... ({len(m.group())} characters)", text.getvalue()))
+
+
 def main(argv: Optional[list] = None) -> int:
     """Run the typer application; turn every failure into a message and an exit code.
 
@@ -840,15 +854,15 @@ def main(argv: Optional[list] = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     try:
         rv = app(args=args, prog_name="kierki", standalone_mode=False)
-        return rv if isinstance(rv, int) else EXIT_OK
+        return interrupted_exit(rv) if isinstance(rv, int) else EXIT_OK
     except typer.Exit as e:
-        return e.exit_code
+        return interrupted_exit(e.exit_code)
     except (Exception, KeyboardInterrupt) as e:  # click usage errors and real bugs
         if isinstance(e, typer.Abort):
             e = KeyboardInterrupt()
         click_exception = getattr(_click_exceptions(), "ClickException", ())
         if isinstance(e, click_exception):
-            e.show()
+            _show_cut(e)
             return EXIT_USAGE
         return failure_exit(e, debug="--debug" in args)
 

@@ -33,8 +33,22 @@ def _the_kierki_command() -> bool:
     return name.startswith("kierki") or name == "__main__.py"
 
 
+def _unraisable(hook):
+    """``sys.unraisablehook`` for the command: a Ctrl-C that lands where Python cannot raise it
+    (a weakref callback inside an import lock) is sent again, to be raised where it can, instead
+    of a printed traceback and a match that goes on."""
+    def handle(info) -> None:
+        if isinstance(info.exc_value, KeyboardInterrupt):
+            os.kill(os.getpid(), signal.SIGINT)
+        else:
+            hook(info)
+
+    return handle
+
+
 if _the_kierki_command() and signal.getsignal(signal.SIGINT) is signal.default_int_handler:
     signal.signal(signal.SIGINT, _interrupted_at_start)  # until main's try is in place
+    sys.unraisablehook = _unraisable(sys.unraisablehook)
 
 from .exits import failure_exit  # noqa: E402
 

@@ -142,14 +142,21 @@ def read_record(path: str) -> dict:
     not UTF-8, not JSON, nested too deeply, another format, or not of the record's shape."""
     from .jsonshape import ShapeError, check, line_of, load
 
+    from .paths import read_problem
+
+    problem = read_problem(path)
+    if problem is not None:
+        raise RecordError(f"{path}: error: cannot read record: {problem}")
     try:
         size = os.path.getsize(path)
-    except OSError as e:
-        raise RecordError(f"{path}: error: cannot read record: {e.strerror}") from None
-    if size > MAX_RECORD_BYTES:
-        raise RecordError(f"{path}: error: record is {size} bytes (limit {MAX_RECORD_BYTES})")
-    with open(path, "rb") as f:
-        data = f.read()
+        if size > MAX_RECORD_BYTES:
+            raise RecordError(f"{path}: error: record is {size} bytes (limit {MAX_RECORD_BYTES})")
+        with open(path, "rb") as f:
+            data = f.read(MAX_RECORD_BYTES + 1)
+    except OSError as e:  # no permission, an I/O error (/proc/self/mem)
+        raise RecordError(f"{path}: error: cannot read record: {e.strerror or e}") from None
+    if len(data) > MAX_RECORD_BYTES:  # a file that grew, or reports no size (/proc)
+        raise RecordError(f"{path}: error: record is over {MAX_RECORD_BYTES} bytes")
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as e:
