@@ -73,6 +73,33 @@ def read_problem(path: str) -> Optional[str]:
     return None
 
 
+class ReadError(Exception):
+    """A file kierki will not or cannot read; ``size`` is its size when it is over the limit."""
+
+    def __init__(self, message: str, size: Optional[int] = None) -> None:
+        super().__init__(message)
+        self.size = size
+
+
+def read_limited(path: str, limit: int) -> bytes:
+    """The bytes of the regular file ``path``, refused (``ReadError``) when it is no regular file
+    (``read_problem``), cannot be read, or holds more than ``limit`` bytes (never all read then)."""
+    problem = read_problem(path)
+    if problem is not None:
+        raise ReadError(problem)
+    try:
+        size = os.path.getsize(path)
+        if size > limit:
+            raise ReadError(f"is {size} bytes (limit {limit})", size)
+        with open(path, "rb") as f:
+            data = f.read(limit + 1)
+    except OSError as e:  # no permission, an I/O error (/proc/self/mem)
+        raise ReadError(e.strerror or str(e)) from None
+    if len(data) > limit:  # a file that grew, or reports no size (/proc)
+        raise ReadError(f"is over {limit} bytes", len(data))
+    return data
+
+
 def check_file(path: str, what: str = "output") -> None:
     """Raise ``OutputError`` unless kierki may write a file at ``path`` (``what`` names the option)."""
     st = _stat(path, what)
@@ -142,4 +169,4 @@ def make_folder(path: str, what: str = "output folder") -> None:
     os.makedirs(path, exist_ok=True)
 
 
-__all__ = ["OutputError", "read_problem", "check_file", "check_folder", "make_folder", "write_atomic"]
+__all__ = ["OutputError", "ReadError", "read_limited", "read_problem", "check_file", "check_folder", "make_folder", "write_atomic"]

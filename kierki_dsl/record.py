@@ -9,7 +9,6 @@ The deal's position in the ruleset's schedule says which contract it is. Everyth
 from __future__ import annotations
 
 import json
-import os
 from typing import Optional
 
 import attrs
@@ -142,21 +141,13 @@ def read_record(path: str) -> dict:
     not UTF-8, not JSON, nested too deeply, another format, or not of the record's shape."""
     from .jsonshape import ShapeError, check, line_of, load
 
-    from .paths import read_problem
+    from .paths import ReadError, read_limited
 
-    problem = read_problem(path)
-    if problem is not None:
-        raise RecordError(f"{path}: error: cannot read record: {problem}")
     try:
-        size = os.path.getsize(path)
-        if size > MAX_RECORD_BYTES:
-            raise RecordError(f"{path}: error: record is {size} bytes (limit {MAX_RECORD_BYTES})")
-        with open(path, "rb") as f:
-            data = f.read(MAX_RECORD_BYTES + 1)
-    except OSError as e:  # no permission, an I/O error (/proc/self/mem)
-        raise RecordError(f"{path}: error: cannot read record: {e.strerror or e}") from None
-    if len(data) > MAX_RECORD_BYTES:  # a file that grew, or reports no size (/proc)
-        raise RecordError(f"{path}: error: record is over {MAX_RECORD_BYTES} bytes")
+        data = read_limited(path, MAX_RECORD_BYTES)
+    except ReadError as e:
+        raise RecordError(f"{path}: error: record is {e.size} bytes (limit {MAX_RECORD_BYTES})" if e.size is not None
+                          else f"{path}: error: cannot read record: {e}") from None
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as e:
