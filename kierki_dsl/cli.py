@@ -9,6 +9,7 @@ Heavy modules are imported inside the commands so that ``kierki --help`` stays f
 """
 from __future__ import annotations
 
+import io
 import ipaddress
 import os
 import sys
@@ -17,7 +18,7 @@ from typing import List, Optional
 
 import typer
 
-from .exits import EXIT_FINDINGS, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, failure_exit
+from .exits import EXIT_FINDINGS, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, failure_exit, interrupted_exit
 from .exits import stderr_line as _err
 
 app = typer.Typer(
@@ -46,6 +47,15 @@ class LintFormat(str, Enum):
 def _usage(message: str) -> "typer.Exit":
     _err(f"kierki: error: {message}")
     return typer.Exit(EXIT_USAGE)
+
+
+def _bounded(**values) -> None:
+    """Numeric options within their documented bounds (``limits.py``), else a usage error."""
+    from .limits import first_problem
+
+    problem = first_problem(**values)
+    if problem is not None:
+        raise _usage(problem)
 
 
 def _version(value: bool) -> None:
@@ -138,19 +148,21 @@ def run(
     """Play one whole match and print every deal's scores and the totals."""
     import secrets
 
+    _bounded(seed=seed)
     rs = _load_ruleset(ruleset)
     if seed is None:
         seed = secrets.randbelow(2**31)
-    if seed < 0:
-        raise _usage("--seed must be 0 or more")
     names = _player_names(players, rs.players)
     if think is not None:
+        _players(f"search:{think}", 1)  # checked even when no seat plays search (a usage error, not ignored)
         names = [f"search:{think}" if x == "search" else x for x in names]
     if human is not None:
         if not 0 <= human < rs.players:
             raise _usage(f"--human must be a seat 0..{rs.players - 1}")
         names[human] = "human"
     fixed = _fixed_deals(deals, rs, deal_types)
+    _check_output(record, "--record")
+    _check_output(save, "--save")
     writer = None
     if save:
         from .table.savefile import header
@@ -185,6 +197,7 @@ def resume(
 
     if not os.path.isfile(save):
         raise _usage(f"no such save file: {save}")
+    _check_output(record, "--record")
     try:
         opened = open_save(save)  # locked: one process plays a save file at a time
     except SaveError as e:
@@ -233,7 +246,7 @@ def _play(rs, seed: int, names: list, fmt, record, writer, saved: Optional[tuple
     ``saved``: ``(save file, saved actions)`` to replay first (``kierki resume``); ``fixed``: the
     fixed deals to play (``--deals``)."""
     from .players.base import PlayerQuit
-    from .record import match_record, write_atomic
+    from .record import match_record
     from .report import deal_lines, match_header, match_json, standings_text, title_width
     from .table import Session
 
@@ -267,7 +280,7 @@ def _play(rs, seed: int, names: list, fmt, record, writer, saved: Optional[tuple
     if text:
         shown = [f"{x} (you)" if x == "human" else x for x in names]
         print(match_header(rs, None if person else seed, first_dealer, shown), flush=True)
-    interrupted = False
+    interrupted = record_lost = False
     try:
         outcome = session.resume(saved[1], saved[0]) if saved is not None else None
         if outcome is None or outcome.ok:
@@ -282,7 +295,9 @@ def _play(rs, seed: int, names: list, fmt, record, writer, saved: Optional[tuple
         if record:  # an unfinished match with a person at the table keeps its seed (and the hands to come) to itself
             shown_seed = seed if session.finished or not person else None
             rec = _fixed_record(match_record(rs, shown_seed, first_dealer, results), fixed)
-            write_atomic(record, _json_dump(rec))
+            record_lost = not _keep_record(record, _json_dump(rec))
+    if record_lost:
+        raise typer.Exit(EXIT_FINDINGS)
     if interrupted:
         where = f"; the match is saved: kierki resume {writer.path}" if writer is not None else ""
         _err(f"kierki: interrupted{where}")
@@ -302,6 +317,33 @@ def _play(rs, seed: int, names: list, fmt, record, writer, saved: Optional[tuple
             print(f"seed {seed} (kierki run {rs.path} --seed {seed} plays these deals again)")
     else:
         print(match_json(rs, seed, first_dealer, results, warnings))
+
+
+def _check_output(path: Optional[str], option: str, folder: bool = False, names: Optional[str] = None) -> None:
+    """An output option's path must take what kierki writes (exit 2 before any work otherwise)."""
+    from .paths import OutputError, check_file, check_folder
+
+    if not path:
+        return
+    try:
+        check_folder(path, option, names) if folder else check_file(path, option)
+    except OutputError as e:
+        raise _usage(str(e))
+
+
+def _keep_record(path: str, text: str) -> bool:
+    """Write the record; False (and a message) when it cannot be written."""
+    from .paths import OutputError, write_atomic
+
+    try:
+        write_atomic(path, text, "--record")
+    except OutputError as e:
+        _err(f"kierki: error: the record is not written: {e}")
+        return False
+    except OSError as e:
+        _err(f"kierki: error: the record is not written: {path}: {e.strerror or e}")
+        return False
+    return True
 
 
 def _fixed_deals(path: Optional[str], rs, types: Optional[str] = None):
@@ -530,10 +572,7 @@ def _simulation_plan(rulesets: list, players: str, seed: int, games: int, worker
     names = _player_names(players, n)
     _bots_only(names)
     _players(",".join(names), n)
-    if games < 1 or workers < 1:
-        raise _usage("--games and --workers must be at least 1")
-    if seed < 0:
-        raise _usage("--seed must be 0 or more")
+    _bounded(games=games, workers=workers, seed=seed)
     if backend == Backend.dask and not address:
         raise _usage("--backend dask needs --address HOST:PORT")
     if html:
@@ -542,10 +581,12 @@ def _simulation_plan(rulesets: list, players: str, seed: int, games: int, worker
         missing = plots_missing()
         if missing:
             raise _usage(missing)
-        if not os.path.isdir(os.path.dirname(os.path.abspath(html))):
-            raise _usage(f"--html: no such folder for {html}")
-    if csv and os.path.exists(csv) and not os.path.isdir(csv):
-        raise _usage(f"--csv needs a folder, and {csv} is a file")
+    from .analysis.csvio import FILES
+    from .simrun import RECORD_FILES
+
+    _check_output(html, "--html")
+    _check_output(csv, "--csv", folder=True, names=FILES)
+    _check_output(records, "--records", folder=True, names=RECORD_FILES)
     refs = tuple((os.path.abspath(rs.path), rs.fingerprint) for rs in rulesets)
     from .simulate import adopt
 
@@ -574,11 +615,15 @@ def _bots_play(play):
 def _run_plan(plan) -> tuple:
     """Play the plan; a rule that fails while playing is a located message and exit 1."""
     from .simrun import run
+    from .paths import OutputError
 
     try:
         results, interrupted = _bots_play(lambda: run(plan))
     except typer.Exit:  # click's Exit is a RuntimeError too
         raise
+    except OutputError as e:  # something took the place of the --records folder meanwhile
+        _err(f"kierki: error: {e}")
+        raise typer.Exit(EXIT_FINDINGS)
     except RuntimeError as e:
         _err(f"kierki: error: {e}")
         raise typer.Exit(EXIT_USAGE)
@@ -599,8 +644,13 @@ def _print_summary(summary: dict, fmt, text) -> None:
 
 def _write_outputs(html, csv, plan, games: dict, rulesets: list, summary: dict) -> None:
     """The --csv folder and the --html report of simulate/compare (exit 1 if one cannot be written)."""
+    from .paths import OutputError
+
     try:
         _write_files(html, csv, plan, games, rulesets, summary)
+    except OutputError as e:
+        _err(f"kierki: error: {e}")
+        raise typer.Exit(EXIT_FINDINGS)
     except OSError as e:
         _err(f"kierki: error: cannot write {e.filename or 'the output'}: {e.strerror or e}")
         raise typer.Exit(EXIT_FINDINGS)
@@ -635,9 +685,8 @@ def ladder(
     """Measure player strength: duplicate matches, seats rotated, 95% intervals."""
     from .ladder import report
 
+    _bounded(seeds=seeds, first_seed=first_seed)
     rs = _load_ruleset(ruleset)
-    if seeds < 1:
-        raise _usage("--seeds must be at least 1")
     duels = [_pair(pair) for pair in pairs.split(",")]
     for a, b in duels:
         _bots_only([a, b])
@@ -702,8 +751,8 @@ def serve(
 def _serve_command(ruleset, deals, port, host, seats, seed, save, resume, timeout, deal_types, force) -> int:
     from .net.commands import serve as do_serve
 
-    if not 0 <= port <= 65535 or timeout <= 0:
-        raise _usage("--port must be 0..65535 and --timeout positive")
+    _bounded(port=port, timeout=timeout, seed=seed)
+    _check_output(save, "--save")
     return do_serve(_load_ruleset(ruleset), deals, host, port, seats, seed, save, resume, timeout, deal_types, force)
 
 
@@ -733,8 +782,7 @@ def _join_command(host, port, seat, player, ruleset, seed, ipv4, ipv6, timeout, 
 
     if ipv4 and ipv6:
         raise _usage("-4 and -6 exclude each other")
-    if not 0 < port <= 65535 or timeout <= 0:
-        raise _usage("the port must be 1..65535 and --timeout positive")
+    _bounded(port_arg=port, timeout=timeout, retry=retry, seed=seed)
     from .shipped import shipped_ruleset
 
     path = ruleset or shipped_ruleset("games/sik.yaml")
@@ -777,9 +825,8 @@ def _web_command(port, host, db, rulesets, max_tables, idle, bot_delay, keep_day
     if problem:
         _err(f"kierki: error: {problem}")
         raise typer.Exit(EXIT_USAGE)
-    if not 0 <= port <= 65535 or max_tables < 1 or idle <= 0 or bot_delay < 0 or keep_days < 0 or creates <= 0:
-        raise _usage("--port must be 0..65535, --max-tables at least 1, --idle positive, --bot-delay 0 or more, "
-                     "--keep-days 0 or more, --creates-per-minute positive")
+    _bounded(port=port, max_tables=max_tables, idle=idle, bot_delay=bot_delay, keep_days=keep_days,
+             creates_per_minute=creates)
     if limits["unopened_seconds"] <= 0 or limits["tables_per_address"] < 1:
         raise _usage("--unopened must be positive and --tables-per-address at least 1")
     for proxy in limits["proxies"]:
@@ -842,6 +889,18 @@ def _click_exceptions():
     return ce
 
 
+def _show_cut(e) -> None:
+    """Click's usage message, with any value over 80 characters cut (a 5000-digit number is not echoed)."""
+    import re
+
+    from .diagnostics import QUOTE_LIMIT
+
+    text = io.StringIO()
+    e.show(file=text)
+    sys.stderr.write(re.sub(r"[^\s']{%d,}" % (QUOTE_LIMIT + 1),
+                            lambda m: f"{m.group()[:QUOTE_LIMIT]}... ({len(m.group())} characters)", text.getvalue()))
+
+
 def main(argv: Optional[list] = None) -> int:
     """Run the typer application; turn every failure into a message and an exit code.
 
@@ -850,15 +909,15 @@ def main(argv: Optional[list] = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     try:
         rv = app(args=args, prog_name="kierki", standalone_mode=False)
-        return rv if isinstance(rv, int) else EXIT_OK
+        return interrupted_exit(rv) if isinstance(rv, int) else EXIT_OK
     except typer.Exit as e:
-        return e.exit_code
+        return interrupted_exit(e.exit_code)
     except (Exception, KeyboardInterrupt) as e:  # click usage errors and real bugs
         if isinstance(e, typer.Abort):
             e = KeyboardInterrupt()
         click_exception = getattr(_click_exceptions(), "ClickException", ())
         if isinstance(e, click_exception):
-            e.show()
+            _show_cut(e)
             return EXIT_USAGE
         return failure_exit(e, debug="--debug" in args)
 

@@ -84,6 +84,10 @@ _add("Y112", "nesting too deep", "Nesting deeper than 32 levels is refused befor
      _HEAD + "x: " + "[" * 40 + "]" * 40 + "\n", _OK, (3, 35))
 _add("Y113", "file too large", "A ruleset over 128 KiB is refused before it is parsed.",
      _HEAD + "#" + "x" * (130 * 1024) + "\n", _OK, None)
+_add("Y116", "not a regular file", "A ruleset (or the base it extends) is read only from a regular file: a "
+     "folder, a FIFO, a device, a socket, a dangling or looping symlink or an unreadable file is refused, never opened "
+     "(a FIFO would block the reader, a device never end).",
+     _HEAD.replace("kierki: 1\n", "kierki: 1\nextends: ..\n") + _OK[len(_HEAD):], _OK, (2, 10))
 _add("Y114", "YAML 1.1 surprise", "A plain `no`, `on`, `010` or `1:20` where a string is meant is read as a "
      "boolean or number by YAML 1.1 tools. Quote it.",
      _HEAD.replace("name: example", "name: no") + _OK[len(_HEAD):], _OK, (2, 7), severity="warning")

@@ -17,6 +17,20 @@ ERROR = "error"
 WARNING = "warning"
 
 
+#: how many characters of an input value a message quotes (a 20 MB value is never echoed whole)
+QUOTE_LIMIT = 80
+
+
+def quoted(value, limit: int = QUOTE_LIMIT) -> str:
+    """``repr`` of an input value for a message, cut to ``limit`` characters and saying how long it is."""
+    if not isinstance(value, str):
+        text = repr(value)
+        return text if len(text) <= limit else text[:limit] + f"... ({len(text)} characters)"
+    if len(value) <= limit:
+        return repr(value)
+    return repr(value[:limit]) + f"... ({len(value)} characters)"
+
+
 def did_you_mean(word: str, choices, otherwise: str = "") -> str:
     """A hint naming the closest of ``choices`` to a misspelt ``word``, else ``otherwise``."""
     import difflib  # only when there is a finding to explain

@@ -14,10 +14,43 @@ interrupted (``exits.py``).
 """
 from __future__ import annotations
 
+import os
+import signal
 import sys
 from typing import Optional
 
-from .exits import failure_exit
+
+def _interrupted_at_start(signum, frame) -> None:  # pragma: no cover (timing)
+    """Ctrl-C before ``main`` is running: the one line and exit 130, never a traceback."""
+    os.write(2, b"kierki: interrupted\n")
+    os._exit(130)
+
+
+def _the_kierki_command() -> bool:
+    """Whether this process is the ``kierki`` command (its console script or ``python -m kierki_dsl``),
+    not a program that imports kierki_dsl (whose Ctrl-C is its own)."""
+    name = os.path.basename(sys.argv[0]) if sys.argv else ""
+    return name.startswith("kierki") or name == "__main__.py"
+
+
+def _unraisable(hook):
+    """``sys.unraisablehook`` for the command: a Ctrl-C that lands where Python cannot raise it
+    (a weakref callback inside an import lock) is sent again, to be raised where it can, instead
+    of a printed traceback and a match that goes on."""
+    def handle(info) -> None:
+        if isinstance(info.exc_value, KeyboardInterrupt):
+            os.kill(os.getpid(), signal.SIGINT)
+        else:
+            hook(info)
+
+    return handle
+
+
+if _the_kierki_command() and signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+    signal.signal(signal.SIGINT, _interrupted_at_start)  # until main's try is in place
+    sys.unraisablehook = _unraisable(sys.unraisablehook)
+
+from .exits import failure_exit  # noqa: E402
 
 LINT_FORMATS = ("text", "json", "github", "sarif")
 
@@ -48,15 +81,17 @@ def plain_lint(args: list) -> Optional[tuple]:
 def main(argv: Optional[list] = None) -> int:
     """Run ``kierki`` with ``argv`` (default: the command line); return the exit code."""
     args = list(sys.argv[1:] if argv is None else argv)
-    lint = plain_lint(args)
-    if lint is None:
-        from .cli import main as run_app
-
-        return run_app(args)
-    paths, strict, fmt, quiet = lint
     try:
+        if signal.getsignal(signal.SIGINT) is _interrupted_at_start:
+            signal.signal(signal.SIGINT, signal.default_int_handler)  # from here Ctrl-C is a KeyboardInterrupt
+        lint = plain_lint(args)
+        if lint is None:
+            from .cli import main as run_app
+
+            return run_app(args)
+        paths, strict, fmt, quiet = lint
         from .lint import lint_paths
 
         return lint_paths(paths, strict=strict, fmt=fmt, out=sys.stdout, err=sys.stderr, quiet=quiet)
-    except (Exception, KeyboardInterrupt) as e:
-        return failure_exit(e, debug=False)
+    except (Exception, KeyboardInterrupt) as e:  # also while the command's modules are imported
+        return failure_exit(e, debug="--debug" in args)

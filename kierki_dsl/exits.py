@@ -25,6 +25,19 @@ def failure_exit(e: BaseException, debug: bool) -> int:
     return EXIT_INTERNAL
 
 
+_said = {"interrupted": False}
+
+
 def stderr_line(text: str) -> None:
     """Write one line to stderr."""
+    if text.startswith("kierki: interrupted"):
+        _said["interrupted"] = True
     sys.stderr.write(text.rstrip("\n") + "\n")
+
+
+def interrupted_exit(code: int) -> int:
+    """``code``; for 130 (a Ctrl-C that typer turned into an exit code on its own, e.g. while a
+    ruleset loads) the line ``kierki: interrupted`` is said first if no command said it."""
+    if code == EXIT_INTERRUPTED and not _said["interrupted"]:
+        stderr_line("kierki: interrupted")
+    return code

@@ -35,14 +35,25 @@ class ShapeError(Exception):
 
 
 # -- reading ---------------------------------------------------------------------------------
-_TOKEN = re.compile(r'\s*(?:("(?:[^"\\]|\\.)*")|([{}\[\],:])|(-?[0-9][0-9eE.+-]*|true|false|null))', re.S)
+#: a JSON string, matched possessively: no backtracking state per character (the plain
+#: ``"(?:[^"\\]|\\.)*"`` cost about 130 bytes of memory per character of a long string)
+_STRING = r'"[^"\\]*+(?:\\.[^"\\]*+)*+"'
+_TOKEN = re.compile(r'\s*+(?:(' + _STRING + r')|([{}\[\],:])|(-?[0-9][0-9eE.+-]*+|true|false|null))')
+#: what the depth check looks at: strings (skipped whole, even unterminated), brackets, newlines
+_STRUCTURE = re.compile(_STRING + r'|"[^\n]*|[\[\]{}\n]')
+#: the longest JSON text (one record, one line of a save file) ``load`` reads; the reading costs
+#: a few bytes per character, so the bound keeps memory and time small
+MAX_TEXT = 16 * 1024 * 1024
 
 
 def load(text: str, first_line: int = 1) -> tuple:
     """``(value, lines)``: the parsed JSON and the line of every value by its path.
 
     ``first_line`` is the line ``text`` starts on in its file (JSON lines). Raises
-    ``ShapeError`` for nesting beyond ``MAX_DEPTH`` and for text that is not JSON."""
+    ``ShapeError`` for text longer than ``MAX_TEXT``, nesting beyond ``MAX_DEPTH`` and text
+    that is not JSON."""
+    if len(text) > MAX_TEXT:
+        raise ShapeError(first_line, f"{len(text):_} characters long (at most {MAX_TEXT:_})")
     _check_depth(text, first_line)
     try:
         value = json.loads(text)
@@ -54,25 +65,20 @@ def load(text: str, first_line: int = 1) -> tuple:
 
 
 def _check_depth(text: str, first_line: int) -> None:
-    depth, line, in_string, escaped = 0, first_line, False, False
-    for ch in text:
-        if ch == "\n":
+    """Refuse nesting deeper than ``MAX_DEPTH`` (strings skipped whole by one regular expression)."""
+    depth, line = 0, first_line
+    for m in _STRUCTURE.finditer(text):
+        token = m.group()
+        if token == "\n":
             line += 1
-        if in_string:
-            if escaped:
-                escaped = False
-            elif ch == "\\":
-                escaped = True
-            elif ch == '"':
-                in_string = False
-        elif ch == '"':
-            in_string = True
-        elif ch in "[{":
+        elif token in ("[", "{"):
             depth += 1
             if depth > MAX_DEPTH:
                 raise ShapeError(line, f"JSON nests deeper than {MAX_DEPTH} levels")
-        elif ch in "]}":
+        elif token in ("]", "}"):
             depth -= 1
+        elif "\n" in token:  # a raw newline inside a string is not JSON; the parser says so
+            line += token.count("\n")
 
 
 def _lines(text: str, first_line: int) -> dict:
@@ -133,14 +139,17 @@ class Int:
 
 @frozen
 class Str:
-    """A string, optionally one of ``values``."""
+    """A string of at most ``max_chars`` characters, optionally one of ``values``."""
 
     values: tuple = ()
     name: str = "a string"
+    max_chars: int = 4096
 
     def problem(self, v) -> Optional[str]:
         if not isinstance(v, str):
             return f"must be {self.name}"
+        if len(v) > self.max_chars:
+            return f"is {len(v):_} characters long (at most {self.max_chars:_})"
         if self.values and v not in self.values:
             return f"must be {' or '.join(repr(x) for x in self.values)}"
         return None
@@ -240,8 +249,10 @@ def _label(path: tuple) -> str:
 
 
 def _shown(v) -> str:
-    text = json.dumps(v, ensure_ascii=False)
-    return text if len(text) <= 40 else text[:37] + "..."
+    """A value as a message quotes it: at most 40 characters (a long string is cut before it is
+    written out, so a 16 MB value costs nothing here)."""
+    text = json.dumps(v[:40] if isinstance(v, str) else v, ensure_ascii=False)
+    return text if len(text) <= 40 and not (isinstance(v, str) and len(v) > 40) else text[:37] + "..."
 
 
 __all__ = ["MAX_DEPTH", "ShapeError", "load", "line_of", "check", "Int", "Str", "Null", "List", "Obj", "OneOf"]

@@ -14,7 +14,11 @@ from .exits import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE
 
 
 def expand(paths: Iterable[str]) -> tuple[list[str], list[str]]:
-    """Files to lint (folders give every *.yaml/*.yml below, sorted) and missing paths."""
+    """Files to lint (folders give every *.yaml/*.yml below, sorted) and missing paths.
+
+    Whatever is named like a ruleset is linted, and what is not a regular file (a FIFO, a
+    device, a dangling or looping symlink) is reported by the reader as a Y116 finding, never
+    opened; symlinked folders are not followed (no loops)."""
     files, missing = [], []
     for p in paths:
         if os.path.isdir(p):
@@ -23,7 +27,7 @@ def expand(paths: Iterable[str]) -> tuple[list[str], list[str]]:
                 dirs.sort()
                 found.extend(os.path.join(root, n) for n in names if n.endswith((".yaml", ".yml")))
             files.extend(sorted(found))
-        elif os.path.isfile(p):
+        elif os.path.lexists(p):  # a file, or something that is not one: a located Y116 finding
             files.append(p)
         else:
             missing.append(p)

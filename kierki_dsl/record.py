@@ -8,16 +8,16 @@ The deal's position in the ruleset's schedule says which contract it is. Everyth
 """
 from __future__ import annotations
 
-import os
-import tempfile
 from typing import Optional
 
 import attrs
 
 from .cards import CardError, card_str, parse_card, popcount
+from .diagnostics import quoted
 from .interpreter import matchvalues
 from .interpreter.actions import IllegalAction, call, parse_action, parse_bet
 from .interpreter.phases import Phase
+from .paths import OUTPUT_MODE, ReadError, read_limited, write_atomic  # noqa: F401  (records are written through the one output module)
 from .values import define, frozen
 
 FORMAT = "kierki-record/1"
@@ -60,34 +60,6 @@ def match_record(ruleset, seed: Optional[int], first_dealer: int, results) -> di
         "deals": [deal_entry(r) for r in results],
         "totals": totals,
     }
-
-
-OUTPUT_MODE = 0o600  # an output holds matches (seeds, every hand): readable by its owner only
-
-
-def private_opener(path: str, flags: int) -> int:
-    """``open(path, "w", opener=private_opener)``: a file it creates is ``OUTPUT_MODE``."""
-    return os.open(path, flags, OUTPUT_MODE)
-
-
-def write_atomic(path: str, text: str) -> None:
-    """Write a file so that a crash leaves either the old or the new content, never half. The
-    file is ``OUTPUT_MODE`` (owner only), whatever the umask: chmod it to share it."""
-    directory = os.path.dirname(os.path.abspath(path)) or "."
-    fd, tmp = tempfile.mkstemp(prefix=".kierki-", suffix=".tmp", dir=directory)
-    try:
-        os.fchmod(fd, OUTPUT_MODE)
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
 
 
 class RecordError(Exception):
@@ -170,14 +142,12 @@ def read_record(path: str) -> dict:
     not UTF-8, not JSON, nested too deeply, another format, or not of the record's shape."""
     from .jsonshape import ShapeError, check, line_of, load
 
+
     try:
-        size = os.path.getsize(path)
-    except OSError as e:
-        raise RecordError(f"{path}: error: cannot read record: {e.strerror}") from None
-    if size > MAX_RECORD_BYTES:
-        raise RecordError(f"{path}: error: record is {size} bytes (limit {MAX_RECORD_BYTES})")
-    with open(path, "rb") as f:
-        data = f.read()
+        data = read_limited(path, MAX_RECORD_BYTES)
+    except ReadError as e:
+        raise RecordError(f"{path}: error: record is {e.size} bytes (limit {MAX_RECORD_BYTES})" if e.size is not None
+                          else f"{path}: error: cannot read record: {e}") from None
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as e:
@@ -191,7 +161,7 @@ def read_record(path: str) -> dict:
         raise RecordError(f"{path}:1: error: a record is a JSON object with 'format' and 'deals'")
     if obj.get("format") != FORMAT:
         raise RecordError(f"{path}:{line_of(lines, ('format',))}: error: unknown record format "
-                          f"{obj.get('format')!r} (expected {FORMAT!r})")
+                          f"{quoted(obj.get('format'))} (expected {FORMAT!r})")
     problem = check(obj, _record_schema())
     if problem is not None:
         where, message = problem
@@ -257,7 +227,7 @@ def _replay_fixed(ruleset, deals: list, report: ReplayReport) -> ReplayReport:
         name = entry.get("contract") if isinstance(entry, dict) else None
         contract = ruleset.contracts.get(name) if isinstance(name, str) else None
         if not isinstance(contract, CompiledContract):
-            report.violations.append(Violation(k + 1, f"'contract' must name a contract of the ruleset, got {name!r}"))
+            report.violations.append(Violation(k + 1, f"'contract' must name a contract of the ruleset, got {quoted(name)}"))
             report.deals.append({"contract": None, "scores": None})
             continue
         matchvalues.note(memory, totals, k)
@@ -289,9 +259,9 @@ def _chosen(ruleset, slot, k: int, entry, chosen: dict):
     def pick(chooser: int, allowed: list) -> int:
         names = [c.name for c in slot.options]
         if named not in names:
-            raise MatchError(f"a declarer's-choice deal needs 'contract', one of {', '.join(names)}; got {named!r}")
+            raise MatchError(f"a declarer's-choice deal needs 'contract', one of {', '.join(names)}; got {quoted(named)}")
         if names.index(named) not in allowed:
-            raise MatchError(f"seat {chooser} already chose {named!r} in this match")
+            raise MatchError(f"seat {chooser} already chose {quoted(named)} in this match")
         return names.index(named)
 
     try:
@@ -299,7 +269,7 @@ def _chosen(ruleset, slot, k: int, entry, chosen: dict):
     except MatchError as e:
         return None, Violation(d, str(e))
     if isinstance(named, str) and named != contract.name:
-        return None, Violation(d, f"the record names contract {named!r}, but deal {d} of this ruleset plays {contract.name!r}")
+        return None, Violation(d, f"the record names contract {quoted(named)}, but deal {d} of this ruleset plays {contract.name!r}")
     return contract, None
 
 
@@ -310,7 +280,7 @@ def _replay_deal(ruleset, contract, k: int, entry, first_dealer: Optional[int], 
         return None, Violation(d, "a deal must be a JSON object")
     dealer = entry.get("dealer")
     if not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer < n:
-        return None, Violation(d, f"'dealer' must be a seat 0..{n - 1}, got {dealer!r}")
+        return None, Violation(d, f"'dealer' must be a seat 0..{n - 1}, got {quoted(dealer)}")
     if first_dealer is not None and dealer != ruleset.dealer_of(first_dealer, k):
         return None, Violation(d, f"dealer is seat {dealer} but the deal passes on in turn: expected seat {ruleset.dealer_of(first_dealer, k)}")
     dealt, problem = _hands(entry.get("hands"), ruleset)
@@ -354,7 +324,7 @@ def _replay_deal(ruleset, contract, k: int, entry, first_dealer: Optional[int], 
     trump = entry.get("trump")
     if contract.call is not None and state.is_terminal():  # ended before the call (an auction's seller declined)
         if trump is not None:
-            return None, Violation(d, f"'trump' is {trump!r} but the deal ended before any trump call")
+            return None, Violation(d, f"'trump' is {quoted(trump)} but the deal ended before any trump call")
     elif contract.call is not None:
         if trump is None:
             suit = -1
@@ -362,7 +332,7 @@ def _replay_deal(ruleset, contract, k: int, entry, first_dealer: Optional[int], 
             try:
                 suit = "SHDC".index(str(trump).upper())
             except ValueError:
-                return None, Violation(d, f"'trump' must be a suit letter S/H/D/C or null, got {trump!r}")
+                return None, Violation(d, f"'trump' must be a suit letter S/H/D/C or null, got {quoted(trump)}")
         try:
             state.apply_action(call(suit))
         except IllegalAction as e:
@@ -372,7 +342,7 @@ def _replay_deal(ruleset, contract, k: int, entry, first_dealer: Optional[int], 
         got = None if trump is None else str(trump).upper()
         want = None if expected < 0 else "SHDC"[expected]
         if got != want:
-            return None, Violation(d, f"'trump' is {trump!r} but this contract has {'no trumps' if want is None else want}")
+            return None, Violation(d, f"'trump' is {quoted(trump)} but this contract has {'no trumps' if want is None else want}")
     bets = entry.get("bets", [])
     if not isinstance(bets, list):
         return None, Violation(d, "'bets' must be a list such as [\"double:1\", \"done\"]")

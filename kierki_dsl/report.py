@@ -118,11 +118,20 @@ def render_diagnostics(diags: Iterable[Diagnostic]) -> str:
     out = []
     for d in diags:
         if d.path not in sources:
-            try:
-                with open(d.path, "rb") as f:
-                    raw = f.read(1024 * 1024)
-                sources[d.path] = raw.decode("utf-8", "replace").lstrip("\ufeff")
-            except OSError:
-                sources[d.path] = None
+            sources[d.path] = _source(d.path) if d.pos is not None else None
         out.append(render(d, sources[d.path]))
     return "\n".join(out)
+
+
+def _source(path: str):
+    """The text of a regular file (to quote a finding's line), or None: a FIFO is never opened."""
+    from .paths import read_problem
+
+    if read_problem(path) is not None:
+        return None
+    try:
+        with open(path, "rb") as f:
+            raw = f.read(1024 * 1024)
+        return raw.decode("utf-8", "replace").lstrip("\ufeff")
+    except OSError:
+        return None

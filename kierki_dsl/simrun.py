@@ -50,14 +50,18 @@ def _progress(total: int) -> Callable:
     return tick
 
 
+#: the files ``simulate --records`` writes in its folder
+RECORD_FILES = r"match-\d+\.json"
+
+
 def _keep_records(folder: str) -> Callable:
-    from .record import write_atomic
+    from .paths import make_folder, write_atomic
 
     def keep(batch) -> None:
-        os.makedirs(folder, exist_ok=True)
+        make_folder(folder, "--records")
         for (g,) in batch:
             text = json.dumps(g.record, indent=1, ensure_ascii=False) + "\n"
-            write_atomic(os.path.join(folder, f"match-{g.index:06d}.json"), text)
+            write_atomic(os.path.join(folder, f"match-{g.index:06d}.json"), text, "--records")
 
     return keep
 

@@ -266,3 +266,366 @@ def test_unary_chains_reach_no_recursion_limit_through_any_field():
         for op in ("-", "not "):
             findings = lint_bytes(_ruleset(field, op * (480 // len(op)) + "1"))  # under the length limit
             assert any(d.code == "E303" for d in findings), (field, op)
+
+
+# == issue 28: paths and file types, integer extremes, option extremes, concurrent writers,
+# == signals at start-up. Each generated case must end in a message and a documented exit
+# == code (or a coded finding), never a traceback, a hang or a replaced special file.
+import signal  # noqa: E402
+import stat  # noqa: E402
+import subprocess  # noqa: E402
+import sys  # noqa: E402
+
+import pytest  # noqa: E402
+
+from conftest import RULESETS, kierki_command, poll_until, run_cli  # noqa: E402
+
+HEARTS = str(RULESETS / "games" / "hearts.yaml")
+PATH_KINDS = ["regular", "new", "fifo", "folder", "to-fifo", "to-folder", "to-regular", "dangling", "loop",
+              "missing-folder", "nul", "file-as-folder"]
+
+
+def _make(tmp: str, kind: str, name: str) -> str:
+    """A path of ``kind`` named ``name`` in the folder ``tmp`` (never a real device)."""
+    path = os.path.join(tmp, name)
+    if kind == "regular":
+        with open(path, "w") as f:
+            f.write("kept\n")
+    elif kind == "fifo":
+        os.mkfifo(path)
+    elif kind == "folder":
+        os.mkdir(path)
+    elif kind in ("to-fifo", "to-folder", "to-regular"):
+        target = _make(tmp, kind[3:].replace("regular", "regular"), name + ".target")
+        os.symlink(target, path)
+    elif kind == "dangling":
+        os.symlink(os.path.join(tmp, name + ".nothing"), path)
+    elif kind == "loop":
+        os.symlink(path, path)
+    elif kind == "missing-folder":
+        path = os.path.join(tmp, name + ".no", "such", "x")
+    elif kind == "nul":
+        path = path + "\0x"
+    elif kind == "file-as-folder":
+        with open(path, "w") as f:
+            f.write("kept\n")
+        path = os.path.join(path, "x")
+    return path
+
+
+def _snapshot(tmp: str) -> dict:
+    """Every entry of ``tmp``: its type and (for regular files) its content."""
+    out = {}
+    for name in os.listdir(tmp):
+        p = os.path.join(tmp, name)
+        mode = os.lstat(p).st_mode
+        out[name] = (stat.S_IFMT(mode), open(p, "rb").read() if stat.S_ISREG(mode) else None)
+    return out
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(kind=st.sampled_from(PATH_KINDS), use=st.sampled_from(["write", "folder", "lint", "extends", "record"]))
+def test_generated_paths_of_every_file_type(kind, use):
+    """Writers refuse (OutputError) or write a regular file, and never replace a special file;
+    readers give a coded finding or a RecordError; nothing else escapes, nothing hangs."""
+    from kierki_dsl.paths import OutputError, check_folder, write_atomic
+    from kierki_dsl.record import RecordError, read_record
+
+    tmp = tempfile.mkdtemp(dir=_DIR)
+    path = _make(tmp, kind, "target.yaml")
+    before = _snapshot(tmp)
+    if use in ("write", "folder"):
+        try:
+            write_atomic(path, "new\n") if use == "write" else check_folder(path, "--records", r"match-\d+\.json")
+        except OutputError as e:
+            assert str(e)
+            assert _snapshot(tmp) == before  # refused: nothing changed, no temporary file left
+            return
+        assert kind in {"write": ("regular", "new", "to-regular"), "folder": ("new", "folder", "to-folder")}[use]
+        if use == "write":
+            assert open(path).read() == "new\n" and os.path.islink(path) == (kind == "to-regular")
+        return
+    if use == "record":
+        try:
+            read_record(path)
+        except RecordError as e:
+            assert str(e).startswith(path.split("\0")[0][:20])
+        return
+    if use == "extends":
+        variant = os.path.join(tmp, "variant.yaml")
+        with open(variant, "w") as f:
+            f.write("kierki: 1\nextends: " + json_string(os.path.relpath(path, tmp) if "\0" not in path else path) + "\n")
+        path = variant
+    try:
+        findings = lint_file(path)
+    except ValueError:  # a NUL in the path named on the command line: argv cannot hold one
+        assert use == "lint" and kind == "nul"
+        return
+    assert findings and all(d.code in CODES for d in findings), findings
+    if kind not in ("regular", "to-regular"):
+        assert findings[0].code in ("Y116", "R504"), findings
+
+
+def json_string(text: str) -> str:
+    import json
+
+    return json.dumps(text)
+
+
+# -- integer extremes: in rulesets, records and save files ----------------------------------------
+EXTREMES = [0, 1, -1, 2**31 - 1, 2**31, 2**53 + 1, 2**63 - 1, 2**63, -(2**63), -(2**63) - 1, 2**64, 10**18,
+            10**19, 10**30, 999999999999999999, -999999999999999999]
+extreme_ints = st.one_of(st.sampled_from(EXTREMES), st.integers(-(2**70), 2**70))
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])  # a deal is played
+@given(a=extreme_ints, b=extreme_ints, field=st.sampled_from(["per_trick", "points", "per_seat", "total"]))
+def test_integer_extremes_in_scores_lint_or_play(a, b, field):
+    """A score built from extreme integers is a coded finding, or a ruleset whose first deal
+    plays (or stops located): never another exception."""
+    score = {"per_trick": f"{{per_trick: {a}}}", "points": f"{{per_card: card.suit == hearts, points: {a}}}",
+             "per_seat": f"{{per_seat: \"{a} * tricks_taken + {b}\"}}", "total": f"{{per_trick: {b}}}"}[field]
+    total = f"    total: {a}\n" if field == "total" else ""
+    text = f"kierki: 1\nname: ints\nmatch: {{schedule: [c]}}\ncontracts:\n  c:\n{total}    score: [{score}]\n"
+    findings = lint_bytes(text.encode())
+    if not any(d.severity == "error" for d in findings):
+        _play_first_deal(os.path.join(_DIR, "f.yaml"))
+
+
+@pytest.fixture(scope="module")
+def hearts_record(tmp_path_factory) -> dict:
+    """A whole Hearts match's record (made once)."""
+    import json
+
+    path = tmp_path_factory.mktemp("record") / "r.json"
+    rc, out, err, _ = run_cli("run", HEARTS, "--players", "random", "--seed", "3", "--record", str(path))
+    assert rc == 0, err
+    return json.loads(path.read_text())
+
+
+@settings(max_examples=40, deadline=5000, suppress_health_check=[HealthCheck.too_slow])
+@given(field=st.sampled_from(["dealer", "first_dealer", "players", "caller", "scores", "totals", "seed"]),
+       value=st.one_of(extreme_ints, st.just("1e400"), st.just("9" * 5000)))
+def test_integer_extremes_in_records(hearts_record, field, value):
+    """Extreme integers anywhere in a record: a located RecordError or a replay report."""
+    import copy
+    import json
+
+    from kierki_dsl.record import RecordError, read_record, replay
+    from kierki_dsl.ruleset.model import Ruleset
+
+    rec = copy.deepcopy(hearts_record)
+    if field in ("dealer", "caller", "scores"):
+        rec["deals"][0][field] = [value] * 4 if field == "scores" else value
+    else:
+        rec[field] = [value] * 4 if field == "totals" else value
+    text = json.dumps(rec).replace('"1e400"', "1e400").replace('"' + "9" * 5000 + '"', "9" * 5000)
+    path = os.path.join(_DIR, "r.json")
+    with open(path, "w") as f:
+        f.write(text)
+    try:
+        report = replay(Ruleset.load(HEARTS), read_record(path))
+    except RecordError as e:
+        assert str(e).startswith(path)
+        return
+    assert report.deals or report.violations
+
+
+# -- option extremes -------------------------------------------------------------------------------
+NUMBERS = ["-1", "0", "1", "2", "65535", "65536", "256", "257", "1000000", "1000001", str(2**63 - 1), str(2**63),
+           str(2**64), "9" * 30, "-" + "9" * 30, "nan", "inf", "-inf", "1e308", "1e-320", "-0.0", "0x10", "1_000",
+           " 5", "", "9" * 5000]
+OPTION_USES = [
+    ("simulate", HEARTS, "--games"), ("simulate", HEARTS, "--workers"), ("simulate", HEARTS, "--seed"),
+    ("compare", HEARTS, HEARTS, "--games"), ("run", HEARTS, "--seed"), ("run", HEARTS, "--human"),
+    ("ladder", HEARTS, "--seeds"), ("ladder", HEARTS, "--first-seed"), ("serve", HEARTS, "--port"),
+    ("serve", HEARTS, "--timeout"), ("join", "localhost", "PORT", "--seat", "N"),
+    ("join", "localhost", "5", "--seat", "N", "--timeout"), ("join", "localhost", "5", "--seat", "N", "--retry"),
+    ("web", "--port"), ("web", "--max-tables"), ("web", "--idle"), ("web", "--bot-delay"), ("web", "--keep-days"),
+    ("web", "--creates-per-minute"), ("run", HEARTS, "--think"), ("run", HEARTS, "--players"),
+]
+
+
+def _within(option: str, text: str) -> bool:
+    """Whether ``text`` is a number the option takes (then the command would do real work)."""
+    from kierki_dsl.limits import OPTIONS
+
+    try:
+        value = int(text)  # exactly, as the command reads it (a float rounds 2**63 - 1 up)
+    except ValueError:
+        try:
+            value = float(text)
+        except ValueError:
+            return False
+    bound = OPTIONS.get(option)
+    return bound is not None and bound.problem(option, value) is None
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+                                                                  HealthCheck.function_scoped_fixture])
+@given(use=st.sampled_from(OPTION_USES), value=st.sampled_from(NUMBERS))
+def test_option_extremes_are_usage_errors_before_any_work(cli, use, value):
+    from hypothesis import assume
+
+    option = use[-1] if use[-1].startswith("--") else "port"
+    if option in ("--players", "--think"):  # a search player's setting: a count 1..100_000 would play
+        assume(value.strip() and (not value.strip().isdigit() or not 1 <= int(value) <= 100_000))  # "": the default
+        value = f"search:{value}" if option == "--players" else value
+    elif option == "--human":  # a seat would wait for a person at the prompt
+        assume(value.strip() not in ("0", "1", "2", "3", "-0.0"))
+    else:
+        assume(not _within(option, value))
+    args = [value if a == "PORT" else a for a in use] + ([] if "PORT" in use else [value])
+    code, out, err = cli(*args)
+    assert code == 2, (args[-2:], code, err[-300:])
+    assert "Traceback" not in err and "internal error" not in err
+    assert len(err) < 600  # a 5000-digit value is not echoed whole
+
+
+# -- concurrent writers ------------------------------------------------------------------------
+def test_two_commands_writing_the_same_record_leave_one_whole_record(tmp_path):
+    """Two matches with different seeds write one --record at the same moment: the file is
+    one whole record (the last writer's), no temporary file is left."""
+    import json
+
+    path = tmp_path / "r.json"
+    procs = [subprocess.Popen(kierki_command() + ["run", HEARTS, "--players", "random", "--seed", str(seed),
+                                                 "--record", str(path), "--format", "json"],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
+             for seed in (1, 2)]
+    try:
+        errs = [p.communicate(timeout=120)[1].decode() for p in procs]
+    finally:
+        for p in procs:
+            if p.poll() is None:
+                os.killpg(p.pid, signal.SIGKILL)
+                p.wait()
+    assert [p.returncode for p in procs] == [0, 0], errs
+    rec = json.loads(path.read_text())
+    assert rec["seed"] in (1, 2) and rec["deals"]
+    assert [p.name for p in tmp_path.iterdir()] == ["r.json"]
+
+
+@settings(max_examples=40, deadline=None)
+@given(writers=st.integers(2, 6), size=st.integers(0, 300_000))
+def test_concurrent_atomic_writers_leave_one_whole_file(writers, size):
+    import threading
+
+    from kierki_dsl.paths import write_atomic
+
+    tmp = tempfile.mkdtemp(dir=_DIR)
+    path = os.path.join(tmp, "out.json")
+    texts = [f"{k}:" + "x" * size for k in range(writers)]
+    threads = [threading.Thread(target=write_atomic, args=(path, t)) for t in texts]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert open(path).read() in texts and os.listdir(tmp) == ["out.json"]
+
+
+# -- signals at start-up -----------------------------------------------------------------------
+def _maps(pid: int) -> str:
+    try:
+        with open(f"/proc/{pid}/maps") as f:
+            return f.read()
+    except OSError:
+        return ""
+
+
+def _interrupt_when(args: list, ready, stdout=subprocess.DEVNULL) -> tuple:
+    """Start ``kierki ARGS``, poll until ``ready(pid)``, send SIGINT; (exit code, stderr)."""
+    p = subprocess.Popen(kierki_command() + args, stdin=subprocess.DEVNULL, stdout=stdout,
+                         stderr=subprocess.PIPE, start_new_session=True)
+    try:
+        poll_until(lambda: ready(p.pid) or p.poll() is not None, timeout=60, what="the command's start-up")
+        p.send_signal(signal.SIGINT)
+        err = p.communicate(timeout=60)[1].decode("utf-8", "replace")
+    finally:
+        if p.poll() is None:
+            os.killpg(p.pid, signal.SIGKILL)
+        p.wait()
+        p.stderr.close()
+    return p.returncode, err
+
+
+SLOW_MATCH = ["run", HEARTS, "--players", "search:0.05s", "--seed", "1"]  # minutes: never over before the signal
+
+
+def test_ctrl_c_while_the_ruleset_loads_is_exit_130_without_a_traceback():
+    """SIGINT as soon as the command has loaded the YAML reader (it is reading the ruleset)."""
+    code, err = _interrupt_when(SLOW_MATCH, lambda pid: "yaml/_yaml" in _maps(pid))
+    assert code == 130, err
+    assert "Traceback" not in err and err.strip().endswith("interrupted"), err
+
+
+def test_ctrl_c_as_the_match_begins_is_exit_130_without_a_traceback(tmp_path):
+    """SIGINT as soon as the match's header is printed."""
+    out = tmp_path / "out.txt"
+    with open(out, "wb") as f:
+        code, err = _interrupt_when(SLOW_MATCH, lambda pid: out.stat().st_size > 0, stdout=f)
+    assert code == 130, err
+    assert "Traceback" not in err and err.strip().endswith("interrupted"), err
+
+
+_EARLY = """import os, signal, sys
+sys.argv = ["kierki", "run", {ruleset!r}, "--players", "random"]
+import kierki_dsl.entry as entry
+{hook}
+sys.exit(entry.main())
+"""
+_DURING_IMPORT = """import importlib.abc
+class Interrupt(importlib.abc.MetaPathFinder):
+    def find_spec(self, name, path, target=None):
+        if name == "kierki_dsl.cli":
+            os.kill(os.getpid(), signal.SIGINT)  # a real SIGINT while the command's modules load
+        return None
+sys.meta_path.insert(0, Interrupt())
+"""
+
+
+_IN_A_CALLBACK = """import weakref
+class Thing:
+    pass
+thing = Thing()
+def callback(_):
+    raise KeyboardInterrupt  # where Python cannot raise it: it used to print a traceback and go on
+keep = weakref.ref(thing, callback)
+del thing
+"""
+
+
+@pytest.mark.parametrize("hook", ["os.kill(os.getpid(), signal.SIGINT)", _DURING_IMPORT, _IN_A_CALLBACK],
+                         ids=["before-main", "importing-cli", "in-a-weakref-callback"])
+def test_ctrl_c_before_main_and_while_the_cli_is_imported(hook):
+    """The window the issue found: a real SIGINT after kierki's entry module loaded but before
+    ``main`` ran, one while ``main`` imports the CLI (it was outside the try), and a Ctrl-C that
+    lands in a callback (as one did inside an import lock's)."""
+    p = subprocess.run([sys.executable, "-c", _EARLY.format(ruleset=HEARTS, hook=hook)], capture_output=True,
+                       timeout=120, env={**os.environ, "PYTHONPATH": str(RULESETS.parent)})
+    err = p.stderr.decode()
+    assert p.returncode == 130, err
+    assert "Traceback" not in err and "kierki: interrupted" in err
+
+
+def _cpu_ticks(pid: int) -> int:
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        return int(fields[11]) + int(fields[12])
+    except (OSError, IndexError, ValueError):
+        return 0
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("ticks", range(0, 40, 2))
+def test_ctrl_c_at_every_moment_of_start_up(ticks):
+    """SIGINT once the command has used ``ticks`` CPU ticks (polled): exit 130 or a Python that
+    had not yet started; a traceback only from Python's own start-up (site, streams) or the
+    console script's import line, never from kierki's code."""
+    import re
+
+    code, err = _interrupt_when(["lint", HEARTS] if ticks % 4 else ["run", HEARTS, "--players", "random"],
+                                lambda pid: _cpu_ticks(pid) >= ticks)
+    assert code in (0, 130, -signal.SIGINT) or "Fatal Python error" in err, (code, err)
+    assert not re.search(r'File "[^"]*kierki_dsl/', err), err

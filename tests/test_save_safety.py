@@ -41,7 +41,7 @@ def test_run_save_refuses_to_replace_a_file_that_is_not_a_save(tmp_path):
     rc, _, err, _ = run_cli("run", SIK, "--seed", "3", "--players", "random", "--save", str(other))
     assert rc == 1 and "is not a kierki save file" in err and other.read_text("utf-8") == "my notes\n"
     rc, _, err, _ = run_cli("run", SIK, "--seed", "3", "--players", "random", "--save", str(tmp_path))
-    assert rc == 1 and f"{tmp_path}: error: cannot open the save file" in err and "Traceback" not in err
+    assert rc == 2 and f"--save {tmp_path}: is a folder" in err and "Traceback" not in err  # checked before play
 
 
 def test_a_save_with_actions_after_the_end_of_its_match_is_refused_located(tmp_path):

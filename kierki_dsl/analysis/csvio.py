@@ -9,6 +9,7 @@ GameResults (tested: a round trip gives equal values).
 from __future__ import annotations
 
 import csv
+import io
 import os
 
 from ..cards import SUITS
@@ -20,33 +21,47 @@ def _seat_cols(prefix: str, n: int) -> list:
 
 
 def write_csv(folder: str, games: dict, rulesets: list, plan) -> None:
-    """Write the three files for ``games`` (label -> GameResults) of ``rulesets`` (in label order);
-    a file created is its owner's only (``record.OUTPUT_MODE``)."""
-    from ..record import private_opener
+    """Write the three files for ``games`` (label -> GameResults) of ``rulesets`` (in label order)."""
+    from ..paths import make_folder, write_atomic
 
-    os.makedirs(folder, exist_ok=True)
+    make_folder(folder, "--csv")
     n = rulesets[0].players
-    with open(os.path.join(folder, "rulesets.csv"), "w", newline="", encoding="utf-8", opener=private_opener) as f:
-        w = csv.writer(f)
-        w.writerow(["label", "name", "path", "fingerprint", "players", "seed"])
-        for label, rs in zip(games, rulesets):
-            w.writerow([label, rs.name, rs.path, rs.fingerprint, rs.players, plan.seed])
-    with open(os.path.join(folder, "matches.csv"), "w", newline="", encoding="utf-8", opener=private_opener) as f:
-        w = csv.writer(f)
-        w.writerow(["label", "match", "seed", "first_dealer"] + _seat_cols("player_", n) + _seat_cols("total_", n))
-        for label, gs in games.items():
-            for g in gs:
-                w.writerow([label, g.index, g.seed, g.first_dealer, *g.names, *g.totals])
-    with open(os.path.join(folder, "deals.csv"), "w", newline="", encoding="utf-8", opener=private_opener) as f:
-        w = csv.writer(f)
-        w.writerow(["label", "match", "deal", "contract", "dealer", "first", "caller", "trump", "early", "blocked"]
-                   + _seat_cols("points_", n))
-        for label, gs in games.items():
-            for g in gs:
-                for k, r in enumerate(g.deals):
-                    trump = SUITS[r.trump] if r.trump >= 0 else ""
-                    w.writerow([label, g.index, k + 1, r.contract, r.dealer, r.first, r.caller, trump, int(r.early),
-                                int(r.blocked), *r.scores])
+    for name, rows in (("rulesets.csv", _ruleset_rows(games, rulesets, plan)), ("matches.csv", _match_rows(games, n)),
+                       ("deals.csv", _deal_rows(games, n))):
+        text = io.StringIO(newline="")
+        csv.writer(text).writerows(rows)
+        write_atomic(os.path.join(folder, name), text.getvalue(), "--csv")
+
+
+#: the files ``write_csv`` writes (checked before a run: none may be a FIFO, a device or a folder)
+FILES = r"(rulesets|matches|deals)\.csv"
+
+
+def _ruleset_rows(games: dict, rulesets: list, plan) -> list:
+    rows: list = [["label", "name", "path", "fingerprint", "players", "seed"]]
+    for label, rs in zip(games, rulesets):
+        rows.append([label, rs.name, rs.path, rs.fingerprint, rs.players, plan.seed])
+    return rows
+
+
+def _match_rows(games: dict, n: int) -> list:
+    rows: list = [["label", "match", "seed", "first_dealer"] + _seat_cols("player_", n) + _seat_cols("total_", n)]
+    for label, gs in games.items():
+        for g in gs:
+            rows.append([label, g.index, g.seed, g.first_dealer, *g.names, *g.totals])
+    return rows
+
+
+def _deal_rows(games: dict, n: int) -> list:
+    rows: list = [["label", "match", "deal", "contract", "dealer", "first", "caller", "trump", "early", "blocked"]
+                  + _seat_cols("points_", n)]
+    for label, gs in games.items():
+        for g in gs:
+            for k, r in enumerate(g.deals):
+                trump = SUITS[r.trump] if r.trump >= 0 else ""
+                rows.append([label, g.index, k + 1, r.contract, r.dealer, r.first, r.caller, trump, int(r.early),
+                             int(r.blocked), *r.scores])
+    return rows
 
 
 def read_csv(folder: str) -> dict:

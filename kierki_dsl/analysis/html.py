@@ -172,9 +172,9 @@ def render(games: dict, rulesets: list, summary: dict) -> str:
 
 def write_html(path: str, games: dict, rulesets: list, summary: dict) -> None:
     """Write the page atomically."""
-    from ..record import write_atomic
+    from ..paths import write_atomic
 
-    write_atomic(path, render(games, rulesets, summary))
+    write_atomic(path, render(games, rulesets, summary), "--html")
 
 
 __all__ = ["plots_missing", "render", "write_html"]

@@ -224,14 +224,17 @@ def _children(node: ast.Node) -> tuple:
 
 
 def _check_depth(tree: ast.Node) -> None:
-    """Refuse a tree deeper than ``MAX_TREE_DEPTH`` (walked without recursion)."""
-    stack = [(tree, 1)]
+    """Refuse a tree deeper than ``MAX_TREE_DEPTH`` (walked without recursion), located where
+    the run of nested operators of one kind that crosses the limit starts (the first of 70
+    unary minus signs, not the 65th)."""
+    stack = [(tree, 1, tree.start)]
     while stack:
-        node, depth = stack.pop()
+        node, depth, run_start = stack.pop()
         if depth > MAX_TREE_DEPTH:
-            raise ExprError(node.start, "E303", f"expression nests deeper than {MAX_TREE_DEPTH} operators "
+            raise ExprError(run_start, "E303", f"expression nests deeper than {MAX_TREE_DEPTH} operators "
                             "(e.g. a long chain of '-' or 'not')", "split it, or use brackets and fewer operators")
-        stack.extend((child, depth + 1) for child in _children(node))
+        stack.extend((child, depth + 1, run_start if type(child) is type(node) else child.start)
+                     for child in _children(node))
 
 
 def syntax_error(text: str, e: Exception) -> ExprError:

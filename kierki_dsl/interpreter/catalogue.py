@@ -92,7 +92,7 @@ class Contract:
         total = computed.get(self.name)
         return None if total is None else count * total
 
-    def check_count(self, count: int, players: int, bctx) -> None:
+    def check_count(self, count: int, players: int, bctx, most_by_dealer: int = 0) -> None:
         """Findings about how often the schedule plays this slot: none for a contract."""
 
     offered: tuple = ()  # the contracts a slot offers to choose from: none for a contract

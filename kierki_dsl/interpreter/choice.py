@@ -84,8 +84,9 @@ class Choice:
             return None
         return once * sum(opts)
 
-    def check_count(self, count: int, players: int, bctx) -> None:
-        """M613: more deals of this slot than its choosers may fill, each option once."""
+    def check_count(self, count: int, players: int, bctx, most_by_dealer: int = 0) -> None:
+        """M613: more deals of this slot than its choosers may fill, each option once; with the
+        dealer choosing, more of them dealt by one seat (``most_by_dealer``) than it has options."""
         if self.once_in_match:
             if count > len(self.options):
                 bctx.error(("match", "schedule"), "M613",
@@ -94,6 +95,11 @@ class Choice:
             bctx.error(("match", "schedule"), "M613",
                        f"{count} declarer's-choice deals but {players} choosers × {len(self.options)} contracts, each once, "
                        f"allow only {players * len(self.options)}")
+        elif self.once_each and self.by_text == "dealer" and most_by_dealer > len(self.options):
+            bctx.error(("match", "schedule"), "M613",
+                       f"a dealer deals {most_by_dealer} declarer's-choice deals but has {len(self.options)} contracts "
+                       "to choose from, each once: he would have none left", "make match.deals_per_dealer and the "
+                       "number of contracts agree")
 
     def allowed(self, chooser: int, chosen: dict) -> list[int]:
         """Indices of the options this chooser may still name."""

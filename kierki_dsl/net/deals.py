@@ -11,7 +11,6 @@ Every problem is reported as ``path:line: error: ...``.
 from __future__ import annotations
 
 import hashlib
-import os
 from typing import Optional
 
 from ..interpreter.match import FixedDeal
@@ -26,14 +25,13 @@ class DealsError(Exception):
 
 def read_deals(path: str, ruleset, types: Optional[dict] = None) -> list[FixedDeal]:
     """The deals of a match file, mapped onto ``ruleset``'s contracts (``types``: see ``deal_types``)."""
+    from ..paths import ReadError, read_limited
+
     try:
-        size = os.path.getsize(path)
-        if size > MAX_BYTES:
-            raise DealsError(f"{path}: error: the match file is {size} bytes (limit {MAX_BYTES})")
-        with open(path, "rb") as f:
-            data = f.read()
-    except OSError as e:
-        raise DealsError(f"{path}: error: cannot read the match file: {e.strerror}") from None
+        data = read_limited(path, MAX_BYTES)
+    except ReadError as e:
+        raise DealsError(f"{path}: error: the match file is {e.size} bytes (limit {MAX_BYTES})" if e.size is not None
+                         else f"{path}: error: cannot read the match file: {e}") from None
     return parse_deals(data, ruleset, path, types)
 
 

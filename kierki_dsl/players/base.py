@@ -77,14 +77,16 @@ class Player:
 def thinking_budget(name: str, setting: str, what: str, most: int) -> tuple:
     """``(count, seconds)`` from a thinking player's setting: a count (``search:64``) or a think
     time (``search:0.2s``, at most 60 s); ``(None, 0.0)`` for no setting; ``ValueError`` else."""
+    from ..diagnostics import quoted
+
     s = setting.strip().lower()
     if s.endswith("s") and s[:-1].replace(".", "", 1).isdigit():
         seconds = float(s[:-1])
         if not 0 < seconds <= 60:
             raise ValueError(f"{name}: think time must be between 0 and 60 seconds")
         return None, seconds
-    if s and (not s.isdigit() or not 1 <= int(s) <= most):
-        raise ValueError(f"{name}: expected {what} (e.g. {name}:64) or a time ({name}:0.2s), got {setting!r}")
+    if s and (not s.isdigit() or len(s) > len(str(most)) or not 1 <= int(s) <= most):
+        raise ValueError(f"{name}: expected {what} (e.g. {name}:64) or a time ({name}:0.2s), got {quoted(setting)}")
     return (int(s) if s else None), 0.0
 
 
@@ -144,6 +146,8 @@ def player_names() -> set:
 
 def make_player(spec: str) -> Player:
     """A player by name, with an optional setting after a colon (``search:0.2s``, ``search:64``)."""
+    from ..diagnostics import quoted
+
     name, _, setting = spec.partition(":")
     if name in LAZY_PLAYERS and name not in PLAYERS:
         import importlib
@@ -153,7 +157,7 @@ def make_player(spec: str) -> Player:
         load_plugins()
     cls = PLAYERS.get(name)
     if cls is None:
-        raise KeyError(f"unknown player {name!r} (known: {', '.join(sorted(PLAYERS))})")
+        raise KeyError(f"unknown player {quoted(name)} (known: {', '.join(sorted(PLAYERS))})")
     if setting:
         try:
             return cls(setting)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 from typing import Callable
 
-from ..diagnostics import Diagnostic, DiagnosticError, Diagnostics
+from ..diagnostics import Diagnostic, DiagnosticError, Diagnostics, quoted
 from ..spec.yamlsafe import Map, Node, Scalar
 
 MAX_CHAIN = 8
@@ -26,17 +26,39 @@ def resolve_extends(path: str, root: Node, diags: Diagnostics, chain: tuple, loa
     if not isinstance(target, Scalar) or not target.value.strip():
         raise DiagnosticError([Diagnostic(path, target.pos, "S202", "extends must be the path of a ruleset file")])
     base_path = os.path.normpath(os.path.join(os.path.dirname(path), target.value))
+    _check_readable(path, target, base_path)
     me = os.path.realpath(path)
     if me in chain or os.path.realpath(base_path) in chain + (me,):
         names = " -> ".join(os.path.basename(p) for p in chain + (me, os.path.realpath(base_path)))
         raise DiagnosticError([Diagnostic(path, target.span(), "R505", f"extends forms a cycle: {names}")])
     if len(chain) >= MAX_CHAIN:
         raise DiagnosticError([Diagnostic(path, target.span(), "R505", f"extends chain is longer than {MAX_CHAIN}")])
-    if not os.path.isfile(base_path):
-        raise DiagnosticError([Diagnostic(path, target.span(), "R504", f"extends: no such ruleset file {base_path!r}",
-                                          hint="the path is relative to this file")])
-    _, base_root, texts = load_tree(base_path, diags, chain + (me,))
+    try:
+        _, base_root, texts = load_tree(base_path, diags, chain + (me,))
+    except DiagnosticError as e:  # a base that cannot be read at all (/proc/self/mem): said at `extends`
+        raise DiagnosticError([_at_extends(d, path, target, base_path) for d in e.diagnostics]) from None
     return merge(base_root, here), texts
+
+
+def _check_readable(path: str, target: Scalar, base_path: str) -> None:
+    """A base that is missing is R504; one that is no regular file (a folder, a FIFO, a device,
+    a symlink loop, a path with a NUL) is Y116 — both located at the ``extends`` value."""
+    from ..paths import read_problem
+
+    problem = read_problem(base_path)
+    if problem is None:
+        return
+    if problem == "no such file":
+        raise DiagnosticError([Diagnostic(path, target.span(), "R504", f"extends: no such ruleset file {quoted(base_path)}",
+                                          hint="the path is relative to this file")])
+    raise DiagnosticError([Diagnostic(path, target.span(), "Y116", f"extends: {quoted(base_path)} {problem}"
+                                      if problem.startswith("is ") else f"extends: cannot read {quoted(base_path)}: {problem}")])
+
+
+def _at_extends(d: Diagnostic, path: str, target: Scalar, base_path: str) -> Diagnostic:
+    if d.pos is not None or d.path != base_path:
+        return d
+    return Diagnostic(path, target.span(), d.code, f"extends {quoted(base_path)}: {d.message}", hint=d.hint)
 
 
 def merge(base: Node, over: Node) -> Node:

@@ -113,15 +113,19 @@ class Ruleset:
 
 
 def read_bytes(path: str) -> bytes:
-    """The file's bytes, refusing one over the size limit before reading all of it."""
-    size = os.path.getsize(path)
-    if size > yamlsafe.MAX_BYTES:
+    """The file's bytes, refusing one over the size limit before reading all of it (Y113), and
+    any path that is not a readable regular file (a FIFO would block, a device never end: Y116)."""
+    from ..paths import ReadError, read_limited
+
+    try:
+        return read_limited(path, yamlsafe.MAX_BYTES)
+    except ReadError as e:
+        if e.size is None:
+            raise DiagnosticError([Diagnostic(path, None, "Y116", f"cannot read the ruleset: {e}")]) from None
         raise DiagnosticError(
-            [Diagnostic(path, None, "Y113", f"ruleset is {yamlsafe.human_size(size)}; limit {yamlsafe.human_size(yamlsafe.MAX_BYTES)}",
+            [Diagnostic(path, None, "Y113", f"ruleset is {yamlsafe.human_size(e.size)}; limit {yamlsafe.human_size(yamlsafe.MAX_BYTES)}",
                         hint="a ruleset is a few kilobytes; is this the right file?")]
-        )
-    with open(path, "rb") as f:
-        return f.read(yamlsafe.MAX_BYTES + 1)
+        ) from None
 
 
 def load_ruleset(path: str) -> tuple[Optional[Ruleset], Diagnostics]:

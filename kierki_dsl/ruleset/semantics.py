@@ -89,7 +89,7 @@ def check_ruleset(spec, compiled: dict, schedule: list, bctx, hand_size: int, di
         if part.total is not None and got is not None and got != part.total:
             bctx.error(pw + ("total",), "M611",
                        f"part {part.name!r} declares total {part.total} but its deals add up to {got}")
-    _check_choices(schedule * series, players, bctx)
+    _check_choices(schedule, series, match.deals_per_dealer, players, bctx)
     check_unused(spec, bctx)
 
 
@@ -199,14 +199,24 @@ def _check_match_values(match, schedule: list, series: int, bctx) -> None:
                      "play more deals (schedule, series, or until), or read the deal's own values")
 
 
-def _check_choices(schedule: list, players: int, bctx) -> None:
-    """Each schedule slot checks how often the schedule uses it (``check_count``)."""
+def _check_choices(schedule: list, series: int, deals_per_dealer: int, players: int, bctx) -> None:
+    """Each schedule slot checks how often the schedule uses it (``check_count``), in all and
+    by the dealer (seats counted from the first dealer: the deal passes on after every
+    ``deals_per_dealer`` deals, each series starting one seat on)."""
+    played = schedule * series
+    by_dealer: dict = {}
+    for k, c in enumerate(played):
+        if c is not None:
+            run, j = divmod(k, len(schedule))
+            seat = (run + j // deals_per_dealer) % players
+            counts = by_dealer.setdefault(id(c), [0] * players)
+            counts[seat] += 1
     seen = set()
-    for c in schedule:
+    for c in played:
         if c is None or id(c) in seen:
             continue
         seen.add(id(c))
-        c.check_count(sum(1 for x in schedule if x is c), players, bctx)
+        c.check_count(sum(1 for x in played if x is c), players, bctx, max(by_dealer[id(c)]))
 
 
 def _check_contract(name, c, w, bctx, hand_size, players, deck) -> None:

@@ -13,6 +13,7 @@ import os
 from typing import Optional
 
 from ..cards import CardError
+from ..diagnostics import quoted
 from ..interpreter.actions import action_str, parse_action
 from ..interpreter.match import MatchError
 from ..values import frozen
@@ -173,7 +174,7 @@ def read(path: str) -> tuple[dict, list, int]:
     known = set(player_names()) | ({"remote"} if "bots" in head else set())  # a table's seats for people
     for name in head["players"]:
         if name.partition(":")[0] not in known:
-            raise SaveError(f"{path}:1: error: unknown player {name!r} in the header")
+            raise SaveError(f"{path}:1: error: unknown player {quoted(name)} in the header")
     actions = []
     keep = len(lines[0]) + 1
     for i, raw in enumerate(lines[1:], start=2):
@@ -183,7 +184,7 @@ def read(path: str) -> tuple[dict, list, int]:
         try:
             action = decode(entry["action"])
         except CardError:
-            raise SaveError(f"{path}:{i}: error: corrupt save file (line {i}: {entry['action']!r} is not an action)") from None
+            raise SaveError(f"{path}:{i}: error: corrupt save file (line {i}: {quoted(entry['action'])} is not an action)") from None
         actions.append(SavedAction(entry["deal"], entry["seat"], action, i))
         keep += len(raw) + 1
     return head, actions, keep
