@@ -21,3 +21,15 @@ class EvalError(Exception):
         super().__init__(message)
         self.offset = offset
         self.message = message
+
+
+def card_hint(word: str) -> str:
+    """``HK``, ``kh``, ``K♥``, ``kier``: a card or suit as the game's prompt reads it -> a hint
+    with its spelling in an expression (``KH``, ``hearts``), or ''."""
+    from ..cards import SUIT_NAMES, meant_card
+
+    meant = meant_card(word)
+    if not meant:
+        return ""
+    what = "suit" if meant in SUIT_NAMES else "card"
+    return f"did you mean {meant}? (a {what} is written {meant} in an expression)"

@@ -14,7 +14,7 @@ from typing import Any, Optional
 
 import attrs
 
-from ..cards import RANK_NAMES, CardError, parse_card, parse_rank
+from ..cards import RANK_NAMES, CardError, meant_card, parse_card, parse_rank
 from ..diagnostics import Diagnostics, Pos, did_you_mean
 from ..values import define, field_repr, frozen
 from .yamlsafe import Map, Node, Scalar, Seq, node_path
@@ -305,7 +305,8 @@ class CardKind(Kind):
         try:
             return parse_card(s.value)
         except CardError as e:
-            ctx.error(s, "S204", f"{label}: {e}")
+            meant = meant_card(s.value)
+            ctx.error(s, "S204", f"{label}: {e}", f"did you mean {meant}?" if meant and len(meant) <= 3 else "")
             return _INVALID
 
     def json(self):
