@@ -385,8 +385,13 @@ def lint(
 
         text = explain_code(explain)
         if text is None:
-            from .codes import suggest
+            from .codes import codes_about, suggest
 
+            named = codes_about(explain)
+            if named:  # a topic asked about, and answered: not a mistake
+                print(f"codes about {explain!r}:\n" + "".join(f"  {c.code} {c.title}\n" for c in named)
+                      + "run `kierki lint --explain CODE` for one of them")
+                raise typer.Exit(EXIT_OK)
             hint = suggest(explain)
             raise _usage(f"unknown code {explain!r}; " + (f"{hint}; " if hint else "") + "the codes are listed in docs/lint-codes.md")
         print(text, end="")

@@ -32,4 +32,4 @@ def card_hint(word: str) -> str:
     if not meant:
         return ""
     what = "suit" if meant in SUIT_NAMES else "card"
-    return f"did you mean {meant}? (a {what} is written {meant} in an expression)"
+    return f"did you mean {meant!r}? (an expression writes a {what} as {meant})"

@@ -110,7 +110,7 @@ def check_unused(spec, bctx) -> None:
             if hint and bctx.locate(("contracts", name))[0] != bctx.locate(("contracts", hint.split("'")[1]))[0]:
                 hint += " (a contract of the base ruleset is changed by writing its own name)"
             bctx.warning(("contracts", name, "$key"), "M608", f"contract {name!r} is defined but never scheduled or included",
-                         hint)
+                         hint or f"schedule it, or remove it (`{name}: null` under contracts)", advise=False)
 
 
 def _check_duties(compiled: dict, deals_per_dealer: int, bctx) -> None:
