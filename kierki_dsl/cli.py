@@ -77,11 +77,15 @@ def _load_ruleset(path: str):
     from .report import render_diagnostics
     from .ruleset.model import Ruleset
 
-    if not os.path.isfile(path):
+    from .shipped import find_ruleset, not_found
+
+    found = find_ruleset(path)
+    if found is None:
         import re
 
         code = re.fullmatch(r"[YSENRMXysenrmx]\d{3}", path) is not None
-        raise _usage(f"no such ruleset file: {path}" + (f" (a finding code? kierki lint --explain {path.upper()})" if code else ""))
+        raise _usage(not_found(path) + (f" (a finding code? kierki lint --explain {path.upper()})" if code else ""))
+    path = found
     warnings = Diagnostics()
     try:
         return Ruleset.load(path, warnings)

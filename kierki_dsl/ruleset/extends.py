@@ -11,6 +11,7 @@ import os
 from typing import Callable
 
 from ..diagnostics import Diagnostic, DiagnosticError, Diagnostics
+from ..shipped import find_ruleset, not_found
 from .yamlsafe import Map, Node, Scalar
 
 MAX_CHAIN = 8
@@ -25,7 +26,7 @@ def resolve_extends(path: str, root: Node, diags: Diagnostics, chain: tuple, loa
                {k: v for k, v in root.keys.items() if k != "extends"}, root.pos, root.source)
     if not isinstance(target, Scalar) or not target.value.strip():
         raise DiagnosticError([Diagnostic(path, target.pos, "S202", "extends must be the path of a ruleset file")])
-    base_path = os.path.normpath(os.path.join(os.path.dirname(path), target.value))
+    base_path = find_ruleset(target.value, os.path.dirname(path)) or os.path.normpath(os.path.join(os.path.dirname(path), target.value))
     me = os.path.realpath(path)
     if me in chain or os.path.realpath(base_path) in chain + (me,):
         names = " -> ".join(os.path.basename(p) for p in chain + (me, os.path.realpath(base_path)))
@@ -33,8 +34,8 @@ def resolve_extends(path: str, root: Node, diags: Diagnostics, chain: tuple, loa
     if len(chain) >= MAX_CHAIN:
         raise DiagnosticError([Diagnostic(path, target.span(), "R505", f"extends chain is longer than {MAX_CHAIN}")])
     if not os.path.isfile(base_path):
-        raise DiagnosticError([Diagnostic(path, target.span(), "R504", f"extends: no such ruleset file {base_path!r}",
-                                          hint="the path is relative to this file")])
+        raise DiagnosticError([Diagnostic(path, target.span(), "R504", f"extends: {not_found(target.value, os.path.dirname(path))}",
+                                          hint="a path is relative to this file; a bare name may be a shipped ruleset")])
     _, base_root, texts = load_tree(base_path, diags, chain + (me,))
     return merge(base_root, here), texts
 
