@@ -14,6 +14,7 @@ from .cards import RANK_NAMES, SUIT_NAMES, card_pretty
 from .expr import ast
 from .expr.check import RANK_CONSTANTS, SUIT_CONSTANTS
 from .expr.parser import parse
+from .exprwords import words
 from .report import contract_title
 from .ruleset.semantics import contract_total
 
@@ -90,7 +91,7 @@ def cards(text: str) -> str:
         w = _cards_words(parse(text))
     except Exception:
         w = None
-    return w or f"cards where `{' '.join(text.split())}`"
+    return w or f"cards where {words(text)}"
 
 
 def tricks_when(text: str) -> str:
@@ -98,7 +99,7 @@ def tricks_when(text: str) -> str:
         w = _trick_words(parse(text))
     except Exception:
         w = None
-    return w or f"tricks where `{' '.join(text.split())}`"
+    return w or f"tricks where {words(text)}"
 
 
 def seat(text: str) -> str:
@@ -106,7 +107,7 @@ def seat(text: str) -> str:
     if t in _SEAT_WORDS:
         return _SEAT_WORDS[t]
     m = re.fullmatch(r"holder\(([2-9TJQKA][SHDC])\)", t)
-    return f"the holder of {m.group(1)}" if m else f"`{' '.join(text.split())}`"
+    return f"the holder of {m.group(1)}" if m else words(text)
 
 
 def _pts(src) -> str:
@@ -114,7 +115,7 @@ def _pts(src) -> str:
     try:
         return f"{int(t):+d}"
     except ValueError:
-        return f"`{t}`"
+        return words(t)
 
 
 PHASE_WORDS = {"lead": "when leading", "follow": "when following suit", "discard": "when unable to follow suit",
@@ -138,7 +139,7 @@ def aspects(rs, name: str) -> dict:
     out.update(c.aspects(rs, spec))
     doubling = spec.doubling  # every deal type so far has the doubling round
     if doubling is not None:
-        who = (f"a player may double another where `{' '.join(doubling.may_double.text.split())}`"
+        who = (f"a player may double another where {words(doubling.may_double.text)}"
                if doubling.may_double is not None else "each player but the dealer may double any other player")
         again = "; a doubled player may redouble" if doubling.redouble else ""
         twice = " (twice the difference if redoubled)" if doubling.redouble else ""
@@ -161,22 +162,35 @@ def aspects(rs, name: str) -> dict:
     return out
 
 
+def _pattern(fn, text: str) -> Optional[str]:
+    """``fn``'s words for an expression that follows one of its patterns, else None."""
+    try:
+        return fn(parse(text))
+    except Exception:
+        return None
+
+
 def _score_words(rs, spec) -> list:
+    """Each scoring rule in words: the rule's own pattern words, else its ``label``, else the
+    expression in words (never its source)."""
     parts = []
     for item in spec.score or ():
         when = item.when
+        label = getattr(item, "label", None)
         if item.per_trick is not None:
             if when is not None:
-                parts.append(f"winning {tricks_when(when.text)}: {_pts(item.per_trick)} each")
+                which = _pattern(_trick_words, when.text) or label or tricks_when(when.text)
+                parts.append(f"winning {which}: {_pts(item.per_trick)}{'' if which.startswith('each') else ' each'}")
             else:
                 parts.append(f"each trick won: {_pts(item.per_trick)}")
         elif item.per_card is not None:
             extra = f" in {tricks_when(when.text)}" if when is not None else ""
-            what = cards(item.per_card.text)
-            each = "" if what.startswith("the ") else " each"
+            what = _pattern(_cards_words, item.per_card.text) or label or cards(item.per_card.text)
+            each = "" if what.startswith(("the ", "each ")) else " each"
             parts.append(f"{what} taken{extra}: {_pts(item.points)}{each}")
         elif item.per_seat is not None:
-            parts.append(f"at the end each seat scores {_pts(item.per_seat)}")
+            rule = f"at the end each seat scores {_pts(item.per_seat)}"
+            parts.append(f"{label}: {rule}" if label else rule)
         elif item.include is not None:
             names = [item.include] if isinstance(item.include, str) else item.include  # a name or a list
             titles = [f"{rs.contracts[x].pl} ({'; '.join(_score_words(rs, rs.specs[x])) or 'nothing'})"
@@ -267,7 +281,7 @@ def explain(rs) -> str:
 
 def _until_words(rs) -> str:
     """When a match played ``until`` a condition ends, in words."""
-    return f"{rs.until_text} holds after a deal (at most {rs.max_deals} deals)"
+    return f"{words(rs.until_text)} after a deal (at most {rs.max_deals} deals)"
 
 
 def _first_dealer_words(rs) -> str:
