@@ -723,6 +723,16 @@ def _join_command(host, port, seat, player, ruleset, seed, ipv4, ipv6, timeout, 
 
 
 @app.command()
+def lsp() -> None:
+    """Serve the ruleset language server over stdio (needs the lsp extra: pip install 'kierki-dsl[lsp]')."""
+    try:
+        from .lsp.server import main as serve
+    except ImportError:
+        raise _usage("kierki lsp needs pygls: pip install 'kierki-dsl[lsp]'") from None
+    serve()
+
+
+@app.command()
 def web(
     port: int = typer.Option(8000, "--port", help="TCP port (0: the system picks one; the address is printed)."),
     host: str = typer.Option("127.0.0.1", "--host", help="Address to listen on."),
