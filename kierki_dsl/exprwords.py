@@ -7,6 +7,7 @@ from __future__ import annotations
 from .cards import RANK_NAMES, SUIT_NAMES
 from .expr import ast
 from .expr.check import RANK_CONSTANTS, SUIT_CONSTANTS
+from .expr.errors import ExprError
 from .expr.parser import parse
 
 #: Names and attributes as a player says them.
@@ -54,7 +55,7 @@ def words(text: str) -> str:
     """An expression's text in words (its source, trimmed, only if it cannot be parsed)."""
     try:
         return node_words(parse(text))
-    except Exception:  # an expression lint rejected never reaches a player; keep words total anyway
+    except (ExprError, ValueError, RecursionError):  # lint rejects it before a player could read it
         return " ".join(text.split())
 
 

@@ -6,10 +6,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from conftest import STANDARD
 
 from kierki_dsl.lint import lint_file
-
-from conftest import STANDARD
 
 
 def _variant(tmp_path: Path, body: str) -> list:

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import json
 import os
+import queue
 import subprocess
 import sys
 import threading
-import queue
 from pathlib import Path
 
 import pytest

@@ -30,7 +30,7 @@ def test_the_files_own_folder_comes_first(tmp_path):
 
 def test_a_ruleset_found_nowhere_says_where_it_was_looked_for(tmp_path, monkeypatch, cli):
     monkeypatch.chdir(tmp_path)
-    rc, out, err = cli("explain", "kierki_standrd")
+    rc, _, err = cli("explain", "kierki_standrd")
     assert rc == 2 and "no such ruleset: 'kierki_standrd'" in err and rulesets_dir() in err
     house = tmp_path / "house.yaml"
     house.write_text("kierki: 1\nextends: kierki_standrd.yaml\nname: house\n", "utf-8")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import functools
 
-from ..cards import RANKS, SUITS, SUIT_NAMES
+from ..cards import RANKS, SUIT_NAMES, SUITS
 
 
 @functools.lru_cache(maxsize=1)

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import os
 import re
-from typing import Optional
 from urllib.parse import unquote, urlparse
 
 from lsprotocol import types as lsp
@@ -74,7 +73,7 @@ def word_at(line: str, col: int) -> str:
     return ""
 
 
-def hover_text(text: str, line: int, col: int, path: str = "") -> Optional[str]:
+def hover_text(text: str, line: int, col: int, path: str = "") -> str | None:
     """What to show for the word at (``line``, ``col``), 0-based, or None."""
     from ..codes import CODES, explain
 
@@ -102,7 +101,7 @@ def hover_text(text: str, line: int, col: int, path: str = "") -> Optional[str]:
 
 
 def _contract_words(text: str, word: str, path: str) -> str:
-    if not path or not re.search(rf"^\s+{re.escape(word)}\s*:", text, re.M):
+    if not path or not re.search(rf"^\s+{re.escape(word)}\s*:", text, re.MULTILINE):
         return ""
     try:
         from ..ruleset.model import load_ruleset
@@ -121,7 +120,7 @@ def _contract_words(text: str, word: str, path: str) -> str:
 
 
 @server.feature(lsp.TEXT_DOCUMENT_HOVER)
-def hover(ls: LanguageServer, params: lsp.HoverParams) -> Optional[lsp.Hover]:
+def hover(ls: LanguageServer, params: lsp.HoverParams) -> lsp.Hover | None:
     doc = ls.workspace.get_text_document(params.text_document.uri)
     text = hover_text(doc.source, params.position.line, params.position.character, path_of(params.text_document.uri))
     return lsp.Hover(lsp.MarkupContent(lsp.MarkupKind.Markdown, text)) if text else None
@@ -146,7 +145,7 @@ def complete(ls: LanguageServer, params: lsp.CompletionParams) -> lsp.Completion
     return lsp.CompletionList(is_incomplete=False, items=completions(line))
 
 
-def definition_of(text: str, line: int, path: str) -> Optional[tuple[str, int]]:
+def definition_of(text: str, line: int, path: str) -> tuple[str, int] | None:
     """(file, 0-based line) that ``extends:`` or ``include:`` on ``line`` names, or None."""
     from ..shipped import find_ruleset
 
@@ -166,7 +165,7 @@ def definition_of(text: str, line: int, path: str) -> Optional[tuple[str, int]]:
 
 
 @server.feature(lsp.TEXT_DOCUMENT_DEFINITION)
-def definition(ls: LanguageServer, params: lsp.DefinitionParams) -> Optional[lsp.Location]:
+def definition(ls: LanguageServer, params: lsp.DefinitionParams) -> lsp.Location | None:
     doc = ls.workspace.get_text_document(params.text_document.uri)
     found = definition_of(doc.source, params.position.line, path_of(params.text_document.uri))
     if found is None:

@@ -3,12 +3,11 @@ key above it, and the columns that would be right."""
 from __future__ import annotations
 
 import re
-from typing import Optional
 
 _KEY = re.compile(r"^( *)((?:- +)*)([^\s:#'\"-][^:#]*?|'[^']*'|\"[^\"]*\") *:(?: |$)")
 
 
-def _key_at(line: str) -> Optional[tuple[str, int]]:
+def _key_at(line: str) -> tuple[str, int] | None:
     """The key a line starts (after any ``- ``) and its 0-based column, or None."""
     m = _KEY.match(line)
     return (m.group(3), len(m.group(1)) + len(m.group(2))) if m else None
@@ -23,7 +22,7 @@ def _lines_above(lines: list[str], row: int):
                 yield key
 
 
-def in_words(problem: str, text: str, line: int) -> Optional[tuple[int, str, str]]:
+def in_words(problem: str, text: str, line: int) -> tuple[int, str, str] | None:
     """(the key's 1-based column, message, hint) for an indentation error PyYAML reported at ``line`` (1-based), or None
     when ``problem`` is not one or the lines do not show it."""
     lines = text.splitlines()
