@@ -42,4 +42,5 @@ def test_every_command_of_the_tutorial_runs_as_the_page_says(tmp_path):
     assert [w for w, _ in ran] == ["lint", "lint", "lint", "explain", "diff", "compare"]
     out = dict(ran)
     assert "[-60 → -100]" in out["diff"] and "deal 3, scoring: queens taken: -60 each → queens taken: -100 each" in out["diff"]
-    assert "bez_dam" in out["compare"]
+    verdict = out["compare"].split("verdict:", 1)[1].split("\n\n", 1)[0]  # the answer first, in words
+    assert "bez_dam: points given out down, B - A = -160.0" in verdict
