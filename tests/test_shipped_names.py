@@ -36,3 +36,9 @@ def test_a_ruleset_found_nowhere_says_where_it_was_looked_for(tmp_path, monkeypa
     house.write_text("kierki: 1\nextends: kierki_standrd.yaml\nname: house\n", "utf-8")
     [r504] = lint_file(str(house))
     assert r504.code == "R504" and "among the shipped rulesets" in r504.message and (r504.pos.line, r504.pos.col) == (2, 10)
+
+
+def test_kierki_run_plays_a_shipped_ruleset_by_name(tmp_path, monkeypatch, cli):
+    monkeypatch.chdir(tmp_path)
+    rc, out, err = cli("run", "kierki_standard", "--players", "random,random,random,random", "--seed", "1")
+    assert rc == 0 and "sum of scores: 0" in out, err
