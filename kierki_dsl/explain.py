@@ -87,19 +87,13 @@ def _trick_words(node) -> Optional[str]:
 
 
 def cards(text: str) -> str:
-    try:
-        w = _cards_words(parse(text))
-    except Exception:
-        w = None
-    return w or f"cards where {words(text)}"
+    """The cards a card predicate picks, in words."""
+    return _pattern(_cards_words, text) or f"cards where {words(text)}"
 
 
 def tricks_when(text: str) -> str:
-    try:
-        w = _trick_words(parse(text))
-    except Exception:
-        w = None
-    return w or f"tricks where {words(text)}"
+    """The tricks a trick condition picks, in words."""
+    return _pattern(_trick_words, text) or f"tricks where {words(text)}"
 
 
 def seat(text: str) -> str:
@@ -166,7 +160,7 @@ def _pattern(fn, text: str) -> Optional[str]:
     """``fn``'s words for an expression that follows one of its patterns, else None."""
     try:
         return fn(parse(text))
-    except Exception:
+    except Exception:  # noqa: BLE001 - no pattern for a text that does not parse: the words fallback says it
         return None
 
 
@@ -231,8 +225,8 @@ def explain(rs) -> str:
     lines.append(f"{what} {n} deal{'s' if n != 1 else ''}; the first dealer is {_first_dealer_words(rs)}.")
     if rs.total is not None:
         lines.append(f"The final scores add up to {_signed(rs.total)}.")
-    for title, words in _parts_words(rs):
-        lines.append(f"Part {title}: {words}.")
+    for title, sentence in _parts_words(rs):
+        lines.append(f"Part {title}: {sentence}.")
     lines.append("")
     if rs.deals_per_dealer > 1:
         lines.insert(-1, f"Each dealer deals {rs.deals_per_dealer} deals in a row.")

@@ -3,20 +3,10 @@ was meant (a card or suit as the game's prompt reads it, a name by meaning), whe
 indentation went wrong, and lead with the cause instead of its follow-ons."""
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
-from conftest import STANDARD
+from test_lint_author import _variant
 
 from kierki_dsl.lint import lint_file
-
-
-def _variant(tmp_path: Path, body: str) -> list:
-    base = tmp_path / "std.yaml"
-    base.write_text(STANDARD.read_text("utf-8"), "utf-8")
-    p = tmp_path / "house.yaml"
-    p.write_text("kierki: 1\nextends: std.yaml\nname: house\n" + body, "utf-8")
-    return lint_file(str(p))
 
 
 @pytest.mark.parametrize("typed, meant", [("HK", "KH"), ("kh", "KH"), ("K♥", "KH"), ("♥K", "KH"), ("qs", "QS")])
