@@ -77,6 +77,39 @@ def parse_card(text: str) -> int:
         raise CardError(f"not a card: {text!r} (write rank then suit, e.g. KH, 10S, qd)") from None
 
 
+# Cards and suits as a person types them: English or Polish words, letters or symbols, rank
+# first or suit first (the terminal reads them; lint suggests the card an author meant).
+#: Suit words a person may type, English and Polish, plural and singular (lower case).
+SUIT_WORDS = {
+    **{name: i for i, name in enumerate(SUIT_NAMES)},
+    **{name[:-1]: i for i, name in enumerate(SUIT_NAMES)},
+    "piki": 0, "pik": 0, "kiery": 1, "kier": 1, "karo": 2, "kara": 2, "trefle": 3, "trefl": 3,
+}
+#: Rank words, English and Polish.
+RANK_WORDS = {"ace": 12, "as": 12, "king": 11, "król": 11, "krol": 11, "queen": 10, "dama": 10, "jack": 9, "walet": 9}
+
+
+def read_suit(text: str) -> int:
+    """A suit typed by a person: letter, symbol, or English or Polish name (``kiery``, ``heart``)."""
+    t = " ".join(text.strip().lower().split())
+    if t in SUIT_WORDS:
+        return SUIT_WORDS[t]
+    return parse_suit(t)
+
+
+def read_card(text: str) -> int:
+    """A card typed by a person: rank then suit or suit then rank, the suit as a letter, a
+    symbol or a name, with or without a space (``QS``, ``10h``, ``♦8``, ``h5``, ``10 kier``)."""
+    t = "".join(text.strip().split())
+    for split in range(1, len(t)):
+        for rank, suit in ((t[:split], t[split:]), (t[-split:], t[:-split])):
+            try:
+                return card(read_suit(suit), RANK_WORDS[rank.lower()] if rank.lower() in RANK_WORDS else parse_rank(rank))
+            except CardError:
+                continue
+    raise CardError(f"not a card: {text!r}")
+
+
 def card_str(c: int) -> str:
     """The record notation of a card: rank then suit letter, e.g. ``TC``."""
     return RANKS[c % 13] + SUITS[c // 13]
@@ -193,3 +226,16 @@ class CardSet:
 
 
 popcount = int.bit_count  # the number of cards in a mask (Python >= 3.10)
+
+
+def meant_card(word: str) -> str:
+    """What an author who wrote ``word`` (``HK``, ``K♥``, ``kh``, ``kier``) most likely meant,
+    in the language's own spelling (``KH``, ``hearts``), or '' when it reads as neither."""
+    try:
+        return card_str(read_card(word))
+    except CardError:
+        pass
+    try:
+        return SUIT_NAMES[read_suit(word)]
+    except CardError:
+        return ""

@@ -88,11 +88,15 @@ def _load_ruleset(path: str):
     from .report import render_diagnostics
     from .ruleset.model import Ruleset
 
-    if not os.path.isfile(path):
+    from .shipped import find_ruleset, not_found
+
+    found = find_ruleset(path)
+    if found is None:
         import re
 
         code = re.fullmatch(r"[YSENRMXysenrmx]\d{3}", path) is not None
-        raise _usage(f"no such ruleset file: {path}" + (f" (a finding code? kierki lint --explain {path.upper()})" if code else ""))
+        raise _usage(not_found(path) + (f" (a finding code? kierki lint --explain {path.upper()})" if code else ""))
+    path = found
     warnings = Diagnostics()
     try:
         return Ruleset.load(path, warnings)
@@ -462,8 +466,13 @@ def lint(
 
         text = explain_code(explain)
         if text is None:
-            from .codes import suggest
+            from .codes import codes_about, suggest
 
+            named = codes_about(explain)
+            if named:  # a topic asked about, and answered: not a mistake
+                print(f"codes about {explain!r}:\n" + "".join(f"  {c.code} {c.title}\n" for c in named)
+                      + "run `kierki lint --explain CODE` for one of them")
+                raise typer.Exit(EXIT_OK)
             hint = suggest(explain)
             raise _usage(f"unknown code {explain!r}; " + (f"{hint}; " if hint else "") + "the codes are listed in docs/lint-codes.md")
         print(text, end="")
@@ -796,6 +805,16 @@ def _join_command(host, port, seat, player, ruleset, seed, ipv4, ipv6, timeout, 
     family = 4 if ipv4 else 6 if ipv6 else 0
     return do_join(host, port, parse_seat(seat), bot, rs, seed, family, timeout,
                    report=not (quiet or player == "human"), retry=max(0.0, retry), types=load_types(rs, deal_types))
+
+
+@app.command()
+def lsp() -> None:
+    """Serve the ruleset language server over stdio (needs the lsp extra: pip install 'kierki-dsl[lsp]')."""
+    try:
+        from .lsp.server import main as serve
+    except ImportError:
+        raise _usage("kierki lsp needs pygls: pip install 'kierki-dsl[lsp]'") from None
+    serve()
 
 
 @app.command()

@@ -431,13 +431,20 @@ def explain(code: str) -> Optional[str]:
     )
 
 
+def codes_about(query: str) -> list:
+    """The codes whose title mentions ``query``, a word (``total``); none for a code-like query."""
+    word = query.strip().lower()
+    if not word or re.fullmatch(r"[a-z]\d*", word):
+        return []
+    return [c for c in CODES.values() if word in c.title.lower()]
+
+
 def suggest(query: str) -> str:
     """For ``--explain`` with no such code: the codes whose title mentions ``query`` (a word,
     e.g. ``total``), else the codes closest to it (``M61`` -> M601, M610, ...)."""
     import difflib
 
-    word = query.strip().lower()
-    named = [c for c in CODES.values() if word and word in c.title.lower()] if not re.fullmatch(r"[a-z]\d*", word) else []
+    named = codes_about(query)
     if named:
         return f"codes about {query!r}: " + ", ".join(f"{c.code} ({c.title})" for c in named[:8])
     close = difflib.get_close_matches(query.strip().upper(), list(CODES), n=4, cutoff=0.6)

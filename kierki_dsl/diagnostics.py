@@ -31,12 +31,43 @@ def quoted(value, limit: int = QUOTE_LIMIT) -> str:
     return repr(value[:limit]) + f"... ({len(value)} characters)"
 
 
-def did_you_mean(word: str, choices, otherwise: str = "") -> str:
-    """A hint naming the closest of ``choices`` to a misspelt ``word``, else ``otherwise``."""
+#: Words an author may write for a word the language uses (by meaning, not by spelling).
+SYNONYMS = {
+    "final": "last", "end": "last", "ending": "last", "closing": "last", "latest": "last",
+    "start": "first", "starting": "first", "begin": "first", "opening": "first", "initial": "first",
+    "count": "number", "num": "number", "amount": "number", "total": "sum",
+    "player": "seat", "owner": "holder", "taker": "winner",
+    "colour": "suit", "color": "suit", "value": "rank", "trumps": "trump",
+}
+
+
+def _by_meaning(word: str, choices: list) -> str:
+    """The choice ``word`` means once its parts are read through ``SYNONYMS`` (``is_final`` ->
+    ``is_last``), or ''."""
+    parts = word.lower().split("_")
+    meant = "_".join(SYNONYMS.get(p, p) for p in parts)
+    if meant != word.lower() and meant in choices:
+        return meant
+    return ""
+
+
+def closest(word: str, choices) -> str:
+    """The choice closest to a misspelt ``word``: by meaning first (a small synonym table),
+    then by spelling (edit similarity); '' when none is close."""
     import difflib  # only when there is a finding to explain
 
-    close = difflib.get_close_matches(word, list(choices), n=1)
-    return f"did you mean {close[0]!r}?" if close else otherwise
+    choices = list(choices)
+    meant = _by_meaning(word, choices)
+    if meant:
+        return meant
+    close = difflib.get_close_matches(word, choices, n=1)
+    return close[0] if close else ""
+
+
+def did_you_mean(word: str, choices, otherwise: str = "") -> str:
+    """A hint naming the closest of ``choices`` to a misspelt ``word``, else ``otherwise``."""
+    close = closest(word, choices)
+    return f"did you mean {close!r}?" if close else otherwise
 
 
 @frozen

@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 
 from .cards import card_pretty
+from .exprwords import words
 from .words import PHASE_WORDS, aspects, cards, contract_title, seat, signed, tricks_when
 
 __all__ = ["explain", "diff", "aspects", "cards", "seat", "tricks_when", "PHASE_WORDS"]
@@ -42,8 +43,8 @@ def explain(rs) -> str:
     lines.append(f"{what} {n} deal{'s' if n != 1 else ''}; the first dealer is {_first_dealer_words(rs)}.")
     if rs.total is not None:
         lines.append(f"The final scores add up to {signed(rs.total)}.")
-    for title, words in _parts_words(rs):
-        lines.append(f"Part {title}: {words}.")
+    for title, sentence in _parts_words(rs):
+        lines.append(f"Part {title}: {sentence}.")
     lines.append("")
     if rs.deals_per_dealer > 1:
         lines.insert(-1, f"Each dealer deals {rs.deals_per_dealer} deals in a row.")
@@ -92,7 +93,7 @@ def explain(rs) -> str:
 
 def _until_words(rs) -> str:
     """When a match played ``until`` a condition ends, in words."""
-    return f"{rs.until_text} holds after a deal (at most {rs.max_deals} deals)"
+    return f"{words(rs.until_text)} after a deal (at most {rs.max_deals} deals)"
 
 
 def _first_dealer_words(rs) -> str:
@@ -140,22 +141,58 @@ def diff(a, b) -> str:
     if a.deals_per_dealer != b.deals_per_dealer:
         out.append(f"deals in a row by each dealer: {a.deals_per_dealer} → {b.deals_per_dealer}")
     changes: dict = {}  # (aspect, old, new) -> deal numbers, so a change common to many deals is said once
-    for k in range(max(len(a.schedule), len(b.schedule))):
-        ca = a.schedule[k] if k < len(a.schedule) else None
-        cb = b.schedule[k] if k < len(b.schedule) else None
+    for ka, kb in _aligned(a.schedule, b.schedule):
+        ca = a.schedule[ka] if ka is not None else None
+        cb = b.schedule[kb] if kb is not None else None
+        deal = (kb if kb is not None else ka) + 1
         if ca is None or cb is None:
-            changes.setdefault(("contract", contract_title(ca) if ca else "(none)", contract_title(cb) if cb else "(none)"), []).append(k + 1)
+            what = ("contract", contract_title(ca) if ca else "(none)", contract_title(cb) if cb else "(none)")
+            changes.setdefault(what, []).append(deal)
             continue
         if (ca.pl, ca.en) != (cb.pl, cb.en):
-            changes.setdefault(("contract", contract_title(ca), contract_title(cb)), []).append(k + 1)
+            changes.setdefault(("contract", contract_title(ca), contract_title(cb)), []).append(deal)
         xa, xb = ca.words(a), cb.words(b)
         for key in list(dict.fromkeys(list(xa) + list(xb))):
             if xa.get(key) != xb.get(key):
-                changes.setdefault((key, xa.get(key, "(nothing)"), xb.get(key, "(nothing)")), []).append(k + 1)
+                changes.setdefault((key, xa.get(key, "(nothing)"), xb.get(key, "(nothing)")), []).append(deal)
     for (key, old, new), deals in changes.items():
-        out.append(f"{_deal_list(deals, len(b.schedule))}, {key}: {old} → {new}")
+        out.append(f"{_deal_list(deals, len(b.schedule))}, {key}: {_change(old, new)}")
     out += _offered_changes(a, b)
     return "\n".join(out) + "\n" if out else "no differences at the table\n"
+
+
+def _aligned(sa: list, sb: list) -> list:
+    """The deals of two schedules paired by contract ((index in a or None, index in b or None)):
+    one deal inserted or removed pairs the rest with their own contracts, not with their
+    neighbours (a deal renamed in place is still paired with its old self)."""
+    import difflib
+
+    pairs: list = []
+    ops = difflib.SequenceMatcher(None, [c.name for c in sa], [c.name for c in sb], autojunk=False).get_opcodes()
+    for tag, i1, i2, j1, j2 in ops:
+        same = (i2 - i1) if tag == "equal" else min(i2 - i1, j2 - j1) if tag == "replace" else 0
+        pairs += [(i1 + k, j1 + k) for k in range(same)]
+        pairs += [(i, None) for i in range(i1 + same, i2)] + [(None, j) for j in range(j1 + same, j2)]
+    return pairs
+
+
+def _change(old: str, new: str) -> str:
+    """``old → new``; for two long sentences, the words they share said once and only the part
+    that differs shown as a change: ``... [old part → new part] ...``."""
+    if len(old) < 80 or len(new) < 80:
+        return f"{old} → {new}"
+    wa, wb = old.split(" "), new.split(" ")
+    head = 0
+    while head < min(len(wa), len(wb)) and wa[head] == wb[head]:
+        head += 1
+    tail = 0
+    while tail < min(len(wa), len(wb)) - head and wa[-1 - tail] == wb[-1 - tail]:
+        tail += 1
+    if head + tail < 4:  # hardly anything shared: both in full
+        return f"{old} → {new}"
+    mid_a, mid_b = " ".join(wa[head:len(wa) - tail]), " ".join(wb[head:len(wb) - tail])
+    inner = f"[{mid_a or '(nothing)'} → {mid_b or '(nothing)'}]"
+    return " ".join(x for x in (" ".join(wa[:head]), inner, " ".join(wa[len(wa) - tail:])) if x)
 
 
 def _offered_changes(a, b) -> list:

@@ -6,6 +6,7 @@ repository's ``rulesets/`` folder itself, so editing a ruleset there needs no re
 from __future__ import annotations
 
 import os
+from typing import Optional
 
 PACKAGE = os.path.dirname(os.path.realpath(__file__))  # a link tree (strict editable install) leads back to the checkout
 
@@ -21,3 +22,37 @@ def rulesets_dir() -> str:
 def shipped_ruleset(relative: str) -> str:
     """The path of a shipped ruleset, e.g. ``shipped_ruleset("games/sik.yaml")``."""
     return os.path.join(rulesets_dir(), *relative.split("/"))
+
+
+#: The folders of the shipped rulesets searched for a bare name, in this order.
+SHIPPED_FOLDERS = ("", "variants", "games")
+
+
+def candidates(name: str, folder: str = "") -> list[str]:
+    """Where a ruleset called ``name`` is looked for, in order: as written (relative to
+    ``folder``, the naming file's own), then among the shipped rulesets (their top folder,
+    ``variants/``, ``games/``); ``.yaml`` is added to a name written without it."""
+    names = [name] if name.endswith((".yaml", ".yml")) else [name + ".yaml", name]
+    out = [os.path.normpath(os.path.join(folder, n)) for n in names]
+    if not os.path.isabs(name):
+        out += [os.path.join(rulesets_dir(), sub, *n.split("/")) if sub else os.path.join(rulesets_dir(), *n.split("/"))
+                for sub in SHIPPED_FOLDERS for n in names]
+    unique: list[str] = []
+    for p in out:
+        if p not in unique:
+            unique.append(p)
+    return unique
+
+
+def find_ruleset(name: str, folder: str = "") -> Optional[str]:
+    """The first ruleset file among ``candidates(name, folder)``, or None."""
+    return next((p for p in candidates(name, folder) if os.path.isfile(p)), None)
+
+
+def not_found(name: str, folder: str = "") -> str:
+    """The message for a ruleset that is nowhere: what was asked and where it was looked for."""
+    here = os.path.normpath(folder or ".")
+    if os.path.isabs(name):
+        return f"no such ruleset file: {name}"
+    return (f"no such ruleset: {name!r} (looked in {here}, then among the shipped rulesets: "
+            f"{rulesets_dir()} and its {', '.join(s + '/' for s in SHIPPED_FOLDERS if s)})")

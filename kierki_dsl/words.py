@@ -10,63 +10,13 @@ from __future__ import annotations
 import re
 from typing import Optional
 
-from .cards import RANK_NAMES, SUIT_NAMES
 from .expr import ast
-from .expr.check import RANK_CONSTANTS, SUIT_CONSTANTS
 from .expr.parser import parse
+from .exprwords import _cards_words, _is, words  # the card patterns live with the words of expressions
 
-_RANK_PLURAL = {8: "tens", 9: "jacks", 10: "queens", 11: "kings", 12: "aces"}
 _SEAT_WORDS = {"dealer": "the dealer", "left(dealer)": "the player to the dealer's left",
                "right(dealer)": "the player to the dealer's right", "holder(2C)": "the holder of the two of clubs",
                "bidder": "the auction's winner"}
-
-
-def _rank_plural(r: int) -> str:
-    return _RANK_PLURAL.get(r, f"{RANK_NAMES[r]}s")
-
-
-def _const(node) -> Optional[tuple]:
-    if isinstance(node, ast.Name):
-        if node.id in SUIT_CONSTANTS:
-            return ("suit", SUIT_CONSTANTS[node.id])
-        if node.id in RANK_CONSTANTS:
-            return ("rank", RANK_CONSTANTS[node.id])
-    if isinstance(node, ast.IntLit) and 2 <= node.value <= 10:
-        return ("rank", node.value - 2)
-    if isinstance(node, ast.CardLit):
-        return ("card", node.card)
-    return None
-
-
-def _is(node, obj: str, attr: Optional[str] = None) -> bool:
-    if attr is None:
-        return isinstance(node, ast.Name) and node.id == obj
-    return isinstance(node, ast.Attribute) and node.name == attr and isinstance(node.obj, ast.Name) and node.obj.id == obj
-
-
-def _cards_words(node) -> Optional[str]:
-    """A card predicate in words, or None when it follows no simple pattern."""
-    if isinstance(node, ast.BinOp):
-        if node.op == "or":
-            a, b = _cards_words(node.left), _cards_words(node.right)
-            return f"{a} and {b}" if a and b else None
-        kind, value = _const(node.right) or ("", 0)  # kind "": not a constant
-        if node.op == "==" and _is(node.left, "card", "suit") and kind == "suit":
-            return SUIT_NAMES[value]
-        if node.op == "==" and _is(node.left, "card", "suit") and _is(node.right, "trump"):
-            return "trumps"
-        if node.op == "==" and _is(node.left, "card", "rank") and kind:
-            return _rank_plural(value)
-        if node.op == "in" and _is(node.left, "card", "rank") and isinstance(node.right, ast.ListLit):
-            ranks = [_const(i) for i in node.right.items]
-            if all(r and r[0] == "rank" for r in ranks):
-                names = [_rank_plural(r[1]) for r in ranks if r]
-                return ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else names[0]
-        if node.op == "==" and _is(node.left, "card") and kind == "card":
-            c = value
-            return f"the {RANK_NAMES[c % 13]} of {SUIT_NAMES[c // 13]}".replace("the K of", "the king of").replace(
-                "the Q of", "the queen of").replace("the J of", "the jack of").replace("the A of", "the ace of")
-    return None
 
 
 def _trick_words(node) -> Optional[str]:
@@ -84,13 +34,17 @@ def _trick_words(node) -> Optional[str]:
     return None
 
 
-def _worded(text: str, words, what: str) -> str:
-    """An expression in words by ``words`` (a pattern it knows), else quoted as written."""
+def _pattern(fn, text: str) -> Optional[str]:
+    """``fn``'s words for an expression that follows one of its patterns, else None."""
     try:
-        w = words(parse(text))
-    except Exception:
-        w = None
-    return w or f"{what} where `{' '.join(text.split())}`"
+        return fn(parse(text))
+    except Exception:  # noqa: BLE001 - no pattern for a text that does not parse: the words fallback says it
+        return None
+
+
+def _worded(text: str, fn, what: str) -> str:
+    """An expression in words by ``fn`` (a pattern it knows), else said in words (never its source)."""
+    return _pattern(fn, text) or f"{what} where {words(text)}"
 
 
 def cards(text: str) -> str:
@@ -109,7 +63,7 @@ def seat(text: str) -> str:
     if t in _SEAT_WORDS:
         return _SEAT_WORDS[t]
     m = re.fullmatch(r"holder\(([2-9TJQKA][SHDC])\)", t)
-    return f"the holder of {m.group(1)}" if m else f"`{' '.join(text.split())}`"
+    return f"the holder of {m.group(1)}" if m else words(text)
 
 
 def _pts(src) -> str:
@@ -117,7 +71,7 @@ def _pts(src) -> str:
     try:
         return f"{int(t):+d}"
     except ValueError:
-        return f"`{t}`"
+        return words(t)
 
 
 #: when a rule of play applies (its ``phase``: lead, follow, discard or any), in words
@@ -143,7 +97,7 @@ def aspects(rs, name: str) -> dict:
     out.update(c.aspects(rs, spec))
     doubling = spec.doubling  # every deal type so far has the doubling round
     if doubling is not None:
-        who = (f"a player may double another where `{' '.join(doubling.may_double.text.split())}`"
+        who = (f"a player may double another where {words(doubling.may_double.text)}"
                if doubling.may_double is not None else "each player but the dealer may double any other player")
         again = "; a doubled player may redouble" if doubling.redouble else ""
         twice = " (twice the difference if redoubled)" if doubling.redouble else ""
@@ -167,22 +121,26 @@ def aspects(rs, name: str) -> dict:
 
 
 def score_words(rs, spec) -> list:
-    """A trick contract's ``score`` items in words, one phrase each."""
+    """A trick contract's ``score`` items in words, one phrase each: the rule's own pattern
+    words, else its ``label``, else the expression in words (never its source)."""
     parts = []
     for item in spec.score or ():
         when = item.when
+        label = getattr(item, "label", None)
         if item.per_trick is not None:
             if when is not None:
-                parts.append(f"winning {tricks_when(when.text)}: {_pts(item.per_trick)} each")
+                which = _pattern(_trick_words, when.text) or label or tricks_when(when.text)
+                parts.append(f"winning {which}: {_pts(item.per_trick)}{'' if which.startswith('each') else ' each'}")
             else:
                 parts.append(f"each trick won: {_pts(item.per_trick)}")
         elif item.per_card is not None:
             extra = f" in {tricks_when(when.text)}" if when is not None else ""
-            what = cards(item.per_card.text)
-            each = "" if what.startswith("the ") else " each"
+            what = _pattern(_cards_words, item.per_card.text) or label or cards(item.per_card.text)
+            each = "" if what.startswith(("the ", "each ")) else " each"
             parts.append(f"{what} taken{extra}: {_pts(item.points)}{each}")
         elif item.per_seat is not None:
-            parts.append(f"at the end each seat scores {_pts(item.per_seat)}")
+            rule = f"at the end each seat scores {_pts(item.per_seat)}"
+            parts.append(f"{label}: {rule}" if label else rule)
         elif item.include is not None:
             names = [item.include] if isinstance(item.include, str) else item.include  # a name or a list
             titles = [f"{rs.contracts[x].pl} ({'; '.join(score_words(rs, rs.specs[x])) or 'nothing'})"

@@ -93,7 +93,7 @@ def test_the_prompt_bots_records_and_words(rs, cli, tmp_path):
     assert replay(rs, record).ok
     assert lint_file(rs.path) == []
     rc, text, _ = cli("explain", rs.path)
-    assert "a bid is allowed only where `value <= 120 or" in text and "needs a marriage" in text
+    assert "a bid is allowed only where the bid is at most 120 or" in text and "needs a marriage" in text
     bad = tmp_path / "bad.yaml"
     bad.write_text(RULES.replace('allow: "value <= 120 or', 'allow: "1 > 2 or 1 > 3 or').replace(
         f" or {MARRIAGE}", ""), "utf-8")

@@ -30,7 +30,7 @@ def test_explain_does_not_give_the_bases_description_as_the_variants(tmp_path, c
 
 def test_explain_says_when_a_repeated_match_ends(cli):
     rc, out, err = cli("explain", str(HEARTS))
-    assert "until lowest_total <= -100 holds after a deal (at most 200 deals)" in out
+    assert "until the lowest running total is at most minus 100 after a deal (at most 200 deals)" in out
 
 
 def test_diff_names_a_new_first_dealer_and_end_condition(tmp_path, cli):
@@ -39,8 +39,8 @@ def test_diff_names_a_new_first_dealer_and_end_condition(tmp_path, cli):
     assert rc == 0, err
     assert out.splitlines() == [
         "first dealer: chosen at random → seat 0",
-        "end of the match: until lowest_total <= -100 holds after a deal (at most 200 deals) → "
-        "until lowest_total <= -50 holds after a deal (at most 200 deals)",
+        "end of the match: until the lowest running total is at most minus 100 after a deal (at most 200 deals) → "
+        "until the lowest running total is at most minus 50 after a deal (at most 200 deals)",
     ]
 
 

@@ -174,7 +174,7 @@ def test_lint_of_a_fifo_named_on_the_command_line_does_not_hang(tmp_path):
     ("pipe.yaml", "Y116", "FIFO"),
     ("folder", "Y116", "folder"),
     ("loop.yaml", "Y116", "symbolic links"),
-    ("no_such.yaml", "R504", "no such ruleset file"),
+    ("no_such.yaml", "R504", "no such ruleset"),
 ])
 def test_an_extends_path_problem_is_a_located_finding(tmp_path, target, code, what):
     from kierki_dsl.lint import lint_file

@@ -98,6 +98,30 @@ def text_report(summary: dict) -> str:
     return "\n".join(lines)
 
 
+#: Each section's measure in a few words, for the verdict.
+VERDICT_WORDS = {
+    "points": "points given out", "spread": "spread between the seats", "decisive": "share of deals that decide the match",
+    "early": "share of deals ended early", "blocked": "share of blocked layouts", "final": "final score",
+    "advantage": "advantage", "lead": "lead changes",
+}
+
+
+def verdict_lines(result: dict, most: int = 8) -> list:
+    """The answer first: which measures B moved beyond noise, in words, with their intervals."""
+    found = [(k, d) for k, d in result["difference"].items() if d and d.get("significant")]
+    found.sort(key=lambda kd: ORDER.index(_split(kd[0])[0]) if _split(kd[0])[0] in ORDER else len(ORDER))
+    if not found:
+        return [f"verdict: no measure differs beyond noise in {result['games']} matches (95% intervals)"]
+    lines = [f"verdict: {len(found)} measure(s) differ beyond noise in {result['games']} matches (95% intervals):"]
+    for key, d in found[:most]:
+        section, item = _split(key)
+        way = "up" if d["mean"] > 0 else "down"
+        lines.append(f"  {item}: {VERDICT_WORDS.get(section, section)} {way}, B - A = {fmt(d, section, 0).strip()}")
+    if len(found) > most:
+        lines.append(f"  and {len(found) - most} more below")
+    return lines
+
+
 def compare_report(result: dict) -> str:
     """The report of two rulesets on the same deals (``kierki compare``)."""
     a, b, diff = result["a"], result["b"], result["difference"]
@@ -110,6 +134,7 @@ def compare_report(result: dict) -> str:
                      "deck or first-dealer rule): the differences include the luck of the cards; 95% intervals; "
                      "* marks a significant difference")
     lines.append(_players_line(result))
+    lines += [""] + verdict_lines(result)
     lines.append("")
     lines.append(f"{'':<32}{'A':>20}{'B':>20}{'B - A':>22}")
     keys = list(dict.fromkeys(list(a["measures"]) + list(b["measures"])))

@@ -13,7 +13,7 @@ from ..diagnostics import did_you_mean
 from ..values import define
 from . import ast
 from .builtins import FUNCTIONS
-from .errors import ExprError
+from .errors import ExprError, card_hint
 from .types import ANY, BOOL, CARD, INT, NAME_HOMES, PRED, RANK, SEAT, STRING, SUIT, Scope, Type, Var, list_of
 
 SUIT_CONSTANTS = {"spades": 0, "hearts": 1, "diamonds": 2, "clubs": 3}
@@ -93,7 +93,7 @@ class Checker:
         if name in NAME_HOMES:
             homes = ", ".join(sorted(NAME_HOMES[name]))
             return self.error(node, "N401", f"unknown name {name!r} in {scope.name}", f"{name!r} is defined in: {homes}")
-        hint = did_you_mean(name, known)
+        hint = card_hint(name) or did_you_mean(name, known)
         if not hint and visible:
             hint = "names here: " + ", ".join(visible)
         return self.error(node, "N401", f"unknown name {name!r} in {scope.name}", hint)

@@ -1,6 +1,8 @@
 """Errors of the expression language, located by character offset in the expression text."""
 from __future__ import annotations
 
+from ..cards import SUIT_NAMES, meant_card
+
 
 class ExprError(Exception):
     """A syntax, name or type problem at ``offset`` (and up to ``end``) of an expression."""
@@ -21,3 +23,14 @@ class EvalError(Exception):
         super().__init__(message)
         self.offset = offset
         self.message = message
+
+
+def card_hint(word: str) -> str:
+    """``HK``, ``kh``, ``K♥``, ``kier``: a card or suit as the game's prompt reads it -> a hint
+    with its spelling in an expression (``KH``, ``hearts``), or ''."""
+
+    meant = meant_card(word)
+    if not meant:
+        return ""
+    what = "suit" if meant in SUIT_NAMES else "card"
+    return f"did you mean {meant!r}? (an expression writes a {what} as {meant})"

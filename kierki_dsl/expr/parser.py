@@ -9,11 +9,13 @@ expected is a syntax error at the word itself.
 """
 from __future__ import annotations
 
+import re
+
 from typing import Optional
 
-from ..cards import parse_card
+from ..cards import SUIT_SYMBOLS, parse_card
 from . import ast
-from .errors import ExprError
+from .errors import ExprError, card_hint
 from .lalr import LalrParser, UnexpectedCharacters, UnexpectedToken
 
 MAX_LENGTH = 500
@@ -237,6 +239,15 @@ def _check_depth(tree: ast.Node) -> None:
                      for child in _children(node))
 
 
+def _symbol_hint(text: str, at: int) -> str:
+    """``K♥`` or ``♥K``: the card an author typed with a suit symbol, as an expression writes it."""
+
+    if text[at] not in SUIT_SYMBOLS + "♤♡♢♧":
+        return ""
+    word = re.search(r"[0-9A-Za-z]*$", text[:at]).group() + text[at] + re.match(r"[0-9A-Za-z]*", text[at + 1:]).group()
+    return card_hint(word)
+
+
 def syntax_error(text: str, e: Exception) -> ExprError:
     """A friendly ``ExprError`` for a parse failure (the table driver's or lark's own)."""
     tok = getattr(e, "token", None)
@@ -247,7 +258,7 @@ def syntax_error(text: str, e: Exception) -> ExprError:
             return ExprError(at, "E301", f"unexpected {ch!r} (unterminated string)")
         if ch == "*" and text[at - 1 : at] == "*":
             return ExprError(at, "E301", "unexpected '*' (there is no '**' operator)")
-        return ExprError(at, "E301", f"unexpected character {ch!r}")
+        return ExprError(at, "E301", f"unexpected character {ch!r}", _symbol_hint(text, at))
     expected = sorted({_FRIENDLY.get(t, t) for t in (e.expected or ()) if not t.startswith("__IGNORE")})
     hint = ""
     if expected and len(expected) <= 6:

@@ -190,7 +190,9 @@ def build_auction(spec, ctx, where: tuple) -> tuple[Optional[Auction], bool]:
         _check_some_bid_allowed(allow, low, high, step, ctx, where)
     if not ok:
         return None, False
-    reason = spec.allow_reason or (f"this bid needs `{' '.join(spec.allow.text.split())}`" if spec.allow else "")
+    from ..exprwords import words  # a refused bid's reason, for players: in words
+
+    reason = spec.allow_reason or (f"this bid needs {words(spec.allow.text)}" if spec.allow else "")
     return Auction(first, low, high, step, all_pass, spec.passes == "again", spec.hold, seller, decline, allow,
                    reason), True
 

@@ -100,13 +100,15 @@ def declare(rules: tuple, seat: int, lead: int, hand: int, st) -> list:
 
 def words(rules: tuple, specs) -> list:
     """The declarations in plain words, for ``kierki explain``."""
+    from ..exprwords import NAME_WORDS, words as expr_words
+
     out = []
     for d, spec in zip(rules, specs):
-        text = f"{d.name}: declared by leading a card when {' '.join(spec.when.text.split())}"
+        text = f"{d.name}: declared by leading a card when {expr_words(spec.when.text)}"
         if spec.points is not None:
-            text += f"; scores {' '.join(spec.points.text.split())} to the leader's `declared`"
+            text += f"; scores {expr_words(spec.points.text)} to {NAME_WORDS['declared']}"
         if spec.set_trump is not None:
-            text += f"; from that trick on trumps are {' '.join(spec.set_trump.text.split())}"
+            text += f"; from that trick on trumps are {expr_words(spec.set_trump.text)}"
         out.append(text)
     return out
 

@@ -174,8 +174,9 @@ def exposure_words(spec) -> str:
     """The exposure rule in words (``kierki explain``, ``kierki diff``)."""
     factor = spec.factor
     times = {2: "double", 3: "three times"}.get(factor, f"{factor} times")
-    cards = " ".join(spec.cards.text.split())
-    return (f"before play each player in turn may expose cards of his hand matching `{cards}`; "
+    from ..words import cards
+
+    return (f"before play each player in turn may expose {cards(spec.cards.text)} of his hand; "
             f"an exposed card costs its taker {times} its points, and the player who exposed it gets the difference")
 
 

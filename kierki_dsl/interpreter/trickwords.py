@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ..cards import RANK_MASK, RANK_NAMES, SUIT_NAMES
 from ..words import PHASE_WORDS, cards, score_words, seat
+from ..exprwords import words as expr_words
 
 
 def aspects(c, rs, spec) -> dict:
@@ -56,10 +57,10 @@ def aspects(c, rs, spec) -> dict:
     for i, r in enumerate(spec.restrictions):
         verb = "must play" if r.require is not None else "may not play"
         pred = cards((r.require or r.forbid).text)
-        when = f" if `{' '.join(r.when.text.split())}`" if r.when is not None else ""
+        when = f" if {expr_words(r.when.text)}" if r.when is not None else ""
         fallback = "" if r.fallback else " (no exception)"
         if r.reason:  # the author's sentence says when it applies: not said twice
-            only = f" (only if `{' '.join(r.when.text.split())}`)" if r.when is not None else ""
+            only = f" (only if {expr_words(r.when.text)})" if r.when is not None else ""
             out[f"rule {i + 1}"] = f"{r.reason}{only}{fallback}"
         else:
             out[f"rule {i + 1}"] = f"{PHASE_WORDS[r.phase]}{when} a player {verb} {pred}{fallback}"
@@ -71,7 +72,7 @@ def aspects(c, rs, spec) -> dict:
     if spec.early_stop:
         out["end"] = "the deal ends as soon as no points can change any more"
     elif spec.end_when is not None:
-        out["end"] = f"the deal ends before the next trick when `{' '.join(spec.end_when.text.split())}`"
+        out["end"] = f"the deal ends before the next trick when {expr_words(spec.end_when.text)}"
     elif stock is not None:
         out["end"] = "the deal ends when fewer than two players hold cards"
     else:
@@ -109,15 +110,15 @@ def _auction_words(a) -> str:
             f"{hold} (from {a.min} to {a.max}{grid}) {passing}")
     if a.allow is not None:
         why = f" ({a.allow_reason})" if a.allow_reason else ""
-        text += f"; a bid is allowed only where `{' '.join(a.allow.text.split())}`{why}"
+        text += f"; a bid is allowed only where {expr_words(a.allow.text)}{why}"
     if a.seller is None:
         fallback = seat(a.if_all_pass.text) if a.if_all_pass is not None else seat("dealer")
-        return (text + f"; the last bidder left wins the auction (`bidder`, with `bid`); if everybody passes, "
+        return (text + f"; the last bidder left wins the auction with his bid; if everybody passes, "
                 f"{fallback} plays at {a.min}")
-    text += (f"; {seat(a.seller.text)} does not bid but sells: he accepts the best bid (its bidder wins the auction, "
-             "`bidder` with `bid`) or refuses it and plays himself (`bidder` is he, `bid` 0)")
+    text += (f"; {seat(a.seller.text)} does not bid but sells: he accepts the best bid (its bidder wins the auction "
+             "with it) or refuses it and plays himself (as the auction's winner, with a bid of 0)")
     if a.decline is not None:
         low = "nobody bid" if a.decline.up_to == 0 else f"the best bid is at most {a.decline.up_to}"
         text += (f"; when {low} he may instead decline the deal, which is not played and scores "
-                 f"`{' '.join(a.decline.score.text.split())}` for each seat")
+                 f"{expr_words(a.decline.score.text)} for each seat")
     return text

@@ -1,7 +1,7 @@
-"""Cards and suits as a person types them: kept in ``phases/typed.py``, with the phases whose words
-they are (below the players, so the terminal player and the phase modules share them)."""
+"""Cards and suits as a person types them at the terminal (``QS``, ``10h``, ``♦8``, ``h5``,
+``10 kier``, ``as pik``): the reading lives in ``kierki_dsl.cards``, where lint reuses it."""
 from __future__ import annotations
 
-from ..phases.typed import RANK_WORDS, SUIT_WORDS, read_card, read_suit
+from ..cards import RANK_WORDS, SUIT_WORDS, read_card, read_suit
 
 __all__ = ["RANK_WORDS", "SUIT_WORDS", "read_card", "read_suit"]

@@ -124,6 +124,8 @@ class BuildContext:
     def label(where: tuple) -> str:
         out = ""
         for part in where:
+            if isinstance(part, str) and part.startswith("$"):  # a marker (the key's own node), not a key
+                continue
             out += f"[{part}]" if isinstance(part, int) else (("." if out else "") + part)
         return out
 
@@ -167,7 +169,7 @@ class BuildContext:
             return self.built[name]
         spec = self.specs.get(name)
         if spec is None:
-            if ("contracts", name) not in self.invalid:  # else it is there, and its error reported
+            if not {("contracts", name), ("contracts",)} & self.invalid:  # else it (or all) is there, and its error reported
                 self.error(where, "R501", f"no contract named {name!r}", did_you_mean(name, self.specs))
             return None
         from ..interpreter.catalogue import DEAL_TYPES

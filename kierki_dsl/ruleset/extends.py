@@ -10,7 +10,8 @@ from __future__ import annotations
 import os
 from typing import Callable
 
-from ..diagnostics import Diagnostic, DiagnosticError, Diagnostics, quoted
+from ..diagnostics import QUOTE_LIMIT, Diagnostic, DiagnosticError, Diagnostics, quoted
+from ..shipped import find_ruleset, not_found
 from ..spec.yamlsafe import Map, Node, Scalar
 
 MAX_CHAIN = 8
@@ -25,7 +26,7 @@ def resolve_extends(path: str, root: Node, diags: Diagnostics, chain: tuple, loa
                {k: v for k, v in root.keys.items() if k != "extends"}, root.pos, root.source)
     if not isinstance(target, Scalar) or not target.value.strip():
         raise DiagnosticError([Diagnostic(path, target.pos, "S202", "extends must be the path of a ruleset file")])
-    base_path = os.path.normpath(os.path.join(os.path.dirname(path), target.value))
+    base_path = find_ruleset(target.value, os.path.dirname(path)) or os.path.normpath(os.path.join(os.path.dirname(path), target.value))
     _check_readable(path, target, base_path)
     me = os.path.realpath(path)
     if me in chain or os.path.realpath(base_path) in chain + (me,):
@@ -49,8 +50,9 @@ def _check_readable(path: str, target: Scalar, base_path: str) -> None:
     if problem is None:
         return
     if problem == "no such file":
-        raise DiagnosticError([Diagnostic(path, target.span(), "R504", f"extends: no such ruleset file {quoted(base_path)}",
-                                          hint="the path is relative to this file")])
+        raise DiagnosticError([Diagnostic(path, target.span(), "R504",
+                                          f"extends: {not_found(target.value[:QUOTE_LIMIT], os.path.dirname(path))}",
+                                          hint="a path is relative to this file; a bare name may be a shipped ruleset")])
     raise DiagnosticError([Diagnostic(path, target.span(), "Y116", f"extends: {quoted(base_path)} {problem}"
                                       if problem.startswith("is ") else f"extends: cannot read {quoted(base_path)}: {problem}")])
 

@@ -128,11 +128,12 @@ def read_bytes(path: str) -> bytes:
         ) from None
 
 
-def load_ruleset(path: str) -> tuple[Optional[Ruleset], Diagnostics]:
-    """Every finding for a ruleset file, and the compiled ruleset when there is no error."""
+def load_ruleset(path: str, data: Optional[bytes] = None) -> tuple[Optional[Ruleset], Diagnostics]:
+    """Every finding for a ruleset file, and the compiled ruleset when there is no error;
+    ``data`` is the file's unsaved text (an editor's buffer) when given."""
     diags = Diagnostics()
     try:
-        src, root, texts = load_tree(path, diags)
+        src, root, texts = load_tree(path, diags, data=data)
     except DiagnosticError as e:
         diags.extend(e.diagnostics)
         return None, diags
@@ -140,11 +141,15 @@ def load_ruleset(path: str) -> tuple[Optional[Ruleset], Diagnostics]:
     return ruleset, diags
 
 
-def load_tree(path: str, diags: Diagnostics, chain: tuple = ()):
+def load_tree(path: str, diags: Diagnostics, chain: tuple = (), data: Optional[bytes] = None):
     """The YAML tree of a ruleset with its ``extends`` chain merged in (variant values win)."""
     from .extends import resolve_extends
 
-    data = read_bytes(path)
+    if data is None:
+        data = read_bytes(path)
+    elif len(data) > yamlsafe.MAX_BYTES:  # an editor's buffer: the same limit as a file
+        raise DiagnosticError([Diagnostic(path, None, "Y113", f"ruleset is {yamlsafe.human_size(len(data))}; "
+                                          f"limit {yamlsafe.human_size(yamlsafe.MAX_BYTES)}")])
     soft: list = []
     src, root = yamlsafe.load(path, data, soft)
     diags.extend(soft)

@@ -113,7 +113,7 @@ def check_unused(spec, bctx) -> None:
             if hint and bctx.locate(("contracts", name))[0] != bctx.locate(("contracts", hint.split("'")[1]))[0]:
                 hint += " (a contract of the base ruleset is changed by writing its own name)"
             bctx.warning(("contracts", name, "$key"), "M608", f"contract {name!r} is defined but never scheduled or included",
-                         hint)
+                         hint or f"schedule it, or remove it (`{name}: null` under contracts)", advise=False)
 
 
 def _check_duties(compiled: dict, deals_per_dealer: int, bctx) -> None:
@@ -139,12 +139,29 @@ def _check_partial(name: str, bctx, hand_size: int, players: int, deck: int) -> 
     if partial is None:
         spec = bctx.specs[name]
         broken = [n for n in DEAL_TYPES[spec.type].included(spec) if n in bctx.built and bctx.built[n] is None]
+        if broken and all(_says_its_own_skip(n, bctx) for n in broken):
+            return  # said once, at the contract it includes (no follow-on of a follow-on)
         where = f"in it or in {', '.join(repr(n) for n in broken)}, which it includes," if broken else "in this contract"
-        bctx.warning(w + ("total",), "M618", f"the total of contract {name!r} was not checked: the errors above {where} "
-                     "stop it", "fix them; the declared total is checked then", advise=False)
+        includers = [] if broken else _includers(name, bctx)
+        also = f" (nor that of {', '.join(repr(n) for n in includers)}, which includes it)" if includers else ""
+        bctx.warning(w + ("total",), "M618", f"the total of contract {name!r} was not checked{also}: the errors above "
+                     f"{where} stop it", "fix them; the declared total is checked then", advise=False)
     elif total is not None and total != declared:
         bctx.error(w + ("total",), "M601", f"contract {name!r} declares total {declared} but its scoring gives {total}",
                    "correct the points or the declared total")
+
+
+def _says_its_own_skip(name: str, bctx) -> bool:
+    """Whether a broken contract reports its own M618 (it declares a total and its own errors stop it)."""
+    spec = bctx.specs.get(name)
+    return spec is not None and spec.total is not None and bctx.partial.get(name) is None and not [
+        n for n in DEAL_TYPES[spec.type].included(spec) if n in bctx.built and bctx.built[n] is None]
+
+
+def _includers(name: str, bctx) -> list:
+    """The contracts with a declared total that include ``name``."""
+    return [n for n, s in bctx.specs.items() if s is not None and s.total is not None and n != name
+            and name in DEAL_TYPES[s.type].included(s)]
 
 
 #: A rule and the key that says it in words to a player who breaks it.

@@ -14,7 +14,7 @@ from typing import Any, Optional
 
 import attrs
 
-from ..cards import RANK_NAMES, CardError, parse_card, parse_rank
+from ..cards import RANK_NAMES, CardError, meant_card, parse_card, parse_rank
 from ..diagnostics import Diagnostics, Pos, did_you_mean
 from ..values import define, field_repr, frozen
 from .yamlsafe import Map, Node, Scalar, Seq, node_path
@@ -305,7 +305,8 @@ class CardKind(Kind):
         try:
             return parse_card(s.value)
         except CardError as e:
-            ctx.error(s, "S204", f"{label}: {e}")
+            meant = meant_card(s.value)
+            ctx.error(s, "S204", f"{label}: {e}", f"did you mean {meant!r}?" if meant and len(meant) <= 3 else "")
             return _INVALID
 
     def json(self):
@@ -440,9 +441,18 @@ class Obj(Kind):
             ctx.error(node, "S202", f"{label} must be a mapping, got {_kind(node)}")
             return _INVALID
         out: dict = {}
+        strays = _strays(node, self.fields)
         for key, value in node.entries.items():
             f = self.fields.get(key)
+            if key in strays:  # the cause, once; the keys left out of it are not findings of their own
+                names = ", ".join(repr(k) for k in strays[key])
+                ctx.error(value, "S202", f"{_join(label, key)} is empty, and {names} below it {'stands' if len(strays[key]) == 1 else 'stand'} at the top level",
+                          f"indent {names} (and what follows) under {key}:")
+                ctx.invalid.update({where + (key,)} | {where + (k,) for k in strays[key]})
+                continue
             if f is None:
+                if any(key in keys for keys in strays.values()):
+                    continue
                 hint = did_you_mean(key, self.fields, "allowed: " + ", ".join(self.fields))
                 ctx.error(node.keys[key], "S201", f"unknown key {key!r} in {label}", hint)
                 ctx.invalid.add(where + (key,))  # what it meant is missing: no follow-on findings
@@ -485,6 +495,23 @@ class Obj(Kind):
 
 def _join(label: str, key: str) -> str:
     return key if label in ("", "ruleset") else f"{label}.{key}"
+
+
+def _strays(node: Map, fields: dict) -> dict:
+    """Unknown keys written out of a mapping left empty just above them (``contracts:`` with its
+    contracts at the top level): {the empty key: [the keys that belong under it]}."""
+    out: dict = {}
+    holder = None
+    for key, value in node.entries.items():
+        if key in fields:
+            holder = key if _empty(value) and isinstance(fields[key].kind, (MapOf, Obj)) else None
+        elif holder is not None:
+            out.setdefault(holder, []).append(key)
+    return out
+
+
+def _empty(node: Node) -> bool:
+    return isinstance(node, Scalar) and node.plain and node.value in ("", "~", "null")
 
 
 @define(eq=False)

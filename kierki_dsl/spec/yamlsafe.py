@@ -19,6 +19,7 @@ import yaml
 
 from ..diagnostics import Diagnostic, DiagnosticError, Pos
 from ..values import define
+from .indentation import in_words
 
 MAX_BYTES = 128 * 1024
 MAX_DEPTH = 32
@@ -246,7 +247,12 @@ def build(src: Source, soft: Optional[list] = None) -> Node:
         mark = e.problem_mark or e.context_mark
         pos = Pos(mark.line + 1, mark.column + 1) if mark else None
         problem = (e.problem or e.context or "invalid YAML").strip()
-        errors.append(Diagnostic(path, pos, "Y101", f"YAML syntax error: {problem}", hint=_flow_hint(problem)))
+        words = in_words(problem, src.text, pos.line) if pos else None
+        if words:  # an indentation slip, said in words and pointed at the line's key
+            col, message, hint = words
+            errors.append(Diagnostic(path, Pos(pos.line, col), "Y101", message, hint=hint))
+        else:
+            errors.append(Diagnostic(path, pos, "Y101", f"YAML syntax error: {problem}", hint=_flow_hint(problem)))
         raise DiagnosticError(errors) from None
     except yaml.YAMLError as e:
         errors.append(Diagnostic(path, None, "Y101", f"YAML error: {e}"))

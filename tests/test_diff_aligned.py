@@ -1,0 +1,20 @@
+"""Issue #25 item 3: `kierki diff` pairs the deals of two schedules by contract, so one inserted
+deal is one change, not a change at every later deal."""
+from __future__ import annotations
+
+import re
+
+from conftest import STANDARD
+
+
+def test_one_inserted_deal_is_one_change(tmp_path, cli):
+    base = tmp_path / "std.yaml"
+    base.write_text(STANDARD.read_text("utf-8"), "utf-8")
+    house = tmp_path / "house.yaml"
+    house.write_text("kierki: 1\nextends: std.yaml\nname: house\nmatch:\n  total: -260\n  parts: []\n"
+                     "  schedule: [bez_lew, bez_lew, bez_kierow, bez_dam, bez_panow, bez_krola_kier, "
+                     "bez_siodmej_i_ostatniej, rozbojnik, {contract: atu, repeat: 4}, loteryjka]\n", "utf-8")
+    rc, out, err = cli("diff", str(base), str(house))
+    assert rc == 0, err
+    deal_lines = [line for line in out.splitlines() if re.match(r"deals? \d", line)]
+    assert len(deal_lines) == 1 and re.fullmatch(r"deal [12], contract: \(none\) → Bez lew — No tricks", deal_lines[0]), out
