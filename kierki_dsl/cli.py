@@ -621,6 +621,7 @@ def tournament(
     workers: int = typer.Option(1, "--workers", help="Matches played at once (processes)."),
     journal: Optional[str] = typer.Option(None, "--journal", help="A file of finished matches: a killed tournament started again with it goes on where it stopped."),
     sprt: Optional[str] = typer.Option(None, "--sprt", help="ELO0,ELO1[,ALPHA,BETA]: stop once the first two players are shown apart (default alpha = beta = 0.05)."),
+    bot_failure: str = typer.Option("heuristic", "--bot-failure", help="Who plays an exec: bot's seat once the bot failed (a player name), or forfeit."),
     fmt: OutputFormat = typer.Option(OutputFormat.text, "--format", help="text or json."),
 ) -> None:
     """Round-robin of N players in duplicate form: ratings, pairwise differences, SPRT (docs/bots.md)."""
@@ -637,13 +638,16 @@ def tournament(
     for name in names:
         _players(name, rs.players)
     test = _sprt_setting(sprt) if sprt is not None else None
+    if bot_failure != "forfeit":
+        _bots_only([bot_failure])
+        _players(bot_failure, rs.players)
 
     def progress(done: int, total: int) -> None:
         _err(f"tournament: {done}/{total} matches")
 
     try:
         table = _bots_play(lambda: run_tournament(rs, names, range(first_seed, first_seed + seeds), workers, journal,
-                                                  progress, test))
+                                                  progress, test, bot_failure))
     except typer.Exit:
         raise
     except RuntimeError as e:  # openskill not installed

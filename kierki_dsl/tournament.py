@@ -41,10 +41,14 @@ def seating(key: Key, seats: int) -> list:
     return [alone if s == r % seats else rest for s in range(seats)]
 
 
-def play(ruleset, names: list, key: Key) -> dict:
-    """Play one match of the tournament; A's and B's mean totals and any bot failure."""
+def play(ruleset, names: list, key: Key, on_failure: str = "heuristic") -> dict:
+    """Play one match of the tournament; A's and B's mean totals and any bot failure
+    (``on_failure``: what plays an ``exec:`` bot's seat once it failed, or "forfeit")."""
     order = seating(key, ruleset.players)
     players = [make_player(names[i]) for i in order]
+    for p in players:
+        if hasattr(p, "on_failure"):
+            p.on_failure = on_failure
     try:
         runner = MatchRunner(ruleset, players, key[2])
         for _ in runner.deals():
@@ -107,14 +111,14 @@ class Journal:
 _WORKER: dict = {}
 
 
-def _worker_play(path: str, names: list, key: Key) -> dict:
+def _worker_play(path: str, names: list, key: Key, on_failure: str) -> dict:
     if path not in _WORKER:
         _WORKER[path] = Ruleset.load(path)
-    return play(_WORKER[path], names, key)
+    return play(_WORKER[path], names, key, on_failure)
 
 
 def run(ruleset, names: list, seeds: range, workers: int = 1, journal: Optional[str] = None,
-        progress: Optional[Callable] = None, sprt: Optional[tuple] = None) -> dict:
+        progress: Optional[Callable] = None, sprt: Optional[tuple] = None, on_failure: str = "heuristic") -> dict:
     """Play what the journal lacks (``workers`` processes) and summarize the tournament."""
     keys = schedule(len(names), ruleset.players, seeds)
     book = Journal(journal, {"ruleset": ruleset.fingerprint, "players": list(names)})
@@ -133,16 +137,16 @@ def run(ruleset, names: list, seeds: range, workers: int = 1, journal: Optional[
     if sprt is None or decided_at(done, names, ruleset.players, seeds, sprt) is None:
         if workers <= 1:
             for k in todo:
-                if finished(play(ruleset, names, k)):
+                if finished(play(ruleset, names, k, on_failure)):
                     break
         else:
-            _parallel(ruleset.path, names, todo, workers, finished)
+            _parallel(ruleset.path, names, todo, workers, finished, on_failure)
     return summary(names, done, ruleset.players, seeds, sprt)
 
 
-def _parallel(path: str, names: list, todo: list, workers: int, finished: Callable) -> None:
+def _parallel(path: str, names: list, todo: list, workers: int, finished: Callable, on_failure: str) -> None:
     with ProcessPoolExecutor(workers) as pool:
-        pending = {pool.submit(_worker_play, path, names, k) for k in todo}
+        pending = {pool.submit(_worker_play, path, names, k, on_failure) for k in todo}
         try:
             while pending:
                 ready, pending = wait(pending, return_when=FIRST_COMPLETED)

@@ -93,3 +93,14 @@ def test_duplicate_form_has_a_lower_variance_than_plain_matches_on_as_many_deals
 def _diff(rs, names, key) -> float:
     row = play(rs, names, key)
     return row["a"] - row["b"]
+
+
+def test_a_crashing_exec_bot_does_not_stop_a_tournament_match(tmp_path):
+    bot = tmp_path / "crash.py"
+    bot.write_text("import sys\nsys.stdin.readline()\nprint('{\"type\": \"ready\"}', flush=True)\n"
+                   "sys.stdin.readline()\nsys.exit(5)\n")
+    rs = Ruleset.load(str(SHORT))
+    names = ["heuristic", f"exec:{sys.executable} {bot}"]
+    for failure in ("random", "forfeit"):
+        row = play(rs, names, (0, 1, 3, 0), failure)
+        assert row["failed"] == [names[1]] and isinstance(row["b"], float)
