@@ -9,10 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from kierki_dsl.interpreter.match import MatchRunner
+from kierki_dsl.interpreter.match import Match, MatchRunner
 from kierki_dsl.players.base import RandomPlayer, make_player
 from kierki_dsl.players.execbot import ExecBot
 from kierki_dsl.ruleset.model import Ruleset
+from kierki_dsl.table.core import Table
 
 from conftest import STANDARD
 
@@ -105,3 +106,17 @@ def test_exec_needs_a_command():
     with pytest.raises(KeyError):
         make_player("exec")
     assert isinstance(make_player("exec:./mybot --level 3"), ExecBot)
+
+
+def test_exec_bots_sit_at_a_table_as_serve_and_web_seat_them(tmp_path):
+    bots = {s: make_player(f"exec:{sys.executable} {BOTS / 'randombot.py'}") for s in (0, 1)}
+    bots[2] = ExecBot(_script(tmp_path, "garbage", MISBEHAVING["garbage"]), limits=FAST)
+    bots[3] = make_player("random")
+    table = Table(Match(RS, 6), bots)
+    try:
+        table.run_bots()
+    finally:
+        for bot in bots.values():
+            getattr(bot, "close", lambda: None)()
+    assert table.over and len(table.results) == len(RS.schedule)
+    assert bots[0].failure is None and bots[1].failure is None and bots[2].failure
