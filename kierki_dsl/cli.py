@@ -622,6 +622,7 @@ def tournament(
     journal: Optional[str] = typer.Option(None, "--journal", help="A file of finished matches: a killed tournament started again with it goes on where it stopped."),
     sprt: Optional[str] = typer.Option(None, "--sprt", help="ELO0,ELO1[,ALPHA,BETA]: stop once the first two players are shown apart (default alpha = beta = 0.05)."),
     bot_failure: str = typer.Option("heuristic", "--bot-failure", help="Who plays an exec: bot's seat once the bot failed (a player name), or forfeit."),
+    html: Optional[str] = typer.Option(None, "--html", help="Also write the table with plots to this HTML file (needs matplotlib)."),
     fmt: OutputFormat = typer.Option(OutputFormat.text, "--format", help="text or json."),
 ) -> None:
     """Round-robin of N players in duplicate form: ratings, pairwise differences, SPRT (docs/bots.md)."""
@@ -638,6 +639,11 @@ def tournament(
     for name in names:
         _players(name, rs.players)
     test = _sprt_setting(sprt) if sprt is not None else None
+    if html:
+        from .analysis.html import plots_missing
+
+        if plots_missing():
+            raise _usage(plots_missing())
     if bot_failure != "forfeit":
         _bots_only([bot_failure])
         _players(bot_failure, rs.players)
@@ -654,6 +660,20 @@ def tournament(
         _err(f"kierki: error: {e}")
         raise typer.Exit(EXIT_USAGE)
     print(_json_dump(table), end="") if fmt == OutputFormat.json else print(tournament_text(table))
+    if html:
+        _tournament_page(html, table, tournament_text(table))
+
+
+def _tournament_page(path: str, table: dict, text: str) -> None:
+    from .analysis.tourney import render
+    from .record import write_atomic
+
+    try:
+        write_atomic(path, render(table, text))
+    except OSError as e:
+        _err(f"kierki: error: cannot write {e.filename or path}: {e.strerror or e}")
+        raise typer.Exit(EXIT_FINDINGS)
+    _err(f"kierki: HTML report written to {path}")
 
 
 def _sprt_setting(text: str) -> tuple:

@@ -41,13 +41,15 @@ def test_a_tournament_killed_and_resumed_gives_the_table_of_one_run(tmp_path):
     resumed = subprocess.run([*KIERKI, "--journal", str(killed)], cwd=ROOT, capture_output=True, text=True, timeout=600)
     assert resumed.returncode == 0, resumed.stderr
     assert f"tournament: {at_kill + 1}/{total}" in resumed.stderr  # only the missing matches were played
-    once = subprocess.run([*KIERKI, "--journal", str(tmp_path / "once.jsonl")], cwd=ROOT, capture_output=True,
-                          text=True, timeout=600)
+    page = tmp_path / "t.html"
+    once = subprocess.run([*KIERKI, "--journal", str(tmp_path / "once.jsonl"), "--html", str(page)], cwd=ROOT,
+                          capture_output=True, text=True, timeout=600)
     assert once.returncode == 0, once.stderr
     assert json.loads(resumed.stdout) == json.loads(once.stdout)
     table = json.loads(once.stdout)
     assert table["matches"] == total and table["pairs"][0]["deal_sets"] == 6
     assert [r["player"] for r in table["ratings"]] == ["heuristic", "random"]
+    assert page.read_text().count("<img") == 2 and "heuristic" in page.read_text()
 
 
 def test_a_journal_of_another_tournament_is_refused(tmp_path):
