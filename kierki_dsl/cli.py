@@ -704,6 +704,82 @@ def ladder(
     print(_bots_play(lambda: report(rs, duels, range(first_seed, first_seed + seeds), out=None)))
 
 
+@app.command()
+def tournament(
+    ruleset: str = typer.Argument(..., help="The ruleset file."),
+    players: str = typer.Option(..., "--players", help="Two or more players, comma-separated, as in kierki run (built-in, plug-ins, exec:COMMAND)."),
+    seeds: int = typer.Option(10, "--seeds", help="How many duplicate deal sets each pair plays."),
+    first_seed: int = typer.Option(1, "--first-seed", help="The first seed."),
+    workers: int = typer.Option(1, "--workers", help="Matches played at once (processes)."),
+    journal: Optional[str] = typer.Option(None, "--journal", help="A file of finished matches: a killed tournament started again with it goes on where it stopped."),
+    sprt: Optional[str] = typer.Option(None, "--sprt", help="ELO0,ELO1[,ALPHA,BETA]: stop once the first two players are shown apart (default alpha = beta = 0.05)."),
+    bot_failure: str = typer.Option("heuristic", "--bot-failure", help="Who plays an exec: bot's seat once the bot failed (a player name), or forfeit."),
+    html: Optional[str] = typer.Option(None, "--html", help="Also write the table with plots to this HTML file (needs matplotlib)."),
+    fmt: OutputFormat = typer.Option(OutputFormat.text, "--format", help="text or json."),
+) -> None:
+    """Round-robin of N players in duplicate form: ratings, pairwise differences, SPRT (docs/bots.md)."""
+    from .tournament import run as run_tournament
+    from .tournament import text as tournament_text
+
+    rs = _load_ruleset(ruleset)
+    names = [x.strip() for x in players.split(",") if x.strip()]
+    if len(names) < 2 or len(set(names)) != len(names):
+        raise _usage("--players needs two or more different players")
+    if not 1 <= seeds <= 100000 or not 1 <= workers <= 64 or first_seed < 0:
+        raise _usage("--seeds must be 1..100000, --workers 1..64, --first-seed 0 or more")
+    _bots_only(names)
+    for name in names:
+        _players(name, rs.players)
+    test = _sprt_setting(sprt) if sprt is not None else None
+    if html:
+        from .analysis.html import plots_missing
+
+        if plots_missing():
+            raise _usage(plots_missing())
+    if bot_failure != "forfeit":
+        _bots_only([bot_failure])
+        _players(bot_failure, rs.players)
+
+    def progress(done: int, total: int) -> None:
+        _err(f"tournament: {done}/{total} matches")
+
+    try:
+        table = _bots_play(lambda: run_tournament(rs, names, range(first_seed, first_seed + seeds), workers, journal,
+                                                  progress, test, bot_failure))
+    except typer.Exit:
+        raise
+    except RuntimeError as e:  # openskill not installed
+        _err(f"kierki: error: {e}")
+        raise typer.Exit(EXIT_USAGE)
+    print(_json_dump(table), end="") if fmt == OutputFormat.json else print(tournament_text(table))
+    if html:
+        _tournament_page(html, table, tournament_text(table))
+
+
+def _tournament_page(path: str, table: dict, text: str) -> None:
+    from .analysis.tourney import render
+    from .record import write_atomic
+
+    try:
+        write_atomic(path, render(table, text))
+    except OSError as e:
+        _err(f"kierki: error: cannot write {e.filename or path}: {e.strerror or e}")
+        raise typer.Exit(EXIT_FINDINGS)
+    _err(f"kierki: HTML report written to {path}")
+
+
+def _sprt_setting(text: str) -> tuple:
+    try:
+        values = [float(x) for x in text.split(",")]
+    except ValueError:
+        values = []
+    if len(values) == 2:
+        values += [0.05, 0.05]
+    if len(values) != 4 or values[0] >= values[1] or not all(0 < v < 0.5 for v in values[2:]):
+        raise _usage("--sprt expects ELO0,ELO1[,ALPHA,BETA] with ELO0 < ELO1 and 0 < ALPHA, BETA < 0.5")
+    return tuple(values)
+
+
 def _bots_only(names: list) -> None:
     """Simulations and ladders are played by bots: a person is a usage error (exit 2)."""
     if any(name.partition(":")[0] == "human" for name in names):

@@ -22,6 +22,7 @@ from typing import Callable, Optional
 
 from .analysis.rows import Batch, DealRow, GameResult
 from .interpreter import matchvalues
+from .interpreter.fairplay import exact_action, players_ruleset
 from .interpreter.match import MatchRunner, deal_masks, deal_out, draw, shuffled
 from .interpreter.phases import Phase
 from .players.base import make_player
@@ -150,7 +151,7 @@ class FastMatch:
         if not self.seats:
             for seat in range(self.rs.players):
                 p = make_player(self.policy.name)
-                p.reset(0, seat, self.rs)
+                p.reset(0, seat, players_ruleset(self.rs, p))
                 self.seats.append(p)
         return self.seats
 
@@ -178,7 +179,7 @@ class FastMatch:
             if first < 0 and state.phase == Phase.PLAY:
                 first = seat
             if seats is not None:
-                state.apply_action(seats[seat].act(state.view(seat)))
+                state.apply_action(exact_action(seats[seat].act(state.view(seat))))
                 continue
             acts = state.legal_actions()
             state.apply_action(acts[draw(rng, len(acts))] if len(acts) > 1 else acts[0])

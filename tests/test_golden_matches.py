@@ -25,12 +25,23 @@ def _comparable(record: dict) -> dict:
     return out
 
 
+def _play(name: str, out: Path) -> subprocess.CompletedProcess:
+    cmd = [sys.executable, "-m", "kierki_dsl", "run", *MANIFEST[name], "--record", str(out)]
+    return subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=300)
+
+
 @pytest.mark.parametrize("name", sorted(MANIFEST))
 def test_seeded_match_is_unchanged(name, tmp_path):
     out = tmp_path / "record.json"
-    cmd = [sys.executable, "-m", "kierki_dsl", "run", *MANIFEST[name], "--record", str(out)]
-    proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=300)
+    proc = _play(name, out)
     assert proc.returncode == 0, proc.stderr
     want = json.loads((GOLDEN / f"{name}.record.json").read_text())
     got = json.loads(out.read_text())
     assert _comparable(got) == _comparable(want)
+
+
+if __name__ == "__main__" and sys.argv[1:] == ["--write"]:
+    # only when a change of play is intended (say why in the commit): the deals must not change
+    for name in sorted(MANIFEST):
+        proc = _play(name, GOLDEN / f"{name}.record.json")
+        print("wrote" if proc.returncode == 0 else f"FAILED ({proc.stderr.strip()})", f"{name}.record.json")

@@ -16,6 +16,7 @@ from ..values import frozen
 from . import matchvalues
 from .actions import IllegalAction, action_str
 from .draws import draw  # the protocol's draw, where matches have always taken it
+from .fairplay import exact_action, seat_player
 from .phases import Phase
 
 
@@ -159,10 +160,12 @@ class Match:
     # -- acting --------------------------------------------------------------------------------
     def apply(self, action: int) -> Optional[DealResult]:
         """Apply the next action (``IllegalAction`` if the rules forbid it, nothing changed);
-        returns the deal's result when this action finished a deal."""
+        returns the deal's result when this action finished a deal. Only an exact ``int`` is an
+        action (``fairplay.exact_action``): every driver's actions pass here."""
         state = self.state
         if state is None:
             raise IllegalAction("the match is over")
+        action = exact_action(action)
         first = state.current_player() if self.first < 0 and state.phase == Phase.PLAY else -1
         state.apply_action(action)
         if first >= 0:
@@ -255,7 +258,7 @@ class MatchRunner:
         self.match = Match(ruleset, seed, deals)
         self.first_dealer = self.match.first_dealer
         for i, p in enumerate(self.players):
-            p.reset(seed * 16 + i + 1 if seed >= 0 else i + 1, i, ruleset)
+            seat_player(p, seed, i, ruleset)
 
     @property
     def totals(self) -> list:

@@ -14,6 +14,7 @@ import sys
 from typing import Optional
 
 from ..cards import card_str
+from ..interpreter.fairplay import seat_player
 from ..players.base import PlayerQuit
 from . import sik
 from .commands import CommandError
@@ -232,7 +233,7 @@ def join(host: str, port: int, seat: int, player, ruleset, seed: int, family: in
     server as long as it takes (other seats may take their time). With ``retry`` a connection
     lost mid-match is re-established for up to that many seconds, and the seat claimed again."""
     out = out if out is not None else sys.stdout
-    player.reset(seed * 16 + seat + 1 if seed >= 0 else seat + 1, seat, ruleset)
+    seat_player(player, seed, seat, ruleset)
     if hasattr(player, "set_match_length"):
         player.set_match_length(None)  # the server alone knows how many deals it plays
     reporter = Reporter(out) if report else None

@@ -29,7 +29,8 @@ PLAYERS: dict = {}
 # name -> the module that registers it (relative: of this package), imported when first asked
 # for (``ismcts`` needs the [openspiel] extra and plays through the OpenSpiel adapter, a layer
 # above the players); asking only for these never scans for plug-ins
-LAZY_PLAYERS = {"heuristic": ".heuristic", "search": ".search", "human": ".human", "ismcts": "kierki_dsl.ismcts"}
+LAZY_PLAYERS = {"heuristic": ".heuristic", "search": ".search", "human": ".human", "ismcts": "kierki_dsl.ismcts",
+                "exec": ".execbot"}
 
 
 def register_player(cls):

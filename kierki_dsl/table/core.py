@@ -4,6 +4,7 @@ from __future__ import annotations
 from typing import Callable, Optional
 
 from ..interpreter.actions import IllegalAction, action_str
+from ..interpreter.fairplay import exact_action, seat_player
 from ..interpreter.phases import PRIVATE
 from ..phases import label
 from .events import DealEnded, MatchEnded, Played, TrickTaken, deal_started, turn
@@ -36,7 +37,7 @@ class Table:
         self.players = match.ruleset.players
         self.bots = dict(bots or {})
         for seat, p in self.bots.items():
-            p.reset(match.seed * 16 + seat + 1 if match.seed >= 0 else seat + 1, seat, match.ruleset)
+            seat_player(p, match.seed, seat, match.ruleset)
         self.listeners: dict = {}
         self.results: list = []  # every finished deal's ``DealResult`` (a record, a score sheet)
         self.live = False
@@ -127,6 +128,10 @@ class Table:
             return "the table is waiting for a player"  # to a request made before the pause counts
         if seat != self.match.to_move():
             return "it is not your turn"
+        try:
+            action = exact_action(action)
+        except IllegalAction as e:
+            return e.reason
         view = self.match.view(seat)
         if action not in view.legal:  # explained from the seat's own view and the rules
             from ..interpreter.reasons import illegal_reason

@@ -8,6 +8,7 @@ actions puts the match, and every bot, exactly where it was.
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 from typing import Optional
@@ -96,8 +97,6 @@ SEALED_EXTRA = ("bots", "deals")  # further header keys the seal covers when pre
 def seal(head: dict) -> str:
     """A digest of what decides the match (the ruleset's fingerprint, the seed, the players, a
     table's bots and match file): a header edited after the match began no longer matches it."""
-    import hashlib
-
     what = {"fingerprint": head["ruleset"]["fingerprint"], "seed": head["seed"], "players": head["players"]}
     what.update({k: head[k] for k in SEALED_EXTRA if k in head})
     return hashlib.sha256(json.dumps(what, sort_keys=True).encode("utf-8")).hexdigest()[:16]

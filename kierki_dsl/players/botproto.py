@@ -1,0 +1,75 @@
+"""The bot protocol's messages (``docs/bot-protocol.md``): JSON lines, version ``kierki-bot/1``.
+
+Pure functions only: what the engine writes to a bot, and how it reads the bot's answer. The
+process that carries them is ``players/execbot.py``.
+"""
+from __future__ import annotations
+
+import json
+from typing import Optional
+
+from ..interpreter.actions import action_str, parse_action
+
+PROTOCOL = "kierki-bot/1"
+MAX_LINE = 65536  # bytes of one line from a bot; longer is flooding
+
+
+class BotError(Exception):
+    """The bot broke the protocol (garbage, an illegal answer, flooding, a timeout, a crash)."""
+
+
+def line(doc: dict) -> bytes:
+    """One message as the line written to the bot."""
+    return (json.dumps(doc, separators=(",", ":")) + "\n").encode("utf-8")
+
+
+def hello(seat: int, players: int, ruleset: str, seed: int) -> dict:
+    """The first message of a match: the bot answers ``{"type": "ready"}``."""
+    return {"type": "hello", "protocol": PROTOCOL, "seat": seat, "players": players, "ruleset": ruleset, "seed": seed}
+
+
+def decide(view) -> dict:
+    """A request to act: the seat's view and its legal actions with their labels."""
+    return {"type": "decide", "view": view.to_json(),
+            "legal": [{"id": a, "label": action_str(a)} for a in view.legal]}
+
+
+def bye() -> dict:
+    """The end of the match: the bot should exit."""
+    return {"type": "bye"}
+
+
+def read_ready(raw: bytes) -> None:
+    """Check the bot's answer to ``hello``."""
+    doc = _json(raw)
+    if not isinstance(doc, dict) or doc.get("type") != "ready":
+        raise BotError('expected {"type": "ready"} after hello')
+
+
+def read_action(raw: bytes, legal: tuple) -> int:
+    """The action a bot's answer names: ``{"action": ID or LABEL}`` (or a bare ID or LABEL),
+    which must be one of ``legal``."""
+    doc = _json(raw)
+    answer = doc.get("action") if isinstance(doc, dict) else doc
+    action = _action(answer)
+    if action is None or action not in legal:
+        raise BotError(f"illegal answer {str(answer)[:40]!r}")
+    return action
+
+
+def _action(answer) -> Optional[int]:
+    if type(answer) is int:
+        return answer
+    if isinstance(answer, str) and len(answer) <= 20:
+        try:
+            return parse_action(answer)
+        except ValueError:
+            return None
+    return None
+
+
+def _json(raw: bytes):
+    try:
+        return json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError):
+        raise BotError(f"not a JSON line: {raw[:40]!r}") from None

@@ -1,0 +1,122 @@
+"""``exec:`` bots (issue 23, point 2): bots in other processes play over the bot protocol, and a
+bot that crashes, hangs, floods or answers garbage never stops the match."""
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from kierki_dsl.interpreter.match import Match, MatchRunner
+from kierki_dsl.players.base import RandomPlayer, make_player
+from kierki_dsl.players.execbot import ExecBot
+from kierki_dsl.ruleset.model import Ruleset
+from kierki_dsl.table.core import Table
+
+from conftest import STANDARD
+
+ROOT = Path(__file__).resolve().parent.parent
+BOTS = ROOT / "examples" / "bots"
+RS = Ruleset.load(str(STANDARD))
+FAST = {"decision_seconds": 2.0}
+
+
+def _script(tmp_path, name: str, body: str) -> str:
+    path = tmp_path / f"{name}.py"
+    path.write_text("import json, sys, time\n" + body)
+    return f"{sys.executable} {path}"
+
+
+READY = 'sys.stdin.readline(); print(json.dumps({"type": "ready"}), flush=True)\n'
+
+
+def _play(bot) -> list:
+    runner = MatchRunner(RS, [bot, RandomPlayer(), RandomPlayer(), RandomPlayer()], seed=4)
+    try:
+        return list(runner.deals())
+    finally:
+        bot.close()
+
+
+def test_the_python_example_bot_plays_a_match_through_kierki_run():
+    cmd = [sys.executable, "-m", "kierki_dsl", "run", str(STANDARD), "--seed", "5", "--players",
+           f"exec:{sys.executable} {BOTS / 'randombot.py'},heuristic,random,random"]
+    proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    assert "exec bot" not in proc.stderr and "Final standings" in proc.stdout
+
+
+@pytest.mark.skipif(shutil.which("gcc") is None, reason="gcc builds the C example bot")
+def test_the_c_example_bot_plays_a_match(tmp_path):
+    exe = tmp_path / "lowest"
+    subprocess.run(["gcc", "-O2", "-o", str(exe), str(BOTS / "lowest.c")], check=True, timeout=120)
+    bot = ExecBot(f"{exe} --level 1")
+    deals = _play(bot)
+    assert bot.failure is None and len(deals) == len(RS.schedule)
+
+
+def test_the_exec_bot_plays_what_it_answers_and_only_legal_actions(tmp_path):
+    seen = []
+
+    class Spy(ExecBot):
+        def act(self, view):
+            action = super().act(view)
+            seen.append((action, view.legal))
+            return action
+
+    bot = Spy(f"{sys.executable} {BOTS / 'randombot.py'}")
+    _play(bot)
+    assert bot.failure is None and seen and all(a in legal for a, legal in seen)
+
+
+MISBEHAVING = {
+    "crash": READY + "sys.stdin.readline(); sys.exit(3)\n",
+    "hang": READY + "sys.stdin.readline(); time.sleep(60)\n",
+    "flood": READY + "sys.stdin.readline()\nwhile True: sys.stdout.write('x' * 65536)\n",
+    "lines": READY + "sys.stdin.readline()\nwhile True: print('{\"action\": 0}', flush=True)\n",
+    "garbage": READY + "sys.stdin.readline(); print('hello world', flush=True); time.sleep(60)\n",
+    "illegal": READY + "sys.stdin.readline(); print(json.dumps({'action': 999}), flush=True); time.sleep(60)\n",
+    "silent": "time.sleep(60)\n",
+    "memory": READY + "sys.stdin.readline(); x = bytearray(4 << 30)\n",
+}
+
+
+@pytest.mark.parametrize("kind", sorted(MISBEHAVING))
+def test_a_misbehaving_bot_never_stops_the_match(tmp_path, kind):
+    bot = ExecBot(_script(tmp_path, kind, MISBEHAVING[kind]), limits={**FAST, "memory_mb": 512})
+    deals = _play(bot)
+    assert len(deals) == len(RS.schedule)
+    assert bot.failure and bot.proc is None and bot.substitute is not None
+
+
+def test_a_failing_bot_can_forfeit_instead(tmp_path):
+    bot = ExecBot(_script(tmp_path, "crash", MISBEHAVING["crash"]), on_failure="forfeit", limits=FAST)
+    assert len(_play(bot)) == len(RS.schedule)
+    assert bot.failure and bot.substitute is None
+
+
+def test_a_missing_program_is_a_failure_not_a_crash():
+    bot = ExecBot("/nonexistent/bot")
+    assert len(_play(bot)) == len(RS.schedule) and "cannot start" in bot.failure
+
+
+def test_exec_needs_a_command():
+    with pytest.raises(KeyError):
+        make_player("exec")
+    assert isinstance(make_player("exec:./mybot --level 3"), ExecBot)
+
+
+def test_exec_bots_sit_at_a_table_as_serve_and_web_seat_them(tmp_path):
+    bots = {s: make_player(f"exec:{sys.executable} {BOTS / 'randombot.py'}") for s in (0, 1)}
+    bots[2] = ExecBot(_script(tmp_path, "garbage", MISBEHAVING["garbage"]), limits=FAST)
+    bots[3] = make_player("random")
+    table = Table(Match(RS, 6), bots)
+    try:
+        table.run_bots()
+    finally:
+        for bot in bots.values():
+            getattr(bot, "close", lambda: None)()
+    assert table.over and len(table.results) == len(RS.schedule)
+    assert bots[0].failure is None and bots[1].failure is None and bots[2].failure

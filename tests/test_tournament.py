@@ -1,0 +1,108 @@
+"""``kierki tournament`` (issue 23, point 3): duplicate form, a journal that survives SIGKILL,
+ratings, SPRT, and a variance lower than plain matches on the same number of deals."""
+from __future__ import annotations
+
+import json
+import os
+import signal
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from kierki_dsl.ruleset.model import Ruleset
+from kierki_dsl.tournament import play, schedule, seating, sprt_llr, summary
+
+ROOT = Path(__file__).resolve().parent.parent
+SHORT = ROOT / "tests" / "data" / "bots_two_deals.yaml"
+KIERKI = [sys.executable, "-m", "kierki_dsl", "tournament", str(SHORT), "--players", "heuristic,random", "--seeds", "6",
+          "--format", "json"]
+
+
+def _lines(path: Path) -> int:
+    return len(path.read_text().splitlines()) if path.exists() else 0
+
+
+def test_a_tournament_killed_and_resumed_gives_the_table_of_one_run(tmp_path):
+    killed = tmp_path / "killed.jsonl"
+    proc = subprocess.Popen([*KIERKI, "--workers", "2", "--journal", str(killed)], cwd=ROOT, start_new_session=True,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 240
+        while _lines(killed) < 6 and proc.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.05)  # polling the journal for progress
+    finally:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+    total = len(schedule(2, 4, range(1, 7)))
+    at_kill = _lines(killed) - 1
+    assert 0 < at_kill < total, "the kill must come mid-tournament"
+    resumed = subprocess.run([*KIERKI, "--journal", str(killed)], cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert resumed.returncode == 0, resumed.stderr
+    assert f"tournament: {at_kill + 1}/{total}" in resumed.stderr  # only the missing matches were played
+    page = tmp_path / "t.html"
+    once = subprocess.run([*KIERKI, "--journal", str(tmp_path / "once.jsonl"), "--html", str(page)], cwd=ROOT,
+                          capture_output=True, text=True, timeout=600)
+    assert once.returncode == 0, once.stderr
+    assert json.loads(resumed.stdout) == json.loads(once.stdout)
+    table = json.loads(once.stdout)
+    assert table["matches"] == total and table["pairs"][0]["deal_sets"] == 6
+    assert [r["player"] for r in table["ratings"]] == ["heuristic", "random"]
+    assert page.read_text().count("<img") == 2 and "heuristic" in page.read_text()
+
+
+def test_a_journal_of_another_tournament_is_refused(tmp_path):
+    journal = tmp_path / "j.jsonl"
+    journal.write_text(json.dumps({"tournament": {"ruleset": "x", "players": ["a", "b"]}}) + "\n")
+    proc = subprocess.run([*KIERKI, "--seeds", "1", "--journal", str(journal)], cwd=ROOT, capture_output=True,
+                          text=True, timeout=300)
+    assert proc.returncode == 2 and "another tournament" in proc.stderr
+
+
+def test_duplicate_seating_puts_each_side_alone_at_every_seat():
+    seats = [seating((0, 1, 5, r), 4) for r in range(8)]
+    assert all(row.count(0) == 1 for row in seats[:4]) and all(row.count(1) == 1 for row in seats[4:])
+    assert {row.index(0) for row in seats[:4]} == {0, 1, 2, 3}
+
+
+def test_sprt_stops_once_a_player_is_shown_stronger():
+    done = {}
+    for seed in range(1, 41):
+        for r in range(8):
+            done[(0, 1, seed, r)] = {"key": [0, 1, seed, r], "a": 10.0, "b": 0.0, "failed": []}
+    table = summary(["strong", "weak"], done, 4, range(1, 41), (0.0, 50.0, 0.05, 0.05))
+    assert table["sprt"]["result"] == "H1" and table["sprt"]["deal_sets"] < 40
+    assert sprt_llr([-1.0] * 30, 0.0, 50.0) < 0
+
+
+def test_duplicate_form_has_a_lower_variance_than_plain_matches_on_as_many_deals():
+    """Per observation the same number of deals: 8 matches of one seed, seats rotated
+    (duplicate), against 8 matches of 8 different seeds, A alone at seat 0 (plain). Two players
+    whose decisions vary little from match to match (heuristic, search): the duplicate form
+    cancels the cards' luck, not the noise of a random player's choices (docs/bots.md)."""
+    rs = Ruleset.load(str(SHORT))
+    names = ["heuristic", "search:3"]
+    duplicate, plain = [], []
+    for seed in range(1, 17):
+        duplicate.append(statistics.fmean(_diff(rs, names, (0, 1, seed, r)) for r in range(8)))
+        plain.append(statistics.fmean(_diff(rs, names, (0, 1, 5000 + 8 * seed + r, 0)) for r in range(8)))
+    ratio = statistics.variance(duplicate) / statistics.variance(plain)
+    print(f"variance duplicate/plain: {ratio:.2f}")
+    assert ratio < 0.75
+
+
+def _diff(rs, names, key) -> float:
+    row = play(rs, names, key)
+    return row["a"] - row["b"]
+
+
+def test_a_crashing_exec_bot_does_not_stop_a_tournament_match(tmp_path):
+    bot = tmp_path / "crash.py"
+    bot.write_text("import sys\nsys.stdin.readline()\nprint('{\"type\": \"ready\"}', flush=True)\n"
+                   "sys.stdin.readline()\nsys.exit(5)\n")
+    rs = Ruleset.load(str(SHORT))
+    names = ["heuristic", f"exec:{sys.executable} {bot}"]
+    for failure in ("random", "forfeit"):
+        row = play(rs, names, (0, 1, 3, 0), failure)
+        assert row["failed"] == [names[1]] and isinstance(row["b"], float)
