@@ -21,7 +21,6 @@ deal): the rules' scoring expressions make exact bounds undecidable in general.
 """
 from __future__ import annotations
 
-import os
 import random
 
 try:
@@ -31,7 +30,7 @@ except ImportError as e:  # pragma: no cover - exercised only without the extra
     raise ImportError("kierki_dsl.openspiel needs OpenSpiel: pip install 'kierki-dsl[openspiel]'") from e
 
 from .adapters import knowledge
-from .adapters.game import GameSpec, GameState
+from .adapters.game import GameSpec, GameState, ruleset_at
 from .adapters.resample import resample
 from .ruleset.model import Ruleset
 from .shipped import shipped_ruleset
@@ -57,17 +56,6 @@ GAME_TYPE = pyspiel.GameType(
     parameter_specification={"ruleset": DEFAULT_RULESET, "scope": "deal", "deal": 1},
 )
 
-_RULESETS: dict = {}
-
-
-def _ruleset(path: str) -> Ruleset:
-    """Rulesets are loaded once per path and process (games and their states share them)."""
-    key = os.path.abspath(path)
-    if key not in _RULESETS:
-        _RULESETS[key] = Ruleset.load(path)
-    return _RULESETS[key]
-
-
 class KierkiGame(pyspiel.Game):
     """A kierki-dsl ruleset (one deal or the match) as an OpenSpiel game."""
 
@@ -76,7 +64,7 @@ class KierkiGame(pyspiel.Game):
         path = str(params.get("ruleset", DEFAULT_RULESET))
         scope = str(params.get("scope", "deal"))
         deal = int(params.get("deal", 1))
-        self.spec = spec if spec is not None else GameSpec.make(_ruleset(path), scope, deal)
+        self.spec = spec if spec is not None else GameSpec.make(ruleset_at(path), scope, deal)
         deals = max(1, self.spec.ruleset.max_deals) if scope == "match" else 1
         info = pyspiel.GameInfo(
             num_distinct_actions=self.spec.num_actions,

@@ -24,7 +24,7 @@ SHIPPED = sorted(str(p.relative_to(ROOT)) for p in RULESETS.rglob("*.yaml"))
 @pytest.mark.parametrize("path", SHIPPED)
 def test_random_sim_every_ruleset(path):
     game = kos.load(str(ROOT / path))
-    pyspiel.random_sim_test(game, num_sims=1, serialize=False, verbose=False)
+    pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
 
 
 @pytest.mark.parametrize("path,deal", [
@@ -35,12 +35,29 @@ def test_random_sim_every_ruleset(path):
     ("rulesets/games/hearts.yaml", 4),  # no passing
 ])
 def test_random_sim_other_deal_types(path, deal):
-    pyspiel.random_sim_test(kos.load(str(ROOT / path), deal=deal), num_sims=1, serialize=False, verbose=False)
+    pyspiel.random_sim_test(kos.load(str(ROOT / path), deal=deal), num_sims=1, serialize=True, verbose=False)
 
 
 def test_random_sim_a_whole_match():
     game = kos.load(str(RULESETS / "variants" / "six_negative_deals.yaml"), scope="match")
-    pyspiel.random_sim_test(game, num_sims=1, serialize=False, verbose=False)
+    pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
+
+
+@pytest.mark.parametrize("path,deal,steps", [("rulesets/games/hearts.yaml", 1, 70),
+                                             ("rulesets/games/barbu.yaml", 2, 60),  # a declarer's choice
+                                             ("rulesets/kierki_standard.yaml", 8, 58)])  # a trump call
+def test_a_state_serialises_as_its_history_and_comes_back_equal(path, deal, steps):
+    game = kos.load(str(ROOT / path), deal=deal)
+    state = _play(game, 3, steps)
+    text = state.serialize()
+    assert text.startswith("history=")
+    back = game.deserialize_state(text)
+    assert back.history() == state.history() and str(back) == str(state)
+    assert back.legal_actions() == state.legal_actions() and back.returns() == state.returns()
+    for seat in range(game.num_players()):
+        assert back.information_state_string(seat) == state.information_state_string(seat)
+    again, restored = pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(game, state))
+    assert str(restored) == str(state) and again.num_players() == game.num_players()
 
 
 def test_registered_name_takes_the_ruleset_as_a_parameter():

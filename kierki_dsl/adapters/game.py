@@ -16,6 +16,8 @@ Every decision is logged as an *event* with the seat allowed to see it (``None``
 from __future__ import annotations
 
 import functools
+import os
+import pickle
 from typing import Optional
 
 from ..cards import bits, card_str
@@ -31,6 +33,26 @@ MAX_BETS_PER_SEAT = 2  # a seat doubles, then redoubles, each other seat at most
 MAX_VOLUNTARY_PASSES = 200  # layout deals (interpreter/layout.py caps voluntary passes there)
 
 DEALER, DEALING, CHOOSE, PLAY, OVER = "dealer", "dealing", "choose", "play", "over"
+
+_RULESETS: dict = {}
+
+
+def ruleset_at(path: str) -> Ruleset:
+    """The ruleset at ``path``, loaded once per path and process (games, their states and
+    the states rebuilt from a serialised history share it)."""
+    key = os.path.abspath(path)
+    if key not in _RULESETS:
+        _RULESETS[key] = Ruleset.load(path)
+    return _RULESETS[key]
+
+
+def replayed(path: str, scope: str, deal: int, actions) -> "GameState":
+    """The game of the ruleset at ``path`` after ``actions`` (chance outcomes included), each
+    checked as it is applied: how a pickled (serialised) ``GameState`` comes back."""
+    state = GameState(GameSpec.make(ruleset_at(path), scope, deal))
+    for action in actions:
+        state.apply_action(int(action))
+    return state
 
 
 @functools.lru_cache(maxsize=4096)
@@ -142,6 +164,7 @@ class GameState:
         self.asked = (-1, [])  # (chooser, allowed option indices) of a pending declarer's choice
         self.deal_start: Optional[GameState] = None  # a snapshot taken before this deal's cards
         self.deal_first = 0
+        self.replayable = True  # its log replays it (False: built from a view, or a forced play)
         self.phase = DEALER if self.first_dealer is None else DEALING
         if self.phase == DEALING:
             self._begin_deal()
@@ -345,6 +368,7 @@ class GameState:
         """Play a card (or pass) without checking the rules: for resampled worlds only, whose
         drawn hands may not fit a public play (see ``resample.py``)."""
         seat = self.current_player()
+        self.replayable = False
         step = self._step
         if step is not None and action in step.legal_actions():
             step.apply_action(action)
@@ -444,6 +468,7 @@ class GameState:
         st.deal_first = 0
         st.put_out = put_out
         st.asked = (-1, [])
+        st.replayable = False
         st.phase = PLAY
         return st
 
@@ -463,6 +488,17 @@ class GameState:
 
     def __deepcopy__(self, memo) -> "GameState":  # OpenSpiel clones Python states by deepcopy
         return self.clone()
+
+    def __reduce__(self):
+        """Pickled as its action history (what OpenSpiel's ``serialize`` writes of a Python
+        state): the ruleset's path, scope, deal and every action; unpickling replays them.
+        A game built from a seat's view (``from_view``, resampled worlds) has no history."""
+        spec = self.spec
+        if not (self.replayable and isinstance(spec.ruleset, Ruleset)):
+            raise pickle.PicklingError("only a game played from the start of a ruleset file can be serialised "
+                                       "(not one built from a seat's view, nor a resampled world)")
+        return (replayed, (os.path.abspath(spec.ruleset.path), spec.scope, spec.deal + 1,
+                           [a for _, _, a in self.log]))
 
     def deal_log(self) -> list:
         """(seat, action) of this deal's actions so far, chance outcomes included."""
