@@ -33,9 +33,43 @@ def test_random_sim_every_ruleset(path):
     ("rulesets/variants/fantan_pass_pool.yaml", 12),  # passes paid into a pool
     ("rulesets/games/barbu.yaml", 2),  # a declarer's choice with doubling
     ("rulesets/games/hearts.yaml", 4),  # no passing
+    ("rulesets/variants/no_trumps_allowed.yaml", 8),  # a trump call offering "no trumps"
+    ("rulesets/variants/walc_chapanka.yaml", 8),
 ])
 def test_random_sim_other_deal_types(path, deal):
     pyspiel.random_sim_test(kos.load(str(ROOT / path), deal=deal), num_sims=1, serialize=True, verbose=False)
+
+
+def _distinct_contracts(path: str) -> list:
+    """The 1-based schedule position of the first deal of each distinct contract (or
+    declarer's-choice slot) of a ruleset."""
+    rs = Ruleset.load(str(ROOT / path))
+    first: dict = {}
+    for k in range(max(1, rs.max_deals)):
+        first.setdefault(getattr(rs.contract_at(k), "name", k), k + 1)
+    return sorted(first.values())
+
+
+@pytest.mark.parametrize("path", SHIPPED)
+def test_legal_actions_ascend_in_every_contract(path):
+    """One random game of every distinct contract of every ruleset: legal actions (decisions
+    and chance outcomes alike) are listed in ascending order, as pyspiel checks."""
+    rs = Ruleset.load(str(ROOT / path))
+    for deal in _distinct_contracts(path):
+        rng = random.Random(deal)
+        state = GameState(GameSpec.make(rs, "deal", deal))
+        while not state.is_terminal():
+            legal = state.legal_actions()
+            assert legal == sorted(set(legal)), (deal, state.phase, legal)
+            state.apply_action(rng.choice(legal))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("path", SHIPPED)
+def test_random_sim_every_contract(path):
+    """pyspiel's random simulation test on every distinct contract of every ruleset."""
+    for deal in _distinct_contracts(path):
+        pyspiel.random_sim_test(kos.load(str(ROOT / path), deal=deal), num_sims=1, serialize=True, verbose=False)
 
 
 def test_random_sim_a_whole_match():

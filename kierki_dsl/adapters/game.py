@@ -312,10 +312,12 @@ class GameState:
         return list(bits(self.spec.ruleset.deck & ~have))
 
     def legal_actions(self) -> list:
+        """The legal actions in ascending order (OpenSpiel requires it; a phase may list its
+        own in another order, e.g. a trump call's "no trumps" first)."""
         if self.phase == PLAY:
-            return self._stepped().legal_actions()
+            return sorted(self._stepped().legal_actions())
         if self.phase == CHOOSE:
-            return [CHOOSE_BASE + i for i in self.asked[1]]
+            return [CHOOSE_BASE + i for i in sorted(self.asked[1])]
         if self.is_chance():
             return [a for a, _ in self.chance_outcomes()]
         return []
