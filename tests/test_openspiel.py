@@ -314,6 +314,27 @@ def test_resample_is_indistinguishable_on_every_ruleset(path):
     assert checked > 0
 
 
+def _trix_after_an_exposure_round() -> GameState:
+    """A Trix deal (queens) in play after a round of exposures that passed over seats that had
+    no card to expose: a random world must keep them without one."""
+    spec = GameSpec.make(Ruleset.load(str(RULESETS / "games" / "trix.yaml")), "deal", 1)
+    rng, state = random.Random(40), GameState(spec)
+    for _ in range(57):
+        state.apply_action(rng.choice(state.legal_actions()))
+    return state
+
+
+@pytest.mark.parametrize("attempts", [64, 0])  # 0: straight to the fallback replay
+def test_resample_after_a_round_of_exposures(attempts):
+    state = _trix_after_an_exposure_round()
+    seat = state.current_player()
+    for seed in range(6):
+        world = resample(state, seat, random.Random(seed), attempts=attempts)
+        assert knowledge.information_state_string(world, seat) == knowledge.information_state_string(state, seat)
+        assert world.legal_actions() == state.legal_actions()
+        assert world.exact or not attempts
+
+
 def test_resample_is_deterministic():
     """The same random draws give the same world (a stock deal rebuilt from the view included)."""
     for path, steps in (("rulesets/variants/kierki_dominowe.yaml", 60), ("rulesets/games/tysiac.yaml", 36),
