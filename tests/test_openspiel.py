@@ -314,6 +314,39 @@ def test_resample_is_indistinguishable_on_every_ruleset(path):
     assert checked > 0
 
 
+def _other(value):
+    """A value of the same kind as ``value`` but different from it."""
+    if isinstance(value, bool):
+        return not value
+    if isinstance(value, int):
+        return value + 1
+    if isinstance(value, str):
+        return value + "x"
+    if isinstance(value, tuple):
+        return value + (0,)
+    return 0  # None
+
+
+@pytest.mark.parametrize("path,deal,steps", [("rulesets/variants/fantan_three_passes.yaml", 1, 90),
+                                             ("rulesets/games/trix.yaml", 1, 57),
+                                             ("rulesets/games/tysiac.yaml", 1, 36)])
+def test_the_information_state_carries_every_field_of_the_seat_s_view(monkeypatch, path, deal, steps):
+    """Whatever the seat's view holds (free passes left, pool, exposures, a field added
+    later...) tells two states apart in the information state too: a view changed in any one
+    field changes the string."""
+    import attrs
+
+    state = _play(kos.load(str(ROOT / path), deal=deal), 2, steps).core
+    seat = state.current_player()
+    view = knowledge.seat_view(state, seat)
+    assert view is not None and seat >= 0
+    base = knowledge.information_state_string(state, seat)
+    for field in attrs.fields(type(view)):
+        changed = attrs.evolve(view, **{field.name: _other(getattr(view, field.name))})
+        monkeypatch.setattr(knowledge, "seat_view", lambda state, seat, changed=changed: changed)
+        assert knowledge.information_state_string(state, seat) != base, field.name
+
+
 def _trix_after_an_exposure_round() -> GameState:
     """A Trix deal (queens) in play after a round of exposures that passed over seats that had
     no card to expose: a random world must keep them without one."""

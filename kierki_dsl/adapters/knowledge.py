@@ -6,7 +6,7 @@ everyone (``GameState.events``), and the cards dealt to the seat itself. Another
 is never read.
 
 * the **information state** (perfect recall) string lists every event the seat saw since the
-  start of the game, then its hand; its tensor is the observation tensor plus the seat's
+  start of the game, then its hand and every field of its view of the deal in play; its tensor is the observation tensor plus the seat's
   dealt, passed and received cards and the current deal's card plays in order;
 * the **observation** string and tensor are the position now: hand, trick, cards played,
   trump, scores, totals, hand sizes, bets.
@@ -14,6 +14,8 @@ is never read.
 from __future__ import annotations
 
 import functools
+
+import attrs
 
 from ..cards import bits, card_str
 from ..interpreter.actions import PASS
@@ -107,7 +109,16 @@ def information_state_string(state: GameState, seat: int) -> str:
     if state.phase == DEALING:
         lines.append(f"dealing deal {state.k + 1}: {sum(len(d) for d in state.dealt)} cards dealt")
     lines.append(f"hand {_cards(hand_of(state, seat))}")
+    view = seat_view(state, seat)
+    if view is not None:
+        lines += view_lines(view)
     return "\n".join(lines)
+
+
+def view_lines(view) -> list:
+    """Every field of the seat's view, ``view <name> <value>`` a line: the information state
+    carries all that the view holds (a field added to ``SeatView`` is carried with it)."""
+    return [f"view {f.name} {getattr(view, f.name)!r}" for f in attrs.fields(type(view))]
 
 
 def observation_string(state: GameState, seat: int) -> str:

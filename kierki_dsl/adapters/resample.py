@@ -85,6 +85,7 @@ def _from_view(state: GameState, seat: int, rng: random.Random) -> GameState:
     new = state.clone()
     new.deal = state.contract.from_view(view, hands)
     new.deal.dealt[seat] = list(state.deal.dealt[seat])  # the seat's own cards as dealt: it saw them
+    new.deal.actions = list(state.deal.actions)  # its view counts them (``ply``); the log holds them anyway
     new.dealt = [list(bits(h)) for h in hands]
     new.events = _redacted(state, seat)
     new.exact = False
