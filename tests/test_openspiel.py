@@ -402,3 +402,56 @@ def test_a_world_drawn_for_a_seat_keeps_no_other_seat_s_private_cards_of_the_dea
             "another seat's private event of this deal kept its cards"
         checked += bool(private)
     assert checked, "no position with another seat's private event was reached"
+
+
+@pytest.mark.parametrize("path", ["rulesets/games/barbu.yaml", "rulesets/games/barbu_app.yaml",
+                                  "rulesets/games/trix.yaml"])
+def test_random_sim_a_match_past_a_declarer_s_choice(path):
+    """Contract choices of deals already played still have labels (pyspiel labels the history)."""
+    game = kos.load(str(ROOT / path), scope="match", max_deals=3)
+    pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
+    state = _play(game, 4, 10_000)
+    assert state.is_terminal() and state.core.k == 3
+    from kierki_dsl.interpreter.actions import is_choice
+
+    choices = [(s, a) for _, s, a in state.core.log if s >= 0 and is_choice(a)]
+    assert choices and all(state.action_to_string(s, a).startswith("choose ") for s, a in choices)
+    assert not any("#" in state.action_to_string(s, a) for s, a in choices)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("path", ["rulesets/games/barbu.yaml", "rulesets/games/barbu_app.yaml",
+                                  "rulesets/games/trix.yaml", "rulesets/games/tysiac.yaml"])
+def test_random_sim_a_whole_match_of_declarer_s_choices_and_an_open_ended_one(path):
+    pyspiel.random_sim_test(kos.load(str(ROOT / path), scope="match"), num_sims=1, serialize=True, verbose=False)
+
+
+def test_an_open_ended_match_is_bounded_and_its_recall_string_stays_short():
+    """Tysiąc runs until 1,000 points (random play never gets there): the game declares at
+    most ``max_deals`` deals and its length, and a seat's information state sums up the deals
+    before this one, so its string does not grow with the match."""
+    game = kos.load(str(RULESETS / "games" / "tysiac.yaml"), scope="match", max_deals=12)
+    assert game.max_game_length() <= 12 * kos.load(str(RULESETS / "games" / "tysiac.yaml")).max_game_length()
+    longest, per_deal = 0, {}
+    state = game.new_initial_state()
+    rng = random.Random(3)
+    while not state.is_terminal():
+        if not state.is_chance_node():
+            text = state.information_state_string(state.current_player())
+            longest = max(longest, len(text))
+            per_deal[state.core.k] = max(per_deal.get(state.core.k, 0), len(text))
+        state.apply_action(rng.choice(state.legal_actions()))
+    assert state.core.k == 12 and len(state.history()) <= game.max_game_length()
+    assert per_deal[11] < 2 * per_deal[0] + 200, per_deal  # the 12th deal's string is as long as the 1st's
+    with pytest.raises(ValueError, match="max_deals"):
+        kos.load(str(RULESETS / "games" / "tysiac.yaml"), scope="match", max_deals=0)
+
+
+def test_a_deep_copy_keeps_what_the_last_decision_paid():
+    import copy
+
+    game = kos.load(str(RULESETS / "variants" / "six_negative_deals.yaml"), scope="match")
+    state, rng = game.new_initial_state(), random.Random(1)
+    while state.is_chance_node() or not any(state.rewards()):
+        state.apply_action(rng.choice(state.legal_actions()))
+    assert copy.deepcopy(state).rewards() == state.rewards() != [0.0] * game.num_players()

@@ -31,6 +31,7 @@ CHANCE = -1  # the same numbers as pyspiel.PlayerId
 TERMINAL = -4
 MAX_BETS_PER_SEAT = 2  # a seat doubles, then redoubles, each other seat at most once: bound below
 MAX_VOLUNTARY_PASSES = 200  # layout deals (interpreter/layout.py caps voluntary passes there)
+MATCH_DEALS = 100  # a whole-match game ends after at most this many deals unless told otherwise
 
 DEALER, DEALING, CHOOSE, PLAY, OVER = "dealer", "dealing", "choose", "play", "over"
 
@@ -46,10 +47,10 @@ def ruleset_at(path: str) -> Ruleset:
     return _RULESETS[key]
 
 
-def replayed(path: str, scope: str, deal: int, actions) -> "GameState":
+def replayed(path: str, scope: str, deal: int, max_deals: int, actions) -> "GameState":
     """The game of the ruleset at ``path`` after ``actions`` (chance outcomes included), each
     checked as it is applied: how a pickled (serialised) ``GameState`` comes back."""
-    state = GameState(GameSpec.make(ruleset_at(path), scope, deal))
+    state = GameState(GameSpec.make(ruleset_at(path), scope, deal, max_deals))
     for action in actions:
         state.apply_action(int(action))
     return state
@@ -81,18 +82,23 @@ class GameSpec:
     scope: str  # "deal" or "match"
     deal: int  # 0-based schedule position of a one-deal game
     num_actions: int  # distinct action ids: cards, pass, calls, bets, contract choices
+    deals: int  # deals in one game: 1, or a match's at most (its own cap, bounded by ``max_deals``)
     max_decisions: int  # an upper bound on the decisions of one game
     max_chance: int  # chance nodes in one game
     contracts: tuple  # contract names, in a fixed order (for tensors)
     choice_width: int  # most options of any declarer's-choice slot
 
     @classmethod
-    def make(cls, ruleset: Ruleset, scope: str = "deal", deal: int = 1) -> "GameSpec":
+    def make(cls, ruleset: Ruleset, scope: str = "deal", deal: int = 1, max_deals: int = MATCH_DEALS) -> "GameSpec":
+        """A game of ``ruleset``: deal ``deal`` alone, or the whole match cut after ``max_deals``
+        deals (a match ``until`` a score may run to its own cap: 1,000 deals for Tysiąc)."""
         if scope not in ("deal", "match"):
             raise ValueError(f"scope must be 'deal' or 'match', got {scope!r}")
         deals = max(1, ruleset.max_deals)
         if scope == "deal" and not 1 <= deal <= deals:
             raise ValueError(f"deal must be 1..{deals} for this ruleset, got {deal}")
+        if not 1 <= max_deals <= 10_000:
+            raise ValueError(f"max_deals must be 1..10000, got {max_deals}")
         width = max((len(c.offered) for c in ruleset.schedule), default=0)
         n = ruleset.players
         cards = bin(ruleset.deck).count("1")
@@ -103,9 +109,9 @@ class GameSpec:
                     + max((_auction_length(c.auction, n) for c in ruleset.contracts.values()
                            if c.auction is not None), default=0)
                     + (cards if any(c.widow is not None for c in ruleset.contracts.values()) else 0))
-        count = deals if scope == "match" else 1
+        count = min(deals, max_deals) if scope == "match" else 1
         return cls(
-            ruleset=ruleset, scope=scope, deal=deal - 1,
+            ruleset=ruleset, scope=scope, deal=deal - 1, deals=count,
             num_actions=max(CHOOSE_BASE + width, 75, *(EXPOSE_BASE + 52 for c in ruleset.contracts.values()
                                                         if c.exposure is not None),
                             *(BID_BASE + c.auction.high + 1 for c in ruleset.contracts.values()
@@ -140,7 +146,7 @@ class Table:
 def view_spec(view, contract) -> GameSpec:
     """The spec of a one-deal game of the view's ``contract`` (for a player's own search)."""
     table = Table(view.players, view.deck, {contract.name: contract}, first_dealer=view.dealer)
-    return GameSpec(ruleset=table, scope="deal", deal=max(0, view.deal_number - 1), num_actions=CHOOSE_BASE,
+    return GameSpec(ruleset=table, scope="deal", deal=max(0, view.deal_number - 1), num_actions=CHOOSE_BASE, deals=1,
                     max_decisions=bin(view.deck).count("1") * (view.players + 1) + MAX_VOLUNTARY_PASSES,
                     max_chance=0, contracts=(contract.name,), choice_width=0)
 
@@ -164,6 +170,8 @@ class GameState:
         self.asked = (-1, [])  # (chooser, allowed option indices) of a pending declarer's choice
         self.deal_start: Optional[GameState] = None  # a snapshot taken before this deal's cards
         self.deal_first = 0
+        self.past_events = 0  # the events of the deals played before this one
+        self.recalled: dict = {}  # seat -> a digest of those it saw (knowledge.py)
         self.replayable = True  # its log replays it (False: built from a view, or a forced play)
         self.phase = DEALER if self.first_dealer is None else DEALING
         if self.phase == DEALING:
@@ -179,6 +187,7 @@ class GameState:
         self.phase = DEALING
         self.deal_start = None
         self.deal_first = len(self.log)  # where this deal's actions start in the log
+        self.past_events, self.recalled = len(self.events), {}  # (clones share it: the past is the same)
         self.put_out = 0  # cards a widow's taker put out in this deal (their number is public)
         self.deal_start = self.clone()
 
@@ -269,7 +278,7 @@ class GameState:
         self.events.append((None, f"deal {self.k + 1} scores {list(scores)}"))
         rs = self.spec.ruleset
         self.k += 1
-        if self.spec.scope == "deal" or rs.match_over(self.k, self.totals):
+        if self.spec.scope == "deal" or self.k >= self.spec.deals or rs.match_over(self.k, self.totals):
             self.phase = OVER
             return
         self._begin_deal()
@@ -468,6 +477,7 @@ class GameState:
         st.dealer = dealer
         st.deal_start = None
         st.deal_first = 0
+        st.past_events, st.recalled = 0, {}
         st.put_out = put_out
         st.asked = (-1, [])
         st.replayable = False
@@ -499,7 +509,7 @@ class GameState:
         if not (self.replayable and isinstance(spec.ruleset, Ruleset)):
             raise pickle.PicklingError("only a game played from the start of a ruleset file can be serialised "
                                        "(not one built from a seat's view, nor a resampled world)")
-        return (replayed, (os.path.abspath(spec.ruleset.path), spec.scope, spec.deal + 1,
+        return (replayed, (os.path.abspath(spec.ruleset.path), spec.scope, spec.deal + 1, spec.deals,
                            [a for _, _, a in self.log]))
 
     def deal_log(self) -> list:
@@ -510,11 +520,22 @@ class GameState:
         if seat == CHANCE:
             return f"dealer p{action}" if self.phase == DEALER else f"deal {card_str(action)}"
         if is_choice(action):
-            slot = self.spec.ruleset.contract_at(self.k)
-            options = slot.offered
+            slot = self._choice_slot(seat, action)
+            options = slot.offered if slot is not None else ()
             i = action - CHOOSE_BASE
             return f"choose {options[i].name}" if i < len(options) else f"choose #{i}"
         return action_str(action)
+
+    def _choice_slot(self, seat: int, action: int):
+        """The declarer's-choice slot a contract choice names an option of: the one being
+        chosen now, else the last one in which ``seat`` made that choice (the match may have
+        moved on since), else None."""
+        if self.phase == CHOOSE:
+            return self.spec.ruleset.contract_at(self.k)
+        for k, s, a in reversed(self.log):
+            if s == seat and a == action:
+                return self.spec.ruleset.contract_at(k)
+        return None
 
     def __str__(self) -> str:
         """The whole state, hidden cards included (for debugging; never shown to a seat)."""
