@@ -16,12 +16,12 @@ Information-state and observation strings and tensors are built from one seat's 
 with that view (``adapters/resample.py``), so OpenSpiel's IS-MCTS can search any ruleset.
 
 Game parameters: ``ruleset`` (path), ``scope`` (``deal`` or ``match``), ``deal`` (1-based
-schedule position for ``scope=deal``). Utility bounds are loose (±``UTILITY_BOUND`` per
+schedule position for ``scope=deal``), ``max_deals`` (a match game ends, paying the totals so
+far, after at most this many deals: default 100; the ruleset's own cap holds when lower). Utility bounds are loose (±``UTILITY_BOUND`` per
 deal): the rules' scoring expressions make exact bounds undecidable in general.
 """
 from __future__ import annotations
 
-import os
 import random
 
 try:
@@ -31,7 +31,7 @@ except ImportError as e:  # pragma: no cover - exercised only without the extra
     raise ImportError("kierki_dsl.openspiel needs OpenSpiel: pip install 'kierki-dsl[openspiel]'") from e
 
 from .adapters import knowledge
-from .adapters.game import GameSpec, GameState
+from .adapters.game import MATCH_DEALS, GameSpec, GameState, ruleset_at
 from .adapters.resample import resample
 from .ruleset.model import Ruleset
 from .shipped import shipped_ruleset
@@ -54,19 +54,8 @@ GAME_TYPE = pyspiel.GameType(
     provides_information_state_tensor=True,
     provides_observation_string=True,
     provides_observation_tensor=True,
-    parameter_specification={"ruleset": DEFAULT_RULESET, "scope": "deal", "deal": 1},
+    parameter_specification={"ruleset": DEFAULT_RULESET, "scope": "deal", "deal": 1, "max_deals": MATCH_DEALS},
 )
-
-_RULESETS: dict = {}
-
-
-def _ruleset(path: str) -> Ruleset:
-    """Rulesets are loaded once per path and process (games and their states share them)."""
-    key = os.path.abspath(path)
-    if key not in _RULESETS:
-        _RULESETS[key] = Ruleset.load(path)
-    return _RULESETS[key]
-
 
 class KierkiGame(pyspiel.Game):
     """A kierki-dsl ruleset (one deal or the match) as an OpenSpiel game."""
@@ -76,8 +65,9 @@ class KierkiGame(pyspiel.Game):
         path = str(params.get("ruleset", DEFAULT_RULESET))
         scope = str(params.get("scope", "deal"))
         deal = int(params.get("deal", 1))
-        self.spec = spec if spec is not None else GameSpec.make(_ruleset(path), scope, deal)
-        deals = max(1, self.spec.ruleset.max_deals) if scope == "match" else 1
+        max_deals = int(params.get("max_deals", MATCH_DEALS))
+        self.spec = spec if spec is not None else GameSpec.make(ruleset_at(path), scope, deal, max_deals)
+        deals = self.spec.deals
         info = pyspiel.GameInfo(
             num_distinct_actions=self.spec.num_actions,
             max_chance_outcomes=max(52, self.spec.ruleset.players),
@@ -87,7 +77,7 @@ class KierkiGame(pyspiel.Game):
             utility_sum=None,
             max_game_length=self.spec.max_decisions + self.spec.max_chance,
         )
-        super().__init__(GAME_TYPE, info, {"ruleset": path, "scope": scope, "deal": deal})
+        super().__init__(GAME_TYPE, info, {"ruleset": path, "scope": scope, "deal": deal, "max_deals": max_deals})
 
     def new_initial_state(self):
         return KierkiState(self)
@@ -152,7 +142,9 @@ class KierkiState(pyspiel.State):
         return new
 
     def __deepcopy__(self, memo):
-        return KierkiState(self.get_game(), self.core.clone())
+        copy = KierkiState(self.get_game(), self.core.clone())
+        copy._rewards = list(self._rewards)
+        return copy
 
     def __str__(self):
         return str(self.core)
@@ -187,12 +179,15 @@ pyspiel.register_game(GAME_TYPE, KierkiGame)
 
 def game_of(spec: GameSpec) -> KierkiGame:
     """The OpenSpiel game of an already loaded ruleset's spec (no file is read)."""
-    return KierkiGame({"ruleset": spec.ruleset.path, "scope": spec.scope, "deal": spec.deal + 1}, spec)
+    return KierkiGame({"ruleset": spec.ruleset.path, "scope": spec.scope, "deal": spec.deal + 1,
+                       "max_deals": spec.deals}, spec)
 
 
-def load(path: str, scope: str = "deal", deal: int = 1):
-    """The ruleset at ``path`` as an OpenSpiel game (``scope``: ``deal`` or ``match``)."""
-    return pyspiel.load_game(NAME, {"ruleset": str(path), "scope": scope, "deal": int(deal)})
+def load(path: str, scope: str = "deal", deal: int = 1, max_deals: int = MATCH_DEALS):
+    """The ruleset at ``path`` as an OpenSpiel game (``scope``: ``deal`` or ``match``; a
+    match ends after at most ``max_deals`` deals)."""
+    return pyspiel.load_game(NAME, {"ruleset": str(path), "scope": scope, "deal": int(deal),
+                                    "max_deals": int(max_deals)})
 
 
 __all__ = ["load", "KierkiGame", "KierkiState", "NAME"]

@@ -29,7 +29,7 @@ except ImportError as e:  # pragma: no cover - exercised only without the extra
     raise ImportError("kierki_dsl.pettingzoo needs PettingZoo: pip install 'kierki-dsl[rl]'") from e
 
 from .adapters import knowledge
-from .adapters.game import GameSpec, GameState
+from .adapters.game import MATCH_DEALS, GameSpec, GameState
 from .interpreter.actions import IllegalAction
 from .ruleset.model import Ruleset
 
@@ -40,10 +40,10 @@ class KierkiEnv(AECEnv):
     metadata = {"render_modes": ["ansi"], "name": "kierki_dsl_v0", "is_parallelizable": False}
 
     def __init__(self, ruleset, scope: str = "deal", deal: int = 1, information_state: bool = False,
-                 render_mode=None):
+                 render_mode=None, max_deals: int = MATCH_DEALS):
         super().__init__()
         rs = ruleset if isinstance(ruleset, Ruleset) else Ruleset.load(str(ruleset))
-        self.spec = GameSpec.make(rs, scope, deal)
+        self.spec = GameSpec.make(rs, scope, deal, max_deals)
         self.perfect_recall = information_state
         self.render_mode = render_mode
         self.possible_agents = [f"player_{s}" for s in range(rs.players)]
@@ -125,9 +125,11 @@ class KierkiEnv(AECEnv):
         pass
 
 
-def env(ruleset, scope: str = "deal", deal: int = 1, information_state: bool = False, render_mode=None) -> KierkiEnv:
-    """The ruleset (a path or a loaded ``Ruleset``) as a PettingZoo AEC environment."""
-    return KierkiEnv(ruleset, scope, deal, information_state, render_mode)
+def env(ruleset, scope: str = "deal", deal: int = 1, information_state: bool = False, render_mode=None,
+        max_deals: int = MATCH_DEALS) -> KierkiEnv:
+    """The ruleset (a path or a loaded ``Ruleset``) as a PettingZoo AEC environment (a
+    match ends after at most ``max_deals`` deals)."""
+    return KierkiEnv(ruleset, scope, deal, information_state, render_mode, max_deals)
 
 
 __all__ = ["env", "KierkiEnv"]

@@ -24,7 +24,7 @@ SHIPPED = sorted(str(p.relative_to(ROOT)) for p in RULESETS.rglob("*.yaml"))
 @pytest.mark.parametrize("path", SHIPPED)
 def test_random_sim_every_ruleset(path):
     game = kos.load(str(ROOT / path))
-    pyspiel.random_sim_test(game, num_sims=1, serialize=False, verbose=False)
+    pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
 
 
 @pytest.mark.parametrize("path,deal", [
@@ -33,14 +33,65 @@ def test_random_sim_every_ruleset(path):
     ("rulesets/variants/fantan_pass_pool.yaml", 12),  # passes paid into a pool
     ("rulesets/games/barbu.yaml", 2),  # a declarer's choice with doubling
     ("rulesets/games/hearts.yaml", 4),  # no passing
+    ("rulesets/variants/no_trumps_allowed.yaml", 8),  # a trump call offering "no trumps"
+    ("rulesets/variants/walc_chapanka.yaml", 8),
 ])
 def test_random_sim_other_deal_types(path, deal):
-    pyspiel.random_sim_test(kos.load(str(ROOT / path), deal=deal), num_sims=1, serialize=False, verbose=False)
+    pyspiel.random_sim_test(kos.load(str(ROOT / path), deal=deal), num_sims=1, serialize=True, verbose=False)
+
+
+def _distinct_contracts(path: str) -> list:
+    """The 1-based schedule position of the first deal of each distinct contract (or
+    declarer's-choice slot) of a ruleset."""
+    rs = Ruleset.load(str(ROOT / path))
+    first: dict = {}
+    for k in range(max(1, rs.max_deals)):
+        first.setdefault(getattr(rs.contract_at(k), "name", k), k + 1)
+    return sorted(first.values())
+
+
+@pytest.mark.parametrize("path", SHIPPED)
+def test_legal_actions_ascend_in_every_contract(path):
+    """One random game of every distinct contract of every ruleset: legal actions (decisions
+    and chance outcomes alike) are listed in ascending order, as pyspiel checks."""
+    rs = Ruleset.load(str(ROOT / path))
+    for deal in _distinct_contracts(path):
+        rng = random.Random(deal)
+        state = GameState(GameSpec.make(rs, "deal", deal))
+        while not state.is_terminal():
+            legal = state.legal_actions()
+            assert legal == sorted(set(legal)), (deal, state.phase, legal)
+            state.apply_action(rng.choice(legal))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("path", SHIPPED)
+def test_random_sim_every_contract(path):
+    """pyspiel's random simulation test on every distinct contract of every ruleset."""
+    for deal in _distinct_contracts(path):
+        pyspiel.random_sim_test(kos.load(str(ROOT / path), deal=deal), num_sims=1, serialize=True, verbose=False)
 
 
 def test_random_sim_a_whole_match():
     game = kos.load(str(RULESETS / "variants" / "six_negative_deals.yaml"), scope="match")
-    pyspiel.random_sim_test(game, num_sims=1, serialize=False, verbose=False)
+    pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
+
+
+@pytest.mark.parametrize("path,deal,steps", [("rulesets/games/hearts.yaml", 1, 70),
+                                             ("rulesets/games/barbu.yaml", 2, 60),  # a declarer's choice
+                                             ("rulesets/kierki_standard.yaml", 8, 58)])  # a trump call
+def test_a_state_serialises_as_its_history_and_comes_back_equal(path, deal, steps):
+    game = kos.load(str(ROOT / path), deal=deal)
+    state = _play(game, 3, steps)
+    text = state.serialize()
+    assert text.startswith("history=")
+    back = game.deserialize_state(text)
+    assert back.history() == state.history() and str(back) == str(state)
+    assert back.legal_actions() == state.legal_actions() and back.returns() == state.returns()
+    for seat in range(game.num_players()):
+        assert back.information_state_string(seat) == state.information_state_string(seat)
+    again, restored = pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(game, state))
+    assert str(restored) == str(state) and again.num_players() == game.num_players()
 
 
 def test_registered_name_takes_the_ruleset_as_a_parameter():
@@ -263,6 +314,60 @@ def test_resample_is_indistinguishable_on_every_ruleset(path):
     assert checked > 0
 
 
+def _other(value):
+    """A value of the same kind as ``value`` but different from it."""
+    if isinstance(value, bool):
+        return not value
+    if isinstance(value, int):
+        return value + 1
+    if isinstance(value, str):
+        return value + "x"
+    if isinstance(value, tuple):
+        return value + (0,)
+    return 0  # None
+
+
+@pytest.mark.parametrize("path,deal,steps", [("rulesets/variants/fantan_three_passes.yaml", 1, 90),
+                                             ("rulesets/games/trix.yaml", 1, 57),
+                                             ("rulesets/games/tysiac.yaml", 1, 36)])
+def test_the_information_state_carries_every_field_of_the_seat_s_view(monkeypatch, path, deal, steps):
+    """Whatever the seat's view holds (free passes left, pool, exposures, a field added
+    later...) tells two states apart in the information state too: a view changed in any one
+    field changes the string."""
+    import attrs
+
+    state = _play(kos.load(str(ROOT / path), deal=deal), 2, steps).core
+    seat = state.current_player()
+    view = knowledge.seat_view(state, seat)
+    assert view is not None and seat >= 0
+    base = knowledge.information_state_string(state, seat)
+    for field in attrs.fields(type(view)):
+        changed = attrs.evolve(view, **{field.name: _other(getattr(view, field.name))})
+        monkeypatch.setattr(knowledge, "seat_view", lambda state, seat, changed=changed: changed)
+        assert knowledge.information_state_string(state, seat) != base, field.name
+
+
+def _trix_after_an_exposure_round() -> GameState:
+    """A Trix deal (queens) in play after a round of exposures that passed over seats that had
+    no card to expose: a random world must keep them without one."""
+    spec = GameSpec.make(Ruleset.load(str(RULESETS / "games" / "trix.yaml")), "deal", 1)
+    rng, state = random.Random(40), GameState(spec)
+    for _ in range(57):
+        state.apply_action(rng.choice(state.legal_actions()))
+    return state
+
+
+@pytest.mark.parametrize("attempts", [64, 0])  # 0: straight to the fallback replay
+def test_resample_after_a_round_of_exposures(attempts):
+    state = _trix_after_an_exposure_round()
+    seat = state.current_player()
+    for seed in range(6):
+        world = resample(state, seat, random.Random(seed), attempts=attempts)
+        assert knowledge.information_state_string(world, seat) == knowledge.information_state_string(state, seat)
+        assert world.legal_actions() == state.legal_actions()
+        assert world.exact or not attempts
+
+
 def test_resample_is_deterministic():
     """The same random draws give the same world (a stock deal rebuilt from the view included)."""
     for path, steps in (("rulesets/variants/kierki_dominowe.yaml", 60), ("rulesets/games/tysiac.yaml", 36),
@@ -297,3 +402,56 @@ def test_a_world_drawn_for_a_seat_keeps_no_other_seat_s_private_cards_of_the_dea
             "another seat's private event of this deal kept its cards"
         checked += bool(private)
     assert checked, "no position with another seat's private event was reached"
+
+
+@pytest.mark.parametrize("path", ["rulesets/games/barbu.yaml", "rulesets/games/barbu_app.yaml",
+                                  "rulesets/games/trix.yaml"])
+def test_random_sim_a_match_past_a_declarer_s_choice(path):
+    """Contract choices of deals already played still have labels (pyspiel labels the history)."""
+    game = kos.load(str(ROOT / path), scope="match", max_deals=3)
+    pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
+    state = _play(game, 4, 10_000)
+    assert state.is_terminal() and state.core.k == 3
+    from kierki_dsl.interpreter.actions import is_choice
+
+    choices = [(s, a) for _, s, a in state.core.log if s >= 0 and is_choice(a)]
+    assert choices and all(state.action_to_string(s, a).startswith("choose ") for s, a in choices)
+    assert not any("#" in state.action_to_string(s, a) for s, a in choices)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("path", ["rulesets/games/barbu.yaml", "rulesets/games/barbu_app.yaml",
+                                  "rulesets/games/trix.yaml", "rulesets/games/tysiac.yaml"])
+def test_random_sim_a_whole_match_of_declarer_s_choices_and_an_open_ended_one(path):
+    pyspiel.random_sim_test(kos.load(str(ROOT / path), scope="match"), num_sims=1, serialize=True, verbose=False)
+
+
+def test_an_open_ended_match_is_bounded_and_its_recall_string_stays_short():
+    """Tysiąc runs until 1,000 points (random play never gets there): the game declares at
+    most ``max_deals`` deals and its length, and a seat's information state sums up the deals
+    before this one, so its string does not grow with the match."""
+    game = kos.load(str(RULESETS / "games" / "tysiac.yaml"), scope="match", max_deals=12)
+    assert game.max_game_length() <= 12 * kos.load(str(RULESETS / "games" / "tysiac.yaml")).max_game_length()
+    longest, per_deal = 0, {}
+    state = game.new_initial_state()
+    rng = random.Random(3)
+    while not state.is_terminal():
+        if not state.is_chance_node():
+            text = state.information_state_string(state.current_player())
+            longest = max(longest, len(text))
+            per_deal[state.core.k] = max(per_deal.get(state.core.k, 0), len(text))
+        state.apply_action(rng.choice(state.legal_actions()))
+    assert state.core.k == 12 and len(state.history()) <= game.max_game_length()
+    assert per_deal[11] < 2 * per_deal[0] + 200, per_deal  # the 12th deal's string is as long as the 1st's
+    with pytest.raises(ValueError, match="max_deals"):
+        kos.load(str(RULESETS / "games" / "tysiac.yaml"), scope="match", max_deals=0)
+
+
+def test_a_deep_copy_keeps_what_the_last_decision_paid():
+    import copy
+
+    game = kos.load(str(RULESETS / "variants" / "six_negative_deals.yaml"), scope="match")
+    state, rng = game.new_initial_state(), random.Random(1)
+    while state.is_chance_node() or not any(state.rewards()):
+        state.apply_action(rng.choice(state.legal_actions()))
+    assert copy.deepcopy(state).rewards() == state.rewards() != [0.0] * game.num_players()

@@ -16,6 +16,8 @@ Every decision is logged as an *event* with the seat allowed to see it (``None``
 from __future__ import annotations
 
 import functools
+import os
+import pickle
 from typing import Optional
 
 from ..cards import bits, card_str
@@ -30,8 +32,29 @@ CHANCE = -1  # the same numbers as pyspiel.PlayerId
 TERMINAL = -4
 MAX_BETS_PER_SEAT = 2  # a seat doubles, then redoubles, each other seat at most once: bound below
 MAX_VOLUNTARY_PASSES = 200  # layout deals (interpreter/layout.py caps voluntary passes there)
+MATCH_DEALS = 100  # a whole-match game ends after at most this many deals unless told otherwise
 
 DEALER, DEALING, CHOOSE, PLAY, OVER = "dealer", "dealing", "choose", "play", "over"
+
+_RULESETS: dict = {}
+
+
+def ruleset_at(path: str) -> Ruleset:
+    """The ruleset at ``path``, loaded once per path and process (games, their states and
+    the states rebuilt from a serialised history share it)."""
+    key = os.path.abspath(path)
+    if key not in _RULESETS:
+        _RULESETS[key] = Ruleset.load(path)
+    return _RULESETS[key]
+
+
+def replayed(path: str, scope: str, deal: int, max_deals: int, actions) -> "GameState":
+    """The game of the ruleset at ``path`` after ``actions`` (chance outcomes included), each
+    checked as it is applied: how a pickled (serialised) ``GameState`` comes back."""
+    state = GameState(GameSpec.make(ruleset_at(path), scope, deal, max_deals))
+    for action in actions:
+        state.apply_action(int(action))
+    return state
 
 
 @functools.lru_cache(maxsize=4096)
@@ -60,18 +83,23 @@ class GameSpec:
     scope: str  # "deal" or "match"
     deal: int  # 0-based schedule position of a one-deal game
     num_actions: int  # distinct action ids: cards, pass, calls, bets, contract choices
+    deals: int  # deals in one game: 1, or a match's at most (its own cap, bounded by ``max_deals``)
     max_decisions: int  # an upper bound on the decisions of one game
     max_chance: int  # chance nodes in one game
     contracts: tuple  # contract names, in a fixed order (for tensors)
     choice_width: int  # most options of any declarer's-choice slot
 
     @classmethod
-    def make(cls, ruleset: Ruleset, scope: str = "deal", deal: int = 1) -> "GameSpec":
+    def make(cls, ruleset: Ruleset, scope: str = "deal", deal: int = 1, max_deals: int = MATCH_DEALS) -> "GameSpec":
+        """A game of ``ruleset``: deal ``deal`` alone, or the whole match cut after ``max_deals``
+        deals (a match ``until`` a score may run to its own cap: 1,000 deals for Tysiąc)."""
         if scope not in ("deal", "match"):
             raise ValueError(f"scope must be 'deal' or 'match', got {scope!r}")
         deals = max(1, ruleset.max_deals)
         if scope == "deal" and not 1 <= deal <= deals:
             raise ValueError(f"deal must be 1..{deals} for this ruleset, got {deal}")
+        if not 1 <= max_deals <= 10_000:
+            raise ValueError(f"max_deals must be 1..10000, got {max_deals}")
         width = max((len(c.offered) for c in ruleset.schedule), default=0)
         n = ruleset.players
         cards = bin(ruleset.deck).count("1")
@@ -82,9 +110,9 @@ class GameSpec:
                     + max((_auction_length(c.auction, n) for c in ruleset.contracts.values()
                            if c.auction is not None), default=0)
                     + (cards if any(c.widow is not None for c in ruleset.contracts.values()) else 0))
-        count = deals if scope == "match" else 1
+        count = min(deals, max_deals) if scope == "match" else 1
         return cls(
-            ruleset=ruleset, scope=scope, deal=deal - 1,
+            ruleset=ruleset, scope=scope, deal=deal - 1, deals=count,
             num_actions=max(CHOOSE_BASE + width, 75, *(EXPOSE_BASE + 52 for c in ruleset.contracts.values()
                                                         if c.exposure is not None),
                             *(BID_BASE + c.auction.high + 1 for c in ruleset.contracts.values()
@@ -119,7 +147,7 @@ class Table:
 def view_spec(view, contract) -> GameSpec:
     """The spec of a one-deal game of the view's ``contract`` (for a player's own search)."""
     table = Table(view.players, view.deck, {contract.name: contract}, first_dealer=view.dealer)
-    return GameSpec(ruleset=table, scope="deal", deal=max(0, view.deal_number - 1), num_actions=CHOOSE_BASE,
+    return GameSpec(ruleset=table, scope="deal", deal=max(0, view.deal_number - 1), num_actions=CHOOSE_BASE, deals=1,
                     max_decisions=bin(view.deck).count("1") * (view.players + 1) + MAX_VOLUNTARY_PASSES,
                     max_chance=0, contracts=(contract.name,), choice_width=0)
 
@@ -143,6 +171,9 @@ class GameState:
         self.asked = (-1, [])  # (chooser, allowed option indices) of a pending declarer's choice
         self.deal_start: Optional[GameState] = None  # a snapshot taken before this deal's cards
         self.deal_first = 0
+        self.past_events = 0  # the events of the deals played before this one
+        self.recalled: dict = {}  # seat -> a digest of those it saw (knowledge.py)
+        self.replayable = True  # its log replays it (False: built from a view, or a forced play)
         self.phase = DEALER if self.first_dealer is None else DEALING
         if self.phase == DEALING:
             self._begin_deal()
@@ -157,6 +188,7 @@ class GameState:
         self.phase = DEALING
         self.deal_start = None
         self.deal_first = len(self.log)  # where this deal's actions start in the log
+        self.past_events, self.recalled = len(self.events), {}  # (clones share it: the past is the same)
         self.put_out = 0  # cards a widow's taker put out in this deal (their number is public)
         self.deal_start = self.clone()
 
@@ -248,7 +280,7 @@ class GameState:
         self.events.append((None, f"deal {self.k + 1} scores {list(scores)}"))
         rs = self.spec.ruleset
         self.k += 1
-        if self.spec.scope == "deal" or rs.match_over(self.k, self.totals):
+        if self.spec.scope == "deal" or self.k >= self.spec.deals or rs.match_over(self.k, self.totals):
             self.phase = OVER
             return
         self._begin_deal()
@@ -291,10 +323,12 @@ class GameState:
         return list(bits(self.spec.ruleset.deck & ~have))
 
     def legal_actions(self) -> list:
+        """The legal actions in ascending order (OpenSpiel requires it; a phase may list its
+        own in another order, e.g. a trump call's "no trumps" first)."""
         if self.phase == PLAY:
-            return self._stepped().legal_actions()
+            return sorted(self._stepped().legal_actions())
         if self.phase == CHOOSE:
-            return [CHOOSE_BASE + i for i in self.asked[1]]
+            return [CHOOSE_BASE + i for i in sorted(self.asked[1])]
         if self.is_chance():
             return [a for a, _ in self.chance_outcomes()]
         return []
@@ -347,6 +381,7 @@ class GameState:
         """Play a card (or pass) without checking the rules: for resampled worlds only, whose
         drawn hands may not fit a public play (see ``resample.py``)."""
         seat = self.current_player()
+        self.replayable = False
         step = self._step
         if step is not None and action in step.legal_actions():
             step.apply_action(action)
@@ -445,8 +480,10 @@ class GameState:
         st.dealer = dealer
         st.deal_start = None
         st.deal_first = 0
+        st.past_events, st.recalled = 0, {}
         st.put_out = put_out
         st.asked = (-1, [])
+        st.replayable = False
         st.phase = PLAY
         return st
 
@@ -467,6 +504,17 @@ class GameState:
     def __deepcopy__(self, memo) -> "GameState":  # OpenSpiel clones Python states by deepcopy
         return self.clone()
 
+    def __reduce__(self):
+        """Pickled as its action history (what OpenSpiel's ``serialize`` writes of a Python
+        state): the ruleset's path, scope, deal and every action; unpickling replays them.
+        A game built from a seat's view (``from_view``, resampled worlds) has no history."""
+        spec = self.spec
+        if not (self.replayable and isinstance(spec.ruleset, Ruleset)):
+            raise pickle.PicklingError("only a game played from the start of a ruleset file can be serialised "
+                                       "(not one built from a seat's view, nor a resampled world)")
+        return (replayed, (os.path.abspath(spec.ruleset.path), spec.scope, spec.deal + 1, spec.deals,
+                           [a for _, _, a in self.log]))
+
     def deal_log(self) -> list:
         """(seat, action) of this deal's actions so far, chance outcomes included."""
         return [(s, a) for _, s, a in self.log[self.deal_first:]]
@@ -475,11 +523,22 @@ class GameState:
         if seat == CHANCE:
             return f"dealer p{action}" if self.phase == DEALER else f"deal {card_str(action)}"
         if is_choice(action):
-            slot = self.spec.ruleset.contract_at(self.k)
-            options = slot.offered
+            slot = self._choice_slot(seat, action)
+            options = slot.offered if slot is not None else ()
             i = action - CHOOSE_BASE
             return f"choose {options[i].name}" if i < len(options) else f"choose #{i}"
         return action_str(action)
+
+    def _choice_slot(self, seat: int, action: int):
+        """The declarer's-choice slot a contract choice names an option of: the one being
+        chosen now, else the last one in which ``seat`` made that choice (the match may have
+        moved on since), else None."""
+        if self.phase == CHOOSE:
+            return self.spec.ruleset.contract_at(self.k)
+        for k, s, a in reversed(self.log):
+            if s == seat and a == action:
+                return self.spec.ruleset.contract_at(k)
+        return None
 
     def __str__(self) -> str:
         """The whole state, hidden cards included (for debugging; never shown to a seat)."""

@@ -5,8 +5,9 @@ public plays, trump, scores), the events the game logged as visible to that seat
 everyone (``GameState.events``), and the cards dealt to the seat itself. Another seat's hand
 is never read.
 
-* the **information state** (perfect recall) string lists every event the seat saw since the
-  start of the game, then its hand; its tensor is the observation tensor plus the seat's
+* the **information state** (perfect recall) string names the deals before this one by a
+  digest of every event the seat saw in them (and the totals), lists every event it saw in
+  this deal, then its hand and every field of its view of the deal in play; its tensor is the observation tensor plus the seat's
   dealt, passed and received cards and the current deal's card plays in order;
 * the **observation** string and tensor are the position now: hand, trick, cards played,
   trump, scores, totals, hand sizes, bets.
@@ -14,6 +15,9 @@ is never read.
 from __future__ import annotations
 
 import functools
+import hashlib
+
+import attrs
 
 from ..cards import bits, card_str
 from ..interpreter.actions import PASS
@@ -103,11 +107,34 @@ def information_state_string(state: GameState, seat: int) -> str:
     lines = [f"p{seat} of {state.spec.ruleset.players}"]
     if state.first_dealer is not None and state.spec.ruleset.first_dealer is None:
         lines.append(f"first dealer p{state.first_dealer}")
-    lines += [text for who, text in state.events if who is None or who == seat]
+    past = state.past_events
+    if past:
+        lines.append(f"deals before: seen {_recalled(state, seat)}, totals {list(state.totals)}")
+    lines += [text for who, text in state.events[past:] if who is None or who == seat]
     if state.phase == DEALING:
         lines.append(f"dealing deal {state.k + 1}: {sum(len(d) for d in state.dealt)} cards dealt")
     lines.append(f"hand {_cards(hand_of(state, seat))}")
+    view = seat_view(state, seat)
+    if view is not None:
+        lines += view_lines(view)
     return "\n".join(lines)
+
+
+def _recalled(state: GameState, seat: int) -> str:
+    """A digest of every event the seat saw in the deals before this one: the information
+    state names that history (perfect recall) without spelling it out, so its string does not
+    grow with the match. Computed once per seat and deal (``GameState.recalled``)."""
+    digest = state.recalled.get(seat)
+    if digest is None:
+        seen = "\n".join(text for who, text in state.events[: state.past_events] if who is None or who == seat)
+        digest = state.recalled[seat] = hashlib.blake2b(seen.encode(), digest_size=16).hexdigest()
+    return digest
+
+
+def view_lines(view) -> list:
+    """Every field of the seat's view, ``view <name> <value>`` a line: the information state
+    carries all that the view holds (a field added to ``SeatView`` is carried with it)."""
+    return [f"view {f.name} {getattr(view, f.name)!r}" for f in attrs.fields(type(view))]
 
 
 def observation_string(state: GameState, seat: int) -> str:

@@ -20,7 +20,7 @@ import random
 from typing import Optional
 
 from ..cards import SUIT_MASK, bits
-from ..interpreter.actions import PASS, IllegalAction
+from ..interpreter.actions import DONE, PASS, IllegalAction
 from ..players.sampling import deal_out, draws
 from ..players.search import public_voids, sample_hands
 from .game import CHANCE, DEALER, GameState
@@ -38,7 +38,7 @@ def resample(state: GameState, seat: int, rng: random.Random, attempts: int = 64
         return _from_view(state, seat, rng)
     target = _knows(state, seat)
     log = state.deal_log()
-    forbidden = _forbidden(state, seat, log)
+    forbidden = [f | e for f, e in zip(_forbidden(state, seat, log), _unexposable(state, log))]
     last = None
     for _ in range(attempts):
         world = _draw(state, seat, rng, forbidden)
@@ -52,6 +52,8 @@ def resample(state: GameState, seat: int, rng: random.Random, attempts: int = 64
     if last is None:  # pragma: no cover - a draw ignoring voids always fits
         last = _draw(state, seat, rng, [0] * state.spec.ruleset.players)
     new = _replay(base, log, seat, last, checked=False)
+    if new is None or _knows(new, seat)[:2] != target[:2]:  # a rule before play broke (forced plays
+        return _from_view(state, seat, rng)  # mend only the play): the deal rebuilt from the view
     new.exact = False
     return new
 
@@ -83,6 +85,7 @@ def _from_view(state: GameState, seat: int, rng: random.Random) -> GameState:
     new = state.clone()
     new.deal = state.contract.from_view(view, hands)
     new.deal.dealt[seat] = list(state.deal.dealt[seat])  # the seat's own cards as dealt: it saw them
+    new.deal.actions = list(state.deal.actions)  # its view counts them (``ply``); the log holds them anyway
     new.dealt = [list(bits(h)) for h in hands]
     new.events = _redacted(state, seat)
     new.exact = False
@@ -232,6 +235,19 @@ def _forbidden(state: GameState, seat: int, log: list) -> list:
             out[s] |= _unable_shows(replay, seat, s)
         replay.apply_action(a)
     return out
+
+
+def _unexposable(state: GameState, log: list) -> list:
+    """Per seat, cards the round of exposures shows it does not hold: the round passes over a
+    seat with no card left that it may expose, so a seat whose turn has passed without its
+    saying "done" holds none of them (but those it showed, which are known to be its own)."""
+    n = state.spec.ruleset.players
+    round_ = getattr(state.deal, "exposures", None)
+    if round_ is None:
+        return [0] * n
+    past = round_.order if round_.finished else round_.order[: round_.turn]
+    kept = {s for s, a in log if s != CHANCE and a == DONE}  # said "done": kept a card back
+    return [round_.rule.cards if s in past and s not in kept else 0 for s in range(n)]
 
 
 def _unable_shows(game: GameState, seat: int, passer: int) -> int:

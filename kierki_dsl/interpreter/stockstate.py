@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import attrs
 
-from ..cards import SUIT_MASK, popcount
+from ..cards import SUIT_MASK, bits, popcount
 from .scorebound import check_score
 from .stock import stock_order, unseen_rest
 from .trickstate import DONE, PLAY, TrickDeal
@@ -116,7 +116,7 @@ class StockDeal(TrickDeal):
         stock, in an order fixed by those cards (the seat cannot know it)."""
         st = super().from_view(contract, view, hands)
         st.stock = stock_order(unseen_rest(view, hands), view.ply)
-        st.drew = [[] for _ in range(view.players)]
+        st.drew = [_drew_as_many(view, hands, s) for s in range(view.players)]
         st.drew[view.seat] = list(view.drew)
         played = {s for s, _ in view.trick}
         st.in_trick = len(played) + sum(1 for s in range(view.players) if s not in played and hands[s])
@@ -125,6 +125,12 @@ class StockDeal(TrickDeal):
         if st.phase == PLAY and view.trick and st.to_move >= 0:
             st._draw_until_able()
         return st
+
+
+def _drew_as_many(view, hands: list, seat: int) -> list:
+    """As many cards as the view says ``seat`` drew (which ones the viewer cannot know): taken
+    from its assumed hand, then from the cards played, so the rebuilt deal's view counts them."""
+    return (list(bits(hands[seat])) + list(bits(view.played)))[: view.drawn[seat]] if view.drawn else []
 
 
 __all__ = ["StockDeal"]

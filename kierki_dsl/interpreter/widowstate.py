@@ -143,6 +143,9 @@ class WidowDeal(TrickDeal):
         st.raising, st.raised = False, []  # a contract named shows as the view's bid
         if view.phase != Phase.AUCTION:
             st.widow, st.taker, st.exchanged = list(view.widow), view.taker, list(view.exchanged)
+            unseen = list(bits(unseen_rest(view, hands)))  # the cards laid aside unseen by this seat are among these
+            for _ in range(view.aside - st.view(view.seat).aside):
+                st.exchanged.append((unseen.pop() if unseen else -1, -1))
         if view.phase == EXCHANGE:  # the taker's turn to put cards out (or name his contract), not yet play
             st.phase, st.to_move = EXCHANGE, view.taker
             st.raising = bool(view.legal) and all(is_bid(a) for a in view.legal)
