@@ -66,7 +66,7 @@ PHASE_BRANCHES_ALLOWED = {
     "players/search.py": (8, "the search player's rollout plays every phase before play by name"),
     "players/base.py": (1, "the declarer's choice gets its own random stream (hot path of every random player)"),
     # adapters: OpenSpiel's chance phases (dealer, dealing) and the resampling of hidden cards per phase
-    "adapters/game.py": (21, "OpenSpiel chance nodes and what a private action reveals, by phase"),
+    "adapters/game.py": (22, "OpenSpiel chance nodes, what a private action reveals, a contract choice labelled by its deal, by phase"),
     "adapters/knowledge.py": (7, "the information state string, by phase"),
     "adapters/resample.py": (6, "which cards a seat has not seen, by phase"),
     # session layer (owned by the `session` branch): which phases' actions are private to their seat

@@ -109,7 +109,7 @@ contracts:
 GOLDEN = """{p}:7:32: error: N401 unknown name 'heart' in a scored-card predicate in contracts.bez_kierow.score[0].per_card
         - per_card: card.suit == heart
                                  ^~~~~
-  hint: did you mean 'hearts'?
+  hint: did you mean 'hearts'? (an expression writes a suit as hearts)
 {p}:8:24: error: N401 unknown name 'card' in trick scoring in contracts.bez_kierow.score[0].points
           points: "-20 * card"
                          ^~~~

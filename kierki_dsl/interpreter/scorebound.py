@@ -50,9 +50,9 @@ def scorer_bound(s, cards: int) -> int:
 def _multiplier(c, players: int) -> int:
     """How much exposures and doubles can multiply a deal's points."""
     m = 1
-    if getattr(c, "exposure", None) is not None:
+    if c.exposure is not None:
         m *= 1 + 2 * (c.exposure.factor - 1)
-    if getattr(c, "doubling", None) is not None:
+    if c.doubling is not None:
         m *= 1 + 8 * (players - 1)  # every seat bets with every other, doubled and redoubled (x2)
     return m
 

@@ -84,8 +84,8 @@ class ExecBot(Player):
         self.output = 0
         try:
             self._start()
-            name = getattr(rules, "name", "") if rules is not None else ""
-            players = getattr(rules, "players", 0) if rules is not None else 0
+            name = rules.name if rules is not None else ""
+            players = rules.players if rules is not None else 0
             self._send(botproto.hello(seat, players, name, seed))
             botproto.read_ready(self._answer())
         except botproto.BotError as e:
