@@ -27,8 +27,35 @@ modules behind them keep their places (``docs/architecture.md``); names not list
 """
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any, NamedTuple, Optional, Sequence
+# The ``kierki`` command's quiet Ctrl-C, installed before anything else of the package runs
+# (importing ``typing`` below takes long enough for a Ctrl-C to land in it): only in the
+# command's own process, never in a program that imports kierki_dsl (entry.py takes it over).
+import os as _os
+import sys as _sys
+
+import _signal  # type: ignore[import-not-found]  # the C module: no Python code runs to install a handler
+
+
+def _interrupted_at_start(signum, frame) -> None:  # pragma: no cover (timing)
+    """Ctrl-C before the command's ``main`` is running: one line and exit 130, never a traceback."""
+    _os.write(2, b"kierki: interrupted\n")
+    _os._exit(130)
+
+
+def _is_the_kierki_command() -> bool:
+    """This process is the ``kierki`` command: its console script, or ``python -m kierki_dsl``."""
+    argv0 = _sys.argv[0] if getattr(_sys, "argv", None) else ""
+    name = _os.path.basename(argv0)
+    return name.startswith("kierki") or (name == "__main__.py"
+                                         and _os.path.basename(_os.path.dirname(argv0)) == "kierki_dsl")
+
+
+_QUIET_START = _is_the_kierki_command() and _signal.getsignal(_signal.SIGINT) is _signal.default_int_handler
+if _QUIET_START:
+    _signal.signal(_signal.SIGINT, _interrupted_at_start)  # until the command's main has its try
+
+import importlib  # noqa: E402
+from typing import TYPE_CHECKING, Any, NamedTuple, Optional, Sequence  # noqa: E402
 
 #: public name -> the module that defines it (``module:name`` where the name there differs; a
 #: public name never equals a submodule's, which ``import kierki_dsl.<module>`` would rebind)

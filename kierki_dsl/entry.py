@@ -19,18 +19,7 @@ import signal
 import sys
 from typing import Optional
 
-
-def _interrupted_at_start(signum, frame) -> None:  # pragma: no cover (timing)
-    """Ctrl-C before ``main`` is running: the one line and exit 130, never a traceback."""
-    os.write(2, b"kierki: interrupted\n")
-    os._exit(130)
-
-
-def _the_kierki_command() -> bool:
-    """Whether this process is the ``kierki`` command (its console script or ``python -m kierki_dsl``),
-    not a program that imports kierki_dsl (whose Ctrl-C is its own)."""
-    name = os.path.basename(sys.argv[0]) if sys.argv else ""
-    return name.startswith("kierki") or name == "__main__.py"
+from . import _QUIET_START, _interrupted_at_start  # the quiet Ctrl-C of start-up (kierki_dsl/__init__.py)
 
 
 def _unraisable(hook):
@@ -46,8 +35,7 @@ def _unraisable(hook):
     return handle
 
 
-if _the_kierki_command() and signal.getsignal(signal.SIGINT) is signal.default_int_handler:
-    signal.signal(signal.SIGINT, _interrupted_at_start)  # until main's try is in place
+if _QUIET_START:
     sys.unraisablehook = _unraisable(sys.unraisablehook)
 
 from .exits import failure_exit  # noqa: E402
