@@ -3,9 +3,12 @@
 ``web-table.png``: ``kierki web`` on a temporary database, one person (seat S) and three
 heuristic bots at the standard profile, a few cards played by clicking, then the seat's page as
 headless Chromium draws it (Playwright drives Debian's ``/usr/bin/chromium``; ``playwright
-install`` is never run). ``terminal.txt``: ``kierki run --human 2`` at its second prompt.
+install`` is never run). ``terminal.txt``: ``kierki run --human 2`` at its second prompt, and
+``terminal.png``: that text drawn as a terminal shows it (Pillow, which the ``plots`` extra's
+matplotlib brings; a monospaced font with the suit symbols, DejaVu Sans Mono on Debian).
 
-    python tools/screenshots.py            # needs the [web] extra, Playwright and Chromium
+    python tools/screenshots.py            # needs the [web] and [plots] extras, Playwright and Chromium
+    python tools/screenshots.py terminal   # the terminal's text and picture only
 """
 from __future__ import annotations
 
@@ -28,6 +31,24 @@ def terminal_text() -> str:
                                    "heuristic"], input="1\n", capture_output=True, text=True, cwd=ROOT, timeout=60)
     turns = got.stdout.split("your card> ")
     return turns[1].lstrip("\n") + "your card> \n"
+
+
+FONT = os.environ.get("KIERKI_MONO_FONT", "/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf")
+
+
+def terminal_png(text: str, path: Path, size: int = 16) -> None:
+    """``text`` drawn light on dark in a monospaced font, a terminal's look, as a PNG."""
+    from PIL import Image, ImageDraw, ImageFont
+
+    font = ImageFont.truetype(FONT, size)
+    lines = text.rstrip("\n").split("\n")
+    width = max(font.getlength(line) for line in lines)
+    step = int(size * 1.4)
+    image = Image.new("RGB", (int(width) + 2 * size, step * len(lines) + 2 * size), (30, 32, 36))
+    draw = ImageDraw.Draw(image)
+    for k, line in enumerate(lines):
+        draw.text((size, size + k * step), line, font=font, fill=(225, 228, 232))
+    image.save(path)
 
 
 def web_table(path: Path) -> None:
@@ -69,8 +90,11 @@ def web_table(path: Path) -> None:
 
 def main() -> None:
     IMG.mkdir(parents=True, exist_ok=True)
-    (IMG / "terminal.txt").write_text(terminal_text(), "utf-8")
-    web_table(IMG / "web-table.png")
+    text = terminal_text()
+    (IMG / "terminal.txt").write_text(text, "utf-8")
+    terminal_png(text, IMG / "terminal.png")
+    if sys.argv[1:] != ["terminal"]:
+        web_table(IMG / "web-table.png")
 
 
 if __name__ == "__main__":
