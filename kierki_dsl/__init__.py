@@ -25,15 +25,16 @@ Names are loaded when first used, so ``import kierki_dsl`` costs nothing at star
 modules behind them keep their places (``docs/architecture.md``); names not listed in
 ``__all__`` are internal and may change.
 """
+
 from __future__ import annotations
+
+import _signal  # type: ignore[import-not-found]  # the C module: no Python code runs to install a handler
 
 # The ``kierki`` command's quiet Ctrl-C, installed before anything else of the package runs
 # (importing ``typing`` below takes long enough for a Ctrl-C to land in it): only in the
 # command's own process, never in a program that imports kierki_dsl (entry.py takes it over).
 import os as _os
 import sys as _sys
-
-import _signal  # type: ignore[import-not-found]  # the C module: no Python code runs to install a handler
 
 
 def _interrupted_at_start(signum, frame) -> None:  # pragma: no cover (timing)
@@ -46,8 +47,9 @@ def _is_the_kierki_command() -> bool:
     """This process is the ``kierki`` command: its console script, or ``python -m kierki_dsl``."""
     argv0 = _sys.argv[0] if getattr(_sys, "argv", None) else ""
     name = _os.path.basename(argv0)
-    return name.startswith("kierki") or (name == "__main__.py"
-                                         and _os.path.basename(_os.path.dirname(argv0)) == "kierki_dsl")
+    return name.startswith("kierki") or (
+        name == "__main__.py" and _os.path.basename(_os.path.dirname(argv0)) == "kierki_dsl"
+    )
 
 
 _QUIET_START = _is_the_kierki_command() and _signal.getsignal(_signal.SIGINT) is _signal.default_int_handler
@@ -99,11 +101,44 @@ _PLACES = {
     "RANK_NAMES": "kierki_dsl.cards",
 }
 
-__all__ = ["CardError", "CardSet", "DealResult", "Diagnostic", "DiagnosticError", "IllegalAction", "Match",
-    "MatchError", "MatchRunner", "Phase", "PlayedMatch", "Player", "RANK_NAMES", "Ruleset", "SUIT_NAMES",
-    "SeatView", "__version__", "action_str", "card", "card_list", "card_pretty", "card_str",
-    "explain_ruleset", "lint_file", "load_ruleset", "make_player", "mask_of", "match_record", "parse_card",
-    "play_match", "player_names", "rank_of", "register_player", "replay", "shipped_ruleset", "suit_of"]
+__all__ = [
+    "CardError",
+    "CardSet",
+    "DealResult",
+    "Diagnostic",
+    "DiagnosticError",
+    "IllegalAction",
+    "Match",
+    "MatchError",
+    "MatchRunner",
+    "Phase",
+    "PlayedMatch",
+    "Player",
+    "RANK_NAMES",
+    "Ruleset",
+    "SUIT_NAMES",
+    "SeatView",
+    "__version__",
+    "action_str",
+    "card",
+    "card_list",
+    "card_pretty",
+    "card_str",
+    "explain_ruleset",
+    "lint_file",
+    "load_ruleset",
+    "make_player",
+    "mask_of",
+    "match_record",
+    "parse_card",
+    "play_match",
+    "player_names",
+    "rank_of",
+    "register_player",
+    "replay",
+    "shipped_ruleset",
+    "suit_of",
+]
 
 
 def __getattr__(name: str) -> Any:
@@ -172,8 +207,20 @@ def play_match(ruleset, players: Optional[Sequence] = None, seed: int = 0) -> Pl
 
 
 if TYPE_CHECKING:  # what the names above are, for type checkers and editors
-    from .cards import (RANK_NAMES, SUIT_NAMES, CardError, CardSet, card, card_list, card_pretty, card_str, mask_of,
-                        parse_card, rank_of, suit_of)
+    from .cards import (
+        RANK_NAMES,
+        SUIT_NAMES,
+        CardError,
+        CardSet,
+        card,
+        card_list,
+        card_pretty,
+        card_str,
+        mask_of,
+        parse_card,
+        rank_of,
+        suit_of,
+    )
     from .diagnostics import Diagnostic, DiagnosticError
     from .explain import explain as explain_ruleset
     from .interpreter.actions import IllegalAction, action_str

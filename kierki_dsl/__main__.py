@@ -1,4 +1,5 @@
 """``python -m kierki_dsl`` runs the ``kierki`` command."""
+
 import sys
 
 from .entry import main

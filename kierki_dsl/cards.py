@@ -4,6 +4,7 @@ A card is ``suit * 13 + rank`` with suits ``S H D C`` (0..3) and ranks ``2 .. A`
 (0..12), so every suit occupies one 13-bit field of a mask. ``CardSet`` is a tidy,
 immutable set-like view over such a mask; the engine itself works on bare ints.
 """
+
 from __future__ import annotations
 
 from typing import Iterable, Iterator
@@ -83,7 +84,14 @@ def parse_card(text: str) -> int:
 SUIT_WORDS = {
     **{name: i for i, name in enumerate(SUIT_NAMES)},
     **{name[:-1]: i for i, name in enumerate(SUIT_NAMES)},
-    "piki": 0, "pik": 0, "kiery": 1, "kier": 1, "karo": 2, "kara": 2, "trefle": 3, "trefl": 3,
+    "piki": 0,
+    "pik": 0,
+    "kiery": 1,
+    "kier": 1,
+    "karo": 2,
+    "kara": 2,
+    "trefle": 3,
+    "trefl": 3,
 }
 #: Rank words, English and Polish.
 RANK_WORDS = {"ace": 12, "as": 12, "king": 11, "król": 11, "krol": 11, "queen": 10, "dama": 10, "jack": 9, "walet": 9}
@@ -104,7 +112,9 @@ def read_card(text: str) -> int:
     for split in range(1, len(t)):
         for rank, suit in ((t[:split], t[split:]), (t[-split:], t[:-split])):
             try:
-                return card(read_suit(suit), RANK_WORDS[rank.lower()] if rank.lower() in RANK_WORDS else parse_rank(rank))
+                return card(
+                    read_suit(suit), RANK_WORDS[rank.lower()] if rank.lower() in RANK_WORDS else parse_rank(rank)
+                )
             except CardError:
                 continue
     raise CardError(f"not a card: {text!r}")

@@ -7,6 +7,7 @@ Exit codes (documented in the README):
 
 Heavy modules are imported inside the commands so that ``kierki --help`` stays fast.
 """
+
 from __future__ import annotations
 
 import io
@@ -78,7 +79,9 @@ def version() -> str:
 @app.callback()
 def _main(
     debug: bool = typer.Option(False, "--debug", help="Show Python tracebacks for internal errors."),
-    show_version: bool = typer.Option(False, "--version", callback=_version, is_eager=True, help="Print the version and exit."),
+    show_version: bool = typer.Option(
+        False, "--version", callback=_version, is_eager=True, help="Print the version and exit."
+    ),
 ) -> None:
     _state["debug"] = debug
 
@@ -87,7 +90,6 @@ def _load_ruleset(path: str):
     from .diagnostics import DiagnosticError, Diagnostics
     from .report import render_diagnostics
     from .ruleset.model import Ruleset
-
     from .shipped import find_ruleset, not_found
 
     found = find_ruleset(path)
@@ -139,15 +141,33 @@ def _players(spec: str, n: int, ruleset=None, prompts=None):
 def run(
     ruleset: str = typer.Argument(..., help="The ruleset file (YAML)."),
     seed: Optional[int] = typer.Option(None, "--seed", help="Seed for a reproducible match (printed when not given)."),
-    players: str = typer.Option("heuristic", "--players", help="Players per seat, comma-separated (random, heuristic, search, search:64, search:0.2s, ismcts, ismcts:0.2s, human), or one for all."),
+    players: str = typer.Option(
+        "heuristic",
+        "--players",
+        help="Players per seat, comma-separated (random, heuristic, search, search:64, search:0.2s, ismcts, ismcts:0.2s, human), or one for all.",
+    ),
     human: Optional[int] = typer.Option(None, "--human", help="Play this seat yourself (0 = N, 1 = E, 2 = S, 3 = W)."),
     fmt: OutputFormat = typer.Option(OutputFormat.text, "--format", help="text or json."),
     record: Optional[str] = typer.Option(None, "--record", help="Write the match as a kierki-record/1 file."),
-    save: Optional[str] = typer.Option(None, "--save", help="Keep the match durably in this save file as it goes (kierki resume continues it)."),
-    think: Optional[str] = typer.Option(None, "--think", help="Strength of the search players: a time per decision (0.2s) or a sample count (64)."),
-    deals: Optional[str] = typer.Option(None, "--deals", help="Play the fixed deals of this match file (SIK format, 5 lines a deal) instead of shuffled ones."),
-    deal_types: Optional[str] = typer.Option(None, "--deal-types", help="With --deals: which contract each deal type plays, e.g. 1=no_tricks,2=no_hearts (default: type t is the t-th schedule entry)."),
-    force: bool = typer.Option(False, "--force", help="With --save: replace the file even when it holds an unfinished match."),
+    save: Optional[str] = typer.Option(
+        None, "--save", help="Keep the match durably in this save file as it goes (kierki resume continues it)."
+    ),
+    think: Optional[str] = typer.Option(
+        None, "--think", help="Strength of the search players: a time per decision (0.2s) or a sample count (64)."
+    ),
+    deals: Optional[str] = typer.Option(
+        None,
+        "--deals",
+        help="Play the fixed deals of this match file (SIK format, 5 lines a deal) instead of shuffled ones.",
+    ),
+    deal_types: Optional[str] = typer.Option(
+        None,
+        "--deal-types",
+        help="With --deals: which contract each deal type plays, e.g. 1=no_tricks,2=no_hearts (default: type t is the t-th schedule entry).",
+    ),
+    force: bool = typer.Option(
+        False, "--force", help="With --save: replace the file even when it holds an unfinished match."
+    ),
 ) -> None:
     """Play one whole match and print every deal's scores and the totals."""
     import secrets
@@ -226,7 +246,9 @@ def _resumable(save: str, head: dict, ruleset: Optional[str]) -> tuple:
         _err(f"{save}:1: error: this save file belongs to another ruleset (or another version of {path})")
         raise typer.Exit(EXIT_FINDINGS)
     if "bots" in head:  # written by kierki serve
-        _err(f"{save}:1: error: this save file is a table's: continue it with kierki serve RULESET --save {save} --resume")
+        _err(
+            f"{save}:1: error: this save file is a table's: continue it with kierki serve RULESET --save {save} --resume"
+        )
         raise typer.Exit(EXIT_FINDINGS)
     names = head["players"]
     if len(names) != rs.players:
@@ -454,9 +476,13 @@ def replay(
 def lint(
     paths: Optional[List[str]] = typer.Argument(None, help="Ruleset files or folders (every *.yaml below)."),
     strict: bool = typer.Option(False, "--strict", help="Warnings fail too."),
-    quiet: bool = typer.Option(False, "--quiet", "-q", help="No summary line (files, errors, warnings) after the findings."),
+    quiet: bool = typer.Option(
+        False, "--quiet", "-q", help="No summary line (files, errors, warnings) after the findings."
+    ),
     fmt: LintFormat = typer.Option(LintFormat.text, "--format", help="text, json, github or sarif."),
-    explain: Optional[str] = typer.Option(None, "--explain", help="Explain a finding code (e.g. M601) with a bad and a good example."),
+    explain: Optional[str] = typer.Option(
+        None, "--explain", help="Explain a finding code (e.g. M601) with a bad and a good example."
+    ),
 ) -> None:
     """Check rulesets and report every finding with its position."""
     from .lint import lint_paths
@@ -470,11 +496,18 @@ def lint(
 
             named = codes_about(explain)
             if named:  # a topic asked about, and answered: not a mistake
-                print(f"codes about {explain!r}:\n" + "".join(f"  {c.code} {c.title}\n" for c in named)
-                      + "run `kierki lint --explain CODE` for one of them")
+                print(
+                    f"codes about {explain!r}:\n"
+                    + "".join(f"  {c.code} {c.title}\n" for c in named)
+                    + "run `kierki lint --explain CODE` for one of them"
+                )
                 raise typer.Exit(EXIT_OK)
             hint = suggest(explain)
-            raise _usage(f"unknown code {explain!r}; " + (f"{hint}; " if hint else "") + "the codes are listed in docs/lint-codes.md")
+            raise _usage(
+                f"unknown code {explain!r}; "
+                + (f"{hint}; " if hint else "")
+                + "the codes are listed in docs/lint-codes.md"
+            )
         print(text, end="")
         raise typer.Exit(EXIT_OK)
     if not paths:
@@ -519,8 +552,12 @@ def simulate(
     address: Optional[str] = typer.Option(None, "--address", help="With --backend dask: the scheduler, HOST:PORT."),
     fmt: OutputFormat = typer.Option(OutputFormat.text, "--format", help="text or json."),
     records: Optional[str] = typer.Option(None, "--records", help="Keep every match as a record in this folder."),
-    html: Optional[str] = typer.Option(None, "--html", help="Also write a self-contained HTML report with plots (needs the plots extra)."),
-    csv: Optional[str] = typer.Option(None, "--csv", help="Also write one row per match and per deal to CSV files in this folder."),
+    html: Optional[str] = typer.Option(
+        None, "--html", help="Also write a self-contained HTML report with plots (needs the plots extra)."
+    ),
+    csv: Optional[str] = typer.Option(
+        None, "--csv", help="Also write one row per match and per deal to CSV files in this folder."
+    ),
 ) -> None:
     """Play many matches and report points, intervals, per-contract figures, advantages and total checks."""
     from .analysis.summary import summarize
@@ -545,14 +582,22 @@ def compare(
     a: str = typer.Argument(..., help="Ruleset A (the reference)."),
     b: str = typer.Argument(..., help="Ruleset B (the house rule), with as many players as A."),
     games: int = typer.Option(200, "--games", help="How many matches of each ruleset (the same deals for both)."),
-    players: str = typer.Option("heuristic", "--players", help="Players per seat (rotated every match), or one for all; search for the seats that matter."),
+    players: str = typer.Option(
+        "heuristic",
+        "--players",
+        help="Players per seat (rotated every match), or one for all; search for the seats that matter.",
+    ),
     seed: int = typer.Option(1, "--seed", help="Seed of the whole comparison."),
     workers: int = typer.Option(1, "--workers", help="Local worker processes."),
     backend: Backend = typer.Option(Backend.local, "--backend", help="local processes, or a Dask cluster."),
     address: Optional[str] = typer.Option(None, "--address", help="With --backend dask: the scheduler, HOST:PORT."),
     fmt: OutputFormat = typer.Option(OutputFormat.text, "--format", help="text or json."),
-    html: Optional[str] = typer.Option(None, "--html", help="Also write a self-contained HTML report with plots (needs the plots extra)."),
-    csv: Optional[str] = typer.Option(None, "--csv", help="Also write one row per match and per deal to CSV files in this folder."),
+    html: Optional[str] = typer.Option(
+        None, "--html", help="Also write a self-contained HTML report with plots (needs the plots extra)."
+    ),
+    csv: Optional[str] = typer.Option(
+        None, "--csv", help="Also write one row per match and per deal to CSV files in this folder."
+    ),
 ) -> None:
     """Play two rulesets on the same deals and report what differs, with 95% intervals."""
     from .analysis.summary import compare as compare_results
@@ -567,13 +612,15 @@ def compare(
     result["seed"] = seed
     result["complete"] = not interrupted
     _print_summary(result, fmt, compare_report)
-    _write_outputs(html, csv, plan, {"A": [x for x, _ in results.games], "B": [y for _, y in results.games]},
-                   [rs_a, rs_b], result)
+    _write_outputs(
+        html, csv, plan, {"A": [x for x, _ in results.games], "B": [y for _, y in results.games]}, [rs_a, rs_b], result
+    )
     _interrupted_exit(interrupted, len(results.games), games)
 
 
-def _simulation_plan(rulesets: list, players: str, seed: int, games: int, workers: int, backend, address,
-                     records, html, csv):
+def _simulation_plan(
+    rulesets: list, players: str, seed: int, games: int, workers: int, backend, address, records, html, csv
+):
     """Check the options of simulate/compare (usage errors before any work) and plan the run."""
     from .simrun import Plan
 
@@ -623,8 +670,8 @@ def _bots_play(play):
 
 def _run_plan(plan) -> tuple:
     """Play the plan; a rule that fails while playing is a located message and exit 1."""
-    from .simrun import run
     from .paths import OutputError
+    from .simrun import run
 
     try:
         results, interrupted = _bots_play(lambda: run(plan))
@@ -687,7 +734,11 @@ def _interrupted_exit(interrupted: bool, finished: int, games: int) -> None:
 @app.command()
 def ladder(
     ruleset: str = typer.Argument(..., help="The ruleset file."),
-    pairs: str = typer.Option("search:heuristic,heuristic:random", "--pairs", help="A:B pairs to compare, comma-separated; a player's setting goes after its name as in --players (search:64:heuristic)."),
+    pairs: str = typer.Option(
+        "search:heuristic,heuristic:random",
+        "--pairs",
+        help="A:B pairs to compare, comma-separated; a player's setting goes after its name as in --players (search:64:heuristic).",
+    ),
     seeds: int = typer.Option(40, "--seeds", help="How many duplicate deal sets."),
     first_seed: int = typer.Option(1, "--first-seed", help="The first seed."),
 ) -> None:
@@ -707,14 +758,32 @@ def ladder(
 @app.command()
 def tournament(
     ruleset: str = typer.Argument(..., help="The ruleset file."),
-    players: str = typer.Option(..., "--players", help="Two or more players, comma-separated, as in kierki run (built-in, plug-ins, exec:COMMAND)."),
+    players: str = typer.Option(
+        ...,
+        "--players",
+        help="Two or more players, comma-separated, as in kierki run (built-in, plug-ins, exec:COMMAND).",
+    ),
     seeds: int = typer.Option(10, "--seeds", help="How many duplicate deal sets each pair plays."),
     first_seed: int = typer.Option(1, "--first-seed", help="The first seed."),
     workers: int = typer.Option(1, "--workers", help="Matches played at once (processes)."),
-    journal: Optional[str] = typer.Option(None, "--journal", help="A file of finished matches: a killed tournament started again with it goes on where it stopped."),
-    sprt: Optional[str] = typer.Option(None, "--sprt", help="ELO0,ELO1[,ALPHA,BETA]: stop once the first two players are shown apart (default alpha = beta = 0.05)."),
-    bot_failure: str = typer.Option("heuristic", "--bot-failure", help="Who plays an exec: bot's seat once the bot failed (a player name), or forfeit."),
-    html: Optional[str] = typer.Option(None, "--html", help="Also write the table with plots to this HTML file (needs matplotlib)."),
+    journal: Optional[str] = typer.Option(
+        None,
+        "--journal",
+        help="A file of finished matches: a killed tournament started again with it goes on where it stopped.",
+    ),
+    sprt: Optional[str] = typer.Option(
+        None,
+        "--sprt",
+        help="ELO0,ELO1[,ALPHA,BETA]: stop once the first two players are shown apart (default alpha = beta = 0.05).",
+    ),
+    bot_failure: str = typer.Option(
+        "heuristic",
+        "--bot-failure",
+        help="Who plays an exec: bot's seat once the bot failed (a player name), or forfeit.",
+    ),
+    html: Optional[str] = typer.Option(
+        None, "--html", help="Also write the table with plots to this HTML file (needs matplotlib)."
+    ),
     fmt: OutputFormat = typer.Option(OutputFormat.text, "--format", help="text or json."),
 ) -> None:
     """Round-robin of N players in duplicate form: ratings, pairwise differences, SPRT (docs/bots.md)."""
@@ -744,8 +813,11 @@ def tournament(
         _err(f"tournament: {done}/{total} matches")
 
     try:
-        table = _bots_play(lambda: run_tournament(rs, names, range(first_seed, first_seed + seeds), workers, journal,
-                                                  progress, test, bot_failure))
+        table = _bots_play(
+            lambda: run_tournament(
+                rs, names, range(first_seed, first_seed + seeds), workers, journal, progress, test, bot_failure
+            )
+        )
     except typer.Exit:
         raise
     except RuntimeError as e:  # openskill not installed
@@ -817,20 +889,37 @@ def schema() -> None:
 @app.command()
 def serve(
     ruleset: str = typer.Argument(..., help="The ruleset (e.g. rulesets/games/sik.yaml)."),
-    deals: Optional[str] = typer.Option(None, "--deals", help="The match file: fixed deals, 5 lines each (the SIK format)."),
+    deals: Optional[str] = typer.Option(
+        None, "--deals", help="The match file: fixed deals, 5 lines each (the SIK format)."
+    ),
     port: int = typer.Option(0, "--port", help="TCP port (0: the system picks one and it is printed)."),
-    host: Optional[str] = typer.Option(None, "--host", help="Address to listen on (default: every interface, IPv4 and IPv6)."),
-    seat: Optional[List[str]] = typer.Option(None, "--seat", help="Fill a seat with a kierki-dsl bot: N=search, E=heuristic, S=random (repeatable)."),
+    host: Optional[str] = typer.Option(
+        None, "--host", help="Address to listen on (default: every interface, IPv4 and IPv6)."
+    ),
+    seat: Optional[List[str]] = typer.Option(
+        None, "--seat", help="Fill a seat with a kierki-dsl bot: N=search, E=heuristic, S=random (repeatable)."
+    ),
     seed: Optional[int] = typer.Option(None, "--seed", help="Seed of the bots (and of the deals without --deals)."),
     save: Optional[str] = typer.Option(None, "--save", help="Keep the match durably in this save file."),
-    resume: bool = typer.Option(False, "--resume", help="Continue the match kept in --save FILE (after a crash); clients reconnect."),
-    force: bool = typer.Option(False, "--force", help="With --save: replace the file even when it holds an unfinished match."),
-    timeout: float = typer.Option(5.0, "--timeout", help="Seconds to wait for IAM, and before asking a silent player again."),
-    deal_types: Optional[str] = typer.Option(None, "--deal-types", help="Which contract each SIK deal type plays, e.g. 1=no_tricks,2=no_hearts (default: type t is the t-th schedule entry)."),
+    resume: bool = typer.Option(
+        False, "--resume", help="Continue the match kept in --save FILE (after a crash); clients reconnect."
+    ),
+    force: bool = typer.Option(
+        False, "--force", help="With --save: replace the file even when it holds an unfinished match."
+    ),
+    timeout: float = typer.Option(
+        5.0, "--timeout", help="Seconds to wait for IAM, and before asking a silent player again."
+    ),
+    deal_types: Optional[str] = typer.Option(
+        None,
+        "--deal-types",
+        help="Which contract each SIK deal type plays, e.g. 1=no_tricks,2=no_hearts (default: type t is the t-th schedule entry).",
+    ),
 ) -> None:
     """Host a table over the SIK Kierki protocol; print the protocol report; exit when the match is over."""
-    _net_command(lambda: _serve_command(ruleset, deals, port, host, seat or [], seed, save, resume, timeout, deal_types,
-                                        force))
+    _net_command(
+        lambda: _serve_command(ruleset, deals, port, host, seat or [], seed, save, resume, timeout, deal_types, force)
+    )
 
 
 def _serve_command(ruleset, deals, port, host, seats, seed, save, resume, timeout, deal_types, force) -> int:
@@ -846,18 +935,32 @@ def join(
     host: str = typer.Argument(..., help="The server's host name or address."),
     port: int = typer.Argument(..., help="The server's port."),
     seat: str = typer.Option(..., "--seat", help="The seat to claim: N, E, S or W."),
-    player: str = typer.Option("heuristic", "--player", help="Who plays: random, heuristic, search, search:0.2s, or human."),
-    ruleset: str = typer.Option("", "--ruleset", help="The rules the server plays (default: the shipped games/sik.yaml)."),
+    player: str = typer.Option(
+        "heuristic", "--player", help="Who plays: random, heuristic, search, search:0.2s, or human."
+    ),
+    ruleset: str = typer.Option(
+        "", "--ruleset", help="The rules the server plays (default: the shipped games/sik.yaml)."
+    ),
     seed: int = typer.Option(0, "--seed", help="Seed of the bot (as kierki run --seed, for the same decisions)."),
     ipv4: bool = typer.Option(False, "-4", help="IPv4 only."),
     ipv6: bool = typer.Option(False, "-6", help="IPv6 only."),
     timeout: float = typer.Option(30.0, "--timeout", help="Seconds to wait for a connection."),
-    retry: float = typer.Option(0.0, "--retry", help="If the connection is lost mid-match, keep trying to reconnect to the seat for this many seconds."),
+    retry: float = typer.Option(
+        0.0,
+        "--retry",
+        help="If the connection is lost mid-match, keep trying to reconnect to the seat for this many seconds.",
+    ),
     quiet: bool = typer.Option(False, "--quiet", help="No protocol report (the default for a human player)."),
-    deal_types: Optional[str] = typer.Option(None, "--deal-types", help="Which contract each deal type of the server plays, e.g. 1=no_tricks (default: type t is the t-th schedule entry)."),
+    deal_types: Optional[str] = typer.Option(
+        None,
+        "--deal-types",
+        help="Which contract each deal type of the server plays, e.g. 1=no_tricks (default: type t is the t-th schedule entry).",
+    ),
 ) -> None:
     """Sit a kierki-dsl bot (or yourself) at a SIK server."""
-    _net_command(lambda: _join_command(host, port, seat, player, ruleset, seed, ipv4, ipv6, timeout, quiet, retry, deal_types))
+    _net_command(
+        lambda: _join_command(host, port, seat, player, ruleset, seed, ipv4, ipv6, timeout, quiet, retry, deal_types)
+    )
 
 
 def _join_command(host, port, seat, player, ruleset, seed, ipv4, ipv6, timeout, quiet, retry, deal_types) -> int:
@@ -879,8 +982,19 @@ def _join_command(host, port, seat, player, ruleset, seed, ipv4, ipv6, timeout, 
     if player == "human":
         bot.ruleset = rs
     family = 4 if ipv4 else 6 if ipv6 else 0
-    return do_join(host, port, parse_seat(seat), bot, rs, seed, family, timeout,
-                   report=not (quiet or player == "human"), retry=max(0.0, retry), types=load_types(rs, deal_types))
+    return do_join(
+        host,
+        port,
+        parse_seat(seat),
+        bot,
+        rs,
+        seed,
+        family,
+        timeout,
+        report=not (quiet or player == "human"),
+        retry=max(0.0, retry),
+        types=load_types(rs, deal_types),
+    )
 
 
 @app.command()
@@ -898,19 +1012,39 @@ def web(
     port: int = typer.Option(8000, "--port", help="TCP port (0: the system picks one; the address is printed)."),
     host: str = typer.Option("127.0.0.1", "--host", help="Address to listen on."),
     db: str = typer.Option("kierki-web.sqlite3", "--db", help="A SQLite file, or a postgresql:// URL (needs psycopg)."),
-    rulesets: Optional[List[str]] = typer.Option(None, "--rulesets", help="A folder of more rulesets to offer (repeatable)."),
+    rulesets: Optional[List[str]] = typer.Option(
+        None, "--rulesets", help="A folder of more rulesets to offer (repeatable)."
+    ),
     max_tables: int = typer.Option(100, "--max-tables", help="Tables live at once."),
-    idle: float = typer.Option(1800.0, "--idle", help="Seconds before a table nobody is connected to is put away (it stays stored)."),
+    idle: float = typer.Option(
+        1800.0, "--idle", help="Seconds before a table nobody is connected to is put away (it stays stored)."
+    ),
     bot_delay: float = typer.Option(0.6, "--bot-delay", help="Seconds a bot waits before each action."),
     keep_days: float = typer.Option(30.0, "--keep-days", help="Days a finished or closed table is kept (0: forever)."),
-    creates: float = typer.Option(20.0, "--creates-per-minute", help="Tables created and uploads checked per client address."),
-    unopened: float = typer.Option(600.0, "--unopened", help="Seconds before a table none of whose links was opened is deleted."),
+    creates: float = typer.Option(
+        20.0, "--creates-per-minute", help="Tables created and uploads checked per client address."
+    ),
+    unopened: float = typer.Option(
+        600.0, "--unopened", help="Seconds before a table none of whose links was opened is deleted."
+    ),
     per_address: int = typer.Option(10, "--tables-per-address", help="Live tables created from one client address."),
-    proxies: Optional[List[str]] = typer.Option(None, "--proxy", help="Address of a reverse proxy whose X-Forwarded-For is believed (repeatable)."),
+    proxies: Optional[List[str]] = typer.Option(
+        None, "--proxy", help="Address of a reverse proxy whose X-Forwarded-For is believed (repeatable)."
+    ),
 ) -> None:
     """Serve tables in the browser: any ruleset, people and bots; print the address."""
-    _web_command(port, host, db, rulesets or [], max_tables, idle, bot_delay, keep_days, creates,
-                 {"unopened_seconds": unopened, "tables_per_address": per_address, "proxies": tuple(proxies or ())})
+    _web_command(
+        port,
+        host,
+        db,
+        rulesets or [],
+        max_tables,
+        idle,
+        bot_delay,
+        keep_days,
+        creates,
+        {"unopened_seconds": unopened, "tables_per_address": per_address, "proxies": tuple(proxies or ())},
+    )
 
 
 def _web_command(port, host, db, rulesets, max_tables, idle, bot_delay, keep_days, creates, limits: dict) -> None:
@@ -920,8 +1054,14 @@ def _web_command(port, host, db, rulesets, max_tables, idle, bot_delay, keep_day
     if problem:
         _err(f"kierki: error: {problem}")
         raise typer.Exit(EXIT_USAGE)
-    _bounded(port=port, max_tables=max_tables, idle=idle, bot_delay=bot_delay, keep_days=keep_days,
-             creates_per_minute=creates)
+    _bounded(
+        port=port,
+        max_tables=max_tables,
+        idle=idle,
+        bot_delay=bot_delay,
+        keep_days=keep_days,
+        creates_per_minute=creates,
+    )
     if limits["unopened_seconds"] <= 0 or limits["tables_per_address"] < 1:
         raise _usage("--unopened must be positive and --tables-per-address at least 1")
     for proxy in limits["proxies"]:
@@ -935,8 +1075,16 @@ def _web_command(port, host, db, rulesets, max_tables, idle, bot_delay, keep_day
     from .web.server import serve as web_serve
     from .web.storage import Storage, StorageError
 
-    config = WebConfig(db=db, rulesets=tuple(os.path.abspath(f) for f in rulesets), max_tables=max_tables,
-                       idle_seconds=idle, bot_delay=bot_delay, keep_days=keep_days, creates_per_minute=creates, **limits)
+    config = WebConfig(
+        db=db,
+        rulesets=tuple(os.path.abspath(f) for f in rulesets),
+        max_tables=max_tables,
+        idle_seconds=idle,
+        bot_delay=bot_delay,
+        keep_days=keep_days,
+        creates_per_minute=creates,
+        **limits,
+    )
     try:
         Storage(db).close()  # a bad URL or an unwritable file is a usage error, before listening
     except (StorageError, Exception) as e:  # a URL is not printed: it may hold a password
@@ -992,8 +1140,13 @@ def _show_cut(e) -> None:
 
     text = io.StringIO()
     e.show(file=text)
-    sys.stderr.write(re.sub(r"[^\s']{%d,}" % (QUOTE_LIMIT + 1),
-                            lambda m: f"{m.group()[:QUOTE_LIMIT]}... ({len(m.group())} characters)", text.getvalue()))
+    sys.stderr.write(
+        re.sub(
+            r"[^\s']{%d,}" % (QUOTE_LIMIT + 1),
+            lambda m: f"{m.group()[:QUOTE_LIMIT]}... ({len(m.group())} characters)",
+            text.getvalue(),
+        )
+    )
 
 
 def main(argv: Optional[list] = None) -> int:

@@ -5,6 +5,7 @@ Every problem the loader, the checker or the interpreter finds in user input bec
 them in a ``Diagnostics`` list instead of stopping at the first one; a pass that cannot go
 on raises ``DiagnosticError`` carrying what it has collected.
 """
+
 from __future__ import annotations
 
 from typing import Iterable, Iterator, Optional
@@ -33,11 +34,27 @@ def quoted(value, limit: int = QUOTE_LIMIT) -> str:
 
 #: Words an author may write for a word the language uses (by meaning, not by spelling).
 SYNONYMS = {
-    "final": "last", "end": "last", "ending": "last", "closing": "last", "latest": "last",
-    "start": "first", "starting": "first", "begin": "first", "opening": "first", "initial": "first",
-    "count": "number", "num": "number", "amount": "number", "total": "sum",
-    "player": "seat", "owner": "holder", "taker": "winner",
-    "colour": "suit", "color": "suit", "value": "rank", "trumps": "trump",
+    "final": "last",
+    "end": "last",
+    "ending": "last",
+    "closing": "last",
+    "latest": "last",
+    "start": "first",
+    "starting": "first",
+    "begin": "first",
+    "opening": "first",
+    "initial": "first",
+    "count": "number",
+    "num": "number",
+    "amount": "number",
+    "total": "sum",
+    "player": "seat",
+    "owner": "holder",
+    "taker": "winner",
+    "colour": "suit",
+    "color": "suit",
+    "value": "rank",
+    "trumps": "trump",
 }
 
 

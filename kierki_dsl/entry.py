@@ -12,6 +12,7 @@ compare exit codes and output.
 Exit codes: 0 success · 1 findings or bad input · 2 usage · 70 internal error · 130
 interrupted (``exits.py``).
 """
+
 from __future__ import annotations
 
 import os
@@ -26,6 +27,7 @@ def _unraisable(hook):
     """``sys.unraisablehook`` for the command: a Ctrl-C that lands where Python cannot raise it
     (a weakref callback inside an import lock) is sent again, to be raised where it can, instead
     of a printed traceback and a match that goes on."""
+
     def handle(info) -> None:
         if isinstance(info.exc_value, KeyboardInterrupt):
             os.kill(os.getpid(), signal.SIGINT)

@@ -2,6 +2,7 @@
 command becomes one: 0 success · 1 findings or bad input · 2 usage · 70 internal error ·
 130 interrupted. Every command module imports them from here (no ``cli`` ↔ ``entry`` ↔
 ``lint`` cycle)."""
+
 from __future__ import annotations
 
 import sys

@@ -6,6 +6,7 @@ they follow a common pattern and quoted as written otherwise. ``diff`` compares 
 rulesets aspect by aspect, deal by deal, in the same words. The vocabulary (and the phases'
 share of it) is ``words``; its names stay importable from here.
 """
+
 from __future__ import annotations
 
 import os
@@ -33,11 +34,17 @@ def explain(rs) -> str:
     """The whole ruleset as text for players."""
     lines = [rs.name, "=" * len(rs.name)]
     if rs.description_from:  # the base's words may be wrong for the variant: not shown as its own
-        lines += [f"A variant of {os.path.basename(rs.description_from)} (this file has no description of its own).", ""]
+        lines += [
+            f"A variant of {os.path.basename(rs.description_from)} (this file has no description of its own).",
+            "",
+        ]
     elif rs.description:
         lines += [" ".join(rs.description.split()), ""]
-    lines.append(f"{rs.players} players, {bin(rs.deck).count('1')} cards; play, dealing and the deal pass "
-                 + ("clockwise" if rs.direction == 1 else "counter-clockwise") + ".")
+    lines.append(
+        f"{rs.players} players, {bin(rs.deck).count('1')} cards; play, dealing and the deal pass "
+        + ("clockwise" if rs.direction == 1 else "counter-clockwise")
+        + "."
+    )
     n = len(rs.schedule) * rs.series
     what = "The schedule has" if rs.until is not None else "A match is"
     lines.append(f"{what} {n} deal{'s' if n != 1 else ''}; the first dealer is {_first_dealer_words(rs)}.")
@@ -49,8 +56,11 @@ def explain(rs) -> str:
     if rs.deals_per_dealer > 1:
         lines.insert(-1, f"Each dealer deals {rs.deals_per_dealer} deals in a row.")
     if rs.series > 1:
-        lines.insert(-1, f"The schedule below is played {rs.series} times; each series starts with the dealer after "
-                         "the one who started the previous series.")
+        lines.insert(
+            -1,
+            f"The schedule below is played {rs.series} times; each series starts with the dealer after "
+            "the one who started the previous series.",
+        )
     if rs.until is not None:
         lines.append(f"The schedule is played again and again until {_until_words(rs)}.")
         lines.append("")
@@ -98,8 +108,10 @@ def _until_words(rs) -> str:
 
 def _first_dealer_words(rs) -> str:
     if rs.first_dealer_expr is not None:
-        return (f"{seat(rs.first_dealer_text)} in the first deal (dealt from a seat drawn at random; the hands stay "
-                "as dealt)")
+        return (
+            f"{seat(rs.first_dealer_text)} in the first deal (dealt from a seat drawn at random; the hands stay "
+            "as dealt)"
+        )
     return "chosen at random" if rs.first_dealer is None else f"seat {rs.first_dealer}"
 
 
@@ -115,10 +127,12 @@ def diff(a, b) -> str:
     if a.players != b.players:
         out.append(f"players: {a.players} → {b.players}")
     if a.deck != b.deck:
-        out.append(f"cards: {bin(a.deck).count('1')} → {bin(b.deck).count('1')}"
-                   + _removed(a.deck, b.deck))
+        out.append(f"cards: {bin(a.deck).count('1')} → {bin(b.deck).count('1')}" + _removed(a.deck, b.deck))
     if a.direction != b.direction:
-        out.append("direction: " + " → ".join("clockwise" if d == 1 else "counter-clockwise" for d in (a.direction, b.direction)))
+        out.append(
+            "direction: "
+            + " → ".join("clockwise" if d == 1 else "counter-clockwise" for d in (a.direction, b.direction))
+        )
     if a.total != b.total:
         out.append(f"match total: {a.total} → {b.total}")
     if len(a.schedule) * a.series != len(b.schedule) * b.series:
@@ -127,9 +141,14 @@ def diff(a, b) -> str:
         out.append(f"series of the schedule, each starting with the next dealer: {a.series} → {b.series}")
     if (a.first_dealer, a.first_dealer_text) != (b.first_dealer, b.first_dealer_text):
         out.append(f"first dealer: {_first_dealer_words(a)} → {_first_dealer_words(b)}")
-    if (a.until_text, a.max_deals if a.until is not None else 0) != (b.until_text, b.max_deals if b.until is not None else 0):
-        out.append("end of the match: " + " → ".join(
-            f"until {_until_words(r)}" if r.until is not None else "after the schedule" for r in (a, b)))
+    if (a.until_text, a.max_deals if a.until is not None else 0) != (
+        b.until_text,
+        b.max_deals if b.until is not None else 0,
+    ):
+        out.append(
+            "end of the match: "
+            + " → ".join(f"until {_until_words(r)}" if r.until is not None else "after the schedule" for r in (a, b))
+        )
     pa, pb = _parts_by_name(a), _parts_by_name(b)
     for name in dict.fromkeys(list(pa) + list(pb)):
         (ta, wa), (tb, wb) = pa.get(name, (None, "(none)")), pb.get(name, (None, "(none)"))
@@ -190,13 +209,14 @@ def _change(old: str, new: str) -> str:
         tail += 1
     if head + tail < 4:  # hardly anything shared: both in full
         return f"{old} → {new}"
-    mid_a, mid_b = " ".join(wa[head:len(wa) - tail]), " ".join(wb[head:len(wb) - tail])
+    mid_a, mid_b = " ".join(wa[head : len(wa) - tail]), " ".join(wb[head : len(wb) - tail])
     inner = f"[{mid_a or '(nothing)'} → {mid_b or '(nothing)'}]"
-    return " ".join(x for x in (" ".join(wa[:head]), inner, " ".join(wa[len(wa) - tail:])) if x)
+    return " ".join(x for x in (" ".join(wa[:head]), inner, " ".join(wa[len(wa) - tail :])) if x)
 
 
 def _offered_changes(a, b) -> list:
     """Changes in the contracts a declarer chooses from (their rules are not a deal's own words)."""
+
     def offered(rs) -> dict:
         return {o.name: o for c in rs.schedule for o in c.offered}
 
@@ -206,8 +226,10 @@ def _offered_changes(a, b) -> list:
         xa, xb = aspects(a, name), aspects(b, name)
         for key in dict.fromkeys(list(xa) + list(xb)):
             if xa.get(key) != xb.get(key):
-                out.append(f"contract {contract_title(ob[name])}, {key}: {xa.get(key, '(nothing)')} → "
-                           f"{xb.get(key, '(nothing)')}")
+                out.append(
+                    f"contract {contract_title(ob[name])}, {key}: {xa.get(key, '(nothing)')} → "
+                    f"{xb.get(key, '(nothing)')}"
+                )
     return out
 
 

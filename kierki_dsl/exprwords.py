@@ -2,6 +2,7 @@
 terminal, the web page and reports show where no more specific wording fits. Never the
 expression's source: ``card.suit == hearts and card != AH`` reads "the card's suit is hearts
 and the card is not the ace of hearts"."""
+
 from __future__ import annotations
 
 from typing import Optional
@@ -35,7 +36,9 @@ def _const(node) -> Optional[tuple]:
 def _is(node, obj: str, attr: Optional[str] = None) -> bool:
     if attr is None:
         return isinstance(node, ast.Name) and node.id == obj
-    return isinstance(node, ast.Attribute) and node.name == attr and isinstance(node.obj, ast.Name) and node.obj.id == obj
+    return (
+        isinstance(node, ast.Attribute) and node.name == attr and isinstance(node.obj, ast.Name) and node.obj.id == obj
+    )
 
 
 def _cards_words(node) -> Optional[str]:
@@ -58,37 +61,83 @@ def _cards_words(node) -> Optional[str]:
                 return ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else names[0]
         if node.op == "==" and _is(node.left, "card") and kind == "card":
             c = value
-            return f"the {RANK_NAMES[c % 13]} of {SUIT_NAMES[c // 13]}".replace("the K of", "the king of").replace(
-                "the Q of", "the queen of").replace("the J of", "the jack of").replace("the A of", "the ace of")
+            return (
+                f"the {RANK_NAMES[c % 13]} of {SUIT_NAMES[c // 13]}".replace("the K of", "the king of")
+                .replace("the Q of", "the queen of")
+                .replace("the J of", "the jack of")
+                .replace("the A of", "the ace of")
+            )
     return None
+
 
 #: Names and attributes as a player says them.
 NAME_WORDS = {
-    "card": "the card", "card.suit": "the card's suit", "card.rank": "the card's rank",
-    "trick.number": "the trick's number", "trick.is_first": "it is the first trick", "trick.is_last": "it is the last trick",
-    "trick.leader": "the trick's leader", "trick.winner": "the trick's winner",
-    "led_suit": "the suit led", "trump": "the trump suit", "hearts_broken": "hearts have been broken",
-    "winning": "the card winning the trick", "winning.suit": "the suit of the card winning the trick",
+    "card": "the card",
+    "card.suit": "the card's suit",
+    "card.rank": "the card's rank",
+    "trick.number": "the trick's number",
+    "trick.is_first": "it is the first trick",
+    "trick.is_last": "it is the last trick",
+    "trick.leader": "the trick's leader",
+    "trick.winner": "the trick's winner",
+    "led_suit": "the suit led",
+    "trump": "the trump suit",
+    "hearts_broken": "hearts have been broken",
+    "winning": "the card winning the trick",
+    "winning.suit": "the suit of the card winning the trick",
     "winning.rank": "the rank of the card winning the trick",
-    "bidder": "the auction's winner", "bid": "the winning bid", "value": "the bid", "caller": "the player who called trumps",
-    "dealer": "the dealer", "seat": "the player", "players": "the number of players",
-    "tricks": "the number of tricks in a deal", "tricks_taken": "the tricks the player won",
-    "declared": "the points the player declared", "doubler": "the doubling player", "target": "the doubled player",
-    "lowest_total": "the lowest running total", "highest_total": "the highest running total",
-    "deals_played": "the deals played so far", "lead": "the card led", "lead.suit": "the suit of the card led",
-    "lead.rank": "the rank of the card led", "tricks_played": "the tricks played so far",
+    "bidder": "the auction's winner",
+    "bid": "the winning bid",
+    "value": "the bid",
+    "caller": "the player who called trumps",
+    "dealer": "the dealer",
+    "seat": "the player",
+    "players": "the number of players",
+    "tricks": "the number of tricks in a deal",
+    "tricks_taken": "the tricks the player won",
+    "declared": "the points the player declared",
+    "doubler": "the doubling player",
+    "target": "the doubled player",
+    "lowest_total": "the lowest running total",
+    "highest_total": "the highest running total",
+    "deals_played": "the deals played so far",
+    "lead": "the card led",
+    "lead.suit": "the suit of the card led",
+    "lead.rank": "the rank of the card led",
+    "tricks_played": "the tricks played so far",
 }
 _RANK_WORDS = {"J": "jack", "Q": "queen", "K": "king", "A": "ace"}
-_OPS = {"==": "is", "!=": "is not", "<": "is less than", ">": "is more than", "<=": "is at most", ">=": "is at least",
-        "in": "is", "not in": "is not", "and": "and", "or": "or", "+": "plus", "-": "minus", "*": "times",
-        "/": "divided by", "%": "modulo"}
+_OPS = {
+    "==": "is",
+    "!=": "is not",
+    "<": "is less than",
+    ">": "is more than",
+    "<=": "is at most",
+    ">=": "is at least",
+    "in": "is",
+    "not in": "is not",
+    "and": "and",
+    "or": "or",
+    "+": "plus",
+    "-": "minus",
+    "*": "times",
+    "/": "divided by",
+    "%": "modulo",
+}
 #: Functions: how a call reads, ``{0}``... for its arguments in words (card predicates as "cards that ...").
 CALL_WORDS = {
-    "taken": "the number of {0} the player took", "taken_all": "the number of {0} taken by anyone",
-    "most_taken": "the most {0} any one player took", "held": "the number of {0} in the hand",
-    "played": "the number of {0} played so far", "round": "{0} rounded to the nearest {1}",
-    "left": "the player to the left of {0}", "right": "the player to the right of {0}", "holder": "the holder of {0}",
-    "abs": "the size of {0}", "min": "the smaller of {0} and {1}", "max": "the larger of {0} and {1}",
+    "taken": "the number of {0} the player took",
+    "taken_all": "the number of {0} taken by anyone",
+    "most_taken": "the most {0} any one player took",
+    "held": "the number of {0} in the hand",
+    "played": "the number of {0} played so far",
+    "round": "{0} rounded to the nearest {1}",
+    "left": "the player to the left of {0}",
+    "right": "the player to the right of {0}",
+    "holder": "the holder of {0}",
+    "abs": "the size of {0}",
+    "min": "the smaller of {0} and {1}",
+    "max": "the larger of {0} and {1}",
 }
 
 

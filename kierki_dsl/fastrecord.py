@@ -11,6 +11,7 @@ is ``kierki run``'s own format and replays with ``kierki replay``; its scores mu
 path's, or the command stops with an error. Deals the fast path leaves to the interpreter
 are played in the ``Match`` itself with the random draws ``FastMatch`` makes for them.
 """
+
 from __future__ import annotations
 
 import random
@@ -55,8 +56,18 @@ def play_recorded(fast, seed: int, play_stream) -> tuple:
         if play is None:
             _sorted_hands(match, contract, k)
             result = _random(match, rng)
-            rows.append(DealRow(contract.name, dealer, result.first, result.caller, result.trump, tuple(result.scores),
-                                result.ended_early, result.blocked))
+            rows.append(
+                DealRow(
+                    contract.name,
+                    dealer,
+                    result.first,
+                    result.caller,
+                    result.trump,
+                    tuple(result.scores),
+                    result.ended_early,
+                    result.blocked,
+                )
+            )
         else:
             before = rng.getstate()
             log: list = []
@@ -64,8 +75,10 @@ def play_recorded(fast, seed: int, play_stream) -> tuple:
             passes = _passes(contract, rs, masks, k + 1, before)
             result = _steer(match, log, trump, passes)
             if tuple(result.scores) != tuple(scores):
-                raise FastPathMismatch(f"seed {seed}, deal {k + 1} ({contract.name}): the interpreter scores "
-                                       f"{list(result.scores)}, the fast path {list(scores)}")
+                raise FastPathMismatch(
+                    f"seed {seed}, deal {k + 1} ({contract.name}): the interpreter scores "
+                    f"{list(result.scores)}, the fast path {list(scores)}"
+                )
             rows.append(DealRow(contract.name, dealer, lead, caller, trump, tuple(scores), early, blocked))
         results.append(result)
         k += 1
@@ -81,8 +94,9 @@ def _sorted_hands(match: Match, contract, k: int) -> None:
     rules, e.g. a widow's cards, and so to the actions a random player draws from)."""
     rs = match.ruleset
     match.dealt = [sorted(h) for h in match.dealt]
-    match.state = contract.new_deal(rs.players, rs.deck, match.dealer, match.dealt, rs.direction, k + 1,
-                                    memory=match.chosen)
+    match.state = contract.new_deal(
+        rs.players, rs.deck, match.dealer, match.dealt, rs.direction, k + 1, memory=match.chosen
+    )
 
 
 def _random(match: Match, rng):
@@ -124,8 +138,9 @@ def _steer(match: Match, log: list, trump: int, passes: list):
             elif PASS in acts:
                 action = PASS
             else:
-                raise FastPathMismatch(f"deal {match.deal_index + 1}: the fast path played {pending}, "
-                                       f"the interpreter allows {acts}")
+                raise FastPathMismatch(
+                    f"deal {match.deal_index + 1}: the fast path played {pending}, the interpreter allows {acts}"
+                )
         elif phase == Phase.PASS:
             seat = state.current_player()
             action = passes[seat][len(state.passes[seat])]

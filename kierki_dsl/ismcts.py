@@ -19,6 +19,7 @@ Passing, trump calls, bets and contract choices are left to the heuristic player
 It lives above ``kierki_dsl.players`` (beside ``kierki_dsl.openspiel``, which it plays through),
 not in it: ``players.base.LAZY_PLAYERS`` names this module, as an installed plug-in would be named.
 """
+
 from __future__ import annotations
 
 import random
@@ -67,9 +68,15 @@ class ISMCTSPlayer(WithFallback):
         contract = self.contract_of(view)
         game = kos.game_of(view_spec(view, contract))
         root = _world(game, contract, view, rng)
-        bot = _TimedBot(game, _rollouts(mcts, np)(1, np.random.RandomState(rng.getrandbits(31))),
-                        uct_c=2.0 * _scale(view, contract), max_simulations=self.simulations, seconds=self.seconds,
-                        random_state=np.random.RandomState(rng.getrandbits(31)), ismcts=ismcts)
+        bot = _TimedBot(
+            game,
+            _rollouts(mcts, np)(1, np.random.RandomState(rng.getrandbits(31))),
+            uct_c=2.0 * _scale(view, contract),
+            max_simulations=self.simulations,
+            seconds=self.seconds,
+            random_state=np.random.RandomState(rng.getrandbits(31)),
+            ismcts=ismcts,
+        )
         bot.set_resampler(lambda state, player: _world(game, contract, view, rng))
         start = time.perf_counter()
         action = int(bot.step(root))
@@ -144,8 +151,14 @@ def _TimedBot(game, evaluator, uct_c, max_simulations, seconds, random_state, is
             except _TimeUp:
                 return self.get_final_policy(state, self._root_node)
 
-    return Bot(game, evaluator, uct_c, max_simulations, random_state=random_state,
-               final_policy_type=ismcts.ISMCTSFinalPolicyType.MAX_VISIT_COUNT)
+    return Bot(
+        game,
+        evaluator,
+        uct_c,
+        max_simulations,
+        random_state=random_state,
+        final_policy_type=ismcts.ISMCTSFinalPolicyType.MAX_VISIT_COUNT,
+    )
 
 
 __all__ = ["ISMCTSPlayer"]

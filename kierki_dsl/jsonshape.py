@@ -8,6 +8,7 @@ schema)`` walks a schema made of the small classes below and returns the first m
 ``(path, message)``; ``line_of`` turns the path into a line (the nearest enclosing value's if
 the value itself is missing).
 """
+
 from __future__ import annotations
 
 import json
@@ -38,7 +39,7 @@ class ShapeError(Exception):
 #: a JSON string, matched possessively: no backtracking state per character (the plain
 #: ``"(?:[^"\\]|\\.)*"`` cost about 130 bytes of memory per character of a long string)
 _STRING = r'"[^"\\]*+(?:\\.[^"\\]*+)*+"'
-_TOKEN = re.compile(r'\s*+(?:(' + _STRING + r')|([{}\[\],:])|(-?[0-9][0-9eE.+-]*+|true|false|null))')
+_TOKEN = re.compile(r"\s*+(?:(" + _STRING + r")|([{}\[\],:])|(-?[0-9][0-9eE.+-]*+|true|false|null))")
 #: what the depth check looks at: strings (skipped whole, even unterminated), brackets, newlines
 _STRUCTURE = re.compile(_STRING + r'|"[^\n]*|[\[\]{}\n]')
 #: the longest JSON text (one record, one line of a save file) ``load`` reads; the reading costs
@@ -133,7 +134,11 @@ class Int:
         if not isinstance(v, int) or isinstance(v, bool):
             return f"must be {self.name}"
         if (self.low is not None and v < self.low) or (self.high is not None and v > self.high):
-            return f"must be {self.name} from {self.low} to {self.high}" if self.high is not None else f"must be {self.name} of at least {self.low}"
+            return (
+                f"must be {self.name} from {self.low} to {self.high}"
+                if self.high is not None
+                else f"must be {self.name} of at least {self.low}"
+            )
         return None
 
 
@@ -214,7 +219,9 @@ def _describe(schema) -> str:
 
 
 def _plural(schema) -> str:
-    return {"an integer": "integers", "a string": "strings"}.get(_describe(schema), f"items that are {_describe(schema)}")
+    return {"an integer": "integers", "a string": "strings"}.get(
+        _describe(schema), f"items that are {_describe(schema)}"
+    )
 
 
 def check(value, schema) -> Optional[tuple]:

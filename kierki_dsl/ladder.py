@@ -7,6 +7,7 @@ rotations: luck of the cards cancels out, what is left is skill. Reported per ma
 for the negative and the positive part separately: the deals whose contract (the one played,
 also when a declarer chose it) loses points, and the others.
 """
+
 from __future__ import annotations
 
 from .interpreter.match import MatchRunner
@@ -50,8 +51,10 @@ def duel(rs, a: str, b: str, seeds: range, progress=None) -> dict:
 
 
 def report(rs, pairs: list, seeds: range, out=None) -> str:
-    lines = [f"{rs.name}: {len(seeds)} seeds × {rs.players} seat rotations (duplicate deals)",
-             f"{'A vs B':<24}{'per match':>18}{'negative part':>18}{'positive part':>18}"]
+    lines = [
+        f"{rs.name}: {len(seeds)} seeds × {rs.players} seat rotations (duplicate deals)",
+        f"{'A vs B':<24}{'per match':>18}{'negative part':>18}{'positive part':>18}",
+    ]
     for a, b in pairs:
         res = duel(rs, a, b, seeds)
         lines.append(f"{a + ' vs ' + b:<24}{str(res['match']):>18}{str(res['negative']):>18}{str(res['positive']):>18}")

@@ -5,6 +5,7 @@ A number outside its bounds is a usage error (exit 2) with one message, before a
 ``--workers`` of a hundred billion overflows the process pool, a ``--timeout nan`` would wait
 forever. Floats must also be finite.
 """
+
 from __future__ import annotations
 
 import math
@@ -30,7 +31,9 @@ class Bound:
             return f"{option} must be a finite number, got {value}"
         if value < self.low or value > self.high or (self.above and value == self.low):
             low = f"more than {_num(self.low)}" if self.above else f"from {_num(self.low)}"
-            return f"{option} must be {low} {'and at most' if self.above else 'to'} {_num(self.high)}, got {_shown(value)}"
+            return (
+                f"{option} must be {low} {'and at most' if self.above else 'to'} {_num(self.high)}, got {_shown(value)}"
+            )
         return None
 
 
@@ -63,10 +66,19 @@ OPTIONS: dict = {
 
 #: the commands that take each option (for the table in docs/limits.md)
 COMMANDS = {
-    "--games": "simulate, compare", "--workers": "simulate, compare", "--seed": "run, simulate, compare, serve, join",
-    "--first-seed": "ladder", "--seeds": "ladder",
-    "--port": "serve, web", "port": "join", "--timeout": "serve, join", "--retry": "join",
-    "--max-tables": "web", "--idle": "web", "--bot-delay": "web", "--keep-days": "web",
+    "--games": "simulate, compare",
+    "--workers": "simulate, compare",
+    "--seed": "run, simulate, compare, serve, join",
+    "--first-seed": "ladder",
+    "--seeds": "ladder",
+    "--port": "serve, web",
+    "port": "join",
+    "--timeout": "serve, join",
+    "--retry": "join",
+    "--max-tables": "web",
+    "--idle": "web",
+    "--bot-delay": "web",
+    "--keep-days": "web",
     "--creates-per-minute": "web",
 }
 

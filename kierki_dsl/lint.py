@@ -4,6 +4,7 @@ Text findings go to stderr (errors first, each in file order) with the source li
 caret; ``--format json`` and ``--format github`` write to stdout. Exit 0 when clean (or only
 warnings without ``--strict``), 1 with findings, 2 for a usage error.
 """
+
 from __future__ import annotations
 
 import os
@@ -119,8 +120,11 @@ def sarif(findings: list[Diagnostic]) -> dict:
 
     used = sorted({d.code for d in findings})
     rules = [
-        {"id": c, "shortDescription": {"text": CODES[c].title if c in CODES else c},
-         "fullDescription": {"text": CODES[c].explanation if c in CODES else ""}}
+        {
+            "id": c,
+            "shortDescription": {"text": CODES[c].title if c in CODES else c},
+            "fullDescription": {"text": CODES[c].explanation if c in CODES else ""},
+        }
         for c in used
     ]
     results = []
@@ -128,13 +132,20 @@ def sarif(findings: list[Diagnostic]) -> dict:
         loc: dict = {"artifactLocation": {"uri": d.path}}
         if d.pos:
             end = d.pos.span_end()
-            loc["region"] = {"startLine": d.pos.line, "startColumn": d.pos.col, "endLine": end[0], "endColumn": end[1] + 1}
-        results.append({
-            "ruleId": d.code,
-            "level": "error" if d.severity == "error" else "warning",
-            "message": {"text": d.message + (f" ({d.hint})" if d.hint else "")},
-            "locations": [{"physicalLocation": loc}],
-        })
+            loc["region"] = {
+                "startLine": d.pos.line,
+                "startColumn": d.pos.col,
+                "endLine": end[0],
+                "endColumn": end[1] + 1,
+            }
+        results.append(
+            {
+                "ruleId": d.code,
+                "level": "error" if d.severity == "error" else "warning",
+                "message": {"text": d.message + (f" ({d.hint})" if d.hint else "")},
+                "locations": [{"physicalLocation": loc}],
+            }
+        )
     return {
         "version": "2.1.0",
         "$schema": "https://json.schemastore.org/sarif-2.1.0.json",

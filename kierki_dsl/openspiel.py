@@ -20,6 +20,7 @@ schedule position for ``scope=deal``), ``max_deals`` (a match game ends, paying 
 far, after at most this many deals: default 100; the ruleset's own cap holds when lower). Utility bounds are loose (±``UTILITY_BOUND`` per
 deal): the rules' scoring expressions make exact bounds undecidable in general.
 """
+
 from __future__ import annotations
 
 import random
@@ -56,6 +57,7 @@ GAME_TYPE = pyspiel.GameType(
     provides_observation_tensor=True,
     parameter_specification={"ruleset": DEFAULT_RULESET, "scope": "deal", "deal": 1, "max_deals": MATCH_DEALS},
 )
+
 
 class KierkiGame(pyspiel.Game):
     """A kierki-dsl ruleset (one deal or the match) as an OpenSpiel game."""
@@ -161,7 +163,7 @@ class KierkiObserver:
         at = 0
         for name, shape in knowledge.pieces(spec, perfect_recall):
             size = int(np.prod(shape))
-            self.dict[name] = self.tensor[at:at + size].reshape(shape)
+            self.dict[name] = self.tensor[at : at + size].reshape(shape)
             at += size
 
     def set_from(self, state, player):
@@ -179,15 +181,17 @@ pyspiel.register_game(GAME_TYPE, KierkiGame)
 
 def game_of(spec: GameSpec) -> KierkiGame:
     """The OpenSpiel game of an already loaded ruleset's spec (no file is read)."""
-    return KierkiGame({"ruleset": spec.ruleset.path, "scope": spec.scope, "deal": spec.deal + 1,
-                       "max_deals": spec.deals}, spec)
+    return KierkiGame(
+        {"ruleset": spec.ruleset.path, "scope": spec.scope, "deal": spec.deal + 1, "max_deals": spec.deals}, spec
+    )
 
 
 def load(path: str, scope: str = "deal", deal: int = 1, max_deals: int = MATCH_DEALS):
     """The ruleset at ``path`` as an OpenSpiel game (``scope``: ``deal`` or ``match``; a
     match ends after at most ``max_deals`` deals)."""
-    return pyspiel.load_game(NAME, {"ruleset": str(path), "scope": scope, "deal": int(deal),
-                                    "max_deals": int(max_deals)})
+    return pyspiel.load_game(
+        NAME, {"ruleset": str(path), "scope": scope, "deal": int(deal), "max_deals": int(max_deals)}
+    )
 
 
 __all__ = ["load", "KierkiGame", "KierkiState", "NAME"]

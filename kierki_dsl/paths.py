@@ -13,6 +13,7 @@ usage error at once (exit 2), not a lost match at the end; ``write_atomic`` chec
 before it writes (a crash leaves the old content or the new one, never half; two writers of
 the same path each leave a whole file, the last one wins).
 """
+
 from __future__ import annotations
 
 import os
@@ -26,8 +27,13 @@ class OutputError(Exception):
     """An output path kierki will not write through; the message names the option and the path."""
 
 
-_KINDS = ((stat.S_ISDIR, "a folder"), (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
-          (stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISSOCK, "a socket"))
+_KINDS = (
+    (stat.S_ISDIR, "a folder"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+    (stat.S_ISFIFO, "a FIFO (named pipe)"),
+    (stat.S_ISSOCK, "a socket"),
+)
 
 
 def _kind(mode: int) -> str:
@@ -45,7 +51,9 @@ def _stat(path: str, what: str) -> Optional[os.stat_result]:
         return os.stat(path)
     except FileNotFoundError:
         if os.path.islink(path):
-            raise OutputError(f"{what} {path}: a symlink to nothing (dangling); kierki does not write through it") from None
+            raise OutputError(
+                f"{what} {path}: a symlink to nothing (dangling); kierki does not write through it"
+            ) from None
         return None
     except OSError as e:  # a symlink loop, a name too long, a file used as a folder
         raise OutputError(f"{what} {path}: {e.strerror}") from None
@@ -118,8 +126,9 @@ def check_folder(path: str, what: str = "output folder", names: Optional[str] = 
         _writable_folder(os.path.dirname(os.path.abspath(path)) or ".", what, path)
         return
     if not stat.S_ISDIR(st.st_mode):
-        raise OutputError(f"{what} needs a folder, and {path} is "
-                          f"{_kind(st.st_mode) if not stat.S_ISREG(st.st_mode) else 'a file'}")
+        raise OutputError(
+            f"{what} needs a folder, and {path} is {_kind(st.st_mode) if not stat.S_ISREG(st.st_mode) else 'a file'}"
+        )
     _writable_folder(path, what, path)
     if names is not None:
         pattern = re.compile(names)
@@ -170,4 +179,13 @@ def make_folder(path: str, what: str = "output folder") -> None:
     os.makedirs(path, exist_ok=True)
 
 
-__all__ = ["OutputError", "ReadError", "read_limited", "read_problem", "check_file", "check_folder", "make_folder", "write_atomic"]
+__all__ = [
+    "OutputError",
+    "ReadError",
+    "read_limited",
+    "read_problem",
+    "check_file",
+    "check_folder",
+    "make_folder",
+    "write_atomic",
+]

@@ -17,6 +17,7 @@ numbers: cards 0..51, ``pass`` 52, calls, bets, contract choices from 100). The 
 a step is the change of each seat's total: its deal scores when a deal ends. An illegal
 action raises ``ValueError`` naming the rule it breaks. No OpenSpiel is needed.
 """
+
 from __future__ import annotations
 
 import random
@@ -39,8 +40,15 @@ class KierkiEnv(AECEnv):
 
     metadata = {"render_modes": ["ansi"], "name": "kierki_dsl_v0", "is_parallelizable": False}
 
-    def __init__(self, ruleset, scope: str = "deal", deal: int = 1, information_state: bool = False,
-                 render_mode=None, max_deals: int = MATCH_DEALS):
+    def __init__(
+        self,
+        ruleset,
+        scope: str = "deal",
+        deal: int = 1,
+        information_state: bool = False,
+        render_mode=None,
+        max_deals: int = MATCH_DEALS,
+    ):
         super().__init__()
         rs = ruleset if isinstance(ruleset, Ruleset) else Ruleset.load(str(ruleset))
         self.spec = GameSpec.make(rs, scope, deal, max_deals)
@@ -49,10 +57,13 @@ class KierkiEnv(AECEnv):
         self.possible_agents = [f"player_{s}" for s in range(rs.players)]
         size = knowledge.tensor_size(self.spec, information_state)
         self.observation_spaces = {
-            a: spaces.Dict({
-                "observation": spaces.Box(-np.inf, np.inf, (size,), np.float32),
-                "action_mask": spaces.Box(0, 1, (self.spec.num_actions,), np.int8),
-            }) for a in self.possible_agents
+            a: spaces.Dict(
+                {
+                    "observation": spaces.Box(-np.inf, np.inf, (size,), np.float32),
+                    "action_mask": spaces.Box(0, 1, (self.spec.num_actions,), np.int8),
+                }
+            )
+            for a in self.possible_agents
         }
         self.action_spaces = {a: spaces.Discrete(self.spec.num_actions) for a in self.possible_agents}
         self._rng = random.Random()
@@ -125,8 +136,14 @@ class KierkiEnv(AECEnv):
         pass
 
 
-def env(ruleset, scope: str = "deal", deal: int = 1, information_state: bool = False, render_mode=None,
-        max_deals: int = MATCH_DEALS) -> KierkiEnv:
+def env(
+    ruleset,
+    scope: str = "deal",
+    deal: int = 1,
+    information_state: bool = False,
+    render_mode=None,
+    max_deals: int = MATCH_DEALS,
+) -> KierkiEnv:
     """The ruleset (a path or a loaded ``Ruleset``) as a PettingZoo AEC environment (a
     match ends after at most ``max_deals`` deals)."""
     return KierkiEnv(ruleset, scope, deal, information_state, render_mode, max_deals)

@@ -6,6 +6,7 @@ comparisons in expressions) read a contract's ``order``: a tuple giving each ran
 its strength, higher beating lower, or ``None`` for the usual order (2 low, A high), in which
 case the kernels compare bits as they always did.
 """
+
 from __future__ import annotations
 
 from typing import Optional, Sequence

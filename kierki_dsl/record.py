@@ -6,6 +6,7 @@ A record is JSON: ``{"format": "kierki-record/1", "deals": [...]}``; each deal h
 The deal's position in the ruleset's schedule says which contract it is. Everything else
 (``contract``, ``seed``, ``ruleset``, ``totals``) is informative and never required.
 """
+
 from __future__ import annotations
 
 from typing import Optional
@@ -112,29 +113,37 @@ def _record_schema():
     from .jsonshape import Int, List, Null, Obj, OneOf, Str
 
     cards = List(Str(), name="a list of cards")
-    deal = Obj({
-        "contract": OneOf((Str(), Null())),
-        "dealer": Int(name="a seat number"),
-        "hands": List(cards, name="a list of hands (lists of cards)"),
-        "trump": OneOf((Str(), Null()), name="a suit letter or null"),
-        "caller": OneOf((Int(), Null()), name="a seat number or null"),
-        "plays": List(Str(), name="a list of cards (\"pass\" in layout deals)"),
-        "scores": OneOf((List(Int()), Null()), name="a list of integers or null"),
-        "passes": List(cards, name="a list of passed cards per seat"),
-        "bets": List(Str(), name="a list of bets such as \"double:1\""),
-        "exchange": List(Str(), name="a list of cards (a widow's taker's)"),
-        "auction": List(Str(), name="a list of bids such as \"bid:120\", \"pass\", \"accept\""),
-    }, required=("dealer", "hands", "plays"), name="a deal (an object)")
+    deal = Obj(
+        {
+            "contract": OneOf((Str(), Null())),
+            "dealer": Int(name="a seat number"),
+            "hands": List(cards, name="a list of hands (lists of cards)"),
+            "trump": OneOf((Str(), Null()), name="a suit letter or null"),
+            "caller": OneOf((Int(), Null()), name="a seat number or null"),
+            "plays": List(Str(), name='a list of cards ("pass" in layout deals)'),
+            "scores": OneOf((List(Int()), Null()), name="a list of integers or null"),
+            "passes": List(cards, name="a list of passed cards per seat"),
+            "bets": List(Str(), name='a list of bets such as "double:1"'),
+            "exchange": List(Str(), name="a list of cards (a widow's taker's)"),
+            "auction": List(Str(), name='a list of bids such as "bid:120", "pass", "accept"'),
+        },
+        required=("dealer", "hands", "plays"),
+        name="a deal (an object)",
+    )
     ruleset = Obj({"name": Str(), "path": Str(), "fingerprint": Str()}, name="an object")
-    return Obj({
-        "format": Str(),
-        "ruleset": OneOf((ruleset, Null()), name="an object or null"),
-        "seed": OneOf((Int(), Null()), name="an integer or null"),
-        "players": Int(1, 8),
-        "first_dealer": OneOf((Int(), Null()), name="a seat number or null"),
-        "deals": List(deal, name="a list of deals"),
-        "totals": List(Int(), name="a list of integers"),
-    }, required=("format", "deals"), name="a JSON object with 'format' and 'deals'")
+    return Obj(
+        {
+            "format": Str(),
+            "ruleset": OneOf((ruleset, Null()), name="an object or null"),
+            "seed": OneOf((Int(), Null()), name="an integer or null"),
+            "players": Int(1, 8),
+            "first_dealer": OneOf((Int(), Null()), name="a seat number or null"),
+            "deals": List(deal, name="a list of deals"),
+            "totals": List(Int(), name="a list of integers"),
+        },
+        required=("format", "deals"),
+        name="a JSON object with 'format' and 'deals'",
+    )
 
 
 def read_record(path: str) -> dict:
@@ -142,12 +151,14 @@ def read_record(path: str) -> dict:
     not UTF-8, not JSON, nested too deeply, another format, or not of the record's shape."""
     from .jsonshape import ShapeError, check, line_of, load
 
-
     try:
         data = read_limited(path, MAX_RECORD_BYTES)
     except ReadError as e:
-        raise RecordError(f"{path}: error: record is {e.size} bytes (limit {MAX_RECORD_BYTES})" if e.size is not None
-                          else f"{path}: error: cannot read record: {e}") from None
+        raise RecordError(
+            f"{path}: error: record is {e.size} bytes (limit {MAX_RECORD_BYTES})"
+            if e.size is not None
+            else f"{path}: error: cannot read record: {e}"
+        ) from None
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as e:
@@ -160,8 +171,10 @@ def read_record(path: str) -> dict:
     if not isinstance(obj, dict):
         raise RecordError(f"{path}:1: error: a record is a JSON object with 'format' and 'deals'")
     if obj.get("format") != FORMAT:
-        raise RecordError(f"{path}:{line_of(lines, ('format',))}: error: unknown record format "
-                          f"{quoted(obj.get('format'))} (expected {FORMAT!r})")
+        raise RecordError(
+            f"{path}:{line_of(lines, ('format',))}: error: unknown record format "
+            f"{quoted(obj.get('format'))} (expected {FORMAT!r})"
+        )
     problem = check(obj, _record_schema())
     if problem is not None:
         where, message = problem
@@ -176,8 +189,10 @@ def fingerprint_warning(ruleset, record: dict, path: str) -> Optional[str]:
     if not isinstance(theirs, str) or theirs == ruleset.fingerprint:
         return None
     what = f" ({named['name']})" if isinstance(named.get("name"), str) else ""
-    return (f"{path}: warning: the record was played under ruleset {theirs}{what}, not {ruleset.fingerprint} "
-            f"({ruleset.path}): another ruleset or another version of it; every play is checked against the one given")
+    return (
+        f"{path}: warning: the record was played under ruleset {theirs}{what}, not {ruleset.fingerprint} "
+        f"({ruleset.path}): another ruleset or another version of it; every play is checked against the one given"
+    )
 
 
 def replay(ruleset, record: dict) -> ReplayReport:
@@ -189,13 +204,17 @@ def replay(ruleset, record: dict) -> ReplayReport:
     first_dealer = None
     chosen: dict = {}
     if isinstance(record.get("players"), int) and record["players"] != n:
-        report.violations.append(Violation(1, f"the record is of a match of {record['players']} players; the ruleset seats {n}"))
+        report.violations.append(
+            Violation(1, f"the record is of a match of {record['players']} players; the ruleset seats {n}")
+        )
         return report
     if record.get("fixed_deals") is True:  # a match of given deals (--deals): each names its contract
         return _replay_fixed(ruleset, deals, report)
     for k, entry in enumerate(deals):
         if ruleset.match_over(k, totals):
-            report.violations.append(Violation(k + 1, f"the match is over after {k} deals but the record has {len(deals)}"))
+            report.violations.append(
+                Violation(k + 1, f"the match is over after {k} deals but the record has {len(deals)}")
+            )
             break
         if isinstance(entry, dict) and isinstance(entry.get("dealer"), int) and first_dealer is None:
             first_dealer = (entry["dealer"] - ruleset.direction * (k // ruleset.deals_per_dealer)) % n
@@ -227,7 +246,9 @@ def _replay_fixed(ruleset, deals: list, report: ReplayReport) -> ReplayReport:
         name = entry.get("contract") if isinstance(entry, dict) else None
         contract = ruleset.contracts.get(name) if isinstance(name, str) else None
         if not isinstance(contract, CompiledContract):
-            report.violations.append(Violation(k + 1, f"'contract' must name a contract of the ruleset, got {quoted(name)}"))
+            report.violations.append(
+                Violation(k + 1, f"'contract' must name a contract of the ruleset, got {quoted(name)}")
+            )
             report.deals.append({"contract": None, "scores": None})
             continue
         matchvalues.note(memory, totals, k)
@@ -259,7 +280,9 @@ def _chosen(ruleset, slot, k: int, entry, chosen: dict):
     def pick(chooser: int, allowed: list) -> int:
         names = [c.name for c in slot.options]
         if named not in names:
-            raise MatchError(f"a declarer's-choice deal needs 'contract', one of {', '.join(names)}; got {quoted(named)}")
+            raise MatchError(
+                f"a declarer's-choice deal needs 'contract', one of {', '.join(names)}; got {quoted(named)}"
+            )
         if names.index(named) not in allowed:
             raise MatchError(f"seat {chooser} already chose {quoted(named)} in this match")
         return names.index(named)
@@ -269,7 +292,9 @@ def _chosen(ruleset, slot, k: int, entry, chosen: dict):
     except MatchError as e:
         return None, Violation(d, str(e))
     if isinstance(named, str) and named != contract.name:
-        return None, Violation(d, f"the record names contract {quoted(named)}, but deal {d} of this ruleset plays {contract.name!r}")
+        return None, Violation(
+            d, f"the record names contract {quoted(named)}, but deal {d} of this ruleset plays {contract.name!r}"
+        )
     return contract, None
 
 
@@ -282,15 +307,19 @@ def _replay_deal(ruleset, contract, k: int, entry, first_dealer: Optional[int], 
     if not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer < n:
         return None, Violation(d, f"'dealer' must be a seat 0..{n - 1}, got {quoted(dealer)}")
     if first_dealer is not None and dealer != ruleset.dealer_of(first_dealer, k):
-        return None, Violation(d, f"dealer is seat {dealer} but the deal passes on in turn: expected seat {ruleset.dealer_of(first_dealer, k)}")
+        return None, Violation(
+            d,
+            f"dealer is seat {dealer} but the deal passes on in turn: expected seat {ruleset.dealer_of(first_dealer, k)}",
+        )
     dealt, problem = _hands(entry.get("hands"), ruleset)
     if problem:
         return None, Violation(d, f"hands are not a valid deal: {problem}")
     if k == 0 and ruleset.first_dealer_expr is not None:
         named = ruleset.first_dealer_from([sum(1 << c for c in h) for h in dealt], dealer)
         if named != dealer:
-            return None, Violation(d, f"dealer is seat {dealer} but the first dealer is {ruleset.first_dealer_text}: "
-                                   f"seat {named}")
+            return None, Violation(
+                d, f"dealer is seat {dealer} but the first dealer is {ruleset.first_dealer_text}: seat {named}"
+            )
     state = contract.new_deal(n, ruleset.deck, dealer, dealt, ruleset.direction, k + 1, memory)
     if state.phase == Phase.PASS:
         passes = entry.get("passes")
@@ -301,7 +330,9 @@ def _replay_deal(ruleset, contract, k: int, entry, first_dealer: Optional[int], 
             chosen = passes[seat]
             i = len(state.passes[seat])
             if i >= len(chosen):
-                return None, Violation(d, f"seat {seat} passed {len(chosen)} cards; {state.contract.passing.count} are passed", seat=seat)
+                return None, Violation(
+                    d, f"seat {seat} passed {len(chosen)} cards; {state.contract.passing.count} are passed", seat=seat
+                )
             try:
                 action = parse_card(str(chosen[i]))
             except CardError as e:
@@ -342,10 +373,12 @@ def _replay_deal(ruleset, contract, k: int, entry, first_dealer: Optional[int], 
         got = None if trump is None else str(trump).upper()
         want = None if expected < 0 else "SHDC"[expected]
         if got != want:
-            return None, Violation(d, f"'trump' is {quoted(trump)} but this contract has {'no trumps' if want is None else want}")
+            return None, Violation(
+                d, f"'trump' is {quoted(trump)} but this contract has {'no trumps' if want is None else want}"
+            )
     bets = entry.get("bets", [])
     if not isinstance(bets, list):
-        return None, Violation(d, "'bets' must be a list such as [\"double:1\", \"done\"]")
+        return None, Violation(d, '\'bets\' must be a list such as ["double:1", "done"]')
     for b in bets:
         seat = state.current_player()
         action = parse_bet(str(b))
@@ -386,7 +419,7 @@ def _replay_auction(state, bids, d: int) -> Optional[Violation]:
     from .interpreter.actions import PASS, SELLER_WORDS, is_bid
 
     if not isinstance(bids, list):
-        return Violation(d, "'auction' must be the list of bids and passes, such as [\"bid:100\", \"pass\"]")
+        return Violation(d, '\'auction\' must be the list of bids and passes, such as ["bid:100", "pass"]')
     for b in bids:
         seat = state.current_player()
         if state.phase != "auction":
@@ -396,8 +429,9 @@ def _replay_auction(state, bids, d: int) -> Optional[Violation]:
         except ValueError:
             action = None
         if action is None or not (action == PASS or is_bid(action) or action in SELLER_WORDS):
-            return Violation(d, f"auction: {b!r} is not a bid (bid:VALUE, pass, or a seller's accept, refuse or "
-                             "decline)", seat=seat)
+            return Violation(
+                d, f"auction: {b!r} is not a bid (bid:VALUE, pass, or a seller's accept, refuse or decline)", seat=seat
+            )
         v = _apply_checked(state, action, d, f"bid {b}", seat=seat)
         if v is not None:
             return v

@@ -1,4 +1,5 @@
 """Text and JSON reports of matches, replays and findings."""
+
 from __future__ import annotations
 
 import json
@@ -39,15 +40,19 @@ def deal_lines(r, players: int, width: int = 48) -> str:
     never cut: ``width`` is the column's width, see ``title_width``)."""
     trump = "-" if r.trump < 0 else SUIT_NAMES[r.trump]
     if r.caller >= 0:
-        trump = f"{trump} ({seat_name(r.caller, players)})" if r.trump >= 0 else f"none ({seat_name(r.caller, players)})"
+        trump = (
+            f"{trump} ({seat_name(r.caller, players)})" if r.trump >= 0 else f"none ({seat_name(r.caller, players)})"
+        )
     pts = "".join(f"{s:>7}" for s in r.scores)
     tot = "".join(f"{t:>7}" for t in r.totals)
     title = contract_title(r.contract)
     early = "  (ended early)" if r.ended_early else ""
     bets = ""
     if r.wagers:
-        made = ", ".join(f"{seat_name(a, players)} {'redoubled' if f == 2 else 'doubled'} {seat_name(b, players)}"
-                         for a, b, f in r.wagers)
+        made = ", ".join(
+            f"{seat_name(a, players)} {'redoubled' if f == 2 else 'doubled'} {seat_name(b, players)}"
+            for a, b, f in r.wagers
+        )
         bets = f"{'':>4}  bets: {made}\n"
     return (
         f"{r.number:>4}  {title:<{width}} {seat_name(r.dealer, players):<6} {trump:<14}{pts}{early}\n"

@@ -3,12 +3,15 @@
 A wheel carries them as package data, ``kierki_dsl/rulesets/`` (``setup.py`` copies the
 repository's ``rulesets/`` there when it builds); a checkout or an editable install reads the
 repository's ``rulesets/`` folder itself, so editing a ruleset there needs no reinstall."""
+
 from __future__ import annotations
 
 import os
 from typing import Optional
 
-PACKAGE = os.path.dirname(os.path.realpath(__file__))  # a link tree (strict editable install) leads back to the checkout
+PACKAGE = os.path.dirname(
+    os.path.realpath(__file__)
+)  # a link tree (strict editable install) leads back to the checkout
 
 
 def rulesets_dir() -> str:
@@ -35,8 +38,11 @@ def candidates(name: str, folder: str = "") -> list[str]:
     names = [name] if name.endswith((".yaml", ".yml")) else [name + ".yaml", name]
     out = [os.path.normpath(os.path.join(folder, n)) for n in names]
     if not os.path.isabs(name):
-        out += [os.path.join(rulesets_dir(), sub, *n.split("/")) if sub else os.path.join(rulesets_dir(), *n.split("/"))
-                for sub in SHIPPED_FOLDERS for n in names]
+        out += [
+            os.path.join(rulesets_dir(), sub, *n.split("/")) if sub else os.path.join(rulesets_dir(), *n.split("/"))
+            for sub in SHIPPED_FOLDERS
+            for n in names
+        ]
     unique: list[str] = []
     for p in out:
         if p not in unique:
@@ -54,5 +60,7 @@ def not_found(name: str, folder: str = "") -> str:
     here = os.path.normpath(folder or ".")
     if os.path.isabs(name):
         return f"no such ruleset file: {name}"
-    return (f"no such ruleset: {name!r} (looked in {here}, then among the shipped rulesets: "
-            f"{rulesets_dir()} and its {', '.join(s + '/' for s in SHIPPED_FOLDERS if s)})")
+    return (
+        f"no such ruleset: {name!r} (looked in {here}, then among the shipped rulesets: "
+        f"{rulesets_dir()} and its {', '.join(s + '/' for s in SHIPPED_FOLDERS if s)})"
+    )

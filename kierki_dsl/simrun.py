@@ -4,6 +4,7 @@ The commands (``simulate``, ``compare``) call ``run``; it returns what finished 
 in game order, one GameResult per ruleset, and their measures) and whether it was interrupted.
 It drives ``simulate``, which fills ``analysis``'s rows: it sits above both.
 """
+
 from __future__ import annotations
 
 import contextlib
@@ -84,8 +85,16 @@ def run(plan: Plan) -> tuple:
     interrupted = False
     try:
         with terminate_as_interrupt():
-            run_batches(plan.refs, list(plan.names), plan.seed, plan.games, plan.workers, bool(plan.records),
-                        on_done, address=plan.address)
+            run_batches(
+                plan.refs,
+                list(plan.names),
+                plan.seed,
+                plan.games,
+                plan.workers,
+                bool(plan.records),
+                on_done,
+                address=plan.address,
+            )
     except KeyboardInterrupt:
         interrupted = True
     return merge(done), interrupted

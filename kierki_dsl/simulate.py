@@ -13,6 +13,7 @@ policy); other players play through the general interpreter. A worker process lo
 compiles each ruleset once (``compiled``), however many batches it plays, and makes each
 match's measures itself. SIGTERM or Ctrl-C to the command ends its workers.
 """
+
 from __future__ import annotations
 
 import contextlib
@@ -70,17 +71,27 @@ class FastMatch:
         self.dealers = [[rs.dealer_of(first, k) for k in range(self.fixed or 0)] for first in range(rs.players)]
         self.slots = [self._slot(rs.contract_at(k)) for k in range(self.fixed or 0)]
         self.plain = None  # per first dealer: (dealer, contract name, whole-deal player, deal number) per deal
-        if (self.fixed and policy is None and rs.first_dealer_expr is None
-                and all(play is not None and not choose for _, play, choose in self.slots)):
-            self.plain = [[(dealer, slot.name, play, k + 1) for k, (dealer, (slot, play, _)) in
-                           enumerate(zip(self.dealers[first], self.slots))] for first in range(rs.players)]
+        if (
+            self.fixed
+            and policy is None
+            and rs.first_dealer_expr is None
+            and all(play is not None and not choose for _, play, choose in self.slots)
+        ):
+            self.plain = [
+                [
+                    (dealer, slot.name, play, k + 1)
+                    for k, (dealer, (slot, play, _)) in enumerate(zip(self.dealers[first], self.slots))
+                ]
+                for first in range(rs.players)
+            ]
 
     def _player(self, contract):
         got = self.fast.get(contract.name, False)
         if got is False:
             rs = self.rs
-            got = self.fast[contract.name] = contract.fast_deal(rs.players, rs.hand_size, rs.deck, rs.direction,
-                                                                self.policy)
+            got = self.fast[contract.name] = contract.fast_deal(
+                rs.players, rs.hand_size, rs.deck, rs.direction, self.policy
+            )
         return got
 
     def _slot(self, slot) -> tuple:
@@ -140,8 +151,9 @@ class FastMatch:
         totals = [0] * n
         deals = []
         for dealer, name, play, number in self.plain[first]:
-            scores, lead, caller, trump, early, blocked = play(dealer, deal_masks(deal_rng, cards, dealer, n, direction),
-                                                               number, rng, None, None)
+            scores, lead, caller, trump, early, blocked = play(
+                dealer, deal_masks(deal_rng, cards, dealer, n, direction), number, rng, None, None
+            )
             sc = tuple(scores)
             deals.append(_row(DealRow, (name, dealer, lead, caller, trump, sc, early, blocked)))
             totals = list(map(add, totals, sc))
@@ -164,8 +176,9 @@ class FastMatch:
             yield self._slot(rs.contract_at(k))
             k += 1
 
-    def _stepwise(self, contract, dealer: int, hands: list, rng, k: int, lists=None,
-                  memory: Optional[dict] = None) -> DealRow:
+    def _stepwise(
+        self, contract, dealer: int, hands: list, rng, k: int, lists=None, memory: Optional[dict] = None
+    ) -> DealRow:
         """Random play (or the policy's players) through the general interpreter (rules the
         fast path does not compile); ``memory``: the match's memory of earlier deals (a duty
         to double)."""
@@ -184,8 +197,16 @@ class FastMatch:
             acts = state.legal_actions()
             state.apply_action(acts[draw(rng, len(acts))] if len(acts) > 1 else acts[0])
         state.remember(memory)
-        return DealRow(contract.name, dealer, first, state.caller, state.record_trump(), tuple(state.returns()),
-                       state.ended_early, state.blocked)
+        return DealRow(
+            contract.name,
+            dealer,
+            first,
+            state.caller,
+            state.record_trump(),
+            tuple(state.returns()),
+            state.ended_early,
+            state.blocked,
+        )
 
 
 # -- workers: each ruleset loaded and compiled once per process ------------------------------
@@ -271,8 +292,9 @@ def fast_match(c: Compiled, names: list, records: bool = False) -> Optional[Fast
     return None
 
 
-def play_one(c: Compiled, names: list, seed: int, i: int, records: bool = False, fast=False,
-             seats: Optional[tuple] = None) -> GameResult:
+def play_one(
+    c: Compiled, names: list, seed: int, i: int, records: bool = False, fast=False, seats: Optional[tuple] = None
+) -> GameResult:
     """Game i of a simulation: seed ``game_seed(seed, i)``, players rotated i places.
     ``fast`` (``fast_match``'s answer, when the caller asked it once for many games) and
     ``seats`` (the players of this game) save working them out again."""
@@ -291,8 +313,10 @@ def play_one(c: Compiled, names: list, seed: int, i: int, records: bool = False,
         return _row(GameResult, (i, seat_names, deals, totals, None, s, first))
     runner = MatchRunner(c.rs, [make_player(x) for x in seat_names], s)
     results = list(runner.deals())
-    deals = tuple(DealRow(r.contract.name, r.dealer, r.first, r.caller, r.trump, tuple(r.scores), r.ended_early,
-                          r.blocked) for r in results)
+    deals = tuple(
+        DealRow(r.contract.name, r.dealer, r.first, r.caller, r.trump, tuple(r.scores), r.ended_early, r.blocked)
+        for r in results
+    )
     rec = None
     if records:
         from .record import match_record
@@ -301,16 +325,19 @@ def play_one(c: Compiled, names: list, seed: int, i: int, records: bool = False,
     return GameResult(i, seat_names, deals, tuple(results[-1].totals), rec, s, runner.first_dealer)
 
 
-def play_batch(refs: tuple, names: list, seed: int, indices: list, records: bool = False,
-               observe: bool = False) -> Batch:
+def play_batch(
+    refs: tuple, names: list, seed: int, indices: list, records: bool = False, observe: bool = False
+) -> Batch:
     """A worker's share: for each game index, one GameResult per ruleset of ``refs``
     (``(path, fingerprint)`` pairs), all on the same deals with the same seats; with
     ``observe`` the measures of each ruleset's games too, as columns (made here, in parallel,
     not in the command)."""
     rulesets = [(c, fast_match(c, names, records)) for c in (compiled(path, fp) for path, fp in refs)]
     rotations = [tuple(seats_for(names, r)) for r in range(len(names))]
-    games = [tuple(play_one(c, names, seed, i, records, fast, rotations[i % len(names)]) for c, fast in rulesets)
-             for i in indices]
+    games = [
+        tuple(play_one(c, names, seed, i, records, fast, rotations[i % len(names)]) for c, fast in rulesets)
+        for i in indices
+    ]
     if not observe:
         return Batch(games)
     from .analysis.measures import observe_games
@@ -337,8 +364,17 @@ def _batches(games: int, chunk: int) -> list:
     return [list(range(i, min(games, i + chunk))) for i in range(0, games, chunk)]
 
 
-def run_batches(refs: tuple, names: list, seed: int, games: int, workers: int = 1, records: bool = False,
-                on_done: Optional[Callable] = None, chunk: int = 0, address: Optional[str] = None) -> list:
+def run_batches(
+    refs: tuple,
+    names: list,
+    seed: int,
+    games: int,
+    workers: int = 1,
+    records: bool = False,
+    on_done: Optional[Callable] = None,
+    chunk: int = 0,
+    address: Optional[str] = None,
+) -> list:
     """Play games 0..games-1 of every ruleset in ``refs`` on local processes (or on the Dask
     cluster at ``address``): a ``Batch`` of them all (``merge``), with their measures.
     ``on_done(batch)`` is called with each finished ``Batch``."""
@@ -484,8 +520,16 @@ def _worker_context(refs: tuple, names: list, seed: int):
     return multiprocessing.get_context("fork")
 
 
-def _run_dask(address: str, refs: tuple, names: list, seed: int, games: int, records: bool,
-              on_done: Optional[Callable], chunk: int) -> list:
+def _run_dask(
+    address: str,
+    refs: tuple,
+    names: list,
+    seed: int,
+    games: int,
+    records: bool,
+    on_done: Optional[Callable],
+    chunk: int,
+) -> list:
     """The same batches, sent to a Dask distributed cluster's workers."""
     try:
         from distributed import Client, as_completed
@@ -494,8 +538,9 @@ def _run_dask(address: str, refs: tuple, names: list, seed: int, games: int, rec
     chunk = chunk or max(1, min(50, games // 16 or 1))
     results: list = []
     with Client(address) as client:
-        futures = [client.submit(play_batch, refs, names, seed, b, records, True, pure=False)
-                   for b in _batches(games, chunk)]
+        futures = [
+            client.submit(play_batch, refs, names, seed, b, records, True, pure=False) for b in _batches(games, chunk)
+        ]
         for f in as_completed(futures):
             got = f.result()
             results.append(got)
@@ -504,18 +549,40 @@ def _run_dask(address: str, refs: tuple, names: list, seed: int, games: int, rec
     return merge(results)
 
 
-def run_local(rs_path: str, names: list, seed: int, games: int, workers: int, records: bool,
-              on_done: Optional[Callable] = None, chunk: int = 0) -> list:
+def run_local(
+    rs_path: str,
+    names: list,
+    seed: int,
+    games: int,
+    workers: int,
+    records: bool,
+    on_done: Optional[Callable] = None,
+    chunk: int = 0,
+) -> list:
     """One ruleset's games 0..games-1 on ``workers`` local processes; GameResults in game order."""
-    return [g for (g,) in run_batches(((rs_path, None),), names, seed, games, workers, records,
-                                      _single(on_done), chunk).games]
+    return [
+        g
+        for (g,) in run_batches(((rs_path, None),), names, seed, games, workers, records, _single(on_done), chunk).games
+    ]
 
 
-def run_dask(address: str, rs_path: str, names: list, seed: int, games: int, records: bool,
-             on_done: Optional[Callable] = None, chunk: int = 0) -> list:
+def run_dask(
+    address: str,
+    rs_path: str,
+    names: list,
+    seed: int,
+    games: int,
+    records: bool,
+    on_done: Optional[Callable] = None,
+    chunk: int = 0,
+) -> list:
     """One ruleset's games on a Dask cluster; GameResults in game order."""
-    return [g for (g,) in run_batches(((rs_path, None),), names, seed, games, 1, records, _single(on_done), chunk,
-                                      address).games]
+    return [
+        g
+        for (g,) in run_batches(
+            ((rs_path, None),), names, seed, games, 1, records, _single(on_done), chunk, address
+        ).games
+    ]
 
 
 def _single(on_done):

@@ -7,6 +7,7 @@ A difference between two rulesets on the same deals is the mean of the per-match
 differences (a paired estimate), so it goes through the same helper. With fewer than two
 observations there is no interval: ``half_width`` is None and the text says ``n/a``.
 """
+
 from __future__ import annotations
 
 import math

@@ -12,6 +12,7 @@ Each finished match is appended to a journal (JSON lines, flushed and synced): a
 killed at any moment and started again with the same journal plays only what is missing and
 gives the same table as one run through.
 """
+
 from __future__ import annotations
 
 import json
@@ -117,8 +118,16 @@ def _worker_play(path: str, names: list, key: Key, on_failure: str) -> dict:
     return play(_WORKER[path], names, key, on_failure)
 
 
-def run(ruleset, names: list, seeds: range, workers: int = 1, journal: Optional[str] = None,
-        progress: Optional[Callable] = None, sprt: Optional[tuple] = None, on_failure: str = "heuristic") -> dict:
+def run(
+    ruleset,
+    names: list,
+    seeds: range,
+    workers: int = 1,
+    journal: Optional[str] = None,
+    progress: Optional[Callable] = None,
+    sprt: Optional[tuple] = None,
+    on_failure: str = "heuristic",
+) -> dict:
     """Play what the journal lacks (``workers`` processes) and summarize the tournament."""
     keys = schedule(len(names), ruleset.players, seeds)
     book = Journal(journal, {"ruleset": ruleset.fingerprint, "players": list(names)})
@@ -204,24 +213,45 @@ def decided_at(done: dict, names: list, seats: int, seeds, sprt: tuple) -> Optio
 def summary(names: list, done: dict, seats: int, seeds, sprt: Optional[tuple] = None) -> dict:
     """The tournament's table: pairs, ratings, SPRT (the same whatever order matches finished in)."""
     stop = decided_at(done, names, seats, seeds, sprt) if sprt else None
-    used = seeds[:stop[0]] if stop else seeds
+    used = seeds[: stop[0]] if stop else seeds
     pairs = []
     games = []
     for a, b in combinations(range(len(names)), 2):
         obs = observations(done, (a, b), seats, used)
         est = estimate(obs) if obs else None
-        pairs.append({"a": names[a], "b": names[b], "deal_sets": len(obs),
-                      "diff": est.mean if est else None, "ci95": est.half_width if est else None})
+        pairs.append(
+            {
+                "a": names[a],
+                "b": names[b],
+                "deal_sets": len(obs),
+                "diff": est.mean if est else None,
+                "ci95": est.half_width if est else None,
+            }
+        )
         games += [(seed_i, a, b, x) for seed_i, x in enumerate(obs)]
-    out = {"players": names, "seats": seats, "matches": sum(1 for k in done if k[2] in used),
-           "pairs": pairs, "ratings": ratings(names, sorted(games)),
-           "failures": sorted({n for row in done.values() for n in row["failed"]})}
+    out = {
+        "players": names,
+        "seats": seats,
+        "matches": sum(1 for k in done if k[2] in used),
+        "pairs": pairs,
+        "ratings": ratings(names, sorted(games)),
+        "failures": sorted({n for row in done.values() for n in row["failed"]}),
+    }
     if sprt:
         llr = sprt_llr(observations(done, (0, 1), seats, used), sprt[0], sprt[1])
         lower, upper = sprt_bounds(sprt[2], sprt[3])
-        out["sprt"] = {"a": names[0], "b": names[1], "elo0": sprt[0], "elo1": sprt[1], "alpha": sprt[2],
-                       "beta": sprt[3], "llr": llr, "bounds": [lower, upper],
-                       "result": stop[1] if stop else "undecided", "deal_sets": len(used) if stop else None}
+        out["sprt"] = {
+            "a": names[0],
+            "b": names[1],
+            "elo0": sprt[0],
+            "elo1": sprt[1],
+            "alpha": sprt[2],
+            "beta": sprt[3],
+            "llr": llr,
+            "bounds": [lower, upper],
+            "result": stop[1] if stop else "undecided",
+            "deal_sets": len(used) if stop else None,
+        }
     return out
 
 
@@ -231,22 +261,29 @@ def ratings(names: list, games: list) -> list:
     try:
         from openskill.models import PlackettLuce
     except ImportError:
-        raise RuntimeError("kierki tournament rates players with openskill: pip install 'kierki-dsl[tournament]'") from None
+        raise RuntimeError(
+            "kierki tournament rates players with openskill: pip install 'kierki-dsl[tournament]'"
+        ) from None
     model = PlackettLuce()
     table = [model.rating(name=n) for n in names]
     for _, a, b, x in games:
         ranks = [1.0, 1.0] if x == 0 else ([1.0, 2.0] if x > 0 else [2.0, 1.0])
         [[ra], [rb]] = model.rate([[table[a]], [table[b]]], ranks=ranks)
         table[a], table[b] = ra, rb
-    rows = [{"player": n, "mu": r.mu, "sigma": r.sigma, "ci95": [r.mu - 1.96 * r.sigma, r.mu + 1.96 * r.sigma]}
-            for n, r in zip(names, table)]
+    rows = [
+        {"player": n, "mu": r.mu, "sigma": r.sigma, "ci95": [r.mu - 1.96 * r.sigma, r.mu + 1.96 * r.sigma]}
+        for n, r in zip(names, table)
+    ]
     return sorted(rows, key=lambda row: (-row["mu"], row["player"]))
 
 
 def text(table: dict) -> str:
     """The table for a reader."""
-    lines = [f"Tournament: {len(table['players'])} players, {table['matches']} matches (duplicate form)", "",
-             "Ratings (OpenSkill Plackett-Luce, 95% interval):"]
+    lines = [
+        f"Tournament: {len(table['players'])} players, {table['matches']} matches (duplicate form)",
+        "",
+        "Ratings (OpenSkill Plackett-Luce, 95% interval):",
+    ]
     for i, r in enumerate(table["ratings"], 1):
         lines.append(f"  {i}. {r['player']:<24} {r['mu']:7.2f}  [{r['ci95'][0]:.2f}, {r['ci95'][1]:.2f}]")
     lines += ["", "Pairs (A minus B, points per match, 95% interval):"]
@@ -256,8 +293,11 @@ def text(table: dict) -> str:
         lines.append(f"  {p['a']} vs {p['b']}: {diff} over {p['deal_sets']} deal sets")
     if "sprt" in table:
         s = table["sprt"]
-        lines += ["", f"SPRT {s['a']} vs {s['b']} (elo0 {s['elo0']}, elo1 {s['elo1']}): {s['result']}, "
-                      f"LLR {s['llr']:.2f} in [{s['bounds'][0]:.2f}, {s['bounds'][1]:.2f}]"]
+        lines += [
+            "",
+            f"SPRT {s['a']} vs {s['b']} (elo0 {s['elo0']}, elo1 {s['elo1']}): {s['result']}, "
+            f"LLR {s['llr']:.2f} in [{s['bounds'][0]:.2f}, {s['bounds'][1]:.2f}]",
+        ]
     if table["failures"]:
         lines += ["", "Bots that failed in some match: " + ", ".join(table["failures"])]
     return "\n".join(lines)

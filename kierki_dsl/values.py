@@ -7,6 +7,7 @@ class costs to create, and a command such as ``kierki lint`` creates about fifty
 before it reads a line; the output is the same (fields marked ``repr=False`` are left out,
 a callable ``repr=`` is honoured).
 """
+
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
@@ -37,6 +38,7 @@ def _declare(make, cls, options: dict):
 if TYPE_CHECKING:  # a type checker reads @frozen and @define classes as the attrs classes they are
     from attrs import define, frozen
 else:
+
     def frozen(cls=None, **options):
         """``attrs.frozen`` (immutable, slotted) with the shared ``__repr__``."""
         return _declare(attrs.frozen, cls, options)

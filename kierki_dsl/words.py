@@ -5,6 +5,7 @@ dealer's left", a card predicate as "hearts and the king of spades", a contract'
 scoring items), and ``aspects``, the sentences every contract has. It sits below the engine:
 the phases (``interpreter``) import it, ``explain`` builds the whole text from it.
 """
+
 from __future__ import annotations
 
 import re
@@ -14,9 +15,13 @@ from .expr import ast
 from .expr.parser import parse
 from .exprwords import _cards_words, _is, words  # the card patterns live with the words of expressions
 
-_SEAT_WORDS = {"dealer": "the dealer", "left(dealer)": "the player to the dealer's left",
-               "right(dealer)": "the player to the dealer's right", "holder(2C)": "the holder of the two of clubs",
-               "bidder": "the auction's winner"}
+_SEAT_WORDS = {
+    "dealer": "the dealer",
+    "left(dealer)": "the player to the dealer's left",
+    "right(dealer)": "the player to the dealer's right",
+    "holder(2C)": "the holder of the two of clubs",
+    "bidder": "the auction's winner",
+}
 
 
 def _trick_words(node) -> Optional[str]:
@@ -75,15 +80,24 @@ def _pts(src) -> str:
 
 
 #: when a rule of play applies (its ``phase``: lead, follow, discard or any), in words
-PHASE_WORDS = {"lead": "when leading", "follow": "when following suit", "discard": "when unable to follow suit",
-               "any": "always"}
+PHASE_WORDS = {
+    "lead": "when leading",
+    "follow": "when following suit",
+    "discard": "when unable to follow suit",
+    "any": "always",
+}
 
 
 def choice_words(c) -> str:
     """A declarer's choice (``interpreter.choice.Choice``) in words: who chooses among what."""
     names = ", ".join(o.pl for o in c.options)
-    once = (" (each contract once in the match, whoever chooses)" if c.once_in_match
-            else " (each contract once per chooser)" if c.once_each else "")
+    once = (
+        " (each contract once in the match, whoever chooses)"
+        if c.once_in_match
+        else " (each contract once per chooser)"
+        if c.once_each
+        else ""
+    )
     return f"{seat(c.by_text)} looks at his hand and chooses the contract: {names}{once}"
 
 
@@ -97,23 +111,34 @@ def aspects(rs, name: str) -> dict:
     out.update(c.aspects(rs, spec))
     doubling = spec.doubling  # every deal type so far has the doubling round
     if doubling is not None:
-        who = (f"a player may double another where {words(doubling.may_double.text)}"
-               if doubling.may_double is not None else "each player but the dealer may double any other player")
+        who = (
+            f"a player may double another where {words(doubling.may_double.text)}"
+            if doubling.may_double is not None
+            else "each player but the dealer may double any other player"
+        )
         again = "; a doubled player may redouble" if doubling.redouble else ""
         twice = " (twice the difference if redoubled)" if doubling.redouble else ""
-        out["doubling"] = (f"before the first card, in turn from the dealer's left, {who}{again}; each bet pays the "
-                           f"difference of the two players' scores to the better one{twice}")
+        out["doubling"] = (
+            f"before the first card, in turn from the dealer's left, {who}{again}; each bet pays the "
+            f"difference of the two players' scores to the better one{twice}"
+        )
         duty = doubling.duty
         if duty is not None and duty.of == "every":
-            out["duty"] = (f"each player must double every other player at least {duty.times} times in every "
-                           f"{duty.over or duty.deals} deals, when he likes; a double still owed is forced in the "
-                           "last deals the other player deals")
+            out["duty"] = (
+                f"each player must double every other player at least {duty.times} times in every "
+                f"{duty.over or duty.deals} deals, when he likes; a double still owed is forced in the "
+                "last deals the other player deals"
+            )
         elif duty is not None:
-            out["duty"] = (f"each player who may double the dealer must do so at least {duty.times} times in the "
-                           f"{duty.deals} deals the dealer deals in a row")
+            out["duty"] = (
+                f"each player who may double the dealer must do so at least {duty.times} times in the "
+                f"{duty.deals} deals the dealer deals in a row"
+            )
         if doubling.if_undoubled == "split":
-            out["undoubled"] = ("if nobody doubles, the deal is not played: its total is shared among the players "
-                                "other than the dealer, each share rounded away from zero, the dealer taking the rest")
+            out["undoubled"] = (
+                "if nobody doubles, the deal is not played: its total is shared among the players "
+                "other than the dealer, each share rounded away from zero, the dealer taking the rest"
+            )
     total = c.fixed_total(rs.hand_size, rs.players, rs.deck)  # ruleset.semantics.contract_total
     if total is not None:
         out["total"] = f"the points of one deal add up to {signed(total)}"
@@ -143,8 +168,11 @@ def score_words(rs, spec) -> list:
             parts.append(f"{label}: {rule}" if label else rule)
         elif item.include is not None:
             names = [item.include] if isinstance(item.include, str) else item.include  # a name or a list
-            titles = [f"{rs.contracts[x].pl} ({'; '.join(score_words(rs, rs.specs[x])) or 'nothing'})"
-                      for x in names if x in rs.contracts and x in rs.specs]
+            titles = [
+                f"{rs.contracts[x].pl} ({'; '.join(score_words(rs, rs.specs[x])) or 'nothing'})"
+                for x in names
+                if x in rs.contracts and x in rs.specs
+            ]
             parts.append("everything that scores in " + ", ".join(titles) + ", added up")
     return parts
 

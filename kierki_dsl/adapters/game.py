@@ -13,6 +13,7 @@ Every decision is logged as an *event* with the seat allowed to see it (``None``
 ``knowledge.py`` builds a seat's information only from its events, its own cards and its
 ``SeatView``.
 """
+
 from __future__ import annotations
 
 import functools
@@ -103,20 +104,30 @@ class GameSpec:
         width = max((len(c.offered) for c in ruleset.schedule), default=0)
         n = ruleset.players
         cards = bin(ruleset.deck).count("1")
-        per_deal = (cards * (n + 1) + MAX_VOLUNTARY_PASSES  # plays, and passes in layout deals
-                    + cards  # cards passed before play (and below, the cards a widow's taker puts out)
-                    + 1 + 1  # a trump call, a contract choice
-                    + n * (n + 1) * MAX_BETS_PER_SEAT  # doubles, redoubles and "done"s
-                    + max((_auction_length(c.auction, n) for c in ruleset.contracts.values()
-                           if c.auction is not None), default=0)
-                    + (cards if any(c.widow is not None for c in ruleset.contracts.values()) else 0))
+        per_deal = (
+            cards * (n + 1)
+            + MAX_VOLUNTARY_PASSES  # plays, and passes in layout deals
+            + cards  # cards passed before play (and below, the cards a widow's taker puts out)
+            + 1
+            + 1  # a trump call, a contract choice
+            + n * (n + 1) * MAX_BETS_PER_SEAT  # doubles, redoubles and "done"s
+            + max(
+                (_auction_length(c.auction, n) for c in ruleset.contracts.values() if c.auction is not None), default=0
+            )
+            + (cards if any(c.widow is not None for c in ruleset.contracts.values()) else 0)
+        )
         count = min(deals, max_deals) if scope == "match" else 1
         return cls(
-            ruleset=ruleset, scope=scope, deal=deal - 1, deals=count,
-            num_actions=max(CHOOSE_BASE + width, 75, *(EXPOSE_BASE + 52 for c in ruleset.contracts.values()
-                                                        if c.exposure is not None),
-                            *(BID_BASE + c.auction.high + 1 for c in ruleset.contracts.values()
-                              if c.auction is not None)),
+            ruleset=ruleset,
+            scope=scope,
+            deal=deal - 1,
+            deals=count,
+            num_actions=max(
+                CHOOSE_BASE + width,
+                75,
+                *(EXPOSE_BASE + 52 for c in ruleset.contracts.values() if c.exposure is not None),
+                *(BID_BASE + c.auction.high + 1 for c in ruleset.contracts.values() if c.auction is not None),
+            ),
             max_decisions=count * per_deal,
             max_chance=count * cards + (1 if ruleset.first_dealer is None else 0),
             contracts=tuple(sorted(ruleset.contracts)),
@@ -147,9 +158,17 @@ class Table:
 def view_spec(view, contract) -> GameSpec:
     """The spec of a one-deal game of the view's ``contract`` (for a player's own search)."""
     table = Table(view.players, view.deck, {contract.name: contract}, first_dealer=view.dealer)
-    return GameSpec(ruleset=table, scope="deal", deal=max(0, view.deal_number - 1), num_actions=CHOOSE_BASE, deals=1,
-                    max_decisions=bin(view.deck).count("1") * (view.players + 1) + MAX_VOLUNTARY_PASSES,
-                    max_chance=0, contracts=(contract.name,), choice_width=0)
+    return GameSpec(
+        ruleset=table,
+        scope="deal",
+        deal=max(0, view.deal_number - 1),
+        num_actions=CHOOSE_BASE,
+        deals=1,
+        max_decisions=bin(view.deck).count("1") * (view.players + 1) + MAX_VOLUNTARY_PASSES,
+        max_chance=0,
+        contracts=(contract.name,),
+        choice_width=0,
+    )
 
 
 class GameState:
@@ -218,8 +237,9 @@ class GameState:
         step = core_deal(contract, rs.players, rs.deck, self.dealer, self.dealt, rs.direction, self.k + 1)
         if step is None:
             matchvalues.note(self.chosen, self.totals, self.k)
-            self.deal = contract.new_deal(rs.players, rs.deck, self.dealer, self.dealt, rs.direction, self.k + 1,
-                                          self.chosen)
+            self.deal = contract.new_deal(
+                rs.players, rs.deck, self.dealer, self.dealt, rs.direction, self.k + 1, self.chosen
+            )
         else:
             self.deal = None
             self._step = step
@@ -240,7 +260,7 @@ class GameState:
             deal = self._deal = step.interpreter()
         else:
             acts = step.actions
-            for a in acts[len(deal.actions):]:
+            for a in acts[len(deal.actions) :]:
                 deal.apply_action(a)
         return deal
 
@@ -465,8 +485,9 @@ class GameState:
         return st
 
     @classmethod
-    def _positioned(cls, spec: "GameSpec", number: int, contract, dealer: int, players: int,
-                    put_out: int) -> "GameState":
+    def _positioned(
+        cls, spec: "GameSpec", number: int, contract, dealer: int, players: int, put_out: int
+    ) -> "GameState":
         """A one-deal game in play of ``contract``, its deal state still to be set."""
         st = object.__new__(cls)
         st.spec = spec
@@ -510,14 +531,18 @@ class GameState:
         A game built from a seat's view (``from_view``, resampled worlds) has no history."""
         spec = self.spec
         if not (self.replayable and isinstance(spec.ruleset, Ruleset)):
-            raise pickle.PicklingError("only a game played from the start of a ruleset file can be serialised "
-                                       "(not one built from a seat's view, nor a resampled world)")
-        return (replayed, (os.path.abspath(spec.ruleset.path), spec.scope, spec.deal + 1, spec.deals,
-                           [a for _, _, a in self.log]))
+            raise pickle.PicklingError(
+                "only a game played from the start of a ruleset file can be serialised "
+                "(not one built from a seat's view, nor a resampled world)"
+            )
+        return (
+            replayed,
+            (os.path.abspath(spec.ruleset.path), spec.scope, spec.deal + 1, spec.deals, [a for _, _, a in self.log]),
+        )
 
     def deal_log(self) -> list:
         """(seat, action) of this deal's actions so far, chance outcomes included."""
-        return [(s, a) for _, s, a in self.log[self.deal_first:]]
+        return [(s, a) for _, s, a in self.log[self.deal_first :]]
 
     def action_string(self, seat: int, action: int) -> str:
         if seat == CHANCE:

@@ -12,6 +12,7 @@ is never read.
 * the **observation** string and tensor are the position now: hand, trick, cards played,
   trump, scores, totals, hand sizes, bets.
 """
+
 from __future__ import annotations
 
 import functools
@@ -30,13 +31,30 @@ CARDS = 52
 def pieces(spec: GameSpec, perfect_recall: bool) -> list:
     """(name, shape) of every part of the tensor, in order."""
     n = spec.ruleset.players
-    out = [("seat", (n,)), ("phase", (len(PHASES),)), ("contract", (max(1, len(spec.contracts)),)),
-           ("dealer", (n,)), ("hand", (CARDS,)), ("played", (CARDS,)), ("trick", (n, CARDS)),
-           ("led", (5,)), ("trump", (5,)), ("caller", (n,)), ("scores", (n,)), ("totals", (n,)),
-           ("hand_sizes", (n,)), ("bets", (n, n))]
+    out = [
+        ("seat", (n,)),
+        ("phase", (len(PHASES),)),
+        ("contract", (max(1, len(spec.contracts)),)),
+        ("dealer", (n,)),
+        ("hand", (CARDS,)),
+        ("played", (CARDS,)),
+        ("trick", (n, CARDS)),
+        ("led", (5,)),
+        ("trump", (5,)),
+        ("caller", (n,)),
+        ("scores", (n,)),
+        ("totals", (n,)),
+        ("hand_sizes", (n,)),
+        ("bets", (n, n)),
+    ]
     if perfect_recall:
-        out += [("dealt", (CARDS,)), ("passed", (CARDS,)), ("received", (CARDS,)),
-                ("plays", (CARDS, CARDS + n)), ("layout_passes", (n,))]
+        out += [
+            ("dealt", (CARDS,)),
+            ("passed", (CARDS,)),
+            ("received", (CARDS,)),
+            ("plays", (CARDS, CARDS + n)),
+            ("layout_passes", (n,)),
+        ]
     return out
 
 
@@ -61,7 +79,7 @@ def part(spec: GameSpec, perfect_recall: bool, tensor, name: str):
     size = 1
     for d in shape:
         size *= d
-    return tensor[at: at + size].reshape(shape)
+    return tensor[at : at + size].reshape(shape)
 
 
 def tensor_size(spec: GameSpec, perfect_recall: bool) -> int:
@@ -141,8 +159,10 @@ def observation_string(state: GameState, seat: int) -> str:
     """The position as the seat sees it now."""
     view = seat_view(state, seat)
     name = state.contract.name if state.contract is not None else "-"
-    lines = [f"p{seat} deal {state.k + 1} {name} dealer p{state.dealer} {phase_of(state)}",
-             f"hand {_cards(hand_of(state, seat))}"]
+    lines = [
+        f"p{seat} deal {state.k + 1} {name} dealer p{state.dealer} {phase_of(state)}",
+        f"hand {_cards(hand_of(state, seat))}",
+    ]
     if view is not None:
         if view.trick:
             lines.append("trick " + " ".join(f"p{s}:{card_str(c)}" for s, c in view.trick))

@@ -14,6 +14,7 @@ replayed without checks and returned (``state.exact`` is then False). A deal wit
 draw from or a widow (cards the deal set aside) is rebuilt from the seat's view instead (see
 ``_from_view``; not exact either).
 """
+
 from __future__ import annotations
 
 import random
@@ -97,8 +98,10 @@ def _redacted(state: GameState, seat: int) -> list:
     cards: a world is drawn for ``seat``, so another seat's information state in it (a search
     tree's key) must not carry the true hidden cards (a widow's cards put out, a stock's)."""
     start = len(state.deal_start.events)
-    return [(who, text) if i < start or who is None or who == seat else (who, f"p{who} saw something")
-            for i, (who, text) in enumerate(state.events)]
+    return [
+        (who, text) if i < start or who is None or who == seat else (who, f"p{who} saw something")
+        for i, (who, text) in enumerate(state.events)
+    ]
 
 
 # -- drawing the hidden cards ---------------------------------------------------------------
@@ -159,8 +162,9 @@ def _draw(state: GameState, seat: int, rng: random.Random, forbidden: list) -> O
     return lists, passes
 
 
-def _draw_before_exchange(state: GameState, seat: int, rng: random.Random, mine: list,
-                          size: Optional[int] = None) -> tuple:
+def _draw_before_exchange(
+    state: GameState, seat: int, rng: random.Random, mine: list, size: Optional[int] = None
+) -> tuple:
     """Before any card is played: other hands are any cards but those the seat has seen
     (``mine``, the first of its ``size`` cards)."""
     rs = state.spec.ruleset

@@ -6,6 +6,7 @@ Three files: ``rulesets.csv`` (label A/B, name, path, fingerprint, players, seed
 trump, ended early, blocked, points per seat). ``read_csv`` reads them back into the same
 GameResults (tested: a round trip gives equal values).
 """
+
 from __future__ import annotations
 
 import csv
@@ -26,8 +27,11 @@ def write_csv(folder: str, games: dict, rulesets: list, plan) -> None:
 
     make_folder(folder, "--csv")
     n = rulesets[0].players
-    for name, rows in (("rulesets.csv", _ruleset_rows(games, rulesets, plan)), ("matches.csv", _match_rows(games, n)),
-                       ("deals.csv", _deal_rows(games, n))):
+    for name, rows in (
+        ("rulesets.csv", _ruleset_rows(games, rulesets, plan)),
+        ("matches.csv", _match_rows(games, n)),
+        ("deals.csv", _deal_rows(games, n)),
+    ):
         text = io.StringIO(newline="")
         csv.writer(text).writerows(rows)
         write_atomic(os.path.join(folder, name), text.getvalue(), "--csv")
@@ -53,14 +57,29 @@ def _match_rows(games: dict, n: int) -> list:
 
 
 def _deal_rows(games: dict, n: int) -> list:
-    rows: list = [["label", "match", "deal", "contract", "dealer", "first", "caller", "trump", "early", "blocked"]
-                  + _seat_cols("points_", n)]
+    rows: list = [
+        ["label", "match", "deal", "contract", "dealer", "first", "caller", "trump", "early", "blocked"]
+        + _seat_cols("points_", n)
+    ]
     for label, gs in games.items():
         for g in gs:
             for k, r in enumerate(g.deals):
                 trump = SUITS[r.trump] if r.trump >= 0 else ""
-                rows.append([label, g.index, k + 1, r.contract, r.dealer, r.first, r.caller, trump, int(r.early),
-                             int(r.blocked), *r.scores])
+                rows.append(
+                    [
+                        label,
+                        g.index,
+                        k + 1,
+                        r.contract,
+                        r.dealer,
+                        r.first,
+                        r.caller,
+                        trump,
+                        int(r.early),
+                        int(r.blocked),
+                        *r.scores,
+                    ]
+                )
     return rows
 
 
@@ -70,18 +89,20 @@ def read_csv(folder: str) -> dict:
     n, rows = _rows(folder, "deals.csv", "points_")
     for row in rows:
         label, match = row[0], int(row[1])
-        scores = tuple(int(x) for x in row[10:10 + n])
+        scores = tuple(int(x) for x in row[10 : 10 + n])
         trump = SUITS.index(row[7]) if row[7] else -1
         deals.setdefault((label, match), []).append(
-            DealRow(row[3], int(row[4]), int(row[5]), int(row[6]), trump, scores, row[8] == "1", row[9] == "1"))
+            DealRow(row[3], int(row[4]), int(row[5]), int(row[6]), trump, scores, row[8] == "1", row[9] == "1")
+        )
     games: dict = {}
     n, rows = _rows(folder, "matches.csv", "total_")
     for row in rows:
         label, match = row[0], int(row[1])
-        names = tuple(row[4:4 + n])
-        totals = tuple(int(x) for x in row[4 + n:4 + 2 * n])
-        games.setdefault(label, []).append(GameResult(match, names, tuple(deals.get((label, match), ())), totals,
-                                                      None, int(row[2]), int(row[3])))
+        names = tuple(row[4 : 4 + n])
+        totals = tuple(int(x) for x in row[4 + n : 4 + 2 * n])
+        games.setdefault(label, []).append(
+            GameResult(match, names, tuple(deals.get((label, match), ())), totals, None, int(row[2]), int(row[3]))
+        )
     return games
 
 

@@ -6,6 +6,7 @@ as it is. Plots: the distribution of final scores, each contract's points per se
 side by side (A and B), the advantage by seat, first dealer, dealer, trump caller and first
 player with 95% intervals, and the running total over a match (median and quartiles).
 """
+
 from __future__ import annotations
 
 import base64
@@ -109,8 +110,9 @@ def running_plot(games: dict) -> str:
         ks = sorted(by_deal)
         qs = [quantiles(by_deal[k], (0.25, 0.5, 0.75)) for k in ks]
         ax.plot(ks, [q[1] for q in qs], color=colour, label=f"{label} median")
-        ax.fill_between(ks, [q[0] for q in qs], [q[2] for q in qs], color=colour, alpha=0.25,
-                        label=f"{label} quartiles")
+        ax.fill_between(
+            ks, [q[0] for q in qs], [q[2] for q in qs], color=colour, alpha=0.25, label=f"{label} quartiles"
+        )
     ax.set_xlabel("after deal")
     ax.set_ylabel("running total of a seat")
     ax.legend()
@@ -132,8 +134,13 @@ def _table(summaries: dict, difference=None) -> str:
             if difference is not None:
                 d = difference.get(key)
                 cells.append((fmt(d, section) + (" *" if d["significant"] else "")) if d else "")
-            rows.append("<tr><td>" + html.escape(key.partition(":")[2]) + "</td>"
-                        + "".join(f"<td>{html.escape(c)}</td>" for c in cells) + "</tr>")
+            rows.append(
+                "<tr><td>"
+                + html.escape(key.partition(":")[2])
+                + "</td>"
+                + "".join(f"<td>{html.escape(c)}</td>" for c in cells)
+                + "</tr>"
+            )
     return "<table>" + "\n".join(rows) + "</table>"
 
 
@@ -147,24 +154,40 @@ def render(games: dict, rulesets: list, summary: dict) -> str:
     """The page: ``games`` label -> GameResults; ``summary`` a simulate summary or a compare result."""
     summaries = {"A": summary["a"], "B": summary["b"]} if "difference" in summary else {"A": summary}
     title = " vs ".join(s["ruleset"] for s in summaries.values())
-    intro = "".join(f"<li>{label}: {html.escape(s['ruleset'])} ({html.escape(s['path'])}), {s['games']} matches</li>"
-                    for label, s in summaries.items())
+    intro = "".join(
+        f"<li>{label}: {html.escape(s['ruleset'])} ({html.escape(s['path'])}), {s['games']} matches</li>"
+        for label, s in summaries.items()
+    )
     note = "Means with 95% intervals over the matches."
     if len(summaries) == 2:
-        deals = ("The same deals with the same seats under both rulesets (duplicate)" if summary["same_deals"] else
-                 "The same seeds and seats, but the deals differ (another deck or first-dealer rule)")
-        note = f"{deals}; B − A is the mean of the per-match differences with its 95% interval, * where it is significant."
-    quant = "".join(f"<li>{label}: " + html.escape(", ".join(f"{k} {v:+.0f}" for k, v in s["final_quantiles"].items()))
-                    + "</li>" for label, s in summaries.items())
+        deals = (
+            "The same deals with the same seats under both rulesets (duplicate)"
+            if summary["same_deals"]
+            else "The same seeds and seats, but the deals differ (another deck or first-dealer rule)"
+        )
+        note = (
+            f"{deals}; B − A is the mean of the per-match differences with its 95% interval, * where it is significant."
+        )
+    quant = "".join(
+        f"<li>{label}: " + html.escape(", ".join(f"{k} {v:+.0f}" for k, v in s["final_quantiles"].items())) + "</li>"
+        for label, s in summaries.items()
+    )
     parts = [
-        "<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
+        "<!DOCTYPE html>",
+        '<html lang="en"><head><meta charset="utf-8">',
         f"<title>{html.escape(title)}</title><style>{STYLE}</style></head><body>",
         f"<h1>{html.escape(title)}</h1><ul>{intro}</ul><p>{html.escape(note)}</p>",
-        "<h2>Final scores</h2>", final_scores_plot(games), f"<p>Quantiles of the final scores:</p><ul>{quant}</ul>",
-        "<h2>Contracts</h2>", contract_plot(games),
-        "<h2>Advantages</h2>", advantage_plot(summaries),
-        "<h2>The course of a match</h2>", running_plot(games),
-        "<h2>Every measure</h2>", _table(summaries, summary.get("difference")),
+        "<h2>Final scores</h2>",
+        final_scores_plot(games),
+        f"<p>Quantiles of the final scores:</p><ul>{quant}</ul>",
+        "<h2>Contracts</h2>",
+        contract_plot(games),
+        "<h2>Advantages</h2>",
+        advantage_plot(summaries),
+        "<h2>The course of a match</h2>",
+        running_plot(games),
+        "<h2>Every measure</h2>",
+        _table(summaries, summary.get("difference")),
         "</body></html>",
     ]
     return "\n".join(parts)

@@ -24,6 +24,7 @@ Every measure is named ``"section:item"``; a match that has nothing to say about
 ``early``/``blocked``
     per contract: the share of its deals that stopped early / of layout deals that blocked.
 """
+
 from __future__ import annotations
 
 from array import array
@@ -51,8 +52,9 @@ def _keys(name: str) -> tuple:
     """The measure names of one contract (made once: a simulation observes it per match)."""
     got = _KEYS.get(name)
     if got is None:
-        got = _KEYS[name] = tuple(f"{section}:{name}" for section in ("points", "spread", "decisive", "early",
-                                                                      "blocked"))
+        got = _KEYS[name] = tuple(
+            f"{section}:{name}" for section in ("points", "spread", "decisive", "early", "blocked")
+        )
     return got
 
 
@@ -178,12 +180,12 @@ def _facts(scores: list) -> tuple:
 def _decisive(totals: list, seat_points: list) -> list:
     """Per deal, match by match: whether another seat would have won without it."""
     final = _leaders(totals)
-    return [list(map(ne, _leaders([list(map(sub, t, p)) for t, p in zip(totals, per)]), final))
-            for per in seat_points]
+    return [list(map(ne, _leaders([list(map(sub, t, p)) for t, p in zip(totals, per)]), final)) for per in seat_points]
 
 
-def _contracts(obs: dict, played: tuple, places: list, facts: list, decisive: list, parts: dict,
-               seat_points: list) -> None:
+def _contracts(
+    obs: dict, played: tuple, places: list, facts: list, decisive: list, parts: dict, seat_points: list
+) -> None:
     """Per contract the per-deal means over its deals in the match, per part its totals."""
     by_part: dict = {}
     for name, (kp, ks, kd, ke, kb), at in _plan(played):
@@ -238,8 +240,11 @@ def _finals(obs: dict, totals: list, first_dealers: list) -> None:
     obs["advantage:first dealer"] = list(map(sub, map(getitem, rows, first_dealers), mean))
 
 
-_GAPS = (("advantage:dealer", itemgetter(1)), ("advantage:trump caller", itemgetter(3)),
-         ("advantage:first turn", itemgetter(2)))
+_GAPS = (
+    ("advantage:dealer", itemgetter(1)),
+    ("advantage:trump caller", itemgetter(3)),
+    ("advantage:first turn", itemgetter(2)),
+)
 
 
 def _advantages(obs: dict, places: list, scores: list, facts: list) -> set:
@@ -290,8 +295,9 @@ def _variants(obs: dict, optional: set) -> tuple:
     firsts: dict = {}
     for pos, present in enumerate(zip(*[map(eq, obs[k], obs[k]) for k in maybe])):  # NaN != NaN
         firsts.setdefault(present, pos)
-    return tuple((pos, tuple(k for k in keys if k not in optional or present[maybe.index(k)]))
-                 for present, pos in firsts.items())
+    return tuple(
+        (pos, tuple(k for k in keys if k not in optional or present[maybe.index(k)])) for present, pos in firsts.items()
+    )
 
 
 def parts_of(rs) -> dict:

@@ -3,6 +3,7 @@
 Rows are ``NamedTuple``s rather than attrs classes: a simulation makes one per deal by the
 million, and a tuple is several times cheaper to build; both are immutable plain values.
 """
+
 from __future__ import annotations
 
 import gc
@@ -63,8 +64,13 @@ def _unpack(games: list, measured) -> Batch:
     held = gc.isenabled()
     gc.disable()
     try:
-        return Batch([tuple(_new(GameResult, g[:2] + (tuple(map(_new, repeat(DealRow), g[2])),) + g[3:])
-                            for g in game) for game in games], measured)
+        return Batch(
+            [
+                tuple(_new(GameResult, g[:2] + (tuple(map(_new, repeat(DealRow), g[2])),) + g[3:]) for g in game)
+                for game in games
+            ],
+            measured,
+        )
     finally:
         if held:
             gc.enable()

@@ -5,6 +5,7 @@ A difference between rulesets is estimated from the per-match differences of gam
 A and game i under B (the same deals, the same seats): a paired estimate, much tighter than
 comparing two means, and "significant" when its interval excludes zero.
 """
+
 from __future__ import annotations
 
 from itertools import chain, repeat

@@ -1,4 +1,5 @@
 """The text reports of ``kierki simulate`` and ``kierki compare``."""
+
 from __future__ import annotations
 
 SHARES = ("decisive", "early", "blocked")  # sections whose observations are 0/1 shares
@@ -54,8 +55,9 @@ def _contract_lines(summary: dict) -> list:
     players = list(summary["players"])
     lines = [f"{'contract (mean per deal by player)':<36}" + "".join(f"{p[:18]:>22}" for p in players)]
     for c, per in summary["contracts"].items():
-        cells = "".join(f"{per[p]['mean']:>+12.1f} (sd {per[p]['sd']:>5.1f})" if p in per else f"{'':>22}"
-                        for p in players)
+        cells = "".join(
+            f"{per[p]['mean']:>+12.1f} (sd {per[p]['sd']:>5.1f})" if p in per else f"{'':>22}" for p in players
+        )
         lines.append(f"{c:<36}{cells}")
     return lines
 
@@ -87,22 +89,32 @@ def text_report(summary: dict) -> str:
     """The report of one ruleset (``kierki simulate``)."""
     lines = [f"{summary['ruleset']}: {summary['games']} matches, seats rotated", _players_line(summary), ""]
     lines += player_lines(summary)
-    seats = "  ".join(f"{s}: {v['mean']:+.1f} ± {'n/a' if v['ci95'] is None else format(v['ci95'], '.1f')}"
-                      for s, v in summary["seats"].items())
+    seats = "  ".join(
+        f"{s}: {v['mean']:+.1f} ± {'n/a' if v['ci95'] is None else format(v['ci95'], '.1f')}"
+        for s, v in summary["seats"].items()
+    )
     lines += ["", "by seat: " + seats, ""]
     lines += _contract_lines(summary)
     lines += measure_lines(summary["measures"])
     lines += ["", quantile_line(summary["final_quantiles"]), ""]
-    lines.append("declared totals: every deal adds up as declared" if summary["declared_totals_hold"]
-                 else f"declared totals: {len(summary['mismatches'])} deal(s) do not add up, e.g. {summary['mismatches'][0]}")
+    lines.append(
+        "declared totals: every deal adds up as declared"
+        if summary["declared_totals_hold"]
+        else f"declared totals: {len(summary['mismatches'])} deal(s) do not add up, e.g. {summary['mismatches'][0]}"
+    )
     return "\n".join(lines)
 
 
 #: Each section's measure in a few words, for the verdict.
 VERDICT_WORDS = {
-    "points": "points given out", "spread": "spread between the seats", "decisive": "share of deals that decide the match",
-    "early": "share of deals ended early", "blocked": "share of blocked layouts", "final": "final score",
-    "advantage": "advantage", "lead": "lead changes",
+    "points": "points given out",
+    "spread": "spread between the seats",
+    "decisive": "share of deals that decide the match",
+    "early": "share of deals ended early",
+    "blocked": "share of blocked layouts",
+    "final": "final score",
+    "advantage": "advantage",
+    "lead": "lead changes",
 }
 
 
@@ -127,23 +139,31 @@ def compare_report(result: dict) -> str:
     a, b, diff = result["a"], result["b"], result["difference"]
     lines = [f"A: {a['ruleset']} ({a['path']})", f"B: {b['ruleset']} ({b['path']})"]
     if result["same_deals"]:
-        lines.append(f"{result['games']} matches each on the same deals with the same seats (duplicate); "
-                     "95% intervals; * marks a significant difference")
+        lines.append(
+            f"{result['games']} matches each on the same deals with the same seats (duplicate); "
+            "95% intervals; * marks a significant difference"
+        )
     else:
-        lines.append(f"{result['games']} matches each with the same seeds and seats, but the deals differ (another "
-                     "deck or first-dealer rule): the differences include the luck of the cards; 95% intervals; "
-                     "* marks a significant difference")
+        lines.append(
+            f"{result['games']} matches each with the same seeds and seats, but the deals differ (another "
+            "deck or first-dealer rule): the differences include the luck of the cards; 95% intervals; "
+            "* marks a significant difference"
+        )
     lines.append(_players_line(result))
     lines += [""] + verdict_lines(result)
     lines.append("")
     lines.append(f"{'':<32}{'A':>20}{'B':>20}{'B - A':>22}")
     keys = list(dict.fromkeys(list(a["measures"]) + list(b["measures"])))
     for section, items in _grouped(keys).items():
-        if not items or _hidden(section, [a["measures"].get(k) for k, _ in items] + [b["measures"].get(k) for k, _ in items]):
+        if not items or _hidden(
+            section, [a["measures"].get(k) for k, _ in items] + [b["measures"].get(k) for k, _ in items]
+        ):
             continue
         lines += ["", HEADINGS.get(section, section)]
         for key, item in items:
-            cells = [fmt(m[key], section) if key in m else f"{'(not played)':>20}" for m in (a["measures"], b["measures"])]
+            cells = [
+                fmt(m[key], section) if key in m else f"{'(not played)':>20}" for m in (a["measures"], b["measures"])
+            ]
             d = diff.get(key)
             mark = ("*" if d["significant"] else " ") if d else " "
             delta = f"{fmt(d, section)}{mark}" if d else ""
@@ -151,7 +171,9 @@ def compare_report(result: dict) -> str:
     lines += ["", "A " + quantile_line(a["final_quantiles"]), "B " + quantile_line(b["final_quantiles"])]
     for tag, s in (("A", a), ("B", b)):
         if not s["declared_totals_hold"]:
-            lines.append(f"{tag} declared totals: {len(s['mismatches'])} deal(s) do not add up, e.g. {s['mismatches'][0]}")
+            lines.append(
+                f"{tag} declared totals: {len(s['mismatches'])} deal(s) do not add up, e.g. {s['mismatches'][0]}"
+            )
     return "\n".join(lines)
 
 

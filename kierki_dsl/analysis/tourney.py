@@ -1,6 +1,7 @@
 """``kierki tournament --html FILE``: the tournament's table as one self-contained page, with
 plots of the ratings and of the pairwise differences (95% intervals), drawn like the plots of
 ``analysis/html.py`` (matplotlib, PNGs embedded: no server, no script)."""
+
 from __future__ import annotations
 
 import html
@@ -14,8 +15,13 @@ def ratings_plot(table: dict) -> str:
     fig = _figure(7.5, 0.5 * len(rows) + 1.5)
     ax = fig.add_subplot()
     mus = [r["mu"] for r in rows]
-    ax.errorbar(mus, range(len(rows)), xerr=[[m - r["ci95"][0] for m, r in zip(mus, rows)],
-                                              [r["ci95"][1] - m for m, r in zip(mus, rows)]], fmt="o", capsize=4)
+    ax.errorbar(
+        mus,
+        range(len(rows)),
+        xerr=[[m - r["ci95"][0] for m, r in zip(mus, rows)], [r["ci95"][1] - m for m, r in zip(mus, rows)]],
+        fmt="o",
+        capsize=4,
+    )
     ax.set_yticks(range(len(rows)), [r["player"] for r in rows])
     ax.set_xlabel("OpenSkill rating (mu, 95% interval)")
     return _img(fig, "Ratings")
@@ -35,7 +41,13 @@ def pairs_plot(table: dict) -> str:
 
 def render(table: dict, text: str) -> str:
     """The page: the plots, then the table as text."""
-    return "\n".join([
-        "<!doctype html><html><head><meta charset='utf-8'><title>kierki tournament</title></head><body>",
-        "<h1>Tournament</h1>", ratings_plot(table), pairs_plot(table) if table["pairs"] else "",
-        f"<pre>{html.escape(text)}</pre>", "</body></html>"])
+    return "\n".join(
+        [
+            "<!doctype html><html><head><meta charset='utf-8'><title>kierki tournament</title></head><body>",
+            "<h1>Tournament</h1>",
+            ratings_plot(table),
+            pairs_plot(table) if table["pairs"] else "",
+            f"<pre>{html.escape(text)}</pre>",
+            "</body></html>",
+        ]
+    )

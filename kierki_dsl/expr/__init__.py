@@ -5,6 +5,7 @@
 >>> bin(p.const).count("1")
 14
 """
+
 from __future__ import annotations
 
 from typing import Optional, Union
@@ -115,9 +116,16 @@ def _cards_outside(text: ExprText, tree, deck: int) -> list[Diagnostic]:
     for node in walk(tree):
         if isinstance(node, CardLit) and not deck >> node.card & 1:
             name = card_str(node.card)
-            out.append(Diagnostic(text.path, text.pos(node.start, node.end), "N411",
-                                  f"{name} is not in the deck in {text.field}: it is never dealt", WARNING,
-                                  f"a seat such as holder({name}) is nobody; name a card the deck has"))
+            out.append(
+                Diagnostic(
+                    text.path,
+                    text.pos(node.start, node.end),
+                    "N411",
+                    f"{name} is not in the deck in {text.field}: it is never dealt",
+                    WARNING,
+                    f"a seat such as holder({name}) is nobody; name a card the deck has",
+                )
+            )
     return out
 
 
@@ -130,6 +138,22 @@ def compile_text(source: str, scope: Scope, expected: Optional[Type] = None, pre
 
 
 __all__ = [
-    "BOOL", "CARD", "INT", "RANK", "SEAT", "SUIT", "CARD_SCOPE", "CardPredicate", "Compiled",
-    "EvalError", "ExprError", "RuleRuntimeError", "ExprText", "Scope", "Type", "Var", "compile_expr", "compile_text",
+    "BOOL",
+    "CARD",
+    "INT",
+    "RANK",
+    "SEAT",
+    "SUIT",
+    "CARD_SCOPE",
+    "CardPredicate",
+    "Compiled",
+    "EvalError",
+    "ExprError",
+    "RuleRuntimeError",
+    "ExprText",
+    "Scope",
+    "Type",
+    "Var",
+    "compile_expr",
+    "compile_text",
 ]

@@ -4,6 +4,7 @@ Class names match the grammar's rule names (``kierki_dsl/grammar/expr.lark``). `
 ``end`` are character offsets into the expression text; ``ExprText.pos`` turns them into
 file positions.
 """
+
 from __future__ import annotations
 
 from typing import Callable, Optional

@@ -7,6 +7,7 @@ number of tricks is at most 52, a bid at most the schema's 100000); an int name 
 there is bounded by ``SCORE_LIMIT`` (a score of a deal cannot be larger). Lint holds the
 points of a deal to ``SCORE_LIMIT`` with it (``interpreter/scorebound.py``, docs/engine.md).
 """
+
 from __future__ import annotations
 
 from . import ast
@@ -35,8 +36,15 @@ NAME_RANGES = {
 TYPE_RANGES = {SEAT: (-1, 7), SUIT: (-1, 3), CARD: (-1, 63), RANK: (0, 12), BOOL: (0, 1)}
 _UNKNOWN = (-SCORE_LIMIT, SCORE_LIMIT)
 #: Functions whose value is a number of cards or suits.
-_COUNTS = {"count": _CARDS, "taken": _CARDS, "most_taken": _CARDS, "in_trick": _CARDS, "played": _CARDS,
-           "held": _CARDS, "suit_count": (0, 4)}
+_COUNTS = {
+    "count": _CARDS,
+    "taken": _CARDS,
+    "most_taken": _CARDS,
+    "in_trick": _CARDS,
+    "played": _CARDS,
+    "held": _CARDS,
+    "suit_count": (0, 4),
+}
 
 
 def value_range(tree: ast.Node, info: Checked) -> tuple:

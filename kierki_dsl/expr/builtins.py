@@ -12,6 +12,7 @@ it ``needs``, in that order, then its arguments::
              example="trumps_taken() * 5")
     def _trumps_taken(taken, trump): ...
 """
+
 from __future__ import annotations
 
 from typing import Callable
@@ -72,7 +73,9 @@ def _most_taken(taken_all, mask):
     return most
 
 
-@builtin("in_trick", (PRED,), INT, needs=("trick.cards",), example="in_trick(card.suit == hearts)", counts="trick.cards")
+@builtin(
+    "in_trick", (PRED,), INT, needs=("trick.cards",), example="in_trick(card.suit == hearts)", counts="trick.cards"
+)
 def _in_trick(cards, mask):
     """Number of cards in the current trick that match the predicate."""
     return popcount(mask & cards)

@@ -3,6 +3,7 @@
 The result, ``Checked``, records each node's type and what each name means (a constant or
 an env key); the compiler reads it and never re-checks anything.
 """
+
 from __future__ import annotations
 
 from typing import Optional
@@ -78,8 +79,12 @@ class Checker:
         if name in scope.vars:
             v = scope.vars[name]
             if isinstance(v, dict):  # a group of names used as a value (attributes are read in _Attribute)
-                return self.error(node, "N404", f"{name!r} is a group of names, not a value",
-                                  "use one of them: " + ", ".join(f"{name}.{a}" for a in sorted(v)))
+                return self.error(
+                    node,
+                    "N404",
+                    f"{name!r} is a group of names, not a value",
+                    "use one of them: " + ", ".join(f"{name}.{a}" for a in sorted(v)),
+                )
             self.out.vars[id(node)] = v
             return v.type
         if name in SUIT_CONSTANTS:
@@ -92,7 +97,9 @@ class Checker:
         known = visible + list(SUIT_CONSTANTS) + ["ace", "king", "queen", "jack"]
         if name in NAME_HOMES:
             homes = ", ".join(sorted(NAME_HOMES[name]))
-            return self.error(node, "N401", f"unknown name {name!r} in {scope.name}", f"{name!r} is defined in: {homes}")
+            return self.error(
+                node, "N401", f"unknown name {name!r} in {scope.name}", f"{name!r} is defined in: {homes}"
+            )
         hint = card_hint(name) or did_you_mean(name, known)
         if not hint and visible:
             hint = "names here: " + ", ".join(visible)
@@ -120,7 +127,9 @@ class Checker:
             return CARD_ATTRS[node.name]
         if t == CARD:
             return self.error(
-                node.name_start, "N402", f"a card has no attribute {node.name!r}",
+                node.name_start,
+                "N402",
+                f"a card has no attribute {node.name!r}",
                 did_you_mean(node.name, CARD_ATTRS) or "attributes: suit, rank",
             )
         return self.error(node.name_start, "N402", f"a {t} has no attribute {node.name!r}")
@@ -136,7 +145,9 @@ class Checker:
             return self.error(node, "N407", f"function {fn.name!r} is not available in {scope.name}")
         if len(node.args) != len(fn.params):
             return self.error(
-                node, "N405", f"{fn.name}() takes {len(fn.params)} argument(s), got {len(node.args)}",
+                node,
+                "N405",
+                f"{fn.name}() takes {len(fn.params)} argument(s), got {len(node.args)}",
                 f"example: {fn.example}" if fn.example else "",
             )
         for a, p in zip(node.args, fn.params):
@@ -147,7 +158,11 @@ class Checker:
                 t = self.check(a, scope)
                 want = p
             if t != ANY and t != want:
-                self.error(a, "N404", f"argument of {fn.name}() must be {want if p != PRED else 'a card predicate (bool)'}, got {t}")
+                self.error(
+                    a,
+                    "N404",
+                    f"argument of {fn.name}() must be {want if p != PRED else 'a card predicate (bool)'}, got {t}",
+                )
         return fn.result
 
     def _ListLit(self, node: ast.ListLit, scope: Scope) -> Type:
@@ -194,7 +209,11 @@ class Checker:
             for t in (lt, rt):
                 if t not in (ANY, INT):
                     art = "an" if str(t)[0] in "aeiou" else "a"
-                    hint = "a seat is not a number: left(seat) and right(seat) are the next and the previous seat" if t == SEAT else ""
+                    hint = (
+                        "a seat is not a number: left(seat) and right(seat) are the next and the previous seat"
+                        if t == SEAT
+                        else ""
+                    )
                     return self.error(node.op_start, "N404", f"operator {op!r} cannot be applied to {art} {t}", hint)
             return INT
         if ANY in (lt, rt):
@@ -215,10 +234,16 @@ class Checker:
             elif rt == RANK and lt == INT and self._rank_literal(node.left):
                 lt = RANK
             else:
-                return self.error(node.op_start, "N404", f"cannot compare {_article(lt)} with {_article(rt)}",
-                                  _unquote_hint(node, lt, rt))
+                return self.error(
+                    node.op_start,
+                    "N404",
+                    f"cannot compare {_article(lt)} with {_article(rt)}",
+                    _unquote_hint(node, lt, rt),
+                )
         if op not in ("==", "!=") and lt not in ORDERED:
-            return self.error(node.op_start, "N404", f"{lt} values cannot be ordered with {op!r}", _order_hint(node, lt, op))
+            return self.error(
+                node.op_start, "N404", f"{lt} values cannot be ordered with {op!r}", _order_hint(node, lt, op)
+            )
         return BOOL
 
     def _IfExpr(self, node: ast.IfExpr, scope: Scope) -> Type:
@@ -255,8 +280,14 @@ def check(node: ast.Node, scope: Scope, card_scope: Scope, expected: Optional[Ty
     t = c.check(node, scope)
     if expected is not None and t != ANY and t != expected:
         if not (expected == RANK and t == INT and c._rank_literal(node)):
-            hint = ("this field gives points (a number): a condition goes beside it in 'when', or inside it as "
-                    "'if ... then ... else 0'") if expected == INT and t == BOOL else ""
+            hint = (
+                (
+                    "this field gives points (a number): a condition goes beside it in 'when', or inside it as "
+                    "'if ... then ... else 0'"
+                )
+                if expected == INT and t == BOOL
+                else ""
+            )
             c.error(node, "N404", f"expected {_article(expected)} here, got {_article(t)}", hint)
     return c.out
 
@@ -281,8 +312,10 @@ def _order_hint(node, t: Type, op: str) -> str:
     """What to write instead of ordering cards or suits (``card > winning``)."""
     if t == CARD:
         left, right = (_name_of(node.left) or "a", _name_of(node.right) or "b")
-        return (f"cards are not ordered (which card wins depends on the suit led and trumps); compare their ranks: "
-                f"{left}.rank {op} {right}.rank, and their suits with == or !=")
+        return (
+            f"cards are not ordered (which card wins depends on the suit led and trumps); compare their ranks: "
+            f"{left}.rank {op} {right}.rank, and their suits with == or !="
+        )
     if t == SUIT:
         return "suits have no order: compare them with == or != (card.suit == trump)"
     return ""
@@ -291,4 +324,3 @@ def _order_hint(node, t: Type, op: str) -> str:
 def _name_of(node):
     """The name a node reads, if it is a plain name (for hints)."""
     return node.id if isinstance(node, ast.Name) else None
-

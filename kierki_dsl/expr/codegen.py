@@ -28,6 +28,7 @@ the source is at most a few kilobytes and its nesting stays far below Python's c
 limits. Code objects are cached by source (rulesets repeat the same shapes: ``card.suit ==
 hearts`` is one source whatever the suit, its constants being inline integers).
 """
+
 from __future__ import annotations
 
 import re
@@ -55,9 +56,16 @@ _CODE: dict = {}  # source -> code object
 _CODE_LIMIT = 4096
 
 
-def generate(node: ast.Node, info: Checked, deck: int = FULL_DECK, order: Optional[tuple] = None,
-             predicate: bool = False, on_error: Optional[Callable] = None, params: Optional[tuple] = None,
-             preds: Optional[dict] = None):
+def generate(
+    node: ast.Node,
+    info: Checked,
+    deck: int = FULL_DECK,
+    order: Optional[tuple] = None,
+    predicate: bool = False,
+    on_error: Optional[Callable] = None,
+    params: Optional[tuple] = None,
+    preds: Optional[dict] = None,
+):
     """``(fn, free, seen, compute, located)`` for a checked expression, like
     ``compile.compile_tree``: ``fn(env)`` its value, ``free`` the env keys it reads, ``seen``
     what it sees of the masks it counts. With ``predicate``, ``compute(env)`` is the mask of
@@ -81,13 +89,24 @@ def generate(node: ast.Node, info: Checked, deck: int = FULL_DECK, order: Option
         loop = _Gen.again(g)
         loop.card = "c"
         mbody, _ = loop.node(node)
-        lines += ["def compute(env):", "    m = 0", "    for c in _cards:", f"        if {mbody}:",
-                  "            m |= 1 << c", "    return m"]
+        lines += [
+            "def compute(env):",
+            "    m = 0",
+            "    for c in _cards:",
+            f"        if {mbody}:",
+            "            m |= 1 << c",
+            "    return m",
+        ]
         names.append("compute")
         g.space["_cards"] = tuple(c for c in range(52) if deck >> c & 1)
     if on_error is not None and g.divides:
-        lines += [f"def located({signature}):", "    try:", f"        return {body}", "    except _EvalError as e:",
-                  "        raise _on_error(e) from None"]
+        lines += [
+            f"def located({signature}):",
+            "    try:",
+            f"        return {body}",
+            "    except _EvalError as e:",
+            "        raise _on_error(e) from None",
+        ]
         names.append("located")
         g.space["_on_error"] = on_error
     fns = dict(zip(names, _compiled("\n".join(lines) + "\n", g.space, names)))
@@ -273,8 +292,11 @@ def _value(src: str):
 
 def _as_bool(node: ast.Node, src: str) -> str:
     """``src`` as a bool: as it is when the node always gives one, else converted."""
-    if isinstance(node, ast.BoolLit) or (isinstance(node, ast.BinOp) and node.op in _BOOL_OPS) or (
-            isinstance(node, ast.UnOp) and node.op == "not"):
+    if (
+        isinstance(node, ast.BoolLit)
+        or (isinstance(node, ast.BinOp) and node.op in _BOOL_OPS)
+        or (isinstance(node, ast.UnOp) and node.op == "not")
+    ):
         return src
     return f"(True if {src} else False)"
 

@@ -14,6 +14,7 @@ Both also know what they ``see`` of the masks they count cards in (``played``, `
 expression's value depends on ``env[name] & seen[name]`` only (the play-legality kernel keys
 its memo that way). A mask counted against a predicate that is not constant is seen whole.
 """
+
 from __future__ import annotations
 
 import operator
@@ -47,9 +48,15 @@ class Compiled:
 
     __slots__ = ("fn", "free", "const", "on_error", "seen", "call", "binder", "bound", "bounds")
 
-    def __init__(self, fn: Callable[[dict], Any], free: frozenset, on_error: Optional[Callable] = None,
-                 seen: Optional[dict] = None, located: Optional[Callable[[dict], Any]] = None,
-                 binder: Optional[Callable[[tuple], Callable]] = None) -> None:
+    def __init__(
+        self,
+        fn: Callable[[dict], Any],
+        free: frozenset,
+        on_error: Optional[Callable] = None,
+        seen: Optional[dict] = None,
+        located: Optional[Callable[[dict], Any]] = None,
+        binder: Optional[Callable[[tuple], Callable]] = None,
+    ) -> None:
         """``fn(env)``: the value, an ``EvalError`` as it is; ``located``: the same whose errors
         already leave through ``on_error`` (generated code, ``codegen``), if there is one;
         ``binder(params)``: ``positional(params)`` made anew (generated), if it can be."""
@@ -107,8 +114,11 @@ class Compiled:
     def as_seat(self, value: int, players: int) -> int:
         """``seat``'s answer for the value this seat expression gave (from ``positional``)."""
         if value < 0:
-            e = EvalError(0, "the seat expression names no seat here (holder() of a card nobody holds, or "
-                             "caller/bidder in a deal that has none)")
+            e = EvalError(
+                0,
+                "the seat expression names no seat here (holder() of a card nobody holds, or "
+                "caller/bidder in a deal that has none)",
+            )
             if self.on_error is None:
                 raise e
             raise self.on_error(e)
@@ -120,8 +130,15 @@ class CardPredicate:
 
     __slots__ = ("fn", "keys", "deck", "memo", "const", "on_error", "seen", "compute")
 
-    def __init__(self, fn: Callable[[dict], bool], free: frozenset, deck: int = FULL_DECK, on_error=None,
-                 seen: Optional[dict] = None, compute: Optional[Callable[[dict], int]] = None) -> None:
+    def __init__(
+        self,
+        fn: Callable[[dict], bool],
+        free: frozenset,
+        deck: int = FULL_DECK,
+        on_error=None,
+        seen: Optional[dict] = None,
+        compute: Optional[Callable[[dict], int]] = None,
+    ) -> None:
         """``fn(env)``: whether the card ``env["card"]`` matches; ``compute(env)``: the mask of the
         deck's cards that match at once (generated code, ``codegen``), if there is one."""
         self.fn = fn
@@ -200,8 +217,9 @@ def compile_node(node: ast.Node, info: Checked, deck: int = FULL_DECK) -> tuple[
     return _Compiler(info, deck).node(node)
 
 
-def compile_tree(node: ast.Node, info: Checked, deck: int = FULL_DECK,
-                 order: Optional[tuple] = None) -> tuple[Callable, frozenset, dict]:
+def compile_tree(
+    node: ast.Node, info: Checked, deck: int = FULL_DECK, order: Optional[tuple] = None
+) -> tuple[Callable, frozenset, dict]:
     """Closure, free env keys and what it ``seen`` of the masks it counts, for a checked node;
     ``order`` (a rank's strength by id, ``rankorder``) is the trick order rank comparisons follow."""
     c = _Compiler(info, deck, order)
@@ -278,7 +296,8 @@ class _Compiler:
                 free |= set(pred.keys)
                 if fn.counts:
                     self.seen[fn.counts] = self.seen.get(fn.counts, 0) | (
-                        FULL_DECK if pred.const is None else pred.const)
+                        FULL_DECK if pred.const is None else pred.const
+                    )
             else:
                 args.append(f)
                 consts.append(_folded(f, fr))
@@ -322,7 +341,11 @@ class _Compiler:
         if op == "not in":
             return (lambda env: lf(env) not in rf(env)), free
         cmp = _CMP[op]
-        if self.order is not None and op in ("<", "<=", ">", ">=") and RANK in (self.info.type_of(n.left), self.info.type_of(n.right)):
+        if (
+            self.order is not None
+            and op in ("<", "<=", ">", ">=")
+            and RANK in (self.info.type_of(n.left), self.info.type_of(n.right))
+        ):
             strength = self.order  # ranks compare in the deck's trick order
             return (lambda env: cmp(strength[lf(env)], strength[rf(env)])), free
         rv = _folded(rf, rfree)

@@ -1,4 +1,5 @@
 """Errors of the expression language, located by character offset in the expression text."""
+
 from __future__ import annotations
 
 from ..cards import SUIT_NAMES, meant_card

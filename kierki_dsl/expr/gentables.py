@@ -5,6 +5,7 @@ after the grammar changes; the test suite fails while the shipped tables and the
 disagree. ``reference_parse`` parses with lark itself, for the tests that hold the table
 driver (``kierki_dsl/expr/lalr.py``) to lark's results, error for error.
 """
+
 from __future__ import annotations
 
 import functools
@@ -86,7 +87,9 @@ def tables() -> dict:
             (0 if s.filter_out else 1) if s.is_term else (2 if s.name.startswith("_") else 1) for s in r.expansion
         )
         origin = str(r.origin.name)
-        rule_rows.append((origin, len(r.expansion), keep, str(r.alias or origin), bool(r.options.expand1 and not r.alias)))
+        rule_rows.append(
+            (origin, len(r.expansion), keep, str(r.alias or origin), bool(r.options.expand1 and not r.alias))
+        )
     if any(r.options.keep_all_tokens for r in rules):
         raise NotImplementedError("keep_all_tokens")
     return {

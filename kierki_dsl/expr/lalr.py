@@ -16,6 +16,7 @@ writes ``grammar/expr_tables.py``), and this module runs them with lark's semant
 The test suite checks the tables against the grammar and this driver against lark itself,
 parse for parse and error for error.
 """
+
 from __future__ import annotations
 
 import re

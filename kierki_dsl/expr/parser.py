@@ -7,10 +7,10 @@ recursive passes that follow (checking, compiling, evaluating) never run out of 
 Reserved words (``and``, ``in``, ``if``...) are never names: one written where a name is
 expected is a syntax error at the word itself.
 """
+
 from __future__ import annotations
 
 import re
-
 from typing import Optional
 
 from ..cards import SUIT_SYMBOLS, parse_card
@@ -106,10 +106,19 @@ def _ifexpr(start, end, c):
 #: One builder per grammar rule name (``grammar/expr.lark``): AST nodes only, every check
 #: happens in a later pass.
 BUILDERS = {
-    "int_lit": _int_lit, "card_lit": _card_lit, "string_lit": _string_lit, "bool_lit": _bool_lit,
-    "name": _name, "attribute": _attribute, "call": _call, "list_lit": _list_lit,
-    "unop": _unop, "binop": _binop, "ifexpr": _ifexpr,
+    "int_lit": _int_lit,
+    "card_lit": _card_lit,
+    "string_lit": _string_lit,
+    "bool_lit": _bool_lit,
+    "name": _name,
+    "attribute": _attribute,
+    "call": _call,
+    "list_lit": _list_lit,
+    "unop": _unop,
+    "binop": _binop,
+    "ifexpr": _ifexpr,
 }
+
 
 class _Parser(LalrParser):
     """The table driver, noting every reserved word its contextual lexer took for a name."""
@@ -205,8 +214,13 @@ def _reserved(misused: list, before: int) -> None:
     """Raise at the first reserved word taken for a name at or before offset ``before``."""
     for tok in misused:
         if tok.start_pos <= before:
-            raise ExprError(tok.start_pos, "E301", f"unexpected {tok.value!r}: a reserved word cannot be a name",
-                            "reserved words: " + ", ".join(sorted(RESERVED)), end=tok.end_pos)
+            raise ExprError(
+                tok.start_pos,
+                "E301",
+                f"unexpected {tok.value!r}: a reserved word cannot be a name",
+                "reserved words: " + ", ".join(sorted(RESERVED)),
+                end=tok.end_pos,
+            )
 
 
 def _children(node: ast.Node) -> tuple:
@@ -233,10 +247,15 @@ def _check_depth(tree: ast.Node) -> None:
     while stack:
         node, depth, run_start = stack.pop()
         if depth > MAX_TREE_DEPTH:
-            raise ExprError(run_start, "E303", f"expression nests deeper than {MAX_TREE_DEPTH} operators "
-                            "(e.g. a long chain of '-' or 'not')", "split it, or use brackets and fewer operators")
-        stack.extend((child, depth + 1, run_start if type(child) is type(node) else child.start)
-                     for child in _children(node))
+            raise ExprError(
+                run_start,
+                "E303",
+                f"expression nests deeper than {MAX_TREE_DEPTH} operators (e.g. a long chain of '-' or 'not')",
+                "split it, or use brackets and fewer operators",
+            )
+        stack.extend(
+            (child, depth + 1, run_start if type(child) is type(node) else child.start) for child in _children(node)
+        )
 
 
 def _symbol_hint(text: str, at: int) -> str:
@@ -244,7 +263,7 @@ def _symbol_hint(text: str, at: int) -> str:
 
     if text[at] not in SUIT_SYMBOLS + "♤♡♢♧":
         return ""
-    word = re.search(r"[0-9A-Za-z]*$", text[:at]).group() + text[at] + re.match(r"[0-9A-Za-z]*", text[at + 1:]).group()
+    word = re.search(r"[0-9A-Za-z]*$", text[:at]).group() + text[at] + re.match(r"[0-9A-Za-z]*", text[at + 1 :]).group()
     return card_hint(word)
 
 

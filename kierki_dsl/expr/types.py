@@ -1,4 +1,5 @@
 """The types of the expression language and the scopes that give names their types."""
+
 from __future__ import annotations
 
 from typing import Optional

@@ -1,4 +1,5 @@
 """Action numbers shared by every deal type: cards are 0..51, then pass, trump calls and bets."""
+
 from __future__ import annotations
 
 from ..cards import SUITS, card_str

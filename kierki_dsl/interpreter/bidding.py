@@ -31,12 +31,12 @@ Actions: ``pass`` (``PASS``), ``bid(value)``, and the seller's ``accept`` / ``re
 deal's ``auction`` key, and views as ``(seat, value)`` with 0 for a pass and -1, -2, -3 for
 accept, refuse, decline.
 """
+
 from __future__ import annotations
 
 from typing import Optional
 
-from ..expr.types import INT, SEAT
-from ..expr.types import BOOL
+from ..expr.types import BOOL, INT, SEAT
 from ..spec.schema import Bool, Enum, Expr, Field, Int, Obj, Str
 from ..values import frozen
 from . import scopes
@@ -45,10 +45,14 @@ from .envs import NOBODY, bid_env, seat_end_env
 
 DECLINE_SPEC = Obj(
     {
-        "up_to": Field(Int(0, 100000), "the seller may decline while the best bid is at most this (0: nobody bid)",
-                       required=True),
-        "score": Field(Expr("int"), "each seat's points when the deal is declined (a seat scoring expression: "
-                       "`seat`, `dealer`, `players`)", required=True),
+        "up_to": Field(
+            Int(0, 100000), "the seller may decline while the best bid is at most this (0: nobody bid)", required=True
+        ),
+        "score": Field(
+            Expr("int"),
+            "each seat's points when the deal is declined (a seat scoring expression: `seat`, `dealer`, `players`)",
+            required=True,
+        ),
     },
     title="decline",
     doc="The seller may decline to play the deal while the best bid is low; it then ends unplayed with fixed scores.",
@@ -56,28 +60,44 @@ DECLINE_SPEC = Obj(
 
 AUCTION = Obj(
     {
-        "first": Field(Expr("seat"), "the first bidder; bidding goes round in playing order (default: "
-                       "left(dealer))", default=None),
+        "first": Field(
+            Expr("seat"), "the first bidder; bidding goes round in playing order (default: left(dealer))", default=None
+        ),
         "min": Field(Int(1, MAX_BID), "the lowest bid", required=True),
         "max": Field(Int(1, MAX_BID), "the highest bid", required=True),
         "step": Field(Int(1, 100000), "bids go up by multiples of this", default=1),
-        "if_all_pass": Field(Expr("seat"), "who plays at the minimum bid when everybody passes (default: dealer; "
-                             "not with a seller)", default=None),
-        "passes": Field(Enum(("out", "again")), "out: a seat that passes is out of the auction; again: it may bid "
-                        "again on its next turn", default="out"),
+        "if_all_pass": Field(
+            Expr("seat"),
+            "who plays at the minimum bid when everybody passes (default: dealer; not with a seller)",
+            default=None,
+        ),
+        "passes": Field(
+            Enum(("out", "again")),
+            "out: a seat that passes is out of the auction; again: it may bid again on its next turn",
+            default="out",
+        ),
         "hold": Field(Bool(), "a seat that speaks earlier than the standing bidder may match his bid", default=False),
-        "seller": Field(Expr("seat"), "a seat that does not bid but accepts or refuses the best bid when the "
-                        "bidding ends (refusing, he plays himself and `bid` is 0)", default=None),
-        "decline": Field(DECLINE_SPEC, "the seller may decline to play the deal when the best bid is low",
-                         default=None),
-        "allow": Field(Expr("bool"), "which bids a seat may make, given its hand: a bool expression over `value` "
-                       "(the bid), `seat`, `dealer`, `players` and held(...), e.g. value <= 120 or <a marriage "
-                       "held>", default=None),
+        "seller": Field(
+            Expr("seat"),
+            "a seat that does not bid but accepts or refuses the best bid when the "
+            "bidding ends (refusing, he plays himself and `bid` is 0)",
+            default=None,
+        ),
+        "decline": Field(
+            DECLINE_SPEC, "the seller may decline to play the deal when the best bid is low", default=None
+        ),
+        "allow": Field(
+            Expr("bool"),
+            "which bids a seat may make, given its hand: a bool expression over `value` "
+            "(the bid), `seat`, `dealer`, `players` and held(...), e.g. value <= 120 or <a marriage "
+            "held>",
+            default=None,
+        ),
         "allow_reason": Field(Str(), "why a bid `allow` refuses is refused, in words", default=None),
     },
     title="auction",
     doc="An auction for the right to play the deal: bid (higher than the bid standing) or pass. "
-        "Expressions read the winner as `bidder` and his bid as `bid`.",
+    "Expressions read the winner as `bidder` and his bid as `bid`.",
 )
 
 #: Most bid levels an auction may offer (``(max - min) / step + 1``), so a turn's choices stay few.
@@ -109,8 +129,10 @@ class Decline:
     def scores(self, dealer: int, players: int, tricks: int, deck: int, seller: int) -> list[int]:
         """Every seat's points for a declined deal."""
         taken = [0] * players
-        return [self.score(seat_end_env(s, dealer, players, NOBODY, NOBODY, 0, tricks, 0, taken, deck, seller, 0))
-                for s in range(players)]
+        return [
+            self.score(seat_end_env(s, dealer, players, NOBODY, NOBODY, 0, tricks, 0, taken, deck, seller, 0))
+            for s in range(players)
+        ]
 
 
 @frozen(eq=False)
@@ -151,8 +173,7 @@ def build_auction(spec, ctx, where: tuple) -> tuple[Optional[Auction], bool]:
     from ..spec.schema import ExprSource
 
     first = ctx.expr(spec.first or ExprSource("left(dealer)"), scopes.SEAT_EXPR, SEAT, where + ("first",))
-    all_pass = ctx.expr(spec.if_all_pass or ExprSource("dealer"), scopes.SEAT_EXPR, SEAT,
-                        where + ("if_all_pass",))
+    all_pass = ctx.expr(spec.if_all_pass or ExprSource("dealer"), scopes.SEAT_EXPR, SEAT, where + ("if_all_pass",))
     seller = ctx.expr(spec.seller, scopes.SEAT_EXPR, SEAT, where + ("seller",)) if spec.seller is not None else None
     decline, ok = None, first is not None and all_pass is not None and (spec.seller is None or seller is not None)
     if spec.decline is not None:
@@ -160,32 +181,56 @@ def build_auction(spec, ctx, where: tuple) -> tuple[Optional[Auction], bool]:
         ok = ok and score is not None
         decline = Decline(spec.decline.up_to, score) if score is not None else None
         if spec.seller is None:
-            ctx.error(where + ("decline",), "M622", "only a seller can decline the deal, and this auction has none",
-                      "add seller: dealer (the seat that sells the right to play)")
+            ctx.error(
+                where + ("decline",),
+                "M622",
+                "only a seller can decline the deal, and this auction has none",
+                "add seller: dealer (the seat that sells the right to play)",
+            )
             ok = False
     allow = ctx.expr(spec.allow, scopes.AUCTION_BID, BOOL, where + ("allow",)) if spec.allow is not None else None
     ok = ok and (spec.allow is None or allow is not None)
     if allow is not None and allow.is_const:
-        ctx.warning(where + ("allow",), "M620", f"`allow` is always {str(bool(allow.const)).lower()}: "
-                    + ("no bid can ever be made" if not allow.const else "it refuses no bid"),
-                    "make it read the bid (`value`) and the hand (held(...))")
+        ctx.warning(
+            where + ("allow",),
+            "M620",
+            f"`allow` is always {str(bool(allow.const)).lower()}: "
+            + ("no bid can ever be made" if not allow.const else "it refuses no bid"),
+            "make it read the bid (`value`) and the hand (held(...))",
+        )
     if spec.allow_reason is not None and spec.allow is None:
-        ctx.warning(where + ("allow_reason",), "M620", "`allow_reason` without `allow` is never shown",
-                    "add the rule it explains, or remove it")
+        ctx.warning(
+            where + ("allow_reason",),
+            "M620",
+            "`allow_reason` without `allow` is never shown",
+            "add the rule it explains, or remove it",
+        )
     if spec.seller is not None and spec.if_all_pass is not None:
-        ctx.warning(where + ("if_all_pass",), "M622", "with a seller, nobody plays at the minimum when everybody "
-                    "passes: the seller decides", "remove if_all_pass")
+        ctx.warning(
+            where + ("if_all_pass",),
+            "M622",
+            "with a seller, nobody plays at the minimum when everybody passes: the seller decides",
+            "remove if_all_pass",
+        )
     low, high, step = spec.min, spec.max, spec.step
     if high < low:
         ctx.error(where + ("max",), "M620", f"the highest bid {high} is below the lowest {low}")
         ok = False
     elif (high - low) // step + 1 > MAX_LEVELS:
-        ctx.error(where + ("step",), "M620", f"{(high - low) // step + 1} bid levels; at most {MAX_LEVELS} are allowed",
-                  "raise the step or narrow min..max")
+        ctx.error(
+            where + ("step",),
+            "M620",
+            f"{(high - low) // step + 1} bid levels; at most {MAX_LEVELS} are allowed",
+            "raise the step or narrow min..max",
+        )
         ok = False
     elif (high - low) % step:
-        ctx.warning(where + ("max",), "M620", f"the highest bid {high} is not on the grid of {step} from {low}: "
-                    f"the highest bid anyone can make is {low + (high - low) // step * step}")
+        ctx.warning(
+            where + ("max",),
+            "M620",
+            f"the highest bid {high} is not on the grid of {step} from {low}: "
+            f"the highest bid anyone can make is {low + (high - low) // step * step}",
+        )
     elif allow is not None and not allow.is_const and set(allow.free) <= {"value", "players"}:
         _check_some_bid_allowed(allow, low, high, step, ctx, where)
     if not ok:
@@ -193,16 +238,16 @@ def build_auction(spec, ctx, where: tuple) -> tuple[Optional[Auction], bool]:
     from ..exprwords import words  # a refused bid's reason, for players: in words
 
     reason = spec.allow_reason or (f"this bid needs {words(spec.allow.text)}" if spec.allow else "")
-    return Auction(first, low, high, step, all_pass, spec.passes == "again", spec.hold, seller, decline, allow,
-                   reason), True
+    return Auction(
+        first, low, high, step, all_pass, spec.passes == "again", spec.hold, seller, decline, allow, reason
+    ), True
 
 
 def _check_some_bid_allowed(allow, low: int, high: int, step: int, ctx, where: tuple) -> None:
     """M620 when an `allow` that reads only the bid refuses every level: nobody could ever bid,
     and the seat that plays when everybody passes would play at a bid the rule forbids."""
-    from .envs import bid_env
-
     from ..expr import RuleRuntimeError
+    from .envs import bid_env
 
     players, deck = max(1, ctx.players), ctx.deck
     try:
@@ -210,16 +255,30 @@ def _check_some_bid_allowed(allow, low: int, high: int, step: int, ctx, where: t
     except RuleRuntimeError:  # a bid it cannot judge (e.g. a division by zero) is for run time to report
         return
     if none:
-        ctx.warning(where + ("allow",), "M620", f"`allow` refuses every bid from {low} to {high}: no bid can ever "
-                    "be made", "let it allow some bid in min..max, or narrow min and max to the bids it allows")
+        ctx.warning(
+            where + ("allow",),
+            "M620",
+            f"`allow` refuses every bid from {low} to {high}: no bid can ever be made",
+            "let it allow some bid in min..max, or narrow min and max to the bids it allows",
+        )
 
 
 class AuctionRound:
     """The bids of one deal: who is still in, the bid standing and who made it, and (with a
     seller) his decision."""
 
-    def __init__(self, rule: Auction, players: int, first: int, direction: int, fallback: int,
-                 seller: int = NOBODY, hands: Optional[list] = None, dealer: int = NOBODY, deck: int = 0) -> None:
+    def __init__(
+        self,
+        rule: Auction,
+        players: int,
+        first: int,
+        direction: int,
+        fallback: int,
+        seller: int = NOBODY,
+        hands: Optional[list] = None,
+        dealer: int = NOBODY,
+        deck: int = 0,
+    ) -> None:
         self.rule = rule
         self.hands = hands  # the deal's hands (masks), read by ``allow``; shared with the deal state
         self.dealer = dealer
@@ -259,8 +318,17 @@ class AuctionRound:
         caller, who may have to assume hidden cards for it); the seller is the view's."""
         first = view.auction[0][0] if view.auction else view.seat
         own = [view.hand if s == view.seat else 0 for s in range(view.players)]
-        r = cls(rule, view.players, first, view.direction, fallback if fallback >= 0 else view.seat,
-                view.seller, own, view.dealer, view.deck)
+        r = cls(
+            rule,
+            view.players,
+            first,
+            view.direction,
+            fallback if fallback >= 0 else view.seat,
+            view.seller,
+            own,
+            view.dealer,
+            view.deck,
+        )
         for _, value in view.auction:
             r.apply(history_action(value))
         return r
@@ -279,8 +347,9 @@ class AuctionRound:
         if self.selling:
             return self._seller_choices()
         hold = self._may_hold(self.seat)
-        return [PASS] + [bid(v) for v in self.rule.levels()
-                         if (v > self.bid or (hold and v == self.bid)) and self._allowed(v)]
+        return [PASS] + [
+            bid(v) for v in self.rule.levels() if (v > self.bid or (hold and v == self.bid)) and self._allowed(v)
+        ]
 
     def _allowed(self, value: int) -> bool:
         r = self.rule
@@ -291,13 +360,20 @@ class AuctionRound:
 
     def _seller_choices(self) -> list[int]:
         d = self.rule.decline
-        return ([ACCEPT] if self.bidder >= 0 else []) + [REFUSE] + (
-            [DECLINE] if d is not None and self.bid <= d.up_to else [])
+        return (
+            ([ACCEPT] if self.bidder >= 0 else [])
+            + [REFUSE]
+            + ([DECLINE] if d is not None and self.bid <= d.up_to else [])
+        )
 
     def _may_hold(self, seat: int) -> bool:
         """Whether ``seat`` may match the bid standing: it speaks before the standing bidder."""
-        return (self.rule.hold and self.bidder >= 0 and seat != self.bidder
-                and self.order.index(seat) < self.order.index(self.bidder))
+        return (
+            self.rule.hold
+            and self.bidder >= 0
+            and seat != self.bidder
+            and self.order.index(seat) < self.order.index(self.bidder)
+        )
 
     def why_illegal(self, action: int) -> Optional[str]:
         if action in self.legal():
@@ -315,8 +391,10 @@ class AuctionRound:
             if not self._allowed(bid_value(action)):
                 return r.allow_reason
             if r.hold and bid_value(action) == self.bid and self.bidder != self.seat:
-                return (f"a bid must be higher than {self.bid}, the bid standing (only a player who speaks before "
-                        "its bidder may match it)")
+                return (
+                    f"a bid must be higher than {self.bid}, the bid standing (only a player who speaks before "
+                    "its bidder may match it)"
+                )
             return f"a bid must be higher than {self.bid}, the bid standing"
         return "a bid or 'pass' is expected"
 
@@ -399,6 +477,9 @@ def check_auction(contract, where: tuple, bctx) -> None:
     for s in contract.scorers:
         pieces += [s.points] + ([s.when] if s.when is not None else [])
     if not any({"bid", "bidder"} & set(getattr(p, "free", ())) for p in pieces):
-        bctx.warning(where + ("auction",), "M621", "nothing reads the auction's outcome: no rule of this contract "
-                     "uses `bidder` or `bid`", "say what the winner gets, e.g. trump: {called_by: bidder}, or "
-                     "score the bid in a per_seat component")
+        bctx.warning(
+            where + ("auction",),
+            "M621",
+            "nothing reads the auction's outcome: no rule of this contract uses `bidder` or `bid`",
+            "say what the winner gets, e.g. trump: {called_by: bidder}, or score the bid in a per_seat component",
+        )

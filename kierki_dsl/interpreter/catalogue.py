@@ -16,6 +16,7 @@ Writing a new deal type::
         def build(self, name, spec, ctx):
             return SolitaireContract(...)
 """
+
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Optional
@@ -97,8 +98,18 @@ class Contract:
 
     offered: tuple = ()  # the contracts a slot offers to choose from: none for a contract
 
-    def play_fast(self, players: int, deck: int, dealer: int, hands: list, direction: int, number: int, rng,
-                  log: Optional[list] = None, facts: Optional[dict] = None) -> Optional[list]:
+    def play_fast(
+        self,
+        players: int,
+        deck: int,
+        dealer: int,
+        hands: list,
+        direction: int,
+        number: int,
+        rng,
+        log: Optional[list] = None,
+        facts: Optional[dict] = None,
+    ) -> Optional[list]:
         """A whole deal of random play on the deal type's fast path (its ``fast_deal``): the
         scores, or None when this contract needs the general interpreter. ``hands`` are masks;
         ``log`` receives the cards played; ``facts`` (a dict) the seat that played ``first``,

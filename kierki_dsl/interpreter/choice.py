@@ -5,6 +5,7 @@ in each of which the chooser, after seeing his hand, names one of the contracts;
 ``once_each`` a chooser may name each contract only once in a match; with ``once_in_match``
 each contract is named only once in the match, whoever chooses.
 """
+
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Optional
@@ -38,8 +39,16 @@ class Choice:
         """The seat that names the contract, given the dealt ``hands`` (masks)."""
         return self.by.seat(seat_env(dealer, players, NOBODY, hands, deck), players)
 
-    def new_deal(self, players: int, deck: int, dealer: int, dealt: list, direction: int = 1, number: int = 1,
-                 memory: Optional[dict] = None) -> "ChoiceDeal":
+    def new_deal(
+        self,
+        players: int,
+        deck: int,
+        dealer: int,
+        dealt: list,
+        direction: int = 1,
+        number: int = 1,
+        memory: Optional[dict] = None,
+    ) -> "ChoiceDeal":
         """A deal whose first decision is the chooser's (``memory``: the match's choices so far)."""
         return ChoiceDeal(self, players, deck, dealer, dealt, direction, number, {} if memory is None else memory)
 
@@ -55,8 +64,10 @@ class Choice:
             raise MatchError(f"seat {chooser} has no contract left to choose")
         index = pick(chooser, allowed)
         if index not in allowed:
-            raise MatchError(f"seat {chooser} chose an option that is not allowed "
-                             f"({self.options[index].name if 0 <= index < len(self.options) else index})")
+            raise MatchError(
+                f"seat {chooser} chose an option that is not allowed "
+                f"({self.options[index].name if 0 <= index < len(self.options) else index})"
+            )
         record_choice(chosen, self, chooser, self.options[index])
         return self.options[index]
 
@@ -89,17 +100,26 @@ class Choice:
         dealer choosing, more of them dealt by one seat (``most_by_dealer``) than it has options."""
         if self.once_in_match:
             if count > len(self.options):
-                bctx.error(("match", "schedule"), "M613",
-                           f"{count} declarer's-choice deals but {len(self.options)} contracts, each once in the match")
+                bctx.error(
+                    ("match", "schedule"),
+                    "M613",
+                    f"{count} declarer's-choice deals but {len(self.options)} contracts, each once in the match",
+                )
         elif self.once_each and count > players * len(self.options):
-            bctx.error(("match", "schedule"), "M613",
-                       f"{count} declarer's-choice deals but {players} choosers × {len(self.options)} contracts, each once, "
-                       f"allow only {players * len(self.options)}")
+            bctx.error(
+                ("match", "schedule"),
+                "M613",
+                f"{count} declarer's-choice deals but {players} choosers × {len(self.options)} contracts, each once, "
+                f"allow only {players * len(self.options)}",
+            )
         elif self.once_each and self.by_text == "dealer" and most_by_dealer > len(self.options):
-            bctx.error(("match", "schedule"), "M613",
-                       f"a dealer deals {most_by_dealer} declarer's-choice deals but has {len(self.options)} contracts "
-                       "to choose from, each once: he would have none left", "make match.deals_per_dealer and the "
-                       "number of contracts agree")
+            bctx.error(
+                ("match", "schedule"),
+                "M613",
+                f"a dealer deals {most_by_dealer} declarer's-choice deals but has {len(self.options)} contracts "
+                "to choose from, each once: he would have none left",
+                "make match.deals_per_dealer and the number of contracts agree",
+            )
 
     def allowed(self, chooser: int, chosen: dict) -> list[int]:
         """Indices of the options this chooser may still name."""
@@ -110,17 +130,45 @@ class Choice:
         """Where the match remembers this slot's choices: per chooser, or one set for the match."""
         return (id(self), None if self.once_in_match else chooser)
 
-    def view(self, seat: int, hand: int, dealer: int, players: int, legal: list, scores, number: int = 0,
-             deck: int = 0, direction: int = 1, hand_sizes: tuple = ()) -> SeatView:
+    def view(
+        self,
+        seat: int,
+        hand: int,
+        dealer: int,
+        players: int,
+        legal: list,
+        scores,
+        number: int = 0,
+        deck: int = 0,
+        direction: int = 1,
+        hand_sizes: tuple = (),
+    ) -> SeatView:
         """What ``seat`` sees while the chooser names the contract of deal ``number``."""
         from .view import SeatView  # only play needs it; lint does not
 
         return SeatView(
-            seat=seat, contract=self.name, phase=Phase.CHOOSE.value, hand=hand, legal=tuple(CHOOSE_BASE + i for i in legal),
-            trick=(), led_suit=-1, trump=-1, caller=-1, dealer=dealer, trick_number=0,
-            tricks_total=hand.bit_count(), played=0, scores=tuple(scores), completed=(), players=players,
-            layout=None, options=tuple(c.name for c in self.options), deal_number=number, deck=deck,
-            direction=direction, hand_sizes=hand_sizes,
+            seat=seat,
+            contract=self.name,
+            phase=Phase.CHOOSE.value,
+            hand=hand,
+            legal=tuple(CHOOSE_BASE + i for i in legal),
+            trick=(),
+            led_suit=-1,
+            trump=-1,
+            caller=-1,
+            dealer=dealer,
+            trick_number=0,
+            tricks_total=hand.bit_count(),
+            played=0,
+            scores=tuple(scores),
+            completed=(),
+            players=players,
+            layout=None,
+            options=tuple(c.name for c in self.options),
+            deal_number=number,
+            deck=deck,
+            direction=direction,
+            hand_sizes=hand_sizes,
         )
 
 
@@ -136,8 +184,9 @@ class ChoiceDeal:
     ``choose``), then the chosen contract's deal is played, and this state hands every call on
     to it. ``memory`` is the match's record of what each chooser named (``once_each``)."""
 
-    def __init__(self, slot: Choice, players: int, deck: int, dealer: int, dealt: list, direction: int,
-                 number: int, memory: dict):
+    def __init__(
+        self, slot: Choice, players: int, deck: int, dealer: int, dealt: list, direction: int, number: int, memory: dict
+    ):
         from .match import MatchError
 
         self.slot, self.players, self.deck, self.dealer = slot, players, deck, dealer
@@ -200,10 +249,12 @@ class ChoiceDeal:
         reason = self.why_illegal(action)
         if reason is not None:
             raise IllegalAction(reason)
-        contract = self.slot.resolve(self.dealer, self.players, self.hands, self.deck, self.memory,
-                                     lambda chooser, allowed: action - CHOOSE_BASE)
-        self.inner = contract.new_deal(self.players, self.deck, self.dealer, self.dealt, self.direction, self.number,
-                                       self.memory)
+        contract = self.slot.resolve(
+            self.dealer, self.players, self.hands, self.deck, self.memory, lambda chooser, allowed: action - CHOOSE_BASE
+        )
+        self.inner = contract.new_deal(
+            self.players, self.deck, self.dealer, self.dealt, self.direction, self.number, self.memory
+        )
 
     def current_deal(self):
         """The chosen contract's deal once the chooser has named it; until then this one."""
@@ -218,8 +269,18 @@ class ChoiceDeal:
         if self.inner is not None:
             return self.inner.view(seat)
         legal = self.allowed if seat == self.chooser else []
-        return self.slot.view(seat, self.hands[seat], self.dealer, self.players, legal, self.scores, self.number,
-                              self.deck, self.direction, tuple(h.bit_count() for h in self.hands))
+        return self.slot.view(
+            seat,
+            self.hands[seat],
+            self.dealer,
+            self.players,
+            legal,
+            self.scores,
+            self.number,
+            self.deck,
+            self.direction,
+            tuple(h.bit_count() for h in self.hands),
+        )
 
 
 __all__ = ["Choice", "ChoiceDeal", "record_choice"]

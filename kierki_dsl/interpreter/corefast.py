@@ -8,6 +8,7 @@ seeds give the same plays and scores (tests/test_corefast.py holds the two to ea
 every carried shipped contract). The deal is set up from the hands as masks, with no dealing
 order and no environment dicts: the first lead and seat scoring are read positionally.
 """
+
 from __future__ import annotations
 
 from typing import Callable, Optional
@@ -28,7 +29,9 @@ def core_player(contract, players: int, tricks: int, deck: int) -> Optional[Call
 
     def play(dealer: int, hands: list, number: int, trump: int, caller: int, direction: int, grb) -> tuple:
         compiled = stepper._compiled(contract, players, tricks, trump, deck)
-        ctx = _MaskDeal(compiled, contract, players, deck, dealer, hands, direction, number, trump, caller, lead, tricks)
+        ctx = _MaskDeal(
+            compiled, contract, players, deck, dealer, hands, direction, number, trump, caller, lead, tricks
+        )
         offset = passing.offset(number, players) if passing else 0
         core = Stepper(compiled.plan, ctx, hands, dealer, direction, passing.count if offset else 0, direction * offset)
         scores = core.random_playout(grb)
@@ -43,11 +46,13 @@ class _MaskDeal(stepper._Deal):
 
     __slots__ = ("lead",)
 
-    def __init__(self, compiled, contract, players, deck, dealer, hands, direction, number, trump, caller, lead,
-                 tricks) -> None:
+    def __init__(
+        self, compiled, contract, players, deck, dealer, hands, direction, number, trump, caller, lead, tricks
+    ) -> None:
         # ``dealt`` holds the hands as masks; ``interpreter`` makes a dealing of them
-        super().__init__(compiled, contract, players, deck, dealer, tuple(hands), direction, number, trump, caller,
-                         True, tricks)
+        super().__init__(
+            compiled, contract, players, deck, dealer, tuple(hands), direction, number, trump, caller, True, tricks
+        )
         self.lead = lead
 
     def _begin(self, core) -> tuple:
@@ -58,12 +63,12 @@ class _MaskDeal(stepper._Deal):
         """The interpreter's deal in the core's position (to word a rule error): the hands
         dealt in card order, the actions replayed."""
         from ..cards import bits
-
         from .actions import call
         from .phases import Phase
 
-        deal = self.contract.new_deal(self.players, self.deck, self.dealer, [list(bits(h)) for h in self.dealt],
-                                      self.direction, self.number)
+        deal = self.contract.new_deal(
+            self.players, self.deck, self.dealer, [list(bits(h)) for h in self.dealt], self.direction, self.number
+        )
         for a in list(core.actions) + [None]:
             if deal.phase == Phase.CALL:  # the trump this deal was set up with (after any passing)
                 deal.apply_action(call(self.trump))

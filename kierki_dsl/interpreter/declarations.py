@@ -11,6 +11,7 @@ declaration changes it again). A declaration is public: every seat's view lists 
 Declaring is a consequence of the card led, not a separate action: a record needs nothing
 beyond the cards played, and replaying them declares the same things.
 """
+
 from __future__ import annotations
 
 from ..expr.types import BOOL, INT, SUIT
@@ -22,14 +23,18 @@ from .envs import declare_env
 DECLARATION = Obj(
     {
         "name": Field(Str(r"[a-z][a-z0-9_]*"), "what the declaration is called (e.g. marriage)", required=True),
-        "when": Field(Expr("bool"), "when leading a card declares it: an expression over `lead` (the card led), "
-                      "held(...) (the leader's hand before leading), trump, trick.number", required=True),
+        "when": Field(
+            Expr("bool"),
+            "when leading a card declares it: an expression over `lead` (the card led), "
+            "held(...) (the leader's hand before leading), trump, trick.number",
+            required=True,
+        ),
         "points": Field(Expr("int"), "points credited to the leader's `declared`, which seat scoring reads"),
         "set_trump": Field(Expr("suit"), "the suit that becomes trumps at once (e.g. lead.suit)"),
     },
     title="declaration",
     doc="A declaration made by leading a card (a marriage): it credits points to the leader's `declared` and may "
-        "make a suit trumps from the trick led on.",
+    "make a suit trumps from the trick led on.",
 )
 
 DECLARATIONS = List(DECLARATION, min_items=1, max_items=16)
@@ -54,15 +59,21 @@ def build_declarations(items, ctx, where: tuple) -> tuple[tuple, bool]:
         points = ctx.expr(d.points, scopes.DECLARE, INT, w + ("points",))
         trump = ctx.expr(d.set_trump, scopes.DECLARE, SUIT, w + ("set_trump",))
         if d.points is None and d.set_trump is None:
-            ctx.error(w, "M641", f"declaration {d.name!r} neither scores nor sets trumps",
-                      "give it `points`, `set_trump` or both")
+            ctx.error(
+                w,
+                "M641",
+                f"declaration {d.name!r} neither scores nor sets trumps",
+                "give it `points`, `set_trump` or both",
+            )
             ok = False
             continue
         if when is None or (d.points is not None and points is None) or (d.set_trump is not None and trump is None):
             ok = False
             continue
         if when.is_const and not when.const:
-            ctx.warning(w + ("when",), "M641", f"declaration {d.name!r} can never be made: its condition is always false")
+            ctx.warning(
+                w + ("when",), "M641", f"declaration {d.name!r} can never be made: its condition is always false"
+            )
         out.append(Declaration(d.name, when, points, trump))
     return tuple(out), ok
 
@@ -75,8 +86,12 @@ def reads_declared(contract) -> bool:
 def check_declarations(contract, where: tuple, bctx) -> None:
     """M641: declarations with points that no scoring reads score nothing."""
     if any(d.points is not None for d in contract.declarations) and not reads_declared(contract):
-        bctx.warning(where + ("declarations",), "M641", "declarations have points but no seat scoring reads "
-                     "`declared`, so they score nothing", "add e.g. {per_seat: declared}")
+        bctx.warning(
+            where + ("declarations",),
+            "M641",
+            "declarations have points but no seat scoring reads `declared`, so they score nothing",
+            "add e.g. {per_seat: declared}",
+        )
 
 
 def declare(rules: tuple, seat: int, lead: int, hand: int, st) -> list:
@@ -86,8 +101,20 @@ def declare(rules: tuple, seat: int, lead: int, hand: int, st) -> list:
     made = []
     trump = st.trump
     for d in rules:
-        env = declare_env(lead, seat, hand, trump, st.trick_no, st.tricks_total, st.dealer, st.players, st.deck,
-                          st.bidder, st.bid, st.declared[seat])
+        env = declare_env(
+            lead,
+            seat,
+            hand,
+            trump,
+            st.trick_no,
+            st.tricks_total,
+            st.dealer,
+            st.players,
+            st.deck,
+            st.bidder,
+            st.bid,
+            st.declared[seat],
+        )
         if not d.when(env):
             continue
         points = d.points(env) if d.points is not None else 0
@@ -100,7 +127,8 @@ def declare(rules: tuple, seat: int, lead: int, hand: int, st) -> list:
 
 def words(rules: tuple, specs) -> list:
     """The declarations in plain words, for ``kierki explain``."""
-    from ..exprwords import NAME_WORDS, words as expr_words
+    from ..exprwords import NAME_WORDS
+    from ..exprwords import words as expr_words
 
     out = []
     for d, spec in zip(rules, specs):
@@ -121,8 +149,17 @@ def settled_declared(made: tuple, players: int) -> list:
     return declared
 
 
-__all__ = ["DECLARATION", "DECLARATIONS", "Declaration", "build_declarations", "check_declarations", "declare",
-           "on_lead", "settled_declared", "words"]
+__all__ = [
+    "DECLARATION",
+    "DECLARATIONS",
+    "Declaration",
+    "build_declarations",
+    "check_declarations",
+    "declare",
+    "on_lead",
+    "settled_declared",
+    "words",
+]
 
 
 def on_lead(st, seat: int, lead: int) -> None:

@@ -1,6 +1,7 @@
 """The deal states of contracts with declarations: the plain trick, stock and widow deals, plus the
 declarations each lead makes (``declarations.on_lead``). Contracts without declarations play
 the plain states, whose play loop never looks for them."""
+
 from __future__ import annotations
 
 from .declarations import on_lead

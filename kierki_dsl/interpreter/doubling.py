@@ -23,6 +23,7 @@ lint checks it), and when they are no more than the doubles it still owes him, i
 declared ``total`` is shared among the seats other than the dealer, each share rounded away
 from zero, and the dealer gets what is left (0, or a point or two back).
 """
+
 from __future__ import annotations
 
 from typing import Optional
@@ -36,25 +37,53 @@ from .envs import double_env
 
 DOUBLING = Obj(
     {
-        "may_double": Field(Expr("bool"), "whether `doubler` may double `target` (seats; also dealer, players); "
-                            "default: any seat but the dealer may double any other seat", default=None),
+        "may_double": Field(
+            Expr("bool"),
+            "whether `doubler` may double `target` (seats; also dealer, players); "
+            "default: any seat but the dealer may double any other seat",
+            default=None,
+        ),
         "redouble": Field(Bool(), "a doubled seat may redouble each seat that doubled it", default=True),
-        "duty": Field(Obj({
-            "times": Field(Int(1, 50), "how many times each seat must double the dealer (of: every: each other "
-                           "seat)", required=True),
-            "deals": Field(Int(1, 100), "in how many deals in a row by the same dealer (match.deals_per_dealer)",
-                           required=True),
-            "of": Field(Enum(("dealer", "every")), "dealer: the doubles owed are of the dealer, in his run of deals; "
-                        "every: of every other seat, in each block of `over` deals", default="dealer"),
-            "over": Field(Int(1, 1000), "with of: every, the deals the duty spans (e.g. 28, a whole Barbu game)",
-                          default=None),
-        }, title="duty", doc="Each seat that may double the dealer must do so at least `times` times in the `deals` "
-               "deals he deals in a row (Barbu: twice in the declarer's seven); with `of: every`, each seat must "
-               "double each other seat `times` times in every `over` deals (barbu.app)."), "a duty to double",
-            default=None),
-        "if_undoubled": Field(Enum(("play", "split")), "play the deal when nobody doubled (default), or `split`: do "
-                              "not play it and share the contract's total among the other seats (Barbu's negative "
-                              "contracts)", default="play"),
+        "duty": Field(
+            Obj(
+                {
+                    "times": Field(
+                        Int(1, 50),
+                        "how many times each seat must double the dealer (of: every: each other seat)",
+                        required=True,
+                    ),
+                    "deals": Field(
+                        Int(1, 100),
+                        "in how many deals in a row by the same dealer (match.deals_per_dealer)",
+                        required=True,
+                    ),
+                    "of": Field(
+                        Enum(("dealer", "every")),
+                        "dealer: the doubles owed are of the dealer, in his run of deals; "
+                        "every: of every other seat, in each block of `over` deals",
+                        default="dealer",
+                    ),
+                    "over": Field(
+                        Int(1, 1000),
+                        "with of: every, the deals the duty spans (e.g. 28, a whole Barbu game)",
+                        default=None,
+                    ),
+                },
+                title="duty",
+                doc="Each seat that may double the dealer must do so at least `times` times in the `deals` "
+                "deals he deals in a row (Barbu: twice in the declarer's seven); with `of: every`, each seat must "
+                "double each other seat `times` times in every `over` deals (barbu.app).",
+            ),
+            "a duty to double",
+            default=None,
+        ),
+        "if_undoubled": Field(
+            Enum(("play", "split")),
+            "play the deal when nobody doubled (default), or `split`: do "
+            "not play it and share the contract's total among the other seats (Barbu's negative "
+            "contracts)",
+            default="play",
+        ),
     },
     title="doubling",
     doc="Side bets on the difference between two players' scores in the deal (Barbu).",
@@ -103,10 +132,15 @@ def build_doubling(spec, ctx, where: tuple) -> tuple[Optional[Doubling], bool]:
     if duty is not None and duty.of == "every":
         every = duty.over or duty.deals
     elif duty is not None and duty.over is not None:
-        ctx.warning(where + ("duty", "over"), "M632", "`over` counts only with `of: every`: a duty of the dealer "
-                    "runs over his `deals`", "remove it, or say of: every")
-    return Doubling(may, spec.redouble, duty.times if duty else 0, duty.deals if duty else 0,
-                    spec.if_undoubled, every), True
+        ctx.warning(
+            where + ("duty", "over"),
+            "M632",
+            "`over` counts only with `of: every`: a duty of the dealer runs over his `deals`",
+            "remove it, or say of: every",
+        )
+    return Doubling(
+        may, spec.redouble, duty.times if duty else 0, duty.deals if duty else 0, spec.if_undoubled, every
+    ), True
 
 
 def _everyone_may_double_the_dealer(rule: Doubling, players: int) -> bool:
@@ -118,34 +152,55 @@ def check_doubling(contract, where: tuple, bctx, deals_per_dealer: int = 0, play
     never be met is an error."""
     rule = contract.doubling
     if rule.if_undoubled == "split" and contract.total is None:
-        bctx.error(where + ("doubling", "if_undoubled"), "M632", "an undoubled deal is split by the contract's total, "
-                   "but this contract declares no `total`", "declare the contract's total")
+        bctx.error(
+            where + ("doubling", "if_undoubled"),
+            "M632",
+            "an undoubled deal is split by the contract's total, but this contract declares no `total`",
+            "declare the contract's total",
+        )
     if rule.duty_every:
         if rule.duty_every % rule.duty_deals:
-            bctx.error(where + ("doubling", "duty", "over"), "M632", f"a duty over {rule.duty_every} deals must span "
-                       f"whole runs of {rule.duty_deals} deals by one dealer")
+            bctx.error(
+                where + ("doubling", "duty", "over"),
+                "M632",
+                f"a duty over {rule.duty_every} deals must span whole runs of {rule.duty_deals} deals by one dealer",
+            )
         elif not _everyone_may_double_the_dealer(rule, players):
-            bctx.warning(where + ("doubling", "may_double"), "M632", "a duty to double every seat is kept, at the "
-                         "latest, in the target's own deals; this contract does not let every other seat double the "
-                         "dealer, so a duty may go unmet", "allow doubling the dealer (doubler != dealer)")
+            bctx.warning(
+                where + ("doubling", "may_double"),
+                "M632",
+                "a duty to double every seat is kept, at the "
+                "latest, in the target's own deals; this contract does not let every other seat double the "
+                "dealer, so a duty may go unmet",
+                "allow doubling the dealer (doubler != dealer)",
+            )
     elif rule.duty_times > rule.duty_deals > 0:
-        bctx.error(where + ("doubling", "duty", "times"), "M632", f"{rule.duty_times} doubles cannot be made in "
-                   f"{rule.duty_deals} deals (one double of the dealer a deal)")
+        bctx.error(
+            where + ("doubling", "duty", "times"),
+            "M632",
+            f"{rule.duty_times} doubles cannot be made in {rule.duty_deals} deals (one double of the dealer a deal)",
+        )
 
 
 def _block_key(rule: Doubling, number: int) -> tuple:
     return ("duty-every", (number - 1) // rule.duty_every)
 
 
-def owed_to_every(rule: Doubling, memory: Optional[dict], dealer: int, number: int, players: int,
-                  direction: int) -> tuple[list, list]:
+def owed_to_every(
+    rule: Doubling, memory: Optional[dict], dealer: int, number: int, players: int, direction: int
+) -> tuple[list, list]:
     """With ``of: every``: (per seat, the doubles it still owes each seat; per target, the
     chances left to double it — the deals of the block from this one on that it deals)."""
     if not rule.duty_every or memory is None or number <= 0:
         return [[0] * players for _ in range(players)], [0] * players
     made = memory.get(_block_key(rule, number), set())
-    owed = [[0 if a == b else max(0, rule.duty_times - sum(1 for _, x, y in made if (x, y) == (a, b)))
-             for b in range(players)] for a in range(players)]
+    owed = [
+        [
+            0 if a == b else max(0, rule.duty_times - sum(1 for _, x, y in made if (x, y) == (a, b)))
+            for b in range(players)
+        ]
+        for a in range(players)
+    ]
     end = ((number - 1) // rule.duty_every + 1) * rule.duty_every
     run = (number - 1) // rule.duty_deals
     chances = [0] * players
@@ -202,12 +257,14 @@ def split_total(total: int, dealer: int, players: int) -> list:
 class BettingRound:
     """The bets of one deal: who doubled whom, and which bets were redoubled."""
 
-    def __init__(self, rule: Doubling, players: int, dealer: int, direction: int, memory: Optional[dict] = None,
-                 number: int = 0) -> None:
+    def __init__(
+        self, rule: Doubling, players: int, dealer: int, direction: int, memory: Optional[dict] = None, number: int = 0
+    ) -> None:
         self.rule = rule
         self.number = number
-        self.owed, self.deals_left = owed_doubles(rule, memory, dealer, players) if not rule.duty_every else (
-            [0] * players, 0)
+        self.owed, self.deals_left = (
+            owed_doubles(rule, memory, dealer, players) if not rule.duty_every else ([0] * players, 0)
+        )
         self.owed_every, self.chances = owed_to_every(rule, memory, dealer, number, players, direction)
         self.players = players
         self.dealer = dealer
@@ -244,8 +301,11 @@ class BettingRound:
             return []
         me = self.seat
         if self.stage == "double":
-            out = [double(t) for t in range(self.players)
-                   if (me, t) not in self.bets and self.rule.allows(me, t, self.dealer, self.players)]
+            out = [
+                double(t)
+                for t in range(self.players)
+                if (me, t) not in self.bets and self.rule.allows(me, t, self.dealer, self.players)
+            ]
             if double(self.dealer) in out and self.owed[me] >= self.deals_left > 0:
                 return out  # the duty to double the dealer: not done before doubling him
             if self._forced(me, out):
@@ -267,11 +327,15 @@ class BettingRound:
         forced = self._forced(self.seat, legal) if self.stage == "double" and not self.finished else []
         if action == DONE and forced:
             t = forced[0]
-            return (f"you must double seat {t} {self.owed_every[self.seat][t]} more time(s) in this game, and he "
-                    f"deals {self.chances[t]} deal(s) of it from this one on: double him before saying done")
+            return (
+                f"you must double seat {t} {self.owed_every[self.seat][t]} more time(s) in this game, and he "
+                f"deals {self.chances[t]} deal(s) of it from this one on: double him before saying done"
+            )
         if action == DONE and self.stage == "double":
-            return (f"you must double the dealer (seat {self.dealer}) {self.owed[self.seat]} more time(s) in his "
-                    f"{self.deals_left} deal(s) left: double him before saying done")
+            return (
+                f"you must double the dealer (seat {self.dealer}) {self.owed[self.seat]} more time(s) in his "
+                f"{self.deals_left} deal(s) left: double him before saying done"
+            )
         return "a bet is expected: " + ", ".join(action_str(a) for a in legal)
 
     def apply(self, action: int) -> None:

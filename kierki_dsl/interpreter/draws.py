@@ -20,6 +20,7 @@ written from ``BELOW``) and through ``simulate --records`` (``fastrecord``). Wha
 Hot loops write the expression out rather than call ``below`` (``INLINED`` lists them;
 tests/test_plan.py holds that nothing else draws its own way).
 """
+
 from __future__ import annotations
 
 #: Random bits per draw.

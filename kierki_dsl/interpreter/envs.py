@@ -12,6 +12,7 @@ time: seat scoring passes its constructor's arguments to the expression as posit
 arguments (``add_seat_end_points``, ``Compiled.positional``: no dict at all), and a deal's
 trick environment has only its trick's names replaced (``next_trick_env``).
 """
+
 from __future__ import annotations
 
 from typing import Optional
@@ -26,24 +27,70 @@ def seat_env(dealer: int, players: int, caller: int, hands, deck: int, bidder: i
     """A seat expression (first lead, first turn, trump caller, chooser): ``hands`` are masks
     (``holder()`` reads them as ``holders``: a card in none is held by ``NOBODY``);
     ``bidder`` and ``bid`` are the auction's outcome, when the deal has one."""
-    return {"dealer": dealer, "players": players, "caller": caller, "holders": hands,
-            "hands": hands, "deck": deck, "bidder": bidder, "bid": bid}
+    return {
+        "dealer": dealer,
+        "players": players,
+        "caller": caller,
+        "holders": hands,
+        "hands": hands,
+        "deck": deck,
+        "bidder": bidder,
+        "bid": bid,
+    }
 
 
-def play_env(led_suit: int, trump: int, winning: int, number: int, tricks: int, hearts_broken: bool,
-             hand: int, deck: int, played: int = 0) -> dict:
+def play_env(
+    led_suit: int,
+    trump: int,
+    winning: int,
+    number: int,
+    tricks: int,
+    hearts_broken: bool,
+    hand: int,
+    deck: int,
+    played: int = 0,
+) -> dict:
     """A play restriction or its condition, for the seat on turn holding ``hand``; ``played``
     is the mask of the cards of the finished tricks."""
-    return {"led_suit": led_suit, "trump": trump, "winning": winning, "trick.number": number,
-            "trick.is_first": number == 1, "trick.is_last": number == tricks,
-            "hearts_broken": hearts_broken, "hand": hand, "deck": deck, "played": played}
+    return {
+        "led_suit": led_suit,
+        "trump": trump,
+        "winning": winning,
+        "trick.number": number,
+        "trick.is_first": number == 1,
+        "trick.is_last": number == tricks,
+        "hearts_broken": hearts_broken,
+        "hand": hand,
+        "deck": deck,
+        "played": played,
+    }
 
 
-def trick_env(number: int, tricks: int, leader: int, winner: int, cards: int, players: int, trump: int,
-              dealer: int, caller: int, deck: int, bidder: int = NOBODY, bid: int = 0) -> dict:
+def trick_env(
+    number: int,
+    tricks: int,
+    leader: int,
+    winner: int,
+    cards: int,
+    players: int,
+    trump: int,
+    dealer: int,
+    caller: int,
+    deck: int,
+    bidder: int = NOBODY,
+    bid: int = 0,
+) -> dict:
     """Trick scoring (``per_trick``, ``points``, ``when``) of a finished trick of ``cards``."""
-    env = {"tricks": tricks, "players": players, "trump": trump, "dealer": dealer, "caller": caller, "deck": deck,
-           "bidder": bidder, "bid": bid}
+    env = {
+        "tricks": tricks,
+        "players": players,
+        "trump": trump,
+        "dealer": dealer,
+        "caller": caller,
+        "deck": deck,
+        "bidder": bidder,
+        "bid": bid,
+    }
     return next_trick_env(env, number, tricks, leader, winner, cards)
 
 
@@ -62,42 +109,127 @@ def next_trick_env(env: dict, number: int, tricks: int, leader: int, winner: int
 
 def card_scoring_env(number: int, tricks: int, trump: int, deck: int) -> dict:
     """A scored-card predicate (``per_card``) in trick ``number``."""
-    return {"trump": trump, "trick.number": number, "trick.is_first": number == 1,
-            "trick.is_last": number == tricks, "tricks": tricks, "deck": deck}
+    return {
+        "trump": trump,
+        "trick.number": number,
+        "trick.is_first": number == 1,
+        "trick.is_last": number == tricks,
+        "tricks": tricks,
+        "deck": deck,
+    }
 
 
-def seat_end_env(seat: int, dealer: int, players: int, caller: int, trump: int, tricks_taken: int,
-                 tricks: int, taken: int, taken_all, deck: int, bidder: int = NOBODY, bid: int = 0,
-                 declared: int = 0, match_total: int = 0, match_highest_total: int = 0, match_lowest_total: int = 0,
-                 match_deals_played: int = 0) -> dict:
+def seat_end_env(
+    seat: int,
+    dealer: int,
+    players: int,
+    caller: int,
+    trump: int,
+    tricks_taken: int,
+    tricks: int,
+    taken: int,
+    taken_all,
+    deck: int,
+    bidder: int = NOBODY,
+    bid: int = 0,
+    declared: int = 0,
+    match_total: int = 0,
+    match_highest_total: int = 0,
+    match_lowest_total: int = 0,
+    match_deals_played: int = 0,
+) -> dict:
     """Seat scoring (``per_seat``) when the deal ends; ``declared``: the seat's declaration points;
     ``match_*``: the match-scope values before this deal (``matchvalues``)."""
-    return {"seat": seat, "dealer": dealer, "players": players, "caller": caller, "trump": trump,
-            "tricks_taken": tricks_taken, "tricks": tricks, "taken": taken, "taken_all": taken_all, "deck": deck,
-            "bidder": bidder, "bid": bid, "declared": declared, "match.total": match_total,
-            "match.highest_total": match_highest_total, "match.lowest_total": match_lowest_total,
-            "match.deals_played": match_deals_played}
+    return {
+        "seat": seat,
+        "dealer": dealer,
+        "players": players,
+        "caller": caller,
+        "trump": trump,
+        "tricks_taken": tricks_taken,
+        "tricks": tricks,
+        "taken": taken,
+        "taken_all": taken_all,
+        "deck": deck,
+        "bidder": bidder,
+        "bid": bid,
+        "declared": declared,
+        "match.total": match_total,
+        "match.highest_total": match_highest_total,
+        "match.lowest_total": match_lowest_total,
+        "match.deals_played": match_deals_played,
+    }
 
 
-def declare_env(lead: int, seat: int, hand: int, trump: int, number: int, tricks: int, dealer: int, players: int,
-                deck: int, bidder: int = NOBODY, bid: int = 0, declared: int = 0) -> dict:
+def declare_env(
+    lead: int,
+    seat: int,
+    hand: int,
+    trump: int,
+    number: int,
+    tricks: int,
+    dealer: int,
+    players: int,
+    deck: int,
+    bidder: int = NOBODY,
+    bid: int = 0,
+    declared: int = 0,
+) -> dict:
     """A declaration's rule (``declarations``): ``seat`` leads ``lead`` from ``hand`` (its hand
     before leading, which ``held`` reads)."""
-    return {"lead": lead, "seat": seat, "hand": hand, "trump": trump, "trick.number": number,
-            "trick.is_first": number == 1, "trick.is_last": number == tricks, "dealer": dealer,
-            "players": players, "deck": deck, "bidder": bidder, "bid": bid, "declared": declared}
+    return {
+        "lead": lead,
+        "seat": seat,
+        "hand": hand,
+        "trump": trump,
+        "trick.number": number,
+        "trick.is_first": number == 1,
+        "trick.is_last": number == tricks,
+        "dealer": dealer,
+        "players": players,
+        "deck": deck,
+        "bidder": bidder,
+        "bid": bid,
+        "declared": declared,
+    }
 
 
 #: The keys of seat scoring's environment, in the order of ``seat_end_env``'s parameters (each
 #: parameter is the key it sets, a dot written ``_``): the positional arguments of its
 #: expressions on the hot path.
-SEAT_END_ARGS = ("seat", "dealer", "players", "caller", "trump", "tricks_taken", "tricks", "taken", "taken_all", "deck",
-                 "bidder", "bid", "declared") + NAMES
+SEAT_END_ARGS = (
+    "seat",
+    "dealer",
+    "players",
+    "caller",
+    "trump",
+    "tricks_taken",
+    "tricks",
+    "taken",
+    "taken_all",
+    "deck",
+    "bidder",
+    "bid",
+    "declared",
+) + NAMES
 
 
-def add_seat_end_points(scores: list, exprs, dealer: int, players: int, caller: int, trump: int, tricks_won,
-                        tricks: int, taken_all, deck: int, bidder: int = NOBODY, bid: int = 0, declared=None,
-                        match: Optional[MatchValues] = None) -> None:
+def add_seat_end_points(
+    scores: list,
+    exprs,
+    dealer: int,
+    players: int,
+    caller: int,
+    trump: int,
+    tricks_won,
+    tricks: int,
+    taken_all,
+    deck: int,
+    bidder: int = NOBODY,
+    bid: int = 0,
+    declared=None,
+    match: Optional[MatchValues] = None,
+) -> None:
     """Add to each seat's score the value of every seat scoring expression (``Compiled``) in
     that seat's ``seat_end_env``, passed as the constructor's arguments (no dict per seat);
     ``declared``: per seat, the points of its declarations (None: none made); ``match``: the
@@ -110,14 +242,20 @@ def add_seat_end_points(scores: list, exprs, dealer: int, players: int, caller: 
         won, taken = tricks_won[seat], taken_all[seat]
         values = match.of_seat(seat)
         for call in calls:
-            scores[seat] += call(seat, dealer, players, caller, trump, won, tricks, taken, taken_all, deck, bidder, bid,
-                                 points, *values)
+            scores[seat] += call(
+                seat, dealer, players, caller, trump, won, tricks, taken, taken_all, deck, bidder, bid, points, *values
+            )
 
 
 def end_when_env(tricks_played: int, tricks: int, points_left: bool, deck: int, players_holding: int = 0) -> dict:
     """A deal's end condition (``end_when``), checked after every trick."""
-    return {"tricks_played": tricks_played, "tricks": tricks, "points_left": points_left, "deck": deck,
-            "players_holding": players_holding}
+    return {
+        "tricks_played": tricks_played,
+        "tricks": tricks,
+        "points_left": points_left,
+        "deck": deck,
+        "players_holding": players_holding,
+    }
 
 
 def bid_env(value: int, seat: int, dealer: int, players: int, hand: int, deck: int) -> dict:
@@ -127,8 +265,7 @@ def bid_env(value: int, seat: int, dealer: int, players: int, hand: int, deck: i
 
 def match_end_env(totals, deals_played: int, players: int) -> dict:
     """A match's end condition (``match.until``), from the running totals."""
-    return {"lowest_total": min(totals), "highest_total": max(totals), "deals_played": deals_played,
-            "players": players}
+    return {"lowest_total": min(totals), "highest_total": max(totals), "deals_played": deals_played, "players": players}
 
 
 def double_env(doubler: int, target: int, dealer: int, players: int) -> dict:
@@ -178,8 +315,9 @@ def seat_function(expr, players: int, deck: int):
     (from positional arguments: no environment dict per deal)."""
     if expr.free - _DEAL_CONSTANT_KEYS:
         fn, as_seat = expr.positional(SEAT_ARGS), expr.as_seat
-        return lambda dealer, caller, hands: as_seat(fn(dealer, players, caller, hands, hands, deck, NOBODY, 0),
-                                                     players)
+        return lambda dealer, caller, hands: as_seat(
+            fn(dealer, players, caller, hands, hands, deck, NOBODY, 0), players
+        )
     known: dict = {}
 
     def seat(dealer: int, caller: int, hands) -> int:

@@ -11,6 +11,7 @@ reversed — so the deal's total is unchanged (Trix: exposing K♥ makes its tak
 the exposer gain 75). The card's points are those of the contract's card scoring for the
 trick it is taken in (``per_card`` components).
 """
+
 from __future__ import annotations
 
 from typing import Optional
@@ -25,12 +26,15 @@ from .actions import DONE, expose, exposed_card, is_expose
 EXPOSURE = Obj(
     {
         "cards": Field(Expr("pred"), "the cards a player may expose before play (e.g. card == KH)", required=True),
-        "factor": Field(Int(2, 10), "an exposed card costs its taker this many times its points; the exposer is paid "
-                        "the difference", default=2),
+        "factor": Field(
+            Int(2, 10),
+            "an exposed card costs its taker this many times its points; the exposer is paid the difference",
+            default=2,
+        ),
     },
     title="exposure",
     doc="Exposure doubling (Trix): before play a player may show cards of his hand that match `cards`; an exposed "
-        "card scores `factor` times for its taker, and its exposer gets the difference.",
+    "card scores `factor` times for its taker, and its exposer gets the difference.",
 )
 
 
@@ -50,8 +54,12 @@ def build_exposure(spec, ctx, where: tuple) -> tuple[Optional[Exposure], bool]:
     if pred is None:
         return None, False
     if pred.const is None:
-        ctx.error(where + ("cards",), "M631", "the cards that may be exposed must not depend on the trick or the "
-                  "trump: exposing comes before play", "name cards by suit and rank, e.g. card == KH")
+        ctx.error(
+            where + ("cards",),
+            "M631",
+            "the cards that may be exposed must not depend on the trick or the trump: exposing comes before play",
+            "name cards by suit and rank, e.g. card == KH",
+        )
         return None, False
     return Exposure(pred.const & ctx.deck, spec.factor), True
 
@@ -67,8 +75,12 @@ def check_exposure(contract, where: tuple, bctx, deck: int) -> None:
         bctx.warning(where + ("exposure", "cards"), "M631", "no card of the deck may be exposed")
     elif rule.cards & ~scored & deck:
         names = " ".join(card_str(c) for c in range(52) if (rule.cards & ~scored & deck) >> c & 1)
-        bctx.warning(where + ("exposure", "cards"), "M631", f"exposing {names} changes nothing: no per_card "
-                     "component of this contract scores it", "expose only the cards the contract scores")
+        bctx.warning(
+            where + ("exposure", "cards"),
+            "M631",
+            f"exposing {names} changes nothing: no per_card component of this contract scores it",
+            "expose only the cards the contract scores",
+        )
 
 
 class ExposureRound:
@@ -176,8 +188,10 @@ def exposure_words(spec) -> str:
     times = {2: "double", 3: "three times"}.get(factor, f"{factor} times")
     from ..words import cards
 
-    return (f"before play each player in turn may expose {cards(spec.cards.text)} of his hand; "
-            f"an exposed card costs its taker {times} its points, and the player who exposed it gets the difference")
+    return (
+        f"before play each player in turn may expose {cards(spec.cards.text)} of his hand; "
+        f"an exposed card costs its taker {times} its points, and the player who exposed it gets the difference"
+    )
 
 
 __all__ = ["EXPOSURE", "Exposure", "ExposureRound", "build_exposure", "check_exposure", "exposure_words"]

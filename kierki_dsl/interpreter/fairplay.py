@@ -15,6 +15,7 @@ An in-process plug-in is still trusted code: it runs in the engine's process and
 live deal through ``sys._getframe`` or ``gc``. Only a bot in its own process (``exec:``, see
 ``docs/bot-protocol.md``) is kept out by a boundary (``docs/bots.md``).
 """
+
 from __future__ import annotations
 
 import copy

@@ -19,6 +19,7 @@ nothing left to score), ``BLOCKED`` (a layout where nobody could play) or 0 (pla
 Random protocol: the draw module's (``draws``): ``draw(n)`` of 32 random bits, the k-th legal
 card in suit, then rank order (written out in the hot loops: ``draws.INLINED``).
 """
+
 from __future__ import annotations
 
 from typing import Callable, Optional
@@ -116,8 +117,20 @@ def compile_tricks(contract, players: int, tricks: int, deck: int) -> Optional[C
         if got is None:
             from .trickgen import build
 
-            got = kernels[key] = build(players, tricks, deck, trump, direction, plans[trump], tabs[trump], early,
-                                       seat_scorers, log, ended, choose)
+            got = kernels[key] = build(
+                players,
+                tricks,
+                deck,
+                trump,
+                direction,
+                plans[trump],
+                tabs[trump],
+                early,
+                seat_scorers,
+                log,
+                ended,
+                choose,
+            )
         return got
 
     def play(hands, leader, trump, grb, direction=1, number=1, lead_of=None, dealer=0, caller=-1, log=None):
@@ -156,9 +169,15 @@ def compile_layout(contract, players: int) -> Optional[Callable]:
     """The fast path of a layout contract, or None when its rules need the interpreter."""
     if contract.doubling is not None:
         return None
-    if (not contract.must_play or contract.start_rank is None or contract.free_passes or contract.pass_cost
-            or contract.pass_fine or contract.again_optional
-            or contract.first_card is not None):  # the general interpreter plays these
+    if (
+        not contract.must_play
+        or contract.start_rank is None
+        or contract.free_passes
+        or contract.pass_cost
+        or contract.pass_fine
+        or contract.again_optional
+        or contract.first_card is not None
+    ):  # the general interpreter plays these
         return None
     opening, adds = contract.tables()
     prizes = contract.prizes

@@ -8,6 +8,7 @@ out takes. A card matching ``again_after`` gives its player another turn at once
 have emptied their hands are skipped. Prizes go in the order players go out, and the deal
 ends once every prize is given (or only one player still has cards, or nobody can play).
 """
+
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Optional
@@ -30,28 +31,58 @@ if TYPE_CHECKING:
     from .view import SeatView
 
 FIELDS = {
-    "start_rank": Field(RankKind(words=("free", "named")), "the rank that opens a row (7 in loteryjka); free: the "
-                        "first card played opens its row, and its rank opens every other row; named: the first "
-                        "player names the rank before play, one he need not hold (Barbu's domino)", default=5),
+    "start_rank": Field(
+        RankKind(words=("free", "named")),
+        "the rank that opens a row (7 in loteryjka); free: the "
+        "first card played opens its row, and its rank opens every other row; named: the first "
+        "player names the rank before play, one he need not hold (Barbu's domino)",
+        default=5,
+    ),
     "ace": Field(Enum(("low", "high")), "ace below the 2 (low) or above the king (high)", default="low"),
     "first_turn": Field(Expr("seat"), "who plays first", default=None),
-    "first_card": Field(CardKind(), "the card that must open the layout, before any other row is opened (English "
-                        "Sevens: 7D, with first_turn: holder(7D))", default=None),
+    "first_card": Field(
+        CardKind(),
+        "the card that must open the layout, before any other row is opened (English "
+        "Sevens: 7D, with first_turn: holder(7D))",
+        default=None,
+    ),
     "must_play": Field(Bool(), "a player who can play must play (else he may pass at will)", default=True),
-    "free_passes": Field(Int(0, 52), "with must_play: how many times a deal a player who could play may pass "
-                         "instead (Shichi Narabe: 3)", default=0),
-    "pass_cost": Field(Int(0, 10**6), "points a player pays into the pool for every pass; the next player to go "
-                       "out takes the pool", default=0),
-    "pass_fine": Field(Int(0, 10**6), "points a player pays into the pool, on top, for passing when he could "
-                       "have played", default=0),
+    "free_passes": Field(
+        Int(0, 52),
+        "with must_play: how many times a deal a player who could play may pass instead (Shichi Narabe: 3)",
+        default=0,
+    ),
+    "pass_cost": Field(
+        Int(0, 10**6),
+        "points a player pays into the pool for every pass; the next player to go out takes the pool",
+        default=0,
+    ),
+    "pass_fine": Field(
+        Int(0, 10**6), "points a player pays into the pool, on top, for passing when he could have played", default=0
+    ),
     "doubling": Field(DOUBLING, "side bets between players on the difference of their scores (Barbu)", default=None),
-    "again_after": Field(Expr("pred"), "a card predicate: after playing a matching card the same player plays again "
-                         "(if able), e.g. card.rank == A", default=None),
-    "again_optional": Field(Bool(), "with again_after: the extra card is the player's choice (he may pass instead, "
-                            "free of any cost); false: he must play it when able", default=False),
-    "up_first": Field(Bool(), "the card above the opening card must be laid before any card below it (Fan Tan: "
-                      "the 8 follows the 7 before the 6)", default=False),
-    "prizes": Field(List(Int(-10**6, 10**6), min_items=1, max_items=8), "points by finishing place; the deal ends when all are given", required=True),
+    "again_after": Field(
+        Expr("pred"),
+        "a card predicate: after playing a matching card the same player plays again (if able), e.g. card.rank == A",
+        default=None,
+    ),
+    "again_optional": Field(
+        Bool(),
+        "with again_after: the extra card is the player's choice (he may pass instead, "
+        "free of any cost); false: he must play it when able",
+        default=False,
+    ),
+    "up_first": Field(
+        Bool(),
+        "the card above the opening card must be laid before any card below it (Fan Tan: "
+        "the 8 follows the 7 before the 6)",
+        default=False,
+    ),
+    "prizes": Field(
+        List(Int(-(10**6), 10**6), min_items=1, max_items=8),
+        "points by finishing place; the deal ends when all are given",
+        required=True,
+    ),
 }
 
 
@@ -130,8 +161,16 @@ class LayoutContract(Contract):
             frontier = (frontier | adds[c]) & deck & ~reached
         return deck & ~reached
 
-    def new_deal(self, players: int, deck: int, dealer: int, dealt: list, direction: int = 1, number: int = 1,
-                 memory: Optional[dict] = None):
+    def new_deal(
+        self,
+        players: int,
+        deck: int,
+        dealer: int,
+        dealt: list,
+        direction: int = 1,
+        number: int = 1,
+        memory: Optional[dict] = None,
+    ):
         return LayoutDeal(self, players, deck, dealer, dealt, direction, number, memory)
 
     def fast_deal(self, players: int, tricks: int, deck: int, direction: int = 1, policy=None):
@@ -175,30 +214,49 @@ class LayoutContract(Contract):
     def check(self, name: str, spec, w: tuple, bctx, hand_size: int, players: int, deck: int) -> None:
         """Lint's findings about this layout's own rules."""
         if self.free_passes and not self.must_play:
-            bctx.warning(w + ("free_passes",), "M614", "free_passes has no effect: with must_play false a player "
-                         "may pass at will anyway")
+            bctx.warning(
+                w + ("free_passes",),
+                "M614",
+                "free_passes has no effect: with must_play false a player may pass at will anyway",
+            )
         if self.pass_fine and self.must_play and not self.free_passes:
-            bctx.warning(w + ("pass_fine",), "M614", "pass_fine never applies: a player who can play must play",
-                         "allow passing (must_play: false, or free_passes)")
+            bctx.warning(
+                w + ("pass_fine",),
+                "M614",
+                "pass_fine never applies: a player who can play must play",
+                "allow passing (must_play: false, or free_passes)",
+            )
         if spec.again_after is not None and not self.again:
-            bctx.warning(w + ("again_after",), "M615", "again_after matches no card of the deck: nobody ever "
-                         "plays again")
+            bctx.warning(
+                w + ("again_after",), "M615", "again_after matches no card of the deck: nobody ever plays again"
+            )
         self._check_up_first(w, bctx, deck)
         if bctx.order is not None:
-            bctx.warning(("deck", "order"), "M640", f"deck.order does not apply to the layout contract {name!r}: "
-                         "its rows keep the usual sequence (ace low or high)", advise=False)
+            bctx.warning(
+                ("deck", "order"),
+                "M640",
+                f"deck.order does not apply to the layout contract {name!r}: "
+                "its rows keep the usual sequence (ace low or high)",
+                advise=False,
+            )
         if self.doubling is not None:
             from .doubling import check_doubling
 
             check_doubling(self, w, bctx, players=players)
         if spec.again_optional and spec.again_after is None:
-            bctx.warning(w + ("again_optional",), "M615", "again_optional has no effect without again_after",
-                         "say after which cards a player plays again (again_after: card.rank == A)")
+            bctx.warning(
+                w + ("again_optional",),
+                "M615",
+                "again_optional has no effect without again_after",
+                "say after which cards a player plays again (again_after: card.rank == A)",
+            )
         if len(self.prizes) > players:
             bctx.error(w + ("prizes",), "M607", f"{len(self.prizes)} prizes for {players} players")
         opening = deck if self.start_rank is None else sum(1 << (s * 13 + self.start_rank) for s in range(4))
         if not opening & deck:
-            bctx.error(w + ("start_rank",), "M606", f"the opening rank {card_str(self.start_rank)[0]} is not in the deck")
+            bctx.error(
+                w + ("start_rank",), "M606", f"the opening rank {card_str(self.start_rank)[0]} is not in the deck"
+            )
             return
         self._check_first_card(w, bctx, deck, opening)
         self._check_unreachable(name, spec, w, bctx, deck)
@@ -209,15 +267,27 @@ class LayoutContract(Contract):
         if c is None:
             return
         if self.named:
-            bctx.error(w + ("first_card",), "M644", f"first_card {card_str(c)} with start_rank: named: the rank "
-                       "named may be another, and then the first card could never be laid",
-                       "leave out first_card, or fix start_rank")
+            bctx.error(
+                w + ("first_card",),
+                "M644",
+                f"first_card {card_str(c)} with start_rank: named: the rank "
+                "named may be another, and then the first card could never be laid",
+                "leave out first_card, or fix start_rank",
+            )
         elif not deck >> c & 1:
-            bctx.error(w + ("first_card",), "M644", f"first_card {card_str(c)} is not in the deck: no card could "
-                       "ever be laid", "name a card of the deck")
+            bctx.error(
+                w + ("first_card",),
+                "M644",
+                f"first_card {card_str(c)} is not in the deck: no card could ever be laid",
+                "name a card of the deck",
+            )
         elif not opening >> c & 1:
-            bctx.error(w + ("first_card",), "M644", f"first_card {card_str(c)} cannot open its row: rows open with "
-                       f"the {RANK_NAMES[self.start_rank]}s", "name a card of the opening rank")
+            bctx.error(
+                w + ("first_card",),
+                "M644",
+                f"first_card {card_str(c)} cannot open its row: rows open with the {RANK_NAMES[self.start_rank]}s",
+                "name a card of the opening rank",
+            )
 
     def _check_unreachable(self, name: str, spec, w: tuple, bctx, deck: int) -> None:
         """M617: cards of the deck this layout can never take (their holders can never go out)."""
@@ -228,10 +298,20 @@ class LayoutContract(Contract):
 
         cards = " ".join(card_pretty(x) for x in range(52) if dead >> x & 1)
         ace = "" if self.ace_high else "; with the ace low a row runs A 2 3 … K, so a missing 2 cuts off the ace"
-        where = w + ("ace",) if bctx.written(w + ("ace",)) else w + ("start_rank",) if bctx.written(w + ("start_rank",)) else w
-        bctx.error(where, "M617", f"layout {name!r} can never reach {cards}: a row grows one card at a time from its "
-                   f"opening card, and the deck has a gap before {'it' if dead.bit_count() == 1 else 'them'}{ace}",
-                   "make the rows continuous (ace: high when the deck lacks the 2s, or put the missing cards back)")
+        where = (
+            w + ("ace",)
+            if bctx.written(w + ("ace",))
+            else w + ("start_rank",)
+            if bctx.written(w + ("start_rank",))
+            else w
+        )
+        bctx.error(
+            where,
+            "M617",
+            f"layout {name!r} can never reach {cards}: a row grows one card at a time from its "
+            f"opening card, and the deck has a gap before {'it' if dead.bit_count() == 1 else 'them'}{ace}",
+            "make the rows continuous (ace: high when the deck lacks the 2s, or put the missing cards back)",
+        )
 
     def _check_up_first(self, w: tuple, bctx, deck: int) -> None:
         """M622: ``up_first`` that never applies, or that keeps the lower cards out of play."""
@@ -241,8 +321,12 @@ class LayoutContract(Contract):
         if start == 12:
             bctx.warning(w + ("up_first",), "M622", "up_first never applies: the opening card is the top of its row")
         elif not any(deck >> self.card_at(s, start + 1) & 1 for s in range(4)):
-            bctx.warning(w + ("up_first",), "M622", "with up_first the cards below the opening card can never be "
-                         "laid: the card above it is not in the deck")
+            bctx.warning(
+                w + ("up_first",),
+                "M622",
+                "with up_first the cards below the opening card can never be "
+                "laid: the card above it is not in the deck",
+            )
 
     turn_word = "turn"  # what a numbered step of play is called in messages (a round of turns)
 
@@ -302,8 +386,17 @@ class Layout(DealType):
 class LayoutDeal(Deal):
     """One layout deal in progress (no trumps, passing or auction: ``Deal``'s defaults)."""
 
-    def __init__(self, contract: LayoutContract, players: int, deck: int, dealer: int, dealt: list, direction: int = 1,
-                 number: int = 1, memory: Optional[dict] = None):
+    def __init__(
+        self,
+        contract: LayoutContract,
+        players: int,
+        deck: int,
+        dealer: int,
+        dealt: list,
+        direction: int = 1,
+        number: int = 1,
+        memory: Optional[dict] = None,
+    ):
         self.contract = contract
         self.number = number
         self.players = players
@@ -445,8 +538,10 @@ class LayoutDeal(Deal):
             c, pos = self.contract, self.contract.position(action)
             start = c.position(self.start)
             if pos == start - 1 and start < 12 and not self.played >> c.card_at(suit, start + 1) & 1:
-                return (f"the {card_str(c.card_at(suit, start + 1))} must follow the "
-                        f"{card_str(c.card_at(suit, start))} before any lower card")
+                return (
+                    f"the {card_str(c.card_at(suit, start + 1))} must follow the "
+                    f"{card_str(c.card_at(suit, start))} before any lower card"
+                )
         return f"{card_str(action)} does not fit next to an end of its row"
 
     def apply_action(self, action: int) -> None:
@@ -633,8 +728,9 @@ class LayoutDeal(Deal):
     def play_from_start(self) -> None:
         """Start play with the contract's first player (a state rebuilt from a betting view, its
         bets set): an undoubled deal that is split instead ends here."""
-        self.to_move = self.contract.first_turn.seat(seat_env(self.dealer, self.players, NOBODY, self.hands, self.deck),
-                                                     self.players)
+        self.to_move = self.contract.first_turn.seat(
+            seat_env(self.dealer, self.players, NOBODY, self.hands, self.deck), self.players
+        )
         if self.betting is not None:
             self._unless_undoubled()
 
@@ -676,8 +772,13 @@ class LayoutDeal(Deal):
         st.passes_in_row = 0
         # an optional extra turn shows as a pass the seat could not otherwise make
         st.free_left = list(view.free_passes_left) or [contract.free_passes] * view.players
-        st.extra_turn = (contract.again_optional and PASS in view.legal and len(view.legal) > 1
-                         and contract.must_play and not st.free_left[view.seat])
+        st.extra_turn = (
+            contract.again_optional
+            and PASS in view.legal
+            and len(view.legal) > 1
+            and contract.must_play
+            and not st.free_left[view.seat]
+        )
         st.voluntary = 0
         st.pool = view.pool
         st.paid = [0] * view.players  # who paid is not needed unless the layout blocks

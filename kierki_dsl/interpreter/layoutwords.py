@@ -1,5 +1,6 @@
 """The layout deal type in words: ``kierki explain`` and ``kierki diff`` read a layout
 contract's rules through ``LayoutContract.aspects``."""
+
 from __future__ import annotations
 
 from ..cards import RANK_NAMES, card_pretty
@@ -10,38 +11,54 @@ def aspects(c, rs, spec) -> dict:
     """The layout's rules as ordered (aspect -> sentence) pairs."""
     out: dict = {}
     if c.named:
-        out["game"] = ("layout (Fan Tan): rows by suit; before play the first player names the rank that opens every "
-                       "row (one he need not hold); rows are built up and down one card at a time")
+        out["game"] = (
+            "layout (Fan Tan): rows by suit; before play the first player names the rank that opens every "
+            "row (one he need not hold); rows are built up and down one card at a time"
+        )
     elif c.start_rank is None:
-        out["game"] = ("layout (Fan Tan): rows by suit; the first player opens a row with any card, whose rank "
-                       "then opens every other row; rows are built up and down one card at a time")
+        out["game"] = (
+            "layout (Fan Tan): rows by suit; the first player opens a row with any card, whose rank "
+            "then opens every other row; rows are built up and down one card at a time"
+        )
     else:
-        out["game"] = (f"layout (Fan Tan): rows by suit, opened by the {RANK_NAMES[c.start_rank]}s and built up "
-                       "and down one card at a time")
+        out["game"] = (
+            f"layout (Fan Tan): rows by suit, opened by the {RANK_NAMES[c.start_rank]}s and built up "
+            "and down one card at a time"
+        )
     out["ace"] = "the ace is high (above the king)" if c.ace_high else "the ace is low (below the two)"
     if c.up_first:
-        out["up first"] = ("in each row the card above the opening card must be laid before any card below it"
-                           if c.start_rank is None else
-                           f"in each row the {RANK_NAMES[(c.start_rank + 1) % 13]} must follow the "
-                           f"{RANK_NAMES[c.start_rank]} before any lower card")
+        out["up first"] = (
+            "in each row the card above the opening card must be laid before any card below it"
+            if c.start_rank is None
+            else f"in each row the {RANK_NAMES[(c.start_rank + 1) % 13]} must follow the "
+            f"{RANK_NAMES[c.start_rank]} before any lower card"
+        )
     out["first turn"] = f"{seat(spec.first_turn.text) if spec.first_turn else seat('left(dealer)')} plays first"
     if c.first_card is not None:
         out["first card"] = f"the {card_pretty(c.first_card)} is laid first, before any other row is opened"
-    out["play"] = ("a player who can play must play; with nothing to play he passes" if c.must_play
-                   else "a player may pass at any time")
+    out["play"] = (
+        "a player who can play must play; with nothing to play he passes"
+        if c.must_play
+        else "a player may pass at any time"
+    )
     if c.must_play and c.free_passes:
         out["free passes"] = f"a player who could play may pass instead {c.free_passes} times a deal"
     if c.pass_cost or c.pass_fine:
         fine = f", and {c.pass_fine} more for passing when he could have played" if c.pass_fine else ""
-        out["pool"] = (f"each pass costs {c.pass_cost} points into a pool{fine}; the next player to go out "
-                       "takes the pool")
+        out["pool"] = (
+            f"each pass costs {c.pass_cost} points into a pool{fine}; the next player to go out takes the pool"
+        )
     if c.again:
         if c.again_optional:
-            out["extra turn"] = (f"whoever plays one of the {cards(spec.again_after.text)} may play one more "
-                                 "card at once (he need not: passing it costs nothing)")
+            out["extra turn"] = (
+                f"whoever plays one of the {cards(spec.again_after.text)} may play one more "
+                "card at once (he need not: passing it costs nothing)"
+            )
         else:
             out["extra turn"] = f"whoever plays one of the {cards(spec.again_after.text)} plays again at once, if able"
-    places = ", ".join(f"{i + 1}{'st' if i == 0 else 'nd' if i == 1 else 'rd' if i == 2 else 'th'} out {p:+d}"
-                       for i, p in enumerate(c.prizes))
+    places = ", ".join(
+        f"{i + 1}{'st' if i == 0 else 'nd' if i == 1 else 'rd' if i == 2 else 'th'} out {p:+d}"
+        for i, p in enumerate(c.prizes)
+    )
     out["scoring"] = f"{places}; the deal ends once every prize is given"
     return out

@@ -17,6 +17,7 @@ the rules read of them, so a deal state asks once per trick and then only ANDs m
 that read the winning card are memoised per winning card, rules that read the hand are
 evaluated per decision (``live``).
 """
+
 from __future__ import annotations
 
 from typing import Optional
@@ -196,8 +197,13 @@ class Legality:
         never reaches the trick, and one that does reports the error where it happens."""
         from ..expr import RuleRuntimeError
 
-        if (self.per_decision[phase] or self.per_card[phase] or self.led_read[phase] or self.played_seen
-                or not self.all_fallback):
+        if (
+            self.per_decision[phase]
+            or self.per_card[phase]
+            or self.led_read[phase]
+            or self.played_seen
+            or not self.all_fallback
+        ):
             return None
         table = [()] * (2 * self.tricks + 4)
         try:

@@ -3,6 +3,7 @@
 Randomness comes only from ``random.Random(seed)`` through ``getrandbits``, whose output is
 fixed across platforms and Python versions, so a seed gives the same match everywhere.
 """
+
 from __future__ import annotations
 
 import random
@@ -18,8 +19,6 @@ from .actions import IllegalAction, action_str
 from .draws import draw  # the protocol's draw, where matches have always taken it
 from .fairplay import exact_action, seat_player
 from .phases import Phase
-
-
 
 
 def shuffled(rng: random.Random, deck: int) -> list[int]:
@@ -208,12 +207,14 @@ class Match:
             self.dealer = rs.dealer_of(self.first_dealer, k)
             self.dealt = deal_out(shuffled(self.rng, rs.deck), self.dealer, rs.players, rs.direction)
             if k == 0 and rs.first_dealer_expr is not None:  # e.g. the holder of 7H owns the first deal
-                self.first_dealer = self.dealer = rs.first_dealer_from([sum(1 << c for c in d) for d in self.dealt],
-                                                                       self.dealer)
+                self.first_dealer = self.dealer = rs.first_dealer_from(
+                    [sum(1 << c for c in d) for d in self.dealt], self.dealer
+                )
         self.chosen_plies = 0
         matchvalues.note(self.chosen, self.totals, k)
-        self.state = contract.new_deal(rs.players, rs.deck, self.dealer, self.dealt, rs.direction, self.deal_index + 1,
-                                       memory=self.chosen)
+        self.state = contract.new_deal(
+            rs.players, rs.deck, self.dealer, self.dealt, rs.direction, self.deal_index + 1, memory=self.chosen
+        )
 
     def _result(self, state) -> DealResult:
         scores = state.returns()
@@ -244,8 +245,15 @@ class Match:
 class MatchRunner:
     """Plays a match with the given players (one per seat): a loop over ``Match``."""
 
-    def __init__(self, ruleset, players: Sequence, seed: int, script: Optional[Sequence] = None,
-                 on_action: Optional[Callable] = None, deals: Optional[Sequence[FixedDeal]] = None):
+    def __init__(
+        self,
+        ruleset,
+        players: Sequence,
+        seed: int,
+        script: Optional[Sequence] = None,
+        on_action: Optional[Callable] = None,
+        deals: Optional[Sequence[FixedDeal]] = None,
+    ):
         """``script``: actions to replay before players are asked (resuming a saved match);
         ``on_action(deal_index, seat, action)`` is called after every new action (saving);
         ``deals``: fixed deals instead of the schedule's shuffled ones."""
@@ -287,7 +295,9 @@ class MatchRunner:
                 result = m.apply(action)
             except IllegalAction as e:
                 if scripted:
-                    raise MatchError(f"deal {k + 1}: saved action {action_str(action)} of seat {seat} is illegal: {e.reason}") from None
+                    raise MatchError(
+                        f"deal {k + 1}: saved action {action_str(action)} of seat {seat} is illegal: {e.reason}"
+                    ) from None
                 raise
             except Exception as e:
                 finished = getattr(e, "finished_deal", None)

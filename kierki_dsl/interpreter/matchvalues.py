@@ -9,6 +9,7 @@ when it scores (``of``). A deal started without a match (a search from a seat's 
 deal) reads every total as 0 and no deal played. A contract whose rules read them is played by
 the interpreter only: the fast paths and the compiled core decline it (``reads_match``).
 """
+
 from __future__ import annotations
 
 from typing import Optional

@@ -1,5 +1,6 @@
 """The phases of a deal, shared by every deal type (a ``str`` enum: views compare and
 serialise them as their plain names)."""
+
 from __future__ import annotations
 
 from enum import Enum

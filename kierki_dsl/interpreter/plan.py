@@ -18,6 +18,7 @@ which builds its tables from the plan (``Plan.tables``). The generated-Python ke
 simulation (``fastplay``+``trickgen``, and ``fastrecord`` through them) take only what
 ``Plan.fast_kernel_reason`` leaves them: a subset of what the plan carries.
 """
+
 from __future__ import annotations
 
 from typing import Any, Optional, Union
@@ -28,16 +29,34 @@ WORDS, CARRIED, DECLINED = "words", "carried", "declined"
 
 #: Every field of a trick contract's spec, classified (see the module's docstring).
 SPEC_FIELDS = {
-    "pl": WORDS, "en": WORDS, "description": WORDS, "total": WORDS, "lead_ban_reason": WORDS,
-    "pass_cards": CARRIED, "first_lead": CARRIED, "trump": CARRIED, "follow_suit": CARRIED, "lead_ban": CARRIED,
-    "restrictions": CARRIED, "score": CARRIED, "end_when": CARRIED, "early_stop": CARRIED,
-    "auction": DECLINED, "doubling": DECLINED, "exposure": DECLINED, "stock": DECLINED, "widow": DECLINED,
+    "pl": WORDS,
+    "en": WORDS,
+    "description": WORDS,
+    "total": WORDS,
+    "lead_ban_reason": WORDS,
+    "pass_cards": CARRIED,
+    "first_lead": CARRIED,
+    "trump": CARRIED,
+    "follow_suit": CARRIED,
+    "lead_ban": CARRIED,
+    "restrictions": CARRIED,
+    "score": CARRIED,
+    "end_when": CARRIED,
+    "early_stop": CARRIED,
+    "auction": DECLINED,
+    "doubling": DECLINED,
+    "exposure": DECLINED,
+    "stock": DECLINED,
+    "widow": DECLINED,
     "declarations": DECLINED,
 }
 #: A declined field's attribute on the compiled contract and the reason in words.
 _DECLINED_AS = {
-    "stock": ("stock", "a stock"), "widow": ("widow", "a widow"), "declarations": ("declarations", "declarations"),
-    "auction": ("auction", "an auction"), "doubling": ("doubling", "a doubling round"),
+    "stock": ("stock", "a stock"),
+    "widow": ("widow", "a widow"),
+    "declarations": ("declarations", "declarations"),
+    "auction": ("auction", "an auction"),
+    "doubling": ("doubling", "a doubling round"),
     "exposure": ("exposure", "exposures"),
 }
 
@@ -103,8 +122,14 @@ def _compile(contract) -> Union[Plan, Declined]:
     if contract.reads_match():  # an expression's content, not a field: the engines score a deal alone
         return Declined("scoring that reads the match's totals")
     trumps = contract.call.choices if contract.call is not None else (contract.trump,)
-    return Plan(contract, tuple(trumps), contract.passing, contract.follow_suit, contract.order is not None,
-                contract.end_when is not None)
+    return Plan(
+        contract,
+        tuple(trumps),
+        contract.passing,
+        contract.follow_suit,
+        contract.order is not None,
+        contract.end_when is not None,
+    )
 
 
 def plan_of(contract) -> Optional[Plan]:

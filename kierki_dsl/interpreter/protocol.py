@@ -5,6 +5,7 @@ tables) talks to deals only through these two protocols, never by asking which d
 playing. Adding a deal type means writing its modules, implementing both, and registering it
 in the catalogue (``catalogue.register``).
 """
+
 from __future__ import annotations
 
 from typing import Optional, Protocol, runtime_checkable
@@ -81,12 +82,30 @@ class CompiledContract(Protocol):
     turn_word: str  # what a numbered step of play is called in messages ("trick", "turn")
     offered: tuple  # the contracts a schedule slot offers to choose from (none for a contract)
 
-    def new_deal(self, players: int, deck: int, dealer: int, dealt: list, direction: int = 1,
-                 number: int = 1, memory: Optional[dict] = None) -> DealState: ...
+    def new_deal(
+        self,
+        players: int,
+        deck: int,
+        dealer: int,
+        dealt: list,
+        direction: int = 1,
+        number: int = 1,
+        memory: Optional[dict] = None,
+    ) -> DealState: ...
     def from_view(self, view: SeatView, hands: list) -> DealState: ...
     def fast_player(self, players: int, tricks: int, deck: int): ...
-    def play_fast(self, players: int, deck: int, dealer: int, hands: list, direction: int, number: int, rng,
-                  log: Optional[list] = None, facts: Optional[dict] = None) -> Optional[list]: ...
+    def play_fast(
+        self,
+        players: int,
+        deck: int,
+        dealer: int,
+        hands: list,
+        direction: int,
+        number: int,
+        rng,
+        log: Optional[list] = None,
+        facts: Optional[dict] = None,
+    ) -> Optional[list]: ...
     def fast_deal(self, players: int, tricks: int, deck: int, direction: int = 1, policy=None): ...
     def wants_tricks(self, tricks_total: int, players: int) -> Optional[bool]: ...
     def resolve(self, dealer: int, players: int, hands, deck: int, chosen: dict, pick) -> "CompiledContract": ...

@@ -5,6 +5,7 @@ The terminal prompt, the network tables and the browser table explain a refused 
 the public plays) and the compiled contract; it never needs the deal state, so a seat can be
 told the rule it broke without being handed anything that points at other hands.
 """
+
 from __future__ import annotations
 
 from functools import partial
@@ -42,7 +43,11 @@ def illegal_reason(view: SeatView, action: int, contract, name=None) -> Optional
         reason = contract.from_view(view, hands).why_illegal(action)
         if reason:
             return reason
-    expected = EXPECTED.get(Phase(view.phase), "another action is expected") if view.phase in EXPECTED else "another action is expected"  # a phase the interpreter does not know
+    expected = (
+        EXPECTED.get(Phase(view.phase), "another action is expected")
+        if view.phase in EXPECTED
+        else "another action is expected"
+    )  # a phase the interpreter does not know
     return f"{expected}: {', '.join((name or partial(_names, view))(a) for a in view.legal)}"
 
 

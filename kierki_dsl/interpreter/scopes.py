@@ -4,6 +4,7 @@ Names starting with ``$`` are hidden inputs of built-in functions (``holder``, `
 ``in_trick``, ``held``); the grammar cannot spell them, so users reach them only through
 those functions. ``trump`` is -1 and ``caller`` is -1 in a deal without trumps or caller.
 """
+
 from __future__ import annotations
 
 from ..expr.types import ANY, BOOL, CARD, INT, SEAT, SUIT, Scope, Var, register_scope
@@ -114,8 +115,11 @@ END_WHEN = Scope(
         "tricks_played": Var(INT, "tricks_played", "tricks completed so far"),
         "tricks": Var(INT, "tricks", "the number of tricks in a full deal"),
         "points_left": Var(BOOL, "points_left", "some card or trick still to be played can score"),
-        "players_holding": Var(INT, "players_holding", "how many players still hold cards (with a stock, "
-                               "players drop out as their hands empty)"),
+        "players_holding": Var(
+            INT,
+            "players_holding",
+            "how many players still hold cards (with a stock, players drop out as their hands empty)",
+        ),
         "$deck": Var(ANY, "deck"),
     },
 )
@@ -157,7 +161,17 @@ AUCTION_BID = Scope(
 )
 
 
-for _scope in (SEAT_EXPR, TRICK_POINTS, CARD_SCORING, PLAY_PREDICATE, SEAT_END, END_WHEN, MATCH_END, DOUBLE_EXPR,
-               AUCTION_BID, DECLARE):
+for _scope in (
+    SEAT_EXPR,
+    TRICK_POINTS,
+    CARD_SCORING,
+    PLAY_PREDICATE,
+    SEAT_END,
+    END_WHEN,
+    MATCH_END,
+    DOUBLE_EXPR,
+    AUCTION_BID,
+    DECLARE,
+):
     register_scope(_scope)
 register_scope(Scope("card predicates (per_card, lead_ban, forbid, require)", {"card": Var(CARD, "card")}))

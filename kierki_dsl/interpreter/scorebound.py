@@ -9,6 +9,7 @@ it too (``check_deal``: X703), so that an expression the bounds could not see th
 still a located error, never a wrapped or an overflowing number: the compiled core holds
 scores in 64-bit ints, far above the limit, with checked arithmetic (``_cstep.c``).
 """
+
 from __future__ import annotations
 
 import attrs
@@ -63,9 +64,13 @@ def check_contract(c, name: str, bctx, deck: int, players: int) -> None:
     limit = f"a seat's points in one deal are limited to ±{SCORE_LIMIT:,} (docs/engine.md)"
     for d_i, d in enumerate(getattr(c, "declarations", ()) or ()):
         if d.points is not None and _size(d.points) * cards > DECLARED_LIMIT:
-            bctx.error(("contracts", name, "declarations", d_i, "points"), "M642",
-                       f"the points of declaration {d.name!r} can pass ±{DECLARED_LIMIT:,} over a deal: a seat's "
-                       "declarations are limited to that (docs/engine.md)", "make the points smaller")
+            bctx.error(
+                ("contracts", name, "declarations", d_i, "points"),
+                "M642",
+                f"the points of declaration {d.name!r} can pass ±{DECLARED_LIMIT:,} over a deal: a seat's "
+                "declarations are limited to that (docs/engine.md)",
+                "make the points smaller",
+            )
             return
     total, worst = 0, None
     for s in c.scorers:
@@ -77,8 +82,12 @@ def check_contract(c, name: str, bctx, deck: int, players: int) -> None:
     if total <= SCORE_LIMIT:
         return
     where = _points_where(worst[1]) if worst is not None else ("contracts", name, "score")
-    bctx.error(where, "M642", f"the points of contract {name!r} can reach {total:,} in one deal: {limit}",
-               "make the points smaller")
+    bctx.error(
+        where,
+        "M642",
+        f"the points of contract {name!r} can reach {total:,} in one deal: {limit}",
+        "make the points smaller",
+    )
 
 
 def check_deal(scores, contract) -> None:
@@ -97,8 +106,10 @@ def check_score(score: int, contract) -> None:
 def score_error(contract, value: int):
     """The ``RuleRuntimeError`` of a deal's score ``value`` past the limit, located at the
     contract's first score component (the expression's own place in the file)."""
-    message = (f"a seat's points in contract {contract.name!r} passed the limit of ±{SCORE_LIMIT:,} in one deal "
-               "(docs/engine.md)")
+    message = (
+        f"a seat's points in contract {contract.name!r} passed the limit of ±{SCORE_LIMIT:,} in one deal "
+        "(docs/engine.md)"
+    )
     scorers = getattr(contract, "scorers", ())
     on_error = scorers[0].points.on_error if scorers else None
     if on_error is None:

@@ -26,6 +26,7 @@ winning card or the hand are asked of the legality kernel at each decision, memo
 interpreter memoises them. Everything else, and everything when the extension is not built
 or ``KIERKI_NO_C=1``, steps on the interpreter. Random playouts draw by ``draws``.
 """
+
 from __future__ import annotations
 
 import functools
@@ -87,8 +88,11 @@ def carried(contract, players: int, tricks: int, deck: int) -> bool:
     """Whether ``new_deal`` steps deals of ``contract`` on the compiled core: the plan carries
     it and the core holds its tables for every trump."""
     plan = plan_of(contract)
-    return (_cstep is not None and plan is not None
-            and all(plan.tables(players, tricks, t, deck) is not None for t in plan.trumps))
+    return (
+        _cstep is not None
+        and plan is not None
+        and all(plan.tables(players, tricks, t, deck) is not None for t in plan.trumps)
+    )
 
 
 @functools.lru_cache(maxsize=256)
@@ -106,15 +110,26 @@ def _compiled(contract, players: int, tricks: int, trump: int, deck: int):
     trick_points, _, dynamic = tables
     rows = [tuple(values[n][0]) if 1 <= n <= tricks else (0,) * 52 for n in range(tricks + 2)]
     if not all(-SCORE_LIMIT <= v <= SCORE_LIMIT for row in rows for v in row) or not all(
-            -SCORE_LIMIT <= v <= SCORE_LIMIT for v in trick_points):
+        -SCORE_LIMIT <= v <= SCORE_LIMIT for v in trick_points
+    ):
         return None  # points the core declines to hold: the interpreter steps (and raises X703)
     beat_masks = tuple(sum(1 << c for c in b) for b in beats)
     refresh_mask = sum(1 << n for n in refresh if 0 <= n < 64)
     rank = rank_key(contract.order)  # what trickkernel.playout's rule of thumb reads
-    plan = _cstep.Plan(players, tricks, contract.follow_suit, beat_masks,
-                       tuple(trick_points[n] if n < len(trick_points) else 0 for n in range(tricks + 2)), rows,
-                       refresh_mask, bool(dynamic), bool(early), bool(seat_scorers),
-                       tuple(rank(c) for c in range(52)), values[1][1])
+    plan = _cstep.Plan(
+        players,
+        tricks,
+        contract.follow_suit,
+        beat_masks,
+        tuple(trick_points[n] if n < len(trick_points) else 0 for n in range(tricks + 2)),
+        rows,
+        refresh_mask,
+        bool(dynamic),
+        bool(early),
+        bool(seat_scorers),
+        tuple(rank(c) for c in range(52)),
+        values[1][1],
+    )
     return _Compiled(plan, kernel, tables, dynamic, seat_scorers)
 
 
@@ -145,13 +160,31 @@ def core_deal(contract, players: int, deck: int, dealer: int, dealt: list, direc
     if not tricks or not carried(contract, players, tricks, deck):
         return None
     trump = _trumps(contract)[0]  # with a call, the plan of the trump called replaces this one
-    ctx = _Deal(_compiled(contract, players, tricks, trump, deck), contract, players, deck, dealer, dealt, direction,
-                number, trump, -1, contract.call is None)
+    ctx = _Deal(
+        _compiled(contract, players, tricks, trump, deck),
+        contract,
+        players,
+        deck,
+        dealer,
+        dealt,
+        direction,
+        number,
+        trump,
+        -1,
+        contract.call is None,
+    )
     got = ctx.compiled
     passing = contract.passing
     offset = passing.offset(number, players) if passing else 0
-    return Stepper(got.plan, ctx, [sum(1 << c for c in d) for d in dealt], dealer, direction,
-                   passing.count if offset else 0, direction * offset)
+    return Stepper(
+        got.plan,
+        ctx,
+        [sum(1 << c for c in d) for d in dealt],
+        dealer,
+        direction,
+        passing.count if offset else 0,
+        direction * offset,
+    )
 
 
 def deal_from_view(contract, view, hands: list):
@@ -169,8 +202,12 @@ def core_from_view(contract, view, hands: list):
     tricks won read from the view), or None when the core is not built, does not carry the
     contract or the view is not of trick play."""
     players, tricks = view.players, view.tricks_total
-    if (view.phase != "play" or view.layout is not None or not 1 <= view.trick_number <= tricks
-            or not carried(contract, players, tricks, view.deck)):
+    if (
+        view.phase != "play"
+        or view.layout is not None
+        or not 1 <= view.trick_number <= tricks
+        or not carried(contract, players, tricks, view.deck)
+    ):
         return None
     got = _compiled(contract, players, tricks, view.trump, view.deck)
     if got is None:
@@ -180,23 +217,75 @@ def core_from_view(contract, view, hands: list):
         for _, card in plays:
             taken[winner] |= 1 << card
         won[winner] += 1
-    ctx = _Deal(got, contract, players, view.deck, view.dealer, None, view.direction, view.deal_number, view.trump,
-                view.caller, True, tricks, (view, tuple(hands)))
+    ctx = _Deal(
+        got,
+        contract,
+        players,
+        view.deck,
+        view.dealer,
+        None,
+        view.direction,
+        view.deal_number,
+        view.trump,
+        view.caller,
+        True,
+        tricks,
+        (view, tuple(hands)),
+    )
     ctx.bidder, ctx.bid = view.bidder, view.bid
     leader = view.trick[0][0] if view.trick else view.seat
-    position = (view.seat, leader, view.trick_number, view.played, bool(view.played & SUIT_MASK[1]), view.scores,
-                taken, won, view.trick)
+    position = (
+        view.seat,
+        leader,
+        view.trick_number,
+        view.played,
+        bool(view.played & SUIT_MASK[1]),
+        view.scores,
+        taken,
+        won,
+        view.trick,
+    )
     return Stepper(got.plan, ctx, hands, view.dealer, view.direction, 0, 0, position)
 
 
 class _Deal:
     """The Python side of one compiled deal (shared by its clones): what the core asks."""
 
-    __slots__ = ("compiled", "contract", "players", "deck", "dealer", "dealt", "direction", "number",
-                 "tricks_total", "trump", "caller", "bidder", "bid", "called", "seen", "_tenv")
+    __slots__ = (
+        "compiled",
+        "contract",
+        "players",
+        "deck",
+        "dealer",
+        "dealt",
+        "direction",
+        "number",
+        "tricks_total",
+        "trump",
+        "caller",
+        "bidder",
+        "bid",
+        "called",
+        "seen",
+        "_tenv",
+    )
 
-    def __init__(self, compiled, contract, players, deck, dealer, dealt, direction, number, trump: int, caller: int,
-                 called: bool, tricks: int = 0, seen=None) -> None:
+    def __init__(
+        self,
+        compiled,
+        contract,
+        players,
+        deck,
+        dealer,
+        dealt,
+        direction,
+        number,
+        trump: int,
+        caller: int,
+        called: bool,
+        tricks: int = 0,
+        seen=None,
+    ) -> None:
         self.compiled, self.contract = compiled, contract
         self.players, self.deck, self.dealer, self.direction, self.number = players, deck, dealer, direction, number
         self.dealt = dealt if dealt is None or isinstance(dealt, tuple) else tuple(tuple(d) for d in dealt)
@@ -227,8 +316,21 @@ class _Deal:
         """(plan, context) of the deal once ``action`` called trumps: the caller is on turn."""
         trump = called_suit(action)
         compiled = _compiled(self.contract, self.players, self.tricks_total, trump, self.deck)
-        ctx = _Deal(compiled, self.contract, self.players, self.deck, self.dealer, self.dealt, self.direction,
-                    self.number, trump, core.to_move, True, self.tricks_total, self.seen)
+        ctx = _Deal(
+            compiled,
+            self.contract,
+            self.players,
+            self.deck,
+            self.dealer,
+            self.dealt,
+            self.direction,
+            self.number,
+            trump,
+            core.to_move,
+            True,
+            self.tricks_total,
+            self.seen,
+        )
         return compiled.plan, ctx
 
     def _at_trick(self, core, number: int, broken: int, played: int) -> tuple:
@@ -248,8 +350,17 @@ class _Deal:
         live when the program must be asked again at the next decision, as
         ``Legality.program_for`` works it out (its memo of programs by winning card shared)."""
         k = self.compiled.kernel
-        env = play_env(-1 if phase == LEAD else led, self.trump, win, number, self.tricks_total, bool(broken), hand,
-                       self.deck, played)
+        env = play_env(
+            -1 if phase == LEAD else led,
+            self.trump,
+            win,
+            number,
+            self.tricks_total,
+            bool(broken),
+            hand,
+            self.deck,
+            played,
+        )
         live = k.per_decision[phase] or k.per_card[phase]
         if live and not k.per_decision[phase]:
             prog = k.program_for(None, phase, led, _Env(env))
@@ -272,9 +383,21 @@ class _Deal:
     def _finish(self, core) -> list:
         """The scores once seat scoring is added (``TrickDeal._finish_deal``)."""
         scores = core.scores
-        add_seat_scores(scores, self.compiled.seat_scorers, self.dealer, self.players, self.caller, self.trump,
-                        core.tricks_won, self.tricks_total, core.taken, self.deck, self.bidder, self.bid,
-                        [0] * self.players)
+        add_seat_scores(
+            scores,
+            self.compiled.seat_scorers,
+            self.dealer,
+            self.players,
+            self.caller,
+            self.trump,
+            core.tricks_won,
+            self.tricks_total,
+            core.taken,
+            self.deck,
+            self.bidder,
+            self.bid,
+            [0] * self.players,
+        )
         check_deal(scores, self.contract)  # as TrickDeal._finish_deal: X703 past the limit
         return scores
 
@@ -297,8 +420,7 @@ class _Deal:
             view, hands = self.seen
             deal = self.contract.from_view(view, list(hands))
         else:
-            deal = self.contract.new_deal(self.players, self.deck, self.dealer, self.dealt, self.direction,
-                                          self.number)
+            deal = self.contract.new_deal(self.players, self.deck, self.dealer, self.dealt, self.direction, self.number)
         for a in core.actions:
             deal.apply_action(a)
         return deal
@@ -329,6 +451,7 @@ class _Facts:
 
 
 if _cstep is not None:
+
     class Stepper(_cstep.Core):
         """A deal stepped by the compiled core (see the module's docstring)."""
 
@@ -463,5 +586,16 @@ def _pass_out(deal, grb) -> None:
         deal.apply_action(chosen[deal.to_move].pop(0))
 
 
-__all__ = ["new_deal", "core_deal", "deal_from_view", "core_from_view", "available", "carried", "why_not_carried",
-           "compiled_deal_out", "Stepper", "InterpreterStepper", "play_out"]
+__all__ = [
+    "new_deal",
+    "core_deal",
+    "deal_from_view",
+    "core_from_view",
+    "available",
+    "carried",
+    "why_not_carried",
+    "compiled_deal_out",
+    "Stepper",
+    "InterpreterStepper",
+    "play_out",
+]

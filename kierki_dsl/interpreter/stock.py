@@ -18,6 +18,7 @@ order it would have been dealt, is the stock, face down. Play is as in any trick
 A seat sees its own hand (with the cards it drew), how many cards every seat holds and has
 drawn, and how many cards the stock holds — never the stock's cards.
 """
+
 from __future__ import annotations
 
 import random
@@ -30,13 +31,17 @@ from ..values import frozen
 STOCK = Obj(
     {
         "hand": Field(Int(1, 26), "cards dealt to each player; the rest of the deck is the stock", required=True),
-        "leftover": Field(Enum(("last_in", "none")), "who takes the cards left when fewer than two players hold "
-                          "cards: the last player still in (default), or nobody", default="last_in"),
+        "leftover": Field(
+            Enum(("last_in", "none")),
+            "who takes the cards left when fewer than two players hold "
+            "cards: the last player still in (default), or nobody",
+            default="last_in",
+        ),
     },
     title="stock",
     doc="A stock to draw from (kierki dominowe): players are dealt `hand` cards each; a player unable to follow "
-        "suit draws from the stock until able; a player with no cards is out; the deal ends when fewer than two "
-        "players hold cards.",
+    "suit draws from the stock until able; a player with no cards is out; the deal ends when fewer than two "
+    "players hold cards.",
 )
 
 
@@ -70,15 +75,26 @@ def build_stock(spec, ctx, where: tuple, follow_suit: bool) -> tuple[Optional[St
     cards = ctx.deck.bit_count()
     players = max(1, ctx.players)
     if hand * players > cards:
-        ctx.error(where + ("hand",), "M630", f"{players} hands of {hand} cards need {hand * players} cards; "
-                  f"the deck has {cards}")
+        ctx.error(
+            where + ("hand",),
+            "M630",
+            f"{players} hands of {hand} cards need {hand * players} cards; the deck has {cards}",
+        )
         return None, False
     if hand * players == cards:
-        ctx.warning(where + ("hand",), "M630", f"{players} hands of {hand} cards take the whole deck: the stock "
-                    "is always empty", "deal fewer cards to each player")
+        ctx.warning(
+            where + ("hand",),
+            "M630",
+            f"{players} hands of {hand} cards take the whole deck: the stock is always empty",
+            "deal fewer cards to each player",
+        )
     if not follow_suit:
-        ctx.warning(where, "M630", "players draw from the stock when unable to follow suit, but this contract "
-                    "has follow_suit: false", "drop follow_suit: false, or the stock")
+        ctx.warning(
+            where,
+            "M630",
+            "players draw from the stock when unable to follow suit, but this contract has follow_suit: false",
+            "drop follow_suit: false, or the stock",
+        )
     return Stock(hand, spec.leftover), True
 
 
@@ -89,10 +105,14 @@ def check_stock(contract, where: tuple, bctx, deck: int) -> None:
     for at, e in pieces:
         names = {"trick.is_last", "tricks"} & set(getattr(e, "free", ()))
         if names:
-            bctx.warning(at or where, "M630", f"with a stock the number of tricks is not known in advance: "
-                         f"{' and '.join(sorted(names))} read the most a deal can have, "
-                         f"{Stock.most_tricks(deck)}",
-                         "score by card or by trick number from the start instead")
+            bctx.warning(
+                at or where,
+                "M630",
+                f"with a stock the number of tricks is not known in advance: "
+                f"{' and '.join(sorted(names))} read the most a deal can have, "
+                f"{Stock.most_tricks(deck)}",
+                "score by card or by trick number from the start instead",
+            )
 
 
 def stock_order(unseen: int, ply: int) -> list:
@@ -115,11 +135,16 @@ def unseen_rest(view, hands: list) -> int:
 
 def words(spec) -> str:
     """The stock in words (``kierki explain``, ``kierki diff``)."""
-    left = ("the last player still holding cards takes them and the stock" if spec.leftover == "last_in"
-            else "the cards left score for nobody")
-    return (f"each player is dealt {spec.hand} cards and the rest is a face-down stock; a player who cannot "
-            "follow suit draws from it until he can; a player with no cards is out; the deal ends when fewer "
-            f"than two players hold cards, and {left}")
+    left = (
+        "the last player still holding cards takes them and the stock"
+        if spec.leftover == "last_in"
+        else "the cards left score for nobody"
+    )
+    return (
+        f"each player is dealt {spec.hand} cards and the rest is a face-down stock; a player who cannot "
+        "follow suit draws from it until he can; a player with no cards is out; the deal ends when fewer "
+        f"than two players hold cards, and {left}"
+    )
 
 
 __all__ = ["STOCK", "Stock", "build_stock", "check_stock", "stock_order", "unseen_rest", "words"]

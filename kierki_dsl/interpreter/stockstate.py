@@ -1,4 +1,5 @@
 """A trick deal with a stock to draw from (see ``stock.py`` for the rules)."""
+
 from __future__ import annotations
 
 import attrs
@@ -12,8 +13,17 @@ from .trickstate import DONE, PLAY, TrickDeal
 class StockDeal(TrickDeal):
     """A trick deal whose players hold part of the deck and draw from the rest when void."""
 
-    def __init__(self, contract, players: int, deck: int, dealer: int, dealt: list, direction: int = 1,
-                 number: int = 1, memory=None):
+    def __init__(
+        self,
+        contract,
+        players: int,
+        deck: int,
+        dealer: int,
+        dealt: list,
+        direction: int = 1,
+        number: int = 1,
+        memory=None,
+    ):
         rule = contract.stock
         hands, self.stock = rule.split(dealt, dealer, players, direction)
         self.drew: list = [[] for _ in range(players)]  # the cards each seat drew, in order
@@ -101,8 +111,12 @@ class StockDeal(TrickDeal):
     def view(self, seat: int):
         """The trick deal's view, with the stock's size, every seat's draws counted and the
         cards this seat drew — never the stock's cards."""
-        return attrs.evolve(super().view(seat), stock=len(self.stock), drawn=tuple(len(d) for d in self.drew),
-                            drew=tuple(self.drew[seat]))
+        return attrs.evolve(
+            super().view(seat),
+            stock=len(self.stock),
+            drawn=tuple(len(d) for d in self.drew),
+            drew=tuple(self.drew[seat]),
+        )
 
     def clone(self) -> "StockDeal":
         other = super().clone()

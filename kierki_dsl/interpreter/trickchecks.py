@@ -1,5 +1,6 @@
 """What lint works out about a trick contract from its compiled rules: the fixed total of a
 deal (M601) and rules that can never work (M602–M605)."""
+
 from __future__ import annotations
 
 from typing import Optional
@@ -21,8 +22,12 @@ def _check_static_scoring(c, name: str, bctx, hand_size: int, players: int) -> N
             try:
                 static_points(s, hand_size, t, players)
             except RuleRuntimeError as e:
-                bctx.error(s.where, "M623", f"a score component of {name!r} cannot be worked out for every trick: "
-                           f"{e.diagnostic.message}", "guard the division (max(1, ...)) or change the expression")
+                bctx.error(
+                    s.where,
+                    "M623",
+                    f"a score component of {name!r} cannot be worked out for every trick: {e.diagnostic.message}",
+                    "guard the division (max(1, ...)) or change the expression",
+                )
                 break
 
 
@@ -57,11 +62,18 @@ def check(c, name: str, w: tuple, bctx, hand_size: int, deck: int, players: int 
     _check_static_scoring(c, name, bctx, hand_size, players)
     check_contract(c, name, bctx, deck, players)
     if c.call is not None and c.call.after > hand_size:
-        bctx.error(w + ("trump", "after"), "M605",
-                   f"trumps are called after {c.call.after} cards but each player gets only {hand_size}")
+        bctx.error(
+            w + ("trump", "after"),
+            "M605",
+            f"trumps are called after {c.call.after} cards but each player gets only {hand_size}",
+        )
     for s in c.scorers:
         if s.cards is not None and s.origin == name and s.cards.const is not None and not s.cards.const & deck:
-            bctx.warning(s.where or w + ("score",), "M602", f"a per_card predicate of {name!r} matches no card in the deck (dead penalty)")
+            bctx.warning(
+                s.where or w + ("score",),
+                "M602",
+                f"a per_card predicate of {name!r} matches no card in the deck (dead penalty)",
+            )
     for r in c.restrictions:
         if r.fallback:
             continue
@@ -71,8 +83,11 @@ def check(c, name: str, w: tuple, bctx, hand_size: int, deck: int, players: int 
             what = "requires cards that do not exist" if r.require else "forbids every card"
             bctx.error(where, "M603", f"a restriction of {name!r} {what} with no fallback: no card could be played")
         elif m is None or (r.require and (m & deck) != deck) or (not r.require and m & deck):
-            bctx.warning(where, "M603",
-                         f"a restriction of {name!r} has no fallback: a player whose cards are all excluded would have no legal card",
-                         "drop 'fallback: false' so the rule yields when nothing else is possible")
+            bctx.warning(
+                where,
+                "M603",
+                f"a restriction of {name!r} has no fallback: a player whose cards are all excluded would have no legal card",
+                "drop 'fallback: false' so the rule yields when nothing else is possible",
+            )
     if c.end_when is not None and c.end_when.is_const:
         bctx.warning(w + ("end_when",), "M604", f"end_when of {name!r} is always {str(c.end_when.const).lower()}")

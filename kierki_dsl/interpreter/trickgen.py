@@ -16,6 +16,7 @@ numbers), never of text from a ruleset, so compiling it runs nothing a user wrot
 random protocol as ``fastplay``: a lead or a discard draws among all its legal cards, a
 follow draws only when there is a choice.
 """
+
 from __future__ import annotations
 
 from .draws import BELOW
@@ -130,8 +131,17 @@ def _chosen4(w, d: int, table, const, name: str, base: str, trick: str, at: str)
     w(d, "hs[j] ^= 1 << r")
 
 
-def source(players: int, tricks: int, trump: int, plan: tuple, tabs: tuple, early: bool, seat_scoring: bool,
-           log: bool, choose: bool = False) -> str:
+def source(
+    players: int,
+    tricks: int,
+    trump: int,
+    plan: tuple,
+    tabs: tuple,
+    early: bool,
+    seat_scoring: bool,
+    log: bool,
+    choose: bool = False,
+) -> str:
     """The text of ``kernel(hands, leader, grb, dealer, caller, log, choose)``: one deal's
     play, its per-seat points returned; ``ended[0]`` set to EARLY when the deal stopped early.
     With ``choose`` every card is ``choose(legal, hand, n, trick, win, led, last)`` (masks
@@ -142,21 +152,28 @@ def source(players: int, tricks: int, trump: int, plan: tuple, tabs: tuple, earl
     lead_c = _constant(lead_tab, tricks) if lead_tab else ()
     discard_c = _constant(discard_tab, tricks) if discard_tab else ()
     follow_c = _constant(follow_tab, tricks) if follow_tab else ()
-    broken_needed = any(t and any(t[2 * n] != t[2 * n + 1] for n in range(1, tricks + 1))
-                        for t in (lead_tab, follow_tab, discard_tab))
+    broken_needed = any(
+        t and any(t[2 * n] != t[2 * n + 1] for n in range(1, tricks + 1)) for t in (lead_tab, follow_tab, discard_tab)
+    )
     at = "2 * n + broken" if broken_needed else "2 * n"  # a rule table's entry for this trick
     need_taken = bool(final or per_trick or seat_scoring)
     need_tm = need_taken or broken_needed or early or choose
     tp_const = None
-    if tp is not None and len(set(tp[1:tricks + 1])) == 1:
+    if tp is not None and len(set(tp[1 : tricks + 1])) == 1:
         tp_const = int(tp[1])
     trump = int(trump)
     w = _Writer()
     w(0, "def kernel(hands, leader, grb, dealer, caller, log, choose=None, RANKS=RANKS, POP=POP, FOLLOW=FOLLOW):")
     w(1, "ended[0] = 0")
     w(1, ", ".join(f"h{p}" for p in range(players)) + (",", "")[players > 1] + " = hands")
-    w(1, "hs = [" + ", ".join(f"h{p} & {FULL13}, h{p} >> 13 & {FULL13}, h{p} >> 26 & {FULL13}, h{p} >> 39"
-                             for p in range(players)) + "]")
+    w(
+        1,
+        "hs = ["
+        + ", ".join(
+            f"h{p} & {FULL13}, h{p} >> 13 & {FULL13}, h{p} >> 26 & {FULL13}, h{p} >> 39" for p in range(players)
+        )
+        + "]",
+    )
     # the points counted trick by trick (trick points that vary, card penalties by trick number)
     # need ``scores`` before the loop; the others are added after it
     scores_early = (tp is not None and tp_const is None) or bool(per_trick)
@@ -267,8 +284,20 @@ def source(players: int, tricks: int, trump: int, plan: tuple, tabs: tuple, earl
     return "\n".join(w.lines) + "\n"
 
 
-def build(players: int, tricks: int, deck: int, trump: int, direction: int, plan: tuple, tabs: tuple, early: bool,
-          seat_scorers: list, log: bool, ended: list, choose: bool = False):
+def build(
+    players: int,
+    tricks: int,
+    deck: int,
+    trump: int,
+    direction: int,
+    plan: tuple,
+    tabs: tuple,
+    early: bool,
+    seat_scorers: list,
+    log: bool,
+    ended: list,
+    choose: bool = False,
+):
     """Compile the kernel of one (trump, direction, log, choose) for this plan."""
     from .fastplay import POP, RANKS
     from .trickkernel import add_seat_scores
@@ -278,10 +307,21 @@ def build(players: int, tricks: int, deck: int, trump: int, direction: int, plan
     for leader in range(players):
         for s in range(4):
             follow[4 * leader + s] = tuple(((leader + direction * i) % players) * 4 + s for i in range(1, players))
-    space = {"RANKS": RANKS, "POP": POP, "FOLLOW": tuple(follow), "ended": ended, "TP": tp, "REST": rest,
-             "PENALTY": penalty,
-             "LEAD": tabs[0], "FOLLOWRULES": tabs[1], "DISCARD": tabs[2], "DECK": deck,
-             "SEAT_SCORERS": tuple(seat_scorers), "add_seat_scores": add_seat_scores}
+    space = {
+        "RANKS": RANKS,
+        "POP": POP,
+        "FOLLOW": tuple(follow),
+        "ended": ended,
+        "TP": tp,
+        "REST": rest,
+        "PENALTY": penalty,
+        "LEAD": tabs[0],
+        "FOLLOWRULES": tabs[1],
+        "DISCARD": tabs[2],
+        "DECK": deck,
+        "SEAT_SCORERS": tuple(seat_scorers),
+        "add_seat_scores": add_seat_scores,
+    }
     for idx, (pm, pts) in enumerate(per_trick):
         space[f"PTM{idx}"] = pm
         space[f"PTP{idx}"] = tuple(pts)

@@ -8,6 +8,7 @@ shared the same way. The fast path keeps its trick winner inlined on per-suit ma
 speed; a differential test (tests/test_fast_vs_step.py) holds it to identical plays and
 per-seat scores, deal by deal, for every shipped ruleset.
 """
+
 from __future__ import annotations
 
 import functools
@@ -53,16 +54,43 @@ def winning_play(plays, trump: int, order=None) -> int:
     return winning_card(tm, plays[0][1] // 13, trump, order)
 
 
-def add_seat_scores(scores: list, seat_scorers, dealer: int, players: int, caller: int, trump: int,
-                    tricks_won, tricks: int, taken, deck: int, bidder: int = -1, bid: int = 0,
-                    declared=None, match=None) -> None:
+def add_seat_scores(
+    scores: list,
+    seat_scorers,
+    dealer: int,
+    players: int,
+    caller: int,
+    trump: int,
+    tricks_won,
+    tricks: int,
+    taken,
+    deck: int,
+    bidder: int = -1,
+    bid: int = 0,
+    declared=None,
+    match=None,
+) -> None:
     """Add every seat's end-of-deal points (``per_seat`` components) to ``scores``; ``declared``:
     per seat, the points of its declarations (None: none made); ``match``: the match-scope
     values before the deal (``matchvalues``; None: the start of a match)."""
     if not seat_scorers:
         return
-    add_seat_end_points(scores, [s.points for s in seat_scorers], dealer, players, caller, trump, tricks_won, tricks,
-                        taken, deck, bidder, bid, declared, match)
+    add_seat_end_points(
+        scores,
+        [s.points for s in seat_scorers],
+        dealer,
+        players,
+        caller,
+        trump,
+        tricks_won,
+        tricks,
+        taken,
+        deck,
+        bidder,
+        bid,
+        declared,
+        match,
+    )
 
 
 def card_values(contract, tricks_total: int, trump: int, players: int, trick_number: int):
@@ -137,8 +165,13 @@ def playout(st, rng) -> None:
 def values_by_trick(contract, tricks_total: int, trump: int, players: int) -> tuple:
     """Per trick number: (points each card carries, whether winning the trick is good)."""
     positive = is_positive(contract, tricks_total, trump, players)
-    return (None,) + tuple((card_values(contract, tricks_total, trump, players, n)[1], positive)
-                           for n in range(1, tricks_total + 1)) + (None,)
+    return (
+        (None,)
+        + tuple(
+            (card_values(contract, tricks_total, trump, players, n)[1], positive) for n in range(1, tricks_total + 1)
+        )
+        + (None,)
+    )
 
 
 def _thumb(st, acts, value, positive, order, rank) -> int:

@@ -6,6 +6,7 @@ each with the "unless nothing else is possible" fallback), scoring components (p
 per card, per seat, or ``include`` of other contracts' components by reference) and an
 optional end condition.
 """
+
 from __future__ import annotations
 
 from typing import Optional
@@ -18,17 +19,17 @@ from ..expr.types import BOOL, INT, SEAT
 from ..spec.schema import Bool, Enum, Expr, Field, Int, List, Obj, OneOf, Str
 from ..values import frozen
 from . import scopes
-from .catalogue import Contract, DealType, register
 from .bidding import AUCTION, Auction, build_auction
+from .catalogue import Contract, DealType, register
 from .declarations import DECLARATIONS, build_declarations
-from .widow import WIDOW, Widow, build_widow
+from .doubling import DOUBLING, Doubling, build_doubling
+from .draws import draw
+from .envs import NOBODY, card_scoring_env, trick_env
 from .exposure import EXPOSURE, Exposure, build_exposure
+from .matchvalues import reads_match
 from .stock import STOCK, Stock, build_stock
 from .unheld import check_unheld
-from .doubling import DOUBLING, Doubling, build_doubling
-from .envs import NOBODY, card_scoring_env, trick_env
-from .draws import draw
-from .matchvalues import reads_match
+from .widow import WIDOW, Widow, build_widow
 
 SUIT_CHOICES = ("none",) + SUIT_NAMES
 
@@ -39,7 +40,10 @@ SCORE_ITEM = Obj(
         "per_card": Field(Expr("pred"), "a card predicate: each matching card won scores `points`"),
         "points": Field(Expr("int"), "with per_card: the points for each matching card"),
         "per_seat": Field(Expr("int"), "points for each seat when the deal ends (tricks_taken, taken(...))"),
-        "include": Field(OneOf(scalar=Str(r"[a-z][a-z0-9_]*"), seq=List(Str(r"[a-z][a-z0-9_]*"), min_items=1)), "score as these contracts score too (by reference)"),
+        "include": Field(
+            OneOf(scalar=Str(r"[a-z][a-z0-9_]*"), seq=List(Str(r"[a-z][a-z0-9_]*"), min_items=1)),
+            "score as these contracts score too (by reference)",
+        ),
         "label": Field(Str(), "a short name for this component, for explanations"),
     },
     title="score item",
@@ -48,7 +52,11 @@ SCORE_ITEM = Obj(
 
 RESTRICTION = Obj(
     {
-        "phase": Field(Enum(("lead", "follow", "discard", "any")), "when it applies: leading, following suit, unable to follow (discard), or always", required=True),
+        "phase": Field(
+            Enum(("lead", "follow", "discard", "any")),
+            "when it applies: leading, following suit, unable to follow (discard), or always",
+            required=True,
+        ),
         "forbid": Field(Expr("pred"), "cards that may not be played"),
         "require": Field(Expr("pred"), "cards that must be played (one of them)"),
         "when": Field(Expr("bool"), "only when this holds"),
@@ -62,8 +70,12 @@ RESTRICTION = Obj(
 TRUMP_CALL = Obj(
     {
         "called_by": Field(Expr("seat"), "who names trumps, e.g. dealer or left(dealer)", required=True),
-        "after": Field(Int(0, 52), "how many of his cards the caller sees first (the rest are dealt after the call)", default=5),
-        "choices": Field(List(Enum(SUIT_CHOICES), min_items=1, unique=True), "what may be called", default=list(SUIT_NAMES)),
+        "after": Field(
+            Int(0, 52), "how many of his cards the caller sees first (the rest are dealt after the call)", default=5
+        ),
+        "choices": Field(
+            List(Enum(SUIT_CHOICES), min_items=1, unique=True), "what may be called", default=list(SUIT_NAMES)
+        ),
     },
     title="trump call",
     doc="Trumps named by a seat during the deal.",
@@ -72,9 +84,11 @@ TRUMP_CALL = Obj(
 PASS_CARDS = Obj(
     {
         "count": Field(Int(1, 13), "how many cards each player passes", required=True),
-        "rotation": Field(List(Enum(("left", "right", "across", "none")), min_items=1, max_items=16),
-                          "where the cards go, by deal number in turn (left = the next player in playing order)",
-                          default=["left"]),
+        "rotation": Field(
+            List(Enum(("left", "right", "across", "none")), min_items=1, max_items=16),
+            "where the cards go, by deal number in turn (left = the next player in playing order)",
+            default=["left"],
+        ),
     },
     title="pass cards",
     doc="Passing cards before play (Hearts): every player chooses cards, then all pass at once.",
@@ -83,7 +97,9 @@ PASS_CARDS = Obj(
 FIELDS = {
     "pass_cards": Field(PASS_CARDS, "cards passed before play", default=None),
     "first_lead": Field(Expr("seat"), "who leads to the first trick", default=None),
-    "trump": Field(OneOf(scalar=Enum(SUIT_CHOICES), mapping=TRUMP_CALL), "none, a fixed suit, or a call", default="none"),
+    "trump": Field(
+        OneOf(scalar=Enum(SUIT_CHOICES), mapping=TRUMP_CALL), "none, a fixed suit, or a call", default="none"
+    ),
     "follow_suit": Field(Bool(), "a player holding the suit led must play it", default=True),
     "lead_ban": Field(Expr("pred"), "cards that may not be led unless the hand holds nothing else"),
     "lead_ban_reason": Field(Str(), "the lead ban in words"),
@@ -92,16 +108,26 @@ FIELDS = {
     "end_when": Field(Expr("bool"), "the deal ends before the next trick when this holds"),
     "early_stop": Field(Bool(), "end the deal as soon as no points can change any more", default=False),
     "doubling": Field(DOUBLING, "side bets between players on the difference of their scores (Barbu)", default=None),
-    "auction": Field(AUCTION, "players bid for the right to play the deal; expressions read `bidder` and `bid`",
-                     default=None),
-    "exposure": Field(EXPOSURE, "before play players may expose penalty cards to double their cost (Trix)",
-                      default=None),
-    "stock": Field(STOCK, "deal part of the deck; players unable to follow suit draw from the rest (kierki "
-                   "dominowe)", default=None),
-    "widow": Field(WIDOW, "cards dealt aside that the auction's winner takes, then discards or gives as many "
-                   "(Tysiąc's musik)", default=None),
-    "declarations": Field(DECLARATIONS, "declarations made by leading a card (marriages): they credit points to "
-                          "the leader's `declared` and may change trumps", default=[]),
+    "auction": Field(
+        AUCTION, "players bid for the right to play the deal; expressions read `bidder` and `bid`", default=None
+    ),
+    "exposure": Field(
+        EXPOSURE, "before play players may expose penalty cards to double their cost (Trix)", default=None
+    ),
+    "stock": Field(
+        STOCK, "deal part of the deck; players unable to follow suit draw from the rest (kierki dominowe)", default=None
+    ),
+    "widow": Field(
+        WIDOW,
+        "cards dealt aside that the auction's winner takes, then discards or gives as many (Tysiąc's musik)",
+        default=None,
+    ),
+    "declarations": Field(
+        DECLARATIONS,
+        "declarations made by leading a card (marriages): they credit points to "
+        "the leader's `declared` and may change trumps",
+        default=[],
+    ),
 }
 
 
@@ -134,11 +160,16 @@ class Restriction:
         from ..diagnostics import Diagnostic
         from ..expr import RuleRuntimeError
 
-        return RuleRuntimeError(Diagnostic(
-            self.at[0], self.at[1], "X702",
-            f"no card is legal in trick {trick_number}: this rule ('{self.reason}') forbids every card of the hand "
-            "and has 'fallback: false'",
-            hint="give the rule 'fallback: true' (the default), or narrow it so a card is always left"))
+        return RuleRuntimeError(
+            Diagnostic(
+                self.at[0],
+                self.at[1],
+                "X702",
+                f"no card is legal in trick {trick_number}: this rule ('{self.reason}') forbids every card of the hand "
+                "and has 'fallback: false'",
+                hint="give the rule 'fallback: true' (the default), or narrow it so a card is always left",
+            )
+        )
 
 
 @frozen(eq=False)
@@ -188,8 +219,16 @@ class TrickContract(Contract):
     declarations: tuple = ()  # declarations made by leading a card (``declarations``)
     _tables: dict = attrs.field(factory=dict, repr=False)
 
-    def new_deal(self, players: int, deck: int, dealer: int, dealt: list, direction: int = 1, number: int = 1,
-                 memory: Optional[dict] = None):
+    def new_deal(
+        self,
+        players: int,
+        deck: int,
+        dealer: int,
+        dealt: list,
+        direction: int = 1,
+        number: int = 1,
+        memory: Optional[dict] = None,
+    ):
         """A new deal; ``number`` is the deal's 1-based place in the match (for pass rotation);
         ``memory``: the match's memory of earlier deals (a duty to double reads it)."""
         return self._deal_class()(self, players, deck, dealer, dealt, direction, number, memory)
@@ -296,8 +335,10 @@ class TrickContract(Contract):
             first = lead(dealer, caller, hands)
             got = kernels.get((trump, log is None))
             if got is None:
-                got = kernels[(trump, log is None)] = (fast.kernel(trump, direction, log is not None, True),
-                                                       policy.tricks(self, tricks, trump, players))
+                got = kernels[(trump, log is None)] = (
+                    fast.kernel(trump, direction, log is not None, True),
+                    policy.tricks(self, tricks, trump, players),
+                )
             scores = got[0](hands, first, None, dealer, caller, log, got[1])
             return scores, first, caller, trump, ended[0] == EARLY, False
 
@@ -397,9 +438,14 @@ class TrickContract(Contract):
 
             k = self.legality(tricks, trump, deck)
             got = self._tables[key] = (
-                self.tables(tricks, trump, players), values_by_trick(self, tricks, trump, players), k,
-                range(tricks + 2) if k.every_trick else k.turning, beats_table(trump, self.order),
-                self.early_stop or self.end_when is not None, tuple(s for s in self.scorers if s.kind == "seat"))
+                self.tables(tricks, trump, players),
+                values_by_trick(self, tricks, trump, players),
+                k,
+                range(tricks + 2) if k.every_trick else k.turning,
+                beats_table(trump, self.order),
+                self.early_stop or self.end_when is not None,
+                tuple(s for s in self.scorers if s.kind == "seat"),
+            )
         return got
 
     def tables(self, tricks: int, trump: int, players: int):
@@ -503,8 +549,11 @@ class Tricks(DealType):
             pred = ctx.expr(spec.lead_ban, scopes.PLAY_PREDICATE, BOOL, w + ("lead_ban",), predicate=True)
             reason = spec.lead_ban_reason or f"{_words(spec.lead_ban.text)} may not be led while you hold another card"
             if pred is not None:
-                restrictions.append(Restriction("lead", pred, False, None, True, reason, w + ("lead_ban",),
-                                                ctx.locate(w + ("lead_ban",))))
+                restrictions.append(
+                    Restriction(
+                        "lead", pred, False, None, True, reason, w + ("lead_ban",), ctx.locate(w + ("lead_ban",))
+                    )
+                )
         for i, r in enumerate(spec.restrictions):
             rw = w + ("restrictions", i)
             if (r.forbid is None) == (r.require is None):
@@ -512,13 +561,25 @@ class Tricks(DealType):
                 continue
             require = r.require is not None
             src = r.require if require else r.forbid
-            pred = ctx.expr(src, scopes.PLAY_PREDICATE, BOOL, rw + ("require" if require else "forbid",), predicate=True)
+            pred = ctx.expr(
+                src, scopes.PLAY_PREDICATE, BOOL, rw + ("require" if require else "forbid",), predicate=True
+            )
             when = ctx.expr(r.when, scopes.PLAY_WHEN, BOOL, rw + ("when",))
-            reason = r.reason or (f"you must play {_words(src.text)}" if require else f"{_words(src.text)} may not be played now")
+            reason = r.reason or (
+                f"you must play {_words(src.text)}" if require else f"{_words(src.text)} may not be played now"
+            )
             if pred is not None:
                 restrictions.append(
-                    Restriction(r.phase, pred, require, when, r.fallback, reason,
-                                rw + ("require" if require else "forbid",), ctx.locate(rw))
+                    Restriction(
+                        r.phase,
+                        pred,
+                        require,
+                        when,
+                        r.fallback,
+                        reason,
+                        rw + ("require" if require else "forbid",),
+                        ctx.locate(rw),
+                    )
                 )
         scorers = []
         for i, item in enumerate(spec.score or ()):
@@ -537,8 +598,16 @@ class Tricks(DealType):
             ctx.error(w + ("widow",), "M633", "a contract has a stock or a widow, not both")
             widow_ok = False
         declarations, declarations_ok = build_declarations(spec.declarations, ctx, w + ("declarations",))
-        check_unheld(ctx, w, first_lead, call.called_by if call is not None else None, widow, stock,
-                     ctx.deck.bit_count(), max(1, ctx.players))
+        check_unheld(
+            ctx,
+            w,
+            first_lead,
+            call.called_by if call is not None else None,
+            widow,
+            stock,
+            ctx.deck.bit_count(),
+            max(1, ctx.players),
+        )
         if first_lead is None or not doubling_ok or not auction_ok or not stock_ok or not exposure_ok or not widow_ok:
             ok = False
         if not declarations_ok:
@@ -600,7 +669,9 @@ def _build_scorer(contract: str, item, ctx, where: tuple) -> Optional[list]:
     if item.when is not None and when is None:
         return None
     if kind != "per_card" and item.points is not None:
-        ctx.error(where + ("points",), "S210", "'points' goes with per_card; per_trick and per_seat carry their own points")
+        ctx.error(
+            where + ("points",), "S210", "'points' goes with per_card; per_trick and per_seat carry their own points"
+        )
         return None
     if kind == "per_trick":
         pts = ctx.expr(item.per_trick, scopes.TRICK_POINTS, INT, where + ("per_trick",))
@@ -616,7 +687,9 @@ def _build_scorer(contract: str, item, ctx, where: tuple) -> Optional[list]:
         return [Scorer("card", pts, when, cards, contract, label, where + ("per_card",))]
     if kind == "per_seat":
         if item.when is not None:
-            ctx.error(where + ("when",), "S210", "'when' goes with per_trick or per_card; write the condition into per_seat")
+            ctx.error(
+                where + ("when",), "S210", "'when' goes with per_trick or per_card; write the condition into per_seat"
+            )
             return None
         pts = ctx.expr(item.per_seat, scopes.SEAT_END, INT, where + ("per_seat",))
         return None if pts is None else [Scorer("seat", pts, None, None, contract, label, where)]

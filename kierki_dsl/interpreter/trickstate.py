@@ -1,21 +1,22 @@
 """The state of one trick deal: legal actions, applying them, scores (OpenSpiel-style)."""
+
 from __future__ import annotations
 
 from typing import Optional
 
 from ..cards import BIT, FULL_DECK, SUIT_MASK, SUIT_NAMES, bits, card_list, card_str, popcount
+from . import matchvalues
 from .actions import NO_TRUMP, IllegalAction, action_str, call, called_suit, is_bet
 from .bidding import AuctionRound, history_action
 from .catalogue import Deal
-from .doubling import BettingRound, split_total
-from .exposure import ExposureRound
 from .declarations import settled_declared
-from .fastplay import exchange
-from . import matchvalues
+from .doubling import BettingRound, split_total
 from .envs import end_when_env, next_trick_env, play_env, seat_env, trick_env
-from .trickkernel import add_seat_scores, playout, winning_card
-from .scorebound import SCORE_LIMIT, check_deal, score_error
+from .exposure import ExposureRound
+from .fastplay import exchange
 from .phases import Phase
+from .scorebound import SCORE_LIMIT, check_deal, score_error
+from .trickkernel import add_seat_scores, playout, winning_card
 from .view import SeatView
 
 PASSING, AUCTION, CALL, DOUBLE, PLAY, DONE = Phase.PASS, Phase.AUCTION, Phase.CALL, Phase.DOUBLE, Phase.PLAY, Phase.DONE
@@ -26,14 +27,61 @@ PLAYS = tuple(tuple((seat, c) for c in range(52)) for seat in range(8))
 #: What a deal state holds, as slots: a state's ~50 fields in an instance dict make every
 #: attribute read of the stepping loop slower (CPython shares dict layouts only up to 30 keys).
 SLOTS = (
-    "contract", "memory", "players", "deck", "dealer", "direction", "dealt", "hands", "tricks_total", "trump",
-    "caller", "scores", "taken", "tricks_won", "actions", "trick", "trick_no", "led", "played", "completed",
-    "hearts_broken", "phase", "to_move", "ended_early", "number", "betting", "auction", "exposures", "bid", "bidder",
-    "passes", "_passable", "win", "_next", "pass_offset", "declared", "declarations_made",
+    "contract",
+    "memory",
+    "players",
+    "deck",
+    "dealer",
+    "direction",
+    "dealt",
+    "hands",
+    "tricks_total",
+    "trump",
+    "caller",
+    "scores",
+    "taken",
+    "tricks_won",
+    "actions",
+    "trick",
+    "trick_no",
+    "led",
+    "played",
+    "completed",
+    "hearts_broken",
+    "phase",
+    "to_move",
+    "ended_early",
+    "number",
+    "betting",
+    "auction",
+    "exposures",
+    "bid",
+    "bidder",
+    "passes",
+    "_passable",
+    "win",
+    "_next",
+    "pass_offset",
+    "declared",
+    "declarations_made",
     # set once play starts (``_start_play``, ``_compiled``, ``_at_trick``) and by the legality cache
-    "leader", "_tables", "_values", "_trick_points", "_dynamic", "_kernel", "_legal", "_refresh", "_beats", "_early",
-    "_seat_scorers", "_tenv",
-    "_progs", "_watch", "_lhand", "_lmask", "_lc",
+    "leader",
+    "_tables",
+    "_values",
+    "_trick_points",
+    "_dynamic",
+    "_kernel",
+    "_legal",
+    "_refresh",
+    "_beats",
+    "_early",
+    "_seat_scorers",
+    "_tenv",
+    "_progs",
+    "_watch",
+    "_lhand",
+    "_lmask",
+    "_lc",
 )
 
 
@@ -56,8 +104,17 @@ class TrickDeal(Deal):
 
     __slots__ = SLOTS + ("__dict__",)  # a dict too: subclasses (a stock deal) keep their own fields there
 
-    def __init__(self, contract, players: int, deck: int, dealer: int, dealt: list, direction: int = 1, number: int = 1,
-                 memory: Optional[dict] = None):
+    def __init__(
+        self,
+        contract,
+        players: int,
+        deck: int,
+        dealer: int,
+        dealt: list,
+        direction: int = 1,
+        number: int = 1,
+        memory: Optional[dict] = None,
+    ):
         self.contract = contract
         self.memory = memory  # the match's memory of earlier deals (duties to double)
         self.players = players
@@ -116,9 +173,17 @@ class TrickDeal(Deal):
         if rule is not None:
             env = self._seat_env()
             seller = rule.seller.seat(env, self.players) if rule.seller is not None else -1
-            self.auction = AuctionRound(rule, self.players, rule.first.seat(env, self.players), self.direction,
-                                        rule.all_pass.seat(env, self.players), seller, self.hands, self.dealer,
-                                        self.deck)
+            self.auction = AuctionRound(
+                rule,
+                self.players,
+                rule.first.seat(env, self.players),
+                self.direction,
+                rule.all_pass.seat(env, self.players),
+                seller,
+                self.hands,
+                self.dealer,
+                self.deck,
+            )
             self.phase = AUCTION
             self.to_move = self.auction.seat
             return
@@ -136,8 +201,9 @@ class TrickDeal(Deal):
     def _before_play(self) -> None:
         """The doubling round, if the contract has one, then play."""
         if self.contract.doubling is not None:
-            self.betting = BettingRound(self.contract.doubling, self.players, self.dealer, self.direction, self.memory,
-                                        self.number)
+            self.betting = BettingRound(
+                self.contract.doubling, self.players, self.dealer, self.direction, self.memory, self.number
+            )
             if not self.betting.finished:
                 self.phase = DOUBLE
                 self.to_move = self.betting.seat
@@ -150,8 +216,9 @@ class TrickDeal(Deal):
         if self._unplayed_undoubled():
             return
         if self.contract.exposure is not None:
-            self.exposures = ExposureRound(self.contract.exposure, self.players, self.dealer, self.direction,
-                                           self.hands)
+            self.exposures = ExposureRound(
+                self.contract.exposure, self.players, self.dealer, self.direction, self.hands
+            )
             if not self.exposures.finished:
                 self.phase = EXPOSE
                 self.to_move = self.exposures.seat
@@ -181,8 +248,9 @@ class TrickDeal(Deal):
     def _compiled(self) -> None:
         """The contract's rules compiled for this deal's trump: scoring tables, the legality
         kernel and the current trick's programs (once the trump is known)."""
-        (self._tables, self._values, k, self._refresh, self._beats, self._early,
-         self._seat_scorers) = self.contract.play_rules(self.tricks_total, self.trump, self.players, self.deck)
+        (self._tables, self._values, k, self._refresh, self._beats, self._early, self._seat_scorers) = (
+            self.contract.play_rules(self.tricks_total, self.trump, self.players, self.deck)
+        )
         self._tenv = None  # the trick environment, made again for this trump
         self._trick_points, _, self._dynamic = self._tables
         self._kernel = k
@@ -228,8 +296,17 @@ class TrickDeal(Deal):
 
     def play_env(self) -> dict:
         """The environment of play restrictions for the seat on turn."""
-        return play_env(self.led, self.trump, self.win, self.trick_no, self.tricks_total, self.hearts_broken,
-                        self.hands[self.to_move], self.deck, self.played)
+        return play_env(
+            self.led,
+            self.trump,
+            self.win,
+            self.trick_no,
+            self.tricks_total,
+            self.hearts_broken,
+            self.hands[self.to_move],
+            self.deck,
+            self.played,
+        )
 
     def legal_mask(self) -> int:
         """The legal cards as a mask (the legality kernel, ``legality.py``).
@@ -256,8 +333,11 @@ class TrickDeal(Deal):
         if self.phase == CALL:
             if action in self.legal_actions():
                 return None
-            return "a trump call is expected (" + ", ".join(
-                "no trumps" if s < 0 else SUIT_NAMES[s] for s in self.contract.call.choices) + ")"
+            return (
+                "a trump call is expected ("
+                + ", ".join("no trumps" if s < 0 else SUIT_NAMES[s] for s in self.contract.call.choices)
+                + ")"
+            )
         if self.phase == DOUBLE:
             return self.betting.why_illegal(action)
         if self.phase == AUCTION:
@@ -339,8 +419,9 @@ class TrickDeal(Deal):
     def _end_auction(self) -> None:
         self.bid, self.bidder = self.auction.bid, self.auction.bidder
         if self.auction.declined:  # the seller would not play: the deal ends unplayed, at fixed scores
-            self.scores = self.contract.auction.decline.scores(self.dealer, self.players, self.tricks_total,
-                                                               self.deck, self.bidder)
+            self.scores = self.contract.auction.decline.scores(
+                self.dealer, self.players, self.tricks_total, self.deck, self.bidder
+            )
             self.phase, self.to_move, self.ended_early = DONE, -1, True
             return
         self._after_auction()
@@ -444,8 +525,20 @@ class TrickDeal(Deal):
     def _dynamic_points(self, dynamic, tm: int, winner: int, leader: int, n: int) -> int:
         env = self._tenv  # one per deal and trump (``_compiled``): only the trick's names change
         if env is None:
-            env = self._tenv = trick_env(n, self.tricks_total, leader, winner, tm, self.players, self.trump,
-                                         self.dealer, self.caller, self.deck, self.bidder, self.bid)
+            env = self._tenv = trick_env(
+                n,
+                self.tricks_total,
+                leader,
+                winner,
+                tm,
+                self.players,
+                self.trump,
+                self.dealer,
+                self.caller,
+                self.deck,
+                self.bidder,
+                self.bid,
+            )
         next_trick_env(env, n, self.tricks_total, leader, winner, tm)
         total = 0
         for s in dynamic:
@@ -476,16 +569,38 @@ class TrickDeal(Deal):
         if c.early_stop and not self.points_left():
             return True
         if c.end_when is not None:
-            return bool(c.end_when(end_when_env(self.trick_no - 1, self.tricks_total, self.points_left(), self.deck,
-                                                sum(1 for h in self.hands if h))))
+            return bool(
+                c.end_when(
+                    end_when_env(
+                        self.trick_no - 1,
+                        self.tricks_total,
+                        self.points_left(),
+                        self.deck,
+                        sum(1 for h in self.hands if h),
+                    )
+                )
+            )
         return False
 
     def _finish_deal(self) -> None:
         if self.trick_no <= self.tricks_total:
             self.ended_early = True
-        add_seat_scores(self.scores, self._seat_scorers, self.dealer, self.players, self.caller, self.trump,
-                        self.tricks_won, self.tricks_total, self.taken, self.deck, self.bidder, self.bid,
-                        self.declared, matchvalues.of(self.memory, self.players))
+        add_seat_scores(
+            self.scores,
+            self._seat_scorers,
+            self.dealer,
+            self.players,
+            self.caller,
+            self.trump,
+            self.tricks_won,
+            self.tricks_total,
+            self.taken,
+            self.deck,
+            self.bidder,
+            self.bid,
+            self.declared,
+            matchvalues.of(self.memory, self.players),
+        )
         if self.exposures is not None:
             self.exposures.settle(self.scores, self.completed, self._tables)
         if self.betting is not None:
@@ -567,8 +682,11 @@ class TrickDeal(Deal):
         if not self.pass_offset or self.phase == PASSING:
             return {}
         step = self.direction * self.pass_offset
-        return {"passed": tuple(self.passes[seat]), "passed_to": (seat + step) % self.players,
-                "received": tuple(self.passes[(seat - step) % self.players])}
+        return {
+            "passed": tuple(self.passes[seat]),
+            "passed_to": (seat + step) % self.players,
+            "received": tuple(self.passes[(seat - step) % self.players]),
+        }
 
     def _hand_sizes(self) -> list:
         return [h.bit_count() for h in self.hands]
@@ -655,17 +773,21 @@ class TrickDeal(Deal):
         st.number = view.deal_number
         st.passes = [[] for _ in range(view.players)]
         st._passable = [[] for _ in range(view.players)]
-        st.win = winning_card(sum(1 << c for _, c in view.trick), view.led_suit, view.trump, c.order) if view.trick else -1
+        st.win = (
+            winning_card(sum(1 << c for _, c in view.trick), view.led_suit, view.trump, c.order) if view.trick else -1
+        )
         st._next = tuple((s + view.direction) % view.players for s in range(view.players))
         st.pass_offset = 0
         st.betting = BettingRound.settled(view.bets, view.players) if view.bets else None
         st.bid, st.bidder = view.bid, view.bidder
         st.declarations_made = view.declarations
         st.declared = settled_declared(view.declarations, view.players)
-        st.auction = (AuctionRound.settled(view.auction, view.bid, view.bidder, view.players, view.seller)
-                      if view.auction else None)
-        st.exposures = (ExposureRound.settled(view.exposed, c.exposure, view.players) if c.exposure is not None
-                        else None)
+        st.auction = (
+            AuctionRound.settled(view.auction, view.bid, view.bidder, view.players, view.seller)
+            if view.auction
+            else None
+        )
+        st.exposures = ExposureRound.settled(view.exposed, c.exposure, view.players) if c.exposure is not None else None
         st.dealt = [[] for _ in range(view.players)]
         st._lmask, st._lc = 0, ()
         st.leader = view.trick[0][0] if view.trick else view.seat
@@ -678,8 +800,15 @@ class TrickDeal(Deal):
     def _new_in_auction(cls, contract, view: SeatView, hands: list) -> "TrickDeal":
         """A new deal of these hands, to continue the view's auction on (a widow's deal puts the
         cards in no hand into its widow)."""
-        return cls(contract, view.players, view.deck, view.dealer, [list(bits(h)) for h in hands], view.direction,
-                   view.deal_number)
+        return cls(
+            contract,
+            view.players,
+            view.deck,
+            view.dealer,
+            [list(bits(h)) for h in hands],
+            view.direction,
+            view.deal_number,
+        )
 
     @classmethod
     def _in_auction(cls, contract, view: SeatView, hands: list) -> "TrickDeal":

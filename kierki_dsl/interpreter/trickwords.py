@@ -1,10 +1,11 @@
 """The tricks deal type in words: ``kierki explain`` and ``kierki diff`` read a trick
 contract's rules through ``TrickContract.aspects``."""
+
 from __future__ import annotations
 
 from ..cards import RANK_MASK, RANK_NAMES, SUIT_NAMES
-from ..words import PHASE_WORDS, cards, score_words, seat
 from ..exprwords import words as expr_words
+from ..words import PHASE_WORDS, cards, score_words, seat
 
 
 def aspects(c, rs, spec) -> dict:
@@ -15,13 +16,17 @@ def aspects(c, rs, spec) -> dict:
     out["game"] = f"trick-taking, {n} tricks" if stock is None else "trick-taking with a stock to draw from"
     if c.widow is not None:
         dealt = rs.hand_size - c.widow.cards // rs.players
-        out["deal"] = (f"{dealt} cards each and {c.widow.cards} to the widow, dealt one at a time starting with the "
-                       "dealer's left-hand neighbour")
+        out["deal"] = (
+            f"{dealt} cards each and {c.widow.cards} to the widow, dealt one at a time starting with the "
+            "dealer's left-hand neighbour"
+        )
     if stock is not None:
         from .stock import words
 
-        out["deal"] = (f"{stock.hand} cards each, dealt one at a time starting with the dealer's left-hand "
-                       "neighbour; the rest of the deck, in the order it would be dealt, is the stock")
+        out["deal"] = (
+            f"{stock.hand} cards each, dealt one at a time starting with the dealer's left-hand "
+            "neighbour; the rest of the deck, in the order it would be dealt, is the stock"
+        )
         out["stock"] = words(stock)
     if spec.pass_cards is not None:
         out["passing"] = _passing_words(spec.pass_cards)
@@ -41,19 +46,23 @@ def aspects(c, rs, spec) -> dict:
     if any(d.set_trump is not None for d in c.declarations):
         out["trumps"] += ", until a declaration makes another suit trumps"
     lead = spec.first_lead
-    out["lead"] = f"{seat(lead.text) if lead else seat('left(dealer)')} leads to the first trick; each trick's winner leads the next"
-    out["follow"] = ("follow suit when able, otherwise any card" if c.follow_suit else "any card may be played")
+    out["lead"] = (
+        f"{seat(lead.text) if lead else seat('left(dealer)')} leads to the first trick; each trick's winner leads the next"
+    )
+    out["follow"] = "follow suit when able, otherwise any card" if c.follow_suit else "any card may be played"
     if c.order is not None:
         out["ranks"] = "in each suit, highest first: " + " ".join(
-            RANK_NAMES[r] for r in sorted(range(13), key=lambda r: -c.order[r]) if rs.deck & RANK_MASK[r])
+            RANK_NAMES[r] for r in sorted(range(13), key=lambda r: -c.order[r]) if rs.deck & RANK_MASK[r]
+        )
     if c.declarations:
         from .declarations import words
 
         out["declarations"] = "; ".join(words(c.declarations, spec.declarations))
     if spec.lead_ban is not None:
         # the author's sentence, as for a rule with a reason; else the ban in words
-        out["lead ban"] = (spec.lead_ban_reason
-                           or f"{cards(spec.lead_ban.text)} may not be led unless the hand holds nothing else")
+        out["lead ban"] = (
+            spec.lead_ban_reason or f"{cards(spec.lead_ban.text)} may not be led unless the hand holds nothing else"
+        )
     for i, r in enumerate(spec.restrictions):
         verb = "must play" if r.require is not None else "may not play"
         pred = cards((r.require or r.forbid).text)
@@ -88,10 +97,12 @@ def _passing_words(p) -> str:
     cards = f"{p.count} card{'s' if p.count != 1 else ''}"
     dirs = [_DIRECTION_WORDS[r] for r in p.rotation]
     if len(set(dirs)) == 1:
-        return f"before play every player passes {cards} {dirs[0]}, all at once" if dirs[0] != "not at all" \
+        return (
+            f"before play every player passes {cards} {dirs[0]}, all at once"
+            if dirs[0] != "not at all"
             else "no cards are passed"
-    return (f"before play every player passes {cards}, all at once, in turn from deal to deal: "
-            + ", ".join(dirs))
+        )
+    return f"before play every player passes {cards}, all at once, in turn from deal to deal: " + ", ".join(dirs)
 
 
 def _auction_words(a) -> str:
@@ -100,25 +111,35 @@ def _auction_words(a) -> str:
     first = seat(a.first.text) if a.first is not None else seat("left(dealer)")
     step = a.step
     grid = f" in steps of {step}" if step != 1 else ""
-    hold = (", or matches it if he speaks before its bidder" if a.hold else "")
+    hold = ", or matches it if he speaks before its bidder" if a.hold else ""
     if a.passes == "again":
-        passing = ("or passes and may bid again on his next turn; the bidding ends when every other bidder has "
-                   "passed in turn since the last bid")
+        passing = (
+            "or passes and may bid again on his next turn; the bidding ends when every other bidder has "
+            "passed in turn since the last bid"
+        )
     else:
         passing = "or passes and is out; the bidding ends when every other bidder has passed"
-    text = (f"before play, starting with {first} and going round, each player bids more than the bid standing"
-            f"{hold} (from {a.min} to {a.max}{grid}) {passing}")
+    text = (
+        f"before play, starting with {first} and going round, each player bids more than the bid standing"
+        f"{hold} (from {a.min} to {a.max}{grid}) {passing}"
+    )
     if a.allow is not None:
         why = f" ({a.allow_reason})" if a.allow_reason else ""
         text += f"; a bid is allowed only where {expr_words(a.allow.text)}{why}"
     if a.seller is None:
         fallback = seat(a.if_all_pass.text) if a.if_all_pass is not None else seat("dealer")
-        return (text + f"; the last bidder left wins the auction with his bid; if everybody passes, "
-                f"{fallback} plays at {a.min}")
-    text += (f"; {seat(a.seller.text)} does not bid but sells: he accepts the best bid (its bidder wins the auction "
-             "with it) or refuses it and plays himself (as the auction's winner, with a bid of 0)")
+        return (
+            text + f"; the last bidder left wins the auction with his bid; if everybody passes, "
+            f"{fallback} plays at {a.min}"
+        )
+    text += (
+        f"; {seat(a.seller.text)} does not bid but sells: he accepts the best bid (its bidder wins the auction "
+        "with it) or refuses it and plays himself (as the auction's winner, with a bid of 0)"
+    )
     if a.decline is not None:
         low = "nobody bid" if a.decline.up_to == 0 else f"the best bid is at most {a.decline.up_to}"
-        text += (f"; when {low} he may instead decline the deal, which is not played and scores "
-                 f"{expr_words(a.decline.score.text)} for each seat")
+        text += (
+            f"; when {low} he may instead decline the deal, which is not played and scores "
+            f"{expr_words(a.decline.score.text)} for each seat"
+        )
     return text

@@ -10,6 +10,7 @@ a card can be out of the hands:
 - the first leader is named after it, when a taker who lays cards aside may have laid the card
   aside; with a stock, the undealt cards are out of the hands when play starts.
 """
+
 from __future__ import annotations
 
 HOLDERS = "holders"  # the env key ``holder()`` reads (``expr.builtins``)
@@ -19,8 +20,12 @@ def check_unheld(ctx, where: tuple, first_lead, called_by, widow, stock, deck_ca
     """Report M634 for each seat rule of a trick contract that reads ``holder()`` when a card
     may be in no hand (``widow``/``stock``: the compiled rules, or None)."""
     for field, _expr, why in _read_too_early(first_lead, called_by, widow, stock, deck_cards, players):
-        ctx.error(where + field, "M634", f"holder() may name nobody here: {why}",
-                  "name the seat another way (dealer, left(dealer), bidder)")
+        ctx.error(
+            where + field,
+            "M634",
+            f"holder() may name nobody here: {why}",
+            "name the seat another way (dealer, left(dealer), bidder)",
+        )
 
 
 def _read_too_early(first_lead, called_by, widow, stock, deck_cards: int, players: int):

@@ -10,6 +10,7 @@ Players that need the rules look the contract up by name in the ruleset they wer
 (``Player.contract_of``); the reason an action is illegal comes from ``reasons.illegal_reason``,
 a function of the view and the rules.
 """
+
 from __future__ import annotations
 
 from typing import Any, Optional

@@ -13,6 +13,7 @@ lies face up from the start (V8's four cards), so bidders see it.
 A seat sees the widow once it is shown, the cards it gave or was given, and how many cards
 lie aside that it cannot see (``aside``); records hold the taker's cards under ``exchange``.
 """
+
 from __future__ import annotations
 
 from typing import Optional
@@ -25,22 +26,34 @@ from . import scopes
 
 WIDOW = Obj(
     {
-        "cards": Field(Int(1, 20), "how many cards are dealt to the widow instead of the hands (the last ones dealt)",
-                       required=True),
-        "taken_by": Field(Expr("seat"), "who takes the widow once the auction is over (default: bidder, its winner)",
-                          default=None),
-        "then": Field(Enum(("discard", "give")), "discard: the taker lays as many cards aside; give: he gives "
-                      "`each` cards to every other player", default="discard"),
+        "cards": Field(
+            Int(1, 20),
+            "how many cards are dealt to the widow instead of the hands (the last ones dealt)",
+            required=True,
+        ),
+        "taken_by": Field(
+            Expr("seat"), "who takes the widow once the auction is over (default: bidder, its winner)", default=None
+        ),
+        "then": Field(
+            Enum(("discard", "give")),
+            "discard: the taker lays as many cards aside; give: he gives `each` cards to every other player",
+            default="discard",
+        ),
         "each": Field(Int(1, 10), "with then: give, how many cards each other player gets", default=1),
-        "face_up": Field(Bool(), "the widow lies face up from the start; otherwise it is shown when taken",
-                         default=False),
-        "raise_bid": Field(Bool(), "after putting his cards out, the auction's winner names his contract: his bid or "
-                           "a higher one the auction's steps and `allow` permit with his new hand (Tysiąc's "
-                           "\"ustalenie poziomu gry\")", default=False),
+        "face_up": Field(
+            Bool(), "the widow lies face up from the start; otherwise it is shown when taken", default=False
+        ),
+        "raise_bid": Field(
+            Bool(),
+            "after putting his cards out, the auction's winner names his contract: his bid or "
+            "a higher one the auction's steps and `allow` permit with his new hand (Tysiąc's "
+            '"ustalenie poziomu gry")',
+            default=False,
+        ),
     },
     title="widow",
     doc="Cards dealt aside (Tysiąc's musik): after the auction the winner takes them and then discards as many, or "
-        "gives some to every other player.",
+    "gives some to every other player.",
 )
 
 
@@ -61,8 +74,10 @@ class Widow:
         per_seat = len(dealt[0]) if dealt else 0
         keep = per_seat - self.cards // players
         hands = [list(d[:keep]) for d in dealt]
-        widow = [dealt[(dealer + direction * (1 + i)) % players][i // players]
-                 for i in range(keep * players, per_seat * players)]
+        widow = [
+            dealt[(dealer + direction * (1 + i)) % players][i // players]
+            for i in range(keep * players, per_seat * players)
+        ]
         return hands, widow
 
     def tricks(self, hand_size: int, players: int) -> int:
@@ -93,24 +108,40 @@ def build_widow(spec, ctx, where: tuple, has_auction: bool) -> tuple[Optional[Wi
     players = max(1, ctx.players)
     cards, ok = spec.cards, True
     if cards % players:
-        ctx.error(where + ("cards",), "M633", f"a widow of {cards} cards leaves {players} hands unequal: it must be "
-                  f"a multiple of {players}", "the widow takes the last cards dealt, the same number from each hand")
+        ctx.error(
+            where + ("cards",),
+            "M633",
+            f"a widow of {cards} cards leaves {players} hands unequal: it must be a multiple of {players}",
+            "the widow takes the last cards dealt, the same number from each hand",
+        )
         ok = False
     elif cards >= ctx.deck.bit_count():
         ctx.error(where + ("cards",), "M633", f"a widow of {cards} cards leaves no hands to deal")
         ok = False
     elif spec.then == "give" and spec.each * players != cards:
-        ctx.error(where + ("each",), "M633", f"taking {cards} cards and giving {spec.each} to each of the "
-                  f"{players - 1} others leaves the hands unequal", f"give {cards // players} to each")
+        ctx.error(
+            where + ("each",),
+            "M633",
+            f"taking {cards} cards and giving {spec.each} to each of the {players - 1} others leaves the hands unequal",
+            f"give {cards // players} to each",
+        )
         ok = False
     if "bidder" in taker.free and not has_auction:
-        ctx.error(where + ("taken_by",), "M633", "the widow goes to `bidder`, but this contract has no auction",
-                  "add an auction, or say who takes it (taken_by: dealer)")
+        ctx.error(
+            where + ("taken_by",),
+            "M633",
+            "the widow goes to `bidder`, but this contract has no auction",
+            "add an auction, or say who takes it (taken_by: dealer)",
+        )
         ok = False
     if spec.raise_bid and (not has_auction or spec.taken_by is not None and spec.taken_by.text.strip() != "bidder"):
-        ctx.error(where + ("raise_bid",), "M633", "raise_bid lets the auction's winner raise his bid after taking "
-                  "the widow: the contract needs an auction, and the widow must go to its winner",
-                  "add an auction and leave taken_by out (it is the bidder)")
+        ctx.error(
+            where + ("raise_bid",),
+            "M633",
+            "raise_bid lets the auction's winner raise his bid after taking "
+            "the widow: the contract needs an auction, and the widow must go to its winner",
+            "add an auction and leave taken_by out (it is the bidder)",
+        )
         ok = False
     if not ok:
         return None, False
@@ -123,12 +154,17 @@ def words(spec) -> str:
 
     who = seat(spec.taken_by.text) if spec.taken_by is not None else "its winner"
     lies = "face up" if spec.face_up else "face down"
-    after = (f"gives {spec.each} card{'s' if spec.each != 1 else ''} to every other player" if spec.then == "give"
-             else f"lays {spec.cards} cards aside, which score for nobody")
+    after = (
+        f"gives {spec.each} card{'s' if spec.each != 1 else ''} to every other player"
+        if spec.then == "give"
+        else f"lays {spec.cards} cards aside, which score for nobody"
+    )
     shown = "" if spec.face_up else ", shows them"
     raised = "; then he names his contract: his bid, or a higher one he could bid" if spec.raise_bid else ""
-    return (f"the last {spec.cards} cards dealt lie {lies} as a widow; after the auction {who} takes them{shown} "
-            f"and {after}{raised}")
+    return (
+        f"the last {spec.cards} cards dealt lie {lies} as a widow; after the auction {who} takes them{shown} "
+        f"and {after}{raised}"
+    )
 
 
 def mask(cards) -> int:

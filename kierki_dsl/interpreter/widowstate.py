@@ -1,4 +1,5 @@
 """A trick deal with a widow (see ``widow.py`` for the rules)."""
+
 from __future__ import annotations
 
 from typing import Optional
@@ -18,8 +19,18 @@ EXCHANGE = Phase.EXCHANGE
 class WidowDeal(TrickDeal):
     """A trick deal whose last cards dealt lie aside until the auction's winner takes them."""
 
-    def __init__(self, contract, players: int, deck: int, dealer: int, dealt: list, direction: int = 1,
-                 number: int = 1, memory=None, widow: Optional[list] = None):
+    def __init__(
+        self,
+        contract,
+        players: int,
+        deck: int,
+        dealer: int,
+        dealt: list,
+        direction: int = 1,
+        number: int = 1,
+        memory=None,
+        widow: Optional[list] = None,
+    ):
         rule = contract.widow
         if widow is None:
             dealt, widow = rule.split(dealt, dealer, players, direction)
@@ -53,8 +64,13 @@ class WidowDeal(TrickDeal):
     def _raises(self) -> list[int]:
         """The contracts the taker may name: his bid, or a higher level his hand may bid."""
         rule = self.contract.auction
-        return [bid(v) for v in rule.levels() if v == self.bid or v > self.bid and rule.allows(
-            v, self.taker, self.dealer, self.players, self.hands[self.taker], self.deck)]
+        return [
+            bid(v)
+            for v in rule.levels()
+            if v == self.bid
+            or v > self.bid
+            and rule.allows(v, self.taker, self.dealer, self.players, self.hands[self.taker], self.deck)
+        ]
 
     def why_illegal(self, action: int) -> Optional[str]:
         if self.phase != EXCHANGE:
@@ -75,8 +91,11 @@ class WidowDeal(TrickDeal):
 
     def _exchange_expected(self) -> str:
         to = self.contract.widow.recipient(self.taker, len(self.exchanged), self.players, self.direction)
-        return "a card of your hand to lay aside is expected" if to < 0 else \
-            f"a card of your hand to give to seat {to} is expected"
+        return (
+            "a card of your hand to lay aside is expected"
+            if to < 0
+            else f"a card of your hand to give to seat {to} is expected"
+        )
 
     def apply_action(self, action: int) -> None:
         if self.phase != EXCHANGE:
@@ -108,7 +127,7 @@ class WidowDeal(TrickDeal):
     # -- records and views ---------------------------------------------------------------------
     def record_plays(self) -> list[str]:
         cards = super().record_plays()
-        return cards[len(self.exchanged):]  # the exchange comes before any card played
+        return cards[len(self.exchanged) :]  # the exchange comes before any card played
 
     def record_exchange(self) -> list:
         """The taker's cards, in the order he put them out ("QS", ...), then the contract he
@@ -154,8 +173,16 @@ class WidowDeal(TrickDeal):
     @classmethod
     def _new_in_auction(cls, contract, view, hands: list) -> "WidowDeal":
         widow = list(view.widow) if view.widow else stock_order(unseen_rest(view, hands), view.ply)
-        return cls(contract, view.players, view.deck, view.dealer, [list(bits(h)) for h in hands], view.direction,
-                   view.deal_number, widow=widow)
+        return cls(
+            contract,
+            view.players,
+            view.deck,
+            view.dealer,
+            [list(bits(h)) for h in hands],
+            view.direction,
+            view.deal_number,
+            widow=widow,
+        )
 
 
 __all__ = ["WidowDeal", "EXCHANGE"]

@@ -1,5 +1,6 @@
 """What the language server knows about the ruleset format, from the format itself: each
 key's doc (the schema), each expression name's meaning (the scopes), functions, cards, suits."""
+
 from __future__ import annotations
 
 import functools

@@ -1,6 +1,7 @@
 """The language server: lint's findings as the author types, hover (a key's doc, a contract,
 an expression name, a finding's ``--explain`` text), completion (keys, expression names,
 cards and suits) and go-to-definition for ``extends`` and ``include``."""
+
 from __future__ import annotations
 
 import os
@@ -130,11 +131,15 @@ def completions(line_text: str) -> list:
     """Completion items for a line: after ``key:`` an expression's names, cards and suits;
     else the format's keys."""
     if re.match(r"^\s*(?:-\s+)?[a-z_]+\s*:\s*\S", line_text) or re.match(r"^\s*(?:-\s+)?\{", line_text):
-        names = [lsp.CompletionItem(n, kind=lsp.CompletionItemKind.Variable, documentation=d)
-                 for n, d in sorted(name_docs().items())]
+        names = [
+            lsp.CompletionItem(n, kind=lsp.CompletionItemKind.Variable, documentation=d)
+            for n, d in sorted(name_docs().items())
+        ]
         return names + [lsp.CompletionItem(c, kind=lsp.CompletionItemKind.Constant) for c in card_names()]
-    return [lsp.CompletionItem(k, kind=lsp.CompletionItemKind.Property, documentation=d, insert_text=f"{k}: ")
-            for k, d in sorted(key_docs().items())]
+    return [
+        lsp.CompletionItem(k, kind=lsp.CompletionItemKind.Property, documentation=d, insert_text=f"{k}: ")
+        for k, d in sorted(key_docs().items())
+    ]
 
 
 @server.feature(lsp.TEXT_DOCUMENT_COMPLETION)

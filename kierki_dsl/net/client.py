@@ -7,6 +7,7 @@ protocol page says so). The seat's view is rebuilt from the messages (``seatview
 is sent, and one repeated after it (sent before the answer arrived) is not answered twice,
 unless the server sends ``WRONG`` or repeats it three times.
 """
+
 from __future__ import annotations
 
 import socket
@@ -109,7 +110,9 @@ class Seat:
             if isinstance(msg, sik.Busy):
                 if self.rejoining:  # the server has not yet noticed that we left
                     return LOST
-                self.say(f"kierki join: seat {sik.SEATS[self.seat]} is taken (busy: {' '.join(sik.SEATS[s] for s in msg.seats)})")
+                self.say(
+                    f"kierki join: seat {sik.SEATS[self.seat]} is taken (busy: {' '.join(sik.SEATS[s] for s in msg.seats)})"
+                )
                 return EXIT_FAILED
             if msg is not None:
                 self._handle(msg)
@@ -225,8 +228,20 @@ def connect(host: str, port: int, family: int, timeout: float) -> socket.socket:
     raise CommandError(f"kierki join: error: cannot connect to {host} port {port}: {reason}")
 
 
-def join(host: str, port: int, seat: int, player, ruleset, seed: int, family: int = 0, timeout: float = 30.0,
-         report: bool = True, out=None, retry: float = 0.0, types: Optional[dict] = None) -> int:
+def join(
+    host: str,
+    port: int,
+    seat: int,
+    player,
+    ruleset,
+    seed: int,
+    family: int = 0,
+    timeout: float = 30.0,
+    report: bool = True,
+    out=None,
+    retry: float = 0.0,
+    types: Optional[dict] = None,
+) -> int:
     """Play one seat of a SIK match; the exit code (0 once the match is over).
 
     ``timeout`` bounds each connection attempt; once connected the client waits for the

@@ -1,4 +1,5 @@
 """The work behind ``kierki serve`` and ``kierki join`` (cli.py only parses options)."""
+
 from __future__ import annotations
 
 import asyncio
@@ -75,9 +76,19 @@ def load_deals(path: Optional[str], ruleset, types_spec: Optional[str] = None):
         raise CommandError(str(e)) from None
 
 
-def serve(ruleset, deals_path: Optional[str], host: Optional[str], port: int, seats: list,
-          seed: Optional[int], save: Optional[str], resume: bool, timeout: float, types_spec: Optional[str] = None,
-          force: bool = False) -> int:
+def serve(
+    ruleset,
+    deals_path: Optional[str],
+    host: Optional[str],
+    port: int,
+    seats: list,
+    seed: Optional[int],
+    save: Optional[str],
+    resume: bool,
+    timeout: float,
+    types_spec: Optional[str] = None,
+    force: bool = False,
+) -> int:
     """Host a SIK table until its match is over; the exit code."""
     opened = _resume_header(save, ruleset) if resume else None
     try:
@@ -133,13 +144,23 @@ def _table_session(ruleset, deals_path, seats, seed, save, opened, types_spec, f
 
 
 def _new_table_save(save: str, ruleset, seed: int, bots: dict, deals_path, types_spec, force: bool):
-    from ..table.savefile import SaveError, header
     from ..table import new_save
+    from ..table.savefile import SaveError, header
 
-    head = header(ruleset, seed, [bots.get(s, "remote") for s in range(4)], {
-        "bots": {str(k): v for k, v in bots.items()},
-        "deals": {"path": os.path.abspath(deals_path) if deals_path else None,
-                  "fingerprint": _deals_print(deals_path), "types": types_spec}})
+    head = header(
+        ruleset,
+        seed,
+        [bots.get(s, "remote") for s in range(4)],
+        {
+            "bots": {str(k): v for k, v in bots.items()},
+            "deals": {
+                "path": os.path.abspath(deals_path) if deals_path else None,
+                "fingerprint": _deals_print(deals_path),
+                "types": types_spec,
+            },
+        },
+    )
+
     def deals_of(saved: dict, rs):  # the fixed deals of the match a save file already holds
         return load_deals(saved["deals"]["path"], rs, saved["deals"].get("types"))
 
@@ -175,8 +196,8 @@ def _deals_print(path: Optional[str]) -> Optional[str]:
 
 def _resume_header(save: Optional[str], ruleset):
     """The save file of ``serve --resume``, opened and locked (an ``OpenSave``) and checked."""
-    from ..table.savefile import SaveError
     from ..table import open_save
+    from ..table.savefile import SaveError
 
     if not save:
         raise CommandError("--resume needs --save FILE (the save file to continue)", EXIT_USAGE)

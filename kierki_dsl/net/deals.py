@@ -8,6 +8,7 @@ contracts by name (``deal_types``); the dealer is the seat before the first
 leader, which leads when the contract's first lead is ``left(dealer)`` (the default).
 Every problem is reported as ``path:line: error: ...``.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -30,8 +31,11 @@ def read_deals(path: str, ruleset, types: Optional[dict] = None) -> list[FixedDe
     try:
         data = read_limited(path, MAX_BYTES)
     except ReadError as e:
-        raise DealsError(f"{path}: error: the match file is {e.size} bytes (limit {MAX_BYTES})" if e.size is not None
-                         else f"{path}: error: cannot read the match file: {e}") from None
+        raise DealsError(
+            f"{path}: error: the match file is {e.size} bytes (limit {MAX_BYTES})"
+            if e.size is not None
+            else f"{path}: error: cannot read the match file: {e}"
+        ) from None
     return parse_deals(data, ruleset, path, types)
 
 
@@ -57,7 +61,9 @@ def parse_deals(data: bytes, ruleset, path: str = "<deals>", types: Optional[dic
     if not lines:
         raise DealsError(f"{path}:1: error: the match file has no deals")
     if len(lines) % 5:
-        raise DealsError(f"{path}:{len(lines) + 1}: error: the file ends inside a deal (5 lines per deal: type and leader, then N, E, S, W)")
+        raise DealsError(
+            f"{path}:{len(lines) + 1}: error: the file ends inside a deal (5 lines per deal: type and leader, then N, E, S, W)"
+        )
     return [_deal(lines[i : i + 5], i + 1, ruleset, path, types) for i in range(0, len(lines), 5)]
 
 
@@ -75,8 +81,10 @@ def deal_types(ruleset, spec: Optional[str] = None) -> dict:
             if not eq or not digit.isdigit() or not 1 <= int(digit) <= 9:
                 raise DealsError(f"--deal-types takes TYPE=CONTRACT pairs (a type is 1-9), got {item!r}")
             if name not in ruleset.contracts:
-                raise DealsError(f"--deal-types: {name!r} is not a contract of {ruleset.name!r} "
-                                 f"(it has {', '.join(ruleset.contracts)})")
+                raise DealsError(
+                    f"--deal-types: {name!r} is not a contract of {ruleset.name!r} "
+                    f"(it has {', '.join(ruleset.contracts)})"
+                )
             pairs.append((int(digit), ruleset.contracts[name]))
     return {t: c for t, c in pairs if isinstance(c, CompiledContract)}  # a declarer's choice names none
 
@@ -97,19 +105,25 @@ def type_of_contract(ruleset, contract, types: Optional[dict] = None) -> int:
 def _deal(lines: list, first: int, ruleset, path: str, types: dict) -> FixedDeal:
     head = lines[0]
     if len(head) != 2 or not head[0].isdigit() or head[1] not in SEATS:
-        raise DealsError(f"{path}:{first}: error: expected a deal type digit and the first seat (e.g. 1N), got {head!r}")
+        raise DealsError(
+            f"{path}:{first}: error: expected a deal type digit and the first seat (e.g. 1N), got {head!r}"
+        )
     kind = int(head[0])
     contract = types.get(kind)
     if contract is None:
-        raise DealsError(f"{path}:{first}: error: deal type {kind} names no contract of {ruleset.name!r} "
-                         f"(types: {', '.join(f'{t}={c.name}' for t, c in sorted(types.items())) or 'none'}; "
-                         "--deal-types maps them)")
+        raise DealsError(
+            f"{path}:{first}: error: deal type {kind} names no contract of {ruleset.name!r} "
+            f"(types: {', '.join(f'{t}={c.name}' for t, c in sorted(types.items())) or 'none'}; "
+            "--deal-types maps them)"
+        )
     dealt, seen = [], 0
     for s in range(4):
         where = f"{path}:{first + 1 + s}"
         cards = parse_cards(lines[1 + s])
         if cards is None:
-            raise DealsError(f"{where}: error: the cards of {SEATS[s]} cannot be read (write rank then suit, e.g. 10CQH2S)")
+            raise DealsError(
+                f"{where}: error: the cards of {SEATS[s]} cannot be read (write rank then suit, e.g. 10CQH2S)"
+            )
         if len(cards) != ruleset.hand_size:
             raise DealsError(f"{where}: error: {SEATS[s]} has {len(cards)} cards, a hand is {ruleset.hand_size}")
         for c in cards:

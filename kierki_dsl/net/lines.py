@@ -4,6 +4,7 @@ Tolerant in what it accepts: a bare LF ends a line too, and NUL bytes are droppe
 clients append one to their reply). A line longer than ``MAX_LINE`` is discarded up to its
 end and returned as ``None`` (one invalid message); so is a line that is not ASCII.
 """
+
 from __future__ import annotations
 
 import asyncio

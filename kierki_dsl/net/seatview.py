@@ -5,6 +5,7 @@ first leader, every finished trick — and builds the same ``SeatView`` the serv
 would hand this seat, so every kierki-dsl player (and the human interface) plays at a SIK
 table unchanged. The legal cards come from the ruleset's own rules, applied to this hand.
 """
+
 from __future__ import annotations
 
 from typing import Optional
@@ -84,12 +85,28 @@ class SeatKnowledge:
             sizes[s] -= 1
         played_now = sum(1 << c for _, c in trick)
         return SeatView(
-            seat=self.seat, contract=self.contract.name, phase="play", hand=self.hand & ~played_now, legal=legal,
-            trick=trick, led_suit=led, trump=-1, caller=-1, dealer=self.dealer,
-            trick_number=self.trick_number, tricks_total=self.ruleset.hand_size, played=self.played,
-            scores=tuple(self.scores), completed=tuple(self.completed), players=4, layout=None,
-            hand_sizes=tuple(sizes), deck=self.ruleset.deck & FULL_DECK, direction=self.ruleset.direction,
-            deal_number=self.deal_number, ply=4 * len(self.completed) + len(trick),
+            seat=self.seat,
+            contract=self.contract.name,
+            phase="play",
+            hand=self.hand & ~played_now,
+            legal=legal,
+            trick=trick,
+            led_suit=led,
+            trump=-1,
+            caller=-1,
+            dealer=self.dealer,
+            trick_number=self.trick_number,
+            tricks_total=self.ruleset.hand_size,
+            played=self.played,
+            scores=tuple(self.scores),
+            completed=tuple(self.completed),
+            players=4,
+            layout=None,
+            hand_sizes=tuple(sizes),
+            deck=self.ruleset.deck & FULL_DECK,
+            direction=self.ruleset.direction,
+            deal_number=self.deal_number,
+            ply=4 * len(self.completed) + len(trick),
         )
 
     def _scorer(self, trick, led: int):

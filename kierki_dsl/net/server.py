@@ -23,6 +23,7 @@ the protocol leaves a choice (documented in docs/network.md):
   refused message, so a client grows the report (and the replies) by a bounded amount per
   connection it opens.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -113,8 +114,8 @@ class Reporter:
 
 def sik_problem(ruleset, deals, types: Optional[dict] = None) -> Optional[str]:
     """Why this ruleset (with these fixed deals, or its schedule) cannot be played over SIK, or None."""
-    from .deals import type_of_contract
     from ..interpreter.protocol import CompiledContract
+    from .deals import type_of_contract
 
     contracts = [d.contract for d in deals] if deals else list(ruleset.schedule)
     need = needs(ruleset, contracts)
@@ -128,10 +129,11 @@ def sik_problem(ruleset, deals, types: Optional[dict] = None) -> Optional[str]:
         cards = list(range(52))
         state = c.new_deal(4, ruleset.deck, 0, [cards[i::4] for i in range(4)], ruleset.direction, 1)
         view = state.view(state.current_player())
-        if (view.phase != "play" or view.layout is not None or view.drawn
-                or not all(0 <= a < 52 for a in view.legal)):
-            return (f"contract {c.name!r} is not a plain trick deal (SIK has no passing, calls, bets, exposures, "
-                    "stocks or layouts)")
+        if view.phase != "play" or view.layout is not None or view.drawn or not all(0 <= a < 52 for a in view.legal):
+            return (
+                f"contract {c.name!r} is not a plain trick deal (SIK has no passing, calls, bets, exposures, "
+                "stocks or layouts)"
+            )
     return None
 
 
@@ -187,8 +189,9 @@ async def _closed(conn) -> None:
 class SikServer:
     """Serves one ``Table`` over SIK until its match is over."""
 
-    def __init__(self, table, ruleset, timeout: float = 5.0, reporter: Optional[Reporter] = None,
-                 types: Optional[dict] = None):
+    def __init__(
+        self, table, ruleset, timeout: float = 5.0, reporter: Optional[Reporter] = None, types: Optional[dict] = None
+    ):
         from .deals import type_of_contract
 
         self.table = table

@@ -5,6 +5,7 @@ the counts they must have (1 card in a client's ``TRICK``, 0-3 in a server's, 4 
 13 in ``DEAL``) and, where two readings remain, the trick number the receiver expects.
 Every parser returns ``None`` for a message it cannot read; none raises.
 """
+
 from __future__ import annotations
 
 from typing import Optional

@@ -15,6 +15,7 @@ the browser, the SIK client — never ask which phase is playing; they call:
 needs them. The record notation (``actions.action_str``) is not the phases' business: it
 stays one notation for every action.
 """
+
 from __future__ import annotations
 
 import importlib
@@ -23,8 +24,21 @@ from ..interpreter.actions import action_str
 from .base import NotUnderstood, PhaseUnit
 
 #: The phase modules, in the order their panels are shown.
-MODULES = ("call", "choice", "passing", "auction", "exchange", "naming", "doubling", "exposure", "declarations",
-           "stock", "play", "layout", "done")
+MODULES = (
+    "call",
+    "choice",
+    "passing",
+    "auction",
+    "exchange",
+    "naming",
+    "doubling",
+    "exposure",
+    "declarations",
+    "stock",
+    "play",
+    "layout",
+    "done",
+)
 
 UNITS: dict = {}
 
@@ -94,5 +108,17 @@ def panel_lines(view, rules=None) -> list:
     return [(r["label"] + ": " if r["label"] else "") + r["text"] for p in panels(view, rules) for r in p["rows"]]
 
 
-__all__ = ["NotUnderstood", "PhaseUnit", "UNITS", "actions", "expected", "label", "owner", "panel_lines", "panels",
-           "parse", "phase_of", "register"]
+__all__ = [
+    "NotUnderstood",
+    "PhaseUnit",
+    "UNITS",
+    "actions",
+    "expected",
+    "label",
+    "owner",
+    "panel_lines",
+    "panels",
+    "parse",
+    "phase_of",
+    "register",
+]

@@ -1,5 +1,6 @@
 """The auction (Tysiąc, King, Leilão): seats bid for the right to play the deal; a seller may
 then accept the best bid, refuse it or decline the deal."""
+
 from __future__ import annotations
 
 from typing import Optional
@@ -10,8 +11,11 @@ from ..interpreter.phases import EXPECTED, Phase
 from .base import NotUnderstood, PhaseUnit, contract_of, row, seat
 
 #: What a seller's words do.
-SELLER_MEANING = {"accept": "sell at the best offer", "refuse": "play the deal yourself, nothing paid",
-                  "decline": "do not play the deal: it ends at its fixed scores"}
+SELLER_MEANING = {
+    "accept": "sell at the best offer",
+    "refuse": "play the deal yourself, nothing paid",
+    "decline": "do not play the deal: it ends at its fixed scores",
+}
 _SELLER_ACTIONS = {w: a for a, w in SELLER_WORDS.items()}
 
 
@@ -62,8 +66,11 @@ class Auction(PhaseUnit):
             legal = list(view.legal)
             if t.isdigit() and len(t) <= 3 and 1 <= int(t) <= len(legal):
                 return legal[int(t) - 1]
-            raise NotUnderstood("Type a number from the list, or accept, refuse or decline." if ACCEPT in legal
-                                else "Type a number from the list, or refuse or decline.")
+            raise NotUnderstood(
+                "Type a number from the list, or accept, refuse or decline."
+                if ACCEPT in legal
+                else "Type a number from the list, or refuse or decline."
+            )
         if t in ("pass", "p") or (t == "1" and not _one_bids(view, rules)):
             return PASS
         if t.isdigit() and len(t) <= 6:
@@ -77,8 +84,11 @@ class Auction(PhaseUnit):
         rule = _rule(view, rules)
         values = [bid_value(a) for a in view.legal if is_bid(a)]
         standing = f"the bid standing is {view.bid} by {seat(view, view.bidder)}" if view.bidder >= 0 else "no bid yet"
-        passing = "a player who passes may bid again later" if rule is not None and rule.again \
+        passing = (
+            "a player who passes may bid again later"
+            if rule is not None and rule.again
             else "a player who passes is out"
+        )
         lines = [f"You bid for the right to play this deal ({standing}); {passing}."]
         if view.bidder >= 0 and view.bid in values:
             lines.append(f"You speak before {seat(view, view.bidder)}, so you may match the bid standing.")
@@ -86,8 +96,11 @@ class Auction(PhaseUnit):
 
     def menu(self, view, rules=None) -> list:
         if _selling(view):
-            return ["  ".join(f"{i}) {SELLER_WORDS[a]} ({SELLER_MEANING[SELLER_WORDS[a]]})"
-                              for i, a in enumerate(view.legal, 1))]
+            return [
+                "  ".join(
+                    f"{i}) {SELLER_WORDS[a]} ({SELLER_MEANING[SELLER_WORDS[a]]})" for i, a in enumerate(view.legal, 1)
+                )
+            ]
         values = [bid_value(a) for a in view.legal if is_bid(a)]
         word = "pass" if _one_bids(view, rules) else "1) pass"  # "1" is the bid 1 where 1 can be bid
         shown = f"{values[0]}, {values[1]}, … {values[-1]}" if len(values) > 3 else ", ".join(map(str, values))

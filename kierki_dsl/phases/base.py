@@ -19,13 +19,13 @@ show the phase and to take a person's decision in it:
 Front ends never ask which phase is playing: they call the registry (``kierki_dsl.phases``),
 which finds the unit for a view.
 """
+
 from __future__ import annotations
 
 from typing import Optional
 
-from ..interpreter.actions import action_str
-
 from ..cards import card_pretty
+from ..interpreter.actions import action_str
 from ..report import seat_name
 
 
@@ -127,8 +127,10 @@ class PhaseUnit:
 
     def menu(self, view, rules=None) -> list:
         """The numbered choices, as lines."""
-        return ["Choices: " + "  ".join(f"{i}) {self.label(view, a, rules)}"
-                                        for i, a in enumerate(self.choices(view, rules), start=1))]
+        return [
+            "Choices: "
+            + "  ".join(f"{i}) {self.label(view, a, rules)}" for i, a in enumerate(self.choices(view, rules), start=1))
+        ]
 
     def prompt(self, view, rules=None) -> str:
         """The word before ``>`` at the terminal prompt."""

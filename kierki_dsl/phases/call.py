@@ -1,4 +1,5 @@
 """The trump call: a seat names trumps (or no trumps) for the deal."""
+
 from __future__ import annotations
 
 from typing import Optional
@@ -6,8 +7,8 @@ from typing import Optional
 from ..cards import SUIT_NAMES, SUIT_SYMBOLS, CardError
 from ..interpreter.actions import NO_TRUMP, call, called_suit, is_call
 from ..interpreter.phases import EXPECTED, Phase
-from .typed import read_suit
 from .base import PhaseUnit, row, seat
+from .typed import read_suit
 
 
 class TrumpCall(PhaseUnit):

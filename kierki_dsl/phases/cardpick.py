@@ -1,13 +1,14 @@
 """The phases whose decision is a card of the hand (trick play, layout play, passing, a widow's
 exchange): a card's label, the words that name a card, and the menu of legal cards."""
+
 from __future__ import annotations
 
 from typing import Optional
 
 from ..cards import CardError, card_pretty
-from .typed import read_card
 from ..rankorder import rank_key
 from .base import NotUnderstood, PhaseUnit, contract_of
+from .typed import read_card
 
 HELP = "Type a card such as QS, 10h, q♠, ♦8 or h5, or its number from the list ('last' shows the previous trick)."
 

@@ -1,4 +1,5 @@
 """Declarer's choice (Kierki's *wybór*): the declarer names the contract of the deal."""
+
 from __future__ import annotations
 
 from typing import Optional
@@ -42,8 +43,9 @@ class DeclarersChoice(PhaseUnit):
         return ["You choose the contract."]
 
     def menu(self, view, rules=None) -> list:
-        return ["Choices: " + ", ".join(f"{i}) {self.label(view, a, rules)}"
-                                        for i, a in enumerate(view.legal, start=1))]
+        return [
+            "Choices: " + ", ".join(f"{i}) {self.label(view, a, rules)}" for i, a in enumerate(view.legal, start=1))
+        ]
 
 
 UNIT = DeclarersChoice()

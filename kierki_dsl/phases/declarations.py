@@ -2,6 +2,7 @@
 
 Not a decision of its own (declaring follows from the card led): this unit has no actions,
 only its part of the view."""
+
 from __future__ import annotations
 
 from ..cards import SUIT_SYMBOLS

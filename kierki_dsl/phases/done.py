@@ -1,4 +1,5 @@
 """The deal is over: no decision, nothing of its own to show."""
+
 from __future__ import annotations
 
 from ..interpreter.phases import EXPECTED, Phase

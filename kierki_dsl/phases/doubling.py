@@ -1,4 +1,5 @@
 """The doubling round (Barbu): side bets before play — double a seat, redouble, or done."""
+
 from __future__ import annotations
 
 from typing import Optional
@@ -37,17 +38,23 @@ class Doubling(PhaseUnit):
         return None
 
     def advice(self, view, rules=None) -> list:
-        lines = ["A double is a side bet that you outscore that player in this deal: the difference of "
-                 "your two scores is paid, twice if redoubled."]
+        lines = [
+            "A double is a side bet that you outscore that player in this deal: the difference of "
+            "your two scores is paid, twice if redoubled."
+        ]
         if DONE in view.legal:
             return lines
         contract = contract_of(rules, view.contract)
         if contract is not None and contract.doubling is not None and contract.doubling.duty_every:
-            lines.append("You owe a player doubles under the duty to double every player, and the deals he deals "
-                         "are running out: you may not say done yet.")
+            lines.append(
+                "You owe a player doubles under the duty to double every player, and the deals he deals "
+                "are running out: you may not say done yet."
+            )
         else:
-            lines.append(f"You owe the dealer ({seat(view, view.dealer)}) a double: you must double him in one "
-                         "of his deals left, and this is the last chance to keep that duty.")
+            lines.append(
+                f"You owe the dealer ({seat(view, view.dealer)}) a double: you must double him in one "
+                "of his deals left, and this is the last chance to keep that duty."
+            )
         return lines
 
     def menu(self, view, rules=None) -> list:
@@ -56,8 +63,14 @@ class Doubling(PhaseUnit):
     def panel(self, view, rules=None) -> list:
         if not view.bets:
             return []
-        return [row("Bets so far", ", ".join(f"{seat(view, a)} {'redoubled' if f == 2 else 'doubled'} {seat(view, b)}"
-                                             for a, b, f in view.bets))]
+        return [
+            row(
+                "Bets so far",
+                ", ".join(
+                    f"{seat(view, a)} {'redoubled' if f == 2 else 'doubled'} {seat(view, b)}" for a, b, f in view.bets
+                ),
+            )
+        ]
 
 
 UNIT = Doubling()

@@ -1,4 +1,5 @@
 """A widow's exchange (Tysiąc's *musik*): its taker gives cards of his hand away or lays them aside."""
+
 from __future__ import annotations
 
 from typing import Optional
@@ -77,8 +78,15 @@ class Exchange(CardPhase):
             taker = f" (taken by {seat(view, view.taker)})" if view.taker >= 0 else ""
             rows.append(row("Widow", cards_text(view.widow) + taker))
         if view.exchanged:
-            rows.append(row("So far", ", ".join(f"{card_pretty(c)} to {seat(view, t)}" if t >= 0
-                                                else f"{card_pretty(c)} laid aside" for c, t in view.exchanged)))
+            rows.append(
+                row(
+                    "So far",
+                    ", ".join(
+                        f"{card_pretty(c)} to {seat(view, t)}" if t >= 0 else f"{card_pretty(c)} laid aside"
+                        for c, t in view.exchanged
+                    ),
+                )
+            )
         return rows
 
 

@@ -1,4 +1,5 @@
 """Exposure (Trix): before play a seat shows penalty cards of its hand to double their cost, then says done."""
+
 from __future__ import annotations
 
 from typing import Optional
@@ -32,11 +33,12 @@ class Exposure(PhaseUnit):
             return None
 
     def advice(self, view, rules=None) -> list:
-        return ["Exposing a card doubles what it costs whoever takes it; you gain its value once if someone "
-                "else takes it."]
+        return [
+            "Exposing a card doubles what it costs whoever takes it; you gain its value once if someone else takes it."
+        ]
 
     def refusal(self, view, text: str, action: int, reason: Optional[str], rules=None) -> str:
-        shown = text[len("expose "):] if text.lower().startswith("expose ") else text
+        shown = text[len("expose ") :] if text.lower().startswith("expose ") else text
         return f"You cannot expose {shown}: {reason or 'not allowed now'}."
 
     def panel(self, view, rules=None) -> list:

@@ -1,4 +1,5 @@
 """Layout play (Rozbójnik's *układanka*, Fan Tan): a card to the rows on the table, or a pass."""
+
 from __future__ import annotations
 
 from typing import Optional
@@ -46,15 +47,19 @@ class LayoutPlay(CardPhase):
         else:
             rows = [row("Layout", f"rows open with a {card_pretty(view.opening_rank)[:-1]}")]
         for s, r in enumerate(view.layout):
-            shown = "not open" if r is None else (card_pretty(r[0]) if r[0] == r[1]
-                                                  else f"{card_pretty(r[0])} … {card_pretty(r[1])}")
+            shown = (
+                "not open"
+                if r is None
+                else (card_pretty(r[0]) if r[0] == r[1] else f"{card_pretty(r[0])} … {card_pretty(r[1])}")
+            )
             rows.append(row(SUIT_SYMBOLS[s], shown))
         rows.append(row("Cards left", ", ".join(f"{seat(view, s)} {k}" for s, k in enumerate(view.hand_sizes))))
         if view.pool:
             rows.append(row("Pool", f"{view.pool} points, for the next player to go out"))
         if any(view.free_passes_left):
-            rows.append(row("Free passes left", ", ".join(f"{seat(view, s)} {k}"
-                                                          for s, k in enumerate(view.free_passes_left))))
+            rows.append(
+                row("Free passes left", ", ".join(f"{seat(view, s)} {k}" for s, k in enumerate(view.free_passes_left)))
+            )
         return rows
 
     def news(self, view, last) -> list:

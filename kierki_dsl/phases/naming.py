@@ -1,5 +1,6 @@
 """Naming the opening rank (Barbu's domino, ``start_rank: named``): before play the declarer
 names the rank that opens every row of the layout — one he need not hold."""
+
 from __future__ import annotations
 
 from typing import Optional

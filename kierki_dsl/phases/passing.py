@@ -1,4 +1,5 @@
 """Passing (Hearts): each seat passes cards of its hand to another before play."""
+
 from __future__ import annotations
 
 from ..interpreter.phases import EXPECTED, Phase
@@ -27,8 +28,13 @@ class Passing(CardPhase):
     def panel(self, view, rules=None) -> list:
         if not view.received:
             return []
-        return [row("", f"You passed {cards_text(view.passed)} to {seat(view, view.passed_to)}; "
-                        f"you received {cards_text(view.received)}.")]
+        return [
+            row(
+                "",
+                f"You passed {cards_text(view.passed)} to {seat(view, view.passed_to)}; "
+                f"you received {cards_text(view.received)}.",
+            )
+        ]
 
 
 UNIT = Passing()

@@ -1,4 +1,5 @@
 """Trick play: a card to the trick in progress (the phase ``play`` of a trick deal)."""
+
 from __future__ import annotations
 
 from typing import Optional
@@ -6,9 +7,9 @@ from typing import Optional
 from ..cards import CardError, card_pretty
 from ..interpreter.actions import PASS, IllegalAction
 from ..interpreter.phases import EXPECTED, Phase
-from .typed import read_card
 from .base import NotUnderstood, row, seat
 from .cardpick import CardPhase
+from .typed import read_card
 
 
 def trick_text(view, plays) -> str:
@@ -42,13 +43,18 @@ class TrickPlay(CardPhase):
         if not self.matches(view):
             return []
         of = "" if view.drawn else f" of {view.tricks_total}"  # with a stock the number of tricks varies
-        return [row("Trick", f"{view.trick_number}{of}"),
-                row("Trick so far", trick_text(view, view.trick) or "(you lead)")]
+        return [
+            row("Trick", f"{view.trick_number}{of}"),
+            row("Trick so far", trick_text(view, view.trick) or "(you lead)"),
+        ]
 
     def news(self, view, last) -> list:
         seen = len(last.completed) if last is not None else 0
-        return [f"Trick {i + 1}: {trick_text(view, plays)} — taken by {seat(view, w)}"
-                for i, (_, plays, w) in enumerate(view.completed) if i >= seen]
+        return [
+            f"Trick {i + 1}: {trick_text(view, plays)} — taken by {seat(view, w)}"
+            for i, (_, plays, w) in enumerate(view.completed)
+            if i >= seen
+        ]
 
     def previous(self, view) -> str:
         if not view.completed:
@@ -72,7 +78,7 @@ class TrickPlay(CardPhase):
                 if all(who != t for t, _ in view.trick):
                     hands[who] |= 1 << c
             st = contract.from_view(view, hands)
-            for c in cards[len(view.trick):]:
+            for c in cards[len(view.trick) :]:
                 st.apply_action(c)
             _, trick, winner = st.completed[-1]
         except (CardError, IllegalAction, IndexError, KeyError, ValueError, AttributeError):

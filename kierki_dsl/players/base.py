@@ -18,6 +18,7 @@ Randomness is *stateless*: ``self.rng(view)`` is seeded from the match seed, the
 deal and the ply, so a player makes the same decision in the same position whether the match
 was played in one go or resumed from a save file.
 """
+
 from __future__ import annotations
 
 import random
@@ -29,8 +30,13 @@ PLAYERS: dict = {}
 # name -> the module that registers it (relative: of this package), imported when first asked
 # for (``ismcts`` needs the [openspiel] extra and plays through the OpenSpiel adapter, a layer
 # above the players); asking only for these never scans for plug-ins
-LAZY_PLAYERS = {"heuristic": ".heuristic", "search": ".search", "human": ".human", "ismcts": "kierki_dsl.ismcts",
-                "exec": ".execbot"}
+LAZY_PLAYERS = {
+    "heuristic": ".heuristic",
+    "search": ".search",
+    "human": ".human",
+    "ismcts": "kierki_dsl.ismcts",
+    "exec": ".execbot",
+}
 
 
 def register_player(cls):
@@ -104,8 +110,6 @@ class WithFallback(Player):
         self.fallback.reset(seed, seat, rules)
 
 
-
-
 @register_player
 class RandomPlayer(Player):
     """Any legal action, uniformly at random."""
@@ -170,4 +174,3 @@ def make_player(spec: str) -> Player:
         return cls()
     except ValueError as e:  # e.g. a player whose optional extra is not installed
         raise KeyError(str(e)) from None
-

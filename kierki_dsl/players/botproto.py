@@ -3,6 +3,7 @@
 Pure functions only: what the engine writes to a bot, and how it reads the bot's answer. The
 process that carries them is ``players/execbot.py``.
 """
+
 from __future__ import annotations
 
 import json
@@ -30,8 +31,7 @@ def hello(seat: int, players: int, ruleset: str, seed: int) -> dict:
 
 def decide(view) -> dict:
     """A request to act: the seat's view and its legal actions with their labels."""
-    return {"type": "decide", "view": view.to_json(),
-            "legal": [{"id": a, "label": action_str(a)} for a in view.legal]}
+    return {"type": "decide", "view": view.to_json(), "legal": [{"id": a, "label": action_str(a)} for a in view.legal]}
 
 
 def bye() -> dict:

@@ -8,6 +8,7 @@ falls back to a built-in player (``on_failure="heuristic"``, the default, or any
 or forfeits (``on_failure="forfeit"``: it plays its first legal action to the end, and a
 tournament scores the match as lost).
 """
+
 from __future__ import annotations
 
 import os
@@ -25,8 +26,13 @@ from . import botproto
 from .base import Player, make_player, register_player
 
 #: limits of one bot process (settable per bot: ``ExecBot(command, limits=...)``)
-DEFAULT_LIMITS = {"decision_seconds": 5.0, "match_seconds": 300.0, "cpu_seconds": 300, "memory_mb": 1024,
-                  "output_bytes": 16 << 20}
+DEFAULT_LIMITS = {
+    "decision_seconds": 5.0,
+    "match_seconds": 300.0,
+    "cpu_seconds": 300,
+    "memory_mb": 1024,
+    "output_bytes": 16 << 20,
+}
 
 
 def _limit(cpu_seconds: int, memory_mb: int):
@@ -35,6 +41,7 @@ def _limit(cpu_seconds: int, memory_mb: int):
         memory = memory_mb << 20
         resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
         resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+
     return apply
 
 
@@ -119,9 +126,14 @@ class ExecBot(Player):
     def _start(self) -> None:
         lim = self.limits
         try:
-            self.proc = subprocess.Popen(self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                         stderr=subprocess.DEVNULL, start_new_session=True,
-                                         preexec_fn=_limit(int(lim["cpu_seconds"]), int(lim["memory_mb"])))
+            self.proc = subprocess.Popen(
+                self.argv,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.DEVNULL,
+                start_new_session=True,
+                preexec_fn=_limit(int(lim["cpu_seconds"]), int(lim["memory_mb"])),
+            )
         except OSError as e:
             raise botproto.BotError(f"cannot start {self.argv[0]!r}: {e.strerror}") from None
         self._finalizer = weakref.finalize(self, _stop, self.proc)

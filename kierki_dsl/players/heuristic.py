@@ -15,6 +15,7 @@ seller it declines a deal its hand is too weak for (when it may), accepts an off
 least as many steps as its hand's edge, and otherwise refuses and plays itself; having taken
 a widow it gives away or lays aside its lowest cards.
 """
+
 from __future__ import annotations
 
 import functools
@@ -75,12 +76,12 @@ def trick_values(contract, tricks_total: int, trump: int, players: int) -> tuple
     """Per trick number n (0 .. tricks_total + 1): (points for winning the trick, the points
     each card carries, whether taking tricks is good), as the heuristic reads them."""
     positive = is_positive(contract, tricks_total, trump, players)
-    return tuple(card_values(contract, tricks_total, trump, players, n) + (positive,)
-                 for n in range(tricks_total + 2))
+    return tuple(card_values(contract, tricks_total, trump, players, n) + (positive,) for n in range(tricks_total + 2))
 
 
-def trick_card(legal, hand: int, win: int, led: int, trump: int, last: bool, at_stake: int, value, positive: bool,
-               order=None) -> int:
+def trick_card(
+    legal, hand: int, win: int, led: int, trump: int, last: bool, at_stake: int, value, positive: bool, order=None
+) -> int:
     """The heuristic's card in trick play: ``legal`` the cards it may play (any order),
     ``win`` the card winning the trick so far (-1 when it leads), ``led`` the suit led,
     ``last`` whether it plays last to the trick, ``at_stake`` the points the trick carries
@@ -124,8 +125,9 @@ def trick_chooser(contract, tricks_total: int, trump: int, players: int):
     the lowest) where they pay; every other position asks ``trick_card``."""
     table = trick_values(contract, tricks_total, trump, players)
     priced = [sum(1 << x for x in range(52) if value[x]) for _, value, _ in table]  # cards worth points
-    even = [sum(FULL13 << 13 * s for s in range(4) if len(set(value[13 * s:13 * s + 13])) == 1)
-            for _, value, _ in table]  # suits whose cards all carry the same points
+    even = [
+        sum(FULL13 << 13 * s for s in range(4) if len(set(value[13 * s : 13 * s + 13])) == 1) for _, value, _ in table
+    ]  # suits whose cards all carry the same points
 
     def choose(legal: int, hand: int, n: int, trick: int, win: int, led: int, last: bool) -> int:
         if not legal & (legal - 1):
@@ -343,14 +345,25 @@ class HeuristicPlayer(Player):
     # -- trick play ----------------------------------------------------------------------
     def _trick(self, view, legal) -> int:
         contract = self.contract_of(view)
-        trick_pts, value, positive = trick_values(contract, view.tricks_total, view.trump,
-                                                  view.players)[view.trick_number]
+        trick_pts, value, positive = trick_values(contract, view.tricks_total, view.trump, view.players)[
+            view.trick_number
+        ]
         order = contract.order
         if not view.trick:
             return trick_card(legal, view.hand, -1, -1, view.trump, False, 0, value, positive, order)
         at_stake = trick_pts + sum(value[x] for _, x in view.trick)
-        return trick_card(legal, view.hand, winning_play(view.trick, view.trump, order), view.led_suit, view.trump,
-                          len(view.trick) == view.players - 1, at_stake, value, positive, order)
+        return trick_card(
+            legal,
+            view.hand,
+            winning_play(view.trick, view.trump, order),
+            view.led_suit,
+            view.trump,
+            len(view.trick) == view.players - 1,
+            at_stake,
+            value,
+            positive,
+            order,
+        )
 
     # -- other decisions -------------------------------------------------------------------
     def _pass(self, view, legal) -> int:

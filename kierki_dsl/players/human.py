@@ -11,6 +11,7 @@ ruleset, and the prompt comes back. Trump calls show the cards seen so far and t
 names in English or Polish; in a layout deal the rows are shown and a player with nothing
 legal passes automatically.
 """
+
 from __future__ import annotations
 
 import sys
@@ -19,10 +20,10 @@ from typing import Optional
 from ..cards import SUIT_SYMBOLS, card_pretty
 from ..phases import NotUnderstood, panel_lines, phase_of
 from ..phases import label as phase_label
+from ..phases.typed import read_card, read_suit  # noqa: F401  (the words a person types, for callers of this module)
 from ..rankorder import rank_key
 from ..report import seat_name
 from .base import Player, PlayerQuit, register_player
-from ..phases.typed import read_card, read_suit  # noqa: F401  (the words a person types, for callers of this module)
 
 
 class HumanQuit(PlayerQuit):
@@ -146,12 +147,16 @@ class HumanPlayer(Player):
         self.say(f"Dealer {seat_name(view.dealer, n)}")
         for line in panel_lines(view, self.rules):
             self.say(line)
-        self.say("Points this deal: " + "  ".join(f"{seat_name(s, n)} {p:+d}" if p else f"{seat_name(s, n)} 0"
-                                                  for s, p in enumerate(view.scores)))
+        self.say(
+            "Points this deal: "
+            + "  ".join(f"{seat_name(s, n)} {p:+d}" if p else f"{seat_name(s, n)} 0" for s, p in enumerate(view.scores))
+        )
         if self.totals is not None or view.deal_number == 1:
             totals = self.totals or (0,) * n
-            self.say("Match totals:     " + "  ".join(f"{seat_name(s, n)} {t:+d}" if t else f"{seat_name(s, n)} 0"
-                                                      for s, t in enumerate(totals)))
+            self.say(
+                "Match totals:     "
+                + "  ".join(f"{seat_name(s, n)} {t:+d}" if t else f"{seat_name(s, n)} 0" for s, t in enumerate(totals))
+            )
         self.say(f"Your hand ({seat_name(view.seat, n)}):")
         for line in hand_lines(view.hand, view.trump, self._order(view, unit)):
             self.say(line)

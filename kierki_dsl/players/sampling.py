@@ -9,12 +9,12 @@ With ``draws(rng)`` and the compiled step core built, the kernel runs in C
 (``_cstep.deal_out``: the same draws, the same hands, held to this module's Python kernel by
 tests/test_cstep.py).
 """
+
 from __future__ import annotations
 
 from typing import Callable, Optional
 
 from ..interpreter import stepper
-
 
 #: Most places (seats and a stock) the compiled kernel deals to; more go through Python.
 MOST_PLACES = 16
@@ -37,8 +37,9 @@ def draws(rng) -> Callable[[int], int]:
     return _Draws(rng.getrandbits)
 
 
-def deal_out(cards: list, room: list, able: Callable[[int, bool], list], below: Callable[[int], int],
-             tries: int = 24) -> Optional[list]:
+def deal_out(
+    cards: list, room: list, able: Callable[[int, bool], list], below: Callable[[int], int], tries: int = 24
+) -> Optional[list]:
     """Hand masks (one per entry of ``room``) holding every card of ``cards``, or None.
 
     ``able(card, relax)`` lists the places that may hold the card (the same answer every time
@@ -55,8 +56,9 @@ def deal_out(cards: list, room: list, able: Callable[[int, bool], list], below: 
     return kernel(cards, room, [able(c, True) for c in cards], grb, 1) if tries > 0 else None
 
 
-def deal_out_python(cards: list, room: list, able: Callable[[int, bool], list], below: Callable[[int], int],
-                    tries: int = 24) -> Optional[list]:
+def deal_out_python(
+    cards: list, room: list, able: Callable[[int, bool], list], below: Callable[[int], int], tries: int = 24
+) -> Optional[list]:
     """``deal_out`` in Python (any ``below``; the reference of the compiled kernel)."""
     asked: dict = {}  # relax -> each card's places (``able`` is asked once per card and relax)
     for attempt in range(tries):

@@ -27,6 +27,7 @@ depends on hidden cards is the real one. Trump calls, passes and contract choice
 the heuristic player (searching trump calls by playing out whole sampled deals was tried and
 measured no stronger on the ladder: −5 ± 75 points in the positive part over 40 seeds).
 """
+
 from __future__ import annotations
 
 import time
@@ -75,8 +76,12 @@ class SearchPlayer(WithFallback):
                 st.play_from_start()
 
             return self._search(view, legal, sample, bet, tie=lambda a: a == DONE)  # on a tie, do not bet
-        return self._search(view, legal, lambda rng: deal_from_view(contract, view, sample_hands(view, rng)),
-                            lambda st, a: st.apply_action(a))
+        return self._search(
+            view,
+            legal,
+            lambda rng: deal_from_view(contract, view, sample_hands(view, rng)),
+            lambda st, a: st.apply_action(a),
+        )
 
     #: Most bids (besides a pass) an auction decision weighs: the lowest ones allowed.
     BIDS_WEIGHED = 3
@@ -230,8 +235,9 @@ def _sample(view, rng) -> list:
         key = (card // 13, ignore_voids)
         places = by_suit.get(key)
         if places is None:
-            places = by_suit[key] = [s for s in range(n + 1)
-                                     if s != me and (s == stock or ignore_voids or not void[s] >> key[0] & 1)]
+            places = by_suit[key] = [
+                s for s in range(n + 1) if s != me and (s == stock or ignore_voids or not void[s] >> key[0] & 1)
+            ]
         return places
 
     room = [0 if s == me else sizes[s] for s in range(n)] + [view.stock + view.aside]

@@ -1,5 +1,6 @@
 """Cards and suits as a person types them at the terminal (``QS``, ``10h``, ``♦8``, ``h5``,
 ``10 kier``, ``as pik``): the reading lives in ``kierki_dsl.cards``, where lint reuses it."""
+
 from __future__ import annotations
 
 from ..cards import RANK_WORDS, SUIT_WORDS, read_card, read_suit

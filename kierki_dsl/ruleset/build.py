@@ -1,4 +1,5 @@
 """Compiling validated contracts: expressions with file positions, references, cycles."""
+
 from __future__ import annotations
 
 import os
@@ -11,7 +12,6 @@ from ..expr.types import Scope, Type
 from ..spec.schema import ExprSource, Scalar
 from ..spec.yamlsafe import node_path
 
-
 #: A contract's keys that decide its declared and computed total: with an error in one of
 #: them, its total cannot be checked.
 TOTAL_KEYS = frozenset({"type", "score", "prizes", "total", "trump"})
@@ -20,7 +20,9 @@ TOTAL_KEYS = frozenset({"type", "score", "prizes", "total", "trump"})
 class BuildContext:
     """Everything a deal type's ``build`` needs: positions, diagnostics, other contracts."""
 
-    def __init__(self, path: str, diags: Diagnostics, specs: dict, nodes: dict, players: int, deck: int, invalid=frozenset()):
+    def __init__(
+        self, path: str, diags: Diagnostics, specs: dict, nodes: dict, players: int, deck: int, invalid=frozenset()
+    ):
         self.path = path
         self.diags = diags
         self.specs = specs
@@ -77,9 +79,11 @@ class BuildContext:
             return False
         if code.startswith("M"):
             return True
-        return any(where[:len(p)] == p or p[:len(where)] == where for p in bad)
+        return any(where[: len(p)] == p or p[: len(where)] == where for p in bad)
 
-    def _finding(self, where: tuple, code: str, message: str, hint: str, severity: str, advise: bool = True) -> Diagnostic:
+    def _finding(
+        self, where: tuple, code: str, message: str, hint: str, severity: str, advise: bool = True
+    ) -> Diagnostic:
         """A finding at ``where``; one about a value the linted file inherits from its base is
         placed in the linted file (at the override that holds it, else at ``extends``), with a
         note naming where the base wrote it and a hint naming the key to override."""
@@ -94,8 +98,15 @@ class BuildContext:
         key = self.label(where[:whole])
         what = f"{key} (a list is replaced whole)" if whole < len(where) else key
         advice = f"to change it for this ruleset, override {what} in this file" if key and advise else ""
-        return Diagnostic(self.path, here, code, message, severity, "; ".join(x for x in (hint, advice) if x),
-                          note=f"the value is inherited: {at}" if key else f"from the base ruleset: {at}")
+        return Diagnostic(
+            self.path,
+            here,
+            code,
+            message,
+            severity,
+            "; ".join(x for x in (hint, advice) if x),
+            note=f"the value is inherited: {at}" if key else f"from the base ruleset: {at}",
+        )
 
     def _override(self, where: tuple) -> Optional[Pos]:
         """The innermost value around ``where`` written in the linted file (a contract or deeper)."""
@@ -130,7 +141,9 @@ class BuildContext:
         return out
 
     # -- expressions ------------------------------------------------------------------------
-    def expr(self, src: Optional[ExprSource], scope: Scope, expected: Optional[Type], where: tuple, predicate: bool = False):
+    def expr(
+        self, src: Optional[ExprSource], scope: Scope, expected: Optional[Type], where: tuple, predicate: bool = False
+    ):
         """Compile one expression field, reporting findings at their place in the file."""
         if src is None:
             return None
@@ -162,14 +175,16 @@ class BuildContext:
     def contract(self, name: str, where: tuple):
         """The compiled contract ``name`` (built on first use); None after reporting a problem."""
         if name in self._building:  # before ``built``: a contract with schema errors is there while it is built
-            chain = " -> ".join(self._building[self._building.index(name):] + [name])
+            chain = " -> ".join(self._building[self._building.index(name) :] + [name])
             self.error(where, "R502", f"contracts include each other in a cycle: {chain}")
             return None
         if name in self.built:
             return self.built[name]
         spec = self.specs.get(name)
         if spec is None:
-            if not {("contracts", name), ("contracts",)} & self.invalid:  # else it (or all) is there, and its error reported
+            if (
+                not {("contracts", name), ("contracts",)} & self.invalid
+            ):  # else it (or all) is there, and its error reported
                 self.error(where, "R501", f"no contract named {name!r}", did_you_mean(name, self.specs))
             return None
         from ..interpreter.catalogue import DEAL_TYPES
@@ -188,4 +203,3 @@ class BuildContext:
             self._building.pop()
         self.built[name] = result
         return result
-

@@ -5,6 +5,7 @@ position it came from: findings point into the variant where a value came from t
 into the base elsewhere. Mappings merge key by key (recursively); any other value replaces
 the base's; ``key: null`` in a variant removes the inherited key.
 """
+
 from __future__ import annotations
 
 import os
@@ -22,11 +23,17 @@ def resolve_extends(path: str, root: Node, diags: Diagnostics, chain: tuple, loa
     if not isinstance(root, Map) or "extends" not in root.entries:
         return root, []
     target = root.entries["extends"]
-    here = Map({k: v for k, v in root.entries.items() if k != "extends"},
-               {k: v for k, v in root.keys.items() if k != "extends"}, root.pos, root.source)
+    here = Map(
+        {k: v for k, v in root.entries.items() if k != "extends"},
+        {k: v for k, v in root.keys.items() if k != "extends"},
+        root.pos,
+        root.source,
+    )
     if not isinstance(target, Scalar) or not target.value.strip():
         raise DiagnosticError([Diagnostic(path, target.pos, "S202", "extends must be the path of a ruleset file")])
-    base_path = find_ruleset(target.value, os.path.dirname(path)) or os.path.normpath(os.path.join(os.path.dirname(path), target.value))
+    base_path = find_ruleset(target.value, os.path.dirname(path)) or os.path.normpath(
+        os.path.join(os.path.dirname(path), target.value)
+    )
     _check_readable(path, target, base_path)
     me = os.path.realpath(path)
     if me in chain or os.path.realpath(base_path) in chain + (me,):
@@ -50,11 +57,29 @@ def _check_readable(path: str, target: Scalar, base_path: str) -> None:
     if problem is None:
         return
     if problem == "no such file":
-        raise DiagnosticError([Diagnostic(path, target.span(), "R504",
-                                          f"extends: {not_found(target.value[:QUOTE_LIMIT], os.path.dirname(path))}",
-                                          hint="a path is relative to this file; a bare name may be a shipped ruleset")])
-    raise DiagnosticError([Diagnostic(path, target.span(), "Y116", f"extends: {quoted(base_path)} {problem}"
-                                      if problem.startswith("is ") else f"extends: cannot read {quoted(base_path)}: {problem}")])
+        raise DiagnosticError(
+            [
+                Diagnostic(
+                    path,
+                    target.span(),
+                    "R504",
+                    f"extends: {not_found(target.value[:QUOTE_LIMIT], os.path.dirname(path))}",
+                    hint="a path is relative to this file; a bare name may be a shipped ruleset",
+                )
+            ]
+        )
+    raise DiagnosticError(
+        [
+            Diagnostic(
+                path,
+                target.span(),
+                "Y116",
+                f"extends: {quoted(base_path)} {problem}"
+                if problem.startswith("is ")
+                else f"extends: cannot read {quoted(base_path)}: {problem}",
+            )
+        ]
+    )
 
 
 def _at_extends(d: Diagnostic, path: str, target: Scalar, base_path: str) -> Diagnostic:

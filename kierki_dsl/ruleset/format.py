@@ -3,11 +3,27 @@
 Contract fields come from the deal types registered in the catalogue, so a new deal type
 extends the format (and ``kierki schema``) without touching this file.
 """
+
 from __future__ import annotations
 
 import functools
 
-from ..spec.schema import Bool, CardKind, Enum, Expr, Field, Int, List, MapOf, Obj, OneOf, RankKind, SeatOrRandom, Str, Tagged
+from ..spec.schema import (
+    Bool,
+    CardKind,
+    Enum,
+    Expr,
+    Field,
+    Int,
+    List,
+    MapOf,
+    Obj,
+    OneOf,
+    RankKind,
+    SeatOrRandom,
+    Str,
+    Tagged,
+)
 
 FORMAT_VERSION = 1
 
@@ -15,16 +31,27 @@ COMMON_CONTRACT_FIELDS = {
     "pl": Field(Str(), "the contract's Polish name, e.g. 'Bez kierów'"),
     "en": Field(Str(), "the contract's English name, e.g. 'No hearts'"),
     "description": Field(Str(), "what the contract is about, for players"),
-    "total": Field(Int(-10**9, 10**9), "declared sum of all seats' points in one deal of this contract (checked by lint and at run time)"),
+    "total": Field(
+        Int(-(10**9), 10**9),
+        "declared sum of all seats' points in one deal of this contract (checked by lint and at run time)",
+    ),
 }
 
 CHOOSE = Obj(
     {
         "by": Field(Expr("seat"), "who chooses, e.g. dealer", required=True),
-        "from": Field(List(Str(r"[a-z][a-z0-9_]*"), min_items=1, max_items=32, unique=True), "the contracts to choose from", required=True),
+        "from": Field(
+            List(Str(r"[a-z][a-z0-9_]*"), min_items=1, max_items=32, unique=True),
+            "the contracts to choose from",
+            required=True,
+        ),
         "once_each": Field(Bool(), "each chooser names each contract only once in a match", default=True),
-        "once_in_match": Field(Bool(), "each contract is named only once in the whole match, whoever chooses "
-                               "(Kierki with the negative deals in the dealers' order, V24)", default=False),
+        "once_in_match": Field(
+            Bool(),
+            "each contract is named only once in the whole match, whoever chooses "
+            "(Kierki with the negative deals in the dealers' order, V24)",
+            default=False,
+        ),
     },
     title="choose",
     doc="Declarer's choice: the chooser names the contract after seeing his hand.",
@@ -49,7 +76,7 @@ PART = Obj(
         "en": Field(Str(), "English name"),
         "first": Field(Int(1, 10000), "number of its first deal in the schedule (1-based)", required=True),
         "last": Field(Int(1, 10000), "number of its last deal", required=True),
-        "total": Field(Int(-10**9, 10**9), "declared sum of all seats' points over the part, checked"),
+        "total": Field(Int(-(10**9), 10**9), "declared sum of all seats' points over the part, checked"),
     },
     title="part",
     doc="A named block of consecutive deals, e.g. the negative and the positive half.",
@@ -57,17 +84,33 @@ PART = Obj(
 
 MATCH = Obj(
     {
-        "schedule": Field(List(SCHEDULE_ENTRY, min_items=1, max_items=256), "the deals of a match, in order", required=True),
-        "first_dealer": Field(SeatOrRandom(expression=True), "'random', a seat number, or a seat expression over the "
-                              "first deal's hands, e.g. holder(7H) (dealt from a random seat; the hands stay as "
-                              "dealt)", default="random"),
+        "schedule": Field(
+            List(SCHEDULE_ENTRY, min_items=1, max_items=256), "the deals of a match, in order", required=True
+        ),
+        "first_dealer": Field(
+            SeatOrRandom(expression=True),
+            "'random', a seat number, or a seat expression over the "
+            "first deal's hands, e.g. holder(7H) (dealt from a random seat; the hands stay as "
+            "dealt)",
+            default="random",
+        ),
         "deals_per_dealer": Field(Int(1, 64), "how many deals in a row each dealer deals (5 in Trix)", default=1),
-        "series": Field(Int(1, 64), "how many times the schedule is played; each series starts with the dealer after "
-                        "the one who started the previous series (4 in WALC)", default=1),
-        "direction": Field(Enum(("clockwise", "counterclockwise")), "the order of play, dealing and the passing of the deal", default="clockwise"),
-        "total": Field(Int(-10**9, 10**9), "declared sum of all seats' final scores (0 for a zero-sum game)"),
+        "series": Field(
+            Int(1, 64),
+            "how many times the schedule is played; each series starts with the dealer after "
+            "the one who started the previous series (4 in WALC)",
+            default=1,
+        ),
+        "direction": Field(
+            Enum(("clockwise", "counterclockwise")),
+            "the order of play, dealing and the passing of the deal",
+            default="clockwise",
+        ),
+        "total": Field(Int(-(10**9), 10**9), "declared sum of all seats' final scores (0 for a zero-sum game)"),
         "parts": Field(List(PART, max_items=64), "named blocks of deals with declared totals", default=[]),
-        "until": Field(Expr("bool"), "play the schedule again and again until this holds after a deal (e.g. lowest_total <= -100)"),
+        "until": Field(
+            Expr("bool"), "play the schedule again and again until this holds after a deal (e.g. lowest_total <= -100)"
+        ),
         "max_deals": Field(Int(1, 10000), "with until: the most deals a match may last", default=1000),
     },
     title="match",
@@ -76,10 +119,22 @@ MATCH = Obj(
 
 DECK = Obj(
     {
-        "ranks": Field(List(RankKind(), min_items=1, max_items=52, unique=True), "ranks in the deck, low to high order is always 2..A", default=None),
-        "remove": Field(List(CardKind(), max_items=52, unique=True), "cards taken out of the deck (e.g. [2C] for three players)", default=None),
-        "order": Field(List(RankKind(), min_items=1, max_items=13, unique=True), "the ranks in trick order, strongest "
-                       "first (e.g. [A, 10, K, Q, J, 9]: the ten beats the king); default A K Q ... 2", default=None),
+        "ranks": Field(
+            List(RankKind(), min_items=1, max_items=52, unique=True),
+            "ranks in the deck, low to high order is always 2..A",
+            default=None,
+        ),
+        "remove": Field(
+            List(CardKind(), max_items=52, unique=True),
+            "cards taken out of the deck (e.g. [2C] for three players)",
+            default=None,
+        ),
+        "order": Field(
+            List(RankKind(), min_items=1, max_items=13, unique=True),
+            "the ranks in trick order, strongest "
+            "first (e.g. [A, 10, K, Q, J, 9]: the ten beats the king); default A K Q ... 2",
+            default=None,
+        ),
     },
     title="deck",
     doc="The pack: 52 cards unless ranks are left out or cards removed.",
@@ -101,7 +156,9 @@ def ruleset_schema() -> Obj:
     return Obj(
         {
             "kierki": Field(Int(FORMAT_VERSION, FORMAT_VERSION), "ruleset format version (1)", required=True),
-            "extends": Field(Str(), "a ruleset this one modifies (path relative to this file); only what differs is written"),
+            "extends": Field(
+                Str(), "a ruleset this one modifies (path relative to this file); only what differs is written"
+            ),
             "name": Field(Str(), "the ruleset's name", required=True),
             "description": Field(Str(), "what this ruleset is"),
             "players": Field(Int(2, 8), "number of players", default=4),
@@ -146,4 +203,17 @@ def _relaxed(node):
     return out
 
 
-__all__ = ["ruleset_schema", "json_schema", "Bool", "Expr", "Field", "Int", "List", "Obj", "OneOf", "Str", "Enum", "RankKind"]
+__all__ = [
+    "ruleset_schema",
+    "json_schema",
+    "Bool",
+    "Expr",
+    "Field",
+    "Int",
+    "List",
+    "Obj",
+    "OneOf",
+    "Str",
+    "Enum",
+    "RankKind",
+]

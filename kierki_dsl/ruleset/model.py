@@ -1,4 +1,5 @@
 """``Ruleset.load``: file -> YAML tree -> validated values -> compiled contracts -> checks."""
+
 from __future__ import annotations
 
 import os
@@ -9,12 +10,11 @@ import attrs
 from ..cards import FULL_DECK, RANK_MASK, RANK_NAMES, popcount
 from ..diagnostics import Diagnostic, DiagnosticError, Diagnostics
 from ..expr.types import BOOL, SEAT
-from ..values import frozen
 from ..spec import yamlsafe
+from ..spec.schema import INVALID, Ctx, ExprSource
+from ..values import frozen
 from .build import BuildContext
 from .format import ruleset_schema
-from ..spec.schema import ExprSource
-from ..spec.schema import INVALID, Ctx
 
 
 @frozen(eq=False)
@@ -123,8 +123,15 @@ def read_bytes(path: str) -> bytes:
         if e.size is None:
             raise DiagnosticError([Diagnostic(path, None, "Y116", f"cannot read the ruleset: {e}")]) from None
         raise DiagnosticError(
-            [Diagnostic(path, None, "Y113", f"ruleset is {yamlsafe.human_size(e.size)}; limit {yamlsafe.human_size(yamlsafe.MAX_BYTES)}",
-                        hint="a ruleset is a few kilobytes; is this the right file?")]
+            [
+                Diagnostic(
+                    path,
+                    None,
+                    "Y113",
+                    f"ruleset is {yamlsafe.human_size(e.size)}; limit {yamlsafe.human_size(yamlsafe.MAX_BYTES)}",
+                    hint="a ruleset is a few kilobytes; is this the right file?",
+                )
+            ]
         ) from None
 
 
@@ -148,8 +155,16 @@ def load_tree(path: str, diags: Diagnostics, chain: tuple = (), data: Optional[b
     if data is None:
         data = read_bytes(path)
     elif len(data) > yamlsafe.MAX_BYTES:  # an editor's buffer: the same limit as a file
-        raise DiagnosticError([Diagnostic(path, None, "Y113", f"ruleset is {yamlsafe.human_size(len(data))}; "
-                                          f"limit {yamlsafe.human_size(yamlsafe.MAX_BYTES)}")])
+        raise DiagnosticError(
+            [
+                Diagnostic(
+                    path,
+                    None,
+                    "Y113",
+                    f"ruleset is {yamlsafe.human_size(len(data))}; limit {yamlsafe.human_size(yamlsafe.MAX_BYTES)}",
+                )
+            ]
+        )
     soft: list = []
     src, root = yamlsafe.load(path, data, soft)
     diags.extend(soft)
@@ -199,8 +214,11 @@ def compile_tree(path: str, src, root, diags: Diagnostics, texts=()) -> Optional
     # every semantic check) would be about a table nobody wrote
     table_known = ctx.is_valid(("deck",)) and ctx.is_valid(("players",))
     if popcount(deck) % players and table_known:
-        bctx.error(("deck",) if ("deck",) in ctx.nodes else ("players",), "M610",
-                   f"{popcount(deck)} cards do not deal evenly to {players} players")
+        bctx.error(
+            ("deck",) if ("deck",) in ctx.nodes else ("players",),
+            "M610",
+            f"{popcount(deck)} cards do not deal evenly to {players} players",
+        )
     first: Any = match.first_dealer if match else "random"
     first_dealer = None if first == "random" else first  # 'random', a seat or an expression
     first_expr = None
@@ -220,8 +238,12 @@ def compile_tree(path: str, src, root, diags: Diagnostics, texts=()) -> Optional
             bctx.error(("match", "until"), "M604", f"match.until is always {str(until.const).lower()}")
     series = match.series if match else 1
     if until is not None and series > 1:
-        bctx.error(("match", "series"), "S210", "a match has either 'series' or 'until'",
-                   "until already plays the schedule again and again")
+        bctx.error(
+            ("match", "series"),
+            "S210",
+            "a match has either 'series' or 'until'",
+            "until already plays the schedule again and again",
+        )
     if diags.has_errors() or any(c is None for c in schedule):
         if table_known:
             check_ruleset(spec, compiled, schedule, bctx, hand_size, diags)
@@ -277,8 +299,7 @@ def _choice(spec, compiled: dict, bctx, where: tuple):
         options.append(c)
     if by is None or any(c is None for c in options):
         return None
-    return Choice(by, tuple(options), spec.once_each, " ".join(spec.by.text.split()),
-                  once_in_match=spec.once_in_match)
+    return Choice(by, tuple(options), spec.once_each, " ".join(spec.by.text.split()), once_in_match=spec.once_in_match)
 
 
 def _order(spec, deck: int, bctx) -> Optional[tuple]:
@@ -293,9 +314,14 @@ def _order(spec, deck: int, bctx) -> Optional[tuple]:
     if listed != in_deck:
         names = lambda rs: " ".join(RANK_NAMES[r] for r in sorted(rs))  # noqa: E731
         missing, extra = in_deck - listed, listed - in_deck
-        bctx.error(("deck", "order"), "M640", "deck.order must list exactly the ranks of the deck"
-                   + (f"; missing: {names(missing)}" if missing else "") + (f"; not in the deck: {names(extra)}" if extra else ""),
-                   "write every rank in play once, strongest first")
+        bctx.error(
+            ("deck", "order"),
+            "M640",
+            "deck.order must list exactly the ranks of the deck"
+            + (f"; missing: {names(missing)}" if missing else "")
+            + (f"; not in the deck: {names(extra)}" if extra else ""),
+            "write every rank in play once, strongest first",
+        )
         return None
     return strength_of(spec.order)
 

@@ -1,4 +1,5 @@
 """Rule semantics computed from the ruleset itself: totals, dead rules, impossible settings."""
+
 from __future__ import annotations
 
 import os
@@ -53,9 +54,12 @@ def check_ruleset(spec, compiled: dict, schedule: list, bctx, hand_size: int, di
         computed[name] = total
         declared = contracts_spec[name].total
         if declared is not None and total is not None and total != declared:
-            bctx.error(w + ("total",), "M601",
-                       f"contract {name!r} declares total {declared} but its scoring gives {total}",
-                       "correct the points or the declared total")
+            bctx.error(
+                w + ("total",),
+                "M601",
+                f"contract {name!r} declares total {declared} but its scoring gives {total}",
+                "correct the points or the declared total",
+            )
         _check_contract(name, c, w, bctx, hand_size, players, deck)
     check_inherited_reasons(bctx)
     if any(p[:2] in (("match",), ("match", "schedule")) for p in bctx.invalid):
@@ -69,10 +73,13 @@ def check_ruleset(spec, compiled: dict, schedule: list, bctx, hand_size: int, di
         got = None if got is None else got * series
         if got is not None and got != declared:
             per = [computed.get(c.name) for c in schedule]
-            bctx.error(("match", "total"), "M609",
-                       f"the match declares total {declared} but its deals add up to {got}"
-                       + (f" ({series} series)" if series > 1 else ""),
-                       "per deal: " + ", ".join(f"{c.name} {t}" for c, t in zip(schedule, per)))
+            bctx.error(
+                ("match", "total"),
+                "M609",
+                f"the match declares total {declared} but its deals add up to {got}"
+                + (f" ({series} series)" if series > 1 else ""),
+                "per deal: " + ", ".join(f"{c.name} {t}" for c, t in zip(schedule, per)),
+            )
     _check_length(match, schedule, series, bctx)
     _check_match_values(match, schedule, series, bctx)
     _check_duties(compiled, match.deals_per_dealer, bctx)
@@ -83,12 +90,15 @@ def check_ruleset(spec, compiled: dict, schedule: list, bctx, hand_size: int, di
         pw = ("match", "parts", i)
         first, last = part.first, part.last
         if not 1 <= first <= last <= len(schedule):
-            bctx.error(pw, "S204", f"part {part.name!r} covers deals {first}-{last} but the schedule has {len(schedule)}")
+            bctx.error(
+                pw, "S204", f"part {part.name!r} covers deals {first}-{last} but the schedule has {len(schedule)}"
+            )
             continue
         got = range_total(schedule, computed, players, first - 1, last - 1)
         if part.total is not None and got is not None and got != part.total:
-            bctx.error(pw + ("total",), "M611",
-                       f"part {part.name!r} declares total {part.total} but its deals add up to {got}")
+            bctx.error(
+                pw + ("total",), "M611", f"part {part.name!r} declares total {part.total} but its deals add up to {got}"
+            )
     _check_choices(schedule, series, match.deals_per_dealer, players, bctx)
     check_unused(spec, bctx)
 
@@ -112,8 +122,13 @@ def check_unused(spec, bctx) -> None:
             hint = did_you_mean(name, sorted(n for n in played if n in bctx.specs))
             if hint and bctx.locate(("contracts", name))[0] != bctx.locate(("contracts", hint.split("'")[1]))[0]:
                 hint += " (a contract of the base ruleset is changed by writing its own name)"
-            bctx.warning(("contracts", name, "$key"), "M608", f"contract {name!r} is defined but never scheduled or included",
-                         hint or f"schedule it, or remove it (`{name}: null` under contracts)", advise=False)
+            bctx.warning(
+                ("contracts", name, "$key"),
+                "M608",
+                f"contract {name!r} is defined but never scheduled or included",
+                hint or f"schedule it, or remove it (`{name}: null` under contracts)",
+                advise=False,
+            )
 
 
 def _check_duties(compiled: dict, deals_per_dealer: int, bctx) -> None:
@@ -122,9 +137,13 @@ def _check_duties(compiled: dict, deals_per_dealer: int, bctx) -> None:
     for name, c in compiled.items():
         rule = c.doubling if c is not None else None
         if rule is not None and rule.duty_deals and rule.duty_deals != deals_per_dealer:
-            bctx.warning(("contracts", name, "doubling", "duty", "deals"), "M632",
-                         f"the duty counts runs of {rule.duty_deals} deals, but each dealer deals "
-                         f"{deals_per_dealer} in a row (match.deals_per_dealer)", "make the two agree")
+            bctx.warning(
+                ("contracts", name, "doubling", "duty", "deals"),
+                "M632",
+                f"the duty counts runs of {rule.duty_deals} deals, but each dealer deals "
+                f"{deals_per_dealer} in a row (match.deals_per_dealer)",
+                "make the two agree",
+            )
 
 
 def _check_partial(name: str, bctx, hand_size: int, players: int, deck: int) -> None:
@@ -141,27 +160,45 @@ def _check_partial(name: str, bctx, hand_size: int, players: int, deck: int) -> 
         broken = [n for n in DEAL_TYPES[spec.type].included(spec) if n in bctx.built and bctx.built[n] is None]
         if broken and all(_says_its_own_skip(n, bctx) for n in broken):
             return  # said once, at the contract it includes (no follow-on of a follow-on)
-        where = f"in it or in {', '.join(repr(n) for n in broken)}, which it includes," if broken else "in this contract"
+        where = (
+            f"in it or in {', '.join(repr(n) for n in broken)}, which it includes," if broken else "in this contract"
+        )
         includers = [] if broken else _includers(name, bctx)
         also = f" (nor that of {', '.join(repr(n) for n in includers)}, which includes it)" if includers else ""
-        bctx.warning(w + ("total",), "M618", f"the total of contract {name!r} was not checked{also}: the errors above "
-                     f"{where} stop it", "fix them; the declared total is checked then", advise=False)
+        bctx.warning(
+            w + ("total",),
+            "M618",
+            f"the total of contract {name!r} was not checked{also}: the errors above {where} stop it",
+            "fix them; the declared total is checked then",
+            advise=False,
+        )
     elif total is not None and total != declared:
-        bctx.error(w + ("total",), "M601", f"contract {name!r} declares total {declared} but its scoring gives {total}",
-                   "correct the points or the declared total")
+        bctx.error(
+            w + ("total",),
+            "M601",
+            f"contract {name!r} declares total {declared} but its scoring gives {total}",
+            "correct the points or the declared total",
+        )
 
 
 def _says_its_own_skip(name: str, bctx) -> bool:
     """Whether a broken contract reports its own M618 (it declares a total and its own errors stop it)."""
     spec = bctx.specs.get(name)
-    return spec is not None and spec.total is not None and bctx.partial.get(name) is None and not [
-        n for n in DEAL_TYPES[spec.type].included(spec) if n in bctx.built and bctx.built[n] is None]
+    return (
+        spec is not None
+        and spec.total is not None
+        and bctx.partial.get(name) is None
+        and not [n for n in DEAL_TYPES[spec.type].included(spec) if n in bctx.built and bctx.built[n] is None]
+    )
 
 
 def _includers(name: str, bctx) -> list:
     """The contracts with a declared total that include ``name``."""
-    return [n for n, s in bctx.specs.items() if s is not None and s.total is not None and n != name
-            and name in DEAL_TYPES[s.type].included(s)]
+    return [
+        n
+        for n, s in bctx.specs.items()
+        if s is not None and s.total is not None and n != name and name in DEAL_TYPES[s.type].included(s)
+    ]
 
 
 #: A rule and the key that says it in words to a player who breaks it.
@@ -174,17 +211,23 @@ def check_inherited_reasons(bctx) -> None:
     here = os.path.abspath(bctx.path)
     for name in bctx.specs:
         for rule, reason in REASON_OF.items():
-            rule_node, reason_node = bctx.nodes.get(("contracts", name, rule)), bctx.nodes.get(("contracts", name, reason))
+            rule_node, reason_node = (
+                bctx.nodes.get(("contracts", name, rule)),
+                bctx.nodes.get(("contracts", name, reason)),
+            )
             if rule_node is None or reason_node is None:
                 continue
             base = node_path(reason_node, bctx.path)
             if os.path.abspath(node_path(rule_node, bctx.path)) != here or os.path.abspath(base) == here:
                 continue
             said = " ".join(str(getattr(reason_node, "value", "")).split())
-            bctx.warning(("contracts", name, rule), "M624",
-                         f"{rule} of {name!r} is changed here but {reason} is inherited from {os.path.basename(base)}: "
-                         f"a player who breaks the new rule is told {said!r}",
-                         f"write {reason} for the new rule, or '{reason}: null' to have it said from the rule")
+            bctx.warning(
+                ("contracts", name, rule),
+                "M624",
+                f"{rule} of {name!r} is changed here but {reason} is inherited from {os.path.basename(base)}: "
+                f"a player who breaks the new rule is told {said!r}",
+                f"write {reason} for the new rule, or '{reason}: null' to have it said from the rule",
+            )
 
 
 #: Deals in a match beyond which lint warns (Kierki plays 12, Barbu 28, WALC 4 × 12; Hearts
@@ -195,14 +238,21 @@ LONG_MATCH = 1000
 def _check_length(match, schedule: list, series: int, bctx) -> None:
     """M619: a match far longer than any real one (a slip in repeat, series or max_deals)."""
     if match.until is not None:
-        n, where = match.max_deals, ("match", "max_deals") if ("match", "max_deals") in bctx.nodes else ("match", "until")
+        n, where = (
+            match.max_deals,
+            ("match", "max_deals") if ("match", "max_deals") in bctx.nodes else ("match", "until"),
+        )
         what = f"may last up to {n} deals (max_deals)"
     else:
         n, where = len(schedule) * series, ("match", "series") if series > 1 else ("match", "schedule")
         what = f"lasts {n} deals" + (f" ({len(schedule)} scheduled × {series} series)" if series > 1 else "")
     if n > LONG_MATCH:
-        bctx.warning(where, "M619", f"the match {what}: more than {LONG_MATCH}, far longer than any real match",
-                     "check repeat, series and max_deals")
+        bctx.warning(
+            where,
+            "M619",
+            f"the match {what}: more than {LONG_MATCH}, far longer than any real match",
+            "check repeat, series and max_deals",
+        )
 
 
 def _check_match_values(match, schedule: list, series: int, bctx) -> None:
@@ -211,9 +261,13 @@ def _check_match_values(match, schedule: list, series: int, bctx) -> None:
     if match.until is not None or len(schedule) * series != 1 or schedule[0] is None:
         return
     for where in schedule[0].match_readers():
-        bctx.warning(where, "M643", "this rule reads the match's running totals (match.*), but the match is one deal: "
-                     "they are always those of its start (every total 0)",
-                     "play more deals (schedule, series, or until), or read the deal's own values")
+        bctx.warning(
+            where,
+            "M643",
+            "this rule reads the match's running totals (match.*), but the match is one deal: "
+            "they are always those of its start (every total 0)",
+            "play more deals (schedule, series, or until), or read the deal's own values",
+        )
 
 
 def _check_choices(schedule: list, series: int, deals_per_dealer: int, players: int, bctx) -> None:
@@ -240,8 +294,12 @@ def _check_contract(name, c, w, bctx, hand_size, players, deck) -> None:
     spec = bctx.specs[name]
     may = c.doubling.may_double if c.doubling is not None else None
     if may is not None and may.is_const and not may.const:
-        bctx.warning(w + ("doubling", "may_double"), "M616", "may_double is always false: nobody can ever double",
-                     "remove doubling, or say who may double whom")
+        bctx.warning(
+            w + ("doubling", "may_double"),
+            "M616",
+            "may_double is always false: nobody can ever double",
+            "remove doubling, or say who may double whom",
+        )
     c.check(name, spec, w, bctx, hand_size, players, deck)
 
 

@@ -1,5 +1,6 @@
 """YAML's indentation errors said in words: which line is indented less (or more) than the
 key above it, and the columns that would be right."""
+
 from __future__ import annotations
 
 import re
@@ -38,13 +39,17 @@ def in_words(problem: str, text: str, line: int) -> tuple[int, str, str] | None:
     if problem.startswith("expected <block end>") and above[1] > col:
         outer = next((k for k in _lines_above(lines, line - 1) if k[1] < col), None)
         message = f"this line is indented less than the key above it ({above[0]!r}, {above[1]} spaces in)"
-        hint = f"keys of one mapping start in the same column: indent {this[0]!r} by {above[1]} spaces like {above[0]!r}"
+        hint = (
+            f"keys of one mapping start in the same column: indent {this[0]!r} by {above[1]} spaces like {above[0]!r}"
+        )
         if outer is not None:
             hint += f", or by {outer[1]} like {outer[0]!r} if it belongs to that mapping"
         return col + 1, message, hint
     if problem.startswith("mapping values are not allowed") and above[1] < col:
         message = f"this line is indented more than the key above it ({above[0]!r}, {above[1]} spaces in), which already has a value"
-        hint = (f"indent {this[0]!r} by {above[1]} spaces like {above[0]!r}, or move {above[0]!r}'s value onto "
-                f"its own lines below it if {this[0]!r} belongs inside")
+        hint = (
+            f"indent {this[0]!r} by {above[1]} spaces like {above[0]!r}, or move {above[0]!r}'s value onto "
+            f"its own lines below it if {this[0]!r} belongs inside"
+        )
         return col + 1, message, hint
     return None

@@ -6,6 +6,7 @@ a dict; ``ExprSource`` for expressions), and collects *every* problem with its p
 (``Ctx.nodes`` maps each value's path to its YAML node). It never guesses what a scalar means the YAML 1.1 way: ``no`` is not false and
 ``010`` is not 8.
 """
+
 from __future__ import annotations
 
 import keyword
@@ -179,7 +180,12 @@ class Str(Kind):
             ctx.error(s, "S204", f"{label} {s.value!r} does not match {self.pattern}")
             return _INVALID
         if s.plain and _YAML11_SURPRISE.match(s.value):
-            ctx.warning(s, "Y114", f"plain {s.value!r} is not a string to YAML 1.1 tools (a boolean, null or number)", "quote it")
+            ctx.warning(
+                s,
+                "Y114",
+                f"plain {s.value!r} is not a string to YAML 1.1 tools (a boolean, null or number)",
+                "quote it",
+            )
         return s.value
 
     def json(self):
@@ -343,7 +349,11 @@ class List(Kind):
                 key = v if not isinstance(v, ExprSource) else v.text
                 if key in seen:
                     first = seen[key]
-                    ctx.error(item, "S206", f"{label}: {_show(item)} appears twice after normalising (first at {first.line}:{first.col})")
+                    ctx.error(
+                        item,
+                        "S206",
+                        f"{label}: {_show(item)} appears twice after normalising (first at {first.line}:{first.col})",
+                    )
                     continue
                 seen[key] = item.pos
             out.append(v)
@@ -384,8 +394,16 @@ def spec_class(name: str, keys: tuple) -> type:
     # compared by identity (nothing compares specs) and built by ``Spec.__init__``: attrs compiles
     # no __init__, __eq__ or __hash__ for them, most of what making a class costs (lint makes
     # a dozen at start-up)
-    cls = attrs.make_class(name, {attr_name(k): attrs.field() for k in keys}, bases=(Spec,), frozen=True,
-                           slots=True, repr=False, eq=False, init=False)
+    cls = attrs.make_class(
+        name,
+        {attr_name(k): attrs.field() for k in keys},
+        bases=(Spec,),
+        frozen=True,
+        slots=True,
+        repr=False,
+        eq=False,
+        init=False,
+    )
     cls.__repr__ = field_repr  # type: ignore[method-assign,assignment]
     cls.keys = keys  # type: ignore[attr-defined]
     return cls
@@ -446,8 +464,12 @@ class Obj(Kind):
             f = self.fields.get(key)
             if key in strays:  # the cause, once; the keys left out of it are not findings of their own
                 names = ", ".join(repr(k) for k in strays[key])
-                ctx.error(value, "S202", f"{_join(label, key)} is empty, and {names} below it {'stands' if len(strays[key]) == 1 else 'stand'} at the top level",
-                          f"indent {names} (and what follows) under {key}:")
+                ctx.error(
+                    value,
+                    "S202",
+                    f"{_join(label, key)} is empty, and {names} below it {'stands' if len(strays[key]) == 1 else 'stand'} at the top level",
+                    f"indent {names} (and what follows) under {key}:",
+                )
                 ctx.invalid.update({where + (key,)} | {where + (k,) for k in strays[key]})
                 continue
             if f is None:

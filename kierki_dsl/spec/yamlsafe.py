@@ -8,6 +8,7 @@ recurses), and refuses what a ruleset never needs: tags, anchors, aliases, merge
 non-string keys, several documents. Scalars stay strings with their style; the schema
 decides what a scalar means, so YAML 1.1 guesses never reach the program.
 """
+
 from __future__ import annotations
 
 import bisect
@@ -214,7 +215,9 @@ def decode(path: str, data: bytes) -> Source:
             ]
         )
     tabs = [
-        Diagnostic(path, src.pos(m.end() - 1), "Y102", "tabs are not allowed for indentation", hint="indent with spaces")
+        Diagnostic(
+            path, src.pos(m.end() - 1), "Y102", "tabs are not allowed for indentation", hint="indent with spaces"
+        )
         for m in itertools.islice(re.finditer(r"^[ ]*\t", text, re.M), MAX_READER_FINDINGS)
     ]
     if tabs:  # every indented line at once: the YAML parser could not go past the first
@@ -268,9 +271,7 @@ def build(src: Source, soft: Optional[list] = None) -> Node:
     if root is None:
         raise DiagnosticError([Diagnostic(path, Pos(1, 1), "Y111", "ruleset is empty")])
     if not isinstance(root, Map):
-        raise DiagnosticError(
-            [Diagnostic(path, root.pos, "Y115", "top level must be a mapping (key: value lines)")]
-        )
+        raise DiagnosticError([Diagnostic(path, root.pos, "Y115", "top level must be a mapping (key: value lines)")])
     return root
 
 
@@ -278,8 +279,10 @@ def _flow_hint(problem: str) -> str:
     """Advice for the commonest slip inside ``{...}`` or ``[...]``: an unquoted value holding
     brackets or commas (``{per_card: card.rank in [K, J]}``)."""
     if problem.startswith(("expected ',' or '}'", "expected ',' or ']'")):
-        return ("inside { } or [ ] a plain value ends at a comma or bracket: quote a value that holds "
-                "them (\"card.rank in [K, J]\"), or write the mapping one key a line")
+        return (
+            "inside { } or [ ] a plain value ends at a comma or bracket: quote a value that holds "
+            'them ("card.rank in [K, J]"), or write the mapping one key a line'
+        )
     return ""
 
 
@@ -404,8 +407,12 @@ def _build(src: Source, events: Iterator, errors: list):
         if isinstance(ev, yaml.DocumentStartEvent):
             documents += 1
             if documents > 1:
-                report(ev.start_mark, "Y108", "expected a single document, found another ('---')",
-                       "the rest of the file is not read; remove it or make it a separate file")
+                report(
+                    ev.start_mark,
+                    "Y108",
+                    "expected a single document, found another ('---')",
+                    "the rest of the file is not read; remove it or make it a separate file",
+                )
                 break
             continue
         if isinstance(ev, (yaml.StreamStartEvent, yaml.StreamEndEvent, yaml.DocumentEndEvent)):
@@ -415,8 +422,12 @@ def _build(src: Source, events: Iterator, errors: list):
                 leave_out(None, "", "")
                 continue
             aliased.add(ev.anchor)
-            leave_out(ev.start_mark, "Y105", f"anchors and aliases are not allowed (*{ev.anchor})",
-                      "write the value out, or share scoring with include")
+            leave_out(
+                ev.start_mark,
+                "Y105",
+                f"anchors and aliases are not allowed (*{ev.anchor})",
+                "write the value out, or share scoring with include",
+            )
             continue
         anchor = getattr(ev, "anchor", None)
         if anchor is not None:  # harmless without its aliases: reported, the value kept

@@ -4,10 +4,28 @@
 seat only events built from what that seat may see (``events``). Protocol adapters
 (``kierki_dsl.net.server`` for SIK; a WebSocket one next) translate events and actions.
 """
+
 from .core import Table
+from .events import DealEnded, DealStarted, MatchEnded, Played, TrickTaken, TurnToAct
 from .outcome import ACCEPTED, Accepted, Failed, Outcome, Refused
 from .session import Needs, Session, needs, new_save, open_save
-from .events import DealEnded, DealStarted, MatchEnded, Played, TrickTaken, TurnToAct
 
-__all__ = ["Table", "Session", "Outcome", "Accepted", "Refused", "Failed", "ACCEPTED", "new_save", "open_save",
-           "Needs", "needs", "DealStarted", "TurnToAct", "Played", "TrickTaken", "DealEnded", "MatchEnded"]
+__all__ = [
+    "Table",
+    "Session",
+    "Outcome",
+    "Accepted",
+    "Refused",
+    "Failed",
+    "ACCEPTED",
+    "new_save",
+    "open_save",
+    "Needs",
+    "needs",
+    "DealStarted",
+    "TurnToAct",
+    "Played",
+    "TrickTaken",
+    "DealEnded",
+    "MatchEnded",
+]

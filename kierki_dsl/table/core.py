@@ -1,4 +1,5 @@
 """``Table``: one match, its seats (remote listeners or bots), and the events each seat gets."""
+
 from __future__ import annotations
 
 from typing import Callable, Optional
@@ -31,8 +32,14 @@ class Table:
     while playing ends the match: ``failure`` says why and every later ``act`` answers it.
     """
 
-    def __init__(self, match, bots: Optional[dict] = None, script=(), on_action: Optional[Callable] = None,
-                 on_deal: Optional[Callable] = None):
+    def __init__(
+        self,
+        match,
+        bots: Optional[dict] = None,
+        script=(),
+        on_action: Optional[Callable] = None,
+        on_deal: Optional[Callable] = None,
+    ):
         self.match = match
         self.players = match.ruleset.players
         self.bots = dict(bots or {})
@@ -137,8 +144,10 @@ class Table:
             from ..interpreter.reasons import illegal_reason
 
             rules = self.match.ruleset  # the legal actions a reason lists are worded by their phase's labels
-            return illegal_reason(view, action, rules.contracts.get(view.contract),
-                                  lambda a: label(view, a, rules)) or "not allowed now"
+            return (
+                illegal_reason(view, action, rules.contracts.get(view.contract), lambda a: label(view, a, rules))
+                or "not allowed now"
+            )
         return None
 
     def _guard(self, work):
@@ -167,7 +176,9 @@ class Table:
         quits, Ctrl-C) goes to the caller."""
         while (t := self._guard(self.bot_turn)) is not None:
             seat, player, view = t
-            action = self._guard(lambda player=player, view=view: player.act(view))  # a bot asks the rules too (legal cards)
+            action = self._guard(
+                lambda player=player, view=view: player.act(view)
+            )  # a bot asks the rules too (legal cards)
             if self.failure is not None:
                 break
             outcome = self.act(seat, action)
@@ -202,17 +213,23 @@ class Table:
             return None
         m = self.match
         if m.over:
-            return (f"{at}: error: the match is over before this line; {left} saved action(s) come "
-                    "after its end (a save file ends with the match's last action)")
+            return (
+                f"{at}: error: the match is over before this line; {left} saved action(s) come "
+                "after its end (a save file ends with the match's last action)"
+            )
         seat, deal = m.to_move(), m.deal_index + 1
         if (entry.deal, entry.seat) != (deal, seat):
-            return (f"{at}: error: the saved action is seat {entry.seat}'s in deal {entry.deal}, "
-                    f"but here it is seat {seat}'s turn in deal {deal}")
+            return (
+                f"{at}: error: the saved action is seat {entry.seat}'s in deal {entry.deal}, "
+                f"but here it is seat {seat}'s turn in deal {deal}"
+            )
         try:
             self._guard(lambda: self._apply(seat, entry.action))
         except IllegalAction as e:
-            return (f"{at}: error: deal {deal}: saved action {action_str(entry.action)} of seat "
-                    f"{seat} is illegal: {e.reason}")
+            return (
+                f"{at}: error: deal {deal}: saved action {action_str(entry.action)} of seat "
+                f"{seat} is illegal: {e.reason}"
+            )
         if self.failure is not None and not self.failure.located:
             return f"{at}: error: {self.failure.message}"
         return None

@@ -1,13 +1,21 @@
 """Driving a table's bots from an event loop (``kierki serve``, ``kierki web``): each bot
 thinks in a worker thread, so a slow search never stalls the sockets."""
+
 from __future__ import annotations
 
 import asyncio
 from typing import Callable, Optional
 
 
-async def drive_bots(table, changed: asyncio.Event, pool, act: Callable, fail: Callable, delay: float = 0.0,
-                     halted: Optional[Callable] = None) -> None:
+async def drive_bots(
+    table,
+    changed: asyncio.Event,
+    pool,
+    act: Callable,
+    fail: Callable,
+    delay: float = 0.0,
+    halted: Optional[Callable] = None,
+) -> None:
     """Let ``table``'s bots act until the match stops (or ``halted()``): each decision is made
     in ``pool`` and handed to ``act(seat, action)`` (the front end's own, which tells its
     seats); with nothing for a bot to do, wait for ``changed``. ``delay``: seconds a bot

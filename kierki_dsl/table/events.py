@@ -4,6 +4,7 @@ Every event is built from the receiving seat's own view (``state.view(seat)``) o
 public to every seat (a card once played, a finished trick, the scores), never from a state.
 Cards are card ids (0..51, ``kierki_dsl.cards``); seats are 0-based.
 """
+
 from __future__ import annotations
 
 import attrs
@@ -97,10 +98,18 @@ class MatchEnded:
 
 def deal_started(view, label: str, leader: int) -> DealStarted:
     """The start of a deal as ``view``'s seat sees it."""
-    return DealStarted(view.deal_number, view.contract, label, view.dealer, leader, view.phase, tuple(card_list(view.hand)))
+    return DealStarted(
+        view.deal_number, view.contract, label, view.dealer, leader, view.phase, tuple(card_list(view.hand))
+    )
 
 
 def turn(view) -> TurnToAct:
     """The request to act, from the acting seat's view."""
-    return TurnToAct(view.deal_number, view.phase, view.trick_number, tuple(view.trick), tuple(view.legal),
-                     tuple(card_list(view.hand)))
+    return TurnToAct(
+        view.deal_number,
+        view.phase,
+        view.trick_number,
+        tuple(view.trick),
+        tuple(view.legal),
+        tuple(card_list(view.hand)),
+    )

@@ -3,6 +3,7 @@
 A front end maps these three to its own words (a SIK ``WRONG``, a browser ``error`` message, a
 line on the terminal); it never inspects exceptions or compares strings.
 """
+
 from __future__ import annotations
 
 from typing import Union

@@ -6,6 +6,7 @@ torn last line is ignored (and cut off) on resume. Because every player's random
 derived from the seed and the position (never from a running stream), replaying the saved
 actions puts the match, and every bot, exactly where it was.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -48,8 +49,9 @@ class SaveWriter:
     and locked here. ``header``: a new match (the file is emptied and the header written);
     ``keep_bytes``: a resumed one (a torn last line is cut off before appending)."""
 
-    def __init__(self, path: str, header: Optional[dict] = None, keep_bytes: Optional[int] = None,
-                 fd: Optional[int] = None):
+    def __init__(
+        self, path: str, header: Optional[dict] = None, keep_bytes: Optional[int] = None, fd: Optional[int] = None
+    ):
         from .savelock import open_locked
 
         self.path = path
@@ -106,11 +108,22 @@ def _schemas():
     from ..jsonshape import Int, List, Obj, Str
 
     ruleset = Obj({"path": Str(), "fingerprint": Str(), "name": Str()}, required=("path", "fingerprint"))
-    head = Obj({"format": Str(), "ruleset": ruleset, "seed": Int(0, name="a seed (0 or more)"),
-                "players": List(Str(), max_items=8, name="a list of player names"), "check": Str()},
-               required=("format", "ruleset", "seed", "players", "check"), name="a JSON object")
-    action = Obj({"deal": Int(1, name="a deal number"), "seat": Int(0, 7, name="a seat number"), "action": Str()},
-                 required=("deal", "seat", "action"), name="a JSON object")
+    head = Obj(
+        {
+            "format": Str(),
+            "ruleset": ruleset,
+            "seed": Int(0, name="a seed (0 or more)"),
+            "players": List(Str(), max_items=8, name="a list of player names"),
+            "check": Str(),
+        },
+        required=("format", "ruleset", "seed", "players", "check"),
+        name="a JSON object",
+    )
+    action = Obj(
+        {"deal": Int(1, name="a deal number"), "seat": Int(0, 7, name="a seat number"), "action": Str()},
+        required=("deal", "seat", "action"),
+        name="a JSON object",
+    )
     return head, action
 
 
@@ -168,8 +181,10 @@ def read(path: str) -> tuple[dict, list, int]:
         raise SaveError(f"{path}:1: error: not a kierki save file (expected a header with format {FORMAT!r})")
     head = _shaped(path, lines[0], 1, head_schema, "the header")
     if head["check"] != seal(head):
-        raise SaveError(f"{path}:1: error: the header was changed after the match began (its ruleset, seed or "
-                        "players no longer match its check)")
+        raise SaveError(
+            f"{path}:1: error: the header was changed after the match began (its ruleset, seed or "
+            "players no longer match its check)"
+        )
     known = set(player_names()) | ({"remote"} if "bots" in head else set())  # a table's seats for people
     for name in head["players"]:
         if name.partition(":")[0] not in known:
@@ -183,7 +198,9 @@ def read(path: str) -> tuple[dict, list, int]:
         try:
             action = decode(entry["action"])
         except CardError:
-            raise SaveError(f"{path}:{i}: error: corrupt save file (line {i}: {quoted(entry['action'])} is not an action)") from None
+            raise SaveError(
+                f"{path}:{i}: error: corrupt save file (line {i}: {quoted(entry['action'])} is not an action)"
+            ) from None
         actions.append(SavedAction(entry["deal"], entry["seat"], action, i))
         keep += len(raw) + 1
     return head, actions, keep

@@ -6,6 +6,7 @@ the process that holds the file (found in ``/proc/locks`` where the system has i
 belongs to the open file: it ends when the writer closes it or its process dies, so a killed
 match never leaves a stale lock behind.
 """
+
 from __future__ import annotations
 
 import os

@@ -9,6 +9,7 @@ kept in a save journal and resumed from it. Every front end (``kierki run``/``re
   ``open_save`` + ``Session.resume`` continue one. Both hold the file's lock (``savelock``).
 - ``needs(ruleset)``: what a ruleset asks of a front end (seats, cards, decisions).
 """
+
 from __future__ import annotations
 
 import os
@@ -159,12 +160,13 @@ def replaceable(path: str, deals_of: Optional[Callable] = None) -> Optional[str]
         head, actions, _ = read(path)
     except SaveError:
         return "this file is not a kierki save file (or is damaged); give --force to replace it"
-    resume = (f"kierki serve RULESET --save {path} --resume" if "bots" in head else f"kierki resume {path}")
+    resume = f"kierki serve RULESET --save {path} --resume" if "bots" in head else f"kierki resume {path}"
     unfinished = f"this save file holds an unfinished match; continue it with {resume}, or give --force to replace it"
     ruleset = _saved_ruleset(head)
     if ruleset is None:
-        return unfinished.replace("an unfinished match", "a match whose end cannot be checked (its ruleset is "
-                                  "missing or changed)")
+        return unfinished.replace(
+            "an unfinished match", "a match whose end cannot be checked (its ruleset is missing or changed)"
+        )
     fixed = None
     if head.get("deals") and (head["deals"] or {}).get("path"):
         if deals_of is None:
@@ -210,7 +212,7 @@ def needs(ruleset, contracts=None) -> Needs:
     of a match file): each contract's opening decision is found by dealing it once, from a
     fixed split of the deck."""
     cards = card_list(ruleset.deck)
-    hands = [cards[i::ruleset.players] for i in range(ruleset.players)]
+    hands = [cards[i :: ruleset.players] for i in range(ruleset.players)]
     decisions, choice = [], False
     for c in dict.fromkeys(ruleset.schedule if contracts is None else contracts):
         state = c.new_deal(ruleset.players, ruleset.deck, 0, [list(h) for h in hands], ruleset.direction, 1)

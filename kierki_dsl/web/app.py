@@ -4,6 +4,7 @@ Secrets never travel in a URL the server sees: invitation links carry the seat's
 ``#``; the page sends it as the first WebSocket message. Request bodies are bounded
 (``max_upload``); every WebSocket message is validated (``messages``).
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -21,7 +22,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from . import messages
-from .catalogue import Catalogue, SHIPPED, lint_upload, upload_name
+from .catalogue import SHIPPED, Catalogue, lint_upload, upload_name
 from .config import WebConfig
 from .guard import Guard
 from .rooms import RoomError, Rooms
@@ -98,8 +99,10 @@ def _opens(storage: Storage, row: dict, token: str, creator: bool = False) -> bo
 
 def _page(name: str):
     async def page(request: Request):
-        return FileResponse(os.path.join(STATIC, name), media_type="text/html",
-                            headers={"Cache-Control": "no-store"})  # the security headers: guard.Guard
+        return FileResponse(
+            os.path.join(STATIC, name), media_type="text/html", headers={"Cache-Control": "no-store"}
+        )  # the security headers: guard.Guard
+
     return page
 
 
@@ -123,7 +126,10 @@ def create_app(config: Optional[WebConfig] = None) -> Starlette:
         return request.app.state.rooms
 
     throttle = PerClient(config.creates_per_minute, config.create_burst)
-    gates = (Gate(config.pending_per_address, config.max_pending), Gate(config.sockets_per_address, 16 * config.max_pending))
+    gates = (
+        Gate(config.pending_per_address, config.max_pending),
+        Gate(config.sockets_per_address, 16 * config.max_pending),
+    )
 
     def refused(request: Request) -> Optional[JSONResponse]:
         """429 once the client's address has created or linted too much lately; None otherwise."""
@@ -131,8 +137,11 @@ def create_app(config: Optional[WebConfig] = None) -> Starlette:
         if throttle.allow(address):
             return None
         wait = throttle.retry_after(address)
-        return JSONResponse({"error": f"too many tables or uploads from your address; try again in {wait} s"},
-                            status_code=429, headers={"Retry-After": str(wait)})
+        return JSONResponse(
+            {"error": f"too many tables or uploads from your address; try again in {wait} s"},
+            status_code=429,
+            headers={"Retry-After": str(wait)},
+        )
 
     async def api_rulesets(request: Request):
         return JSONResponse(rooms(request).catalogue.list())
@@ -149,9 +158,14 @@ def create_app(config: Optional[WebConfig] = None) -> Starlette:
         got = await _lint(str(body.get("name") or "upload.yaml"), body["text"], rooms(request).workdir)
         if got is None:
             return _error(f"checking the ruleset took longer than {LINT_SECONDS:.0f} s", 422)
-        return JSONResponse({"ok": got.ok, "findings": list(got.findings),
-                             "name": got.ruleset.name if got.ok else None,
-                             "players": got.ruleset.players if got.ok else None})
+        return JSONResponse(
+            {
+                "ok": got.ok,
+                "findings": list(got.findings),
+                "name": got.ruleset.name if got.ok else None,
+                "players": got.ruleset.players if got.ok else None,
+            }
+        )
 
     async def api_create(request: Request):
         if (no := refused(request)) is not None:
@@ -170,7 +184,9 @@ def create_app(config: Optional[WebConfig] = None) -> Starlette:
             if got is None:
                 return _error(f"checking the ruleset took longer than {LINT_SECONDS:.0f} s", 422)
             if not got.ok:
-                return JSONResponse({"error": "the ruleset has errors", "findings": list(got.findings)}, status_code=422)
+                return JSONResponse(
+                    {"error": "the ruleset has errors", "findings": list(got.findings)}, status_code=422
+                )
             kind, ref, text, rs = "upload", name, upload["text"], got.ruleset
         else:
             found = r.catalogue.get(body.get("ruleset")) if isinstance(body.get("ruleset"), str) else None
@@ -191,13 +207,15 @@ def create_app(config: Optional[WebConfig] = None) -> Starlette:
         except RoomError as e:
             return _error(str(e), e.status)
         base = str(request.base_url).rstrip("/")
-        return JSONResponse({
-            "id": made["id"],
-            "links": {str(s): f"{base}/t/{made['id']}#{t}" for s, t in made["tokens"].items()},
-            "admin": f"{base}/admin/{made['id']}#{made['creator']}",
-            "match": f"{base}/m/{made['id']}#{made['creator']}",
-            "creator": made["creator"],
-        })
+        return JSONResponse(
+            {
+                "id": made["id"],
+                "links": {str(s): f"{base}/t/{made['id']}#{t}" for s, t in made["tokens"].items()},
+                "admin": f"{base}/admin/{made['id']}#{made['creator']}",
+                "match": f"{base}/m/{made['id']}#{made['creator']}",
+                "creator": made["creator"],
+            }
+        )
 
     async def api_revoke(request: Request):
         try:
@@ -225,18 +243,37 @@ def create_app(config: Optional[WebConfig] = None) -> Starlette:
         except BodyTooLarge:
             return _error("too large", 413)
         row = request.app.state.storage.get(request.path_params["id"])
-        if row is None or not isinstance(body, dict) or not isinstance(body.get("creator"), str) \
-                or not hmac.compare_digest(row["creator_hash"], token_hash(body["creator"])):
+        if (
+            row is None
+            or not isinstance(body, dict)
+            or not isinstance(body.get("creator"), str)
+            or not hmac.compare_digest(row["creator_hash"], token_hash(body["creator"]))
+        ):
             return _error("not the creator of this table", 403)
         room = rooms(request).live.get(row["id"])
         present = set(room.conns) if room else set()
-        return JSONResponse({"id": row["id"], "status": row["status"], "note": row["note"],
-                             "seats": [{"seat": s, "kind": k, "connected": s in present} for s, k in enumerate(row["seats"])]})
+        return JSONResponse(
+            {
+                "id": row["id"],
+                "status": row["status"],
+                "note": row["note"],
+                "seats": [{"seat": s, "kind": k, "connected": s in present} for s, k in enumerate(row["seats"])],
+            }
+        )
 
     async def api_matches(request: Request):
         rows = request.app.state.storage.with_status(FINISHED, 100, public=True)
-        return JSONResponse([{"id": r["id"], "ruleset": (r["record"] or {}).get("ruleset", {}).get("name"),
-                              "totals": (r["record"] or {}).get("totals"), "finished": r["finished"]} for r in rows])
+        return JSONResponse(
+            [
+                {
+                    "id": r["id"],
+                    "ruleset": (r["record"] or {}).get("ruleset", {}).get("name"),
+                    "totals": (r["record"] or {}).get("totals"),
+                    "finished": r["finished"],
+                }
+                for r in rows
+            ]
+        )
 
     def _finished(request: Request):
         """The finished table, if the match is public or the request shows one of its secrets
@@ -255,19 +292,30 @@ def create_app(config: Optional[WebConfig] = None) -> Starlette:
             return _error(NO_MATCH, 404)
         rs = rooms(request).ruleset_of(row)
         rec = row["record"]
-        doc = {"id": row["id"], "ruleset": rec["ruleset"], "ruleset_kind": row["ruleset_kind"], "seats": row["seats"],
-               "seed": None if rec.get("seed") is None else str(rec["seed"]),  # a JSON number is exact to 2^53 only
-               "totals": rec.get("totals"), "players": rec.get("players"),
-               "sheet": [{"deal": i + 1, "contract": d["contract"], "scores": d["scores"]} for i, d in enumerate(rec["deals"])],
-               "deals": match_frames(rs, rec, request.app.state.storage.actions(row["id"])) if rs is not None else []}
+        doc = {
+            "id": row["id"],
+            "ruleset": rec["ruleset"],
+            "ruleset_kind": row["ruleset_kind"],
+            "seats": row["seats"],
+            "seed": None if rec.get("seed") is None else str(rec["seed"]),  # a JSON number is exact to 2^53 only
+            "totals": rec.get("totals"),
+            "players": rec.get("players"),
+            "sheet": [
+                {"deal": i + 1, "contract": d["contract"], "scores": d["scores"]} for i, d in enumerate(rec["deals"])
+            ],
+            "deals": match_frames(rs, rec, request.app.state.storage.actions(row["id"])) if rs is not None else [],
+        }
         return JSONResponse(doc)
 
     async def api_record(request: Request):
         row = _finished(request)
         if row is None:
             return _error(NO_MATCH, 404)
-        return Response(json.dumps(row["record"], indent=1, ensure_ascii=False) + "\n", media_type="application/json",
-                        headers={"Content-Disposition": f'attachment; filename="kierki-{row["id"]}.json"'})
+        return Response(
+            json.dumps(row["record"], indent=1, ensure_ascii=False) + "\n",
+            media_type="application/json",
+            headers={"Content-Disposition": f'attachment; filename="kierki-{row["id"]}.json"'},
+        )
 
     async def api_match_ruleset(request: Request):
         row = _finished(request)
@@ -282,8 +330,11 @@ def create_app(config: Optional[WebConfig] = None) -> Starlette:
             with open(found[0].path, encoding="utf-8") as f:
                 text = f.read()
         name = os.path.basename(row["ruleset_ref"])
-        return Response(text, media_type="text/yaml; charset=utf-8",
-                        headers={"Content-Disposition": f'attachment; filename="{name}"'})
+        return Response(
+            text,
+            media_type="text/yaml; charset=utf-8",
+            headers={"Content-Disposition": f'attachment; filename="{name}"'},
+        )
 
     async def table_socket(ws: WebSocket):
         await ws.accept()
@@ -319,11 +370,16 @@ def create_app(config: Optional[WebConfig] = None) -> Starlette:
         WebSocketRoute("/ws/{id}", table_socket),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
+
     async def storage_failed(request, exc):
         return _error(UNAVAILABLE, 503)
 
-    return Starlette(routes=routes, lifespan=lifespan, exception_handlers={StorageError: storage_failed},
-                     middleware=[Middleware(Guard)])
+    return Starlette(
+        routes=routes,
+        lifespan=lifespan,
+        exception_handlers={StorageError: storage_failed},
+        middleware=[Middleware(Guard)],
+    )
 
 
 async def _receive(ws: WebSocket):
@@ -363,8 +419,15 @@ async def _serve_socket(ws: WebSocket, rooms: Rooms, table_id: str, config: WebC
     if row is not None and row["status"] != PLAYING and not _opens(rooms.storage, row, hello["token"]):
         row = None  # a closed table's status is told to its seats only
     if row is not None and row["status"] != PLAYING:
-        await _send(ws, {"type": "closed", "status": row["status"], "note": row["note"],
-                         "match_url": f"/m/{table_id}" if row["status"] == FINISHED else None})
+        await _send(
+            ws,
+            {
+                "type": "closed",
+                "status": row["status"],
+                "note": row["note"],
+                "match_url": f"/m/{table_id}" if row["status"] == FINISHED else None,
+            },
+        )
         await ws.close(1000)
         return
     try:

@@ -1,6 +1,7 @@
 """Rulesets a table can play: the shipped ones (and any folder given with ``--rulesets``) and
 uploaded files, which are linted first exactly as ``kierki lint`` does and must be self-contained.
 """
+
 from __future__ import annotations
 
 import os
@@ -29,8 +30,13 @@ class Entry:
     explain: str
 
     def to_json(self) -> dict:
-        return {"id": self.ref, "name": self.name, "description": self.description, "players": self.players,
-                "explain": self.explain}
+        return {
+            "id": self.ref,
+            "name": self.name,
+            "description": self.description,
+            "players": self.players,
+            "explain": self.explain,
+        }
 
 
 @frozen
@@ -49,9 +55,9 @@ class Catalogue:
     """The rulesets a server offers, loaded once (``folders``: the shipped one first)."""
 
     def __init__(self, folders=(SHIPPED,)):
+        from ..explain import explain
         from ..lint import expand
         from ..ruleset.model import load_ruleset
-        from ..explain import explain
 
         self.entries: dict = {}
         self.rulesets: dict = {}
@@ -66,8 +72,9 @@ class Catalogue:
                     ref = f"{os.path.basename(os.path.normpath(folder))}/{ref}"
                 if ref in self.entries:
                     continue
-                self.entries[ref] = Entry(ref, path, rs.name, " ".join((rs.description or "").split()), rs.players,
-                                          explain(rs))
+                self.entries[ref] = Entry(
+                    ref, path, rs.name, " ".join((rs.description or "").split()), rs.players, explain(rs)
+                )
                 self.rulesets[ref] = rs
 
     def list(self) -> list:
@@ -91,8 +98,8 @@ def lint_upload(name: str, text: str, workdir: Optional[str] = None) -> Upload:
 
     ``extends`` is refused (an upload must be the whole ruleset: it may not read files of the
     server). The size and depth limits are the loader's own."""
-    from ..spec import yamlsafe
     from ..ruleset.model import load_ruleset
+    from ..spec import yamlsafe
 
     shown = upload_name(name)
     data = text.encode("utf-8")
@@ -103,9 +110,13 @@ def lint_upload(name: str, text: str, workdir: Optional[str] = None) -> Upload:
     target = root.get("extends") if isinstance(root, yamlsafe.Map) else None
     if target is not None:
         pos = getattr(target, "pos", None)
-        d = Diagnostic(shown, pos if isinstance(pos, Pos) else None, "S202",
-                       "extends is not allowed in an uploaded ruleset",
-                       hint="upload the whole ruleset, or ask the server to offer the file it extends (kierki web --rulesets DIR)")
+        d = Diagnostic(
+            shown,
+            pos if isinstance(pos, Pos) else None,
+            "S202",
+            "extends is not allowed in an uploaded ruleset",
+            hint="upload the whole ruleset, or ask the server to offer the file it extends (kierki web --rulesets DIR)",
+        )
         return Upload((_finding(d, text),))
     with tempfile.TemporaryDirectory(prefix="kierki-upload-", dir=workdir) as tmp:
         path = os.path.join(tmp, shown)

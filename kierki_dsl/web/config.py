@@ -1,4 +1,5 @@
 """The settings of a web server (``kierki web`` options; embedded defaults need no configuration)."""
+
 from __future__ import annotations
 
 import attrs

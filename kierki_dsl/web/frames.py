@@ -4,6 +4,7 @@ Only for finished matches (every hand is public once the match is over): the mat
 again from its seed with the stored actions, and each step keeps every seat's cards, the
 trick on the table, the last finished trick and the deal's points.
 """
+
 from __future__ import annotations
 
 from .. import phases
@@ -41,7 +42,13 @@ def match_frames(ruleset, record: dict, actions: list) -> list:
             break
         state = m.state
         if not deals or deals[-1]["number"] != m.deal_index + 1:
-            deals.append({"number": m.deal_index + 1, "dealer": m.dealer, "frames": [_frame(state, n, None, None, None, ruleset)]})
+            deals.append(
+                {
+                    "number": m.deal_index + 1,
+                    "dealer": m.dealer,
+                    "frames": [_frame(state, n, None, None, None, ruleset)],
+                }
+            )
         who = m.to_move()
         label = phases.label(state.view(who), action, ruleset)
         m.apply(action)

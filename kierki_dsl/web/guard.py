@@ -14,13 +14,16 @@ An ASGI middleware around the whole application (pages, the API, ``/static``, er
 "This server" is the ``Host`` the client asked for: the origin's ``host[:port]`` must equal it.
 Behind a reverse proxy, the proxy must pass the client's ``Host`` header on.
 """
+
 from __future__ import annotations
 
 import json
 from urllib.parse import urlsplit
 
-CSP = ("default-src 'self'; connect-src 'self' ws: wss:; frame-ancestors 'none'; base-uri 'none'; "
-       "form-action 'self'; object-src 'none'")
+CSP = (
+    "default-src 'self'; connect-src 'self' ws: wss:; frame-ancestors 'none'; base-uri 'none'; "
+    "form-action 'self'; object-src 'none'"
+)
 HEADERS = (
     (b"content-security-policy", CSP.encode()),
     (b"x-frame-options", b"DENY"),
@@ -95,6 +98,11 @@ class Guard:
 
 async def _refuse(send, status: int, message: str) -> None:
     body = json.dumps({"error": message}).encode()
-    await send({"type": "http.response.start", "status": status,
-                "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]})
+    await send(
+        {
+            "type": "http.response.start",
+            "status": status,
+            "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())],
+        }
+    )
     await send({"type": "http.response.body", "body": body})

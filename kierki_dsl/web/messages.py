@@ -12,6 +12,7 @@ A message is one JSON object in a text frame of at most ``MAX_MESSAGE`` bytes:
 Anything else (not JSON, another shape, extra keys, wrong types, too big, too many per
 second) gets ``{"type": "error", ...}`` and changes nothing.
 """
+
 from __future__ import annotations
 
 import json

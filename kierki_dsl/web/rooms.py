@@ -4,6 +4,7 @@ A room is the only owner of its table. Every change (an action, a seat filled or
 marks each connected seat's socket *dirty*; the socket's writer then sends that seat a fresh
 ``seat_state``. An action is committed to storage (``Table.on_action``) before anyone is told.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -18,7 +19,6 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Optional
 
 from .storage import PLAYING, StorageError, token_hash
-
 
 LOG_LENGTH = 16  # recent actions of the deal shown to a seat
 
@@ -80,8 +80,8 @@ class Room:
 
     def __init__(self, rooms: "Rooms", row: dict, ruleset, actions: list):
         from ..players.base import make_player
-        from ..table.savefile import SavedAction
         from ..table import Session
+        from ..table.savefile import SavedAction
 
         self.rooms = rooms
         self.id = row["id"]
@@ -218,8 +218,15 @@ class Room:
         def fail(seat: int, e: Exception) -> None:  # a bot that fails stops the table, not the server
             self._fail(f"the bot of seat {seat} failed: {type(e).__name__}: {e}")
 
-        await drive_bots(self.table, self.changed, self.rooms.pool, self.act, fail, self.rooms.config.bot_delay,
-                         halted=lambda: bool(self.failure))
+        await drive_bots(
+            self.table,
+            self.changed,
+            self.rooms.pool,
+            self.act,
+            fail,
+            self.rooms.config.bot_delay,
+            halted=lambda: bool(self.failure),
+        )
 
     def abandon(self, message: str) -> None:
         """Stop in memory only (storage is out of reach): refuse actions, close every socket."""
@@ -284,8 +291,9 @@ class Rooms:
         return rs if rs is not None and rs.fingerprint == row["fingerprint"] else None
 
     # -- tables ----------------------------------------------------------------------------------
-    def create(self, kind: str, ref: str, text: Optional[str], ruleset, seats: list, address: str = "-",
-               public: bool = False) -> dict:
+    def create(
+        self, kind: str, ref: str, text: Optional[str], ruleset, seats: list, address: str = "-", public: bool = False
+    ) -> dict:
         """A new table; the creator's secret and one secret per human seat (shown once). At most
         ``tables_per_address`` live tables come from one address."""
         if len(self.live) >= self.config.max_tables:
@@ -295,9 +303,17 @@ class Rooms:
             raise RoomError(f"your address has {mine} tables being played already; finish one first", 429)
         tokens = {s: new_token() for s, k in enumerate(seats) if k == "human"}
         creator = new_token()
-        row = {"id": secrets.token_urlsafe(9), "ruleset_kind": kind, "ruleset_ref": ref, "ruleset_text": text,
-               "fingerprint": ruleset.fingerprint, "seed": secrets.randbelow(2**62), "seats": list(seats),
-               "creator_hash": token_hash(creator), "public": public}
+        row = {
+            "id": secrets.token_urlsafe(9),
+            "ruleset_kind": kind,
+            "ruleset_ref": ref,
+            "ruleset_text": text,
+            "fingerprint": ruleset.fingerprint,
+            "seed": secrets.randbelow(2**62),
+            "seats": list(seats),
+            "creator_hash": token_hash(creator),
+            "public": public,
+        }
         self.storage.create(row, {s: token_hash(t) for s, t in tokens.items()})
         room = self.live[row["id"]] = Room(self, self.storage.get(row["id"]), ruleset, [])
         room.creator_address = address
@@ -375,5 +391,3 @@ class Rooms:
                 self.storage.purge(time.time() - self.config.keep_days * 86400)
             except StorageError:
                 self.purged_at = float("-inf")  # the database is out of reach: try again next sweep
-
-

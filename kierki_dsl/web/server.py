@@ -1,4 +1,5 @@
 """Running the application under uvicorn on a socket bound first, so port 0 can be printed."""
+
 from __future__ import annotations
 
 import socket
@@ -26,9 +27,16 @@ def uvicorn_config(app, config: WebConfig):
     cannot pretend to be many clients)."""
     import uvicorn
 
-    return uvicorn.Config(app, log_level="warning", access_log=False, ws_max_size=16 * 1024, lifespan="on",
-                          timeout_graceful_shutdown=3, proxy_headers=bool(config.proxies),
-                          forwarded_allow_ips=list(config.proxies) or None)
+    return uvicorn.Config(
+        app,
+        log_level="warning",
+        access_log=False,
+        ws_max_size=16 * 1024,
+        lifespan="on",
+        timeout_graceful_shutdown=3,
+        proxy_headers=bool(config.proxies),
+        forwarded_allow_ips=list(config.proxies) or None,
+    )
 
 
 def url_of(sock: socket.socket) -> str:

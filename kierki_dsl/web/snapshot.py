@@ -4,6 +4,7 @@
 seat's view and public facts (the contract's description, the finished deals' scores, who is
 on turn, which seats are filled); never the deal state, another hand or the seed.
 """
+
 from __future__ import annotations
 
 from functools import lru_cache
@@ -56,9 +57,18 @@ def action_label(view, action: int, ruleset=None) -> str:
 
 def score_sheet(table) -> list:
     """Every finished deal: its contract, the points and the running totals (public)."""
-    return [{"deal": r.number, "contract": r.contract.name, "title": contract_name(r.contract), "pl": r.contract.pl,
-             "en": r.contract.en, "scores": list(r.scores), "totals": list(r.totals)}
-            for r in table.results]
+    return [
+        {
+            "deal": r.number,
+            "contract": r.contract.name,
+            "title": contract_name(r.contract),
+            "pl": r.contract.pl,
+            "en": r.contract.en,
+            "scores": list(r.scores),
+            "totals": list(r.totals),
+        }
+        for r in table.results
+    ]
 
 
 def seat_state(room, seat: int) -> dict:
@@ -66,8 +76,9 @@ def seat_state(room, seat: int) -> dict:
     table, rs = room.table, room.ruleset
     m = table.match
     n = rs.players
-    seats = [{"seat": s, "name": seat_name(s, n), "kind": room.kinds[s],
-              "present": s in table.occupied()} for s in range(n)]
+    seats = [
+        {"seat": s, "name": seat_name(s, n), "kind": room.kinds[s], "present": s in table.occupied()} for s in range(n)
+    ]
     doc = {
         "type": "state",
         "table": room.id,

@@ -4,6 +4,7 @@ One small interface over DB-API connections. Every write commits before it retur
 action is on disk before the table acknowledges it. Seat tokens are never stored, only their
 SHA-256 (a token is 32 random bytes: a fast hash is enough and a database leak gives no seat).
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -27,8 +28,22 @@ SCHEMA = (
 
 _INSERT_SEAT = "INSERT INTO web_seats (table_id, seat, token_hash) VALUES (?, ?, ?)"
 PLAYING, FINISHED, CLOSED = "playing", "finished", "closed"
-_COLUMNS = ("id", "created", "ruleset_kind", "ruleset_ref", "ruleset_text", "fingerprint", "seed", "seats",
-            "creator_hash", "status", "note", "record", "finished", "public")
+_COLUMNS = (
+    "id",
+    "created",
+    "ruleset_kind",
+    "ruleset_ref",
+    "ruleset_text",
+    "fingerprint",
+    "seed",
+    "seats",
+    "creator_hash",
+    "status",
+    "note",
+    "record",
+    "finished",
+    "public",
+)
 # added after the first release: a database made before gets the column (existing tables private)
 _PUBLIC = "ALTER TABLE web_tables ADD COLUMN public INTEGER NOT NULL DEFAULT 0"
 
@@ -73,7 +88,7 @@ class Storage:
             except psycopg.Error as e:  # the message names host and user, never the password
                 raise StorageError(str(e).strip()) from None
         else:
-            path = self.url[len("sqlite:///"):] if self.url.startswith("sqlite:///") else self.url
+            path = self.url[len("sqlite:///") :] if self.url.startswith("sqlite:///") else self.url
             self.conn = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
             self.conn.execute("PRAGMA journal_mode=WAL")
             self.conn.execute("PRAGMA synchronous=FULL")
@@ -168,18 +183,27 @@ class Storage:
     def with_status(self, status: str, limit: int = 1000, public: bool = False) -> list:
         """Tables in a status, newest first (with ``public``: only those their creator made public)."""
         only = " AND public = 1" if public else ""
-        rows = self._rows(f"SELECT {', '.join(_COLUMNS)} FROM web_tables WHERE status = ?{only} "
-                          f"ORDER BY created DESC LIMIT {int(limit)}", status)
+        rows = self._rows(
+            f"SELECT {', '.join(_COLUMNS)} FROM web_tables WHERE status = ?{only} "
+            f"ORDER BY created DESC LIMIT {int(limit)}",
+            status,
+        )
         return [_table(r) for r in rows]
 
     def finish(self, table_id: str, record: dict) -> None:
-        self._run("UPDATE web_tables SET status = ?, record = ?, finished = ? WHERE id = ?",
-                  FINISHED, json.dumps(record, ensure_ascii=False), time.time(), table_id)
+        self._run(
+            "UPDATE web_tables SET status = ?, record = ?, finished = ? WHERE id = ?",
+            FINISHED,
+            json.dumps(record, ensure_ascii=False),
+            time.time(),
+            table_id,
+        )
 
     def close_table(self, table_id: str, note: str) -> None:
         """A table that cannot go on (a rule failed while playing, its ruleset changed)."""
-        self._run("UPDATE web_tables SET status = ?, note = ?, finished = ? WHERE id = ?", CLOSED, note, time.time(),
-                  table_id)
+        self._run(
+            "UPDATE web_tables SET status = ?, note = ?, finished = ? WHERE id = ?", CLOSED, note, time.time(), table_id
+        )
 
     def purge(self, before: float) -> int:
         """Delete the tables that ended (finished or closed) before ``before``, with their seats and
@@ -196,23 +220,37 @@ class Storage:
 
     def _delete(self, which: str, params: tuple) -> None:
         """Delete the tables the query ``which`` selects, with their seats and actions, in one transaction."""
-        self._transaction([(f"DELETE FROM web_actions WHERE table_id IN ({which})", params),
-                           (f"DELETE FROM web_seats WHERE table_id IN ({which})", params),
-                           (f"DELETE FROM web_tables WHERE id IN ({which})", params)])
+        self._transaction(
+            [
+                (f"DELETE FROM web_actions WHERE table_id IN ({which})", params),
+                (f"DELETE FROM web_seats WHERE table_id IN ({which})", params),
+                (f"DELETE FROM web_tables WHERE id IN ({which})", params),
+            ]
+        )
 
     # -- seats -----------------------------------------------------------------------------------
     def set_token(self, table_id: str, seat: int, hashed: str) -> None:
         """The seat's (new) token hash; the old token stops working."""
-        self._transaction([("DELETE FROM web_seats WHERE table_id = ? AND seat = ?", (table_id, seat)),
-                           (_INSERT_SEAT, (table_id, seat, hashed))])  # never a seat without a token
+        self._transaction(
+            [
+                ("DELETE FROM web_seats WHERE table_id = ? AND seat = ?", (table_id, seat)),
+                (_INSERT_SEAT, (table_id, seat, hashed)),
+            ]
+        )  # never a seat without a token
 
     def token_hashes(self, table_id: str) -> dict:
         return {int(s): h for s, h in self._rows("SELECT seat, token_hash FROM web_seats WHERE table_id = ?", table_id)}
 
     # -- actions ---------------------------------------------------------------------------------
     def add_action(self, table_id: str, n: int, deal: int, seat: int, action: int) -> None:
-        self._run("INSERT INTO web_actions (table_id, n, deal, seat, action) VALUES (?, ?, ?, ?, ?)",
-                  table_id, n, deal, seat, action)
+        self._run(
+            "INSERT INTO web_actions (table_id, n, deal, seat, action) VALUES (?, ?, ?, ?, ?)",
+            table_id,
+            n,
+            deal,
+            seat,
+            action,
+        )
 
     def actions(self, table_id: str) -> list:
         """Every action of the table in order, as (deal, seat, action)."""

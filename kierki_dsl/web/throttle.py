@@ -6,6 +6,7 @@ bounded, the least recently seen address is forgotten first, so a flood of addre
 fixed amount of memory. Behind a reverse proxy, name it with ``--proxy`` so that the client's
 own address (``X-Forwarded-For``) is counted; forwarded headers from anyone else are ignored.
 """
+
 from __future__ import annotations
 
 import ipaddress
