@@ -7,7 +7,7 @@ from typing import Optional
 from ..cards import CardError, card_pretty, parse_card
 from ..interpreter.actions import bid, bid_value, is_bid
 from ..interpreter.phases import EXPECTED, Phase
-from .base import PhaseUnit, cards_text, contract_of, row, seat
+from .base import NotUnderstood, PhaseUnit, cards_text, contract_of, row, seat
 from .cardpick import CardPhase
 
 
@@ -38,6 +38,8 @@ class Exchange(CardPhase):
         t = text.strip()
         if _raising(view) and t.isdigit() and len(t) <= 6 and int(t) > len(view.legal):
             return bid(int(t))  # a contract typed as its value, not its number on the list
+        if _raising(view) and not t.isdigit():
+            raise NotUnderstood("Type a contract from the list, such as 120, or its number.")
         return super().read(view, text, rules)
 
     def word(self, view, text: str, rules=None) -> Optional[int]:
@@ -67,8 +69,9 @@ class Exchange(CardPhase):
         return f"a card to give to {seat(view, to)}" if to >= 0 else "a card to lay aside"
 
     def refusal(self, view, text: str, action: int, reason: Optional[str], rules=None) -> str:
-        if _raising(view):
-            return f"{text} is not a contract you may name: {reason or 'not allowed now'}."
+        if _raising(view):  # the rule's reason speaks of the exchange; the contracts are what matters
+            named = ", ".join(self.label(view, a, rules) for a in view.legal)
+            return f"{text} is not a contract you may name: name one of {named}."
         verb = "give" if self._to(view, rules) >= 0 else "lay aside"
         return f"You cannot {verb} {text}: {reason or 'not allowed now'}."
 

@@ -34,6 +34,10 @@ class Naming(PhaseUnit):
         t = _RANK_WORDS.get(t, t)
         return name_rank(RANK_NAMES.index(t)) if t in RANK_NAMES else None
 
+    def menu(self, view, rules=None) -> list:
+        """The ranks, unnumbered: a number typed is a rank (``7``), not a place on a list."""
+        return ["Ranks: " + " ".join(self.label(view, a, rules) for a in view.legal)]
+
     def advice(self, view, rules=None) -> list:
         return ["Name the rank that opens every row (you need not hold it)."]
 
