@@ -741,18 +741,19 @@ def ladder(
     ),
     seeds: int = typer.Option(40, "--seeds", help="How many duplicate deal sets."),
     first_seed: int = typer.Option(1, "--first-seed", help="The first seed."),
+    workers: int = typer.Option(1, "--workers", help="Matches played at once (processes)."),
 ) -> None:
-    """Measure player strength: duplicate matches, seats rotated, 95% intervals."""
+    """Measure player strength: a two-player tournament per pair (duplicate deals), 95% intervals."""
     from .ladder import report
 
-    _bounded(seeds=seeds, first_seed=first_seed)
+    _bounded(seeds=seeds, first_seed=first_seed, workers=workers)
     rs = _load_ruleset(ruleset)
     duels = [_pair(pair) for pair in pairs.split(",")]
     for a, b in duels:
         _bots_only([a, b])
         for name in (a, b):
             _players(name, rs.players)
-    print(_bots_play(lambda: report(rs, duels, range(first_seed, first_seed + seeds), out=None)))
+    print(_bots_play(lambda: report(rs, duels, range(first_seed, first_seed + seeds), workers=workers)))
 
 
 @app.command()
