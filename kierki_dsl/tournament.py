@@ -25,17 +25,11 @@ from typing import Any, Callable, Optional
 from .interpreter.match import MatchRunner
 from .players.base import make_player
 from .ruleset.model import Ruleset
-from .ruleset.semantics import contract_total
+from .ruleset.semantics import part_of
 from .stats import estimate
 
 Key = tuple  # (a, b, seed, rotation): player indexes, the seed, 0 .. 2*seats-1
 MEASURES = ("match", "negative", "positive")  # whole matches; the deals that lose points; the others
-
-
-def part_of(rs, contract) -> str:
-    """'negative' for a contract whose deals lose points in all, else 'positive'."""
-    t = contract_total(contract, rs.hand_size, rs.players, rs.deck)
-    return "negative" if (t is not None and t < 0) else "positive"
 
 
 def schedule(players: int, seats: int, seeds: range) -> list:
