@@ -13,6 +13,7 @@ from __future__ import annotations
 import io
 import ipaddress
 import os
+import re
 import sys
 from enum import Enum
 from typing import List, Optional
@@ -741,18 +742,19 @@ def ladder(
     ),
     seeds: int = typer.Option(40, "--seeds", help="How many duplicate deal sets."),
     first_seed: int = typer.Option(1, "--first-seed", help="The first seed."),
+    workers: int = typer.Option(1, "--workers", help="Matches played at once (processes)."),
 ) -> None:
-    """Measure player strength: duplicate matches, seats rotated, 95% intervals."""
+    """Measure player strength: a two-player tournament per pair (duplicate deals), 95% intervals."""
     from .ladder import report
 
-    _bounded(seeds=seeds, first_seed=first_seed)
+    _bounded(seeds=seeds, first_seed=first_seed, workers=workers)
     rs = _load_ruleset(ruleset)
     duels = [_pair(pair) for pair in pairs.split(",")]
     for a, b in duels:
         _bots_only([a, b])
         for name in (a, b):
             _players(name, rs.players)
-    print(_bots_play(lambda: report(rs, duels, range(first_seed, first_seed + seeds), out=None)))
+    print(_bots_play(lambda: report(rs, duels, range(first_seed, first_seed + seeds), workers=workers)))
 
 
 @app.command()
@@ -1031,6 +1033,11 @@ def web(
     proxies: Optional[List[str]] = typer.Option(
         None, "--proxy", help="Address of a reverse proxy whose X-Forwarded-For is believed (repeatable)."
     ),
+    bot: Optional[List[str]] = typer.Option(
+        None,
+        "--bot",
+        help="Offer another bot to table creators: NAME=PLAYER, e.g. mybot='exec:./mybot --level 3' or strong=search:1s (repeatable).",
+    ),
 ) -> None:
     """Serve tables in the browser: any ruleset, people and bots; print the address."""
     _web_command(
@@ -1044,10 +1051,35 @@ def web(
         keep_days,
         creates,
         {"unopened_seconds": unopened, "tables_per_address": per_address, "proxies": tuple(proxies or ())},
+        _offered_bots(bot or []),
     )
 
 
-def _web_command(port, host, db, rulesets, max_tables, idle, bot_delay, keep_days, creates, limits: dict) -> None:
+def _offered_bots(specs: list) -> dict:
+    """``--bot NAME=PLAYER`` options as config settings (each player made once to check it)."""
+    from .players.base import make_player
+    from .web.config import BOTS
+
+    offered: dict = {}
+    for spec in specs:
+        name, eq, player = spec.partition("=")
+        name = name.strip()
+        if not eq or not player.strip() or not re.fullmatch(r"[a-z][a-z0-9_-]{0,31}", name):
+            raise _usage(f"--bot takes NAME=PLAYER with a lower-case name (e.g. mybot=exec:./mybot), got {spec!r}")
+        if name in BOTS or name == "human" or name in offered:
+            raise _usage(f"--bot {name}: the name is taken (built-in bots: {', '.join(BOTS)}; human)")
+        _bots_only([player.strip()])
+        try:
+            getattr(make_player(player.strip()), "close", lambda: None)()
+        except KeyError as e:
+            raise _usage(f"--bot {name}: {e.args[0]}")
+        offered[name] = player.strip()
+    return {"bots": BOTS + tuple(offered), "bot_specs": tuple(offered.items())}
+
+
+def _web_command(
+    port, host, db, rulesets, max_tables, idle, bot_delay, keep_days, creates, limits: dict, bots: Optional[dict] = None
+) -> None:
     from .web.server import missing_extra
 
     problem = missing_extra()
@@ -1084,6 +1116,7 @@ def _web_command(port, host, db, rulesets, max_tables, idle, bot_delay, keep_day
         keep_days=keep_days,
         creates_per_minute=creates,
         **limits,
+        **(bots or {}),
     )
     try:
         Storage(db).close()  # a bad URL or an unwritable file is a usage error, before listening

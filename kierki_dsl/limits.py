@@ -67,7 +67,7 @@ OPTIONS: dict = {
 #: the commands that take each option (for the table in docs/limits.md)
 COMMANDS = {
     "--games": "simulate, compare",
-    "--workers": "simulate, compare",
+    "--workers": "simulate, compare, ladder",
     "--seed": "run, simulate, compare, serve, join",
     "--first-seed": "ladder",
     "--seeds": "ladder",

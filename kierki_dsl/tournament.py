@@ -20,14 +20,16 @@ import math
 import os
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from itertools import combinations
-from typing import Callable, Optional
+from typing import Any, Callable, Optional
 
 from .interpreter.match import MatchRunner
 from .players.base import make_player
 from .ruleset.model import Ruleset
+from .ruleset.semantics import part_of
 from .stats import estimate
 
 Key = tuple  # (a, b, seed, rotation): player indexes, the seed, 0 .. 2*seats-1
+MEASURES = ("match", "negative", "positive")  # whole matches; the deals that lose points; the others
 
 
 def schedule(players: int, seats: int, seeds: range) -> list:
@@ -50,20 +52,33 @@ def play(ruleset, names: list, key: Key, on_failure: str = "heuristic") -> dict:
     for p in players:
         if hasattr(p, "on_failure"):
             p.on_failure = on_failure
+    parts = {"negative": [0] * ruleset.players, "positive": [0] * ruleset.players}
+    kinds: dict = {}
     try:
         runner = MatchRunner(ruleset, players, key[2])
-        for _ in runner.deals():
-            pass
+        for r in runner.deals():
+            contract: Any = r.contract
+            if contract.name not in kinds:
+                kinds[contract.name] = part_of(ruleset, contract)
+            for s, points in enumerate(r.scores):
+                parts[kinds[contract.name]][s] += points
         totals = runner.totals
     finally:
         for p in players:
             close = getattr(p, "close", None)
             if close is not None:
                 close()
-    a, b = key[0], key[1]
-    side = {i: [t for t, who in zip(totals, order) if who == i] for i in (a, b)}
     failed = sorted({names[who] for p, who in zip(players, order) if getattr(p, "failure", None)})
-    return {"key": list(key), "a": sum(side[a]) / len(side[a]), "b": sum(side[b]) / len(side[b]), "failed": failed}
+    a, b = _sides(totals, order, key)
+    row = {"key": list(key), "a": a, "b": b, "failed": failed}
+    row["parts"] = {part: list(_sides(values, order, key)) for part, values in parts.items()}
+    return row
+
+
+def _sides(values: list, order: list, key: Key) -> tuple:
+    """A's and B's mean of ``values`` (one number per seat) in match ``key``."""
+    side = {i: [v for v, who in zip(values, order) if who == i] for i in (key[0], key[1])}
+    return sum(side[key[0]]) / len(side[key[0]]), sum(side[key[1]]) / len(side[key[1]])
 
 
 class Journal:
@@ -129,6 +144,22 @@ def run(
     on_failure: str = "heuristic",
 ) -> dict:
     """Play what the journal lacks (``workers`` processes) and summarize the tournament."""
+    done = matches(ruleset, names, seeds, workers, journal, progress, sprt, on_failure)
+    return summary(names, done, ruleset.players, seeds, sprt)
+
+
+def matches(
+    ruleset,
+    names: list,
+    seeds: range,
+    workers: int = 1,
+    journal: Optional[str] = None,
+    progress: Optional[Callable] = None,
+    sprt: Optional[tuple] = None,
+    on_failure: str = "heuristic",
+) -> dict:
+    """Every finished match of the tournament by key, playing what the journal lacks (until the
+    SPRT, if any, is decided)."""
     keys = schedule(len(names), ruleset.players, seeds)
     book = Journal(journal, {"ruleset": ruleset.fingerprint, "players": list(names)})
     wanted = set(keys)
@@ -150,7 +181,7 @@ def run(
                     break
         else:
             _parallel(ruleset.path, names, todo, workers, finished, on_failure)
-    return summary(names, done, ruleset.players, seeds, sprt)
+    return done
 
 
 def _parallel(path: str, names: list, todo: list, workers: int, finished: Callable, on_failure: str) -> None:
@@ -166,15 +197,23 @@ def _parallel(path: str, names: list, todo: list, workers: int, finished: Callab
                 f.cancel()
 
 
-def observations(done: dict, pair: tuple, seats: int, seeds) -> list:
-    """One duplicate observation per seed whose matches are all finished (in seed order)."""
+def observations(done: dict, pair: tuple, seats: int, seeds, measure: str = "match") -> list:
+    """One duplicate observation per seed whose matches are all finished (in seed order): A's
+    points minus B's over the whole match, or over the negative or positive deals only."""
     out = []
     for seed in seeds:
         keys = [(pair[0], pair[1], seed, r) for r in range(2 * seats)]
         if not all(k in done for k in keys):
             break
-        out.append(sum(done[k]["a"] - done[k]["b"] for k in keys) / len(keys))
+        out.append(sum(_difference(done[k], measure) for k in keys) / len(keys))
     return out
+
+
+def _difference(row: dict, measure: str) -> float:
+    if measure == "match":
+        return row["a"] - row["b"]
+    a, b = row["parts"][measure]
+    return a - b
 
 
 def sprt_llr(obs: list, elo0: float, elo1: float) -> float:

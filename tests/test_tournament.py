@@ -106,3 +106,34 @@ def test_a_crashing_exec_bot_does_not_stop_a_tournament_match(tmp_path):
     for failure in ("random", "forfeit"):
         row = play(rs, names, (0, 1, 3, 0), failure)
         assert row["failed"] == [names[1]] and isinstance(row["b"], float)
+
+
+def test_the_ladder_is_a_two_player_tournament():
+    """``kierki ladder`` reports the tournament's pairwise difference (issue 23: the ladder is a
+    special case of the tournament, not a second way of playing duplicate matches)."""
+    from kierki_dsl.ladder import duel
+    from kierki_dsl.tournament import run
+
+    rs = Ruleset.load(str(SHORT))
+    seeds = range(3, 6)
+    ladder = duel(rs, "heuristic", "random", seeds)
+    table = run(rs, ["heuristic", "random"], seeds)
+    [pair] = table["pairs"]
+    assert ladder["match"].n == pair["deal_sets"] == len(seeds)
+    assert abs(ladder["match"].mean - pair["diff"]) < 1e-9
+    assert abs(ladder["match"].half_width - pair["ci95"]) < 1e-9
+
+
+def test_a_match_row_splits_its_points_into_the_negative_and_positive_deals():
+    rs = Ruleset.load(str(ROOT / "rulesets" / "kierki_standard.yaml"))
+    row = play(rs, ["heuristic", "random"], (0, 1, 2, 5))
+    neg, pos = row["parts"]["negative"], row["parts"]["positive"]
+    assert abs(neg[0] + pos[0] - row["a"]) < 1e-9 and abs(neg[1] + pos[1] - row["b"]) < 1e-9
+    assert neg[0] < 0 and pos[0] > 0  # Kierki has both kinds of deal, and heuristic takes some of each
+
+
+def test_kierki_ladder_runs_as_a_tournament_with_workers():
+    out = subprocess.run([sys.executable, "-m", "kierki_dsl", "ladder", str(SHORT), "--pairs", "heuristic:random",
+                          "--seeds", "2", "--workers", "2"], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    assert "2 seeds × 8 seatings" in out.stdout and "heuristic vs random" in out.stdout

@@ -33,6 +33,7 @@ from math import sqrt
 from operator import add, eq, getitem, itemgetter, le, mul, ne, sub, truediv
 from typing import NamedTuple
 
+from ..ruleset.semantics import part_of
 from .rows import GameResult
 
 SECTIONS = ("points", "spread", "final", "decisive", "advantage", "lead", "early", "blocked")
@@ -302,8 +303,6 @@ def _variants(obs: dict, optional: set) -> tuple:
 
 def parts_of(rs) -> dict:
     """Contract name -> its part ('negative' or 'positive'), as ``kierki ladder`` splits a match."""
-    from ..ladder import part_of
-
     return {name: part_of(rs, c) for name, c in rs.contracts.items()}
 
 

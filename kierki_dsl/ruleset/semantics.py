@@ -16,6 +16,13 @@ def contract_total(c, hand_size: int, players: int, deck: int) -> Optional[int]:
     return None if c is None else c.fixed_total(hand_size, players, deck)
 
 
+def part_of(rs, contract) -> str:
+    """'negative' for a contract whose deals lose points in all, else 'positive' (how
+    ``kierki ladder``, the tournament and compare split a match)."""
+    t = contract_total(contract, rs.hand_size, rs.players, rs.deck)
+    return "negative" if (t is not None and t < 0) else "positive"
+
+
 def range_total(schedule: list, computed: dict, players: int, first: int, last: int) -> Optional[int]:
     """The fixed sum of deals first..last (0-based, inclusive), if the rules fix it.
 
@@ -303,4 +310,4 @@ def _check_contract(name, c, w, bctx, hand_size, players, deck) -> None:
     c.check(name, spec, w, bctx, hand_size, players, deck)
 
 
-__all__ = ["contract_total", "range_total", "check_ruleset", "check_unused", "check_inherited_reasons"]
+__all__ = ["contract_total", "part_of", "range_total", "check_ruleset", "check_unused", "check_inherited_reasons"]

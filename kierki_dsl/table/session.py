@@ -95,9 +95,18 @@ class Session:
         return self.table.replay(saved, path, place)
 
     def close(self) -> None:
-        """Close the journal (its lock goes with it)."""
+        """Close the journal (its lock goes with it) and the bots that hold a process (``exec:``)."""
         if self.journal is not None and hasattr(self.journal, "close"):
             self.journal.close()
+        close_players(self.table.bots.values())
+
+
+def close_players(players) -> None:
+    """Stop every player that holds something to stop (an ``exec:`` bot's process)."""
+    for p in players:
+        close = getattr(p, "close", None)
+        if close is not None:
+            close()
 
 
 # -- save files -------------------------------------------------------------------------------------

@@ -146,6 +146,9 @@ def create_app(config: Optional[WebConfig] = None) -> Starlette:
     async def api_rulesets(request: Request):
         return JSONResponse(rooms(request).catalogue.list())
 
+    async def api_bots(request: Request):
+        return JSONResponse({"bots": list(config.bots)})
+
     async def api_lint(request: Request):
         if (no := refused(request)) is not None:
             return no
@@ -359,6 +362,7 @@ def create_app(config: Optional[WebConfig] = None) -> Starlette:
         Route("/admin/{id}", _page("admin.html")),
         Route("/m/{id}", _page("match.html")),
         Route("/api/rulesets", api_rulesets),
+        Route("/api/bots", api_bots),
         Route("/api/lint", api_lint, methods=["POST"]),
         Route("/api/tables", api_create, methods=["POST"]),
         Route("/api/tables/{id}/revoke", api_revoke, methods=["POST"]),

@@ -35,4 +35,9 @@ class WebConfig:
     create_burst: float = 20.0
     keep_days: float = 30.0  # finished and closed tables are deleted this long after they ended (0: never)
     purge_seconds: float = 3600.0  # how often the sweeper looks for them
-    bots: tuple = attrs.field(default=BOTS)
+    bots: tuple = attrs.field(default=BOTS)  # the bot names a table's creator may choose
+    bot_specs: tuple = ()  # (name, player spec) pairs the operator offers (kierki web --bot NAME=SPEC)
+
+    def player_spec(self, name: str) -> str:
+        """The player spec ``make_player`` takes for a bot name a table was created with."""
+        return dict(self.bot_specs).get(name, name)

@@ -97,7 +97,8 @@ class Room:
         self.last_active = time.monotonic()
         self.opened = False  # a seat's link was opened since the room was made or loaded
         self.creator_address: Optional[str] = None  # who created it, while it is live (for the per-address cap)
-        self.session = Session(ruleset, self.seed, [None if k == "human" else make_player(k) for k in self.kinds])
+        spec = rooms.config.player_spec
+        self.session = Session(ruleset, self.seed, [None if k == "human" else make_player(spec(k)) for k in self.kinds])
         self.table = self.session.table
         stored = [SavedAction(d + 1, s, a, n) for n, (d, s, a) in enumerate(actions, start=1)]
         outcome = self.session.resume(stored, self.id, place=lambda e: f"stored action {e.line}")
@@ -239,6 +240,7 @@ class Room:
     async def stop(self) -> None:
         self.task.cancel()
         await asyncio.gather(self.task, return_exceptions=True)
+        self.session.close()  # an exec: bot's process goes with its room
         for conn in list(self.conns.values()):
             if conn.closing is None:
                 conn.close(1001, "the server is going away")

@@ -1,10 +1,16 @@
 "use strict";
 // The front page: rulesets (with their explain text), upload and lint, seats, creating a table.
-const KINDS = ["human", "random", "heuristic", "search"];
+let KINDS = ["human", "random", "heuristic", "search"]; // and the bots the server offers (kierki web --bot)
 let chosen = null; // {id} of a listed ruleset or {upload: {name, text}}
 let players = 4;
 
+async function loadBots() {
+  const r = await fetch("/api/bots");
+  if (r.ok) KINDS = ["human", ...(await r.json()).bots];
+}
+
 async function loadRulesets() {
+  await loadBots();
   const r = await fetch("/api/rulesets");
   const list = await r.json();
   const box = document.getElementById("rulesets");
