@@ -45,12 +45,9 @@ class FaceDown(CardPhase):
 
 
 @pytest.fixture
-def face_down():
-    unit = phases.register(FaceDown())
-    try:
-        yield unit
-    finally:
-        phases.UNITS.pop(unit.name)
+def face_down(monkeypatch):
+    """``FaceDown`` in the registry for one test (as ``phases.register`` puts it)."""
+    monkeypatch.setitem(phases.UNITS, FaceDown.name, FaceDown())
 
 
 def _view(phase: str, legal) -> SeatView:
