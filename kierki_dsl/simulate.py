@@ -22,6 +22,7 @@ from operator import add
 from typing import Callable, Optional
 
 from .analysis.rows import Batch, DealRow, GameResult
+from .diagnostics import DiagnosticError
 from .interpreter import matchvalues
 from .interpreter.fairplay import exact_action, players_ruleset
 from .interpreter.match import MatchRunner, deal_masks, deal_out, draw, shuffled
@@ -248,7 +249,6 @@ def compiled(path: str, fingerprint: Optional[str] = None) -> Compiled:
     key = (path, fingerprint)
     got = _COMPILED.get(key)
     if got is None:
-        from .diagnostics import DiagnosticError
         from .ruleset.model import Ruleset
 
         try:

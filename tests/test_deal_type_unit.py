@@ -61,18 +61,10 @@ PHASE_BRANCHES = [
 #: Files not cleaned yet: path -> (how many branching lines they may still hold, why). A file may
 #: only lose lines (then lower its count here); a file not listed may hold none.
 PHASE_BRANCHES_ALLOWED = {
-    # bots: each phase's strategy is still chosen by name (a phase module has no "bot hook" yet)
-    "players/heuristic.py": (8, "the heuristic's strategy per phase (bid, pass, expose, exchange, name, layout)"),
-    "players/search.py": (8, "the search player's rollout plays every phase before play by name"),
-    "players/base.py": (1, "the declarer's choice gets its own random stream (hot path of every random player)"),
     # adapters: OpenSpiel's chance phases (dealer, dealing) and the resampling of hidden cards per phase
     "adapters/game.py": (22, "OpenSpiel chance nodes, what a private action reveals, a contract choice labelled by its deal, by phase"),
     "adapters/knowledge.py": (7, "the information state string, by phase"),
     "adapters/resample.py": (6, "which cards a seat has not seen, by phase"),
-    # session layer (owned by the `session` branch): which phases' actions are private to their seat
-    "table/core.py": (1, "a private phase's action is not logged to other seats (interpreter PRIVATE set)"),
-    # SIK server (protocol carries trick play only): refuses a deal that is not plain trick play
-    "net/server.py": (1, "SIK can carry plain trick play only"),
 }
 
 

@@ -39,6 +39,7 @@ except ImportError:  # pragma: no cover
 from datetime import datetime
 from typing import Optional
 
+from ..phases import phase_of
 from ..table.events import DealEnded, DealStarted, MatchEnded, TrickTaken, TurnToAct
 from ..table.outcome import Failed, Refused
 from ..table.session import needs
@@ -129,7 +130,7 @@ def sik_problem(ruleset, deals, types: Optional[dict] = None) -> Optional[str]:
         cards = list(range(52))
         state = c.new_deal(4, ruleset.deck, 0, [cards[i::4] for i in range(4)], ruleset.direction, 1)
         view = state.view(state.current_player())
-        if view.phase != "play" or view.layout is not None or view.drawn or not all(0 <= a < 52 for a in view.legal):
+        if not phase_of(view).plain_tricks(view):
             return (
                 f"contract {c.name!r} is not a plain trick deal (SIK has no passing, calls, bets, exposures, "
                 "stocks or layouts)"

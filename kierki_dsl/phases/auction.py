@@ -5,10 +5,11 @@ from __future__ import annotations
 
 from typing import Optional
 
-from ..interpreter.actions import ACCEPT, PASS, SELLER_WORDS, bid, bid_value, is_bid
+from ..interpreter.actions import ACCEPT, DECLINE, PASS, REFUSE, SELLER_WORDS, bid, bid_value, is_bid
 from ..interpreter.bidding import history_word
 from ..interpreter.phases import EXPECTED, Phase
 from .base import NotUnderstood, PhaseUnit, contract_of, row, seat
+from .botplay import bot_contract, hand_strength
 
 #: What a seller's words do.
 SELLER_MEANING = {
@@ -17,6 +18,8 @@ SELLER_MEANING = {
     "decline": "do not play the deal: it ends at its fixed scores",
 }
 _SELLER_ACTIONS = {w: a for a, w in SELLER_WORDS.items()}
+#: Most bids (besides a pass) the search player weighs in an auction: the lowest ones allowed.
+BIDS_WEIGHED = 3
 
 
 def _selling(view) -> bool:
@@ -120,6 +123,52 @@ class Auction(PhaseUnit):
         if view.seller >= 0:
             rows.append(row("Seller", seat(view, view.seller)))
         return rows
+
+    # -- bot hooks -------------------------------------------------------------------------------
+    def bot_action(self, view, rules) -> Optional[int]:
+        """The lowest bid allowed while the hand is strong enough, else pass: strength is the
+        high cards (Q, K, A) and the longest suit against an average hand, less one for every
+        bid the others have made; never a bid more steps above the lowest than the strength.
+        A seller decides by ``seller_choice``."""
+        rule = bot_contract(rules, view.contract).auction
+        legal = view.legal
+        if PASS not in legal:
+            return seller_choice(view.hand, legal, view.bid, rule)
+        strength = hand_strength(view.hand)
+        raised = sum(1 for s, v in view.auction if v > 0 and s != view.seat)
+        bids = [a for a in legal if a != PASS]
+        if not bids or strength - raised < 1 or (bid_value(bids[0]) - rule.low) // rule.step + 1 > strength:
+            return PASS
+        return bids[0]
+
+    def search_candidates(self, view) -> Optional[list]:
+        """A pass and the lowest few bids (a seller: each of its choices)."""
+        legal = view.legal
+        return [PASS] + [a for a in legal if a != PASS][:BIDS_WEIGHED] if PASS in legal else list(legal)
+
+    def search_tie(self, action: int):
+        """On a tie, pass."""
+        return action == PASS
+
+    def rollout_action(self, state) -> Optional[int]:
+        """Everybody passes; a seller decides by ``seller_choice``."""
+        legal = state.legal_actions()
+        if PASS in legal:
+            return PASS
+        return seller_choice(state.hands[state.current_player()], legal, state.auction.bid, state.contract.auction)
+
+
+def seller_choice(hand: int, legal, offer: int, rule) -> int:
+    """An auction seller's decision: decline (when allowed) with a hand no better than
+    average, accept an offer of at least as many steps (above the lowest bid) as the hand's
+    edge, else refuse and play."""
+    strength = hand_strength(hand)
+    if DECLINE in legal and strength <= 0:
+        return DECLINE
+    steps = (offer - rule.low) // rule.step + 1 if offer else 0
+    if ACCEPT in legal and steps >= strength:
+        return ACCEPT
+    return REFUSE if REFUSE in legal else legal[0]
 
 
 UNIT = Auction()

@@ -156,3 +156,50 @@ class PhaseUnit:
     def final_trick(self, view, plays: list, contract) -> Optional[str]:
         """The last trick of a deal in words, from this seat's last view and the deal's plays."""
         return None
+
+    # -- bot hooks ---------------------------------------------------------------------------------
+    # What a bot asks of the phase deciding (players/heuristic.py, players/search.py, players/base.py)
+    # and what a session asks of it (table/core.py, net/server.py): no player or front end names a
+    # phase. The defaults are those of a phase whose decisions the players make themselves.
+
+    #: True: the phase's actions are known to the seat that made them only (a card passed, a card a
+    #: widow's taker gives or lays aside); a session tells the other seats nothing of them.
+    private = False
+    #: True: the search player weighs every legal action by playing it out on sampled deals (see
+    #: ``search_candidates``); False: the phase's ``bot_action`` decides for it.
+    searched = False
+
+    def bot_action(self, view, rules) -> Optional[int]:
+        """The heuristic player's action in this phase (``rules``: the match's compiled ruleset), or
+        None: the phase leaves the decision to the player (card play in a trick)."""
+        return None
+
+    def bot_stream(self, key: int) -> int:
+        """The key of a bot's random stream for a decision of this phase, from the decision's own
+        key (a phase may set its decisions' streams apart from those of the deal that follows it)."""
+        return key
+
+    def search_candidates(self, view) -> Optional[list]:
+        """The actions the search player plays out on sampled deals and compares, or None: the
+        phase is not searched (the heuristic's ``bot_action`` decides)."""
+        return list(view.legal) if self.searched else None
+
+    def search_try(self, state, view, action: int) -> None:
+        """Take ``action`` on ``state``, a deal sampled from ``view`` (every hand assumed), before
+        the search player plays it out."""
+        state.apply_action(action)
+
+    def search_tie(self, action: int):
+        """Among candidates of the same average score, the one with the highest key is taken (by
+        default the lowest action)."""
+        return -action
+
+    def rollout_action(self, state) -> Optional[int]:
+        """The action a search rollout takes in this phase before card play, every hand known
+        (``state``: a deal state in this phase), or None: the rollout plays the deal out from here."""
+        return None
+
+    def plain_tricks(self, view) -> bool:
+        """Whether ``view``, a deal's first decision, starts plain trick play: cards only, with no
+        passing, auction, call, bets, exposures, stock or layout (what the SIK protocol carries)."""
+        return False

@@ -4,11 +4,28 @@ from __future__ import annotations
 
 from typing import Optional
 
-from ..cards import SUIT_NAMES, SUIT_SYMBOLS, CardError
+from ..cards import SUIT_NAMES, SUIT_SYMBOLS, CardError, bits
 from ..interpreter.actions import NO_TRUMP, call, called_suit, is_call
 from ..interpreter.phases import EXPECTED, Phase
 from .base import PhaseUnit, row, seat
 from .typed import read_suit
+
+
+def call_by_length(cards) -> int:
+    """Trump-call policy: the suit with most of the cards seen, then the highest ones."""
+    best, best_key = 0, None
+    for s in range(4):
+        ranks = [c % 13 for c in cards if c // 13 == s]
+        key = (len(ranks), sum(ranks), -s)
+        if best_key is None or key > best_key:
+            best, best_key = s, key
+    return best
+
+
+def call_for(hand: int, legal) -> int:
+    """The heuristic's call with ``hand``: its suit by ``call_by_length`` if allowed, else the first call."""
+    action = call(call_by_length(list(bits(hand))))
+    return action if action in legal else legal[0]
 
 
 class TrumpCall(PhaseUnit):
@@ -50,6 +67,15 @@ class TrumpCall(PhaseUnit):
         if view.caller >= 0:
             text += f" (called by {seat(view, view.caller)})"
         return [row("Trumps", text)]
+
+    # -- bot hooks -------------------------------------------------------------------------------
+    def bot_action(self, view, rules) -> Optional[int]:
+        """The suit of which the seat holds most cards (then the highest ones)."""
+        return call_for(view.hand, view.legal)
+
+    def rollout_action(self, state) -> Optional[int]:
+        """The caller calls as the heuristic does."""
+        return call_for(state.hands[state.caller], state.legal_actions())
 
 
 UNIT = TrumpCall()

@@ -7,6 +7,7 @@ from typing import Optional
 from ..interpreter.actions import CHOOSE_BASE, is_choice
 from ..interpreter.phases import EXPECTED, Phase
 from .base import PhaseUnit, contract_name, contract_of
+from .botplay import bot_contract, high_cards
 
 
 class DeclarersChoice(PhaseUnit):
@@ -46,6 +47,25 @@ class DeclarersChoice(PhaseUnit):
         return [
             "Choices: " + ", ".join(f"{i}) {self.label(view, a, rules)}" for i, a in enumerate(view.legal, start=1))
         ]
+
+    # -- bot hooks -------------------------------------------------------------------------------
+    def bot_action(self, view, rules) -> Optional[int]:
+        """The contract the hand suits best: with many high cards (J, Q, K, A) one where tricks
+        pay, with few one where they cost (then the first on offer)."""
+        high = high_cards(view.hand)
+
+        def fit(action: int) -> tuple:
+            c = bot_contract(rules, view.options[action - CHOOSE_BASE])
+            positive = c.wants_tricks(view.tricks_total, view.players)
+            if positive is None:
+                return (0, -action)
+            return ((high - 5) if positive else (5 - high), -action)
+
+        return max(view.legal, key=fit)
+
+    def bot_stream(self, key: int) -> int:
+        """A stream of its own: the chosen deal's first decision has the same deal and ply."""
+        return key * 7 + 3
 
 
 UNIT = DeclarersChoice()

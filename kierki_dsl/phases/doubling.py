@@ -4,9 +4,13 @@ from __future__ import annotations
 
 from typing import Optional
 
-from ..interpreter.actions import DONE, DOUBLE_BASE, REDOUBLE_BASE
+from ..interpreter.actions import DONE, DOUBLE_BASE, REDOUBLE_BASE, double
+from ..interpreter.doubling import BettingRound, bet_of
 from ..interpreter.phases import EXPECTED, Phase
+from ..interpreter.trickkernel import is_positive
 from .base import PhaseUnit, contract_of, row, seat
+from .botplay import bot_contract, done_unless_forced, high_cards, low_cards
+from .layout import lays_out
 
 
 class Doubling(PhaseUnit):
@@ -16,6 +20,7 @@ class Doubling(PhaseUnit):
     task = "double or not"
     prompt_word = "bet"
     hint = "Type a number from the list, 'double E', 'redouble N' or 'done'."
+    searched = True
 
     def owns(self, action: int) -> bool:
         return DOUBLE_BASE <= action <= DONE
@@ -71,6 +76,45 @@ class Doubling(PhaseUnit):
                 ),
             )
         ]
+
+    # -- bot hooks -------------------------------------------------------------------------------
+    def bot_action(self, view, rules) -> Optional[int]:
+        """Double (or redouble) every seat it may while its hand is clearly above average: many
+        low cards where tricks cost, many high ones where they pay; never in a layout deal. A
+        duty to double the dealer (no 'done' allowed) is met at once."""
+        legal = view.legal
+        if DONE not in legal:
+            return double(view.dealer) if double(view.dealer) in legal else legal[0]
+        if lays_out(view):
+            return DONE
+        high, low = high_cards(view.hand), low_cards(view.hand)
+        positive = is_positive(bot_contract(rules, view.contract), view.tricks_total, view.trump, view.players)
+        edge = high - low + 1 if positive else low - high - 1  # about 0 for an average hand
+        bets = [a for a in legal if a != DONE]
+        return bets[0] if bets and edge >= 3 else DONE
+
+    def search_try(self, state, view, action: int) -> None:
+        """The bets of the view's deal after ``action``, settled (nobody bets after it), then play
+        (or the split of an undoubled deal)."""
+        state.betting = bets_after(view, action)
+        state.play_from_start()
+
+    def search_tie(self, action: int):
+        """On a tie, do not bet."""
+        return action == DONE
+
+    def rollout_action(self, state) -> Optional[int]:
+        """No bets, but a double a duty forces."""
+        return done_unless_forced(state.legal_actions())
+
+
+def bets_after(view, action: int) -> BettingRound:
+    """The bets of the view's deal after ``action``, as a settled round (nobody bets after it)."""
+    bets = {(a, b): f for a, b, f in view.bets}
+    bet = bet_of(view.seat, action)
+    if bet is not None:
+        bets[bet[0]] = bet[1]
+    return BettingRound.settled(tuple((a, b, f) for (a, b), f in bets.items()), view.players)
 
 
 UNIT = Doubling()

@@ -11,6 +11,16 @@ from .base import NotUnderstood, PhaseUnit, cards_text, contract_of, row, seat
 from .cardpick import CardPhase
 
 
+def lowest_card(cards) -> int:
+    """A widow's taker's card to give or lay aside: the lowest rank (then the lowest suit)."""
+    return min(cards, key=lambda c: (c % 13, c // 13))
+
+
+def taker_action(legal) -> int:
+    """The heuristic taker's action: his lowest card out; once his cards are out, his bid kept as his contract."""
+    return lowest_card(legal) if legal[0] < 52 else legal[0]
+
+
 def _raising(view) -> bool:
     """The taker, his cards out, names his contract (``raise_bid``): his bid or a higher one."""
     return bool(view.legal) and is_bid(view.legal[0])
@@ -22,6 +32,7 @@ class Exchange(CardPhase):
     expected = EXPECTED[Phase.EXCHANGE]
     task = "give away or lay aside a card of your hand"
     hint = "Type a number from the list or a card such as KH."
+    private = True  # a card given or laid aside is known to the taker; its receiver sees it in his hand
 
     def owns(self, action: int) -> bool:
         return super().owns(action) or is_bid(action)
@@ -91,6 +102,15 @@ class Exchange(CardPhase):
                 )
             )
         return rows
+
+    # -- bot hooks -------------------------------------------------------------------------------
+    def bot_action(self, view, rules) -> Optional[int]:
+        """His lowest cards out, then his bid kept as his contract."""
+        return taker_action(view.legal)
+
+    def rollout_action(self, state) -> Optional[int]:
+        """The taker puts out his lowest cards and keeps his bid, as the heuristic does."""
+        return taker_action(state.legal_actions())
 
 
 UNIT = Exchange()

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from typing import Optional
 
-from ..cards import CardError, card_pretty, parse_card
+from ..cards import CardError, bits, card_pretty, parse_card
 from ..interpreter.actions import DONE, expose, exposed_card, is_expose
 from ..interpreter.phases import EXPECTED, Phase
 from .base import PhaseUnit, row, seat
+from .botplay import done_unless_forced
 
 
 class Exposure(PhaseUnit):
@@ -45,6 +46,22 @@ class Exposure(PhaseUnit):
         if not view.exposed:
             return []
         return [row("Exposed so far", ", ".join(f"{seat(view, s)} {card_pretty(c)}" for s, c in view.exposed))]
+
+    # -- bot hooks -------------------------------------------------------------------------------
+    def bot_action(self, view, rules) -> Optional[int]:
+        """Expose a card that three lower cards of its suit protect (it can be kept out of
+        tricks it would lose), else done."""
+        for a in view.legal:
+            if is_expose(a):
+                card = exposed_card(a)
+                lower = sum(1 for c in bits(view.hand) if c // 13 == card // 13 and c % 13 < card % 13)
+                if lower >= 3:
+                    return a
+        return DONE
+
+    def rollout_action(self, state) -> Optional[int]:
+        """No exposures (done, unless a duty forces one)."""
+        return done_unless_forced(state.legal_actions())
 
 
 UNIT = Exposure()

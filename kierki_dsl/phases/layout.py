@@ -8,7 +8,39 @@ from ..cards import SUIT_SYMBOLS, card_pretty
 from ..interpreter.actions import PASS
 from ..interpreter.phases import EXPECTED, Phase
 from .base import row, seat
+from .botplay import bot_contract
 from .cardpick import CardPhase
+
+
+def lays_out(view) -> bool:
+    """Whether ``view``'s deal is played to a layout (in any of its phases)."""
+    return view.layout is not None
+
+
+def layout_card(c, cards, hand: int, opening_rank: int) -> int:
+    """The heuristic's card in a layout deal (``cards`` the playable ones): the card that
+    frees its own cards while holding back those that would open rows for the others."""
+    free = opening_rank < 0  # a free start: the card played now sets the opening rank
+
+    def score(x: int) -> tuple:
+        # cards of ours this one leads to, minus the gap it opens for the others
+        suit, pos = x // 13, c.position(x)
+        start = pos if free else c.position(opening_rank)
+        step = -1 if pos < start else 1
+        ours = 0
+        p = pos + step
+        while 0 <= p <= 12 and hand >> c.card_at(suit, p) & 1:
+            ours += 1
+            p += step
+        if pos == start:
+            ours = max(ours, sum(1 for q in range(13) if hand >> c.card_at(suit, q) & 1))
+        if free:  # holding the other rows' openers keeps them under our control
+            ours += sum(1 for s in range(4) if s != suit and hand >> (s * 13 + x % 13) & 1)
+        opens = 0 if (0 <= pos + step <= 12 and hand >> c.card_at(suit, pos + step) & 1) else 1
+        far = abs(pos - start)
+        return (ours - 2 * opens, far, -x)
+
+    return max(cards, key=score)
 
 
 class LayoutPlay(CardPhase):
@@ -16,9 +48,10 @@ class LayoutPlay(CardPhase):
     fields = ("layout", "opening_rank", "pool", "free_passes_left")
     expected = EXPECTED[Phase.PLAY]
     task = "play to the layout or pass"
+    searched = True
 
     def matches(self, view) -> bool:
-        return view.phase == "play" and view.layout is not None
+        return view.phase == "play" and lays_out(view)
 
     def owns(self, action: int) -> bool:
         return 0 <= action < 52 or action == PASS
@@ -40,7 +73,7 @@ class LayoutPlay(CardPhase):
         return [line + ("  or 'pass'" if PASS in view.legal else "")]
 
     def panel(self, view, rules=None) -> list:
-        if view.layout is None:
+        if not lays_out(view):
             return []
         if view.opening_rank < 0:
             rows = [row("Layout", "nothing played yet; the first card opens its row, and its rank opens every row")]
@@ -83,6 +116,14 @@ class LayoutPlay(CardPhase):
 
     def previous(self, view) -> str:
         return "No trick has been finished yet in this deal."
+
+    # -- bot hooks -------------------------------------------------------------------------------
+    def bot_action(self, view, rules) -> Optional[int]:
+        """The card ``layout_card`` picks, or a pass when the seat has none to play."""
+        cards = [a for a in view.legal if a != PASS]
+        if not cards:
+            return PASS
+        return layout_card(bot_contract(rules, view.contract), cards, view.hand, view.opening_rank)
 
 
 UNIT = LayoutPlay()

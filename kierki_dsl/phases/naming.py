@@ -10,6 +10,18 @@ from ..interpreter.actions import is_rank_name, name_rank, named_rank
 from ..interpreter.phases import EXPECTED, Phase
 from .base import PhaseUnit
 
+
+def named_opening(hand: int, legal) -> int:
+    """The rank a layout's first player names to open the rows (``legal``: the rank names): the
+    one of which he holds most cards (he opens those rows), then the one nearest the middle."""
+
+    def score(a: int) -> tuple:
+        r = named_rank(a)
+        return sum(1 for s in range(4) if hand >> (s * 13 + r) & 1), -abs(r - 5)
+
+    return max(legal, key=score)
+
+
 #: Rank words a person may type besides the rank's name (``T`` for ``10``).
 _RANK_WORDS = {"T": "10"}
 
@@ -40,6 +52,11 @@ class Naming(PhaseUnit):
 
     def advice(self, view, rules=None) -> list:
         return ["Name the rank that opens every row (you need not hold it)."]
+
+    # -- bot hooks -------------------------------------------------------------------------------
+    def bot_action(self, view, rules) -> Optional[int]:
+        """The rank of which the seat holds most cards (``named_opening``)."""
+        return named_opening(view.hand, view.legal)
 
 
 UNIT = Naming()

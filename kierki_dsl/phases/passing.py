@@ -2,9 +2,22 @@
 
 from __future__ import annotations
 
+from typing import Optional
+
 from ..interpreter.phases import EXPECTED, Phase
+from ..interpreter.trickkernel import card_values, is_positive
 from .base import cards_text, contract_of, row, seat
+from .botplay import bot_contract
 from .cardpick import CardPhase
+
+
+def pass_order(contract, tricks_total: int, trump: int, players: int):
+    """The heuristic passes its cards in this order (a sort key): where tricks pay its lowest
+    cards, where they cost its most expensive ones, then its highest."""
+    _, value = card_values(contract, tricks_total, trump, players, 1)
+    if is_positive(contract, tricks_total, trump, players):
+        return lambda x: (x % 13, x)
+    return lambda x: (value[x], -(x % 13), x)
 
 
 class Passing(CardPhase):
@@ -13,6 +26,7 @@ class Passing(CardPhase):
     expected = EXPECTED[Phase.PASS]
     task = "pass a card"
     prompt_word = "a card to pass"
+    private = True  # a card passed is known to its giver; its receiver sees it once the passing is done
 
     def advice(self, view, rules=None) -> list:
         """'Pass 3 cards to W: card 2 of 3' — where the cards go and how many are chosen."""
@@ -35,6 +49,12 @@ class Passing(CardPhase):
                 f"you received {cards_text(view.received)}.",
             )
         ]
+
+    # -- bot hooks -------------------------------------------------------------------------------
+    def bot_action(self, view, rules) -> Optional[int]:
+        """The first card in ``pass_order``."""
+        key = pass_order(bot_contract(rules, view.contract), view.tricks_total, view.trump, view.players)
+        return min(view.legal, key=key)
 
 
 UNIT = Passing()

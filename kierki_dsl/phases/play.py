@@ -27,6 +27,7 @@ class TrickPlay(CardPhase):
     fields = ("trick", "led_suit", "trick_number", "tricks_total", "completed", "played")
     expected = EXPECTED[Phase.PLAY]
     task = "play a card"
+    searched = True
 
     def matches(self, view) -> bool:
         return view.phase == "play" and view.layout is None
@@ -84,6 +85,11 @@ class TrickPlay(CardPhase):
         except (CardError, IllegalAction, IndexError, KeyError, ValueError, AttributeError):
             return None  # no usual ending: nothing to show
         return "Last trick " + taken_text(view, view.trick_number, trick, winner)
+
+    # -- bot hooks -------------------------------------------------------------------------------
+    def plain_tricks(self, view) -> bool:
+        """Cards to a trick, and no stock to draw from."""
+        return not view.drawn and all(0 <= a < 52 for a in view.legal)
 
 
 UNIT = TrickPlay()

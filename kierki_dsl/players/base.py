@@ -23,7 +23,9 @@ from __future__ import annotations
 
 import random
 
+from ..diagnostics import quoted
 from ..interpreter.draws import pick  # one of ``options``, as the draw protocol draws
+from ..phases import phase_of
 
 PLAYERS: dict = {}
 # players whose module needs an optional extra: imported only when asked for by name
@@ -73,9 +75,7 @@ class Player:
     def rng(self, view) -> random.Random:
         """A random stream for this decision only (reproducible from the view alone)."""
         key = ((self.seed * 1_000_003 + self.seat) * 1_000_003 + view.deal_number) * 10_007 + view.ply
-        if view.phase == "choose":
-            key = key * 7 + 3
-        return random.Random(key)
+        return random.Random(phase_of(view).bot_stream(key))
 
     def act(self, view) -> int:  # pragma: no cover
         raise NotImplementedError
@@ -84,8 +84,6 @@ class Player:
 def thinking_budget(name: str, setting: str, what: str, most: int) -> tuple:
     """``(count, seconds)`` from a thinking player's setting: a count (``search:64``) or a think
     time (``search:0.2s``, at most 60 s); ``(None, 0.0)`` for no setting; ``ValueError`` else."""
-    from ..diagnostics import quoted
-
     s = setting.strip().lower()
     if s.endswith("s") and s[:-1].replace(".", "", 1).isdigit():
         seconds = float(s[:-1])
@@ -151,8 +149,6 @@ def player_names() -> set:
 
 def make_player(spec: str) -> Player:
     """A player by name, with an optional setting after a colon (``search:0.2s``, ``search:64``)."""
-    from ..diagnostics import quoted
-
     name, _, setting = spec.partition(":")
     if name in LAZY_PLAYERS and name not in PLAYERS:
         import importlib

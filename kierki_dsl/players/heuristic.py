@@ -14,59 +14,25 @@ suit), one step further for each point of strength, and passes otherwise; as an 
 seller it declines a deal its hand is too weak for (when it may), accepts an offer worth at
 least as many steps as its hand's edge, and otherwise refuses and plays itself; having taken
 a widow it gives away or lays aside its lowest cards.
+
+Trick play is this module's (``trick_card``, and its whole-deal forms for the fast paths); every
+other decision is the deciding phase's ``bot_action`` (``kierki_dsl.phases``: the auction's bids
+in ``phases/auction.py``, the trump call in ``phases/call.py``, layout play in
+``phases/layout.py``, ...), so a new phase brings its own rule of thumb and no player names it.
 """
 
 from __future__ import annotations
 
 import functools
 
-from ..cards import SUIT_MASK, bits, card_list, popcount
-from ..interpreter.actions import DONE, PASS, bid_value, call, double, is_bet, is_call
+from ..cards import SUIT_MASK, card_list, popcount
 from ..interpreter.trickkernel import card_beats, card_values, is_positive, winning_play
+from ..phases import phase_of
+from ..phases.call import call_by_length
+from ..phases.layout import layout_card
+from ..phases.passing import pass_order
 from ..rankorder import rank_key
 from .base import Player, register_player
-
-
-def hand_strength(hand: int) -> int:
-    """High cards (Q, K, A) and the longest suit against an average hand (about 0 for one)."""
-    cards = list(bits(hand))
-    if not cards:
-        return 0
-    high = sum(1 for c in cards if c % 13 >= 10)
-    longest = max(sum(1 for c in cards if c // 13 == s) for s in range(4))
-    return high + longest - len(cards) // 4 - 3
-
-
-def seller_choice(hand: int, legal, offer: int, rule) -> int:
-    """An auction seller's decision: decline (when allowed) with a hand no better than
-    average, accept an offer of at least as many steps (above the lowest bid) as the hand's
-    edge, else refuse and play."""
-    from ..interpreter.actions import ACCEPT, DECLINE, REFUSE
-
-    strength = hand_strength(hand)
-    if DECLINE in legal and strength <= 0:
-        return DECLINE
-    steps = (offer - rule.low) // rule.step + 1 if offer else 0
-    if ACCEPT in legal and steps >= strength:
-        return ACCEPT
-    return REFUSE if REFUSE in legal else legal[0]
-
-
-def lowest_card(cards) -> int:
-    """A widow's taker's card to give or lay aside: the lowest rank (then the lowest suit)."""
-    return min(cards, key=lambda c: (c % 13, c // 13))
-
-
-def call_by_length(cards) -> int:
-    """Trump-call policy: the suit with most of the cards seen, then the highest ones."""
-    best, best_key = 0, None
-    for s in range(4):
-        ranks = [c % 13 for c in cards if c // 13 == s]
-        key = (len(ranks), sum(ranks), -s)
-        if best_key is None or key > best_key:
-            best, best_key = s, key
-    return best
-
 
 FULL13 = 8191
 
@@ -165,15 +131,6 @@ def trick_chooser(contract, tricks_total: int, trump: int, players: int):
     return choose
 
 
-def pass_order(contract, tricks_total: int, trump: int, players: int):
-    """The heuristic passes its cards in this order (a sort key): where tricks pay its lowest
-    cards, where they cost its most expensive ones, then its highest."""
-    _, value = card_values(contract, tricks_total, trump, players, 1)
-    if is_positive(contract, tricks_total, trump, players):
-        return lambda x: (x % 13, x)
-    return lambda x: (value[x], -(x % 13), x)
-
-
 def pass_chooser(contract, tricks_total: int, trump: int, players: int):
     """The heuristic's exchange for a whole-deal path: ``passes(hand, count)`` -> the mask of
     the cards it passes (one at a time it passes the first left in ``pass_order``)."""
@@ -193,44 +150,6 @@ def _tops(mask: int) -> list:
 def _lows(mask: int) -> list:
     """The lowest card of each suit present in ``mask``."""
     return [((mask & m) & -(mask & m)).bit_length() - 1 for m in SUIT_MASK if mask & m]
-
-
-def named_opening(hand: int, legal) -> int:
-    """The rank a layout's first player names to open the rows (``legal``: the rank names): the
-    one of which he holds most cards (he opens those rows), then the one nearest the middle."""
-    from ..interpreter.actions import named_rank
-
-    def score(a: int) -> tuple:
-        r = named_rank(a)
-        return sum(1 for s in range(4) if hand >> (s * 13 + r) & 1), -abs(r - 5)
-
-    return max(legal, key=score)
-
-
-def layout_card(c, cards, hand: int, opening_rank: int) -> int:
-    """The heuristic's card in a layout deal (``cards`` the playable ones): the card that
-    frees its own cards while holding back those that would open rows for the others."""
-    free = opening_rank < 0  # a free start: the card played now sets the opening rank
-
-    def score(x: int) -> tuple:
-        # cards of ours this one leads to, minus the gap it opens for the others
-        suit, pos = x // 13, c.position(x)
-        start = pos if free else c.position(opening_rank)
-        step = -1 if pos < start else 1
-        ours = 0
-        p = pos + step
-        while 0 <= p <= 12 and hand >> c.card_at(suit, p) & 1:
-            ours += 1
-            p += step
-        if pos == start:
-            ours = max(ours, sum(1 for q in range(13) if hand >> c.card_at(suit, q) & 1))
-        if free:  # holding the other rows' openers keeps them under our control
-            ours += sum(1 for s in range(4) if s != suit and hand >> (s * 13 + x % 13) & 1)
-        opens = 0 if (0 <= pos + step <= 12 and hand >> c.card_at(suit, pos + step) & 1) else 1
-        far = abs(pos - start)
-        return (ours - 2 * opens, far, -x)
-
-    return max(cards, key=score)
 
 
 def layout_chooser(contract):
@@ -268,81 +187,18 @@ class FastHeuristic:
 
 @register_player
 class HeuristicPlayer(Player):
+    """Every decision before card play, and layout play, as the deciding phase's ``bot_action``
+    says (``phases``); trick play by ``trick_card``."""
+
     name = "heuristic"
 
     def act(self, view) -> int:
         legal = view.legal
         if len(legal) == 1:
             return legal[0]
-        if view.phase == "choose":
-            return self._choose(view, legal)
-        if is_call(legal[0]):
-            suit = call_by_length(list(bits(view.hand)))
-            return call(suit) if call(suit) in legal else legal[0]
-        if view.phase == "pass":
-            return self._pass(view, legal)
-        if view.phase == "auction":
-            return self._bid(view, legal)
-        if view.phase == "expose":
-            return self._expose(view, legal)
-        if view.phase == "exchange":  # his cards out, a widow's taker keeps his bid as his contract
-            return lowest_card(legal) if legal[0] < 52 else legal[0]
-        if view.phase == "name":
-            return named_opening(view.hand, legal)
-        if is_bet(legal[-1]):
-            return self._bet(view, legal)
-        if view.layout is not None:
-            return self._layout(view, legal)
-        return self._trick(view, legal)
+        action = phase_of(view).bot_action(view, self.rules)
+        return self._trick(view, legal) if action is None else action
 
-    # -- auction -------------------------------------------------------------------------
-    def _bid(self, view, legal) -> int:
-        """The lowest bid allowed while the hand is strong enough, else pass: strength is the
-        high cards (Q, K, A) and the longest suit against an average hand, less one for every
-        bid the others have made; never a bid more steps above the lowest than the strength.
-        A seller decides by ``seller_choice``."""
-        rule = self.contract_of(view).auction
-        if PASS not in legal:
-            return seller_choice(view.hand, legal, view.bid, rule)
-        strength = hand_strength(view.hand)
-        raised = sum(1 for s, v in view.auction if v > 0 and s != view.seat)
-        bids = [a for a in legal if a != PASS]
-        if not bids or strength - raised < 1 or (bid_value(bids[0]) - rule.low) // rule.step + 1 > strength:
-            return PASS
-        return bids[0]
-
-    # -- exposures -----------------------------------------------------------------------
-    @staticmethod
-    def _expose(view, legal) -> int:
-        """Expose a card that three lower cards of its suit protect (it can be kept out of
-        tricks it would lose), else done."""
-        from ..interpreter.actions import exposed_card, is_expose
-
-        for a in legal:
-            if is_expose(a):
-                card = exposed_card(a)
-                lower = sum(1 for c in bits(view.hand) if c // 13 == card // 13 and c % 13 < card % 13)
-                if lower >= 3:
-                    return a
-        return DONE
-
-    # -- doubling ------------------------------------------------------------------------
-    def _bet(self, view, legal) -> int:
-        """Double (or redouble) every seat it may while its hand is clearly above average; a
-        duty to double the dealer (no 'done' allowed) is met at once."""
-        if DONE not in legal:
-            return double(view.dealer) if double(view.dealer) in legal else legal[0]
-        if view.layout is not None:
-            return DONE
-        ranks = [c % 13 for c in bits(view.hand)]
-        high = sum(1 for r in ranks if r >= 9)  # J, Q, K, A
-        low = sum(1 for r in ranks if r <= 4)  # 2..6
-        positive = is_positive(self.contract_of(view), view.tricks_total, view.trump, view.players)
-        edge = high - low + 1 if positive else low - high - 1  # about 0 for an average hand
-        bets = [a for a in legal if a != DONE]
-        return bets[0] if bets and edge >= 3 else DONE
-
-    # -- trick play ----------------------------------------------------------------------
     def _trick(self, view, legal) -> int:
         contract = self.contract_of(view)
         trick_pts, value, positive = trick_values(contract, view.tricks_total, view.trump, view.players)[
@@ -364,31 +220,6 @@ class HeuristicPlayer(Player):
             positive,
             order,
         )
-
-    # -- other decisions -------------------------------------------------------------------
-    def _pass(self, view, legal) -> int:
-        return min(legal, key=pass_order(self.contract_of(view), view.tricks_total, view.trump, view.players))
-
-    def _choose(self, view, legal) -> int:
-        from ..interpreter.actions import CHOOSE_BASE
-
-        hand = view.hand
-        high = sum(1 for x in bits(hand) if x % 13 >= 9)
-
-        def fit(action: int) -> tuple:
-            c = self.contract_of(view, view.options[action - CHOOSE_BASE])
-            positive = c.wants_tricks(view.tricks_total, view.players)
-            if positive is None:
-                return (0, -action)
-            return ((high - 5) if positive else (5 - high), -action)
-
-        return max(legal, key=fit)
-
-    def _layout(self, view, legal) -> int:
-        cards = [a for a in legal if a != PASS]
-        if not cards:
-            return PASS
-        return layout_card(self.contract_of(view), cards, view.hand, view.opening_rank)
 
 
 @register_player

@@ -32,9 +32,9 @@ from __future__ import annotations
 
 import time
 
-from ..cards import SUIT_MASK, bits, card_list
-from ..interpreter.actions import DONE
+from ..cards import SUIT_MASK, card_list
 from ..interpreter.stepper import deal_from_view
+from ..phases import UNITS, phase_of
 from .base import WithFallback, register_player, thinking_budget
 from .sampling import deal_out, draws
 
@@ -61,45 +61,20 @@ class SearchPlayer(WithFallback):
         legal = view.legal
         if len(legal) == 1:
             return legal[0]
-        if view.phase == "auction":
-            return self._bid(view, legal, self.contract_of(view))
-        if view.phase not in ("play", "double"):
+        unit = phase_of(view)
+        candidates = unit.search_candidates(view)
+        if candidates is None:  # a phase not searched: the heuristic's rule of thumb
             return self.fallback.act(view)
         contract = self.contract_of(view)
-        if view.phase == "double":
 
-            def sample(rng):
-                return contract.from_view(view, sample_hands(view, rng))
+        def sample(rng):  # the deal as the view shows it, on sampled hidden hands
+            return deal_from_view(contract, view, sample_hands(view, rng))
 
-            def bet(st, a):  # the bets after this action, then play (or the split of an undoubled deal)
-                st.betting = _bets_after(view, a)
-                st.play_from_start()
+        def take(st, action):  # the candidate, then every phase before card play by its rule
+            unit.search_try(st, view, action)
+            before_play(st)
 
-            return self._search(view, legal, sample, bet, tie=lambda a: a == DONE)  # on a tie, do not bet
-        return self._search(
-            view,
-            legal,
-            lambda rng: deal_from_view(contract, view, sample_hands(view, rng)),
-            lambda st, a: st.apply_action(a),
-        )
-
-    #: Most bids (besides a pass) an auction decision weighs: the lowest ones allowed.
-    BIDS_WEIGHED = 3
-
-    def _bid(self, view, legal, contract) -> int:
-        """Pass or one of the lowest bids, each played out assuming everybody else then passes."""
-        from ..interpreter.actions import PASS
-
-        candidates = [PASS] + [a for a in legal if a != PASS][: self.BIDS_WEIGHED] if PASS in legal else list(legal)
-
-        def sample(rng):  # the auction as the view shows it, on sampled hidden hands
-            return contract.from_view(view, sample_hands(view, rng))
-
-        def settle(st, action):
-            st.apply_action(action)
-            _after_the_auction(st)
-
-        return self._search(view, candidates, sample, settle, tie=lambda a: a == PASS)
+        return self._search(view, candidates, sample, take, tie=unit.search_tie)
 
     def _search(self, view, legal, sample, apply, tie=None) -> int:
         """The legal action with the best own score, averaged over states drawn by
@@ -129,39 +104,17 @@ class SearchPlayer(WithFallback):
         return max(legal, key=lambda a: (totals[a], tie(a) if tie else -a))
 
 
-def _after_the_auction(st) -> None:
-    """Everybody else passes, the winner calls trumps by the heuristic's rule, nobody doubles
-    (unless a duty says so) or exposes: the state is then ready for a playout."""
-    from ..interpreter.actions import PASS, call
-    from .heuristic import call_by_length, lowest_card, seller_choice
-
-    while st.phase == "auction":
-        legal = st.legal_actions()
-        if PASS in legal:
-            st.apply_action(PASS)
-        else:  # a seller decides as the heuristic does
-            st.apply_action(seller_choice(st.hands[st.current_player()], legal, st.auction.bid, st.contract.auction))
-    while st.phase == "exchange":  # a widow's taker puts out his lowest cards and keeps his bid, as the heuristic does
-        legal = st.legal_actions()
-        st.apply_action(lowest_card(legal) if legal[0] < 52 else legal[0])
-    if st.phase == "call":
-        suit = call_by_length(list(bits(st.hands[st.caller])))
-        legal = st.legal_actions()
-        st.apply_action(call(suit) if call(suit) in legal else legal[0])
-    while st.phase in ("double", "expose"):  # no bets or exposures, but a double a duty forces
-        legal = st.legal_actions()
-        st.apply_action(DONE if DONE in legal else legal[0])
-
-
-def _bets_after(view, action):
-    """The bets of the view's deal after ``action``, as a settled round (nobody bets after it)."""
-    from ..interpreter.doubling import BettingRound, bet_of
-
-    bets = {(a, b): f for a, b, f in view.bets}
-    bet = bet_of(view.seat, action)
-    if bet is not None:
-        bets[bet[0]] = bet[1]
-    return BettingRound.settled(tuple((a, b, f) for (a, b), f in bets.items()), view.players)
+def before_play(st) -> None:
+    """Play the phases left before card play on a rollout's state, each by its phase's
+    ``rollout_action`` (after an auction: everybody else passes, the winner calls trumps by the
+    heuristic's rule, nobody doubles, unless a duty says so, or exposes); the state is then
+    ready for a playout."""
+    while True:
+        unit = UNITS.get(str(st.phase))  # the phase registered under the state's phase
+        action = unit.rollout_action(st) if unit is not None else None
+        if action is None:
+            return
+        st.apply_action(action)
 
 
 def public_voids(view) -> list:
@@ -183,7 +136,7 @@ def caller_trumps_needed(view) -> int:
     cards held at least two of it, so his hand now plus the trumps he has played since must
     come to two (none is required when he chose no trumps or when the caller is this seat).
     """
-    if view.caller < 0 or view.caller == view.seat or view.trump < 0 or view.layout is not None:
+    if view.caller < 0 or view.caller == view.seat or view.trump < 0:
         return 0
     played = 0
     for _, t, _ in view.completed:
@@ -213,7 +166,7 @@ def _sample(view, rng) -> list:
     lying |= sum(1 << c for c, to in given.items() if to < 0)  # ... or laid aside by this seat
     unseen = card_list(view.deck & ~view.hand & ~view.played & ~trick_mask & ~lying)
     sizes = list(view.hand_sizes)
-    void = public_voids(view) if view.layout is None else [0] * n
+    void = public_voids(view)
     for s, count in enumerate(view.drawn):  # a seat that drew from a stock may hold a suit it showed out of
         if count:
             void[s] = 0

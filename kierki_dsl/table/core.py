@@ -6,8 +6,7 @@ from typing import Callable, Optional
 
 from ..interpreter.actions import IllegalAction, action_str
 from ..interpreter.fairplay import exact_action, seat_player
-from ..interpreter.phases import PRIVATE
-from ..phases import label
+from ..phases import label, phase_of
 from .events import DealEnded, MatchEnded, Played, TrickTaken, deal_started, turn
 from .outcome import ACCEPTED, Failed, Outcome, Refused, failed, stops_match
 from .savefile import SaveError
@@ -239,7 +238,7 @@ class Table:
         m = self.match
         state, k = m.state, m.deal_index
         mine = state.view(seat)
-        before, secret = len(mine.completed), mine.phase in PRIVATE
+        before, secret = len(mine.completed), phase_of(mine).private
         try:
             result = m.apply(action)  # IllegalAction: nothing changed
         except IllegalAction:
