@@ -194,11 +194,13 @@ def render(d: Diagnostic, source: Optional[str] = None) -> str:
             if end_line == d.pos.line and end_col > d.pos.col:
                 width = end_col - d.pos.col + 1
             width = max(1, min(width, len(text) - d.pos.col + 1, 200))
-            if d.pos.col > len(text) + 1:
-                d = attrs.evolve(d, pos=Pos(d.pos.line, len(text) + 1))
-            shown = text if len(text) <= 240 else text[: max(240, d.pos.col + width + 10)]
+            pos = d.pos
+            if pos.col > len(text) + 1:
+                pos = Pos(pos.line, len(text) + 1)
+                d = attrs.evolve(d, pos=pos)
+            shown = text if len(text) <= 240 else text[: max(240, pos.col + width + 10)]
             out.append(f"  {shown}")
-            out.append("  " + " " * (d.pos.col - 1) + "^" + "~" * (width - 1))
+            out.append("  " + " " * (pos.col - 1) + "^" + "~" * (width - 1))
     if d.note:
         out.append(f"  note: {d.note}")
     if d.hint:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Optional
+from typing import Any, Optional
 
 from .values import frozen
 
@@ -91,10 +91,10 @@ def _lines(text: str, first_line: int) -> dict:
         m = _TOKEN.match(text, pos)
         if m is None:
             return lines
-        line += text.count("\n", pos, m.start(m.lastindex))  # JSON tokens hold no raw newline
+        line += text.count("\n", pos, m.start(m.lastindex or 0))  # JSON tokens hold no raw newline
         pos = m.end()
         string, punct, _ = m.groups()
-        top = frames[-1] if frames else None
+        top: Any = frames[-1] if frames else None
         if punct in ("}", "]"):
             frames.pop()
         elif punct == ",":

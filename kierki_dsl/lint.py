@@ -23,7 +23,7 @@ def expand(paths: Iterable[str]) -> tuple[list[str], list[str]]:
     files, missing = [], []
     for p in paths:
         if os.path.isdir(p):
-            found = []
+            found: list = []
             for root, dirs, names in os.walk(p):
                 dirs.sort()
                 found.extend(os.path.join(root, n) for n in names if n.endswith((".yaml", ".yml")))

@@ -39,7 +39,7 @@ class Legality:
         self.follow_suit = contract.follow_suit
         self.tricks, self.trump, self.deck = tricks, trump, deck
         self.rules = tuple(tuple(r for r in contract.restrictions if r.phase in (p, "any")) for p in PHASES)
-        reads = [set() for _ in PHASES]
+        reads: list = [set() for _ in PHASES]
         played = NOTHING
         for phase, rules in enumerate(self.rules):
             for r in rules:

@@ -31,7 +31,7 @@ def check_unheld(ctx, where: tuple, first_lead, called_by, widow, stock, deck_ca
 def _read_too_early(first_lead, called_by, widow, stock, deck_cards: int, players: int):
     """(field, expression, why) of each seat rule that reads ``holder()`` while a card can be
     out of every hand."""
-    out = []
+    out: list = []
     if widow is not None:
         before = "it is read before the widow is taken, and any card may lie in the widow"
         if _reads_holder(widow.taken_by):

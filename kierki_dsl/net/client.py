@@ -60,7 +60,8 @@ class LineSocket:
         finally:
             self.sock.setblocking(True)
         *lines, rest = self.buf.split(b"\n")
-        kept, dropped = [], []
+        kept: list = []
+        dropped: list = []
         for line in lines:
             (dropped if stale(line.rstrip(b"\r")) else kept).append(line)
         self.buf = b"".join(x + b"\n" for x in kept) + rest
