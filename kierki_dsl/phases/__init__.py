@@ -44,6 +44,7 @@ MODULES = (
 )
 
 UNITS: dict = {}
+_ADDED_CODES: set = set()  # the lint codes added phases brought (a shipped code is never replaced)
 
 
 def register(unit: PhaseUnit) -> PhaseUnit:
@@ -56,7 +57,9 @@ def register(unit: PhaseUnit) -> PhaseUnit:
     if unit.schema_key:
         extensions.add(unit)
         for code, (title, explanation) in unit.lint_codes.items():
-            codes.CODES.setdefault(code, codes.Code(code, title, explanation, "", "", severity="warning"))
+            if code not in codes.CODES or codes.CODES[code].code in _ADDED_CODES:
+                codes.CODES[code] = codes.Code(code, title, explanation, "", "", severity="warning")
+                _ADDED_CODES.add(code)
         ruleset_schema.cache_clear()  # the format is assembled again with the new key
     return unit
 
@@ -67,7 +70,9 @@ def unregister(unit: PhaseUnit) -> None:
     if unit.schema_key:
         extensions.remove(unit)
         for code in unit.lint_codes:
-            codes.CODES.pop(code, None)
+            if code in _ADDED_CODES:
+                _ADDED_CODES.discard(code)
+                codes.CODES.pop(code, None)
         ruleset_schema.cache_clear()
 
 
