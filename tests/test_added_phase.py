@@ -76,14 +76,14 @@ def rules(unit, ruleset_path):
     return kierki_dsl.load_ruleset(str(ruleset_path))
 
 
-def kierki(*args: str, stdin: bytes = b"", phases_on: bool = True, timeout: float = 120):
-    """``kierki ARGS`` with the tests folder on ``PYTHONPATH`` and the phase module named in
-    ``KIERKI_PHASES``; (exit code, stdout, stderr)."""
+def kierki(*args: str, stdin: bytes = b"", modules: str = "phases_extra.face_down", timeout: float = 120):
+    """``kierki ARGS`` with the tests folder on ``PYTHONPATH`` and ``modules`` (the phase module)
+    in ``KIERKI_PHASES``; (exit code, stdout, stderr)."""
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(TESTS), env.get("PYTHONPATH", "")]))
     env.pop("KIERKI_PHASES", None)
-    if phases_on:
-        env["KIERKI_PHASES"] = "phases_extra.face_down"
+    if modules:
+        env["KIERKI_PHASES"] = modules
     p = spawn(list(args), env=env, stdin=subprocess.PIPE)
     try:
         out, err = p.communicate(input=stdin, timeout=timeout)
@@ -192,6 +192,17 @@ def test_kierki_run_with_bots_records_and_replay_gives_the_same_totals(ruleset_p
     assert report["ok"] and report["totals"] == totals
 
 
+def test_a_simulation_plays_it_on_the_interpreter_the_same_with_and_without_records(ruleset_path, tmp_path):
+    args = ("simulate", str(ruleset_path), "--games", "6", "--seed", "4", "--format", "json")
+    code, plain, err = kierki(*args)
+    assert code == 0, err
+    code, kept, err = kierki(*args, "--records", str(tmp_path / "records"))
+    assert code == 0, err
+    assert json.loads(plain) == json.loads(kept)
+    first = json.loads((tmp_path / "records" / "match-000000.json").read_text("utf-8"))
+    assert len(first["deals"][0]["added"]) == 4
+
+
 def test_a_replay_without_the_face_down_cards_is_refused(ruleset_path, tmp_path):
     record = tmp_path / "match.json"
     assert kierki("run", str(ruleset_path), "--seed", "7", "--players", "random", "--record", str(record))[0] == 0
@@ -228,8 +239,15 @@ def test_lint_accepts_the_key_and_rejects_a_bad_value_where_it_stands(ruleset_pa
     zero.write_text(RULESET.replace("points_each: -10", "points_each: 0"), "utf-8")
     code, out, err = kierki("lint", str(zero))
     assert code == 0 and "warning: M690 face-down cards with points_each: 0 score nothing" in err
-    code, out, err = kierki("lint", str(ruleset_path), phases_on=False)
+    code, out, err = kierki("lint", str(ruleset_path), modules="")
     assert code == 1 and "S201 unknown key 'face_down' in contracts.bez_lew" in err
+    code, out, err = kierki("lint", "--explain", "M690")
+    assert code == 0 and out.startswith("M690 (warning): face-down cards that score nothing")
+
+
+def test_a_phase_module_that_does_not_import_is_a_usage_error(ruleset_path):
+    code, out, err = kierki("lint", str(ruleset_path), modules="phases_extra.no_such_phase")
+    assert code == 2 and err.strip().startswith("kierki: error: KIERKI_PHASES names 'phases_extra.no_such_phase'")
 
 
 # -- the session layer, the browser, SIK, OpenSpiel ---------------------------------------------------

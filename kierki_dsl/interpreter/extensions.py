@@ -24,6 +24,7 @@ import importlib
 import os
 from typing import Any
 
+from ..exits import SetupError
 from . import actions
 from .phases import PRIVATE, Added
 
@@ -61,7 +62,7 @@ def named(phase: str) -> Any:
 
 def load_plugins() -> None:
     """Import the phase modules named in ``KIERKI_PHASES`` once (they register themselves);
-    ``ImportError`` naming the module that cannot be imported."""
+    ``SetupError`` (a usage error) naming a module that cannot be imported."""
     if getattr(load_plugins, "done", False):
         return
     load_plugins.done = True  # type: ignore[attr-defined]
@@ -69,7 +70,8 @@ def load_plugins() -> None:
         try:
             importlib.import_module(module)
         except ImportError as e:
-            raise ImportError(f"KIERKI_PHASES names {module!r}, which cannot be imported: {e}") from None
+            load_plugins.done = False  # type: ignore[attr-defined]
+            raise SetupError(f"KIERKI_PHASES names {module!r}, which cannot be imported: {e}") from None
 
 
 __all__ = ["PARTS", "add", "fields", "load_plugins", "named", "remove"]

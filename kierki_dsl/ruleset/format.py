@@ -146,6 +146,7 @@ DECK = Obj(
 def ruleset_schema() -> Obj:
     """The schema of a whole ruleset file (built once, after the catalogue is loaded)."""
     from ..interpreter.catalogue import load_builtin_types
+
     extensions.load_plugins()  # the phase modules of KIERKI_PHASES add their keys first
     types = load_builtin_types()
     variants = {}
