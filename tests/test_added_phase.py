@@ -229,6 +229,20 @@ def test_a_person_lays_a_card_face_down_at_the_terminal(rules, ruleset_path, uni
     assert "sum of scores" in out
 
 
+def test_a_saved_match_stopped_after_the_phase_resumes_to_the_same_end(ruleset_path, tmp_path):
+    save = tmp_path / "match.save"
+    args = ("run", str(ruleset_path), "--seed", "5", "--players", "random", "--human", "0")
+    code, out, err = kierki(*args, "--save", str(save), stdin=b"1\n1\n1\n")
+    assert code == 130 and "kierki resume" in err
+    assert '"action": "face_down:' in save.read_text("utf-8")
+    code, resumed, err = kierki("resume", str(save), stdin=b"1\n" * 200)
+    assert code == 0, err
+    code, whole, err = kierki(*args, stdin=b"1\n" * 200)
+    assert code == 0, err
+    standings = whole[whole.index("Final standings:") :]
+    assert standings in resumed
+
+
 def test_lint_accepts_the_key_and_rejects_a_bad_value_where_it_stands(ruleset_path, tmp_path):
     assert kierki("lint", str(ruleset_path))[0] == 0
     bad = tmp_path / "bad.yaml"
