@@ -346,3 +346,54 @@ def test_bots_choose_through_the_phase_s_bot_hook_once_there(rules, unit):
         pytest.skip("PhaseUnit has no bot hooks yet (the bothooks branch adds bot_action)")
     played = kierki_dsl.play_match(rules, ["heuristic"] * 4, seed=11)
     assert all(len(d.added) == 4 for d in played.deals[:1])
+
+
+# -- a real browser ----------------------------------------------------------------------------------
+
+
+@pytest.mark.slow
+def test_a_person_lays_a_card_face_down_in_the_browser(unit, ruleset_path):
+    """Chromium at the web table (the server in this process, the phase registered here): the page
+    draws a button per face-down card from the phase's labels, a card not held is refused with the
+    rule, the click is accepted and the panel shows the seat's own face-down card."""
+    from web_support import need_web, running_server
+
+    need_web()
+    sync_api = pytest.importorskip("playwright.sync_api")
+    chromium = os.environ.get("KIERKI_CHROMIUM", "/usr/bin/chromium")
+    if not os.path.exists(chromium):
+        pytest.skip(f"no Chromium at {chromium}")
+    db = str(ruleset_path.parent / "web.sqlite3")
+    with running_server(db, rulesets=(str(ruleset_path.parent),), rate=50.0, burst=100.0) as base:
+        with sync_api.sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=chromium, args=["--no-sandbox", "--disable-gpu"], headless=True)
+            try:
+                page = browser.new_context(bypass_csp=True).new_page()
+                page.set_default_timeout(15000)
+                page.goto(base + "/")
+                page.locator(f'input[name=ruleset][value="{ruleset_path.name}"]').check()
+                for s, kind in enumerate(["human", "random", "random", "random"]):
+                    page.select_option(f"#seat-{s}", kind)
+                page.click("#create")
+                page.wait_for_selector("a.seat-link")
+                page.goto(page.locator('a.seat-link[data-seat="0"]').get_attribute("href"))
+                page.wait_for_function("document.body.dataset.turn === 'true'")
+                buttons = page.locator("#controls button", has_text="face down")
+                hand = page.evaluate("cardsOf(state.view.hand)")
+                assert buttons.count() == len(hand) == 13
+                not_held = next(c for c in range(52) if c not in hand)
+                page.evaluate("document.getElementById('message').textContent = ''")
+                page.evaluate(f"send({unit.action_base + not_held})")
+                page.wait_for_function("document.getElementById('message').textContent.length > 0")
+                assert f"{card_str(not_held)} is not in your hand" in page.locator("#message").inner_text()
+                laid = buttons.first.inner_text()
+                before = page.evaluate("document.body.dataset.ply")
+                buttons.first.click()
+                page.wait_for_function(f"document.body.dataset.ply !== {before!r}")
+                page.wait_for_function("document.body.dataset.turn === 'true'")
+                panels = " ".join(page.locator(".panel").all_inner_texts())
+                shown = laid.removeprefix("lay ").removesuffix(" face down")
+                assert "Face down" in panels and f"(yours: {shown})" in panels, panels
+                assert page.locator("#hand button.legal").count() >= 1, "play goes on with cards"
+            finally:
+                browser.close()
