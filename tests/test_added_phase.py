@@ -259,6 +259,18 @@ def test_lint_accepts_the_key_and_rejects_a_bad_value_where_it_stands(ruleset_pa
     assert code == 0 and out.startswith("M690 (warning): face-down cards that score nothing")
 
 
+def test_explain_and_the_declared_total_count_the_phase(ruleset_path, tmp_path):
+    code, out, err = kierki("explain", str(ruleset_path))
+    assert code == 0, err
+    assert "game: trick-taking, 12 tricks." in out and "end: all 12 tricks are played." in out
+    assert "face down: before play every player, starting left of the dealer, lays one card" in out
+    assert "total: the points of one deal add up to -280." in out
+    wrong = tmp_path / "wrong.yaml"
+    wrong.write_text(RULESET.replace("pl: Bez lew\n", "pl: Bez lew\n    total: -260\n"), "utf-8")
+    code, out, err = kierki("lint", str(wrong))
+    assert code == 1 and "M601 contract 'bez_lew' declares total -260 but its scoring gives -280" in err
+
+
 def test_a_phase_module_that_does_not_import_is_a_usage_error(ruleset_path):
     code, out, err = kierki("lint", str(ruleset_path), modules="phases_extra.no_such_phase")
     assert code == 2 and err.strip().startswith("kierki: error: KIERKI_PHASES names 'phases_extra.no_such_phase'")

@@ -169,6 +169,8 @@ class PhaseUnit:
     #: at registration (``actions.reserve``), never chosen by the module.
     action_width = 0
     action_base = -1
+    #: The deal's phase while this one decides (``interpreter.phases.Added``: its name), set at registration.
+    phase = None
     #: True: its actions are known to the seat that made them only (the session, the record's
     #: readers and the adapters tell the others that the seat acted, not what it did).
     private_actions = False
@@ -232,6 +234,19 @@ class PhaseUnit:
         """The state as far as a seat's view tells it (search rebuilds deals from views); None:
         the rebuilt deal plays as if the phase had not been."""
         return None
+
+    def cards_laid(self, rule) -> int:
+        """How many cards each hand loses to the phase before play (one trick fewer for each)."""
+        return 0
+
+    def total_change(self, contract, rule, players: int) -> Optional[int]:
+        """What the phase adds to the sum of a deal's points, if the rules fix it (lint's M601,
+        ``kierki explain``'s total); None: not fixed."""
+        return None
+
+    def explain(self, rule) -> dict:
+        """The phase in words for ``kierki explain``: aspect -> sentence."""
+        return {}
 
     def view_reason(self, view, action: int, rule) -> Optional[str]:
         """Why ``action`` is illegal, from a view in this phase (None: list the legal actions)."""

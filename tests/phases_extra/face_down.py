@@ -136,6 +136,20 @@ class FaceDown(CardPhase):
         if rule == 0:
             bctx.warning(where + ("points_each",), "M690", "face-down cards with points_each: 0 score nothing")
 
+    def cards_laid(self, rule) -> int:
+        return 1
+
+    def total_change(self, contract, rule, players: int) -> Optional[int]:
+        if any(s.kind == "card" for s in contract.scorers):  # which cards escape the tricks is not fixed
+            return None
+        return rule * players
+
+    def explain(self, rule) -> dict:
+        return {
+            "face down": "before play every player, starting left of the dealer, lays one card of his hand face down; "
+            f"the face-down cards go to whoever takes the last trick, {rule} points each"
+        }
+
     def engine_start(self, rule, deal) -> Laid:
         n = deal.players
         return Laid([(deal.dealer + deal.direction * (i + 1)) % n for i in range(n)], n, rule)
