@@ -490,6 +490,9 @@ def lint(
 
     if explain is not None:
         from .codes import explain as explain_code
+        from .interpreter.extensions import load_plugins
+
+        load_plugins()  # the codes of the phase modules named in KIERKI_PHASES
 
         text = explain_code(explain)
         if text is None:

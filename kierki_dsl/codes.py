@@ -886,7 +886,7 @@ def explain(code: str) -> Optional[str]:
     return (
         f"{c.code} ({c.severity}): {c.title}\nphase: {c.phase}\n\n{c.explanation}\n\n"
         + (f"base.yaml (extended by both):\n{_indent(c.base)}\n" if c.base else "")
-        + f"Bad:\n{_indent(c.bad)}\nGood:\n{_indent(c.good)}"
+        + (f"Bad:\n{_indent(c.bad)}\nGood:\n{_indent(c.good)}" if c.bad or c.good else "")
     )
 
 

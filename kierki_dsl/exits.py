@@ -10,8 +10,16 @@ import sys
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE, EXIT_INTERNAL, EXIT_INTERRUPTED = 0, 1, 2, 70, 130
 
 
+class SetupError(Exception):
+    """The environment names what cannot be used (a module of ``KIERKI_PHASES`` that does not
+    import): a usage error, told in one line."""
+
+
 def failure_exit(e: BaseException, debug: bool) -> int:
     """The exit code (and message) for an exception that reached the top of a command."""
+    if isinstance(e, SetupError):
+        stderr_line(f"kierki: error: {e}")
+        return EXIT_USAGE
     if isinstance(e, KeyboardInterrupt):
         stderr_line("kierki: interrupted")
         return EXIT_INTERRUPTED

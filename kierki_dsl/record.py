@@ -17,7 +17,7 @@ from .cards import CardError, card_str, parse_card, popcount
 from .diagnostics import quoted
 from .interpreter import matchvalues
 from .interpreter.actions import IllegalAction, call, parse_action, parse_bet
-from .interpreter.phases import Phase
+from .interpreter.phases import Added, Phase
 from .paths import OUTPUT_MODE, ReadError, read_limited, write_atomic  # noqa: F401  (records are written through the one output module)
 from .values import define, frozen
 
@@ -44,6 +44,8 @@ def deal_entry(result) -> dict:
         entry["auction"] = list(result.auction)
     if result.exchange:
         entry["exchange"] = list(result.exchange)
+    if result.added:
+        entry["added"] = list(result.added)
     return entry
 
 
@@ -126,6 +128,7 @@ def _record_schema():
             "bets": List(Str(), name='a list of bets such as "double:1"'),
             "exchange": List(Str(), name="a list of cards (a widow's taker's)"),
             "auction": List(Str(), name='a list of bids such as "bid:120", "pass", "accept"'),
+            "added": List(Str(), name='a list of actions of phases added by a module, such as "face_down:KH"'),
         },
         required=("dealer", "hands", "plays"),
         name="a deal (an object)",
@@ -387,6 +390,9 @@ def _replay_deal(ruleset, contract, k: int, entry, first_dealer: Optional[int], 
         v = _apply_checked(state, action, d, f"bet {b}", seat=seat)
         if v is not None:
             return None, v
+    v = _replay_added(state, entry.get("added", []), d)
+    if v is not None:
+        return None, v
     plays = entry.get("plays")
     if not isinstance(plays, list):
         return None, Violation(d, "'plays' must be a list of cards")
@@ -458,6 +464,29 @@ def _replay_exchange(state, cards, d: int) -> Optional[Violation]:
             return v
     if state.phase == Phase.EXCHANGE:
         return Violation(d, "the record's exchange ends before the widow's taker has put out all his cards", seat=seat)
+    return None
+
+
+def _replay_added(state, added, d: int) -> Optional[Violation]:
+    """Apply the recorded actions of the phases added by a module ("face_down:KH", ...), which
+    come after the bets and before the first card; the violation, if any."""
+    if not isinstance(added, list):
+        return Violation(d, "'added' must list the actions of the phases added by a module")
+    for a in added:
+        seat = state.current_player()
+        if not isinstance(state.phase, Added):
+            return Violation(d, f"no phase added by a module decides now, but the record has {a!r}", seat=seat)
+        try:
+            action = parse_action(str(a))
+        except ValueError as e:
+            return Violation(d, f"added: {e}", seat=seat)
+        v = _apply_checked(state, action, d, str(a), seat=seat)
+        if v is not None:
+            return v
+    if isinstance(state.phase, Added):
+        return Violation(
+            d, f"the record's 'added' ends before the phase {state.phase} is over", seat=state.current_player()
+        )
     return None
 
 

@@ -24,7 +24,7 @@ from typing import Optional
 from ..cards import bits, card_str
 from ..interpreter import matchvalues
 from ..interpreter.actions import BID_BASE, CHOOSE_BASE, EXPOSE_BASE, IllegalAction, action_str, is_choice
-from ..interpreter.phases import Phase
+from ..interpreter.phases import PRIVATE, Phase
 from ..interpreter.stepper import core_deal, core_from_view
 from ..ruleset.model import Ruleset
 from ..values import frozen
@@ -127,6 +127,7 @@ class GameSpec:
                 75,
                 *(EXPOSE_BASE + 52 for c in ruleset.contracts.values() if c.exposure is not None),
                 *(BID_BASE + c.auction.high + 1 for c in ruleset.contracts.values() if c.auction is not None),
+                *(c.action_end() for c in ruleset.contracts.values()),  # phases added by a module
             ),
             max_decisions=count * per_deal,
             max_chance=count * cards + (1 if ruleset.first_dealer is None else 0),
@@ -441,6 +442,9 @@ class GameState:
             self.events.append((None, f"p{seat} puts out a card"))
             self.put_out += 1
             self._given(action)
+        elif phase in PRIVATE:  # a phase added by a module whose actions only their seat knows
+            self.events.append((seat, _said(seat, action)))
+            self.events.append((None, f"p{seat} acts"))
         else:
             self.events.append((None, _said(seat, action)))
         self._after_action()

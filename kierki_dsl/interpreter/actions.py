@@ -16,6 +16,9 @@ DECLINE = 77  # an auction's seller declines to play the deal (fixed scores)
 SELLER_WORDS = {ACCEPT: "accept", REFUSE: "refuse", DECLINE: "decline"}
 NAME_BASE = 80  # NAME_BASE + rank (0..12): a layout's declarer names the rank that opens the rows
 CHOOSE_BASE = 100  # CHOOSE_BASE + i: a declarer chooses option i of a declarer's-choice deal
+CHOOSE_END = 500  # a declarer's choice offers at most 32 contracts: 100..499 are kept for it
+ADDED_BASE = 500  # ADDED_BASE..ADDED_END - 1: blocks handed out to phases added by a module (``reserve``)
+ADDED_END = 900
 EXPOSE_BASE = 900  # EXPOSE_BASE + card: show that card before play (exposure doubling)
 BID_BASE = 1000  # BID_BASE + value: a bid of that value in an auction (a pass there is PASS)
 MAX_BID = 100_000  # the highest bid an auction may allow (its schema's bound)
@@ -59,7 +62,36 @@ def is_bid(action: int) -> bool:
 
 def is_choice(action: int) -> bool:
     """A declarer's choice of contract (``CHOOSE_BASE + i``)."""
-    return CHOOSE_BASE <= action < EXPOSE_BASE
+    return CHOOSE_BASE <= action < CHOOSE_END
+
+
+#: The blocks of action numbers handed out to added phases: owner name -> (base, width, owner).
+#: An owner has ``notation(action)`` (its record notation, ``name:...``) and ``read_notation(text)``.
+BLOCKS: dict = {}
+
+
+def reserve(owner) -> int:
+    """The first action number of ``owner``'s block of ``owner.action_width`` numbers: handed out
+    once per owner name, below ``EXPOSE_BASE`` (so below ``MAX_ACTION``), the same block again when
+    the owner is registered again. ``ValueError`` when no room is left."""
+    got = BLOCKS.get(owner.name)
+    if got is not None and got[1] == owner.action_width:
+        BLOCKS[owner.name] = (got[0], got[1], owner)
+        return got[0]
+    start = max((b + w for b, w, _ in BLOCKS.values()), default=ADDED_BASE)
+    if start + owner.action_width > ADDED_END:
+        raise ValueError(f"no room for {owner.action_width} more action numbers of phase {owner.name!r}")
+    BLOCKS[owner.name] = (start, owner.action_width, owner)
+    return start
+
+
+def block_owner(action: int):
+    """The added phase whose block holds ``action``, or None."""
+    if ADDED_BASE <= action < ADDED_END:
+        for base, width, owner in BLOCKS.values():
+            if base <= action < base + width:
+                return owner
+    return None
 
 
 def expose(card: int) -> int:
@@ -99,9 +131,12 @@ def action_str(action: int) -> str:
     a card (``QS``), ``pass``, ``call:H`` / ``call:none``, ``double:1``, ``redouble:2``, ``done``,
     ``choose:3`` (the option of a declarer's choice), ``bid:120`` (an auction bid), ``accept`` /
     ``refuse`` / ``decline`` (an auction's seller), ``expose:KH``, ``rank:7`` (a layout's opening
-    rank named)."""
+    rank named); an added phase's actions in its own notation (``face_down:KH``)."""
     if is_expose(action):
         return "expose:" + card_str(exposed_card(action))
+    if ADDED_BASE <= action < ADDED_END:
+        owner = block_owner(action)
+        return owner.notation(action) if owner is not None else f"action:{action}"
     if is_rank_name(action):
         return "rank:" + card_str(named_rank(action))[:-1]
     if is_choice(action):
@@ -136,7 +171,7 @@ def parse_action(text: str) -> int:
     for action, word in SELLER_WORDS.items():
         if low == word:
             return action
-    if low.startswith("choose:") and low[7:].isdigit() and len(low) <= 10 and int(low[7:]) < EXPOSE_BASE - CHOOSE_BASE:
+    if low.startswith("choose:") and low[7:].isdigit() and len(low) <= 10 and int(low[7:]) < CHOOSE_END - CHOOSE_BASE:
         return CHOOSE_BASE + int(low[7:])
     if low.startswith("bid:") and low[4:].isdigit() and len(low) <= 10:
         return bid(int(low[4:]))
@@ -144,6 +179,10 @@ def parse_action(text: str) -> int:
         return NO_TRUMP
     if low.startswith("call:") and len(t) == 6 and t[5].upper() in SUITS:
         return call(SUITS.index(t[5].upper()))
+    for _, _, owner in BLOCKS.values():  # an added phase's notation (``face_down:KH``)
+        added = owner.read_notation(t)
+        if added is not None:
+            return added
     bet = parse_bet(t)
     return bet if bet is not None else parse_card(t)
 

@@ -62,11 +62,16 @@ class Contract:
     order = None  # the deck's rank order in tricks (``rankorder``); None: 2 low, A high
     declarations = ()  # declarations made by leading a card (``declarations.Declaration``)
     widow = None  # cards dealt aside that one player takes (``widow.Widow``)
+    added: tuple = ()  # (unit, rule) of each phase added by a module that the contract plays (``extensions``)
     turn_word = "turn"  # what a numbered step of play is called in messages
 
     def fixed_total(self, hand_size: int, players: int, deck: int):
         """The sum of all seats' points in one deal if the rules fix it (lint's M601); None: unknown."""
         return None
+
+    def action_end(self) -> int:
+        """One past the highest action number a phase added by a module may take in its deals (0: none)."""
+        return max((u.action_base + u.action_width for u, _ in self.added), default=0)
 
     def match_readers(self) -> tuple:
         """The ruleset paths of this contract's rules that read match-scope values
@@ -170,6 +175,10 @@ class Deal:
     def record_passes(self) -> Optional[list]:
         """The cards each seat passed, for a record: None (no passing)."""
         return None
+
+    def record_added(self) -> list:
+        """The actions of phases added by a module, for a record: none."""
+        return []
 
     def remember(self, memory: Optional[dict]) -> None:
         """Count into the match's memory what later deals must know (a duty to double): nothing."""

@@ -87,6 +87,7 @@ class DealResult:
     exchange: tuple = ()  # the cards a widow's taker gave or laid aside, in order ("QS", ...)
     first: int = -1  # the seat that played the deal's first card (or passed first in a layout)
     blocked: bool = False  # a layout deal that ended because nobody could play
+    added: tuple = ()  # the actions of phases added by a module, in their notation ("face_down:KH", ...)
 
 
 @frozen
@@ -239,6 +240,7 @@ class Match:
             bidder=state.bidder,
             first=self.first,
             blocked=state.blocked,
+            added=tuple(state.record_added()),
         )
 
 

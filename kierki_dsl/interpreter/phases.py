@@ -24,10 +24,33 @@ class Phase(str, Enum):
         return self.value
 
 
+class Added(str):
+    """The phase of a deal while a phase added by a module (``extensions``) decides: its name,
+    with ``value`` as a ``Phase`` has (views and records say its plain name)."""
+
+    __slots__ = ()
+
+    @property
+    def value(self) -> str:
+        return str(self)
+
+
+class _Private:
+    """The phases whose actions only the seat that made them knows: the shipped ones, and the
+    added phases that say so (``private``)."""
+
+    def __init__(self, shipped: frozenset) -> None:
+        self.shipped = shipped
+        self.added: set = set()
+
+    def __contains__(self, phase) -> bool:
+        return phase in self.shipped or phase in self.added
+
+
 #: Phases whose actions are known to the seat that made them only: a card passed (its
 #: receiver learns it from its view once the passing is done), a card a widow's taker gives
-#: or lays aside (likewise).
-PRIVATE = frozenset({Phase.PASS, Phase.EXCHANGE})
+#: or lays aside (likewise), an added phase's private action (a card laid face down).
+PRIVATE = _Private(frozenset({Phase.PASS, Phase.EXCHANGE}))
 
 #: What each phase expects, in words, for messages about an action out of place.
 EXPECTED = {

@@ -11,6 +11,10 @@ that is not, so a new rule feature is declined until someone says the engines ca
   doubles, exposures, a stock, a widow, declarations: decisions or card flows the core's
   tables do not hold).
 
+A key added by a phase module (``extensions``: ``phases.register`` of a unit with a
+``schema_key``) is declined too, whatever its value: the core knows nothing of it, so a
+contract holding one is played by the interpreter on every path (``compile_plan`` names it).
+
 A carried contract's ``Plan`` names what its deals need of an engine (the trumps it may be
 played in, passing, a rank order, an end condition, dynamic scoring); the two engines are the
 interpreter (the reference, ``TrickDeal``) and the compiled core (``stepper``, ``_cstep.c``),
@@ -119,6 +123,8 @@ def _compile(contract) -> Union[Plan, Declined]:
             attr, words = _DECLINED_AS[field]
             if getattr(contract, attr):
                 return Declined(words)
+    if contract.added:  # a phase added by a module: only the interpreter runs its hooks
+        return Declined("a phase added by a module (" + ", ".join(u.schema_key for u, _ in contract.added) + ")")
     if contract.reads_match():  # an expression's content, not a field: the engines score a deal alone
         return Declined("scoring that reads the match's totals")
     trumps = contract.call.choices if contract.call is not None else (contract.trump,)

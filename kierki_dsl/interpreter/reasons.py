@@ -11,6 +11,7 @@ from __future__ import annotations
 from functools import partial
 from typing import Optional
 
+from . import extensions
 from .actions import CHOOSE_BASE, action_str
 from .phases import EXPECTED, Phase
 from .view import SeatView
@@ -37,6 +38,15 @@ def illegal_reason(view: SeatView, action: int, contract, name=None) -> Optional
         from .exposure import why_not_exposed
 
         return why_not_exposed(contract.exposure, view, action)
+    added = extensions.named(view.phase)
+    if added is not None:  # a phase added by a module says why, from the view, or lists the legal actions
+        rule = next((r for u, r in getattr(contract, "added", ()) if u is added), None)
+        reason = added.view_reason(view, action, rule)
+        if reason:
+            return reason
+        return f"{added.expected or 'another action is expected'}: " + ", ".join(
+            (name or partial(_names, view))(a) for a in view.legal
+        )
     if view.phase == Phase.PLAY:
         hands = [0] * view.players
         hands[view.seat] = view.hand

@@ -37,6 +37,13 @@ def fixed_total(c, hand_size: int, players: int, deck: int) -> Optional[int]:
         return None
     if c.widow is not None:
         hand_size = c.widow.tricks(hand_size, players)
+    added = 0
+    for unit, rule in c.added:  # a phase added by a module: fewer tricks, and its own points
+        hand_size -= unit.cards_laid(rule)
+        change = unit.total_change(c, rule, players)
+        if change is None:
+            return None
+        added += change
     if c.stock is not None:  # the number of tricks varies; the cards all count if the last player takes the rest
         if c.stock.leftover != "last_in":
             return None
@@ -53,7 +60,7 @@ def fixed_total(c, hand_size: int, players: int, deck: int) -> Optional[int]:
             if len(per_trick) != 1:
                 return None  # the points depend on when the card is taken
             total += popcount(mask & deck) * per_trick.pop()
-        totals.add(total)
+        totals.add(total + added)
     return totals.pop() if len(totals) == 1 else None
 
 

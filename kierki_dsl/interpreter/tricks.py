@@ -16,9 +16,9 @@ import attrs
 from ..cards import SUIT_NAMES
 from ..expr import RuleRuntimeError
 from ..expr.types import BOOL, INT, SEAT
-from ..spec.schema import Bool, Enum, Expr, Field, Int, List, Obj, OneOf, Str
+from ..spec.schema import Bool, Enum, Expr, Field, Int, List, Obj, OneOf, Str, attr_name
 from ..values import frozen
-from . import scopes
+from . import extensions, scopes
 from .bidding import AUCTION, Auction, build_auction
 from .catalogue import Contract, DealType, register
 from .declarations import DECLARATIONS, build_declarations
@@ -217,6 +217,7 @@ class TrickContract(Contract):
     widow: Optional[Widow] = None
     order: Optional[tuple] = None  # the deck's rank order (``rankorder``): None, the usual A K Q ... 2
     declarations: tuple = ()  # declarations made by leading a card (``declarations``)
+    added: tuple = ()  # (unit, rule) of each phase added by a module that this contract plays (``extensions``)
     _tables: dict = attrs.field(factory=dict, repr=False)
 
     def new_deal(
@@ -397,6 +398,8 @@ class TrickContract(Contract):
             from .declarations import check_declarations
 
             check_declarations(self, where, bctx)
+        for unit, rule in self.added:
+            unit.check_rule(self, rule, where + (unit.schema_key,), bctx)
 
     turn_word = "trick"  # what a numbered step of play is called in messages (a trick)
 
@@ -522,7 +525,11 @@ def _static_tables(c: TrickContract, tricks: int, trump: int, players: int):
 class Tricks(DealType):
     name = "tricks"
     doc = "A trick-taking deal: follow suit, optional trumps, scoring per trick and per card."
-    fields = FIELDS
+
+    @property
+    def fields(self) -> dict:  # type: ignore[override]
+        """The keys of a trick contract: its own, and those of the phases added by a module."""
+        return {**FIELDS, **extensions.fields()} if extensions.PARTS else FIELDS
 
     def included(self, spec) -> tuple:
         """The contracts whose scoring this contract's ``score`` includes."""
@@ -598,6 +605,7 @@ class Tricks(DealType):
             ctx.error(w + ("widow",), "M633", "a contract has a stock or a widow, not both")
             widow_ok = False
         declarations, declarations_ok = build_declarations(spec.declarations, ctx, w + ("declarations",))
+        added, added_ok = _build_added(spec, ctx, w)
         check_unheld(
             ctx,
             w,
@@ -610,7 +618,7 @@ class Tricks(DealType):
         )
         if first_lead is None or not doubling_ok or not auction_ok or not stock_ok or not exposure_ok or not widow_ok:
             ok = False
-        if not declarations_ok:
+        if not declarations_ok or not added_ok:
             ok = False
         if not ok:
             return None
@@ -637,7 +645,22 @@ class Tricks(DealType):
             widow=widow,
             order=ctx.order,
             declarations=declarations,
+            added=added,
         )
+
+
+def _build_added(spec, ctx, w: tuple) -> tuple:
+    """((unit, rule) of each added phase whose key the contract holds, in registration order;
+    whether all compiled)."""
+    added, ok = [], True
+    for key, unit in extensions.PARTS.items():
+        value = getattr(spec, attr_name(key), None)
+        if value is None:
+            continue
+        rule, fine = unit.build_rule(value, ctx, w + (key,))
+        ok = ok and fine
+        added.append((unit, rule))
+    return tuple(added), ok
 
 
 def _passing(spec, ctx, w) -> Optional[PassCards]:

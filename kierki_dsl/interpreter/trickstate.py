@@ -6,7 +6,7 @@ from typing import Optional
 
 from ..cards import BIT, FULL_DECK, SUIT_MASK, SUIT_NAMES, bits, card_list, card_str, popcount
 from . import matchvalues
-from .actions import NO_TRUMP, IllegalAction, action_str, call, called_suit, is_bet
+from .actions import NO_TRUMP, IllegalAction, action_str, block_owner, call, called_suit, is_bet
 from .bidding import AuctionRound, history_action
 from .catalogue import Deal
 from .declarations import settled_declared
@@ -14,7 +14,7 @@ from .doubling import BettingRound, split_total
 from .envs import end_when_env, next_trick_env, play_env, seat_env, trick_env
 from .exposure import ExposureRound
 from .fastplay import exchange
-from .phases import Phase
+from .phases import Added, Phase
 from .scorebound import SCORE_LIMIT, check_deal, score_error
 from .trickkernel import add_seat_scores, playout, winning_card
 from .view import SeatView
@@ -64,6 +64,7 @@ SLOTS = (
     "pass_offset",
     "declared",
     "declarations_made",
+    "added",
     # set once play starts (``_start_play``, ``_compiled``, ``_at_trick``) and by the legality cache
     "leader",
     "_tables",
@@ -143,6 +144,7 @@ class TrickDeal(Deal):
         self.betting: Optional[BettingRound] = None  # the doubling round, when the contract has one
         self.auction: Optional[AuctionRound] = None  # the auction, when the contract has one
         self.exposures: Optional[ExposureRound] = None  # the cards shown before play, when the contract has them
+        self.added: Optional[list] = None  # [unit, state] of each phase added by a module, once started
         self.bid, self.bidder = 0, -1  # its outcome
         self.declared = [0] * players  # per seat, the points of its declarations (``declarations``)
         self.declarations_made: tuple = ()  # (seat, name, points, suit) of each declaration, public
@@ -223,7 +225,27 @@ class TrickDeal(Deal):
                 self.phase = EXPOSE
                 self.to_move = self.exposures.seat
                 return
+        self._before_first_card()
+
+    def _before_first_card(self) -> None:
+        """The phases added by a module that the contract plays (``extensions``), then play."""
+        if self.contract.added and self.added is None:
+            self.added = [[unit, unit.engine_start(rule, self)] for unit, rule in self.contract.added]
+        self._next_added()
+
+    def _next_added(self) -> None:
+        """The first added phase with a seat on turn, else play."""
+        for unit, state in self.added or ():
+            if state is not None:
+                seat = unit.engine_seat(state)
+                if seat >= 0:
+                    self.phase, self.to_move = unit.phase, seat
+                    return
         self._start_play()
+
+    def _added_now(self) -> list:
+        """[unit, state] of the added phase deciding now."""
+        return next(entry for entry in self.added or () if entry[0].phase == self.phase)
 
     def _unplayed_undoubled(self) -> bool:
         """With ``if_undoubled: split`` and no bet made, end the deal unplayed (True)."""
@@ -290,6 +312,9 @@ class TrickDeal(Deal):
             return self.betting.legal()
         if self.phase == EXPOSE:
             return self.exposures.legal()
+        if self.phase.__class__ is Added:
+            unit, state = self._added_now()
+            return unit.engine_legal(state, self)
         if self.phase == DONE:
             return []
         return card_list(self.legal_mask())
@@ -344,6 +369,9 @@ class TrickDeal(Deal):
             return self.auction.why_illegal(action)
         if self.phase == EXPOSE:
             return self.exposures.why_illegal(action)
+        if self.phase.__class__ is Added:
+            unit, state = self._added_now()
+            return unit.engine_reason(state, self, action)
         if not 0 <= action < 52:
             return "a card is expected"
         hand = self.hands[self.to_move]
@@ -395,7 +423,10 @@ class TrickDeal(Deal):
             self._round_action(self.betting, action, self._after_doubling)
             return
         if self.phase == EXPOSE:
-            self._round_action(self.exposures, action, self._start_play)
+            self._round_action(self.exposures, action, self._before_first_card)
+            return
+        if self.phase.__class__ is Added:
+            self._added_action(action)
             return
         if self.phase == DONE:
             raise IllegalAction("the deal is over")
@@ -415,6 +446,16 @@ class TrickDeal(Deal):
             then()
         else:
             self.to_move = rnd.seat
+
+    def _added_action(self, action: int) -> None:
+        """An action of an added phase: checked by its unit, applied, then the next decision."""
+        unit, state = self._added_now()
+        reason = unit.engine_reason(state, self, action)
+        if reason is not None:
+            raise IllegalAction(reason)
+        self.actions.append(action)
+        unit.engine_apply(state, self, action)
+        self._next_added()
 
     def _end_auction(self) -> None:
         self.bid, self.bidder = self.auction.bid, self.auction.bidder
@@ -585,6 +626,9 @@ class TrickDeal(Deal):
     def _finish_deal(self) -> None:
         if self.trick_no <= self.tricks_total:
             self.ended_early = True
+        for unit, state in self.added or ():
+            if state is not None:
+                unit.engine_settle(state, self)
         add_seat_scores(
             self.scores,
             self._seat_scorers,
@@ -630,6 +674,10 @@ class TrickDeal(Deal):
     def record_passes(self) -> Optional[list]:
         return [[card_str(c) for c in p] for p in self.passes] if self.pass_offset else None
 
+    def record_added(self) -> list:
+        """The actions of the phases added by a module, in their notation (``face_down:KH``)."""
+        return [action_str(a) for a in self.actions if block_owner(a) is not None] if self.added else []
+
     def position(self) -> tuple[int, int]:
         """(trick number, position in trick) of the next play, 1-based."""
         return self.trick_no, len(self.trick) + 1
@@ -674,7 +722,12 @@ class TrickDeal(Deal):
             seller=self.auction.seller if self.auction is not None else -1,
             exposed=self.exposures.public() if self.exposures is not None else (),
             declarations=self.declarations_made,
+            parts=self._parts(seat) if self.added else (),
         )
+
+    def _parts(self, seat: int) -> tuple:
+        """(name, part) of each added phase's part of ``seat``'s view."""
+        return tuple((u.name, u.engine_view(st, self, seat)) for u, st in self.added or () if st is not None)
 
     def _passed(self, seat: int) -> dict:
         """What ``seat`` knows of the exchange once it is done: the cards it passed and to whom,
@@ -733,6 +786,8 @@ class TrickDeal(Deal):
             other.auction.hands = other.hands
         if self.exposures is not None:
             other.exposures = self.exposures.copy(other.hands)
+        if self.added is not None:
+            other.added = [[u, None if st is None else u.engine_copy(st)] for u, st in self.added]
         return other
 
     @classmethod
@@ -789,6 +844,7 @@ class TrickDeal(Deal):
         )
         st.exposures = ExposureRound.settled(view.exposed, c.exposure, view.players) if c.exposure is not None else None
         st.dealt = [[] for _ in range(view.players)]
+        st.added = [[u, u.engine_from_view(rule, view)] for u, rule in c.added] if c.added else None
         st._lmask, st._lc = 0, ()
         st.leader = view.trick[0][0] if view.trick else view.seat
         st._compiled()

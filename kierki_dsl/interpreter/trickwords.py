@@ -12,6 +12,7 @@ def aspects(c, rs, spec) -> dict:
     """The trick contract's rules as ordered (aspect -> sentence) pairs."""
     out: dict = {}
     n = c.widow.tricks(rs.hand_size, rs.players) if c.widow is not None else rs.hand_size
+    n -= sum(unit.cards_laid(rule) for unit, rule in c.added)  # cards laid before play by an added phase
     stock = spec.stock
     out["game"] = f"trick-taking, {n} tricks" if stock is None else "trick-taking with a stock to draw from"
     if c.widow is not None:
@@ -73,6 +74,8 @@ def aspects(c, rs, spec) -> dict:
             out[f"rule {i + 1}"] = f"{r.reason}{only}{fallback}"
         else:
             out[f"rule {i + 1}"] = f"{PHASE_WORDS[r.phase]}{when} a player {verb} {pred}{fallback}"
+    for unit, rule in c.added:  # a phase added by a module says itself
+        out.update(unit.explain(rule))
     out["scoring"] = "; ".join(score_words(rs, spec)) or "nothing scores"
     if spec.exposure is not None:
         from .exposure import exposure_words

@@ -82,6 +82,7 @@ class SeatView:
     drawn: tuple = ()  # with a stock: per seat, how many cards it has drawn in this deal
     drew: tuple = ()  # with a stock: the cards this seat drew, in order
     declarations: tuple = ()  # (seat, name, points, suit or -1) of every declaration made so far: public
+    parts: tuple = ()  # (phase name, part) of each phase added by a module: what its unit shows this seat
 
     @property
     def hand_cards(self) -> CardSet:
@@ -98,6 +99,8 @@ class SeatView:
         doc: dict[str, Any] = {"format": VIEW_FORMAT}
         for f in attrs.fields(SeatView):
             doc[f.name] = _plain(getattr(self, f.name))
+        if not self.parts:  # no phase added by a module: the document as before they could be
+            del doc["parts"]
         return doc
 
     @classmethod

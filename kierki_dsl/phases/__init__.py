@@ -20,7 +20,10 @@ from __future__ import annotations
 
 import importlib
 
+from .. import codes
+from ..interpreter import extensions
 from ..interpreter.actions import action_str
+from ..ruleset.format import ruleset_schema
 from .base import NotUnderstood, PhaseUnit
 
 #: The phase modules, in the order their panels are shown.
@@ -41,12 +44,36 @@ MODULES = (
 )
 
 UNITS: dict = {}
+_ADDED_CODES: set = set()  # the lint codes added phases brought (a shipped code is never replaced)
 
 
 def register(unit: PhaseUnit) -> PhaseUnit:
-    """Add a phase (a module's ``UNIT``) to the registry; a phase registered again replaces itself."""
+    """Add a phase (a module's ``UNIT``) to the registry; a phase registered again replaces itself.
+
+    A unit with a ``schema_key`` changes play (its engine hooks, ``base.PhaseUnit``): its key
+    joins the trick contracts' format, its actions get their block of numbers and its lint codes
+    join ``kierki lint --explain``'s."""
     UNITS[unit.name] = unit
+    if unit.schema_key:
+        extensions.add(unit)
+        for code, (title, explanation) in unit.lint_codes.items():
+            if code not in codes.CODES or codes.CODES[code].code in _ADDED_CODES:
+                codes.CODES[code] = codes.Code(code, title, explanation, "", "", severity="warning")
+                _ADDED_CODES.add(code)
+        ruleset_schema.cache_clear()  # the format is assembled again with the new key
     return unit
+
+
+def unregister(unit: PhaseUnit) -> None:
+    """Take a registered phase out again (tests that register one for a while)."""
+    UNITS.pop(unit.name, None)
+    if unit.schema_key:
+        extensions.remove(unit)
+        for code in unit.lint_codes:
+            if code in _ADDED_CODES:
+                _ADDED_CODES.discard(code)
+                codes.CODES.pop(code, None)
+        ruleset_schema.cache_clear()
 
 
 for _name in MODULES:
@@ -121,4 +148,5 @@ __all__ = [
     "parse",
     "phase_of",
     "register",
+    "unregister",
 ]

@@ -203,3 +203,98 @@ class PhaseUnit:
         """Whether ``view``, a deal's first decision, starts plain trick play: cards only, with no
         passing, auction, call, bets, exposures, stock or layout (what the SIK protocol carries)."""
         return False
+
+    # engine hooks --------------------------------------------------------------------------------
+    # A phase that changes play declares them (``interpreter/extensions.py``); the defaults do
+    # nothing, so a phase without ``schema_key`` is shown by the front ends and never played.
+
+    #: The trick contract's key that brings this phase into a deal ("" : not a phase of play).
+    schema_key = ""
+    #: Its part of the ruleset format (a ``spec.schema.Field``), checked like every key.
+    schema = None
+    #: How many action numbers it needs; ``action_base`` is the first of its block, handed out
+    #: at registration (``actions.reserve``), never chosen by the module.
+    action_width = 0
+    action_base = -1
+    #: The deal's phase while this one decides (``interpreter.phases.Added``: its name), set at registration.
+    phase = None
+    #: (``private``, in the bot hooks above, says whether its actions are known to the seat that
+    #: made them only: the session, the record's readers and the adapters then tell the others
+    #: that the seat acted, not what it did.)
+    #: Its lint codes: code -> (title, explanation) (``kierki lint --explain`` shows them).
+    lint_codes: dict = {}
+
+    def build_rule(self, value, ctx, where: tuple) -> tuple:
+        """(the compiled rule, whether it compiled) of the contract's value under ``schema_key``
+        (``ctx.error(where, code, message)`` reports a located finding)."""
+        return value, True
+
+    def check_rule(self, contract, rule, where: tuple, bctx) -> None:
+        """Lint's findings on a compiled contract using the phase (warnings, ``lint_codes``)."""
+
+    def notation(self, action: int) -> str:
+        """An action of its block in the record notation (``name:...``; ``read_notation`` reads it)."""
+        return f"{self.name}:{action - self.action_base}"
+
+    def read_notation(self, text: str) -> Optional[int]:
+        """The action ``notation`` wrote, or None when ``text`` is not this phase's."""
+        head, _, tail = text.strip().lower().partition(":")
+        if head != self.name or not tail.isdigit() or len(tail) > 4 or int(tail) >= self.action_width:
+            return None
+        return self.action_base + int(tail)
+
+    def engine_start(self, rule, deal):
+        """The phase's state in a deal about to be played (after the doubling round and exposures,
+        before the first card); None: nothing to decide in this deal. ``deal`` is the
+        ``TrickDeal``: its ``hands``, ``players``, ``dealer``, ``direction``, ``tricks_total``."""
+        return None
+
+    def engine_seat(self, state) -> int:
+        """The seat on turn (-1: the phase is over; play starts)."""
+        return -1
+
+    def engine_legal(self, state, deal) -> list:
+        """The legal actions of the seat on turn, in ascending order."""
+        return []
+
+    def engine_reason(self, state, deal, action: int) -> Optional[str]:
+        """None if ``action`` is legal now, else the rule it breaks, in words."""
+        return None if action in self.engine_legal(state, deal) else self.expected
+
+    def engine_apply(self, state, deal, action: int) -> None:
+        """Apply a legal action (the deal has recorded it in ``deal.actions``)."""
+
+    def engine_view(self, state, deal, seat: int) -> tuple:
+        """Its part of ``seat``'s view, plain ints, strings and tuples (``SeatView.parts``): only
+        what that seat may see."""
+        return ()
+
+    def engine_settle(self, state, deal) -> None:
+        """At the deal's end, before the seats' scoring: what the phase changes in ``deal.scores``,
+        ``deal.taken`` (``deal.completed`` holds the tricks)."""
+
+    def engine_copy(self, state):
+        """An independent copy of the state (search clones deals)."""
+        return state
+
+    def engine_from_view(self, rule, view):
+        """The state as far as a seat's view tells it (search rebuilds deals from views); None:
+        the rebuilt deal plays as if the phase had not been."""
+        return None
+
+    def cards_laid(self, rule) -> int:
+        """How many cards each hand loses to the phase before play (one trick fewer for each)."""
+        return 0
+
+    def total_change(self, contract, rule, players: int) -> Optional[int]:
+        """What the phase adds to the sum of a deal's points, if the rules fix it (lint's M601,
+        ``kierki explain``'s total); None: not fixed."""
+        return None
+
+    def explain(self, rule) -> dict:
+        """The phase in words for ``kierki explain``: aspect -> sentence."""
+        return {}
+
+    def view_reason(self, view, action: int, rule) -> Optional[str]:
+        """Why ``action`` is illegal, from a view in this phase (None: list the legal actions)."""
+        return None

@@ -193,7 +193,10 @@ def _sample(view, rng) -> list:
             ]
         return places
 
-    room = [0 if s == me else sizes[s] for s in range(n)] + [view.stock + view.aside]
+    room = [0 if s == me else sizes[s] for s in range(n)]
+    # the cards no seat holds: a stock, a widow laid aside, and any other unseen card out of play
+    # (a phase added by a module that takes cards out of the hands before play)
+    room.append(max(view.stock + view.aside, len(unseen) - sum(room)))
     hands = deal_out(unseen, room, able, draws(rng))
     if hands is None:  # pragma: no cover - the last try ignores voids and always fits
         hands = [0] * (n + 1)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 
+from ..interpreter import extensions
 from ..spec.schema import (
     Bool,
     CardKind,
@@ -146,6 +147,7 @@ def ruleset_schema() -> Obj:
     """The schema of a whole ruleset file (built once, after the catalogue is loaded)."""
     from ..interpreter.catalogue import load_builtin_types
 
+    extensions.load_plugins()  # the phase modules of KIERKI_PHASES add their keys first
     types = load_builtin_types()
     variants = {}
     for name, dt in types.items():

@@ -16,6 +16,7 @@ from typing import Optional
 
 from ..cards import CardError
 from ..diagnostics import quoted
+from ..interpreter import extensions
 from ..interpreter.actions import action_str, parse_action
 from ..interpreter.match import MatchError
 from ..values import frozen
@@ -189,6 +190,7 @@ def read(path: str) -> tuple[dict, list, int]:
     for name in head["players"]:
         if name.partition(":")[0] not in known:
             raise SaveError(f"{path}:1: error: unknown player {quoted(name)} in the header")
+    extensions.load_plugins()  # the phase modules of KIERKI_PHASES: the notation of their actions
     actions = []
     keep = len(lines[0]) + 1
     for i, raw in enumerate(lines[1:], start=2):
