@@ -7,6 +7,7 @@ immutable set-like view over such a mask; the engine itself works on bare ints.
 
 from __future__ import annotations
 
+import re
 from typing import Iterable, Iterator
 
 SUITS = "SHDC"
@@ -93,8 +94,23 @@ SUIT_WORDS = {
     "trefle": 3,
     "trefl": 3,
 }
-#: Rank words, English and Polish.
-RANK_WORDS = {"ace": 12, "as": 12, "king": 11, "król": 11, "krol": 11, "queen": 10, "dama": 10, "jack": 9, "walet": 9}
+#: Rank words, English and Polish, and the Polish rank letters ``D`` (dama, the queen) and ``W``
+#: (walet, the jack); ``K`` (król) and ``A`` (as) are the English letters. Neither ``D`` nor ``W``
+#: is a rank letter in English and ``W`` is no suit letter, so ``DS``/``D♠`` (queen) and ``DD``
+#: (queen of diamonds) read one way only.
+RANK_WORDS = {
+    "ace": 12,
+    "as": 12,
+    "king": 11,
+    "król": 11,
+    "krol": 11,
+    "queen": 10,
+    "dama": 10,
+    "d": 10,
+    "jack": 9,
+    "walet": 9,
+    "w": 9,
+}
 
 
 def read_suit(text: str) -> int:
@@ -118,6 +134,15 @@ def read_card(text: str) -> int:
             except CardError:
                 continue
     raise CardError(f"not a card: {text!r}")
+
+
+_RECORD_CARD = re.compile(r"\b([2-9TJQKA])([SHDC])\b")
+
+
+def pretty_cards(text: str) -> str:
+    """``text`` with every card in record notation (``AS``, ``TD``) written as people read
+    cards (``A♠``, ``10♦``): one notation in what a person is told."""
+    return _RECORD_CARD.sub(lambda m: card_pretty(parse_card(m.group(0))), text)
 
 
 def card_str(c: int) -> str:

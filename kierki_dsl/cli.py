@@ -146,7 +146,11 @@ def run(
         "--players",
         help="Players per seat, comma-separated (random, heuristic, search, search:64, search:0.2s, ismcts, ismcts:0.2s, human), or one for all.",
     ),
-    human: Optional[int] = typer.Option(None, "--human", help="Play this seat yourself (0 = N, 1 = E, 2 = S, 3 = W)."),
+    human: Optional[str] = typer.Option(
+        None,
+        "--human",
+        help="Play this seat yourself: N, E, S, W (as join --seat takes) or 0..3 (P0, P1... with 3 or 5 players).",
+    ),
     fmt: OutputFormat = typer.Option(OutputFormat.text, "--format", help="text or json."),
     record: Optional[str] = typer.Option(None, "--record", help="Write the match as a kierki-record/1 file."),
     save: Optional[str] = typer.Option(
@@ -181,9 +185,12 @@ def run(
         _players(f"search:{think}", 1)  # checked even when no seat plays search (a usage error, not ignored)
         names = [f"search:{think}" if x == "search" else x for x in names]
     if human is not None:
-        if not 0 <= human < rs.players:
-            raise _usage(f"--human must be a seat 0..{rs.players - 1}")
-        names[human] = "human"
+        from .report import read_seat
+
+        try:
+            names[read_seat(human, rs.players)] = "human"
+        except ValueError as e:
+            raise _usage(f"--human: {e}") from None
     fixed = _fixed_deals(deals, rs, deal_types)
     _check_output(record, "--record")
     _check_output(save, "--save")

@@ -13,7 +13,20 @@ SEAT_LETTERS = "NESW"
 
 
 def seat_name(seat: int, players: int) -> str:
+    """A seat as a person reads it: ``N E S W`` at a table of four, ``P0 P1 ...`` otherwise."""
     return SEAT_LETTERS[seat] if players == 4 else f"P{seat}"
+
+
+def read_seat(text: str, players: int) -> int:
+    """A seat a person names: its number (``0``), its name at the table (``S``; ``P2``) or, at a
+    table of four, its letter in any case; ``ValueError`` saying what may be written otherwise."""
+    t = text.strip().upper()
+    names = [seat_name(s, players).upper() for s in range(players)]
+    if t in names:
+        return names.index(t)
+    if t.isdigit() and len(t) <= 3 and int(t) < players:
+        return int(t)
+    raise ValueError(f"not a seat: {text!r} (one of {', '.join(n for n in names)} or 0..{players - 1})")
 
 
 def title_width(ruleset) -> int:

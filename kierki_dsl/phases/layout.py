@@ -13,7 +13,7 @@ from .cardpick import CardPhase
 
 class LayoutPlay(CardPhase):
     name = "layout"
-    fields = ("layout", "opening_rank", "pool", "free_passes_left")
+    fields = ("layout", "opening_rank", "pool", "free_passes_left", "moves")
     expected = EXPECTED[Phase.PLAY]
     task = "play to the layout or pass"
 
@@ -63,23 +63,13 @@ class LayoutPlay(CardPhase):
         return rows
 
     def news(self, view, last) -> list:
-        """Who played and who passed since this seat's last turn, and the new cards on the table."""
-        n = view.players
-        if last is None or not last.hand_sizes or view.ply <= last.ply + 1:  # nobody else moved (an extra turn)
+        """Who played which card and who passed since this seat's last turn (or, at its first
+        turn of the deal, since the deal began)."""
+        seen = len(last.moves) + 1 if last is not None else 0  # this seat's own move is not news
+        if len(view.moves) <= seen:  # nobody else moved (an extra turn)
             return []
-        new = view.played & ~last.played
-        moved = []
-        s = last.seat
-        for _ in range(n - 1):
-            s = (s + view.direction) % n
-            if last.hand_sizes[s] == 0:
-                continue
-            k = last.hand_sizes[s] - view.hand_sizes[s]
-            moved.append(f"{seat(view, s)} " + ("passed" if k == 0 else f"played {k} card{'s' if k > 1 else ''}"))
-        if not moved:
-            return []
-        cards = " ".join(card_pretty(c) for c in range(52) if new >> c & 1 and not last.hand >> c & 1)
-        return ["Since your last turn: " + ", ".join(moved) + (f"; new on the table: {cards}" if cards else "")]
+        moved = [f"{seat(view, s)} " + ("passed" if a == PASS else card_pretty(a)) for s, a in view.moves[seen:]]
+        return [("Since your last turn: " if last is not None else "Played so far: ") + ", ".join(moved)]
 
     def previous(self, view) -> str:
         return "No trick has been finished yet in this deal."

@@ -7,7 +7,8 @@ from typing import Optional
 from ..cards import CardError, card_pretty
 from ..interpreter.actions import PASS, IllegalAction
 from ..interpreter.phases import EXPECTED, Phase
-from .base import NotUnderstood, row, seat
+from ..interpreter.trickkernel import winning_play
+from .base import NotUnderstood, contract_of, row, seat
 from .cardpick import CardPhase
 from .typed import read_card
 
@@ -20,6 +21,14 @@ def trick_text(view, plays) -> str:
 def taken_text(view, number: int, plays, winner: int) -> str:
     """``(3): N 4♣, E 9♣, S 5♣, W 2♣ — taken by E``."""
     return f"({number}): {trick_text(view, plays)} — taken by {seat(view, winner)}"
+
+
+def winning_text(view, rules=None) -> str:
+    """``W Q♠``: the seat and card winning the trick in progress (by the contract's rank order
+    and the trumps; the usual order when no rules are given)."""
+    contract = contract_of(rules, view.contract)
+    card = winning_play(view.trick, view.trump, contract.order if contract is not None else None)
+    return next(f"{seat(view, s)} {card_pretty(c)}" for s, c in view.trick if c == card)
 
 
 class TrickPlay(CardPhase):
@@ -43,10 +52,13 @@ class TrickPlay(CardPhase):
         if not self.matches(view):
             return []
         of = "" if view.drawn else f" of {view.tricks_total}"  # with a stock the number of tricks varies
-        return [
+        rows = [
             row("Trick", f"{view.trick_number}{of}"),
             row("Trick so far", trick_text(view, view.trick) or "(you lead)"),
         ]
+        if len(view.trick) > 1:
+            rows.append(row("Winning so far", winning_text(view, rules)))
+        return rows
 
     def news(self, view, last) -> list:
         seen = len(last.completed) if last is not None else 0

@@ -17,7 +17,7 @@ from __future__ import annotations
 import sys
 from typing import Optional
 
-from ..cards import SUIT_SYMBOLS, card_pretty
+from ..cards import SUIT_SYMBOLS, card_pretty, pretty_cards
 from ..phases import NotUnderstood, panel_lines, phase_of
 from ..phases import label as phase_label
 from ..phases.typed import read_card, read_suit  # noqa: F401  (the words a person types, for callers of this module)
@@ -57,6 +57,7 @@ class HumanPlayer(Player):
         self.last_view = None  # the previous decision's view, to say what happened since
         self.match_length: Optional[int] = None  # deals in the match, when not the ruleset's schedule
         self.length_known = True  # False: nobody knows how many deals come (a SIK server decides)
+        self.rules_shown: Optional[tuple] = None  # (deal, contract) whose rules were shown in full
 
     def set_match_length(self, deals: Optional[int]) -> None:
         """The match has ``deals`` deals (a match file's), or an unknown number (``None``: a
@@ -101,7 +102,8 @@ class HumanPlayer(Player):
         contract = self.rules.contracts.get(name) if self.rules is not None else None
         if contract is None and phase_of(view).contract_known:  # no rules given: no reason to tell
             return None
-        return illegal_reason(view, action, contract, lambda a: phase_label(view, a, self.rules))
+        reason = illegal_reason(view, action, contract, lambda a: phase_label(view, a, self.rules))
+        return pretty_cards(reason) if reason else reason
 
     # -- showing the table ---------------------------------------------------------------------
     def _deals_in_match(self) -> str:
@@ -112,10 +114,16 @@ class HumanPlayer(Player):
             return ""
         return f" of {len(rs.schedule) * rs.series}"
 
-    def _contract_lines(self, view) -> list:
+    def _contract_lines(self, view, full: bool = False) -> list:
+        """The deal's title, and its rules (scoring, lead ban, trumps...) the first time in a deal
+        or when ``full``; after that a short reminder."""
         c = self.contract_of(view)
         title = f"{c.pl} — {c.en}" if c.en else c.pl
         lines = [f"Deal {view.deal_number}{self._deals_in_match()}: {title}"]
+        seen = (view.deal_number, view.contract)
+        if self.rules_shown == seen and not full:
+            return lines[:1] + ["  (its rules as shown above; 'rules' shows them again)"]
+        self.rules_shown = seen
         if self.rules is not None and c.name in self.rules.specs:
             from ..explain import aspects
 
@@ -191,6 +199,10 @@ class HumanPlayer(Player):
                 return default
             if text.lower() in ("last", "?"):
                 self.say(unit.previous(view))
+                continue
+            if text.lower() == "rules" and unit.contract_known:
+                for line in self._contract_lines(view, full=True):
+                    self.say(line)
                 continue
             try:
                 action = unit.read(view, text, self.rules)
