@@ -10,11 +10,14 @@ from __future__ import annotations
 import re
 from typing import Iterable, Iterator
 
+from .i18n import N_, language, tr
+
 SUITS = "SHDC"
 SUIT_NAMES = ("spades", "hearts", "diamonds", "clubs")
 SUIT_SYMBOLS = "♠♥♦♣"
 RANKS = "23456789TJQKA"
 RANK_NAMES = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
+RANK_NAMES_PL = RANK_NAMES[:9] + ("W", "D", "K", "A")
 
 FULL_DECK = (1 << 52) - 1
 SUIT_MASK = tuple(8191 << (13 * s) for s in range(4))
@@ -151,8 +154,22 @@ def card_str(c: int) -> str:
 
 
 def card_pretty(c: int) -> str:
-    """A card for people: ``10♥``, ``Q♠``."""
-    return RANK_NAMES[c % 13] + SUIT_SYMBOLS[c // 13]
+    """A card for people, in their language's letters: ``10♥``, ``Q♠`` (Polish: ``D♠``, dama)."""
+    return rank_names()[c % 13] + SUIT_SYMBOLS[c // 13]
+
+
+#: The suits' names as message ids (``suit_word`` reads them in the language in force).
+SHOWN_SUIT_NAMES = (N_("spades"), N_("hearts"), N_("diamonds"), N_("clubs"))
+
+
+def suit_word(s: int) -> str:
+    """Suit ``s``'s name for people in the language in force (``hearts``; Polish ``kiery``)."""
+    return tr(SHOWN_SUIT_NAMES[s])
+
+
+def rank_names() -> tuple:
+    """The ranks' letters in the language in force (Polish: ``W`` walet, ``D`` dama, ``K``, ``A``)."""
+    return RANK_NAMES_PL if language() == "pl" else RANK_NAMES
 
 
 def bits(mask: int) -> Iterator[int]:

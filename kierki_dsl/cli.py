@@ -86,6 +86,24 @@ def _main(
     _state["debug"] = debug
 
 
+def _lang_option():
+    return typer.Option(
+        None, "--lang", help="Language of what a person reads: en or pl (default: KIERKI_LANG, else en)."
+    )
+
+
+def _speak(lang: Optional[str]) -> None:
+    """Speak ``lang`` from here on (None: ``KIERKI_LANG`` or English); a usage error for one there are no words for."""
+    from .i18n import set_language
+
+    if lang is None:
+        return
+    try:
+        set_language(lang)
+    except ValueError as e:
+        raise _usage(f"--lang: {e}") from None
+
+
 def _load_ruleset(path: str):
     from .diagnostics import DiagnosticError, Diagnostics
     from .report import render_diagnostics
@@ -172,10 +190,12 @@ def run(
     force: bool = typer.Option(
         False, "--force", help="With --save: replace the file even when it holds an unfinished match."
     ),
+    lang: Optional[str] = _lang_option(),
 ) -> None:
     """Play one whole match and print every deal's scores and the totals."""
     import secrets
 
+    _speak(lang)
     _bounded(seed=seed)
     rs = _load_ruleset(ruleset)
     if seed is None:
@@ -221,8 +241,10 @@ def resume(
     ruleset: Optional[str] = typer.Option(None, "--ruleset", help="The ruleset (default: the path in the save file)."),
     fmt: OutputFormat = typer.Option(OutputFormat.text, "--format", help="text or json."),
     record: Optional[str] = typer.Option(None, "--record", help="Write the finished match as a kierki-record/1 file."),
+    lang: Optional[str] = _lang_option(),
 ) -> None:
     """Continue a saved match exactly where it stopped."""
+    _speak(lang)
     from .table.savefile import SaveError
     from .table.session import open_save
 
@@ -525,10 +547,13 @@ def lint(
 
 
 @app.command("explain")
-def explain_cmd(ruleset: str = typer.Argument(..., help="The ruleset file.")) -> None:
+def explain_cmd(
+    ruleset: str = typer.Argument(..., help="The ruleset file."), lang: Optional[str] = _lang_option()
+) -> None:
     """Print the rules of a ruleset as text a player can read."""
     from .explain import explain
 
+    _speak(lang)
     print(explain(_load_ruleset(ruleset)), end="")
 
 
@@ -536,10 +561,12 @@ def explain_cmd(ruleset: str = typer.Argument(..., help="The ruleset file.")) ->
 def diff_cmd(
     a: str = typer.Argument(..., help="The first ruleset."),
     b: str = typer.Argument(..., help="The second ruleset."),
+    lang: Optional[str] = _lang_option(),
 ) -> None:
     """List what changes at the table between two rulesets."""
     from .explain import diff
 
+    _speak(lang)
     print(diff(_load_ruleset(a), _load_ruleset(b)), end="")
 
 
@@ -963,8 +990,10 @@ def join(
         "--deal-types",
         help="Which contract each deal type of the server plays, e.g. 1=no_tricks (default: type t is the t-th schedule entry).",
     ),
+    lang: Optional[str] = _lang_option(),
 ) -> None:
     """Sit a kierki-dsl bot (or yourself) at a SIK server."""
+    _speak(lang)
     _net_command(
         lambda: _join_command(host, port, seat, player, ruleset, seed, ipv4, ipv6, timeout, quiet, retry, deal_types)
     )

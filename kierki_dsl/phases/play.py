@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Optional
 
 from ..cards import CardError, card_pretty
+from ..i18n import N_, tr
 from ..interpreter.actions import PASS, IllegalAction
 from ..interpreter.phases import EXPECTED, Phase
 from ..interpreter.trickkernel import winning_play
@@ -20,7 +21,9 @@ def trick_text(view, plays) -> str:
 
 def taken_text(view, number: int, plays, winner: int) -> str:
     """``(3): N 4♣, E 9♣, S 5♣, W 2♣ — taken by E``."""
-    return f"({number}): {trick_text(view, plays)} — taken by {seat(view, winner)}"
+    return tr("({number}): {plays} — taken by {seat}").format(
+        number=number, plays=trick_text(view, plays), seat=seat(view, winner)
+    )
 
 
 def winning_text(view, rules=None) -> str:
@@ -35,14 +38,14 @@ class TrickPlay(CardPhase):
     name = "play"
     fields = ("trick", "led_suit", "trick_number", "tricks_total", "completed", "played")
     expected = EXPECTED[Phase.PLAY]
-    task = "play a card"
+    task = N_("play a card")
 
     def matches(self, view) -> bool:
         return view.phase == "play" and view.layout is None
 
     def read(self, view, text: str, rules=None) -> int:
         if text.strip().lower() == "pass":
-            raise NotUnderstood("there is no passing in this deal: play a card")
+            raise NotUnderstood(tr("there is no passing in this deal: play a card"))
         return super().read(view, text, rules)
 
     def default(self, view) -> Optional[int]:
@@ -51,19 +54,21 @@ class TrickPlay(CardPhase):
     def panel(self, view, rules=None) -> list:
         if not self.matches(view):
             return []
-        of = "" if view.drawn else f" of {view.tricks_total}"  # with a stock the number of tricks varies
+        of = "" if view.drawn else tr(" of {deals}").format(deals=view.tricks_total)  # with a stock it varies
         rows = [
-            row("Trick", f"{view.trick_number}{of}"),
-            row("Trick so far", trick_text(view, view.trick) or "(you lead)"),
+            row(tr("Trick"), f"{view.trick_number}{of}"),
+            row(tr("Trick so far"), trick_text(view, view.trick) or tr("(you lead)")),
         ]
         if len(view.trick) > 1:
-            rows.append(row("Winning so far", winning_text(view, rules)))
+            rows.append(row(tr("Winning so far"), winning_text(view, rules)))
         return rows
 
     def news(self, view, last) -> list:
         seen = len(last.completed) if last is not None else 0
         return [
-            f"Trick {i + 1}: {trick_text(view, plays)} — taken by {seat(view, w)}"
+            tr("Trick {number}: {plays} — taken by {seat}").format(
+                number=i + 1, plays=trick_text(view, plays), seat=seat(view, w)
+            )
             for i, (_, plays, w) in enumerate(view.completed)
             if i >= seen
         ]
@@ -72,7 +77,7 @@ class TrickPlay(CardPhase):
         if not view.completed:
             return super().previous(view)
         _, plays, w = view.completed[-1]
-        return "Previous trick " + taken_text(view, len(view.completed), plays, w)
+        return tr("Previous trick ") + taken_text(view, len(view.completed), plays, w)
 
     def final_trick(self, view, plays: list, contract) -> Optional[str]:
         """The deal's last trick, played on from this seat's last view with the deal's last plays."""
@@ -95,7 +100,7 @@ class TrickPlay(CardPhase):
             _, trick, winner = st.completed[-1]
         except (CardError, IllegalAction, IndexError, KeyError, ValueError, AttributeError):
             return None  # no usual ending: nothing to show
-        return "Last trick " + taken_text(view, view.trick_number, trick, winner)
+        return tr("Last trick ") + taken_text(view, view.trick_number, trick, winner)
 
 
 UNIT = TrickPlay()
