@@ -175,3 +175,40 @@ def test_the_page_in_polish_by_accept_language(tmp_path):
         assert "Lewa" in rows and "Atu" in rows, rows
         assert pl["contract"]["title"] == "Bez lew" and en["contract"]["title"] == "Bez lew — No tricks"
         assert all(a["label"][-1] in "♠♥♦♣" for a in pl["actions"])  # the cards, in Polish letters
+
+
+@pytest.mark.slow
+def test_the_table_page_in_polish_in_a_browser_and_its_switch(tmp_path):
+    """Chromium with a Polish locale: the table page reads Polish (its own words and the server's);
+    the page's switch turns it to English and is remembered."""
+    from web_support import Client, create_table, need_web, running_server
+
+    need_web()
+    sync_api = pytest.importorskip("playwright.sync_api")
+    chromium = os.environ.get("KIERKI_CHROMIUM", "/usr/bin/chromium")
+    if not os.path.exists(chromium):
+        pytest.skip(f"no Chromium at {chromium}")
+    with running_server(str(tmp_path / "web.sqlite3")) as base, sync_api.sync_playwright() as p:
+        client = Client(base)
+        try:
+            table = create_table(client, ["human", "random", "random", "random"])
+        finally:
+            client.close()
+        browser = p.chromium.launch(executable_path=chromium, args=["--no-sandbox", "--disable-gpu"], headless=True)
+        try:
+            page = browser.new_context(locale="pl-PL", bypass_csp=True).new_page()  # wait_for_function evaluates
+            page.set_default_timeout(15000)
+            page.goto(f"{base}/t/{table['id']}#{table['tokens'][0]}")
+            page.wait_for_function("document.body.dataset.turn === 'true'")
+            assert page.locator("#status").inner_text() == "Twój ruch: zagraj kartę."
+            assert "Twoje karty" in page.locator("main").inner_text()
+            assert "Tabela wyników" in page.locator("main").inner_text()
+            assert page.evaluate("document.documentElement.lang") == "pl"
+            page.select_option("#lang", "en")
+            page.wait_for_function("document.documentElement.lang === 'en' && document.body.dataset.turn === 'true'")
+            assert page.locator("#status").inner_text() == "Your turn: play a card."
+            page.reload()
+            page.wait_for_function("document.body.dataset.turn === 'true'")
+            assert page.locator("#status").inner_text() == "Your turn: play a card."
+        finally:
+            browser.close()
