@@ -300,6 +300,7 @@ def _play(rs, seed: int, names: list, fmt, record, writer, saved: Optional[tuple
 
     ``saved``: ``(save file, saved actions)`` to replay first (``kierki resume``); ``fixed``: the
     fixed deals to play (``--deals``)."""
+    from .i18n import tr
     from .players.base import PlayerQuit
     from .record import match_record
     from .report import deal_lines, match_header, match_json, standings_text, title_width
@@ -333,7 +334,7 @@ def _play(rs, seed: int, names: list, fmt, record, writer, saved: Optional[tuple
     person = "human" in names  # the seed would show every hand (--record): said at the end only
     first_dealer = session.match.first_dealer
     if text:
-        shown = [f"{x} (you)" if x == "human" else x for x in names]
+        shown = [tr("{player} (you)").format(player=x) if x == "human" else x for x in names]
         print(match_header(rs, None if person else seed, first_dealer, shown), flush=True)
     interrupted = record_lost = False
     try:
@@ -369,7 +370,11 @@ def _play(rs, seed: int, names: list, fmt, record, writer, saved: Optional[tuple
         for w in warnings:
             print(f"warning: {w}")
         if person:
-            print(f"seed {seed} (kierki run {rs.path} --seed {seed} plays these deals again)")
+            print(
+                tr("seed {seed} (kierki run {path} --seed {seed} plays these deals again)").format(
+                    seed=seed, path=rs.path
+                )
+            )
     else:
         print(match_json(rs, seed, first_dealer, results, warnings))
 

@@ -224,8 +224,9 @@ def score_words(rs, spec) -> list:
             parts.append(f"{label}: {rule}" if label else rule)
         elif item.include is not None:
             names = [item.include] if isinstance(item.include, str) else item.include  # a name or a list
+            nothing = tr("nothing")
             titles = [
-                f"{rs.contracts[x].pl} ({'; '.join(score_words(rs, rs.specs[x])) or tr('nothing')})"
+                f"{rs.contracts[x].pl} ({'; '.join(score_words(rs, rs.specs[x])) or nothing})"
                 for x in names
                 if x in rs.contracts and x in rs.specs
             ]

@@ -125,6 +125,7 @@ def test_kierki_run_speaks_polish_with_lang_or_kierki_lang():
         assert done.returncode == 0, done.stderr
         assert "Twoje karty (S):" in done.stdout and "twoja karta>" in done.stdout, done.stdout[:2000]
         assert "Your hand" not in done.stdout
+        assert "suma bieżąca" in done.stdout and "Wyniki końcowe:" in done.stdout and "S human (ty)" in done.stdout
     bad = _kierki("run", STANDARD, "--lang", "xx", input_text="")
     assert bad.returncode == 2 and "--lang" in bad.stderr
 

@@ -24,6 +24,7 @@ from ..phases import label as phase_label
 from ..phases.typed import read_card, read_suit  # noqa: F401  (the words a person types, for callers of this module)
 from ..rankorder import rank_key
 from ..report import seat_name
+from ..words import aspect_name
 from .base import Player, PlayerQuit, register_player
 
 
@@ -133,7 +134,7 @@ class HumanPlayer(Player):
             asp = aspects(self.rules, c.name)
             for key in ("scoring", "lead ban", "trumps") + tuple(k for k in asp if k.startswith("rule")):
                 if key in asp:
-                    lines.append(f"  {tr(key)}: {asp[key]}")
+                    lines.append(f"  {aspect_name(key)}: {asp[key]}")
         return lines
 
     def _since_last_turn(self, view) -> list:
