@@ -213,3 +213,15 @@ def test_the_table_page_in_polish_in_a_browser_and_its_switch(tmp_path):
             assert page.locator("#status").inner_text() == "Your turn: play a card."
         finally:
             browser.close()
+
+
+def test_no_message_id_hides_inside_an_f_string():
+    """Babel does not read a call inside an f-string's braces: such an id would never reach the catalogue."""
+    pattern = re.compile(r"""\{\s*(tr|trn|N_)\(\s*["']""")  # e.g. f"{tr('running total'):<20}"
+    found = []
+    for folder, _, files in os.walk(os.path.join(ROOT, "kierki_dsl")):
+        for name in files:
+            if name.endswith(".py"):
+                with open(os.path.join(folder, name), encoding="utf-8") as f:
+                    found += [f"{name}:{i}" for i, line in enumerate(f, 1) if pattern.search(line)]
+    assert not found, found
