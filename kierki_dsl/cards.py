@@ -7,13 +7,17 @@ immutable set-like view over such a mask; the engine itself works on bare ints.
 
 from __future__ import annotations
 
+import re
 from typing import Iterable, Iterator
+
+from .i18n import N_, language, tr
 
 SUITS = "SHDC"
 SUIT_NAMES = ("spades", "hearts", "diamonds", "clubs")
 SUIT_SYMBOLS = "♠♥♦♣"
 RANKS = "23456789TJQKA"
 RANK_NAMES = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
+RANK_NAMES_PL = RANK_NAMES[:9] + ("W", "D", "K", "A")
 
 FULL_DECK = (1 << 52) - 1
 SUIT_MASK = tuple(8191 << (13 * s) for s in range(4))
@@ -93,8 +97,23 @@ SUIT_WORDS = {
     "trefle": 3,
     "trefl": 3,
 }
-#: Rank words, English and Polish.
-RANK_WORDS = {"ace": 12, "as": 12, "king": 11, "król": 11, "krol": 11, "queen": 10, "dama": 10, "jack": 9, "walet": 9}
+#: Rank words, English and Polish, and the Polish rank letters ``D`` (dama, the queen) and ``W``
+#: (walet, the jack); ``K`` (król) and ``A`` (as) are the English letters. Neither ``D`` nor ``W``
+#: is a rank letter in English and ``W`` is no suit letter, so ``DS``/``D♠`` (queen) and ``DD``
+#: (queen of diamonds) read one way only.
+RANK_WORDS = {
+    "ace": 12,
+    "as": 12,
+    "king": 11,
+    "król": 11,
+    "krol": 11,
+    "queen": 10,
+    "dama": 10,
+    "d": 10,
+    "jack": 9,
+    "walet": 9,
+    "w": 9,
+}
 
 
 def read_suit(text: str) -> int:
@@ -120,14 +139,37 @@ def read_card(text: str) -> int:
     raise CardError(f"not a card: {text!r}")
 
 
+_RECORD_CARD = re.compile(r"\b([2-9TJQKA])([SHDC])\b")
+
+
+def pretty_cards(text: str) -> str:
+    """``text`` with every card in record notation (``AS``, ``TD``) written as people read
+    cards (``A♠``, ``10♦``): one notation in what a person is told."""
+    return _RECORD_CARD.sub(lambda m: card_pretty(parse_card(m.group(0))), text)
+
+
 def card_str(c: int) -> str:
     """The record notation of a card: rank then suit letter, e.g. ``TC``."""
     return RANKS[c % 13] + SUITS[c // 13]
 
 
 def card_pretty(c: int) -> str:
-    """A card for people: ``10♥``, ``Q♠``."""
-    return RANK_NAMES[c % 13] + SUIT_SYMBOLS[c // 13]
+    """A card for people, in their language's letters: ``10♥``, ``Q♠`` (Polish: ``D♠``, dama)."""
+    return rank_names()[c % 13] + SUIT_SYMBOLS[c // 13]
+
+
+#: The suits' names as message ids (``suit_word`` reads them in the language in force).
+SHOWN_SUIT_NAMES = (N_("spades"), N_("hearts"), N_("diamonds"), N_("clubs"))
+
+
+def suit_word(s: int) -> str:
+    """Suit ``s``'s name for people in the language in force (``hearts``; Polish ``kiery``)."""
+    return tr(SHOWN_SUIT_NAMES[s])
+
+
+def rank_names() -> tuple:
+    """The ranks' letters in the language in force (Polish: ``W`` walet, ``D`` dama, ``K``, ``A``)."""
+    return RANK_NAMES_PL if language() == "pl" else RANK_NAMES
 
 
 def bits(mask: int) -> Iterator[int]:

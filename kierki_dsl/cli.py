@@ -87,6 +87,24 @@ def _main(
     _state["debug"] = debug
 
 
+def _lang_option():
+    return typer.Option(
+        None, "--lang", help="Language of what a person reads: en or pl (default: KIERKI_LANG, else en)."
+    )
+
+
+def _speak(lang: Optional[str]) -> None:
+    """Speak ``lang`` from here on (None: ``KIERKI_LANG`` or English); a usage error for one there are no words for."""
+    from .i18n import set_language
+
+    if lang is None:
+        return
+    try:
+        set_language(lang)
+    except ValueError as e:
+        raise _usage(f"--lang: {e}") from None
+
+
 def _load_ruleset(path: str):
     from .diagnostics import DiagnosticError, Diagnostics
     from .report import render_diagnostics
@@ -147,7 +165,11 @@ def run(
         "--players",
         help="Players per seat, comma-separated (random, heuristic, search, search:64, search:0.2s, ismcts, ismcts:0.2s, human), or one for all.",
     ),
-    human: Optional[int] = typer.Option(None, "--human", help="Play this seat yourself (0 = N, 1 = E, 2 = S, 3 = W)."),
+    human: Optional[str] = typer.Option(
+        None,
+        "--human",
+        help="Play this seat yourself: N, E, S, W (as join --seat takes) or 0..3 (P0, P1... with 3 or 5 players).",
+    ),
     fmt: OutputFormat = typer.Option(OutputFormat.text, "--format", help="text or json."),
     record: Optional[str] = typer.Option(None, "--record", help="Write the match as a kierki-record/1 file."),
     save: Optional[str] = typer.Option(
@@ -169,10 +191,12 @@ def run(
     force: bool = typer.Option(
         False, "--force", help="With --save: replace the file even when it holds an unfinished match."
     ),
+    lang: Optional[str] = _lang_option(),
 ) -> None:
     """Play one whole match and print every deal's scores and the totals."""
     import secrets
 
+    _speak(lang)
     _bounded(seed=seed)
     rs = _load_ruleset(ruleset)
     if seed is None:
@@ -182,9 +206,12 @@ def run(
         _players(f"search:{think}", 1)  # checked even when no seat plays search (a usage error, not ignored)
         names = [f"search:{think}" if x == "search" else x for x in names]
     if human is not None:
-        if not 0 <= human < rs.players:
-            raise _usage(f"--human must be a seat 0..{rs.players - 1}")
-        names[human] = "human"
+        from .report import read_seat
+
+        try:
+            names[read_seat(human, rs.players)] = "human"
+        except ValueError as e:
+            raise _usage(f"--human: {e}") from None
     fixed = _fixed_deals(deals, rs, deal_types)
     _check_output(record, "--record")
     _check_output(save, "--save")
@@ -215,8 +242,10 @@ def resume(
     ruleset: Optional[str] = typer.Option(None, "--ruleset", help="The ruleset (default: the path in the save file)."),
     fmt: OutputFormat = typer.Option(OutputFormat.text, "--format", help="text or json."),
     record: Optional[str] = typer.Option(None, "--record", help="Write the finished match as a kierki-record/1 file."),
+    lang: Optional[str] = _lang_option(),
 ) -> None:
     """Continue a saved match exactly where it stopped."""
+    _speak(lang)
     from .table.savefile import SaveError
     from .table.session import open_save
 
@@ -272,6 +301,7 @@ def _play(rs, seed: int, names: list, fmt, record, writer, saved: Optional[tuple
 
     ``saved``: ``(save file, saved actions)`` to replay first (``kierki resume``); ``fixed``: the
     fixed deals to play (``--deals``)."""
+    from .i18n import tr
     from .players.base import PlayerQuit
     from .record import match_record
     from .report import deal_lines, match_header, match_json, standings_text, title_width
@@ -305,7 +335,7 @@ def _play(rs, seed: int, names: list, fmt, record, writer, saved: Optional[tuple
     person = "human" in names  # the seed would show every hand (--record): said at the end only
     first_dealer = session.match.first_dealer
     if text:
-        shown = [f"{x} (you)" if x == "human" else x for x in names]
+        shown = [tr("{player} (you)").format(player=x) if x == "human" else x for x in names]
         print(match_header(rs, None if person else seed, first_dealer, shown), flush=True)
     interrupted = record_lost = False
     try:
@@ -341,7 +371,11 @@ def _play(rs, seed: int, names: list, fmt, record, writer, saved: Optional[tuple
         for w in warnings:
             print(f"warning: {w}")
         if person:
-            print(f"seed {seed} (kierki run {rs.path} --seed {seed} plays these deals again)")
+            print(
+                tr("seed {seed} (kierki run {path} --seed {seed} plays these deals again)").format(
+                    seed=seed, path=rs.path
+                )
+            )
     else:
         print(match_json(rs, seed, first_dealer, results, warnings))
 
@@ -522,10 +556,13 @@ def lint(
 
 
 @app.command("explain")
-def explain_cmd(ruleset: str = typer.Argument(..., help="The ruleset file.")) -> None:
+def explain_cmd(
+    ruleset: str = typer.Argument(..., help="The ruleset file."), lang: Optional[str] = _lang_option()
+) -> None:
     """Print the rules of a ruleset as text a player can read."""
     from .explain import explain
 
+    _speak(lang)
     print(explain(_load_ruleset(ruleset)), end="")
 
 
@@ -533,10 +570,12 @@ def explain_cmd(ruleset: str = typer.Argument(..., help="The ruleset file.")) ->
 def diff_cmd(
     a: str = typer.Argument(..., help="The first ruleset."),
     b: str = typer.Argument(..., help="The second ruleset."),
+    lang: Optional[str] = _lang_option(),
 ) -> None:
     """List what changes at the table between two rulesets."""
     from .explain import diff
 
+    _speak(lang)
     print(diff(_load_ruleset(a), _load_ruleset(b)), end="")
 
 
@@ -961,8 +1000,10 @@ def join(
         "--deal-types",
         help="Which contract each deal type of the server plays, e.g. 1=no_tricks (default: type t is the t-th schedule entry).",
     ),
+    lang: Optional[str] = _lang_option(),
 ) -> None:
     """Sit a kierki-dsl bot (or yourself) at a SIK server."""
+    _speak(lang)
     _net_command(
         lambda: _join_command(host, port, seat, player, ruleset, seed, ipv4, ipv6, timeout, quiet, retry, deal_types)
     )

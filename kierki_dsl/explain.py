@@ -13,7 +13,8 @@ import os
 
 from .cards import card_pretty
 from .exprwords import words
-from .words import PHASE_WORDS, aspects, cards, contract_title, seat, signed, tricks_when
+from .i18n import language, tr, trn
+from .words import PHASE_WORDS, aspect_name, aspects, cards, contract_title, seat, signed, tricks_when
 
 __all__ = ["explain", "diff", "aspects", "cards", "seat", "tricks_when", "PHASE_WORDS"]
 
@@ -22,11 +23,11 @@ def _parts_words(rs) -> list:
     """The match's declared parts (``match.parts``) as (name, sentence) pairs."""
     out = []
     for p in rs.parts:
-        title = p.pl or p.name or "part"
-        if p.en:
+        title = p.pl or p.name or tr("part")
+        if p.en and language() == "en":
             title += f" — {p.en}"
-        total = f", adding up to {signed(p.total)}" if p.total is not None else ""
-        out.append((title, f"deals {p.first}–{p.last}{total}"))
+        total = tr(", adding up to {points}").format(points=signed(p.total)) if p.total is not None else ""
+        out.append((title, tr("deals {first}–{last}{total}").format(first=p.first, last=p.last, total=total)))
     return out
 
 
@@ -35,34 +36,46 @@ def explain(rs) -> str:
     lines = [rs.name, "=" * len(rs.name)]
     if rs.description_from:  # the base's words may be wrong for the variant: not shown as its own
         lines += [
-            f"A variant of {os.path.basename(rs.description_from)} (this file has no description of its own).",
+            tr("A variant of {file} (this file has no description of its own).").format(
+                file=os.path.basename(rs.description_from)
+            ),
             "",
         ]
     elif rs.description:
-        lines += [" ".join(rs.description.split()), ""]
+        described = " ".join(rs.description.split())  # a shipped ruleset's description has Polish words too
+        lines += [tr(described), ""]
     lines.append(
-        f"{rs.players} players, {bin(rs.deck).count('1')} cards; play, dealing and the deal pass "
-        + ("clockwise" if rs.direction == 1 else "counter-clockwise")
-        + "."
+        (
+            tr("{players} players, {cards} cards; play, dealing and the deal pass clockwise.")
+            if rs.direction == 1
+            else tr("{players} players, {cards} cards; play, dealing and the deal pass counter-clockwise.")
+        ).format(players=rs.players, cards=bin(rs.deck).count("1"))
     )
     n = len(rs.schedule) * rs.series
-    what = "The schedule has" if rs.until is not None else "A match is"
-    lines.append(f"{what} {n} deal{'s' if n != 1 else ''}; the first dealer is {_first_dealer_words(rs)}.")
+    deals = trn("{count} deal", "{count} deals", n).format(count=n)
+    what = (
+        tr("The schedule has {deals}; the first dealer is {dealer}.")
+        if rs.until is not None
+        else tr("A match is {deals}; the first dealer is {dealer}.")
+    )
+    lines.append(what.format(deals=deals, dealer=_first_dealer_words(rs)))
     if rs.total is not None:
-        lines.append(f"The final scores add up to {signed(rs.total)}.")
+        lines.append(tr("The final scores add up to {points}.").format(points=signed(rs.total)))
     for title, sentence in _parts_words(rs):
-        lines.append(f"Part {title}: {sentence}.")
+        lines.append(tr("Part {title}: {sentence}.").format(title=title, sentence=sentence))
     lines.append("")
     if rs.deals_per_dealer > 1:
-        lines.insert(-1, f"Each dealer deals {rs.deals_per_dealer} deals in a row.")
+        lines.insert(-1, tr("Each dealer deals {count} deals in a row.").format(count=rs.deals_per_dealer))
     if rs.series > 1:
         lines.insert(
             -1,
-            f"The schedule below is played {rs.series} times; each series starts with the dealer after "
-            "the one who started the previous series.",
+            tr(
+                "The schedule below is played {count} times; each series starts with the dealer after "
+                "the one who started the previous series."
+            ).format(count=rs.series),
         )
     if rs.until is not None:
-        lines.append(f"The schedule is played again and again until {_until_words(rs)}.")
+        lines.append(tr("The schedule is played again and again until {until}.").format(until=_until_words(rs)))
         lines.append("")
     seen = set()
     options: list = []
@@ -71,7 +84,11 @@ def explain(rs) -> str:
     def close_run() -> None:
         if again:
             first, last, what = again
-            lines.append(f"Deal {first}: {what} again." if first == last else f"Deals {first}–{last}: {what} again.")
+            lines.append(
+                tr("Deal {first}: {what} again.").format(first=first, what=what)
+                if first == last
+                else tr("Deals {first}–{last}: {what} again.").format(first=first, last=last, what=what)
+            )
             again.clear()
 
     def repeat(k: int, what: str) -> None:
@@ -83,36 +100,42 @@ def explain(rs) -> str:
 
     for k, c in enumerate(rs.schedule, start=1):
         if id(c) in seen:
-            repeat(k, c.title())
+            repeat(k, _title(c))
             continue
         close_run()
         seen.add(id(c))
-        lines.append(f"Deal {k}: {c.title()}")
+        lines.append(tr("Deal {number}: {title}").format(number=k, title=_title(c)))
         for key, text in c.words(rs).items():
-            lines.append(f"  {key}: {text}.")
+            lines.append(f"  {aspect_name(key)}: {text}.")
         options.extend(o for o in c.offered if o not in options)
     close_run()
     if options:
-        lines += ["", "The contracts to choose from:"]
+        lines += ["", tr("The contracts to choose from:")]
         for c in options:
-            lines.append(f"{contract_title(c)}")
+            lines.append(_title(c))
             for key, text in aspects(rs, c.name).items():
-                lines.append(f"  {key}: {text}.")
+                lines.append(f"  {aspect_name(key)}: {text}.")
     return "\n".join(lines) + "\n"
+
+
+def _title(c) -> str:
+    """A deal's title: ``Polish — English`` in English, the Polish name alone in Polish (``contract_title``)."""
+    return c.title()
 
 
 def _until_words(rs) -> str:
     """When a match played ``until`` a condition ends, in words."""
-    return f"{words(rs.until_text)} after a deal (at most {rs.max_deals} deals)"
+    return tr("{condition} after a deal (at most {count} deals)").format(
+        condition=words(rs.until_text), count=rs.max_deals
+    )
 
 
 def _first_dealer_words(rs) -> str:
     if rs.first_dealer_expr is not None:
-        return (
-            f"{seat(rs.first_dealer_text)} in the first deal (dealt from a seat drawn at random; the hands stay "
-            "as dealt)"
+        return tr("{seat} in the first deal (dealt from a seat drawn at random; the hands stay as dealt)").format(
+            seat=seat(rs.first_dealer_text)
         )
-    return "chosen at random" if rs.first_dealer is None else f"seat {rs.first_dealer}"
+    return tr("chosen at random") if rs.first_dealer is None else tr("seat {seat}").format(seat=rs.first_dealer)
 
 
 def _parts_by_name(rs) -> dict:

@@ -7,17 +7,27 @@ from __future__ import annotations
 
 from typing import Optional
 
-from .cards import RANK_NAMES, SUIT_NAMES
+from .cards import RANK_NAMES, SUIT_NAMES, suit_word
 from .expr import ast
 from .expr.check import RANK_CONSTANTS, SUIT_CONSTANTS
 from .expr.errors import ExprError
 from .expr.parser import parse
+from .i18n import N_, tr
 
-_RANK_PLURAL = {8: "tens", 9: "jacks", 10: "queens", 11: "kings", 12: "aces"}
+_RANK_PLURAL = {8: N_("tens"), 9: N_("jacks"), 10: N_("queens"), 11: N_("kings"), 12: N_("aces")}
+#: A single card's rank as said before its suit ("the king of hearts"; Polish "król kier").
+_RANK_ONE = {
+    9: N_("the jack {suit}"),
+    10: N_("the queen {suit}"),
+    11: N_("the king {suit}"),
+    12: N_("the ace {suit}"),
+}
+#: A suit after a rank ("of hearts"; Polish: "kier", the genitive-like suit word).
+_SUIT_OF = (N_("of spades"), N_("of hearts"), N_("of diamonds"), N_("of clubs"))
 
 
 def _rank_plural(r: int) -> str:
-    return _RANK_PLURAL.get(r, f"{RANK_NAMES[r]}s")
+    return tr(_RANK_PLURAL[r]) if r in _RANK_PLURAL else tr("{rank}s").format(rank=RANK_NAMES[r])
 
 
 def _const(node) -> Optional[tuple]:
@@ -46,27 +56,25 @@ def _cards_words(node) -> Optional[str]:
     if isinstance(node, ast.BinOp):
         if node.op == "or":
             a, b = _cards_words(node.left), _cards_words(node.right)
-            return f"{a} and {b}" if a and b else None
+            return tr("{a} and {b}").format(a=a, b=b) if a and b else None
         kind, value = _const(node.right) or ("", 0)  # kind "": not a constant
         if node.op == "==" and _is(node.left, "card", "suit") and kind == "suit":
-            return SUIT_NAMES[value]
+            return suit_word(value)
         if node.op == "==" and _is(node.left, "card", "suit") and _is(node.right, "trump"):
-            return "trumps"
+            return tr("trumps")
         if node.op == "==" and _is(node.left, "card", "rank") and kind:
             return _rank_plural(value)
         if node.op == "in" and _is(node.left, "card", "rank") and isinstance(node.right, ast.ListLit):
             ranks = [_const(i) for i in node.right.items]
             if all(r and r[0] == "rank" for r in ranks):
                 names = [_rank_plural(r[1]) for r in ranks if r]
-                return ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else names[0]
+                return tr("{a} and {b}").format(a=", ".join(names[:-1]), b=names[-1]) if len(names) > 1 else names[0]
         if node.op == "==" and _is(node.left, "card") and kind == "card":
             c = value
-            return (
-                f"the {RANK_NAMES[c % 13]} of {SUIT_NAMES[c // 13]}".replace("the K of", "the king of")
-                .replace("the Q of", "the queen of")
-                .replace("the J of", "the jack of")
-                .replace("the A of", "the ace of")
-            )
+            suit = tr(_SUIT_OF[c // 13])
+            if c % 13 in _RANK_ONE:
+                return tr(_RANK_ONE[c % 13]).format(suit=suit)
+            return tr("the {rank} {suit}").format(rank=RANK_NAMES[c % 13], suit=suit)
     return None
 
 

@@ -5,15 +5,29 @@ from __future__ import annotations
 import json
 from typing import Iterable, Optional
 
-from .cards import SUIT_NAMES
+from .cards import suit_word
 from .diagnostics import Diagnostic, render
+from .i18n import tr
 from .words import contract_title  # noqa: F401  (kept importable from here)
 
 SEAT_LETTERS = "NESW"
 
 
 def seat_name(seat: int, players: int) -> str:
+    """A seat as a person reads it: ``N E S W`` at a table of four, ``P0 P1 ...`` otherwise."""
     return SEAT_LETTERS[seat] if players == 4 else f"P{seat}"
+
+
+def read_seat(text: str, players: int) -> int:
+    """A seat a person names: its number (``0``), its name at the table (``S``; ``P2``) or, at a
+    table of four, its letter in any case; ``ValueError`` saying what may be written otherwise."""
+    t = text.strip().upper()
+    names = [seat_name(s, players).upper() for s in range(players)]
+    if t in names:
+        return names.index(t)
+    if t.isdigit() and len(t) <= 3 and int(t) < players:
+        return int(t)
+    raise ValueError(f"not a seat: {text!r} (one of {', '.join(n for n in names)} or 0..{players - 1})")
 
 
 def title_width(ruleset) -> int:
@@ -26,37 +40,41 @@ def match_header(ruleset, seed: Optional[int], first_dealer: int, players: Optio
     """The first lines of ``kierki run``: the ruleset, the seed (None: kept for the end, as in a
     match with a person at the table), who sits where, and the column heads."""
     n = ruleset.players
-    shown = "" if seed is None else f"seed {seed}, "
-    lines = [f"{ruleset.name} — {shown}first dealer {seat_name(first_dealer, n)}"]
+    shown = "" if seed is None else tr("seed {seed}, ").format(seed=seed)
+    lines = [f"{ruleset.name} — {shown}" + tr("first dealer {seat}").format(seat=seat_name(first_dealer, n))]
     if players:
-        lines.append("Players: " + ", ".join(f"{seat_name(s, n)} {p}" for s, p in enumerate(players)))
+        lines.append(tr("Players: ") + ", ".join(f"{seat_name(s, n)} {tr(p)}" for s, p in enumerate(players)))
     seats = "".join(f"{seat_name(s, n):>7}" for s in range(n))
-    lines.append(f"{'deal':>4}  {'contract':<{title_width(ruleset)}} {'dealer':<6} {'trump':<14}{seats}")
+    deal, contract, dealer, trump = tr("deal"), tr("contract"), tr("dealer"), tr("trump")
+    heads = f"{deal:>4}  {contract:<{title_width(ruleset)}} {dealer:<6} {trump:<14}"
+    lines.append(heads + seats)
     return "\n".join(lines)
 
 
 def deal_lines(r, players: int, width: int = 48) -> str:
     """A deal's row of the results table and the running totals under it (contract titles are
     never cut: ``width`` is the column's width, see ``title_width``)."""
-    trump = "-" if r.trump < 0 else SUIT_NAMES[r.trump]
+    trump = "-" if r.trump < 0 else suit_word(r.trump)
     if r.caller >= 0:
-        trump = (
-            f"{trump} ({seat_name(r.caller, players)})" if r.trump >= 0 else f"none ({seat_name(r.caller, players)})"
-        )
+        called = trump if r.trump >= 0 else tr("none")
+        trump = f"{called} ({seat_name(r.caller, players)})"
     pts = "".join(f"{s:>7}" for s in r.scores)
     tot = "".join(f"{t:>7}" for t in r.totals)
     title = contract_title(r.contract)
-    early = "  (ended early)" if r.ended_early else ""
+    early = tr("  (ended early)") if r.ended_early else ""
+    running = tr("running total")
     bets = ""
     if r.wagers:
         made = ", ".join(
-            f"{seat_name(a, players)} {'redoubled' if f == 2 else 'doubled'} {seat_name(b, players)}"
+            (tr("{seat} redoubled {other}") if f == 2 else tr("{seat} doubled {other}")).format(
+                seat=seat_name(a, players), other=seat_name(b, players)
+            )
             for a, b, f in r.wagers
         )
-        bets = f"{'':>4}  bets: {made}\n"
+        bets = f"{'':>4}  " + tr("bets: {bets}").format(bets=made) + "\n"
     return (
         f"{r.number:>4}  {title:<{width}} {seat_name(r.dealer, players):<6} {trump:<14}{pts}{early}\n"
-        f"{bets}{'':>4}  {'running total':<{width}} {'':<6} {'':<14}{tot}"
+        f"{bets}{'':>4}  {running:<{width}} {'':<6} {'':<14}{tot}"
     )
 
 
@@ -74,10 +92,10 @@ def standings(totals: Iterable[int], players: int) -> list[tuple[int, int, int]]
 
 
 def standings_text(totals, players: int) -> str:
-    lines = ["Final standings:"]
+    lines = [tr("Final standings:")]
     for place, s, t in standings(totals, players):
-        lines.append(f"  {place}. {seat_name(s, players)} (seat {s}) {t:+d}")
-    lines.append(f"  sum of scores: {sum(totals)}")
+        lines.append(f"  {place}. {seat_name(s, players)} " + tr("(seat {seat})").format(seat=s) + f" {t:+d}")
+    lines.append("  " + tr("sum of scores: {total}").format(total=sum(totals)))
     return "\n".join(lines)
 
 

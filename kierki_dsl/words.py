@@ -14,29 +14,75 @@ from typing import Optional
 from .expr import ast
 from .expr.parser import parse
 from .exprwords import _cards_words, _is, words  # the card patterns live with the words of expressions
+from .i18n import N_, language, tr
 
 _SEAT_WORDS = {
-    "dealer": "the dealer",
-    "left(dealer)": "the player to the dealer's left",
-    "right(dealer)": "the player to the dealer's right",
-    "holder(2C)": "the holder of the two of clubs",
-    "bidder": "the auction's winner",
+    "dealer": N_("the dealer"),
+    "left(dealer)": N_("the player to the dealer's left"),
+    "right(dealer)": N_("the player to the dealer's right"),
+    "holder(2C)": N_("the holder of the two of clubs"),
+    "bidder": N_("the auction's winner"),
 }
+
+#: The names of the aspects of a contract's rules (the keys of ``aspects``), as message ids.
+ASPECT_NAMES = (
+    N_("deal"),
+    N_("game"),
+    N_("trumps"),
+    N_("lead"),
+    N_("follow"),
+    N_("ranks"),
+    N_("lead ban"),
+    N_("scoring"),
+    N_("end"),
+    N_("total"),
+    N_("doubling"),
+    N_("duty"),
+    N_("undoubled"),
+    N_("passing"),
+    N_("auction"),
+    N_("widow"),
+    N_("stock"),
+    N_("declarations"),
+    N_("exposure"),
+    N_("ace"),
+    N_("up first"),
+    N_("first turn"),
+    N_("first card"),
+    N_("play"),
+    N_("free passes"),
+    N_("pool"),
+    N_("extra turn"),
+    N_("choice"),
+)
+
+
+def aspect_name(key: str) -> str:
+    """An aspect's name (a key of ``aspects``: ``scoring``, ``rule 2``) in the language in force."""
+    number = key.removeprefix("rule ")
+    if number != key and number.isdigit():
+        return tr("rule {number}").format(number=number)
+    return tr(key)
 
 
 def _trick_words(node) -> Optional[str]:
     if isinstance(node, ast.BinOp):
         if node.op == "or":
             a, b = _trick_words(node.left), _trick_words(node.right)
-            return f"{a} and {b}" if a and b else None
+            return tr("{a} and {b}").format(a=a, b=b) if a and b else None
         if node.op == "==" and _is(node.left, "trick", "number") and isinstance(node.right, ast.IntLit):
             n = node.right.value
-            return f"trick {n}"
+            return tr("trick {number}").format(number=n)
     if _is(node, "trick", "is_last"):
-        return "the last trick"
+        return tr("the last trick")
     if _is(node, "trick", "is_first"):
-        return "the first trick"
+        return tr("the first trick")
     return None
+
+
+def _one_card(node) -> Optional[bool]:
+    """True for a predicate naming one card (``card == KH``): "the king of hearts", not "... each"."""
+    return True if isinstance(node, ast.BinOp) and node.op == "==" and _is(node.left, "card") else None
 
 
 def _pattern(fn, text: str) -> Optional[str]:
@@ -49,26 +95,26 @@ def _pattern(fn, text: str) -> Optional[str]:
 
 def _worded(text: str, fn, what: str) -> str:
     """An expression in words by ``fn`` (a pattern it knows), else said in words (never its source)."""
-    return _pattern(fn, text) or f"{what} where {words(text)}"
+    return _pattern(fn, text) or tr("{what} where {condition}").format(what=tr(what), condition=words(text))
 
 
 def cards(text: str) -> str:
     """A card predicate in words ("hearts and the king of spades")."""
-    return _worded(text, _cards_words, "cards")
+    return _worded(text, _cards_words, N_("cards"))
 
 
 def tricks_when(text: str) -> str:
     """A trick predicate in words ("the last trick")."""
-    return _worded(text, _trick_words, "tricks")
+    return _worded(text, _trick_words, N_("tricks"))
 
 
 def seat(text: str) -> str:
     """A seat expression in words ("the player to the dealer's left")."""
     t = "".join(text.split())
     if t in _SEAT_WORDS:
-        return _SEAT_WORDS[t]
+        return tr(_SEAT_WORDS[t])
     m = re.fullmatch(r"holder\(([2-9TJQKA][SHDC])\)", t)
-    return f"the holder of {m.group(1)}" if m else words(text)
+    return tr("the holder of {card}").format(card=m.group(1)) if m else words(text)
 
 
 def _pts(src) -> str:
@@ -81,10 +127,10 @@ def _pts(src) -> str:
 
 #: when a rule of play applies (its ``phase``: lead, follow, discard or any), in words
 PHASE_WORDS = {
-    "lead": "when leading",
-    "follow": "when following suit",
-    "discard": "when unable to follow suit",
-    "any": "always",
+    "lead": N_("when leading"),
+    "follow": N_("when following suit"),
+    "discard": N_("when unable to follow suit"),
+    "any": N_("always"),
 }
 
 
@@ -92,13 +138,15 @@ def choice_words(c) -> str:
     """A declarer's choice (``interpreter.choice.Choice``) in words: who chooses among what."""
     names = ", ".join(o.pl for o in c.options)
     once = (
-        " (each contract once in the match, whoever chooses)"
+        tr(" (each contract once in the match, whoever chooses)")
         if c.once_in_match
-        else " (each contract once per chooser)"
+        else tr(" (each contract once per chooser)")
         if c.once_each
         else ""
     )
-    return f"{seat(c.by_text)} looks at his hand and chooses the contract: {names}{once}"
+    return tr("{seat} looks at his hand and chooses the contract: {names}{once}").format(
+        seat=seat(c.by_text), names=names, once=once
+    )
 
 
 def aspects(rs, name: str) -> dict:
@@ -107,41 +155,43 @@ def aspects(rs, name: str) -> dict:
     c = rs.contracts[name]
     out: dict = {}
     n = rs.hand_size
-    out["deal"] = f"{n} cards each, dealt one at a time starting with the dealer's left-hand neighbour"
+    out["deal"] = tr("{count} cards each, dealt one at a time starting with the dealer's left-hand neighbour").format(
+        count=n
+    )
     out.update(c.aspects(rs, spec))
     doubling = spec.doubling  # every deal type so far has the doubling round
     if doubling is not None:
         who = (
-            f"a player may double another where {words(doubling.may_double.text)}"
+            tr("a player may double another where {condition}").format(condition=words(doubling.may_double.text))
             if doubling.may_double is not None
-            else "each player but the dealer may double any other player"
+            else tr("each player but the dealer may double any other player")
         )
-        again = "; a doubled player may redouble" if doubling.redouble else ""
-        twice = " (twice the difference if redoubled)" if doubling.redouble else ""
-        out["doubling"] = (
-            f"before the first card, in turn from the dealer's left, {who}{again}; each bet pays the "
-            f"difference of the two players' scores to the better one{twice}"
-        )
+        again = tr("; a doubled player may redouble") if doubling.redouble else ""
+        twice = tr(" (twice the difference if redoubled)") if doubling.redouble else ""
+        out["doubling"] = tr(
+            "before the first card, in turn from the dealer's left, {who}{again}; each bet pays the "
+            "difference of the two players' scores to the better one{twice}"
+        ).format(who=who, again=again, twice=twice)
         duty = doubling.duty
         if duty is not None and duty.of == "every":
-            out["duty"] = (
-                f"each player must double every other player at least {duty.times} times in every "
-                f"{duty.over or duty.deals} deals, when he likes; a double still owed is forced in the "
+            out["duty"] = tr(
+                "each player must double every other player at least {times} times in every "
+                "{deals} deals, when he likes; a double still owed is forced in the "
                 "last deals the other player deals"
-            )
+            ).format(times=duty.times, deals=duty.over or duty.deals)
         elif duty is not None:
-            out["duty"] = (
-                f"each player who may double the dealer must do so at least {duty.times} times in the "
-                f"{duty.deals} deals the dealer deals in a row"
-            )
+            out["duty"] = tr(
+                "each player who may double the dealer must do so at least {times} times in the "
+                "{deals} deals the dealer deals in a row"
+            ).format(times=duty.times, deals=duty.deals)
         if doubling.if_undoubled == "split":
-            out["undoubled"] = (
+            out["undoubled"] = tr(
                 "if nobody doubles, the deal is not played: its total is shared among the players "
                 "other than the dealer, each share rounded away from zero, the dealer taking the rest"
             )
     total = c.fixed_total(rs.hand_size, rs.players, rs.deck)  # ruleset.semantics.contract_total
     if total is not None:
-        out["total"] = f"the points of one deal add up to {signed(total)}"
+        out["total"] = tr("the points of one deal add up to {points}").format(points=signed(total))
     return out
 
 
@@ -155,25 +205,32 @@ def score_words(rs, spec) -> list:
         if item.per_trick is not None:
             if when is not None:
                 which = _pattern(_trick_words, when.text) or label or tricks_when(when.text)
-                parts.append(f"winning {which}: {_pts(item.per_trick)}{'' if which.startswith('each') else ' each'}")
+                won = (
+                    tr("winning {which}: {points}")
+                    if which.startswith("each")
+                    else tr("winning {which}: {points} each")
+                )
+                parts.append(won.format(which=which, points=_pts(item.per_trick)))
             else:
-                parts.append(f"each trick won: {_pts(item.per_trick)}")
+                parts.append(tr("each trick won: {points}").format(points=_pts(item.per_trick)))
         elif item.per_card is not None:
-            extra = f" in {tricks_when(when.text)}" if when is not None else ""
+            extra = tr(" in {tricks}").format(tricks=tricks_when(when.text)) if when is not None else ""
             what = _pattern(_cards_words, item.per_card.text) or label or cards(item.per_card.text)
-            each = "" if what.startswith(("the ", "each ")) else " each"
-            parts.append(f"{what} taken{extra}: {_pts(item.points)}{each}")
+            one = _pattern(_one_card, item.per_card.text) or what.startswith(("the ", "each "))
+            taken = tr("{what} taken{extra}: {points}") if one else tr("{what} taken{extra}: {points} each")
+            parts.append(taken.format(what=what, extra=extra, points=_pts(item.points)))
         elif item.per_seat is not None:
-            rule = f"at the end each seat scores {_pts(item.per_seat)}"
+            rule = tr("at the end each seat scores {points}").format(points=_pts(item.per_seat))
             parts.append(f"{label}: {rule}" if label else rule)
         elif item.include is not None:
             names = [item.include] if isinstance(item.include, str) else item.include  # a name or a list
+            nothing = tr("nothing")
             titles = [
-                f"{rs.contracts[x].pl} ({'; '.join(score_words(rs, rs.specs[x])) or 'nothing'})"
+                f"{rs.contracts[x].pl} ({'; '.join(score_words(rs, rs.specs[x])) or nothing})"
                 for x in names
                 if x in rs.contracts and x in rs.specs
             ]
-            parts.append("everything that scores in " + ", ".join(titles) + ", added up")
+            parts.append(tr("everything that scores in {contracts}, added up").format(contracts=", ".join(titles)))
     return parts
 
 
@@ -186,4 +243,4 @@ def contract_title(c) -> str:
     """'Polish name — English name'; the English name alone where no Polish name is given."""
     if c.en and c.pl == c.name:  # no `pl:` in the ruleset (a game that is not Kierki)
         return c.en
-    return f"{c.pl} — {c.en}" if c.en else c.pl
+    return f"{c.pl} — {c.en}" if c.en and language() == "en" else c.pl

@@ -20,7 +20,7 @@ import pytest
 
 import kierki_dsl
 from kierki_dsl import phases
-from kierki_dsl.cards import bits, card_str
+from kierki_dsl.cards import bits, card_pretty, card_str, parse_card
 from kierki_dsl.interpreter import stepper
 from kierki_dsl.interpreter.actions import PASS, IllegalAction, action_str, parse_action
 from kierki_dsl.interpreter.plan import Declined, Plan, compile_plan
@@ -224,7 +224,8 @@ def test_a_person_lays_a_card_face_down_at_the_terminal(rules, ruleset_path, uni
     assert code == 0, err
     assert "a card to lay face down> " in out and "Legal: 1) " in out
     assert "Lay one card face down" in out
-    assert f"You cannot lay {not_held} face down: {not_held} is not in your hand." in out
+    shown = card_pretty(parse_card(not_held))  # the terminal writes cards in one notation (2♠, not 2S)
+    assert f"You cannot lay {not_held} face down: {shown} is not in your hand." in out
     assert "Face down: 4 cards, for whoever takes the last trick (yours: " in out
     assert "sum of scores" in out
 

@@ -114,7 +114,8 @@ def test_a_layout_turn_says_who_played_and_who_passed_since():
     since = out.getvalue()[before:]
     assert "Since your last turn: " in since
     line = next(x for x in since.splitlines() if x.startswith("Since your last turn"))
-    assert line.count("played") + line.count("passed") == 3
+    moves = line.partition(": ")[2].split(", ")  # each seat and the card it played, or "passed"
+    assert len(moves) == 3 and all(m.split(" ")[1] == "passed" or m.split(" ")[1][-1] in "♠♥♦♣" for m in moves)
 
 
 def test_run_with_a_person_prints_the_seed_at_the_end_and_who_sits_where(tmp_path):

@@ -12,7 +12,7 @@ import random
 import pytest
 
 from kierki_dsl import phases
-from kierki_dsl.cards import card_pretty
+from kierki_dsl.cards import card_pretty, pretty_cards
 from kierki_dsl.interpreter.actions import DONE, is_expose, parse_action
 from kierki_dsl.interpreter.match import Match
 from kierki_dsl.interpreter.reasons import illegal_reason
@@ -55,7 +55,7 @@ def _reason(rs, view, action: int) -> str:
     """The rule ``action`` breaks, its list of legal actions worded by their phase's labels."""
     reason = illegal_reason(view, action, rs.contracts.get(view.contract), lambda a: phases.label(view, a, rs))
     assert reason, "the rules give a reason"
-    return reason
+    return pretty_cards(reason)  # the terminal writes cards in one notation (A♠, not AS)
 
 
 def _first_nonlegal_card(view):

@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from kierki_dsl import phases
+from kierki_dsl.cards import pretty_cards
 from kierki_dsl.interpreter.actions import BID_BASE, action_str
 from kierki_dsl.interpreter.match import Match
 from kierki_dsl.interpreter.reasons import illegal_reason
@@ -80,6 +81,7 @@ def take_decision(rs, view, kind: str) -> bool:
         return False
     reason = illegal_reason(view, bad[1], rs.contracts.get(view.contract), lambda a: phases.label(view, a, rs))
     assert reason, f"no reason for the illegal {bad[0]!r}"
+    reason = pretty_cards(reason)  # the terminal writes cards in one notation (A♠, not AS)
     refusal = phases.phase_of(view).refusal(view, bad[0], bad[1], reason, rs)
     assert refusal in shown, shown
     # the refusal tells the rule, or (a phase that words it better, as the raise after the musik)

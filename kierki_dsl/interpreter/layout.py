@@ -412,6 +412,7 @@ class LayoutDeal(Deal):
         self.scores = [0] * players
         self.finished: list[int] = []
         self.actions: list = []
+        self.movers: list = []  # the seat that took each action of ``actions``
         self.passes_in_row = 0
         self.extra_turn = False  # the player on turn has just played an again_after card
         self.free_left = [contract.free_passes] * players
@@ -557,6 +558,7 @@ class LayoutDeal(Deal):
         for search rollouts, which pick among the legal actions themselves."""
         seat = self.to_move
         self.actions.append(action)
+        self.movers.append(seat)
         if self.phase == Phase.NAME:  # the rank named opens every row
             self._open(named_rank(action))
             self.frontier = self._first_frontier()
@@ -714,6 +716,7 @@ class LayoutDeal(Deal):
             direction=self.direction,
             deal_number=self.number,
             ply=len(self.actions),
+            moves=tuple((s, a) for s, a in zip(self.movers, self.actions) if a == PASS or 0 <= a < 52),
         )
 
     def current_deal(self):
@@ -750,6 +753,7 @@ class LayoutDeal(Deal):
         other.free_left = list(self.free_left)
         other.paid = list(self.paid)
         other.actions = list(self.actions)
+        other.movers = list(self.movers)
         if self.betting is not None:
             other.betting = self.betting.copy()
         return other
@@ -769,6 +773,7 @@ class LayoutDeal(Deal):
         st.scores = list(view.scores)
         st.finished = list(view.finished)
         st.actions = []
+        st.movers = []
         st.passes_in_row = 0
         # an optional extra turn shows as a pass the seat could not otherwise make
         st.free_left = list(view.free_passes_left) or [contract.free_passes] * view.players

@@ -4,28 +4,36 @@ contract's rules through ``LayoutContract.aspects``."""
 from __future__ import annotations
 
 from ..cards import RANK_NAMES, card_pretty
+from ..i18n import N_, tr
 from ..words import cards, seat
+
+#: A place going out and its prize ("1st out +800"), by place (the fourth and later alike).
+_PLACES = (
+    N_("{place}st out {points}"),
+    N_("{place}nd out {points}"),
+    N_("{place}rd out {points}"),
+    N_("{place}th out {points}"),
+)
 
 
 def aspects(c, rs, spec) -> dict:
     """The layout's rules as ordered (aspect -> sentence) pairs."""
     out: dict = {}
     if c.named:
-        out["game"] = (
+        out["game"] = tr(
             "layout (Fan Tan): rows by suit; before play the first player names the rank that opens every "
             "row (one he need not hold); rows are built up and down one card at a time"
         )
     elif c.start_rank is None:
-        out["game"] = (
+        out["game"] = tr(
             "layout (Fan Tan): rows by suit; the first player opens a row with any card, whose rank "
             "then opens every other row; rows are built up and down one card at a time"
         )
     else:
-        out["game"] = (
-            f"layout (Fan Tan): rows by suit, opened by the {RANK_NAMES[c.start_rank]}s and built up "
-            "and down one card at a time"
-        )
-    out["ace"] = "the ace is high (above the king)" if c.ace_high else "the ace is low (below the two)"
+        out["game"] = tr(
+            "layout (Fan Tan): rows by suit, opened by the {rank}s and built up and down one card at a time"
+        ).format(rank=RANK_NAMES[c.start_rank])
+    out["ace"] = tr("the ace is high (above the king)") if c.ace_high else tr("the ace is low (below the two)")
     if c.up_first:
         out["up first"] = (
             "in each row the card above the opening card must be laid before any card below it"
@@ -33,13 +41,15 @@ def aspects(c, rs, spec) -> dict:
             else f"in each row the {RANK_NAMES[(c.start_rank + 1) % 13]} must follow the "
             f"{RANK_NAMES[c.start_rank]} before any lower card"
         )
-    out["first turn"] = f"{seat(spec.first_turn.text) if spec.first_turn else seat('left(dealer)')} plays first"
+    out["first turn"] = tr("{seat} plays first").format(
+        seat=seat(spec.first_turn.text) if spec.first_turn else seat("left(dealer)")
+    )
     if c.first_card is not None:
         out["first card"] = f"the {card_pretty(c.first_card)} is laid first, before any other row is opened"
     out["play"] = (
-        "a player who can play must play; with nothing to play he passes"
+        tr("a player who can play must play; with nothing to play he passes")
         if c.must_play
-        else "a player may pass at any time"
+        else tr("a player may pass at any time")
     )
     if c.must_play and c.free_passes:
         out["free passes"] = f"a player who could play may pass instead {c.free_passes} times a deal"
@@ -56,9 +66,6 @@ def aspects(c, rs, spec) -> dict:
             )
         else:
             out["extra turn"] = f"whoever plays one of the {cards(spec.again_after.text)} plays again at once, if able"
-    places = ", ".join(
-        f"{i + 1}{'st' if i == 0 else 'nd' if i == 1 else 'rd' if i == 2 else 'th'} out {p:+d}"
-        for i, p in enumerate(c.prizes)
-    )
-    out["scoring"] = f"{places}; the deal ends once every prize is given"
+    places = ", ".join(tr(_PLACES[min(i, 3)]).format(place=i + 1, points=f"{p:+d}") for i, p in enumerate(c.prizes))
+    out["scoring"] = tr("{places}; the deal ends once every prize is given").format(places=places)
     return out

@@ -3,8 +3,9 @@ contract's rules through ``TrickContract.aspects``."""
 
 from __future__ import annotations
 
-from ..cards import RANK_MASK, RANK_NAMES, SUIT_NAMES
+from ..cards import RANK_MASK, RANK_NAMES, SUIT_NAMES, suit_word
 from ..exprwords import words as expr_words
+from ..i18n import tr
 from ..words import PHASE_WORDS, cards, score_words, seat
 
 
@@ -14,7 +15,11 @@ def aspects(c, rs, spec) -> dict:
     n = c.widow.tricks(rs.hand_size, rs.players) if c.widow is not None else rs.hand_size
     n -= sum(unit.cards_laid(rule) for unit, rule in c.added)  # cards laid before play by an added phase
     stock = spec.stock
-    out["game"] = f"trick-taking, {n} tricks" if stock is None else "trick-taking with a stock to draw from"
+    out["game"] = (
+        tr("trick-taking, {count} tricks").format(count=n)
+        if stock is None
+        else tr("trick-taking with a stock to draw from")
+    )
     if c.widow is not None:
         dealt = rs.hand_size - c.widow.cards // rs.players
         out["deal"] = (
@@ -40,19 +45,21 @@ def aspects(c, rs, spec) -> dict:
     t = spec.trump
     if not isinstance(t, str):  # the mapping of a called trump
         choices = t.choices or SUIT_NAMES
-        text = ", ".join("no trumps" if x == "none" else x for x in choices)
-        out["trumps"] = f"{seat(t.called_by.text)} names trumps ({text}) after seeing his first {t.after} cards"
+        text = ", ".join(tr("no trumps") if x == "none" else _suit(x) for x in choices)
+        out["trumps"] = tr("{seat} names trumps ({suits}) after seeing his first {count} cards").format(
+            seat=seat(t.called_by.text), suits=text, count=t.after
+        )
     else:
-        out["trumps"] = "no trumps" if t == "none" else f"{t} are trumps"
+        out["trumps"] = tr("no trumps") if t == "none" else tr("{suit} are trumps").format(suit=_suit(t))
     if any(d.set_trump is not None for d in c.declarations):
         out["trumps"] += ", until a declaration makes another suit trumps"
     lead = spec.first_lead
-    out["lead"] = (
-        f"{seat(lead.text) if lead else seat('left(dealer)')} leads to the first trick; each trick's winner leads the next"
+    out["lead"] = tr("{seat} leads to the first trick; each trick's winner leads the next").format(
+        seat=seat(lead.text) if lead else seat("left(dealer)")
     )
-    out["follow"] = "follow suit when able, otherwise any card" if c.follow_suit else "any card may be played"
+    out["follow"] = tr("follow suit when able, otherwise any card") if c.follow_suit else tr("any card may be played")
     if c.order is not None:
-        out["ranks"] = "in each suit, highest first: " + " ".join(
+        out["ranks"] = tr("in each suit, highest first: ") + " ".join(
             RANK_NAMES[r] for r in sorted(range(13), key=lambda r: -c.order[r]) if rs.deck & RANK_MASK[r]
         )
     if c.declarations:
@@ -61,8 +68,11 @@ def aspects(c, rs, spec) -> dict:
         out["declarations"] = "; ".join(words(c.declarations, spec.declarations))
     if spec.lead_ban is not None:
         # the author's sentence, as for a rule with a reason; else the ban in words
+        reason = spec.lead_ban_reason  # a shipped ruleset's sentence has Polish words too
         out["lead ban"] = (
-            spec.lead_ban_reason or f"{cards(spec.lead_ban.text)} may not be led unless the hand holds nothing else"
+            tr(reason)
+            if reason
+            else tr("{cards} may not be led unless the hand holds nothing else").format(cards=cards(spec.lead_ban.text))
         )
     for i, r in enumerate(spec.restrictions):
         verb = "must play" if r.require is not None else "may not play"
@@ -71,28 +81,35 @@ def aspects(c, rs, spec) -> dict:
         fallback = "" if r.fallback else " (no exception)"
         if r.reason:  # the author's sentence says when it applies: not said twice
             only = f" (only if {expr_words(r.when.text)})" if r.when is not None else ""
-            out[f"rule {i + 1}"] = f"{r.reason}{only}{fallback}"
+            out[f"rule {i + 1}"] = f"{tr(r.reason)}{only}{fallback}"
         else:
             out[f"rule {i + 1}"] = f"{PHASE_WORDS[r.phase]}{when} a player {verb} {pred}{fallback}"
     for unit, rule in c.added:  # a phase added by a module says itself
         out.update(unit.explain(rule))
-    out["scoring"] = "; ".join(score_words(rs, spec)) or "nothing scores"
+    out["scoring"] = "; ".join(score_words(rs, spec)) or tr("nothing scores")
     if spec.exposure is not None:
         from .exposure import exposure_words
 
         out["exposure"] = exposure_words(spec.exposure)
     if spec.early_stop:
-        out["end"] = "the deal ends as soon as no points can change any more"
+        out["end"] = tr("the deal ends as soon as no points can change any more")
     elif spec.end_when is not None:
-        out["end"] = f"the deal ends before the next trick when {expr_words(spec.end_when.text)}"
+        out["end"] = tr("the deal ends before the next trick when {condition}").format(
+            condition=expr_words(spec.end_when.text)
+        )
     elif stock is not None:
-        out["end"] = "the deal ends when fewer than two players hold cards"
+        out["end"] = tr("the deal ends when fewer than two players hold cards")
     else:
-        out["end"] = f"all {n} tricks are played"
+        out["end"] = tr("all {count} tricks are played").format(count=n)
     return out
 
 
 _DIRECTION_WORDS = {"left": "to the left", "right": "to the right", "across": "across", "none": "not at all"}
+
+
+def _suit(name: str) -> str:
+    """A suit named in a ruleset (``hearts``) in the language in force."""
+    return suit_word(SUIT_NAMES.index(name)) if name in SUIT_NAMES else name
 
 
 def _passing_words(p) -> str:

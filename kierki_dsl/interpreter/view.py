@@ -81,6 +81,7 @@ class SeatView:
     stock: int = 0  # with a stock to draw from: how many cards it holds (never which)
     drawn: tuple = ()  # with a stock: per seat, how many cards it has drawn in this deal
     drew: tuple = ()  # with a stock: the cards this seat drew, in order
+    moves: tuple = ()  # layout deals: (seat, card or PASS) of every play and pass so far: public
     declarations: tuple = ()  # (seat, name, points, suit or -1) of every declaration made so far: public
     parts: tuple = ()  # (phase name, part) of each phase added by a module: what its unit shows this seat
 

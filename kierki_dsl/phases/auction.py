@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Optional
 
+from ..i18n import N_, tr
 from ..interpreter.actions import ACCEPT, DECLINE, PASS, REFUSE, SELLER_WORDS, bid, bid_value, is_bid
 from ..interpreter.bidding import history_word
 from ..interpreter.phases import EXPECTED, Phase
@@ -13,13 +14,14 @@ from .botplay import bot_contract, hand_strength
 
 #: What a seller's words do.
 SELLER_MEANING = {
-    "accept": "sell at the best offer",
-    "refuse": "play the deal yourself, nothing paid",
-    "decline": "do not play the deal: it ends at its fixed scores",
+    "accept": N_("sell at the best offer"),
+    "refuse": N_("play the deal yourself, nothing paid"),
+    "decline": N_("do not play the deal: it ends at its fixed scores"),
 }
 _SELLER_ACTIONS = {w: a for a, w in SELLER_WORDS.items()}
 #: Most bids (besides a pass) the search player weighs in an auction: the lowest ones allowed.
 BIDS_WEIGHED = 3
+_SELLER_WORDS_SHOWN = (N_("accept"), N_("refuse"), N_("decline"))  # a seller's words, read through tr
 
 
 def _selling(view) -> bool:
@@ -42,7 +44,7 @@ class Auction(PhaseUnit):
     name = "auction"
     fields = ("auction", "bid", "bidder", "seller")
     expected = EXPECTED[Phase.AUCTION]
-    task = "bid or pass (a seller: accept, refuse or decline)"
+    task = N_("bid or pass (a seller: accept, refuse or decline)")
     numbered = False  # a number typed is a bid
 
     def owns(self, action: int) -> bool:
@@ -52,76 +54,100 @@ class Auction(PhaseUnit):
         if is_bid(action):
             return str(bid_value(action))
         if action == PASS:
-            return "pass"
-        return SELLER_WORDS.get(action) or super().label(view, action, rules)
+            return tr("pass")
+        return tr(SELLER_WORDS[action]) if action in SELLER_WORDS else super().label(view, action, rules)
 
     def choices(self, view, rules=None) -> list:
         return list(view.legal)
 
     def prompt(self, view, rules=None) -> str:
-        return "decide" if _selling(view) else "bid"
+        return tr("decide") if _selling(view) else tr("bid")
 
     def read(self, view, text: str, rules=None) -> int:
         t = " ".join(text.strip().lower().split())
-        if t in _SELLER_ACTIONS:
-            return _SELLER_ACTIONS[t]
+        for a, w in SELLER_WORDS.items():
+            if t in (w, tr(w)):
+                return a
         if _selling(view):
             legal = list(view.legal)
             if t.isdigit() and len(t) <= 3 and 1 <= int(t) <= len(legal):
                 return legal[int(t) - 1]
             raise NotUnderstood(
-                "Type a number from the list, or accept, refuse or decline."
+                tr("Type a number from the list, or accept, refuse or decline.")
                 if ACCEPT in legal
-                else "Type a number from the list, or refuse or decline."
+                else tr("Type a number from the list, or refuse or decline.")
             )
-        if t in ("pass", "p") or (t == "1" and not _one_bids(view, rules)):
+        if t in ("pass", "p", tr("pass")) or (t == "1" and not _one_bids(view, rules)):
             return PASS
         if t.isdigit() and len(t) <= 6:
             return bid(int(t))
-        raise NotUnderstood("Type a bid from the list, or 'pass'.")
+        raise NotUnderstood(tr("Type a bid from the list, or 'pass'."))
 
     def advice(self, view, rules=None) -> list:
         if _selling(view):
-            offer = f"the best offer is {view.bid} by {seat(view, view.bidder)}" if view.bidder >= 0 else "nobody bid"
-            return [f"You sell the right to play this deal: {offer}."]
+            offer = (
+                tr("the best offer is {bid} by {seat}").format(bid=view.bid, seat=seat(view, view.bidder))
+                if view.bidder >= 0
+                else tr("nobody bid")
+            )
+            return [tr("You sell the right to play this deal: {offer}.").format(offer=offer)]
         rule = _rule(view, rules)
         values = [bid_value(a) for a in view.legal if is_bid(a)]
-        standing = f"the bid standing is {view.bid} by {seat(view, view.bidder)}" if view.bidder >= 0 else "no bid yet"
-        passing = (
-            "a player who passes may bid again later"
-            if rule is not None and rule.again
-            else "a player who passes is out"
+        standing = (
+            tr("the bid standing is {bid} by {seat}").format(bid=view.bid, seat=seat(view, view.bidder))
+            if view.bidder >= 0
+            else tr("no bid yet")
         )
-        lines = [f"You bid for the right to play this deal ({standing}); {passing}."]
+        passing = (
+            tr("a player who passes may bid again later")
+            if rule is not None and rule.again
+            else tr("a player who passes is out")
+        )
+        lines = [
+            tr("You bid for the right to play this deal ({standing}); {passing}.").format(
+                standing=standing, passing=passing
+            )
+        ]
         if view.bidder >= 0 and view.bid in values:
-            lines.append(f"You speak before {seat(view, view.bidder)}, so you may match the bid standing.")
+            lines.append(
+                tr("You speak before {seat}, so you may match the bid standing.").format(seat=seat(view, view.bidder))
+            )
         return lines
 
     def menu(self, view, rules=None) -> list:
         if _selling(view):
             return [
                 "  ".join(
-                    f"{i}) {SELLER_WORDS[a]} ({SELLER_MEANING[SELLER_WORDS[a]]})" for i, a in enumerate(view.legal, 1)
+                    f"{i}) {tr(SELLER_WORDS[a])} ({tr(SELLER_MEANING[SELLER_WORDS[a]])})"
+                    for i, a in enumerate(view.legal, 1)
                 )
             ]
         values = [bid_value(a) for a in view.legal if is_bid(a)]
-        word = "pass" if _one_bids(view, rules) else "1) pass"  # "1" is the bid 1 where 1 can be bid
+        word = tr("pass") if _one_bids(view, rules) else "1) " + tr("pass")  # "1" is the bid 1 where 1 can be bid
         shown = f"{values[0]}, {values[1]}, … {values[-1]}" if len(values) > 3 else ", ".join(map(str, values))
-        return [f"Bids: {shown}  or  {word}" if values else f"You can only pass: {word}"]
+        if not values:
+            return [tr("You can only pass: {word}").format(word=word)]
+        return [tr("Bids: {bids}  or  {word}").format(bids=shown, word=word)]
 
     def refusal(self, view, text: str, action: int, reason: Optional[str], rules=None) -> str:
         if action in SELLER_WORDS:
-            return f"You cannot {SELLER_WORDS[action]}: {reason or 'not allowed now'}."
-        return f"{text} is not allowed: {reason or 'not a bid allowed now'}"
+            return tr("You cannot {word}: {reason}.").format(
+                word=tr(SELLER_WORDS[action]), reason=reason or tr("not allowed now")
+            )
+        return tr("{typed} is not allowed: {reason}").format(typed=text, reason=reason or tr("not a bid allowed now"))
 
     def panel(self, view, rules=None) -> list:
         rows = []
         if view.auction:
-            rows.append(row("Auction so far", ", ".join(f"{seat(view, s)} {history_word(v)}" for s, v in view.auction)))
+            rows.append(
+                row(tr("Auction so far"), ", ".join(f"{seat(view, s)} {history_word(v)}" for s, v in view.auction))
+            )
         if view.bidder >= 0:
-            rows.append(row("Highest bid", f"{view.bid} by {seat(view, view.bidder)}"))
+            rows.append(
+                row(tr("Highest bid"), tr("{bid} by {seat}").format(bid=view.bid, seat=seat(view, view.bidder)))
+            )
         if view.seller >= 0:
-            rows.append(row("Seller", seat(view, view.seller)))
+            rows.append(row(tr("Seller"), seat(view, view.seller)))
         return rows
 
     # -- bot hooks -------------------------------------------------------------------------------

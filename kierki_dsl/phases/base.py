@@ -25,6 +25,7 @@ from __future__ import annotations
 from typing import Optional
 
 from ..cards import card_pretty
+from ..i18n import N_, tr
 from ..interpreter.actions import action_str
 from ..report import seat_name
 
@@ -66,12 +67,14 @@ class PhaseUnit:
     fields: tuple = ()
     expected = ""
     task = ""
-    prompt_word = "choice"
+    prompt_word = N_("choice")
     #: False while the contract is not known yet (a declarer's choice): no contract lines, no rank order.
     contract_known = True
     #: True: a number typed picks from the numbered menu of ``choices``.
     numbered = True
-    hint = "Type a number from the list."
+    #: A number typed that is not on the menu ({typed}, {span}: ``1 to 5``).
+    off_list = N_("{typed} is not on the list: the choices are numbered {span}")
+    hint = N_("Type a number from the list.")
 
     def matches(self, view) -> bool:
         """Whether this phase is the one deciding in ``view`` (False for a phase with no decisions)."""
@@ -98,11 +101,11 @@ class PhaseUnit:
             k = int(t)
             if 1 <= k <= len(options):
                 return options[k - 1]
-            span = "1" if len(options) == 1 else f"1 to {len(options)}"
-            raise NotUnderstood(f"{t} is not on the list: the choices are numbered {span}")
+            span = "1" if len(options) == 1 else tr("1 to {count}").format(count=len(options))
+            raise NotUnderstood(tr(self.off_list).format(typed=t, span=span))
         action = self.word(view, t, rules)
         if action is None:
-            raise NotUnderstood(self.hint)
+            raise NotUnderstood(tr(self.hint))
         return action
 
     def word(self, view, text: str, rules=None) -> Optional[int]:
@@ -128,17 +131,17 @@ class PhaseUnit:
     def menu(self, view, rules=None) -> list:
         """The numbered choices, as lines."""
         return [
-            "Choices: "
+            tr("Choices: ")
             + "  ".join(f"{i}) {self.label(view, a, rules)}" for i, a in enumerate(self.choices(view, rules), start=1))
         ]
 
     def prompt(self, view, rules=None) -> str:
         """The word before ``>`` at the terminal prompt."""
-        return self.prompt_word
+        return tr(self.prompt_word)
 
     def refusal(self, view, text: str, action: int, reason: Optional[str], rules=None) -> str:
         """How a refused action is told (``reason``: the rule it breaks, None if unknown)."""
-        return f"{text} is not allowed: {reason or 'not allowed now'}"
+        return tr("{typed} is not allowed: {reason}").format(typed=text, reason=reason or tr("not allowed now"))
 
     # -- the view --------------------------------------------------------------------------------
     def panel(self, view, rules=None) -> list:
@@ -151,7 +154,7 @@ class PhaseUnit:
 
     def previous(self, view) -> str:
         """The previous trick in words (the terminal's ``last``)."""
-        return "No trick has been finished yet in this deal."
+        return tr("No trick has been finished yet in this deal.")
 
     def final_trick(self, view, plays: list, contract) -> Optional[str]:
         """The last trick of a deal in words, from this seat's last view and the deal's plays."""

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Optional
 
-from ..cards import SUIT_NAMES, SUIT_SYMBOLS, CardError, bits
+from ..cards import SUIT_SYMBOLS, CardError, bits, suit_word
+from ..i18n import N_, tr
 from ..interpreter.actions import NO_TRUMP, call, called_suit, is_call
 from ..interpreter.phases import EXPECTED, Phase
 from .base import PhaseUnit, row, seat
@@ -32,41 +33,41 @@ class TrumpCall(PhaseUnit):
     name = "call"
     fields = ("trump", "caller")
     expected = EXPECTED[Phase.CALL]
-    task = "call trumps"
-    prompt_word = "trumps"
-    hint = "Type a suit (S, H, D, C, ♠, hearts, kiery...) or its number."
+    task = N_("call trumps")
+    prompt_word = N_("trumps")
+    hint = N_("Type a suit (S, H, D, C, ♠, hearts, kiery...) or its number.")
 
     def owns(self, action: int) -> bool:
         return is_call(action)
 
     def label(self, view, action: int, rules=None) -> str:
         suit = called_suit(action)
-        return "no trumps" if suit < 0 else f"trumps: {SUIT_NAMES[suit]}"
+        return tr("no trumps") if suit < 0 else tr("trumps: {suit}").format(suit=suit_word(suit))
 
     def word(self, view, text: str, rules=None) -> Optional[int]:
-        if text in ("none", "no trumps", "nt"):
+        if text in ("none", "no trumps", "nt", tr("no trumps")):
             return NO_TRUMP
         try:
-            return call(read_suit(text.removeprefix("trumps:").strip()))
+            return call(read_suit(text.removeprefix("trumps:").removeprefix(tr("trumps:")).strip()))
         except CardError:
             return None
 
     def menu(self, view, rules=None) -> list:
-        names = ["no trumps" if called_suit(a) < 0 else SUIT_NAMES[called_suit(a)] for a in view.legal]
-        return ["You name trumps. Choices: " + ", ".join(f"{i}) {x}" for i, x in enumerate(names, start=1))]
+        names = [tr("no trumps") if called_suit(a) < 0 else suit_word(called_suit(a)) for a in view.legal]
+        return [tr("You name trumps. Choices: ") + ", ".join(f"{i}) {x}" for i, x in enumerate(names, start=1))]
 
     def refusal(self, view, text: str, action: int, reason: Optional[str], rules=None) -> str:
-        return f"{text} may not be called here: {reason or 'not allowed now'}"
+        return tr("{typed} may not be called here: {reason}").format(typed=text, reason=reason or tr("not allowed now"))
 
     def panel(self, view, rules=None) -> list:
         """The trumps: called, fixed, none, or still to be called."""
         if self.matches(view):
             who = view.caller if view.caller >= 0 else view.seat
-            return [row("Trumps", f"not called yet: {seat(view, who)} calls")]
-        text = "none" if view.trump < 0 else f"{SUIT_SYMBOLS[view.trump]} {SUIT_NAMES[view.trump]}"
+            return [row(tr("Trumps"), tr("not called yet: {seat} calls").format(seat=seat(view, who)))]
+        text = tr("none") if view.trump < 0 else f"{SUIT_SYMBOLS[view.trump]} {suit_word(view.trump)}"
         if view.caller >= 0:
-            text += f" (called by {seat(view, view.caller)})"
-        return [row("Trumps", text)]
+            text += tr(" (called by {seat})").format(seat=seat(view, view.caller))
+        return [row(tr("Trumps"), text)]
 
     # -- bot hooks -------------------------------------------------------------------------------
     def bot_action(self, view, rules) -> Optional[int]:

@@ -6,18 +6,22 @@ from __future__ import annotations
 from typing import Optional
 
 from ..cards import CardError, card_pretty
+from ..i18n import N_, tr
 from ..rankorder import rank_key
-from .base import NotUnderstood, PhaseUnit, contract_of
+from .base import PhaseUnit, contract_of
 from .typed import read_card
 
-HELP = "Type a card such as QS, 10h, q♠, ♦8 or h5, or its number from the list ('last' shows the previous trick)."
+HELP = N_(
+    "Type a card such as QS, 10h, q♠, ♦8, h5 or D♠ (dama), or its number from the list ('last' shows the previous trick)."
+)
 
 
 class CardPhase(PhaseUnit):
     """A phase whose actions are cards (0..51) of the seat's hand."""
 
     hint = HELP
-    prompt_word = "your card"
+    prompt_word = N_("your card")
+    off_list = N_("{typed} is not on the list: the legal cards are numbered {span}")
 
     def owns(self, action: int) -> bool:
         return 0 <= action < 52
@@ -34,14 +38,6 @@ class CardPhase(PhaseUnit):
         rank = rank_key(self.order(view, rules))
         return sorted((a for a in view.legal if 0 <= a < 52), key=lambda c: (c // 13, -rank(c)))
 
-    def read(self, view, text: str, rules=None) -> int:
-        try:
-            return super().read(view, text, rules)
-        except NotUnderstood as e:
-            if "is not on the list" in str(e):
-                raise NotUnderstood(str(e).replace("the choices are", "the legal cards are")) from None
-            raise
-
     def word(self, view, text: str, rules=None) -> Optional[int]:
         try:
             return read_card(text)
@@ -50,10 +46,10 @@ class CardPhase(PhaseUnit):
 
     def menu(self, view, rules=None) -> list:
         options = self.choices(view, rules)
-        return ["Legal: " + "  ".join(f"{i}) {card_pretty(c)}" for i, c in enumerate(options, start=1))]
+        return [tr("Legal: ") + "  ".join(f"{i}) {card_pretty(c)}" for i, c in enumerate(options, start=1))]
 
     def refusal(self, view, text: str, action: int, reason: Optional[str], rules=None) -> str:
         if 0 <= action < 52 and not view.hand >> action & 1:
-            return f"you do not hold {card_pretty(action)}"
+            return tr("you do not hold {card}").format(card=card_pretty(action))
         shown = card_pretty(action) if 0 <= action < 52 else text
-        return f"{shown} is not allowed: {reason or 'not legal now'}"
+        return tr("{typed} is not allowed: {reason}").format(typed=shown, reason=reason or tr("not legal now"))

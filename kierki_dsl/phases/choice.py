@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Optional
 
+from ..i18n import N_, tr
 from ..interpreter.actions import CHOOSE_BASE, is_choice
 from ..interpreter.phases import EXPECTED, Phase
 from .base import PhaseUnit, contract_name, contract_of
@@ -14,10 +15,10 @@ class DeclarersChoice(PhaseUnit):
     name = "choose"
     fields = ("options",)
     expected = EXPECTED[Phase.CHOOSE]
-    task = "choose the contract"
-    prompt_word = "contract"
+    task = N_("choose the contract")
+    prompt_word = N_("contract")
     contract_known = False
-    hint = "Type the contract's number or name."
+    hint = N_("Type the contract's number or name.")
 
     def owns(self, action: int) -> bool:
         return is_choice(action)
@@ -41,11 +42,11 @@ class DeclarersChoice(PhaseUnit):
         return None
 
     def advice(self, view, rules=None) -> list:
-        return ["You choose the contract."]
+        return [tr("You choose the contract.")]
 
     def menu(self, view, rules=None) -> list:
         return [
-            "Choices: " + ", ".join(f"{i}) {self.label(view, a, rules)}" for i, a in enumerate(view.legal, start=1))
+            tr("Choices: ") + ", ".join(f"{i}) {self.label(view, a, rules)}" for i, a in enumerate(view.legal, start=1))
         ]
 
     # -- bot hooks -------------------------------------------------------------------------------

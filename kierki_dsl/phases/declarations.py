@@ -6,6 +6,7 @@ only its part of the view."""
 from __future__ import annotations
 
 from ..cards import SUIT_SYMBOLS
+from ..i18n import tr
 from .base import PhaseUnit, row, seat
 
 
@@ -14,7 +15,7 @@ def declaration_text(view, made) -> str:
     who, name, points, suit = made
     what = [f"{points:+d}"] if points else []
     if suit >= 0:
-        what.append(f"trumps {SUIT_SYMBOLS[suit]}")
+        what.append(tr("trumps {suit}").format(suit=SUIT_SYMBOLS[suit]))
     return f"{seat(view, who)} {name}" + (f" ({', '.join(what)})" if what else "")
 
 
@@ -28,7 +29,7 @@ class Declarations(PhaseUnit):
     def panel(self, view, rules=None) -> list:
         if not view.declarations:
             return []
-        return [row("Declared", ", ".join(declaration_text(view, d) for d in view.declarations))]
+        return [row(tr("Declared"), ", ".join(declaration_text(view, d) for d in view.declarations))]
 
 
 UNIT = Declarations()

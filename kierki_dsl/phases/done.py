@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ..i18n import N_
 from ..interpreter.phases import EXPECTED, Phase
 from .base import PhaseUnit
 
@@ -9,7 +10,7 @@ from .base import PhaseUnit
 class DealOver(PhaseUnit):
     name = "done"
     expected = EXPECTED[Phase.DONE]
-    task = "wait: the deal is over"
+    task = N_("wait: the deal is over")
 
 
 UNIT = DealOver()

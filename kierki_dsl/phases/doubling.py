@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Optional
 
+from ..i18n import N_, tr
 from ..interpreter.actions import DONE, DOUBLE_BASE, REDOUBLE_BASE, double
 from ..interpreter.doubling import BettingRound, bet_of
 from ..interpreter.phases import EXPECTED, Phase
@@ -17,9 +18,9 @@ class Doubling(PhaseUnit):
     name = "double"
     fields = ("bets",)
     expected = EXPECTED[Phase.DOUBLE]
-    task = "double or not"
-    prompt_word = "bet"
-    hint = "Type a number from the list, 'double E', 'redouble N' or 'done'."
+    task = N_("double or not")
+    prompt_word = N_("bet")
+    hint = N_("Type a number from the list, 'double E', 'redouble N' or 'done'.")
     searched = True
 
     def owns(self, action: int) -> bool:
@@ -27,16 +28,23 @@ class Doubling(PhaseUnit):
 
     def label(self, view, action: int, rules=None) -> str:
         if action == DONE:
-            return "done"
+            return tr("done")
         if action >= REDOUBLE_BASE:
-            return f"redouble {seat(view, action - REDOUBLE_BASE)}"
-        return f"double {seat(view, action - DOUBLE_BASE)}"
+            return tr("redouble {seat}").format(seat=seat(view, action - REDOUBLE_BASE))
+        return tr("double {seat}").format(seat=seat(view, action - DOUBLE_BASE))
 
     def word(self, view, text: str, rules=None) -> Optional[int]:
-        if text == "done":
+        if text in ("done", tr("done")):
             return DONE
         kind, _, who = text.partition(" ")
-        base = {"double": DOUBLE_BASE, "d": DOUBLE_BASE, "redouble": REDOUBLE_BASE, "r": REDOUBLE_BASE}.get(kind)
+        base = {
+            "double": DOUBLE_BASE,
+            "d": DOUBLE_BASE,
+            "kontra": DOUBLE_BASE,
+            "redouble": REDOUBLE_BASE,
+            "r": REDOUBLE_BASE,
+            "rekontra": REDOUBLE_BASE,
+        }.get(kind)
         for s in range(view.players):
             if base is not None and who == seat(view, s).lower():
                 return base + s
@@ -44,35 +52,44 @@ class Doubling(PhaseUnit):
 
     def advice(self, view, rules=None) -> list:
         lines = [
-            "A double is a side bet that you outscore that player in this deal: the difference of "
-            "your two scores is paid, twice if redoubled."
+            tr(
+                "A double is a side bet that you outscore that player in this deal: the difference of "
+                "your two scores is paid, twice if redoubled."
+            )
         ]
         if DONE in view.legal:
             return lines
         contract = contract_of(rules, view.contract)
         if contract is not None and contract.doubling is not None and contract.doubling.duty_every:
             lines.append(
-                "You owe a player doubles under the duty to double every player, and the deals he deals "
-                "are running out: you may not say done yet."
+                tr(
+                    "You owe a player doubles under the duty to double every player, and the deals he deals "
+                    "are running out: you may not say done yet."
+                )
             )
         else:
             lines.append(
-                f"You owe the dealer ({seat(view, view.dealer)}) a double: you must double him in one "
-                "of his deals left, and this is the last chance to keep that duty."
+                tr(
+                    "You owe the dealer ({seat}) a double: you must double him in one "
+                    "of his deals left, and this is the last chance to keep that duty."
+                ).format(seat=seat(view, view.dealer))
             )
         return lines
 
     def menu(self, view, rules=None) -> list:
-        return ["Bets: " + "  ".join(f"{i}) {self.label(view, a)}" for i, a in enumerate(view.legal, start=1))]
+        return [tr("Bets: ") + "  ".join(f"{i}) {self.label(view, a)}" for i, a in enumerate(view.legal, start=1))]
 
     def panel(self, view, rules=None) -> list:
         if not view.bets:
             return []
         return [
             row(
-                "Bets so far",
+                tr("Bets so far"),
                 ", ".join(
-                    f"{seat(view, a)} {'redoubled' if f == 2 else 'doubled'} {seat(view, b)}" for a, b, f in view.bets
+                    (tr("{seat} redoubled {other}") if f == 2 else tr("{seat} doubled {other}")).format(
+                        seat=seat(view, a), other=seat(view, b)
+                    )
+                    for a, b, f in view.bets
                 ),
             )
         ]

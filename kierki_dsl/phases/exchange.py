@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Optional
 
-from ..cards import CardError, card_pretty, parse_card
+from ..cards import CardError, card_pretty, read_card
+from ..i18n import N_, tr
 from ..interpreter.actions import bid, bid_value, is_bid
 from ..interpreter.phases import EXPECTED, Phase
 from .base import NotUnderstood, PhaseUnit, cards_text, contract_of, row, seat
@@ -30,8 +31,8 @@ class Exchange(CardPhase):
     name = "exchange"
     fields = ("widow", "taker", "exchanged", "aside")
     expected = EXPECTED[Phase.EXCHANGE]
-    task = "give away or lay aside a card of your hand"
-    hint = "Type a number from the list or a card such as KH."
+    task = N_("give away or lay aside a card of your hand")
+    hint = N_("Type a number from the list or a card such as KH.")
     private = True  # a card given or laid aside is known to the taker; its receiver sees it in his hand
 
     def owns(self, action: int) -> bool:
@@ -50,12 +51,12 @@ class Exchange(CardPhase):
         if _raising(view) and t.isdigit() and len(t) <= 6 and int(t) > len(view.legal):
             return bid(int(t))  # a contract typed as its value, not its number on the list
         if _raising(view) and not t.isdigit():
-            raise NotUnderstood("Type a contract from the list, such as 120, or its number.")
+            raise NotUnderstood(tr("Type a contract from the list, such as 120, or its number."))
         return super().read(view, text, rules)
 
     def word(self, view, text: str, rules=None) -> Optional[int]:
         try:
-            return parse_card(text)
+            return read_card(text)
         except CardError:
             return None
 
@@ -67,36 +68,42 @@ class Exchange(CardPhase):
 
     def advice(self, view, rules=None) -> list:
         if _raising(view):
-            return [f"Name your contract: your bid, {view.bid}, or a higher one."]
-        return ["You took the widow: " + cards_text(view.widow) + "."]
+            return [tr("Name your contract: your bid, {bid}, or a higher one.").format(bid=view.bid)]
+        return [tr("You took the widow: {cards}.").format(cards=cards_text(view.widow))]
 
     def menu(self, view, rules=None) -> list:
         return PhaseUnit.menu(self, view, rules) if _raising(view) else super().menu(view, rules)
 
     def prompt(self, view, rules=None) -> str:
         if _raising(view):
-            return "contract"
+            return tr("contract")
         to = self._to(view, rules)
-        return f"a card to give to {seat(view, to)}" if to >= 0 else "a card to lay aside"
+        return tr("a card to give to {seat}").format(seat=seat(view, to)) if to >= 0 else tr("a card to lay aside")
 
     def refusal(self, view, text: str, action: int, reason: Optional[str], rules=None) -> str:
         if _raising(view):  # the rule's reason speaks of the exchange; the contracts are what matters
             named = ", ".join(self.label(view, a, rules) for a in view.legal)
-            return f"{text} is not a contract you may name: name one of {named}."
-        verb = "give" if self._to(view, rules) >= 0 else "lay aside"
-        return f"You cannot {verb} {text}: {reason or 'not allowed now'}."
+            return tr("{typed} is not a contract you may name: name one of {named}.").format(typed=text, named=named)
+        refused = (
+            tr("You cannot give {typed}: {reason}.")
+            if self._to(view, rules) >= 0
+            else tr("You cannot lay aside {typed}: {reason}.")
+        )
+        return refused.format(typed=text, reason=reason or tr("not allowed now"))
 
     def panel(self, view, rules=None) -> list:
         rows = []
         if view.widow:
-            taker = f" (taken by {seat(view, view.taker)})" if view.taker >= 0 else ""
-            rows.append(row("Widow", cards_text(view.widow) + taker))
+            taker = tr(" (taken by {seat})").format(seat=seat(view, view.taker)) if view.taker >= 0 else ""
+            rows.append(row(tr("Widow"), cards_text(view.widow) + taker))
         if view.exchanged:
             rows.append(
                 row(
-                    "So far",
+                    tr("So far"),
                     ", ".join(
-                        f"{card_pretty(c)} to {seat(view, t)}" if t >= 0 else f"{card_pretty(c)} laid aside"
+                        tr("{card} to {seat}").format(card=card_pretty(c), seat=seat(view, t))
+                        if t >= 0
+                        else tr("{card} laid aside").format(card=card_pretty(c))
                         for c, t in view.exchanged
                     ),
                 )

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Optional
 
-from ..cards import CardError, bits, card_pretty, parse_card
+from ..cards import CardError, bits, card_pretty, read_card
+from ..i18n import N_, tr
 from ..interpreter.actions import DONE, expose, exposed_card, is_expose
 from ..interpreter.phases import EXPECTED, Phase
 from .base import PhaseUnit, row, seat
@@ -15,37 +16,41 @@ class Exposure(PhaseUnit):
     name = "expose"
     fields = ("exposed",)
     expected = EXPECTED[Phase.EXPOSE]
-    task = "expose a card or say done"
-    prompt_word = "expose"
-    hint = "Type a number from the list, a card such as KH, or 'done'."
+    task = N_("expose a card or say done")
+    prompt_word = N_("expose")
+    hint = N_("Type a number from the list, a card such as KH, or 'done'.")
 
     def owns(self, action: int) -> bool:
         return is_expose(action) or action == DONE
 
     def label(self, view, action: int, rules=None) -> str:
-        return "done" if action == DONE else f"expose {card_pretty(exposed_card(action))}"
+        return tr("done") if action == DONE else tr("expose {card}").format(card=card_pretty(exposed_card(action)))
 
     def word(self, view, text: str, rules=None) -> Optional[int]:
-        if text == "done":
+        if text in ("done", tr("done")):
             return DONE
         try:
-            return expose(parse_card(text.split()[-1]))
+            return expose(read_card(text.split()[-1]))
         except (CardError, IndexError):
             return None
 
     def advice(self, view, rules=None) -> list:
         return [
-            "Exposing a card doubles what it costs whoever takes it; you gain its value once if someone else takes it."
+            tr(
+                "Exposing a card doubles what it costs whoever takes it; you gain its value once if someone else "
+                "takes it."
+            )
         ]
 
     def refusal(self, view, text: str, action: int, reason: Optional[str], rules=None) -> str:
-        shown = text[len("expose ") :] if text.lower().startswith("expose ") else text
-        return f"You cannot expose {shown}: {reason or 'not allowed now'}."
+        word = tr("expose") + " "
+        shown = text.split(" ", 1)[1] if text.lower().startswith(("expose ", word.lower())) else text
+        return tr("You cannot expose {card}: {reason}.").format(card=shown, reason=reason or tr("not allowed now"))
 
     def panel(self, view, rules=None) -> list:
         if not view.exposed:
             return []
-        return [row("Exposed so far", ", ".join(f"{seat(view, s)} {card_pretty(c)}" for s, c in view.exposed))]
+        return [row(tr("Exposed so far"), ", ".join(f"{seat(view, s)} {card_pretty(c)}" for s, c in view.exposed))]
 
     # -- bot hooks -------------------------------------------------------------------------------
     def bot_action(self, view, rules) -> Optional[int]:

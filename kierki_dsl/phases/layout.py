@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Optional
 
 from ..cards import SUIT_SYMBOLS, card_pretty
+from ..i18n import N_, tr
 from ..interpreter.actions import PASS
 from ..interpreter.phases import EXPECTED, Phase
 from .base import row, seat
@@ -45,9 +46,9 @@ def layout_card(c, cards, hand: int, opening_rank: int) -> int:
 
 class LayoutPlay(CardPhase):
     name = "layout"
-    fields = ("layout", "opening_rank", "pool", "free_passes_left")
+    fields = ("layout", "opening_rank", "pool", "free_passes_left", "moves")
     expected = EXPECTED[Phase.PLAY]
-    task = "play to the layout or pass"
+    task = N_("play to the layout or pass")
     searched = True
 
     def matches(self, view) -> bool:
@@ -57,65 +58,60 @@ class LayoutPlay(CardPhase):
         return 0 <= action < 52 or action == PASS
 
     def label(self, view, action: int, rules=None) -> str:
-        return "pass" if action == PASS else super().label(view, action, rules)
+        return tr("pass") if action == PASS else super().label(view, action, rules)
 
     def word(self, view, text: str, rules=None) -> Optional[int]:
-        return PASS if text == "pass" else super().word(view, text, rules)
+        return PASS if text in ("pass", tr("pass")) else super().word(view, text, rules)
 
     def forced(self, view) -> Optional[tuple]:
-        return (PASS, "You have nothing to play: you pass.") if list(view.legal) == [PASS] else None
+        return (PASS, tr("You have nothing to play: you pass.")) if list(view.legal) == [PASS] else None
 
     def default(self, view) -> Optional[int]:
         return None
 
     def menu(self, view, rules=None) -> list:
         line = super().menu(view, rules)[0]
-        return [line + ("  or 'pass'" if PASS in view.legal else "")]
+        return [line + (tr("  or 'pass'") if PASS in view.legal else "")]
 
     def panel(self, view, rules=None) -> list:
         if not lays_out(view):
             return []
         if view.opening_rank < 0:
-            rows = [row("Layout", "nothing played yet; the first card opens its row, and its rank opens every row")]
+            rows = [
+                row(tr("Layout"), tr("nothing played yet; the first card opens its row, and its rank opens every row"))
+            ]
         else:
-            rows = [row("Layout", f"rows open with a {card_pretty(view.opening_rank)[:-1]}")]
+            rows = [row(tr("Layout"), tr("rows open with a {rank}").format(rank=card_pretty(view.opening_rank)[:-1]))]
         for s, r in enumerate(view.layout):
             shown = (
-                "not open"
+                tr("not open")
                 if r is None
                 else (card_pretty(r[0]) if r[0] == r[1] else f"{card_pretty(r[0])} … {card_pretty(r[1])}")
             )
             rows.append(row(SUIT_SYMBOLS[s], shown))
-        rows.append(row("Cards left", ", ".join(f"{seat(view, s)} {k}" for s, k in enumerate(view.hand_sizes))))
+        rows.append(row(tr("Cards left"), ", ".join(f"{seat(view, s)} {k}" for s, k in enumerate(view.hand_sizes))))
         if view.pool:
-            rows.append(row("Pool", f"{view.pool} points, for the next player to go out"))
+            rows.append(row(tr("Pool"), tr("{points} points, for the next player to go out").format(points=view.pool)))
         if any(view.free_passes_left):
             rows.append(
-                row("Free passes left", ", ".join(f"{seat(view, s)} {k}" for s, k in enumerate(view.free_passes_left)))
+                row(
+                    tr("Free passes left"),
+                    ", ".join(f"{seat(view, s)} {k}" for s, k in enumerate(view.free_passes_left)),
+                )
             )
         return rows
 
     def news(self, view, last) -> list:
-        """Who played and who passed since this seat's last turn, and the new cards on the table."""
-        n = view.players
-        if last is None or not last.hand_sizes or view.ply <= last.ply + 1:  # nobody else moved (an extra turn)
+        """Who played which card and who passed since this seat's last turn (or, at its first
+        turn of the deal, since the deal began)."""
+        seen = len(last.moves) + 1 if last is not None else 0  # this seat's own move is not news
+        if len(view.moves) <= seen:  # nobody else moved (an extra turn)
             return []
-        new = view.played & ~last.played
-        moved = []
-        s = last.seat
-        for _ in range(n - 1):
-            s = (s + view.direction) % n
-            if last.hand_sizes[s] == 0:
-                continue
-            k = last.hand_sizes[s] - view.hand_sizes[s]
-            moved.append(f"{seat(view, s)} " + ("passed" if k == 0 else f"played {k} card{'s' if k > 1 else ''}"))
-        if not moved:
-            return []
-        cards = " ".join(card_pretty(c) for c in range(52) if new >> c & 1 and not last.hand >> c & 1)
-        return ["Since your last turn: " + ", ".join(moved) + (f"; new on the table: {cards}" if cards else "")]
+        moved = [f"{seat(view, s)} " + (tr("passed") if a == PASS else card_pretty(a)) for s, a in view.moves[seen:]]
+        return [(tr("Since your last turn: ") if last is not None else tr("Played so far: ")) + ", ".join(moved)]
 
     def previous(self, view) -> str:
-        return "No trick has been finished yet in this deal."
+        return tr("No trick has been finished yet in this deal.")
 
     # -- bot hooks -------------------------------------------------------------------------------
     def bot_action(self, view, rules) -> Optional[int]:

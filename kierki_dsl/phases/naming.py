@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Optional
 
 from ..cards import RANK_NAMES
+from ..i18n import N_, tr
 from ..interpreter.actions import is_rank_name, name_rank, named_rank
 from ..interpreter.phases import EXPECTED, Phase
 from .base import PhaseUnit
@@ -30,10 +31,10 @@ class Naming(PhaseUnit):
     name = "name"
     fields: tuple = ()  # the named rank is shown by the layout's panel (``opening_rank``)
     expected = EXPECTED[Phase.NAME]
-    task = "name the rank that opens every row"
-    prompt_word = "rank"
+    task = N_("name the rank that opens every row")
+    prompt_word = N_("rank")
     numbered = False  # "7" typed is the rank 7, not the seventh choice
-    hint = "Type a rank from the list, such as 7 or K."
+    hint = N_("Type a rank from the list, such as 7 or K.")
 
     def owns(self, action: int) -> bool:
         return is_rank_name(action)
@@ -48,10 +49,10 @@ class Naming(PhaseUnit):
 
     def menu(self, view, rules=None) -> list:
         """The ranks, unnumbered: a number typed is a rank (``7``), not a place on a list."""
-        return ["Ranks: " + " ".join(self.label(view, a, rules) for a in view.legal)]
+        return [tr("Ranks: ") + " ".join(self.label(view, a, rules) for a in view.legal)]
 
     def advice(self, view, rules=None) -> list:
-        return ["Name the rank that opens every row (you need not hold it)."]
+        return [tr("Name the rank that opens every row (you need not hold it).")]
 
     # -- bot hooks -------------------------------------------------------------------------------
     def bot_action(self, view, rules) -> Optional[int]:

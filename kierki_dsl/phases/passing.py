@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Optional
 
+from ..i18n import N_, tr
 from ..interpreter.phases import EXPECTED, Phase
 from ..interpreter.trickkernel import card_values, is_positive
 from .base import cards_text, contract_of, row, seat
@@ -24,8 +25,8 @@ class Passing(CardPhase):
     name = "pass"
     fields = ("passed", "passed_to", "received")
     expected = EXPECTED[Phase.PASS]
-    task = "pass a card"
-    prompt_word = "a card to pass"
+    task = N_("pass a card")
+    prompt_word = N_("a card to pass")
     private = True  # a card passed is known to its giver; its receiver sees it once the passing is done
 
     def advice(self, view, rules=None) -> list:
@@ -37,7 +38,11 @@ class Passing(CardPhase):
         n = view.players
         to = (view.seat + view.direction * passing.offset(view.deal_number, n)) % n
         chosen = view.hand_sizes[view.seat] - view.hand.bit_count() if view.hand_sizes else 0
-        return [f"Pass {passing.count} cards to {seat(view, to)}: card {chosen + 1} of {passing.count}"]
+        return [
+            tr("Pass {count} cards to {seat}: card {number} of {count}").format(
+                count=passing.count, seat=seat(view, to), number=chosen + 1
+            )
+        ]
 
     def panel(self, view, rules=None) -> list:
         if not view.received:
@@ -45,8 +50,9 @@ class Passing(CardPhase):
         return [
             row(
                 "",
-                f"You passed {cards_text(view.passed)} to {seat(view, view.passed_to)}; "
-                f"you received {cards_text(view.received)}.",
+                tr("You passed {cards} to {seat}; you received {received}.").format(
+                    cards=cards_text(view.passed), seat=seat(view, view.passed_to), received=cards_text(view.received)
+                ),
             )
         ]
 

@@ -5,9 +5,11 @@ from __future__ import annotations
 from typing import Optional
 
 from ..cards import CardError, card_pretty
+from ..i18n import N_, tr
 from ..interpreter.actions import PASS, IllegalAction
 from ..interpreter.phases import EXPECTED, Phase
-from .base import NotUnderstood, row, seat
+from ..interpreter.trickkernel import winning_play
+from .base import NotUnderstood, contract_of, row, seat
 from .cardpick import CardPhase
 from .typed import read_card
 
@@ -19,14 +21,24 @@ def trick_text(view, plays) -> str:
 
 def taken_text(view, number: int, plays, winner: int) -> str:
     """``(3): N 4♣, E 9♣, S 5♣, W 2♣ — taken by E``."""
-    return f"({number}): {trick_text(view, plays)} — taken by {seat(view, winner)}"
+    return tr("({number}): {plays} — taken by {seat}").format(
+        number=number, plays=trick_text(view, plays), seat=seat(view, winner)
+    )
+
+
+def winning_text(view, rules=None) -> str:
+    """``W Q♠``: the seat and card winning the trick in progress (by the contract's rank order
+    and the trumps; the usual order when no rules are given)."""
+    contract = contract_of(rules, view.contract)
+    card = winning_play(view.trick, view.trump, contract.order if contract is not None else None)
+    return next(f"{seat(view, s)} {card_pretty(c)}" for s, c in view.trick if c == card)
 
 
 class TrickPlay(CardPhase):
     name = "play"
     fields = ("trick", "led_suit", "trick_number", "tricks_total", "completed", "played")
     expected = EXPECTED[Phase.PLAY]
-    task = "play a card"
+    task = N_("play a card")
     searched = True
 
     def matches(self, view) -> bool:
@@ -34,7 +46,7 @@ class TrickPlay(CardPhase):
 
     def read(self, view, text: str, rules=None) -> int:
         if text.strip().lower() == "pass":
-            raise NotUnderstood("there is no passing in this deal: play a card")
+            raise NotUnderstood(tr("there is no passing in this deal: play a card"))
         return super().read(view, text, rules)
 
     def default(self, view) -> Optional[int]:
@@ -43,16 +55,21 @@ class TrickPlay(CardPhase):
     def panel(self, view, rules=None) -> list:
         if not self.matches(view):
             return []
-        of = "" if view.drawn else f" of {view.tricks_total}"  # with a stock the number of tricks varies
-        return [
-            row("Trick", f"{view.trick_number}{of}"),
-            row("Trick so far", trick_text(view, view.trick) or "(you lead)"),
+        of = "" if view.drawn else tr(" of {deals}").format(deals=view.tricks_total)  # with a stock it varies
+        rows = [
+            row(tr("Trick"), f"{view.trick_number}{of}"),
+            row(tr("Trick so far"), trick_text(view, view.trick) or tr("(you lead)")),
         ]
+        if len(view.trick) > 1:
+            rows.append(row(tr("Winning so far"), winning_text(view, rules)))
+        return rows
 
     def news(self, view, last) -> list:
         seen = len(last.completed) if last is not None else 0
         return [
-            f"Trick {i + 1}: {trick_text(view, plays)} — taken by {seat(view, w)}"
+            tr("Trick {number}: {plays} — taken by {seat}").format(
+                number=i + 1, plays=trick_text(view, plays), seat=seat(view, w)
+            )
             for i, (_, plays, w) in enumerate(view.completed)
             if i >= seen
         ]
@@ -61,7 +78,7 @@ class TrickPlay(CardPhase):
         if not view.completed:
             return super().previous(view)
         _, plays, w = view.completed[-1]
-        return "Previous trick " + taken_text(view, len(view.completed), plays, w)
+        return tr("Previous trick ") + taken_text(view, len(view.completed), plays, w)
 
     def final_trick(self, view, plays: list, contract) -> Optional[str]:
         """The deal's last trick, played on from this seat's last view with the deal's last plays."""
@@ -84,7 +101,7 @@ class TrickPlay(CardPhase):
             _, trick, winner = st.completed[-1]
         except (CardError, IllegalAction, IndexError, KeyError, ValueError, AttributeError):
             return None  # no usual ending: nothing to show
-        return "Last trick " + taken_text(view, view.trick_number, trick, winner)
+        return tr("Last trick ") + taken_text(view, view.trick_number, trick, winner)
 
     # -- bot hooks -------------------------------------------------------------------------------
     def plain_tricks(self, view) -> bool:

@@ -3,6 +3,7 @@ no actions, only its part of the view: the stock's size, the draws, and the card
 
 from __future__ import annotations
 
+from ..i18n import tr, trn
 from .base import PhaseUnit, cards_text, row, seat
 
 
@@ -17,12 +18,13 @@ class Stock(PhaseUnit):
         if not view.drawn:
             return []
         held = ", ".join(
-            f"{seat(view, s)} {k}" + (f" (drew {d})" if d else "")
+            f"{seat(view, s)} {k}" + (tr(" (drew {count})").format(count=d) if d else "")
             for s, (k, d) in enumerate(zip(view.hand_sizes, view.drawn))
         )
-        rows = [row("Stock", f"{view.stock} card{'s' if view.stock != 1 else ''} · cards held: {held}")]
+        size = trn("{count} card", "{count} cards", view.stock).format(count=view.stock)
+        rows = [row(tr("Stock"), tr("{size} · cards held: {held}").format(size=size, held=held))]
         if view.drew:
-            rows.append(row("", f"You drew {cards_text(view.drew)} from the stock."))
+            rows.append(row("", tr("You drew {cards} from the stock.").format(cards=cards_text(view.drew))))
         return rows
 
 

@@ -17,12 +17,14 @@ from __future__ import annotations
 import sys
 from typing import Optional
 
-from ..cards import SUIT_SYMBOLS, card_pretty
+from ..cards import SUIT_SYMBOLS, card_pretty, pretty_cards
+from ..i18n import language, tr
 from ..phases import NotUnderstood, panel_lines, phase_of
 from ..phases import label as phase_label
 from ..phases.typed import read_card, read_suit  # noqa: F401  (the words a person types, for callers of this module)
 from ..rankorder import rank_key
 from ..report import seat_name
+from ..words import aspect_name
 from .base import Player, PlayerQuit, register_player
 
 
@@ -37,7 +39,7 @@ def hand_lines(hand: int, trump: int = -1, order=None) -> list:
     for s in range(4):
         cards = sorted((c for c in range(s * 13, s * 13 + 13) if hand >> c & 1), key=rank, reverse=True)
         if cards:
-            mark = "   ← trumps" if s == trump else ""
+            mark = "   ← " + tr("trumps") if s == trump else ""
             out.append(f"  {SUIT_SYMBOLS[s]} " + " ".join(card_pretty(c)[:-1] for c in cards) + mark)
     return out
 
@@ -57,6 +59,7 @@ class HumanPlayer(Player):
         self.last_view = None  # the previous decision's view, to say what happened since
         self.match_length: Optional[int] = None  # deals in the match, when not the ruleset's schedule
         self.length_known = True  # False: nobody knows how many deals come (a SIK server decides)
+        self.rules_shown: Optional[tuple] = None  # (deal, contract) whose rules were shown in full
 
     def set_match_length(self, deals: Optional[int]) -> None:
         """The match has ``deals`` deals (a match file's), or an unknown number (``None``: a
@@ -101,28 +104,37 @@ class HumanPlayer(Player):
         contract = self.rules.contracts.get(name) if self.rules is not None else None
         if contract is None and phase_of(view).contract_known:  # no rules given: no reason to tell
             return None
-        return illegal_reason(view, action, contract, lambda a: phase_label(view, a, self.rules))
+        reason = illegal_reason(view, action, contract, lambda a: phase_label(view, a, self.rules))
+        return pretty_cards(tr(reason)) if reason else reason  # a ruleset's own sentence may have Polish words
 
     # -- showing the table ---------------------------------------------------------------------
     def _deals_in_match(self) -> str:
         if self.match_length is not None or not self.length_known:
-            return f" of {self.match_length}" if self.match_length else ""
+            return tr(" of {deals}").format(deals=self.match_length) if self.match_length else ""
         rs = self.rules
         if rs is None or rs.until is not None:
             return ""
-        return f" of {len(rs.schedule) * rs.series}"
+        return tr(" of {deals}").format(deals=len(rs.schedule) * rs.series)
 
-    def _contract_lines(self, view) -> list:
+    def _contract_lines(self, view, full: bool = False) -> list:
+        """The deal's title, and its rules (scoring, lead ban, trumps...) the first time in a deal
+        or when ``full``; after that a short reminder."""
         c = self.contract_of(view)
-        title = f"{c.pl} — {c.en}" if c.en else c.pl
-        lines = [f"Deal {view.deal_number}{self._deals_in_match()}: {title}"]
+        title = f"{c.pl} — {c.en}" if c.en and language() == "en" else c.pl
+        lines = [
+            tr("Deal {number}{of}: {title}").format(number=view.deal_number, of=self._deals_in_match(), title=title)
+        ]
+        seen = (view.deal_number, view.contract)
+        if self.rules_shown == seen and not full:
+            return lines[:1] + ["  " + tr("(its rules as shown above; 'rules' shows them again)")]
+        self.rules_shown = seen
         if self.rules is not None and c.name in self.rules.specs:
             from ..explain import aspects
 
             asp = aspects(self.rules, c.name)
             for key in ("scoring", "lead ban", "trumps") + tuple(k for k in asp if k.startswith("rule")):
                 if key in asp:
-                    lines.append(f"  {key}: {asp[key]}")
+                    lines.append(f"  {aspect_name(key)}: {asp[key]}")
         return lines
 
     def _since_last_turn(self, view) -> list:
@@ -143,21 +155,25 @@ class HumanPlayer(Player):
             for line in self._contract_lines(view):
                 self.say(line)
         else:
-            self.say(f"Deal {view.deal_number}{self._deals_in_match()}: the contract is still to be chosen.")
-        self.say(f"Dealer {seat_name(view.dealer, n)}")
+            self.say(
+                tr("Deal {number}{of}: the contract is still to be chosen.").format(
+                    number=view.deal_number, of=self._deals_in_match()
+                )
+            )
+        self.say(tr("Dealer {seat}").format(seat=seat_name(view.dealer, n)))
         for line in panel_lines(view, self.rules):
             self.say(line)
         self.say(
-            "Points this deal: "
+            tr("Points this deal: ")
             + "  ".join(f"{seat_name(s, n)} {p:+d}" if p else f"{seat_name(s, n)} 0" for s, p in enumerate(view.scores))
         )
         if self.totals is not None or view.deal_number == 1:
             totals = self.totals or (0,) * n
             self.say(
-                "Match totals:     "
+                tr("Match totals:     ")
                 + "  ".join(f"{seat_name(s, n)} {t:+d}" if t else f"{seat_name(s, n)} 0" for s, t in enumerate(totals))
             )
-        self.say(f"Your hand ({seat_name(view.seat, n)}):")
+        self.say(tr("Your hand ({seat}):").format(seat=seat_name(view.seat, n)))
         for line in hand_lines(view.hand, view.trump, self._order(view, unit)):
             self.say(line)
 
@@ -183,14 +199,20 @@ class HumanPlayer(Player):
         for line in unit.advice(view, self.rules) + unit.menu(view, self.rules):
             self.say(line)
         default = unit.default(view)
-        shown = f" [Enter: {unit.label(view, default, self.rules)}]" if default is not None else ""
+        shown = (
+            tr(" [Enter: {label}]").format(label=unit.label(view, default, self.rules)) if default is not None else ""
+        )
         prompt = f"{unit.prompt(view, self.rules)}{shown}> "
         while True:
             text = self.ask(prompt)
             if not text and default is not None:
                 return default
-            if text.lower() in ("last", "?"):
+            if text.lower() in ("last", "?", tr("last")):
                 self.say(unit.previous(view))
+                continue
+            if text.lower() in ("rules", tr("rules")) and unit.contract_known:
+                for line in self._contract_lines(view, full=True):
+                    self.say(line)
                 continue
             try:
                 action = unit.read(view, text, self.rules)

@@ -21,6 +21,7 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from ..i18n import accepted, catalogue, using
 from . import messages
 from .catalogue import SHIPPED, Catalogue, lint_upload, upload_name
 from .config import WebConfig
@@ -339,6 +340,12 @@ def create_app(config: Optional[WebConfig] = None) -> Starlette:
             headers={"Content-Disposition": f'attachment; filename="{name}"'},
         )
 
+    async def api_i18n(request: Request):
+        """The table page's words: ``{"lang", "messages": {English: words}}`` in the language asked
+        for (``?lang=pl``), else the browser's (``Accept-Language``)."""
+        lang = accepted(request.query_params.get("lang") or request.headers.get("accept-language"))
+        return JSONResponse({"lang": lang, "messages": catalogue(lang)}, headers={"Cache-Control": "no-store"})
+
     async def table_socket(ws: WebSocket):
         await ws.accept()
         key, (pending, sockets) = _address(ws), gates
@@ -363,6 +370,7 @@ def create_app(config: Optional[WebConfig] = None) -> Starlette:
         Route("/m/{id}", _page("match.html")),
         Route("/api/rulesets", api_rulesets),
         Route("/api/bots", api_bots),
+        Route("/api/i18n", api_i18n),
         Route("/api/lint", api_lint, methods=["POST"]),
         Route("/api/tables", api_create, methods=["POST"]),
         Route("/api/tables/{id}/revoke", api_revoke, methods=["POST"]),
@@ -446,6 +454,7 @@ async def _serve_socket(ws: WebSocket, rooms: Rooms, table_id: str, config: WebC
         await ws.close(4003, "bad token")
         return
     conn = room.join(seat, ws)
+    conn.lang = accepted(ws.query_params.get("lang") or ws.headers.get("accept-language"))
     writer = asyncio.ensure_future(_writer(room, conn))
     limiter = messages.RateLimit(config.rate, config.burst)
     try:
@@ -457,7 +466,8 @@ async def _serve_socket(ws: WebSocket, rooms: Rooms, table_id: str, config: WebC
                     break
                 conn.reply(messages.error("too many messages; slow down", "rate"))
                 continue
-            _handle(room, conn, text)
+            with using(conn.lang):
+                _handle(room, conn, text)
     finally:
         room.leave(conn)
         if conn.closing is None:
@@ -500,7 +510,9 @@ async def _writer(room, conn) -> None:
                 await _send(conn.ws, conn.replies.pop(0))
             if conn.dirty:
                 conn.dirty = False
-                await _send(conn.ws, seat_state(room, conn.seat))
+                with using(conn.lang):
+                    state = seat_state(room, conn.seat)
+                await _send(conn.ws, state)
             if conn.closing is not None:
                 await conn.ws.close(*conn.closing)
                 return

@@ -47,6 +47,7 @@ class Conn:
         self.wake = asyncio.Event()
         self.wake.set()
         self.closing: Optional[tuple] = None  # (code, reason) to close with
+        self.lang = "en"  # the language this browser reads (its Accept-Language, or the page's switch)
 
     def mark(self) -> None:
         self.dirty = True

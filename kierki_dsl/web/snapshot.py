@@ -10,17 +10,20 @@ from __future__ import annotations
 from functools import lru_cache
 
 from .. import phases
+from ..i18n import language, tr
 from ..phases.base import contract_name
 from ..report import contract_title, seat_name
+from ..words import aspect_name
 
 
 def contract_info(ruleset, name: str) -> dict:
-    """The contract's names and rules in words (the scoring sentence lists every penalty)."""
-    return _contract_info(ruleset, name)
+    """The contract's names and rules in words (the scoring sentence lists every penalty), in the
+    language in force."""
+    return _contract_info(ruleset, name, language())
 
 
 @lru_cache(maxsize=256)
-def _contract_info(ruleset, name: str) -> dict:
+def _contract_info(ruleset, name: str, lang: str) -> dict:
     from ..explain import aspects
 
     slot = ruleset.contracts.get(name) or next((c for c in ruleset.schedule if c.name == name), None)
@@ -34,7 +37,7 @@ def _contract_info(ruleset, name: str) -> dict:
         "en": (slot.en if slot is not None else "") or "",
         "title": contract_title(slot) if slot is not None else name,  # as a person reads it (no key such as no_tricks)
         "scoring": rules.get("scoring", ""),
-        "rules": [[k, v] for k, v in rules.items()],
+        "rules": [[aspect_name(k), v] for k, v in rules.items()],
         "rank_order": _rank_order(ruleset.contracts.get(name)),
     }
 
@@ -105,7 +108,7 @@ def seat_state(room, seat: int) -> dict:
     unit = phases.phase_of(view)
     doc["actions"] = phases.actions(view, rs)  # each legal action with its label, in the phase's order
     doc["panels"] = phases.panels(view, rs)  # every phase's part of the view with something to show
-    doc["task"] = unit.task
+    doc["task"] = tr(unit.task)
     doc["advice"] = unit.advice(view, rs) if view.legal else []
     doc["recent"] = [[s, a, action_label(view, a, rs)] for s, a in room.logs.get(seat, ())]
     return doc

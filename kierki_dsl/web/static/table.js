@@ -7,15 +7,19 @@ let ws = null;
 let state = null;
 let retry = 500;
 let stopped = false;
+// The page's words: English as written, or their Polish from the server's catalogue (/api/i18n).
+let words = {};
+let lang = "";
+function t(text) { return words[text] || text; }
 
 function connect() {
   const proto = location.protocol === "https:" ? "wss:" : "ws:";
-  ws = new WebSocket(proto + "//" + location.host + "/ws/" + tableId);
-  ws.onopen = () => { retry = 500; setConn("connected"); ws.send(JSON.stringify({ type: "hello", token })); };
+  ws = new WebSocket(proto + "//" + location.host + "/ws/" + tableId + "?lang=" + encodeURIComponent(lang));
+  ws.onopen = () => { retry = 500; setConn(t("connected")); ws.send(JSON.stringify({ type: "hello", token })); };
   ws.onmessage = (ev) => receive(JSON.parse(ev.data));
   ws.onclose = (ev) => {
-    if (stopped || ev.code === 4003 || ev.code === 4000) { setConn(ev.reason || "disconnected"); return; }
-    setConn("reconnecting…");
+    if (stopped || ev.code === 4003 || ev.code === 4000) { setConn(ev.reason || t("disconnected")); return; }
+    setConn(t("reconnecting…"));
     setTimeout(connect, retry);
     retry = Math.min(retry * 2, 8000);
   };
@@ -28,13 +32,13 @@ function receive(msg) {
   if (msg.type === "state") { state = msg; say(""); draw(); }
   else if (msg.type === "error") {
     say(msg.message);
-    if (msg.code === "bad-token") { stopped = true; setConn("not seated"); }
+    if (msg.code === "bad-token") { stopped = true; setConn(t("not seated")); }
   } else if (msg.type === "closed") {
     stopped = true;
     setConn(msg.status);
     const s = document.getElementById("status");
-    s.textContent = "This table is " + msg.status + (msg.note ? ": " + msg.note : "") + ". ";
-    if (msg.match_url) s.append(el("a", { href: msg.match_url + location.hash, text: "See the finished match" }));
+    s.textContent = t("This table is ") + t(msg.status) + (msg.note ? ": " + msg.note : "") + ". ";
+    if (msg.match_url) s.append(el("a", { href: msg.match_url + location.hash, text: t("See the finished match") }));
   }
 }
 
@@ -51,9 +55,9 @@ function draw() {
   // which decision the page shows (deal:ply), and whether it is this seat's: for scripts and styles
   document.body.dataset.ply = v ? v.deal_number + ":" + v.ply : "over";
   document.body.dataset.turn = String(!!v && !st.paused && st.to_move === st.seat);
-  document.getElementById("title").textContent = st.ruleset + " — you are " + name(st.seat);
-  const total = st.deals === null ? "" : " of " + st.deals;
-  document.getElementById("dealno").textContent = v ? "deal " + v.deal_number + total : "";
+  document.getElementById("title").textContent = st.ruleset + t(" — you are ") + name(st.seat);
+  const total = st.deals === null ? "" : t(" of ") + st.deals;
+  document.getElementById("dealno").textContent = v ? t("deal ") + v.deal_number + total : "";
   drawContract(st, v);
   drawStatus(st, v);
   drawBoard(st, v, n);
@@ -68,9 +72,9 @@ function drawContract(st, v) {
   if (!v) return;
   const c = st.contract;
   box.append(el("h2", { id: "contract-name", text: c.title }));
-  if (c.scoring) box.append(el("div", { id: "scoring" }, el("strong", { text: "Scores: " }), c.scoring));
-  box.append(el("div", { id: "dealer", text: "dealer " + name(v.dealer) }));
-  const rules = el("details", {}, el("summary", { text: "the rules of this deal" }),
+  if (c.scoring) box.append(el("div", { id: "scoring" }, el("strong", { text: t("Scores: ") }), c.scoring));
+  box.append(el("div", { id: "dealer", text: t("dealer ") + name(v.dealer) }));
+  const rules = el("details", {}, el("summary", { text: t("the rules of this deal") }),
     el("ul", {}, c.rules.map(([k, t]) => el("li", {}, el("strong", { text: k + ": " }), t))));
   box.append(rules);
 }
@@ -78,28 +82,28 @@ function drawContract(st, v) {
 function drawStatus(st, v) {
   const s = document.getElementById("status");
   s.textContent = "";
-  if (st.failure) { s.textContent = "The match stopped: " + st.failure; return; }
+  if (st.failure) { s.textContent = t("The match stopped: ") + st.failure; return; }
   if (st.over) {
-    s.append("The match is over. ", el("a", { href: st.match_url + location.hash, id: "match-link", text: "Score sheet, record and replay" }));
+    s.append(t("The match is over. "), el("a", { href: st.match_url + location.hash, id: "match-link", text: t("Score sheet, record and replay") }));
     return;
   }
   if (st.paused) {
     const away = st.seats.filter(x => !x.present).map(x => name(x.seat)).join(", ");
-    s.textContent = "Waiting for " + away + " to open their link.";
+    s.textContent = t("Waiting for ") + away + t(" to open their link.");
   } else if (st.to_move === st.seat) {
-    s.textContent = "Your turn: " + st.task + ".";
+    s.textContent = t("Your turn: ") + st.task + ".";
   } else {
-    s.textContent = "Waiting for " + name(st.to_move) + ".";
+    s.textContent = t("Waiting for ") + name(st.to_move) + ".";
   }
 }
 
 function seatBox(st, v, s, pos) {
   const info = st.seats[s];
   const cls = "seat pos-" + pos + (st.to_move === s && !st.over ? " turn" : "") + (info.present ? "" : " away");
-  const lines = [el("div", { class: "who", text: name(s) + (s === st.seat ? " (you)" : "") + " · " + info.kind + (info.present ? "" : " · away") })];
+  const lines = [el("div", { class: "who", text: name(s) + (s === st.seat ? t(" (you)") : "") + " · " + t(info.kind) + (info.present ? "" : t(" · away")) })];
   if (v) {
-    if (v.hand_sizes && v.hand_sizes.length) lines.push(el("div", { class: "count", text: v.hand_sizes[s] + " cards" }));
-    lines.push(el("div", { text: "this deal: " + v.scores[s] + " · total: " + st.totals[s] }));
+    if (v.hand_sizes && v.hand_sizes.length) lines.push(el("div", { class: "count", text: v.hand_sizes[s] + t(" cards") }));
+    lines.push(el("div", { text: t("this deal: ") + v.scores[s] + t(" · total: ") + st.totals[s] }));
   }
   return el("div", { class: cls, id: "seat-" + s }, lines);
 }
@@ -114,17 +118,17 @@ function drawBoard(st, v, n) {
   if (!v) return;
   center.append(panelsEl(st.panels));
   if (v.trick && v.trick.length) {
-    center.append(el("div", { id: "trick" }, el("div", { text: "On the table:" }),
+    center.append(el("div", { id: "trick" }, el("div", { text: t("On the table:") }),
       v.trick.map(([s, c]) => el("span", { class: "played" }, cardEl(c), el("small", { text: name(s) })))));
   }
   if (st.recent && st.recent.length) {
     const shown = st.recent.slice(-n).map(([s, a, label]) => name(s) + " " + label);
-    center.append(el("div", { id: "recent", class: "muted", text: "Latest: " + shown.join(" · ") }));
+    center.append(el("div", { id: "recent", class: "muted", text: t("Latest: ") + shown.join(" · ") }));
   }
   if (v.completed && v.completed.length) {
     const [, plays, winner] = v.completed[v.completed.length - 1];
     center.append(el("div", { id: "last-trick" },
-      el("div", { text: "Last trick (" + v.completed.length + ") taken by " + name(winner) + ":" }),
+      el("div", { text: t("Last trick (") + v.completed.length + t(") taken by ") + name(winner) + ":" }),
       plays.map(([s, c]) => el("span", { class: "played" }, cardEl(c), el("small", { text: name(s) })))));
   }
 }
@@ -143,7 +147,7 @@ function drawHand(st, v) {
   const legal = new Set(v.legal);
   for (const c of sortedHand(v, st.contract && st.contract.rank_order)) {
     const cls = (legal.has(c) ? "legal" : "") + (suitOf(c) === v.trump ? " trump" : "");
-    hand.append(cardEl(c, "button", { type: "button", class: cls.trim(), "aria-label": cardCode(c) + (legal.has(c) ? " (legal)" : ""),
+    hand.append(cardEl(c, "button", { type: "button", class: cls.trim(), "aria-label": cardCode(c) + (legal.has(c) ? t(" (legal)") : ""),
       onclick: () => send(c) }));
   }
 }
@@ -165,11 +169,11 @@ function drawControls(st, v) {
 function drawSheet(st, n) {
   const box = document.getElementById("sheet");
   box.textContent = "";
-  const head = el("tr", {}, el("th", { text: "deal" }), el("th", { text: "contract" }),
+  const head = el("tr", {}, el("th", { text: t("deal") }), el("th", { text: t("contract") }),
     [...Array(n).keys()].map(s => el("th", { text: name(s) })));
   const rows = st.sheet.map(d => el("tr", {}, el("td", { text: d.deal }), el("td", { text: d.title || d.contract }),
     d.scores.map(x => el("td", { text: x }))));
-  const totals = el("tr", {}, el("th", { text: "" }), el("th", { text: "totals" }), st.totals.map(x => el("th", { text: x })));
+  const totals = el("tr", {}, el("th", { text: "" }), el("th", { text: t("totals") }), st.totals.map(x => el("th", { text: x })));
   box.append(el("table", { class: "sheet", id: "sheet-table" }, head, rows, totals));
 }
 
@@ -191,6 +195,27 @@ document.addEventListener("keydown", (ev) => {
 
 });
 
-if (!token) { say("This link has no seat secret (the part after #)."); } else { connect(); }
+// The page speaks the language chosen on it (kept in this browser), else the browser's.
+function languageSwitch() {
+  const pick = el("select", { id: "lang", "aria-label": t("language") },
+    [["en", "English"], ["pl", "Polski"]].map(([code, label]) => el("option", { value: code, text: label })));
+  pick.value = lang;
+  pick.onchange = () => { localStorage.setItem("kierki-lang", pick.value); location.reload(); };
+  document.querySelector("header").append(pick);
+}
+
+function start() {
+  document.documentElement.lang = lang;
+  for (const node of document.querySelectorAll("[data-t]")) node.textContent = t(node.textContent);
+  languageSwitch();
+  if (!token) { say(t("This link has no seat secret (the part after #).")); } else { connect(); }
+}
+
+const chosen = localStorage.getItem("kierki-lang");
+fetch("/api/i18n" + (chosen ? "?lang=" + encodeURIComponent(chosen) : ""))
+  .then(r => r.json())
+  .then(d => { words = d.messages || {}; lang = d.lang || "en"; })
+  .catch(() => { lang = "en"; })
+  .finally(start);
 // another seat's link opened in this tab differs only after '#': start again with its secret
 window.addEventListener("hashchange", () => location.reload());
