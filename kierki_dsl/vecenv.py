@@ -112,13 +112,14 @@ def contract_of(rs: Ruleset, deal: int):
     return contract, tricks
 
 
-def _offsets(spec: GameSpec) -> list:
-    """Where each part of ``PARTS`` starts in the observation tensor (``knowledge.pieces``)."""
+def _parts(spec: GameSpec) -> dict:
+    """Where each part of the observation tensor lies (``knowledge.pieces``): name -> slice."""
     at, out = 0, {}
     for name, shape in knowledge.pieces(spec, False):
-        out[name] = at
-        at += int(np.prod(shape))
-    return [out[name] for name in PARTS]
+        size = int(np.prod(shape))
+        out[name] = slice(at, at + size)
+        at += size
+    return out
 
 
 def _memo(compiled, tricks: int, fallback):
@@ -142,6 +143,7 @@ class VecDeals:
         self.spec = spec = GameSpec.make(rs, "deal", deal)
         self.players, self.num_actions = rs.players, spec.num_actions
         self.obs_size = knowledge.tensor_size(spec, False)
+        self._parts = _parts(spec)
         self._batch = self._build(rs, contract, tricks, deal)
         n, p = num_envs, rs.players
         self._obs = np.zeros((n, self.obs_size), np.float32)
@@ -184,7 +186,7 @@ class VecDeals:
             -1 if rs.first_dealer is None else rs.first_dealer,
             [rs.dealer_of(f, deal - 1) % p for f in range(p)],
             trump,
-            _offsets(self.spec),
+            [self._parts[name].start for name in PARTS],
             self.obs_size,
             self.num_actions,
             (knowledge.PHASES.index("pass"), knowledge.PHASES.index("play")),
@@ -223,6 +225,11 @@ class VecDeals:
         """A uniformly random legal action of each deal (int64), drawn in C: a random policy."""
         self._batch.random_actions(self._actions)
         return self._actions
+
+    def part(self, name: str) -> slice:
+        """Where the named part of the observation tensor lies (``knowledge.pieces``' names:
+        ``hand``, ``trick``, ``scores``, ``hand_sizes``, ...): ``obs[:, deals.part("scores")]``."""
+        return self._parts[name]
 
     def core(self, i: int):
         """The step core of deal ``i`` (its position: ``hands``, ``trick``, ``actions``, ...)."""
