@@ -130,10 +130,10 @@ def evaluate(policy, deals: int, seed: int) -> float:
 
 def main(argv=None) -> tuple:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--iterations", type=int, default=300)
+    ap.add_argument("--iterations", type=int, default=150)
     ap.add_argument("--envs", type=int, default=256)
     ap.add_argument("--steps", type=int, default=26, help="decisions per deal and iteration (13: one deal)")
-    ap.add_argument("--lr", type=float, default=0.5)
+    ap.add_argument("--lr", type=float, default=5.0)
     ap.add_argument("--eval-deals", type=int, default=2048)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--quiet", action="store_true")

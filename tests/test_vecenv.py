@@ -152,5 +152,5 @@ def test_the_example_learns_to_beat_random_play():
     spec = importlib.util.spec_from_file_location("pg", ROOT / "examples" / "vecenv_policy_gradient.py")
     pg = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(pg)
-    random_score, learned_score = pg.main(["--iterations", "60", "--envs", "64", "--eval-deals", "512", "--quiet"])
-    assert learned_score > random_score + 8  # points per deal: one trick of bez lew is 20
+    random_score, learned_score = pg.main(["--iterations", "30", "--envs", "64", "--eval-deals", "512", "--quiet"])
+    assert learned_score > random_score + 20  # points per deal: a trick of bez lew costs 20
