@@ -17,6 +17,8 @@ learning at once (self-play), use ``kierki_dsl.vecenv.VecDeals`` itself.
 
 from __future__ import annotations
 
+from typing import Any
+
 try:
     import numpy as np
     from gymnasium import spaces
@@ -25,14 +27,15 @@ try:
 except ImportError as e:  # pragma: no cover - exercised only without the extra
     raise ImportError("kierki_dsl.gymvec needs gymnasium: pip install 'kierki-dsl[rl]'") from e
 
+from .vecenv import Step, VecDeals
+
+SAME_STEP: Any
 try:
     from gymnasium.vector import AutoresetMode
 
     SAME_STEP = AutoresetMode.SAME_STEP
 except ImportError:  # pragma: no cover - gymnasium before 1.1 names no autoreset modes
     SAME_STEP = "same-step"
-
-from .vecenv import Step, VecDeals
 
 
 class KierkiVectorEnv(VectorEnv):

@@ -29,9 +29,12 @@ Anything else is declined with ``NotBatched`` (a ``ValueError``) saying why.
 from __future__ import annotations
 
 import functools
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
-import numpy as np
+try:
+    import numpy as np
+except ImportError as e:  # pragma: no cover - exercised only without numpy
+    raise ImportError("kierki_dsl.vecenv needs numpy: pip install 'kierki-dsl[rl]'") from e
 
 from .adapters import knowledge
 from .adapters.game import GameSpec
@@ -41,6 +44,8 @@ from .interpreter.corefast import _MaskDeal
 from .interpreter.envs import _DEAL_CONSTANT_KEYS as DEAL_CONSTANT
 from .interpreter.envs import seat_function
 from .ruleset.model import Ruleset
+
+_cstep: Any = stepper._cstep  # the compiled step core (None when not built: ``contract_of`` declines)
 
 #: The parts of the observation tensor the batch writes, in ``_cstep.Batch``'s order.
 PARTS = (
@@ -81,6 +86,8 @@ class _BatchDeal(_MaskDeal):
     every deal, sets ``dealer`` and ``dealt`` too."""
 
     __slots__ = ("_at_trick", "book", "index")
+    book: np.ndarray
+    index: int
 
     def interpreter(self, core):
         """The interpreter's deal in the core's position (to word an error), from the book."""
@@ -128,7 +135,7 @@ def _memo(compiled, tricks: int, fallback):
     classes = [k.key(n, False, 0)[0] for n in range(tricks + 2)]
     broken_read = bool(k.key(1, True, 0)[1])
     seen = k.key(1, False, FULL_DECK)[2]
-    return stepper._cstep.TrickMemo(fallback, classes, broken_read, seen)
+    return _cstep.TrickMemo(fallback, classes, broken_read, seen)
 
 
 class VecDeals:
@@ -174,10 +181,11 @@ class VecDeals:
             ctx = _BatchDeal(compiled, contract, p, deck, 0, hands, direction, deal, trump, -1, lead, tricks)
             if memo is None:
                 memo = _memo(compiled, tricks, functools.partial(stepper._Deal._at_trick, ctx))
-            ctx._at_trick, ctx.book, ctx.index = memo, self._book, i
+            ctx._at_trick = memo  # type: ignore[method-assign]  # the slot shadows the method
+            ctx.book, ctx.index = self._book, i
             ctxs.append(ctx)
             cores.append(stepper.Stepper(compiled.plan, ctx, hands, first, direction, pass_count, pass_step))
-        return stepper._cstep.Batch(
+        return _cstep.Batch(
             compiled.plan,
             cores,
             ctxs,
