@@ -21,8 +21,8 @@ deal that ends is dealt again at once (auto-reset, the next deal from the same g
 The arrays are the batch's own, overwritten by the next call: copy what you keep.
 
 Carried: a deal of a trick contract that the compiled step core carries
-(``stepper.why_not_carried``: passing, a fixed trump, any play rules and scoring), with no
-trump call, of a ruleset whose first dealer is a seat or drawn (not named by the cards).
+(``stepper.why_not_carried``: passing, a fixed trump or a trump call, any play rules and
+scoring), of a ruleset whose first dealer is a seat or drawn (not named by the cards).
 Anything else is declined with ``NotBatched`` (a ``ValueError``) saying why.
 """
 
@@ -40,6 +40,7 @@ from .adapters import knowledge
 from .adapters.game import GameSpec
 from .cards import FULL_DECK
 from .interpreter import stepper
+from .interpreter.actions import called_suit, is_call
 from .interpreter.corefast import _MaskDeal
 from .interpreter.envs import _DEAL_CONSTANT_KEYS as DEAL_CONSTANT
 from .interpreter.envs import seat_function
@@ -79,15 +80,60 @@ class Step(NamedTuple):
     done: np.ndarray  # bool (deals,): whether the deal ended at this step (and was dealt again)
 
 
+class _Memos:
+    """The C memos of a batch's trick programs, one per trump the deals may be played in."""
+
+    def __init__(self, tricks: int) -> None:
+        self.tricks = tricks
+        self.by_trump: dict = {}  # trump -> TrickMemo
+
+    def of(self, compiled, trump: int, ctx):
+        memo = self.by_trump.get(trump)
+        if memo is None:
+            memo = self.by_trump[trump] = _memo(compiled, self.tricks, functools.partial(stepper._Deal._at_trick, ctx))
+        return memo
+
+
 class _BatchDeal(_MaskDeal):
     """The Python side of one batched deal: the first lead read positionally, the trick
-    programs memoised in C (``_at_trick`` is the batch's ``TrickMemo``). The batch writes each
-    deal's dealer and hands in ``book`` (row ``index``) and, where a callback reads them at
-    every deal, sets ``dealer`` and ``dealt`` too."""
+    programs memoised in C (``_at_trick`` is the batch's ``TrickMemo`` for the deal's trump).
+    The batch writes each deal's dealer and hands in ``book`` (row ``index``) and, where a
+    callback reads them at every deal, sets ``dealer`` and ``dealt`` too."""
 
-    __slots__ = ("_at_trick", "book", "index")
+    __slots__ = ("_at_trick", "book", "index", "memos")
     book: np.ndarray
     index: int
+    memos: _Memos
+
+    def joined(self, book: np.ndarray, index: int, memos: _Memos) -> "_BatchDeal":
+        """This context with its batch's book, its row and the memo of its trump; itself."""
+        self.book, self.index, self.memos = book, index, memos
+        self._at_trick = memos.of(self.compiled, self.trump, self)  # type: ignore[method-assign]  # slot over method
+        return self
+
+    def _begin(self, core) -> tuple:
+        """A trump call first when the contract has one (``_Deal._begin``), else play."""
+        return stepper._Deal._begin(self, core) if not self.called else super()._begin(core)
+
+    def _called(self, core, action: int) -> tuple:
+        """(plan, context) of the deal once ``action`` called trumps (``_Deal._called``)."""
+        trump = called_suit(action)
+        compiled = stepper._compiled(self.contract, self.players, self.tricks_total, trump, self.deck)
+        ctx = _BatchDeal(
+            compiled,
+            self.contract,
+            self.players,
+            self.deck,
+            self.dealer,
+            self.dealt,
+            self.direction,
+            self.number,
+            trump,
+            core.to_move,
+            self.lead,
+            self.tricks_total,
+        )
+        return compiled.plan, ctx.joined(self.book, self.index, self.memos)
 
     def interpreter(self, core):
         """The interpreter's deal in the core's position (to word an error), from the book."""
@@ -109,8 +155,6 @@ def contract_of(rs: Ruleset, deal: int):
     why = stepper.why_not_carried(contract)
     if why is not None:
         raise NotBatched(f"deal {deal} ({contract.name}) is not carried by the step core: {why}")
-    if contract.call is not None:
-        raise NotBatched(f"deal {deal} ({contract.name}) has a trump call: the batch steps fixed trumps only")
     if rs.first_dealer_expr is not None:
         raise NotBatched("the first dealer is named by the cards dealt: not batched")
     tricks = bin(rs.deck).count("1") // rs.players
@@ -163,26 +207,27 @@ class VecDeals:
     def _build(self, rs: Ruleset, contract, tricks: int, deal: int):
         """The C batch: one core and one context per deal, sharing the plan and the memo."""
         p, deck, direction = rs.players, rs.deck, rs.direction
-        trump = contract.trump
+        call = contract.call
+        trump = call.choices[0] if call is not None else contract.trump  # a call replaces its plan
         compiled = stepper._compiled(contract, p, tricks, trump, deck)
         lead = seat_function(contract.first_lead, p, deck)
         passing = contract.passing
         offset = passing.offset(deal, p) if passing else 0
         pass_count, pass_step = (passing.count if offset else 0), direction * offset
         # the first leader by dealer, when the first lead reads nothing of the cards
-        lead_of = None if contract.first_lead.free - DEAL_CONSTANT else [lead(d, -1, [0] * p) for d in range(p)]
+        constant = call is None and not contract.first_lead.free - DEAL_CONSTANT
+        lead_of = [lead(d, -1, [0] * p) for d in range(p)] if constant else None
         hands = [0] * p  # a first deal to build the cores with (reset deals them all again)
         for i, c in enumerate(c for c in range(52) if deck >> c & 1):
             hands[i % p] |= 1 << c
         first = rs.first_dealer if rs.first_dealer is not None else 0
-        ctxs, cores, memo = [], [], None
+        ctxs, cores, memos = [], [], _Memos(tricks)
         self._book = np.zeros((self.num_envs, p + 1), np.int64)
         for i in range(self.num_envs):
             ctx = _BatchDeal(compiled, contract, p, deck, 0, hands, direction, deal, trump, -1, lead, tricks)
-            if memo is None:
-                memo = _memo(compiled, tricks, functools.partial(stepper._Deal._at_trick, ctx))
-            ctx._at_trick = memo  # type: ignore[method-assign]  # the slot shadows the method
-            ctx.book, ctx.index = self._book, i
+            if call is not None:
+                ctx.called = False  # the trump is called in each deal
+            ctx.joined(self._book, i, memos)
             ctxs.append(ctx)
             cores.append(stepper.Stepper(compiled.plan, ctx, hands, first, direction, pass_count, pass_step))
         return _cstep.Batch(
@@ -193,15 +238,17 @@ class VecDeals:
             direction,
             -1 if rs.first_dealer is None else rs.first_dealer,
             [rs.dealer_of(f, deal - 1) % p for f in range(p)],
-            trump,
+            -1 if call is not None else trump,
             [self._parts[name].start for name in PARTS],
             self.obs_size,
             self.num_actions,
-            (knowledge.PHASES.index("pass"), knowledge.PHASES.index("play")),
+            tuple(knowledge.PHASES.index(phase) for phase in ("pass", "play", "call")),
             self.spec.contracts.index(contract.name),
             lead_of,
             bool(pass_count) or lead_of is None or bool(compiled.dynamic) or bool(compiled.seat_scorers),
             self._book,
+            call.after if call is not None else -1,
+            [called_suit(a) if is_call(a) else -2 for a in range(64)],
         )
 
     def reset(self, seed: int = 0) -> Step:

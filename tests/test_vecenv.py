@@ -101,9 +101,15 @@ def test_an_illegal_action_is_refused_naming_the_deal_and_nothing_is_applied():
         deals.step(np.zeros(3, np.int64))
 
 
+def test_a_kierki_trump_deal_equals_the_single_deal_environment():
+    assert _same_as_pettingzoo(KIERKI, 8, 3, 21, 80) >= 3  # atu: the trump called first
+
+
 def test_deals_it_does_not_step_are_declined_saying_why():
-    with pytest.raises(NotBatched, match="trump call"):
-        VecDeals(KIERKI, 2, deal=8)  # atu: a trump call
+    auction = Ruleset.load(str(RULESETS / "variants" / "auction_for_trumps.yaml"))
+    atu = next(i + 1 for i, c in enumerate(auction.schedule) if getattr(c, "name", "") == "atu")
+    with pytest.raises(NotBatched, match="not carried by the step core: an auction"):
+        VecDeals(auction, 2, deal=atu)
     with pytest.raises(NotBatched, match="deal must be"):
         VecDeals(KIERKI, 2, deal=99)
     with pytest.raises(NotBatched, match="not carried|not a trick contract"):

@@ -1734,8 +1734,10 @@ enum { O_SEAT, O_PHASE, O_CONTRACT, O_DEALER, O_HAND, O_PLAYED, O_TRICK, O_LED, 
 
 typedef struct {
     PyObject_HEAD
-    int n, players, ncards, direction, first_dealer, trump, obs_size, num_actions;
-    int phase_pass, phase_play, contract;
+    int n, players, ncards, direction, first_dealer, trump_base, obs_size, num_actions;
+    int phase_pass, phase_play, phase_call, contract;
+    int after;                   /* a trump call: the cards the caller sees first (-1: no call) */
+    int call_trump[64];          /* the suit each call action names (-1 no trumps, -2 not a call) */
     int off[NOFF];
     int dealer_of[MAXP];         /* the dealer of this deal for each first dealer */
     int lead_of[MAXP];           /* the first leader for each dealer, -1: asked of ctx._begin */
@@ -1746,6 +1748,8 @@ typedef struct {
     PyObject **cores;            /* one Core per deal (each with its own context) */
     PyObject **ctxs;
     int *dealer;                 /* each deal's dealer */
+    int *trump, *caller;         /* each deal's trump (-1 none or not called yet) and caller */
+    uint64_t *early;             /* deals x players: the cards each seat sees before a call */
     MT *deal_rng;                /* each deal's shuffle (Python's generator) */
     uint64_t *play_rng;          /* each deal's random players' draws (splitmix64) */
 } Batch;
@@ -1761,6 +1765,9 @@ static void Batch_dealloc(Batch *b)
     PyMem_Free(b->cores);
     PyMem_Free(b->ctxs);
     PyMem_Free(b->dealer);
+    PyMem_Free(b->trump);
+    PyMem_Free(b->caller);
+    PyMem_Free(b->early);
     PyMem_Free(b->deal_rng);
     PyMem_Free(b->play_rng);
     if (b->book.obj != NULL)
@@ -1770,22 +1777,35 @@ static void Batch_dealloc(Batch *b)
 }
 
 /* Batch(plan, cores, ctxs, deck, direction, first_dealer, dealer_of, trump, offsets,
- *       obs_size, num_actions, (phase_pass, phase_play), contract, lead_of, sync, book):
+ *       obs_size, num_actions, (phase_pass, phase_play, phase_call), contract, lead_of, sync,
+ *       book, after, call_trumps):
  * cores are Cores of `plan` (passing set as the deal wants it), ctxs their contexts;
  * lead_of the first leader by dealer (None: ctx._begin says it), sync whether the contexts
- * must learn each deal's dealer and hands, book where each deal's are written. */
+ * must learn each deal's dealer and hands, book where each deal's are written; after the
+ * cards a trump caller sees first (-1: no call), call_trumps the suit of each action (64). */
 static int Batch_init(Batch *b, PyObject *args, PyObject *kw)
 {
-    PyObject *plan, *cores, *ctxs, *dealer_of, *offsets, *lead_of, *book;
+    PyObject *plan, *cores, *ctxs, *dealer_of, *offsets, *lead_of, *book, *call_trumps;
     unsigned long long deck;
     if (b->cores != NULL) {
         PyErr_SetString(PyExc_TypeError, "a batch is initialised once");
         return -1;
     }
-    if (!PyArg_ParseTuple(args, "O!OOKiiOiOii(ii)iOpO", &PlanType, &plan, &cores, &ctxs, &deck, &b->direction,
-                          &b->first_dealer, &dealer_of, &b->trump, &offsets, &b->obs_size, &b->num_actions,
-                          &b->phase_pass, &b->phase_play, &b->contract, &lead_of, &b->sync, &book))
+    if (!PyArg_ParseTuple(args, "O!OOKiiOiOii(iii)iOpOiO", &PlanType, &plan, &cores, &ctxs, &deck, &b->direction,
+                          &b->first_dealer, &dealer_of, &b->trump_base, &offsets, &b->obs_size, &b->num_actions,
+                          &b->phase_pass, &b->phase_play, &b->phase_call, &b->contract, &lead_of, &b->sync, &book,
+                          &b->after, &call_trumps))
         return -1;
+    int64_t ct[64];
+    if (read_ints(call_trumps, ct, 64, "call_trumps") < 0)
+        return -1;
+    for (int a = 0; a < 64; a++) {
+        if (ct[a] < -2 || ct[a] > 3) {
+            PyErr_SetString(PyExc_ValueError, "call_trumps: suits, -1 or -2 expected");
+            return -1;
+        }
+        b->call_trump[a] = (int)ct[a];
+    }
     if (!plan_ready((Plan *)plan))
         return -1;
     int p = ((Plan *)plan)->players;
@@ -1812,7 +1832,8 @@ static int Batch_init(Batch *b, PyObject *args, PyObject *kw)
         PyErr_SetString(PyExc_TypeError, "book: an int64 array expected");
         err = 1;
     }
-    if (!err && (b->num_actions < 64 || b->obs_size < 1 || b->first_dealer >= p || b->trump < -1 || b->trump > 3)) {
+    if (!err && (b->num_actions < 64 || b->obs_size < 1 || b->first_dealer >= p || b->trump_base < -1
+                 || b->trump_base > 3)) {
         PyErr_SetString(PyExc_ValueError, "64 actions or more, a first dealer and a trump expected");
         err = 1;
     }
@@ -1820,9 +1841,13 @@ static int Batch_init(Batch *b, PyObject *args, PyObject *kw)
         b->cores = PyMem_Calloc(n, sizeof(PyObject *));
         b->ctxs = PyMem_Calloc(n, sizeof(PyObject *));
         b->dealer = PyMem_Calloc(n, sizeof(int));
+        b->trump = PyMem_Calloc(n, sizeof(int));
+        b->caller = PyMem_Calloc(n, sizeof(int));
+        b->early = PyMem_Calloc(n * p, sizeof(uint64_t));
         b->deal_rng = PyMem_Calloc(n, sizeof(MT));
         b->play_rng = PyMem_Calloc(n, sizeof(uint64_t));
-        if (!b->cores || !b->ctxs || !b->dealer || !b->deal_rng || !b->play_rng) {
+        if (!b->cores || !b->ctxs || !b->dealer || !b->trump || !b->caller || !b->early || !b->deal_rng
+            || !b->play_rng) {
             PyErr_NoMemory();
             err = 1;
         }
@@ -1854,7 +1879,8 @@ static int Batch_init(Batch *b, PyObject *args, PyObject *kw)
             return -1;
         }
     }
-    if (b->phase_pass < 0 || b->phase_pass >= 7 || b->phase_play < 0 || b->phase_play >= 7 || b->contract < 0) {
+    if (b->phase_pass < 0 || b->phase_pass >= 7 || b->phase_play < 0 || b->phase_play >= 7 || b->phase_call < 0
+        || b->phase_call >= 7 || b->contract < 0 || b->after > 52) {
         PyErr_SetString(PyExc_ValueError, "phase and contract indices expected");
         return -1;
     }
@@ -1900,15 +1926,21 @@ static int redeal(Batch *b, int i)
     unsigned char left[52];
     int m = b->ncards;
     memcpy(left, b->cards, m);
-    uint64_t hands[MAXP] = {0};
+    uint64_t hands[MAXP] = {0}, *early = b->early + (Py_ssize_t)i * p;
+    memset(early, 0, sizeof(uint64_t) * p);
     for (int k = 0; k < b->ncards; k++) {
         int at = mt_below(r, m);
         int card = left[at];
         memmove(left + at, left + at + 1, m - at - 1);
         m--;
-        hands[((dealer + b->direction * (1 + k)) % p + p) % p] |= 1ULL << card;
+        int seat = ((dealer + b->direction * (1 + k)) % p + p) % p;
+        if (popcount64(hands[seat]) < b->after)  /* the first cards each seat is dealt */
+            early[seat] |= 1ULL << card;
+        hands[seat] |= 1ULL << card;
     }
     b->dealer[i] = dealer;
+    b->trump[i] = b->trump_base;
+    b->caller[i] = -1;
     int64_t *row = (int64_t *)b->book.buf + (Py_ssize_t)i * (p + 1);
     row[0] = dealer;
     for (int s = 0; s < p; s++)
@@ -2020,8 +2052,8 @@ static int batch_legal(Batch *b, int i, uint64_t *out)
     Core *c = (Core *)b->cores[i];
     if (!ready(c))
         return -1;
-    if (c->phase != PH_PASS && c->phase != PH_PLAY) {
-        PyErr_SetString(PyExc_RuntimeError, "a batch deal is passing or playing cards");
+    if (c->phase == PH_DONE) {
+        PyErr_SetString(PyExc_RuntimeError, "a batch deal is over and was not dealt again");
         return -1;
     }
     c->busy = 1;
@@ -2035,6 +2067,10 @@ static int batch_legal(Batch *b, int i, uint64_t *out)
 static int batch_apply(Batch *b, int i, int action, float *rewards, unsigned char *done)
 {
     Core *c = (Core *)b->cores[i];
+    if (c->phase == PH_CALL) {  /* the trump called, by whom (the observation shows them) */
+        b->caller[i] = c->to_move;
+        b->trump[i] = b->call_trump[action];
+    }
     c->busy = 1;
     int err = apply_legal(c, action);
     c->busy = 0;
@@ -2172,10 +2208,12 @@ static void observe_one(const Batch *b, int i, float *o)
     const int *off = b->off;
     int p = b->players, s = c->to_move;
     o[off[O_SEAT] + s] = 1.0f;
-    o[off[O_PHASE] + (c->phase == PH_PASS ? b->phase_pass : b->phase_play)] = 1.0f;
+    o[off[O_PHASE] + (c->phase == PH_PASS ? b->phase_pass : c->phase == PH_CALL ? b->phase_call : b->phase_play)] = 1.0f;
     o[off[O_CONTRACT] + b->contract] = 1.0f;
     o[off[O_DEALER] + b->dealer[i]] = 1.0f;
-    uint64_t hand = c->hands[s] & (c->phase == PH_PASS ? ~c->passes[s] : ~0ULL);
+    uint64_t hand = c->phase == PH_CALL   ? b->early[(Py_ssize_t)i * p + s]  /* only the first cards are seen */
+                    : c->phase == PH_PASS ? c->hands[s] & ~c->passes[s]
+                                          : c->hands[s];
     for (uint64_t m = hand; m; m &= m - 1)
         o[off[O_HAND] + lowest(m)] = 1.0f;
     for (uint64_t m = c->played; m; m &= m - 1)
@@ -2183,7 +2221,10 @@ static void observe_one(const Batch *b, int i, float *o)
     for (int k = 0; k < c->trick_len; k++)
         o[off[O_TRICK] + 52 * c->trick_seat[k] + c->trick_card[k]] = 1.0f;
     o[off[O_LED] + c->led + 1] = 1.0f;
-    o[off[O_TRUMP] + b->trump + 1] = 1.0f;
+    o[off[O_TRUMP] + b->trump[i] + 1] = 1.0f;
+    int caller = c->phase == PH_CALL ? s : b->caller[i];
+    if (caller >= 0)
+        o[off[O_CALLER] + caller] = 1.0f;
     for (int t = 0; t < p; t++) {
         o[off[O_SCORES] + t] = (float)c->scores[t];
         o[off[O_SIZES] + t] = (float)popcount64(c->hands[t]);
