@@ -10,8 +10,8 @@ timed as a ``legal_actions()`` and an ``apply_action()`` of a uniformly random l
 passing left) and Kierki's "bez lew" (rulesets/kierki_standard.yaml, deal 1): ``--envs`` deals
 stepped ``--steps`` times, each step a random legal action per deal (``random_actions``, drawn
 in C) and ``step`` — dealing again included (auto-reset) — measured twice: with every
-observation tensor and legal mask written (``step`` then ``observe``: what a learner gets),
-and with the legal masks only. Time is CPU time of this process (``time.process_time``), so
+observation tensor and legal mask written (what a learner gets), and with the legal masks
+only (``step(actions, tensors=False)``). Time is CPU time of this process (``time.process_time``), so
 that other work on a shared machine counts against neither side; the engines take turns
 within each round; medians of the rounds' rates and of their ratios to OpenSpiel are shown.
 Needs ``pip install 'kierki-dsl[openspiel,rl]'`` and the compiled step core.
@@ -30,8 +30,6 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-
-import numpy as np  # noqa: E402
 
 from kierki_dsl.vecenv import VecDeals  # noqa: E402
 
@@ -65,12 +63,9 @@ def batch_rate(deals: VecDeals, steps: int, seed: int, tensors: bool) -> float:
     """Batched decisions per CPU second: ``steps`` steps of every deal, random legal actions;
     with ``tensors`` the observation tensors and masks written at every step (else masks)."""
     deals.reset(seed)
-    batch, rewards, done = deals._batch, deals._rewards, deals._done.view(np.uint8)
-    obs = deals._obs if tensors else None
     t0 = time.process_time()
     for _ in range(steps):
-        batch.step(deals.random_actions(), rewards, done)
-        batch.observe(obs, deals._mask, deals._player)
+        deals.step(deals.random_actions(), tensors)
     return steps * deals.num_envs / (time.process_time() - t0)
 
 

@@ -260,14 +260,15 @@ class VecDeals:
         self._done[:] = False
         return self._observed()
 
-    def step(self, actions) -> Step:
+    def step(self, actions, tensors: bool = True) -> Step:
         """Apply one action per deal (the seat on turn's); ``ValueError`` naming the deal if
-        one is not legal (then nothing is applied)."""
+        one is not legal (then nothing is applied). ``tensors=False`` leaves ``obs`` as it
+        was (masks, seats, rewards and ends only: for a policy that reads no tensor)."""
         acts = np.ascontiguousarray(actions, dtype=np.int64)
         if acts.shape != (self.num_envs,):
             raise ValueError(f"one action per deal expected: shape ({self.num_envs},), got {acts.shape}")
         self._batch.step(acts, self._rewards, self._done.view(np.uint8))
-        return self._observed()
+        return self._observed(tensors)
 
     def autoplay(self, seat: int) -> Step:
         """Play every deal on at random (each legal action alike, from the deal's own
@@ -290,8 +291,8 @@ class VecDeals:
         """The step core of deal ``i`` (its position: ``hands``, ``trick``, ``actions``, ...)."""
         return self._batch.core(i)
 
-    def _observed(self) -> Step:
-        self._batch.observe(self._obs, self._mask, self._player)
+    def _observed(self, tensors: bool = True) -> Step:
+        self._batch.observe(self._obs if tensors else None, self._mask, self._player)
         return Step(self._obs, self._mask, self._player, self._rewards, self._done)
 
 
