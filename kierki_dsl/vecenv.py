@@ -29,6 +29,7 @@ Anything else is declined with ``NotBatched`` (a ``ValueError``) saying why.
 from __future__ import annotations
 
 import functools
+import operator
 from typing import Any, NamedTuple
 
 try:
@@ -87,11 +88,24 @@ class _Memos:
         self.tricks = tricks
         self.by_trump: dict = {}  # trump -> TrickMemo
 
-    def of(self, compiled, trump: int, ctx):
+    def of(self, compiled, trump: int):
+        """The memo of the deals played in ``trump`` (``compiled``: their tables)."""
         memo = self.by_trump.get(trump)
         if memo is None:
-            memo = self.by_trump[trump] = _memo(compiled, self.tricks, functools.partial(stepper._Deal._at_trick, ctx))
+            # asks ``_Deal._at_trick``, which reads only the tables: no context is held (no cycle)
+            tables: Any = _Tables(compiled)
+            asked = functools.partial(stepper._Deal._at_trick, tables)
+            memo = self.by_trump[trump] = _memo(compiled, self.tricks, asked)
         return memo
+
+
+class _Tables:
+    """What ``_Deal._at_trick`` reads of a deal's context: its compiled tables."""
+
+    __slots__ = ("compiled",)
+
+    def __init__(self, compiled) -> None:
+        self.compiled = compiled
 
 
 class _BatchDeal(_MaskDeal):
@@ -108,7 +122,7 @@ class _BatchDeal(_MaskDeal):
     def joined(self, book: np.ndarray, index: int, memos: _Memos) -> "_BatchDeal":
         """This context with its batch's book, its row and the memo of its trump; itself."""
         self.book, self.index, self.memos = book, index, memos
-        self._at_trick = memos.of(self.compiled, self.trump, self)  # type: ignore[method-assign]  # slot over method
+        self._at_trick = memos.of(self.compiled, self.trump)  # type: ignore[method-assign]  # slot over method
         return self
 
     def _begin(self, core) -> tuple:
@@ -253,8 +267,9 @@ class VecDeals:
 
     def reset(self, seed: int = 0) -> Step:
         """Deal every deal again, deal ``i`` from ``seed + i`` (0 <= seed + i < 2**64)."""
-        if not 0 <= seed and seed + self.num_envs <= 1 << 64:
-            raise ValueError("seed must be 0 or more (and seed + num_envs below 2**64)")
+        seed = operator.index(seed)
+        if not (0 <= seed and seed + self.num_envs <= 1 << 64):
+            raise ValueError(f"seed must be 0 .. 2**64 - num_envs, got {seed}")
         self._batch.reset(range(seed, seed + self.num_envs))
         self._rewards[:] = 0
         self._done[:] = False

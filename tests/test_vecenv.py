@@ -99,6 +99,9 @@ def test_an_illegal_action_is_refused_naming_the_deal_and_nothing_is_applied():
     assert [list(deals.core(i).actions) for i in range(2)] == before
     with pytest.raises(ValueError, match="one action per deal"):
         deals.step(np.zeros(3, np.int64))
+    for seed in (-1, 2**64 - 1):
+        with pytest.raises(ValueError, match="seed must be"):
+            deals.reset(seed)
 
 
 def test_a_kierki_trump_deal_equals_the_single_deal_environment():
