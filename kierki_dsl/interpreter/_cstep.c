@@ -1579,6 +1579,15 @@ static double mt_random(MT *r)
 /* int(random() * k), as the PettingZoo environment draws a chance outcome among k. */
 static int mt_below(MT *r, int k) { return (int)(mt_random(r) * k); }
 
+/* popcount without the C library's call where the compiler is not told of the instruction. */
+static inline int pc64(uint64_t x)
+{
+    x = x - ((x >> 1) & 0x5555555555555555ULL);
+    x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
+    return (int)((x * 0x0101010101010101ULL) >> 56);
+}
+
 /* A draw below k (k >= 1) for the random players: splitmix64, the top 32 bits scaled. */
 static int play_below(uint64_t *state, int k)
 {
@@ -1927,14 +1936,17 @@ static int redeal(Batch *b, int i)
     int m = b->ncards;
     memcpy(left, b->cards, m);
     uint64_t hands[MAXP] = {0}, *early = b->early + (Py_ssize_t)i * p;
+    int got[MAXP] = {0}, step = ((b->direction % p) + p) % p;
     memset(early, 0, sizeof(uint64_t) * p);
-    for (int k = 0; k < b->ncards; k++) {
+    for (int k = 0, seat = dealer; k < b->ncards; k++) {
         int at = mt_below(r, m);
         int card = left[at];
         memmove(left + at, left + at + 1, m - at - 1);
         m--;
-        int seat = ((dealer + b->direction * (1 + k)) % p + p) % p;
-        if (popcount64(hands[seat]) < b->after)  /* the first cards each seat is dealt */
+        seat += step;  /* card k goes to the seat dealer + direction * (1 + k) */
+        if (seat >= p)
+            seat -= p;
+        if (got[seat]++ < b->after)  /* the first cards each seat is dealt */
             early[seat] |= 1ULL << card;
         hands[seat] |= 1ULL << card;
     }
@@ -2050,7 +2062,7 @@ static PyObject *Batch_reset(Batch *b, PyObject *seeds)
 static int batch_legal(Batch *b, int i, uint64_t *out)
 {
     Core *c = (Core *)b->cores[i];
-    if (!ready(c))
+    if ((c->failed || c->busy || (c->progs == NULL && c->phase == PH_PLAY)) && !ready(c))
         return -1;
     if (c->phase == PH_DONE) {
         PyErr_SetString(PyExc_RuntimeError, "a batch deal is over and was not dealt again");
@@ -2163,7 +2175,7 @@ static PyObject *Batch_autoplay(Batch *b, PyObject *args)
                 PyErr_SetString(PyExc_RuntimeError, "no legal action");
                 goto done;
             }
-            int action = kth_bit(m, play_below(&b->play_rng[i], popcount64(m)));
+            int action = kth_bit(m, play_below(&b->play_rng[i], pc64(m)));
             if (batch_apply(b, i, action, vr.obj ? (float *)vr.buf + (Py_ssize_t)i * b->players : NULL,
                             vd.obj ? (unsigned char *)vd.buf + i : NULL) < 0)
                 goto done;
@@ -2194,19 +2206,38 @@ static PyObject *Batch_random_actions(Batch *b, PyObject *out)
             PyBuffer_Release(&v);
             return NULL;
         }
-        a[i] = m ? kth_bit(m, play_below(&b->play_rng[i], popcount64(m))) : -1;
+        a[i] = m ? kth_bit(m, play_below(&b->play_rng[i], pc64(m))) : -1;
     }
     PyBuffer_Release(&v);
     Py_RETURN_NONE;
 }
 
+/* 1.0f for each bit of a byte, as 8 floats: masks written into tensors a byte at a time. */
+static float BYTE_BITS[256][8];
+
+static void byte_bits_init(void)
+{
+    for (int v = 0; v < 256; v++)
+        for (int k = 0; k < 8; k++)
+            BYTE_BITS[v][k] = (float)((v >> k) & 1);
+}
+
+/* The 52 card bits of m as floats from dst[0] on. */
+static void put_cards(float *dst, uint64_t m)
+{
+    for (int k = 0; k < 6; k++)
+        memcpy(dst + 8 * k, BYTE_BITS[(m >> (8 * k)) & 0xFF], sizeof(float) * 8);
+    memcpy(dst + 48, BYTE_BITS[(m >> 48) & 0x0F], sizeof(float) * 4);
+}
+
 /* The observation tensor of the seat on turn in deal i (knowledge.fill_tensor's parts of
- * a one-deal game in play or passing; `o` zeroed). */
+ * a one-deal game in play, passing or calling trumps), written over `o`. */
 static void observe_one(const Batch *b, int i, float *o)
 {
     const Core *c = (const Core *)b->cores[i];
     const int *off = b->off;
     int p = b->players, s = c->to_move;
+    memset(o, 0, sizeof(float) * b->obs_size);  /* row by row: in cache for what follows */
     o[off[O_SEAT] + s] = 1.0f;
     o[off[O_PHASE] + (c->phase == PH_PASS ? b->phase_pass : c->phase == PH_CALL ? b->phase_call : b->phase_play)] = 1.0f;
     o[off[O_CONTRACT] + b->contract] = 1.0f;
@@ -2214,10 +2245,8 @@ static void observe_one(const Batch *b, int i, float *o)
     uint64_t hand = c->phase == PH_CALL   ? b->early[(Py_ssize_t)i * p + s]  /* only the first cards are seen */
                     : c->phase == PH_PASS ? c->hands[s] & ~c->passes[s]
                                           : c->hands[s];
-    for (uint64_t m = hand; m; m &= m - 1)
-        o[off[O_HAND] + lowest(m)] = 1.0f;
-    for (uint64_t m = c->played; m; m &= m - 1)
-        o[off[O_PLAYED] + lowest(m)] = 1.0f;
+    put_cards(o + off[O_HAND], hand);
+    put_cards(o + off[O_PLAYED], c->played);
     for (int k = 0; k < c->trick_len; k++)
         o[off[O_TRICK] + 52 * c->trick_seat[k] + c->trick_card[k]] = 1.0f;
     o[off[O_LED] + c->led + 1] = 1.0f;
@@ -2227,7 +2256,7 @@ static void observe_one(const Batch *b, int i, float *o)
         o[off[O_CALLER] + caller] = 1.0f;
     for (int t = 0; t < p; t++) {
         o[off[O_SCORES] + t] = (float)c->scores[t];
-        o[off[O_SIZES] + t] = (float)popcount64(c->hands[t]);
+        o[off[O_SIZES] + t] = (float)pc64(c->hands[t]);
     }
 }
 
@@ -2246,16 +2275,13 @@ static PyObject *Batch_observe(Batch *b, PyObject *args)
     if (get_out(mask, &vm, (Py_ssize_t)b->n * b->num_actions, 1, "mask") < 0
         || get_out(player, &vp, b->n, 8, "player") < 0)
         goto done;
-    if (vo.obj != NULL)
-        memset(vo.buf, 0, vo.len);
-    if (vm.obj != NULL)
-        memset(vm.buf, 0, vm.len);
     for (int i = 0; i < b->n; i++) {
         if (vm.obj != NULL) {
             uint64_t m;
             if (batch_legal(b, i, &m) < 0)
                 goto done;
             signed char *row = (signed char *)vm.buf + (Py_ssize_t)i * b->num_actions;
+            memset(row, 0, b->num_actions);
             for (; m; m &= m - 1)
                 row[lowest(m)] = 1;
         }
@@ -2348,6 +2374,7 @@ static int vecenv_register(PyObject *m)
 {
     if (PyType_Ready(&TrickMemoType) < 0 || PyType_Ready(&BatchType) < 0)
         return -1;
+    byte_bits_init();
     if (PyModule_AddObjectRef(m, "TrickMemo", (PyObject *)&TrickMemoType) < 0
         || PyModule_AddObjectRef(m, "Batch", (PyObject *)&BatchType) < 0)
         return -1;
