@@ -31,6 +31,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench_step import _dealt  # noqa: E402  (OpenSpiel's chance nodes played out, as bench_step deals)
+
 from kierki_dsl.vecenv import VecDeals  # noqa: E402
 
 GAMES = {
@@ -42,13 +44,7 @@ GAMES = {
 def openspiel_rate(game, deals: int, seed: int) -> float:
     """OpenSpiel Hearts decisions per CPU second, chance nodes dealt outside the clock."""
     rng = random.Random(seed)
-    states = []
-    for _ in range(deals):
-        st = game.new_initial_state()
-        while st.is_chance_node():
-            outcomes = st.legal_actions()
-            st.apply_action(outcomes[rng.randrange(len(outcomes))])
-        states.append(st)
+    states = _dealt(game, deals, rng)
     grb, steps = rng.getrandbits, 0
     t0 = time.process_time()
     for st in states:

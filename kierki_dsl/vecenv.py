@@ -28,6 +28,7 @@ Anything else is declined with ``NotBatched`` (a ``ValueError``) saying why.
 
 from __future__ import annotations
 
+import copy
 import functools
 import operator
 from typing import Any, NamedTuple
@@ -130,24 +131,12 @@ class _BatchDeal(_MaskDeal):
         return stepper._Deal._begin(self, core) if not self.called else super()._begin(core)
 
     def _called(self, core, action: int) -> tuple:
-        """(plan, context) of the deal once ``action`` called trumps (``_Deal._called``)."""
-        trump = called_suit(action)
-        compiled = stepper._compiled(self.contract, self.players, self.tricks_total, trump, self.deck)
-        ctx = _BatchDeal(
-            compiled,
-            self.contract,
-            self.players,
-            self.deck,
-            self.dealer,
-            self.dealt,
-            self.direction,
-            self.number,
-            trump,
-            core.to_move,
-            self.lead,
-            self.tricks_total,
-        )
-        return compiled.plan, ctx.joined(self.book, self.index, self.memos)
+        """(plan, context) of the deal once ``action`` called trumps (``_Deal._called``): this
+        context with the tables of the trump called and the caller, who is on turn."""
+        ctx = copy.copy(self)
+        ctx.trump, ctx.caller, ctx.called = called_suit(action), core.to_move, True
+        ctx.compiled = stepper._compiled(self.contract, self.players, self.tricks_total, ctx.trump, self.deck)
+        return ctx.compiled.plan, ctx.joined(self.book, self.index, self.memos)
 
     def interpreter(self, core):
         """The interpreter's deal in the core's position (to word an error), from the book."""
