@@ -73,7 +73,12 @@ def _same_as_pettingzoo(path, deal: int, n: int, seed: int, steps: int) -> int:
 
 
 def test_hearts_equals_the_single_deal_environment():
-    assert _same_as_pettingzoo(HEARTS, 1, 3, 7, 150) >= 3  # passing left, then two deals more
+    assert _same_as_pettingzoo(HEARTS, 1, 4, 7, 400) >= 20  # passing left; about six deals each
+
+
+def test_openspiels_hearts_equals_the_single_deal_environment():
+    """Its heart lead ban reads a played card (the queen of spades): the trick memo keys on it."""
+    assert _same_as_pettingzoo(RULESETS / "games" / "hearts_openspiel.yaml", 1, 4, 3, 300) >= 12
 
 
 def test_hearts_without_passing_equals_the_single_deal_environment():
@@ -81,7 +86,7 @@ def test_hearts_without_passing_equals_the_single_deal_environment():
 
 
 def test_a_kierki_negative_deal_equals_the_single_deal_environment():
-    assert _same_as_pettingzoo(KIERKI, 1, 3, 5, 130) >= 3  # bez lew (no tricks)
+    assert _same_as_pettingzoo(KIERKI, 1, 4, 5, 400) >= 24  # bez lew (no tricks)
 
 
 @pytest.mark.parametrize("deal", [2, 4, 7])
@@ -105,7 +110,7 @@ def test_an_illegal_action_is_refused_naming_the_deal_and_nothing_is_applied():
 
 
 def test_a_kierki_trump_deal_equals_the_single_deal_environment():
-    assert _same_as_pettingzoo(KIERKI, 8, 3, 21, 80) >= 3  # atu: the trump called first
+    assert _same_as_pettingzoo(KIERKI, 8, 4, 21, 300) >= 16  # atu: the trump called first
 
 
 def test_deals_it_does_not_step_are_declined_saying_why():
