@@ -1484,9 +1484,910 @@ done:
     return result;
 }
 
+/* ============================================================================
+ * vecenv: batched deals (kierki_dsl/vecenv.py). Added by the vecenv branch;
+ * nothing above this block behaves differently for it.
+ *
+ *   MT        Python's random.Random (MT19937, seeded as random.seed(int) seeds,
+ *             random() from two draws), so that a batch deals from a seed exactly
+ *             as the PettingZoo environment's reset(seed=...) does.
+ *   TrickMemo a callable put in a batch deal's context as its `_at_trick`: the
+ *             programs of a trick situation memoised in C on what the legality
+ *             kernel reads of it (class of the trick number, hearts broken, the
+ *             played cards it counts), asking the Python method on a miss.
+ *   Batch     N deals of one contract stepped at once: actions from an int64
+ *             array, observation tensors, legal masks, seats on turn, rewards and
+ *             ends written into numpy arrays (buffer protocol); a deal that ends
+ *             is dealt again at once from its own generator (auto-reset).
+ * ========================================================================== */
+
+typedef struct {
+    uint32_t mt[624];
+    int mti;
+} MT;
+
+static void mt_init(MT *r, uint32_t s)
+{
+    r->mt[0] = s;
+    for (int i = 1; i < 624; i++)
+        r->mt[i] = 1812433253U * (r->mt[i - 1] ^ (r->mt[i - 1] >> 30)) + (uint32_t)i;
+    r->mti = 624;
+}
+
+/* random.seed(n) for 0 <= n < 2**64: init_by_array with n's 32-bit words, low first. */
+static void mt_seed(MT *r, unsigned long long n)
+{
+    uint32_t key[2] = {(uint32_t)n, (uint32_t)(n >> 32)};
+    int len = key[1] ? 2 : 1;
+    mt_init(r, 19650218U);
+    int i = 1, j = 0;
+    for (int k = 624 > len ? 624 : len; k; k--) {
+        r->mt[i] = (r->mt[i] ^ ((r->mt[i - 1] ^ (r->mt[i - 1] >> 30)) * 1664525U)) + key[j] + (uint32_t)j;
+        i++;
+        j++;
+        if (i >= 624) {
+            r->mt[0] = r->mt[623];
+            i = 1;
+        }
+        if (j >= len)
+            j = 0;
+    }
+    for (int k = 623; k; k--) {
+        r->mt[i] = (r->mt[i] ^ ((r->mt[i - 1] ^ (r->mt[i - 1] >> 30)) * 1566083941U)) - (uint32_t)i;
+        i++;
+        if (i >= 624) {
+            r->mt[0] = r->mt[623];
+            i = 1;
+        }
+    }
+    r->mt[0] = 0x80000000U;
+}
+
+static uint32_t mt_next(MT *r)
+{
+    static const uint32_t mag01[2] = {0U, 0x9908b0dfU};
+    uint32_t y;
+    if (r->mti >= 624) {
+        int kk;
+        for (kk = 0; kk < 624 - 397; kk++) {
+            y = (r->mt[kk] & 0x80000000U) | (r->mt[kk + 1] & 0x7fffffffU);
+            r->mt[kk] = r->mt[kk + 397] ^ (y >> 1) ^ mag01[y & 1U];
+        }
+        for (; kk < 623; kk++) {
+            y = (r->mt[kk] & 0x80000000U) | (r->mt[kk + 1] & 0x7fffffffU);
+            r->mt[kk] = r->mt[kk + (397 - 624)] ^ (y >> 1) ^ mag01[y & 1U];
+        }
+        y = (r->mt[623] & 0x80000000U) | (r->mt[0] & 0x7fffffffU);
+        r->mt[623] = r->mt[396] ^ (y >> 1) ^ mag01[y & 1U];
+        r->mti = 0;
+    }
+    y = r->mt[r->mti++];
+    y ^= (y >> 11);
+    y ^= (y << 7) & 0x9d2c5680U;
+    y ^= (y << 15) & 0xefc60000U;
+    y ^= (y >> 18);
+    return y;
+}
+
+/* random.random(): 53 bits from two draws. */
+static double mt_random(MT *r)
+{
+    uint32_t a = mt_next(r) >> 5, b = mt_next(r) >> 6;
+    return (a * 67108864.0 + b) * (1.0 / 9007199254740992.0);
+}
+
+/* int(random() * k), as the PettingZoo environment draws a chance outcome among k. */
+static int mt_below(MT *r, int k) { return (int)(mt_random(r) * k); }
+
+/* popcount without the C library's call where the compiler is not told of the instruction. */
+static inline int pc64(uint64_t x)
+{
+    x = x - ((x >> 1) & 0x5555555555555555ULL);
+    x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
+    return (int)((x * 0x0101010101010101ULL) >> 56);
+}
+
+/* A draw below k (k >= 1) for the random players: splitmix64, the top 32 bits scaled. */
+static int play_below(uint64_t *state, int k)
+{
+    uint64_t z = (*state += 0x9E3779B97F4A7C15ULL);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    z ^= z >> 31;
+    return (int)(((z >> 32) * (uint64_t)k) >> 32);
+}
+
+/* ---- TrickMemo ---- */
+
+#define MEMO_SLOTS 8192  /* a power of two; cleared when half full (the interpreter's CACHE_LIMIT) */
+
+typedef struct {
+    int used, cls, broken;
+    uint64_t played;
+    PyObject *programs;
+    uint64_t watch;
+} MemoEntry;
+
+typedef struct {
+    PyObject_HEAD
+    PyObject *fallback;          /* fallback(core, n, broken, played) -> (Programs, watch) */
+    int cls[MAXTRICKS + 2];      /* what the kernel reads of each trick number */
+    int broken_read;
+    uint64_t seen;               /* the played cards the kernel counts */
+    int count;
+    MemoEntry *table;
+} TrickMemo;
+
+static void memo_clear(TrickMemo *m)
+{
+    for (int i = 0; m->table != NULL && i < MEMO_SLOTS; i++)
+        if (m->table[i].used) {
+            Py_CLEAR(m->table[i].programs);
+            m->table[i].used = 0;
+        }
+    m->count = 0;
+}
+
+static void TrickMemo_dealloc(TrickMemo *m)
+{
+    memo_clear(m);
+    PyMem_Free(m->table);
+    Py_XDECREF(m->fallback);
+    Py_TYPE(m)->tp_free((PyObject *)m);
+}
+
+/* TrickMemo(fallback, classes, broken_read, seen): classes[n] for n in 0..tricks + 1. */
+static int TrickMemo_init(TrickMemo *m, PyObject *args, PyObject *kw)
+{
+    PyObject *fallback, *classes;
+    int broken_read;
+    unsigned long long seen;
+    if (m->table != NULL) {
+        PyErr_SetString(PyExc_TypeError, "a memo is initialised once");
+        return -1;
+    }
+    if (!PyArg_ParseTuple(args, "OOpK", &fallback, &classes, &broken_read, &seen))
+        return -1;
+    PyObject *fast = PySequence_Fast(classes, "classes");
+    if (fast == NULL)
+        return -1;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
+    Py_DECREF(fast);
+    if (n < 2 || n > MAXTRICKS + 2) {
+        PyErr_SetString(PyExc_ValueError, "classes: one per trick number 0..tricks + 1 expected");
+        return -1;
+    }
+    int64_t cls[MAXTRICKS + 2];
+    if (read_ints(classes, cls, n, "classes") < 0)
+        return -1;
+    for (Py_ssize_t i = 0; i < MAXTRICKS + 2; i++)
+        m->cls[i] = i < n ? (int)cls[i] : -1;
+    m->table = PyMem_Calloc(MEMO_SLOTS, sizeof(MemoEntry));
+    if (m->table == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    Py_INCREF(fallback);
+    m->fallback = fallback;
+    m->broken_read = broken_read;
+    m->seen = seen;
+    return 0;
+}
+
+static PyObject *TrickMemo_call(TrickMemo *m, PyObject *args, PyObject *kw)
+{
+    PyObject *core;
+    int number, broken;
+    unsigned long long played;
+    if (m->table == NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "the memo was not initialised");
+        return NULL;
+    }
+    if (!PyArg_ParseTuple(args, "OiiK", &core, &number, &broken, &played))
+        return NULL;
+    if (number < 0 || number >= MAXTRICKS + 2 || m->cls[number] < 0)
+        return PyObject_Call(m->fallback, args, kw);
+    int cls = m->cls[number], br = m->broken_read && broken;
+    uint64_t seen = played & m->seen;
+    uint64_t h = (seen * 0x9E3779B97F4A7C15ULL) ^ ((uint64_t)cls << 1 | (uint64_t)br) * 0xC2B2AE3D27D4EB4FULL;
+    int at = (int)(h >> 51) & (MEMO_SLOTS - 1);
+    for (MemoEntry *e = &m->table[at]; e->used; e = &m->table[at = (at + 1) & (MEMO_SLOTS - 1)])
+        if (e->cls == cls && e->broken == br && e->played == seen)
+            /* the watched cards too depend only on what the key holds */
+            return Py_BuildValue("(OK)", e->programs, (unsigned long long)e->watch);
+    PyObject *r = PyObject_Call(m->fallback, args, kw);
+    if (r == NULL)
+        return NULL;
+    PyObject *progs;
+    unsigned long long watch;
+    if (!PyArg_ParseTuple(r, "O!K", &ProgramsType, &progs, &watch)) {
+        Py_DECREF(r);
+        return NULL;
+    }
+    if (m->count >= MEMO_SLOTS / 2) {
+        memo_clear(m);
+        at = (int)(h >> 51) & (MEMO_SLOTS - 1);
+    }
+    MemoEntry *e = &m->table[at];
+    e->used = 1;
+    e->cls = cls;
+    e->broken = br;
+    e->played = seen;
+    Py_INCREF(progs);
+    e->programs = progs;
+    e->watch = watch;
+    m->count++;
+    return r;
+}
+
+static PyTypeObject TrickMemoType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "kierki_dsl.interpreter._cstep.TrickMemo",
+    .tp_doc = "A deal context's _at_trick memoised on what the legality kernel reads (vecenv).",
+    .tp_basicsize = sizeof(TrickMemo),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)TrickMemo_init,
+    .tp_dealloc = (destructor)TrickMemo_dealloc,
+    .tp_call = (ternaryfunc)TrickMemo_call,
+};
+
+/* ---- Batch ---- */
+
+static int get_out(PyObject *o, Py_buffer *view, Py_ssize_t count, Py_ssize_t size, const char *what);
+
+/* Where each part of an observation tensor starts (adapters/knowledge.py's pieces). */
+enum { O_SEAT, O_PHASE, O_CONTRACT, O_DEALER, O_HAND, O_PLAYED, O_TRICK, O_LED, O_TRUMP, O_CALLER, O_SCORES,
+       O_TOTALS, O_SIZES, NOFF };
+
+typedef struct {
+    PyObject_HEAD
+    int n, players, ncards, direction, first_dealer, trump_base, obs_size, num_actions;
+    int phase_pass, phase_play, phase_call, contract;
+    int after;                   /* a trump call: the cards the caller sees first (-1: no call) */
+    int call_trump[64];          /* the suit each call action names (-1 no trumps, -2 not a call) */
+    int off[NOFF];
+    int dealer_of[MAXP];         /* the dealer of this deal for each first dealer */
+    int lead_of[MAXP];           /* the first leader for each dealer, -1: asked of ctx._begin */
+    int sync;                    /* set ctx.dealer and ctx.dealt at every deal (callbacks read them) */
+    Py_buffer book;              /* int64 deals x (1 + players): each deal's dealer and hands dealt */
+    unsigned char cards[52];     /* the deck, ascending */
+    Plan *plan;
+    PyObject **cores;            /* one Core per deal (each with its own context) */
+    PyObject **ctxs;
+    int *dealer;                 /* each deal's dealer */
+    int *trump, *caller;         /* each deal's trump (-1 none or not called yet) and caller */
+    uint64_t *early;             /* deals x players: the cards each seat sees before a call */
+    MT *deal_rng;                /* each deal's shuffle (Python's generator) */
+    uint64_t *play_rng;          /* each deal's random players' draws (splitmix64) */
+} Batch;
+
+static void Batch_dealloc(Batch *b)
+{
+    for (int i = 0; i < b->n; i++) {
+        if (b->cores != NULL)
+            Py_XDECREF(b->cores[i]);
+        if (b->ctxs != NULL)
+            Py_XDECREF(b->ctxs[i]);
+    }
+    PyMem_Free(b->cores);
+    PyMem_Free(b->ctxs);
+    PyMem_Free(b->dealer);
+    PyMem_Free(b->trump);
+    PyMem_Free(b->caller);
+    PyMem_Free(b->early);
+    PyMem_Free(b->deal_rng);
+    PyMem_Free(b->play_rng);
+    if (b->book.obj != NULL)
+        PyBuffer_Release(&b->book);
+    Py_XDECREF(b->plan);
+    Py_TYPE(b)->tp_free((PyObject *)b);
+}
+
+/* Batch(plan, cores, ctxs, deck, direction, first_dealer, dealer_of, trump, offsets,
+ *       obs_size, num_actions, (phase_pass, phase_play, phase_call), contract, lead_of, sync,
+ *       book, after, call_trumps):
+ * cores are Cores of `plan` (passing set as the deal wants it), ctxs their contexts;
+ * lead_of the first leader by dealer (None: ctx._begin says it), sync whether the contexts
+ * must learn each deal's dealer and hands, book where each deal's are written; after the
+ * cards a trump caller sees first (-1: no call), call_trumps the suit of each action (64). */
+static int Batch_init(Batch *b, PyObject *args, PyObject *kw)
+{
+    PyObject *plan, *cores, *ctxs, *dealer_of, *offsets, *lead_of, *book, *call_trumps;
+    unsigned long long deck;
+    if (b->cores != NULL) {
+        PyErr_SetString(PyExc_TypeError, "a batch is initialised once");
+        return -1;
+    }
+    if (!PyArg_ParseTuple(args, "O!OOKiiOiOii(iii)iOpOiO", &PlanType, &plan, &cores, &ctxs, &deck, &b->direction,
+                          &b->first_dealer, &dealer_of, &b->trump_base, &offsets, &b->obs_size, &b->num_actions,
+                          &b->phase_pass, &b->phase_play, &b->phase_call, &b->contract, &lead_of, &b->sync, &book,
+                          &b->after, &call_trumps))
+        return -1;
+    int64_t ct[64];
+    if (read_ints(call_trumps, ct, 64, "call_trumps") < 0)
+        return -1;
+    for (int a = 0; a < 64; a++) {
+        if (ct[a] < -2 || ct[a] > 3) {
+            PyErr_SetString(PyExc_ValueError, "call_trumps: suits, -1 or -2 expected");
+            return -1;
+        }
+        b->call_trump[a] = (int)ct[a];
+    }
+    if (!plan_ready((Plan *)plan))
+        return -1;
+    int p = ((Plan *)plan)->players;
+    PyObject *fc = PySequence_Fast(cores, "cores"), *fx = PySequence_Fast(ctxs, "ctxs");
+    if (fc == NULL || fx == NULL) {
+        Py_XDECREF(fc);
+        Py_XDECREF(fx);
+        return -1;
+    }
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(fc);
+    int err = n < 1 || n > (1 << 24) || PySequence_Fast_GET_SIZE(fx) != n;
+    if (err)
+        PyErr_SetString(PyExc_ValueError, "one context per core, 1 .. 2**24 cores expected");
+    int64_t off[NOFF], dof[MAXP], lof[MAXP];
+    if (!err)
+        err = read_ints(offsets, off, NOFF, "offsets") < 0 || read_ints(dealer_of, dof, p, "dealer_of") < 0;
+    for (int s = 0; !err && s < p; s++)
+        lof[s] = -1;
+    if (!err && lead_of != Py_None)
+        err = read_ints(lead_of, lof, p, "lead_of") < 0;
+    if (!err && get_out(book, &b->book, n * (p + 1), 8, "book") < 0)
+        err = 1;
+    if (!err && b->book.obj == NULL) {
+        PyErr_SetString(PyExc_TypeError, "book: an int64 array expected");
+        err = 1;
+    }
+    if (!err && (b->num_actions < 64 || b->obs_size < 1 || b->first_dealer >= p || b->trump_base < -1
+                 || b->trump_base > 3)) {
+        PyErr_SetString(PyExc_ValueError, "64 actions or more, a first dealer and a trump expected");
+        err = 1;
+    }
+    if (!err) {
+        b->cores = PyMem_Calloc(n, sizeof(PyObject *));
+        b->ctxs = PyMem_Calloc(n, sizeof(PyObject *));
+        b->dealer = PyMem_Calloc(n, sizeof(int));
+        b->trump = PyMem_Calloc(n, sizeof(int));
+        b->caller = PyMem_Calloc(n, sizeof(int));
+        b->early = PyMem_Calloc(n * p, sizeof(uint64_t));
+        b->deal_rng = PyMem_Calloc(n, sizeof(MT));
+        b->play_rng = PyMem_Calloc(n, sizeof(uint64_t));
+        if (!b->cores || !b->ctxs || !b->dealer || !b->trump || !b->caller || !b->early || !b->deal_rng
+            || !b->play_rng) {
+            PyErr_NoMemory();
+            err = 1;
+        }
+    }
+    for (Py_ssize_t i = 0; !err && i < n; i++) {
+        PyObject *c = PySequence_Fast_GET_ITEM(fc, i);
+        if (!PyObject_TypeCheck(c, &CoreType) || ((Core *)c)->plan == NULL || ((Core *)c)->players != p) {
+            PyErr_SetString(PyExc_TypeError, "cores: initialised Cores of the plan's players expected");
+            err = 1;
+            break;
+        }
+        b->cores[i] = Py_NewRef(c);
+        b->ctxs[i] = Py_NewRef(PySequence_Fast_GET_ITEM(fx, i));
+        b->n = (int)i + 1;
+    }
+    Py_DECREF(fc);
+    Py_DECREF(fx);
+    if (err) {
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_ValueError, "offsets inside the tensor expected");
+        return -1;
+    }
+    /* each part must fit the tensor */
+    int sizes[NOFF] = {p, 7, 1, p, 52, 52, 52 * p, 5, 5, p, p, p, p};
+    for (int k = 0; k < NOFF; k++) {
+        b->off[k] = (int)off[k];
+        if (off[k] < 0 || off[k] + sizes[k] > b->obs_size || (k == O_CONTRACT && off[k] + b->contract >= b->obs_size)) {
+            PyErr_SetString(PyExc_ValueError, "offsets inside the tensor expected");
+            return -1;
+        }
+    }
+    if (b->phase_pass < 0 || b->phase_pass >= 7 || b->phase_play < 0 || b->phase_play >= 7 || b->phase_call < 0
+        || b->phase_call >= 7 || b->contract < 0 || b->after > 52) {
+        PyErr_SetString(PyExc_ValueError, "phase and contract indices expected");
+        return -1;
+    }
+    b->players = p;
+    b->ncards = 0;
+    for (int c = 0; c < 52; c++)
+        if (deck >> c & 1)
+            b->cards[b->ncards++] = (unsigned char)c;
+    for (int s = 0; s < p; s++) {
+        if (dof[s] < 0 || dof[s] >= p) {
+            PyErr_SetString(PyExc_ValueError, "dealer_of: seats expected");
+            return -1;
+        }
+        b->dealer_of[s] = (int)dof[s];
+        if (lof[s] < -1 || lof[s] >= p) {
+            PyErr_SetString(PyExc_ValueError, "lead_of: seats expected");
+            return -1;
+        }
+        b->lead_of[s] = (int)lof[s];
+    }
+    b->plan = (Plan *)Py_NewRef(plan);
+    return 0;
+}
+
+static int batch_ready(Batch *b)
+{
+    if (b->cores != NULL && b->plan != NULL)
+        return 1;
+    PyErr_SetString(PyExc_RuntimeError, "the batch was not initialised");
+    return 0;
+}
+
+/* The deal of env i starts again: its generator draws the first dealer (if the ruleset
+ * leaves it random) and each card among those left (ascending), as GameState's chance
+ * nodes are drawn by the PettingZoo environment; the core is set to the deal's start. */
+static int redeal(Batch *b, int i)
+{
+    Core *c = (Core *)b->cores[i];
+    MT *r = &b->deal_rng[i];
+    int p = b->players;
+    int first = b->first_dealer >= 0 ? b->first_dealer : mt_below(r, p);
+    int dealer = b->dealer_of[first];
+    unsigned char left[52];
+    int m = b->ncards;
+    memcpy(left, b->cards, m);
+    uint64_t hands[MAXP] = {0}, *early = b->early + (Py_ssize_t)i * p;
+    int got[MAXP] = {0}, step = ((b->direction % p) + p) % p;
+    memset(early, 0, sizeof(uint64_t) * p);
+    for (int k = 0, seat = dealer; k < b->ncards; k++) {
+        int at = mt_below(r, m);
+        int card = left[at];
+        memmove(left + at, left + at + 1, m - at - 1);
+        m--;
+        seat += step;  /* card k goes to the seat dealer + direction * (1 + k) */
+        if (seat >= p)
+            seat -= p;
+        if (got[seat]++ < b->after)  /* the first cards each seat is dealt */
+            early[seat] |= 1ULL << card;
+        hands[seat] |= 1ULL << card;
+    }
+    b->dealer[i] = dealer;
+    b->trump[i] = b->trump_base;
+    b->caller[i] = -1;
+    int64_t *row = (int64_t *)b->book.buf + (Py_ssize_t)i * (p + 1);
+    row[0] = dealer;
+    for (int s = 0; s < p; s++)
+        row[1 + s] = (int64_t)hands[s];
+    int err = 0;
+    if (b->sync) {  /* the context learns the deal (its first lead and scoring read it) */
+        PyObject *d = PyLong_FromLong(dealer), *dealt = masks_list(hands, p);
+        PyObject *tup = dealt == NULL ? NULL : PyList_AsTuple(dealt);
+        err = d == NULL || tup == NULL || PyObject_SetAttrString(b->ctxs[i], "dealer", d) < 0
+              || PyObject_SetAttrString(b->ctxs[i], "dealt", tup) < 0;
+        Py_XDECREF(d);
+        Py_XDECREF(dealt);
+        Py_XDECREF(tup);
+        if (err)
+            return -1;
+    }
+    if (c->busy) {
+        PyErr_SetString(PyExc_RuntimeError, "the step core is in the middle of a step");
+        return -1;
+    }
+    Py_INCREF(b->plan);
+    Py_SETREF(c->plan, b->plan);
+    Py_INCREF(b->ctxs[i]);
+    Py_SETREF(c->ctx, b->ctxs[i]);
+    Py_CLEAR(c->progs);
+    memcpy(c->hands, hands, sizeof hands);
+    memset(c->passes, 0, sizeof c->passes);
+    memset(c->taken, 0, sizeof c->taken);
+    memset(c->tricks_won, 0, sizeof c->tricks_won);
+    memset(c->scores, 0, sizeof c->scores);
+    c->trick_no = 1;
+    c->led = c->win = c->leader = -1;
+    c->trick_len = 0;
+    c->played = c->watch = c->calls = 0;
+    c->hearts_broken = c->ended_early = c->lvalid = c->nacts = c->failed = 0;
+    if (c->pass_step) {
+        c->phase = PH_PASS;
+        c->to_move = c->next[dealer];
+        return 0;
+    }
+    c->busy = 1;
+    if (b->lead_of[dealer] >= 0) {  /* start_play with the first leader known */
+        c->phase = PH_PLAY;
+        c->to_move = c->leader = b->lead_of[dealer];
+        err = at_trick(c);
+    } else {
+        err = start_play(c);
+    }
+    c->busy = 0;
+    return err < 0 ? broken(c) : 0;
+}
+
+/* A writable C-contiguous buffer of `count` items of `size` bytes (NULL: None given). */
+static int get_out(PyObject *o, Py_buffer *view, Py_ssize_t count, Py_ssize_t size, const char *what)
+{
+    view->obj = NULL;
+    if (o == Py_None)
+        return 0;
+    if (PyObject_GetBuffer(o, view, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS) < 0)
+        return -1;
+    if (view->len != count * size) {
+        PyErr_Format(PyExc_ValueError, "%s: %zd items of %zd bytes expected", what, count, size);
+        PyBuffer_Release(view);
+        view->obj = NULL;
+        return -1;
+    }
+    return 0;
+}
+
+static void release(Py_buffer *v)
+{
+    if (v->obj != NULL)
+        PyBuffer_Release(v);
+}
+
+/* reset(seeds): each deal's generator seeded with seeds[i] (0 <= seed < 2**64) as
+ * random.Random(seeds[i]) is — its random players' splitmix64 from the same seed — and dealt. */
+static PyObject *Batch_reset(Batch *b, PyObject *seeds)
+{
+    if (!batch_ready(b))
+        return NULL;
+    PyObject *fast = PySequence_Fast(seeds, "seeds");
+    if (fast == NULL)
+        return NULL;
+    if (PySequence_Fast_GET_SIZE(fast) != b->n) {
+        Py_DECREF(fast);
+        PyErr_SetString(PyExc_ValueError, "one seed per deal expected");
+        return NULL;
+    }
+    for (int i = 0; i < b->n; i++) {
+        unsigned long long s = PyLong_AsUnsignedLongLong(PySequence_Fast_GET_ITEM(fast, i));
+        if (s == (unsigned long long)-1 && PyErr_Occurred()) {
+            Py_DECREF(fast);
+            return NULL;
+        }
+        mt_seed(&b->deal_rng[i], s);
+        b->play_rng[i] = s ^ 0x5DEECE66DULL;
+    }
+    Py_DECREF(fast);
+    for (int i = 0; i < b->n; i++)
+        if (redeal(b, i) < 0)
+            return NULL;
+    Py_RETURN_NONE;
+}
+
+/* The legal actions of deal i as a mask (a pass or a card). */
+static int batch_legal(Batch *b, int i, uint64_t *out)
+{
+    Core *c = (Core *)b->cores[i];
+    if ((c->failed || c->busy || (c->progs == NULL && c->phase == PH_PLAY)) && !ready(c))
+        return -1;
+    if (c->phase == PH_DONE) {
+        PyErr_SetString(PyExc_RuntimeError, "a batch deal is over and was not dealt again");
+        return -1;
+    }
+    c->busy = 1;
+    int err = legal_mask(c, out);
+    c->busy = 0;
+    return err;
+}
+
+/* Apply a legal action to deal i; when the deal ends, add its scores to rewards (a row of
+ * `players` floats), mark it done and deal again. */
+static int batch_apply(Batch *b, int i, int action, float *rewards, unsigned char *done)
+{
+    Core *c = (Core *)b->cores[i];
+    if (c->phase == PH_CALL) {  /* the trump called, by whom (the observation shows them) */
+        b->caller[i] = c->to_move;
+        b->trump[i] = b->call_trump[action];
+    }
+    c->busy = 1;
+    int err = apply_legal(c, action);
+    c->busy = 0;
+    if (err < 0)
+        return -1;
+    if (c->phase != PH_DONE)
+        return 0;
+    if (rewards != NULL)
+        for (int s = 0; s < b->players; s++)
+            rewards[s] += (float)c->scores[s];
+    if (done != NULL)
+        *done = 1;
+    return redeal(b, i);
+}
+
+/* step(actions, rewards, done): actions an int64 array of one action per deal, each checked
+ * legal first (ValueError naming the deal otherwise, nothing applied); rewards (float32,
+ * deals x players) and done (uint8) are overwritten: the scores of a deal that ended, which
+ * is dealt again at once. */
+static PyObject *Batch_step(Batch *b, PyObject *args)
+{
+    PyObject *acts, *rew, *dn;
+    if (!batch_ready(b) || !PyArg_ParseTuple(args, "OOO", &acts, &rew, &dn))
+        return NULL;
+    Py_buffer va, vr, vd;
+    if (PyObject_GetBuffer(acts, &va, PyBUF_C_CONTIGUOUS) < 0)
+        return NULL;
+    PyObject *result = NULL;
+    vr.obj = vd.obj = NULL;
+    if (va.len != (Py_ssize_t)b->n * 8) {
+        PyErr_SetString(PyExc_ValueError, "actions: one int64 per deal expected");
+        goto done;
+    }
+    if (get_out(rew, &vr, (Py_ssize_t)b->n * b->players, 4, "rewards") < 0 || get_out(dn, &vd, b->n, 1, "done") < 0)
+        goto done;
+    const int64_t *a = va.buf;
+    for (int i = 0; i < b->n; i++) {
+        uint64_t m;
+        if (batch_legal(b, i, &m) < 0)
+            goto done;
+        if (a[i] < 0 || a[i] >= 64 || !(m >> a[i] & 1)) {
+            PyErr_Format(PyExc_ValueError, "deal %d: action %lld is not legal", i, (long long)a[i]);
+            goto done;
+        }
+    }
+    if (vr.obj != NULL)
+        memset(vr.buf, 0, vr.len);
+    if (vd.obj != NULL)
+        memset(vd.buf, 0, vd.len);
+    for (int i = 0; i < b->n; i++)
+        if (batch_apply(b, i, (int)a[i], vr.obj ? (float *)vr.buf + (Py_ssize_t)i * b->players : NULL,
+                        vd.obj ? (unsigned char *)vd.buf + i : NULL) < 0)
+            goto done;
+    result = Py_NewRef(Py_None);
+done:
+    PyBuffer_Release(&va);
+    release(&vr);
+    release(&vd);
+    return result;
+}
+
+/* autoplay(seat, rewards, done): every deal whose turn is not `seat`'s is played on at
+ * random (each legal action alike, from the deal's players' generator) until it is,
+ * ended deals dealt again; rewards and done are added to (not overwritten). */
+static PyObject *Batch_autoplay(Batch *b, PyObject *args)
+{
+    int seat;
+    PyObject *rew, *dn;
+    if (!batch_ready(b) || !PyArg_ParseTuple(args, "iOO", &seat, &rew, &dn))
+        return NULL;
+    if (seat < 0 || seat >= b->players) {
+        PyErr_SetString(PyExc_ValueError, "a seat expected");
+        return NULL;
+    }
+    Py_buffer vr, vd;
+    if (get_out(rew, &vr, (Py_ssize_t)b->n * b->players, 4, "rewards") < 0)
+        return NULL;
+    if (get_out(dn, &vd, b->n, 1, "done") < 0) {
+        release(&vr);
+        return NULL;
+    }
+    PyObject *result = NULL;
+    for (int i = 0; i < b->n; i++) {
+        Core *c = (Core *)b->cores[i];
+        while (c->to_move != seat) {
+            uint64_t m;
+            if (batch_legal(b, i, &m) < 0)
+                goto done;
+            if (!m) {
+                PyErr_SetString(PyExc_RuntimeError, "no legal action");
+                goto done;
+            }
+            int action = kth_bit(m, play_below(&b->play_rng[i], pc64(m)));
+            if (batch_apply(b, i, action, vr.obj ? (float *)vr.buf + (Py_ssize_t)i * b->players : NULL,
+                            vd.obj ? (unsigned char *)vd.buf + i : NULL) < 0)
+                goto done;
+        }
+    }
+    result = Py_NewRef(Py_None);
+done:
+    release(&vr);
+    release(&vd);
+    return result;
+}
+
+/* random_actions(out): a uniformly random legal action of each deal (int64), drawn from
+ * the deal's players' generator (a random policy without a Python loop). */
+static PyObject *Batch_random_actions(Batch *b, PyObject *out)
+{
+    Py_buffer v;
+    if (!batch_ready(b) || get_out(out, &v, b->n, 8, "out") < 0)
+        return NULL;
+    if (v.obj == NULL) {
+        PyErr_SetString(PyExc_TypeError, "an int64 array expected");
+        return NULL;
+    }
+    int64_t *a = v.buf;
+    for (int i = 0; i < b->n; i++) {
+        uint64_t m;
+        if (batch_legal(b, i, &m) < 0) {
+            PyBuffer_Release(&v);
+            return NULL;
+        }
+        a[i] = m ? kth_bit(m, play_below(&b->play_rng[i], pc64(m))) : -1;
+    }
+    PyBuffer_Release(&v);
+    Py_RETURN_NONE;
+}
+
+/* 1.0f for each bit of a byte, as 8 floats: masks written into tensors a byte at a time. */
+static float BYTE_BITS[256][8];
+
+static void byte_bits_init(void)
+{
+    for (int v = 0; v < 256; v++)
+        for (int k = 0; k < 8; k++)
+            BYTE_BITS[v][k] = (float)((v >> k) & 1);
+}
+
+/* The 52 card bits of m as floats from dst[0] on. */
+static void put_cards(float *dst, uint64_t m)
+{
+    for (int k = 0; k < 6; k++)
+        memcpy(dst + 8 * k, BYTE_BITS[(m >> (8 * k)) & 0xFF], sizeof(float) * 8);
+    memcpy(dst + 48, BYTE_BITS[(m >> 48) & 0x0F], sizeof(float) * 4);
+}
+
+/* The observation tensor of the seat on turn in deal i (knowledge.fill_tensor's parts of
+ * a one-deal game in play, passing or calling trumps), written over `o`. */
+static void observe_one(const Batch *b, int i, float *o)
+{
+    const Core *c = (const Core *)b->cores[i];
+    const int *off = b->off;
+    int p = b->players, s = c->to_move;
+    memset(o, 0, sizeof(float) * b->obs_size);  /* row by row: in cache for what follows */
+    o[off[O_SEAT] + s] = 1.0f;
+    o[off[O_PHASE] + (c->phase == PH_PASS ? b->phase_pass : c->phase == PH_CALL ? b->phase_call : b->phase_play)] = 1.0f;
+    o[off[O_CONTRACT] + b->contract] = 1.0f;
+    o[off[O_DEALER] + b->dealer[i]] = 1.0f;
+    uint64_t hand = c->phase == PH_CALL   ? b->early[(Py_ssize_t)i * p + s]  /* only the first cards are seen */
+                    : c->phase == PH_PASS ? c->hands[s] & ~c->passes[s]
+                                          : c->hands[s];
+    put_cards(o + off[O_HAND], hand);
+    put_cards(o + off[O_PLAYED], c->played);
+    for (int k = 0; k < c->trick_len; k++)
+        o[off[O_TRICK] + 52 * c->trick_seat[k] + c->trick_card[k]] = 1.0f;
+    o[off[O_LED] + c->led + 1] = 1.0f;
+    o[off[O_TRUMP] + b->trump[i] + 1] = 1.0f;
+    int caller = c->phase == PH_CALL ? s : b->caller[i];
+    if (caller >= 0)
+        o[off[O_CALLER] + caller] = 1.0f;
+    for (int t = 0; t < p; t++) {
+        o[off[O_SCORES] + t] = (float)c->scores[t];
+        o[off[O_SIZES] + t] = (float)pc64(c->hands[t]);
+    }
+}
+
+/* observe(obs, mask, player): the tensor of the seat on turn (float32, deals x size), its
+ * legal actions (int8, deals x actions) and the seat (int64); None skips one. */
+static PyObject *Batch_observe(Batch *b, PyObject *args)
+{
+    PyObject *obs, *mask, *player;
+    if (!batch_ready(b) || !PyArg_ParseTuple(args, "OOO", &obs, &mask, &player))
+        return NULL;
+    Py_buffer vo, vm, vp;
+    vm.obj = vp.obj = NULL;
+    PyObject *result = NULL;
+    if (get_out(obs, &vo, (Py_ssize_t)b->n * b->obs_size, 4, "obs") < 0)
+        return NULL;
+    if (get_out(mask, &vm, (Py_ssize_t)b->n * b->num_actions, 1, "mask") < 0
+        || get_out(player, &vp, b->n, 8, "player") < 0)
+        goto done;
+    for (int i = 0; i < b->n; i++) {
+        if (vm.obj != NULL) {
+            uint64_t m;
+            if (batch_legal(b, i, &m) < 0)
+                goto done;
+            signed char *row = (signed char *)vm.buf + (Py_ssize_t)i * b->num_actions;
+            memset(row, 0, b->num_actions);
+            for (; m; m &= m - 1)
+                row[lowest(m)] = 1;
+        }
+        if (vo.obj != NULL)
+            observe_one(b, i, (float *)vo.buf + (Py_ssize_t)i * b->obs_size);
+        if (vp.obj != NULL)
+            ((int64_t *)vp.buf)[i] = ((Core *)b->cores[i])->to_move;
+    }
+    result = Py_NewRef(Py_None);
+done:
+    release(&vo);
+    release(&vm);
+    release(&vp);
+    return result;
+}
+
+/* core(i): the Core of deal i (to read its position: hands, trick, actions, ...). */
+static PyObject *Batch_core(Batch *b, PyObject *arg)
+{
+    long i = PyLong_AsLong(arg);
+    if (i == -1 && PyErr_Occurred())
+        return NULL;
+    if (!batch_ready(b))
+        return NULL;
+    if (i < 0 || i >= b->n) {
+        PyErr_SetString(PyExc_IndexError, "no such deal");
+        return NULL;
+    }
+    return Py_NewRef(b->cores[i]);
+}
+
+static PyMethodDef Batch_methods[] = {
+    {"reset", (PyCFunction)Batch_reset, METH_O, "Seed each deal's generators and deal every deal."},
+    {"step", (PyCFunction)Batch_step, METH_VARARGS, "Apply one action per deal; rewards and ends written."},
+    {"autoplay", (PyCFunction)Batch_autoplay, METH_VARARGS, "Play at random until it is a seat's turn."},
+    {"random_actions", (PyCFunction)Batch_random_actions, METH_O, "A random legal action per deal."},
+    {"observe", (PyCFunction)Batch_observe, METH_VARARGS, "Tensors, legal masks and seats on turn."},
+    {"core", (PyCFunction)Batch_core, METH_O, "The Core of one deal."},
+    {NULL},
+};
+
+static PyObject *Batch_len(Batch *b, void *c) { return PyLong_FromLong(b->n); }
+
+static PyGetSetDef Batch_getset[] = {
+    {"size", (getter)Batch_len, NULL, "the number of deals", NULL},
+    {NULL},
+};
+
+static PyTypeObject BatchType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "kierki_dsl.interpreter._cstep.Batch",
+    .tp_doc = "N deals of one contract stepped at once (kierki_dsl/vecenv.py).",
+    .tp_basicsize = sizeof(Batch),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)Batch_init,
+    .tp_dealloc = (destructor)Batch_dealloc,
+    .tp_methods = Batch_methods,
+    .tp_getset = Batch_getset,
+};
+
+/* random_floats(seed, count): the first `count` random.Random(seed).random() values (the
+ * generator checked against Python's). */
+static PyObject *random_floats(PyObject *module, PyObject *args)
+{
+    unsigned long long seed;
+    int count;
+    if (!PyArg_ParseTuple(args, "Ki", &seed, &count))
+        return NULL;
+    if (count < 0 || count > 1000000) {
+        PyErr_SetString(PyExc_ValueError, "0 .. 1000000 values expected");
+        return NULL;
+    }
+    MT r;
+    mt_seed(&r, seed);
+    PyObject *list = PyList_New(count);
+    for (int i = 0; list != NULL && i < count; i++) {
+        PyObject *x = PyFloat_FromDouble(mt_random(&r));
+        if (x == NULL) {
+            Py_CLEAR(list);
+            break;
+        }
+        PyList_SET_ITEM(list, i, x);
+    }
+    return list;
+}
+
+/* The vecenv block's types, added to the module. */
+static int vecenv_register(PyObject *m)
+{
+    if (PyType_Ready(&TrickMemoType) < 0 || PyType_Ready(&BatchType) < 0)
+        return -1;
+    byte_bits_init();
+    if (PyModule_AddObjectRef(m, "TrickMemo", (PyObject *)&TrickMemoType) < 0
+        || PyModule_AddObjectRef(m, "Batch", (PyObject *)&BatchType) < 0)
+        return -1;
+    return 0;
+}
+
+/* ==================================================== end of the vecenv block == */
+
 static PyMethodDef module_methods[] = {
     {"deal_out", (PyCFunction)deal_out, METH_VARARGS,
      "players/sampling.deal_out's kernel, each card's places given: the hand masks or None."},
+    {"random_floats", (PyCFunction)random_floats, METH_VARARGS,
+     "The first values of random.Random(seed).random() as the batch's generator draws them (vecenv)."},
     {NULL},
 };
 
@@ -1506,7 +2407,7 @@ PyMODINIT_FUNC PyInit__cstep(void)
     if (PyModule_AddObjectRef(m, "Plan", (PyObject *)&PlanType) < 0 ||
         PyModule_AddObjectRef(m, "Programs", (PyObject *)&ProgramsType) < 0 ||
         PyModule_AddObjectRef(m, "Core", (PyObject *)&CoreType) < 0 ||
-        PyModule_AddIntConstant(m, "SCORE_LIMIT", SCORE_LIMIT) < 0) {
+        PyModule_AddIntConstant(m, "SCORE_LIMIT", SCORE_LIMIT) < 0 || vecenv_register(m) < 0) {
         Py_DECREF(m);
         return NULL;
     }
