@@ -64,14 +64,24 @@ def _turn(page) -> bool:
 
 
 def _turns(pages, rounds: int = 600):
-    """(index, page) each time a page's seat is on turn, until every page shows the match's end."""
+    """(index, page) each time a page's seat is on turn, until every page shows the match's end; a
+    finished deal's end (its last trick, its points) is read as a person would, then "Next deal" pressed."""
     for _ in range(rounds):
         if all(p.locator("#match-link").count() for p in pages):
             return
         for i, page in enumerate(pages):
+            _next_deal(page)
             if _turn(page):
                 yield i, page
         pages[0].wait_for_timeout(30)
+
+
+def _next_deal(page) -> None:
+    """Press "Next deal" where the page shows a finished deal's end."""
+    button = page.get_by_role("button", name="Next deal")
+    if button.count():
+        assert "Points this deal:" in page.locator("#deal-end").inner_text()
+        button.click()
 
 
 def _open(pages, links: dict, seats) -> None:
@@ -233,7 +243,9 @@ def test_the_creator_revokes_a_link_from_the_manage_page(browser, base):
         assert "connected" in page.locator("#seats").inner_text()
         page.click("button[data-seat='0']")
         new = page.locator("a.new-link").get_attribute("href")
-        seat.wait_for_function("document.getElementById('conn').textContent.includes('revoked')")
+        seat.wait_for_function("document.getElementById('banner').textContent.includes('revoked')")
+        assert "Your turn" not in seat.locator("#status").inner_text()
+        assert seat.locator("#hand button:not([disabled])").count() == 0, "a revoked page's hand is disabled"
         seat.reload()  # the old link no longer opens the seat
         seat.wait_for_function("document.getElementById('message').textContent.includes('revoked')")
         seat.goto(new)

@@ -26,15 +26,22 @@ class Passing(CardPhase):
         return [f"Pass {passing.count} cards to {seat(view, to)}: card {chosen + 1} of {passing.count}"]
 
     def panel(self, view, rules=None) -> list:
+        """What this seat gave (how many cards, to whom) and what it received (from whom), once every pass is made."""
         if not view.received:
             return []
+        giver = (2 * view.seat - view.passed_to) % view.players  # passing is a rotation: the seat passing to us
         return [
             row(
                 "",
-                f"You passed {cards_text(view.passed)} to {seat(view, view.passed_to)}; "
-                f"you received {cards_text(view.received)}.",
+                f"You passed {_count(view.passed)} to {seat(view, view.passed_to)}: {cards_text(view.passed)}; "
+                f"you received {_count(view.received)} from {seat(view, giver)}: {cards_text(view.received)}.",
             )
         ]
+
+
+def _count(cards) -> str:
+    """``3 cards``, ``1 card``."""
+    return f"{len(cards)} card{'' if len(cards) == 1 else 's'}"
 
 
 UNIT = Passing()

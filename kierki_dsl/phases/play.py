@@ -7,7 +7,8 @@ from typing import Optional
 from ..cards import CardError, card_pretty
 from ..interpreter.actions import PASS, IllegalAction
 from ..interpreter.phases import EXPECTED, Phase
-from .base import NotUnderstood, row, seat
+from ..interpreter.trickkernel import winning_play
+from .base import NotUnderstood, contract_of, row, seat
 from .cardpick import CardPhase
 from .typed import read_card
 
@@ -47,6 +48,14 @@ class TrickPlay(CardPhase):
             row("Trick", f"{view.trick_number}{of}"),
             row("Trick so far", trick_text(view, view.trick) or "(you lead)"),
         ]
+
+    def winning(self, view, rules=None) -> Optional[int]:
+        """The card the trick in progress goes to so far: the highest trump, else the highest of the suit led
+        (by the contract's rank order)."""
+        if not self.matches(view) or not view.trick:
+            return None
+        contract = contract_of(rules, view.contract)
+        return winning_play(view.trick, view.trump, contract.order if contract is not None else None)
 
     def news(self, view, last) -> list:
         seen = len(last.completed) if last is not None else 0

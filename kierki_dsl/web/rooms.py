@@ -178,7 +178,7 @@ class Room:
         try:
             return self._act(seat, action)
         except StorageError:  # not saved, so not acknowledged: the table goes back to what was saved
-            self.rooms.unload(self, "the server could not save that action; open your link again")
+            self.rooms.unload(self, "the server could not save that action, so it was not played: play it again")
             return self.failure
 
     def _act(self, seat: int, action: int) -> Optional[str]:
