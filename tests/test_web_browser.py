@@ -13,34 +13,24 @@ import re
 
 import pytest
 
-from web_support import need_web, running_server
+from browser_support import chromium, create, next_deal
+from web_support import running_server
 
 from kierki_dsl.record import replay
 from kierki_dsl.ruleset.model import Ruleset
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DATA = os.path.join(ROOT, "tests", "data", "web")
-CHROMIUM = os.environ.get("KIERKI_CHROMIUM", "/usr/bin/chromium")
 #: a real browser: `pytest -m slow`
 pytestmark = pytest.mark.slow
 ARTIFACTS = os.environ.get("KIERKI_TEST_ARTIFACTS", os.path.join(ROOT, "test-artifacts"))
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", "--no-first-run"]
 
 
 @pytest.fixture(scope="module")
 def browser():
     """Chromium, imported and started only when a browser test runs (not at collection)."""
-    need_web()
-    sync_api = pytest.importorskip("playwright.sync_api")
-    if not os.path.exists(CHROMIUM):
-        pytest.skip(f"no Chromium at {CHROMIUM} (apt-get install chromium)")
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
-        try:
-            yield b
-        finally:
-            b.close()
+    with chromium() as b:
+        yield b
 
 
 @pytest.fixture
@@ -49,15 +39,7 @@ def base(tmp_path):
         yield url
 
 
-def _create(page, base: str, ruleset: str, seats: list) -> dict:
-    page.goto(base + "/")
-    page.locator(f'input[name=ruleset][value="{ruleset}"]').check()
-    for s, kind in enumerate(seats):
-        page.select_option(f"#seat-{s}", kind)
-    page.click("#create")
-    page.wait_for_selector("a.seat-link")
-    links = {int(a.get_attribute("data-seat")): a.get_attribute("href") for a in page.locator("a.seat-link").all()}
-    return links
+_create = create
 
 
 def _turn(page) -> bool:
@@ -71,18 +53,10 @@ def _turns(pages, rounds: int = 600):
         if all(p.locator("#match-link").count() for p in pages):
             return
         for i, page in enumerate(pages):
-            _next_deal(page)
+            next_deal(page)
             if _turn(page):
                 yield i, page
         pages[0].wait_for_timeout(30)
-
-
-def _next_deal(page) -> None:
-    """Press "Next deal" where the page shows a finished deal's end."""
-    button = page.get_by_role("button", name="Next deal")
-    if button.count():
-        assert "Points this deal:" in page.locator("#deal-end").inner_text()
-        button.click()
 
 
 def _open(pages, links: dict, seats) -> None:
