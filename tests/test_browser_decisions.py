@@ -19,12 +19,15 @@ import glob
 import os
 import random
 import re
+import shutil
+import tempfile
+from urllib.parse import urljoin
 
 import attrs
 import pytest
 
-from browser_support import chromium, create, next_deal
-from web_support import Client, running_server, send
+from browser_support import chromium, next_deal
+from web_support import Client, create_table, running_server, send
 
 from kierki_dsl import phases
 from kierki_dsl.cards import card_pretty
@@ -45,6 +48,7 @@ OPTIONAL = {"done", "redouble", "accept", "refuse", "decline"}
 PASSIVE = OPTIONAL | {"pass"}
 SEEDS = range(1, 13)
 MAX_ACTIONS = 1500
+REFUSAL_SEARCH = 40
 
 
 def kind(view, action: int) -> tuple:
@@ -135,11 +139,19 @@ def _plan_seed(rs, seed: int, todo: set) -> tuple:
     table.sit(0, lambda event: None)
     steps: list = []
     refused: set = set()
-    while todo and len(steps) < MAX_ACTIONS:
+    taken: set = set()
+    # after the last kind, up to REFUSAL_SEARCH more decisions of the same deal look for a refusable
+    # decision of each kind taken (a card the rules refuse now)
+    extra, deal = REFUSAL_SEARCH, None
+    while (todo or (extra > 0 and taken - refused)) and len(steps) < MAX_ACTIONS:
+        extra -= 0 if todo else 1
         assert session.run_bots().ok
         if table.stopped:
             break
         view = table.view(0)
+        deal = deal if todo or deal is not None else view.deal_number
+        if not todo and view.deal_number != deal:
+            break
         action = _choose(view, rs, todo)
         k = kind(view, action)
         step = Step(f"{view.deal_number}:{view.ply}", action, phases.label(view, action, rs),
@@ -152,6 +164,7 @@ def _plan_seed(rs, seed: int, todo: set) -> tuple:
                 refused.add(k)
         steps.append(step)
         todo.discard(k)
+        taken.add(k)
         assert session.act(0, action).ok
     return steps, todo
 
@@ -214,7 +227,7 @@ def _click(page, path: str, step: Step) -> None:
     page.wait_for_function(f"document.body.dataset.ply !== {step.ply!r}")
 
 
-def play_as_a_person(browser, base: str, path: str, monkeypatch, every_step: bool = False) -> tuple:
+def play_as_a_person(browser, base: str, path: str, monkeypatch, every_step: bool = False, watch=None) -> tuple:
     """Play the plan of ``path``: each kind's first decision and each refusal clicked in the browser
     (every decision with ``every_step``), the rest by a program at the seat. (kinds clicked, kinds
     refused with their reason, the page, its context)."""
@@ -225,21 +238,25 @@ def play_as_a_person(browser, base: str, path: str, monkeypatch, every_step: boo
     context = browser.new_context(bypass_csp=True)
     page = context.new_page()
     page.set_default_timeout(20000)
-    links = create(page, base, path, ["human"] + ["random"] * (rs.players - 1))
+    client = Client(base)
+    table = create_table(client, ["human"] + ["random"] * (rs.players - 1), ruleset=path)
+    client.close()
+    links = {int(s): urljoin(base, link) for s, link in table["links"].items()}
     clicked, refused = set(), set()
     program, opened = None, False
     try:
         for step in steps:
             if every_step or step.illegal is not None or step.kind not in clicked:
-                if program is not None:
+                if program is not None:  # the page takes the seat back
                     program.close()
                     program = None
-                if opened:
                     page.reload()
-                else:
+                elif not opened:
                     page.goto(links[0])
                     opened = True
                 _click(page, path, step)
+                if watch is not None:
+                    watch(page, step)
                 clicked.add(step.kind)
                 refused |= {step.kind} if step.illegal is not None else set()
             else:
@@ -260,18 +277,29 @@ def browser():
 
 @pytest.fixture
 def base(tmp_path):
-    with running_server(str(tmp_path / "web.sqlite3"), rate=100.0, burst=200.0) as url:
-        yield url
+    """A server storing in memory-backed files where the machine has them (the sweep makes thousands of
+    commits; their durability is tested elsewhere)."""
+    where = tempfile.mkdtemp(dir="/dev/shm") if os.path.isdir("/dev/shm") else str(tmp_path)
+    try:
+        with running_server(os.path.join(where, "web.sqlite3"), rate=100.0, burst=200.0) as url:
+            yield url
+    finally:
+        shutil.rmtree(where, ignore_errors=True)
 
 
 def test_a_person_passes_cards_and_plays_in_hearts(browser, base, monkeypatch):
     """The default run's representative: Hearts' pass of cards and a card, each refused first where a
     card can be refused; after the pass the page says what went to whom and what came from whom."""
-    taken, refused, page, context = play_as_a_person(browser, base, "games/hearts.yaml", monkeypatch, every_step=True)
+    panels: list = []
+
+    def watch(page, step):
+        if step.kind == ("play", "card") and not page.locator("#deal-end").count():
+            panels.append(" ".join(page.locator(".panel").all_inner_texts()))
+
+    taken, refused, page, context = play_as_a_person(browser, base, "games/hearts.yaml", monkeypatch, watch=watch)
     try:
         assert {("pass", "card"), ("play", "card")} <= taken and ("play", "card") in refused
-        panel = " ".join(page.locator(".panel").all_inner_texts())
-        assert re.search(r"You passed 3 cards to \w: .+; you received 3 cards from \w: ", panel), panel
+        assert panels and all(re.search(r"You passed 3 cards to \w: .+; you received 3 cards from \w: ", p) for p in panels), panels
     finally:
         context.close()
 
