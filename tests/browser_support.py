@@ -30,6 +30,13 @@ def chromium():
             b.close()
 
 
+@pytest.fixture(scope="module")
+def browser():
+    """The browser tests' Chromium, one per test module (import this fixture into the module)."""
+    with chromium() as b:
+        yield b
+
+
 def create(page, base: str, ruleset: str, seats: list) -> dict:
     """Create a table from the front page by clicking; each human seat's link (seat -> URL)."""
     page.goto(base + "/")

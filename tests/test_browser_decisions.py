@@ -26,7 +26,8 @@ from urllib.parse import urljoin
 import attrs
 import pytest
 
-from browser_support import chromium, next_deal
+import browser_support
+from browser_support import next_deal
 from web_support import Client, create_table, running_server, send
 
 from kierki_dsl import phases
@@ -39,6 +40,7 @@ from kierki_dsl.ruleset.model import Ruleset
 from kierki_dsl.table import Session
 from kierki_dsl.table.session import needs
 
+browser = browser_support.browser  # the fixture: one Chromium per module
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 RULESETS = os.path.join(ROOT, "rulesets")
 SHIPPED = sorted(os.path.relpath(p, RULESETS) for p in glob.glob(os.path.join(RULESETS, "**", "*.yaml"), recursive=True))
@@ -267,12 +269,6 @@ def play_as_a_person(browser, base: str, path: str, monkeypatch, every_step: boo
             program.close()
     assert kinds <= clicked, (path, sorted(kinds - clicked))
     return clicked, refused, page, context
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with chromium() as b:
-        yield b
 
 
 @pytest.fixture

@@ -13,24 +13,19 @@ import re
 
 import pytest
 
-from browser_support import chromium, create, next_deal
+import browser_support
+from browser_support import create, next_deal
 from web_support import running_server
 
 from kierki_dsl.record import replay
 from kierki_dsl.ruleset.model import Ruleset
 
+browser = browser_support.browser  # the fixture: one Chromium per module
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DATA = os.path.join(ROOT, "tests", "data", "web")
 #: a real browser: `pytest -m slow`
 pytestmark = pytest.mark.slow
 ARTIFACTS = os.environ.get("KIERKI_TEST_ARTIFACTS", os.path.join(ROOT, "test-artifacts"))
-
-
-@pytest.fixture(scope="module")
-def browser():
-    """Chromium, imported and started only when a browser test runs (not at collection)."""
-    with chromium() as b:
-        yield b
 
 
 @pytest.fixture
