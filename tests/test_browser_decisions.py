@@ -271,13 +271,15 @@ def play_as_a_person(browser, base: str, path: str, monkeypatch, every_step: boo
     return clicked, refused, page, context
 
 
-@pytest.fixture
-def base(tmp_path):
-    """A server storing in memory-backed files where the machine has them (the sweep makes thousands of
-    commits; their durability is tested elsewhere)."""
-    where = tempfile.mkdtemp(dir="/dev/shm") if os.path.isdir("/dev/shm") else str(tmp_path)
+@pytest.fixture(scope="module")
+def base(tmp_path_factory):
+    """One server for the module (its start reads every shipped ruleset), storing in memory-backed files
+    where the machine has them (the sweep makes thousands of commits; their durability is tested
+    elsewhere), with room for one live table per shipped ruleset from this one address."""
+    where = tempfile.mkdtemp(dir="/dev/shm") if os.path.isdir("/dev/shm") else str(tmp_path_factory.mktemp("web"))
     try:
-        with running_server(os.path.join(where, "web.sqlite3"), rate=100.0, burst=200.0) as url:
+        with running_server(os.path.join(where, "web.sqlite3"), rate=100.0, burst=200.0,
+                            tables_per_address=len(SHIPPED) + 2, max_tables=len(SHIPPED) + 2) as url:
             yield url
     finally:
         shutil.rmtree(where, ignore_errors=True)

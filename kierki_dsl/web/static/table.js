@@ -22,7 +22,7 @@ function connect() {
   ws.onclose = (ev) => {
     if (pending) pending.lost = true;
     if (stopped) return;
-    if (ev.code === 4003) { stop("This link no longer opens a seat: its invitation was revoked. Ask the table's creator for a new link."); return; }
+    if (ev.code === 4003) { revoked(); return; }
     if (ev.code === 4000) { stop("This seat was opened in another tab or window, so this page no longer plays.", true); return; }
     if (ev.code === 1011) {
       setDown("The server cannot reach its database just now. Trying again; wait until this message goes away, then play.");
@@ -49,6 +49,9 @@ function setDown(text, reopen) {
   if (state) draw();
 }
 
+// The link's secret was revoked (or never opened a seat): for good.
+function revoked() { stop("This link no longer opens a seat: its invitation was revoked. Ask the table's creator for a new link."); }
+
 // For good: no reconnecting (a revoked link, the seat opened elsewhere).
 function stop(text, reopen) { stopped = true; setDown(text, reopen); }
 
@@ -63,7 +66,7 @@ function receive(msg) {
   } else if (msg.type === "error") {
     pending = null;
     say(msg.message);
-    if (msg.code === "bad-token") stop("This link no longer opens a seat: its invitation was revoked. Ask the table's creator for a new link.");
+    if (msg.code === "bad-token") revoked();
   } else if (msg.type === "closed") {
     stopped = true;
     setConn(msg.status);
