@@ -78,7 +78,7 @@ def test_panels_show_each_phases_part_of_the_view():
                  passed=(parse_card("2H"),), passed_to=3, received=(parse_card("3C"),))
     lines = phases.panel_lines(view, STANDARD)
     for expected in ("Auction so far: E 100, S pass", "Highest bid: 100 by E", "Widow: A♠ 9♥ (taken by E)",
-                     "Exposed so far: S Q♠", "You passed 2♥ to W; you received 3♣.", "Trumps: none",
+                     "Exposed so far: S Q♠", "You passed 1 card to W: 2♥; you received 1 card from E: 3♣.", "Trumps: none",
                      "Trick so far: (you lead)"):
         assert expected in lines, (expected, lines)
 

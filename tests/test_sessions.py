@@ -235,4 +235,4 @@ def test_after_the_exchange_a_seat_is_told_what_it_passed_and_received():
     human = HumanPlayer(stdin=io.StringIO(""), stdout=out, ruleset=hearts)
     human.reset(1, 1)
     human._table(view)
-    assert "You passed 2♥ 3♥ 4♥ to S; you received 2♠ 3♠ 4♠." in out.getvalue()
+    assert "You passed 3 cards to S: 2♥ 3♥ 4♥; you received 3 cards from N: 2♠ 3♠ 4♠." in out.getvalue()

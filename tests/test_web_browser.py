@@ -7,39 +7,25 @@ downloads and replays. A screenshot of the table mid-deal goes to ``test-artifac
 """
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 
 import pytest
 
-from web_support import need_web, running_server
+import browser_support
+from browser_support import create, next_deal
+from web_support import running_server
 
 from kierki_dsl.record import replay
 from kierki_dsl.ruleset.model import Ruleset
 
+browser = browser_support.browser  # the fixture: one Chromium per module
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DATA = os.path.join(ROOT, "tests", "data", "web")
-CHROMIUM = os.environ.get("KIERKI_CHROMIUM", "/usr/bin/chromium")
 #: a real browser: `pytest -m slow`
 pytestmark = pytest.mark.slow
 ARTIFACTS = os.environ.get("KIERKI_TEST_ARTIFACTS", os.path.join(ROOT, "test-artifacts"))
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", "--no-first-run"]
-
-
-@pytest.fixture(scope="module")
-def browser():
-    """Chromium, imported and started only when a browser test runs (not at collection)."""
-    need_web()
-    sync_api = pytest.importorskip("playwright.sync_api")
-    if not os.path.exists(CHROMIUM):
-        pytest.skip(f"no Chromium at {CHROMIUM} (apt-get install chromium)")
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
-        try:
-            yield b
-        finally:
-            b.close()
 
 
 @pytest.fixture
@@ -48,15 +34,7 @@ def base(tmp_path):
         yield url
 
 
-def _create(page, base: str, ruleset: str, seats: list) -> dict:
-    page.goto(base + "/")
-    page.locator(f'input[name=ruleset][value="{ruleset}"]').check()
-    for s, kind in enumerate(seats):
-        page.select_option(f"#seat-{s}", kind)
-    page.click("#create")
-    page.wait_for_selector("a.seat-link")
-    links = {int(a.get_attribute("data-seat")): a.get_attribute("href") for a in page.locator("a.seat-link").all()}
-    return links
+_create = create
 
 
 def _turn(page) -> bool:
@@ -64,11 +42,13 @@ def _turn(page) -> bool:
 
 
 def _turns(pages, rounds: int = 600):
-    """(index, page) each time a page's seat is on turn, until every page shows the match's end."""
+    """(index, page) each time a page's seat is on turn, until every page shows the match's end; a
+    finished deal's end (its last trick, its points) is read as a person would, then "Next deal" pressed."""
     for _ in range(rounds):
         if all(p.locator("#match-link").count() for p in pages):
             return
         for i, page in enumerate(pages):
+            next_deal(page)
             if _turn(page):
                 yield i, page
         pages[0].wait_for_timeout(30)
@@ -233,7 +213,9 @@ def test_the_creator_revokes_a_link_from_the_manage_page(browser, base):
         assert "connected" in page.locator("#seats").inner_text()
         page.click("button[data-seat='0']")
         new = page.locator("a.new-link").get_attribute("href")
-        seat.wait_for_function("document.getElementById('conn').textContent.includes('revoked')")
+        seat.wait_for_function("document.getElementById('banner').textContent.includes('revoked')")
+        assert "Your turn" not in seat.locator("#status").inner_text()
+        assert seat.locator("#hand button:not([disabled])").count() == 0, "a revoked page's hand is disabled"
         seat.reload()  # the old link no longer opens the seat
         seat.wait_for_function("document.getElementById('message').textContent.includes('revoked')")
         seat.goto(new)
@@ -338,3 +320,75 @@ def test_a_person_exposes_a_card_in_trix(browser, base):
 
 def _seat_of(page) -> int:
     return page.evaluate("state.seat")
+
+
+# -- a dead page is unmistakable (issue 22, item 3) ---------------------------------------------------
+def _banner(page) -> str:
+    return page.locator("#banner").inner_text() if page.locator("#banner").is_visible() else ""
+
+
+def _hand_disabled(page) -> bool:
+    return page.locator("#hand button").count() > 0 and page.locator("#hand button:not([disabled])").count() == 0
+
+
+def test_a_seat_opened_in_another_tab_and_a_server_gone_leave_no_page_looking_alive(browser, tmp_path):
+    """The old tab of a seat opened elsewhere says so, offers to play there again and is disabled; when
+    the server goes away the page says the connection is lost, disables the hand and refuses a click
+    with a message."""
+    context = browser.new_context(bypass_csp=True)
+    with contextlib.ExitStack() as outer, contextlib.ExitStack() as stack:
+        outer.callback(context.close)
+        base = stack.enter_context(running_server(str(tmp_path / "web.sqlite3")))
+        links = _create(context.new_page(), base, "kierki_standard.yaml", ["human", "random", "random", "random"])
+        old, new = context.new_page(), context.new_page()
+        _open([old], links, (0,))
+        old.wait_for_selector("#hand button")
+        _open([new], links, (0,))
+        new.wait_for_selector("#hand button")
+        old.wait_for_function("document.getElementById('banner').textContent.includes('another tab')")
+        assert _hand_disabled(old) and not old.locator("#controls button").count()
+        assert "Your turn" not in old.locator("#status").inner_text() and old.evaluate("document.body.dataset.turn") == "false"
+        assert old.get_by_role("button", name="Play here instead").count() == 1
+        old.close()
+        stack.close()  # the server stops: the page still open must say so
+        new.wait_for_function(
+            "document.getElementById('banner').textContent.includes('connection to the server is lost')", timeout=30000)
+        assert _hand_disabled(new) and "Not connected" in new.locator("#status").inner_text()
+        new.evaluate("send(cardsOf(state.view.hand)[0])")  # a click that could still reach the page's code
+        assert new.locator("#message").inner_text().startswith("Not played:")
+
+
+def test_a_click_the_database_refused_is_told_and_can_be_played_again(browser, base, monkeypatch):
+    """The database fails on the person's action: the page says it was not played, reconnects by
+    itself, keeps saying so after the table is back, and the same decision is then played."""
+    from kierki_dsl.web.storage import Storage, StorageError
+
+    armed = []
+    real = Storage.add_action
+
+    def failing(self, table_id, n, deal, seat, action):
+        if armed and seat == 0:
+            armed.clear()
+            raise StorageError("write failed (the test's database restart)")
+        return real(self, table_id, n, deal, seat, action)
+
+    monkeypatch.setattr(Storage, "add_action", failing)
+    context = browser.new_context(bypass_csp=True)
+    try:
+        links = _create(context.new_page(), base, "kierki_standard.yaml", ["human", "random", "random", "random"])
+        page = context.new_page()
+        _open([page], links, (0,))
+        page.wait_for_function("document.body.dataset.turn === 'true'")
+        before = page.evaluate("document.body.dataset.ply")
+        armed.append(True)
+        page.locator("#hand button.legal").first.click()
+        page.wait_for_function("document.getElementById('message').textContent.includes('not played')")
+        page.wait_for_function("document.body.dataset.turn === 'true' && document.body.dataset.down === 'false'")
+        assert page.evaluate("document.body.dataset.ply") == before, "the refused click changed nothing"
+        assert "not played" in page.locator("#message").inner_text(), "the refusal is still told once the table is back"
+        assert not _banner(page)
+        page.locator("#hand button.legal").first.click()
+        page.wait_for_function(f"document.body.dataset.ply !== {before!r}")
+        assert not page.locator("#message").inner_text()
+    finally:
+        context.close()

@@ -21,7 +21,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 STANDARD = os.path.join(ROOT, "rulesets", "kierki_standard.yaml")
 STATE_KEYS = {"type", "table", "seat", "players", "ruleset", "seats", "deals", "totals", "sheet", "paused", "over",
               "failure", "view", "to_move", "contract", "actions", "panels", "task", "advice", "match_url",
-              "recent"}
+              "recent", "deal_end", "standings", "winning"}
 
 
 @pytest.fixture

@@ -156,6 +156,11 @@ class PhaseUnit:
         """The previous trick in words (the terminal's ``last``)."""
         return tr("No trick has been finished yet in this deal.")
 
+    # -- web hooks: what the browser marks -------------------------------------------------------
+    def winning(self, view, rules=None) -> Optional[int]:
+        """The card winning the trick in progress so far (the browser marks it), or None."""
+        return None
+
     def final_trick(self, view, plays: list, contract) -> Optional[str]:
         """The last trick of a deal in words, from this seat's last view and the deal's plays."""
         return None

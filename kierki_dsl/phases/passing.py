@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Optional
 
-from ..i18n import N_, tr
+from ..i18n import N_, tr, trn
 from ..interpreter.phases import EXPECTED, Phase
 from ..interpreter.trickkernel import card_values, is_positive
 from .base import cards_text, contract_of, row, seat
@@ -45,13 +45,22 @@ class Passing(CardPhase):
         ]
 
     def panel(self, view, rules=None) -> list:
+        """What this seat gave (how many cards, to whom) and what it received (from whom), once every pass is made."""
         if not view.received:
             return []
+        giver = (2 * view.seat - view.passed_to) % view.players  # passing is a rotation: the seat passing to us
         return [
             row(
                 "",
-                tr("You passed {cards} to {seat}; you received {received}.").format(
-                    cards=cards_text(view.passed), seat=seat(view, view.passed_to), received=cards_text(view.received)
+                tr(
+                    "You passed {count} to {seat}: {cards}; you received {received_count} from {giver}: {received}."
+                ).format(
+                    count=_count(view.passed),
+                    seat=seat(view, view.passed_to),
+                    cards=cards_text(view.passed),
+                    received_count=_count(view.received),
+                    giver=seat(view, giver),
+                    received=cards_text(view.received),
                 ),
             )
         ]
@@ -61,6 +70,11 @@ class Passing(CardPhase):
         """The first card in ``pass_order``."""
         key = pass_order(bot_contract(rules, view.contract), view.tricks_total, view.trump, view.players)
         return min(view.legal, key=key)
+
+
+def _count(cards) -> str:
+    """``3 cards``, ``1 card`` (in the language in force)."""
+    return trn("{count} card", "{count} cards", len(cards)).format(count=len(cards))
 
 
 UNIT = Passing()

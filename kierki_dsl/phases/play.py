@@ -64,6 +64,14 @@ class TrickPlay(CardPhase):
             rows.append(row(tr("Winning so far"), winning_text(view, rules)))
         return rows
 
+    def winning(self, view, rules=None) -> Optional[int]:
+        """The card the trick in progress goes to so far: the highest trump, else the highest of the suit led
+        (by the contract's rank order)."""
+        if not self.matches(view) or not view.trick:
+            return None
+        contract = contract_of(rules, view.contract)
+        return winning_play(view.trick, view.trump, contract.order if contract is not None else None)
+
     def news(self, view, last) -> list:
         seen = len(last.completed) if last is not None else 0
         return [

@@ -52,6 +52,7 @@ class Table:
         self.on_deal = on_deal
         self.history: list = []
         self.started: dict = {}
+        self.ended = None  # the last finished deal's state: each seat's view of how it ended (its last trick)
         self._guard(self._begin_deal)
         for action in script:
             self._apply(self.match.to_move(), action)
@@ -261,6 +262,7 @@ class Table:
             leader, plays, winner = after.completed[-1]
             self._public(TrickTaken(deal, len(after.completed), tuple(plays), winner))
         if result is not None:
+            self.ended = state
             self._finished(result)
             if m.over:
                 self._broadcast(MatchEnded(tuple(m.totals)))

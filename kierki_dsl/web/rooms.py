@@ -31,6 +31,11 @@ class RoomError(Exception):
         self.status = status
 
 
+def new_seed() -> int:
+    """A new table's seed: 62 random bits (its deals and its bots' choices follow from it)."""
+    return secrets.randbelow(2**62)
+
+
 def new_token() -> str:
     """A secret for a seat or a creator: 256 random bits, URL-safe."""
     return secrets.token_urlsafe(32)
@@ -180,7 +185,7 @@ class Room:
         try:
             return self._act(seat, action)
         except StorageError:  # not saved, so not acknowledged: the table goes back to what was saved
-            self.rooms.unload(self, "the server could not save that action; open your link again")
+            self.rooms.unload(self, "the server could not save that action, so it was not played: play it again")
             return self.failure
 
     def _act(self, seat: int, action: int) -> Optional[str]:
@@ -312,7 +317,7 @@ class Rooms:
             "ruleset_ref": ref,
             "ruleset_text": text,
             "fingerprint": ruleset.fingerprint,
-            "seed": secrets.randbelow(2**62),
+            "seed": new_seed(),
             "seats": list(seats),
             "creator_hash": token_hash(creator),
             "public": public,

@@ -12,7 +12,7 @@ from functools import lru_cache
 from .. import phases
 from ..i18n import language, tr
 from ..phases.base import contract_name
-from ..report import contract_title, seat_name
+from ..report import contract_title, seat_name, standings
 from ..words import aspect_name
 
 
@@ -74,6 +74,32 @@ def score_sheet(table) -> list:
     ]
 
 
+def deal_end(table, seat: int):
+    """The last finished deal as ``seat`` saw it end: its number and title, its last trick and who
+    took it (public once played), each seat's points of that deal and the running totals; None
+    before the first deal ends."""
+    if not table.results:
+        return None
+    r = table.results[-1]
+    end = {
+        "deal": r.number,
+        "title": contract_name(r.contract),
+        "scores": list(r.scores),
+        "totals": list(r.totals),
+        "last_trick": None,
+    }
+    view = table.ended.view(seat) if table.ended is not None else None
+    if view is not None and view.deal_number == r.number and view.completed:
+        _, plays, winner = view.completed[-1]
+        end["last_trick"] = {"number": len(view.completed), "plays": [list(p) for p in plays], "winner": winner}
+    return end
+
+
+def final_standings(totals, players: int) -> list:
+    """The match's standings, best first: ``{"place", "seat", "total"}`` (equal totals share a place)."""
+    return [{"place": p, "seat": s, "total": t} for p, s, t in standings(totals, players)]
+
+
 def seat_state(room, seat: int) -> dict:
     """The whole table as ``seat`` may see it now, as a JSON-ready document."""
     table, rs = room.table, room.ruleset
@@ -95,11 +121,13 @@ def seat_state(room, seat: int) -> dict:
         "paused": table.paused,
         "over": table.over,
         "failure": room.failure,
+        "deal_end": deal_end(table, seat),
     }
     if table.over or room.failure:
         doc.update(view=None, to_move=None, contract=None, actions=[], panels=[], task="", advice=[])
         if table.over:
             doc["match_url"] = f"/m/{room.id}"
+            doc["standings"] = final_standings(m.totals, n)
         return doc
     view = table.view(seat)
     doc["view"] = view.to_json()
@@ -109,6 +137,7 @@ def seat_state(room, seat: int) -> dict:
     doc["actions"] = phases.actions(view, rs)  # each legal action with its label, in the phase's order
     doc["panels"] = phases.panels(view, rs)  # every phase's part of the view with something to show
     doc["task"] = tr(unit.task)
+    doc["winning"] = unit.winning(view, rs)  # the card the trick in progress goes to so far, or None
     doc["advice"] = unit.advice(view, rs) if view.legal else []
     doc["recent"] = [[s, a, action_label(view, a, rs)] for s, a in room.logs.get(seat, ())]
     return doc

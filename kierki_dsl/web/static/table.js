@@ -11,6 +11,12 @@ let stopped = false;
 let words = {};
 let lang = "";
 function t(text) { return words[text] || text; }
+// Why this page cannot play now (the banner's words), or null: the hand is disabled while it is set.
+let down = null;
+// The decision a click was sent for ({deal, ply}) until the server answers; lost: the connection dropped meanwhile.
+let pending = null;
+// The last finished deal whose end this person has seen (its last trick, its points): the next deal waits for "Next deal".
+let seenEnd = null;
 
 function connect() {
   const proto = location.protocol === "https:" ? "wss:" : "ws:";
@@ -18,8 +24,15 @@ function connect() {
   ws.onopen = () => { retry = 500; setConn(t("connected")); ws.send(JSON.stringify({ type: "hello", token })); };
   ws.onmessage = (ev) => receive(JSON.parse(ev.data));
   ws.onclose = (ev) => {
-    if (stopped || ev.code === 4003 || ev.code === 4000) { setConn(ev.reason || t("disconnected")); return; }
-    setConn(t("reconnecting…"));
+    if (pending) pending.lost = true;
+    if (stopped) return;
+    if (ev.code === 4003) { revoked(); return; }
+    if (ev.code === 4000) { stop(t("This seat was opened in another tab or window, so this page no longer plays."), true); return; }
+    if (ev.code === 1011) {
+      setDown(t("The server cannot reach its database just now. Trying again; wait until this message goes away, then play."));
+    } else {
+      setDown(t("The connection to the server is lost (it may be down or restarting). Trying again; wait until this message goes away, then play."));
+    }
     setTimeout(connect, retry);
     retry = Math.min(retry * 2, 8000);
   };
@@ -28,11 +41,36 @@ function connect() {
 function setConn(text) { document.getElementById("conn").textContent = text; }
 function say(text) { document.getElementById("message").textContent = text || ""; }
 
+// The page cannot play until further notice: the banner says why and what to do, the hand is disabled.
+function setDown(text, reopen) {
+  down = text;
+  setConn(t("not connected"));
+  const b = document.getElementById("banner");
+  b.textContent = "";
+  b.hidden = !text;
+  if (text) b.append(el("span", { text }), " ");
+  if (reopen) b.append(el("button", { type: "button", id: "reopen", onclick: () => location.reload(), text: t("Play here instead") }));
+  if (state) draw();
+}
+
+// The link's secret was revoked (or never opened a seat): for good.
+function revoked() { stop(t("This link no longer opens a seat: its invitation was revoked. Ask the table's creator for a new link.")); }
+
+// For good: no reconnecting (a revoked link, the seat opened elsewhere).
+function stop(text, reopen) { stopped = true; setDown(text, reopen); }
+
 function receive(msg) {
-  if (msg.type === "state") { state = msg; say(""); draw(); }
-  else if (msg.type === "error") {
+  if (msg.type === "state") {
+    if (down && !stopped) setDown(null);
+    setConn("connected");
+    settle(msg);
+    state = msg;
+    if (seenEnd === null) seenEnd = msg.over || !msg.deal_end ? 0 : msg.deal_end.deal;  // opened mid-match: no old summary
+    draw();
+  } else if (msg.type === "error") {
+    pending = null;
     say(msg.message);
-    if (msg.code === "bad-token") { stopped = true; setConn(t("not seated")); }
+    if (msg.code === "bad-token") revoked();
   } else if (msg.type === "closed") {
     stopped = true;
     setConn(msg.status);
@@ -42,10 +80,31 @@ function receive(msg) {
   }
 }
 
+// A click that the connection lost is told, never dropped in silence.
+function settle(msg) {
+  const v = msg.view;
+  if (!pending) return;
+  if (pending.lost && v && v.deal_number === pending.deal && v.ply === pending.ply) {
+    say(t("Your last click was not played (the connection dropped before the server saved it): play it again."));
+  }
+  pending = null;
+}
+
 function send(action) {
   const v = state && state.view;
-  if (!v || !ws || ws.readyState !== 1) return;
+  if (down) { say(t("Not played: ") + down); return; }
+  if (!v) { say(t("Not played: the match is over.")); return; }
+  if (!ws || ws.readyState !== 1) { say(t("Not played: the page is not connected to the server yet; wait a moment and play again.")); return; }
+  if (endShown()) { say(t("Not played: press Next deal first.")); return; }
+  say("");
+  pending = { deal: v.deal_number, ply: v.ply, lost: false };
   ws.send(JSON.stringify({ type: "act", action, deal: v.deal_number, ply: v.ply }));
+}
+
+// Whether the page shows the end of the last deal (its last trick and points) instead of the next deal.
+function endShown() {
+  const e = state && state.deal_end;
+  return !!e && (state.over || e.deal > seenEnd);
 }
 
 function name(s) { return seatName(s, state.players); }
@@ -54,7 +113,8 @@ function draw() {
   const st = state, v = st.view, n = st.players;
   // which decision the page shows (deal:ply), and whether it is this seat's: for scripts and styles
   document.body.dataset.ply = v ? v.deal_number + ":" + v.ply : "over";
-  document.body.dataset.turn = String(!!v && !st.paused && st.to_move === st.seat);
+  document.body.dataset.turn = String(!!v && !st.paused && st.to_move === st.seat && !down && !endShown());
+  document.body.dataset.down = String(!!down);
   document.getElementById("title").textContent = st.ruleset + t(" — you are ") + name(st.seat);
   const total = st.deals === null ? "" : t(" of ") + st.deals;
   document.getElementById("dealno").textContent = v ? t("deal ") + v.deal_number + total : "";
@@ -84,10 +144,14 @@ function drawStatus(st, v) {
   s.textContent = "";
   if (st.failure) { s.textContent = t("The match stopped: ") + st.failure; return; }
   if (st.over) {
-    s.append(t("The match is over. "), el("a", { href: st.match_url + location.hash, id: "match-link", text: t("Score sheet, record and replay") }));
+    s.append(t("The match is over. ") + winnersText(st) + " ", el("a", { href: st.match_url + location.hash, id: "match-link", text: t("Score sheet, record and replay") }));
     return;
   }
-  if (st.paused) {
+  if (down) {
+    s.textContent = t("Not connected: you cannot play from this page now.");
+  } else if (endShown()) {
+    s.textContent = t("Deal {deal} is over. Press Next deal to go on.").replace("{deal}", st.deal_end.deal);
+  } else if (st.paused) {
     const away = st.seats.filter(x => !x.present).map(x => name(x.seat)).join(", ");
     s.textContent = t("Waiting for ") + away + t(" to open their link.");
   } else if (st.to_move === st.seat) {
@@ -115,11 +179,12 @@ function drawBoard(st, v, n) {
   for (let i = 0; i < n; i++) board.append(seatBox(st, v, (st.seat + i) % n, positions[i] || "top"));
   const center = el("div", { id: "center" });
   board.append(center);
+  if (endShown()) { center.append(dealEndEl(st)); return; }
   if (!v) return;
   center.append(panelsEl(st.panels));
   if (v.trick && v.trick.length) {
     center.append(el("div", { id: "trick" }, el("div", { text: t("On the table:") }),
-      v.trick.map(([s, c]) => el("span", { class: "played" }, cardEl(c), el("small", { text: name(s) })))));
+      v.trick.map(([s, c]) => playedEl(s, c, c === st.winning))));
   }
   if (st.recent && st.recent.length) {
     const shown = st.recent.slice(-n).map(([s, a, label]) => name(s) + " " + label);
@@ -133,6 +198,42 @@ function drawBoard(st, v, n) {
   }
 }
 
+// A card on the table and who played it; the card winning the trick so far is marked.
+function playedEl(s, c, winning) {
+  const mark = winning ? el("small", { class: "winning-mark", text: t("winning") }) : null;
+  return el("span", { class: "played" + (winning ? " winning" : "") }, cardEl(c), el("small", { text: name(s) }), mark);
+}
+
+function pointsText(scores) { return scores.map((x, s) => name(s) + " " + x).join(" · "); }
+
+// The standings of a finished match, best first, and who won.
+function winnersText(st) {
+  if (!st.standings || !st.standings.length) return "";
+  const first = st.standings.filter(r => r.place === 1).map(r => name(r.seat));
+  return (first.length > 1 ? t("Winners: ") : t("Winner: ")) + first.join(", ") + ".";
+}
+
+// The end of the last deal: its last trick and taker, each seat's points, and (when the match is over) the standings.
+function dealEndEl(st) {
+  const e = st.deal_end;
+  const box = el("div", { id: "deal-end" }, el("h3", { text: t("Deal {deal} ({title}) is over").replace("{deal}", e.deal).replace("{title}", e.title) }));
+  if (e.last_trick) {
+    const last = e.last_trick;
+    box.append(el("div", { id: "final-trick" },
+      el("div", { text: t("Last trick ({number}) taken by {seat}:").replace("{number}", last.number).replace("{seat}", name(last.winner)) }),
+      last.plays.map(([s, c]) => playedEl(s, c, false))));
+  }
+  box.append(el("div", { id: "deal-points", text: t("Points this deal: ") + pointsText(e.scores) }));
+  if (st.over) {
+    box.append(el("div", { id: "winner", text: winnersText(st) }),
+      el("ol", { id: "standings" }, st.standings.map(r => el("li", { text: r.place + ". " + name(r.seat) + " " + r.total }))));
+  } else {
+    box.append(el("div", { text: t("Totals: ") + pointsText(e.totals) }),
+      el("button", { type: "button", id: "next-deal", onclick: () => { seenEnd = e.deal; say(""); draw(); }, text: t("Next deal") }));
+  }
+  return box;
+}
+
 function sortedHand(v, strength) {
   const order = [0, 1, 3, 2];
   if (v.trump >= 0) { order.splice(order.indexOf(v.trump), 1); order.unshift(v.trump); }
@@ -143,12 +244,12 @@ function sortedHand(v, strength) {
 function drawHand(st, v) {
   const hand = document.getElementById("hand");
   hand.textContent = "";
-  if (!v) return;
+  if (!v || endShown()) return;
   const legal = new Set(v.legal);
   for (const c of sortedHand(v, st.contract && st.contract.rank_order)) {
     const cls = (legal.has(c) ? "legal" : "") + (suitOf(c) === v.trump ? " trump" : "");
     hand.append(cardEl(c, "button", { type: "button", class: cls.trim(), "aria-label": cardCode(c) + (legal.has(c) ? t(" (legal)") : ""),
-      onclick: () => send(c) }));
+      disabled: !!down, onclick: () => send(c) }));
   }
 }
 
@@ -156,7 +257,7 @@ function drawHand(st, v) {
 function drawControls(st, v) {
   const box = document.getElementById("controls");
   box.textContent = "";
-  if (!v || st.to_move !== st.seat) return;
+  if (!v || st.to_move !== st.seat || down || endShown()) return;
   for (const line of st.advice || []) box.append(el("p", { class: "advice muted", text: line }));
   let i = 1;
   const held = new Set(cardsOf(v.hand));
