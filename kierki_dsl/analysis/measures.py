@@ -36,6 +36,7 @@ from typing import NamedTuple
 from .rows import GameResult
 
 SECTIONS = ("points", "spread", "final", "decisive", "advantage", "lead", "early", "blocked")
+SHARES = ("decisive", "early", "blocked")  # sections whose observations are 0/1 shares
 
 
 def leaders(totals) -> list:
@@ -307,4 +308,4 @@ def parts_of(rs) -> dict:
     return {name: part_of(rs, c) for name, c in rs.contracts.items()}
 
 
-__all__ = ["SECTIONS", "Measured", "leaders", "observe", "observe_games", "parts_of"]
+__all__ = ["SECTIONS", "SHARES", "Measured", "leaders", "observe", "observe_games", "parts_of"]
