@@ -173,3 +173,16 @@ def test_the_html_report_opens_with_the_verdict(tmp_path):
         < page.index("<h2>Final scores</h2>")
     assert "<li>The rules of 1 deal differ: Bez króla kier — No king of hearts.</li>" in page
     assert "<td>Bez lew — No tricks</td>" in page and "bez_lew" not in page
+
+
+def test_the_declarer_advantage_where_an_auction_names_one(tmp_path):
+    """Tysiąc's auction winner plays the contract: its advantage is measured and reported like
+    the dealer's (Tysiąc names no trump caller: trumps come from marriages)."""
+    tysiac = RULESETS / "games" / "tysiac.yaml"
+    copy = tmp_path / "tysiac_copy.yaml"
+    shutil.copy(tysiac, copy)
+    out, res = _compare(tysiac, copy, "--games", "2", "--seed", "1", "--players", "random")
+    adv = _section(out, "Advantages")
+    assert re.search(r"^  declarer: .* under A, .* under B; moved \+0\.0 ± 0\.0, within noise\.$", adv, re.M), adv
+    assert "trump caller" not in adv
+    assert res["a"]["measures"]["advantage:declarer"]["n"] == 2

@@ -112,10 +112,14 @@ def _match_keys(result: dict) -> list:
 
 
 def _moved(result: dict, key: str, item: str) -> str:
+    """A match-wide measure that moved, in words: ``the final scores' spread down -11.8 ± 2.2``."""
     section = split(key)[0]
     d = result["difference"][key]
     way = "up" if d["mean"] > 0 else "down"
-    return f"{item}: {VERDICT_WORDS.get(section, section)} {way} {fmt(d, section, 0).strip()}"
+    what = {"final": f"the final scores' {item}", "lead": f"lead {item}"}.get(
+        section, f"{VERDICT_WORDS.get(section, section)} in the {item}"
+    )
+    return f"{what} {way} {fmt(d, section, 0).strip()}"
 
 
 def _named(result: dict) -> list:
