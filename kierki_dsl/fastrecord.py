@@ -66,6 +66,7 @@ def play_recorded(fast, seed: int, play_stream) -> tuple:
                     tuple(result.scores),
                     result.ended_early,
                     result.blocked,
+                    result.bidder,
                 )
             )
         else:

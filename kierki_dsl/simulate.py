@@ -139,7 +139,7 @@ class FastMatch:
                 row = self._stepwise(contract, dealer, dealt, rng, k, lists, chosen)
             else:
                 scores, lead, caller, trump, early, blocked = play(dealer, dealt, k + 1, rng, None, lists)
-                row = _row(DealRow, (contract.name, dealer, lead, caller, trump, tuple(scores), early, blocked))
+                row = _row(DealRow, (contract.name, dealer, lead, caller, trump, tuple(scores), early, blocked, -1))
             totals[:] = map(add, totals, row.scores)  # in place: an open schedule reads it
             deals.append(row)
         return first, tuple(deals), tuple(totals)
@@ -156,7 +156,7 @@ class FastMatch:
                 dealer, deal_masks(deal_rng, cards, dealer, n, direction), number, rng, None, None
             )
             sc = tuple(scores)
-            deals.append(_row(DealRow, (name, dealer, lead, caller, trump, sc, early, blocked)))
+            deals.append(_row(DealRow, (name, dealer, lead, caller, trump, sc, early, blocked, -1)))
             totals = list(map(add, totals, sc))
         return first, tuple(deals), tuple(totals)
 
@@ -207,6 +207,7 @@ class FastMatch:
             tuple(state.returns()),
             state.ended_early,
             state.blocked,
+            state.bidder,
         )
 
 
@@ -314,7 +315,9 @@ def play_one(
     runner = MatchRunner(c.rs, [make_player(x) for x in seat_names], s)
     results = list(runner.deals())
     deals = tuple(
-        DealRow(r.contract.name, r.dealer, r.first, r.caller, r.trump, tuple(r.scores), r.ended_early, r.blocked)
+        DealRow(
+            r.contract.name, r.dealer, r.first, r.caller, r.trump, tuple(r.scores), r.ended_early, r.blocked, r.bidder
+        )
         for r in results
     )
     rec = None

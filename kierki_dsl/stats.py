@@ -98,4 +98,62 @@ def quantiles(xs: Sequence[float], qs: Sequence[float] = (0.05, 0.25, 0.5, 0.75,
     return out
 
 
-__all__ = ["Estimate", "estimate", "mean_sd", "quantiles", "sd", "spread"]
+def share_interval(k: int, n: int) -> tuple:
+    """The 95% Wilson score interval (low, high) of a share of ``k`` out of ``n``: unlike
+    mean ± 1.96 s/√n it stays inside [0, 1] and is not empty at 0 or n."""
+    if n <= 0:
+        return (0.0, 1.0)
+    p = k / n
+    z2 = Z95 * Z95
+    centre = (p + z2 / (2 * n)) / (1 + z2 / n)
+    half = Z95 * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n)
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def sign_test(diffs: Sequence[float]) -> float:
+    """The exact two-sided p-value of the sign test: how likely as uneven a split of the
+    non-zero paired differences into ups and downs is when neither way is likelier."""
+    up = sum(1 for d in diffs if d > 0)
+    down = sum(1 for d in diffs if d < 0)
+    n = up + down
+    if not n:
+        return 1.0
+    tail = math.fsum(math.comb(n, i) for i in range(min(up, down) + 1)) / 2.0**n
+    return min(1.0, 2.0 * tail)
+
+
+def normal_p(e: Estimate) -> float:
+    """The two-sided p-value of a mean being zero under the normal approximation of ``estimate``
+    (1 without an interval; 0 for a non-zero mean with no spread at all)."""
+    if e.half_width is None:
+        return 1.0
+    if e.half_width == 0:
+        return 0.0 if e.mean else 1.0
+    return math.erfc(abs(e.mean) / (e.half_width / Z95) / math.sqrt(2.0))
+
+
+def holm(ps: dict, level: float = 0.05) -> dict:
+    """Name -> whether its p-value stays below ``level`` after Holm's step-down correction for
+    testing all of ``ps`` at once (so that among many measures, noise alone flags none at 95%)."""
+    ordered = sorted(ps.items(), key=lambda kv: kv[1])
+    m = len(ordered)
+    out: dict = {}
+    worst = 0.0
+    for i, (name, p) in enumerate(ordered):
+        worst = max(worst, min(1.0, (m - i) * p))
+        out[name] = worst < level
+    return out
+
+
+__all__ = [
+    "Estimate",
+    "estimate",
+    "holm",
+    "mean_sd",
+    "normal_p",
+    "quantiles",
+    "sd",
+    "share_interval",
+    "sign_test",
+    "spread",
+]

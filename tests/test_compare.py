@@ -42,7 +42,8 @@ def test_compare_finds_what_jacks_only_changes():
     assert diff["points:part negative"]["mean"] == 240 and diff["points:part negative"]["significant"]
     assert diff["spread:bez_panow"]["mean"] < 0 and diff["spread:bez_panow"]["significant"]
     for name in ("bez_lew", "bez_kierow", "bez_dam", "bez_krola_kier"):
-        assert diff[f"spread:{name}"] == {"mean": 0.0, "ci95": 0.0, "n": 12, "significant": False}
+        assert diff[f"spread:{name}"] == {"mean": 0.0, "ci95": 0.0, "n": 12, "significant": False, "p": 1.0,
+                                          "flagged": False}
     assert res["same_deals"] and res["a"]["games"] == res["b"]["games"] == 12
     assert set(res["a"]["players"]) == {"heuristic"}, "compare's players are the heuristic ones by default"
 

@@ -21,7 +21,7 @@ MATCHES = 3
 
 
 def _row(r) -> tuple:
-    return (r.contract.name, r.dealer, r.first, r.caller, r.trump, tuple(r.scores), r.ended_early, r.blocked)
+    return (r.contract.name, r.dealer, r.first, r.caller, r.trump, tuple(r.scores), r.ended_early, r.blocked, r.bidder)
 
 
 @pytest.mark.parametrize("path", SHIPPED)

@@ -111,7 +111,8 @@ def test_findings_hover_completion_and_definition_over_stdio(tmp_path, client):
 
     items = client.request("textDocument/completion", {"textDocument": {"uri": uri}, "position": {"line": 5, "character": 23}})
     labels = {i["label"] for i in items["items"]}
-    assert {"KH", "hearts", "trick.is_last", "held"} <= labels
+    assert {"KH", "hearts", "trick.is_last", "held", "card.suit"} <= labels
+    assert not {"seat", "match.total", "tricks_taken"} & labels, "only the names of a play restriction"
     keys = client.request("textDocument/completion", {"textDocument": {"uri": uri}, "position": {"line": 4, "character": 0}})
     assert {"lead_ban", "score", "extends", "schedule"} <= {i["label"] for i in keys["items"]}
 
@@ -123,3 +124,23 @@ def test_hover_on_a_finding_code_explains_it():
     from kierki_dsl.lsp.server import hover_text
 
     assert "declared total disagrees" in hover_text("# M601\n", 0, 3)
+
+
+def test_completion_offers_the_names_of_the_cursors_scope_over_stdio(tmp_path, client):
+    """Through a real client: in a trick-scoring condition ``trick.*`` and not ``seat`` or
+    ``match.total``; in seat scoring ``seat`` and ``match.total`` and not ``trick.winner``."""
+    path = tmp_path / "house.yaml"
+    text = ("kierki: 1\nextends: kierki_standard.yaml\nname: house\ncontracts:\n  bez_lew:\n    score:\n"
+            "      - per_trick: -20\n        when: trick.\n      - per_seat: match.\n")
+    _open(client, path, text)
+    uri = path.as_uri()
+
+    def labels(line: int, col: int) -> set:
+        got = client.request("textDocument/completion", {"textDocument": {"uri": uri},
+                                                         "position": {"line": line, "character": col}})
+        return {i["label"] for i in got["items"]}
+
+    trick = labels(7, 20)
+    assert {"trick.number", "trick.is_last", "trick.winner"} <= trick and not {"seat", "match.total", "card"} & trick
+    seat = labels(8, 28)
+    assert {"seat", "match.total", "tricks_taken"} <= seat and not {"trick.winner", "led_suit", "card"} & seat

@@ -42,5 +42,8 @@ def test_every_command_of_the_tutorial_runs_as_the_page_says(tmp_path):
     assert [w for w, _ in ran] == ["lint", "lint", "lint", "explain", "diff", "compare"]
     out = dict(ran)
     assert "[-60 → -100]" in out["diff"] and "deal 3, scoring: queens taken: -60 each → queens taken: -100 each" in out["diff"]
-    verdict = out["compare"].split("verdict:", 1)[1].split("\n\n", 1)[0]  # the answer first, in words
-    assert "bez_dam: points given out down, B - A = -160.0" in verdict
+    verdict = out["compare"].split("\nVerdict\n", 1)[1].split("\n\n", 1)[0]  # the answer first, in words
+    assert "The rules of 2 deals differ: Bez dam — No queens; Rozbójnik — Robber, all penalties at once." in verdict
+    assert "The winner of a match changes in" in verdict and "Kendall's tau" in verdict
+    deals = out["compare"].split("\nDeals\n", 1)[1].split("\n\n", 1)[0]
+    assert "Bez dam — No queens: rules changed;" in deals and "points given out down -160.0 ± 0.0" in deals

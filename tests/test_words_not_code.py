@@ -50,3 +50,37 @@ def test_an_unlabelled_rule_is_put_into_words():
     assert words("card.suit == hearts and card != AH") == "the card's suit is hearts and the card is not the ace of hearts"
     assert words("trick.number in [3, 8]") == "the trick's number is 3 or 8"
     assert words("not hearts_broken") == "not (hearts have been broken)"
+
+
+COMPARED = [("kierki_standard.yaml", "variants/jacks_only.yaml"), ("kierki_standard.yaml", "variants/early_stop.yaml"),
+            ("games/hearts.yaml", "games/hearts.yaml")]
+
+
+def _page_text(page: str) -> str:
+    """What a person reads of an HTML report: the text between the tags, the style left out."""
+    import html
+
+    page = re.sub(r"<style>.*?</style>", "", page, flags=re.S)
+    return html.unescape(re.sub(r"<[^>]+>", "\n", page))
+
+
+@pytest.mark.parametrize("a, b", COMPARED, ids=lambda p: Path(p).stem)
+def test_compare_report_is_in_words(tmp_path, a, b):
+    """compare's text and HTML report: no expression source, and every contract by its title
+    (``Bez panów — No jacks``), never by its id (``bez_panow``); the rulesets' paths aside."""
+    pytest.importorskip("matplotlib")
+    from conftest import run_cli
+
+    root = Path(__file__).resolve().parent.parent / "rulesets"
+    paths = [str(root / a), str(root / b)]
+    report = tmp_path / "report.html"
+    rc, out, err, _ = run_cli("compare", *paths, "--games", "3", "--seed", "1", "--players", "random",
+                              "--html", str(report))
+    assert rc == 0, err
+    ids = set(Ruleset.load(paths[0]).contracts) | set(Ruleset.load(paths[1]).contracts)
+    for text in (out, _page_text(report.read_text(encoding="utf-8"))):
+        for p in paths:
+            text = text.replace(p, "")
+        assert not CODE.search(text), CODE.search(text).group()
+        named = {i for i in ids if re.search(rf"(?<![\w/]){re.escape(i)}(?![\w.])", text)}
+        assert not named, named

@@ -60,6 +60,7 @@ def _deal_rows(games: dict, n: int) -> list:
     rows: list = [
         ["label", "match", "deal", "contract", "dealer", "first", "caller", "trump", "early", "blocked"]
         + _seat_cols("points_", n)
+        + ["declarer"]
     ]
     for label, gs in games.items():
         for g in gs:
@@ -78,6 +79,7 @@ def _deal_rows(games: dict, n: int) -> list:
                         int(r.early),
                         int(r.blocked),
                         *r.scores,
+                        r.declarer,
                     ]
                 )
     return rows
@@ -91,8 +93,11 @@ def read_csv(folder: str) -> dict:
         label, match = row[0], int(row[1])
         scores = tuple(int(x) for x in row[10 : 10 + n])
         trump = SUITS.index(row[7]) if row[7] else -1
+        declarer = int(row[10 + n]) if len(row) > 10 + n else -1  # files written before the column: none
         deals.setdefault((label, match), []).append(
-            DealRow(row[3], int(row[4]), int(row[5]), int(row[6]), trump, scores, row[8] == "1", row[9] == "1")
+            DealRow(
+                row[3], int(row[4]), int(row[5]), int(row[6]), trump, scores, row[8] == "1", row[9] == "1", declarer
+            )
         )
     games: dict = {}
     n, rows = _rows(folder, "matches.csv", "total_")

@@ -13,7 +13,9 @@ import base64
 import html
 import io
 
-from .text import HEADINGS, ORDER, fmt
+from ..words import contract_title
+from .verdict import verdict
+from .wording import HEADINGS, fmt, grouped, item_words
 
 COLOURS = ("#1f77b4", "#d62728")  # A, B
 
@@ -55,8 +57,8 @@ def final_scores_plot(games: dict) -> str:
     return _img(fig, "Distribution of final scores (every seat of every match)")
 
 
-def contract_plot(games: dict) -> str:
-    """Box plots of a seat's points per deal, by contract, the rulesets side by side."""
+def contract_plot(games: dict, titles: dict) -> str:
+    """Box plots of a seat's points per deal, by contract (by ``titles``), the rulesets side by side."""
     names = list(dict.fromkeys(r.contract for gs in games.values() for g in gs for r in g.deals))
     fig = _figure(min(11.0, max(7.5, 0.6 * len(names) * len(games))), 4.2)
     ax = fig.add_subplot()
@@ -69,7 +71,7 @@ def contract_plot(games: dict) -> str:
             patch.set_facecolor(colour)
             patch.set_alpha(0.6)
         ax.plot([], [], color=colour, label=label, linewidth=6, alpha=0.6)
-    ax.set_xticks(range(len(names)), names, rotation=30, ha="right")
+    ax.set_xticks(range(len(names)), [item_words(n, titles) for n in names], rotation=30, ha="right")
     ax.set_ylabel("points of a seat in one deal")
     ax.legend()
     return _img(fig, "Points per seat and deal, by contract (box: quartiles, whiskers: 1.5 IQR)")
@@ -119,29 +121,34 @@ def running_plot(games: dict) -> str:
     return _img(fig, "Running total over a match (median and quartiles over every seat)")
 
 
-def _table(summaries: dict, difference=None) -> str:
+def _table(summaries: dict, difference=None, titles=None) -> str:
     labels = list(summaries)
     keys = list(dict.fromkeys(k for s in summaries.values() for k in s["measures"]))
     head = "".join(f"<th>{html.escape(x)}</th>" for x in [""] + labels + (["B − A"] if difference is not None else []))
     rows = [f"<tr>{head}</tr>"]
-    for section in ORDER:
-        items = [k for k in keys if k.partition(":")[0] == section]
-        if not items:
-            continue
+    for section, items in grouped(keys, *(s["measures"] for s in summaries.values())).items():
         rows.append(f'<tr class="section"><th colspan="{len(labels) + 2}">{html.escape(HEADINGS[section])}</th></tr>')
-        for key in items:
+        for key, item in items:
             cells = [fmt(s["measures"][key], section) if key in s["measures"] else "—" for s in summaries.values()]
             if difference is not None:
                 d = difference.get(key)
-                cells.append((fmt(d, section) + (" *" if d["significant"] else "")) if d else "")
+                cells.append((fmt(d, section) + (" *" if d["flagged"] else "")) if d else "")
             rows.append(
                 "<tr><td>"
-                + html.escape(key.partition(":")[2])
+                + html.escape(item_words(item, titles or {}))
                 + "</td>"
                 + "".join(f"<td>{html.escape(c)}</td>" for c in cells)
                 + "</tr>"
             )
     return "<table>" + "\n".join(rows) + "</table>"
+
+
+def _verdict(result: dict) -> str:
+    """The verdict's sections (``verdict.verdict``): a heading and a list of sentences each."""
+    return "\n".join(
+        f"<h2>{html.escape(heading)}</h2><ul>" + "".join(f"<li>{html.escape(x)}</li>" for x in sentences) + "</ul>"
+        for heading, sentences in verdict(result)
+    )
 
 
 STYLE = """body{font-family:sans-serif;max-width:1100px;margin:2em auto;color:#222}
@@ -154,6 +161,7 @@ def render(games: dict, rulesets: list, summary: dict) -> str:
     """The page: ``games`` label -> GameResults; ``summary`` a simulate summary or a compare result."""
     summaries = {"A": summary["a"], "B": summary["b"]} if "difference" in summary else {"A": summary}
     title = " vs ".join(s["ruleset"] for s in summaries.values())
+    titles = summary.get("titles") or {n: contract_title(c) for rs in rulesets for n, c in rs.contracts.items()}
     intro = "".join(
         f"<li>{label}: {html.escape(s['ruleset'])} ({html.escape(s['path'])}), {s['games']} matches</li>"
         for label, s in summaries.items()
@@ -166,7 +174,8 @@ def render(games: dict, rulesets: list, summary: dict) -> str:
             else "The same seeds and seats, but the deals differ (another deck or first-dealer rule)"
         )
         note = (
-            f"{deals}; B − A is the mean of the per-match differences with its 95% interval, * where it is significant."
+            f"{deals}; B − A is the mean of the per-match differences with its 95% interval, * where it stands out "
+            "from noise with every measure compared at once."
         )
     quant = "".join(
         f"<li>{label}: " + html.escape(", ".join(f"{k} {v:+.0f}" for k, v in s["final_quantiles"].items())) + "</li>"
@@ -177,17 +186,18 @@ def render(games: dict, rulesets: list, summary: dict) -> str:
         '<html lang="en"><head><meta charset="utf-8">',
         f"<title>{html.escape(title)}</title><style>{STYLE}</style></head><body>",
         f"<h1>{html.escape(title)}</h1><ul>{intro}</ul><p>{html.escape(note)}</p>",
+        _verdict(summary) if len(summaries) == 2 else "",
         "<h2>Final scores</h2>",
         final_scores_plot(games),
         f"<p>Quantiles of the final scores:</p><ul>{quant}</ul>",
         "<h2>Contracts</h2>",
-        contract_plot(games),
+        contract_plot(games, titles),
         "<h2>Advantages</h2>",
         advantage_plot(summaries),
         "<h2>The course of a match</h2>",
         running_plot(games),
         "<h2>Every measure</h2>",
-        _table(summaries, summary.get("difference")),
+        _table(summaries, summary.get("difference"), titles),
         "</body></html>",
     ]
     return "\n".join(parts)

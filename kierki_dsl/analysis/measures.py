@@ -16,8 +16,8 @@ Every measure is named ``"section:item"``; a match that has nothing to say about
     per contract: the share of its deals without which another seat would have won.
 ``advantage``
     a seat's points minus the table's mean: per ``seat N`` over the match, the ``first
-    dealer`` over the match, and per deal the ``dealer``, the ``trump caller`` and the seat
-    that played ``first``.
+    dealer`` over the match, and per deal the ``dealer``, the ``trump caller``, the seat
+    that played ``first`` and the ``declarer`` (the auction's winner).
 ``lead``
     ``changes`` of the leader (the seats with the highest running total) from deal to deal,
     and the deal after which the final leader stayed in front (``settled after deal``).
@@ -37,6 +37,7 @@ from ..ruleset.semantics import part_of
 from .rows import GameResult
 
 SECTIONS = ("points", "spread", "final", "decisive", "advantage", "lead", "early", "blocked")
+SHARES = ("decisive", "early", "blocked")  # sections whose observations are 0/1 shares
 
 
 def leaders(totals) -> list:
@@ -245,11 +246,12 @@ _GAPS = (
     ("advantage:dealer", itemgetter(1)),
     ("advantage:trump caller", itemgetter(3)),
     ("advantage:first turn", itemgetter(2)),
+    ("advantage:declarer", itemgetter(8)),
 )
 
 
 def _advantages(obs: dict, places: list, scores: list, facts: list) -> set:
-    """The dealer's, trump caller's and first player's advantage per deal that names one,
+    """The dealer's, trump caller's, first player's and declarer's advantage per deal that names one,
     averaged over the match; the keys some matches of the block leave out (returned)."""
     optional = set()
     for key, seat_of in _GAPS:
@@ -306,4 +308,4 @@ def parts_of(rs) -> dict:
     return {name: part_of(rs, c) for name, c in rs.contracts.items()}
 
 
-__all__ = ["SECTIONS", "Measured", "leaders", "observe", "observe_games", "parts_of"]
+__all__ = ["SECTIONS", "SHARES", "Measured", "leaders", "observe", "observe_games", "parts_of"]

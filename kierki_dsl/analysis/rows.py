@@ -12,7 +12,8 @@ from typing import NamedTuple, Optional
 
 
 class DealRow(NamedTuple):
-    """One deal: the contract played, who dealt, played first and called trumps, the points."""
+    """One deal: the contract played, who dealt, played first, called trumps and won the
+    auction, the points."""
 
     contract: str  # the contract's name (the one played, also when a declarer chose it)
     dealer: int
@@ -22,6 +23,7 @@ class DealRow(NamedTuple):
     scores: tuple  # points per seat
     early: bool = False  # the deal stopped before every card was played (nothing left to score)
     blocked: bool = False  # a layout deal that stopped because nobody could play
+    declarer: int = -1  # the seat that won the deal's auction (-1 none)
 
 
 class GameResult(NamedTuple):

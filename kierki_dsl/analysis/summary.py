@@ -14,6 +14,7 @@ from operator import eq, itemgetter, sub, truediv
 
 from ..stats import estimate, mean_sd, quantiles
 from .measures import observe_games, parts_of
+from .paired import flag, p_value, rank_agreement, rules_changed, titles, winner_changes
 
 QUANTILES = (0.05, 0.25, 0.5, 0.75, 0.95)
 
@@ -181,8 +182,11 @@ def _quantile_names() -> list:
 
 
 def compare(rs_a, rs_b, names: list, pairs: list, measured=None) -> dict:
-    """Both rulesets summed up, and every measure's difference B − A over the same deals
-    (``measured``: per ruleset the games' measure blocks, when the workers made them)."""
+    """Both rulesets summed up; every measure's difference B − A over the same deals, its
+    p-value and whether it stands out from noise with every measure compared (``flagged``);
+    how often the winner changes and how the seats' orders agree (``paired``); the contracts'
+    titles and which contracts' rules changed (``measured``: per ruleset the games' measure
+    blocks, when the workers made them)."""
     games_a = [a for a, _ in pairs]
     games_b = [b for _, b in pairs]
     if measured is None:
@@ -200,9 +204,20 @@ def compare(rs_a, rs_b, names: list, pairs: list, measured=None) -> dict:
         diffs = list(filter(_present, map(sub, map(xb.__getitem__, both), map(xa.__getitem__, both))))
         if diffs:
             e = estimate(diffs)
-            difference[key] = dict(e.to_json(), significant=e.significant)
-    same = _same_deals(rs_a, rs_b, pairs)
-    return {"a": a, "b": b, "games": len(pairs), "names": list(names), "same_deals": same, "difference": difference}
+            difference[key] = dict(e.to_json(), significant=e.significant, p=p_value(key, diffs, e))
+    flag(difference)
+    return {
+        "a": a,
+        "b": b,
+        "games": len(pairs),
+        "names": list(names),
+        "same_deals": _same_deals(rs_a, rs_b, pairs),
+        "difference": difference,
+        "winner_changes": winner_changes(pairs),
+        "rank_agreement": rank_agreement(pairs),
+        "titles": titles(rs_a, rs_b),
+        "rules_changed": rules_changed(rs_a, rs_b),
+    }
 
 
 def _same_deals(rs_a, rs_b, pairs: list) -> bool:

@@ -2,44 +2,8 @@
 
 from __future__ import annotations
 
-SHARES = ("decisive", "early", "blocked")  # sections whose observations are 0/1 shares
-HEADINGS = {
-    "points": "points a deal gives out (all seats together), per deal; per part, per match",
-    "spread": "spread between the seats (standard deviation of their points), per deal; per part, per match",
-    "decisive": "decisive: share of deals without which another seat would have won the match",
-    "early": "ended early: share of deals that stopped before every card was played",
-    "blocked": "blocked: share of layout deals in which nobody could play",
-    "final": "final scores",
-    "advantage": "advantage: points above the table's mean (seat, first dealer: per match; the others: per deal)",
-    "lead": "lead changes during a match (how long the outcome stays open)",
-}
-ORDER = ("points", "spread", "decisive", "early", "blocked", "final", "advantage", "lead")
-
-
-def fmt(e, section: str = "", width: int = 7) -> str:
-    """'mean ± half width' of a measure's JSON form; shares as percentages; 'n/a' without interval."""
-    scale, unit = (100.0, "%") if section in SHARES else (1.0, "")
-    mean = f"{e['mean'] * scale:+{width}.1f}{unit}"
-    hw = "n/a" if e.get("ci95") is None else f"{e['ci95'] * scale:.1f}{unit}"
-    return f"{mean} ± {hw:<7}"
-
-
-def _split(key: str) -> tuple:
-    section, _, item = key.partition(":")
-    return section, item
-
-
-def _hidden(section: str, values: list) -> bool:
-    """Early ends and blocks are listed only where they happen."""
-    return section in ("early", "blocked") and all(v is None or v["mean"] == 0 for v in values)
-
-
-def _grouped(keys: list) -> dict:
-    groups: dict = {s: [] for s in ORDER}
-    for key in keys:
-        section, item = _split(key)
-        groups.setdefault(section, []).append((key, item))
-    return groups
+from .verdict import verdict
+from .wording import HEADINGS, fmt, grouped, item_words
 
 
 def player_lines(summary: dict) -> list:
@@ -63,11 +27,9 @@ def _contract_lines(summary: dict) -> list:
 
 
 def measure_lines(measures: dict) -> list:
-    """Every measure of one ruleset, section by section."""
+    """Every measure of one ruleset, section by section (rows that cannot apply left out)."""
     lines = []
-    for section, items in _grouped(list(measures)).items():
-        if not items or _hidden(section, [measures[k] for k, _ in items]):
-            continue
+    for section, items in grouped(list(measures), measures).items():
         lines += ["", HEADINGS.get(section, section)]
         for key, item in items:
             lines.append(f"  {item:<30}{fmt(measures[key], section)}")
@@ -105,69 +67,28 @@ def text_report(summary: dict) -> str:
     return "\n".join(lines)
 
 
-#: Each section's measure in a few words, for the verdict.
-VERDICT_WORDS = {
-    "points": "points given out",
-    "spread": "spread between the seats",
-    "decisive": "share of deals that decide the match",
-    "early": "share of deals ended early",
-    "blocked": "share of blocked layouts",
-    "final": "final score",
-    "advantage": "advantage",
-    "lead": "lead changes",
-}
-
-
-def verdict_lines(result: dict, most: int = 8) -> list:
-    """The answer first: which measures B moved beyond noise, in words, with their intervals."""
-    found = [(k, d) for k, d in result["difference"].items() if d and d.get("significant")]
-    found.sort(key=lambda kd: ORDER.index(_split(kd[0])[0]) if _split(kd[0])[0] in ORDER else len(ORDER))
-    if not found:
-        return [f"verdict: no measure differs beyond noise in {result['games']} matches (95% intervals)"]
-    lines = [f"verdict: {len(found)} measure(s) differ beyond noise in {result['games']} matches (95% intervals):"]
-    for key, d in found[:most]:
-        section, item = _split(key)
-        way = "up" if d["mean"] > 0 else "down"
-        lines.append(f"  {item}: {VERDICT_WORDS.get(section, section)} {way}, B - A = {fmt(d, section, 0).strip()}")
-    if len(found) > most:
-        lines.append(f"  and {len(found) - most} more below")
-    return lines
-
-
 def compare_report(result: dict) -> str:
-    """The report of two rulesets on the same deals (``kierki compare``)."""
+    """The report of two rulesets on the same deals (``kierki compare``): the verdict first,
+    then every measure side by side, contracts by their titles."""
     a, b, diff = result["a"], result["b"], result["difference"]
-    lines = [f"A: {a['ruleset']} ({a['path']})", f"B: {b['ruleset']} ({b['path']})"]
-    if result["same_deals"]:
-        lines.append(
-            f"{result['games']} matches each on the same deals with the same seats (duplicate); "
-            "95% intervals; * marks a significant difference"
-        )
-    else:
-        lines.append(
-            f"{result['games']} matches each with the same seeds and seats, but the deals differ (another "
-            "deck or first-dealer rule): the differences include the luck of the cards; 95% intervals; "
-            "* marks a significant difference"
-        )
-    lines.append(_players_line(result))
-    lines += [""] + verdict_lines(result)
-    lines.append("")
-    lines.append(f"{'':<32}{'A':>20}{'B':>20}{'B - A':>22}")
+    titles = result.get("titles", {})
+    lines = [f"A: {a['ruleset']} ({a['path']})", f"B: {b['ruleset']} ({b['path']})", _players_line(result)]
+    for heading, sentences in verdict(result):
+        lines += ["", heading] + [f"  {x}" for x in sentences]
     keys = list(dict.fromkeys(list(a["measures"]) + list(b["measures"])))
-    for section, items in _grouped(keys).items():
-        if not items or _hidden(
-            section, [a["measures"].get(k) for k, _ in items] + [b["measures"].get(k) for k, _ in items]
-        ):
-            continue
+    groups = grouped(keys, a["measures"], b["measures"])
+    width = max([30] + [len(item_words(item, titles)) + 2 for items in groups.values() for _, item in items])
+    lines += ["", "Every measure (* beyond noise, with every measure compared at once)"]
+    lines.append(f"  {'':<{width}}{'A':>20}{'B':>20}{'B - A':>22}")
+    for section, items in groups.items():
         lines += ["", HEADINGS.get(section, section)]
         for key, item in items:
             cells = [
                 fmt(m[key], section) if key in m else f"{'(not played)':>20}" for m in (a["measures"], b["measures"])
             ]
             d = diff.get(key)
-            mark = ("*" if d["significant"] else " ") if d else " "
-            delta = f"{fmt(d, section)}{mark}" if d else ""
-            lines.append(f"  {item:<30}{cells[0]:>20}{cells[1]:>20}{delta:>22}")
+            delta = f"{fmt(d, section)}{'*' if d['flagged'] else ' '}" if d else ""
+            lines.append(f"  {item_words(item, titles):<{width}}{cells[0]:>20}{cells[1]:>20}{delta:>22}")
     lines += ["", "A " + quantile_line(a["final_quantiles"]), "B " + quantile_line(b["final_quantiles"])]
     for tag, s in (("A", a), ("B", b)):
         if not s["declared_totals_hold"]:

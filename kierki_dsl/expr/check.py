@@ -140,7 +140,7 @@ class Checker:
         fn = FUNCTIONS.get(node.func)
         if fn is None:  # its arguments' meaning is unknown too: no cascade of findings
             return self.error(node, "N403", f"unknown function {node.func!r}", did_you_mean(node.func, FUNCTIONS))
-        missing = [k for k in fn.needs if not _provides(scope, k)]
+        missing = [k for k in fn.needs if not provides(scope, k)]
         if missing:
             return self.error(node, "N407", f"function {fn.name!r} is not available in {scope.name}")
         if len(node.args) != len(fn.params):
@@ -259,7 +259,8 @@ class Checker:
         return a
 
 
-def _provides(scope: Scope, key: str) -> bool:
+def provides(scope: Scope, key: str) -> bool:
+    """Whether ``scope`` gives a function the env value ``key`` it needs (a name or a hidden input)."""
     for v in scope.vars.values():
         if isinstance(v, Var) and v.key == key:
             return True
@@ -297,7 +298,7 @@ def _article(t: Type) -> str:
     return ("an " if s[0] in "aeiou" else "a ") + s
 
 
-__all__ = ["check", "Checked", "SUIT_CONSTANTS", "RANK_CONSTANTS"]
+__all__ = ["check", "Checked", "SUIT_CONSTANTS", "RANK_CONSTANTS", "provides"]
 
 
 def _unquote_hint(node: ast.BinOp, lt: Type, rt: Type) -> str:

@@ -1,6 +1,6 @@
 """The language server: lint's findings as the author types, hover (a key's doc, a contract,
-an expression name, a finding's ``--explain`` text), completion (keys, expression names,
-cards and suits) and go-to-definition for ``extends`` and ``include``."""
+an expression name, a finding's ``--explain`` text), completion (keys, the names of
+the expression's own scope, cards and suits) and go-to-definition for ``extends`` and ``include``."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from lsprotocol import types as lsp
 from pygls.server import LanguageServer
 
 from .knowledge import card_names, key_docs, name_docs
+from .scoping import scope_at, scope_names
 
 server = LanguageServer("kierki-lsp", "1")
 _WORD = re.compile(r"[A-Za-z0-9_.♠♥♦♣]+")
@@ -127,15 +128,21 @@ def hover(ls: LanguageServer, params: lsp.HoverParams) -> lsp.Hover | None:
     return lsp.Hover(lsp.MarkupContent(lsp.MarkupKind.Markdown, text)) if text else None
 
 
-def completions(line_text: str) -> list:
-    """Completion items for a line: after ``key:`` an expression's names, cards and suits;
-    else the format's keys."""
-    if re.match(r"^\s*(?:-\s+)?[a-z_]+\s*:\s*\S", line_text) or re.match(r"^\s*(?:-\s+)?\{", line_text):
+def completions(text: str, line: int, col: int) -> list:
+    """Completion items at (``line``, ``col``), 0-based: in an expression the names of its own
+    scope (``scoping``), cards and suits; in another value cards and suits; else the keys."""
+    lines = text.splitlines()
+    line_text = lines[line][:col] if 0 <= line < len(lines) else ""
+    cards = [lsp.CompletionItem(c, kind=lsp.CompletionItemKind.Constant) for c in card_names()]
+    scope = scope_at(text, line, col)
+    if scope is not None:
         names = [
             lsp.CompletionItem(n, kind=lsp.CompletionItemKind.Variable, documentation=d)
-            for n, d in sorted(name_docs().items())
+            for n, d in sorted(scope_names(*scope).items())
         ]
-        return names + [lsp.CompletionItem(c, kind=lsp.CompletionItemKind.Constant) for c in card_names()]
+        return names + cards
+    if re.match(r"^\s*(?:-\s+)?[a-z_]+\s*:\s*\S", line_text) or re.match(r"^\s*(?:-\s+)?\{", line_text):
+        return cards
     return [
         lsp.CompletionItem(k, kind=lsp.CompletionItemKind.Property, documentation=d, insert_text=f"{k}: ")
         for k, d in sorted(key_docs().items())
@@ -145,9 +152,8 @@ def completions(line_text: str) -> list:
 @server.feature(lsp.TEXT_DOCUMENT_COMPLETION)
 def complete(ls: LanguageServer, params: lsp.CompletionParams) -> lsp.CompletionList:
     doc = ls.workspace.get_text_document(params.text_document.uri)
-    lines = doc.source.splitlines()
-    line = lines[params.position.line][: params.position.character] if params.position.line < len(lines) else ""
-    return lsp.CompletionList(is_incomplete=False, items=completions(line))
+    items = completions(doc.source, params.position.line, params.position.character)
+    return lsp.CompletionList(is_incomplete=False, items=items)
 
 
 def definition_of(text: str, line: int, path: str) -> tuple[str, int] | None:
