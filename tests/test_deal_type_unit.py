@@ -65,10 +65,10 @@ PHASE_BRANCHES_ALLOWED = {
     "players/heuristic.py": (8, "the heuristic's strategy per phase (bid, pass, expose, exchange, name, layout)"),
     "players/search.py": (8, "the search player's rollout plays every phase before play by name"),
     "players/base.py": (1, "the declarer's choice gets its own random stream (hot path of every random player)"),
-    # adapters: OpenSpiel's chance phases (dealer, dealing) and the resampling of hidden cards per phase
-    "adapters/game.py": (22, "OpenSpiel chance nodes, what a private action reveals, a contract choice labelled by its deal, by phase"),
-    "adapters/knowledge.py": (7, "the information state string, by phase"),
-    "adapters/resample.py": (6, "which cards a seat has not seen, by phase"),
+    # adapters: none. What an action reveals, the information state's and observation's parts, the
+    # cards a seat has not seen (resampling) are the phases' adapter hooks; OpenSpiel's chance nodes
+    # (the first dealer, the cards) and the declarer's choice are stage objects of adapters/game.py
+    # (``_Stage``: each answers for itself), not phases of the rules, and nothing compares them.
     # session layer (owned by the `session` branch): which phases' actions are private to their seat
     "table/core.py": (1, "a private phase's action is not logged to other seats (interpreter PRIVATE set)"),
     # SIK server (protocol carries trick play only): refuses a deal that is not plain trick play

@@ -28,6 +28,9 @@ class TrickPlay(CardPhase):
     expected = EXPECTED[Phase.PLAY]
     task = "play a card"
 
+    # adapter hooks: a resampled world may force a card its drawn hands make illegal
+    forced_in_worlds = True
+
     def matches(self, view) -> bool:
         return view.phase == "play" and view.layout is None
 
