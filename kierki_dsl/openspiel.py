@@ -120,7 +120,7 @@ class KierkiState(pyspiel.State):
 
     def _apply_action(self, action):
         core = self.core
-        before, chance = core.totals, core.is_chance()
+        before, chance = core.totals, core.stage.chance
         core.apply_action(action)
         if core.totals is before:  # nothing paid (the totals change only as a deal ends: a new list)
             if not chance:

@@ -107,7 +107,7 @@ class KierkiEnv(AECEnv):
         knowledge.fill_tensor(game, seat, self.perfect_recall, obs)
         mask = np.zeros(self.spec.num_actions, np.int8)
         if game.current_player() == seat:
-            mask[game.legal_actions()] = 1
+            game.mark_legal(mask)
         return {"observation": obs, "action_mask": mask}
 
     def step(self, action):

@@ -57,6 +57,9 @@ def _play(path: str, scope: str, deal: int, seed: int, cored: bool, monkeypatch)
             seen.append((state.current_player(), legal, state.is_chance()))
             if not state.is_chance():
                 seen.append(_said(state, rng.random() < 0.3))
+                mask = np.zeros(spec.num_actions, np.int8)
+                state.mark_legal(mask)
+                seen.append(mask.tobytes())
                 if rng.random() < 0.1:  # a clone steps on as its original would
                     state = state.clone()
             state.apply_action(legal[rng.randrange(len(legal))])

@@ -16,6 +16,7 @@ Every decision is logged as an *event* with the seat allowed to see it (``None``
 
 from __future__ import annotations
 
+import functools
 import os
 import pickle
 from typing import Optional
@@ -29,9 +30,9 @@ from ..ruleset.model import Ruleset
 from ..values import frozen
 
 try:  # the compiled step core's reads for the adapters (a deal is stepped on the core only where it is built)
-    from ..interpreter._cstep import legal_ascending, seen_hands
+    from ..interpreter._cstep import legal_ascending, mark_legal, seen_hands
 except ImportError:  # pragma: no cover - without a C compiler
-    legal_ascending = seen_hands = None
+    legal_ascending = mark_legal = seen_hands = None
 
 CHANCE = -1  # the same numbers as pyspiel.PlayerId
 TERMINAL = -4
@@ -374,7 +375,20 @@ class GameState:
         """Step the deal on the compiled core ``step`` from now on (its actions not booked yet)."""
         self._deal, self._step, self._booked, self._tail = None, step, 0, ()
         self._step_k = self.k  # the deal it steps (booked after the game may have moved on to the next)
+        self._go_fast(step)
+
+    def _go_fast(self, step) -> None:
+        """Step on the core ``step`` directly: ``legal_actions`` and ``current_player`` become
+        the core's own (C callables set on the instance, no Python frame per call)."""
         self._fast = step
+        self.legal_actions = functools.partial(legal_ascending, step)  # type: ignore[method-assign]
+        self.current_player = step.current_player  # type: ignore[method-assign]
+
+    def _go_slow(self) -> None:
+        """Leave the core's direct stepping (the deal ended, or the interpreter steps it)."""
+        self._fast = None
+        self.__dict__.pop("legal_actions", None)
+        self.__dict__.pop("current_player", None)
 
     @property
     def deal(self):
@@ -388,7 +402,8 @@ class GameState:
     @deal.setter
     def deal(self, value) -> None:
         """Set the interpreter's deal state (None between deals): it steps from now on."""
-        self._deal, self._step, self._fast, self._booked, self._tail = value, None, None, 0, ()
+        self._deal, self._step, self._booked, self._tail = value, None, 0, ()
+        self._go_slow()
 
     @property
     def events(self) -> list:
@@ -463,7 +478,7 @@ class GameState:
         deal = self._stepped()
         if not deal.is_terminal():
             return
-        self._fast = None
+        self._go_slow()
         deal.remember(self.chosen)
         scores = deal.returns()
         self.totals = [t + s for t, s in zip(self.totals, scores)]
@@ -482,9 +497,8 @@ class GameState:
 
     # -- OpenSpiel-style queries ----------------------------------------------------------
     def current_player(self) -> int:
-        fast = self._fast
-        if fast is not None:  # the common case first: pyspiel asks several times per decision
-            return fast.current_player()
+        """The seat on turn, ``CHANCE`` at a chance node, ``TERMINAL`` at the end (while the core
+        steps the deal directly, the core's own ``current_player`` answers: see ``_go_fast``)."""
         return self.stage.player(self)
 
     def is_terminal(self) -> bool:
@@ -519,10 +533,15 @@ class GameState:
     def legal_actions(self) -> list:
         """The legal actions in ascending order (OpenSpiel requires it; a phase may list its
         own in another order, e.g. a trump call's "no trumps" first)."""
+        return self.stage.legal(self)  # (while the core steps the deal directly, its own: ``_go_fast``)
+
+    def mark_legal(self, mask) -> None:
+        """Set ``mask`` (an int8 numpy array of ``spec.num_actions``, zeroed) to 1 at the legal actions."""
         fast = self._fast
-        if fast is not None:  # the core lists them ascending while cards are passed and played
-            return legal_ascending(fast)
-        return self.stage.legal(self)
+        if fast is not None:  # written by the core
+            mark_legal(fast, mask)
+        else:
+            mask[self.legal_actions()] = 1
 
     def returns(self) -> list:
         return [float(t) for t in self.totals]
@@ -638,7 +657,7 @@ class GameState:
         if self._step is not None:
             other._step = self._step.clone()
             if self._fast is not None:
-                other._fast = other._step
+                other._go_fast(other._step)
         return other
 
     def __deepcopy__(self, memo) -> "GameState":  # OpenSpiel clones Python states by deepcopy

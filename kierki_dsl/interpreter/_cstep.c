@@ -1592,6 +1592,38 @@ static PyObject *observe(PyObject *mod, PyObject *args)
     PyBuffer_Release(&buf);
     Py_RETURN_TRUE;
 }
+
+/* mark_legal(core, mask): set to 1 the entries of ``mask`` (a writable int8 buffer, e.g. a numpy
+ * action mask) at the core's legal actions. */
+static PyObject *mark_legal(PyObject *mod, PyObject *args)
+{
+    PyObject *arg, *target;
+    if (!PyArg_ParseTuple(args, "OO", &arg, &target))
+        return NULL;
+    Core *self = adapted_core(arg);
+    if (self == NULL)
+        return NULL;
+    uint64_t m;
+    self->busy = 1;
+    int r = legal_mask(self, &m);
+    self->busy = 0;
+    if (r < 0)
+        return NULL;
+    Py_buffer buf;
+    if (PyObject_GetBuffer(target, &buf, PyBUF_WRITABLE | PyBUF_FORMAT | PyBUF_C_CONTIGUOUS) < 0)
+        return NULL;
+    int width = 64 - (m ? __builtin_clzll(m) : 64); /* past the highest legal action */
+    if (buf.itemsize != 1 || buf.format == NULL || strcmp(buf.format, "b") != 0 || buf.len < width) {
+        PyBuffer_Release(&buf);
+        PyErr_SetString(PyExc_ValueError, "mark_legal writes into an int8 buffer holding every action");
+        return NULL;
+    }
+    char *out = (char *)buf.buf;
+    for (; m; m &= m - 1)
+        out[lowest(m)] = 1;
+    PyBuffer_Release(&buf);
+    Py_RETURN_NONE;
+}
 /* ------------------------------------------------ end of the adapters' reads -- */
 
 static PyMethodDef module_methods[] = {
@@ -1600,6 +1632,7 @@ static PyMethodDef module_methods[] = {
     {"legal_ascending", (PyCFunction)legal_ascending, METH_O, "A core's legal actions, ascending in every phase."},
     {"seen_hands", (PyCFunction)seen_hands, METH_O, "Each seat's hand as its view shows it (None in a trump call)."},
     {"observe", (PyCFunction)observe, METH_VARARGS, "Write a seat's view of the core into a float32 buffer."},
+    {"mark_legal", (PyCFunction)mark_legal, METH_VARARGS, "Set an int8 action mask to 1 at the core's legal actions."},
     {NULL},
 };
 
