@@ -43,8 +43,10 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
 
 import numpy as np  # noqa: E402
+from bench_step import _steps_and_seconds as stepped  # noqa: E402  (decisions, seconds) of a stepping loop
 
 from kierki_dsl.adapters.game import GameSpec, GameState, ruleset_at  # noqa: E402
 from kierki_dsl.interpreter import stepper  # noqa: E402
@@ -59,18 +61,6 @@ def chance_played(states: list, rng) -> list:
             outcomes = st.legal_actions()
             st.apply_action(outcomes[rng.randrange(len(outcomes))])
     return states
-
-
-def stepped(states: list, grb) -> tuple:
-    """(decisions, seconds) stepping ``states`` to their end with random legal actions."""
-    steps = 0
-    t0 = time.perf_counter()
-    for st in states:
-        while not st.is_terminal():
-            acts = st.legal_actions()
-            st.apply_action(acts[(grb(32) * len(acts)) >> 32])
-            steps += 1
-    return steps, time.perf_counter() - t0
 
 
 def aec_stepped(envs: list, grb) -> tuple:
@@ -208,7 +198,7 @@ def makers() -> dict:
     ours = kos.load(RULESET)
     spec = GameSpec.make(ruleset_at(RULESET))
     floor = floor_game()
-    probe = env(RULESET)
+    probe = env(spec.ruleset)
     aec = aec_floor(probe.observation_space("player_0")["observation"].shape[0], probe.spec.num_actions)
 
     def floors(n, rng):
@@ -224,7 +214,7 @@ def makers() -> dict:
         return chance_played(states, rng)
 
     def envs(n, rng):
-        out = [env(RULESET) for _ in range(n)]
+        out = [env(spec.ruleset) for _ in range(n)]  # one ruleset loaded (and compiled) for all
         for e in out:
             e.reset(seed=rng.getrandbits(32))
         return out

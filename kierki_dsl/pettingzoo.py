@@ -82,6 +82,7 @@ class KierkiEnv(AECEnv):
         self.game = GameState(self.spec)
         self.agents = list(self.possible_agents)
         self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._paid = False  # whether the last step paid (then its rewards are not all zero)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
@@ -124,8 +125,11 @@ class KierkiEnv(AECEnv):
         self._chance()
         after = game.totals
         self._cumulative_rewards[agent] = 0.0
-        for s, a in enumerate(self.possible_agents):
-            self.rewards[a] = 0.0 if after is before else float(after[s] - before[s])
+        paid = after is not before
+        if paid or self._paid:  # (the rewards stay zero from one unpaid step to the next)
+            for s, a in enumerate(self.possible_agents):
+                self.rewards[a] = float(after[s] - before[s]) if paid else 0.0
+        self._paid = paid
         if game.is_terminal():
             self.terminations = dict.fromkeys(self.agents, True)
         self._accumulate_rewards()
