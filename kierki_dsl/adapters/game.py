@@ -30,9 +30,9 @@ from ..ruleset.model import Ruleset
 from ..values import frozen
 
 try:  # the compiled step core's reads for the adapters (a deal is stepped on the core only where it is built)
-    from ..interpreter._cstep import legal_ascending, mark_legal, seen_hands
+    from ..interpreter._cstep import apply_ends, legal_ascending, mark_legal, seen_hands
 except ImportError:  # pragma: no cover - without a C compiler
-    legal_ascending = mark_legal = seen_hands = None
+    apply_ends = legal_ascending = mark_legal = seen_hands = None
 
 CHANCE = -1  # the same numbers as pyspiel.PlayerId
 TERMINAL = -4
@@ -550,8 +550,7 @@ class GameState:
         """Apply a chance outcome or a decision; ``IllegalAction`` if it is not allowed."""
         fast = self._fast
         if fast is not None:  # the common case first: the core steps, the booking waits
-            fast.apply_action(action)  # raises IllegalAction, leaving the state unchanged
-            if fast.is_terminal():
+            if apply_ends(fast, action):  # raises IllegalAction, leaving the state unchanged
                 self._after_action()
             return
         self.stage.apply(self, action)

@@ -1624,6 +1624,22 @@ static PyObject *mark_legal(PyObject *mod, PyObject *args)
     PyBuffer_Release(&buf);
     Py_RETURN_NONE;
 }
+
+/* apply_ends(core, action): apply ``action`` (Core.apply_action: IllegalAction if not allowed)
+ * and tell whether the deal is over after it. */
+static PyObject *apply_ends(PyObject *mod, PyObject *args)
+{
+    PyObject *arg, *action;
+    if (!PyArg_ParseTuple(args, "OO", &arg, &action))
+        return NULL;
+    if (adapted_core(arg) == NULL)
+        return NULL;
+    PyObject *r = Core_apply_action((Core *)arg, action);
+    if (r == NULL)
+        return NULL;
+    Py_DECREF(r);
+    return PyBool_FromLong(((Core *)arg)->phase == PH_DONE);
+}
 /* ------------------------------------------------ end of the adapters' reads -- */
 
 static PyMethodDef module_methods[] = {
@@ -1633,6 +1649,7 @@ static PyMethodDef module_methods[] = {
     {"seen_hands", (PyCFunction)seen_hands, METH_O, "Each seat's hand as its view shows it (None in a trump call)."},
     {"observe", (PyCFunction)observe, METH_VARARGS, "Write a seat's view of the core into a float32 buffer."},
     {"mark_legal", (PyCFunction)mark_legal, METH_VARARGS, "Set an int8 action mask to 1 at the core's legal actions."},
+    {"apply_ends", (PyCFunction)apply_ends, METH_VARARGS, "Apply an action to a core; whether the deal is over."},
     {NULL},
 };
 
