@@ -97,7 +97,8 @@ class KierkiState(pyspiel.State):
         if core is None and isinstance(game.spec.ruleset, Ruleset):
             core = GameState(game.spec)
         self.core = core  # a game of a seat's view (ismcts.py) gets its core set after
-        self._rewards = [0.0] * game.num_players()
+        self._unpaid = [0.0] * game.num_players()
+        self._rewards = self._unpaid
 
     def current_player(self):
         return self.core.current_player()
@@ -105,16 +106,25 @@ class KierkiState(pyspiel.State):
     def _legal_actions(self, player):
         return self.core.legal_actions()
 
+    def legal_actions(self, player=None):
+        """The legal actions (of ``player``, none for a seat not on turn), ascending: answered in
+        Python, without pyspiel's round trips through ``is_terminal`` and ``current_player``
+        (C++ callers still reach ``_legal_actions``)."""
+        core = self.core
+        if player is not None and player != core.current_player():
+            return []
+        return core.legal_actions()
+
     def chance_outcomes(self):
         return self.core.chance_outcomes()
 
     def _apply_action(self, action):
         core = self.core
-        before, chance = core.totals, core.is_chance()
-        core.apply_action(int(action))
+        before, chance = core.totals, core.stage.chance
+        core.apply_action(action)
         if core.totals is before:  # nothing paid (the totals change only as a deal ends: a new list)
             if not chance:
-                self._rewards = [0.0] * len(before)
+                self._rewards = self._unpaid  # never changed: ``rewards`` gives a copy
             return
         paid = [float(b - a) for a, b in zip(before, core.totals)]
         if chance:  # chance nodes pay nothing: what was paid before them still stands

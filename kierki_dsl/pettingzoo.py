@@ -55,7 +55,8 @@ class KierkiEnv(AECEnv):
         self.perfect_recall = information_state
         self.render_mode = render_mode
         self.possible_agents = [f"player_{s}" for s in range(rs.players)]
-        size = knowledge.tensor_size(self.spec, information_state)
+        self._seats = {a: s for s, a in enumerate(self.possible_agents)}
+        size = self._size = knowledge.tensor_size(self.spec, information_state)
         self.observation_spaces = {
             a: spaces.Dict(
                 {
@@ -81,6 +82,7 @@ class KierkiEnv(AECEnv):
         self.game = GameState(self.spec)
         self.agents = list(self.possible_agents)
         self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._paid = False  # whether the last step paid (then its rewards are not all zero)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
@@ -92,20 +94,21 @@ class KierkiEnv(AECEnv):
         """Resolve chance nodes (the deal) with the environment's generator."""
         g = self.game
         while g.is_chance():
-            outcomes = g.chance_outcomes()
-            g.apply_action(outcomes[int(self._rng.random() * len(outcomes))][0])
+            outcomes = g.legal_actions()  # chance_outcomes' outcomes, in order: every one alike likely
+            g.apply_action(outcomes[int(self._rng.random() * len(outcomes))])
 
     def _agent(self) -> str:
         p = self.game.current_player()
         return self.possible_agents[p] if p >= 0 else self.agents[0] if self.agents else self.possible_agents[0]
 
     def observe(self, agent):
-        seat = self.possible_agents.index(agent)
-        obs = np.zeros(knowledge.tensor_size(self.spec, self.perfect_recall), np.float32)
-        knowledge.fill_tensor(self.game, seat, self.perfect_recall, obs)
+        seat = self._seats[agent]
+        game = self.game
+        obs = np.zeros(self._size, np.float32)
+        knowledge.fill_tensor(game, seat, self.perfect_recall, obs)
         mask = np.zeros(self.spec.num_actions, np.int8)
-        if self.game.current_player() == seat:
-            mask[self.game.legal_actions()] = 1
+        if game.current_player() == seat:
+            game.mark_legal(mask)
         return {"observation": obs, "action_mask": mask}
 
     def step(self, action):
@@ -113,17 +116,21 @@ class KierkiEnv(AECEnv):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        before = self.game.returns()
+        game = self.game
+        before = game.totals  # a new list only as a deal ends (and pays)
         try:
-            self.game.apply_action(int(action))
+            game.apply_action(int(action))
         except IllegalAction as e:
             raise ValueError(f"{agent}: action {action} is illegal: {e.reason}") from None
         self._chance()
-        after = self.game.returns()
+        after = game.totals
         self._cumulative_rewards[agent] = 0.0
-        for s, a in enumerate(self.possible_agents):
-            self.rewards[a] = after[s] - before[s]
-        if self.game.is_terminal():
+        paid = after is not before
+        if paid or self._paid:  # (the rewards stay zero from one unpaid step to the next)
+            for s, a in enumerate(self.possible_agents):
+                self.rewards[a] = float(after[s] - before[s]) if paid else 0.0
+        self._paid = paid
+        if game.is_terminal():
             self.terminations = dict.fromkeys(self.agents, True)
         self._accumulate_rewards()
         self.agent_selection = self._agent()

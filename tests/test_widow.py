@@ -102,7 +102,7 @@ def test_views_reasons_search_and_the_prompt(rs):
     human.reset(1, 1, rs)
     assert human.act(view) == parse_card("QH")
     assert "You took the widow" in out.getvalue() and "a card to give to P2" in out.getvalue()
-    assert "You cannot give AS: AS is not in your hand" in out.getvalue()
+    assert "You cannot give AS: A♠ is not in your hand" in out.getvalue()  # the terminal writes cards one way
     for name in ("heuristic", "search:3"):
         p = make_player(name)
         p.reset(1, 1, rs)
@@ -352,4 +352,4 @@ def test_the_prompt_says_lay_aside_when_the_taker_discards(tmp_path):
     human.reset(1, 2)
     assert human.act(st.view(2)) == parse_card("QC")
     shown = out.getvalue()
-    assert "You cannot lay aside AS: AS is not in your hand" in shown and "J♦ laid aside" in shown, shown
+    assert "You cannot lay aside AS: A♠ is not in your hand" in shown and "J♦ laid aside" in shown, shown

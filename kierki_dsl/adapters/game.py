@@ -24,10 +24,15 @@ from typing import Optional
 from ..cards import bits, card_str
 from ..interpreter import matchvalues
 from ..interpreter.actions import BID_BASE, CHOOSE_BASE, EXPOSE_BASE, IllegalAction, action_str, is_choice
-from ..interpreter.phases import PRIVATE, Phase
 from ..interpreter.stepper import core_deal, core_from_view
+from ..phases import UNITS, PhaseUnit
 from ..ruleset.model import Ruleset
 from ..values import frozen
+
+try:  # the compiled step core's reads for the adapters (a deal is stepped on the core only where it is built)
+    from ..interpreter._cstep import apply_ends, legal_ascending, mark_legal, seen_hands
+except ImportError:  # pragma: no cover - without a C compiler
+    apply_ends = legal_ascending = mark_legal = seen_hands = None
 
 CHANCE = -1  # the same numbers as pyspiel.PlayerId
 TERMINAL = -4
@@ -58,13 +63,7 @@ def replayed(path: str, scope: str, deal: int, max_deals: int, actions) -> "Game
     return state
 
 
-@functools.lru_cache(maxsize=4096)
-def _said(seat: int, action: int) -> str:
-    """The public event of ``seat`` taking ``action`` (made once per seat and action)."""
-    return f"p{seat} {action_str(action)}"
-
-
-class _Choose(Exception):
+class _Asked(Exception):
     """Raised by ``_ask``: the slot wants a declarer's choice, which is a decision of its own."""
 
     def __init__(self, chooser: int, allowed) -> None:
@@ -73,7 +72,7 @@ class _Choose(Exception):
 
 
 def _ask(chooser: int, allowed) -> int:
-    raise _Choose(chooser, allowed)
+    raise _Asked(chooser, allowed)
 
 
 @frozen(eq=False)
@@ -172,8 +171,134 @@ def view_spec(view, contract) -> GameSpec:
     )
 
 
+def unit_of(phase) -> PhaseUnit:
+    """The phase module of a deal's phase (a ``Phase``), or the plain unit (a public action) for
+    a phase no module registers."""
+    return UNITS.get(str(phase), _PLAIN)
+
+
+_PLAIN = PhaseUnit()
+
+
+class _Stage:
+    """Where a game stands as OpenSpiel sees it: a chance node (the first dealer, the cards), a
+    declarer's choice, a deal in play, the end. Not a phase of the rules: the deal in play is
+    asked about its own phases (``phases``' adapter hooks)."""
+
+    name = ""
+    chance = False
+    terminal = False
+    seen_as: Optional[str] = None  # the tensor's phase name (None: the deal's phase)
+
+    def player(self, game: "GameState") -> int:
+        return CHANCE
+
+    def legal(self, game: "GameState") -> list:
+        return [a for a, _ in game.chance_outcomes()]
+
+    def apply(self, game: "GameState", action: int) -> None:
+        game._deal_card(action)
+
+    def outcomes(self, game: "GameState") -> list:
+        """(outcome, probability) pairs of the chance node: the cards left to deal."""
+        left = game.undealt()
+        return [(c, 1.0 / len(left)) for c in left]
+
+    def chance_label(self, action: int) -> str:
+        return f"deal {card_str(action)}"
+
+    def slot(self, game: "GameState"):
+        """The declarer's-choice slot being chosen now, else None."""
+        return None
+
+    def lines(self, game: "GameState") -> list:
+        """The stage's lines of the information state string."""
+        return []
+
+
+class _Dealer(_Stage):
+    name, chance, seen_as = DEALER, True, "dealing"
+
+    def apply(self, game: "GameState", action: int) -> None:
+        if not 0 <= action < game.spec.ruleset.players:
+            raise IllegalAction(f"the first dealer must be a seat, got {action}")
+        game._log.append((game.k, CHANCE, action))
+        game.first_dealer = action
+        game._begin_deal()
+
+    def outcomes(self, game: "GameState") -> list:
+        n = game.spec.ruleset.players
+        return [(s, 1.0 / n) for s in range(n)]
+
+    def chance_label(self, action: int) -> str:
+        return f"dealer p{action}"
+
+
+class _Dealing(_Stage):
+    name, chance, seen_as = DEALING, True, "dealing"
+
+    def lines(self, game: "GameState") -> list:
+        return [f"dealing deal {game.k + 1}: {sum(len(d) for d in game.dealt)} cards dealt"]
+
+
+class _Choose(_Stage):
+    name, seen_as = CHOOSE, "choose"
+
+    def player(self, game: "GameState") -> int:
+        return game.asked[0]
+
+    def legal(self, game: "GameState") -> list:
+        return [CHOOSE_BASE + i for i in sorted(game.asked[1])]
+
+    def apply(self, game: "GameState", action: int) -> None:
+        game._choose(game.asked[0], action)
+
+    def slot(self, game: "GameState"):
+        return game.spec.ruleset.contract_at(game.k)
+
+
+class _Play(_Stage):
+    name = PLAY
+
+    def player(self, game: "GameState") -> int:
+        return game._stepped().current_player()
+
+    def legal(self, game: "GameState") -> list:
+        return sorted(game._stepped().legal_actions())
+
+    def apply(self, game: "GameState", action: int) -> None:
+        game._decide(action)
+
+
+class _Over(_Stage):
+    name, terminal, seen_as = OVER, True, "over"
+
+    def player(self, game: "GameState") -> int:
+        return TERMINAL
+
+    def legal(self, game: "GameState") -> list:
+        return []
+
+    def apply(self, game: "GameState", action: int) -> None:
+        raise IllegalAction("the game is over")
+
+
+STAGES = {s.name: s for s in (_Dealer(), _Dealing(), _Choose(), _Play(), _Over())}
+_DEALER, _DEALING, _CHOOSING, _PLAYING, _OVER = (STAGES[n] for n in (DEALER, DEALING, CHOOSE, PLAY, OVER))
+
+
+class _Start:
+    """A core's position before its first action (what ``_Deal.interpreter`` replays from)."""
+
+    actions = ()
+
+
 class GameState:
-    """One game in progress. Mutable; ``clone`` copies it for search."""
+    """One game in progress. Mutable; ``clone`` copies it for search.
+
+    Where the compiled core steps the deal (cards passed and played), a decision only steps the
+    core (``_fast``): the log, the events and the interpreter's deal state follow it when read
+    (``_settle``), so that stepping costs what the core costs."""
 
     def __init__(self, spec: GameSpec) -> None:
         rs = spec.ruleset
@@ -182,8 +307,8 @@ class GameState:
         self.first_dealer = rs.first_dealer
         self.totals = [0] * rs.players
         self.chosen: dict = {}  # declarer's choice: (slot, chooser) -> names chosen
-        self.events: list = []  # (visible_to or None, text) of every decision, in order
-        self.log: list = []  # (deal index, seat, action) of every action; seat CHANCE for chance
+        self._events: list = []  # (visible_to or None, text) of every decision, in order
+        self._log: list = []  # (deal index, seat, action) of every action; seat CHANCE for chance
         self.dealt: list = []  # per seat, the cards dealt so far in this deal, in order
         self.contract = None
         self.deal = None  # the interpreter's deal state
@@ -194,8 +319,8 @@ class GameState:
         self.past_events = 0  # the events of the deals played before this one
         self.recalled: dict = {}  # seat -> a digest of those it saw (knowledge.py)
         self.replayable = True  # its log replays it (False: built from a view, or a forced play)
-        self.phase = DEALER if self.first_dealer is None else DEALING
-        if self.phase == DEALING:
+        self.stage = _DEALER
+        if self.first_dealer is not None:
             self._begin_deal()
 
     # -- the sequence of a game -----------------------------------------------------------
@@ -205,10 +330,10 @@ class GameState:
         self.dealt = [[] for _ in range(rs.players)]
         self.contract = None
         self.deal = None
-        self.phase = DEALING
+        self.stage = _DEALING
         self.deal_start = None
-        self.deal_first = len(self.log)  # where this deal's actions start in the log
-        self.past_events, self.recalled = len(self.events), {}  # (clones share it: the past is the same)
+        self.deal_first = len(self._log)  # where this deal's actions start in the log
+        self.past_events, self.recalled = len(self._events), {}  # (clones share it: the past is the same)
         self.put_out = 0  # cards a widow's taker put out in this deal (their number is public)
         self.deal_start = self.clone()
 
@@ -225,8 +350,8 @@ class GameState:
             self.first_dealer = self.dealer = rs.first_dealer_from(hands, self.dealer)
         try:
             contract = self._resolve(_ask)
-        except _Choose as q:  # a declarer's choice: the chooser names the contract as his action
-            self.phase = CHOOSE
+        except _Asked as q:  # a declarer's choice: the chooser names the contract as his action
+            self.stage = _CHOOSING
             self.asked = (q.chooser, list(q.allowed))
             return
         self._start(contract)
@@ -234,7 +359,7 @@ class GameState:
     def _start(self, contract) -> None:
         rs = self.spec.ruleset
         self.contract = contract
-        self.events.append((None, f"deal {self.k + 1}: {contract.name}, dealer p{self.dealer}"))
+        self._events.append((None, f"deal {self.k + 1}: {contract.name}, dealer p{self.dealer}"))
         step = core_deal(contract, rs.players, rs.deck, self.dealer, self.dealt, rs.direction, self.k + 1)
         if step is None:
             matchvalues.note(self.chosen, self.totals, self.k)
@@ -242,33 +367,90 @@ class GameState:
                 rs.players, rs.deck, self.dealer, self.dealt, rs.direction, self.k + 1, self.chosen
             )
         else:
-            self.deal = None
-            self._step = step
-        self.phase = PLAY
+            self._on_core(step)
+        self.stage = _PLAYING
         self._after_action()
 
     # -- the deal state: stepped by the compiled core where it carries the deal ---------------
+    def _on_core(self, step) -> None:
+        """Step the deal on the compiled core ``step`` from now on (its actions not booked yet)."""
+        self._deal, self._step, self._booked, self._tail = None, step, 0, ()
+        self._step_k = self.k  # the deal it steps (booked after the game may have moved on to the next)
+        self._go_fast(step)
+
+    def _go_fast(self, step) -> None:
+        """Step on the core ``step`` directly: ``legal_actions`` and ``current_player`` become
+        the core's own (C callables set on the instance, no Python frame per call)."""
+        self._fast = step
+        self.legal_actions = functools.partial(legal_ascending, step)  # type: ignore[method-assign]
+        self.current_player = step.current_player  # type: ignore[method-assign]
+
+    def _go_slow(self) -> None:
+        """Leave the core's direct stepping (the deal ended, or the interpreter steps it)."""
+        self._fast = None
+        self.__dict__.pop("legal_actions", None)
+        self.__dict__.pop("current_player", None)
+
     @property
     def deal(self):
         """The interpreter's deal state. Where the compiled step core steps this deal
         (``interpreter/stepper.py``) the interpreter's state is brought to the core's position
-        only when asked for (views, observations), by applying the actions it has not seen."""
-        step = self._step
-        if step is None:
-            return self._deal
-        deal = self._deal
-        if deal is None:
-            deal = self._deal = step.interpreter()
-        else:
-            acts = step.actions
-            for a in acts[len(deal.actions) :]:
-                deal.apply_action(a)
-        return deal
+        only when asked for (views, observations), booking the actions it has not seen."""
+        if self._step is not None:
+            self._settle()
+        return self._deal
 
     @deal.setter
     def deal(self, value) -> None:
         """Set the interpreter's deal state (None between deals): it steps from now on."""
-        self._deal, self._step = value, None
+        self._deal, self._step, self._booked, self._tail = value, None, 0, ()
+        self._go_slow()
+
+    @property
+    def events(self) -> list:
+        """(visible_to or None, text) of every decision, in order."""
+        if self._step is not None:
+            self._settle()
+        return self._events
+
+    @events.setter
+    def events(self, value: list) -> None:
+        self._settle()
+        self._events = value
+
+    @property
+    def log(self) -> list:
+        """(deal index, seat, action) of every action; seat CHANCE for chance outcomes."""
+        if self._step is not None:
+            self._settle()
+        return self._log
+
+    def _settle(self) -> None:
+        """Book the actions the core took since the last booking: each replayed on the
+        interpreter's deal, logged with its seat and the events its phase reveals."""
+        step = self._step
+        if step is None:
+            return
+        acts = step.actions
+        deal = self._deal
+        if deal is None:
+            deal = self._deal = step.ctx.interpreter(_Start)
+        for a in acts[self._booked :]:
+            self._book(deal, deal.current_player(), a, deal.apply_action, self._step_k)
+        self._booked = len(acts)
+        if self._tail:  # the deal's end, told after its last action
+            self._events += self._tail
+            self._tail = ()
+
+    def _book(self, deal, seat: int, action: int, apply, k: Optional[int] = None) -> None:
+        """Apply ``action`` of ``seat`` by ``apply`` (raises ``IllegalAction``, leaving the state
+        unchanged), then log it (in deal ``k``, by default the deal in play) and the events its
+        phase reveals."""
+        unit = unit_of(deal.phase)
+        apply(action)
+        self._log.append((self.k if k is None else k, seat, action))
+        self._events += unit.reveal(deal, seat, action, self.dealt)
+        self.put_out += unit.puts_out(action)
 
     def _stepped(self):
         """What actions are applied to and asked of: the core's state, else the deal state."""
@@ -277,11 +459,13 @@ class GameState:
 
     def seat_hand(self, seat: int) -> Optional[int]:
         """The cards ``seat`` holds as its view shows them, None before the deal starts: read
-        from the compiled core during trick play (as ``TrickDeal.view`` shows it then: the
-        hand itself), without bringing the interpreter's deal to the core's position."""
+        from the compiled core where its hands are the view's (``seen_hands``), without
+        bringing the interpreter's deal to the core's position."""
         step = self._step
-        if step is not None and step.phase is Phase.PLAY:
-            return step.hands[seat]
+        if step is not None:
+            hands = seen_hands(step)
+            if hands is not None:
+                return hands[seat]
         deal = self.deal
         return None if deal is None else deal.view(seat).hand
 
@@ -295,97 +479,90 @@ class GameState:
         deal = self._stepped()
         if not deal.is_terminal():
             return
+        self._go_slow()
         deal.remember(self.chosen)
         scores = deal.returns()
         self.totals = [t + s for t, s in zip(self.totals, scores)]
-        self.events.append((None, f"deal {self.k + 1} scores {list(scores)}"))
+        said = (None, f"deal {self.k + 1} scores {list(scores)}")
+        if self._step is None:
+            self._events.append(said)
+        else:  # booked with the core's last actions when read
+            self._tail = (said,)
         rs = self.spec.ruleset
         self.k += 1
         if self.spec.scope == "deal" or self.k >= self.spec.deals or rs.match_over(self.k, self.totals):
-            self.phase = OVER
+            self.stage = _OVER
             return
+        self._settle()
         self._begin_deal()
 
     # -- OpenSpiel-style queries ----------------------------------------------------------
     def current_player(self) -> int:
-        phase = self.phase
-        if phase is PLAY:  # the common case first: pyspiel asks several times per decision
-            return self._stepped().current_player()
-        if phase == OVER:
-            return TERMINAL
-        if phase in (DEALER, DEALING):
-            return CHANCE
-        if phase == CHOOSE:
-            return self.chooser()
-        return self._stepped().current_player()
+        """The seat on turn, ``CHANCE`` at a chance node, ``TERMINAL`` at the end (while the core
+        steps the deal directly, the core's own ``current_player`` answers: see ``_go_fast``)."""
+        return self.stage.player(self)
 
     def is_terminal(self) -> bool:
-        return self.phase == OVER
+        return self.stage.terminal
 
     def is_chance(self) -> bool:
-        return self.phase in (DEALER, DEALING)
+        return self.stage.chance
 
     def chooser(self) -> int:
         return self.asked[0]
 
     def chance_outcomes(self) -> list:
         """(outcome, probability) pairs at a chance node."""
-        n = self.spec.ruleset.players
-        if self.phase == DEALER:
-            return [(s, 1.0 / n) for s in range(n)]
-        left = self.undealt()
-        return [(c, 1.0 / len(left)) for c in left]
+        return self.stage.outcomes(self)
 
     def undealt(self) -> list:
+        """The cards still to deal, ascending."""
+        return list(bits(self.spec.ruleset.deck & ~self._given()))
+
+    def _given(self) -> int:
+        """The cards dealt so far in this deal (a mask)."""
         have = 0
         for d in self.dealt:
             for c in d:
                 have |= 1 << c
-        return list(bits(self.spec.ruleset.deck & ~have))
+        return have
+
+    def stepping_core(self):
+        """The compiled core stepping the deal (``stepper.Stepper``), None where the interpreter steps it."""
+        return self._step
 
     def legal_actions(self) -> list:
         """The legal actions in ascending order (OpenSpiel requires it; a phase may list its
         own in another order, e.g. a trump call's "no trumps" first)."""
-        if self.phase == PLAY:
-            return sorted(self._stepped().legal_actions())
-        if self.phase == CHOOSE:
-            return [CHOOSE_BASE + i for i in sorted(self.asked[1])]
-        if self.is_chance():
-            return [a for a, _ in self.chance_outcomes()]
-        return []
+        return self.stage.legal(self)  # (while the core steps the deal directly, its own: ``_go_fast``)
+
+    def mark_legal(self, mask) -> None:
+        """Set ``mask`` (an int8 numpy array of ``spec.num_actions``, zeroed) to 1 at the legal actions."""
+        fast = self._fast
+        if fast is not None:  # written by the core
+            mark_legal(fast, mask)
+        else:
+            mask[self.legal_actions()] = 1
 
     def returns(self) -> list:
         return [float(t) for t in self.totals]
 
     def apply_action(self, action: int) -> None:
         """Apply a chance outcome or a decision; ``IllegalAction`` if it is not allowed."""
-        if self.phase is PLAY:  # the common case first
-            self._decide(self._stepped().current_player(), action)
+        fast = self._fast
+        if fast is not None:  # the common case first: the core steps, the booking waits
+            if apply_ends(fast, action):  # raises IllegalAction, leaving the state unchanged
+                self._after_action()
             return
-        if self.phase == OVER:
-            raise IllegalAction("the game is over")
-        if self.phase == DEALER:
-            if not 0 <= action < self.spec.ruleset.players:
-                raise IllegalAction(f"the first dealer must be a seat, got {action}")
-            self.log.append((self.k, CHANCE, action))
-            self.first_dealer = action
-            self._begin_deal()
-            return
-        if self.phase == DEALING:
-            self._deal_card(action)
-            return
-        seat = self.current_player()
-        if self.phase == CHOOSE:
-            self._choose(seat, action)
-            return
-        self._decide(seat, action)
+        self.stage.apply(self, action)
 
     def _deal_card(self, card: int) -> None:
         rs = self.spec.ruleset
-        if card not in self.undealt():
+        have = self._given()
+        if not (0 <= card < 52 and (rs.deck & ~have) >> card & 1):
             raise IllegalAction(f"{card} is not a card left to deal")
-        self.log.append((self.k, CHANCE, card))
-        i = sum(len(d) for d in self.dealt)
+        self._log.append((self.k, CHANCE, card))
+        i = have.bit_count()
         self.dealt[(self.dealer + rs.direction * (1 + i)) % rs.players].append(card)
         if i + 1 == bin(rs.deck).count("1"):
             self._dealt_all()
@@ -394,75 +571,29 @@ class GameState:
         if action not in self.legal_actions():
             raise IllegalAction("choose one of the contracts still open to you")
         contract = self._resolve(lambda chooser, allowed: action - CHOOSE_BASE)
-        self.log.append((self.k, seat, action))
-        self.events.append((None, f"p{seat} chooses {contract.name}"))
+        self._log.append((self.k, seat, action))
+        self._events.append((None, f"p{seat} chooses {contract.name}"))
         self._start(contract)
 
     def force_action(self, action: int) -> None:
         """Play a card (or pass) without checking the rules: for resampled worlds only, whose
         drawn hands may not fit a public play (see ``resample.py``)."""
-        seat = self.current_player()
         self.replayable = False
         step = self._step
         if step is not None and action in step.legal_actions():
             step.apply_action(action)
+            self._settle()
         else:
             deal = self.deal
             self.deal = deal  # the interpreter steps on: a forced card may not be in the hand
-            deal.play_legal(action)
-        self.log.append((self.k, seat, action))
-        self.events.append((None, _said(seat, action)))
+            self._book(deal, deal.current_player(), action, deal.play_legal)
         self._after_action()
 
-    def _decide(self, seat: int, action: int) -> None:
-        deal = self._stepped()
-        phase = deal.phase
-        if phase is Phase.PLAY:  # the common case first: a card played, public
-            deal.apply_action(action)  # raises IllegalAction, leaving the state unchanged
-            self.log.append((self.k, seat, action))
-            self.events.append((None, _said(seat, action)))
-            self._after_action()
-            return
-        if phase == "call":  # the caller decided on the cards he had seen: he remembers them
-            seen = " ".join(card_str(c) for c in sorted(self.dealt[seat][: self.contract.call.after]))
-            before = (seat, f"p{seat} saw {seen}")
-        else:
-            before = None
-        deal.apply_action(action)  # raises IllegalAction, leaving the state unchanged
-        self.log.append((self.k, seat, action))
-        if before:
-            self.events.append(before)
-        if phase == "pass":
-            self.events.append((seat, f"p{seat} passes {card_str(action)}"))
-            self.events.append((None, f"p{seat} passes a card"))
-            if deal.phase != "pass":
-                self._received()
-        elif phase == "exchange" and action < 52:  # a widow's taker puts out a card: his and its receiver's
-            self.events.append((seat, f"p{seat} puts out {card_str(action)}"))
-            self.events.append((None, f"p{seat} puts out a card"))
-            self.put_out += 1
-            self._given(action)
-        elif phase in PRIVATE:  # a phase added by a module whose actions only their seat knows
-            self.events.append((seat, _said(seat, action)))
-            self.events.append((None, f"p{seat} acts"))
-        else:
-            self.events.append((None, _said(seat, action)))
+    def _decide(self, action: int) -> None:
+        """A decision of the deal in play stepped by the interpreter (the core steps in ``apply_action``)."""
+        deal = self._deal
+        self._book(deal, deal.current_player(), action, deal.apply_action)
         self._after_action()
-
-    def _received(self) -> None:
-        """After the exchange each seat learns the cards it was given (not their order)."""
-        deal = self.deal
-        n = self.spec.ruleset.players
-        for giver in range(n):
-            to = (giver + deal.direction * deal.pass_offset) % n
-            got = " ".join(card_str(c) for c in sorted(deal.passes[giver]))
-            self.events.append((to, f"p{to} receives {got}"))
-
-    def _given(self, card: int) -> None:
-        """The seat a widow's taker gave ``card`` to (its view lists it) learns it."""
-        for s in range(self.spec.ruleset.players):
-            if (card, s) in self.deal.view(s).exchanged:
-                self.events.append((s, f"p{s} receives {card_str(card)}"))
 
     # -- for search -------------------------------------------------------------------------
     @classmethod
@@ -484,7 +615,7 @@ class GameState:
         if step is None:
             return cls.from_deal(spec, contract.from_view(view, hands), view.deal_number)
         st = cls._positioned(spec, view.deal_number, contract, view.dealer, view.players, 0)  # no widow: none put out
-        st._deal, st._step = None, step
+        st._on_core(step)
         st._after_action()
         return st
 
@@ -499,7 +630,7 @@ class GameState:
         st.first_dealer = dealer
         st.totals = [0] * players
         st.chosen = {}
-        st.events, st.log = [], []
+        st._events, st._log = [], []
         st.dealt = [[] for _ in range(players)]
         st.contract = contract
         st.dealer = dealer
@@ -509,7 +640,8 @@ class GameState:
         st.put_out = put_out
         st.asked = (-1, [])
         st.replayable = False
-        st.phase = PLAY
+        st.stage = _PLAYING
+        st.deal = None
         return st
 
     def clone(self) -> "GameState":
@@ -517,13 +649,15 @@ class GameState:
         other.__dict__.update(self.__dict__)
         other.totals = list(self.totals)
         other.chosen = {k: set(v) for k, v in self.chosen.items()}
-        other.events = list(self.events)
-        other.log = list(self.log)
+        other._events = list(self._events)  # not booked first: a clone books what its core took when read
+        other._log = list(self._log)
         other.dealt = [list(d) for d in self.dealt]
         if self._deal is not None:
             other._deal = self._deal.clone()
         if self._step is not None:
             other._step = self._step.clone()
+            if self._fast is not None:
+                other._go_fast(other._step)
         return other
 
     def __deepcopy__(self, memo) -> "GameState":  # OpenSpiel clones Python states by deepcopy
@@ -550,7 +684,7 @@ class GameState:
 
     def action_string(self, seat: int, action: int) -> str:
         if seat == CHANCE:
-            return f"dealer p{action}" if self.phase == DEALER else f"deal {card_str(action)}"
+            return self.stage.chance_label(action)
         if is_choice(action):
             slot = self._choice_slot(seat, action)
             options = slot.offered if slot is not None else ()
@@ -562,8 +696,9 @@ class GameState:
         """The declarer's-choice slot a contract choice names an option of: the one being
         chosen now, else the last one in which ``seat`` made that choice (the match may have
         moved on since), else None."""
-        if self.phase == CHOOSE:
-            return self.spec.ruleset.contract_at(self.k)
+        slot = self.stage.slot(self)
+        if slot is not None:
+            return slot
         for k, s, a in reversed(self.log):
             if s == seat and a == action:
                 return self.spec.ruleset.contract_at(k)
@@ -571,7 +706,7 @@ class GameState:
 
     def __str__(self) -> str:
         """The whole state, hidden cards included (for debugging; never shown to a seat)."""
-        lines = [f"deal {self.k + 1} phase {self.phase} dealer p{self.dealer} totals {self.totals}"]
+        lines = [f"deal {self.k + 1} phase {self.stage.name} dealer p{self.dealer} totals {self.totals}"]
         for s, d in enumerate(self.dealt):
             lines.append(f"p{s} dealt " + " ".join(card_str(c) for c in d))
         lines += [f"{s} {self.action_string(s, a)}" for s, a in self.deal_log() if s != CHANCE]

@@ -22,7 +22,14 @@ import attrs
 
 from ..cards import bits, card_str
 from ..interpreter.actions import PASS
-from .game import CHOOSE, DEALER, DEALING, OVER, GameSpec, GameState
+from ..interpreter.stepper import PHASES as stepper_phases
+from ..phases import UNITS
+
+try:  # the compiled step core's observation (a deal is stepped on the core only where it is built)
+    from ..interpreter._cstep import observe  # type: ignore[import-not-found,import-untyped,unused-ignore]  # a C extension
+except ImportError:  # pragma: no cover - without a C compiler
+    observe = None
+from .game import GameSpec, GameState, unit_of
 
 PHASES = ("dealing", "choose", "pass", "call", "double", "play", "over")
 CARDS = 52
@@ -99,7 +106,7 @@ def seat_view(state: GameState, seat: int):
 
 def hand_of(state: GameState, seat: int) -> int:
     """The cards the seat holds as it sees them (none while the cards are still being dealt)."""
-    if state.phase in (DEALER, DEALING):
+    if state.stage.chance:
         return 0
     hand = state.seat_hand(seat)
     if hand is None:  # dealt, a declarer's choice pending: the seat has picked up its cards
@@ -108,11 +115,7 @@ def hand_of(state: GameState, seat: int) -> int:
 
 
 def phase_of(state: GameState) -> str:
-    if state.phase in (DEALER, DEALING):
-        return "dealing"
-    if state.phase in (CHOOSE, OVER):
-        return {CHOOSE: "choose", OVER: "over"}[state.phase]
-    phase = str(state.deal.phase)  # a Phase (a str enum) says its plain name
+    phase = state.stage.seen_as or str(state.deal.phase)  # a Phase (a str enum) says its plain name
     return phase if phase in PHASES else "play"
 
 
@@ -129,8 +132,7 @@ def information_state_string(state: GameState, seat: int) -> str:
     if past:
         lines.append(f"deals before: seen {_recalled(state, seat)}, totals {list(state.totals)}")
     lines += [text for who, text in state.events[past:] if who is None or who == seat]
-    if state.phase == DEALING:
-        lines.append(f"dealing deal {state.k + 1}: {sum(len(d) for d in state.dealt)} cards dealt")
+    lines += state.stage.lines(state)
     lines.append(f"hand {_cards(hand_of(state, seat))}")
     view = seat_view(state, seat)
     if view is not None:
@@ -170,36 +172,81 @@ def observation_string(state: GameState, seat: int) -> str:
         if view.trump >= 0 or view.caller >= 0:
             lines.append(f"trump {'-' if view.trump < 0 else 'SHDC'[view.trump]} caller p{view.caller}")
         lines.append(f"scores {list(view.scores)} sizes {list(view.hand_sizes)}")
-        if view.bets:
-            lines.append("bets " + " ".join(f"p{a}>p{b}x{f}" for a, b, f in view.bets))
+        for unit in UNITS.values():
+            lines += unit.observation_lines(view)
     lines.append(f"totals {state.totals}")
     return "\n".join(lines)
 
 
 def own_passes(state: GameState, seat: int) -> tuple:
-    """(cards the seat passed in this deal, cards it received) — its own knowledge."""
-    passed, received = 0, 0
+    """(cards the seat passed in this deal, cards it received) — its own knowledge, as the
+    phases tell it (``own_cards``)."""
     deal = state.deal
-    if deal is None or not deal.pass_offset:
+    if deal is None:
         return 0, 0
     log = state.deal_log()
-    phases_done = deal.phase != "pass"
-    n = state.spec.ruleset.players
-    mine = [a for s, a in log if s == seat and a < CARDS][: deal.contract.passing.count]
-    for c in mine:
-        passed |= 1 << c
-    if phases_done:
-        giver = (seat - deal.direction * deal.pass_offset) % n
-        for s, a in log:
-            if s == giver and a < CARDS:
-                received |= 1 << a
-                if received.bit_count() == deal.contract.passing.count:
-                    break
+    passed, received = 0, 0
+    for unit in UNITS.values():
+        p, r = unit.own_cards(deal, log, seat)
+        passed, received = passed | p, received | r
     return passed, received
 
 
 def fill_tensor(state: GameState, seat: int, perfect_recall: bool, out) -> None:
     """Write the seat's tensor into ``out`` (a flat, zeroed, writable float sequence)."""
+    if perfect_recall or not _observed(state, seat, out):
+        _fill_from_view(state, seat, perfect_recall, out)
+
+
+def _observed(state: GameState, seat: int, out) -> bool:
+    """Write the seat's observation tensor read from the compiled core stepping the deal
+    (``_cstep.observe``: the parts its view shows, as ``_fill_from_view`` writes them) without
+    building the view; False, nothing written, where the core does not say it all (no core,
+    a trump call, ``out`` not a float32 array)."""
+    step = state.stepping_core()
+    if step is None or observe is None:
+        return False
+    at = _offsets(state.spec, False)
+    try:
+        if not observe(step, seat, out, *_core_parts(state.spec)):
+            return False
+    except (TypeError, ValueError):  # not a float32 buffer: the general path fills it
+        return False
+    seen = state.stage.seen_as
+    out[at["seat"] + seat] = 1.0
+    out[at["phase"] + (_CORE_PHASES[step.phase_no] if seen is None else PHASES.index(seen))] = 1.0
+    _put_game(state, at, out)
+    out[at["led"] + step.led + 1] = 1.0
+    out[at["trump"] + step.trump + 1] = 1.0
+    if step.caller >= 0:
+        out[at["caller"] + step.caller] = 1.0
+    return True
+
+
+#: The tensor's phase of each of the core's phase numbers (``stepper.PHASES``; "done" shows as "play").
+_CORE_PHASES = tuple(PHASES.index(str(p)) if str(p) in PHASES else PHASES.index("play") for p in stepper_phases)
+
+
+@functools.lru_cache(maxsize=64)
+def _core_parts(spec: GameSpec) -> tuple:
+    """Where ``_cstep.observe`` writes in an observation tensor: hand, played, trick, scores, hand sizes."""
+    at = _offsets(spec, False)
+    return tuple(at[name] for name in ("hand", "played", "trick", "scores", "hand_sizes"))
+
+
+def _put_game(state: GameState, at: dict, out) -> None:
+    """The parts of the game around the deal: its contract, dealer and the match totals."""
+    spec = state.spec
+    if state.contract is not None and state.contract.name in spec.contracts:
+        out[at["contract"] + spec.contracts.index(state.contract.name)] = 1.0
+    if state.dealer >= 0:
+        out[at["dealer"] + state.dealer] = 1.0
+    for s, t in enumerate(state.totals):
+        out[at["totals"] + s] = float(t)
+
+
+def _fill_from_view(state: GameState, seat: int, perfect_recall: bool, out) -> None:
+    """Write the seat's tensor from its ``SeatView``, the game's events and its own cards."""
     spec = state.spec
     n = spec.ruleset.players
     offsets = _offsets(spec, perfect_recall)
@@ -209,15 +256,10 @@ def fill_tensor(state: GameState, seat: int, perfect_recall: bool, out) -> None:
 
     put("seat", seat)
     put("phase", PHASES.index(phase_of(state)))
-    if state.contract is not None and state.contract.name in spec.contracts:
-        put("contract", spec.contracts.index(state.contract.name))
-    if state.dealer >= 0:
-        put("dealer", state.dealer)
+    _put_game(state, offsets, out)
     hand = hand_of(state, seat)
     for c in bits(hand):
         put("hand", c)
-    for s in range(n):
-        put("totals", s, float(state.totals[s]))
     view = seat_view(state, seat)
     if view is not None:
         for c in bits(view.played):
@@ -236,10 +278,10 @@ def fill_tensor(state: GameState, seat: int, perfect_recall: bool, out) -> None:
             put("bets", a * n + b, float(f))
     if not perfect_recall:
         return
-    if state.phase not in (DEALER, DEALING):  # the deal's own hands: not the cards it set aside (widow, stock)
-        for c in (state.deal.dealt if state.deal is not None else state.dealt)[seat]:
-            if view is None or view.phase != "call" or hand >> c & 1:
-                put("dealt", c)
+    if not state.stage.chance:  # the deal's own hands: not the cards it set aside (widow, stock)
+        dealt = (state.deal.dealt if state.deal is not None else state.dealt)[seat]
+        for c in dealt if view is None else unit_of(view.phase).dealt_seen(hand, dealt):
+            put("dealt", c)
     passed, received = own_passes(state, seat)
     for c in bits(passed):
         put("passed", c)

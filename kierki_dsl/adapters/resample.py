@@ -24,7 +24,7 @@ from ..cards import SUIT_MASK, bits
 from ..interpreter.actions import DONE, PASS, IllegalAction
 from ..players.sampling import deal_out, draws
 from ..players.search import public_voids, sample_hands
-from .game import CHANCE, DEALER, GameState
+from .game import CHANCE, GameState, unit_of
 from .knowledge import information_state_string, observation_string, own_passes
 
 CARDS = 52
@@ -33,7 +33,7 @@ CARDS = 52
 def resample(state: GameState, seat: int, rng: random.Random, attempts: int = 64) -> GameState:
     """A state drawn uniformly-ish among those ``seat`` cannot tell from ``state``."""
     base = state.deal_start
-    if state.phase == DEALER or base is None:
+    if base is None:  # the first dealer still to be drawn: nothing hidden yet
         return state.clone()
     if state.deal is not None and (state.deal.view(seat).drawn or _set_aside(state)):
         return _from_view(state, seat, rng)
@@ -66,7 +66,7 @@ def _knows(state: GameState, seat: int) -> tuple:
     shows that no other seat held a card to expose)."""
     on_turn = state.current_player()
     legal = state.legal_actions() if on_turn == seat else None
-    phase = str(state.deal.phase) if state.deal is not None else state.phase
+    phase = str(state.deal.phase) if state.deal is not None else state.stage.name
     return information_state_string(state, seat), observation_string(state, seat), phase, on_turn, legal
 
 
@@ -111,10 +111,9 @@ def _draw(state: GameState, seat: int, rng: random.Random, forbidden: list) -> O
     n = rs.players
     mine = list(state.dealt[seat])
     deal = state.deal
-    if deal is None or deal.phase == "pass":
-        return _draw_before_exchange(state, seat, rng, mine)
-    if deal.phase == "call":  # the caller has seen only his first cards: the rest are unseen
-        return _draw_before_exchange(state, seat, rng, mine[: state.contract.call.after], len(mine))
+    free = (mine, None) if deal is None else unit_of(deal.phase).unseen_draw(state.contract, mine)
+    if free is not None:  # before play (a pass, a trump call on the first cards): draw from every unseen card
+        return _draw_before_exchange(state, seat, rng, *free)
     view = deal.view(seat)
     passed, received = own_passes(state, seat)
     offset = deal.pass_offset
@@ -298,7 +297,7 @@ def _replay(base: GameState, log: list, seat: int, world: tuple, checked: bool) 
     used = [0] * n
     for s, a in log:
         if s == CHANCE:
-            if new.phase == DEALER:
+            if new.first_dealer is None:  # the first dealer drawn
                 new.apply_action(a)
                 continue
             to = (new.dealer + rs.direction * (1 + dealt_so_far)) % n
@@ -307,12 +306,12 @@ def _replay(base: GameState, log: list, seat: int, world: tuple, checked: bool) 
             dealt_so_far += 1
             new.apply_action(a)
             continue
-        phase = new.deal_phase()
-        if phase == "pass":
+        unit = unit_of(new.deal_phase())
+        if unit.drawn_in_worlds:  # the seat's own secret cards (a pass): the world's
             a = passes[s][used[s]]
             used[s] += 1
         try:
-            if checked or phase != "play":
+            if checked or not unit.forced_in_worlds:
                 new.apply_action(a)
             else:
                 new.force_action(a)

@@ -2382,12 +2382,176 @@ static int vecenv_register(PyObject *m)
 }
 
 /* ==================================================== end of the vecenv block == */
+/* ------------------------------------- the adapters' reads (branch adapters) -- */
+/* For adapters/game.py's per-decision path: one call each, no view built. */
+
+static Core *adapted_core(PyObject *arg)
+{
+    if (!PyObject_TypeCheck(arg, &CoreType)) {
+        PyErr_SetString(PyExc_TypeError, "a step core (stepper.Stepper) is expected");
+        return NULL;
+    }
+    Core *self = (Core *)arg;
+    return ready(self) ? self : NULL;
+}
+
+/* legal_ascending(core): the legal actions in ascending order in every phase (a trump call's
+ * too, which legal_actions lists in the contract's order). */
+static PyObject *legal_ascending(PyObject *mod, PyObject *arg)
+{
+    Core *self = adapted_core(arg);
+    uint64_t m;
+    if (self == NULL)
+        return NULL;
+    self->busy = 1;
+    int r = legal_mask(self, &m);
+    self->busy = 0;
+    return r < 0 ? NULL : mask_list(m);
+}
+
+/* seen_hands(core): each seat's hand as its view shows it (TrickDeal.view: the cards chosen
+ * to pass left out while passing), or None in a trump call (the caller's first cards only). */
+static PyObject *seen_hands(PyObject *mod, PyObject *arg)
+{
+    Core *self = adapted_core(arg);
+    if (self == NULL)
+        return NULL;
+    if (self->phase == PH_CALL)
+        Py_RETURN_NONE;
+    PyObject *out = PyTuple_New(self->players);
+    if (out == NULL)
+        return NULL;
+    for (int s = 0; s < self->players; s++) {
+        uint64_t h = self->hands[s];
+        if (self->phase == PH_PASS)
+            h &= ~self->passes[s];
+        PyObject *v = PyLong_FromUnsignedLongLong(h);
+        if (v == NULL) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(out, s, v);
+    }
+    return out;
+}
+
+/* observe(core, seat, out, hand_at, played_at, trick_at, scores_at, sizes_at): write what the
+ * seat's view shows of the core into ``out`` (a zeroed, writable float32 buffer, e.g. a numpy
+ * array) at those offsets, as adapters/knowledge.fill_tensor does from TrickDeal.view: its hand
+ * (the cards chosen to pass left out), the cards of the finished tricks, the trick in progress
+ * (seat * 52 + card), the scores and every seat's hand size. False, nothing written, in a trump
+ * call (the caller has seen his first cards only: the view is asked). */
+static PyObject *observe(PyObject *mod, PyObject *args)
+{
+    PyObject *arg, *target;
+    int seat;
+    Py_ssize_t at[5];
+    if (!PyArg_ParseTuple(args, "OiOnnnnn", &arg, &seat, &target, &at[0], &at[1], &at[2], &at[3], &at[4]))
+        return NULL;
+    Core *self = adapted_core(arg);
+    if (self == NULL)
+        return NULL;
+    if (self->phase == PH_CALL)
+        Py_RETURN_FALSE;
+    int n = self->players;
+    if (seat < 0 || seat >= n) {
+        PyErr_SetString(PyExc_ValueError, "no such seat");
+        return NULL;
+    }
+    Py_buffer buf;
+    if (PyObject_GetBuffer(target, &buf, PyBUF_WRITABLE | PyBUF_FORMAT | PyBUF_C_CONTIGUOUS) < 0)
+        return NULL;
+    Py_ssize_t size = buf.len / (Py_ssize_t)sizeof(float);
+    Py_ssize_t ends[5] = {at[0] + 52, at[1] + 52, at[2] + 52 * n, at[3] + n, at[4] + n};
+    int ok = buf.itemsize == (Py_ssize_t)sizeof(float) && buf.format != NULL && strcmp(buf.format, "f") == 0;
+    for (int i = 0; ok && i < 5; i++)
+        ok = at[i] >= 0 && ends[i] <= size;
+    if (!ok) {
+        PyBuffer_Release(&buf);
+        PyErr_SetString(PyExc_ValueError, "observe writes into a float32 buffer holding every part");
+        return NULL;
+    }
+    float *out = (float *)buf.buf;
+    uint64_t hand = self->hands[seat];
+    if (self->phase == PH_PASS)
+        hand &= ~self->passes[seat];
+    for (int c = 0; c < 52; c++) {
+        if (hand >> c & 1)
+            out[at[0] + c] = 1.0f;
+        if (self->played >> c & 1)
+            out[at[1] + c] = 1.0f;
+    }
+    for (int i = 0; i < self->trick_len; i++)
+        out[at[2] + self->trick_seat[i] * 52 + self->trick_card[i]] = 1.0f;
+    for (int s = 0; s < n; s++) {
+        out[at[3] + s] = (float)self->scores[s];
+        out[at[4] + s] = (float)popcount64(self->hands[s]);
+    }
+    PyBuffer_Release(&buf);
+    Py_RETURN_TRUE;
+}
+
+/* mark_legal(core, mask): set to 1 the entries of ``mask`` (a writable int8 buffer, e.g. a numpy
+ * action mask) at the core's legal actions. */
+static PyObject *mark_legal(PyObject *mod, PyObject *args)
+{
+    PyObject *arg, *target;
+    if (!PyArg_ParseTuple(args, "OO", &arg, &target))
+        return NULL;
+    Core *self = adapted_core(arg);
+    if (self == NULL)
+        return NULL;
+    uint64_t m;
+    self->busy = 1;
+    int r = legal_mask(self, &m);
+    self->busy = 0;
+    if (r < 0)
+        return NULL;
+    Py_buffer buf;
+    if (PyObject_GetBuffer(target, &buf, PyBUF_WRITABLE | PyBUF_FORMAT | PyBUF_C_CONTIGUOUS) < 0)
+        return NULL;
+    int width = 64 - (m ? __builtin_clzll(m) : 64); /* past the highest legal action */
+    if (buf.itemsize != 1 || buf.format == NULL || strcmp(buf.format, "b") != 0 || buf.len < width) {
+        PyBuffer_Release(&buf);
+        PyErr_SetString(PyExc_ValueError, "mark_legal writes into an int8 buffer holding every action");
+        return NULL;
+    }
+    char *out = (char *)buf.buf;
+    for (; m; m &= m - 1)
+        out[lowest(m)] = 1;
+    PyBuffer_Release(&buf);
+    Py_RETURN_NONE;
+}
+
+/* apply_ends(core, action): apply ``action`` (Core.apply_action: IllegalAction if not allowed)
+ * and tell whether the deal is over after it. */
+static PyObject *apply_ends(PyObject *mod, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 2) {
+        PyErr_SetString(PyExc_TypeError, "apply_ends(core, action)");
+        return NULL;
+    }
+    PyObject *arg = args[0], *action = args[1];
+    if (adapted_core(arg) == NULL)
+        return NULL;
+    PyObject *r = Core_apply_action((Core *)arg, action);
+    if (r == NULL)
+        return NULL;
+    Py_DECREF(r);
+    return PyBool_FromLong(((Core *)arg)->phase == PH_DONE);
+}
+/* ------------------------------------------------ end of the adapters' reads -- */
 
 static PyMethodDef module_methods[] = {
     {"deal_out", (PyCFunction)deal_out, METH_VARARGS,
      "players/sampling.deal_out's kernel, each card's places given: the hand masks or None."},
     {"random_floats", (PyCFunction)random_floats, METH_VARARGS,
      "The first values of random.Random(seed).random() as the batch's generator draws them (vecenv)."},
+    {"legal_ascending", (PyCFunction)legal_ascending, METH_O, "A core's legal actions, ascending in every phase."},
+    {"seen_hands", (PyCFunction)seen_hands, METH_O, "Each seat's hand as its view shows it (None in a trump call)."},
+    {"observe", (PyCFunction)observe, METH_VARARGS, "Write a seat's view of the core into a float32 buffer."},
+    {"mark_legal", (PyCFunction)mark_legal, METH_VARARGS, "Set an int8 action mask to 1 at the core's legal actions."},
+    {"apply_ends", (PyCFunction)(void (*)(void))apply_ends, METH_FASTCALL, "Apply an action to a core; whether the deal is over."},
     {NULL},
 };
 

@@ -22,6 +22,7 @@ which finds the unit for a view.
 
 from __future__ import annotations
 
+import functools
 from typing import Optional
 
 from ..cards import card_pretty
@@ -306,3 +307,48 @@ class PhaseUnit:
     def view_reason(self, view, action: int, rule) -> Optional[str]:
         """Why ``action`` is illegal, from a view in this phase (None: list the legal actions)."""
         return None
+
+    # adapter hooks ---------------------------------------------------------------------------
+    # What the OpenSpiel/PettingZoo adapters (``adapters/``) ask of the phase an action was taken
+    # in; the defaults are those of a public action (a card played, a bid, a double).
+
+    #: The seat's actions are cards only it sees (a pass): a resampled world draws them anew.
+    drawn_in_worlds = False
+    #: A card of this phase may be forced in a resampled world whose drawn hands break a rule.
+    forced_in_worlds = False
+
+    def reveal(self, deal, seat: int, action: int, dealt: list) -> list:
+        """The events ``seat`` taking ``action`` writes, ``(who may see it, None: every seat; text)``,
+        read from ``deal`` just after the action (``dealt``: the cards each seat was dealt). A
+        ``private`` phase's action is told to its seat; the others learn only that it acted."""
+        if self.private:
+            return [(seat, said(seat, action)), (None, f"p{seat} acts")]
+        return [(None, said(seat, action))]
+
+    def puts_out(self, action: int) -> bool:
+        """Whether ``action`` lays a card out of the play that only its seat (and a receiver) sees."""
+        return False
+
+    def dealt_seen(self, hand: int, dealt) -> list:
+        """The cards of ``dealt`` (the seat's dealing) the seat has seen in this phase (``hand``: its view's hand)."""
+        return list(dealt)
+
+    def unseen_draw(self, contract, mine: list) -> Optional[tuple]:
+        """Before any card is played: ``(cards of its dealing the seat has seen, how many it is dealt or
+        None)`` when the other hands may be drawn from every other card; None to draw from the play."""
+        return None
+
+    def own_cards(self, deal, log: list, seat: int) -> tuple:
+        """``(cards the seat gave in this phase, cards it received)`` as masks, from the deal's ``log``
+        of ``(seat, action)`` (the seat's own knowledge)."""
+        return 0, 0
+
+    def observation_lines(self, view) -> list:
+        """This phase's lines of the adapters' observation string (empty: nothing to add)."""
+        return []
+
+
+@functools.lru_cache(maxsize=4096)
+def said(seat: int, action: int) -> str:
+    """The public event of ``seat`` taking ``action`` (made once per seat and action)."""
+    return f"p{seat} {action_str(action)}"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Optional
 
-from ..cards import SUIT_SYMBOLS, CardError, bits, suit_word
+from ..cards import SUIT_SYMBOLS, CardError, bits, card_str, suit_word
 from ..i18n import N_, tr
 from ..interpreter.actions import NO_TRUMP, call, called_suit, is_call
 from ..interpreter.phases import EXPECTED, Phase
@@ -36,6 +36,17 @@ class TrumpCall(PhaseUnit):
     task = N_("call trumps")
     prompt_word = N_("trumps")
     hint = N_("Type a suit (S, H, D, C, ♠, hearts, kiery...) or its number.")
+
+    # adapter hooks: the caller has seen only the first cards of his dealing when he calls
+    def reveal(self, deal, seat: int, action: int, dealt: list) -> list:
+        seen = " ".join(card_str(c) for c in sorted(dealt[seat][: deal.contract.call.after]))
+        return [(seat, f"p{seat} saw {seen}"), *super().reveal(deal, seat, action, dealt)]
+
+    def dealt_seen(self, hand: int, dealt) -> list:
+        return [c for c in dealt if hand >> c & 1]
+
+    def unseen_draw(self, contract, mine: list) -> Optional[tuple]:
+        return mine[: contract.call.after], len(mine)
 
     def owns(self, action: int) -> bool:
         return is_call(action)

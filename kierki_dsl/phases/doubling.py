@@ -23,6 +23,11 @@ class Doubling(PhaseUnit):
     hint = N_("Type a number from the list, 'double E', 'redouble N' or 'done'.")
     searched = True
 
+    # adapter hooks
+    def observation_lines(self, view) -> list:
+        """The bets standing, ``bets p0>p1x2 ...`` (none: no line)."""
+        return ["bets " + " ".join(f"p{a}>p{b}x{f}" for a, b, f in view.bets)] if view.bets else []
+
     def owns(self, action: int) -> bool:
         return DOUBLE_BASE <= action <= DONE
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Optional
 
-from ..cards import CardError, card_pretty, read_card
+from ..cards import CardError, card_pretty, card_str, read_card
 from ..i18n import N_, tr
 from ..interpreter.actions import bid, bid_value, is_bid
 from ..interpreter.phases import EXPECTED, Phase
@@ -34,6 +34,19 @@ class Exchange(CardPhase):
     task = N_("give away or lay aside a card of your hand")
     hint = N_("Type a number from the list or a card such as KH.")
     private = True  # a card given or laid aside is known to the taker; its receiver sees it in his hand
+
+    # adapter hooks: a card put out is its taker's secret and its receiver's
+    def reveal(self, deal, seat: int, action: int, dealt: list) -> list:
+        if not self.puts_out(action):  # the contract named after the exchange: public
+            return super().reveal(deal, seat, action, dealt)
+        out = [(seat, f"p{seat} puts out {card_str(action)}"), (None, f"p{seat} puts out a card")]
+        for s in range(len(dealt)):
+            if (action, s) in deal.view(s).exchanged:
+                out.append((s, f"p{s} receives {card_str(action)}"))
+        return out
+
+    def puts_out(self, action: int) -> bool:
+        return action < 52
 
     def owns(self, action: int) -> bool:
         return super().owns(action) or is_bid(action)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Optional
 
+from ..cards import card_str
 from ..i18n import N_, tr, trn
 from ..interpreter.phases import EXPECTED, Phase
 from ..interpreter.trickkernel import card_values, is_positive
@@ -28,6 +29,37 @@ class Passing(CardPhase):
     task = N_("pass a card")
     prompt_word = N_("a card to pass")
     private = True  # a card passed is known to its giver; its receiver sees it once the passing is done
+
+    # adapter hooks: a card passed is its seat's secret; its receiver learns it when the passing ends
+    drawn_in_worlds = True
+
+    def reveal(self, deal, seat: int, action: int, dealt: list) -> list:
+        out = [(seat, f"p{seat} passes {card_str(action)}"), (None, f"p{seat} passes a card")]
+        if deal.phase != self.name:  # the passing is over: each seat learns the cards it was given (not their order)
+            n = len(dealt)
+            for giver in range(n):
+                to = (giver + deal.direction * deal.pass_offset) % n
+                got = " ".join(card_str(c) for c in sorted(deal.passes[giver]))
+                out.append((to, f"p{to} receives {got}"))
+        return out
+
+    def unseen_draw(self, contract, mine: list) -> Optional[tuple]:
+        return list(mine), None
+
+    def own_cards(self, deal, log: list, seat: int) -> tuple:
+        if deal is None or not deal.pass_offset:
+            return 0, 0
+        count, n = deal.contract.passing.count, deal.players
+        passed = sum(1 << a for a in [a for s, a in log if s == seat and a < 52][:count])
+        received = 0
+        if deal.phase != self.name:
+            giver = (seat - deal.direction * deal.pass_offset) % n
+            for s, a in log:
+                if s == giver and a < 52:
+                    received |= 1 << a
+                    if received.bit_count() == count:
+                        break
+        return passed, received
 
     def advice(self, view, rules=None) -> list:
         """'Pass 3 cards to W: card 2 of 3' — where the cards go and how many are chosen."""

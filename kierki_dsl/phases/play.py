@@ -41,6 +41,9 @@ class TrickPlay(CardPhase):
     task = N_("play a card")
     searched = True
 
+    # adapter hooks: a resampled world may force a card its drawn hands make illegal
+    forced_in_worlds = True
+
     def matches(self, view) -> bool:
         return view.phase == "play" and view.layout is None
 
