@@ -77,7 +77,30 @@ typedef struct {
 
 static int lowest(uint64_t m) { return __builtin_ctzll(m); }
 
-static int read_masks(PyObject *seq, uint64_t *out, Py_ssize_t n, const char *what)
+/* One int of a sequence as an unsigned mask (`signed_`: 0) or as points (1: kept far
+ * inside int64, so sums of a deal's points cannot overflow). */
+static int read_one(PyObject *o, void *out, int signed_, const char *what)
+{
+    if (!signed_) {
+        unsigned long long v = PyLong_AsUnsignedLongLong(o);
+        if (v == (unsigned long long)-1 && PyErr_Occurred())
+            return -1;
+        *(uint64_t *)out = v;
+        return 0;
+    }
+    long long v = PyLong_AsLongLong(o);
+    if (v == -1 && PyErr_Occurred())
+        return -1;
+    if (v > INF / 64 || v < -INF / 64) {
+        PyErr_Format(PyExc_ValueError, "%s: points too large", what);
+        return -1;
+    }
+    *(int64_t *)out = v;
+    return 0;
+}
+
+/* A sequence of exactly n masks (signed_ 0) or points (1) into out. */
+static int read_seq(PyObject *seq, void *out, Py_ssize_t n, int signed_, const char *what)
 {
     PyObject *fast = PySequence_Fast(seq, what);
     if (fast == NULL)
@@ -87,43 +110,23 @@ static int read_masks(PyObject *seq, uint64_t *out, Py_ssize_t n, const char *wh
         Py_DECREF(fast);
         return -1;
     }
-    for (Py_ssize_t i = 0; i < n; i++) {
-        unsigned long long v = PyLong_AsUnsignedLongLong(PySequence_Fast_GET_ITEM(fast, i));
-        if (v == (unsigned long long)-1 && PyErr_Occurred()) {
+    for (Py_ssize_t i = 0; i < n; i++)
+        if (read_one(PySequence_Fast_GET_ITEM(fast, i), (char *)out + 8 * i, signed_, what) < 0) {
             Py_DECREF(fast);
             return -1;
         }
-        out[i] = v;
-    }
     Py_DECREF(fast);
     return 0;
 }
 
+static int read_masks(PyObject *seq, uint64_t *out, Py_ssize_t n, const char *what)
+{
+    return read_seq(seq, out, n, 0, what);
+}
+
 static int read_ints(PyObject *seq, int64_t *out, Py_ssize_t n, const char *what)
 {
-    PyObject *fast = PySequence_Fast(seq, what);
-    if (fast == NULL)
-        return -1;
-    if (PySequence_Fast_GET_SIZE(fast) != n) {
-        PyErr_Format(PyExc_ValueError, "%s: %zd entries expected", what, n);
-        Py_DECREF(fast);
-        return -1;
-    }
-    for (Py_ssize_t i = 0; i < n; i++) {
-        long long v = PyLong_AsLongLong(PySequence_Fast_GET_ITEM(fast, i));
-        if (v == -1 && PyErr_Occurred()) {
-            Py_DECREF(fast);
-            return -1;
-        }
-        if (v > INF / 64 || v < -INF / 64) {
-            PyErr_Format(PyExc_ValueError, "%s: points too large", what);
-            Py_DECREF(fast);
-            return -1;
-        }
-        out[i] = v;
-    }
-    Py_DECREF(fast);
-    return 0;
+    return read_seq(seq, out, n, 1, what);
 }
 
 static void Tables_dealloc(Tables *self)
@@ -485,6 +488,24 @@ static int64_t search(Search *s, int seat, int64_t alpha, int64_t beta)
     return best;
 }
 
+/* The value of `card` for `seat`: null-window searches bisecting the points it may be
+ * (each answer a bound, the transposition table's bounds kept between them). */
+static int64_t exact(Search *s, int seat, int card)
+{
+    int64_t lo = -INF, hi = INF;
+    while (lo < hi) {
+        int64_t mid = lo + (hi - lo) / 2;
+        if (lo == -INF || hi == INF)
+            mid = lo == -INF && hi == INF ? 0 : (lo == -INF ? (hi > 0 ? 0 : 2 * hi - 1) : (lo < 0 ? 0 : 2 * lo + 1));
+        int64_t v = play(s, seat, card, mid, mid + 1);
+        if (v > mid)
+            lo = v;
+        else
+            hi = v;
+    }
+    return lo;
+}
+
 /* tables.solve(me, to_move, hands[players], trick_no, broken, trick ((seat, card), ...))
  *              direction) -> ([(card, value), ...] for every legal card of the seat on turn, nodes searched). */
 static PyObject *Tables_solve(Tables *self, PyObject *args)
@@ -560,7 +581,7 @@ static PyObject *Tables_solve(Tables *self, PyObject *args)
     int64_t value[52];
     for (uint64_t m = reps; m; m &= m - 1) {
         int c = lowest(m);
-        value[c] = play(&s, to_move, c, -INF, INF);
+        value[c] = exact(&s, to_move, c);
     }
     PyObject *out = PyList_New(0);
     if (out == NULL)

@@ -38,7 +38,7 @@ class PyTables:
         s = _Search(self, me, list(hands), trick_no, bool(broken), trick, direction)
         legal = s.legal(to_move)
         reps = s.representatives(legal)
-        value = {c: s.play(to_move, c, -INF, INF) for c in card_list(reps)}
+        value = {c: s.exact(to_move, c) for c in card_list(reps)}
         out = []
         for c in card_list(legal):
             rep = c
@@ -124,6 +124,25 @@ class _Search:
                     out &= ~(1 << c)
                 prev = c
         return out
+
+    def exact(self, seat: int, card: int) -> int:
+        """The value of ``card`` for ``seat`` by null-window searches (``_solve.c``'s ``exact``)."""
+        lo, hi = -INF, INF
+        while lo < hi:
+            if lo == -INF and hi == INF:
+                mid = 0
+            elif lo == -INF:
+                mid = 0 if hi > 0 else 2 * hi - 1
+            elif hi == INF:
+                mid = 0 if lo < 0 else 2 * lo + 1
+            else:
+                mid = lo + (hi - lo) // 2
+            v = self.play(seat, card, mid, mid + 1)
+            if v > mid:
+                lo = v
+            else:
+                hi = v
+        return lo
 
     def play(self, seat: int, card: int, alpha: int, beta: int) -> int:
         t = self.t
