@@ -1,14 +1,15 @@
 """The perfect-information solver's speed (docs/performance.md, "The solver and pimc").
 
-    python benchmarks/bench_solver.py [--positions 20] [--cards 4,6,8,9] [--full 120]
+    python benchmarks/bench_solver.py [--positions 20] [--cards 4,6,8,9] [--python-to 6] [--full 120]
 
 Random endgames of Kierki's "no hearts" deal (``bez_kierow``) and "no tricks" (``bez_lew``):
 a deal dealt at random and played at random until each hand holds ``--cards`` cards, then
 solved with every hand known (``solver.solve``: the value of each legal card of the seat on
 turn). Per size: the median CPU time of a solve and the positions searched per CPU second
-(nodes of the search over its process time: a loaded machine slows wall time, not this), compiled and in Python (the Python search only up to 8 cards: it is
-the same search, ~50 times slower). ``--full S``: the time to solve a whole 13-card deal at
-its first lead, in a child process stopped after S seconds (reported as "more than S s").
+(nodes of the search over its process time: a loaded machine slows wall time, not this),
+compiled and in Python (the Python search only up to ``--python-to`` cards: it is the same
+search, tens of times slower). ``--full S``: the time to solve a whole 13-card deal at its
+first lead, in a child process stopped after S seconds of wall time ("more than S s").
 The machine's load average is printed.
 """
 
@@ -82,6 +83,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--positions", type=int, default=20)
     ap.add_argument("--cards", default="4,6,8,9")
+    ap.add_argument("--python-to", type=int, default=6, help="most cards per hand solved in Python too")
     ap.add_argument("--full", type=float, default=0.0, help="seconds for a whole 13-card deal (0: skip)")
     args = ap.parse_args()
     print(f"load average {os.getloadavg()[0]:.1f}; compiled solver: {solver.compiled()}")
@@ -89,7 +91,7 @@ def main() -> None:
     for name in CONTRACTS:
         for cards in (int(c) for c in args.cards.split(",")):
             c_time, c_rate = measure(name, cards, args.positions, False) if solver.compiled() else (0.0, 0.0)
-            if cards <= 8:
+            if cards <= args.python_to:
                 p_time, p_rate = measure(name, cards, args.positions, True)
                 py = f"{1000 * p_time:12.2f} {p_rate:11.0f}"
             else:

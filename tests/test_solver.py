@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import os
 import random
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -132,20 +134,38 @@ def test_bad_positions_are_refused():
 
 
 def _match(rs, names: list, seed: int) -> tuple:
-    """The totals and every deal's actions of one seeded match."""
-    runner = MatchRunner(rs, [make_player(n) for n in names], seed)
-    actions = [d.plays for d in runner.deals()]
-    return runner.totals, actions
+    """The totals, every deal's plays and the players of one seeded match."""
+    players = [make_player(n) for n in names]
+    runner = MatchRunner(rs, players, seed)
+    plays = [d.plays for d in runner.deals()]
+    return runner.totals, plays, players
 
 
 def test_pimc_plays_legal_and_seeded_matches_repeat():
-    """Every card pimc plays is legal (the engine checks each action), and the same seed gives
-    the same match."""
+    """Every card pimc plays is legal (the match checks each action: an illegal one raises),
+    it solves worlds in the deals' last tricks, and the same seed gives the same match."""
     rs = load_ruleset(str(ROOT / "rulesets" / "variants" / "short_kierki.yaml"))
     names = ["pimc:4:5", "heuristic", "pimc:4:5", "heuristic"]
-    first = _match(rs, names, 3)
-    assert first == _match(rs, names, 3)
-    assert len(first[0]) == 4
+    totals, plays, players = _match(rs, names, 3)
+    assert players[0].stats["solved"] > 0 and players[0].stats["worlds"] == 4 * players[0].stats["solved"]
+    again = _match(rs, names, 3)
+    assert (totals, plays) == again[:2]
+
+
+def test_the_python_search_answers_without_the_extension():
+    """Under KIERKI_NO_C=1 the solver is the Python search, with the compiled one's values."""
+    code = (
+        "import sys; sys.path.insert(0, sys.argv[1]); from tests.test_solver import KIERKI, endgame;"
+        "from kierki_dsl.interpreter import solver; assert not solver.compiled();"
+        "c, d = endgame(KIERKI, 'bez_dam', 5, 4); print(sorted(solver.solve(c, d.view(d.current_player()),"
+        " list(d.hands))[0].items()))"
+    )
+    env = dict(os.environ, KIERKI_NO_C="1")
+    out = subprocess.run([sys.executable, "-c", code, str(ROOT)], capture_output=True, text=True, env=env, cwd=ROOT)
+    assert out.returncode == 0, out.stderr[-500:]
+    contract, deal = endgame(KIERKI, "bez_dam", 5, 4)
+    expected = solver.solve(contract, deal.view(deal.current_player()), list(deal.hands))[0]
+    assert out.stdout.strip() == str(sorted(expected.items()))
 
 
 def test_pimc_setting():
