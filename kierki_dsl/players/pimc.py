@@ -9,7 +9,8 @@ the best average solved value.
 
 An exact solve of a whole 13-card hand of four seats takes too long for a decision (see
 docs/performance.md, "The solver and pimc"), so the worlds are solved once every hand holds at
-most ``SOLVE_FROM`` cards (``pimc:20:8`` sets it); before that, and for every decision that is not
+most ``SOLVE_FROM`` cards (7: 5–55 ms a world, measured by benchmarks/bench_solver.py;
+``pimc:20:8`` sets it); before that, and for every decision that is not
 a card to play or in a contract the solver declines (dynamic trick points, restrictions reading
 the winning card, a stock, ...: ``solver.why_not_solved``), ``pimc`` decides as ``search`` does.
 The solver values the trick points alone: seat scorers (Hearts' shooting the moon) and bets are
@@ -29,7 +30,7 @@ from .search import SearchPlayer, sample_hands
 
 DEFAULT_WORLDS = 20
 #: The most cards per hand from which a world is solved (before: as ``search``).
-SOLVE_FROM = 8
+SOLVE_FROM = 7
 
 
 @register_player
