@@ -2,7 +2,8 @@
 copied into the built package as ``kierki_dsl/rulesets/`` (package data of a wheel; an editable
 install reads ``rulesets/`` in place, ``kierki_dsl/shipped.py``), and the compiled step core
 ``kierki_dsl.interpreter._cstep`` is built where a C compiler and Python's headers are found —
-optional: without it every deal steps on the interpreter (``interpreter/stepper.py``)."""
+optional: without it every deal steps on the interpreter (``interpreter/stepper.py``); so is the
+perfect-information solver ``kierki_dsl.interpreter._solve`` (without it, ``interpreter/solvepy.py``)."""
 import os
 
 from setuptools import Extension, setup
@@ -23,4 +24,7 @@ class BuildPyWithRulesets(build_py):
 CSTEP = Extension("kierki_dsl.interpreter._cstep", ["kierki_dsl/interpreter/_cstep.c"], optional=True,
                   extra_compile_args=["-O2", "-std=c99"] if os.name != "nt" else [])
 
-setup(cmdclass={"build_py": BuildPyWithRulesets}, ext_modules=[CSTEP])
+SOLVE = Extension("kierki_dsl.interpreter._solve", ["kierki_dsl/interpreter/_solve.c"], optional=True,
+                  extra_compile_args=["-O2", "-std=c99"] if os.name != "nt" else [])
+
+setup(cmdclass={"build_py": BuildPyWithRulesets}, ext_modules=[CSTEP, SOLVE])

@@ -35,6 +35,7 @@ PLAYERS: dict = {}
 LAZY_PLAYERS = {
     "heuristic": ".heuristic",
     "search": ".search",
+    "pimc": ".pimc",
     "human": ".human",
     "ismcts": "kierki_dsl.ismcts",
     "exec": ".execbot",

@@ -1,0 +1,242 @@
+"""The perfect-information solver in Python: the same search as the compiled ``_solve.c``
+(read its header for the method), used when the extension is not built or ``KIERKI_NO_C=1``,
+and the reference the compiled one is tested against (equal values).
+
+``PyTables`` takes ``_solve.Tables``'s arguments and answers ``solve`` the same way:
+``([(card, value), ...] for every legal card of the seat on turn, nodes searched)``, the value
+being the points ``me`` takes from the position to the deal's end, ``me`` maximising and
+every other seat minimising them.
+"""
+
+from __future__ import annotations
+
+from ..cards import SUIT_MASK, card_list
+
+INF = 1 << 60
+HEARTS = SUIT_MASK[1]
+LEAD, FOLLOW, DISCARD = 0, 1, 2
+EXACT, LOWER, UPPER = 0, 1, 2
+
+
+class PyTables:
+    """A trick contract's tables for the solver (``_solve.Tables``'s arguments)."""
+
+    def __init__(self, players, tricks, follow_suit, beats, trick_points, values, programs, classes, order) -> None:
+        if not 2 <= players <= 8 or not 1 <= tricks <= 52:
+            raise ValueError("players 2..8 and tricks 1..52 expected")
+        self.players, self.tricks, self.follow_suit = players, tricks, bool(follow_suit)
+        self.beats = tuple(beats)
+        self.trick_points = tuple(trick_points)
+        self.values = tuple(tuple(row) for row in values)
+        self.programs = tuple(tuple(tuple(p) for p in phase) for phase in programs)
+        self.classes = tuple(classes)
+        self.order = tuple(tuple(s) for s in order)
+        self.most, self.least, self.most_tp, self.least_tp = _bounds(self)
+
+    def solve(self, me, to_move, hands, trick_no, broken, trick, direction) -> tuple:
+        """The value of every legal card of the seat on turn (see the module's docstring)."""
+        s = _Search(self, me, list(hands), trick_no, bool(broken), trick, direction)
+        legal = s.legal(to_move)
+        reps = s.representatives(legal)
+        value = {c: s.exact(to_move, c) for c in card_list(reps)}
+        out = []
+        for c in card_list(legal):
+            rep = c
+            if not reps >> c & 1:  # the next lower representative of its class
+                alive = s.alive()
+                for d in self.order[c // 13]:
+                    if d == c:
+                        break
+                    if alive >> d & 1 and reps >> d & 1:
+                        rep = d
+            out.append((c, value[rep]))
+        return out, s.nodes
+
+
+def _bounds(t: PyTables) -> tuple:
+    """From each trick number on: the most and the least a card can give its taker, the sums
+    of the positive and of the negative trick points (``_solve.c``'s ``bounds``)."""
+    rows = t.tricks + 2
+    most, least = [[0] * 52 for _ in range(rows)], [[0] * 52 for _ in range(rows)]
+    most_tp, least_tp = [0] * (rows + 1), [0] * (rows + 1)
+    for n in range(rows - 1, -1, -1):
+        tp = t.trick_points[n] if 1 <= n <= t.tricks else 0
+        most_tp[n], least_tp[n] = most_tp[n + 1] + max(tp, 0), least_tp[n + 1] + min(tp, 0)
+        for c in range(52):
+            v = t.values[n][c] if 1 <= n <= t.tricks else 0
+            later = n + 1 < rows
+            most[n][c] = max(v, most[n + 1][c] if later else 0)
+            least[n][c] = min(v, least[n + 1][c] if later else 0)
+    return most, least, most_tp, least_tp
+
+
+class _Search:
+    """One solve: the position, searched by play and take-back."""
+
+    def __init__(self, t: PyTables, me, hands, trick_no, broken, trick, direction) -> None:
+        n = t.players
+        self.t, self.me, self.hands = t, me, hands
+        self.next = [(p + direction) % n for p in range(n)]
+        self.trick_no, self.broken = trick_no, broken
+        self.trick = [tuple(p) for p in trick]
+        self.led = self.win = -1
+        for i, (_, c) in enumerate(self.trick):
+            if i == 0:
+                self.led, self.win = c // 13, c
+            elif t.beats[self.win] >> c & 1:
+                self.win = c
+        self.nodes = 0
+        self.tt: dict = {}
+
+    def legal(self, seat: int) -> int:
+        t = self.t
+        hand = legal = self.hands[seat]
+        phase = LEAD
+        if self.led >= 0:
+            suited = hand & SUIT_MASK[self.led]
+            phase = FOLLOW if suited else DISCARD
+            if suited and t.follow_suit:
+                legal = suited
+        for keep in t.programs[phase][2 * self.trick_no + self.broken]:
+            m = legal & keep
+            if m:
+                legal = m
+        return legal
+
+    def alive(self) -> int:
+        m = 0
+        for h in self.hands:
+            m |= h
+        for _, c in self.trick:
+            m |= 1 << c
+        return m
+
+    def representatives(self, legal: int) -> int:
+        t, alive, out = self.t, self.alive(), legal
+        for suit in range(4):
+            if not legal & SUIT_MASK[suit]:
+                continue
+            prev = -1
+            for c in t.order[suit]:
+                if not alive >> c & 1:
+                    continue
+                if prev >= 0 and legal >> c & 1 and legal >> prev & 1 and t.classes[c] == t.classes[prev]:
+                    out &= ~(1 << c)
+                prev = c
+        return out
+
+    def exact(self, seat: int, card: int) -> int:
+        """The value of ``card`` for ``seat`` by null-window searches (``_solve.c``'s ``exact``)."""
+        lo, hi = -INF, INF
+        while lo < hi:
+            if lo == -INF and hi == INF:
+                mid = 0
+            elif lo == -INF:
+                mid = 0 if hi > 0 else 2 * hi - 1
+            elif hi == INF:
+                mid = 0 if lo < 0 else 2 * lo + 1
+            else:
+                mid = lo + (hi - lo) // 2
+            v = self.play(seat, card, mid, mid + 1)
+            if v > mid:
+                lo = v
+            else:
+                hi = v
+        return lo
+
+    def play(self, seat: int, card: int, alpha: int, beta: int) -> int:
+        t = self.t
+        led, win, broken, trick_no = self.led, self.win, self.broken, self.trick_no
+        self.hands[seat] &= ~(1 << card)
+        if not self.trick:
+            self.led, self.win = card // 13, card
+        elif t.beats[self.win] >> card & 1:
+            self.win = card
+        self.trick.append((seat, card))
+        if len(self.trick) < t.players:
+            v = self.search(self.next[seat], alpha, beta)
+        else:
+            row = t.values[trick_no]
+            pts = t.trick_points[trick_no] + sum(row[c] for _, c in self.trick)
+            winner = next(s for s, c in self.trick if c == self.win)
+            tm = sum(1 << c for _, c in self.trick)
+            got = pts if winner == self.me else 0
+            trick = self.trick
+            self.trick, self.led, self.win = [], -1, -1
+            self.broken = broken or bool(tm & HEARTS)
+            self.trick_no = trick_no + 1
+            v = got + (0 if self.trick_no > t.tricks else self.search(winner, alpha - got, beta - got))
+            self.trick, self.trick_no, self.broken = trick, trick_no, broken
+        self.trick.pop()
+        self.led, self.win = led, win
+        self.hands[seat] |= 1 << card
+        return v
+
+    def promise(self, seat: int, card: int) -> int:
+        """How good ``card`` looks for ``seat`` (``_solve.c``'s ``promise``)."""
+        t, n = self.t, self.trick_no
+        pts = t.trick_points[n] + t.values[n][card] + sum(t.values[n][c] for _, c in self.trick)
+        winner = next((s for s, c in self.trick if c == self.win), -1)
+        if not self.trick or t.beats[self.win] >> card & 1:
+            winner = seat
+        for_me = pts if winner == self.me else 0
+        return (for_me if seat == self.me else -for_me) * 64 + (-(card % 13) if winner == seat else card % 13)
+
+    def ordered(self, seat: int, moves: int, first: int) -> list:
+        cards = card_list(moves)
+        head = [first] if first >= 0 and moves >> first & 1 else []
+        rest = [c for c in cards if c not in head]
+        rest.sort(key=lambda c: -self.promise(seat, c))  # stable: ties stay lowest first, as in C
+        return head + rest
+
+    def search(self, seat: int, alpha: int, beta: int) -> int:
+        t = self.t
+        self.nodes += 1
+        key = None
+        first = -1
+        alpha0, beta0 = alpha, beta
+        if not self.trick:  # the points left bound the value: outside the window, no search
+            n, left = self.trick_no, 0
+            for h in self.hands:
+                left |= h
+            most, least = t.most[n], t.least[n]
+            cards = card_list(left)
+            hi = t.most_tp[n] + sum(most[c] for c in cards)
+            lo = t.least_tp[n] + sum(least[c] for c in cards)
+            if hi <= alpha or lo == hi:
+                return hi
+            if lo >= beta:
+                return lo
+            key = (seat, *self.hands)
+            got = self.tt.get(key)
+            if got is not None:
+                flag, value, first = got
+                if flag == EXACT or (flag == LOWER and value >= beta) or (flag == UPPER and value <= alpha):
+                    return value
+                if flag == LOWER and value > alpha:
+                    alpha = value
+                if flag == UPPER and value < beta:
+                    beta = value
+        cards = self.ordered(seat, self.representatives(self.legal(seat)), first)
+        maxing = seat == self.me
+        best = -INF if maxing else INF
+        best_card = cards[0] if cards else 0
+        for c in cards:
+            v = self.play(seat, c, alpha, beta)
+            if v > best if maxing else v < best:
+                best, best_card = v, c
+            if maxing:
+                alpha = max(alpha, best)
+            else:
+                beta = min(beta, best)
+            if alpha >= beta:
+                break
+        if not cards:
+            best = 0
+        if key is not None:
+            flag = UPPER if best <= alpha0 else LOWER if best >= beta0 else EXACT
+            self.tt[key] = (flag, best, best_card)
+        return best
+
+
+__all__ = ["PyTables"]

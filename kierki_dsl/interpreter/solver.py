@@ -1,0 +1,156 @@
+"""The perfect-information solver of trick play: the value of each legal card in a world
+where every hand is known (``pimc``'s worlds, sampled consistently with a seat's view).
+
+``solve(contract, view, hands)`` gives ``{card: points}``: the points the view's seat takes
+from the position to the deal's end if it plays the card, it maximising them and every other
+seat minimising them (the paranoid reduction: in a deal whose points all go to somebody, a
+seat's own points against the rest), or None when the solver declines the contract
+(``why_not_solved``). The search (alpha-beta with a transposition table, move ordering and
+equivalent cards, as Kupferschmid and Helmert's Skat solver) runs in C (``_solve.c``) where the
+extension is built and ``KIERKI_NO_C`` is not set, else in Python (``solvepy``): the same values.
+
+It reads the tables the step core reads (``contract.play_rules``: the cards beating each card,
+the static points of each trick and card) and the play restrictions as keep masks by trick
+number and hearts broken (``Legality.by_trick``). What those tables do not hold it declines:
+dynamic trick points, an ``end_when`` rule, restrictions reading more than the trick number and
+hearts broken (the suit led, the winning card, the hand, counted cards) or without a fallback,
+a stock, a widow, declarations, exposures, scoring that reads the match. Two things it values
+without: seat scorers (Hearts' shooting the moon, added at the deal's end) and bets (doubles
+settled at the end) are left out of the value — the solver values the trick points alone.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib
+import os
+from types import ModuleType
+from typing import Optional
+
+from ..cards import SUIT_MASK
+from ..expr import RuleRuntimeError
+from ..rankorder import rank_key
+from .solvepy import PyTables
+from .tricks import TrickContract
+
+_solve: Optional[ModuleType] = None
+if not os.environ.get("KIERKI_NO_C"):
+    try:
+        _solve = importlib.import_module("._solve", __package__)
+    except ImportError:  # not built (no C compiler at install): the Python search solves
+        _solve = None
+
+#: The contract fields whose cards or points the solver's tables do not hold.
+_DECLINED = {"stock": "a stock", "widow": "a widow", "declarations": "declarations", "exposure": "exposures"}
+
+
+def compiled() -> bool:
+    """Whether the compiled solver is built and enabled."""
+    return _solve is not None
+
+
+def why_not_solved(contract) -> Optional[str]:
+    """None if the solver values deals of ``contract``, else why not (in words)."""
+    if not isinstance(contract, TrickContract):
+        return "not a trick contract"
+    for attr, words in _DECLINED.items():
+        if getattr(contract, attr, None):
+            return words
+    if contract.reads_match():
+        return "scoring that reads the match's totals"
+    if contract.end_when is not None:
+        return "an end_when rule"
+    return None
+
+
+@functools.lru_cache(maxsize=64)
+def tables(contract, players: int, tricks: int, trump: int, deck: int, python: bool = False):
+    """The solver's tables of (players, tricks, trump, deck) — ``_solve.Tables``, or
+    ``solvepy.PyTables`` with ``python`` or without the extension — or the reason (a str)
+    the solver declines them."""
+    why = why_not_solved(contract)
+    if why is not None:
+        return why
+    if not 2 <= players <= 8 or not 1 <= tricks <= 52:
+        return "more seats or tricks than the solver holds"
+    try:
+        (trick_points, _, dynamic), values, kernel, _, beats, _, _ = contract.play_rules(tricks, trump, players, deck)
+    except RuleRuntimeError:
+        return "play rules that fail to evaluate"
+    if dynamic:
+        return "trick points that read the trick (dynamic scoring)"
+    programs = [kernel.by_trick(phase) for phase in range(3)]
+    if any(p is None for p in programs):
+        return "play restrictions that read more than the trick number and hearts broken"
+    rows = [tuple(values[n][0]) if 1 <= n <= tricks else (0,) * 52 for n in range(tricks + 2)]
+    keeps = [[tuple(keep for keep, _, _, _ in prog) for prog in phase] for phase in programs]
+    args = (
+        players,
+        tricks,
+        contract.follow_suit,
+        tuple(sum(1 << c for c in b) for b in beats),
+        tuple(trick_points[n] if n < len(trick_points) else 0 for n in range(tricks + 2)),
+        rows,
+        keeps,
+        _classes(rows, keeps),
+        _order(contract),
+    )
+    if _solve is None or python:
+        return PyTables(*args)
+    return _solve.Tables(*args)
+
+
+def _order(contract) -> tuple:
+    """The cards of each suit from the weakest to the strongest (the contract's rank order)."""
+    rank = rank_key(contract.order)
+    return tuple(tuple(sorted(range(13 * s, 13 * s + 13), key=rank)) for s in range(4))
+
+
+def _classes(rows: list, keeps: list) -> tuple:
+    """Each card's class: cards of one suit with the same points in every trick and the same
+    bit in every keep mask share one (equivalent when next to each other in play)."""
+    ids: dict = {}
+    out = []
+    for c in range(52):
+        key = (c // 13, tuple(r[c] for r in rows), tuple(k >> c & 1 for phase in keeps for p in phase for k in p))
+        out.append(ids.setdefault(key, len(ids)))
+    return tuple(out)
+
+
+def position(view, hands: list) -> tuple:
+    """``Tables.solve``'s position arguments (but ``me``) of a seat's view in play with the
+    other hands assumed: (seat on turn, hands, trick number, hearts broken, trick, direction)."""
+    return (
+        view.seat,
+        tuple(hands),
+        view.trick_number,
+        bool(view.played & SUIT_MASK[1]),
+        tuple(tuple(p) for p in view.trick),
+        view.direction,
+    )
+
+
+def solvable(view) -> bool:
+    """Whether a view is a card to play in trick play the solver can start from."""
+    return (
+        view.phase == "play"
+        and view.layout is None
+        and not view.stock
+        and 1 <= view.trick_number <= view.tricks_total
+        and view.players >= 2
+    )
+
+
+def solve(contract, view, hands: list, python: bool = False) -> Optional[tuple]:
+    """``({card: points}, nodes)`` of the view's seat in the world of ``hands`` (see the module's
+    docstring), or None when the solver declines the contract or the position."""
+    if not solvable(view):
+        return None
+    t = tables(contract, view.players, view.tricks_total, view.trump, view.deck, python)
+    if isinstance(t, str):
+        return None
+    got, nodes = t.solve(view.seat, *position(view, hands))
+    return dict(got), nodes
+
+
+__all__ = ["compiled", "why_not_solved", "tables", "position", "solvable", "solve"]

@@ -1,0 +1,175 @@
+"""The perfect-information solver (``interpreter.solver``) and the ``pimc`` player.
+
+The solver's value of every legal card equals a brute-force minimax over the interpreter's own
+deal (``TrickDeal``: clone, apply, scores) — the view's seat maximising its points, the others
+minimising them — on random endgames with few cards per hand; the Python search equals the
+compiled one; contracts whose parts the tables do not hold are declined; ``pimc`` plays legal
+cards and a seeded match is the same twice.
+
+Under ``KIERKI_REQUIRE_C=1`` (CI) a compiled solver that was not built is a failure.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from kierki_dsl import load_ruleset
+from kierki_dsl.cards import FULL_DECK
+from kierki_dsl.interpreter import solver
+from kierki_dsl.interpreter.actions import DONE
+from kierki_dsl.interpreter.match import MatchRunner
+from kierki_dsl.interpreter.phases import Phase
+from kierki_dsl.players.base import make_player
+
+ROOT = Path(__file__).resolve().parent.parent
+KIERKI = load_ruleset(str(ROOT / "rulesets" / "kierki_standard.yaml"))
+BARBU = load_ruleset(str(ROOT / "rulesets" / "games" / "barbu.yaml"))
+SOLVED = [(KIERKI, n) for n in sorted(KIERKI.contracts) if n != "loteryjka"] + [
+    (BARBU, n) for n in ("no_tricks", "no_hearts", "no_queens", "barbu", "no_last_two")
+]
+
+
+def test_the_solver_is_built_when_required():
+    """CI sets KIERKI_REQUIRE_C=1: the compiled solver must have been built by ``pip install -e``."""
+    if not os.environ.get("KIERKI_REQUIRE_C"):
+        pytest.skip("KIERKI_REQUIRE_C not set")
+    assert solver.compiled(), "KIERKI_REQUIRE_C=1 but kierki_dsl.interpreter._solve did not build/import"
+
+
+def endgame(rs, name: str, seed: int, left: int):
+    """(contract, interpreter deal) of a random deal played at random until about ``left``
+    cards per hand remain (maybe in the middle of a trick)."""
+    rng = random.Random(seed)
+    contract = rs.contracts[name]
+    deck = list(range(52))
+    rng.shuffle(deck)
+    n = rs.players
+    k = 52 // n
+    dealt = [sorted(deck[i * k : (i + 1) * k]) for i in range(n)]
+    deal = contract.new_deal(n, FULL_DECK, seed % n, dealt, rs.direction, 1)
+    target = rng.randrange(left * n - n + 1, left * n + 1)
+    while not deal.is_terminal():
+        if deal.phase is Phase.PLAY and sum(h.bit_count() for h in deal.hands) <= target:
+            break
+        legal = deal.legal_actions()
+        deal.apply_action(DONE if DONE in legal else rng.choice(legal))  # no bets: the solver leaves them out
+    return contract, deal
+
+
+def minimax(deal, me: int) -> int:
+    """The final score of ``me``, ``me`` maximising it and every other seat minimising it."""
+    if deal.is_terminal():
+        return deal.scores[me]
+    values = []
+    for a in deal.legal_actions():
+        child = deal.clone()
+        child.apply_action(a)
+        values.append(minimax(child, me))
+    return max(values) if deal.current_player() == me else min(values)
+
+
+def brute_values(deal) -> dict:
+    """Each legal card's points to come for the seat on turn, by brute force."""
+    me = deal.current_player()
+    out = {}
+    for a in deal.legal_actions():
+        child = deal.clone()
+        child.apply_action(a)
+        out[a] = minimax(child, me) - deal.scores[me]
+    return out
+
+
+@settings(max_examples=40, deadline=None)
+@given(which=st.sampled_from(range(len(SOLVED))), seed=st.integers(0, 10**6), left=st.integers(1, 3))
+def test_solved_values_equal_brute_force_minimax(which, seed, left):
+    rs, name = SOLVED[which]
+    contract, deal = endgame(rs, name, seed, left)
+    if deal.is_terminal():
+        return
+    me = deal.current_player()
+    view = deal.view(me)
+    expected = brute_values(deal)
+    got, nodes = solver.solve(contract, view, list(deal.hands))
+    assert got == expected and nodes >= 0
+    assert solver.solve(contract, view, list(deal.hands), python=True)[0] == expected
+
+
+@pytest.mark.skipif(not solver.compiled(), reason="the compiled solver is not built here")
+@settings(max_examples=15, deadline=None)
+@given(which=st.sampled_from(range(len(SOLVED))), seed=st.integers(0, 10**6), left=st.integers(4, 6))
+def test_python_search_equals_the_compiled_one(which, seed, left):
+    rs, name = SOLVED[which]
+    contract, deal = endgame(rs, name, seed, left)
+    if deal.is_terminal():
+        return
+    view = deal.view(deal.current_player())
+    compiled = solver.solve(contract, view, list(deal.hands))
+    python = solver.solve(contract, view, list(deal.hands), python=True)
+    assert compiled[0] == python[0]
+
+
+def test_declined_contracts():
+    barbu_trumps = BARBU.contracts["trumps"]  # must overtrump: a rule reading the winning card
+    t = solver.tables(barbu_trumps, 4, 13, 0, FULL_DECK)
+    assert isinstance(t, str) and "restrictions" in t
+    assert solver.why_not_solved(KIERKI.contracts["loteryjka"]) == "not a trick contract"
+    assert solver.why_not_solved(KIERKI.contracts["bez_dam"]) is None
+
+
+def test_bad_positions_are_refused():
+    contract = KIERKI.contracts["bez_kierow"]
+    t = solver.tables(contract, 4, 13, -1, FULL_DECK)
+    with pytest.raises(ValueError):
+        t.solve(0, 0, (1, 1, 0, 0), 1, False, (), 1)  # a card in two hands
+    with pytest.raises(ValueError):
+        t.solve(0, 9, (1, 2, 4, 8), 1, False, (), 1)  # no such seat
+
+
+def _match(rs, names: list, seed: int) -> tuple:
+    """The totals, every deal's plays and the players of one seeded match."""
+    players = [make_player(n) for n in names]
+    runner = MatchRunner(rs, players, seed)
+    plays = [d.plays for d in runner.deals()]
+    return runner.totals, plays, players
+
+
+def test_pimc_plays_legal_and_seeded_matches_repeat():
+    """Every card pimc plays is legal (the match checks each action: an illegal one raises),
+    it solves worlds in the deals' last tricks, and the same seed gives the same match."""
+    rs = load_ruleset(str(ROOT / "rulesets" / "variants" / "short_kierki.yaml"))
+    names = ["pimc:4:5", "heuristic", "pimc:4:5", "heuristic"]
+    totals, plays, players = _match(rs, names, 3)
+    assert players[0].stats["solved"] > 0 and players[0].stats["worlds"] == 4 * players[0].stats["solved"]
+    again = _match(rs, names, 3)
+    assert (totals, plays) == again[:2]
+
+
+def test_the_python_search_answers_without_the_extension():
+    """Under KIERKI_NO_C=1 the solver is the Python search, with the compiled one's values."""
+    code = (
+        "import sys; sys.path.insert(0, sys.argv[1]); from tests.test_solver import KIERKI, endgame;"
+        "from kierki_dsl.interpreter import solver; assert not solver.compiled();"
+        "c, d = endgame(KIERKI, 'bez_dam', 5, 4); print(sorted(solver.solve(c, d.view(d.current_player()),"
+        " list(d.hands))[0].items()))"
+    )
+    env = dict(os.environ, KIERKI_NO_C="1")
+    out = subprocess.run([sys.executable, "-c", code, str(ROOT)], capture_output=True, text=True, env=env, cwd=ROOT)
+    assert out.returncode == 0, out.stderr[-500:]
+    contract, deal = endgame(KIERKI, "bez_dam", 5, 4)
+    expected = solver.solve(contract, deal.view(deal.current_player()), list(deal.hands))[0]
+    assert out.stdout.strip() == str(sorted(expected.items()))
+
+
+def test_pimc_setting():
+    p = make_player("pimc:12:6")
+    assert (p.worlds, p.solve_from) == (12, 6)
+    with pytest.raises(KeyError):
+        make_player("pimc:12:99")
