@@ -12,7 +12,7 @@ PACKAGE = Path(__file__).resolve().parent.parent / "kierki_dsl"
 
 DEAL_TYPE_MODULES = {
     "tricks": ["tricks.py", "trickstate.py", "trickkernel.py", "trickchecks.py", "trickwords.py", "fastplay.py", "plan.py",
-               "stepper.py"],
+               "stepper.py", "solver.py", "solvepy.py"],  # the solver values trick play only
     "layout": ["layout.py", "layoutwords.py", "fastplay.py"],
     "declarer's choice": ["choice.py"],
 }
