@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import io
 import ipaddress
+import json
 import os
 import re
 import sys
@@ -22,6 +23,11 @@ import typer
 
 from .exits import EXIT_FINDINGS, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, failure_exit, interrupted_exit
 from .exits import stderr_line as _err
+
+try:  # click's exception classes, vendored inside newer typer releases
+    from typer._click import exceptions as _CLICK_EXCEPTIONS
+except ImportError:  # older typer depends on click itself
+    import click.exceptions as _CLICK_EXCEPTIONS  # type: ignore[no-redef,unused-ignore]
 
 app = typer.Typer(
     add_completion=False,
@@ -113,8 +119,6 @@ def _load_ruleset(path: str):
 
     found = find_ruleset(path)
     if found is None:
-        import re
-
         code = re.fullmatch(r"[YSENRMXysenrmx]\d{3}", path) is not None
         raise _usage(not_found(path) + (f" (a finding code? kierki lint --explain {path.upper()})" if code else ""))
     path = found
@@ -462,7 +466,6 @@ def _match_file_of(head: dict, rs):
 
 
 def _json_dump(obj) -> str:
-    import json
 
     return json.dumps(obj, indent=1, ensure_ascii=False) + "\n"
 
@@ -474,7 +477,6 @@ def replay(
     fmt: OutputFormat = typer.Option(OutputFormat.text, "--format", help="text or json."),
 ) -> None:
     """Re-check every play of a record against a ruleset and print the scores."""
-    import json
 
     from .record import RecordError, fingerprint_warning, read_record
     from .record import replay as do_replay
@@ -733,7 +735,6 @@ def _run_plan(plan) -> tuple:
 
 
 def _print_summary(summary: dict, fmt, text) -> None:
-    import json
 
     if fmt == OutputFormat.json:
         print(json.dumps(summary, indent=2, ensure_ascii=False))
@@ -923,7 +924,6 @@ def _pair(text: str) -> tuple:
 @app.command()
 def schema() -> None:
     """Print the JSON Schema of the ruleset format."""
-    import json
 
     from .ruleset.format import json_schema
 
@@ -1202,16 +1202,11 @@ def _net_command(work) -> None:
 
 def _click_exceptions():
     """Click's exception classes, vendored inside newer typer releases."""
-    try:
-        from typer._click import exceptions as ce
-    except ImportError:  # older typer depends on click itself
-        import click.exceptions as ce
-    return ce
+    return _CLICK_EXCEPTIONS
 
 
 def _show_cut(e) -> None:
     """Click's usage message, with any value over 80 characters cut (a 5000-digit number is not echoed)."""
-    import re
 
     from .diagnostics import QUOTE_LIMIT
 

@@ -7,6 +7,7 @@ warnings without ``--strict``), 1 with findings, 2 for a usage error.
 
 from __future__ import annotations
 
+import json
 import os
 from typing import IO, Iterable
 
@@ -89,8 +90,6 @@ def lint_paths(paths: list[str], strict: bool, fmt: str, out: IO, err: IO, quiet
     if missing:
         return EXIT_USAGE
     findings = unique(d for f in files for d in lint_file(f))
-    if fmt in ("json", "sarif"):
-        import json
     if fmt == "json":
         out.write(json.dumps([d.to_json() for d in findings], indent=2, ensure_ascii=False) + "\n")
     elif fmt == "sarif":

@@ -16,7 +16,7 @@ import attrs
 from .cards import CardError, card_str, parse_card, popcount
 from .diagnostics import quoted
 from .interpreter import matchvalues
-from .interpreter.actions import IllegalAction, call, parse_action, parse_bet
+from .interpreter.actions import PASS, SELLER_WORDS, IllegalAction, call, is_bid, parse_action, parse_bet
 from .interpreter.phases import Added, Phase
 from .paths import OUTPUT_MODE, ReadError, read_limited, write_atomic  # noqa: F401  (records are written through the one output module)
 from .values import define, frozen
@@ -422,7 +422,6 @@ def _replay_deal(ruleset, contract, k: int, entry, first_dealer: Optional[int], 
 
 def _replay_auction(state, bids, d: int) -> Optional[Violation]:
     """Apply a deal's recorded auction ("bid:120", "pass", ...); the violation, if any."""
-    from .interpreter.actions import PASS, SELLER_WORDS, is_bid
 
     if not isinstance(bids, list):
         return Violation(d, '\'auction\' must be the list of bids and passes, such as ["bid:100", "pass"]')

@@ -17,9 +17,12 @@ match's measures itself. SIGTERM or Ctrl-C to the command ends its workers.
 from __future__ import annotations
 
 import contextlib
+import gc
 import random
 from operator import add
 from typing import Callable, Optional
+
+import attrs
 
 from .analysis.rows import Batch, DealRow, GameResult
 from .diagnostics import DiagnosticError
@@ -272,8 +275,6 @@ def adopt(rs, path: str) -> None:
     workers start with it. Its ``path`` is made the absolute one, as a worker loading the
     file itself would have it (records name it)."""
     if rs.path != path:
-        import attrs
-
         rs = attrs.evolve(rs, path=path)
     if len(_COMPILED) >= 16:
         _COMPILED.clear()
@@ -424,7 +425,6 @@ def _frozen():
     garbage collector's passes while the block runs: otherwise each full pass walks all of
     it again while the matches are played (about 2% of a random match), and forked workers
     would write to every page of it as they walk it. Put back afterwards."""
-    import gc
 
     gc.freeze()
     try:
@@ -438,7 +438,6 @@ def _collector_held():
     """The cyclic garbage collector held back while the command takes in its workers' results
     (it runs again after): what arrives is rows without cycles, and each collection on the
     way would scan every result taken in so far, CPU the command takes from its workers."""
-    import gc
 
     held = gc.isenabled()
     gc.disable()

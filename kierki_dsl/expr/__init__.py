@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import Optional, Union
 
-from ..cards import FULL_DECK
-from ..diagnostics import Diagnostic, DiagnosticError, Pos
+from ..cards import FULL_DECK, card_str
+from ..diagnostics import WARNING, Diagnostic, DiagnosticError, Pos
 from .ast import ExprText
 from .check import check
 from .codegen import generate
@@ -108,8 +108,6 @@ def _bounds(text: ExprText, tree, info) -> tuple:
 def _cards_outside(text: ExprText, tree, deck: int) -> list[Diagnostic]:
     """N411 for every card named in the expression that the deck does not have: it is never
     dealt, so `holder(2C)` is nobody (no seat to deal or lead) and `card == 2C` never holds."""
-    from ..cards import card_str
-    from ..diagnostics import WARNING
     from .ast import CardLit, walk
 
     out = []

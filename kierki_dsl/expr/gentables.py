@@ -13,6 +13,7 @@ import hashlib
 from importlib import resources
 from pathlib import Path
 
+import lark
 from lark import Lark, Transformer
 from lark.parsers.lalr_analysis import Shift
 
@@ -107,7 +108,6 @@ def tables() -> dict:
 
 def render() -> str:
     """The text of ``grammar/expr_tables.py``."""
-    import lark
 
     grammar = grammar_text()
     data = tables()

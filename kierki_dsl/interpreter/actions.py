@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..cards import SUITS, card_str
+from ..cards import SUITS, CardError, card_str, parse_card, parse_rank
 
 PASS = 52
 CALL_BASE = 53  # CALL_BASE + suit (0..3) names that suit trumps
@@ -162,7 +162,6 @@ def action_str(action: int) -> str:
 
 def parse_action(text: str) -> int:
     """The action ``action_str`` wrote; ``CardError`` (a ``ValueError``) for anything else."""
-    from ..cards import parse_card
 
     t = str(text).strip()
     low = t.lower()
@@ -193,15 +192,11 @@ def parse_bet(text: str):
     if t == "done":
         return DONE
     if t.startswith("expose:") and len(t) <= 10:
-        from ..cards import CardError, parse_card
-
         try:
             return expose(parse_card(t[7:]))
         except CardError:
             return None
     if t.startswith("rank:") and len(t) <= 8:
-        from ..cards import CardError, parse_rank
-
         try:
             return name_rank(parse_rank(t[5:]))
         except CardError:

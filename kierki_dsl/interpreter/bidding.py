@@ -36,8 +36,9 @@ from __future__ import annotations
 
 from typing import Optional
 
+from ..expr import RuleRuntimeError
 from ..expr.types import BOOL, INT, SEAT
-from ..spec.schema import Bool, Enum, Expr, Field, Int, Obj, Str
+from ..spec.schema import Bool, Enum, Expr, ExprSource, Field, Int, Obj, Str
 from ..values import frozen
 from . import scopes
 from .actions import ACCEPT, DECLINE, MAX_BID, PASS, REFUSE, SELLER_WORDS, action_str, bid, bid_value, is_bid
@@ -170,7 +171,6 @@ def build_auction(spec, ctx, where: tuple) -> tuple[Optional[Auction], bool]:
     seller mistakes M622."""
     if spec is None:
         return None, True
-    from ..spec.schema import ExprSource
 
     first = ctx.expr(spec.first or ExprSource("left(dealer)"), scopes.SEAT_EXPR, SEAT, where + ("first",))
     all_pass = ctx.expr(spec.if_all_pass or ExprSource("dealer"), scopes.SEAT_EXPR, SEAT, where + ("if_all_pass",))
@@ -246,8 +246,6 @@ def build_auction(spec, ctx, where: tuple) -> tuple[Optional[Auction], bool]:
 def _check_some_bid_allowed(allow, low: int, high: int, step: int, ctx, where: tuple) -> None:
     """M620 when an `allow` that reads only the bid refuses every level: nobody could ever bid,
     and the seat that plays when everybody passes would play at a bid the rule forbids."""
-    from ..expr import RuleRuntimeError
-    from .envs import bid_env
 
     players, deck = max(1, ctx.players), ctx.deck
     try:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Optional
 
 from ..values import frozen
-from .actions import CHOOSE_BASE
+from .actions import CHOOSE_BASE, IllegalAction
 from .catalogue import Deal
 from .envs import NOBODY, seat_env
 from .phases import Phase
@@ -241,7 +241,6 @@ class ChoiceDeal:
         return "a contract is to be chosen: " + ", ".join(self.slot.options[i].name for i in self.allowed)
 
     def apply_action(self, action: int) -> None:
-        from .actions import IllegalAction
 
         if self.inner is not None:
             self.inner.apply_action(action)

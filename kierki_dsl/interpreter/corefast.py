@@ -13,8 +13,11 @@ from __future__ import annotations
 
 from typing import Callable, Optional
 
+from ..cards import bits
 from . import stepper
+from .actions import call
 from .envs import seat_function
+from .phases import Phase
 
 
 def core_player(contract, players: int, tricks: int, deck: int) -> Optional[Callable]:
@@ -62,9 +65,6 @@ class _MaskDeal(stepper._Deal):
     def interpreter(self, core):
         """The interpreter's deal in the core's position (to word a rule error): the hands
         dealt in card order, the actions replayed."""
-        from ..cards import bits
-        from .actions import call
-        from .phases import Phase
 
         deal = self.contract.new_deal(
             self.players, self.deck, self.dealer, [list(bits(h)) for h in self.dealt], self.direction, self.number

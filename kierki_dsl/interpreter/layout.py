@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Optional
 
 import attrs
 
-from ..cards import RANK_NAMES, SUIT_MASK, SUIT_NAMES, card_list, card_str
+from ..cards import RANK_NAMES, SUIT_MASK, SUIT_NAMES, card_list, card_pretty, card_str
 from ..expr import CARD_SCOPE
 from ..expr.types import BOOL, SEAT
 from ..spec.schema import Bool, CardKind, Enum, Expr, ExprSource, Field, Int, List, RankKind
@@ -23,8 +23,8 @@ from ..values import frozen
 from . import scopes
 from .actions import PASS, IllegalAction, action_str, is_bet, name_rank, named_rank
 from .catalogue import Contract, Deal, DealType, register
-from .doubling import DOUBLING, BettingRound, Doubling, build_doubling, split_total
-from .envs import NOBODY, seat_env
+from .doubling import DOUBLING, BettingRound, Doubling, build_doubling, check_doubling, split_total
+from .envs import NOBODY, seat_env, seat_function
 from .phases import Phase
 
 if TYPE_CHECKING:
@@ -184,7 +184,6 @@ class LayoutContract(Contract):
         return self._tables[key]
 
     def _fast_deal(self, players: int, deck: int, direction: int, policy=None):
-        from .envs import seat_function
         from .fastplay import BLOCKED
 
         fast = self.fast_player(players, 0, deck)
@@ -240,8 +239,6 @@ class LayoutContract(Contract):
                 advise=False,
             )
         if self.doubling is not None:
-            from .doubling import check_doubling
-
             check_doubling(self, w, bctx, players=players)
         if spec.again_optional and spec.again_after is None:
             bctx.warning(
@@ -294,7 +291,6 @@ class LayoutContract(Contract):
         dead = self.unreachable(deck)
         if not dead:
             return
-        from ..cards import card_pretty
 
         cards = " ".join(card_pretty(x) for x in range(52) if dead >> x & 1)
         ace = "" if self.ace_high else "; with the ace low a row runs A 2 3 … K, so a missing 2 cuts off the ace"

@@ -23,6 +23,7 @@ from __future__ import annotations
 from typing import Optional
 
 from ..cards import FULL_DECK, SUIT_MASK, SUIT_NAMES, card_list, fill_suit_cards
+from ..expr import RuleRuntimeError
 from .envs import play_env
 
 LEAD, FOLLOW, DISCARD = 0, 1, 2
@@ -195,7 +196,6 @@ class Legality:
         no fallback (its error needs the interpreter). A rule that fails to evaluate in some
         trick (division by zero) leaves it to the interpreter too: a deal that stops early
         never reaches the trick, and one that does reports the error where it happens."""
-        from ..expr import RuleRuntimeError
 
         if (
             self.per_decision[phase]

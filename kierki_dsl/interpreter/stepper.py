@@ -34,6 +34,7 @@ import os
 from typing import Optional
 
 from ..cards import SUIT_MASK
+from ..expr import RuleRuntimeError
 from ..rankorder import rank_key
 from .actions import call, called_suit
 from .draws import below, draws_for_play, kth, pass_choices
@@ -99,7 +100,6 @@ def carried(contract, players: int, tricks: int, deck: int) -> bool:
 def _compiled(contract, players: int, tricks: int, trump: int, deck: int):
     """The core's tables of (players, tricks, trump, deck), or None when not carried (also
     when the rules cannot be compiled for this trump: the interpreter reports that)."""
-    from ..expr import RuleRuntimeError
 
     try:
         tables, values, kernel, refresh, beats, early, seat_scorers = contract.play_rules(tricks, trump, players, deck)

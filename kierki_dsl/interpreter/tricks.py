@@ -14,20 +14,21 @@ from typing import Optional
 import attrs
 
 from ..cards import SUIT_NAMES
+from ..diagnostics import Diagnostic
 from ..expr import RuleRuntimeError
 from ..expr.types import BOOL, INT, SEAT
-from ..spec.schema import Bool, Enum, Expr, Field, Int, List, Obj, OneOf, Str, attr_name
+from ..spec.schema import Bool, Enum, Expr, ExprSource, Field, Int, List, Obj, OneOf, Str, attr_name
 from ..values import frozen
 from . import extensions, scopes
-from .bidding import AUCTION, Auction, build_auction
+from .bidding import AUCTION, Auction, build_auction, check_auction
 from .catalogue import Contract, DealType, register
-from .declarations import DECLARATIONS, build_declarations
-from .doubling import DOUBLING, Doubling, build_doubling
+from .declarations import DECLARATIONS, build_declarations, check_declarations
+from .doubling import DOUBLING, Doubling, build_doubling, check_doubling
 from .draws import draw
-from .envs import NOBODY, card_scoring_env, trick_env
-from .exposure import EXPOSURE, Exposure, build_exposure
+from .envs import NOBODY, card_scoring_env, seat_function, trick_env
+from .exposure import EXPOSURE, Exposure, build_exposure, check_exposure
 from .matchvalues import reads_match
-from .stock import STOCK, Stock, build_stock
+from .stock import STOCK, Stock, build_stock, check_stock
 from .unheld import check_unheld
 from .widow import WIDOW, Widow, build_widow
 
@@ -157,8 +158,6 @@ class Restriction:
 
     def leaves_nothing(self, trick_number: int) -> Exception:
         """The run-time error (X702) of this rule forbidding every card of a hand."""
-        from ..diagnostics import Diagnostic
-        from ..expr import RuleRuntimeError
 
         return RuleRuntimeError(
             Diagnostic(
@@ -263,7 +262,6 @@ class TrickContract(Contract):
         return got
 
     def _fast_deal(self, players: int, tricks: int, deck: int, direction: int, policy=None):
-        from .envs import seat_function
         from .fastplay import EARLY
 
         fast = self._fast(players, tricks, deck)
@@ -379,24 +377,14 @@ class TrickContract(Contract):
 
         check(self, name, where, bctx, hand_size, deck, players)
         if self.auction is not None:
-            from .bidding import check_auction
-
             check_auction(self, where, bctx)
         if self.doubling is not None:
-            from .doubling import check_doubling
-
             check_doubling(self, where, bctx, players=players)
         if self.exposure is not None:
-            from .exposure import check_exposure
-
             check_exposure(self, where, bctx, deck)
         if self.stock is not None:
-            from .stock import check_stock
-
             check_stock(self, where, bctx, deck)
         if self.declarations:
-            from .declarations import check_declarations
-
             check_declarations(self, where, bctx)
         for unit, rule in self.added:
             unit.check_rule(self, rule, where + (unit.schema_key,), bctx)
@@ -672,7 +660,6 @@ def _passing(spec, ctx, w) -> Optional[PassCards]:
 
 
 def _default_lead():
-    from ..spec.schema import ExprSource
 
     return ExprSource("left(dealer)")
 

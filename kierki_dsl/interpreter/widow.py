@@ -20,7 +20,7 @@ from typing import Optional
 
 from ..cards import bits
 from ..expr.types import SEAT
-from ..spec.schema import Bool, Enum, Expr, Field, Int, Obj
+from ..spec.schema import Bool, Enum, Expr, ExprSource, Field, Int, Obj
 from ..values import frozen
 from . import scopes
 
@@ -100,7 +100,6 @@ def build_widow(spec, ctx, where: tuple, has_auction: bool) -> tuple[Optional[Wi
     """(the rule or None, whether it compiled); M633 for a widow that cannot work."""
     if spec is None:
         return None, True
-    from ..spec.schema import ExprSource
 
     taker = ctx.expr(spec.taken_by or ExprSource("bidder"), scopes.SEAT_EXPR, SEAT, where + ("taken_by",))
     if taker is None:

@@ -12,9 +12,12 @@ from __future__ import annotations
 
 import socket
 import sys
+import time
 from typing import Optional
 
-from ..cards import card_str
+import attrs
+
+from ..cards import card_list, card_str
 from ..interpreter.fairplay import seat_player
 from ..players.base import PlayerQuit
 from . import sik
@@ -183,12 +186,8 @@ class Seat:
         view = k.view(list(msg.cards))
         legal = [a for a in view.legal if a not in self.refused]
         if not legal:  # the server refuses what our rules allow: offer the rest of the hand
-            from ..cards import card_list
-
             legal = [c for c in card_list(view.hand) if c not in self.refused] or card_list(view.hand)
         if legal != list(view.legal):
-            import attrs
-
             view = attrs.evolve(view, legal=tuple(legal))
         card = self.player.act(view)
         request = sik.trick(msg.number, msg.cards).encode("ascii")
@@ -281,7 +280,6 @@ def join(
 
 def _reconnect(host: str, port: int, family: int, timeout: float, retry: float):
     """A new connection within ``retry`` seconds, or None."""
-    import time
 
     deadline = time.monotonic() + retry
     while time.monotonic() < deadline:

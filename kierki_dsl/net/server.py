@@ -36,6 +36,7 @@ try:  # POSIX only: the kernel's send queue is read where the system can tell
     import termios
 except ImportError:  # pragma: no cover
     fcntl = termios = None  # type: ignore[assignment]
+import socket
 from datetime import datetime
 from typing import Optional
 
@@ -66,7 +67,6 @@ def _dual_stack(port: int):
     system has no IPv6 (then every address family is bound separately). It is made with
     ``IPPROTO_TCP`` so that asyncio sets ``TCP_NODELAY`` on every connection it accepts (a
     second message then never waits for the ACK of the first)."""
-    import socket
 
     if not socket.has_ipv6:
         return None

@@ -21,6 +21,8 @@ was played in one go or resumed from a save file.
 
 from __future__ import annotations
 
+import importlib
+import os
 import random
 
 from ..diagnostics import quoted
@@ -123,8 +125,6 @@ def load_plugins() -> None:
     """Import the players of other packages and modules: the ``kierki_dsl.players`` entry points
     of installed packages, and the modules named in ``KIERKI_PLAYERS`` (comma-separated, found on
     ``PYTHONPATH``); their ``@register_player`` classes join the built-in ones."""
-    import importlib
-    import os
 
     from . import heuristic, human, search  # noqa: F401  (they register themselves)
 
@@ -152,8 +152,6 @@ def make_player(spec: str) -> Player:
     """A player by name, with an optional setting after a colon (``search:0.2s``, ``search:64``)."""
     name, _, setting = spec.partition(":")
     if name in LAZY_PLAYERS and name not in PLAYERS:
-        import importlib
-
         importlib.import_module(LAZY_PLAYERS[name], __package__)
     if name not in PLAYERS:  # another package's or module's player: scan for them once
         load_plugins()

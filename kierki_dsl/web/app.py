@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hmac
 import json
 import os
 from typing import Optional
@@ -28,7 +29,7 @@ from .config import WebConfig
 from .guard import Guard
 from .rooms import RoomError, Rooms
 from .snapshot import seat_state
-from .storage import FINISHED, PLAYING, Storage, StorageError
+from .storage import FINISHED, PLAYING, Storage, StorageError, token_hash
 from .throttle import Gate, PerClient, client_key
 
 STATIC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "static")
@@ -87,9 +88,6 @@ def _bearer(request: Request) -> str:
 
 def _opens(storage: Storage, row: dict, token: str, creator: bool = False) -> bool:
     """Whether ``token`` is one of the table's seat tokens (or, with ``creator``, its creator's)."""
-    import hmac
-
-    from .storage import token_hash
 
     if not token:
         return False
@@ -238,9 +236,6 @@ def create_app(config: Optional[WebConfig] = None) -> Starlette:
 
     async def api_admin(request: Request):
         """The seats of a table for its creator (who is connected), given the creator's secret."""
-        import hmac
-
-        from .storage import token_hash
 
         try:
             body = await _json_body(request, 4096)
