@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -383,7 +384,7 @@ def test_a_person_lays_a_card_face_down_in_the_browser(unit, ruleset_path):
                 page = browser.new_context(bypass_csp=True).new_page()
                 page.set_default_timeout(15000)
                 page.goto(base + "/")
-                page.locator(f'input[name=ruleset][value="{ruleset_path.name}"]').check()
+                page.locator(f'input[name=ruleset][value$="/{ruleset_path.name}"]').check()  # an extra folder's ruleset: FOLDER/NAME
                 for s, kind in enumerate(["human", "random", "random", "random"]):
                     page.select_option(f"#seat-{s}", kind)
                 page.click("#create")
@@ -404,7 +405,8 @@ def test_a_person_lays_a_card_face_down_in_the_browser(unit, ruleset_path):
                 page.wait_for_function(f"document.body.dataset.ply !== {before!r}")
                 page.wait_for_function("document.body.dataset.turn === 'true'")
                 panels = " ".join(page.locator(".panel").all_inner_texts())
-                shown = laid.removeprefix("lay ").removesuffix(" face down")
+                shown = re.sub(r"^\d+\.\s*", "", laid)  # a button reads "1. lay K♠ face down"
+                shown = shown.removeprefix("lay ").removesuffix(" face down")
                 assert "Face down" in panels and f"(yours: {shown})" in panels, panels
                 assert page.locator("#hand button.legal").count() >= 1, "play goes on with cards"
             finally:
