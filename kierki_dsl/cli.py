@@ -860,7 +860,14 @@ def tournament(
     try:
         table = _bots_play(
             lambda: run_tournament(
-                rs, names, range(first_seed, first_seed + seeds), workers, journal, progress, test, bot_failure
+                rs,
+                names,
+                range(first_seed, first_seed + seeds),
+                workers=workers,
+                journal=journal,
+                progress=progress,
+                sprt=test,
+                on_failure=bot_failure,
             )
         )
     except typer.Exit:

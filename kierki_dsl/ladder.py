@@ -1,6 +1,6 @@
 """``kierki ladder``: is player A stronger than player B? A two-player tournament per pair.
 
-The ladder is a view of ``kierki tournament`` (``tournament.run`` with the two players of a
+The ladder is a view of ``kierki tournament`` (``tournament.matches`` with the two players of a
 pair): every seed's deals are played ``2 × seats`` times, A alone at each seat with B in the
 others, then B alone with A in the others (the shuffle depends on the seed only, never on the
 players). One observation per seed is A's points minus B's, averaged over those matches: the

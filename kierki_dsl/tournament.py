@@ -133,18 +133,10 @@ def _worker_play(path: str, names: list, key: Key, on_failure: str) -> dict:
     return play(_WORKER[path], names, key, on_failure)
 
 
-def run(
-    ruleset,
-    names: list,
-    seeds: range,
-    workers: int = 1,
-    journal: Optional[str] = None,
-    progress: Optional[Callable] = None,
-    sprt: Optional[tuple] = None,
-    on_failure: str = "heuristic",
-) -> dict:
-    """Play what the journal lacks (``workers`` processes) and summarize the tournament."""
-    done = matches(ruleset, names, seeds, workers, journal, progress, sprt, on_failure)
+def run(ruleset, names: list, seeds: range, sprt: Optional[tuple] = None, **settings) -> dict:
+    """Play what the journal lacks (``settings``: those of ``matches``, e.g. ``workers``) and
+    summarize the tournament."""
+    done = matches(ruleset, names, seeds, sprt=sprt, **settings)
     return summary(names, done, ruleset.players, seeds, sprt)
 
 
