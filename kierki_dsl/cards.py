@@ -56,7 +56,7 @@ def parse_rank(text: str) -> int:
         t = "T"
     if len(t) == 1 and t in RANKS:
         return RANKS.index(t)
-    raise CardError(f"not a rank: {text!r}")
+    raise CardError(f"not a rank: {shown(text)}")
 
 
 def parse_suit(text: str) -> int:
@@ -68,18 +68,24 @@ def parse_suit(text: str) -> int:
         return _SUIT_ALIASES[t]
     if t.lower() in SUIT_NAMES:
         return SUIT_NAMES.index(t.lower())
-    raise CardError(f"not a suit: {text!r}")
+    raise CardError(f"not a suit: {shown(text)}")
+
+
+def shown(text, limit: int = 40) -> str:
+    """``repr`` of what was given for a card or suit, cut to ``limit`` characters for a message."""
+    text = str(text)
+    return repr(text) if len(text) <= limit else repr(text[:limit]) + f"... ({len(text)} characters)"
 
 
 def parse_card(text: str) -> int:
     """Read a card such as ``KH``, ``10h``, ``tc`` or ``q♠`` into its id."""
     t = str(text).strip()
     if len(t) < 2:
-        raise CardError(f"not a card: {text!r}")
+        raise CardError(f"not a card: {shown(text)}")
     try:
         return card(parse_suit(t[-1]), parse_rank(t[:-1]))
     except CardError:
-        raise CardError(f"not a card: {text!r} (write rank then suit, e.g. KH, 10S, qd)") from None
+        raise CardError(f"not a card: {shown(text)} (write rank then suit, e.g. KH, 10S, qd)") from None
 
 
 # Cards and suits as a person types them: English or Polish words, letters or symbols, rank
@@ -128,6 +134,8 @@ def read_card(text: str) -> int:
     """A card typed by a person: rank then suit or suit then rank, the suit as a letter, a
     symbol or a name, with or without a space (``QS``, ``10h``, ``♦8``, ``h5``, ``10 kier``)."""
     t = "".join(text.strip().split())
+    if len(t) > 20:  # no card is named at such length ("10 kier", "dama pik"); never tried split by split
+        raise CardError(f"not a card: {shown(text)}")
     for split in range(1, len(t)):
         for rank, suit in ((t[:split], t[split:]), (t[-split:], t[:-split])):
             try:
@@ -136,7 +144,7 @@ def read_card(text: str) -> int:
                 )
             except CardError:
                 continue
-    raise CardError(f"not a card: {text!r}")
+    raise CardError(f"not a card: {shown(text)}")
 
 
 _RECORD_CARD = re.compile(r"\b([2-9TJQKA])([SHDC])\b")

@@ -25,6 +25,7 @@ from __future__ import annotations
 import random
 import time
 
+from . import phases
 from .adapters.game import GameState, view_spec
 from .players.base import WithFallback, register_player, thinking_budget
 from .players.search import sample_hands
@@ -61,7 +62,7 @@ class ISMCTSPlayer(WithFallback):
         legal = view.legal
         if len(legal) == 1:
             return legal[0]
-        if view.phase != "play":
+        if not phases.phase_of(view).card_play:
             return self.fallback.act(view)
         np, ismcts, mcts, kos = _openspiel()
         rng = self.rng(view)

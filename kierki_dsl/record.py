@@ -13,11 +13,10 @@ from typing import Optional
 
 import attrs
 
+from . import phases
 from .cards import CardError, card_str, parse_card, popcount
 from .diagnostics import quoted
 from .interpreter import matchvalues
-from .interpreter.actions import PASS, SELLER_WORDS, IllegalAction, call, is_bid, parse_action, parse_bet
-from .interpreter.phases import Added, Phase
 from .paths import OUTPUT_MODE, ReadError, read_limited, write_atomic  # noqa: F401  (records are written through the one output module)
 from .values import define, frozen
 
@@ -36,16 +35,10 @@ def deal_entry(result) -> dict:
         "plays": list(result.plays),
         "scores": list(result.scores),
     }
-    if result.passes:
-        entry["passes"] = [list(p) for p in result.passes]
-    if result.bets:
-        entry["bets"] = list(result.bets)
-    if result.auction:
-        entry["auction"] = list(result.auction)
-    if result.exchange:
-        entry["exchange"] = list(result.exchange)
-    if result.added:
-        entry["added"] = list(result.added)
+    for unit in _sections():
+        section = unit.record_section(result)
+        if section:
+            entry[unit.record_key] = section
     return entry
 
 
@@ -324,94 +317,9 @@ def _replay_deal(ruleset, contract, k: int, entry, first_dealer: Optional[int], 
                 d, f"dealer is seat {dealer} but the first dealer is {ruleset.first_dealer_text}: seat {named}"
             )
     state = contract.new_deal(n, ruleset.deck, dealer, dealt, ruleset.direction, k + 1, memory)
-    if state.phase == Phase.PASS:
-        passes = entry.get("passes")
-        if not isinstance(passes, list) or len(passes) != n or not all(isinstance(p, list) for p in passes):
-            return None, Violation(d, f"'passes' must hold the cards each of the {n} seats passed")
-        while state.phase == "pass":
-            seat = state.current_player()
-            chosen = passes[seat]
-            i = len(state.passes[seat])
-            if i >= len(chosen):
-                return None, Violation(
-                    d, f"seat {seat} passed {len(chosen)} cards; {state.contract.passing.count} are passed", seat=seat
-                )
-            try:
-                action = parse_card(str(chosen[i]))
-            except CardError as e:
-                return None, Violation(d, f"passes: {e}", seat=seat)
-            v = _apply_checked(state, action, d, f"passing {chosen[i]}", seat=seat)
-            if v is not None:
-                return None, v
-    if state.phase == Phase.AUCTION:
-        v = _replay_auction(state, entry.get("auction"), d)
-        if v is not None:
-            return None, v
-    elif entry.get("auction"):
-        return None, Violation(d, f"the record has an 'auction' but deal {d} ({contract.name}) has no auction")
-    if state.phase == Phase.EXCHANGE:
-        v = _replay_exchange(state, entry.get("exchange"), d)
-        if v is not None:
-            return None, v
-    elif entry.get("exchange"):
-        return None, Violation(d, f"the record has an 'exchange' but in deal {d} ({contract.name}) no widow is taken")
-    trump = entry.get("trump")
-    if contract.call is not None and state.is_terminal():  # ended before the call (an auction's seller declined)
-        if trump is not None:
-            return None, Violation(d, f"'trump' is {quoted(trump)} but the deal ended before any trump call")
-    elif contract.call is not None:
-        if trump is None:
-            suit = -1
-        else:
-            try:
-                suit = "SHDC".index(str(trump).upper())
-            except ValueError:
-                return None, Violation(d, f"'trump' must be a suit letter S/H/D/C or null, got {quoted(trump)}")
-        try:
-            state.apply_action(call(suit))
-        except IllegalAction as e:
-            return None, Violation(d, f"trump call by seat {state.caller}: {e.reason}", seat=state.caller)
-    else:
-        expected = state.trump
-        got = None if trump is None else str(trump).upper()
-        want = None if expected < 0 else "SHDC"[expected]
-        if got != want:
-            return None, Violation(
-                d, f"'trump' is {quoted(trump)} but this contract has {'no trumps' if want is None else want}"
-            )
-    bets = entry.get("bets", [])
-    if not isinstance(bets, list):
-        return None, Violation(d, '\'bets\' must be a list such as ["double:1", "done"]')
-    for b in bets:
-        seat = state.current_player()
-        action = parse_bet(str(b))
-        if action is None:
-            return None, Violation(d, f"bets: {b!r} is not a bet (double:SEAT, redouble:SEAT or done)", seat=seat)
-        v = _apply_checked(state, action, d, f"bet {b}", seat=seat)
-        if v is not None:
-            return None, v
-    v = _replay_added(state, entry.get("added", []), d)
+    v = _replay_phases(state, entry, d, contract.name)
     if v is not None:
         return None, v
-    plays = entry.get("plays")
-    if not isinstance(plays, list):
-        return None, Violation(d, "'plays' must be a list of cards")
-    word = contract.turn_word
-    for i, p in enumerate(plays):
-        if state.is_terminal():
-            return None, Violation(d, f"the deal is over after {i} plays but the record has {len(plays)}")
-        seat = state.current_player()
-        trick, _ = state.position()
-        try:
-            action = parse_action(str(p))
-        except CardError as e:
-            return None, Violation(d, str(e), trick, seat, word)
-        v = _apply_checked(state, action, d, str(p), trick=trick, seat=seat, turn_word=word)
-        if v is not None:
-            return None, v
-    if not state.is_terminal():
-        trick, _ = state.position()
-        return None, Violation(d, "the record ends before the deal is over", trick, state.current_player(), word)
     state.remember(memory)  # later deals check a duty to double against it
     scores = state.returns()
     recorded = entry.get("scores")
@@ -420,72 +328,67 @@ def _replay_deal(ruleset, contract, k: int, entry, first_dealer: Optional[int], 
     return scores, None
 
 
-def _replay_auction(state, bids, d: int) -> Optional[Violation]:
-    """Apply a deal's recorded auction ("bid:120", "pass", ...); the violation, if any."""
+def _sections() -> list:
+    """The phases that write a section of their own, one per record key, in the order records
+    keep their keys."""
+    units: dict = {}
+    for unit in sorted(phases.UNITS.values(), key=lambda u: u.record_rank):
+        if unit.record_key:
+            units.setdefault(unit.record_key, unit)
+    return list(units.values())
 
-    if not isinstance(bids, list):
-        return Violation(d, '\'auction\' must be the list of bids and passes, such as ["bid:100", "pass"]')
-    for b in bids:
+
+def _replay_phases(state, entry: dict, d: int, contract: str) -> Optional[Violation]:
+    """Apply a deal's recorded actions, each from the section of the phase deciding (its
+    ``record_*`` hooks say how it is kept); the violation, if any."""
+    lanes: dict = {}  # record key -> the section's lists of entries, by lane
+    taken: dict = {}  # (record key, lane) -> the entries applied
+    units: dict = {}  # record key -> the phase that read it
+    while not state.is_terminal():
         seat = state.current_player()
-        if state.phase != "auction":
-            return Violation(d, f"the auction is over but the record has more: {b!r}", seat=seat)
+        unit = phases.phase_of(state.view(seat))
+        where = {"seat": seat}
+        if unit.record_by_trick:
+            where.update(trick=state.position()[0], turn_word=state.contract.turn_word)
+        key = unit.record_key
+        if key not in lanes:
+            lanes[key], problem = unit.record_lanes(entry.get(key), state.players)
+            if problem is not None:
+                return Violation(d, problem, **where)
+            units[key] = unit
+        lane = unit.record_lane(seat)
+        entries = lanes[key].get(lane, [])
+        i = taken.get((key, lane), 0)
+        if i >= len(entries):
+            return Violation(d, unit.record_short(state, seat, entries), **where)
         try:
-            action = parse_action(str(b))
-        except ValueError:
-            action = None
-        if action is None or not (action == PASS or is_bid(action) or action in SELLER_WORDS):
-            return Violation(
-                d, f"auction: {b!r} is not a bid (bid:VALUE, pass, or a seller's accept, refuse or decline)", seat=seat
-            )
-        v = _apply_checked(state, action, d, f"bid {b}", seat=seat)
-        if v is not None:
-            return v
-    if state.phase == "auction":
-        return Violation(d, "the record's auction ends before the auction is over", seat=state.current_player())
-    return None
-
-
-def _replay_exchange(state, cards, d: int) -> Optional[Violation]:
-    """Apply the cards a widow's taker put out ("QS", ...), and the contract he named after them
-    where he may raise his bid ("bid:130"); the violation, if any."""
-    seat = state.current_player()
-    if not isinstance(cards, list):
-        return Violation(d, "'exchange' must list the cards the widow's taker gave or laid aside", seat=seat)
-    for c in cards:
-        if state.phase != Phase.EXCHANGE:
-            return Violation(d, f"the exchange is over but the record has more: {c!r}", seat=seat)
-        try:
-            card = parse_action(str(c))
-        except CardError as e:
-            return Violation(d, f"exchange: {e}", seat=seat)
-        v = _apply_checked(state, card, d, f"exchange {c}", seat=seat)
-        if v is not None:
-            return v
-    if state.phase == Phase.EXCHANGE:
-        return Violation(d, "the record's exchange ends before the widow's taker has put out all his cards", seat=seat)
-    return None
-
-
-def _replay_added(state, added, d: int) -> Optional[Violation]:
-    """Apply the recorded actions of the phases added by a module ("face_down:KH", ...), which
-    come after the bets and before the first card; the violation, if any."""
-    if not isinstance(added, list):
-        return Violation(d, "'added' must list the actions of the phases added by a module")
-    for a in added:
-        seat = state.current_player()
-        if not isinstance(state.phase, Added):
-            return Violation(d, f"no phase added by a module decides now, but the record has {a!r}", seat=seat)
-        try:
-            action = parse_action(str(a))
+            action = unit.record_action(entries[i])
         except ValueError as e:
-            return Violation(d, f"added: {e}", seat=seat)
-        v = _apply_checked(state, action, d, str(a), seat=seat)
+            return Violation(d, str(e), **where)
+        v = _apply_checked(state, action, d, unit.record_shown(entries[i]), **where)
         if v is not None:
             return v
-    if isinstance(state.phase, Added):
-        return Violation(
-            d, f"the record's 'added' ends before the phase {state.phase} is over", seat=state.current_player()
-        )
+        taken[key, lane] = i + 1
+    return _left_over(state, entry, d, contract, lanes, taken, units)
+
+
+def _left_over(state, entry: dict, d: int, contract: str, lanes: dict, taken: dict, units: dict) -> Optional[Violation]:
+    """The violation of a record that holds more than the deal took: entries left in a section the
+    deal read, a section of a phase the deal never came to, or a trump that is not the deal's."""
+    for key, by_lane in lanes.items():
+        for lane, entries in by_lane.items():
+            if taken.get((key, lane), 0) < len(entries):
+                return Violation(d, units[key].record_extra(entries, taken.get((key, lane), 0)))
+    for unit in _sections():
+        if unit.record_key not in lanes:
+            message = unit.record_absent(entry.get(unit.record_key), contract, d)
+            if message is not None:
+                return Violation(d, message)
+    trump = entry.get("trump")
+    got = None if trump is None else str(trump).upper()
+    want = None if state.record_trump() < 0 else "SHDC"[state.record_trump()]
+    if got != want:
+        return Violation(d, f"'trump' is {quoted(trump)} but this contract has {'no trumps' if want is None else want}")
     return None
 
 

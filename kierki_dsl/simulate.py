@@ -28,8 +28,7 @@ from .analysis.rows import Batch, DealRow, GameResult
 from .diagnostics import DiagnosticError
 from .interpreter import matchvalues
 from .interpreter.fairplay import exact_action, players_ruleset
-from .interpreter.match import MatchRunner, deal_masks, deal_out, draw, shuffled
-from .interpreter.phases import Phase
+from .interpreter.match import MatchRunner, deal_masks, deal_out, draw, first_to_play, shuffled
 from .players.base import make_player
 
 _BIT = tuple(1 << c for c in range(52))
@@ -193,8 +192,7 @@ class FastMatch:
         seats = self._seats() if self.policy is not None else None
         while not state.is_terminal():
             seat = state.current_player()
-            if first < 0 and state.phase == Phase.PLAY:
-                first = seat
+            first = first_to_play(state, first)
             if seats is not None:
                 state.apply_action(exact_action(seats[seat].act(state.view(seat))))
                 continue

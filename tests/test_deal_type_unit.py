@@ -47,7 +47,17 @@ def test_the_search_finds_a_branch_where_there_is_one(tmp_path):
 
 # -- a phase is one unit: front ends, players and adapters never ask which phase is playing ----------
 
-FRONT_ENDS = ["players", "web", "net", "adapters", "table", "openspiel.py", "pettingzoo.py", "cli.py"]
+#: Everything outside the phase modules and the engine that implements them (``interpreter``):
+#: front ends, the session, players, adapters, tools and records. ``fastrecord.py`` is left out:
+#: it steers the interpreter with the decisions of the generated trick kernels (``fastplay``),
+#: which know trick play, passing and the trump call only — it is part of that engine.
+OUTSIDE = sorted(
+    p.relative_to(PACKAGE).as_posix()
+    for p in PACKAGE.iterdir()
+    if p.name not in ("phases", "interpreter", "fastrecord.py", "__pycache__")
+    and (p.suffix == ".py" or (p.is_dir() and any(p.rglob("*.py"))))
+)
+FRONT_ENDS = OUTSIDE
 _FIELDS = "layout|drawn|exposed|declarations|bets|auction|widow|stock|pool|free_passes_left|options|received"
 PHASE_BRANCHES = [
     re.compile(r"\.phase\s*(==|!=|\bin\b|\bis\b)"),  # view.phase == "auction", v.phase === "call"

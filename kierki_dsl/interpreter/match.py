@@ -60,6 +60,12 @@ def dealer_of(first_dealer: int, k: int, players: int, direction: int = 1) -> in
     return (first_dealer + direction * k) % players
 
 
+def first_to_play(state, first: int) -> int:
+    """The seat that plays a deal's first card (or passes first in a layout), ``first`` once it is
+    known (-1 before): the seat on turn when the deal's play has begun."""
+    return state.current_player() if first < 0 and state.phase == Phase.PLAY else first
+
+
 class MatchError(Exception):
     """A match that cannot go on (e.g. a chooser with nothing left to choose)."""
 
@@ -166,10 +172,9 @@ class Match:
         if state is None:
             raise IllegalAction("the match is over")
         action = exact_action(action)
-        first = state.current_player() if self.first < 0 and state.phase == Phase.PLAY else -1
+        first = first_to_play(state, self.first)
         state.apply_action(action)
-        if first >= 0:
-            self.first = first
+        self.first = first
         chosen = state.current_deal()  # a declarer's choice hands on to the chosen deal
         if chosen is not state:
             self.chosen_plies += 1

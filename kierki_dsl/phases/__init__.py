@@ -55,6 +55,8 @@ def register(unit: PhaseUnit) -> PhaseUnit:
     join ``kierki lint --explain``'s."""
     UNITS[unit.name] = unit
     if unit.schema_key:
+        if not unit.record_key:  # a record keeps the added phases' actions under one key, after the bets
+            unit.record_key, unit.record_rank = "added", 50
         extensions.add(unit)
         for code, (title, explanation) in unit.lint_codes.items():
             if code not in codes.CODES or codes.CODES[code].code in _ADDED_CODES:

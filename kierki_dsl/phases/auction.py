@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from typing import Optional
 
+from ..diagnostics import quoted
 from ..i18n import N_, tr
-from ..interpreter.actions import ACCEPT, DECLINE, PASS, REFUSE, SELLER_WORDS, bid, bid_value, is_bid
+from ..interpreter.actions import ACCEPT, DECLINE, PASS, REFUSE, SELLER_WORDS, bid, bid_value, is_bid, parse_action
 from ..interpreter.bidding import history_word
 from ..interpreter.phases import EXPECTED, Phase
 from .base import NotUnderstood, PhaseUnit, contract_of, row, seat
@@ -49,6 +50,37 @@ class Auction(PhaseUnit):
 
     def owns(self, action: int) -> bool:
         return action == PASS or is_bid(action) or action in SELLER_WORDS
+
+    # record hooks: the bids, passes and a seller's word, in order
+    record_key = "auction"
+    record_rank = 30
+    record_example = '["bid:100", "pass"]'
+
+    def record_section(self, result) -> Optional[list]:
+        return list(result.auction)
+
+    def record_action(self, entry) -> int:
+        try:
+            action: Optional[int] = parse_action(str(entry))
+        except ValueError:
+            action = None
+        if action is None or not self.owns(action):
+            raise ValueError(
+                f"auction: {quoted(entry)} is not a bid (bid:VALUE, pass, or a seller's accept, refuse or decline)"
+            )
+        return action
+
+    def record_shown(self, entry) -> str:
+        return f"bid {entry}"
+
+    def record_short(self, deal, seat: int, entries: list) -> str:
+        return "the record's auction ends before the auction is over"
+
+    def record_extra(self, entries: list, taken: int) -> str:
+        return f"the auction is over but the record has more: {quoted(entries[taken])}"
+
+    def record_absent(self, section, contract: str, number: int) -> Optional[str]:
+        return f"the record has an 'auction' but deal {number} ({contract}) has no auction" if section else None
 
     def label(self, view, action: int, rules=None) -> str:
         if is_bid(action):

@@ -26,8 +26,9 @@ import functools
 from typing import Optional
 
 from ..cards import card_pretty
+from ..diagnostics import quoted
 from ..i18n import N_, tr
-from ..interpreter.actions import action_str
+from ..interpreter.actions import action_str, parse_action
 from ..report import seat_name
 
 
@@ -174,6 +175,9 @@ class PhaseUnit:
     #: True: the phase's actions are known to the seat that made them only (a card passed, a card a
     #: widow's taker gives or lays aside); a session tells the other seats nothing of them.
     private = False
+    #: True: the phase is the deal's card play (to tricks or to a layout): a player that plays
+    #: cards only (IS-MCTS through OpenSpiel) decides it and leaves the other phases to its fallback.
+    card_play = False
     #: True: the search player weighs every legal action by playing it out on sampled deals (see
     #: ``search_candidates``); False: the phase's ``bot_action`` decides for it.
     searched = False
@@ -307,6 +311,71 @@ class PhaseUnit:
     def view_reason(self, view, action: int, rule) -> Optional[str]:
         """Why ``action`` is illegal, from a view in this phase (None: list the legal actions)."""
         return None
+
+    # record hooks ----------------------------------------------------------------------------
+    # How the phase's actions stand in a game record (``kierki-record/1``): ``record.py`` writes a
+    # deal's sections and replays them by asking the phase deciding, never by naming one. The
+    # defaults are those of a phase that writes nothing of its own; a phase added by a module
+    # (``schema_key``) writes its actions under ``added``.
+
+    #: The key of a deal's record that holds the phase's actions ("": none). Phases may share a
+    #: key: the doubling round, exposures and a layout's named rank all write ``bets``, one list in
+    #: the order the actions were taken.
+    record_key = ""  # (a phase added by a module: "added", unless it names its own; set at registration)
+    #: Where its section stands among a deal's keys when a record is written (records keep the
+    #: order they always had: passes, bets, auction, exchange, added).
+    record_rank = 0
+    #: True: a violation in its section is located by trick (or turn) as well as by seat.
+    record_by_trick = False
+
+    def record_section(self, result) -> Optional[list]:
+        """Its section of the record of a played deal (``result``: an ``interpreter.match.DealResult``);
+        None or empty: nothing to write."""
+        return list(result.added) if self.schema_key else None
+
+    def record_lanes(self, section, players: int) -> tuple:
+        """``(lanes, problem)``: the section as read from a record, as lists of entries taken in
+        turn, by lane (``record_lane``); ``problem``: what is wrong, in words, when it is not of
+        the phase's shape (then ``lanes`` is None). A missing section is an empty one."""
+        if section is None:
+            return {None: []}, None
+        if not isinstance(section, list):
+            return None, f"'{self.record_key}' must be a list of actions such as {self.record_example}"
+        return {None: section}, None
+
+    #: An example of the section, for a record that gives something else.
+    record_example = '["face_down:KH"]'
+
+    def record_lane(self, seat: int):
+        """The lane the seat on turn takes its next entry from (by default one lane for every seat)."""
+        return None
+
+    def record_action(self, entry) -> int:
+        """The action a recorded entry names; ``ValueError`` saying why when it names none of the phase's."""
+        try:
+            return parse_action(str(entry))
+        except ValueError as e:
+            raise ValueError(f"{self.record_key}: {e}") from None
+
+    def record_shown(self, entry) -> str:
+        """A recorded entry as a violation names it (``bid:120``)."""
+        return str(entry)
+
+    def record_short(self, deal, seat: int, entries: list) -> str:
+        """What is wrong when the seat's lane of the section ends while the phase still decides
+        (``deal``: the deal state being replayed)."""
+        return f"the record's '{self.record_key}' ends before the phase {self.name} is over"
+
+    def record_extra(self, entries: list, taken: int) -> str:
+        """What is wrong when the phase is over (or the deal) and a lane still has entries."""
+        return f"the phase {self.name} is over but the record's '{self.record_key}' has more: {quoted(entries[taken])}"
+
+    def record_absent(self, section, contract: str, number: int) -> Optional[str]:
+        """What is wrong when a record gives the section but deal ``number`` (of ``contract``) never
+        came to the phase; None: nothing (an empty section, or one that needs no phase)."""
+        if not section:
+            return None
+        return f"the record has '{self.record_key}' but deal {number} ({contract}) has no phase {self.name}"
 
     # adapter hooks ---------------------------------------------------------------------------
     # What the OpenSpiel/PettingZoo adapters (``adapters/``) ask of the phase an action was taken

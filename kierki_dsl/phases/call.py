@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Optional
 
 from ..cards import SUIT_SYMBOLS, CardError, bits, card_str, suit_word
+from ..diagnostics import quoted
 from ..i18n import N_, tr
 from ..interpreter.actions import NO_TRUMP, call, called_suit, is_call
 from ..interpreter.phases import EXPECTED, Phase
@@ -36,6 +37,26 @@ class TrumpCall(PhaseUnit):
     task = N_("call trumps")
     prompt_word = N_("trumps")
     hint = N_("Type a suit (S, H, D, C, ♠, hearts, kiery...) or its number.")
+
+    # record hooks: the record's ``trump`` (a suit letter, or null for no trumps) is the call; a
+    # deal's head holds it, and the record's reader checks it against every deal's trump
+    record_key = "trump"
+
+    def record_lanes(self, section, players: int) -> tuple:
+        return {None: [section]}, None
+
+    def record_action(self, entry) -> int:
+        if entry is None:
+            return call(-1)
+        if isinstance(entry, str) and len(entry) == 1 and entry.upper() in "SHDC":
+            return call("SHDC".index(entry.upper()))
+        raise ValueError(f"'trump' must be a suit letter S/H/D/C or null, got {quoted(entry)}")
+
+    def record_shown(self, entry) -> str:
+        return f"the trump call {'none' if entry is None else entry}"
+
+    def record_absent(self, section, contract: str, number: int) -> Optional[str]:
+        return None  # a deal without a call: its trump is checked with every deal's
 
     # adapter hooks: the caller has seen only the first cards of his dealing when he calls
     def reveal(self, deal, seat: int, action: int, dealt: list) -> list:

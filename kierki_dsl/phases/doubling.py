@@ -9,12 +9,13 @@ from ..interpreter.actions import DONE, DOUBLE_BASE, REDOUBLE_BASE, double
 from ..interpreter.doubling import BettingRound, bet_of
 from ..interpreter.phases import EXPECTED, Phase
 from ..interpreter.trickkernel import is_positive
-from .base import PhaseUnit, contract_of, row, seat
+from .base import contract_of, row, seat
 from .botplay import bot_contract, done_unless_forced, high_cards, low_cards
 from .layout import lays_out
+from .records import BetsSection
 
 
-class Doubling(PhaseUnit):
+class Doubling(BetsSection):
     name = "double"
     fields = ("bets",)
     expected = EXPECTED[Phase.DOUBLE]

@@ -8,11 +8,12 @@ from ..cards import CardError, bits, card_pretty, read_card
 from ..i18n import N_, tr
 from ..interpreter.actions import DONE, expose, exposed_card, is_expose
 from ..interpreter.phases import EXPECTED, Phase
-from .base import PhaseUnit, row, seat
+from .base import row, seat
 from .botplay import done_unless_forced
+from .records import BetsSection
 
 
-class Exposure(PhaseUnit):
+class Exposure(BetsSection):
     name = "expose"
     fields = ("exposed",)
     expected = EXPECTED[Phase.EXPOSE]

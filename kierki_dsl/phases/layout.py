@@ -11,6 +11,7 @@ from ..interpreter.phases import EXPECTED, Phase
 from .base import row, seat
 from .botplay import bot_contract
 from .cardpick import CardPhase
+from .records import PlaysSection
 
 
 def lays_out(view) -> bool:
@@ -44,12 +45,13 @@ def layout_card(c, cards, hand: int, opening_rank: int) -> int:
     return max(cards, key=score)
 
 
-class LayoutPlay(CardPhase):
+class LayoutPlay(PlaysSection, CardPhase):
     name = "layout"
     fields = ("layout", "opening_rank", "pool", "free_passes_left", "moves")
     expected = EXPECTED[Phase.PLAY]
     task = N_("play to the layout or pass")
     searched = True
+    card_play = True
 
     def matches(self, view) -> bool:
         return view.phase == "play" and lays_out(view)

@@ -9,7 +9,7 @@ from ..cards import RANK_NAMES
 from ..i18n import N_, tr
 from ..interpreter.actions import is_rank_name, name_rank, named_rank
 from ..interpreter.phases import EXPECTED, Phase
-from .base import PhaseUnit
+from .records import BetsSection
 
 
 def named_opening(hand: int, legal) -> int:
@@ -27,7 +27,7 @@ def named_opening(hand: int, legal) -> int:
 _RANK_WORDS = {"T": "10"}
 
 
-class Naming(PhaseUnit):
+class Naming(BetsSection):
     name = "name"
     fields: tuple = ()  # the named rank is shown by the layout's panel (``opening_rank``)
     expected = EXPECTED[Phase.NAME]

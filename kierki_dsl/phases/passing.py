@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Optional
 
-from ..cards import card_str
+from ..cards import CardError, card_str, parse_card
+from ..diagnostics import quoted
 from ..i18n import N_, tr, trn
 from ..interpreter.phases import EXPECTED, Phase
 from ..interpreter.trickkernel import card_values, is_positive
@@ -29,6 +30,42 @@ class Passing(CardPhase):
     task = N_("pass a card")
     prompt_word = N_("a card to pass")
     private = True  # a card passed is known to its giver; its receiver sees it once the passing is done
+
+    # record hooks: the cards each seat passed, a list per seat
+    record_key = "passes"
+    record_rank = 10
+    record_example = '[["QS", "KH", "AH"], ...]'
+
+    def record_section(self, result) -> Optional[list]:
+        return [list(p) for p in result.passes] if result.passes else None
+
+    def record_lanes(self, section, players: int) -> tuple:
+        if not isinstance(section, list) or len(section) != players or not all(isinstance(p, list) for p in section):
+            return None, f"'passes' must hold the cards each of the {players} seats passed"
+        return dict(enumerate(section)), None
+
+    def record_lane(self, seat: int):
+        return seat
+
+    def record_action(self, entry) -> int:
+        try:
+            return parse_card(str(entry))
+        except CardError as e:
+            raise ValueError(f"passes: {e}") from None
+
+    def record_shown(self, entry) -> str:
+        return f"passing {entry}"
+
+    def record_short(self, deal, seat: int, entries: list) -> str:
+        return f"seat {seat} passed {len(entries)} cards; {deal.contract.passing.count} are passed"
+
+    def record_extra(self, entries: list, taken: int) -> str:
+        return f"the passing is over but the record's passes have more: {quoted(entries[taken])}"
+
+    def record_absent(self, section, contract: str, number: int) -> Optional[str]:
+        if not section:
+            return None
+        return f"the record has 'passes' but in deal {number} ({contract}) no cards are passed"
 
     # adapter hooks: a card passed is its seat's secret; its receiver learns it when the passing ends
     drawn_in_worlds = True

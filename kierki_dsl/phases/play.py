@@ -11,6 +11,7 @@ from ..interpreter.phases import EXPECTED, Phase
 from ..interpreter.trickkernel import winning_play
 from .base import NotUnderstood, contract_of, row, seat
 from .cardpick import CardPhase
+from .records import PlaysSection
 from .typed import read_card
 
 
@@ -34,12 +35,13 @@ def winning_text(view, rules=None) -> str:
     return next(f"{seat(view, s)} {card_pretty(c)}" for s, c in view.trick if c == card)
 
 
-class TrickPlay(CardPhase):
+class TrickPlay(PlaysSection, CardPhase):
     name = "play"
     fields = ("trick", "led_suit", "trick_number", "tricks_total", "completed", "played")
     expected = EXPECTED[Phase.PLAY]
     task = N_("play a card")
     searched = True
+    card_play = True
 
     # adapter hooks: a resampled world may force a card its drawn hands make illegal
     forced_in_worlds = True
