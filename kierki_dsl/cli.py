@@ -17,12 +17,15 @@ import os
 import re
 import sys
 from enum import Enum
-from typing import List, Optional
+from typing import TYPE_CHECKING, List, Optional, cast
 
 import typer
 
 from .exits import EXIT_FINDINGS, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, failure_exit, interrupted_exit
 from .exits import stderr_line as _err
+
+if TYPE_CHECKING:
+    from .players.human import HumanPlayer
 
 try:  # click's exception classes, vendored inside newer typer releases
     from typer._click import exceptions as _CLICK_EXCEPTIONS
@@ -153,9 +156,10 @@ def _players(spec: str, n: int, ruleset=None, prompts=None):
         except KeyError as e:
             raise _usage(str(e.args[0]))
         if name == "human":
-            p.ruleset = ruleset
+            human = cast("HumanPlayer", p)  # what make_player("human") makes
+            human.ruleset = ruleset
             if prompts is not None:
-                p.out = prompts
+                human.out = prompts
         out.append(p)
     return out
 
@@ -1033,7 +1037,7 @@ def _join_command(host, port, seat, player, ruleset, seed, ipv4, ipv6, timeout, 
     except KeyError as e:
         raise _usage(str(e.args[0]))
     if player == "human":
-        bot.ruleset = rs
+        cast("HumanPlayer", bot).ruleset = rs  # what make_player("human") makes
     family = 4 if ipv4 else 6 if ipv6 else 0
     return do_join(
         host,

@@ -50,7 +50,8 @@ def plain_lint(args: list) -> Optional[tuple]:
     if not args or args[0] != "lint":
         return None
     paths: list = []
-    strict, fmt, quiet = False, "text", False
+    strict, quiet = False, False
+    fmt: Optional[str] = "text"
     rest = iter(args[1:])
     for arg in rest:
         if arg == "--strict":

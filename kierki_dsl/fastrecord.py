@@ -103,7 +103,9 @@ def _sorted_hands(match: Match, contract, k: int) -> None:
 def _random(match: Match, rng):
     """A deal the interpreter plays, drawing from ``rng`` as ``FastMatch._stepwise`` does."""
     while True:
-        acts = match.state.legal_actions()
+        state = match.state
+        assert state is not None  # the match goes on until this deal's result
+        acts = state.legal_actions()
         result = match.apply(acts[draw(rng, len(acts))] if len(acts) > 1 else acts[0])
         if result is not None:
             return result
@@ -131,6 +133,7 @@ def _steer(match: Match, log: list, trump: int, passes: list):
     pending = next(cards, None)
     while True:
         state = match.state
+        assert state is not None  # the match goes on until this deal's result
         phase = state.phase
         if phase == Phase.PLAY:
             acts = state.legal_actions()
@@ -144,7 +147,7 @@ def _steer(match: Match, log: list, trump: int, passes: list):
                 )
         elif phase == Phase.PASS:
             seat = state.current_player()
-            action = passes[seat][len(state.passes[seat])]
+            action = passes[seat][len(state.passes[seat])]  # type: ignore[attr-defined]  # a deal that passes has them
         elif phase == Phase.CALL:
             action = call(trump)
         else:

@@ -376,7 +376,7 @@ def run_batches(
     on_done: Optional[Callable] = None,
     chunk: int = 0,
     address: Optional[str] = None,
-) -> list:
+) -> Batch:
     """Play games 0..games-1 of every ruleset in ``refs`` on local processes (or on the Dask
     cluster at ``address``): a ``Batch`` of them all (``merge``), with their measures.
     ``on_done(batch)`` is called with each finished ``Batch``."""
@@ -529,7 +529,7 @@ def _run_dask(
     records: bool,
     on_done: Optional[Callable],
     chunk: int,
-) -> list:
+) -> Batch:
     """The same batches, sent to a Dask distributed cluster's workers."""
     try:
         from distributed import Client, as_completed

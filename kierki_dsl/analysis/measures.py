@@ -31,7 +31,7 @@ from array import array
 from itertools import compress, repeat
 from math import sqrt
 from operator import add, eq, getitem, itemgetter, le, mul, ne, sub, truediv
-from typing import NamedTuple
+from typing import NamedTuple, Sequence
 
 from ..ruleset.semantics import part_of
 from .rows import GameResult
@@ -100,7 +100,7 @@ def _spreads(columns: list) -> list:
     return list(map(sqrt, map(truediv, map(sum, zip(*[map(mul, g, g) for g in gaps])), repeat(n))))
 
 
-def _gap(scores: list, seats: list, means: list):
+def _gap(scores: Sequence, seats: Sequence, means: list) -> float | None:
     """The mean over the deals that name a seat (``seats``: -1 none) of that seat's points
     minus the deal's mean; None when no deal names one."""
     named = list(map(le, repeat(0), seats))
@@ -168,7 +168,7 @@ def _block(games: list, played: tuple, parts: dict) -> Measured:
 def _facts(scores: list) -> tuple:
     """(points in all, mean, spread) of one deal, match by match, from its ``scores``: remembered
     per scores (deals repeat the same few), the new ones worked out together."""
-    got = list(map(_DEAL.get, scores))
+    got: list = list(map(_DEAL.get, scores))  # facts per deal, None where not remembered yet
     if None in got:
         new = list(dict.fromkeys(sc for sc, f in zip(scores, got) if f is None))
         totals = list(map(sum, new))

@@ -29,7 +29,7 @@ class DealRow(NamedTuple):
 class GameResult(NamedTuple):
     """One match: its index in the simulation, seed, players per seat, deals and totals."""
 
-    index: int
+    index: int  # type: ignore[assignment]  # a field named like tuple.index: kept, records and callers use it
     names: tuple  # player name per seat
     deals: tuple  # DealRow per deal
     totals: tuple

@@ -104,7 +104,9 @@ class Compiled:
         try:
             return self.fn(env)
         except EvalError as e:
-            raise self.on_error(e) from None
+            on_error = self.on_error
+            assert on_error is not None  # ``call`` is this method only when there is one
+            raise on_error(e) from None
 
     def seat(self, env: dict, players: int) -> int:
         """The seat a seat expression names, ``% players``; a located run-time error (X701) when it

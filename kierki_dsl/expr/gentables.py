@@ -15,10 +15,13 @@ from pathlib import Path
 
 import lark
 from lark import Lark, Transformer
+from lark.grammar import Terminal
 from lark.parsers.lalr_analysis import Shift
 
 LARK_OPTIONS = dict(parser="lalr", lexer="contextual", propagate_positions=True, maybe_placeholders=False)
 TABLES_PATH = Path(__file__).resolve().parent.parent / "grammar" / "expr_tables.py"
+# the type of a table mypy cannot infer from its value (an empty dict in it)
+TABLE_TYPES = {"LEXERS": "list[tuple[tuple[str, ...], dict[str, dict[str, str]], tuple[str, ...]]]"}
 
 
 def grammar_text() -> str:
@@ -85,7 +88,8 @@ def tables() -> dict:
     rule_rows = []
     for r in rules:
         keep = tuple(
-            (0 if s.filter_out else 1) if s.is_term else (2 if s.name.startswith("_") else 1) for s in r.expansion
+            (0 if s.filter_out else 1) if isinstance(s, Terminal) else (2 if s.name.startswith("_") else 1)
+            for s in r.expansion
         )
         origin = str(r.origin.name)
         rule_rows.append(
@@ -120,7 +124,8 @@ def render() -> str:
     ]
     for name, value in data.items():
         if isinstance(value, list):
-            out.append(f"{name} = [")
+            annotation = f": {TABLE_TYPES[name]}" if name in TABLE_TYPES else ""
+            out.append(f"{name}{annotation} = [")
             out.extend(f"    {item!r}," for item in value)
             out.append("]")
         elif isinstance(value, dict):

@@ -11,7 +11,7 @@ expected is a syntax error at the word itself.
 from __future__ import annotations
 
 import re
-from typing import Optional
+from typing import Any, Optional
 
 from ..cards import SUIT_SYMBOLS, parse_card
 from . import ast
@@ -263,12 +263,15 @@ def _symbol_hint(text: str, at: int) -> str:
 
     if text[at] not in SUIT_SYMBOLS + "♤♡♢♧":
         return ""
-    word = re.search(r"[0-9A-Za-z]*$", text[:at]).group() + text[at] + re.match(r"[0-9A-Za-z]*", text[at + 1 :]).group()
-    return card_hint(word)
+    before = re.search(r"[0-9A-Za-z]*$", text[:at])
+    after = re.match(r"[0-9A-Za-z]*", text[at + 1 :])
+    assert before is not None and after is not None  # a starred pattern always matches (if only "")
+    return card_hint(before.group() + text[at] + after.group())
 
 
-def syntax_error(text: str, e: Exception) -> ExprError:
-    """A friendly ``ExprError`` for a parse failure (the table driver's or lark's own)."""
+def syntax_error(text: str, e: Any) -> ExprError:
+    """A friendly ``ExprError`` for a parse failure (the table driver's or lark's own: alike in
+    their attributes, not in their classes)."""
     tok = getattr(e, "token", None)
     if tok is None:  # no terminal matches here
         at = e.pos_in_stream

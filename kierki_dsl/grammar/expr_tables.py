@@ -32,7 +32,7 @@ TERMINALS = {
     'RSQB': '\\]',
 }
 IGNORE = ('__IGNORE_0', '__IGNORE_1')
-LEXERS = [
+LEXERS: list[tuple[tuple[str, ...], dict[str, dict[str, str]], tuple[str, ...]]] = [
     (('CARD', 'NOT_IN', 'FALSE', 'TRUE', '_ELSE', '_THEN', 'AND', 'NOT', 'IN', 'OR', '_IF', 'NAME', 'STRING', '__IGNORE_0', 'INT', '__IGNORE_1', 'COMP_OP', 'MUL_OP', 'COMMA', 'DOT', 'LPAR', 'LSQB', 'MINUS', 'PLUS', 'RPAR', 'RSQB'), {}, ('AND', 'CARD', 'COMMA', 'COMP_OP', 'DOT', 'FALSE', 'IN', 'INT', 'LPAR', 'LSQB', 'MINUS', 'MUL_OP', 'NAME', 'NOT', 'NOT_IN', 'OR', 'PLUS', 'RPAR', 'RSQB', 'STRING', 'TRUE', '_ELSE', '_IF', '_THEN')),
     (('CARD', 'FALSE', 'TRUE', 'NOT', '_IF', 'NAME', 'STRING', '__IGNORE_0', 'INT', '__IGNORE_1', 'LPAR', 'LSQB', 'MINUS'), {}, ('CARD', 'FALSE', 'INT', 'LPAR', 'LSQB', 'MINUS', 'NAME', 'NOT', 'STRING', 'TRUE', '_IF')),
     (('NOT_IN', '_ELSE', '_THEN', 'AND', 'IN', 'OR', '__IGNORE_0', '__IGNORE_1', 'COMP_OP', 'MUL_OP', 'COMMA', 'DOT', 'MINUS', 'PLUS', 'RPAR', 'RSQB'), {}, ('AND', 'COMMA', 'COMP_OP', 'DOT', 'IN', 'MINUS', 'MUL_OP', 'NOT_IN', 'OR', 'PLUS', 'RPAR', 'RSQB', '_ELSE', '_THEN')),

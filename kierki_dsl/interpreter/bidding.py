@@ -34,7 +34,7 @@ accept, refuse, decline.
 
 from __future__ import annotations
 
-from typing import Optional
+from typing import Any, Callable, Optional
 
 from ..expr import RuleRuntimeError
 from ..expr.types import BOOL, INT, SEAT
@@ -125,7 +125,7 @@ class Decline:
     """The seller's option not to play the deal: allowed while the best bid is at most ``up_to``."""
 
     up_to: int
-    score: object  # compiled seat-scoring expression
+    score: Callable[[dict], Any]  # compiled seat-scoring expression
 
     def scores(self, dealer: int, players: int, tricks: int, deck: int, seller: int) -> list[int]:
         """Every seat's points for a declined deal."""
@@ -140,16 +140,16 @@ class Decline:
 class Auction:
     """A contract's compiled auction rule."""
 
-    first: object  # compiled seat expression
+    first: Callable[[dict], Any]  # compiled seat expression
     low: int
     high: int
     step: int
-    all_pass: object  # compiled seat expression
+    all_pass: Callable[[dict], Any]  # compiled seat expression
     again: bool = False  # a seat that passed may bid again
     hold: bool = False  # an earlier seat may match the standing bid
-    seller: object = None  # compiled seat expression, or None
+    seller: Optional[Callable[[dict], Any]] = None  # compiled seat expression, or None
     decline: Optional[Decline] = None
-    allow: object = None  # compiled bool expression over the bid and the bidder's hand, or None
+    allow: Optional[Callable[[dict], Any]] = None  # compiled bool expression over the bid and the hand, or None
     allow_reason: str = ""
 
     def allows(self, value: int, seat: int, dealer: int, players: int, hand: int, deck: int) -> bool:
@@ -300,7 +300,8 @@ class AuctionRound:
     def settled(cls, history: tuple, bid_: int, bidder: int, players: int, seller: int = NOBODY) -> "AuctionRound":
         """A finished round with this outcome (for states rebuilt from a view)."""
         r = object.__new__(cls)
-        r.rule, r.players, r.direction, r.fallback, r.seller = None, players, 1, bidder, seller
+        r.rule = None  # type: ignore[assignment]  # a settled round is finished: nothing reads its rule
+        r.players, r.direction, r.fallback, r.seller = players, 1, bidder, seller
         r.hands, r.dealer, r.deck = None, NOBODY, 0
         r.order, r.seat, r.out, r.quiet, r.selling = (), NOBODY, [True] * players, 0, False
         r.bid, r.bidder, r.history, r.finished = bid_, bidder, [tuple(h) for h in history], True

@@ -19,12 +19,13 @@ Writing a new deal type::
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Optional
+from typing import TYPE_CHECKING, Any, Callable, Optional
 
 from ..spec.schema import Field
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..ruleset.build import BuildContext
+    from .doubling import BettingRound, Doubling
 
 DEAL_TYPES: dict[str, "DealType"] = {}
 
@@ -52,11 +53,15 @@ class Contract:
 
     __slots__ = ()
 
+    name: str  # the contract's name (each deal type's compiled contract has one)
+    # the deal type's fast path for whole deals of random play (see ``play_fast``)
+    fast_deal: Callable[..., Optional[Callable]]
+
     # Rules only some deal types have: a deal type without one leaves it None.
     call = None  # a trump named by a seat during the deal (``tricks.TrumpCall``)
     passing = None  # cards passed before play (``tricks.PassCards``)
     auction = None  # bidding for the right to play (``bidding.Auction``)
-    doubling = None  # side bets on the difference of two seats' scores (``doubling.Doubling``)
+    doubling: Optional[Doubling] = None  # side bets on the difference of two seats' scores (``doubling.Doubling``)
     exposure = None  # cards shown before play to double their cost (``exposure.Exposure``)
     stock = None  # part of the deck left to draw from (``stock.Stock``)
     order = None  # the deck's rank order in tricks (``rankorder``); None: 2 low, A high
@@ -151,7 +156,7 @@ class Deal:
     caller = -1  # nobody names trumps
     ended_early = False  # the deal stopped before its last step (``early_stop``, ``end_when``)
     blocked = False  # the deal stopped because nobody could move
-    betting = None  # the doubling round (``doubling.BettingRound``)
+    betting: Optional[BettingRound] = None  # the doubling round (``doubling.BettingRound``)
     bid, bidder = 0, -1  # the auction's outcome
     pass_offset = 0  # where passed cards go (0: no passing in this deal)
     opening_trump = None  # the trump play started with, once a declaration has changed ``trump`` (None: unchanged)
@@ -184,7 +189,7 @@ class Deal:
         """Count into the match's memory what later deals must know (a duty to double): nothing."""
 
 
-def register(cls: type) -> type:
+def register(cls: type[DealType]) -> type[DealType]:
     """Class decorator: add a deal type to the catalogue under ``cls.name``."""
     DEAL_TYPES[cls.name] = cls()
     return cls

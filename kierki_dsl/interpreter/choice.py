@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Optional
 
+from ..expr import Compiled
 from ..values import frozen
 from .actions import CHOOSE_BASE, IllegalAction
 from .catalogue import Deal
@@ -24,7 +25,7 @@ if TYPE_CHECKING:
 class Choice:
     """A schedule slot whose contract the chooser names."""
 
-    by: object  # compiled seat expression
+    by: Compiled  # compiled seat expression
     options: tuple  # compiled contracts
     once_each: bool
     by_text: str = "dealer"
@@ -89,7 +90,7 @@ class Choice:
         """The fixed sum of ``count`` deals of this slot in a row: when every chooser names every
         option once (a whole block, not cut by the range asked), players × the options' totals;
         with ``once_in_match``, when the block names every option once, their totals."""
-        opts = [computed.get(o.name) for o in self.options]
+        opts: list = [computed.get(o.name) for o in self.options]  # each option's fixed total or None
         once = 1 if self.once_in_match else players  # how many times each option is played
         if cut or not (self.once_each or self.once_in_match) or None in opts or count != once * len(opts):
             return None

@@ -4,13 +4,20 @@ the plain states, whose play loop never looks for them."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from .declarations import on_lead
 from .stockstate import StockDeal
 from .trickstate import TrickDeal
 from .widowstate import WidowDeal
 
+if TYPE_CHECKING:  # the mixin is read as a trick deal, the states it comes before
+    _DealState = TrickDeal
+else:
+    _DealState = object
 
-class Declaring:
+
+class Declaring(_DealState):
     """A mixin before a deal state: after a card is led, the declarations it makes."""
 
     def play_legal(self, action: int) -> None:

@@ -26,7 +26,7 @@ from zero, and the dealer gets what is left (0, or a point or two back).
 
 from __future__ import annotations
 
-from typing import Optional
+from typing import Any, Callable, Optional
 
 from ..expr.types import BOOL
 from ..spec.schema import Bool, Enum, Expr, Field, Int, Obj
@@ -103,7 +103,7 @@ def bet_of(seat: int, action: int) -> Optional[tuple]:
 class Doubling:
     """A contract's compiled doubling rule."""
 
-    may_double: object  # compiled bool expression, or None for "anyone but the dealer"
+    may_double: Optional[Callable[[dict], Any]]  # compiled bool expression, or None for "anyone but the dealer"
     redouble: bool = True
     duty_times: int = 0  # doubles of the dealer each seat owes in a dealer's run of deals (0: none)
     duty_deals: int = 0  # the length of that run
@@ -257,6 +257,9 @@ def split_total(total: int, dealer: int, players: int) -> list:
 class BettingRound:
     """The bets of one deal: who doubled whom, and which bets were redoubled."""
 
+    rule: Optional[Doubling]  # None in a round rebuilt from a view (``settled``)
+    owed: list  # doubles of the dealer each seat still owes
+
     def __init__(
         self, rule: Doubling, players: int, dealer: int, direction: int, memory: Optional[dict] = None, number: int = 0
     ) -> None:
@@ -301,10 +304,12 @@ class BettingRound:
             return []
         me = self.seat
         if self.stage == "double":
+            rule = self.rule
+            assert rule is not None  # only a settled round has none, and it is finished
             out = [
                 double(t)
                 for t in range(self.players)
-                if (me, t) not in self.bets and self.rule.allows(me, t, self.dealer, self.players)
+                if (me, t) not in self.bets and rule.allows(me, t, self.dealer, self.players)
             ]
             if double(self.dealer) in out and self.owed[me] >= self.deals_left > 0:
                 return out  # the duty to double the dealer: not done before doubling him
@@ -350,7 +355,7 @@ class BettingRound:
         """Move on to the next seat that has a choice to make."""
         while True:
             if self.turn >= len(self.order):
-                if self.stage == "double" and self.rule.redouble and self.bets:
+                if self.stage == "double" and self.rule is not None and self.rule.redouble and self.bets:
                     self.stage, self.turn = "redouble", 0
                 else:
                     self.finished, self.stage = True, "done"

@@ -90,7 +90,7 @@ class ExposureRound:
         self.rule = rule
         self.players = players
         self.order = [(dealer + direction * (i + 1)) % players for i in range(players)]
-        self.hands = hands  # the deal's hands (read, never changed here)
+        self.hands: Optional[list] = hands  # the deal's hands (read, never changed here); None once settled
         self.exposed: list = []  # (seat, card) in order
         self.turn = 0
         self.finished = False
@@ -124,6 +124,7 @@ class ExposureRound:
     def legal(self) -> list[int]:
         if self.finished:
             return []
+        assert self.hands is not None  # only a settled round has none, and it is finished
         left = self.hands[self.seat] & self.rule.cards & ~self._shown()
         return [DONE] + [expose(c) for c in range(52) if left >> c & 1]  # ascending, as OpenSpiel wants
 

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Optional
 import attrs
 
 from ..cards import RANK_NAMES, SUIT_MASK, SUIT_NAMES, card_list, card_pretty, card_str
-from ..expr import CARD_SCOPE
+from ..expr import CARD_SCOPE, Compiled
 from ..expr.types import BOOL, SEAT
 from ..spec.schema import Bool, CardKind, Enum, Expr, ExprSource, Field, Int, List, RankKind
 from ..values import frozen
@@ -100,7 +100,7 @@ class LayoutContract(Contract):
     total: Optional[int]
     start_rank: Optional[int]  # None: the first card played sets it
     ace_high: bool
-    first_turn: object
+    first_turn: Compiled  # compiled seat expression
     must_play: bool
     prizes: tuple
     again: int = 0  # cards after which the same player plays again
@@ -127,6 +127,7 @@ class LayoutContract(Contract):
         """(opening cards mask, per-card mask of cards it makes playable) for rows opened by
         ``start_rank`` (default: the contract's)."""
         rank = self.start_rank if start_rank is None else start_rank
+        assert rank is not None  # a contract without its own opening rank is asked with the one named
         if rank not in self._tables:
             start = self.position(rank)
             opening = 0
@@ -251,6 +252,7 @@ class LayoutContract(Contract):
             bctx.error(w + ("prizes",), "M607", f"{len(self.prizes)} prizes for {players} players")
         opening = deck if self.start_rank is None else sum(1 << (s * 13 + self.start_rank) for s in range(4))
         if not opening & deck:
+            assert self.start_rank is not None  # else every card of the deck opens a row
             bctx.error(
                 w + ("start_rank",), "M606", f"the opening rank {card_str(self.start_rank)[0]} is not in the deck"
             )
@@ -279,6 +281,7 @@ class LayoutContract(Contract):
                 "name a card of the deck",
             )
         elif not opening >> c & 1:
+            assert self.start_rank is not None  # else every card of the deck opens a row
             bctx.error(
                 w + ("first_card",),
                 "M644",
@@ -439,10 +442,16 @@ class LayoutDeal(Deal):
 
     def _unless_undoubled(self) -> None:
         """With ``if_undoubled: split`` and no bet made, the deal ends unplayed."""
-        rule = self.contract.doubling
-        if rule.if_undoubled == "split" and not self.betting.bets:
-            self.scores = split_total(self.contract.total, self.dealer, self.players)
+        rule, total = self.contract.doubling, self.contract.total
+        if rule is not None and rule.if_undoubled == "split" and not self._bets().bets:
+            assert total is not None  # lint's M632: a split needs the contract's declared total
+            self.scores = split_total(total, self.dealer, self.players)
             self.phase, self.to_move = Phase.DONE, -1
+
+    def _bets(self) -> BettingRound:
+        """The doubling round: the deal has one in its doubling phase and after it."""
+        assert self.betting is not None  # the doubling phase comes only with a doubling rule
+        return self.betting
 
     def _first_frontier(self) -> int:
         """The cards that may be laid while nothing lies: the opening cards, or only ``first_card``."""
@@ -501,7 +510,7 @@ class LayoutDeal(Deal):
         if self.phase == Phase.NAME:
             return self._nameable()
         if self.phase == Phase.DOUBLE:
-            return self.betting.legal()
+            return self._bets().legal()
         out = card_list(self.legal_mask())
         c = self.contract
         may_pass = not c.must_play or self.free_left[self.to_move] > 0 or (self.extra_turn and c.again_optional)
@@ -515,7 +524,7 @@ class LayoutDeal(Deal):
         if self.phase == Phase.NAME:
             return None if action in self._nameable() else "a rank of the deck is to be named to open the rows"
         if self.phase == Phase.DOUBLE:
-            return self.betting.why_illegal(action)
+            return self._bets().why_illegal(action)
         if action in self.legal_actions():
             return None
         if action == PASS:
@@ -529,6 +538,7 @@ class LayoutDeal(Deal):
         if first is not None and not self.played and action != first:
             return f"the {card_str(first)} must be laid first"
         if not self.played & SUIT_MASK[suit]:
+            assert self.start is not None  # a free start lets any card open its row: it was legal
             opener = RANK_NAMES[self.start]
             return f"the {SUIT_NAMES[suit]} row is not open: only its {opener} can open it"
         if self.contract.up_first and self.start is not None:
@@ -561,12 +571,13 @@ class LayoutDeal(Deal):
             self._after_naming()
             return
         if self.phase == Phase.DOUBLE:
-            self.betting.apply(action)
-            if self.betting.finished:
+            betting = self._bets()
+            betting.apply(action)
+            if betting.finished:
                 self.phase, self.to_move = Phase.PLAY, self.first_turn
                 self._unless_undoubled()
             else:
-                self.to_move = self.betting.seat
+                self.to_move = betting.seat
             return
         if action == PASS:
             if self.extra_turn and self.contract.again_optional:  # declining the extra card: free
@@ -671,7 +682,7 @@ class LayoutDeal(Deal):
         return n // self.players + 1, n % self.players + 1
 
     def rows(self) -> tuple:
-        out = []
+        out: list[Optional[tuple[int, int]]] = []  # per suit, its row's lowest and highest card (None: not open)
         for s in range(4):
             cards = [c for c in range(s * 13, s * 13 + 13) if self.played >> c & 1]
             if not cards:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 from itertools import repeat, starmap
-from typing import Callable, Iterator, Optional, Sequence
+from typing import TYPE_CHECKING, Callable, Iterator, Optional, Sequence
 
 import attrs
 
@@ -19,6 +19,9 @@ from .actions import IllegalAction, action_str
 from .draws import draw  # the protocol's draw, where matches have always taken it
 from .fairplay import exact_action, seat_player
 from .phases import Phase
+
+if TYPE_CHECKING:
+    from .protocol import CompiledContract, DealState
 
 
 def shuffled(rng: random.Random, deck: int) -> list[int]:
@@ -102,7 +105,7 @@ class FixedDeal:
     dealer and each seat's cards in the order dealt. ``label`` names the deal in its source
     (e.g. the SIK deal type digit)."""
 
-    contract: object
+    contract: CompiledContract
     dealer: int
     dealt: tuple
     label: str = ""
@@ -129,7 +132,7 @@ class Match:
         self.totals = [0] * n
         self.chosen: dict = {}  # (choice slot, chooser) -> contract names already chosen
         self.deal_index = -1
-        self.state = None  # the deal in progress (or a pending declarer's choice)
+        self.state: Optional[DealState] = None  # the deal in progress (or a pending declarer's choice)
         self.dealer = -1
         self.dealt: list = []
         self.first = -1
@@ -155,7 +158,9 @@ class Match:
     def view(self, seat: int):
         """What ``seat`` may see now; its ``ply`` counts every action of the deal, the declarer's
         choice made before the chosen contract's deal began included."""
-        view = self.state.view(seat)
+        state = self.state
+        assert state is not None  # asked while the match is on
+        view = state.view(seat)
         return attrs.evolve(view, ply=view.ply + self.chosen_plies) if self.chosen_plies else view
 
     @property
@@ -186,7 +191,8 @@ class Match:
         try:
             self._next_deal()
         except Exception as e:  # the next deal cannot start (a chooser with nothing left, a rule error)
-            e.finished_deal = result  # the deal that did finish is kept: callers report it first
+            # the deal that did finish is kept: callers report it first (reading it with getattr)
+            e.finished_deal = result  # type: ignore[attr-defined]  # an attribute added to any exception
             raise
         return result
 

@@ -66,7 +66,7 @@ class StockDeal(TrickDeal):
             self.in_trick = self._holding()
             self.led = action // 13
             self.win = action
-        elif action in self._beats[self.win]:
+        elif action in self._beats[self.win]:  # type: ignore[index]  # trickstate types it None until compiled
             self.win = action
         self.actions.append(action)
         self.hands[seat] ^= 1 << action
@@ -99,7 +99,8 @@ class StockDeal(TrickDeal):
         for c in self.stock:
             left |= 1 << c
         n = min(self.trick_no, self.tricks_total)
-        _, card_tables, dynamic = self._tables
+        tables: tuple = self._tables  # type: ignore[assignment]  # trickstate types it None until compiled
+        _, card_tables, dynamic = tables
         pts = sum(popcount(left & m) * table[n] for m, table in card_tables)
         cards = [s for s in dynamic if s.cards is not None]
         if cards:
@@ -120,6 +121,7 @@ class StockDeal(TrickDeal):
 
     def clone(self) -> "StockDeal":
         other = super().clone()
+        assert isinstance(other, StockDeal)  # a clone has the type of its original
         other.stock = list(self.stock)
         other.drew = [list(d) for d in self.drew]
         return other
@@ -129,6 +131,7 @@ class StockDeal(TrickDeal):
         """A state rebuilt from a view: the cards in no assumed hand and not played are the
         stock, in an order fixed by those cards (the seat cannot know it)."""
         st = super().from_view(contract, view, hands)
+        assert isinstance(st, StockDeal)  # built as an instance of ``cls``
         st.stock = stock_order(unseen_rest(view, hands), view.ply)
         st.drew = [_drew_as_many(view, hands, s) for s in range(view.players)]
         st.drew[view.seat] = list(view.drew)

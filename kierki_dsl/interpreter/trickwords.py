@@ -63,9 +63,9 @@ def aspects(c, rs, spec) -> dict:
             RANK_NAMES[r] for r in sorted(range(13), key=lambda r: -c.order[r]) if rs.deck & RANK_MASK[r]
         )
     if c.declarations:
-        from .declarations import words
+        from .declarations import words as declaration_words
 
-        out["declarations"] = "; ".join(words(c.declarations, spec.declarations))
+        out["declarations"] = "; ".join(declaration_words(c.declarations, spec.declarations))
     if spec.lead_ban is not None:
         # the author's sentence, as for a rule with a reason; else the ban in words
         reason = spec.lead_ban_reason  # a shipped ruleset's sentence has Polish words too

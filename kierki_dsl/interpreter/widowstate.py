@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Optional
+from typing import Any, Optional
 
 import attrs
 
@@ -144,11 +144,12 @@ class WidowDeal(TrickDeal):
         unseen_widow = 0 if shown else len(self.widow)
         laid = sum(1 for _, to in self.exchanged if to < 0)
         aside = unseen_widow + (0 if seat == self.taker else laid)
-        raised = {"bid": self.bid} if self.raised else {}  # the contract named, public
+        raised: dict[str, Any] = {"bid": self.bid} if self.raised else {}  # the contract named, public
         return attrs.evolve(v, widow=shown, exchanged=mine, aside=aside, taker=self.taker, **raised)
 
     def clone(self) -> "WidowDeal":
         other = super().clone()
+        assert isinstance(other, WidowDeal)  # a clone has the type of its original
         other.widow = list(self.widow)
         other.exchanged = list(self.exchanged)
         other.raised = list(self.raised)
@@ -159,6 +160,7 @@ class WidowDeal(TrickDeal):
         """A state rebuilt from a view and assumed hands: in the exchange or in play, the widow
         taken; in the auction, the cards in no assumed hand are the widow (the face-up one as shown)."""
         st = super().from_view(contract, view, hands)
+        assert isinstance(st, WidowDeal)  # built as an instance of ``cls``
         st.raising, st.raised = False, []  # a contract named shows as the view's bid
         if view.phase != Phase.AUCTION:
             st.widow, st.taker, st.exchanged = list(view.widow), view.taker, list(view.exchanged)

@@ -80,9 +80,9 @@ class Seat:
         self.know = SeatKnowledge(ruleset, seat, types)
         self.reporter = reporter
         self.say = say
-        self.answered = None  # (trick, cards on the table) last answered
+        self.answered: Optional[tuple] = None  # (trick, cards on the table) last answered
         self.repeats = 0
-        self.current = None  # the request being answered
+        self.current: Optional[tuple] = None  # the request being answered
         self.refused: set = set()  # cards the server called WRONG in this request
         self.totals: Optional[tuple] = None
         self.scored = False
@@ -271,10 +271,11 @@ def join(
             sock.close()
         if code != LOST:
             return code
-        sock = _reconnect(host, port, family, timeout, retry) if retry > 0 else None
-        if sock is None:
+        again = _reconnect(host, port, family, timeout, retry) if retry > 0 else None
+        if again is None:
             say("kierki join: the connection was lost before the match was over")
             return EXIT_FAILED
+        sock = again
         table.rejoining = True
 
 

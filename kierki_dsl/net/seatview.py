@@ -8,10 +8,13 @@ table unchanged. The legal cards come from the ruleset's own rules, applied to t
 
 from __future__ import annotations
 
-from typing import Optional
+from typing import TYPE_CHECKING, Optional
 
 from ..cards import FULL_DECK
 from ..interpreter.view import SeatView
+
+if TYPE_CHECKING:
+    from ..interpreter.protocol import CompiledContract
 
 
 class SeatKnowledge:
@@ -24,7 +27,7 @@ class SeatKnowledge:
         self.types = types if types is not None else deal_types(ruleset)
         self.seat = seat
         self.deal_number = 0
-        self.contract = None
+        self.contract: Optional[CompiledContract] = None  # the current deal's (once a DEAL came)
         self.open = False  # a deal is under way (DEAL seen, SCORE not yet)
         self.original: frozenset = frozenset()
 
@@ -80,6 +83,7 @@ class SeatKnowledge:
         return self._view(trick, led, tuple(state.legal_actions()))
 
     def _view(self, trick, led: int, legal: tuple) -> SeatView:
+        assert self.contract is not None  # asked only during a deal
         sizes = [13 - k for k in self.counts]
         for s, _ in trick:
             sizes[s] -= 1
@@ -113,4 +117,5 @@ class SeatKnowledge:
         """A play state of this seat's knowledge (only its own hand), for rules and points."""
         hands = [0] * 4
         hands[self.seat] = self.hand
+        assert self.contract is not None  # asked only during a deal
         return self.contract.from_view(self._view(trick, led, ()), hands)

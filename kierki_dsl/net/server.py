@@ -38,7 +38,7 @@ except ImportError:  # pragma: no cover
     fcntl = termios = None  # type: ignore[assignment]
 import socket
 from datetime import datetime
-from typing import Optional
+from typing import Callable, Optional
 
 from ..phases import phase_of
 from ..table.events import DealEnded, DealStarted, MatchEnded, TrickTaken, TurnToAct
@@ -155,7 +155,7 @@ class Connection:
         self.seat: Optional[int] = None
         self.asked_at: Optional[float] = None
         self.asked: Optional[tuple] = None  # the decision (deal, trick, cards on the table) TRICK was sent for
-        self.listener = None  # set when the client claims a seat
+        self.listener: Optional[Callable[[object], None]] = None  # set when the client claims a seat
         self.closed = False
 
     def send(self, message: str) -> None:
@@ -204,7 +204,7 @@ class SikServer:
         self.changed = asyncio.Event()
         self.done = asyncio.Event()
         self.failure: Optional[str] = None
-        self.server = None
+        self.server: Optional[asyncio.Server] = None  # listening once started
         self.max_refused = MAX_REFUSED
         self.refused: dict = {}  # seat -> its messages refused since its last play taken (across reconnections)
 
@@ -231,7 +231,8 @@ class SikServer:
                 t.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)
             self.pool.shutdown(wait=False, cancel_futures=True)
-            self.server.close()
+            if self.server is not None:
+                self.server.close()
             conns = list(self.connections)
             await asyncio.gather(*(self._flush(c) for c in conns))  # SCORE and TOTAL reach everyone
             for conn in conns:
@@ -304,6 +305,7 @@ class SikServer:
     def _message(self, conn: Connection, line: Optional[str]) -> bool:
         """Act on one message of a seated client; whether it was taken (a play that counted)."""
         table, seat = self.table, conn.seat
+        assert seat is not None  # only a seated client's messages come here
         if not table.live or table.over:
             return False  # nothing is played yet (or any more): ignored
         view = table.view(seat)

@@ -130,7 +130,7 @@ def load_plugins() -> None:
 
     if getattr(load_plugins, "done", False):
         return
-    load_plugins.done = True
+    load_plugins.done = True  # type: ignore[attr-defined]  # a flag on the function, as in interpreter.extensions
     from importlib.metadata import entry_points
 
     for ep in entry_points(group="kierki_dsl.players"):

@@ -251,7 +251,7 @@ def build(src: Source, soft: Optional[list] = None) -> Node:
         pos = Pos(mark.line + 1, mark.column + 1) if mark else None
         problem = (e.problem or e.context or "invalid YAML").strip()
         words = in_words(problem, src.text, pos.line) if pos else None
-        if words:  # an indentation slip, said in words and pointed at the line's key
+        if words and pos is not None:  # an indentation slip, said in words and pointed at the line's key
             col, message, hint = words
             errors.append(Diagnostic(path, Pos(pos.line, col), "Y101", message, hint=hint))
         else:
@@ -447,13 +447,15 @@ def _build(src: Source, events: Iterator, errors: list):
         elif isinstance(ev, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
             stack.pop()
         elif isinstance(ev, yaml.ScalarEvent):
+            start, end = ev.start_mark, ev.end_mark
+            assert start is not None and end is not None  # the parser marks every event it makes
             node = Scalar(
                 ev.value,
                 ev.style or None,
-                _mpos(ev.start_mark),
+                _mpos(start),
                 src,
-                ev.start_mark.index,
-                ev.end_mark.index,
+                start.index,
+                end.index,
             )
             attach(node, ev)
     return _HOLES if holes else root

@@ -12,7 +12,7 @@ import json
 import sqlite3
 import threading
 import time
-from typing import Optional
+from typing import Any, Optional
 
 SCHEMA = (
     """CREATE TABLE IF NOT EXISTS web_tables (
@@ -68,7 +68,8 @@ class Storage:
         self.lock = threading.Lock()
         self.postgres = url.startswith(("postgresql://", "postgres://"))
         self.mark = "%s" if self.postgres else "?"
-        self.conn = None
+        # sqlite3's or psycopg's connection: two APIs, told apart by ``self.postgres`` where they differ
+        self.conn: Any = None
         self._connect()
         for statement in SCHEMA:
             self._run(statement)
