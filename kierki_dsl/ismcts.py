@@ -26,6 +26,7 @@ import random
 import time
 
 from .adapters.game import GameState, view_spec
+from .phases import phase_of
 from .players.base import WithFallback, register_player, thinking_budget
 from .players.search import sample_hands
 
@@ -61,7 +62,7 @@ class ISMCTSPlayer(WithFallback):
         legal = view.legal
         if len(legal) == 1:
             return legal[0]
-        if view.phase != "play":
+        if phase_of(view).bot_action(view, self.rules) is not None:  # not card play in a trick
             return self.fallback.act(view)
         np, ismcts, mcts, kos = _openspiel()
         rng = self.rng(view)
