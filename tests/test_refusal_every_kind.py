@@ -199,8 +199,13 @@ def test_each_kind_illegal_in_the_browser_protocol_is_refused_with_its_reason(ba
                     reply = ws.receive_json()
                 assert reply == {"type": "error", "code": "illegal", "message": reason, "action": wrong}, (path, ply)
                 refused += 1
-            send(ws, {"type": "act", "action": action, "deal": deal, "ply": at})
+            send(ws, {"type": "act", "action": action, "deal": deal, "ply": at})  # accepted: the next state comes
         assert refused >= len(WEB[path])
+        while True:  # the last action accepted too: the table moves on (an error reply would come instead)
+            msg = ws.receive_json()
+            assert msg["type"] == "state", msg
+            if msg["view"] is None or f"{msg['view']['deal_number']}:{msg['view']['ply']}" != ply:
+                break
         ws.close()
     finally:
         client.close()
