@@ -1,7 +1,7 @@
 """Each phase records and replays its own section of a game record (issue 21, item 1: "how it is
 recorded and replayed").
 
-``record.py`` names no phase (the fitness scan of ``test_deal_type_unit.py`` reads it): it writes
+``record.py`` names no phase (the fitness scan of ``test_phase_unit_scan.py`` reads it): it writes
 a deal's sections from the phases' ``record_section`` and replays a deal by asking the phase
 deciding (``phases.phase_of``) for its next recorded entry. Here every section a shipped phase
 writes — ``passes``, ``auction``, ``exchange``, ``bets`` (doubling, exposures), ``trump`` (the
