@@ -55,6 +55,10 @@ class Auction(PhaseUnit):
     record_key = "auction"
     record_rank = 30
     record_example = '["bid:100", "pass"]'
+    record_shown_text = "bid {entry}"
+    record_short_text = "the record's auction ends before the auction is over"
+    record_extra_text = "the auction is over but the record has more: {entry}"
+    record_absent_text = "the record has an 'auction' but deal {deal} ({contract}) has no auction"
 
     def record_section(self, result) -> Optional[list]:
         return list(result.auction)
@@ -69,18 +73,6 @@ class Auction(PhaseUnit):
                 f"auction: {quoted(entry)} is not a bid (bid:VALUE, pass, or a seller's accept, refuse or decline)"
             )
         return action
-
-    def record_shown(self, entry) -> str:
-        return f"bid {entry}"
-
-    def record_short(self, deal, seat: int, entries: list) -> str:
-        return "the record's auction ends before the auction is over"
-
-    def record_extra(self, entries: list, taken: int) -> str:
-        return f"the auction is over but the record has more: {quoted(entries[taken])}"
-
-    def record_absent(self, section, contract: str, number: int) -> Optional[str]:
-        return f"the record has an 'auction' but deal {number} ({contract}) has no auction" if section else None
 
     def label(self, view, action: int, rules=None) -> str:
         if is_bid(action):

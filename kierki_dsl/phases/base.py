@@ -350,32 +350,46 @@ class PhaseUnit:
         """The lane the seat on turn takes its next entry from (by default one lane for every seat)."""
         return None
 
+    #: The words of a record's violations in its section, as templates: ``{key}``, ``{name}`` (the
+    #: phase), ``{entry}`` (an entry, quoted), ``{seat}``, ``{count}`` (the entries of the seat's
+    #: lane), ``{taken}`` (those applied), ``{deal}`` (its number), ``{contract}``. ``record_error``
+    #: prefixes an entry that names no action; ``record_shown_text`` names one that is illegal.
+    record_error = "{key}: "
+    record_shown_text = "{entry}"
+    record_short_text = "the record's '{key}' ends before the phase {name} is over"
+    record_extra_text = "the phase {name} is over but the record's '{key}' has more: {entry}"
+    record_absent_text = "the record has '{key}' but deal {deal} ({contract}) has no phase {name}"
+
+    def record_words(self, template: str, **values) -> str:
+        """One of the phase's record templates filled in."""
+        return template.format(key=self.record_key, name=self.name, **values)
+
     def record_action(self, entry) -> int:
         """The action a recorded entry names; ``ValueError`` saying why when it names none of the phase's."""
         try:
             return parse_action(str(entry))
         except ValueError as e:
-            raise ValueError(f"{self.record_key}: {e}") from None
+            raise ValueError(self.record_words(self.record_error) + str(e)) from None
 
     def record_shown(self, entry) -> str:
-        """A recorded entry as a violation names it (``bid:120``)."""
-        return str(entry)
+        """A recorded entry as a violation names it (``bid bid:120``)."""
+        return self.record_words(self.record_shown_text, entry=entry)
 
     def record_short(self, deal, seat: int, entries: list) -> str:
         """What is wrong when the seat's lane of the section ends while the phase still decides
         (``deal``: the deal state being replayed)."""
-        return f"the record's '{self.record_key}' ends before the phase {self.name} is over"
+        return self.record_words(self.record_short_text, seat=seat, count=len(entries))
 
     def record_extra(self, entries: list, taken: int) -> str:
         """What is wrong when the phase is over (or the deal) and a lane still has entries."""
-        return f"the phase {self.name} is over but the record's '{self.record_key}' has more: {quoted(entries[taken])}"
+        return self.record_words(self.record_extra_text, entry=quoted(entries[taken]), count=len(entries), taken=taken)
 
     def record_absent(self, section, contract: str, number: int) -> Optional[str]:
         """What is wrong when a record gives the section but deal ``number`` (of ``contract``) never
         came to the phase; None: nothing (an empty section, or one that needs no phase)."""
         if not section:
             return None
-        return f"the record has '{self.record_key}' but deal {number} ({contract}) has no phase {self.name}"
+        return self.record_words(self.record_absent_text, deal=number, contract=contract, count=len(section), taken=0)
 
     # adapter hooks ---------------------------------------------------------------------------
     # What the OpenSpiel/PettingZoo adapters (``adapters/``) ask of the phase an action was taken

@@ -5,9 +5,8 @@ from __future__ import annotations
 from typing import Optional
 
 from ..cards import CardError, card_pretty, card_str, read_card
-from ..diagnostics import quoted
 from ..i18n import N_, tr
-from ..interpreter.actions import bid, bid_value, is_bid, parse_action
+from ..interpreter.actions import bid, bid_value, is_bid
 from ..interpreter.phases import EXPECTED, Phase
 from .base import NotUnderstood, PhaseUnit, cards_text, contract_of, row, seat
 from .cardpick import CardPhase
@@ -39,27 +38,13 @@ class Exchange(CardPhase):
     # record hooks: the cards the taker gave or laid aside, then the contract he named (``bid:130``)
     record_key = "exchange"
     record_rank = 40
+    record_shown_text = "exchange {entry}"
+    record_short_text = "the record's exchange ends before the widow's taker has put out all his cards"
+    record_extra_text = "the exchange is over but the record has more: {entry}"
+    record_absent_text = "the record has an 'exchange' but in deal {deal} ({contract}) no widow is taken"
 
     def record_section(self, result) -> Optional[list]:
         return list(result.exchange)
-
-    def record_action(self, entry) -> int:
-        try:
-            return parse_action(str(entry))
-        except ValueError as e:
-            raise ValueError(f"exchange: {e}") from None
-
-    def record_shown(self, entry) -> str:
-        return f"exchange {entry}"
-
-    def record_short(self, deal, seat: int, entries: list) -> str:
-        return "the record's exchange ends before the widow's taker has put out all his cards"
-
-    def record_extra(self, entries: list, taken: int) -> str:
-        return f"the exchange is over but the record has more: {quoted(entries[taken])}"
-
-    def record_absent(self, section, contract: str, number: int) -> Optional[str]:
-        return f"the record has an 'exchange' but in deal {number} ({contract}) no widow is taken" if section else None
 
     # adapter hooks: a card put out is its taker's secret and its receiver's
     def reveal(self, deal, seat: int, action: int, dealt: list) -> list:

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from typing import Optional
 
-from ..cards import CardError, card_str, parse_card
-from ..diagnostics import quoted
+from ..cards import card_str
 from ..i18n import N_, tr, trn
 from ..interpreter.phases import EXPECTED, Phase
 from ..interpreter.trickkernel import card_values, is_positive
@@ -35,6 +34,9 @@ class Passing(CardPhase):
     record_key = "passes"
     record_rank = 10
     record_example = '[["QS", "KH", "AH"], ...]'
+    record_shown_text = "passing {entry}"
+    record_extra_text = "the passing is over but the record's passes have more: {entry}"
+    record_absent_text = "the record has 'passes' but in deal {deal} ({contract}) no cards are passed"
 
     def record_section(self, result) -> Optional[list]:
         return [list(p) for p in result.passes] if result.passes else None
@@ -47,25 +49,8 @@ class Passing(CardPhase):
     def record_lane(self, seat: int):
         return seat
 
-    def record_action(self, entry) -> int:
-        try:
-            return parse_card(str(entry))
-        except CardError as e:
-            raise ValueError(f"passes: {e}") from None
-
-    def record_shown(self, entry) -> str:
-        return f"passing {entry}"
-
     def record_short(self, deal, seat: int, entries: list) -> str:
         return f"seat {seat} passed {len(entries)} cards; {deal.contract.passing.count} are passed"
-
-    def record_extra(self, entries: list, taken: int) -> str:
-        return f"the passing is over but the record's passes have more: {quoted(entries[taken])}"
-
-    def record_absent(self, section, contract: str, number: int) -> Optional[str]:
-        if not section:
-            return None
-        return f"the record has 'passes' but in deal {number} ({contract}) no cards are passed"
 
     # adapter hooks: a card passed is its seat's secret; its receiver learns it when the passing ends
     drawn_in_worlds = True

@@ -22,6 +22,10 @@ class PlaysSection(PhaseUnit):
     record_key = "plays"
     record_by_trick = True
     record_example = '["QS", "2C"]'
+    record_error = ""
+    record_short_text = "the record ends before the deal is over"
+    record_extra_text = "the deal is over after {taken} plays but the record has {count}"
+    record_absent_text = record_extra_text
 
     def record_section(self, result) -> Optional[list]:
         return None  # the head of every deal's record holds ``plays``
@@ -37,15 +41,6 @@ class PlaysSection(PhaseUnit):
         except CardError as e:
             raise ValueError(str(e)) from None
 
-    def record_short(self, deal, seat: int, entries: list) -> str:
-        return "the record ends before the deal is over"
-
-    def record_extra(self, entries: list, taken: int) -> str:
-        return f"the deal is over after {taken} plays but the record has {len(entries)}"
-
-    def record_absent(self, section, contract: str, number: int) -> Optional[str]:
-        return self.record_extra(section, 0) if section else None
-
 
 class BetsSection(PhaseUnit):
     """A phase whose actions a record keeps under ``bets``, one list shared with the other
@@ -54,6 +49,10 @@ class BetsSection(PhaseUnit):
     record_key = "bets"
     record_rank = 20
     record_example = '["double:1", "done"]'
+    record_shown_text = "bet {entry}"
+    record_short_text = "the record's bets end before the side declarations are over"
+    record_extra_text = "the side declarations are over but the record's bets have more: {entry}"
+    record_absent_text = "the record has 'bets' but deal {deal} ({contract}) has no doubling, exposures or named rank"
 
     def record_section(self, result) -> Optional[list]:
         return list(result.bets)
@@ -65,17 +64,3 @@ class BetsSection(PhaseUnit):
                 f"bets: {quoted(entry)} is not a bet (double:SEAT, redouble:SEAT, expose:CARD, rank:RANK or done)"
             )
         return action
-
-    def record_shown(self, entry) -> str:
-        return f"bet {entry}"
-
-    def record_short(self, deal, seat: int, entries: list) -> str:
-        return "the record's bets end before the side declarations are over"
-
-    def record_extra(self, entries: list, taken: int) -> str:
-        return f"the side declarations are over but the record's bets have more: {quoted(entries[taken])}"
-
-    def record_absent(self, section, contract: str, number: int) -> Optional[str]:
-        if not section:
-            return None
-        return f"the record has 'bets' but deal {number} ({contract}) has no doubling, exposures or named rank"
