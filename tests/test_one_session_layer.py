@@ -27,6 +27,7 @@ OWN_DRIVING = [
     re.compile(r"\billegal_reason\b"),  # a refusal worded by the front end
     re.compile(r"\.act\(\s*view\b|player\.act\b"),  # a bot asked by the front end
     re.compile(r"__name__\s*[!=]=|\.__name__\s+in\b"),  # an exception told by its class's name
+    re.compile(r"bot of seat"),  # a bot's failure worded by the front end (``table.drive.bot_failure``)
 ]
 
 
@@ -61,10 +62,43 @@ def test_each_command_builds_its_match_with_the_session():
 
 
 def test_the_search_finds_a_front_end_driving_a_match():
-    for line in ("m = Match(rs, seed)", "state.apply_action(a)", "match.apply(action)",
-                 "reason = illegal_reason(view, a, c)", "action = player.act(view)", "a = self.bots[s].act(view)",
-                 'if type(e).__name__ == "PlayerQuit":'):
+    for line in (
+        "m = Match(rs, seed)",
+        "state.apply_action(a)",
+        "match.apply(action)",
+        "reason = illegal_reason(view, a, c)",
+        "action = player.act(view)",
+        "a = self.bots[s].act(view)",
+        'if type(e).__name__ == "PlayerQuit":',
+    ):
         assert any(p.search(line) for p in OWN_DRIVING), line
-    for line in ("outcome = self.session.act(seat, action)", "outcome = self.table.act(seat, action)",
-                 "session.run_bots()"):
+    for line in (
+        "outcome = self.session.act(seat, action)",
+        "outcome = self.table.act(seat, action)",
+        "session.run_bots()",
+    ):
         assert not any(p.search(line) for p in OWN_DRIVING), line
+
+
+def test_a_bot_that_fails_is_told_in_the_session_s_words_at_every_front_end():
+    """``drive_bots`` (``kierki serve`` and ``kierki web``) hands the front end its failure already
+    worded, with the seat as a person reads it."""
+    import asyncio
+    import concurrent.futures
+
+    from kierki_dsl.table.drive import drive_bots
+
+    class Broken:
+        def act(self, view):
+            raise RuntimeError("boom")
+
+    class Table:
+        players, stopped = 4, False
+
+        def bot_turn(self):
+            return 1, Broken(), None
+
+    told = []
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        asyncio.run(drive_bots(Table(), asyncio.Event(), pool, lambda s, a: None, lambda s, m: told.append((s, m))))
+    assert told == [(1, "the bot of seat E failed: RuntimeError: boom")]

@@ -363,8 +363,8 @@ class SikServer:
             self._act(seat, action)  # refused only if the table paused meanwhile: asked again
             self._after_act()
 
-        def fail(seat: int, e: Exception) -> None:
-            self.failure = f"the bot of seat {sik.SEATS[seat]} failed: {e}"
+        def fail(seat: int, message: str) -> None:
+            self.failure = message
             self.done.set()
 
         await drive_bots(self.table, self.changed, self.pool, act, fail)

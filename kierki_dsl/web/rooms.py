@@ -222,8 +222,8 @@ class Room:
     async def _bots(self) -> None:
         from ..table.drive import drive_bots
 
-        def fail(seat: int, e: Exception) -> None:  # a bot that fails stops the table, not the server
-            self._fail(f"the bot of seat {seat} failed: {type(e).__name__}: {e}")
+        def fail(seat: int, message: str) -> None:  # a bot that fails stops the table, not the server
+            self._fail(message)
 
         await drive_bots(
             self.table,
