@@ -9,7 +9,7 @@
   says what it expects.
 
 Why an action is illegal, per kind: tests/test_refusal_every_kind.py. The engine half of a shipped
-phase (its schema part, rule, lint codes) is in ``interpreter/`` (AUDIT21.md lists what is not yet in
+phase (its schema part, rule, lint codes) is in ``interpreter/`` (docs/audit-phase-unit.md lists what is not yet in
 the phase's own module).
 """
 
