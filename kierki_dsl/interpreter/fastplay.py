@@ -76,7 +76,7 @@ def compile_tricks(contract, players: int, tricks: int, deck: int) -> Optional[C
     fast_kernel_reason``: ``contract.fast_player`` asks), or None when its play rules do not
     fit the kernel's tables."""
     trumps = contract.call.choices if contract.call is not None else (contract.trump,)
-    tabs = {t: _rule_tables(contract, tricks, t, deck) for t in trumps}  # per trump
+    tabs: dict = {t: _rule_tables(contract, tricks, t, deck) for t in trumps}  # per trump
     if None in tabs.values():
         return None
     tables = {t: contract.tables(tricks, t, players) for t in trumps}
@@ -147,8 +147,8 @@ def compile_tricks(contract, players: int, tricks: int, deck: int) -> Optional[C
         got = kernels.get((trump, direction, log is not None, False)) or kernel(trump, direction, log is not None)
         return got(hands, leader, grb, dealer, caller, log)
 
-    play.ended = ended
-    play.kernel = kernel
+    play.ended = ended  # type: ignore[attr-defined]  # the fast path's callers read how the deal ended
+    play.kernel = kernel  # type: ignore[attr-defined]  # ... and build the kernels a player picks cards in
     return play
 
 
@@ -237,5 +237,5 @@ def compile_layout(contract, players: int) -> Optional[Callable]:
                         return scores
             p = (p + direction) % players
 
-    play.ended = ended
+    play.ended = ended  # type: ignore[attr-defined]  # the fast path's callers read how the deal ended
     return play

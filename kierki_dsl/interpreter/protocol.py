@@ -21,7 +21,7 @@ class DealState(Protocol):
     auction, bets, an early end): a state class that derives from it declares only what it does.
     """
 
-    contract: object
+    contract: "CompiledContract"
     phase: str
     players: int
     hands: list

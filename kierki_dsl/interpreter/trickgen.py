@@ -303,7 +303,7 @@ def build(
     from .trickkernel import add_seat_scores
 
     tp, final, per_trick, rest, penalty = plan
-    follow = [()] * (4 * players)
+    follow: list[tuple] = [()] * (4 * players)
     for leader in range(players):
         for s in range(4):
             follow[4 * leader + s] = tuple(((leader + direction * i) % players) * 4 + s for i in range(1, players))

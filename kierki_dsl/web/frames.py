@@ -41,6 +41,7 @@ def match_frames(ruleset, record: dict, actions: list) -> list:
         if m.over:
             break
         state = m.state
+        assert state is not None  # the match is not over
         if not deals or deals[-1]["number"] != m.deal_index + 1:
             deals.append(
                 {

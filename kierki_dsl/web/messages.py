@@ -24,7 +24,7 @@ from ..interpreter.actions import MAX_ACTION
 MAX_MESSAGE = 1024
 MAX_TOKEN = 128
 
-SCHEMAS = {
+SCHEMAS: dict[str, dict[str, type]] = {
     "hello": {"token": str},
     "act": {"action": int, "deal": int, "ply": int},
     "ping": {},
@@ -59,9 +59,9 @@ def parse(text) -> dict:
         value = doc.get(key)
         if not isinstance(value, typ) or isinstance(value, bool):
             raise BadMessage(f"{kind} needs {key!r} ({typ.__name__})")
-        if key in LIMITS and not LIMITS[key][0] <= value <= LIMITS[key][1]:
+        if isinstance(value, int) and key in LIMITS and not LIMITS[key][0] <= value <= LIMITS[key][1]:
             raise BadMessage(f"{key} out of range")
-        if key == "token" and not 0 < len(value) <= MAX_TOKEN:
+        if isinstance(value, str) and key == "token" and not 0 < len(value) <= MAX_TOKEN:
             raise BadMessage("bad token")
     return doc
 

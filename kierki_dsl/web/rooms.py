@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import hmac
 import secrets
 import shutil
@@ -86,7 +87,7 @@ class Room:
 
     def __init__(self, rooms: "Rooms", row: dict, ruleset, actions: list):
         from ..players.base import make_player
-        from ..table import Session
+        from ..table import Failed, Session
         from ..table.savefile import SavedAction
 
         self.rooms = rooms
@@ -108,7 +109,7 @@ class Room:
         self.table = self.session.table
         stored = [SavedAction(d + 1, s, a, n) for n, (d, s, a) in enumerate(actions, start=1)]
         outcome = self.session.resume(stored, self.id, place=lambda e: f"stored action {e.line}")
-        if not outcome.ok:
+        if isinstance(outcome, Failed):
             raise RoomError(outcome.message, 500)
         self.session.keep(StoredJournal(rooms.storage, self.id, len(actions)))
         self.task = asyncio.ensure_future(self._bots())
@@ -134,7 +135,7 @@ class Room:
         self.conns[seat] = conn
         self.logs[seat] = deque(maxlen=LOG_LENGTH)
         self.opened = True
-        self.table.sit(seat, lambda event, s=seat: self._heard(s, event))
+        self.table.sit(seat, functools.partial(self._heard, seat))
         self.touch()
         return conn
 

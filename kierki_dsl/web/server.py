@@ -61,7 +61,7 @@ def serve(config: WebConfig, host: str = "127.0.0.1", port: int = 8000, out=None
             out.write(f"kierki web: {url_of(sock)}\n")
             out.flush()
 
-    server.startup = startup
+    server.startup = startup  # type: ignore[method-assign]  # says where it listens once uvicorn has started
     try:
         server.run(sockets=[sock])
     finally:
