@@ -76,8 +76,9 @@ def match_scores(rules, lineup: list, seed: int) -> list:
     return [tuple(d.scores) for d in MatchRunner(rules, lineup, seed).deals()]
 
 
-def duel(rules, a: str, b: str, seed: int, timers: dict) -> list:
-    """Per deal of the seed's match: A's mean score over its four seats minus B's."""
+def duel(rules, a: str, b: str, seed: int, timers: dict, solved: dict) -> list:
+    """Per deal of the seed's match: A's mean score over its four seats minus B's (``timers``:
+    (decisions, CPU seconds) per player; ``solved``: pimc's card decisions solved and given up)."""
     ta, tb = timers.setdefault(a, []), timers.setdefault(b, [])
     plays = []
     for first in (a, b):
@@ -85,6 +86,8 @@ def duel(rules, a: str, b: str, seed: int, timers: dict) -> list:
         plays.append(match_scores(rules, players, seed))
         for s, p in enumerate(players):
             (ta if (s % 2 == 0) == (first == a) else tb).append((p.decisions, p.cpu))
+            for key in ("solved", "given_up"):
+                solved[key] = solved.get(key, 0) + p.stats.get(key, 0)
     out = []
     for one, two in zip(*plays):
         a_score = (one[0] + one[2] + two[1] + two[3]) / 4
@@ -139,20 +142,22 @@ def main() -> None:
             b = args.search
             if against == "ismcts":
                 if not timers.get(args.pimc):  # pimc's think time: a short duel against search first
-                    duel(rules, args.pimc, args.search, 10_000, timers)
+                    duel(rules, args.pimc, args.search, 10_000, timers, {})
                 sims = max(2, round(args.factor * per_decision(timers[args.pimc]) / ismcts_rate(rules, 1)))
                 b = f"ismcts:{sims}"
-            diffs = []
+            diffs: list = []
+            solved: dict = {}
             start = time.perf_counter()
             for seed in range(1, args.seeds + 1):
-                got = duel(rules, args.pimc, b, seed, timers)
+                got = duel(rules, args.pimc, b, seed, timers, solved)
                 diffs += got
                 if args.journal:
                     with open(args.journal, "a", encoding="utf-8") as f:
                         f.write(json.dumps({"game": game, "a": args.pimc, "b": b, "seed": seed, "diffs": got}) + "\n")
             print(
                 f"{game:16} {args.pimc} vs {b}: {interval(diffs)}; CPU s/decision: A {per_decision(timers[args.pimc]):.3f}"
-                f", B {per_decision(timers[b]):.3f}; {time.perf_counter() - start:.0f} s wall",
+                f", B {per_decision(timers[b]):.3f}; pimc's cards solved {solved.get('solved', 0)}"
+                f", given up {solved.get('given_up', 0)}; {time.perf_counter() - start:.0f} s wall",
                 flush=True,
             )
 

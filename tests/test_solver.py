@@ -32,9 +32,12 @@ from kierki_dsl.players.base import make_player
 ROOT = Path(__file__).resolve().parent.parent
 KIERKI = load_ruleset(str(ROOT / "rulesets" / "kierki_standard.yaml"))
 BARBU = load_ruleset(str(ROOT / "rulesets" / "games" / "barbu.yaml"))
-SOLVED = [(KIERKI, n) for n in sorted(KIERKI.contracts) if n != "loteryjka"] + [
-    (BARBU, n) for n in ("no_tricks", "no_hearts", "no_queens", "barbu", "no_last_two")
-]
+HEARTS = load_ruleset(str(ROOT / "rulesets" / "games" / "hearts.yaml"))
+SOLVED = (
+    [(KIERKI, n) for n in sorted(KIERKI.contracts) if n != "loteryjka"]
+    + [(BARBU, n) for n in ("no_tricks", "no_hearts", "no_queens", "barbu", "no_last_two")]
+    + [(HEARTS, "hand")]
+)
 
 
 def test_the_solver_is_built_when_required():
@@ -114,6 +117,46 @@ def test_python_search_equals_the_compiled_one(which, seed, left):
     compiled = solver.solve(contract, view, list(deal.hands))
     python = solver.solve(contract, view, list(deal.hands), python=True)
     assert compiled[0] == python[0]
+
+
+@settings(max_examples=25, deadline=None)
+@given(which=st.sampled_from(range(len(SOLVED))), seed=st.integers(0, 10**6), left=st.integers(2, 3))
+def test_a_node_limit_gives_up_or_answers_exactly(which, seed, left):
+    """With a node limit the solve stops (an empty answer) or gives brute force's values: a
+    search cut short never answers wrong."""
+    rs, name = SOLVED[which]
+    contract, deal = endgame(rs, name, seed, left)
+    if deal.is_terminal():
+        return
+    view = deal.view(deal.current_player())
+    expected = brute_values(deal)
+    for limit in (1, 20, 200):
+        for python in (False, True):
+            got, nodes = solver.solve(contract, view, list(deal.hands), python=python, limit=limit)
+            assert got in ({}, expected)
+            assert got or nodes > limit
+
+
+@settings(max_examples=15, deadline=None)
+@given(which=st.sampled_from(range(len(SOLVED))), seed=st.integers(0, 10**6), left=st.integers(3, 5))
+def test_canonical_keys_change_no_value(which, seed, left):
+    """The transposition table's canonical keys (ranks among the unplayed cards) give the values
+    the plain hands as keys give."""
+    rs, name = SOLVED[which]
+    contract, deal = endgame(rs, name, seed, left)
+    if deal.is_terminal():
+        return
+    view = deal.view(deal.current_player())
+    t = solver.tables(contract, view.players, view.tricks_total, view.trump, view.deck, python=True)
+    position = solver.position(view, list(deal.hands))
+    assert t.raw.canonical, "Kierki, Barbu and Hearts rank cards by suit: canonical keys apply"
+    canonical = t.solve(view.seat, *position)
+    t.raw.canonical = False
+    try:
+        plain = t.solve(view.seat, *position)
+    finally:
+        t.raw.canonical = True
+    assert canonical[0] == plain[0]
 
 
 def test_declined_contracts():

@@ -89,6 +89,7 @@ typedef struct {
     int seat[MAXP], card[MAXP];
     long long nodes, limit;
     int stopped;
+    int8_t owner[52];  /* the seat holding each card at the solve's start (cards never change hands) */
 } Search;
 
 static int lowest(uint64_t m) { return __builtin_ctzll(m); }
@@ -390,17 +391,20 @@ static void make_key(const Search *s, Key *k)
             k->card_of[c] = (int8_t)c;
         return;
     }
+    uint64_t alive = 0;
+    for (int p = 0; p < t->players; p++)
+        alive |= s->hands[p];
     for (int su = 0; su < 4; su++) {
+        if (!(alive & SUIT[su]))
+            continue;
         int r = 0;
         for (int i = 0; i < 13; i++) {
             int c = t->order[su][i];
-            for (int p = 0; p < t->players; p++)
-                if (s->hands[p] >> c & 1) {
-                    k->hands[p] |= 1ULL << (13 * su + r);
-                    k->classes[su >> 1] |= (uint64_t)t->local_cls[c] << (2 * r + 26 * (su & 1));
-                    k->card_of[13 * su + r++] = (int8_t)c;
-                    break;
-                }
+            if (alive >> c & 1) {
+                k->hands[s->owner[c]] |= 1ULL << (13 * su + r);
+                k->classes[su >> 1] |= (uint64_t)t->local_cls[c] << (2 * r + 26 * (su & 1));
+                k->card_of[13 * su + r++] = (int8_t)c;
+            }
         }
     }
 }
@@ -537,6 +541,51 @@ static int order_moves(const Search *s, int seat, uint64_t moves, int first, int
     return k;
 }
 
+/* Enhanced transposition cutoff at a trick's last card: whether some card of `seat` ends the
+ * trick in a position whose stored bound already settles the window (its value in `*v`). */
+static int settled_by_table(Search *s, int seat, uint64_t moves, int64_t alpha, int64_t beta, int64_t *v)
+{
+    const Tables *t = s->t;
+    int maxing = seat == s->me, led = s->led, win = s->win, broken = s->broken, trick_no = s->trick_no, len = s->len;
+    int64_t pts0 = t->trick_points[trick_no];
+    uint64_t tm = 0;
+    for (int i = 0; i < len; i++) {
+        pts0 += t->values[52 * trick_no + s->card[i]];
+        tm |= 1ULL << s->card[i];
+    }
+    int found = 0;
+    for (; moves && !found && trick_no < t->tricks; moves &= moves - 1) {
+        int c = lowest(moves), w = t->beats[win] >> c & 1 ? c : win, winner = seat;
+        for (int i = 0; i < len; i++)
+            if (s->card[i] == w)
+                winner = s->seat[i];
+        int64_t got = winner == s->me ? pts0 + t->values[52 * trick_no + c] : 0;
+        s->hands[seat] &= ~(1ULL << c);
+        s->len = 0;
+        s->trick_no = trick_no + 1;
+        s->broken = broken || ((tm | 1ULL << c) & HEARTS) != 0;
+        Key key;
+        Entry *slot;
+        make_key(s, &key);
+        const Entry *e = lookup(s, &key, winner, &slot);
+        if (e != NULL) {
+            int64_t val = got + e->value;
+            if (maxing && e->flag != UPPER && val >= beta)
+                found = 1;
+            if (!maxing && e->flag != LOWER && val <= alpha)
+                found = 1;
+            if (found)
+                *v = val;
+        }
+        s->hands[seat] |= 1ULL << c;
+        s->len = len;
+        s->trick_no = trick_no;
+        s->broken = broken;
+    }
+    s->led = led;
+    return found;
+}
+
 static int64_t search(Search *s, int seat, int64_t alpha, int64_t beta)
 {
     const Tables *t = s->t;
@@ -575,6 +624,9 @@ static int64_t search(Search *s, int seat, int64_t alpha, int64_t beta)
         }
     }
     uint64_t moves = representatives(s, legal_cards(s, seat));
+    int64_t settled;
+    if (s->len == t->players - 1 && settled_by_table(s, seat, moves, alpha, beta, &settled))
+        return settled;
     int cards[52];
     int k = order_moves(s, seat, moves, first, cards);
     int maxing = seat == s->me, best_card = k ? cards[0] : 0;
@@ -676,6 +728,8 @@ static PyObject *Tables_solve(Tables *self, PyObject *args)
         }
         seen |= s.hands[p];
         s.next[p] = ((p + direction) % n + n) % n;
+        for (uint64_t m = s.hands[p]; m; m &= m - 1)
+            s.owner[lowest(m)] = (int8_t)p;
     }
     s.trick_no = trick_no;
     s.broken = broken;

@@ -34,7 +34,6 @@ class PyTables:
         self.most, self.least, self.most_tp, self.least_tp = _bounds(self)
         self.canonical = _ranked_beats(self) and all(len(set(classes[13 * s : 13 * s + 13])) <= 4 for s in range(4))
 
-
     def solve(self, me, to_move, hands, trick_no, broken, trick, direction, limit=0) -> tuple:
         """The value of every legal card of the seat on turn (see the module's docstring);
         ``(None, nodes)`` once more than ``limit`` (if > 0) positions were searched."""
