@@ -213,6 +213,19 @@ def test_the_python_search_answers_without_the_extension():
 
 def test_pimc_setting():
     p = make_player("pimc:12:6")
-    assert (p.worlds, p.solve_from) == (12, 6)
-    with pytest.raises(KeyError):
-        make_player("pimc:12:99")
+    assert (p.worlds, p.solve_from, p.limit) == (12, 6, 400_000)
+    assert make_player("pimc:12:13:5000").limit == 5000
+    for bad in ("pimc:12:99", "pimc:12:13:5", "pimc:12:13:x"):
+        with pytest.raises(KeyError):
+            make_player(bad)
+
+
+def test_pimc_gives_a_card_to_search_when_a_world_needs_more_positions():
+    """With a budget of 1,000 positions a world, the first tricks of a 13-card deal do not
+    solve: those cards are search's; the last ones solve; every card is legal."""
+    rs = load_ruleset(str(ROOT / "benchmarks" / "kierki_negative.yaml"))
+    players = [make_player("pimc:2:13:1000")] + [make_player("heuristic") for _ in range(3)]
+    for _ in MatchRunner(rs, players, 5).deals():
+        break
+    stats = players[0].stats
+    assert stats["given_up"] > 0 and stats["solved"] > 0
