@@ -13,12 +13,19 @@
  *   class (cards of one suit with the same points in every trick and the same keep bits)
  *   and the cards of each suit from the lowest to the highest.
  *
- * As Kupferschmid and Helmert's Skat solver: a transposition table of positions at a
- * trick's start (bounds and the best card), move ordering (the table's card, then cards
- * good for the seat on turn), and equivalent cards searched once (cards of one hand and
- * one class next to each other in their suit once the cards of finished tricks are gone).
+ * As Kupferschmid and Helmert's Skat solver and the double-dummy bridge solvers: a
+ * transposition table of positions at a trick's start (bounds and the best card) keyed
+ * canonically (each card as its rank among the unplayed cards of its suit, with the classes of
+ * those cards in order) where a card's beaters are the higher cards of its suit and whole
+ * suits, one table shared by every contract; an enhanced transposition cutoff at a trick's
+ * last card; move ordering (the table's card, then cards good for the seat on turn);
+ * equivalent cards searched once (cards of one hand and one class next to each other in their
+ * suit once the cards of finished tricks are gone); bounds from the points left; each root
+ * card's value by MTD(f) null-window searches in the range the points left allow (the points
+ * come in their common unit, solver.py); and a node limit that stops a solve (its answer None).
  * kierki_dsl/interpreter/solvepy.py is the same search in Python (the reference and the
- * fallback when this extension is not built): the values are equal, held by tests.
+ * fallback when this extension is not built; it has no enhanced cutoff): the values are
+ * equal, held by tests.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>

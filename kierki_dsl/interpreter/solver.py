@@ -5,9 +5,12 @@ where every hand is known (``pimc``'s worlds, sampled consistently with a seat's
 from the position to the deal's end if it plays the card, it maximising them and every other
 seat minimising them (the paranoid reduction: in a deal whose points all go to somebody, a
 seat's own points against the rest), or None when the solver declines the contract
-(``why_not_solved``). The search (alpha-beta with a transposition table, move ordering and
-equivalent cards, as Kupferschmid and Helmert's Skat solver) runs in C (``_solve.c``) where the
+(``why_not_solved``). The search (alpha-beta with a canonically keyed transposition table, move
+ordering, equivalent cards and MTD(f) null-window searches, as Kupferschmid and Helmert's Skat
+solver and the bridge solvers: ``_solve.c``'s header) runs in C (``_solve.c``) where the
 extension is built and ``KIERKI_NO_C`` is not set, else in Python (``solvepy``): the same values.
+The tables count points in their greatest common divisor (``Scaled``); a solve may be given a
+limit of positions to search, past which it answers ``{}``.
 
 It reads the tables the step core reads (``contract.play_rules``: the cards beating each card,
 the static points of each trick and card) and the play restrictions as keep masks by trick
