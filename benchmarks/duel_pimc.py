@@ -17,8 +17,9 @@ IS-MCTS gets ``--factor`` times ``pimc``'s think time as a simulation count, loa
 ``pimc``'s mean CPU seconds per card decision (measured in the ``search`` duel of the same game,
 or by a short run first) times the factor, over IS-MCTS's CPU seconds per simulation (measured
 on the first deal of the game). ``pimc``'s budget is in worlds and positions per world, so its
-decisions do not depend on the machine's load either. ``--journal`` appends each deal's result
-as a JSON line (a stopped run keeps what it finished).
+decisions do not depend on the machine's load either. ``--journal`` appends each seed's deals'
+results as a JSON line (a stopped run keeps what it finished); ``--summary FILE`` prints the
+intervals of a journal.
 """
 
 from __future__ import annotations
@@ -125,6 +126,17 @@ def ismcts_rate(rules, seed: int) -> float:
     return (time.process_time() - start) / max(1, p.stats["simulations"])
 
 
+def summary(path: str) -> None:
+    """The interval of every (game, A, B) of a journal, from its deals."""
+    runs: dict = {}
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            row = json.loads(line)
+            runs.setdefault((row["game"], row["a"], row["b"]), []).extend(row["diffs"])
+    for (game, a, b), diffs in runs.items():
+        print(f"{game:16} {a} vs {b}: {interval(diffs)}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", default=",".join(GAMES))
@@ -134,7 +146,11 @@ def main() -> None:
     ap.add_argument("--factor", type=float, default=10.0, help="IS-MCTS's think time over pimc's")
     ap.add_argument("--against", default="search,ismcts")
     ap.add_argument("--journal", default="")
+    ap.add_argument("--summary", default="", help="only print the intervals of a journal's deals")
     args = ap.parse_args()
+    if args.summary:
+        summary(args.summary)
+        return
     for game in args.games.split(","):
         rules = load_ruleset(str(ROOT / GAMES[game]))
         timers: dict = {}
