@@ -67,6 +67,16 @@ def endgame(rs, name: str, seed: int, left: int):
     return contract, deal
 
 
+def position_of(which: int, seed: int, left: int):
+    """(contract, deal, view of the seat on turn) of a random endgame of ``SOLVED[which]``, or
+    None when the random play ended the deal."""
+    rs, name = SOLVED[which]
+    contract, deal = endgame(rs, name, seed, left)
+    if deal.is_terminal():
+        return None
+    return contract, deal, deal.view(deal.current_player())
+
+
 def minimax(deal, me: int) -> int:
     """The final score of ``me``, ``me`` maximising it and every other seat minimising it."""
     if deal.is_terminal():
@@ -93,12 +103,10 @@ def brute_values(deal) -> dict:
 @settings(max_examples=40, deadline=None)
 @given(which=st.sampled_from(range(len(SOLVED))), seed=st.integers(0, 10**6), left=st.integers(1, 3))
 def test_solved_values_equal_brute_force_minimax(which, seed, left):
-    rs, name = SOLVED[which]
-    contract, deal = endgame(rs, name, seed, left)
-    if deal.is_terminal():
+    found = position_of(which, seed, left)
+    if found is None:
         return
-    me = deal.current_player()
-    view = deal.view(me)
+    contract, deal, view = found
     expected = brute_values(deal)
     got, nodes = solver.solve(contract, view, list(deal.hands))
     assert got == expected and nodes >= 0
@@ -109,11 +117,10 @@ def test_solved_values_equal_brute_force_minimax(which, seed, left):
 @settings(max_examples=15, deadline=None)
 @given(which=st.sampled_from(range(len(SOLVED))), seed=st.integers(0, 10**6), left=st.integers(4, 6))
 def test_python_search_equals_the_compiled_one(which, seed, left):
-    rs, name = SOLVED[which]
-    contract, deal = endgame(rs, name, seed, left)
-    if deal.is_terminal():
+    found = position_of(which, seed, left)
+    if found is None:
         return
-    view = deal.view(deal.current_player())
+    contract, deal, view = found
     compiled = solver.solve(contract, view, list(deal.hands))
     python = solver.solve(contract, view, list(deal.hands), python=True)
     assert compiled[0] == python[0]
@@ -124,11 +131,10 @@ def test_python_search_equals_the_compiled_one(which, seed, left):
 def test_a_node_limit_gives_up_or_answers_exactly(which, seed, left):
     """With a node limit the solve stops (an empty answer) or gives brute force's values: a
     search cut short never answers wrong."""
-    rs, name = SOLVED[which]
-    contract, deal = endgame(rs, name, seed, left)
-    if deal.is_terminal():
+    found = position_of(which, seed, left)
+    if found is None:
         return
-    view = deal.view(deal.current_player())
+    contract, deal, view = found
     expected = brute_values(deal)
     for limit in (1, 20, 200):
         for python in (False, True):
@@ -142,11 +148,10 @@ def test_a_node_limit_gives_up_or_answers_exactly(which, seed, left):
 def test_canonical_keys_change_no_value(which, seed, left):
     """The transposition table's canonical keys (ranks among the unplayed cards) give the values
     the plain hands as keys give."""
-    rs, name = SOLVED[which]
-    contract, deal = endgame(rs, name, seed, left)
-    if deal.is_terminal():
+    found = position_of(which, seed, left)
+    if found is None:
         return
-    view = deal.view(deal.current_player())
+    contract, deal, view = found
     t = solver.tables(contract, view.players, view.tricks_total, view.trump, view.deck, python=True)
     position = solver.position(view, list(deal.hands))
     assert t.raw.canonical, "Kierki, Barbu and Hearts rank cards by suit: canonical keys apply"
