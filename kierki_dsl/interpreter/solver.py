@@ -180,4 +180,4 @@ def solve(contract, view, hands: list, python: bool = False, limit: int = 0) -> 
     return (dict(got) if got is not None else {}), nodes
 
 
-__all__ = ["compiled", "why_not_solved", "tables", "position", "solvable", "solve"]
+__all__ = ["compiled", "why_not_solved", "tables", "Scaled", "position", "solvable", "solve"]
