@@ -32,9 +32,12 @@ from kierki_dsl.players.base import make_player
 ROOT = Path(__file__).resolve().parent.parent
 KIERKI = load_ruleset(str(ROOT / "rulesets" / "kierki_standard.yaml"))
 BARBU = load_ruleset(str(ROOT / "rulesets" / "games" / "barbu.yaml"))
-SOLVED = [(KIERKI, n) for n in sorted(KIERKI.contracts) if n != "loteryjka"] + [
-    (BARBU, n) for n in ("no_tricks", "no_hearts", "no_queens", "barbu", "no_last_two")
-]
+HEARTS = load_ruleset(str(ROOT / "rulesets" / "games" / "hearts.yaml"))
+SOLVED = (
+    [(KIERKI, n) for n in sorted(KIERKI.contracts) if n != "loteryjka"]
+    + [(BARBU, n) for n in ("no_tricks", "no_hearts", "no_queens", "barbu", "no_last_two")]
+    + [(HEARTS, "hand")]
+)
 
 
 def test_the_solver_is_built_when_required():
@@ -64,6 +67,16 @@ def endgame(rs, name: str, seed: int, left: int):
     return contract, deal
 
 
+def position_of(which: int, seed: int, left: int):
+    """(contract, deal, view of the seat on turn) of a random endgame of ``SOLVED[which]``, or
+    None when the random play ended the deal."""
+    rs, name = SOLVED[which]
+    contract, deal = endgame(rs, name, seed, left)
+    if deal.is_terminal():
+        return None
+    return contract, deal, deal.view(deal.current_player())
+
+
 def minimax(deal, me: int) -> int:
     """The final score of ``me``, ``me`` maximising it and every other seat minimising it."""
     if deal.is_terminal():
@@ -90,12 +103,10 @@ def brute_values(deal) -> dict:
 @settings(max_examples=40, deadline=None)
 @given(which=st.sampled_from(range(len(SOLVED))), seed=st.integers(0, 10**6), left=st.integers(1, 3))
 def test_solved_values_equal_brute_force_minimax(which, seed, left):
-    rs, name = SOLVED[which]
-    contract, deal = endgame(rs, name, seed, left)
-    if deal.is_terminal():
+    found = position_of(which, seed, left)
+    if found is None:
         return
-    me = deal.current_player()
-    view = deal.view(me)
+    contract, deal, view = found
     expected = brute_values(deal)
     got, nodes = solver.solve(contract, view, list(deal.hands))
     assert got == expected and nodes >= 0
@@ -106,14 +117,51 @@ def test_solved_values_equal_brute_force_minimax(which, seed, left):
 @settings(max_examples=15, deadline=None)
 @given(which=st.sampled_from(range(len(SOLVED))), seed=st.integers(0, 10**6), left=st.integers(4, 6))
 def test_python_search_equals_the_compiled_one(which, seed, left):
-    rs, name = SOLVED[which]
-    contract, deal = endgame(rs, name, seed, left)
-    if deal.is_terminal():
+    found = position_of(which, seed, left)
+    if found is None:
         return
-    view = deal.view(deal.current_player())
+    contract, deal, view = found
     compiled = solver.solve(contract, view, list(deal.hands))
     python = solver.solve(contract, view, list(deal.hands), python=True)
     assert compiled[0] == python[0]
+
+
+@settings(max_examples=25, deadline=None)
+@given(which=st.sampled_from(range(len(SOLVED))), seed=st.integers(0, 10**6), left=st.integers(2, 3))
+def test_a_node_limit_gives_up_or_answers_exactly(which, seed, left):
+    """With a node limit the solve stops (an empty answer) or gives brute force's values: a
+    search cut short never answers wrong."""
+    found = position_of(which, seed, left)
+    if found is None:
+        return
+    contract, deal, view = found
+    expected = brute_values(deal)
+    for limit in (1, 20, 200):
+        for python in (False, True):
+            got, nodes = solver.solve(contract, view, list(deal.hands), python=python, limit=limit)
+            assert got in ({}, expected)
+            assert got or nodes > limit
+
+
+@settings(max_examples=15, deadline=None)
+@given(which=st.sampled_from(range(len(SOLVED))), seed=st.integers(0, 10**6), left=st.integers(3, 5))
+def test_canonical_keys_change_no_value(which, seed, left):
+    """The transposition table's canonical keys (ranks among the unplayed cards) give the values
+    the plain hands as keys give."""
+    found = position_of(which, seed, left)
+    if found is None:
+        return
+    contract, deal, view = found
+    t = solver.tables(contract, view.players, view.tricks_total, view.trump, view.deck, python=True)
+    position = solver.position(view, list(deal.hands))
+    assert t.raw.canonical, "Kierki, Barbu and Hearts rank cards by suit: canonical keys apply"
+    canonical = t.solve(view.seat, *position)
+    t.raw.canonical = False
+    try:
+        plain = t.solve(view.seat, *position)
+    finally:
+        t.raw.canonical = True
+    assert canonical[0] == plain[0]
 
 
 def test_declined_contracts():
@@ -170,6 +218,19 @@ def test_the_python_search_answers_without_the_extension():
 
 def test_pimc_setting():
     p = make_player("pimc:12:6")
-    assert (p.worlds, p.solve_from) == (12, 6)
-    with pytest.raises(KeyError):
-        make_player("pimc:12:99")
+    assert (p.worlds, p.solve_from, p.limit) == (12, 6, 400_000)
+    assert make_player("pimc:12:13:5000").limit == 5000
+    for bad in ("pimc:12:99", "pimc:12:13:5", "pimc:12:13:x"):
+        with pytest.raises(KeyError):
+            make_player(bad)
+
+
+def test_pimc_gives_a_card_to_search_when_a_world_needs_more_positions():
+    """With a budget of 1,000 positions a world, the first tricks of a 13-card deal do not
+    solve: those cards are search's; the last ones solve; every card is legal."""
+    rs = load_ruleset(str(ROOT / "benchmarks" / "kierki_negative.yaml"))
+    players = [make_player("pimc:2:13:1000")] + [make_player("heuristic") for _ in range(3)]
+    for _ in MatchRunner(rs, players, 5).deals():
+        break
+    stats = players[0].stats
+    assert stats["given_up"] > 0 and stats["solved"] > 0

@@ -13,12 +13,19 @@
  *   class (cards of one suit with the same points in every trick and the same keep bits)
  *   and the cards of each suit from the lowest to the highest.
  *
- * As Kupferschmid and Helmert's Skat solver: a transposition table of positions at a
- * trick's start (bounds and the best card), move ordering (the table's card, then cards
- * good for the seat on turn), and equivalent cards searched once (cards of one hand and
- * one class next to each other in their suit once the cards of finished tricks are gone).
+ * As Kupferschmid and Helmert's Skat solver and the double-dummy bridge solvers: a
+ * transposition table of positions at a trick's start (bounds and the best card) keyed
+ * canonically (each card as its rank among the unplayed cards of its suit, with the classes of
+ * those cards in order) where a card's beaters are the higher cards of its suit and whole
+ * suits, one table shared by every contract; an enhanced transposition cutoff at a trick's
+ * last card; move ordering (the table's card, then cards good for the seat on turn);
+ * equivalent cards searched once (cards of one hand and one class next to each other in their
+ * suit once the cards of finished tricks are gone); bounds from the points left; each root
+ * card's value by MTD(f) null-window searches in the range the points left allow (the points
+ * come in their common unit, solver.py); and a node limit that stops a solve (its answer None).
  * kierki_dsl/interpreter/solvepy.py is the same search in Python (the reference and the
- * fallback when this extension is not built): the values are equal, held by tests.
+ * fallback when this extension is not built; it has no enhanced cutoff): the values are
+ * equal, held by tests.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -29,7 +36,9 @@
 #define MAXTRICKS 52
 #define MAXRULES 64
 #define INF ((int64_t)1 << 60)
-#define TT_BITS 18
+#define POINTS_MAX ((int64_t)1 << 40) /* a card's or trick's points: sums and move keys cannot overflow */
+#define TT_BITS 19
+#define TT_SIZE ((size_t)1 << TT_BITS)
 
 static const uint64_t SUIT[4] = {0x1FFFULL, 0x1FFFULL << 13, 0x1FFFULL << 26, 0x1FFFULL << 39};
 #define HEARTS (SUIT[1])
@@ -42,12 +51,22 @@ typedef struct {
     uint64_t keep[MAXRULES];
 } Prog;
 
+/* A position at a trick's start: its key (the hands, canonical where the tables allow:
+ * each card as its rank among the unplayed cards of its suit, with the classes of those
+ * cards in order), the bounds found and the best card (canonical too). */
 typedef struct {
     uint64_t hands[MAXP];
+    uint64_t classes[2];
     uint32_t gen;
-    uint8_t seat, flag, best, used;
+    uint8_t seat, flag, best, used, trick_no, broken;
     int64_t value;
 } Entry;
+
+/* One table for every Tables (a solve at a time, under the GIL): a new solve's generation
+ * makes the entries of the last one stale. Two entries a slot: the first kept for the
+ * position nearer the deal's start, the second always replaced. */
+static Entry *tt = NULL;
+static uint32_t tt_gen = 0;
 
 typedef struct {
     PyObject_HEAD
@@ -61,8 +80,11 @@ typedef struct {
     Prog *progs;                 /* 3 x (2 * tricks + 4) */
     int cls[52];
     int order[4][13], suit_len[4];
-    Entry *tt;
-    uint32_t gen;
+    /* canonical keys: each card's class among its suit's classes (0..3), and whether the
+     * tables allow them (the cards beating a card: by suit and rank order alone; at most
+     * four classes a suit) */
+    int local_cls[52], canonical;
+    int ready;
 } Tables;
 
 typedef struct {
@@ -72,7 +94,9 @@ typedef struct {
     int next[MAXP];
     int trick_no, broken, led, win, len;
     int seat[MAXP], card[MAXP];
-    long long nodes;
+    long long nodes, limit;
+    int stopped;
+    int8_t owner[52];  /* the seat holding each card at the solve's start (cards never change hands) */
 } Search;
 
 static int lowest(uint64_t m) { return __builtin_ctzll(m); }
@@ -91,7 +115,7 @@ static int read_one(PyObject *o, void *out, int signed_, const char *what)
     long long v = PyLong_AsLongLong(o);
     if (v == -1 && PyErr_Occurred())
         return -1;
-    if (v > INF / 64 || v < -INF / 64) {
+    if (v > POINTS_MAX || v < -POINTS_MAX) {
         PyErr_Format(PyExc_ValueError, "%s: points too large", what);
         return -1;
     }
@@ -132,7 +156,6 @@ static int read_ints(PyObject *seq, int64_t *out, Py_ssize_t n, const char *what
 static void Tables_dealloc(Tables *self)
 {
     PyMem_Free(self->progs);
-    PyMem_Free(self->tt);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
@@ -188,12 +211,55 @@ static void bounds(Tables *self)
     }
 }
 
+/* Whether a card's beaters are the higher cards of its suit (by ``order``) and whole other
+ * suits: then ranks among the unplayed cards say who beats whom. */
+static int ranked_beats(const Tables *self)
+{
+    for (int su = 0; su < 4; su++) {
+        if (self->suit_len[su] != 13)
+            return 0;
+        for (int i = 0; i < 13; i++) {
+            int c = self->order[su][i];
+            uint64_t above = 0;
+            for (int j = i + 1; j < 13; j++)
+                above |= 1ULL << self->order[su][j];
+            if ((self->beats[c] & SUIT[su]) != above)
+                return 0;
+            for (int o = 0; o < 4; o++) {
+                uint64_t in = self->beats[c] & SUIT[o];
+                if (o != su && in && in != SUIT[o])
+                    return 0;
+            }
+        }
+    }
+    return 1;
+}
+
+/* Each card's class numbered within its suit; canonical keys if the tables allow them. */
+static void canonical_classes(Tables *self)
+{
+    self->canonical = ranked_beats(self);
+    for (int su = 0; su < 4; su++) {
+        int seen[52], k = 0;
+        for (int r = 0; r < 13; r++) {
+            int c = 13 * su + r, i = 0;
+            while (i < k && seen[i] != self->cls[c])
+                i++;
+            if (i == k)
+                seen[k++] = self->cls[c];
+            self->local_cls[c] = i;
+        }
+        if (k > 4)
+            self->canonical = 0;
+    }
+}
+
 /* Tables(players, tricks, follow_suit, beats[52], trick_points[tricks + 2],
  *        values[tricks + 2][52], programs[3][2 * tricks + 4], classes[52], order[4][...]) */
 static int Tables_init(Tables *self, PyObject *args, PyObject *kw)
 {
     PyObject *beats, *tp, *values, *progs, *cls, *order;
-    if (self->tt != NULL) {
+    if (self->ready) {
         PyErr_SetString(PyExc_TypeError, "tables are initialised once");
         return -1;
     }
@@ -247,11 +313,12 @@ static int Tables_init(Tables *self, PyObject *args, PyObject *kw)
     if (read_progs(self, progs) < 0)
         return -1;
     bounds(self);
-    self->tt = PyMem_Calloc((size_t)1 << TT_BITS, sizeof(Entry));
-    if (self->tt == NULL) {
+    canonical_classes(self);
+    if (tt == NULL && (tt = PyMem_Calloc(2 * TT_SIZE, sizeof(Entry))) == NULL) {
         PyErr_NoMemory();
         return -1;
     }
+    self->ready = 1;
     return 0;
 }
 
@@ -313,22 +380,79 @@ static uint64_t mix(uint64_t h)
     return h ^ (h >> 33);
 }
 
-static Entry *probe(const Search *s, int seat)
+/* The key of the position at a trick's start: canonical hands and classes where the tables
+ * allow (``card_of`` maps a canonical card back to the card), else the hands themselves. */
+typedef struct {
+    uint64_t hands[MAXP];
+    uint64_t classes[2];
+    int8_t card_of[52];
+} Key;
+
+static void make_key(const Search *s, Key *k)
 {
-    uint64_t h = (uint64_t)seat * 0x9E3779B97F4A7C15ULL;
-    for (int p = 0; p < s->t->players; p++)
-        h = mix(h ^ s->hands[p]) + (uint64_t)p;
-    return &s->t->tt[h & (((uint64_t)1 << TT_BITS) - 1)];
+    const Tables *t = s->t;
+    memset(k, 0, sizeof *k);
+    if (!t->canonical) {
+        memcpy(k->hands, s->hands, sizeof(uint64_t) * t->players);
+        for (int c = 0; c < 52; c++)
+            k->card_of[c] = (int8_t)c;
+        return;
+    }
+    uint64_t alive = 0;
+    for (int p = 0; p < t->players; p++)
+        alive |= s->hands[p];
+    for (int su = 0; su < 4; su++) {
+        if (!(alive & SUIT[su]))
+            continue;
+        int r = 0;
+        for (int i = 0; i < 13; i++) {
+            int c = t->order[su][i];
+            if (alive >> c & 1) {
+                k->hands[s->owner[c]] |= 1ULL << (13 * su + r);
+                k->classes[su >> 1] |= (uint64_t)t->local_cls[c] << (2 * r + 26 * (su & 1));
+                k->card_of[13 * su + r++] = (int8_t)c;
+            }
+        }
+    }
 }
 
-static int same_key(const Entry *e, const Search *s, int seat, uint32_t gen)
+static int canonical_card(const Key *k, int card)
 {
-    if (!e->used || e->gen != gen || e->seat != seat)
+    for (int i = 0; i < 52; i++)
+        if (k->card_of[i] == card)
+            return i;
+    return 0;
+}
+
+static uint64_t key_hash(const Search *s, const Key *k, int seat)
+{
+    uint64_t h = (uint64_t)(seat + 8 * s->trick_no + 1024 * s->broken) * 0x9E3779B97F4A7C15ULL;
+    for (int p = 0; p < s->t->players; p++)
+        h = mix(h ^ k->hands[p]) + (uint64_t)p;
+    return mix(h ^ k->classes[0] ^ (k->classes[1] << 1));
+}
+
+static int same_key(const Entry *e, const Search *s, const Key *k, int seat)
+{
+    if (!e->used || e->gen != tt_gen || e->seat != seat || e->trick_no != s->trick_no || e->broken != s->broken
+        || e->classes[0] != k->classes[0] || e->classes[1] != k->classes[1])
         return 0;
     for (int p = 0; p < s->t->players; p++)
-        if (e->hands[p] != s->hands[p])
+        if (e->hands[p] != k->hands[p])
             return 0;
     return 1;
+}
+
+/* The entry of the key, or NULL (``*slot``: where to store it). */
+static Entry *lookup(const Search *s, const Key *k, int seat, Entry **slot)
+{
+    Entry *b = &tt[2 * (key_hash(s, k, seat) & (TT_SIZE - 1))];
+    for (int i = 0; i < 2; i++)
+        if (same_key(&b[i], s, k, seat))
+            return *slot = &b[i];
+    /* the first kept for the position nearer the deal's start (a bigger tree), the second replaced */
+    *slot = !b[0].used || b[0].gen != tt_gen || b[0].trick_no >= s->trick_no ? &b[0] : &b[1];
+    return NULL;
 }
 
 static int64_t search(Search *s, int seat, int64_t alpha, int64_t beta);
@@ -424,11 +548,60 @@ static int order_moves(const Search *s, int seat, uint64_t moves, int first, int
     return k;
 }
 
+/* Enhanced transposition cutoff at a trick's last card: whether some card of `seat` ends the
+ * trick in a position whose stored bound already settles the window (its value in `*v`). */
+static int settled_by_table(Search *s, int seat, uint64_t moves, int64_t alpha, int64_t beta, int64_t *v)
+{
+    const Tables *t = s->t;
+    int maxing = seat == s->me, led = s->led, win = s->win, broken = s->broken, trick_no = s->trick_no, len = s->len;
+    int64_t pts0 = t->trick_points[trick_no];
+    uint64_t tm = 0;
+    for (int i = 0; i < len; i++) {
+        pts0 += t->values[52 * trick_no + s->card[i]];
+        tm |= 1ULL << s->card[i];
+    }
+    int found = 0;
+    for (; moves && !found && trick_no < t->tricks; moves &= moves - 1) {
+        int c = lowest(moves), w = t->beats[win] >> c & 1 ? c : win, winner = seat;
+        for (int i = 0; i < len; i++)
+            if (s->card[i] == w)
+                winner = s->seat[i];
+        int64_t got = winner == s->me ? pts0 + t->values[52 * trick_no + c] : 0;
+        s->hands[seat] &= ~(1ULL << c);
+        s->len = 0;
+        s->trick_no = trick_no + 1;
+        s->broken = broken || ((tm | 1ULL << c) & HEARTS) != 0;
+        Key key;
+        Entry *slot;
+        make_key(s, &key);
+        const Entry *e = lookup(s, &key, winner, &slot);
+        if (e != NULL) {
+            int64_t val = got + e->value;
+            if (maxing && e->flag != UPPER && val >= beta)
+                found = 1;
+            if (!maxing && e->flag != LOWER && val <= alpha)
+                found = 1;
+            if (found)
+                *v = val;
+        }
+        s->hands[seat] |= 1ULL << c;
+        s->len = len;
+        s->trick_no = trick_no;
+        s->broken = broken;
+    }
+    s->led = led;
+    return found;
+}
+
 static int64_t search(Search *s, int seat, int64_t alpha, int64_t beta)
 {
     const Tables *t = s->t;
-    s->nodes++;
-    Entry *e = NULL;
+    if (++s->nodes > s->limit && s->limit > 0)
+        s->stopped = 1;
+    if (s->stopped)
+        return 0;  /* the node budget is spent: the solve's answer is thrown away */
+    Entry *e = NULL, *slot = NULL;
+    Key key;
     int first = -1;
     int64_t alpha0 = alpha, beta0 = beta;
     if (s->len == 0) {  /* the points left bound the value: outside the window, no search */
@@ -445,18 +618,22 @@ static int64_t search(Search *s, int seat, int64_t alpha, int64_t beta)
             return hi;
         if (lo >= beta)
             return lo;
-        e = probe(s, seat);
-        if (same_key(e, s, seat, t->gen)) {
+        make_key(s, &key);
+        e = lookup(s, &key, seat, &slot);
+        if (e != NULL) {
             if (e->flag == EXACT || (e->flag == LOWER && e->value >= beta) || (e->flag == UPPER && e->value <= alpha))
                 return e->value;
             if (e->flag == LOWER && e->value > alpha)
                 alpha = e->value;
             if (e->flag == UPPER && e->value < beta)
                 beta = e->value;
-            first = e->best;
+            first = key.card_of[e->best];
         }
     }
     uint64_t moves = representatives(s, legal_cards(s, seat));
+    int64_t settled;
+    if (s->len == t->players - 1 && settled_by_table(s, seat, moves, alpha, beta, &settled))
+        return settled;
     int cards[52];
     int k = order_moves(s, seat, moves, first, cards);
     int maxing = seat == s->me, best_card = k ? cards[0] : 0;
@@ -476,47 +653,67 @@ static int64_t search(Search *s, int seat, int64_t alpha, int64_t beta)
     }
     if (k == 0)
         best = 0;  /* no card left (a hand emptied early): nothing more to take */
-    if (e != NULL) {
-        memcpy(e->hands, s->hands, sizeof(uint64_t) * t->players);
-        e->seat = (uint8_t)seat;
-        e->gen = t->gen;
-        e->used = 1;
-        e->best = (uint8_t)best_card;
-        e->value = best;
-        e->flag = best <= alpha0 ? UPPER : (best >= beta0 ? LOWER : EXACT);
+    if (slot != NULL && !s->stopped) {
+        memcpy(slot->hands, key.hands, sizeof slot->hands);
+        slot->classes[0] = key.classes[0];
+        slot->classes[1] = key.classes[1];
+        slot->seat = (uint8_t)seat;
+        slot->trick_no = (uint8_t)s->trick_no;
+        slot->broken = (uint8_t)s->broken;
+        slot->gen = tt_gen;
+        slot->used = 1;
+        slot->best = (uint8_t)canonical_card(&key, best_card);
+        slot->value = best;
+        slot->flag = best <= alpha0 ? UPPER : (best >= beta0 ? LOWER : EXACT);
     }
     return best;
 }
 
-/* The value of `card` for `seat`: null-window searches bisecting the points it may be
- * (each answer a bound, the transposition table's bounds kept between them). */
-static int64_t exact(Search *s, int seat, int card)
+/* The value of `card` for `seat`, between `lo` and `hi` (the least and the most the
+ * points left allow), by MTD(f): null-window searches from a first guess (the value of the
+ * card searched before), each answer a bound and the next guess, the transposition table's
+ * bounds kept between them. */
+static int64_t exact(Search *s, int seat, int card, int64_t lo, int64_t hi, int64_t guess)
 {
-    int64_t lo = -INF, hi = INF;
-    while (lo < hi) {
-        int64_t mid = lo + (hi - lo) / 2;
-        if (lo == -INF || hi == INF)
-            mid = lo == -INF && hi == INF ? 0 : (lo == -INF ? (hi > 0 ? 0 : 2 * hi - 1) : (lo < 0 ? 0 : 2 * lo + 1));
+    int64_t g = guess < lo ? lo : (guess > hi ? hi : guess);
+    while (lo < hi && !s->stopped) {
+        int64_t mid = g > lo ? g - 1 : g;  /* v > mid: a lower bound; else an upper one */
         int64_t v = play(s, seat, card, mid, mid + 1);
         if (v > mid)
-            lo = v;
+            lo = v > lo ? v : mid + 1;
         else
-            hi = v;
+            hi = v < hi ? v : mid;
+        g = v < lo ? lo : (v > hi ? hi : v);
     }
     return lo;
 }
 
-/* tables.solve(me, to_move, hands[players], trick_no, broken, trick ((seat, card), ...))
- *              direction) -> ([(card, value), ...] for every legal card of the seat on turn, nodes searched). */
+/* The least and the most `me` can take from the position on (cards left and trick points). */
+static void value_range(const Search *s, uint64_t cards, int64_t *lo, int64_t *hi)
+{
+    const Tables *t = s->t;
+    int n = s->trick_no;
+    *hi = t->most_tp[n];
+    *lo = t->least_tp[n];
+    for (; cards; cards &= cards - 1) {
+        *hi += t->most[52 * n + lowest(cards)];
+        *lo += t->least[52 * n + lowest(cards)];
+    }
+}
+
+/* tables.solve(me, to_move, hands[players], trick_no, broken, trick ((seat, card), ...)),
+ *              direction[, limit]) -> ([(card, value), ...] for every legal card of the seat on
+ * turn, nodes searched); with a node limit (> 0) reached, (None, nodes). */
 static PyObject *Tables_solve(Tables *self, PyObject *args)
 {
     int me, to_move, trick_no, broken, direction;
+    long long limit = 0;
     PyObject *hands, *trick;
-    if (self->tt == NULL) {
+    if (!self->ready) {
         PyErr_SetString(PyExc_RuntimeError, "the tables were not initialised");
         return NULL;
     }
-    if (!PyArg_ParseTuple(args, "iiOipOi", &me, &to_move, &hands, &trick_no, &broken, &trick, &direction))
+    if (!PyArg_ParseTuple(args, "iiOipOi|L", &me, &to_move, &hands, &trick_no, &broken, &trick, &direction, &limit))
         return NULL;
     int n = self->players;
     Search s;
@@ -538,6 +735,8 @@ static PyObject *Tables_solve(Tables *self, PyObject *args)
         }
         seen |= s.hands[p];
         s.next[p] = ((p + direction) % n + n) % n;
+        for (uint64_t m = s.hands[p]; m; m &= m - 1)
+            s.owner[lowest(m)] = (int8_t)p;
     }
     s.trick_no = trick_no;
     s.broken = broken;
@@ -575,14 +774,26 @@ static PyObject *Tables_solve(Tables *self, PyObject *args)
         PyErr_SetString(PyExc_ValueError, "the seat on turn does not follow the trick");
         return NULL;
     }
-    if (++self->gen == 0)  /* a new solve: the table's old entries are stale */
-        memset(self->tt, 0, sizeof(Entry) << TT_BITS);
+    if (++tt_gen == 0) {  /* a new solve: the table's old entries are stale */
+        memset(tt, 0, 2 * TT_SIZE * sizeof(Entry));
+        tt_gen = 1;
+    }
+    s.limit = limit;
     uint64_t legal = legal_cards(&s, to_move), reps = representatives(&s, legal);
-    int64_t value[52];
+    int64_t value[52], lo, hi;
+    uint64_t left = 0;
+    for (int p = 0; p < n; p++)
+        left |= s.hands[p];
+    for (int i = 0; i < s.len; i++)
+        left |= 1ULL << s.card[i];
+    value_range(&s, left, &lo, &hi);
+    int64_t guess = 0;
     for (uint64_t m = reps; m; m &= m - 1) {
         int c = lowest(m);
-        value[c] = exact(&s, to_move, c);
+        guess = value[c] = exact(&s, to_move, c, lo, hi, guess);
     }
+    if (s.stopped)
+        return Py_BuildValue("(OL)", Py_None, s.nodes);
     PyObject *out = PyList_New(0);
     if (out == NULL)
         return NULL;
@@ -615,7 +826,7 @@ static PyObject *Tables_solve(Tables *self, PyObject *args)
 
 static PyMethodDef Tables_methods[] = {
     {"solve", (PyCFunction)Tables_solve, METH_VARARGS,
-     "solve(me, to_move, hands, trick_no, broken, trick, direction) -> ([(card, value), ...], nodes)"},
+     "solve(me, to_move, hands, trick_no, broken, trick, direction[, limit]) -> ([(card, value), ...] or None, nodes)"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -32,13 +32,20 @@ class PyTables:
         self.classes = tuple(classes)
         self.order = tuple(tuple(s) for s in order)
         self.most, self.least, self.most_tp, self.least_tp = _bounds(self)
+        self.canonical = _ranked_beats(self) and all(len(set(classes[13 * s : 13 * s + 13])) <= 4 for s in range(4))
 
-    def solve(self, me, to_move, hands, trick_no, broken, trick, direction) -> tuple:
-        """The value of every legal card of the seat on turn (see the module's docstring)."""
+    def solve(self, me, to_move, hands, trick_no, broken, trick, direction, limit=0) -> tuple:
+        """The value of every legal card of the seat on turn (see the module's docstring);
+        ``(None, nodes)`` once more than ``limit`` (if > 0) positions were searched."""
         s = _Search(self, me, list(hands), trick_no, bool(broken), trick, direction)
+        s.limit = limit
         legal = s.legal(to_move)
         reps = s.representatives(legal)
-        value = {c: s.exact(to_move, c) for c in card_list(reps)}
+        lo, hi = s.value_range()
+        try:
+            value = {c: s.exact(to_move, c, lo, hi) for c in card_list(reps)}
+        except _Stopped:
+            return None, s.nodes
         out = []
         for c in card_list(legal):
             rep = c
@@ -51,6 +58,24 @@ class PyTables:
                         rep = d
             out.append((c, value[rep]))
         return out, s.nodes
+
+
+class _Stopped(Exception):
+    """The node limit is reached."""
+
+
+def _ranked_beats(t: PyTables) -> bool:
+    """Whether each card's beaters are the higher cards of its suit and whole other suits
+    (``_solve.c``'s ``ranked_beats``: then ranks among the unplayed cards say who beats whom)."""
+    for suit, order in enumerate(t.order):
+        if len(order) != 13:
+            return False
+        for i, c in enumerate(order):
+            if t.beats[c] & SUIT_MASK[suit] != sum(1 << d for d in order[i + 1 :]):
+                return False
+            if any(t.beats[c] & SUIT_MASK[o] not in (0, SUIT_MASK[o]) for o in range(4) if o != suit):
+                return False
+    return True
 
 
 def _bounds(t: PyTables) -> tuple:
@@ -85,8 +110,33 @@ class _Search:
                 self.led, self.win = c // 13, c
             elif t.beats[self.win] >> c & 1:
                 self.win = c
-        self.nodes = 0
+        self.nodes = self.limit = 0
         self.tt: dict = {}
+
+    def value_range(self) -> tuple:
+        """The least and the most ``me`` can take from here (``_solve.c``'s ``value_range``)."""
+        t, n, cards = self.t, self.trick_no, card_list(self.alive())
+        return (
+            t.least_tp[n] + sum(t.least[n][c] for c in cards),
+            t.most_tp[n] + sum(t.most[n][c] for c in cards),
+        )
+
+    def key(self, seat: int) -> tuple:
+        """The position's key at a trick's start (``_solve.c``'s ``make_key``): each card as its
+        rank among the unplayed cards of its suit and the classes in order, where the tables
+        allow; and the map of a canonical card back to its card."""
+        t = self.t
+        if not t.canonical:
+            return (seat, self.trick_no, self.broken, *self.hands), list(range(52))
+        owner = {c: p for p, h in enumerate(self.hands) for c in card_list(h)}
+        hands, classes, card_of = [0] * t.players, [], []
+        for order in t.order:
+            alive = [c for c in order if c in owner]
+            for r, c in enumerate(alive):
+                hands[owner[c]] |= 1 << (13 * (c // 13) + r)
+            classes.append(tuple(t.classes[c] for c in alive))
+            card_of += alive + [-1] * (13 - len(alive))
+        return (seat, self.trick_no, self.broken, *hands, *classes), card_of
 
     def legal(self, seat: int) -> int:
         t = self.t
@@ -125,23 +175,16 @@ class _Search:
                 prev = c
         return out
 
-    def exact(self, seat: int, card: int) -> int:
-        """The value of ``card`` for ``seat`` by null-window searches (``_solve.c``'s ``exact``)."""
-        lo, hi = -INF, INF
+    def exact(self, seat: int, card: int, lo: int, hi: int) -> int:
+        """The value of ``card`` for ``seat`` in ``lo..hi`` by null-window searches bisecting it
+        (``_solve.c``'s ``exact``)."""
         while lo < hi:
-            if lo == -INF and hi == INF:
-                mid = 0
-            elif lo == -INF:
-                mid = 0 if hi > 0 else 2 * hi - 1
-            elif hi == INF:
-                mid = 0 if lo < 0 else 2 * lo + 1
-            else:
-                mid = lo + (hi - lo) // 2
+            mid = lo + (hi - lo) // 2
             v = self.play(seat, card, mid, mid + 1)
             if v > mid:
-                lo = v
+                lo = max(v, mid + 1)
             else:
-                hi = v
+                hi = min(v, mid)
         return lo
 
     def play(self, seat: int, card: int, alpha: int, beta: int) -> int:
@@ -192,6 +235,8 @@ class _Search:
     def search(self, seat: int, alpha: int, beta: int) -> int:
         t = self.t
         self.nodes += 1
+        if self.limit and self.nodes > self.limit:
+            raise _Stopped
         key = None
         first = -1
         alpha0, beta0 = alpha, beta
@@ -207,10 +252,11 @@ class _Search:
                 return hi
             if lo >= beta:
                 return lo
-            key = (seat, *self.hands)
+            key, card_of = self.key(seat)
             got = self.tt.get(key)
             if got is not None:
-                flag, value, first = got
+                flag, value, best = got
+                first = card_of[best]
                 if flag == EXACT or (flag == LOWER and value >= beta) or (flag == UPPER and value <= alpha):
                     return value
                 if flag == LOWER and value > alpha:
@@ -235,7 +281,7 @@ class _Search:
             best = 0
         if key is not None:
             flag = UPPER if best <= alpha0 else LOWER if best >= beta0 else EXACT
-            self.tt[key] = (flag, best, best_card)
+            self.tt[key] = (flag, best, card_of.index(best_card))
         return best
 
 

@@ -5,9 +5,12 @@ where every hand is known (``pimc``'s worlds, sampled consistently with a seat's
 from the position to the deal's end if it plays the card, it maximising them and every other
 seat minimising them (the paranoid reduction: in a deal whose points all go to somebody, a
 seat's own points against the rest), or None when the solver declines the contract
-(``why_not_solved``). The search (alpha-beta with a transposition table, move ordering and
-equivalent cards, as Kupferschmid and Helmert's Skat solver) runs in C (``_solve.c``) where the
+(``why_not_solved``). The search (alpha-beta with a canonically keyed transposition table, move
+ordering, equivalent cards and MTD(f) null-window searches, as Kupferschmid and Helmert's Skat
+solver and the bridge solvers: ``_solve.c``'s header) runs in C (``_solve.c``) where the
 extension is built and ``KIERKI_NO_C`` is not set, else in Python (``solvepy``): the same values.
+The tables count points in their greatest common divisor (``Scaled``); a solve may be given a
+limit of positions to search, past which it answers ``{}``.
 
 It reads the tables the step core reads (``contract.play_rules``: the cards beating each card,
 the static points of each trick and card) and the play restrictions as keep masks by trick
@@ -23,6 +26,7 @@ from __future__ import annotations
 
 import functools
 import importlib
+import math
 import os
 from types import ModuleType
 from typing import Optional
@@ -95,9 +99,31 @@ def tables(contract, players: int, tricks: int, trump: int, deck: int, python: b
         _classes(rows, keeps),
         _order(contract),
     )
-    if _solve is None or python:
-        return PyTables(*args)
-    return _solve.Tables(*args)
+    unit = _unit(args[4], rows)
+    args = (*args[:4], tuple(p // unit for p in args[4]), [tuple(v // unit for v in r) for r in rows], *args[6:])
+    return Scaled(PyTables(*args) if _solve is None or python else _solve.Tables(*args), unit)
+
+
+class Scaled:
+    """A contract's solver tables with its points counted in ``unit`` (their greatest common
+    divisor: "no tricks" counts tricks, not 20s of points; the null-window searches bisect
+    fewer values), answering ``solve`` in points again."""
+
+    def __init__(self, raw, unit: int) -> None:
+        self.raw, self.unit = raw, unit
+
+    def solve(self, me, to_move, hands, trick_no, broken, trick, direction, limit=0) -> tuple:
+        """``([(card, points), ...], nodes)``, or ``(None, nodes)`` once more than ``limit``
+        positions (if > 0) were searched."""
+        got, nodes = self.raw.solve(me, to_move, hands, trick_no, broken, trick, direction, limit)
+        if got is None:
+            return None, nodes
+        return [(c, v * self.unit) for c, v in got], nodes
+
+
+def _unit(trick_points: tuple, rows: list) -> int:
+    """The greatest common divisor of every trick's and card's points (1 if none)."""
+    return math.gcd(*trick_points, *(v for r in rows for v in r)) or 1
 
 
 def _order(contract) -> tuple:
@@ -141,16 +167,17 @@ def solvable(view) -> bool:
     )
 
 
-def solve(contract, view, hands: list, python: bool = False) -> Optional[tuple]:
+def solve(contract, view, hands: list, python: bool = False, limit: int = 0) -> Optional[tuple]:
     """``({card: points}, nodes)`` of the view's seat in the world of ``hands`` (see the module's
-    docstring), or None when the solver declines the contract or the position."""
+    docstring), or None when the solver declines the contract or the position; ``({}, nodes)``
+    when ``limit`` > 0 positions did not suffice (the solve stopped there)."""
     if not solvable(view):
         return None
     t = tables(contract, view.players, view.tricks_total, view.trump, view.deck, python)
     if isinstance(t, str):
         return None
-    got, nodes = t.solve(view.seat, *position(view, hands))
-    return dict(got), nodes
+    got, nodes = t.solve(view.seat, *position(view, hands), limit)
+    return (dict(got) if got is not None else {}), nodes
 
 
-__all__ = ["compiled", "why_not_solved", "tables", "position", "solvable", "solve"]
+__all__ = ["compiled", "why_not_solved", "tables", "Scaled", "position", "solvable", "solve"]

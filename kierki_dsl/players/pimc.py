@@ -1,23 +1,28 @@
 """``pimc``: perfect-information Monte Carlo — sampled worlds, each solved exactly.
 
 For a card to play it deals the unseen cards at random consistently with what is public (the
-``search`` player's sampler: hand sizes, shown voids, passed cards, a trump caller's trumps),
-solves each world with every hand known (``interpreter.solver``: alpha-beta with a
-transposition table, move ordering and equivalent cards; the view's seat maximises its own
-points from here to the deal's end, every other seat minimises them) and plays the card with
-the best average solved value.
+``search`` player's sampler, ``search.sample_hands``: hand sizes, shown voids, passed cards,
+exposed cards, a trump caller's trumps), solves each world with every hand known
+(``interpreter.solver``: alpha-beta with a transposition table, move ordering and equivalent
+cards; the view's seat maximises its own points from here to the deal's end, every other seat
+minimises them) and plays the card with the best average solved value.
 
-An exact solve of a whole 13-card hand of four seats takes too long for a decision (see
-docs/performance.md, "The solver and pimc"), so the worlds are solved once every hand holds at
-most ``SOLVE_FROM`` cards (7: 5–55 ms a world, measured by benchmarks/bench_solver.py;
-``pimc:20:8`` sets it); before that, and for every decision that is not
-a card to play or in a contract the solver declines (dynamic trick points, restrictions reading
-the winning card, a stock, ...: ``solver.why_not_solved``), ``pimc`` decides as ``search`` does.
-The solver values the trick points alone: seat scorers (Hearts' shooting the moon) and bets are
-left out of its value.
+Each world's solve may search at most ``NODE_LIMIT`` positions (a budget in positions, not
+seconds: the same decisions on a loaded machine as on an idle one; about 0.1 s of CPU at the
+solver's 3–7 million positions a second). A whole 13-card deal of four seats needs more than
+that in most worlds (docs/performance.md, "The solver and pimc"), so ``pimc`` solves as deep as
+the budget allows: it tries from the first card on (once every hand holds at most
+``SOLVE_FROM`` cards, 13 by default); when a world's solve runs out of positions it decides
+that card as ``search`` does (the positions spent are lost), and tries again at its next
+card. It also decides as ``search``
+every decision that is not a card to play and every card of a contract the solver declines
+(dynamic trick points, restrictions reading the winning card, a stock, ...:
+``solver.why_not_solved``). The solver values the trick points alone: seat scorers (Hearts'
+shooting the moon) and bets are left out of its value.
 
-Strength/time knob, as ``search``: ``pimc:32`` solves 32 worlds per decision (reproducible for
-a seed), ``pimc:0.5s`` solves worlds for that long; ``pimc:32:9`` also sets ``SOLVE_FROM``.
+Settings, as ``search``'s: ``pimc:32`` solves 32 worlds per decision (reproducible for a seed),
+``pimc:0.5s`` solves worlds for that long; ``pimc:32:9`` also sets ``SOLVE_FROM``;
+``pimc:32:13:2000000`` also sets the positions a world may take.
 """
 
 from __future__ import annotations
@@ -30,7 +35,9 @@ from .search import SearchPlayer, sample_hands
 
 DEFAULT_WORLDS = 20
 #: The most cards per hand from which a world is solved (before: as ``search``).
-SOLVE_FROM = 7
+SOLVE_FROM = 13
+#: The most positions one world's solve may search.
+NODE_LIMIT = 400_000
 
 
 @register_player
@@ -38,14 +45,18 @@ class PimcPlayer(Player):
     name = "pimc"
 
     def __init__(self, setting: str = "") -> None:
-        budget, _, depth = setting.partition(":")
+        budget, _, rest = setting.partition(":")
+        depth, _, limit = rest.partition(":")
         count, self.seconds = thinking_budget("pimc", budget, "a world count", 10_000)
         self.worlds = count or DEFAULT_WORLDS
         if depth and (not depth.isdigit() or not 1 <= int(depth) <= 13):
             raise ValueError(f"pimc: the cards per hand to solve from must be 1..13, got {depth[:20]!r}")
+        if limit and (not limit.isdigit() or not 1_000 <= int(limit) <= 10**9):
+            raise ValueError(f"pimc: the positions a world may take must be 1000..10^9, got {limit[:20]!r}")
         self.solve_from = int(depth) if depth else SOLVE_FROM
+        self.limit = int(limit) if limit else NODE_LIMIT
         self.search = SearchPlayer(budget)
-        self.stats = {"decisions": 0, "solved": 0, "worlds": 0, "nodes": 0, "seconds": 0.0}
+        self.stats = {"decisions": 0, "solved": 0, "given_up": 0, "worlds": 0, "nodes": 0, "seconds": 0.0}
 
     def reset(self, seed: int, seat: int, rules=None) -> None:
         super().reset(seed, seat, rules)
@@ -57,7 +68,8 @@ class PimcPlayer(Player):
             return legal[0]
         if not self._solves(view):
             return self.search.act(view)
-        return self._solve(view, legal, self.contract_of(view))
+        choice = self._solve(view, legal, self.contract_of(view))
+        return self.search.act(view) if choice is None else choice
 
     def _solves(self, view) -> bool:
         """Whether this decision is a card the solver values (else ``search`` decides)."""
@@ -66,22 +78,27 @@ class PimcPlayer(Player):
         t = solver.tables(self.contract_of(view), view.players, view.tricks_total, view.trump, view.deck)
         return not isinstance(t, str)
 
-    def _solve(self, view, legal: list, contract) -> int:
-        """The legal card with the best solved value averaged over the sampled worlds."""
+    def _solve(self, view, legal: list, contract):
+        """The legal card with the best solved value averaged over the sampled worlds, or None
+        when a world's solve ran out of positions."""
         rng = self.rng(view)
         start = time.perf_counter()
         totals = dict.fromkeys(legal, 0)
         n = 0
+        self.stats["decisions"] += 1
         while self._more(n, start):
-            solved = solver.solve(contract, view, sample_hands(view, rng))
+            solved = solver.solve(contract, view, sample_hands(view, rng), limit=self.limit)
             if solved is None:  # pragma: no cover - ``_solves`` said the solver takes it
-                return self.search.act(view)
+                return None
             got, nodes = solved
+            self.stats["nodes"] += nodes
+            if not got:  # out of positions: ``search`` decides this card
+                self.stats["given_up"] += 1
+                self.stats["seconds"] += time.perf_counter() - start
+                return None
             for card in legal:
                 totals[card] += got[card]
-            self.stats["nodes"] += nodes
             n += 1
-        self.stats["decisions"] += 1
         self.stats["solved"] += 1
         self.stats["worlds"] += n
         self.stats["seconds"] += time.perf_counter() - start
@@ -94,4 +111,4 @@ class PimcPlayer(Player):
         return n < self.worlds
 
 
-__all__ = ["PimcPlayer", "DEFAULT_WORLDS", "SOLVE_FROM"]
+__all__ = ["PimcPlayer", "DEFAULT_WORLDS", "SOLVE_FROM", "NODE_LIMIT"]
