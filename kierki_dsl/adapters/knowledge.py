@@ -37,11 +37,15 @@ CARDS = 52
 
 def pieces(spec: GameSpec, perfect_recall: bool) -> list:
     """(name, shape) of every part of the tensor, in order."""
-    n = spec.ruleset.players
+    return _pieces(spec.ruleset.players, len(spec.contracts), perfect_recall)
+
+
+def _pieces(n: int, contracts: int, perfect_recall: bool) -> list:
+    """``pieces`` of a game of ``n`` seats and ``contracts`` contracts: the tensor's shape depends on nothing else."""
     out = [
         ("seat", (n,)),
         ("phase", (len(PHASES),)),
-        ("contract", (max(1, len(spec.contracts)),)),
+        ("contract", (max(1, contracts),)),
         ("dealer", (n,)),
         ("hand", (CARDS,)),
         ("played", (CARDS,)),
@@ -65,12 +69,16 @@ def pieces(spec: GameSpec, perfect_recall: bool) -> list:
     return out
 
 
-@functools.lru_cache(maxsize=64)
 def _offsets(spec: GameSpec, perfect_recall: bool) -> dict:
-    """Where each part of the tensor starts."""
+    """Where each part of the tensor starts (read only: shared by every game of the same shape)."""
+    return _offsets_of(spec.ruleset.players, len(spec.contracts), perfect_recall)
+
+
+@functools.lru_cache(maxsize=64)
+def _offsets_of(n: int, contracts: int, perfect_recall: bool) -> dict:
     out = {}
     at = 0
-    for name, shape in pieces(spec, perfect_recall):
+    for name, shape in _pieces(n, contracts, perfect_recall):
         out[name] = at
         size = 1
         for d in shape:
@@ -234,10 +242,14 @@ _CORE_WRITES = (
 )  # fmt: skip
 
 
-@functools.lru_cache(maxsize=64)
 def _core_parts(spec: GameSpec) -> tuple:
     """Where ``_cstep.observe`` writes in an observation tensor (``_CORE_WRITES``), then ``_CORE_PHASES``."""
-    at = _offsets(spec, False)
+    return _core_parts_of(spec.ruleset.players, len(spec.contracts))
+
+
+@functools.lru_cache(maxsize=64)
+def _core_parts_of(n: int, contracts: int) -> tuple:
+    at = _offsets_of(n, contracts, False)
     return tuple(at[name] for name in _CORE_WRITES) + _CORE_PHASES
 
 
