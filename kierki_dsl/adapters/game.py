@@ -16,7 +16,6 @@ Every decision is logged as an *event* with the seat allowed to see it (``None``
 
 from __future__ import annotations
 
-import functools
 import os
 import pickle
 import weakref
@@ -31,9 +30,9 @@ from ..ruleset.model import Ruleset
 from ..values import frozen
 
 try:  # the compiled step core's reads for the adapters (a deal is stepped on the core only where it is built)
-    from ..interpreter._cstep import apply_then, legal_ascending, mark_legal, seen_hands
+    from ..interpreter._cstep import fast_calls, mark_legal, seen_hands
 except ImportError:  # pragma: no cover - without a C compiler
-    apply_then = legal_ascending = mark_legal = seen_hands = None
+    fast_calls = mark_legal = seen_hands = None
 
 CHANCE = -1  # the same numbers as pyspiel.PlayerId
 TERMINAL = -4
@@ -389,10 +388,9 @@ class GameState:
         on the instance: no Python frame per call. ``apply_action`` holds the state weakly (no
         reference cycle: an abandoned clone is freed at once)."""
         self._fast = step
-        self.legal_actions = functools.partial(legal_ascending, step)  # type: ignore[method-assign]
+        self.legal_actions, self.apply_action = fast_calls(step, weakref.ref(self))  # type: ignore[method-assign]
         self.current_player = step.current_player  # type: ignore[method-assign]
         self.is_terminal = step.is_terminal  # type: ignore[method-assign]
-        self.apply_action = functools.partial(apply_then, step, weakref.ref(self))  # type: ignore[method-assign]
 
     def _go_slow(self) -> None:
         """Leave the core's direct stepping (the deal ended, or the interpreter steps it)."""

@@ -2611,8 +2611,8 @@ static PyObject *apply_ends(PyObject *mod, PyObject *const *args, Py_ssize_t nar
 /* apply_then(core, on_end, action): apply ``action`` (Core.apply_action: IllegalAction if not
  * allowed); if the deal is over after it, call ``on_end()`` -- a weak reference to a GameState,
  * whose ``_after_action`` is then called (gone: nothing). None. GameState.apply_action while the
- * core steps the deal: functools.partial(apply_then, core, weakref.ref(state)), no Python frame
- * per decision and no reference cycle. */
+ * core steps the deal (fast_calls below, with weakref.ref(state)): no Python frame per decision
+ * and no reference cycle. */
 static PyObject *apply_then(PyObject *mod, PyObject *const *args, Py_ssize_t nargs)
 {
     if (nargs != 3) {
@@ -2640,6 +2640,41 @@ static PyObject *apply_then(PyObject *mod, PyObject *const *args, Py_ssize_t nar
     Py_DECREF(r);
     Py_RETURN_NONE;
 }
+/* GameState's legal_actions and apply_action while the core steps the deal: builtin functions
+ * whose ``self`` is the core (legal_actions) or (core, on_end) (apply_action), so that a call
+ * is one vectorcall, without functools.partial's layer. */
+static PyObject *legal_of(PyObject *core, PyObject *unused) { return legal_ascending(NULL, core); }
+
+static PyObject *apply_of(PyObject *bound, PyObject *action)
+{
+    PyObject *args[3] = {PyTuple_GET_ITEM(bound, 0), PyTuple_GET_ITEM(bound, 1), action};
+    return apply_then(NULL, args, 3);
+}
+
+static PyMethodDef legal_of_def = {"legal_actions", legal_of, METH_NOARGS, "The legal actions, ascending."};
+static PyMethodDef apply_of_def = {"apply_action", apply_of, METH_O,
+                                   "Apply an action (IllegalAction if not allowed); at the deal's end, on_end."};
+
+/* fast_calls(core, on_end): (legal_actions, apply_action) of the core, as above; ``on_end`` as
+ * apply_then's. */
+static PyObject *fast_calls(PyObject *mod, PyObject *args)
+{
+    PyObject *core, *on_end;
+    if (!PyArg_ParseTuple(args, "O!O", &CoreType, &core, &on_end))
+        return NULL;
+    PyObject *bound = PyTuple_Pack(2, core, on_end);
+    if (bound == NULL)
+        return NULL;
+    PyObject *legal = PyCFunction_NewEx(&legal_of_def, core, NULL);
+    PyObject *apply = PyCFunction_NewEx(&apply_of_def, bound, NULL);
+    Py_DECREF(bound);
+    if (legal == NULL || apply == NULL) {
+        Py_XDECREF(legal);
+        Py_XDECREF(apply);
+        return NULL;
+    }
+    return Py_BuildValue("(NN)", legal, apply);
+}
 /* ------------------------------------------------ end of the adapters' reads -- */
 
 static PyMethodDef module_methods[] = {
@@ -2653,8 +2688,8 @@ static PyMethodDef module_methods[] = {
      "Write a seat's observation tensor of the core into a float32 buffer."},
     {"mark_legal", (PyCFunction)mark_legal, METH_VARARGS, "Set an int8 action mask to 1 at the core's legal actions."},
     {"apply_ends", (PyCFunction)(void (*)(void))apply_ends, METH_FASTCALL, "Apply an action to a core; whether the deal is over."},
-    {"apply_then", (PyCFunction)(void (*)(void))apply_then, METH_FASTCALL,
-     "Apply an action to a core; at the deal's end, call the game's _after_action."},
+    {"fast_calls", (PyCFunction)fast_calls, METH_VARARGS,
+     "GameState's legal_actions and apply_action while the core steps the deal (builtins bound to it)."},
     {NULL},
 };
 
