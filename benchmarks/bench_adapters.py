@@ -19,8 +19,9 @@ Engines (``rulesets/games/hearts_openspiel.yaml``; OpenSpiel's ``hearts`` with d
 A decision of the first four is ``is_terminal()`` + ``legal_actions()`` + ``apply_action()`` of a
 random legal action (PettingZoo: ``last()`` + ``step()``). The chance nodes (the pass direction,
 the deal) are played outside the clock, except PettingZoo's, whose ``reset`` deals (also outside).
-Engines take turns every ``--chunk`` hands, so a load that comes and goes falls on all alike; the
-medians over the rounds of each engine's decisions per second and of its ratio to OpenSpiel are
+Engines take turns every ``--chunk`` hands, so a load that comes and goes falls on all alike; each
+is timed by this process's CPU time (``--wall``: the wall clock, which counts the time other jobs
+of a busy machine take from it); the medians over the rounds of each engine's decisions per second and of its ratio to OpenSpiel are
 reported. ``--instructions`` counts each engine's stepping loop in machine instructions with
 valgrind's callgrind instead (deterministic, so comparable on a busy machine; as
 ``step_instructions.py`` does). Needs ``pip install 'kierki-dsl[openspiel,rl]'``.
@@ -46,7 +47,6 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 import numpy as np  # noqa: E402
-from bench_step import _steps_and_seconds as stepped  # noqa: E402  (decisions, seconds) of a stepping loop
 
 from kierki_dsl.adapters.game import GameSpec, GameState, ruleset_at  # noqa: E402
 from kierki_dsl.interpreter import stepper  # noqa: E402
@@ -63,10 +63,27 @@ def chance_played(states: list, rng) -> list:
     return states
 
 
+#: The clock of the timed rounds: this process's CPU time (what other jobs on a busy machine do not
+#: add to), or with ``--wall`` the wall clock.
+CLOCK = {"clock": time.process_time}
+
+
+def stepped(states: list, grb) -> tuple:
+    """(decisions, seconds) stepping ``states`` to their end with random legal actions."""
+    steps = 0
+    t0 = CLOCK["clock"]()
+    for st in states:
+        while not st.is_terminal():
+            acts = st.legal_actions()
+            st.apply_action(acts[(grb(32) * len(acts)) >> 32])
+            steps += 1
+    return steps, CLOCK["clock"]() - t0
+
+
 def aec_stepped(envs: list, grb) -> tuple:
     """(decisions, seconds) of PettingZoo's AEC loop over ``envs`` (each just reset)."""
     steps = 0
-    t0 = time.perf_counter()
+    t0 = CLOCK["clock"]()
     for env in envs:
         for _agent in env.agent_iter():
             obs, _reward, terminated, truncated, _info = env.last()
@@ -76,7 +93,7 @@ def aec_stepped(envs: list, grb) -> tuple:
             legal = np.flatnonzero(obs["action_mask"])
             env.step(int(legal[(grb(32) * len(legal)) >> 32]))
             steps += 1
-    return steps, time.perf_counter() - t0
+    return steps, CLOCK["clock"]() - t0
 
 
 def floor_game():
@@ -291,6 +308,7 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--chunk", type=int, default=10, help="hands each engine steps before the next takes over")
     ap.add_argument("--instructions", action="store_true", help="count instructions by callgrind instead of time")
+    ap.add_argument("--wall", action="store_true", help="time by the wall clock instead of this process's CPU time")
     ap.add_argument("--engine", choices=ENGINES, help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.engine:
@@ -299,6 +317,8 @@ def main() -> None:
     if args.instructions:
         instructions(args.deals)
         return
+    if args.wall:
+        CLOCK["clock"] = time.perf_counter
     try:
         engines = makers()
     except ImportError:
@@ -314,7 +334,7 @@ def main() -> None:
     print(
         f"machine: {os.cpu_count()} cores, Python {sys.version.split()[0]}, load average "
         f"{os.getloadavg()[0]:.1f}; {args.rounds} rounds of {args.deals} hands, engines taking turns every "
-        f"{args.chunk} hands; our deals stepped by {core}; medians of the rounds"
+        f"{args.chunk} hands; our deals stepped by {core}; {'wall' if args.wall else 'CPU'} time; medians of the rounds"
     )
     print(f"{'engine (Hearts, per decision)':<44}{'decisions/s':>14}{'ratio':>8}   per-round ratios")
     for name in engines:

@@ -120,15 +120,19 @@ class KierkiState(pyspiel.State):
 
     def _apply_action(self, action):
         core = self.core
-        before, chance = core.totals, core.stage.chance
-        core.apply_action(action)
-        if core.totals is before:  # nothing paid (the totals change only as a deal ends: a new list)
-            if not chance:
-                self._rewards = self._unpaid  # never changed: ``rewards`` gives a copy
+        before = core.totals  # the totals change only as a deal ends: a new list
+        if self._rewards is self._unpaid:  # the common case: nothing paid to carry over, chance or not
+            core.apply_action(action)
+            if core.totals is not before:
+                self._rewards = [float(b - a) for a, b in zip(before, core.totals)]
             return
+        chance = core.stage.chance
+        core.apply_action(action)
         paid = [float(b - a) for a, b in zip(before, core.totals)]
         if chance:  # chance nodes pay nothing: what was paid before them still stands
             paid = [p + r for p, r in zip(paid, self._rewards)]
+        elif core.totals is before:  # a decision that paid nothing
+            paid = self._unpaid  # never changed: ``rewards`` gives a copy
         self._rewards = paid
 
     def rewards(self):

@@ -16,9 +16,9 @@ Every decision is logged as an *event* with the seat allowed to see it (``None``
 
 from __future__ import annotations
 
-import functools
 import os
 import pickle
+import weakref
 from typing import Optional
 
 from ..cards import bits, card_str
@@ -30,9 +30,9 @@ from ..ruleset.model import Ruleset
 from ..values import frozen
 
 try:  # the compiled step core's reads for the adapters (a deal is stepped on the core only where it is built)
-    from ..interpreter._cstep import apply_ends, legal_ascending, mark_legal, seen_hands
+    from ..interpreter._cstep import fast_calls, mark_legal, seen_hands
 except ImportError:  # pragma: no cover - without a C compiler
-    apply_ends = legal_ascending = mark_legal = seen_hands = None
+    fast_calls = mark_legal = seen_hands = None
 
 CHANCE = -1  # the same numbers as pyspiel.PlayerId
 TERMINAL = -4
@@ -287,6 +287,9 @@ STAGES = {s.name: s for s in (_Dealer(), _Dealing(), _Choose(), _Play(), _Over()
 _DEALER, _DEALING, _CHOOSING, _PLAYING, _OVER = (STAGES[n] for n in (DEALER, DEALING, CHOOSE, PLAY, OVER))
 
 
+_FAST_CALLS = ("legal_actions", "current_player", "is_terminal", "apply_action")  # set by ``_go_fast``
+
+
 class _Start:
     """A core's position before its first action (what ``_Deal.interpreter`` replays from)."""
 
@@ -379,17 +382,21 @@ class GameState:
         self._go_fast(step)
 
     def _go_fast(self, step) -> None:
-        """Step on the core ``step`` directly: ``legal_actions`` and ``current_player`` become
-        the core's own (C callables set on the instance, no Python frame per call)."""
+        """Step on the core ``step`` directly: ``legal_actions``, ``current_player``,
+        ``is_terminal`` (the game goes on while the core steps a deal) and ``apply_action``
+        (which calls ``_after_action`` when the deal ends) become the core's own, C callables set
+        on the instance: no Python frame per call. ``apply_action`` holds the state weakly (no
+        reference cycle: an abandoned clone is freed at once)."""
         self._fast = step
-        self.legal_actions = functools.partial(legal_ascending, step)  # type: ignore[method-assign]
+        self.legal_actions, self.apply_action = fast_calls(step, weakref.ref(self))  # type: ignore[method-assign]
         self.current_player = step.current_player  # type: ignore[method-assign]
+        self.is_terminal = step.is_terminal  # type: ignore[method-assign]
 
     def _go_slow(self) -> None:
         """Leave the core's direct stepping (the deal ended, or the interpreter steps it)."""
         self._fast = None
-        self.__dict__.pop("legal_actions", None)
-        self.__dict__.pop("current_player", None)
+        for name in _FAST_CALLS:
+            self.__dict__.pop(name, None)
 
     @property
     def deal(self):
@@ -548,12 +555,8 @@ class GameState:
         return [float(t) for t in self.totals]
 
     def apply_action(self, action: int) -> None:
-        """Apply a chance outcome or a decision; ``IllegalAction`` if it is not allowed."""
-        fast = self._fast
-        if fast is not None:  # the common case first: the core steps, the booking waits
-            if apply_ends(fast, action):  # raises IllegalAction, leaving the state unchanged
-                self._after_action()
-            return
+        """Apply a chance outcome or a decision; ``IllegalAction`` if it is not allowed (while
+        the core steps the deal directly, the core applies it and the booking waits: ``_go_fast``)."""
         self.stage.apply(self, action)
 
     def _deal_card(self, card: int) -> None:

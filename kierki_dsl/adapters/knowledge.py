@@ -37,11 +37,15 @@ CARDS = 52
 
 def pieces(spec: GameSpec, perfect_recall: bool) -> list:
     """(name, shape) of every part of the tensor, in order."""
-    n = spec.ruleset.players
+    return _pieces(spec.ruleset.players, len(spec.contracts), perfect_recall)
+
+
+def _pieces(n: int, contracts: int, perfect_recall: bool) -> list:
+    """``pieces`` of a game of ``n`` seats and ``contracts`` contracts: the tensor's shape depends on nothing else."""
     out = [
         ("seat", (n,)),
         ("phase", (len(PHASES),)),
-        ("contract", (max(1, len(spec.contracts)),)),
+        ("contract", (max(1, contracts),)),
         ("dealer", (n,)),
         ("hand", (CARDS,)),
         ("played", (CARDS,)),
@@ -65,12 +69,16 @@ def pieces(spec: GameSpec, perfect_recall: bool) -> list:
     return out
 
 
-@functools.lru_cache(maxsize=64)
 def _offsets(spec: GameSpec, perfect_recall: bool) -> dict:
-    """Where each part of the tensor starts."""
+    """Where each part of the tensor starts (read only: shared by every game of the same shape)."""
+    return _offsets_of(spec.ruleset.players, len(spec.contracts), perfect_recall)
+
+
+@functools.lru_cache(maxsize=64)
+def _offsets_of(n: int, contracts: int, perfect_recall: bool) -> dict:
     out = {}
     at = 0
-    for name, shape in pieces(spec, perfect_recall):
+    for name, shape in _pieces(n, contracts, perfect_recall):
         out[name] = at
         size = 1
         for d in shape:
@@ -200,45 +208,64 @@ def fill_tensor(state: GameState, seat: int, perfect_recall: bool, out) -> None:
 
 def _observed(state: GameState, seat: int, out) -> bool:
     """Write the seat's observation tensor read from the compiled core stepping the deal
-    (``_cstep.observe``: the parts its view shows, as ``_fill_from_view`` writes them) without
+    (``_cstep.observe``: every part, as ``_fill_from_view`` writes them) in one call, without
     building the view; False, nothing written, where the core does not say it all (no core,
-    a trump call, ``out`` not a float32 array)."""
+    a trump call, ``out`` not a float32 buffer)."""
     step = state.stepping_core()
     if step is None or observe is None:
         return False
-    at = _offsets(state.spec, False)
+    spec, seen, contract = state.spec, state.stage.seen_as, state.contract
     try:
-        if not observe(step, seat, out, *_core_parts(state.spec)):
-            return False
-    except (TypeError, ValueError):  # not a float32 buffer: the general path fills it
+        return observe(
+            step,
+            seat,
+            out,
+            _core_parts(spec),
+            -1 if seen is None else PHASES.index(seen),
+            _contract_index(spec, contract),
+            state.dealer,
+            step.trump,
+            step.caller,
+            state.totals,
+        )
+    except TypeError:  # not a float32 buffer: the general path fills it
         return False
-    seen = state.stage.seen_as
-    out[at["seat"] + seat] = 1.0
-    out[at["phase"] + (_CORE_PHASES[step.phase_no] if seen is None else PHASES.index(seen))] = 1.0
-    _put_game(state, at, out)
-    out[at["led"] + step.led + 1] = 1.0
-    out[at["trump"] + step.trump + 1] = 1.0
-    if step.caller >= 0:
-        out[at["caller"] + step.caller] = 1.0
-    return True
 
 
 #: The tensor's phase of each of the core's phase numbers (``stepper.PHASES``; "done" shows as "play").
 _CORE_PHASES = tuple(PHASES.index(str(p)) if str(p) in PHASES else PHASES.index("play") for p in stepper_phases)
 
+#: The parts ``_cstep.observe`` writes, in its order (after them, ``_CORE_PHASES``).
+_CORE_WRITES = (
+    "hand", "played", "trick", "scores", "hand_sizes", "seat", "phase", "led", "trump", "caller", "contract", "dealer",
+    "totals",
+)  # fmt: skip
+
+
+def _core_parts(spec: GameSpec) -> tuple:
+    """Where ``_cstep.observe`` writes in an observation tensor (``_CORE_WRITES``), then ``_CORE_PHASES``."""
+    return _core_parts_of(spec.ruleset.players, len(spec.contracts))
+
 
 @functools.lru_cache(maxsize=64)
-def _core_parts(spec: GameSpec) -> tuple:
-    """Where ``_cstep.observe`` writes in an observation tensor: hand, played, trick, scores, hand sizes."""
-    at = _offsets(spec, False)
-    return tuple(at[name] for name in ("hand", "played", "trick", "scores", "hand_sizes"))
+def _core_parts_of(n: int, contracts: int) -> tuple:
+    at = _offsets_of(n, contracts, False)
+    return tuple(at[name] for name in _CORE_WRITES) + _CORE_PHASES
+
+
+def _contract_index(spec: GameSpec, contract) -> int:
+    """The contract's place in the tensor's contract part, -1 for none (or one the spec does not list)."""
+    if contract is None or contract.name not in spec.contracts:
+        return -1
+    return spec.contracts.index(contract.name)
 
 
 def _put_game(state: GameState, at: dict, out) -> None:
     """The parts of the game around the deal: its contract, dealer and the match totals."""
     spec = state.spec
-    if state.contract is not None and state.contract.name in spec.contracts:
-        out[at["contract"] + spec.contracts.index(state.contract.name)] = 1.0
+    contract = _contract_index(spec, state.contract)
+    if contract >= 0:
+        out[at["contract"] + contract] = 1.0
     if state.dealer >= 0:
         out[at["dealer"] + state.dealer] = 1.0
     for s, t in enumerate(state.totals):

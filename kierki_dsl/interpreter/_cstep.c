@@ -2435,59 +2435,127 @@ static PyObject *seen_hands(PyObject *mod, PyObject *arg)
     return out;
 }
 
-/* observe(core, seat, out, hand_at, played_at, trick_at, scores_at, sizes_at): write what the
- * seat's view shows of the core into ``out`` (a zeroed, writable float32 buffer, e.g. a numpy
- * array) at those offsets, as adapters/knowledge.fill_tensor does from TrickDeal.view: its hand
- * (the cards chosen to pass left out), the cards of the finished tricks, the trick in progress
- * (seat * 52 + card), the scores and every seat's hand size. False, nothing written, in a trump
- * call (the caller has seen his first cards only: the view is asked). */
-static PyObject *observe(PyObject *mod, PyObject *args)
+/* observe(core, seat, out, at, phase, contract, dealer, trump, caller, totals): write the seat's
+ * observation tensor into ``out`` (a zeroed, writable float32 buffer, e.g. a numpy array), as
+ * adapters/knowledge.fill_tensor does from TrickDeal.view: its hand (the cards chosen to pass
+ * left out), the cards of the finished tricks, the trick in progress (seat * 52 + card), the
+ * scores, every seat's hand size, the seat, the phase, the suit led, and what the game around the
+ * deal says (the contract's index or -1, the dealer or -1, the trump and its caller or -1, the
+ * match totals). ``at``: the offsets of those parts, in the order of OBSERVED below, then the
+ * tensor's phase of each of the core's phase numbers; ``phase``: the tensor's phase, or -1 for
+ * the core's own. False, nothing written, in a trump call (the caller has seen his first cards
+ * only: the view is asked). */
+enum { AT_HAND, AT_PLAYED, AT_TRICK, AT_SCORES, AT_SIZES, AT_SEAT, AT_PHASE, AT_LED, AT_TRUMP, AT_CALLER,
+       AT_CONTRACT, AT_DEALER, AT_TOTALS, OBSERVED };
+
+static int observed_at(PyObject *at, Py_ssize_t *out, Py_ssize_t n)
 {
-    PyObject *arg, *target;
-    int seat;
-    Py_ssize_t at[5];
-    if (!PyArg_ParseTuple(args, "OiOnnnnn", &arg, &seat, &target, &at[0], &at[1], &at[2], &at[3], &at[4]))
-        return NULL;
-    Core *self = adapted_core(arg);
-    if (self == NULL)
-        return NULL;
-    if (self->phase == PH_CALL)
-        Py_RETURN_FALSE;
-    int n = self->players;
-    if (seat < 0 || seat >= n) {
-        PyErr_SetString(PyExc_ValueError, "no such seat");
-        return NULL;
+    if (!PyTuple_Check(at) || PyTuple_GET_SIZE(at) != n) {
+        PyErr_SetString(PyExc_ValueError, "observe: the offsets of every part are expected");
+        return -1;
     }
-    Py_buffer buf;
-    if (PyObject_GetBuffer(target, &buf, PyBUF_WRITABLE | PyBUF_FORMAT | PyBUF_C_CONTIGUOUS) < 0)
-        return NULL;
-    Py_ssize_t size = buf.len / (Py_ssize_t)sizeof(float);
-    Py_ssize_t ends[5] = {at[0] + 52, at[1] + 52, at[2] + 52 * n, at[3] + n, at[4] + n};
-    int ok = buf.itemsize == (Py_ssize_t)sizeof(float) && buf.format != NULL && strcmp(buf.format, "f") == 0;
-    for (int i = 0; ok && i < 5; i++)
-        ok = at[i] >= 0 && ends[i] <= size;
-    if (!ok) {
-        PyBuffer_Release(&buf);
+    for (Py_ssize_t i = 0; i < n; i++) {
+        out[i] = PyLong_AsSsize_t(PyTuple_GET_ITEM(at, i));
+        if (out[i] == -1 && PyErr_Occurred())
+            return -1;
+    }
+    return 0;
+}
+
+/* out[i] = v, or -1 (ValueError) where i is outside the buffer of ``size`` floats. */
+static int put_at(float *out, Py_ssize_t size, Py_ssize_t i, float v)
+{
+    if (i < 0 || i >= size) {
         PyErr_SetString(PyExc_ValueError, "observe writes into a float32 buffer holding every part");
-        return NULL;
+        return -1;
     }
-    float *out = (float *)buf.buf;
+    out[i] = v;
+    return 0;
+}
+
+static int write_observed(Core *self, int seat, float *out, Py_ssize_t size, const Py_ssize_t *at, PyObject *const *game)
+{
+    int n = self->players;
+    long phase = PyLong_AsLong(game[0]), contract = PyLong_AsLong(game[1]), dealer = PyLong_AsLong(game[2]);
+    long trump = PyLong_AsLong(game[3]), caller = PyLong_AsLong(game[4]);
+    if (PyErr_Occurred())
+        return -1;
+    PyObject *totals = game[5];
+    if (!PyList_Check(totals) || PyList_GET_SIZE(totals) != n) {
+        PyErr_SetString(PyExc_ValueError, "observe: the match totals, one per seat, are expected");
+        return -1;
+    }
+    Py_ssize_t ends[5] = {at[AT_HAND] + 52, at[AT_PLAYED] + 52, at[AT_TRICK] + 52 * n, at[AT_SCORES] + n,
+                          at[AT_SIZES] + n};
+    for (int i = 0; i < 5; i++)
+        if (at[i] < 0 || ends[i] > size)
+            return put_at(out, size, -1, 0);
+    if (phase < 0)
+        phase = at[OBSERVED + self->phase];
+    if (put_at(out, size, at[AT_SEAT] + seat, 1) < 0 || put_at(out, size, at[AT_PHASE] + phase, 1) < 0 ||
+        put_at(out, size, at[AT_LED] + self->led + 1, 1) < 0 || put_at(out, size, at[AT_TRUMP] + trump + 1, 1) < 0 ||
+        (caller >= 0 && put_at(out, size, at[AT_CALLER] + caller, 1) < 0) ||
+        (contract >= 0 && put_at(out, size, at[AT_CONTRACT] + contract, 1) < 0) ||
+        (dealer >= 0 && put_at(out, size, at[AT_DEALER] + dealer, 1) < 0))
+        return -1;
+    for (int s = 0; s < n; s++) {
+        double t = PyFloat_AsDouble(PyList_GET_ITEM(totals, s));
+        if (t == -1.0 && PyErr_Occurred())
+            return -1;
+        if (put_at(out, size, at[AT_TOTALS] + s, (float)t) < 0)
+            return -1;
+    }
     uint64_t hand = self->hands[seat];
     if (self->phase == PH_PASS)
         hand &= ~self->passes[seat];
     for (int c = 0; c < 52; c++) {
         if (hand >> c & 1)
-            out[at[0] + c] = 1.0f;
+            out[at[AT_HAND] + c] = 1.0f;
         if (self->played >> c & 1)
-            out[at[1] + c] = 1.0f;
+            out[at[AT_PLAYED] + c] = 1.0f;
     }
     for (int i = 0; i < self->trick_len; i++)
-        out[at[2] + self->trick_seat[i] * 52 + self->trick_card[i]] = 1.0f;
+        out[at[AT_TRICK] + self->trick_seat[i] * 52 + self->trick_card[i]] = 1.0f;
     for (int s = 0; s < n; s++) {
-        out[at[3] + s] = (float)self->scores[s];
-        out[at[4] + s] = (float)popcount64(self->hands[s]);
+        out[at[AT_SCORES] + s] = (float)self->scores[s];
+        out[at[AT_SIZES] + s] = (float)popcount64(self->hands[s]);
     }
+    return 0;
+}
+
+static PyObject *observe(PyObject *mod, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 10) {
+        PyErr_SetString(PyExc_TypeError, "observe(core, seat, out, at, phase, contract, dealer, trump, caller, totals)");
+        return NULL;
+    }
+    Core *self = adapted_core(args[0]);
+    if (self == NULL)
+        return NULL;
+    if (self->phase == PH_CALL)
+        Py_RETURN_FALSE;
+    int seat = PyLong_AsLong(args[1]);
+    if (seat == -1 && PyErr_Occurred())
+        return NULL;
+    if (seat < 0 || seat >= self->players) {
+        PyErr_SetString(PyExc_ValueError, "no such seat");
+        return NULL;
+    }
+    Py_ssize_t at[OBSERVED + 4];
+    if (observed_at(args[3], at, OBSERVED + 4) < 0)
+        return NULL;
+    Py_buffer buf;
+    if (PyObject_GetBuffer(args[2], &buf, PyBUF_WRITABLE | PyBUF_FORMAT | PyBUF_C_CONTIGUOUS) < 0)
+        return NULL;
+    if (buf.itemsize != (Py_ssize_t)sizeof(float) || buf.format == NULL || strcmp(buf.format, "f") != 0) {
+        PyBuffer_Release(&buf);
+        PyErr_SetString(PyExc_TypeError, "observe writes into a float32 buffer");
+        return NULL;
+    }
+    int r = write_observed(self, seat, (float *)buf.buf, buf.len / (Py_ssize_t)sizeof(float), at, args + 4);
     PyBuffer_Release(&buf);
+    if (r < 0)
+        return NULL;
     Py_RETURN_TRUE;
 }
 
@@ -2540,6 +2608,73 @@ static PyObject *apply_ends(PyObject *mod, PyObject *const *args, Py_ssize_t nar
     Py_DECREF(r);
     return PyBool_FromLong(((Core *)arg)->phase == PH_DONE);
 }
+/* apply_then(core, on_end, action): apply ``action`` (Core.apply_action: IllegalAction if not
+ * allowed); if the deal is over after it, call ``on_end()`` -- a weak reference to a GameState,
+ * whose ``_after_action`` is then called (gone: nothing). None. GameState.apply_action while the
+ * core steps the deal (fast_calls below, with weakref.ref(state)): no Python frame per decision
+ * and no reference cycle. */
+static PyObject *apply_then(PyObject *mod, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 3) {
+        PyErr_SetString(PyExc_TypeError, "apply_then(core, on_end, action)");
+        return NULL;
+    }
+    PyObject *arg = args[0];
+    if (adapted_core(arg) == NULL)
+        return NULL;
+    PyObject *r = Core_apply_action((Core *)arg, args[2]);
+    if (r == NULL)
+        return NULL;
+    if (((Core *)arg)->phase != PH_DONE)
+        return r;
+    Py_DECREF(r);
+    PyObject *state = PyObject_CallNoArgs(args[1]);
+    if (state == NULL)
+        return NULL;
+    if (state == Py_None)
+        return state;
+    r = PyObject_CallMethod(state, "_after_action", NULL);
+    Py_DECREF(state);
+    if (r == NULL)
+        return NULL;
+    Py_DECREF(r);
+    Py_RETURN_NONE;
+}
+/* GameState's legal_actions and apply_action while the core steps the deal: builtin functions
+ * whose ``self`` is the core (legal_actions) or (core, on_end) (apply_action), so that a call
+ * is one vectorcall, without functools.partial's layer. */
+static PyObject *legal_of(PyObject *core, PyObject *unused) { return legal_ascending(NULL, core); }
+
+static PyObject *apply_of(PyObject *bound, PyObject *action)
+{
+    PyObject *args[3] = {PyTuple_GET_ITEM(bound, 0), PyTuple_GET_ITEM(bound, 1), action};
+    return apply_then(NULL, args, 3);
+}
+
+static PyMethodDef legal_of_def = {"legal_actions", legal_of, METH_NOARGS, "The legal actions, ascending."};
+static PyMethodDef apply_of_def = {"apply_action", apply_of, METH_O,
+                                   "Apply an action (IllegalAction if not allowed); at the deal's end, on_end."};
+
+/* fast_calls(core, on_end): (legal_actions, apply_action) of the core, as above; ``on_end`` as
+ * apply_then's. */
+static PyObject *fast_calls(PyObject *mod, PyObject *args)
+{
+    PyObject *core, *on_end;
+    if (!PyArg_ParseTuple(args, "O!O", &CoreType, &core, &on_end))
+        return NULL;
+    PyObject *bound = PyTuple_Pack(2, core, on_end);
+    if (bound == NULL)
+        return NULL;
+    PyObject *legal = PyCFunction_NewEx(&legal_of_def, core, NULL);
+    PyObject *apply = PyCFunction_NewEx(&apply_of_def, bound, NULL);
+    Py_DECREF(bound);
+    if (legal == NULL || apply == NULL) {
+        Py_XDECREF(legal);
+        Py_XDECREF(apply);
+        return NULL;
+    }
+    return Py_BuildValue("(NN)", legal, apply);
+}
 /* ------------------------------------------------ end of the adapters' reads -- */
 
 static PyMethodDef module_methods[] = {
@@ -2549,9 +2684,12 @@ static PyMethodDef module_methods[] = {
      "The first values of random.Random(seed).random() as the batch's generator draws them (vecenv)."},
     {"legal_ascending", (PyCFunction)legal_ascending, METH_O, "A core's legal actions, ascending in every phase."},
     {"seen_hands", (PyCFunction)seen_hands, METH_O, "Each seat's hand as its view shows it (None in a trump call)."},
-    {"observe", (PyCFunction)observe, METH_VARARGS, "Write a seat's view of the core into a float32 buffer."},
+    {"observe", (PyCFunction)(void (*)(void))observe, METH_FASTCALL,
+     "Write a seat's observation tensor of the core into a float32 buffer."},
     {"mark_legal", (PyCFunction)mark_legal, METH_VARARGS, "Set an int8 action mask to 1 at the core's legal actions."},
     {"apply_ends", (PyCFunction)(void (*)(void))apply_ends, METH_FASTCALL, "Apply an action to a core; whether the deal is over."},
+    {"fast_calls", (PyCFunction)fast_calls, METH_VARARGS,
+     "GameState's legal_actions and apply_action while the core steps the deal (builtins bound to it)."},
     {NULL},
 };
 
