@@ -2591,23 +2591,6 @@ static PyObject *mark_legal(PyObject *mod, PyObject *args)
     Py_RETURN_NONE;
 }
 
-/* apply_ends(core, action): apply ``action`` (Core.apply_action: IllegalAction if not allowed)
- * and tell whether the deal is over after it. */
-static PyObject *apply_ends(PyObject *mod, PyObject *const *args, Py_ssize_t nargs)
-{
-    if (nargs != 2) {
-        PyErr_SetString(PyExc_TypeError, "apply_ends(core, action)");
-        return NULL;
-    }
-    PyObject *arg = args[0], *action = args[1];
-    if (adapted_core(arg) == NULL)
-        return NULL;
-    PyObject *r = Core_apply_action((Core *)arg, action);
-    if (r == NULL)
-        return NULL;
-    Py_DECREF(r);
-    return PyBool_FromLong(((Core *)arg)->phase == PH_DONE);
-}
 /* apply_then(core, on_end, action): apply ``action`` (Core.apply_action: IllegalAction if not
  * allowed); if the deal is over after it, call ``on_end()`` -- a weak reference to a GameState,
  * whose ``_after_action`` is then called (gone: nothing). None. GameState.apply_action while the
@@ -2682,12 +2665,10 @@ static PyMethodDef module_methods[] = {
      "players/sampling.deal_out's kernel, each card's places given: the hand masks or None."},
     {"random_floats", (PyCFunction)random_floats, METH_VARARGS,
      "The first values of random.Random(seed).random() as the batch's generator draws them (vecenv)."},
-    {"legal_ascending", (PyCFunction)legal_ascending, METH_O, "A core's legal actions, ascending in every phase."},
     {"seen_hands", (PyCFunction)seen_hands, METH_O, "Each seat's hand as its view shows it (None in a trump call)."},
     {"observe", (PyCFunction)(void (*)(void))observe, METH_FASTCALL,
      "Write a seat's observation tensor of the core into a float32 buffer."},
     {"mark_legal", (PyCFunction)mark_legal, METH_VARARGS, "Set an int8 action mask to 1 at the core's legal actions."},
-    {"apply_ends", (PyCFunction)(void (*)(void))apply_ends, METH_FASTCALL, "Apply an action to a core; whether the deal is over."},
     {"fast_calls", (PyCFunction)fast_calls, METH_VARARGS,
      "GameState's legal_actions and apply_action while the core steps the deal (builtins bound to it)."},
     {NULL},
