@@ -19,6 +19,8 @@ import contextvars
 import functools
 import gettext
 import os
+import re
+import string
 from typing import Iterator, Optional
 
 DOMAIN = "kierki"
@@ -89,6 +91,54 @@ def N_(message: str) -> str:
     return message
 
 
+#: The English sentences with fields (``{bid}``) reasons are built from (``R_``), each with the
+#: pattern that reads one back; the most literal first (a general sentence is the last resort).
+_REASONS: dict = {}
+_ORDER: list = []
+
+
+def R_(template: str) -> str:
+    """Mark ``template`` as the English words of a reason, filled in with ``.format``: the reason
+    stays English wherever it travels (records, logs, protocols) and ``said`` words it in the
+    language in force where a person reads it."""
+    if template not in _REASONS:
+        _REASONS[template] = re.compile(
+            "".join(f"(?P<{field}>.+?)" if field else re.escape(literal) for literal, field in _parts(template)),
+            re.S,
+        )
+        _ORDER[:] = sorted(_REASONS, key=lambda t: -len(re.sub(r"\{\w+\}", "", t)))
+    return template
+
+
+def _parts(template: str):
+    """``(literal, "")`` and ``("", field)`` pieces of ``template``, in order."""
+    for literal, field, _, _ in string.Formatter().parse(template):
+        if literal:
+            yield literal, ""
+        if field:
+            yield "", field
+
+
+def said(text: Optional[str]) -> Optional[str]:
+    """A reason (or any English message) in the language in force: its own message id's words, else
+    the words of the reason sentence (``R_``) it was filled from, each field said in turn."""
+    if not text or language() == DEFAULT:
+        return text
+    return _said(text, 3)
+
+
+def _said(text: str, depth: int) -> str:
+    words = tr(text)
+    if words != text or depth == 0:
+        return words
+    for template in _ORDER:
+        found = _REASONS[template].fullmatch(text)
+        if found is not None:
+            fields = {k: _said(v, depth - 1) for k, v in found.groupdict().items()}
+            return tr(template).format(**fields)
+    return text
+
+
 def accepted(header: Optional[str]) -> str:
     """The language to speak to a browser sending ``Accept-Language: header`` (by its weights;
     English when it names none there are words for)."""
@@ -115,4 +165,17 @@ def catalogue(lang: str) -> dict:
     return {k: v for k, v in table.items() if isinstance(k, str) and k}
 
 
-__all__ = ["LANGUAGES", "N_", "accepted", "catalogue", "known", "language", "set_language", "tr", "trn", "using"]
+__all__ = [
+    "LANGUAGES",
+    "N_",
+    "R_",
+    "said",
+    "accepted",
+    "catalogue",
+    "known",
+    "language",
+    "set_language",
+    "tr",
+    "trn",
+    "using",
+]

@@ -18,7 +18,7 @@ import sys
 from typing import Optional
 
 from ..cards import SUIT_SYMBOLS, card_pretty, pretty_cards
-from ..i18n import language, tr
+from ..i18n import language, said, tr
 from ..phases import NotUnderstood, panel_lines, phase_of
 from ..phases import label as phase_label
 from ..phases.typed import read_card, read_suit  # noqa: F401  (the words a person types, for callers of this module)
@@ -105,7 +105,9 @@ class HumanPlayer(Player):
         if contract is None and phase_of(view).contract_known:  # no rules given: no reason to tell
             return None
         reason = illegal_reason(view, action, contract, lambda a: phase_label(view, a, self.rules))
-        return pretty_cards(tr(reason)) if reason else reason  # a ruleset's own sentence may have Polish words
+        return (
+            pretty_cards(said(reason)) if reason else reason
+        )  # in the language in force (the ruleset's own words too)
 
     # -- showing the table ---------------------------------------------------------------------
     def _deals_in_match(self) -> str:
