@@ -30,6 +30,8 @@ LANGUAGES = ("en", "pl")
 DEFAULT = "en"
 
 _CHOSEN: contextvars.ContextVar[Optional[str]] = contextvars.ContextVar("kierki_lang", default=None)
+#: The words of the ruleset being shown, ``{language: {sentence: words}}`` (its ``words`` block).
+_AUTHORED: contextvars.ContextVar[Optional[dict]] = contextvars.ContextVar("kierki_words", default=None)
 
 
 def known(text: Optional[str]) -> Optional[str]:
@@ -58,12 +60,15 @@ def set_language(lang: Optional[str]) -> str:
 
 
 @contextlib.contextmanager
-def using(lang: Optional[str]) -> Iterator[str]:
-    """Speak ``lang`` inside the block (an unknown or missing one: the language in force)."""
+def using(lang: Optional[str], words: Optional[dict] = None) -> Iterator[str]:
+    """Speak ``lang`` inside the block (an unknown or missing one: the language in force), with
+    ``words`` (a ruleset's ``words``: ``{language: {sentence: words}}``) for its own sentences."""
     token = _CHOSEN.set(known(lang) or language())
+    said = _AUTHORED.set(words if words is not None else _AUTHORED.get())
     try:
         yield _CHOSEN.get() or DEFAULT
     finally:
+        _AUTHORED.reset(said)
         _CHOSEN.reset(token)
 
 
@@ -76,9 +81,18 @@ def translations(lang: str) -> gettext.NullTranslations:
 
 
 def tr(message: str) -> str:
-    """``message`` (an English message id) in the language in force; a sentence of a shipped
-    ruleset (its description, a rule's reason) is a message id too."""
-    return translations(language()).gettext(message) if message else message
+    """``message`` (an English message id) in the language in force; a ruleset's own sentence
+    (its description, a rule's reason) from the words of the ruleset shown (``using``), or, for
+    some shipped rulesets, from the catalogue too."""
+    if not message:
+        return message
+    lang = language()
+    words = translations(lang).gettext(message)
+    if words is message and lang != DEFAULT:
+        own = (_AUTHORED.get() or {}).get(lang)
+        if own:
+            return own.get(" ".join(message.split()), message)
+    return words
 
 
 def trn(singular: str, plural: str, n: int) -> str:

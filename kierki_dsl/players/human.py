@@ -18,7 +18,7 @@ import sys
 from typing import Optional
 
 from ..cards import SUIT_SYMBOLS, card_pretty, pretty_cards
-from ..i18n import language, said, tr
+from ..i18n import language, said, tr, using
 from ..phases import NotUnderstood, panel_lines, phase_of
 from ..phases import label as phase_label
 from ..phases.typed import read_card, read_suit  # noqa: F401  (the words a person types, for callers of this module)
@@ -74,7 +74,8 @@ class HumanPlayer(Player):
         last = self.last_view
         if last is None or last.deal_number != number or not plays or self.rules is None:
             return
-        line = phase_of(last).final_trick(last, [str(p) for p in plays], self.rules.contracts.get(last.contract))
+        with using(None, self._words()):
+            line = phase_of(last).final_trick(last, [str(p) for p in plays], self.rules.contracts.get(last.contract))
         if line:
             self.say()
             self.say(line)
@@ -186,9 +187,13 @@ class HumanPlayer(Player):
     # -- decisions -----------------------------------------------------------------------------
     def act(self, view) -> int:
         try:
-            return self._act(view)
+            with using(None, self._words()):  # the ruleset's own sentences in its words
+                return self._act(view)
         finally:
             self.last_view = view
+
+    def _words(self) -> dict:
+        return getattr(self.rules, "words", None) or {}
 
     def _act(self, view) -> int:
         """Show the table and the phase's choices, then read until a legal action is typed."""

@@ -333,7 +333,8 @@ def create_app(config: Optional[WebConfig] = None) -> Starlette:
             "deals": [],
         }
         if rs is not None:  # the labels and panels of each step in the page's language (_speaking)
-            doc["deals"] = match_frames(rs, rec, request.app.state.storage.actions(row["id"]))
+            with using(None, rs.words):
+                doc["deals"] = match_frames(rs, rec, request.app.state.storage.actions(row["id"]))
         return JSONResponse(doc)
 
     async def api_record(request: Request):
@@ -475,7 +476,8 @@ async def _serve_socket(ws: WebSocket, rooms: Rooms, table_id: str, config: WebC
         return
     seat = room.seat_of(hello["token"]) if room is not None else None
     if seat is None:
-        await _send(ws, messages.error("this invitation is unknown or was revoked", "bad-token"))
+        with using(_language(ws)):
+            await _send(ws, messages.error(tr("this invitation is unknown or was revoked"), "bad-token"))
         await ws.close(4003, "bad token")
         return
     conn = room.join(seat, ws)
@@ -489,9 +491,10 @@ async def _serve_socket(ws: WebSocket, rooms: Rooms, table_id: str, config: WebC
                 if limiter.refused >= config.max_refused:
                     conn.close(1008, "too many messages")
                     break
-                conn.reply(messages.error("too many messages; slow down", "rate"))
+                with using(conn.lang):
+                    conn.reply(messages.error(tr("too many messages; slow down"), "rate"))
                 continue
-            with using(conn.lang):
+            with using(conn.lang, room.ruleset.words):
                 _handle(room, conn, text)
     finally:
         room.leave(conn)
@@ -510,14 +513,14 @@ def _handle(room, conn, text) -> None:
     if msg["type"] == "ping":
         conn.reply({"type": "pong"})
     elif msg["type"] == "hello":
-        conn.reply(messages.error("already seated"))
+        conn.reply(messages.error(tr("already seated")))
     else:
         if room.table.over or room.failure:
-            conn.reply(messages.error("the match is over", "refused"))
+            conn.reply(messages.error(tr("the match is over"), "refused"))
             return
         view = room.table.view(conn.seat)
         if (msg["deal"], msg["ply"]) != (view.deal_number, view.ply):
-            conn.reply(messages.error("the table has moved on since then", "stale"))
+            conn.reply(messages.error(tr("the table has moved on since then"), "stale"))
             conn.mark()
             return
         reason = room.act(conn.seat, msg["action"])
@@ -536,7 +539,7 @@ async def _writer(room, conn) -> None:
                 await _send(conn.ws, conn.replies.pop(0))
             if conn.dirty:
                 conn.dirty = False
-                with using(conn.lang):
+                with using(conn.lang, room.ruleset.words):
                     state = seat_state(room, conn.seat)
                 await _send(conn.ws, state)
             if conn.closing is not None:

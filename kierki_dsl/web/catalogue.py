@@ -87,12 +87,14 @@ class Catalogue:
         if lang not in self._words:
             from ..explain import explain
 
-            with using(lang):
-                self._words[lang] = [
-                    attrs.evolve(e, description=tr(e.description), explain=explain(self.rulesets[e.ref]))
-                    for e in entries
-                ]
+            self._words[lang] = [self._worded(e, lang, explain) for e in entries]
         return [e.to_json() for e in self._words[lang]]
+
+    def _worded(self, e: Entry, lang: str, explain) -> Entry:
+        """``e`` with its description and explain text in ``lang`` (the ruleset's own words too)."""
+        rs = self.rulesets[e.ref]
+        with using(lang, rs.words):
+            return attrs.evolve(e, description=tr(e.description), explain=explain(rs))
 
     def get(self, ref: str):
         """(entry, ruleset) of a listed ruleset, or None."""
