@@ -145,7 +145,7 @@ def _said(text: str, depth: int) -> str:
     words = tr(text)
     if words != text or depth == 0:
         return words
-    for template in _ORDER:
+    for template in tuple(_ORDER):  # another thread may be adding a sentence
         found = _REASONS[template].fullmatch(text)
         if found is not None:
             fields = {k: _said(v, depth - 1) for k, v in found.groupdict().items()}

@@ -168,7 +168,7 @@ def ruleset_schema() -> Obj:
             "match": Field(MATCH, "the schedule of deals", required=True),
             "contracts": Field(MapOf(contract), "the contracts (deal types) by name", required=True),
             "words": Field(
-                MapOf(MapOf(Str(), key_pattern=r"(?s).*\S.*")),
+                MapOf(MapOf(Str(), key_pattern=r"[\s\S]*\S[\s\S]*")),
                 "the ruleset's own sentences in another language: {pl: {sentence as written: its Polish}}",
                 default=None,
             ),
