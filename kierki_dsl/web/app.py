@@ -525,7 +525,9 @@ def _handle(room, conn, text) -> None:
             return
         reason = room.act(conn.seat, msg["action"])
         if reason is not None:
-            shown = pretty_cards(said(reason))  # in the seat's language, cards as people write them (Q♠)
+            shown = said(reason)  # in the seat's language; English as the rules give it
+            if shown != reason:  # translated: its cards in the seat's letters (D♠)
+                shown = pretty_cards(shown)
             conn.reply(messages.error(shown, "illegal", {"action": msg["action"]}))
 
 
