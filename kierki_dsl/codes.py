@@ -834,6 +834,18 @@ _add(
     _OK,
     (6, 25),
 )
+_WORDS_OK = _OK.replace("name: example\n", "name: example\ndescription: one deal of no tricks\n")
+_add(
+    "M650",
+    "words for a sentence the ruleset does not say",
+    "A key under `words: {pl: ...}` is the ruleset's own sentence (its description, a contract's description, "
+    "a rule's reason) as written, and its value that sentence in Polish (docs/polish.md). A key the ruleset "
+    "does not say is never shown: a typo, or the English changed since the words were written.",
+    _WORDS_OK + "words:\n  pl:\n    one deal of no trick: jedno rozdanie bez lew\n",
+    _WORDS_OK + "words:\n  pl:\n    one deal of no tricks: jedno rozdanie bez lew\n",
+    (11, 5),
+    severity="warning",
+)
 # --- run time -------------------------------------------------------------------------------
 _add(
     "X701",

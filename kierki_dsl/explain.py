@@ -13,7 +13,7 @@ import os
 
 from .cards import card_pretty
 from .exprwords import words
-from .i18n import language, tr, trn
+from .i18n import language, tr, trn, using
 from .words import PHASE_WORDS, aspect_name, aspects, cards, contract_title, seat, signed, tricks_when
 
 __all__ = ["explain", "diff", "aspects", "cards", "seat", "tricks_when", "PHASE_WORDS"]
@@ -32,7 +32,12 @@ def _parts_words(rs) -> list:
 
 
 def explain(rs) -> str:
-    """The whole ruleset as text for players."""
+    """The whole ruleset as text for players (its own sentences in its words for the language in force)."""
+    with using(None, rs.words):
+        return _explained(rs)
+
+
+def _explained(rs) -> str:
     lines = [rs.name, "=" * len(rs.name)]
     if rs.description_from:  # the base's words may be wrong for the variant: not shown as its own
         lines += [

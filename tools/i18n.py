@@ -26,21 +26,29 @@ ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "kierki_dsl"
 PO = PACKAGE / "i18n" / "pl.po"
 MO = PACKAGE / "i18n" / "locale" / "pl" / "LC_MESSAGES" / "kierki.mo"
+#: The pages' scripts whose words are marked with ``t`` (``common.js`` defines it).
+SCRIPTS = ("common", "index", "match", "table")
 #: Where message ids are marked, and by which functions: Python by ``tr``, ``trn`` and ``N_``, the
-#: table page's script by ``t``.
+#: pages' scripts by ``t``.
 SOURCES = [
-    ([("**/static/table.js", "javascript"), ("**.js", "ignore"), ("**.py", "ignore")], {"t": None}),
-    ([("**.py", "python"), ("**.js", "ignore")], {"tr": None, "N_": None, "trn": (1, 2)}),
+    ([(f"**/static/{page}.js", "javascript") for page in SCRIPTS] + [("**.js", "ignore"), ("**.py", "ignore")], {"t": None}),
+    ([("**.py", "python"), ("**.js", "ignore")], {"tr": None, "N_": None, "R_": None, "trn": (1, 2)}),
 ]
 
 
-PAGES = [PACKAGE / "web" / "static" / "table.html"]
+PAGES = [PACKAGE / "web" / "static" / f"{page}.html" for page in ("index", "match", "table")]
 #: An element of a page whose text the page's script translates (``<h2 data-t>Your hand</h2>``).
 MARKED = re.compile(r"<\w+[^>]*\sdata-t[\s>][^<]*?(?<=>)([^<]+)<")
 
 
-#: Shipped rulesets whose sentences (description, rules' reasons) have Polish words too.
-RULESETS = [ROOT / "rulesets" / "kierki_standard.yaml"]
+#: Shipped rulesets whose sentences (description, rules' reasons) have their Polish words in the
+#: catalogue: those whose text the golden tests fingerprint (a ruleset's own ``words`` block would
+#: change it). Every other ruleset gives its Polish in its ``words`` block (docs/polish.md).
+RULESETS = [
+    ROOT / "rulesets" / "kierki_standard.yaml",
+    ROOT / "rulesets" / "variants" / "jacks_only.yaml",
+    ROOT / "rulesets" / "variants" / "declarer_chooses_negatives.yaml",
+]
 RULESET_TEXTS = ("description", "lead_ban_reason", "reason")
 
 

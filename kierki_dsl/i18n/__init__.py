@@ -19,6 +19,8 @@ import contextvars
 import functools
 import gettext
 import os
+import re
+import string
 from typing import Iterator, Optional
 
 DOMAIN = "kierki"
@@ -28,6 +30,8 @@ LANGUAGES = ("en", "pl")
 DEFAULT = "en"
 
 _CHOSEN: contextvars.ContextVar[Optional[str]] = contextvars.ContextVar("kierki_lang", default=None)
+#: The words of the ruleset being shown, ``{language: {sentence: words}}`` (its ``words`` block).
+_AUTHORED: contextvars.ContextVar[Optional[dict]] = contextvars.ContextVar("kierki_words", default=None)
 
 
 def known(text: Optional[str]) -> Optional[str]:
@@ -56,12 +60,15 @@ def set_language(lang: Optional[str]) -> str:
 
 
 @contextlib.contextmanager
-def using(lang: Optional[str]) -> Iterator[str]:
-    """Speak ``lang`` inside the block (an unknown or missing one: the language in force)."""
+def using(lang: Optional[str], words: Optional[dict] = None) -> Iterator[str]:
+    """Speak ``lang`` inside the block (an unknown or missing one: the language in force), with
+    ``words`` (a ruleset's ``words``: ``{language: {sentence: words}}``) for its own sentences."""
     token = _CHOSEN.set(known(lang) or language())
+    said = _AUTHORED.set(words if words is not None else _AUTHORED.get())
     try:
         yield _CHOSEN.get() or DEFAULT
     finally:
+        _AUTHORED.reset(said)
         _CHOSEN.reset(token)
 
 
@@ -74,9 +81,18 @@ def translations(lang: str) -> gettext.NullTranslations:
 
 
 def tr(message: str) -> str:
-    """``message`` (an English message id) in the language in force; a sentence of a shipped
-    ruleset (its description, a rule's reason) is a message id too."""
-    return translations(language()).gettext(message) if message else message
+    """``message`` (an English message id) in the language in force; a ruleset's own sentence
+    (its description, a rule's reason) from the words of the ruleset shown (``using``), or, for
+    some shipped rulesets, from the catalogue too."""
+    if not message:
+        return message
+    lang = language()
+    words = translations(lang).gettext(message)
+    if words is message and lang != DEFAULT:
+        own = (_AUTHORED.get() or {}).get(lang)
+        if own:
+            return own.get(" ".join(message.split()), message)
+    return words
 
 
 def trn(singular: str, plural: str, n: int) -> str:
@@ -87,6 +103,54 @@ def trn(singular: str, plural: str, n: int) -> str:
 def N_(message: str) -> str:
     """Mark ``message`` as a message id read later through ``tr`` (a class attribute, a table)."""
     return message
+
+
+#: The English sentences with fields (``{bid}``) reasons are built from (``R_``), each with the
+#: pattern that reads one back; the most literal first (a general sentence is the last resort).
+_REASONS: dict = {}
+_ORDER: list = []
+
+
+def R_(template: str) -> str:
+    """Mark ``template`` as the English words of a reason, filled in with ``.format``: the reason
+    stays English wherever it travels (records, logs, protocols) and ``said`` words it in the
+    language in force where a person reads it."""
+    if template not in _REASONS:
+        _REASONS[template] = re.compile(
+            "".join(f"(?P<{field}>.+?)" if field else re.escape(literal) for literal, field in _parts(template)),
+            re.S,
+        )
+        _ORDER[:] = sorted(_REASONS, key=lambda t: -len(re.sub(r"\{\w+\}", "", t)))
+    return template
+
+
+def _parts(template: str):
+    """``(literal, "")`` and ``("", field)`` pieces of ``template``, in order."""
+    for literal, field, _, _ in string.Formatter().parse(template):
+        if literal:
+            yield literal, ""
+        if field:
+            yield "", field
+
+
+def said(text: Optional[str]) -> Optional[str]:
+    """A reason (or any English message) in the language in force: its own message id's words, else
+    the words of the reason sentence (``R_``) it was filled from, each field said in turn."""
+    if not text or language() == DEFAULT:
+        return text
+    return _said(text, 3)
+
+
+def _said(text: str, depth: int) -> str:
+    words = tr(text)
+    if words != text or depth == 0:
+        return words
+    for template in tuple(_ORDER):  # another thread may be adding a sentence
+        found = _REASONS[template].fullmatch(text)
+        if found is not None:
+            fields = {k: _said(v, depth - 1) for k, v in found.groupdict().items()}
+            return tr(template).format(**fields)
+    return text
 
 
 def accepted(header: Optional[str]) -> str:
@@ -115,4 +179,17 @@ def catalogue(lang: str) -> dict:
     return {k: v for k, v in table.items() if isinstance(k, str) and k}
 
 
-__all__ = ["LANGUAGES", "N_", "accepted", "catalogue", "known", "language", "set_language", "tr", "trn", "using"]
+__all__ = [
+    "LANGUAGES",
+    "N_",
+    "R_",
+    "said",
+    "accepted",
+    "catalogue",
+    "known",
+    "language",
+    "set_language",
+    "tr",
+    "trn",
+    "using",
+]

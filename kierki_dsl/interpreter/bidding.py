@@ -38,6 +38,7 @@ from typing import Any, Callable, Optional
 
 from ..expr import RuleRuntimeError
 from ..expr.types import BOOL, INT, SEAT
+from ..i18n import R_
 from ..spec.schema import Bool, Enum, Expr, ExprSource, Field, Int, Obj, Str
 from ..values import frozen
 from . import scopes
@@ -378,34 +379,38 @@ class AuctionRound:
         if action in self.legal():
             return None
         if self.finished:
-            return "the auction is over"
+            return R_("the auction is over")
         if self.selling:
             return self._why_not_sold(action)
         if action in SELLER_WORDS:
-            return f"only the seller decides ({SELLER_WORDS[action]}), once the bidding is over"
+            return R_("only the seller decides ({word}), once the bidding is over").format(word=SELLER_WORDS[action])
         if is_bid(action):
             r = self.rule
             if bid_value(action) not in r.levels():
-                return f"bids go from {r.low} to {r.high} in steps of {r.step}"
+                return R_("bids go from {low} to {high} in steps of {step}").format(low=r.low, high=r.high, step=r.step)
             if not self._allowed(bid_value(action)):
                 return r.allow_reason
             if r.hold and bid_value(action) == self.bid and self.bidder != self.seat:
-                return (
-                    f"a bid must be higher than {self.bid}, the bid standing (only a player who speaks before "
+                return R_(
+                    "a bid must be higher than {bid}, the bid standing (only a player who speaks before "
                     "its bidder may match it)"
-                )
-            return f"a bid must be higher than {self.bid}, the bid standing"
-        return "a bid or 'pass' is expected"
+                ).format(bid=self.bid)
+            return R_("a bid must be higher than {bid}, the bid standing").format(bid=self.bid)
+        return R_("a bid or 'pass' is expected")
 
     def _why_not_sold(self, action: int) -> str:
         d = self.rule.decline
         if action == ACCEPT:
-            return "nobody has bid: there is no offer to accept"
+            return R_("nobody has bid: there is no offer to accept")
         if action == DECLINE:
             if d is None:
-                return "this auction's seller may not decline the deal"
-            return f"the deal may be declined only while the best offer is at most {d.up_to}, and it is {self.bid}"
-        return "the seller accepts or refuses the best offer (" + ", ".join(SELLER_WORDS[a] for a in self.legal()) + ")"
+                return R_("this auction's seller may not decline the deal")
+            return R_("the deal may be declined only while the best offer is at most {up_to}, and it is {bid}").format(
+                up_to=d.up_to, bid=self.bid
+            )
+        return R_("the seller accepts or refuses the best offer ({choices})").format(
+            choices=", ".join(SELLER_WORDS[a] for a in self.legal())
+        )
 
     # -- doing it ----------------------------------------------------------------------------
     def apply(self, action: int) -> None:

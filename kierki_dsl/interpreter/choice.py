@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Optional
 
 from ..expr import Compiled
+from ..i18n import R_
 from ..values import frozen
 from .actions import CHOOSE_BASE, IllegalAction
 from .catalogue import Deal
@@ -239,7 +240,9 @@ class ChoiceDeal:
             return self.inner.why_illegal(action)
         if action - CHOOSE_BASE in self.allowed:
             return None
-        return "a contract is to be chosen: " + ", ".join(self.slot.options[i].name for i in self.allowed)
+        return R_("a contract is to be chosen: {choices}").format(
+            choices=", ".join(self.slot.options[i].name for i in self.allowed)
+        )
 
     def apply_action(self, action: int) -> None:
 

@@ -29,6 +29,7 @@ from __future__ import annotations
 from typing import Any, Callable, Optional
 
 from ..expr.types import BOOL
+from ..i18n import R_
 from ..spec.schema import Bool, Enum, Expr, Field, Int, Obj
 from ..values import frozen
 from . import scopes
@@ -332,16 +333,16 @@ class BettingRound:
         forced = self._forced(self.seat, legal) if self.stage == "double" and not self.finished else []
         if action == DONE and forced:
             t = forced[0]
-            return (
-                f"you must double seat {t} {self.owed_every[self.seat][t]} more time(s) in this game, and he "
-                f"deals {self.chances[t]} deal(s) of it from this one on: double him before saying done"
-            )
+            return R_(
+                "you must double seat {seat} {times} more time(s) in this game, and he "
+                "deals {deals} deal(s) of it from this one on: double him before saying done"
+            ).format(seat=t, times=self.owed_every[self.seat][t], deals=self.chances[t])
         if action == DONE and self.stage == "double":
-            return (
-                f"you must double the dealer (seat {self.dealer}) {self.owed[self.seat]} more time(s) in his "
-                f"{self.deals_left} deal(s) left: double him before saying done"
-            )
-        return "a bet is expected: " + ", ".join(action_str(a) for a in legal)
+            return R_(
+                "you must double the dealer (seat {seat}) {times} more time(s) in his "
+                "{deals} deal(s) left: double him before saying done"
+            ).format(seat=self.dealer, times=self.owed[self.seat], deals=self.deals_left)
+        return R_("a bet is expected: {choices}").format(choices=", ".join(action_str(a) for a in legal))
 
     def apply(self, action: int) -> None:
         bet = bet_of(self.seat, action)

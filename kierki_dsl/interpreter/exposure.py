@@ -18,6 +18,7 @@ from typing import Optional
 
 from ..cards import card_str
 from ..expr.types import BOOL
+from ..i18n import R_
 from ..spec.schema import Expr, Field, Int, Obj
 from ..values import frozen
 from . import scopes
@@ -132,8 +133,10 @@ class ExposureRound:
         if action in self.legal():
             return None
         if is_expose(action):
-            return f"{card_str(exposed_card(action))} is not a card of your hand that may be exposed"
-        return "an exposure is expected: " + ", ".join(_word(a) for a in self.legal())
+            return R_("{card} is not a card of your hand that may be exposed").format(
+                card=card_str(exposed_card(action))
+            )
+        return R_("an exposure is expected: {choices}").format(choices=", ".join(_word(a) for a in self.legal()))
 
     def apply(self, action: int) -> None:
         if action == DONE:
@@ -172,11 +175,11 @@ def why_not_exposed(rule: Exposure, view, action: int) -> Optional[str]:
     if is_expose(action):
         card = exposed_card(action)
         if not view.hand >> card & 1:
-            return f"{card_str(card)} is not in your hand"
+            return R_("{card} is not in your hand").format(card=card_str(card))
         if not rule.cards >> card & 1:
-            return f"{card_str(card)} is not a card that may be exposed in this contract"
-        return f"{card_str(card)} is exposed already"
-    return "an exposure is expected: " + ", ".join(_word(a) for a in view.legal)
+            return R_("{card} is not a card that may be exposed in this contract").format(card=card_str(card))
+        return R_("{card} is exposed already").format(card=card_str(card))
+    return R_("an exposure is expected: {choices}").format(choices=", ".join(_word(a) for a in view.legal))
 
 
 def _word(action: int) -> str:

@@ -18,6 +18,7 @@ import attrs
 from ..cards import RANK_NAMES, SUIT_MASK, SUIT_NAMES, card_list, card_pretty, card_str
 from ..expr import CARD_SCOPE, Compiled
 from ..expr.types import BOOL, SEAT
+from ..i18n import R_
 from ..spec.schema import Bool, CardKind, Enum, Expr, ExprSource, Field, Int, List, RankKind
 from ..values import frozen
 from . import scopes
@@ -520,36 +521,37 @@ class LayoutDeal(Deal):
 
     def why_illegal(self, action: int) -> Optional[str]:
         if self.phase == Phase.DONE:
-            return "the deal is over"
+            return R_("the deal is over")
         if self.phase == Phase.NAME:
-            return None if action in self._nameable() else "a rank of the deck is to be named to open the rows"
+            return None if action in self._nameable() else R_("a rank of the deck is to be named to open the rows")
         if self.phase == Phase.DOUBLE:
             return self._bets().why_illegal(action)
         if action in self.legal_actions():
             return None
         if action == PASS:
-            return "you must play when you can"
+            return R_("you must play when you can")
         if not 0 <= action < 52:
-            return "a card or 'pass' is expected"
+            return R_("a card or 'pass' is expected")
         if not self.hands[self.to_move] >> action & 1:
-            return f"{card_str(action)} is not in the hand of seat {self.to_move}"
+            return R_("{card} is not in the hand of seat {seat}").format(card=card_str(action), seat=self.to_move)
         suit = action // 13
         first = self.contract.first_card
         if first is not None and not self.played and action != first:
-            return f"the {card_str(first)} must be laid first"
+            return R_("the {card} must be laid first").format(card=card_str(first))
         if not self.played & SUIT_MASK[suit]:
             assert self.start is not None  # a free start lets any card open its row: it was legal
             opener = RANK_NAMES[self.start]
-            return f"the {SUIT_NAMES[suit]} row is not open: only its {opener} can open it"
+            return R_("the {suit} row is not open: only its {opener} can open it").format(
+                suit=SUIT_NAMES[suit], opener=opener
+            )
         if self.contract.up_first and self.start is not None:
             c, pos = self.contract, self.contract.position(action)
             start = c.position(self.start)
             if pos == start - 1 and start < 12 and not self.played >> c.card_at(suit, start + 1) & 1:
-                return (
-                    f"the {card_str(c.card_at(suit, start + 1))} must follow the "
-                    f"{card_str(c.card_at(suit, start))} before any lower card"
+                return R_("the {card} must follow the {other} before any lower card").format(
+                    card=card_str(c.card_at(suit, start + 1)), other=card_str(c.card_at(suit, start))
                 )
-        return f"{card_str(action)} does not fit next to an end of its row"
+        return R_("{card} does not fit next to an end of its row").format(card=card_str(action))
 
     def apply_action(self, action: int) -> None:
         if self.phase == Phase.DONE:

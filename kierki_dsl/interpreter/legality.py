@@ -24,6 +24,7 @@ from typing import Optional
 
 from ..cards import FULL_DECK, SUIT_MASK, SUIT_NAMES, card_list, fill_suit_cards
 from ..expr import RuleRuntimeError
+from ..i18n import R_
 from .envs import play_env
 
 LEAD, FOLLOW, DISCARD = 0, 1, 2
@@ -182,7 +183,7 @@ class Legality:
     def reason(self, hand: int, led: int, progs: list, number: int, st, card: int) -> Optional[str]:
         """The rule that makes ``card`` (held in ``hand``) illegal, in words, or None."""
         if led >= 0 and self.follow_suit and hand & SUIT_MASK[led] and not SUIT_MASK[led] >> card & 1:
-            return f"you must follow {SUIT_NAMES[led]}"
+            return R_("you must follow {suit}").format(suit=SUIT_NAMES[led])
         phase, legal = self.situation(hand, led)
         prog = progs[LEAD] if phase == LEAD else progs[phase][led]
         if prog is None:

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from enum import Enum
 
+from ..i18n import R_
+
 
 class Phase(str, Enum):
     """What the seat on turn is asked for."""
@@ -54,14 +56,14 @@ PRIVATE = _Private(frozenset({Phase.PASS, Phase.EXCHANGE}))
 
 #: What each phase expects, in words, for messages about an action out of place.
 EXPECTED = {
-    Phase.CHOOSE: "a contract is to be chosen",
-    Phase.NAME: "the rank that opens the rows is to be named",
-    Phase.PASS: "cards to pass are expected",
-    Phase.AUCTION: "a bid or a pass is expected",
-    Phase.EXCHANGE: "a card of your hand to give or lay aside is expected",
-    Phase.CALL: "a trump call is expected",
-    Phase.DOUBLE: "a bet is expected",
-    Phase.EXPOSE: "an exposure or 'done' is expected",
-    Phase.PLAY: "a card is expected",
-    Phase.DONE: "the deal is over",
+    Phase.CHOOSE: R_("a contract is to be chosen"),
+    Phase.NAME: R_("the rank that opens the rows is to be named"),
+    Phase.PASS: R_("cards to pass are expected"),
+    Phase.AUCTION: R_("a bid or a pass is expected"),
+    Phase.EXCHANGE: R_("a card of your hand to give or lay aside is expected"),
+    Phase.CALL: R_("a trump call is expected"),
+    Phase.DOUBLE: R_("a bet is expected"),
+    Phase.EXPOSE: R_("an exposure or 'done' is expected"),
+    Phase.PLAY: R_("a card is expected"),
+    Phase.DONE: R_("the deal is over"),
 }

@@ -11,10 +11,14 @@ from __future__ import annotations
 from functools import partial
 from typing import Optional
 
+from ..i18n import R_
 from . import extensions
 from .actions import CHOOSE_BASE, action_str
 from .phases import EXPECTED, Phase
 from .view import SeatView
+
+ANOTHER = R_("another action is expected")
+EXPECTED_ONE_OF = R_("{expected}: {choices}")
 
 
 def illegal_reason(view: SeatView, action: int, contract, name=None) -> Optional[str]:
@@ -27,9 +31,9 @@ def illegal_reason(view: SeatView, action: int, contract, name=None) -> Optional
     if action in view.legal:
         return None
     if not view.legal:
-        return "the deal is over" if view.phase == Phase.DONE else "it is not your turn"
+        return R_("the deal is over") if view.phase == Phase.DONE else R_("it is not your turn")
     if view.phase in (Phase.PLAY, Phase.EXCHANGE) and 0 <= action < 52 and not view.hand >> action & 1:
-        return f"{action_str(action)} is not in your hand"
+        return R_("{card} is not in your hand").format(card=action_str(action))
     if view.phase == Phase.AUCTION and contract.auction is not None:
         from .bidding import AuctionRound
 
@@ -44,8 +48,9 @@ def illegal_reason(view: SeatView, action: int, contract, name=None) -> Optional
         reason = added.view_reason(view, action, rule)
         if reason:
             return reason
-        return f"{added.expected or 'another action is expected'}: " + ", ".join(
-            (name or partial(_names, view))(a) for a in view.legal
+        return EXPECTED_ONE_OF.format(
+            expected=added.expected or ANOTHER,
+            choices=", ".join((name or partial(_names, view))(a) for a in view.legal),
         )
     if view.phase == Phase.PLAY:
         hands = [0] * view.players
@@ -53,12 +58,10 @@ def illegal_reason(view: SeatView, action: int, contract, name=None) -> Optional
         reason = contract.from_view(view, hands).why_illegal(action)
         if reason:
             return reason
-    expected = (
-        EXPECTED.get(Phase(view.phase), "another action is expected")
-        if view.phase in EXPECTED
-        else "another action is expected"
-    )  # a phase the interpreter does not know
-    return f"{expected}: {', '.join((name or partial(_names, view))(a) for a in view.legal)}"
+    expected = EXPECTED.get(Phase(view.phase), ANOTHER) if view.phase in EXPECTED else ANOTHER  # a phase unknown here
+    return EXPECTED_ONE_OF.format(
+        expected=expected, choices=", ".join((name or partial(_names, view))(a) for a in view.legal)
+    )
 
 
 def _names(view: SeatView, action: int) -> str:

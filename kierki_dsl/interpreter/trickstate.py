@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Optional
 
 from ..cards import BIT, FULL_DECK, SUIT_MASK, SUIT_NAMES, bits, card_list, card_str, popcount
+from ..i18n import R_
 from . import matchvalues
 from .actions import NO_TRUMP, IllegalAction, action_str, block_owner, call, called_suit, is_bet
 from .bidding import AuctionRound, history_action
@@ -350,18 +351,16 @@ class TrickDeal(Deal):
     def why_illegal(self, action: int) -> Optional[str]:
         """None if the action is legal now, else the rule it breaks, in words."""
         if self.phase == DONE:
-            return "the deal is over"
+            return R_("the deal is over")
         if self.phase == PASSING:
             if action in self.legal_actions():
                 return None
-            return f"pass {self.contract.passing.count} cards of your own hand, each once"
+            return R_("pass {count} cards of your own hand, each once").format(count=self.contract.passing.count)
         if self.phase == CALL:
             if action in self.legal_actions():
                 return None
-            return (
-                "a trump call is expected ("
-                + ", ".join("no trumps" if s < 0 else SUIT_NAMES[s] for s in self.contract.call.choices)
-                + ")"
+            return R_("a trump call is expected ({choices})").format(
+                choices=", ".join(R_("no trumps") if s < 0 else SUIT_NAMES[s] for s in self.contract.call.choices)
             )
         if self.phase == DOUBLE:
             return self.betting.why_illegal(action)
@@ -373,13 +372,13 @@ class TrickDeal(Deal):
             unit, state = self._added_now()
             return unit.engine_reason(state, self, action)
         if not 0 <= action < 52:
-            return "a card is expected"
+            return R_("a card is expected")
         hand = self.hands[self.to_move]
         if not hand >> action & 1:
-            return f"{card_str(action)} is not in the hand of seat {self.to_move}"
+            return R_("{card} is not in the hand of seat {seat}").format(card=card_str(action), seat=self.to_move)
         reason = self._kernel.reason(hand, self.led, self._progs, self.trick_no, self, action)
         if reason is None and not (self.legal_mask() >> action & 1):
-            return "no card is legal here"
+            return R_("no card is legal here")
         return reason
 
     def _winning_card(self) -> int:

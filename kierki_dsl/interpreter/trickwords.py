@@ -75,15 +75,20 @@ def aspects(c, rs, spec) -> dict:
             else tr("{cards} may not be led unless the hand holds nothing else").format(cards=cards(spec.lead_ban.text))
         )
     for i, r in enumerate(spec.restrictions):
-        verb = "must play" if r.require is not None else "may not play"
         pred = cards((r.require or r.forbid).text)
-        when = f" if {expr_words(r.when.text)}" if r.when is not None else ""
-        fallback = "" if r.fallback else " (no exception)"
+        condition = expr_words(r.when.text) if r.when is not None else ""
+        fallback = "" if r.fallback else tr(" (no exception)")
         if r.reason:  # the author's sentence says when it applies: not said twice
-            only = f" (only if {expr_words(r.when.text)})" if r.when is not None else ""
+            only = tr(" (only if {condition})").format(condition=condition) if condition else ""
             out[f"rule {i + 1}"] = f"{tr(r.reason)}{only}{fallback}"
         else:
-            out[f"rule {i + 1}"] = f"{PHASE_WORDS[r.phase]}{when} a player {verb} {pred}{fallback}"
+            when = tr(" if {condition}").format(condition=condition) if condition else ""
+            rule = (
+                tr("{phase}{when} a player must play {cards}{fallback}")
+                if r.require is not None
+                else tr("{phase}{when} a player may not play {cards}{fallback}")
+            )
+            out[f"rule {i + 1}"] = rule.format(phase=tr(PHASE_WORDS[r.phase]), when=when, cards=pred, fallback=fallback)
     for unit, rule in c.added:  # a phase added by a module says itself
         out.update(unit.explain(rule))
     out["scoring"] = "; ".join(score_words(rs, spec)) or tr("nothing scores")

@@ -7,6 +7,7 @@ from typing import Any, Optional
 import attrs
 
 from ..cards import bits, card_str
+from ..i18n import R_
 from .actions import IllegalAction, action_str, bid, bid_value, is_bid
 from .phases import Phase
 from .stock import stock_order, unseen_rest
@@ -79,14 +80,14 @@ class WidowDeal(TrickDeal):
             if action in self._raises():
                 return None
             if is_bid(action) and bid_value(action) < self.bid:
-                return f"your contract is at least your bid, {self.bid}"
+                return R_("your contract is at least your bid, {bid}").format(bid=self.bid)
             if is_bid(action) and bid_value(action) in self.contract.auction.levels():
-                return self.contract.auction.allow_reason or "this contract may not be named"
-            return f"your contract is expected: a bid from {self.bid} up"
+                return self.contract.auction.allow_reason or R_("this contract may not be named")
+            return R_("your contract is expected: a bid from {bid} up").format(bid=self.bid)
         if 0 <= action < 52 and self.hands[self.taker] >> action & 1:
             return None
         if 0 <= action < 52:
-            return f"{card_str(action)} is not in your hand"
+            return R_("{card} is not in your hand").format(card=card_str(action))
         return self._exchange_expected()
 
     def _exchange_expected(self) -> str:

@@ -18,7 +18,7 @@ import sys
 from typing import Optional
 
 from ..cards import SUIT_SYMBOLS, card_pretty, pretty_cards
-from ..i18n import language, tr
+from ..i18n import language, said, tr, using
 from ..phases import NotUnderstood, panel_lines, phase_of
 from ..phases import label as phase_label
 from ..phases.typed import read_card, read_suit  # noqa: F401  (the words a person types, for callers of this module)
@@ -74,7 +74,8 @@ class HumanPlayer(Player):
         last = self.last_view
         if last is None or last.deal_number != number or not plays or self.rules is None:
             return
-        line = phase_of(last).final_trick(last, [str(p) for p in plays], self.rules.contracts.get(last.contract))
+        with using(None, self._words()):
+            line = phase_of(last).final_trick(last, [str(p) for p in plays], self.rules.contracts.get(last.contract))
         if line:
             self.say()
             self.say(line)
@@ -105,7 +106,9 @@ class HumanPlayer(Player):
         if contract is None and phase_of(view).contract_known:  # no rules given: no reason to tell
             return None
         reason = illegal_reason(view, action, contract, lambda a: phase_label(view, a, self.rules))
-        return pretty_cards(tr(reason)) if reason else reason  # a ruleset's own sentence may have Polish words
+        return (
+            pretty_cards(said(reason)) if reason else reason
+        )  # in the language in force (the ruleset's own words too)
 
     # -- showing the table ---------------------------------------------------------------------
     def _deals_in_match(self) -> str:
@@ -184,9 +187,13 @@ class HumanPlayer(Player):
     # -- decisions -----------------------------------------------------------------------------
     def act(self, view) -> int:
         try:
-            return self._act(view)
+            with using(None, self._words()):  # the ruleset's own sentences in its words
+                return self._act(view)
         finally:
             self.last_view = view
+
+    def _words(self) -> dict:
+        return getattr(self.rules, "words", None) or {}
 
     def _act(self, view) -> int:
         """Show the table and the phase's choices, then read until a legal action is typed."""

@@ -167,6 +167,11 @@ def ruleset_schema() -> Obj:
             "deck": Field(DECK, "the pack of cards", default=None),
             "match": Field(MATCH, "the schedule of deals", required=True),
             "contracts": Field(MapOf(contract), "the contracts (deal types) by name", required=True),
+            "words": Field(
+                MapOf(MapOf(Str(), key_pattern=r"[\s\S]*\S[\s\S]*")),
+                "the ruleset's own sentences in another language: {pl: {sentence as written: its Polish}}",
+                default=None,
+            ),
         },
         doc="A kierki-dsl ruleset.",
         title="ruleset",

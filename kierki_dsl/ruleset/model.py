@@ -15,6 +15,7 @@ from ..spec.schema import INVALID, Ctx, ExprSource
 from ..values import frozen
 from .build import BuildContext
 from .format import ruleset_schema
+from .words import check_words, words_of
 
 
 @frozen(eq=False)
@@ -48,6 +49,8 @@ class Ruleset:
     #: and as written
     first_dealer_expr: Any = attrs.field(default=None, repr=False)
     first_dealer_text: str = attrs.field(default="", repr=False)
+    #: the ruleset's own sentences in other languages (``words``): {language: {sentence: words}}
+    words: dict = attrs.field(factory=dict, repr=False)
 
     @property
     def fingerprint(self) -> str:
@@ -185,6 +188,7 @@ def compile_tree(path: str, src, root, diags: Diagnostics, texts=()) -> Optional
     contracts_spec = spec.contracts if spec.contracts is not None else {}
     bctx = BuildContext(path, diags, contracts_spec, ctx.nodes, players, deck, ctx.invalid)
     bctx.order = _order(spec.deck, deck, bctx)
+    check_words(bctx)
     compiled = {}
     for name in contracts_spec:
         compiled[name] = bctx.contract(name, ("contracts", name))
@@ -277,6 +281,7 @@ def compile_tree(path: str, src, root, diags: Diagnostics, texts=()) -> Optional
         until_text=" ".join(match.until.text.split()) if until is not None else "",
         first_dealer_expr=first_expr,
         first_dealer_text=" ".join(match.first_dealer.text.split()) if first_expr is not None else "",
+        words=words_of(spec),
     )
     check_ruleset(spec, compiled, schedule, bctx, hand_size, diags)
     return ruleset

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Callable, Optional
 
+from ..i18n import R_
 from ..interpreter.actions import IllegalAction, action_str
 from ..interpreter.fairplay import exact_action, seat_player
 from ..phases import label, phase_of
@@ -130,11 +131,11 @@ class Table:
 
     def _refusal(self, seat: int, action: int) -> Optional[str]:
         if self.match.over:
-            return "the match is over"
+            return R_("the match is over")
         if self.paused and seat not in self.listeners:  # bots wait; a seated player's answer
-            return "the table is waiting for a player"  # to a request made before the pause counts
+            return R_("the table is waiting for a player")  # to a request made before the pause counts
         if seat != self.match.to_move():
-            return "it is not your turn"
+            return R_("it is not your turn")
         try:
             action = exact_action(action)
         except IllegalAction as e:
@@ -144,10 +145,9 @@ class Table:
             from ..interpreter.reasons import illegal_reason
 
             rules = self.match.ruleset  # the legal actions a reason lists are worded by their phase's labels
-            return (
-                illegal_reason(view, action, rules.contracts.get(view.contract), lambda a: label(view, a, rules))
-                or "not allowed now"
-            )
+            return illegal_reason(
+                view, action, rules.contracts.get(view.contract), lambda a: label(view, a, rules)
+            ) or R_("not allowed now")
         return None
 
     def _guard(self, work):

@@ -22,7 +22,8 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from ..i18n import accepted, catalogue, using
+from ..cards import pretty_cards
+from ..i18n import N_, accepted, catalogue, said, tr, using
 from . import messages
 from .catalogue import SHIPPED, Catalogue, lint_upload, upload_name
 from .config import WebConfig
@@ -67,7 +68,7 @@ async def _lint(name: str, text: str, workdir: str):
         return None
 
 
-NO_MATCH = "no finished match with this id (a private match opens from a seat's link)"
+NO_MATCH = N_("no finished match with this id (a private match opens from a seat's link)")
 UNAVAILABLE = "the server cannot reach its database just now; try again in a moment"
 
 
@@ -78,6 +79,21 @@ def _error(message: str, status: int = 400) -> JSONResponse:
 def _address(conn) -> str:
     """The key a client (an HTTP request or a socket) is counted under."""
     return client_key(conn.client.host if conn.client else "-")
+
+
+def _language(conn) -> str:
+    """The language a request or socket asks for: ``?lang=``, else its ``Accept-Language``."""
+    return accepted(conn.query_params.get("lang") or conn.headers.get("accept-language"))
+
+
+def _speaking(handler):
+    """``handler`` answering in the language its request asks for (its error messages)."""
+
+    async def speaking(request: Request):
+        with using(_language(request)):
+            return await handler(request)
+
+    return speaking
 
 
 def _bearer(request: Request) -> str:
@@ -137,29 +153,33 @@ def create_app(config: Optional[WebConfig] = None) -> Starlette:
             return None
         wait = throttle.retry_after(address)
         return JSONResponse(
-            {"error": f"too many tables or uploads from your address; try again in {wait} s"},
+            {"error": tr("too many tables or uploads from your address; try again in {wait} s").format(wait=wait)},
             status_code=429,
             headers={"Retry-After": str(wait)},
         )
 
     async def api_rulesets(request: Request):
-        return JSONResponse(rooms(request).catalogue.list())
+        """The offered rulesets, worded in the language asked for (``?lang=pl``), else the browser's."""
+        return JSONResponse(await asyncio.to_thread(rooms(request).catalogue.list, _language(request)))
 
     async def api_bots(request: Request):
         return JSONResponse({"bots": list(config.bots)})
 
+    @_speaking
     async def api_lint(request: Request):
         if (no := refused(request)) is not None:
             return no
         try:
             body = await _json_body(request, config.max_upload)
         except BodyTooLarge:
-            return _error(f"the upload is larger than {config.max_upload} bytes", 413)
+            return _error(tr("the upload is larger than {size} bytes").format(size=config.max_upload), 413)
         if not isinstance(body, dict) or not isinstance(body.get("text"), str):
-            return _error('send {"name": "...", "text": "<the ruleset>"}')
+            return _error(tr('send {"name": "...", "text": "<the ruleset>"}'))
         got = await _lint(str(body.get("name") or "upload.yaml"), body["text"], rooms(request).workdir)
         if got is None:
-            return _error(f"checking the ruleset took longer than {LINT_SECONDS:.0f} s", 422)
+            return _error(
+                tr("checking the ruleset took longer than {seconds} s").format(seconds=f"{LINT_SECONDS:.0f}"), 422
+            )
         return JSONResponse(
             {
                 "ok": got.ok,
@@ -169,6 +189,7 @@ def create_app(config: Optional[WebConfig] = None) -> Starlette:
             }
         )
 
+    @_speaking
     async def api_create(request: Request):
         if (no := refused(request)) is not None:
             return no
@@ -176,34 +197,40 @@ def create_app(config: Optional[WebConfig] = None) -> Starlette:
         try:
             body = await _json_body(request, config.max_upload)
         except BodyTooLarge:
-            return _error(f"the upload is larger than {config.max_upload} bytes", 413)
+            return _error(tr("the upload is larger than {size} bytes").format(size=config.max_upload), 413)
         if not isinstance(body, dict):
-            return _error("send a JSON object")
+            return _error(tr("send a JSON object"))
         upload = body.get("upload")
         if isinstance(upload, dict) and isinstance(upload.get("text"), str):
             name = upload_name(str(upload.get("name") or "upload.yaml"))
             got = await _lint(name, upload["text"], r.workdir)
             if got is None:
-                return _error(f"checking the ruleset took longer than {LINT_SECONDS:.0f} s", 422)
+                return _error(
+                    tr("checking the ruleset took longer than {seconds} s").format(seconds=f"{LINT_SECONDS:.0f}"), 422
+                )
             if not got.ok:
                 return JSONResponse(
-                    {"error": "the ruleset has errors", "findings": list(got.findings)}, status_code=422
+                    {"error": tr("the ruleset has errors"), "findings": list(got.findings)}, status_code=422
                 )
             kind, ref, text, rs = "upload", name, upload["text"], got.ruleset
         else:
             found = r.catalogue.get(body.get("ruleset")) if isinstance(body.get("ruleset"), str) else None
             if found is None:
-                return _error("choose one of the listed rulesets or upload one")
+                return _error(tr("choose one of the listed rulesets or upload one"))
             kind, ref, text, rs = "shipped", found[0].ref, None, found[1]
         seats = body.get("seats")
         if not isinstance(seats, list) or len(seats) != rs.players:
-            return _error(f"give one entry per seat ({rs.players}): human, {', '.join(config.bots)}")
+            return _error(
+                tr("give one entry per seat ({players}): human, {bots}").format(
+                    players=rs.players, bots=", ".join(config.bots)
+                )
+            )
         if not all(isinstance(s, str) and (s == "human" or s in config.bots) for s in seats):
-            return _error(f"a seat is human or one of the bots: {', '.join(config.bots)}")
+            return _error(tr("a seat is human or one of the bots: {bots}").format(bots=", ".join(config.bots)))
         if "human" not in seats:
-            return _error("at least one seat is for a person")
+            return _error(tr("at least one seat is for a person"))
         if not isinstance(body.get("public", False), bool):
-            return _error('"public" is true (anyone may see the finished match) or false (its seats only)')
+            return _error(tr('"public" is true (anyone may see the finished match) or false (its seats only)'))
         try:
             made = r.create(kind, ref, text, rs, seats, _address(request), body.get("public", False))
         except RoomError as e:
@@ -283,12 +310,13 @@ def create_app(config: Optional[WebConfig] = None) -> Starlette:
             return None
         return row if row["public"] or _opens(storage, row, _bearer(request), creator=True) else None
 
+    @_speaking
     async def api_match(request: Request):
         from .frames import match_frames
 
         row = _finished(request)
         if row is None:
-            return _error(NO_MATCH, 404)
+            return _error(tr(NO_MATCH), 404)
         rs = rooms(request).ruleset_of(row)
         rec = row["record"]
         doc = {
@@ -302,8 +330,11 @@ def create_app(config: Optional[WebConfig] = None) -> Starlette:
             "sheet": [
                 {"deal": i + 1, "contract": d["contract"], "scores": d["scores"]} for i, d in enumerate(rec["deals"])
             ],
-            "deals": match_frames(rs, rec, request.app.state.storage.actions(row["id"])) if rs is not None else [],
+            "deals": [],
         }
+        if rs is not None:  # the labels and panels of each step in the page's language (_speaking)
+            with using(None, rs.words):
+                doc["deals"] = match_frames(rs, rec, request.app.state.storage.actions(row["id"]))
         return JSONResponse(doc)
 
     async def api_record(request: Request):
@@ -336,9 +367,9 @@ def create_app(config: Optional[WebConfig] = None) -> Starlette:
         )
 
     async def api_i18n(request: Request):
-        """The table page's words: ``{"lang", "messages": {English: words}}`` in the language asked
+        """The pages' words: ``{"lang", "messages": {English: words}}`` in the language asked
         for (``?lang=pl``), else the browser's (``Accept-Language``)."""
-        lang = accepted(request.query_params.get("lang") or request.headers.get("accept-language"))
+        lang = _language(request)
         return JSONResponse({"lang": lang, "messages": catalogue(lang)}, headers={"Cache-Control": "no-store"})
 
     async def table_socket(ws: WebSocket):
@@ -445,11 +476,12 @@ async def _serve_socket(ws: WebSocket, rooms: Rooms, table_id: str, config: WebC
         return
     seat = room.seat_of(hello["token"]) if room is not None else None
     if seat is None:
-        await _send(ws, messages.error("this invitation is unknown or was revoked", "bad-token"))
+        with using(_language(ws)):
+            await _send(ws, messages.error(tr("this invitation is unknown or was revoked"), "bad-token"))
         await ws.close(4003, "bad token")
         return
     conn = room.join(seat, ws)
-    conn.lang = accepted(ws.query_params.get("lang") or ws.headers.get("accept-language"))
+    conn.lang = _language(ws)
     writer = asyncio.ensure_future(_writer(room, conn))
     limiter = messages.RateLimit(config.rate, config.burst)
     try:
@@ -459,9 +491,10 @@ async def _serve_socket(ws: WebSocket, rooms: Rooms, table_id: str, config: WebC
                 if limiter.refused >= config.max_refused:
                     conn.close(1008, "too many messages")
                     break
-                conn.reply(messages.error("too many messages; slow down", "rate"))
+                with using(conn.lang):
+                    conn.reply(messages.error(tr("too many messages; slow down"), "rate"))
                 continue
-            with using(conn.lang):
+            with using(conn.lang, room.ruleset.words):
                 _handle(room, conn, text)
     finally:
         room.leave(conn)
@@ -480,19 +513,22 @@ def _handle(room, conn, text) -> None:
     if msg["type"] == "ping":
         conn.reply({"type": "pong"})
     elif msg["type"] == "hello":
-        conn.reply(messages.error("already seated"))
+        conn.reply(messages.error(tr("already seated")))
     else:
         if room.table.over or room.failure:
-            conn.reply(messages.error("the match is over", "refused"))
+            conn.reply(messages.error(tr("the match is over"), "refused"))
             return
         view = room.table.view(conn.seat)
         if (msg["deal"], msg["ply"]) != (view.deal_number, view.ply):
-            conn.reply(messages.error("the table has moved on since then", "stale"))
+            conn.reply(messages.error(tr("the table has moved on since then"), "stale"))
             conn.mark()
             return
         reason = room.act(conn.seat, msg["action"])
         if reason is not None:
-            conn.reply(messages.error(reason, "illegal", {"action": msg["action"]}))
+            shown = said(reason)  # in the seat's language; English as the rules give it
+            if shown != reason:  # translated: its cards in the seat's letters (D♠)
+                shown = pretty_cards(shown)
+            conn.reply(messages.error(shown, "illegal", {"action": msg["action"]}))
 
 
 async def _writer(room, conn) -> None:
@@ -505,7 +541,7 @@ async def _writer(room, conn) -> None:
                 await _send(conn.ws, conn.replies.pop(0))
             if conn.dirty:
                 conn.dirty = False
-                with using(conn.lang):
+                with using(conn.lang, room.ruleset.words):
                     state = seat_state(room, conn.seat)
                 await _send(conn.ws, state)
             if conn.closing is not None:

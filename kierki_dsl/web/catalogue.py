@@ -12,6 +12,7 @@ from typing import Optional
 import attrs
 
 from ..diagnostics import Diagnostic, Pos, render
+from ..i18n import DEFAULT, tr, using
 from ..shipped import rulesets_dir
 from ..values import frozen
 
@@ -61,6 +62,7 @@ class Catalogue:
 
         self.entries: dict = {}
         self.rulesets: dict = {}
+        self._words: dict = {}  # language -> the entries in its words (made when first asked for)
         for folder in folders:
             files, _ = expand([folder])
             for path in files:
@@ -77,8 +79,22 @@ class Catalogue:
                 )
                 self.rulesets[ref] = rs
 
-    def list(self) -> list:
-        return [e.to_json() for e in sorted(self.entries.values(), key=lambda e: (e.ref.count("/"), e.ref))]
+    def list(self, lang: str = DEFAULT) -> list:
+        """The offered rulesets, each with its description and ``kierki explain`` text in ``lang``."""
+        entries = sorted(self.entries.values(), key=lambda e: (e.ref.count("/"), e.ref))
+        if lang == DEFAULT:
+            return [e.to_json() for e in entries]
+        if lang not in self._words:
+            from ..explain import explain
+
+            self._words[lang] = [self._worded(e, lang, explain) for e in entries]
+        return [e.to_json() for e in self._words[lang]]
+
+    def _worded(self, e: Entry, lang: str, explain) -> Entry:
+        """``e`` with its description and explain text in ``lang`` (the ruleset's own words too)."""
+        rs = self.rulesets[e.ref]
+        with using(lang, rs.words):
+            return attrs.evolve(e, description=tr(e.description), explain=explain(rs))
 
     def get(self, ref: str):
         """(entry, ruleset) of a listed ruleset, or None."""

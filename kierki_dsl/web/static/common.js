@@ -44,6 +44,36 @@ function panelsEl(panels) {
 async function postJSON(url, body) {
   const r = await fetch(url, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
   let doc = null;
-  try { doc = await r.json(); } catch (e) { doc = { error: "the server sent no JSON (" + r.status + ")" }; }
+  try { doc = await r.json(); } catch (e) { doc = { error: t("the server sent no JSON ({status})", { status: r.status }) }; }
   return { status: r.status, doc };
+}
+// The page's words: English as written, or their Polish from the server's catalogue (/api/i18n).
+let words = {};
+let lang = "";
+// ``text`` (an English message id) in the page's language, each {name} filled from ``args``.
+function t(text, args) {
+  const said = words[text] || text;
+  return args ? said.replace(/\{(\w+)\}/g, (m, k) => (k in args ? String(args[k]) : m)) : said;
+}
+// The page speaks the language chosen on it (kept in this browser), else the browser's.
+function languageSwitch() {
+  const pick = el("select", { id: "lang", "aria-label": t("language") },
+    [["en", "English"], ["pl", "Polski"]].map(([code, label]) => el("option", { value: code, text: label })));
+  pick.value = lang;
+  pick.onchange = () => { localStorage.setItem("kierki-lang", pick.value); location.reload(); };
+  document.querySelector("header").append(pick);
+}
+// Load the page's words, translate its marked elements (data-t) and add the switch; then ``start()``.
+function withWords(start) {
+  const picked = localStorage.getItem("kierki-lang");
+  fetch("/api/i18n" + (picked ? "?lang=" + encodeURIComponent(picked) : ""))
+    .then(r => r.json())
+    .then(d => { words = d.messages || {}; lang = d.lang || "en"; })
+    .catch(() => { lang = "en"; })
+    .finally(() => {
+      document.documentElement.lang = lang;
+      for (const node of document.querySelectorAll("[data-t]")) node.textContent = t(node.textContent);
+      languageSwitch();
+      start();
+    });
 }

@@ -11,7 +11,7 @@ async function loadBots() {
 
 async function loadRulesets() {
   await loadBots();
-  const r = await fetch("/api/rulesets");
+  const r = await fetch("/api/rulesets?lang=" + encodeURIComponent(lang));
   const list = await r.json();
   const box = document.getElementById("rulesets");
   box.textContent = "";
@@ -21,7 +21,7 @@ async function loadRulesets() {
     const div = el("div", { class: "ruleset", "data-id": rs.id },
       el("label", { for: "rs-" + rs.id }, radio, " ", el("strong", { text: rs.name }), " ", el("span", { class: "muted", text: rs.id })),
       el("div", { class: "muted", text: rs.description }),
-      el("details", {}, el("summary", { text: "the rules (kierki explain)" }), el("pre", { text: rs.explain })));
+      el("details", {}, el("summary", { text: t("the rules (kierki explain)") }), el("pre", { text: rs.explain })));
     box.append(div);
   }
 }
@@ -38,8 +38,8 @@ function drawSeats() {
   const box = document.getElementById("seats");
   box.textContent = "";
   for (let s = 0; s < players; s++) {
-    const sel = el("select", { id: "seat-" + s, "aria-label": "seat " + seatName(s, players) },
-      KINDS.map(k => el("option", { value: k, text: k === "human" ? "a person (link)" : "bot: " + k })));
+    const sel = el("select", { id: "seat-" + s, "aria-label": t("seat {seat}", { seat: seatName(s, players) }) },
+      KINDS.map(k => el("option", { value: k, text: kindName(k) })));
     sel.value = s === 0 ? "human" : "heuristic";
     box.append(el("div", {}, el("label", { for: "seat-" + s, text: seatName(s, players) + ": " }), sel));
   }
@@ -57,12 +57,12 @@ document.getElementById("upload").addEventListener("change", async (ev) => {
   const file = ev.target.files[0];
   if (!file) return;
   const text = await file.text();
-  const { status, doc } = await postJSON("/api/lint", { name: file.name, text });
-  showFindings(doc.findings || [{ text: doc.error || ("error " + status) }]);
+  const { status, doc } = await postJSON("/api/lint?lang=" + encodeURIComponent(lang), { name: file.name, text });
+  showFindings(doc.findings || [{ text: doc.error || t("error {status}", { status }) }]);
   if (doc.ok) {
     document.querySelectorAll("input[name=ruleset]").forEach(r => r.checked = false);
     choose({ upload: { name: file.name, text } }, doc.players, null);
-    document.getElementById("findings").prepend(el("p", { text: "✔ " + doc.name + " lints clean and is chosen." }));
+    document.getElementById("findings").prepend(el("p", { text: t("✔ {name} lints clean and is chosen.", { name: doc.name }) }));
   } else {
     chosen = null;
     drawSeats();
@@ -72,11 +72,11 @@ document.getElementById("upload").addEventListener("change", async (ev) => {
 document.getElementById("create").addEventListener("click", async () => {
   const seats = [];
   for (let s = 0; s < players; s++) seats.push(document.getElementById("seat-" + s).value);
-  const { status, doc } = await postJSON("/api/tables", Object.assign({ seats, public: document.getElementById("public").checked }, chosen));
+  const { status, doc } = await postJSON("/api/tables?lang=" + encodeURIComponent(lang), Object.assign({ seats, public: document.getElementById("public").checked }, chosen));
   const box = document.getElementById("created");
   box.textContent = "";
   if (status !== 200) {
-    box.append(el("p", { class: "error", text: doc.error || ("error " + status) }));
+    box.append(el("p", { class: "error", text: doc.error || t("error {status}", { status }) }));
     if (doc.findings) showFindings(doc.findings);
     return;
   }
@@ -85,18 +85,23 @@ document.getElementById("create").addEventListener("click", async () => {
     ul.append(el("li", {}, el("strong", { text: seatName(Number(s), players) + ": " }),
       el("a", { href: link, target: "_blank", class: "seat-link", "data-seat": s, text: link })));
   }
-  box.append(el("p", { text: "Table created. Send each person their own link (it is their seat's secret):" }), ul,
-    el("p", {}, "Manage the table (revoke a link): ", el("a", { href: doc.admin, id: "admin-link", text: doc.admin })));
+  box.append(el("p", { text: t("Table created. Send each person their own link (it is their seat's secret):") }), ul,
+    el("p", {}, t("Manage the table (revoke a link): "), el("a", { href: doc.admin, id: "admin-link", text: doc.admin })));
 });
 
 async function loadMatches() {
   const list = await (await fetch("/api/matches")).json();
   const ul = document.getElementById("matches");
   ul.textContent = "";
-  if (!list.length) ul.append(el("li", { class: "muted", text: "none yet" }));
-  for (const m of list) ul.append(el("li", {}, el("a", { href: "/m/" + m.id, text: (m.ruleset || "match") + " " + m.id }),
-    " totals " + JSON.stringify(m.totals)));
+  if (!list.length) ul.append(el("li", { class: "muted", text: t("none yet") }));
+  for (const m of list) ul.append(el("li", {}, el("a", { href: "/m/" + m.id, text: (m.ruleset || t("match")) + " " + m.id }),
+    " " + t("totals") + " " + (m.totals || []).join(" / ")));
 }
 
-loadRulesets();
-loadMatches();
+// A seat's kind as a person reads it: a person, or a bot by its name.
+function kindName(kind) {
+  const known = { human: t("a person (link)"), random: t("bot: random"), heuristic: t("bot: heuristic"), search: t("bot: search") };
+  return known[kind] || t("bot: {name}", { name: kind });
+}
+
+withWords(() => { loadRulesets(); loadMatches(); });

@@ -15,15 +15,21 @@ async function download(path, name) {
 
 function name(s) { return seatName(s, match.players); }
 
+// What sat in a seat, as a person reads it (a person, or a bot by its name).
+function kindWord(kind) {
+  const known = { human: t("a person"), random: t("bot: random"), heuristic: t("bot: heuristic"), search: t("bot: search") };
+  return known[kind] || t("bot: {name}", { name: kind });
+}
+
 async function load() {
-  const r = await fetch("/api/matches/" + matchId, shown);
+  const r = await fetch("/api/matches/" + matchId + "?lang=" + encodeURIComponent(lang), shown);
   match = await r.json();
   if (r.status !== 200) { document.getElementById("title").textContent = match.error; return; }
-  document.getElementById("title").textContent = match.ruleset.name + " — seed " + match.seed;
+  document.getElementById("title").textContent = t("{name} — seed {seed}", { name: match.ruleset.name, seed: match.seed });
   const n = match.players;
-  const head = el("tr", {}, el("th", { text: "deal" }), el("th", { text: "contract" }), [...Array(n).keys()].map(s => el("th", { text: name(s) })));
+  const head = el("tr", {}, el("th", { text: t("deal") }), el("th", { text: t("contract") }), [...Array(n).keys()].map(s => el("th", { text: name(s) })));
   const rows = match.sheet.map(d => el("tr", {}, el("td", { text: d.deal }), el("td", { text: d.contract }), d.scores.map(x => el("td", { text: x }))));
-  const tot = el("tr", {}, el("th"), el("th", { text: "totals" }), match.totals.map(x => el("th", { text: x })));
+  const tot = el("tr", {}, el("th"), el("th", { text: t("totals") }), match.totals.map(x => el("th", { text: x })));
   document.getElementById("sheet").append(el("table", { class: "sheet" }, head, rows, tot));
   const base = "/api/matches/" + matchId;
   const rulesetName = match.ruleset.path.split("/").pop();
@@ -45,19 +51,19 @@ function draw() {
   if (!d) return;
   const f = d.frames[step];
   document.getElementById("deal").value = deal;
-  document.getElementById("step").textContent = "step " + step + " of " + (d.frames.length - 1) +
-    (f.action ? " — " + name(f.seat) + ": " + (f.label || f.action) : " — the deal (dealer " + name(d.dealer) + ")");
+  document.getElementById("step").textContent = t("step {step} of {steps}", { step, steps: d.frames.length - 1 }) + " — " +
+    (f.action ? name(f.seat) + ": " + (f.label || f.action) : t("the deal (dealer {seat})", { seat: name(d.dealer) }));
   const box = document.getElementById("frame");
   box.textContent = "";
   const board = el("div", { id: "board" });
   const pos = ["bottom", "left", "top", "right"];
   f.hands.forEach((h, s) => board.append(el("div", { class: "seat pos-" + (pos[s] || "top") },
-    el("div", { class: "who", text: name(s) + " · " + match.seats[s] + " · " + f.scores[s] + " pts" }),
+    el("div", { class: "who", text: name(s) + " · " + kindWord(match.seats[s]) + " · " + t("{points} pts", { points: f.scores[s] }) }),
     h.map(c => cardEl(c)))));
   const center = el("div", { id: "center" });
   center.append(panelsEl(f.panels));
-  center.append(el("div", {}, "On the table: ", f.trick.map(([s, c]) => el("span", { class: "played" }, cardEl(c), el("small", { text: name(s) })))));
-  if (f.last) center.append(el("div", {}, "Last trick, taken by " + name(f.last[0]) + ": ",
+  center.append(el("div", {}, t("On the table: "), f.trick.map(([s, c]) => el("span", { class: "played" }, cardEl(c), el("small", { text: name(s) })))));
+  if (f.last) center.append(el("div", {}, t("Last trick, taken by {seat}: ", { seat: name(f.last[0]) }),
     f.last[1].map(([s, c]) => el("span", { class: "played" }, cardEl(c), el("small", { text: name(s) })))));
   board.append(center);
   box.append(board);
@@ -77,4 +83,4 @@ document.addEventListener("keydown", (ev) => {
   else if (ev.key === "PageDown" && deal < match.deals.length - 1) { deal++; step = 0; draw(); }
   else if (ev.key === "PageUp" && deal > 0) { deal--; step = 0; draw(); }
 });
-load();
+withWords(load);

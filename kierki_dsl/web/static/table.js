@@ -7,10 +7,6 @@ let ws = null;
 let state = null;
 let retry = 500;
 let stopped = false;
-// The page's words: English as written, or their Polish from the server's catalogue (/api/i18n).
-let words = {};
-let lang = "";
-function t(text) { return words[text] || text; }
 // Why this page cannot play now (the banner's words), or null: the hand is disabled while it is set.
 let down = null;
 // The decision a click was sent for ({deal, ply}) until the server answers; lost: the connection dropped meanwhile.
@@ -62,7 +58,7 @@ function stop(text, reopen) { stopped = true; setDown(text, reopen); }
 function receive(msg) {
   if (msg.type === "state") {
     if (down && !stopped) setDown(null);
-    setConn("connected");
+    setConn(t("connected"));
     settle(msg);
     state = msg;
     if (seenEnd === null) seenEnd = msg.over || !msg.deal_end ? 0 : msg.deal_end.deal;  // opened mid-match: no old summary
@@ -296,27 +292,10 @@ document.addEventListener("keydown", (ev) => {
 
 });
 
-// The page speaks the language chosen on it (kept in this browser), else the browser's.
-function languageSwitch() {
-  const pick = el("select", { id: "lang", "aria-label": t("language") },
-    [["en", "English"], ["pl", "Polski"]].map(([code, label]) => el("option", { value: code, text: label })));
-  pick.value = lang;
-  pick.onchange = () => { localStorage.setItem("kierki-lang", pick.value); location.reload(); };
-  document.querySelector("header").append(pick);
-}
-
 function start() {
-  document.documentElement.lang = lang;
-  for (const node of document.querySelectorAll("[data-t]")) node.textContent = t(node.textContent);
-  languageSwitch();
   if (!token) { say(t("This link has no seat secret (the part after #).")); } else { connect(); }
 }
 
-const chosen = localStorage.getItem("kierki-lang");
-fetch("/api/i18n" + (chosen ? "?lang=" + encodeURIComponent(chosen) : ""))
-  .then(r => r.json())
-  .then(d => { words = d.messages || {}; lang = d.lang || "en"; })
-  .catch(() => { lang = "en"; })
-  .finally(start);
+withWords(start);
 // another seat's link opened in this tab differs only after '#': start again with its secret
 window.addEventListener("hashchange", () => location.reload());
