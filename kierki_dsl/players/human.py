@@ -107,7 +107,7 @@ class HumanPlayer(Player):
             return None
         reason = illegal_reason(view, action, contract, lambda a: phase_label(view, a, self.rules))
         return (
-            pretty_cards(said(reason)) if reason else reason
+            pretty_cards(said(reason) or reason) if reason else reason
         )  # in the language in force (the ruleset's own words too)
 
     # -- showing the table ---------------------------------------------------------------------
