@@ -193,7 +193,7 @@ class HumanPlayer(Player):
             self.last_view = view
 
     def _words(self) -> dict:
-        return getattr(self.rules, "words", None) or {}
+        return self.rules.words if self.rules is not None else {}
 
     def _act(self, view) -> int:
         """Show the table and the phase's choices, then read until a legal action is typed."""

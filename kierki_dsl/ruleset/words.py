@@ -31,7 +31,7 @@ def words_of(spec) -> dict:
     """``{language: {sentence: its words}}`` of a validated ruleset (empty without ``words``)."""
     return {
         lang: {_plain(k): _plain(v) for k, v in (said or {}).items()}
-        for lang, said in (getattr(spec, "words", None) or {}).items()
+        for lang, said in (spec.words or {}).items()
         if lang in LANGUAGES and lang != DEFAULT
     }
 
