@@ -1733,6 +1733,214 @@ static PyTypeObject TrickMemoType = {
     .tp_call = (ternaryfunc)TrickMemo_call,
 };
 
+/* ---- DealMemo ---- */
+
+/* A rule read once a deal, memoised in C on what it depends on (plan.Plan.lead_key and
+ * seat_key): put in a batch deal's context as its `_begin` (the first lead: the value
+ * returned is kept as it is) or its `_finish` (seat scoring: the points it adds to each seat
+ * are kept, and added to the core's scores). The key: the dealer (read from the batch's book,
+ * row ctx.index), the seat holding each card of `holders`, each seat's tricks won, each
+ * seat's count of taken cards in each atom. A miss asks fallback(core) once. */
+
+#define DMEMO_SLOTS 4096 /* a power of two; cleared when half full */
+#define DKEY 192         /* key bytes: 1 + 52 + 8 + 8 x 16 at most */
+
+typedef struct {
+    int used, len;
+    unsigned char key[DKEY];
+    PyObject *value;      /* the first lead: what the fallback gave */
+    int64_t add[MAXP];    /* seat scoring: the points added to each seat */
+} DMemoEntry;
+
+typedef struct {
+    PyObject_HEAD
+    PyObject *fallback;
+    int finish, dealer, won, players, natoms, count;
+    uint64_t holders, atoms[16];
+    Py_buffer book;       /* int64 deals x (1 + players): row[0] is the deal's dealer */
+    DMemoEntry *table;
+} DealMemo;
+
+static void dmemo_clear(DealMemo *m)
+{
+    for (int i = 0; m->table != NULL && i < DMEMO_SLOTS; i++) {
+        Py_CLEAR(m->table[i].value);
+        m->table[i].used = 0;
+    }
+    m->count = 0;
+}
+
+static void DealMemo_dealloc(DealMemo *m)
+{
+    dmemo_clear(m);
+    PyMem_Free(m->table);
+    Py_XDECREF(m->fallback);
+    if (m->book.obj != NULL)
+        PyBuffer_Release(&m->book);
+    Py_TYPE(m)->tp_free((PyObject *)m);
+}
+
+/* DealMemo(fallback, finish, players, book, dealer, holders, atoms, won). */
+static int DealMemo_init(DealMemo *m, PyObject *args, PyObject *kw)
+{
+    PyObject *fallback, *book, *atoms;
+    unsigned long long holders;
+    if (m->table != NULL) {
+        PyErr_SetString(PyExc_TypeError, "a memo is initialised once");
+        return -1;
+    }
+    if (!PyArg_ParseTuple(args, "OpiOpKOp", &fallback, &m->finish, &m->players, &book, &m->dealer, &holders, &atoms,
+                          &m->won))
+        return -1;
+    if (m->players < 1 || m->players > MAXP || (holders >> 52)) {
+        PyErr_SetString(PyExc_ValueError, "players 1..8 and cards 0..51 expected");
+        return -1;
+    }
+    PyObject *fast = PySequence_Fast(atoms, "atoms");
+    if (fast == NULL)
+        return -1;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
+    Py_DECREF(fast);
+    if (n > 16) {
+        PyErr_SetString(PyExc_ValueError, "atoms: at most 16 expected");
+        return -1;
+    }
+    if (read_masks(atoms, m->atoms, n, "atoms") < 0)
+        return -1;
+    if (PyObject_GetBuffer(book, &m->book, PyBUF_C_CONTIGUOUS) < 0)
+        return -1;
+    if (m->book.len % (8 * (m->players + 1))) {
+        PyErr_SetString(PyExc_ValueError, "book: int64 rows of 1 + players expected");
+        PyBuffer_Release(&m->book);
+        m->book.obj = NULL;
+        return -1;
+    }
+    m->table = PyMem_Calloc(DMEMO_SLOTS, sizeof(DMemoEntry));
+    if (m->table == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    m->natoms = (int)n;
+    m->holders = holders;
+    m->fallback = Py_NewRef(fallback);
+    return 0;
+}
+
+/* The key of the core's deal into k (its length; -1 on error). */
+static int dmemo_key(DealMemo *m, Core *c, unsigned char *k)
+{
+    int len = 0, p = m->players;
+    if (m->dealer) {
+        PyObject *at = PyObject_GetAttrString(c->ctx, "index");
+        if (at == NULL)
+            return -1;
+        long i = PyLong_AsLong(at);
+        Py_DECREF(at);
+        if (i == -1 && PyErr_Occurred())
+            return -1;
+        if (i < 0 || (Py_ssize_t)(i + 1) * 8 * (p + 1) > m->book.len) {
+            PyErr_SetString(PyExc_IndexError, "ctx.index: a row of the book expected");
+            return -1;
+        }
+        k[len++] = (unsigned char)((const int64_t *)m->book.buf)[i * (p + 1)];
+    }
+    for (uint64_t h = m->holders; h; h &= h - 1) {
+        int card = lowest(h), who = 255;
+        for (int s = 0; s < p; s++)
+            if (c->hands[s] >> card & 1)
+                who = s;
+        k[len++] = (unsigned char)who;
+    }
+    for (int s = 0; s < p; s++) {
+        if (m->won)
+            k[len++] = (unsigned char)c->tricks_won[s];
+        for (int a = 0; a < m->natoms; a++)
+            k[len++] = (unsigned char)popcount64(c->taken[s] & m->atoms[a]);
+    }
+    return len;
+}
+
+/* The memo's value for the core as the callback returns it (a new reference). */
+static PyObject *dmemo_value(DealMemo *m, Core *c, DMemoEntry *e)
+{
+    if (!m->finish)
+        return Py_NewRef(e->value);
+    PyObject *list = PyList_New(m->players);
+    for (int s = 0; list != NULL && s < m->players; s++) {
+        /* both within the score limit: no overflow; finish_deal checks the sum against it */
+        PyObject *v = PyLong_FromLongLong(c->scores[s] + e->add[s]);
+        if (v == NULL)
+            Py_CLEAR(list);
+        else
+            PyList_SET_ITEM(list, s, v);
+    }
+    return list;
+}
+
+static PyObject *DealMemo_call(DealMemo *m, PyObject *args, PyObject *kw)
+{
+    PyObject *core;
+    if (m->table == NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "the memo was not initialised");
+        return NULL;
+    }
+    if (!PyArg_ParseTuple(args, "O!", &CoreType, &core))
+        return NULL;
+    Core *c = (Core *)core;
+    if (c->players != m->players || c->ctx == NULL) {
+        PyErr_SetString(PyExc_ValueError, "a core of the memo's players expected");
+        return NULL;
+    }
+    unsigned char k[DKEY];
+    int len = dmemo_key(m, c, k);
+    if (len < 0)
+        return NULL;
+    uint64_t h = 1469598103934665603ULL;
+    for (int i = 0; i < len; i++)
+        h = (h ^ k[i]) * 1099511628211ULL;
+    int at = (int)(h >> 40) & (DMEMO_SLOTS - 1);
+    for (DMemoEntry *e = &m->table[at]; e->used; e = &m->table[at = (at + 1) & (DMEMO_SLOTS - 1)])
+        if (e->len == len && memcmp(e->key, k, len) == 0)
+            return dmemo_value(m, c, e);
+    int64_t before[MAXP];
+    memcpy(before, c->scores, sizeof before);
+    PyObject *r = PyObject_Call(m->fallback, args, kw);
+    if (r == NULL)
+        return NULL;
+    int64_t after[MAXP];
+    if (m->finish && read_ints(r, after, m->players, "scores") < 0) {
+        Py_DECREF(r);
+        return NULL;
+    }
+    if (m->count >= DMEMO_SLOTS / 2) {
+        dmemo_clear(m);
+        at = (int)(h >> 40) & (DMEMO_SLOTS - 1);
+    }
+    DMemoEntry *e = &m->table[at];
+    e->used = 1;
+    e->len = len;
+    memcpy(e->key, k, len);
+    if (m->finish)
+        for (int s = 0; s < m->players; s++)
+            e->add[s] = after[s] - before[s];
+    else
+        e->value = Py_NewRef(r);
+    m->count++;
+    return r;
+}
+
+static PyTypeObject DealMemoType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "kierki_dsl.interpreter._cstep.DealMemo",
+    .tp_doc = "A deal context's first lead or seat scoring memoised on what it reads (vecenv).",
+    .tp_basicsize = sizeof(DealMemo),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)DealMemo_init,
+    .tp_dealloc = (destructor)DealMemo_dealloc,
+    .tp_call = (ternaryfunc)DealMemo_call,
+};
+
 /* ---- Batch ---- */
 
 static int get_out(PyObject *o, Py_buffer *view, Py_ssize_t count, Py_ssize_t size, const char *what);
@@ -2372,10 +2580,11 @@ static PyObject *random_floats(PyObject *module, PyObject *args)
 /* The vecenv block's types, added to the module. */
 static int vecenv_register(PyObject *m)
 {
-    if (PyType_Ready(&TrickMemoType) < 0 || PyType_Ready(&BatchType) < 0)
+    if (PyType_Ready(&TrickMemoType) < 0 || PyType_Ready(&DealMemoType) < 0 || PyType_Ready(&BatchType) < 0)
         return -1;
     byte_bits_init();
     if (PyModule_AddObjectRef(m, "TrickMemo", (PyObject *)&TrickMemoType) < 0
+        || PyModule_AddObjectRef(m, "DealMemo", (PyObject *)&DealMemoType) < 0
         || PyModule_AddObjectRef(m, "Batch", (PyObject *)&BatchType) < 0)
         return -1;
     return 0;
