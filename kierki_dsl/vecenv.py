@@ -325,8 +325,9 @@ class VecDeals:
         acts = np.ascontiguousarray(actions, dtype=np.int64)
         if acts.shape != (self.num_envs,):
             raise ValueError(f"one action per deal expected: shape ({self.num_envs},), got {acts.shape}")
-        self._batch.step(acts, self._rewards, self._done.view(np.uint8))
-        return self._observed(tensors)
+        out = self._obs if tensors else None
+        self._batch.step(acts, self._rewards, self._done.view(np.uint8), out, self._mask, self._player)
+        return Step(self._obs, self._mask, self._player, self._rewards, self._done)
 
     def autoplay(self, seat: int) -> Step:
         """Play every deal on at random (each legal action alike, from the deal's own

@@ -1605,7 +1605,7 @@ static int play_below(uint64_t *state, int k)
 typedef struct {
     int used, cls, broken;
     uint64_t played;
-    PyObject *programs;
+    PyObject *programs;          /* the fallback's answer: (Programs, watched cards) */
     uint64_t watch;
 } MemoEntry;
 
@@ -1684,7 +1684,15 @@ static PyObject *TrickMemo_call(TrickMemo *m, PyObject *args, PyObject *kw)
         PyErr_SetString(PyExc_RuntimeError, "the memo was not initialised");
         return NULL;
     }
-    if (!PyArg_ParseTuple(args, "OiiK", &core, &number, &broken, &played))
+    if (PyTuple_GET_SIZE(args) == 4 && PyLong_CheckExact(PyTuple_GET_ITEM(args, 1))
+        && PyLong_CheckExact(PyTuple_GET_ITEM(args, 2)) && PyLong_CheckExact(PyTuple_GET_ITEM(args, 3))) {
+        /* the core's own call: read without the format parser (at every memoised trick) */
+        number = (int)PyLong_AsLong(PyTuple_GET_ITEM(args, 1));
+        broken = (int)PyLong_AsLong(PyTuple_GET_ITEM(args, 2));
+        played = PyLong_AsUnsignedLongLong(PyTuple_GET_ITEM(args, 3));
+        if (PyErr_Occurred())
+            return NULL;
+    } else if (!PyArg_ParseTuple(args, "OiiK", &core, &number, &broken, &played))
         return NULL;
     if (number < 0 || number >= MAXTRICKS + 2 || m->cls[number] < 0)
         return PyObject_Call(m->fallback, args, kw);
@@ -1694,8 +1702,8 @@ static PyObject *TrickMemo_call(TrickMemo *m, PyObject *args, PyObject *kw)
     int at = (int)(h >> 51) & (MEMO_SLOTS - 1);
     for (MemoEntry *e = &m->table[at]; e->used; e = &m->table[at = (at + 1) & (MEMO_SLOTS - 1)])
         if (e->cls == cls && e->broken == br && e->played == seen)
-            /* the watched cards too depend only on what the key holds */
-            return Py_BuildValue("(OK)", e->programs, (unsigned long long)e->watch);
+            /* the watched cards too depend only on what the key holds: the answer kept whole */
+            return Py_NewRef(e->programs);
     PyObject *r = PyObject_Call(m->fallback, args, kw);
     if (r == NULL)
         return NULL;
@@ -1714,8 +1722,7 @@ static PyObject *TrickMemo_call(TrickMemo *m, PyObject *args, PyObject *kw)
     e->cls = cls;
     e->broken = br;
     e->played = seen;
-    Py_INCREF(progs);
-    e->programs = progs;
+    e->programs = Py_NewRef(r);  /* (programs, watched cards) */
     e->watch = watch;
     m->count++;
     return r;
@@ -1884,8 +1891,10 @@ static PyObject *DealMemo_call(DealMemo *m, PyObject *args, PyObject *kw)
         PyErr_SetString(PyExc_RuntimeError, "the memo was not initialised");
         return NULL;
     }
-    if (!PyArg_ParseTuple(args, "O!", &CoreType, &core))
+    if (PyTuple_GET_SIZE(args) != 1 || !PyObject_TypeCheck((core = PyTuple_GET_ITEM(args, 0)), &CoreType)) {
+        PyErr_SetString(PyExc_TypeError, "DealMemo(core): a Core expected");
         return NULL;
+    }
     Core *c = (Core *)core;
     if (c->players != m->players || c->ctx == NULL) {
         PyErr_SetString(PyExc_ValueError, "a core of the memo's players expected");
@@ -2306,25 +2315,31 @@ static int batch_apply(Batch *b, int i, int action, float *rewards, unsigned cha
     return redeal(b, i);
 }
 
-/* step(actions, rewards, done): actions an int64 array of one action per deal, each checked
- * legal first (ValueError naming the deal otherwise, nothing applied); rewards (float32,
- * deals x players) and done (uint8) are overwritten: the scores of a deal that ended, which
- * is dealt again at once. */
+static int observe_row(Batch *b, int i, Py_buffer *vo, Py_buffer *vm, Py_buffer *vp);
+
+/* step(actions, rewards, done[, obs, mask, player]): actions an int64 array of one action per
+ * deal, each checked legal first (ValueError naming the deal otherwise, nothing applied);
+ * rewards (float32, deals x players) and done (uint8) are overwritten: the scores of a deal
+ * that ended, which is dealt again at once; then, deal by deal as it is stepped, what
+ * observe(obs, mask, player) writes (one pass over the deals instead of two). */
 static PyObject *Batch_step(Batch *b, PyObject *args)
 {
-    PyObject *acts, *rew, *dn;
-    if (!batch_ready(b) || !PyArg_ParseTuple(args, "OOO", &acts, &rew, &dn))
+    PyObject *acts, *rew, *dn, *obs = Py_None, *mask = Py_None, *player = Py_None;
+    if (!batch_ready(b) || !PyArg_ParseTuple(args, "OOO|OOO", &acts, &rew, &dn, &obs, &mask, &player))
         return NULL;
-    Py_buffer va, vr, vd;
+    Py_buffer va, vr, vd, vo, vm, vp;
     if (PyObject_GetBuffer(acts, &va, PyBUF_C_CONTIGUOUS) < 0)
         return NULL;
     PyObject *result = NULL;
-    vr.obj = vd.obj = NULL;
+    vr.obj = vd.obj = vo.obj = vm.obj = vp.obj = NULL;
     if (va.len != (Py_ssize_t)b->n * 8) {
         PyErr_SetString(PyExc_ValueError, "actions: one int64 per deal expected");
         goto done;
     }
-    if (get_out(rew, &vr, (Py_ssize_t)b->n * b->players, 4, "rewards") < 0 || get_out(dn, &vd, b->n, 1, "done") < 0)
+    if (get_out(rew, &vr, (Py_ssize_t)b->n * b->players, 4, "rewards") < 0 || get_out(dn, &vd, b->n, 1, "done") < 0
+        || get_out(obs, &vo, (Py_ssize_t)b->n * b->obs_size, 4, "obs") < 0
+        || get_out(mask, &vm, (Py_ssize_t)b->n * b->num_actions, 1, "mask") < 0
+        || get_out(player, &vp, b->n, 8, "player") < 0)
         goto done;
     const int64_t *a = va.buf;
     for (int i = 0; i < b->n; i++) {
@@ -2342,13 +2357,17 @@ static PyObject *Batch_step(Batch *b, PyObject *args)
         memset(vd.buf, 0, vd.len);
     for (int i = 0; i < b->n; i++)
         if (batch_apply(b, i, (int)a[i], vr.obj ? (float *)vr.buf + (Py_ssize_t)i * b->players : NULL,
-                        vd.obj ? (unsigned char *)vd.buf + i : NULL) < 0)
+                        vd.obj ? (unsigned char *)vd.buf + i : NULL) < 0
+            || observe_row(b, i, &vo, &vm, &vp) < 0)
             goto done;
     result = Py_NewRef(Py_None);
 done:
     PyBuffer_Release(&va);
     release(&vr);
     release(&vd);
+    release(&vo);
+    release(&vm);
+    release(&vp);
     return result;
 }
 
@@ -2423,11 +2442,16 @@ static PyObject *Batch_random_actions(Batch *b, PyObject *out)
 /* 1.0f for each bit of a byte, as 8 floats: masks written into tensors a byte at a time. */
 static float BYTE_BITS[256][8];
 
+/* A byte of 0 or 1 for each bit of a byte, as 8 bytes: masks written into int8 rows. */
+static uint64_t BYTE_FLAGS[256];
+
 static void byte_bits_init(void)
 {
     for (int v = 0; v < 256; v++)
-        for (int k = 0; k < 8; k++)
+        for (int k = 0; k < 8; k++) {
             BYTE_BITS[v][k] = (float)((v >> k) & 1);
+            ((unsigned char *)&BYTE_FLAGS[v])[k] = (unsigned char)((v >> k) & 1);
+        }
 }
 
 /* The 52 card bits of m as floats from dst[0] on. */
@@ -2468,6 +2492,26 @@ static void observe_one(const Batch *b, int i, float *o)
     }
 }
 
+/* Deal i's row of each output given (obs, mask, player: views, obj NULL for none): the
+ * tensor of the seat on turn, its legal actions (a byte per action), the seat. */
+static int observe_row(Batch *b, int i, Py_buffer *vo, Py_buffer *vm, Py_buffer *vp)
+{
+    if (vm->obj != NULL) {
+        uint64_t m;
+        if (batch_legal(b, i, &m) < 0)
+            return -1;
+        unsigned char *row = (unsigned char *)vm->buf + (Py_ssize_t)i * b->num_actions;
+        for (int k = 0; k < 8; k++)  /* actions 0..63 a byte of the mask at a time */
+            memcpy(row + 8 * k, &BYTE_FLAGS[(m >> (8 * k)) & 0xFF], 8);
+        memset(row + 64, 0, b->num_actions - 64);
+    }
+    if (vo->obj != NULL)
+        observe_one(b, i, (float *)vo->buf + (Py_ssize_t)i * b->obs_size);
+    if (vp->obj != NULL)
+        ((int64_t *)vp->buf)[i] = ((Core *)b->cores[i])->to_move;
+    return 0;
+}
+
 /* observe(obs, mask, player): the tensor of the seat on turn (float32, deals x size), its
  * legal actions (int8, deals x actions) and the seat (int64); None skips one. */
 static PyObject *Batch_observe(Batch *b, PyObject *args)
@@ -2483,21 +2527,9 @@ static PyObject *Batch_observe(Batch *b, PyObject *args)
     if (get_out(mask, &vm, (Py_ssize_t)b->n * b->num_actions, 1, "mask") < 0
         || get_out(player, &vp, b->n, 8, "player") < 0)
         goto done;
-    for (int i = 0; i < b->n; i++) {
-        if (vm.obj != NULL) {
-            uint64_t m;
-            if (batch_legal(b, i, &m) < 0)
-                goto done;
-            signed char *row = (signed char *)vm.buf + (Py_ssize_t)i * b->num_actions;
-            memset(row, 0, b->num_actions);
-            for (; m; m &= m - 1)
-                row[lowest(m)] = 1;
-        }
-        if (vo.obj != NULL)
-            observe_one(b, i, (float *)vo.buf + (Py_ssize_t)i * b->obs_size);
-        if (vp.obj != NULL)
-            ((int64_t *)vp.buf)[i] = ((Core *)b->cores[i])->to_move;
-    }
+    for (int i = 0; i < b->n; i++)
+        if (observe_row(b, i, &vo, &vm, &vp) < 0)
+            goto done;
     result = Py_NewRef(Py_None);
 done:
     release(&vo);
