@@ -14,6 +14,9 @@ observation tensor and legal mask written (what a learner gets), and with the le
 only (``step(actions, tensors=False)``). Time is CPU time of this process (``time.process_time``), so
 that other work on a shared machine counts against neither side; the engines take turns
 within each round; medians of the rounds' rates and of their ratios to OpenSpiel are shown.
+Before the rounds each batch steps ``--warmup`` times untimed: the C memos of what a deal asks
+once (a trick's programs, the first lead, seat scoring such as Hearts' moon) fill as a long
+training run fills them (Hearts' seat scoring has about 680 keys).
 Needs ``pip install 'kierki-dsl[openspiel,rl]'`` and the compiled step core.
 """
 
@@ -71,6 +74,7 @@ def main() -> None:
     ap.add_argument("--steps", type=int, default=400, help="steps of the batch per round")
     ap.add_argument("--deals", type=int, default=300, help="OpenSpiel hands per round")
     ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--warmup", type=int, default=2000, help="untimed steps of each batch first")
     args = ap.parse_args()
     try:
         import pyspiel
@@ -78,6 +82,8 @@ def main() -> None:
         sys.exit("bench_vecenv needs OpenSpiel: pip install 'kierki-dsl[openspiel]'")
     game = pyspiel.load_game("hearts")
     batches = {name: VecDeals(path, args.envs, deal) for name, (path, deal) in GAMES.items()}
+    for deals in batches.values():
+        batch_rate(deals, args.warmup, 1, True)
     theirs: list = []
     rates: dict = {(name, t): [] for name in batches for t in (True, False)}
     ratios: dict = {key: [] for key in rates}

@@ -46,6 +46,7 @@ from .interpreter.actions import called_suit, is_call
 from .interpreter.corefast import _MaskDeal
 from .interpreter.envs import _DEAL_CONSTANT_KEYS as DEAL_CONSTANT
 from .interpreter.envs import seat_function
+from .interpreter.plan import Keyed, plan_of
 from .ruleset.model import Ruleset
 
 _cstep: Any = stepper._cstep  # the compiled step core (None when not built: ``contract_of`` declines)
@@ -138,11 +139,34 @@ class _BatchDeal(_MaskDeal):
         ctx.compiled = stepper._compiled(self.contract, self.players, self.tricks_total, ctx.trump, self.deck)
         return ctx.compiled.plan, ctx.joined(self.book, self.index, self.memos)
 
-    def interpreter(self, core):
-        """The interpreter's deal in the core's position (to word an error), from the book."""
+    def synced(self) -> "_BatchDeal":
+        """This context with its deal's dealer and hands read from the book; itself."""
         row = self.book[self.index]
         self.dealer, self.dealt = int(row[0]), tuple(int(h) for h in row[1:])
-        return super().interpreter(core)
+        return self
+
+    def interpreter(self, core):
+        """The interpreter's deal in the core's position (to word an error), from the book."""
+        return super(_BatchDeal, self.synced()).interpreter(core)
+
+
+class _KeyedDeal(_BatchDeal):
+    """A batched deal whose first lead and seat scoring the core asks of ``_begin`` and
+    ``_finish`` set per context: the batch's ``DealMemo`` where the plan keys them
+    (``plan.Plan.lead_key``, ``seat_key``), else ``_begin_of`` and ``_finish_of``."""
+
+    __slots__ = ("_begin", "_finish")
+
+
+def _begin_of(core) -> tuple:
+    """What comes first after any passing (``_BatchDeal._begin``) of the core's deal, its
+    dealer and hands read from the book (a memo's miss, or a first lead it does not key)."""
+    return _BatchDeal._begin(core.ctx.synced(), core)
+
+
+def _finish_of(core) -> list:
+    """The core's deal's scores with seat scoring added (``_Deal._finish``), as ``_begin_of``."""
+    return stepper._Deal._finish(core.ctx.synced(), core)
 
 
 def contract_of(rs: Ruleset, deal: int):
@@ -220,16 +244,18 @@ class VecDeals:
         # the first leader by dealer, when the first lead reads nothing of the cards
         constant = call is None and not contract.first_lead.free - DEAL_CONSTANT
         lead_of = [lead(d, -1, [0] * p) for d in range(p)] if constant else None
+        lead_memo, seat_memo = self._memos(contract, compiled, p, deck)
         hands = [0] * p  # a first deal to build the cores with (reset deals them all again)
         for i, c in enumerate(c for c in range(52) if deck >> c & 1):
             hands[i % p] |= 1 << c
         first = rs.first_dealer if rs.first_dealer is not None else 0
         ctxs, cores, memos = [], [], _Memos(tricks)
-        self._book = np.zeros((self.num_envs, p + 1), np.int64)
         for i in range(self.num_envs):
-            ctx = _BatchDeal(compiled, contract, p, deck, 0, hands, direction, deal, trump, -1, lead, tricks)
+            ctx = _KeyedDeal(compiled, contract, p, deck, 0, hands, direction, deal, trump, -1, lead, tricks)
             if call is not None:
                 ctx.called = False  # the trump is called in each deal
+            ctx._begin = lead_memo or _begin_of  # type: ignore[method-assign]  # slot over method
+            ctx._finish = seat_memo or _finish_of  # type: ignore[method-assign]
             ctx.joined(self._book, i, memos)
             ctxs.append(ctx)
             cores.append(stepper.Stepper(compiled.plan, ctx, hands, first, direction, pass_count, pass_step))
@@ -248,11 +274,39 @@ class VecDeals:
             tuple(knowledge.PHASES.index(phase) for phase in ("pass", "play", "call")),
             self.spec.contracts.index(contract.name),
             lead_of,
-            bool(pass_count) or lead_of is None or bool(compiled.dynamic) or bool(compiled.seat_scorers),
+            bool(compiled.dynamic),  # dynamic points read the dealer: the contexts learn each deal
             self._book,
             call.after if call is not None else -1,
             [called_suit(a) if is_call(a) else -2 for a in range(64)],
         )
+
+    def _memos(self, contract, compiled, players: int, deck: int) -> tuple:
+        """The batch's ``DealMemo`` of the first lead and of seat scoring, each None where the
+        plan does not key it (then the deal asks Python: ``python_paths`` says why)."""
+        plan = plan_of(contract)
+        self._book = np.zeros((self.num_envs, players + 1), np.int64)
+        self.python_paths: list = []  # what each deal still asks Python, and why
+        lead_memo = seat_memo = None
+        lead = plan.lead_key() if plan is not None and contract.call is None else None
+        if isinstance(lead, Keyed):
+            lead_memo = _cstep.DealMemo(_begin_of, False, players, self._book, lead.dealer, lead.holders, (), False)
+        elif contract.call is not None:
+            self.python_paths.append("the trump call (its caller, the tables of the trump called)")
+        elif lead is not None:
+            self.python_paths.append(f"the first lead: {lead.reason}")
+        if compiled.seat_scorers:
+            keyed = plan.seat_key(deck) if plan is not None else None
+            if isinstance(keyed, Keyed):
+                seat_memo = _cstep.DealMemo(
+                    _finish_of, True, players, self._book, keyed.dealer, 0, keyed.atoms, keyed.won
+                )
+            elif keyed is not None:
+                self.python_paths.append(f"seat scoring: {keyed.reason}")
+        if compiled.dynamic:
+            self.python_paths.append("dynamic points (each trick)")
+        if contract.early_stop or contract.end_when is not None:
+            self.python_paths.append("the early end (each trick)")
+        return lead_memo, seat_memo
 
     def reset(self, seed: int = 0) -> Step:
         """Deal every deal again, deal ``i`` from ``seed + i`` (0 <= seed + i < 2**64)."""
@@ -271,8 +325,9 @@ class VecDeals:
         acts = np.ascontiguousarray(actions, dtype=np.int64)
         if acts.shape != (self.num_envs,):
             raise ValueError(f"one action per deal expected: shape ({self.num_envs},), got {acts.shape}")
-        self._batch.step(acts, self._rewards, self._done.view(np.uint8))
-        return self._observed(tensors)
+        out = self._obs if tensors else None
+        self._batch.step(acts, self._rewards, self._done.view(np.uint8), out, self._mask, self._player)
+        return Step(self._obs, self._mask, self._player, self._rewards, self._done)
 
     def autoplay(self, seat: int) -> Step:
         """Play every deal on at random (each legal action alike, from the deal's own

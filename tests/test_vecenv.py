@@ -8,7 +8,6 @@ import os
 import random
 
 import pytest
-
 from conftest import ROOT, RULESETS
 
 np = pytest.importorskip("numpy")
@@ -27,6 +26,7 @@ from kierki_dsl.vecenv import NotBatched, VecDeals  # noqa: E402
 
 HEARTS = RULESETS / "games" / "hearts.yaml"
 KIERKI = RULESETS / "kierki_standard.yaml"
+SHIPPED = sorted(str(p.relative_to(ROOT)) for p in RULESETS.rglob("*.yaml"))
 
 
 def test_the_generator_is_pythons():
@@ -37,18 +37,19 @@ def test_the_generator_is_pythons():
         assert _cstep.random_floats(seed, 1500) == [r.random() for _ in range(1500)]
 
 
-def _same_as_pettingzoo(path, deal: int, n: int, seed: int, steps: int) -> int:
+def _same_as_pettingzoo(path, deal: int, n: int, seed: int, steps: int, policy=None, ended=None) -> int:
     """Step ``n`` batched deals and ``n`` PettingZoo environments side by side with the same
-    random legal actions, comparing seat on turn, mask, observation and rewards at every step;
-    the number of deals that ended."""
-    rs = Ruleset.load(str(path))
+    legal actions (random, or ``policy(seat, legal)``), comparing seat on turn, mask,
+    observation and rewards at every step; the number of deals that ended (their rewards
+    added to ``ended`` if given)."""
+    rs = path if isinstance(path, Ruleset) else Ruleset.load(str(path))
     deals = VecDeals(rs, n, deal)
     envs = [env(rs, deal=deal) for _ in range(n)]
     for i, e in enumerate(envs):
         e.reset(seed=seed + i)
     out = deals.reset(seed)
     rng = random.Random(99)
-    ended = 0
+    done = 0
     for _ in range(steps):
         actions = np.zeros(n, np.int64)
         for i, e in enumerate(envs):
@@ -58,7 +59,8 @@ def _same_as_pettingzoo(path, deal: int, n: int, seed: int, steps: int) -> int:
             assert out.player[i] == seat
             assert np.array_equal(out.mask[i], got["action_mask"])
             assert np.array_equal(out.obs[i], got["observation"])
-            actions[i] = rng.choice(np.flatnonzero(got["action_mask"]))
+            legal = np.flatnonzero(got["action_mask"])
+            actions[i] = rng.choice(legal) if policy is None else policy(seat, legal)
         out = deals.step(actions)
         for i, e in enumerate(envs):
             e.step(int(actions[i]))
@@ -66,10 +68,12 @@ def _same_as_pettingzoo(path, deal: int, n: int, seed: int, steps: int) -> int:
             assert list(out.rewards[i]) == rewards
             assert bool(out.done[i]) == all(e.terminations.values())
             if out.done[i]:
-                ended += 1
+                done += 1
                 assert any(rewards)
+                if ended is not None:
+                    ended.append(rewards)
                 e.reset()  # the next deal from the same generator, as the batch's auto-reset
-    return ended
+    return done
 
 
 def test_hearts_equals_the_single_deal_environment():
@@ -168,3 +172,128 @@ def test_the_example_learns_to_beat_random_play():
     spec.loader.exec_module(pg)
     random_score, learned_score = pg.main(["--iterations", "30", "--envs", "64", "--eval-deals", "512", "--quiet"])
     assert learned_score > random_score + 20  # points per deal: a trick of bez lew costs 20
+
+
+def _batched_deals(rs: Ruleset) -> list:
+    """The first deal number of each distinct contract of ``rs`` that the batch steps."""
+    out, names = [], set()
+    for deal in range(1, max(1, rs.max_deals) + 1):
+        name = rs.contract_at(deal - 1).name
+        if name in names:
+            continue
+        names.add(name)
+        try:
+            VecDeals(rs, 1, deal)
+        except NotBatched:
+            continue
+        out.append(deal)
+    return out
+
+
+@pytest.mark.parametrize("path", SHIPPED)
+def test_every_contract_it_steps_equals_the_single_deal_environment(path):
+    """Every distinct contract of a shipped ruleset that the batch does not decline: two deals
+    stepped beside the PettingZoo environment through a whole deal and into the next."""
+    rs = Ruleset.load(str(ROOT / path))
+    for deal in _batched_deals(rs):
+        steps = 2 * (bin(rs.deck).count("1") + 16)  # a whole deal with passing, calls and the next
+        assert _same_as_pettingzoo(rs, deal, 2, 100 + deal, steps) >= 2, (path, deal)
+
+
+def test_hearts_first_lead_and_moon_are_keyed_in_c():
+    """Hearts asks Python once a deal for nothing: its first lead (the holder of the two of
+    clubs, after the passing) and shooting the moon are memoised in C on what the plan says
+    they read; the memo answers as Python does (the equality tests above step through both)."""
+    from kierki_dsl.interpreter.plan import Keyed, plan_of
+
+    rs = Ruleset.load(str(HEARTS))
+    plan = plan_of(rs.contract_at(0))
+    lead, seats = plan.lead_key(), plan.seat_key(rs.deck)
+    assert isinstance(lead, Keyed) and lead.holders == 1 << 39 and not lead.dealer  # holder(2C)
+    hearts_and_queen = 0x1FFF << 13 | 1 << 10  # card 13 * suit + rank: spades 0, hearts 1
+    assert isinstance(seats, Keyed) and seats.atoms == (hearts_and_queen,) and not seats.won
+    assert VecDeals(rs, 2, 1).python_paths == []
+
+
+MOON = """
+kierki: 1
+name: Keyed seat scoring
+players: 4
+match: {schedule: [hand], until: deals_played >= 1}
+contracts:
+  hand:
+    en: Keyed
+    pass_cards: {count: 2, rotation: [left]}
+    first_lead: if holder(QS) == dealer then left(dealer) else holder(2C)
+    score:
+      - per_card: card.suit == hearts
+        points: -1
+      - per_seat: >
+          if taken(card.suit == hearts or card == QS) == 14 then 26
+          else if most_taken(card.suit == hearts or card == QS) == 14 then -26
+          else if taken(card == QS) == 1 and tricks_taken > 3 and dealer == seat then 12
+          else if taken(card == QS) == 1 and tricks_taken > 3 then 10
+          else if most_taken(card.rank == A) >= 3 then -2 else 0
+"""
+
+
+def test_seat_scoring_reading_the_dealer_tricks_and_several_card_sets_equals_the_single_deal_environment(tmp_path):
+    """Seat scoring counting taken cards of three overlapping sets, tricks won and the dealer,
+    and a first lead reading two cards' holders and the dealer: keyed in C (the dealer from
+    the batch's book), equal to the PettingZoo environment step by step."""
+    from kierki_dsl.interpreter.plan import Keyed, plan_of
+
+    path = tmp_path / "keyed.yaml"
+    path.write_text(MOON)
+    rs = Ruleset.load(str(path))
+    plan = plan_of(rs.contract_at(0))
+    lead, seats = plan.lead_key(), plan.seat_key(rs.deck)
+    assert isinstance(lead, Keyed) and lead.dealer and lead.holders == 1 << 39 | 1 << 10
+    assert isinstance(seats, Keyed) and seats.dealer and seats.won and len(seats.atoms) == 4
+    assert VecDeals(rs, 2, 1).python_paths == []
+    assert _same_as_pettingzoo(rs, 1, 4, 9, 600) >= 30
+
+
+def test_a_first_lead_reading_whole_hands_is_asked_of_python_and_equal(tmp_path):
+    """A rule the plan cannot key (a first lead counting the suits of a hand) is not memoised:
+    each deal asks Python, says so in ``python_paths``, and still equals the environment."""
+    path = tmp_path / "hands.yaml"
+    path.write_text(
+        MOON.replace(
+            "if holder(QS) == dealer then left(dealer) else holder(2C)",
+            "if suit_count(dealer) == 4 then dealer else left(dealer)",
+        )
+    )
+    rs = Ruleset.load(str(path))
+    assert VecDeals(rs, 2, 1).python_paths == ["the first lead: a first lead that reads hands"]
+    assert _same_as_pettingzoo(rs, 1, 2, 4, 150) >= 4
+
+
+def _shooter(seat: int, legal) -> int:
+    """Seat 0 plays its highest card, the others their lowest card of the suit led, else a
+    heart or the queen of spades: seat 0 takes many tricks and every penalty card it can."""
+    cards = sorted(legal, key=lambda c: (c % 13, c))
+    if seat == 0:
+        return int(cards[-1])
+    penalties = [c for c in cards if 13 <= c < 26 or c == 10]  # hearts, the queen of spades
+    suits = {c // 13 for c in legal}
+    return int(penalties[-1] if penalties and len(suits) > 1 else cards[0])
+
+
+def test_shooting_the_moon_equals_the_single_deal_environment():
+    """Shooting the moon, which random play seldom reaches: seat 0 plays to take everything
+    and the others feed it penalty cards. The first deals in which seat 0 shoots (found by the
+    batch among 256 seeds) are stepped again beside the PettingZoo environment: the same
+    scores, 0 to the shooter and -26 to each other seat."""
+    deals = VecDeals(HEARTS, 256, 4)  # no passing: 52 decisions a deal
+    out = deals.reset(1)
+    for _ in range(52):
+        actions = [_shooter(int(out.player[i]), np.flatnonzero(out.mask[i])) for i in range(256)]
+        out = deals.step(np.array(actions, np.int64))
+    assert out.done.all()
+    shot = np.flatnonzero((out.rewards == [0, -26, -26, -26]).all(axis=1))
+    assert len(shot) >= 1
+    for i in shot[:3]:
+        moons: list = []
+        assert _same_as_pettingzoo(HEARTS, 4, 1, 1 + int(i), 52, policy=_shooter, ended=moons) == 1
+        assert moons == [[0.0, -26.0, -26.0, -26.0]]

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from ..cards import SUIT_MASK, popcount
+from ..cards import FULL_DECK, SUIT_MASK, popcount
 from ..values import frozen
 from .types import CARD, INT, PRED, SEAT, Type
 
@@ -32,22 +32,51 @@ class Builtin:
     needs: tuple = ()
     example: str = ""
     counts: str = ""  # the env mask whose cards matching the predicate it counts (and reads no other way)
+    counts_each: str = ""  # the env list of masks it reads each only as such a count (``most_taken``)
+    locates: str = ""  # the env list of hands it reads only as which holds its card (``holder``)
 
 
 FUNCTIONS: dict[str, Builtin] = {}
 
 
-def builtin(name: str, params: tuple, result: Type, needs: tuple = (), example: str = "", counts: str = ""):
+def builtin(
+    name: str,
+    params: tuple,
+    result: Type,
+    needs: tuple = (),
+    example: str = "",
+    counts: str = "",
+    counts_each: str = "",
+    locates: str = "",
+):
     """Register ``fn(*needed, *args)`` as the expression function ``name`` (``needed``: the
     values of the env keys ``needs``); ``counts`` names the env mask it reads only as
     ``popcount(mask & predicate)`` (what an expression sees of it; the generated code writes
-    that count out instead of calling it)."""
+    that count out instead of calling it); ``counts_each`` the env list of masks it reads
+    each only so; ``locates`` the env list of hands it reads only as which holds its card."""
 
     def deco(fn: Callable) -> Callable:
-        FUNCTIONS[name] = Builtin(name, params, result, fn, (fn.__doc__ or "").strip(), needs, example, counts)
+        doc = (fn.__doc__ or "").strip()
+        FUNCTIONS[name] = Builtin(name, params, result, fn, doc, needs, example, counts, counts_each, locates)
         return fn
 
     return deco
+
+
+def note_seen(seen: dict, fn: Builtin, const) -> None:
+    """Add to ``seen`` what a call of ``fn`` reads of the masks it counts or the hands it
+    locates a card in, ``const`` its argument's value when constant (a predicate's mask, a
+    card), else None: under the mask's name the union of the cards read (a constant card or
+    predicate; a non-constant one: all), and for a counted predicate also ``("count", mask)``
+    (``("count", None)`` when not constant), so that the value is known to depend on the
+    counts of each predicate only (``plan.Plan.seat_key`` keys seat scoring on them)."""
+    name = fn.counts or fn.counts_each or fn.locates
+    if not name:
+        return
+    cards = FULL_DECK if const is None else (1 << const if fn.locates else const)
+    seen[name] = seen.get(name, 0) | cards
+    if not fn.locates:
+        seen[("count", const)] = cards
 
 
 @builtin("count", (PRED,), INT, example="count(card.rank == Q) * 60")
@@ -62,7 +91,14 @@ def _taken(taken, mask):
     return popcount(mask & taken)
 
 
-@builtin("most_taken", (PRED,), INT, needs=("taken_all",), example="most_taken(card.suit == hearts) == 13")
+@builtin(
+    "most_taken",
+    (PRED,),
+    INT,
+    needs=("taken_all",),
+    example="most_taken(card.suit == hearts) == 13",
+    counts_each="taken_all",
+)
 def _most_taken(taken_all, mask):
     """The most cards matching the predicate that any one seat took in the deal."""
     most = 0
@@ -105,7 +141,7 @@ def _right(players, seat):
     return (seat - 1) % players
 
 
-@builtin("holder", (CARD,), SEAT, needs=("holders",), example="holder(2C)")
+@builtin("holder", (CARD,), SEAT, needs=("holders",), example="holder(2C)", locates="holders")
 def _holder(holders, c):
     """The seat holding the card when the expression is evaluated (-1 if the card is out of play)."""
     seat = 0

@@ -36,7 +36,7 @@ from typing import Callable, Optional
 
 from ..cards import FULL_DECK
 from . import ast
-from .builtins import FUNCTIONS
+from .builtins import FUNCTIONS, note_seen
 from .check import Checked
 from .compile import CardPredicate, divide
 from .errors import EvalError
@@ -207,20 +207,22 @@ class _Gen:
         args = []
         for a, p in zip(n.args, fn.params):
             if p == PRED:
-                src, keys = self._predicate(a, fn.counts)
+                src, keys, const = self._predicate(a)
                 free |= keys
             else:
                 src, fr = self.node(a)
                 free |= fr
+                const = _value(src) if not fr and _is_literal(src) else None
+            note_seen(self.seen, fn, const)
             args.append(src)
         if fn.counts:  # popcount(mask & env[counts]): what such a function is declared to do
             return f"({args[0]} & {self.read(fn.counts)}).bit_count()", frozenset(free)
         impl = self.constant(fn.impl)
         return f"{impl}({', '.join([self.read(k) for k in fn.needs] + args)})", frozenset(free)
 
-    def _predicate(self, a: ast.Node, counts: str) -> tuple:
+    def _predicate(self, a: ast.Node) -> tuple:
         """A card predicate argument: its mask as a literal when constant, else a call of its
-        memoised ``mask``; (source, keys it reads)."""
+        memoised ``mask``; (source, keys it reads, its mask when constant else None)."""
         got = self.preds.get(id(a))
         if got is None:
             fn, fr, seen, compute, _ = generate(a, self.info, self.deck, self.order, predicate=True, preds=self.preds)
@@ -228,14 +230,12 @@ class _Gen:
         pred, seen, divides = got
         for k, m in seen.items():
             self.seen[k] = self.seen.get(k, 0) | m
-        if counts:
-            self.seen[counts] = self.seen.get(counts, 0) | (FULL_DECK if pred.const is None else pred.const)
         if divides:
             self.divides = True
         if pred.const is not None:
-            return _literal(pred.const), frozenset(pred.keys)
+            return _literal(pred.const), frozenset(pred.keys), pred.const
         values = "".join(self.read(k) + ", " for k in pred.keys)
-        return f"{self.constant(pred.mask_for)}(({values}))", frozenset(pred.keys)
+        return f"{self.constant(pred.mask_for)}(({values}))", frozenset(pred.keys), None
 
     def _UnOp(self, n: ast.UnOp):
         src, free = self.node(n.operand)

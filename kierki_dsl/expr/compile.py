@@ -22,7 +22,7 @@ from typing import Any, Callable, Optional
 
 from ..cards import FULL_DECK
 from . import ast
-from .builtins import FUNCTIONS
+from .builtins import FUNCTIONS, note_seen
 from .check import Checked
 from .errors import EvalError
 from .types import PRED, RANK
@@ -296,14 +296,11 @@ class _Compiler:
                 args.append(pred.mask)
                 consts.append(pred.const)
                 free |= set(pred.keys)
-                if fn.counts:
-                    self.seen[fn.counts] = self.seen.get(fn.counts, 0) | (
-                        FULL_DECK if pred.const is None else pred.const
-                    )
             else:
                 args.append(f)
                 consts.append(_folded(f, fr))
                 free |= fr
+            note_seen(self.seen, fn, consts[-1])
         impl = fn.impl
         needs = fn.needs  # the values of these keys come first
         if len(args) == 1:

@@ -1605,7 +1605,7 @@ static int play_below(uint64_t *state, int k)
 typedef struct {
     int used, cls, broken;
     uint64_t played;
-    PyObject *programs;
+    PyObject *programs;          /* the fallback's answer: (Programs, watched cards) */
     uint64_t watch;
 } MemoEntry;
 
@@ -1684,7 +1684,15 @@ static PyObject *TrickMemo_call(TrickMemo *m, PyObject *args, PyObject *kw)
         PyErr_SetString(PyExc_RuntimeError, "the memo was not initialised");
         return NULL;
     }
-    if (!PyArg_ParseTuple(args, "OiiK", &core, &number, &broken, &played))
+    if (PyTuple_GET_SIZE(args) == 4 && PyLong_CheckExact(PyTuple_GET_ITEM(args, 1))
+        && PyLong_CheckExact(PyTuple_GET_ITEM(args, 2)) && PyLong_CheckExact(PyTuple_GET_ITEM(args, 3))) {
+        /* the core's own call: read without the format parser (at every memoised trick) */
+        number = (int)PyLong_AsLong(PyTuple_GET_ITEM(args, 1));
+        broken = (int)PyLong_AsLong(PyTuple_GET_ITEM(args, 2));
+        played = PyLong_AsUnsignedLongLong(PyTuple_GET_ITEM(args, 3));
+        if (PyErr_Occurred())
+            return NULL;
+    } else if (!PyArg_ParseTuple(args, "OiiK", &core, &number, &broken, &played))
         return NULL;
     if (number < 0 || number >= MAXTRICKS + 2 || m->cls[number] < 0)
         return PyObject_Call(m->fallback, args, kw);
@@ -1694,8 +1702,8 @@ static PyObject *TrickMemo_call(TrickMemo *m, PyObject *args, PyObject *kw)
     int at = (int)(h >> 51) & (MEMO_SLOTS - 1);
     for (MemoEntry *e = &m->table[at]; e->used; e = &m->table[at = (at + 1) & (MEMO_SLOTS - 1)])
         if (e->cls == cls && e->broken == br && e->played == seen)
-            /* the watched cards too depend only on what the key holds */
-            return Py_BuildValue("(OK)", e->programs, (unsigned long long)e->watch);
+            /* the watched cards too depend only on what the key holds: the answer kept whole */
+            return Py_NewRef(e->programs);
     PyObject *r = PyObject_Call(m->fallback, args, kw);
     if (r == NULL)
         return NULL;
@@ -1714,8 +1722,7 @@ static PyObject *TrickMemo_call(TrickMemo *m, PyObject *args, PyObject *kw)
     e->cls = cls;
     e->broken = br;
     e->played = seen;
-    Py_INCREF(progs);
-    e->programs = progs;
+    e->programs = Py_NewRef(r);  /* (programs, watched cards) */
     e->watch = watch;
     m->count++;
     return r;
@@ -1731,6 +1738,216 @@ static PyTypeObject TrickMemoType = {
     .tp_init = (initproc)TrickMemo_init,
     .tp_dealloc = (destructor)TrickMemo_dealloc,
     .tp_call = (ternaryfunc)TrickMemo_call,
+};
+
+/* ---- DealMemo ---- */
+
+/* A rule read once a deal, memoised in C on what it depends on (plan.Plan.lead_key and
+ * seat_key): put in a batch deal's context as its `_begin` (the first lead: the value
+ * returned is kept as it is) or its `_finish` (seat scoring: the points it adds to each seat
+ * are kept, and added to the core's scores). The key: the dealer (read from the batch's book,
+ * row ctx.index), the seat holding each card of `holders`, each seat's tricks won, each
+ * seat's count of taken cards in each atom. A miss asks fallback(core) once. */
+
+#define DMEMO_SLOTS 4096 /* a power of two; cleared when half full */
+#define DKEY 192         /* key bytes: 1 + 52 + 8 + 8 x 16 at most */
+
+typedef struct {
+    int used, len;
+    unsigned char key[DKEY];
+    PyObject *value;      /* the first lead: what the fallback gave */
+    int64_t add[MAXP];    /* seat scoring: the points added to each seat */
+} DMemoEntry;
+
+typedef struct {
+    PyObject_HEAD
+    PyObject *fallback;
+    int finish, dealer, won, players, natoms, count;
+    uint64_t holders, atoms[16];
+    Py_buffer book;       /* int64 deals x (1 + players): row[0] is the deal's dealer */
+    DMemoEntry *table;
+} DealMemo;
+
+static void dmemo_clear(DealMemo *m)
+{
+    for (int i = 0; m->table != NULL && i < DMEMO_SLOTS; i++) {
+        Py_CLEAR(m->table[i].value);
+        m->table[i].used = 0;
+    }
+    m->count = 0;
+}
+
+static void DealMemo_dealloc(DealMemo *m)
+{
+    dmemo_clear(m);
+    PyMem_Free(m->table);
+    Py_XDECREF(m->fallback);
+    if (m->book.obj != NULL)
+        PyBuffer_Release(&m->book);
+    Py_TYPE(m)->tp_free((PyObject *)m);
+}
+
+/* DealMemo(fallback, finish, players, book, dealer, holders, atoms, won). */
+static int DealMemo_init(DealMemo *m, PyObject *args, PyObject *kw)
+{
+    PyObject *fallback, *book, *atoms;
+    unsigned long long holders;
+    if (m->table != NULL) {
+        PyErr_SetString(PyExc_TypeError, "a memo is initialised once");
+        return -1;
+    }
+    if (!PyArg_ParseTuple(args, "OpiOpKOp", &fallback, &m->finish, &m->players, &book, &m->dealer, &holders, &atoms,
+                          &m->won))
+        return -1;
+    if (m->players < 1 || m->players > MAXP || (holders >> 52)) {
+        PyErr_SetString(PyExc_ValueError, "players 1..8 and cards 0..51 expected");
+        return -1;
+    }
+    PyObject *fast = PySequence_Fast(atoms, "atoms");
+    if (fast == NULL)
+        return -1;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
+    Py_DECREF(fast);
+    if (n > 16) {
+        PyErr_SetString(PyExc_ValueError, "atoms: at most 16 expected");
+        return -1;
+    }
+    if (read_masks(atoms, m->atoms, n, "atoms") < 0)
+        return -1;
+    if (PyObject_GetBuffer(book, &m->book, PyBUF_C_CONTIGUOUS) < 0)
+        return -1;
+    if (m->book.len % (8 * (m->players + 1))) {
+        PyErr_SetString(PyExc_ValueError, "book: int64 rows of 1 + players expected");
+        PyBuffer_Release(&m->book);
+        m->book.obj = NULL;
+        return -1;
+    }
+    m->table = PyMem_Calloc(DMEMO_SLOTS, sizeof(DMemoEntry));
+    if (m->table == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    m->natoms = (int)n;
+    m->holders = holders;
+    m->fallback = Py_NewRef(fallback);
+    return 0;
+}
+
+/* The key of the core's deal into k (its length; -1 on error). */
+static int dmemo_key(DealMemo *m, Core *c, unsigned char *k)
+{
+    int len = 0, p = m->players;
+    if (m->dealer) {
+        PyObject *at = PyObject_GetAttrString(c->ctx, "index");
+        if (at == NULL)
+            return -1;
+        long i = PyLong_AsLong(at);
+        Py_DECREF(at);
+        if (i == -1 && PyErr_Occurred())
+            return -1;
+        if (i < 0 || (Py_ssize_t)(i + 1) * 8 * (p + 1) > m->book.len) {
+            PyErr_SetString(PyExc_IndexError, "ctx.index: a row of the book expected");
+            return -1;
+        }
+        k[len++] = (unsigned char)((const int64_t *)m->book.buf)[i * (p + 1)];
+    }
+    for (uint64_t h = m->holders; h; h &= h - 1) {
+        int card = lowest(h), who = 255;
+        for (int s = 0; s < p; s++)
+            if (c->hands[s] >> card & 1)
+                who = s;
+        k[len++] = (unsigned char)who;
+    }
+    for (int s = 0; s < p; s++) {
+        if (m->won)
+            k[len++] = (unsigned char)c->tricks_won[s];
+        for (int a = 0; a < m->natoms; a++)
+            k[len++] = (unsigned char)popcount64(c->taken[s] & m->atoms[a]);
+    }
+    return len;
+}
+
+/* The memo's value for the core as the callback returns it (a new reference). */
+static PyObject *dmemo_value(DealMemo *m, Core *c, DMemoEntry *e)
+{
+    if (!m->finish)
+        return Py_NewRef(e->value);
+    PyObject *list = PyList_New(m->players);
+    for (int s = 0; list != NULL && s < m->players; s++) {
+        /* both within the score limit: no overflow; finish_deal checks the sum against it */
+        PyObject *v = PyLong_FromLongLong(c->scores[s] + e->add[s]);
+        if (v == NULL)
+            Py_CLEAR(list);
+        else
+            PyList_SET_ITEM(list, s, v);
+    }
+    return list;
+}
+
+static PyObject *DealMemo_call(DealMemo *m, PyObject *args, PyObject *kw)
+{
+    PyObject *core;
+    if (m->table == NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "the memo was not initialised");
+        return NULL;
+    }
+    if (PyTuple_GET_SIZE(args) != 1 || !PyObject_TypeCheck((core = PyTuple_GET_ITEM(args, 0)), &CoreType)) {
+        PyErr_SetString(PyExc_TypeError, "DealMemo(core): a Core expected");
+        return NULL;
+    }
+    Core *c = (Core *)core;
+    if (c->players != m->players || c->ctx == NULL) {
+        PyErr_SetString(PyExc_ValueError, "a core of the memo's players expected");
+        return NULL;
+    }
+    unsigned char k[DKEY];
+    int len = dmemo_key(m, c, k);
+    if (len < 0)
+        return NULL;
+    uint64_t h = 1469598103934665603ULL;
+    for (int i = 0; i < len; i++)
+        h = (h ^ k[i]) * 1099511628211ULL;
+    int at = (int)(h >> 40) & (DMEMO_SLOTS - 1);
+    for (DMemoEntry *e = &m->table[at]; e->used; e = &m->table[at = (at + 1) & (DMEMO_SLOTS - 1)])
+        if (e->len == len && memcmp(e->key, k, len) == 0)
+            return dmemo_value(m, c, e);
+    int64_t before[MAXP];
+    memcpy(before, c->scores, sizeof before);
+    PyObject *r = PyObject_Call(m->fallback, args, kw);
+    if (r == NULL)
+        return NULL;
+    int64_t after[MAXP];
+    if (m->finish && read_ints(r, after, m->players, "scores") < 0) {
+        Py_DECREF(r);
+        return NULL;
+    }
+    if (m->count >= DMEMO_SLOTS / 2) {
+        dmemo_clear(m);
+        at = (int)(h >> 40) & (DMEMO_SLOTS - 1);
+    }
+    DMemoEntry *e = &m->table[at];
+    e->used = 1;
+    e->len = len;
+    memcpy(e->key, k, len);
+    if (m->finish)
+        for (int s = 0; s < m->players; s++)
+            e->add[s] = after[s] - before[s];
+    else
+        e->value = Py_NewRef(r);
+    m->count++;
+    return r;
+}
+
+static PyTypeObject DealMemoType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "kierki_dsl.interpreter._cstep.DealMemo",
+    .tp_doc = "A deal context's first lead or seat scoring memoised on what it reads (vecenv).",
+    .tp_basicsize = sizeof(DealMemo),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)DealMemo_init,
+    .tp_dealloc = (destructor)DealMemo_dealloc,
+    .tp_call = (ternaryfunc)DealMemo_call,
 };
 
 /* ---- Batch ---- */
@@ -2098,25 +2315,31 @@ static int batch_apply(Batch *b, int i, int action, float *rewards, unsigned cha
     return redeal(b, i);
 }
 
-/* step(actions, rewards, done): actions an int64 array of one action per deal, each checked
- * legal first (ValueError naming the deal otherwise, nothing applied); rewards (float32,
- * deals x players) and done (uint8) are overwritten: the scores of a deal that ended, which
- * is dealt again at once. */
+static int observe_row(Batch *b, int i, Py_buffer *vo, Py_buffer *vm, Py_buffer *vp);
+
+/* step(actions, rewards, done[, obs, mask, player]): actions an int64 array of one action per
+ * deal, each checked legal first (ValueError naming the deal otherwise, nothing applied);
+ * rewards (float32, deals x players) and done (uint8) are overwritten: the scores of a deal
+ * that ended, which is dealt again at once; then, deal by deal as it is stepped, what
+ * observe(obs, mask, player) writes (one pass over the deals instead of two). */
 static PyObject *Batch_step(Batch *b, PyObject *args)
 {
-    PyObject *acts, *rew, *dn;
-    if (!batch_ready(b) || !PyArg_ParseTuple(args, "OOO", &acts, &rew, &dn))
+    PyObject *acts, *rew, *dn, *obs = Py_None, *mask = Py_None, *player = Py_None;
+    if (!batch_ready(b) || !PyArg_ParseTuple(args, "OOO|OOO", &acts, &rew, &dn, &obs, &mask, &player))
         return NULL;
-    Py_buffer va, vr, vd;
+    Py_buffer va, vr, vd, vo, vm, vp;
     if (PyObject_GetBuffer(acts, &va, PyBUF_C_CONTIGUOUS) < 0)
         return NULL;
     PyObject *result = NULL;
-    vr.obj = vd.obj = NULL;
+    vr.obj = vd.obj = vo.obj = vm.obj = vp.obj = NULL;
     if (va.len != (Py_ssize_t)b->n * 8) {
         PyErr_SetString(PyExc_ValueError, "actions: one int64 per deal expected");
         goto done;
     }
-    if (get_out(rew, &vr, (Py_ssize_t)b->n * b->players, 4, "rewards") < 0 || get_out(dn, &vd, b->n, 1, "done") < 0)
+    if (get_out(rew, &vr, (Py_ssize_t)b->n * b->players, 4, "rewards") < 0 || get_out(dn, &vd, b->n, 1, "done") < 0
+        || get_out(obs, &vo, (Py_ssize_t)b->n * b->obs_size, 4, "obs") < 0
+        || get_out(mask, &vm, (Py_ssize_t)b->n * b->num_actions, 1, "mask") < 0
+        || get_out(player, &vp, b->n, 8, "player") < 0)
         goto done;
     const int64_t *a = va.buf;
     for (int i = 0; i < b->n; i++) {
@@ -2134,13 +2357,17 @@ static PyObject *Batch_step(Batch *b, PyObject *args)
         memset(vd.buf, 0, vd.len);
     for (int i = 0; i < b->n; i++)
         if (batch_apply(b, i, (int)a[i], vr.obj ? (float *)vr.buf + (Py_ssize_t)i * b->players : NULL,
-                        vd.obj ? (unsigned char *)vd.buf + i : NULL) < 0)
+                        vd.obj ? (unsigned char *)vd.buf + i : NULL) < 0
+            || observe_row(b, i, &vo, &vm, &vp) < 0)
             goto done;
     result = Py_NewRef(Py_None);
 done:
     PyBuffer_Release(&va);
     release(&vr);
     release(&vd);
+    release(&vo);
+    release(&vm);
+    release(&vp);
     return result;
 }
 
@@ -2215,11 +2442,16 @@ static PyObject *Batch_random_actions(Batch *b, PyObject *out)
 /* 1.0f for each bit of a byte, as 8 floats: masks written into tensors a byte at a time. */
 static float BYTE_BITS[256][8];
 
+/* A byte of 0 or 1 for each bit of a byte, as 8 bytes: masks written into int8 rows. */
+static uint64_t BYTE_FLAGS[256];
+
 static void byte_bits_init(void)
 {
     for (int v = 0; v < 256; v++)
-        for (int k = 0; k < 8; k++)
+        for (int k = 0; k < 8; k++) {
             BYTE_BITS[v][k] = (float)((v >> k) & 1);
+            ((unsigned char *)&BYTE_FLAGS[v])[k] = (unsigned char)((v >> k) & 1);
+        }
 }
 
 /* The 52 card bits of m as floats from dst[0] on. */
@@ -2260,6 +2492,26 @@ static void observe_one(const Batch *b, int i, float *o)
     }
 }
 
+/* Deal i's row of each output given (obs, mask, player: views, obj NULL for none): the
+ * tensor of the seat on turn, its legal actions (a byte per action), the seat. */
+static int observe_row(Batch *b, int i, Py_buffer *vo, Py_buffer *vm, Py_buffer *vp)
+{
+    if (vm->obj != NULL) {
+        uint64_t m;
+        if (batch_legal(b, i, &m) < 0)
+            return -1;
+        unsigned char *row = (unsigned char *)vm->buf + (Py_ssize_t)i * b->num_actions;
+        for (int k = 0; k < 8; k++)  /* actions 0..63 a byte of the mask at a time */
+            memcpy(row + 8 * k, &BYTE_FLAGS[(m >> (8 * k)) & 0xFF], 8);
+        memset(row + 64, 0, b->num_actions - 64);
+    }
+    if (vo->obj != NULL)
+        observe_one(b, i, (float *)vo->buf + (Py_ssize_t)i * b->obs_size);
+    if (vp->obj != NULL)
+        ((int64_t *)vp->buf)[i] = ((Core *)b->cores[i])->to_move;
+    return 0;
+}
+
 /* observe(obs, mask, player): the tensor of the seat on turn (float32, deals x size), its
  * legal actions (int8, deals x actions) and the seat (int64); None skips one. */
 static PyObject *Batch_observe(Batch *b, PyObject *args)
@@ -2275,21 +2527,9 @@ static PyObject *Batch_observe(Batch *b, PyObject *args)
     if (get_out(mask, &vm, (Py_ssize_t)b->n * b->num_actions, 1, "mask") < 0
         || get_out(player, &vp, b->n, 8, "player") < 0)
         goto done;
-    for (int i = 0; i < b->n; i++) {
-        if (vm.obj != NULL) {
-            uint64_t m;
-            if (batch_legal(b, i, &m) < 0)
-                goto done;
-            signed char *row = (signed char *)vm.buf + (Py_ssize_t)i * b->num_actions;
-            memset(row, 0, b->num_actions);
-            for (; m; m &= m - 1)
-                row[lowest(m)] = 1;
-        }
-        if (vo.obj != NULL)
-            observe_one(b, i, (float *)vo.buf + (Py_ssize_t)i * b->obs_size);
-        if (vp.obj != NULL)
-            ((int64_t *)vp.buf)[i] = ((Core *)b->cores[i])->to_move;
-    }
+    for (int i = 0; i < b->n; i++)
+        if (observe_row(b, i, &vo, &vm, &vp) < 0)
+            goto done;
     result = Py_NewRef(Py_None);
 done:
     release(&vo);
@@ -2372,10 +2612,11 @@ static PyObject *random_floats(PyObject *module, PyObject *args)
 /* The vecenv block's types, added to the module. */
 static int vecenv_register(PyObject *m)
 {
-    if (PyType_Ready(&TrickMemoType) < 0 || PyType_Ready(&BatchType) < 0)
+    if (PyType_Ready(&TrickMemoType) < 0 || PyType_Ready(&DealMemoType) < 0 || PyType_Ready(&BatchType) < 0)
         return -1;
     byte_bits_init();
     if (PyModule_AddObjectRef(m, "TrickMemo", (PyObject *)&TrickMemoType) < 0
+        || PyModule_AddObjectRef(m, "DealMemo", (PyObject *)&DealMemoType) < 0
         || PyModule_AddObjectRef(m, "Batch", (PyObject *)&BatchType) < 0)
         return -1;
     return 0;

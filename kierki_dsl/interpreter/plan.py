@@ -25,6 +25,8 @@ simulation (``fastplay``+``trickgen``, and ``fastrecord`` through them) take onl
 
 from __future__ import annotations
 
+import functools
+import operator
 from typing import Any, Optional, Union
 
 from ..values import frozen
@@ -73,6 +75,36 @@ class Declined:
 
 
 @frozen(eq=False)
+class Keyed:
+    """What a rule read once a deal (the first lead, seat scoring) depends on, so that an
+    engine may key a memo of its value on it (``Plan.lead_key``, ``Plan.seat_key``)."""
+
+    dealer: bool  # the dealer
+    holders: int  # the cards whose holder it reads (when the first lead is chosen)
+    atoms: tuple  # disjoint masks: each seat's count of taken cards in each (at the deal's end)
+    won: bool  # each seat's tricks won
+
+
+#: What seat scoring may read for ``Plan.seat_key``: the keyed values and the deal's constants
+#: (no auction, no declarations: bidder, bid and declared are the same in every carried deal).
+_SEAT_READS = frozenset(
+    {"seat", "players", "tricks", "deck", "bidder", "bid", "declared", "dealer", "tricks_taken", "taken", "taken_all"}
+)
+_LEAD_READS = frozenset({"players", "deck", "bidder", "bid", "dealer", "holders"})
+#: The most atoms (disjoint card sets) a seat scoring key counts.
+MAX_ATOMS = 16
+
+
+def _atoms(masks, deck: int) -> tuple:
+    """The coarsest disjoint card sets of ``deck`` from which each of ``masks`` (within the
+    deck) is a union: the cards of none of them are not counted."""
+    atoms = [functools.reduce(operator.or_, masks, 0) & deck]
+    for m in masks:
+        atoms = [part for a in atoms for part in (a & m, a & ~m) if part]
+    return tuple(atoms)
+
+
+@frozen(eq=False)
 class Plan:
     """What a carried trick contract's deals need of an engine."""
 
@@ -89,6 +121,38 @@ class Plan:
         from .stepper import _compiled
 
         return _compiled(self.contract, players, tricks, trump, deck)
+
+    def lead_key(self) -> Union[Keyed, Declined]:
+        """What the first lead depends on (the dealer, the holders of some cards), or why it
+        cannot be keyed: it reads the trump caller, or hands beyond which holds a card."""
+        lead = self.contract.first_lead
+        if self.contract.call is not None and "caller" in lead.free:
+            return Declined("a first lead that reads the trump caller")
+        extra = lead.free - _LEAD_READS - {"caller"}
+        if extra:
+            return Declined("a first lead that reads " + ", ".join(sorted(extra)))
+        holders = lead.seen.get("holders", 0) if "holders" in lead.free else 0
+        if holders >> 52:
+            return Declined("a first lead that reads the holder of a card not known in advance")
+        return Keyed("dealer" in lead.free, holders, (), False)
+
+    def seat_key(self, deck: int) -> Union[Keyed, Declined]:
+        """What seat scoring (``per_seat``) depends on once a deal ends (the dealer, each seat's
+        tricks won, each seat's count of taken cards in each atom), or why it cannot be keyed."""
+        exprs = [s.points for s in self.contract.scorers if s.kind == "seat"]
+        free = frozenset().union(*(e.free for e in exprs))
+        if self.contract.call is not None and free & {"caller", "trump"}:
+            return Declined("seat scoring that reads the trump called")
+        extra = free - _SEAT_READS - {"caller", "trump"}
+        if extra:
+            return Declined("seat scoring that reads " + ", ".join(sorted(extra)))
+        counted = {key[1] for e in exprs for key in e.seen if isinstance(key, tuple) and key[0] == "count"}
+        if None in counted:
+            return Declined("seat scoring that counts cards of a predicate not known in advance")
+        atoms = _atoms(sorted(counted), deck) if free & {"taken", "taken_all"} else ()
+        if len(atoms) > MAX_ATOMS:
+            return Declined(f"seat scoring that counts more than {MAX_ATOMS} sets of cards")
+        return Keyed("dealer" in free, 0, atoms, "tricks_taken" in free)
 
     def fast_kernel_reason(self, players: int, tricks: int) -> Optional[str]:
         """None if the generated-Python kernels (``fastplay``) play this plan, else why not:
@@ -144,4 +208,4 @@ def plan_of(contract) -> Optional[Plan]:
     return got if isinstance(got, Plan) else None
 
 
-__all__ = ["SPEC_FIELDS", "WORDS", "CARRIED", "DECLINED", "Plan", "Declined", "compile_plan", "plan_of"]
+__all__ = ["SPEC_FIELDS", "WORDS", "CARRIED", "DECLINED", "Plan", "Declined", "Keyed", "compile_plan", "plan_of"]
