@@ -287,11 +287,12 @@ class VecDeals:
         self._book = np.zeros((self.num_envs, players + 1), np.int64)
         self.python_paths: list = []  # what each deal still asks Python, and why
         lead_memo = seat_memo = None
-        lead = plan.lead_key() if plan is not None and contract.call is None else None
+        begun = plan.begun_in_python() if plan is not None else None
+        lead = plan.lead_key() if plan is not None and begun is None else None
         if isinstance(lead, Keyed):
             lead_memo = _cstep.DealMemo(_begin_of, False, players, self._book, lead.dealer, lead.holders, (), False)
-        elif contract.call is not None:
-            self.python_paths.append("the trump call (its caller, the tables of the trump called)")
+        elif begun is not None:
+            self.python_paths.append(begun)
         elif lead is not None:
             self.python_paths.append(f"the first lead: {lead.reason}")
         if compiled.seat_scorers:

@@ -21,10 +21,15 @@ QS = parse_card("QS")
 
 
 def test_an_expression_knows_which_cards_of_a_counted_mask_it_sees():
+    def cards(seen):  # the cards seen by each counted place (``("count", mask)`` keys name the counts themselves)
+        return {k: v for k, v in seen.items() if isinstance(k, str)}
+
     when = compile_text("not hearts_broken and played(card == QS) == 0", scopes.PLAY_WHEN)
-    assert when.seen == {"played": 1 << QS}
+    assert cards(when.seen) == {"played": 1 << QS}
+    assert when.seen[("count", 1 << QS)] == 1 << QS, "the count of a fixed predicate is named by its mask"
     both = compile_text("played(card.suit == hearts) > 2 and held(card.suit == led_suit) > 0", scopes.PLAY_WHEN)
-    assert both.seen == {"played": SUIT_MASK[1], "hand": FULL_DECK}, "a predicate reading the led suit is seen whole"
+    assert cards(both.seen) == {"played": SUIT_MASK[1], "hand": FULL_DECK}, "a predicate reading the led suit is seen whole"
+    assert both.seen[("count", None)] == FULL_DECK, "... and its count is not one of a fixed mask"
 
 
 def test_programs_are_memoised_on_what_the_rules_read():

@@ -122,6 +122,11 @@ class Plan:
 
         return _compiled(self.contract, players, tricks, trump, deck)
 
+    def begun_in_python(self) -> Optional[str]:
+        """What of a deal's beginning the interpreter's Python decides before the first lead, in
+        words (the trump call: its caller, and the tables of the trump called), or None."""
+        return "the trump call (its caller, the tables of the trump called)" if self.contract.call is not None else None
+
     def lead_key(self) -> Union[Keyed, Declined]:
         """What the first lead depends on (the dealer, the holders of some cards), or why it
         cannot be keyed: it reads the trump caller, or hands beyond which holds a card."""
