@@ -247,6 +247,12 @@ class _Compiler:
         self.order = order
         self.seen: dict = {}  # counted mask name -> union of the predicates it is counted against
 
+    def _written(self, n: ast.Node) -> bool:
+        """Whether a node is a value written out (a literal or a named constant): what ``seen``
+        takes as a known argument, as the generated code does (``codegen._is_literal``), so both
+        compilers see the same; a folded expression is seen as unknown."""
+        return id(n) in self.info.consts or isinstance(n, (ast.IntLit, ast.BoolLit, ast.CardLit))
+
     def node(self, n: ast.Node) -> tuple[Callable, frozenset]:
         nid = id(n)
         if nid in self.info.consts:
@@ -300,7 +306,7 @@ class _Compiler:
                 args.append(f)
                 consts.append(_folded(f, fr))
                 free |= fr
-            note_seen(self.seen, fn, consts[-1])
+            note_seen(self.seen, fn, consts[-1] if p == PRED or self._written(a) else None)
         impl = fn.impl
         needs = fn.needs  # the values of these keys come first
         if len(args) == 1:
