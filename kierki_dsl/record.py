@@ -344,9 +344,12 @@ def _replay_phases(state, entry: dict, d: int, contract: str) -> Optional[Violat
     lanes: dict = {}  # record key -> the section's lists of entries, by lane
     taken: dict = {}  # (record key, lane) -> the entries applied
     units: dict = {}  # record key -> the phase that read it
+    deciding: dict = {}  # the deal's phase -> its unit (asked of a seat's view once per phase)
     while not state.is_terminal():
         seat = state.current_player()
-        unit = phases.phase_of(state.view(seat))
+        unit = deciding.get(state.phase)
+        if unit is None:
+            unit = deciding[state.phase] = phases.phase_of(state.view(seat))
         where = {"seat": seat}
         if unit.record_by_trick:
             where.update(trick=state.position()[0], turn_word=state.contract.turn_word)
