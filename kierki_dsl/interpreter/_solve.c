@@ -33,39 +33,55 @@
 #include <string.h>
 
 #define MAXP 8
+/* the enhanced transposition cutoff only where this many tricks or more are left (nearer the
+ * deal's end it costs more than it saves) */
+#define ETC_LEFT 3
 #define MAXTRICKS 52
 #define MAXRULES 64
 #define INF ((int64_t)1 << 60)
 #define POINTS_MAX ((int64_t)1 << 40) /* a card's or trick's points: sums and move keys cannot overflow */
+#ifndef TT_BITS
 #define TT_BITS 19
+#endif
 #define TT_SIZE ((size_t)1 << TT_BITS)
 
 static const uint64_t SUIT[4] = {0x1FFFULL, 0x1FFFULL << 13, 0x1FFFULL << 26, 0x1FFFULL << 39};
 #define HEARTS (SUIT[1])
 
 enum { LEAD = 0, FOLLOW = 1, DISCARD = 2 };
-enum { EXACT = 0, LOWER = 1, UPPER = 2 };
 
 typedef struct {
     int n;
     uint64_t keep[MAXRULES];
 } Prog;
 
-/* A position at a trick's start: its key (the hands, canonical where the tables allow:
- * each card as its rank among the unplayed cards of its suit, with the classes of those
- * cards in order), the bounds found and the best card (canonical too). */
+/* A position at a trick's start, packed in KW words (canonical where the tables allow: each
+ * card as its rank among the unplayed cards of its suit, with the classes of those cards in
+ * order): w[0] the cards left (52 bits) with the seat on turn, hearts broken and the trick
+ * number above them; w[1..3] each card's holder (3 bits a card); w[4..5] each card's class
+ * (2 bits a card, canonical keys only). */
+#define KW 6
 typedef struct {
-    uint64_t hands[MAXP];
-    uint64_t classes[2];
+    uint64_t w[KW];
+} Key;
+
+/* A table entry (64 bytes, one cache line): the key, the bounds found (the value is at least
+ * `lower` and at most `upper`; NO_LOWER and NO_UPPER: none) and the best card (canonical too). */
+typedef struct {
+    uint64_t w[KW];
+    int32_t lower, upper;
     uint32_t gen;
-    uint8_t seat, flag, best, used, trick_no, broken;
-    int64_t value;
+    uint8_t best, used, pad[2];
 } Entry;
 
+#define NO_LOWER INT32_MIN
+#define NO_UPPER INT32_MAX
+
 /* One table for every Tables (a solve at a time, under the GIL): a new solve's generation
- * makes the entries of the last one stale. Two entries a slot: the first kept for the
- * position nearer the deal's start, the second always replaced. */
+ * makes the entries of the last one stale. Two entries a slot (a 128-byte bucket): the first
+ * kept for the position nearer the deal's start, the second always replaced. */
 static Entry *tt = NULL;
+static void *tt_block = NULL;
 static uint32_t tt_gen = 0;
 
 typedef struct {
@@ -84,6 +100,7 @@ typedef struct {
      * tables allow them (the cards beating a card: by suit and rank order alone; at most
      * four classes a suit) */
     int local_cls[52], canonical;
+    int natural; /* each suit's order is its cards' ids ascending */
     int ready;
 } Tables;
 
@@ -239,6 +256,10 @@ static int ranked_beats(const Tables *self)
 static void canonical_classes(Tables *self)
 {
     self->canonical = ranked_beats(self);
+    self->natural = 1;
+    for (int su = 0; su < 4; su++)
+        for (int i = 0; i < self->suit_len[su]; i++)
+            self->natural &= self->order[su][i] == 13 * su + i;
     for (int su = 0; su < 4; su++) {
         int seen[52], k = 0;
         for (int r = 0; r < 13; r++) {
@@ -314,9 +335,12 @@ static int Tables_init(Tables *self, PyObject *args, PyObject *kw)
         return -1;
     bounds(self);
     canonical_classes(self);
-    if (tt == NULL && (tt = PyMem_Calloc(2 * TT_SIZE, sizeof(Entry))) == NULL) {
-        PyErr_NoMemory();
-        return -1;
+    if (tt == NULL) {  /* aligned to the cache lines: a bucket is two of them */
+        if ((tt_block = PyMem_Calloc(2 * TT_SIZE * sizeof(Entry) + 64, 1)) == NULL) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        tt = (Entry *)(((uintptr_t)tt_block + 63) & ~(uintptr_t)63);
     }
     self->ready = 1;
     return 0;
@@ -380,78 +404,104 @@ static uint64_t mix(uint64_t h)
     return h ^ (h >> 33);
 }
 
-/* The key of the position at a trick's start: canonical hands and classes where the tables
- * allow (``card_of`` maps a canonical card back to the card), else the hands themselves. */
-typedef struct {
-    uint64_t hands[MAXP];
-    uint64_t classes[2];
-    int8_t card_of[52];
-} Key;
-
-static void make_key(const Search *s, Key *k)
+/* The key of the position at a trick's start with `seat` on turn (see Key). */
+static void make_key(const Search *s, int seat, Key *k)
 {
     const Tables *t = s->t;
     memset(k, 0, sizeof *k);
-    if (!t->canonical) {
-        memcpy(k->hands, s->hands, sizeof(uint64_t) * t->players);
-        for (int c = 0; c < 52; c++)
-            k->card_of[c] = (int8_t)c;
-        return;
-    }
-    uint64_t alive = 0;
+    uint64_t alive = 0, out = 0;
     for (int p = 0; p < t->players; p++)
         alive |= s->hands[p];
     for (int su = 0; su < 4; su++) {
-        if (!(alive & SUIT[su]))
+        uint64_t m = alive & SUIT[su];
+        if (!m)
             continue;
-        int r = 0;
-        for (int i = 0; i < 13; i++) {
-            int c = t->order[su][i];
-            if (alive >> c & 1) {
-                k->hands[s->owner[c]] |= 1ULL << (13 * su + r);
-                k->classes[su >> 1] |= (uint64_t)t->local_cls[c] << (2 * r + 26 * (su & 1));
-                k->card_of[13 * su + r++] = (int8_t)c;
+        int j = 13 * su;
+        if (!t->canonical) {
+            out |= m;
+            for (; m; m &= m - 1) {
+                int c = lowest(m);
+                k->w[1 + c / 21] |= (uint64_t)s->owner[c] << (3 * (c % 21));
             }
+            continue;
+        }
+        for (int i = 0; i < t->suit_len[su]; i++) {
+            int c = t->natural ? lowest(m) : t->order[su][i];
+            if (t->natural)
+                m &= m - 1;
+            else if (!(alive >> c & 1))
+                continue;
+            k->w[1 + j / 21] |= (uint64_t)s->owner[c] << (3 * (j % 21));
+            k->w[4 + j / 32] |= (uint64_t)t->local_cls[c] << (2 * (j % 32));
+            out |= 1ULL << j++;
+            if (t->natural && !m)
+                break;
         }
     }
+    k->w[0] = out | (uint64_t)seat << 52 | (uint64_t)s->broken << 55 | (uint64_t)s->trick_no << 56;
 }
 
-static int canonical_card(const Key *k, int card)
+/* The card of canonical card `j` in the position (its suit's cards left in the hands). */
+static int card_of(const Search *s, int j)
 {
-    for (int i = 0; i < 52; i++)
-        if (k->card_of[i] == card)
-            return i;
-    return 0;
+    const Tables *t = s->t;
+    if (!t->canonical)
+        return j;
+    uint64_t alive = 0;
+    for (int p = 0; p < t->players; p++)
+        alive |= s->hands[p];
+    int su = j / 13, r = j % 13;
+    for (int i = 0; i < t->suit_len[su]; i++) {
+        int c = t->order[su][i];
+        if ((alive >> c & 1) && r-- == 0)
+            return c;
+    }
+    return -1;
 }
 
-static uint64_t key_hash(const Search *s, const Key *k, int seat)
+/* The canonical card of `card` (held in the position). */
+static int canonical_card(const Search *s, int card)
 {
-    uint64_t h = (uint64_t)(seat + 8 * s->trick_no + 1024 * s->broken) * 0x9E3779B97F4A7C15ULL;
-    for (int p = 0; p < s->t->players; p++)
-        h = mix(h ^ k->hands[p]) + (uint64_t)p;
-    return mix(h ^ k->classes[0] ^ (k->classes[1] << 1));
+    const Tables *t = s->t;
+    if (!t->canonical)
+        return card;
+    uint64_t alive = 0;
+    for (int p = 0; p < t->players; p++)
+        alive |= s->hands[p];
+    int su = card / 13, r = 0;
+    for (int i = 0; i < t->suit_len[su] && t->order[su][i] != card; i++)
+        r += (int)(alive >> t->order[su][i] & 1);
+    return 13 * su + r;
 }
 
-static int same_key(const Entry *e, const Search *s, const Key *k, int seat)
+static uint64_t key_hash(const Key *k)
 {
-    if (!e->used || e->gen != tt_gen || e->seat != seat || e->trick_no != s->trick_no || e->broken != s->broken
-        || e->classes[0] != k->classes[0] || e->classes[1] != k->classes[1])
-        return 0;
-    for (int p = 0; p < s->t->players; p++)
-        if (e->hands[p] != k->hands[p])
-            return 0;
-    return 1;
+    uint64_t h = 0x9E3779B97F4A7C15ULL;
+    for (int i = 0; i < KW; i++)
+        h = mix(h ^ k->w[i]) + (uint64_t)i;
+    return h;
+}
+
+static Entry *bucket(const Key *k)
+{
+    return &tt[2 * (key_hash(k) & (TT_SIZE - 1))];
+}
+
+static int same_key(const Entry *e, const Key *k)
+{
+    return e->used && e->gen == tt_gen && memcmp(e->w, k->w, sizeof k->w) == 0;
 }
 
 /* The entry of the key, or NULL (``*slot``: where to store it). */
-static Entry *lookup(const Search *s, const Key *k, int seat, Entry **slot)
+static Entry *lookup(const Key *k, Entry **slot)
 {
-    Entry *b = &tt[2 * (key_hash(s, k, seat) & (TT_SIZE - 1))];
+    Entry *b = bucket(k);
     for (int i = 0; i < 2; i++)
-        if (same_key(&b[i], s, k, seat))
+        if (same_key(&b[i], k))
             return *slot = &b[i];
     /* the first kept for the position nearer the deal's start (a bigger tree), the second replaced */
-    *slot = !b[0].used || b[0].gen != tt_gen || b[0].trick_no >= s->trick_no ? &b[0] : &b[1];
+    int trick_no = (int)(k->w[0] >> 56);
+    *slot = !b[0].used || b[0].gen != tt_gen || (int)(b[0].w[0] >> 56) >= trick_no ? &b[0] : &b[1];
     return NULL;
 }
 
@@ -553,44 +603,69 @@ static int order_moves(const Search *s, int seat, uint64_t moves, int first, int
 static int settled_by_table(Search *s, int seat, uint64_t moves, int64_t alpha, int64_t beta, int64_t *v)
 {
     const Tables *t = s->t;
-    int maxing = seat == s->me, led = s->led, win = s->win, broken = s->broken, trick_no = s->trick_no, len = s->len;
-    int64_t pts0 = t->trick_points[trick_no];
+    int maxing = seat == s->me, broken = s->broken, trick_no = s->trick_no, len = s->len, k = 0;
+    if (trick_no >= t->tricks)
+        return 0;
+    int64_t pts0 = t->trick_points[trick_no], got[52];
     uint64_t tm = 0;
+    Key keys[52];
     for (int i = 0; i < len; i++) {
         pts0 += t->values[52 * trick_no + s->card[i]];
         tm |= 1ULL << s->card[i];
     }
-    int found = 0;
-    for (; moves && !found && trick_no < t->tricks; moves &= moves - 1) {
-        int c = lowest(moves), w = t->beats[win] >> c & 1 ? c : win, winner = seat;
+    s->len = 0;
+    s->trick_no = trick_no + 1;
+    for (uint64_t m = moves; m; m &= m - 1, k++) {  /* every card's next position, its bucket fetched */
+        int c = lowest(m), w = t->beats[s->win] >> c & 1 ? c : s->win, winner = seat;
         for (int i = 0; i < len; i++)
             if (s->card[i] == w)
                 winner = s->seat[i];
-        int64_t got = winner == s->me ? pts0 + t->values[52 * trick_no + c] : 0;
+        got[k] = winner == s->me ? pts0 + t->values[52 * trick_no + c] : 0;
         s->hands[seat] &= ~(1ULL << c);
-        s->len = 0;
-        s->trick_no = trick_no + 1;
         s->broken = broken || ((tm | 1ULL << c) & HEARTS) != 0;
-        Key key;
-        Entry *slot;
-        make_key(s, &key);
-        const Entry *e = lookup(s, &key, winner, &slot);
-        if (e != NULL) {
-            int64_t val = got + e->value;
-            if (maxing && e->flag != UPPER && val >= beta)
-                found = 1;
-            if (!maxing && e->flag != LOWER && val <= alpha)
-                found = 1;
-            if (found)
-                *v = val;
-        }
+        make_key(s, winner, &keys[k]);
+        __builtin_prefetch(bucket(&keys[k]));
         s->hands[seat] |= 1ULL << c;
-        s->len = len;
-        s->trick_no = trick_no;
-        s->broken = broken;
     }
-    s->led = led;
-    return found;
+    s->len = len;
+    s->trick_no = trick_no;
+    s->broken = broken;
+    for (int i = 0; i < k; i++) {
+        Entry *slot;
+        const Entry *e = lookup(&keys[i], &slot);
+        if (e == NULL)
+            continue;
+        if (maxing && e->lower != NO_LOWER && got[i] + e->lower >= beta) {
+            *v = got[i] + e->lower;
+            return 1;
+        }
+        if (!maxing && e->upper != NO_UPPER && got[i] + e->upper <= alpha) {
+            *v = got[i] + e->upper;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* Store what a search found (the value in lower..upper) in `slot`, with the bounds it held
+ * before if it is the same position (`known`). Bounds are kept as int32: one outside that
+ * range is weakened (a lower bound down, an upper bound up), never made wrong. */
+static void store(const Search *s, Entry *slot, int known, const Key *key, int64_t lower, int64_t upper, int card)
+{
+    int32_t lo = lower <= NO_LOWER ? NO_LOWER : (lower >= NO_UPPER ? NO_UPPER - 1 : (int32_t)lower);
+    int32_t hi = upper >= NO_UPPER ? NO_UPPER : (upper <= NO_LOWER ? NO_LOWER + 1 : (int32_t)upper);
+    if (!known) {
+        memcpy(slot->w, key->w, sizeof key->w);
+        slot->lower = NO_LOWER;
+        slot->upper = NO_UPPER;
+        slot->gen = tt_gen;
+        slot->used = 1;
+    }
+    if (lo > slot->lower)
+        slot->lower = lo;
+    if (hi < slot->upper)
+        slot->upper = hi;
+    slot->best = (uint8_t)canonical_card(s, card);
 }
 
 static int64_t search(Search *s, int seat, int64_t alpha, int64_t beta)
@@ -603,7 +678,6 @@ static int64_t search(Search *s, int seat, int64_t alpha, int64_t beta)
     Entry *e = NULL, *slot = NULL;
     Key key;
     int first = -1;
-    int64_t alpha0 = alpha, beta0 = beta;
     if (s->len == 0) {  /* the points left bound the value: outside the window, no search */
         int64_t hi = t->most_tp[s->trick_no], lo = t->least_tp[s->trick_no];
         uint64_t left = 0;
@@ -618,21 +692,24 @@ static int64_t search(Search *s, int seat, int64_t alpha, int64_t beta)
             return hi;
         if (lo >= beta)
             return lo;
-        make_key(s, &key);
-        e = lookup(s, &key, seat, &slot);
+        make_key(s, seat, &key);
+        e = lookup(&key, &slot);
         if (e != NULL) {
-            if (e->flag == EXACT || (e->flag == LOWER && e->value >= beta) || (e->flag == UPPER && e->value <= alpha))
-                return e->value;
-            if (e->flag == LOWER && e->value > alpha)
-                alpha = e->value;
-            if (e->flag == UPPER && e->value < beta)
-                beta = e->value;
-            first = key.card_of[e->best];
+            if (e->lower != NO_LOWER && (e->lower >= beta || e->lower == e->upper))
+                return e->lower;
+            if (e->upper != NO_UPPER && e->upper <= alpha)
+                return e->upper;
+            if (e->lower != NO_LOWER && e->lower > alpha)
+                alpha = e->lower;
+            if (e->upper != NO_UPPER && e->upper < beta)
+                beta = e->upper;
+            first = card_of(s, e->best);
         }
     }
+    int64_t alpha0 = alpha, beta0 = beta;  /* the window searched */
     uint64_t moves = representatives(s, legal_cards(s, seat));
     int64_t settled;
-    if (s->len == t->players - 1 && settled_by_table(s, seat, moves, alpha, beta, &settled))
+    if (s->len == t->players - 1 && t->tricks - s->trick_no >= ETC_LEFT && settled_by_table(s, seat, moves, alpha, beta, &settled))
         return settled;
     int cards[52];
     int k = order_moves(s, seat, moves, first, cards);
@@ -653,19 +730,8 @@ static int64_t search(Search *s, int seat, int64_t alpha, int64_t beta)
     }
     if (k == 0)
         best = 0;  /* no card left (a hand emptied early): nothing more to take */
-    if (slot != NULL && !s->stopped) {
-        memcpy(slot->hands, key.hands, sizeof slot->hands);
-        slot->classes[0] = key.classes[0];
-        slot->classes[1] = key.classes[1];
-        slot->seat = (uint8_t)seat;
-        slot->trick_no = (uint8_t)s->trick_no;
-        slot->broken = (uint8_t)s->broken;
-        slot->gen = tt_gen;
-        slot->used = 1;
-        slot->best = (uint8_t)canonical_card(&key, best_card);
-        slot->value = best;
-        slot->flag = best <= alpha0 ? UPPER : (best >= beta0 ? LOWER : EXACT);
-    }
+    if (slot != NULL && !s->stopped)
+        store(s, slot, e != NULL, &key, best <= alpha0 ? -INF : best, best >= beta0 ? INF : best, best_card);
     return best;
 }
 
