@@ -35,7 +35,9 @@
 #define MAXP 8
 /* the enhanced transposition cutoff only where this many tricks or more are left (nearer the
  * deal's end it costs more than it saves) */
-#define ETC_LEFT 3
+#ifndef ETC_LEFT
+#define ETC_LEFT 5
+#endif
 #define MAXTRICKS 52
 #define MAXRULES 64
 #define INF ((int64_t)1 << 60)
@@ -84,6 +86,15 @@ static Entry *tt = NULL;
 static void *tt_block = NULL;
 static uint32_t tt_gen = 0;
 
+/* A row of points by card as groups of cards with the same points (n < 0: too many groups,
+ * read the row card by card). */
+#define MAXGROUPS 8
+typedef struct {
+    int n;
+    uint64_t mask[MAXGROUPS];
+    int64_t value[MAXGROUPS];
+} Groups;
+
 typedef struct {
     PyObject_HEAD
     int players, tricks, follow_suit;
@@ -93,6 +104,7 @@ typedef struct {
     /* from trick n on: the most a card can give its taker and the least, the trick points */
     int64_t most[(MAXTRICKS + 2) * 52], least[(MAXTRICKS + 2) * 52];
     int64_t most_tp[MAXTRICKS + 3], least_tp[MAXTRICKS + 3];
+    Groups most_g[MAXTRICKS + 2], least_g[MAXTRICKS + 2];
     Prog *progs;                 /* 3 x (2 * tricks + 4) */
     int cls[52];
     int order[4][13], suit_len[4];
@@ -101,6 +113,10 @@ typedef struct {
      * four classes a suit) */
     int local_cls[52], canonical;
     int natural; /* each suit's order is its cards' ids ascending */
+    /* keys packed by bit extraction (at most 4 seats; canonical ones need `natural`): the
+     * cards whose class (within its suit) has bit 0 set, bit 1 set */
+    int packed;
+    uint64_t planes[2];
     int ready;
 } Tables;
 
@@ -207,6 +223,28 @@ static int read_progs(Tables *self, PyObject *progs)
     return err ? -1 : 0;
 }
 
+/* The groups of a row of 52 points (cards with 0 points in none). */
+static void group(const int64_t *row, Groups *g)
+{
+    g->n = 0;
+    for (int c = 0; c < 52 && g->n >= 0; c++) {
+        int i = 0;
+        if (row[c] == 0)
+            continue;
+        while (i < g->n && g->value[i] != row[c])
+            i++;
+        if (i == MAXGROUPS) {
+            g->n = -1;
+            break;
+        }
+        if (i == g->n) {
+            g->value[g->n] = row[c];
+            g->mask[g->n++] = 0;
+        }
+        g->mask[i] |= 1ULL << c;
+    }
+}
+
 /* The bounds of the points still to take from each trick number on (``most``, ``least``). */
 static void bounds(Tables *self)
 {
@@ -225,6 +263,8 @@ static void bounds(Tables *self)
             self->most[52 * n + c] = v > hi ? v : hi;
             self->least[52 * n + c] = v < lo ? v : lo;
         }
+        group(self->most + 52 * n, &self->most_g[n]);
+        group(self->least + 52 * n, &self->least_g[n]);
     }
 }
 
@@ -273,6 +313,11 @@ static void canonical_classes(Tables *self)
         if (k > 4)
             self->canonical = 0;
     }
+    self->planes[0] = self->planes[1] = 0;
+    for (int c = 0; c < 52; c++)
+        for (int b = 0; b < 2; b++)
+            self->planes[b] |= (uint64_t)(self->local_cls[c] >> b & 1) << c;
+    self->packed = self->players <= 4 && (self->natural || !self->canonical);
 }
 
 /* Tables(players, tricks, follow_suit, beats[52], trick_points[tricks + 2],
@@ -379,6 +424,18 @@ static uint64_t representatives(const Search *s, uint64_t legal)
     for (int i = 0; i < s->len; i++)
         alive |= 1ULL << s->card[i];
     uint64_t out = legal;
+    if (t->natural) {  /* a card's next lower card left is the highest bit below it in its suit */
+        for (uint64_t m = legal; m; m &= m - 1) {
+            int c = lowest(m);
+            uint64_t below = alive & SUIT[c / 13] & ((1ULL << c) - 1);
+            if (below) {
+                int prev = 63 - __builtin_clzll(below);
+                if ((legal >> prev & 1) && t->cls[c] == t->cls[prev])
+                    out &= ~(1ULL << c);
+            }
+        }
+        return out;
+    }
     for (int su = 0; su < 4; su++) {
         if (!(legal & SUIT[su]))
             continue;
@@ -404,14 +461,109 @@ static uint64_t mix(uint64_t h)
     return h ^ (h >> 33);
 }
 
-/* The key of the position at a trick's start with `seat` on turn (see Key). */
+/* Bit extraction and deposit (BMI2's pext and pdep where the processor has them). */
+static int has_bmi2 = 0;
+#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
+#define BMI2_BUILTINS 1
+__attribute__((target("bmi2"))) static uint64_t pext_bmi2(uint64_t x, uint64_t m)
+{
+    return __builtin_ia32_pext_di(x, m);
+}
+__attribute__((target("bmi2"))) static uint64_t pdep_bmi2(uint64_t x, uint64_t m)
+{
+    return __builtin_ia32_pdep_di(x, m);
+}
+#endif
+
+/* The bits of x at the places of m's bits, packed at the bottom. */
+static uint64_t pext(uint64_t x, uint64_t m)
+{
+#ifdef BMI2_BUILTINS
+    if (has_bmi2)
+        return pext_bmi2(x, m);
+#endif
+    uint64_t r = 0;
+    for (uint64_t bit = 1; m; m &= m - 1, bit <<= 1)
+        if (x & m & (~m + 1))
+            r |= bit;
+    return r;
+}
+
+/* The bottom bits of x placed at the places of m's bits. */
+static uint64_t pdep(uint64_t x, uint64_t m)
+{
+#ifdef BMI2_BUILTINS
+    if (has_bmi2)
+        return pdep_bmi2(x, m);
+#endif
+    uint64_t r = 0;
+    for (uint64_t bit = 1; m; m &= m - 1, bit <<= 1)
+        if (x & bit)
+            r |= m & (~m + 1);
+    return r;
+}
+
+#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
+__attribute__((target("popcnt"))) static int popcount_hw(uint64_t x)
+{
+    return __builtin_popcountll(x);
+}
+#endif
+
+static int popcount(uint64_t x)
+{
+#ifdef BMI2_BUILTINS
+    if (has_bmi2)  /* every processor with BMI2 has POPCNT */
+        return popcount_hw(x);
+#endif
+    return __builtin_popcountll(x);
+}
+
+/* The sum of a row's points over the cards of `cards`. */
+static int64_t sum_over(const Groups *g, const int64_t *row, uint64_t cards)
+{
+    int64_t sum = 0;
+    if (g->n < 0) {
+        for (; cards; cards &= cards - 1)
+            sum += row[lowest(cards)];
+        return sum;
+    }
+    for (int i = 0; i < g->n; i++)
+        sum += g->value[i] * popcount(cards & g->mask[i]);
+    return sum;
+}
+
+static uint64_t alive_cards(const Search *s)
+{
+    uint64_t alive = 0;
+    for (int p = 0; p < s->t->players; p++)
+        alive |= s->hands[p];
+    return alive;
+}
+
+/* The key of the position at a trick's start with `seat` on turn (see Key). Packed tables:
+ * w[0] the cards left in each suit (4 bits a suit; canonical) or the cards left (plain);
+ * w[1..3] the hands of seats 0..2 (the last seat's is the rest), extracted at the cards left
+ * (canonical) or as they are; w[4..5] the class planes extracted at the cards left. */
 static void make_key(const Search *s, int seat, Key *k)
 {
     const Tables *t = s->t;
     memset(k, 0, sizeof *k);
-    uint64_t alive = 0, out = 0;
-    for (int p = 0; p < t->players; p++)
-        alive |= s->hands[p];
+    uint64_t alive = alive_cards(s), out = 0;
+    if (t->packed) {
+        for (int p = 0; p < t->players - 1; p++)
+            k->w[1 + p] = t->canonical ? pext(s->hands[p], alive) : s->hands[p];
+        if (t->canonical) {
+            for (int su = 0; su < 4; su++)
+                out |= (uint64_t)popcount(alive & SUIT[su]) << (4 * su);
+            k->w[4] = pext(t->planes[0], alive);
+            k->w[5] = pext(t->planes[1], alive);
+        } else {
+            out = alive;
+        }
+        k->w[0] = out | (uint64_t)seat << 52 | (uint64_t)s->broken << 55 | (uint64_t)s->trick_no << 56;
+        return;
+    }
     for (int su = 0; su < 4; su++) {
         uint64_t m = alive & SUIT[su];
         if (!m)
@@ -447,9 +599,9 @@ static int card_of(const Search *s, int j)
     const Tables *t = s->t;
     if (!t->canonical)
         return j;
-    uint64_t alive = 0;
-    for (int p = 0; p < t->players; p++)
-        alive |= s->hands[p];
+    uint64_t alive = alive_cards(s);
+    if (t->packed)
+        return lowest(pdep(1ULL << j, alive));
     int su = j / 13, r = j % 13;
     for (int i = 0; i < t->suit_len[su]; i++) {
         int c = t->order[su][i];
@@ -465,9 +617,9 @@ static int canonical_card(const Search *s, int card)
     const Tables *t = s->t;
     if (!t->canonical)
         return card;
-    uint64_t alive = 0;
-    for (int p = 0; p < t->players; p++)
-        alive |= s->hands[p];
+    uint64_t alive = alive_cards(s);
+    if (t->packed)
+        return popcount(alive & ((1ULL << card) - 1));
     int su = card / 13, r = 0;
     for (int i = 0; i < t->suit_len[su] && t->order[su][i] != card; i++)
         r += (int)(alive >> t->order[su][i] & 1);
@@ -679,15 +831,10 @@ static int64_t search(Search *s, int seat, int64_t alpha, int64_t beta)
     Key key;
     int first = -1;
     if (s->len == 0) {  /* the points left bound the value: outside the window, no search */
-        int64_t hi = t->most_tp[s->trick_no], lo = t->least_tp[s->trick_no];
-        uint64_t left = 0;
-        for (int p = 0; p < t->players; p++)
-            left |= s->hands[p];
-        for (const int64_t *most = t->most + 52 * s->trick_no, *least = t->least + 52 * s->trick_no; left;
-             left &= left - 1) {
-            hi += most[lowest(left)];
-            lo += least[lowest(left)];
-        }
+        int n = s->trick_no;
+        uint64_t left = alive_cards(s);
+        int64_t hi = t->most_tp[n] + sum_over(&t->most_g[n], t->most + 52 * n, left);
+        int64_t lo = t->least_tp[n] + sum_over(&t->least_g[n], t->least + 52 * n, left);
         if (hi <= alpha || lo == hi)
             return hi;
         if (lo >= beta)
@@ -908,14 +1055,37 @@ static PyTypeObject TablesType = {
     .tp_methods = Tables_methods,
 };
 
+/* _solve.use_bmi2(flag) -> whether BMI2 was in use: the portable bit extraction instead of
+ * the processor's (False) or back (True, where the processor has it); for tests. */
+static PyObject *use_bmi2(PyObject *self, PyObject *arg)
+{
+    int flag = PyObject_IsTrue(arg), was = has_bmi2;
+    if (flag < 0)
+        return NULL;
+    has_bmi2 = 0;
+#ifdef BMI2_BUILTINS
+    has_bmi2 = flag && __builtin_cpu_supports("bmi2");
+#endif
+    return PyBool_FromLong(was);
+}
+
+static PyMethodDef module_methods[] = {
+    {"use_bmi2", use_bmi2, METH_O, "use_bmi2(flag) -> bool: the processor's bit extraction on or off (tests)"},
+    {NULL, NULL, 0, NULL},
+};
+
 static struct PyModuleDef solvemodule = {
-    PyModuleDef_HEAD_INIT, "_solve", "The perfect-information solver of trick play.", -1, NULL,
+    PyModuleDef_HEAD_INIT, "_solve", "The perfect-information solver of trick play.", -1, module_methods,
 };
 
 PyMODINIT_FUNC PyInit__solve(void)
 {
     if (PyType_Ready(&TablesType) < 0)
         return NULL;
+#ifdef BMI2_BUILTINS
+    __builtin_cpu_init();
+    has_bmi2 = __builtin_cpu_supports("bmi2");
+#endif
     PyObject *m = PyModule_Create(&solvemodule);
     if (m == NULL)
         return NULL;
