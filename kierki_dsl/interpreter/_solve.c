@@ -42,10 +42,7 @@
 #define MAXRULES 64
 #define INF ((int64_t)1 << 60)
 #define POINTS_MAX ((int64_t)1 << 40) /* a card's or trick's points: sums and move keys cannot overflow */
-#ifndef TT_BITS
-#define TT_BITS 19
-#endif
-#define TT_SIZE ((size_t)1 << TT_BITS)
+#define TT_BITS 19 /* 2^19 buckets of two 64-byte entries: 64 MB (table_bits changes it) */
 
 static const uint64_t SUIT[4] = {0x1FFFULL, 0x1FFFULL << 13, 0x1FFFULL << 26, 0x1FFFULL << 39};
 #define HEARTS (SUIT[1])
@@ -84,6 +81,20 @@ typedef struct {
  * kept for the position nearer the deal's start, the second always replaced. */
 static Entry *tt = NULL;
 static void *tt_block = NULL;
+static size_t tt_size = (size_t)1 << TT_BITS; /* buckets */
+
+/* Allocate the table (if not yet), aligned to the cache lines: a bucket is two of them. */
+static int allocate_table(void)
+{
+    if (tt != NULL)
+        return 0;
+    if ((tt_block = PyMem_Calloc(2 * tt_size * sizeof(Entry) + 64, 1)) == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    tt = (Entry *)(((uintptr_t)tt_block + 63) & ~(uintptr_t)63);
+    return 0;
+}
 static uint32_t tt_gen = 0;
 
 /* A row of points by card as groups of cards with the same points (n < 0: too many groups,
@@ -380,13 +391,8 @@ static int Tables_init(Tables *self, PyObject *args, PyObject *kw)
         return -1;
     bounds(self);
     canonical_classes(self);
-    if (tt == NULL) {  /* aligned to the cache lines: a bucket is two of them */
-        if ((tt_block = PyMem_Calloc(2 * TT_SIZE * sizeof(Entry) + 64, 1)) == NULL) {
-            PyErr_NoMemory();
-            return -1;
-        }
-        tt = (Entry *)(((uintptr_t)tt_block + 63) & ~(uintptr_t)63);
-    }
+    if (allocate_table() < 0)
+        return -1;
     self->ready = 1;
     return 0;
 }
@@ -636,7 +642,7 @@ static uint64_t key_hash(const Key *k)
 
 static Entry *bucket(const Key *k)
 {
-    return &tt[2 * (key_hash(k) & (TT_SIZE - 1))];
+    return &tt[2 * (key_hash(k) & (tt_size - 1))];
 }
 
 static int same_key(const Entry *e, const Key *k)
@@ -987,8 +993,10 @@ static PyObject *Tables_solve(Tables *self, PyObject *args)
         PyErr_SetString(PyExc_ValueError, "the seat on turn does not follow the trick");
         return NULL;
     }
+    if (allocate_table() < 0)  /* a failed resize left none */
+        return NULL;
     if (++tt_gen == 0) {  /* a new solve: the table's old entries are stale */
-        memset(tt, 0, 2 * TT_SIZE * sizeof(Entry));
+        memset(tt, 0, 2 * tt_size * sizeof(Entry));
         tt_gen = 1;
     }
     s.limit = limit;
@@ -1069,7 +1077,32 @@ static PyObject *use_bmi2(PyObject *self, PyObject *arg)
     return PyBool_FromLong(was);
 }
 
+/* _solve.table_bits(bits) -> the bits before: the transposition table holds 2^bits buckets
+ * of two 64-byte entries (10..26; 19 at first: 64 MB); a new size empties it. */
+static PyObject *table_bits(PyObject *self, PyObject *arg)
+{
+    long bits = PyLong_AsLong(arg), was = 0;
+    if (bits == -1 && PyErr_Occurred())
+        return NULL;
+    if (bits < 10 || bits > 26) {
+        PyErr_SetString(PyExc_ValueError, "table bits 10..26 expected");
+        return NULL;
+    }
+    while (((size_t)1 << was) < tt_size)
+        was++;
+    if (((size_t)1 << bits) != tt_size) {
+        PyMem_Free(tt_block);
+        tt = NULL;
+        tt_block = NULL;
+        tt_size = (size_t)1 << bits;
+        if (allocate_table() < 0)
+            return NULL;
+    }
+    return PyLong_FromLong(was);
+}
+
 static PyMethodDef module_methods[] = {
+    {"table_bits", table_bits, METH_O, "table_bits(bits) -> the bits before: the table's size, 2^bits buckets"},
     {"use_bmi2", use_bmi2, METH_O, "use_bmi2(flag) -> bool: the processor's bit extraction on or off (tests)"},
     {NULL, NULL, 0, NULL},
 };
