@@ -17,10 +17,13 @@
  * transposition table of positions at a trick's start (bounds and the best card) keyed
  * canonically (each card as its rank among the unplayed cards of its suit, with the classes of
  * those cards in order) where a card's beaters are the higher cards of its suit and whole
- * suits, one table shared by every contract; an enhanced transposition cutoff at a trick's
- * last card; move ordering (the table's card, then cards good for the seat on turn);
+ * suits, one table shared by every contract (64-byte entries holding a lower and an upper
+ * bound, the key packed by bit extraction: BMI2's pext where the processor has it); an
+ * enhanced transposition cutoff at a trick's last card (where 5 or more tricks are left); move
+ * ordering (the table's card, then cards good for the seat on turn);
  * equivalent cards searched once (cards of one hand and one class next to each other in their
- * suit once the cards of finished tricks are gone); bounds from the points left; each root
+ * suit once the cards of finished tricks are gone); bounds from the points left (summed by
+ * groups of cards with equal points); each root
  * card's value by MTD(f) null-window searches in the range the points left allow (the points
  * come in their common unit, solver.py); and a node limit that stops a solve (its answer None).
  * kierki_dsl/interpreter/solvepy.py is the same search in Python (the reference and the

@@ -8,8 +8,8 @@ cards; the view's seat maximises its own points from here to the deal's end, eve
 minimises them) and plays the card with the best average solved value.
 
 Each world's solve may search at most ``NODE_LIMIT`` positions (a budget in positions, not
-seconds: the same decisions on a loaded machine as on an idle one; about 0.1 s of CPU at the
-solver's 3–7 million positions a second). A whole 13-card deal of four seats needs more than
+seconds: the same decisions on a loaded machine as on an idle one; under 0.1 s of CPU at the
+solver's 5 million positions a second measured on a loaded machine). A whole 13-card deal of four seats needs more than
 that in most worlds (docs/performance.md, "The solver and pimc"), so ``pimc`` solves as deep as
 the budget allows: it tries from the first card on (once every hand holds at most
 ``SOLVE_FROM`` cards, 13 by default); when a world's solve runs out of positions it decides
