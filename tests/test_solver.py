@@ -182,6 +182,22 @@ def test_canonical_keys_change_no_value(which, seed, left):
     assert canonical[0] == plain[0]
 
 
+@pytest.mark.skipif(not solver.compiled(), reason="the compiled solver is not built here")
+def test_a_small_table_gives_the_same_values():
+    """A table of 2^10 slots (every position fighting for a few) gives the values of 2^19."""
+    contract, deal = endgame(KIERKI, "bez_kierow", 11, 5)
+    view = deal.view(deal.current_player())
+    big = solver.solve(contract, view, list(deal.hands))[0]
+    was = solver._solve.table_bits(10)
+    try:
+        small = solver.solve(contract, view, list(deal.hands))[0]
+        with pytest.raises(ValueError):
+            solver._solve.table_bits(40)
+    finally:
+        solver._solve.table_bits(was)
+    assert small == big and big
+
+
 def test_declined_contracts():
     barbu_trumps = BARBU.contracts["trumps"]  # must overtrump: a rule reading the winning card
     t = solver.tables(barbu_trumps, 4, 13, 0, FULL_DECK)
