@@ -19,6 +19,10 @@ class CallEngine(PhaseEngine):
 
     phase = Phase.CALL
 
+    def at_deal(self, deal) -> None:
+        """No trump is known until it is called."""
+        deal.trump = -1
+
     def start(self, deal) -> int:
         deal.caller = self.rule.called_by.seat(deal._seat_env(), deal.players)
         return deal.caller

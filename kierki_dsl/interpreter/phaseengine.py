@@ -5,6 +5,7 @@ A trick deal (``trickstate.TrickDeal``) is a list of phases (``phaselist.phase_l
 phases before play, in the order play reaches them, then card play itself. Each phase before
 play is a ``PhaseEngine``; the deal steps the list without knowing which phase is which:
 
+- ``at_deal(deal)``: what the phase sets in a new deal before any phase starts;
 - ``start(deal)``: the phase begins (its state set up in the deal); the seat on turn, or -1 when
   it has nothing to decide in this deal;
 - ``legal(deal)``, ``reason(deal, action)`` (None: legal), ``apply(deal, action)`` (the action,
@@ -52,6 +53,9 @@ class PhaseEngine:
         return EXPECTED.get(self.phase, ANOTHER)
 
     # -- stepping ------------------------------------------------------------------------------
+    def at_deal(self, deal) -> None:
+        """What the phase sets in a new deal, before any phase starts."""
+
     def start(self, deal) -> int:
         """Begin the phase in ``deal``: the seat on turn, or -1 (nothing to decide)."""
         return -1

@@ -132,7 +132,7 @@ class TrickDeal(Deal):
         self.dealt = [list(d) for d in dealt]  # cards per seat in the order dealt
         self.hands = [sum(1 << c for c in d) for d in dealt]
         self.tricks_total = len(self.dealt[0])
-        self.trump = contract.trump if contract.call is None else -1
+        self.trump = contract.trump  # (a phase may say it is not known yet: a trump call)
         self.caller = -1
         self.scores = [0] * players
         self.taken = [0] * players
@@ -164,6 +164,8 @@ class TrickDeal(Deal):
         self.pass_offset = 0  # how many seats on the cards are passed (0: no passing in this deal)
         self.steps = phase_list(contract)  # the phases before play, in order
         self._at = -1  # the place in ``steps`` of the phase deciding now
+        for engine in self.steps:
+            engine.at_deal(self)
         self._enter(0)
 
     def _before_compiled(self) -> None:

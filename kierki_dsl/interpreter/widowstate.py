@@ -9,10 +9,7 @@ import attrs
 
 from ..cards import card_str
 from .actions import action_str
-from .phases import Phase
 from .trickstate import TrickDeal
-
-EXCHANGE = Phase.EXCHANGE
 
 
 class WidowDeal(TrickDeal):
@@ -64,4 +61,4 @@ class WidowDeal(TrickDeal):
         return attrs.evolve(v, widow=shown, exchanged=mine, aside=aside, taker=self.taker, **raised)
 
 
-__all__ = ["WidowDeal", "EXCHANGE"]
+__all__ = ["WidowDeal"]
