@@ -8,14 +8,15 @@ from typing import Optional
 
 from ..cards import bits
 from .bidding import AuctionRound, history_action
-from .phaseengine import PhaseEngine
+from .phaseengine import RoundEngine
 from .phases import Phase
 
 
-class AuctionEngine(PhaseEngine):
+class AuctionEngine(RoundEngine):
     """The auction of ``contract.auction`` (``bidding.Auction``); its state is ``deal.auction``."""
 
     phase = Phase.AUCTION
+    field = "auction"
 
     def start(self, deal) -> int:
         rule, n = self.rule, deal.players
@@ -34,19 +35,11 @@ class AuctionEngine(PhaseEngine):
         )
         return deal.auction.seat
 
-    def legal(self, deal) -> list:
-        return deal.auction.legal()
-
-    def reason(self, deal, action: int) -> Optional[str]:
-        return deal.auction.why_illegal(action)
-
     def apply(self, deal, action: int) -> int:
-        rnd = deal.auction
-        rnd.apply(action)
-        if not rnd.finished:
-            return rnd.seat
-        deal.bid, deal.bidder = rnd.bid, rnd.bidder
-        return -1
+        seat = super().apply(deal, action)
+        if deal.auction.finished:  # its outcome: the winner and his bid
+            deal.bid, deal.bidder = deal.auction.bid, deal.auction.bidder
+        return seat
 
     def ends_unplayed(self, deal) -> bool:
         """The seller would not play: the deal ends unplayed, at fixed scores."""

@@ -4,30 +4,19 @@ and its total is split. The bets are paid on the scores at the deal's end."""
 
 from __future__ import annotations
 
-from typing import Optional
-
 from .doubling import BettingRound, split_total
-from .phaseengine import PhaseEngine
+from .phaseengine import RoundEngine
 from .phases import Phase
 
 
-class DoublingEngine(PhaseEngine):
+class DoublingEngine(RoundEngine):
     """The doubling round of ``contract.doubling`` (``doubling.Doubling``); its state is ``deal.betting``."""
 
     phase = Phase.DOUBLE
+    field = "betting"
 
     def start(self, deal) -> int:
         deal.betting = BettingRound(self.rule, deal.players, deal.dealer, deal.direction, deal.memory, deal.number)
-        return deal.betting.seat
-
-    def legal(self, deal) -> list:
-        return deal.betting.legal()
-
-    def reason(self, deal, action: int) -> Optional[str]:
-        return deal.betting.why_illegal(action)
-
-    def apply(self, deal, action: int) -> int:
-        deal.betting.apply(action)
         return deal.betting.seat
 
     def ends_unplayed(self, deal) -> bool:

@@ -7,27 +7,18 @@ from __future__ import annotations
 from typing import Optional
 
 from .exposure import ExposureRound, why_not_exposed
-from .phaseengine import PhaseEngine
+from .phaseengine import RoundEngine
 from .phases import Phase
 
 
-class ExposureEngine(PhaseEngine):
+class ExposureEngine(RoundEngine):
     """The exposures of ``contract.exposure`` (``exposure.Exposure``); its state is ``deal.exposures``."""
 
     phase = Phase.EXPOSE
+    field = "exposures"
 
     def start(self, deal) -> int:
         deal.exposures = ExposureRound(self.rule, deal.players, deal.dealer, deal.direction, deal.hands)
-        return deal.exposures.seat
-
-    def legal(self, deal) -> list:
-        return deal.exposures.legal()
-
-    def reason(self, deal, action: int) -> Optional[str]:
-        return deal.exposures.why_illegal(action)
-
-    def apply(self, deal, action: int) -> int:
-        deal.exposures.apply(action)
         return deal.exposures.seat
 
     def copy(self, deal, other) -> None:

@@ -105,6 +105,25 @@ class PhaseEngine:
         return None
 
 
+class RoundEngine(PhaseEngine):
+    """A phase that is a round of turns kept in one field of the deal (``field``: the auction's
+    ``AuctionRound``, the doubling's ``BettingRound``, the exposures' ``ExposureRound``), which says
+    whose turn it is (``seat``, -1 once over), what is legal and why not, and applies an action."""
+
+    field = ""
+
+    def legal(self, deal) -> list:
+        return getattr(deal, self.field).legal()
+
+    def reason(self, deal, action: int) -> Optional[str]:
+        return getattr(deal, self.field).why_illegal(action)
+
+    def apply(self, deal, action: int) -> int:
+        rnd = getattr(deal, self.field)
+        rnd.apply(action)
+        return rnd.seat
+
+
 class AddedEngine(PhaseEngine):
     """A phase added by a module (``extensions``), stepped through its unit's engine hooks; its
     state is ``deal.added[index][1]`` (``deal.added`` holds [unit, state] of every added phase of
@@ -161,4 +180,4 @@ class AddedEngine(PhaseEngine):
         return self.unit.view_reason(view, action, self.rule)
 
 
-__all__ = ["ANOTHER", "AddedEngine", "PhaseEngine"]
+__all__ = ["ANOTHER", "AddedEngine", "PhaseEngine", "RoundEngine"]
