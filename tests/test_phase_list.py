@@ -8,14 +8,13 @@ from __future__ import annotations
 
 import ast
 import random
-import sys
 from pathlib import Path
 
 import pytest
 from conftest import RULESETS
+from test_added_phase import unit  # noqa: F401  (the fixture registering phases_extra/face_down.py)
 
 import kierki_dsl
-from kierki_dsl import phases
 from kierki_dsl.interpreter.match import deal_out, shuffled
 from kierki_dsl.interpreter.phaseengine import PhaseEngine
 from kierki_dsl.interpreter.phaselist import SHIPPED, phase_list
@@ -23,8 +22,7 @@ from kierki_dsl.interpreter.phases import Phase
 from kierki_dsl.interpreter.trickstate import TrickDeal
 from kierki_dsl.ruleset.model import Ruleset
 
-TESTS = Path(__file__).resolve().parent
-ROOT = TESTS.parent
+ROOT = Path(__file__).resolve().parent.parent
 ENGINE = ROOT / "kierki_dsl" / "interpreter"
 
 #: (ruleset, contract) -> the phases before play its deals step through, in order.
@@ -115,29 +113,14 @@ contracts:
 """
 
 
-@pytest.fixture
-def face_down():
-    """The added phase of ``phases_extra/face_down.py``, registered for the test and taken out again."""
-    sys.path.insert(0, str(TESTS))
-    try:
-        from phases_extra import face_down
-    finally:
-        sys.path.remove(str(TESTS))
-    registered = phases.register(face_down.UNIT)
-    try:
-        yield registered
-    finally:
-        phases.unregister(registered)
-
-
-def test_an_added_phase_is_in_the_list_after_the_shipped_ones(face_down, tmp_path):
+def test_an_added_phase_is_in_the_list_after_the_shipped_ones(unit, tmp_path):  # noqa: F811  (a fixture)
     path = tmp_path / "added.yaml"
     path.write_text(ADDED, "utf-8")
     rs = kierki_dsl.load_ruleset(str(path))
     contract = rs.contracts["bez_lew"]
     steps = phase_list(contract)
     assert [str(e.phase) for e in steps] == ["pass", "face_down"]
-    assert steps[-1].unit is face_down
+    assert steps[-1].unit is unit
     for seed in range(3):
         assert _phases_seen(rs, contract, seed) == ["pass", "face_down"]
 
