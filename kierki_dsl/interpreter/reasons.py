@@ -14,10 +14,11 @@ from typing import Optional
 from ..i18n import R_
 from . import extensions
 from .actions import CHOOSE_BASE, action_str
+from .phaseengine import ANOTHER, AddedEngine
+from .phaselist import phase_list
 from .phases import EXPECTED, Phase
 from .view import SeatView
 
-ANOTHER = R_("another action is expected")
 EXPECTED_ONE_OF = R_("{expected}: {choices}")
 
 
@@ -32,36 +33,39 @@ def illegal_reason(view: SeatView, action: int, contract, name=None) -> Optional
         return None
     if not view.legal:
         return R_("the deal is over") if view.phase == Phase.DONE else R_("it is not your turn")
-    if view.phase in (Phase.PLAY, Phase.EXCHANGE) and 0 <= action < 52 and not view.hand >> action & 1:
-        return R_("{card} is not in your hand").format(card=action_str(action))
-    if view.phase == Phase.AUCTION and contract.auction is not None:
-        from .bidding import AuctionRound
-
-        return AuctionRound.at(contract.auction, view).why_illegal(action)
-    if view.phase == Phase.EXPOSE and contract.exposure is not None:
-        from .exposure import why_not_exposed
-
-        return why_not_exposed(contract.exposure, view, action)
-    added = extensions.named(view.phase)
-    if added is not None:  # a phase added by a module says why, from the view, or lists the legal actions
-        rule = next((r for u, r in getattr(contract, "added", ()) if u is added), None)
-        reason = added.view_reason(view, action, rule)
+    engine = _engine(contract, view.phase)
+    if engine is not None:  # a phase before play says why, from the view, or lists the legal actions
+        reason = engine.view_reason(view, action)
         if reason:
             return reason
-        return EXPECTED_ONE_OF.format(
-            expected=added.expected or ANOTHER,
-            choices=", ".join((name or partial(_names, view))(a) for a in view.legal),
-        )
-    if view.phase == Phase.PLAY:
+        expected = engine.expected
+    elif view.phase == Phase.PLAY:
+        if 0 <= action < 52 and not view.hand >> action & 1:
+            return R_("{card} is not in your hand").format(card=action_str(action))
         hands = [0] * view.players
         hands[view.seat] = view.hand
         reason = contract.from_view(view, hands).why_illegal(action)
         if reason:
             return reason
-    expected = EXPECTED.get(Phase(view.phase), ANOTHER) if view.phase in EXPECTED else ANOTHER  # a phase unknown here
+        expected = EXPECTED[Phase.PLAY]
+    else:
+        expected = (
+            EXPECTED.get(Phase(view.phase), ANOTHER) if view.phase in EXPECTED else ANOTHER
+        )  # a phase unknown here
     return EXPECTED_ONE_OF.format(
         expected=expected, choices=", ".join((name or partial(_names, view))(a) for a in view.legal)
     )
+
+
+def _engine(contract, phase):
+    """The engine of the phase ``phase`` of ``contract``'s list of phases before play (a phase
+    added by a module the contract does not play: its unit's, with no rule), or None."""
+    engine = phase_list(contract).engine(phase)
+    if engine is None:
+        added = extensions.named(phase)
+        if added is not None:
+            engine = AddedEngine(added, None, -1)
+    return engine
 
 
 def _names(view: SeatView, action: int) -> str:

@@ -1,27 +1,31 @@
-"""The state of one trick deal: legal actions, applying them, scores (OpenSpiel-style)."""
+"""The state of one trick deal: legal actions, applying them, scores (OpenSpiel-style).
+
+A trick deal is a list of phases (``phaselist.phase_list``): the phases before play its
+contract has, each a ``phaseengine.PhaseEngine``, stepped in order, then card play (inline here,
+for speed). The deal never asks which phase before play is deciding: it asks the engine."""
 
 from __future__ import annotations
 
 from typing import Optional
 
-from ..cards import BIT, FULL_DECK, SUIT_MASK, SUIT_NAMES, bits, card_list, card_str, popcount
+from ..cards import BIT, FULL_DECK, SUIT_MASK, card_list, card_str, popcount
 from ..i18n import R_
 from . import matchvalues
-from .actions import NO_TRUMP, IllegalAction, action_str, block_owner, call, called_suit, is_bet
-from .bidding import AuctionRound, history_action
+from .actions import NO_TRUMP, IllegalAction, action_str, block_owner, is_bet
+from .bidding import AuctionRound
 from .catalogue import Deal
 from .declarations import settled_declared
-from .doubling import BettingRound, split_total
+from .doubling import BettingRound
 from .envs import end_when_env, next_trick_env, play_env, seat_env, trick_env
 from .exposure import ExposureRound
-from .fastplay import exchange
-from .phases import Added, Phase
+from .phaselist import phase_list
+from .phases import Phase
 from .scorebound import SCORE_LIMIT, check_deal, score_error
 from .trickkernel import add_seat_scores, playout, winning_card
 from .view import SeatView
 
-PASSING, AUCTION, CALL, DOUBLE, PLAY, DONE = Phase.PASS, Phase.AUCTION, Phase.CALL, Phase.DOUBLE, Phase.PLAY, Phase.DONE
-EXPOSE = Phase.EXPOSE
+PLAY, DONE = Phase.PLAY, Phase.DONE
+PASSING, CALL = Phase.PASS, Phase.CALL  # read by ``view`` only (the seat view's part)
 HEARTS = SUIT_MASK[1]
 #: The (seat, card) entries of a trick, made once: playing a card allocates nothing.
 PLAYS = tuple(tuple((seat, c) for c in range(52)) for seat in range(8))
@@ -66,6 +70,8 @@ SLOTS = (
     "declared",
     "declarations_made",
     "added",
+    "steps",
+    "_at",
     # set once play starts (``_start_play``, ``_compiled``, ``_at_trick``) and by the legality cache
     "leader",
     "_tables",
@@ -126,7 +132,7 @@ class TrickDeal(Deal):
         self.dealt = [list(d) for d in dealt]  # cards per seat in the order dealt
         self.hands = [sum(1 << c for c in d) for d in dealt]
         self.tricks_total = len(self.dealt[0])
-        self.trump = contract.trump if contract.call is None else -1
+        self.trump = contract.trump  # (a phase may say it is not known yet: a trump call)
         self.caller = -1
         self.scores = [0] * players
         self.taken = [0] * players
@@ -145,7 +151,7 @@ class TrickDeal(Deal):
         self.betting: Optional[BettingRound] = None  # the doubling round, when the contract has one
         self.auction: Optional[AuctionRound] = None  # the auction, when the contract has one
         self.exposures: Optional[ExposureRound] = None  # the cards shown before play, when the contract has them
-        self.added: Optional[list] = None  # [unit, state] of each phase added by a module, once started
+        self.added: Optional[list] = None  # [unit, state] of each phase added by a module, once one starts
         self.bid, self.bidder = 0, -1  # its outcome
         self.declared = [0] * players  # per seat, the points of its declarations (``declarations``)
         self.declarations_made: tuple = ()  # (seat, name, points, suit) of each declaration, public
@@ -155,12 +161,12 @@ class TrickDeal(Deal):
         self._lhand, self._lmask, self._lc = -1, 0, ()  # the hand on turn and its legal cards (mask, ids)
         self._next = tuple((s + direction) % players for s in range(players))
         self._before_compiled()
-        self.pass_offset = contract.passing.offset(number, players) if contract.passing else 0
-        if self.pass_offset:
-            self.phase = PASSING
-            self.to_move = (dealer + direction) % players
-        else:
-            self._after_passing()
+        self.pass_offset = 0  # how many seats on the cards are passed (0: no passing in this deal)
+        self.steps = phase_list(contract)  # the phases before play, in order
+        self._at = -1  # the place in ``steps`` of the phase deciding now
+        for engine in self.steps:
+            engine.at_deal(self)
+        self._enter(0)
 
     def _before_compiled(self) -> None:
         """The fields ``_start_play`` and ``_compiled`` set, empty until then (every slot is
@@ -170,99 +176,50 @@ class TrickDeal(Deal):
         self._refresh = self._beats = self._seat_scorers = self._progs = self._tenv = None
         self._early, self._watch = False, 0
 
-    def _after_passing(self) -> None:
-        """The auction, if the contract has one, then the trump call or play."""
-        rule = self.contract.auction
-        if rule is not None:
-            env = self._seat_env()
-            seller = rule.seller.seat(env, self.players) if rule.seller is not None else -1
-            self.auction = AuctionRound(
-                rule,
-                self.players,
-                rule.first.seat(env, self.players),
-                self.direction,
-                rule.all_pass.seat(env, self.players),
-                seller,
-                self.hands,
-                self.dealer,
-                self.deck,
-            )
-            self.phase = AUCTION
-            self.to_move = self.auction.seat
-            return
-        self._after_auction()
-
-    def _after_auction(self) -> None:
-        contract = self.contract
-        if contract.call is not None:
-            self.phase = CALL
-            self.caller = contract.call.called_by.seat(self._seat_env(), self.players)
-            self.to_move = self.caller
-        else:
-            self._before_play()
-
-    def _before_play(self) -> None:
-        """The doubling round, if the contract has one, then play."""
-        if self.contract.doubling is not None:
-            self.betting = BettingRound(
-                self.contract.doubling, self.players, self.dealer, self.direction, self.memory, self.number
-            )
-            if not self.betting.finished:
-                self.phase = DOUBLE
-                self.to_move = self.betting.seat
+    # -- stepping the phases ----------------------------------------------------------------
+    def _enter(self, i: int) -> None:
+        """The phases before play from the ``i``-th on: the first with a seat on turn decides;
+        one with nothing to decide is over at once (and may end the deal unplayed); after the
+        last, play starts."""
+        steps = self.steps
+        while i < len(steps):
+            engine = steps[i]
+            seat = engine.start(self)
+            if seat >= 0:
+                self.phase, self.to_move, self._at = engine.phase, seat, i
                 return
-        self._after_doubling()
-
-    def _after_doubling(self) -> None:
-        """The round of exposures, if the contract has one, then play; or, with ``if_undoubled:
-        split`` and no bet made, the deal ends unplayed."""
-        if self._unplayed_undoubled():
-            return
-        if self.contract.exposure is not None:
-            self.exposures = ExposureRound(
-                self.contract.exposure, self.players, self.dealer, self.direction, self.hands
-            )
-            if not self.exposures.finished:
-                self.phase = EXPOSE
-                self.to_move = self.exposures.seat
+            if engine.ends_unplayed(self):
+                self._end_unplayed()
                 return
-        self._before_first_card()
-
-    def _before_first_card(self) -> None:
-        """The phases added by a module that the contract plays (``extensions``), then play."""
-        if self.contract.added and self.added is None:
-            self.added = [[unit, unit.engine_start(rule, self)] for unit, rule in self.contract.added]
-        self._next_added()
-
-    def _next_added(self) -> None:
-        """The first added phase with a seat on turn, else play."""
-        for unit, state in self.added or ():
-            if state is not None:
-                seat = unit.engine_seat(state)
-                if seat >= 0:
-                    self.phase, self.to_move = unit.phase, seat
-                    return
+            i += 1
         self._start_play()
 
-    def _added_now(self) -> list:
-        """[unit, state] of the added phase deciding now."""
-        return next(entry for entry in self.added or () if entry[0].phase == self.phase)
-
-    def _unplayed_undoubled(self) -> bool:
-        """With ``if_undoubled: split`` and no bet made, end the deal unplayed (True)."""
-        rule = self.contract.doubling
-        if rule is None or rule.if_undoubled != "split" or (self.betting and self.betting.bets):
-            return False
-        self.scores = split_total(self.contract.total, self.dealer, self.players)
+    def _end_unplayed(self) -> None:
+        """The deal ends without play (its scores set by the phase that ended it)."""
         self.phase, self.to_move, self.ended_early = DONE, -1, True
-        return True
+
+    def _decide(self, action: int) -> None:
+        """An action of the phase deciding: checked by its engine, applied, then the next seat
+        of the phase, or the next phase."""
+        engine = self.steps[self._at]
+        reason = engine.reason(self, action)
+        if reason is not None:
+            raise IllegalAction(reason)
+        self.actions.append(action)
+        seat = engine.apply(self, action)
+        if seat >= 0:
+            self.to_move = seat
+        elif engine.ends_unplayed(self):
+            self._end_unplayed()
+        else:
+            self._enter(self._at + 1)
 
     # -- environment for expressions ----------------------------------------------------
     def _seat_env(self) -> dict:
         return seat_env(self.dealer, self.players, self.caller, self.hands, self.deck, self.bidder, self.bid)
 
     def _start_play(self) -> None:
-        self.phase = PLAY
+        self.phase, self._at = PLAY, -1
         leader = self.contract.first_lead.seat(self._seat_env(), self.players)
         self.leader = leader
         self.to_move = leader
@@ -303,21 +260,10 @@ class TrickDeal(Deal):
                 self._lmask, self._lc = self._legal(hand, self.led, self._progs, self.trick_no, self)
                 self._lhand = hand
             return list(self._lc)
-        if self.phase is PASSING:
-            return list(self._passable[self.to_move])
-        if self.phase == CALL:
-            return [call(s) for s in self.contract.call.choices]
-        if self.phase == AUCTION:
-            return self.auction.legal()
-        if self.phase == DOUBLE:
-            return self.betting.legal()
-        if self.phase == EXPOSE:
-            return self.exposures.legal()
-        if self.phase.__class__ is Added:
-            unit, state = self._added_now()
-            return unit.engine_legal(state, self)
-        if self.phase == DONE:
+        if self.phase is DONE:
             return []
+        if self._at >= 0:
+            return self.steps[self._at].legal(self)
         return card_list(self.legal_mask())
 
     def play_env(self) -> dict:
@@ -350,27 +296,10 @@ class TrickDeal(Deal):
 
     def why_illegal(self, action: int) -> Optional[str]:
         """None if the action is legal now, else the rule it breaks, in words."""
-        if self.phase == DONE:
+        if self.phase is DONE:
             return R_("the deal is over")
-        if self.phase == PASSING:
-            if action in self.legal_actions():
-                return None
-            return R_("pass {count} cards of your own hand, each once").format(count=self.contract.passing.count)
-        if self.phase == CALL:
-            if action in self.legal_actions():
-                return None
-            return R_("a trump call is expected ({choices})").format(
-                choices=", ".join(R_("no trumps") if s < 0 else SUIT_NAMES[s] for s in self.contract.call.choices)
-            )
-        if self.phase == DOUBLE:
-            return self.betting.why_illegal(action)
-        if self.phase == AUCTION:
-            return self.auction.why_illegal(action)
-        if self.phase == EXPOSE:
-            return self.exposures.why_illegal(action)
-        if self.phase.__class__ is Added:
-            unit, state = self._added_now()
-            return unit.engine_reason(state, self, action)
+        if self.phase is not PLAY and self._at >= 0:
+            return self.steps[self._at].reason(self, action)
         if not 0 <= action < 52:
             return R_("a card is expected")
         hand = self.hands[self.to_move]
@@ -392,79 +321,14 @@ class TrickDeal(Deal):
             if action in self._lc:
                 return self.play_legal(action)
             raise IllegalAction(self.why_illegal(action) or "illegal card")
-        if self.phase is PASSING:
-            seat = self.to_move
-            passable = self._passable[seat]
-            if action not in passable:
-                raise IllegalAction(self.why_illegal(action) or "illegal pass")
-            passable.remove(action)
-            self.actions.append(action)
-            passes = self.passes[seat]
-            passes.append(action)
-            count = self.contract.passing.count
-            if len(passes) == count:
-                if len(self.actions) == count * self.players:  # passing comes first: these are all passes
-                    self._exchange()
-                else:
-                    self.to_move = self._next[seat]
-            return
-        if self.phase == CALL:
-            if action not in self.legal_actions():
-                raise IllegalAction(self.why_illegal(action) or "illegal call")
-            self.actions.append(action)
-            self.trump = called_suit(action)
-            self._before_play()
-            return
-        if self.phase == AUCTION:
-            self._round_action(self.auction, action, self._end_auction)
-            return
-        if self.phase == DOUBLE:
-            self._round_action(self.betting, action, self._after_doubling)
-            return
-        if self.phase == EXPOSE:
-            self._round_action(self.exposures, action, self._before_first_card)
-            return
-        if self.phase.__class__ is Added:
-            self._added_action(action)
-            return
-        if self.phase == DONE:
+        if self.phase is DONE:
             raise IllegalAction("the deal is over")
+        if self._at >= 0:
+            self._decide(action)
+            return
         if not (0 <= action < 52) or not (self.legal_mask() >> action & 1):
             raise IllegalAction(self.why_illegal(action) or "illegal card")
         self.play_legal(action)
-
-    def _round_action(self, rnd, action: int, then) -> None:
-        """An action of a round of turns (the auction, the doubling round): checked, applied, and
-        ``then()`` once the round is over, else the next seat of the round is on turn."""
-        reason = rnd.why_illegal(action)
-        if reason is not None:
-            raise IllegalAction(reason)
-        self.actions.append(action)
-        rnd.apply(action)
-        if rnd.finished:
-            then()
-        else:
-            self.to_move = rnd.seat
-
-    def _added_action(self, action: int) -> None:
-        """An action of an added phase: checked by its unit, applied, then the next decision."""
-        unit, state = self._added_now()
-        reason = unit.engine_reason(state, self, action)
-        if reason is not None:
-            raise IllegalAction(reason)
-        self.actions.append(action)
-        unit.engine_apply(state, self, action)
-        self._next_added()
-
-    def _end_auction(self) -> None:
-        self.bid, self.bidder = self.auction.bid, self.auction.bidder
-        if self.auction.declined:  # the seller would not play: the deal ends unplayed, at fixed scores
-            self.scores = self.contract.auction.decline.scores(
-                self.dealer, self.players, self.tricks_total, self.deck, self.bidder
-            )
-            self.phase, self.to_move, self.ended_early = DONE, -1, True
-            return
-        self._after_auction()
 
     def play_legal(self, action: int) -> None:
         """Play a card known to be legal (taken from ``legal_mask``) without checking it again:
@@ -484,18 +348,6 @@ class TrickDeal(Deal):
             self.to_move = self._next[seat]
             return
         self._finish_trick()
-
-    def _exchange(self) -> None:
-        """Every seat gives its chosen cards to the seat ``pass_offset`` places on, at once."""
-        given = []
-        for p in self.passes:
-            g = 0
-            for c in p:
-                g |= BIT[c]
-            given.append(g)
-        self.hands[:] = exchange(self.hands, given, self.direction * self.pass_offset, self.players)
-        self.phase = PLAY
-        self._after_passing()
 
     def trick_value(self, plays, number: Optional[int] = None) -> tuple[int, int]:
         """(winner, points) of a complete trick ``plays`` = [(seat, card), ...] as trick ``number``.
@@ -625,9 +477,9 @@ class TrickDeal(Deal):
     def _finish_deal(self) -> None:
         if self.trick_no <= self.tricks_total:
             self.ended_early = True
-        for unit, state in self.added or ():
-            if state is not None:
-                unit.engine_settle(state, self)
+        steps = self.steps
+        for engine in steps:
+            engine.settle_before(self)
         add_seat_scores(
             self.scores,
             self._seat_scorers,
@@ -644,10 +496,8 @@ class TrickDeal(Deal):
             self.declared,
             matchvalues.of(self.memory, self.players),
         )
-        if self.exposures is not None:
-            self.exposures.settle(self.scores, self.completed, self._tables)
-        if self.betting is not None:
-            self.scores = self.betting.settle(self.scores)
+        for engine in reversed(steps):  # last first: an exposure's cost is paid before the bets on the scores
+            engine.settle_after(self)
         check_deal(self.scores, self.contract)
         self.phase = DONE
         self.to_move = -1
@@ -750,14 +600,17 @@ class TrickDeal(Deal):
     def remember(self, memory: Optional[dict]) -> None:
         """Once the deal is over: count what later deals must know into the match's memory
         (the doubles of the dealer, for a duty to double)."""
-        if self.betting is not None:
-            self.betting.remember(memory)
+        for engine in self.steps:
+            engine.remember(self, memory)
 
     def play_from_start(self) -> None:
         """Start play with the contract's first leader (a state rebuilt from a betting view, its
-        bets set): an undoubled deal that is split instead ends here."""
-        if not self._unplayed_undoubled():
-            self._start_play()
+        bets set): a deal that a phase ends unplayed (an undoubled deal that is split) ends here."""
+        for engine in self.steps:
+            if engine.ends_unplayed(self):
+                self._end_unplayed()
+                return
+        self._start_play()
 
     def playout(self, rng) -> None:
         """Play the deal out quickly for search (a rule of thumb read from the scoring)."""
@@ -776,25 +629,18 @@ class TrickDeal(Deal):
         other.actions = list(self.actions)
         other.trick = list(self.trick)
         other.completed = list(self.completed)
-        other.passes = [list(p) for p in self.passes]
-        other._passable = [list(p) for p in self._passable]
-        if self.betting is not None:
-            other.betting = self.betting.copy()
-        if self.auction is not None:
-            other.auction = self.auction.copy()
-            other.auction.hands = other.hands
-        if self.exposures is not None:
-            other.exposures = self.exposures.copy(other.hands)
         if self.added is not None:
-            other.added = [[u, None if st is None else u.engine_copy(st)] for u, st in self.added]
+            other.added = [list(entry) for entry in self.added]
+        for engine in self.steps:
+            engine.copy(self, other)
         return other
 
     @classmethod
     def from_view(cls, contract, view: SeatView, hands: list) -> "TrickDeal":
-        """A state of ``contract`` rebuilt from a seat's view and assumed hands: in the auction
-        when the view is (the auction as it stands), else in play."""
-        if view.phase == AUCTION:
-            return cls._in_auction(contract, view, hands)
+        """A state of ``contract`` rebuilt from a seat's view and assumed hands: each phase before
+        play set as the view tells it; in the phase the view is in when that phase goes on
+        deciding (``PhaseEngine.resume``: the auction as it stands, the trump call, a widow's
+        exchange), else in play."""
         st = object.__new__(cls)
         c = contract
         st.contract = c
@@ -832,52 +678,20 @@ class TrickDeal(Deal):
         )
         st._next = tuple((s + view.direction) % view.players for s in range(view.players))
         st.pass_offset = 0
-        st.betting = BettingRound.settled(view.bets, view.players) if view.bets else None
         st.bid, st.bidder = view.bid, view.bidder
         st.declarations_made = view.declarations
         st.declared = settled_declared(view.declarations, view.players)
-        st.auction = (
-            AuctionRound.settled(view.auction, view.bid, view.bidder, view.players, view.seller)
-            if view.auction
-            else None
-        )
-        st.exposures = ExposureRound.settled(view.exposed, c.exposure, view.players) if c.exposure is not None else None
+        st.betting = st.auction = st.exposures = st.added = None
         st.dealt = [[] for _ in range(view.players)]
-        st.added = [[u, u.engine_from_view(rule, view)] for u, rule in c.added] if c.added else None
         st._lmask, st._lc = 0, ()
         st.leader = view.trick[0][0] if view.trick else view.seat
+        st.steps, st._at = phase_list(c), -1
         st._compiled()
-        if view.phase == CALL:  # the auction (and a widow's exchange) done, trumps not yet called
-            st.phase, st.to_move = CALL, view.caller
-        return st
-
-    @classmethod
-    def _new_in_auction(cls, contract, view: SeatView, hands: list) -> "TrickDeal":
-        """A new deal of these hands, to continue the view's auction on (a widow's deal puts the
-        cards in no hand into its widow)."""
-        return cls(
-            contract,
-            view.players,
-            view.deck,
-            view.dealer,
-            [list(bits(h)) for h in hands],
-            view.direction,
-            view.deal_number,
-        )
-
-    @classmethod
-    def _in_auction(cls, contract, view: SeatView, hands: list) -> "TrickDeal":
-        """The deal in its auction, continued from the bids the view shows (any passing done):
-        the seat on turn and the bids are the view's, never worked out again from ``hands``,
-        which are assumed; only the seat that plays if all pass is read from them."""
-        st = cls._new_in_auction(contract, view, hands)
-        if st.phase == PASSING:  # the view's hands are after the exchange
-            st.pass_offset, st.actions = 0, []
-            st._after_passing()
-        st.auction = AuctionRound.at(contract.auction, view, st.auction.fallback)
-        st.auction.hands = st.hands
-        st.actions = [history_action(value) for _, value in view.auction]
-        st.to_move = view.seat
+        for engine in st.steps:
+            engine.from_view(st, view)
+        at = st.steps.named(view.phase)
+        if at >= 0 and st.steps[at].resume(st, view):
+            st.phase, st._at = st.steps[at].phase, at
         return st
 
 

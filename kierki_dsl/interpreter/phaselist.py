@@ -1,0 +1,73 @@
+"""A trick deal type is a list of phases: the phases before play a contract has, in the order
+play reaches them, then card play. ``phase_list(contract)`` makes the list once per contract;
+``trickstate.TrickDeal`` steps it (``phaseengine`` says how a phase is stepped).
+
+The shipped phases before play, in order: passing cards (``passengine``), the auction
+(``auctionengine``), the widow's exchange (``widowengine``), the trump call (``callengine``),
+the doubling round (``doublingengine``), the exposures (``exposureengine``); then the phases
+added by a module (``extensions``), in the order they were registered. A phase is in a
+contract's list when the contract has its rule; in a deal it may still have nothing to decide
+(no passing in a deal of the rotation's ``none``, nobody with a card to expose): it is skipped.
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+from .auctionengine import AuctionEngine
+from .callengine import CallEngine
+from .doublingengine import DoublingEngine
+from .exposureengine import ExposureEngine
+from .passengine import PassEngine
+from .phaseengine import AddedEngine, PhaseEngine
+from .widowengine import WidowEngine
+
+#: (engine, the contract's field holding its rule) of each shipped phase before play, in order.
+SHIPPED = (
+    (PassEngine, "passing"),
+    (AuctionEngine, "auction"),
+    (WidowEngine, "widow"),
+    (CallEngine, "call"),
+    (DoublingEngine, "doubling"),
+    (ExposureEngine, "exposure"),
+)
+
+
+class PhaseList(tuple):
+    """The engines of a contract's phases before play, in order (a tuple), and what the deal
+    asks of them all at once."""
+
+    def named(self, phase) -> int:
+        """The place in the list of the phase called ``phase`` (-1: none; card play is not listed)."""
+        for i, engine in enumerate(self):
+            if engine.phase == phase:
+                return i
+        return -1
+
+    def engine(self, phase) -> Optional[PhaseEngine]:
+        """The engine of the phase called ``phase``, or None."""
+        i = self.named(phase)
+        return self[i] if i >= 0 else None
+
+
+def phase_list(contract) -> PhaseList:
+    """The list of ``contract``'s phases before play (made once per contract); an empty list for
+    a contract of another deal type (it steps its phases itself)."""
+    cache = getattr(contract, "_tables", None)
+    if not isinstance(cache, dict):
+        return _build(contract)
+    got = cache.get("phase list")
+    if got is None:
+        got = cache["phase list"] = _build(contract)
+    return got
+
+
+def _build(contract) -> PhaseList:
+    engines: list = [
+        engine(getattr(contract, field)) for engine, field in SHIPPED if getattr(contract, field, None) is not None
+    ]
+    engines += [AddedEngine(unit, rule, i) for i, (unit, rule) in enumerate(getattr(contract, "added", ()))]
+    return PhaseList(engines)
+
+
+__all__ = ["SHIPPED", "PhaseList", "phase_list"]
