@@ -143,5 +143,13 @@ class Exchange(CardPhase):
         """The taker puts out his lowest cards and keeps his bid, as the heuristic does."""
         return taker_action(state.legal_actions())
 
+    # adapter hooks: the taker may put out as many cards as the deck holds
+    def most_decisions(self, contract, players: int, cards: int) -> int:
+        return cards if getattr(contract, "widow", None) is not None else 0
+
+    # bot hooks: a face-up widow lies on the table, in nobody's hand, until it is taken
+    def out_of_hands(self, view) -> int:
+        return 0 if view.taker >= 0 else sum(1 << c for c in view.widow)
+
 
 UNIT = Exchange()

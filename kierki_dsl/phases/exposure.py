@@ -69,5 +69,9 @@ class Exposure(BetsSection):
         """No exposures (done, unless a duty forces one)."""
         return done_unless_forced(state.legal_actions())
 
+    # adapter hooks: any card of the deck may be shown where the contract has exposures
+    def action_end(self, contract) -> int:
+        return expose(52) if getattr(contract, "exposure", None) is not None else 0
+
 
 UNIT = Exposure()
