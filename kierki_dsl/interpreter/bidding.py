@@ -42,8 +42,42 @@ from ..i18n import R_
 from ..spec.schema import Bool, Enum, Expr, ExprSource, Field, Int, Obj, Str
 from ..values import frozen
 from . import scopes
-from .actions import ACCEPT, DECLINE, MAX_BID, PASS, REFUSE, SELLER_WORDS, action_str, bid, bid_value, is_bid
 from .envs import NOBODY, bid_env, seat_end_env
+from .numbering import Block
+
+# its action numbers: a pass, a seller's word and the bids (``actions`` assembles every phase's)
+PASSES = Block("auction", 52, 1, "pass (a layout's player passes with it too)")
+SELLING = Block("auction", 75, 3, "a seller's word: accept, refuse, decline")
+MAX_BID = 100_000  # the highest bid an auction may allow (its schema's bound)
+BIDS = Block("auction", 1000, MAX_BID + 1, "a bid of base + value (Tysiąc's raise after the musik too)")
+NUMBERS = (PASSES, SELLING, BIDS)
+PASS = PASSES.base
+ACCEPT, REFUSE, DECLINE = range(SELLING.base, SELLING.end)  # a seller accepts the best bid, plays, or declines
+SELLER_WORDS = {ACCEPT: "accept", REFUSE: "refuse", DECLINE: "decline"}
+BID_BASE = BIDS.base
+
+
+def bid(value: int) -> int:
+    """The action bidding ``value`` in an auction."""
+    return BID_BASE + value
+
+
+def bid_value(action: int) -> int:
+    """The value an auction's bid bids."""
+    return action - BID_BASE
+
+
+def is_bid(action: int) -> bool:
+    """An auction bid (not a pass)."""
+    return action >= BID_BASE
+
+
+def notation(action: int) -> str:
+    """An action of the auction in the record notation: ``pass``, ``accept`` ..., ``bid:120``."""
+    if action == PASS:
+        return "pass"
+    return SELLER_WORDS[action] if action in SELLER_WORDS else f"bid:{bid_value(action)}"
+
 
 DECLINE_SPEC = Obj(
     {
@@ -118,7 +152,7 @@ def history_action(value: int) -> int:
 
 def history_word(value: int) -> str:
     """A history entry's value in words: the bid, ``pass``, ``accept`` ..."""
-    return str(value) if value > 0 else action_str(history_action(value))
+    return str(value) if value > 0 else notation(history_action(value))
 
 
 @frozen(eq=False)
@@ -472,7 +506,7 @@ class AuctionRound:
 
     def record(self) -> list:
         """The actions as records write them: "bid:120", "pass", "accept"."""
-        return [action_str(history_action(v)) for _, v in self.history]
+        return [notation(history_action(v)) for _, v in self.history]
 
 
 def check_auction(contract, where: tuple, bctx) -> None:

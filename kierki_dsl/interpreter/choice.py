@@ -13,10 +13,22 @@ from typing import TYPE_CHECKING, Optional
 from ..expr import Compiled
 from ..i18n import R_
 from ..values import frozen
-from .actions import CHOOSE_BASE, IllegalAction
 from .catalogue import Deal
 from .envs import NOBODY, seat_env
+from .numbering import Block, IllegalAction
 from .phases import Phase
+
+# its action numbers: the option chosen (``actions`` assembles every phase's)
+CHOICES = Block("choose", 100, 400, "choose option base + i of a declarer's choice (at most 32 are offered)")
+NUMBERS = (CHOICES,)
+CHOOSE_BASE = CHOICES.base
+CHOOSE_END = CHOICES.end
+
+
+def is_choice(action: int) -> bool:
+    """A declarer's choice of contract (``CHOOSE_BASE + i``)."""
+    return CHOICES.holds(action)
+
 
 if TYPE_CHECKING:
     from .view import SeatView

@@ -33,8 +33,35 @@ from ..i18n import R_
 from ..spec.schema import Bool, Enum, Expr, Field, Int, Obj
 from ..values import frozen
 from . import scopes
-from .actions import DONE, DOUBLE_BASE, REDOUBLE_BASE, action_str, double, redouble
 from .envs import double_env
+from .numbering import Block
+
+# its action numbers: double a seat, redouble one, done (``actions`` assembles every phase's)
+BETS = Block("double", 58, 17, "double a seat (base + seat), redouble one (base + 8 + seat), done (the last)")
+NUMBERS = (BETS,)
+DOUBLE_BASE = BETS.base  # DOUBLE_BASE + seat (0..7): double that seat
+REDOUBLE_BASE = BETS.base + 8  # REDOUBLE_BASE + seat: redouble a seat that doubled you
+DONE = BETS.end - 1  # no more doubles (or redoubles) from this seat; an exposing seat's last word too
+
+
+def double(seat: int) -> int:
+    """The action doubling ``seat``."""
+    return DOUBLE_BASE + seat
+
+
+def redouble(seat: int) -> int:
+    """The action redoubling ``seat``."""
+    return REDOUBLE_BASE + seat
+
+
+def notation(action: int) -> str:
+    """An action of the doubling round in the record notation: ``double:1``, ``redouble:2``, ``done``."""
+    if action == DONE:
+        return "done"
+    if action >= REDOUBLE_BASE:
+        return f"redouble:{action - REDOUBLE_BASE}"
+    return f"double:{action - DOUBLE_BASE}"
+
 
 DOUBLING = Obj(
     {
@@ -342,7 +369,7 @@ class BettingRound:
                 "you must double the dealer (seat {seat}) {times} more time(s) in his "
                 "{deals} deal(s) left: double him before saying done"
             ).format(seat=self.dealer, times=self.owed[self.seat], deals=self.deals_left)
-        return R_("a bet is expected: {choices}").format(choices=", ".join(action_str(a) for a in legal))
+        return R_("a bet is expected: {choices}").format(choices=", ".join(notation(a) for a in legal))
 
     def apply(self, action: int) -> None:
         bet = bet_of(self.seat, action)

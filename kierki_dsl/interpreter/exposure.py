@@ -22,7 +22,29 @@ from ..i18n import R_
 from ..spec.schema import Expr, Field, Int, Obj
 from ..values import frozen
 from . import scopes
-from .actions import DONE, expose, exposed_card, is_expose
+from .doubling import DONE
+from .numbering import Block
+
+# its action numbers: show a card (its ``done`` is the doubling round's; ``actions`` assembles every phase's)
+SHOWN = Block("expose", 900, 52, "show a card (base + card) before play")
+NUMBERS = (SHOWN,)
+EXPOSE_BASE = SHOWN.base
+
+
+def expose(card: int) -> int:
+    """The action showing ``card`` before play (exposure doubling)."""
+    return EXPOSE_BASE + card
+
+
+def exposed_card(action: int) -> int:
+    """The card an exposure shows."""
+    return action - EXPOSE_BASE
+
+
+def is_expose(action: int) -> bool:
+    """An exposure of a card."""
+    return SHOWN.holds(action)
+
 
 EXPOSURE = Obj(
     {

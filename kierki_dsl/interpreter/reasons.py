@@ -14,6 +14,8 @@ from typing import Optional
 from ..i18n import R_
 from . import extensions
 from .actions import CHOOSE_BASE, action_str
+from .bidding import AuctionRound
+from .exposure import why_not_exposed
 from .phases import EXPECTED, Phase
 from .view import SeatView
 
@@ -35,12 +37,8 @@ def illegal_reason(view: SeatView, action: int, contract, name=None) -> Optional
     if view.phase in (Phase.PLAY, Phase.EXCHANGE) and 0 <= action < 52 and not view.hand >> action & 1:
         return R_("{card} is not in your hand").format(card=action_str(action))
     if view.phase == Phase.AUCTION and contract.auction is not None:
-        from .bidding import AuctionRound
-
         return AuctionRound.at(contract.auction, view).why_illegal(action)
     if view.phase == Phase.EXPOSE and contract.exposure is not None:
-        from .exposure import why_not_exposed
-
         return why_not_exposed(contract.exposure, view, action)
     added = extensions.named(view.phase)
     if added is not None:  # a phase added by a module says why, from the view, or lists the legal actions
