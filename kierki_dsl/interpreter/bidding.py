@@ -55,6 +55,9 @@ PASS = PASSES.base
 ACCEPT, REFUSE, DECLINE = range(SELLING.base, SELLING.end)  # a seller accepts the best bid, plays, or declines
 SELLER_WORDS = {ACCEPT: "accept", REFUSE: "refuse", DECLINE: "decline"}
 BID_BASE = BIDS.base
+#: The trick contract's key that brings the phase into a deal, and where its words stand (``kierki explain``).
+KEY = "auction"
+WORDS_AT = "setup"
 
 
 def bid(value: int) -> int:
@@ -507,6 +510,53 @@ class AuctionRound:
     def record(self) -> list:
         """The actions as records write them: "bid:120", "pass", "accept"."""
         return [notation(history_action(v)) for _, v in self.history]
+
+
+def explain(a, contract, rs) -> dict:
+    """The auction in words: who starts, the range of bids, passing again, holding, the seller
+    and what happens when everybody passes."""
+    return {"auction": _words(a)}
+
+
+def _words(a) -> str:
+    from ..exprwords import words as expr_words
+    from ..words import seat
+
+    first = seat(a.first.text) if a.first is not None else seat("left(dealer)")
+    step = a.step
+    grid = f" in steps of {step}" if step != 1 else ""
+    hold = ", or matches it if he speaks before its bidder" if a.hold else ""
+    if a.passes == "again":
+        passing = (
+            "or passes and may bid again on his next turn; the bidding ends when every other bidder has "
+            "passed in turn since the last bid"
+        )
+    else:
+        passing = "or passes and is out; the bidding ends when every other bidder has passed"
+    text = (
+        f"before play, starting with {first} and going round, each player bids more than the bid standing"
+        f"{hold} (from {a.min} to {a.max}{grid}) {passing}"
+    )
+    if a.allow is not None:
+        why = f" ({a.allow_reason})" if a.allow_reason else ""
+        text += f"; a bid is allowed only where {expr_words(a.allow.text)}{why}"
+    if a.seller is None:
+        fallback = seat(a.if_all_pass.text) if a.if_all_pass is not None else seat("dealer")
+        return (
+            text + f"; the last bidder left wins the auction with his bid; if everybody passes, "
+            f"{fallback} plays at {a.min}"
+        )
+    text += (
+        f"; {seat(a.seller.text)} does not bid but sells: he accepts the best bid (its bidder wins the auction "
+        "with it) or refuses it and plays himself (as the auction's winner, with a bid of 0)"
+    )
+    if a.decline is not None:
+        low = "nobody bid" if a.decline.up_to == 0 else f"the best bid is at most {a.decline.up_to}"
+        text += (
+            f"; when {low} he may instead decline the deal, which is not played and scores "
+            f"{expr_words(a.decline.score.text)} for each seat"
+        )
+    return text
 
 
 def check_auction(contract, where: tuple, bctx) -> None:

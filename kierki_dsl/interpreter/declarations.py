@@ -125,6 +125,16 @@ def declare(rules: tuple, seat: int, lead: int, hand: int, st) -> list:
     return made
 
 
+#: The trick contract's key that brings the phase into a deal, and where its words stand (``kierki explain``).
+KEY = "declarations"
+WORDS_AT = "play"
+
+
+def explain(specs, contract, rs) -> dict:
+    """The declarations in words, one sentence."""
+    return {"declarations": "; ".join(words(contract.declarations, specs))}
+
+
 def words(rules: tuple, specs) -> list:
     """The declarations in plain words, for ``kierki explain``."""
     from ..exprwords import NAME_WORDS

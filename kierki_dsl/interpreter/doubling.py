@@ -29,7 +29,7 @@ from __future__ import annotations
 from typing import Any, Callable, Optional
 
 from ..expr.types import BOOL
-from ..i18n import R_
+from ..i18n import R_, tr
 from ..spec.schema import Bool, Enum, Expr, Field, Int, Obj
 from ..values import frozen
 from . import scopes
@@ -61,6 +61,47 @@ def notation(action: int) -> str:
     if action >= REDOUBLE_BASE:
         return f"redouble:{action - REDOUBLE_BASE}"
     return f"double:{action - DOUBLE_BASE}"
+
+
+#: The contract's key that brings the phase into a deal, and where its words stand (``kierki explain``).
+KEY = "doubling"
+WORDS_AT = "bets"
+
+
+def explain(doubling, contract, rs) -> dict:
+    """The doubling round in words: who may double, redoubles, a duty to double, an undoubled split."""
+    from ..exprwords import words
+
+    out: dict = {}
+    who = (
+        tr("a player may double another where {condition}").format(condition=words(doubling.may_double.text))
+        if doubling.may_double is not None
+        else tr("each player but the dealer may double any other player")
+    )
+    again = tr("; a doubled player may redouble") if doubling.redouble else ""
+    twice = tr(" (twice the difference if redoubled)") if doubling.redouble else ""
+    out["doubling"] = tr(
+        "before the first card, in turn from the dealer's left, {who}{again}; each bet pays the "
+        "difference of the two players' scores to the better one{twice}"
+    ).format(who=who, again=again, twice=twice)
+    duty = doubling.duty
+    if duty is not None and duty.of == "every":
+        out["duty"] = tr(
+            "each player must double every other player at least {times} times in every "
+            "{deals} deals, when he likes; a double still owed is forced in the "
+            "last deals the other player deals"
+        ).format(times=duty.times, deals=duty.over or duty.deals)
+    elif duty is not None:
+        out["duty"] = tr(
+            "each player who may double the dealer must do so at least {times} times in the "
+            "{deals} deals the dealer deals in a row"
+        ).format(times=duty.times, deals=duty.deals)
+    if doubling.if_undoubled == "split":
+        out["undoubled"] = tr(
+            "if nobody doubles, the deal is not played: its total is shared among the players "
+            "other than the dealer, each share rounded away from zero, the dealer taking the rest"
+        )
+    return out
 
 
 DOUBLING = Obj(

@@ -208,6 +208,16 @@ def _word(action: int) -> str:
     return "done" if action == DONE else f"expose:{card_str(exposed_card(action))}"
 
 
+#: The trick contract's key that brings the phase into a deal, and where its words stand (``kierki explain``).
+KEY = "exposure"
+WORDS_AT = "scoring"
+
+
+def explain(spec, contract, rs) -> dict:
+    """The exposures in words."""
+    return {"exposure": exposure_words(spec)}
+
+
 def exposure_words(spec) -> str:
     """The exposure rule in words (``kierki explain``, ``kierki diff``)."""
     factor = spec.factor

@@ -21,7 +21,7 @@ from ..expr.types import BOOL, SEAT
 from ..i18n import R_
 from ..spec.schema import Bool, CardKind, Enum, Expr, ExprSource, Field, Int, List, RankKind
 from ..values import frozen
-from . import scopes
+from . import doubling, scopes
 from .actions import PASS, IllegalAction, action_str, is_bet, name_rank, named_rank
 from .catalogue import Contract, Deal, DealType, register
 from .doubling import DOUBLING, BettingRound, Doubling, build_doubling, check_doubling, split_total
@@ -94,6 +94,7 @@ MAX_VOLUNTARY_PASSES = 200
 
 @frozen(eq=False)
 class LayoutContract(Contract):
+    phases = (doubling,)  # whose words explain says
     name: str
     type: str
     pl: str

@@ -133,6 +133,20 @@ def unseen_rest(view, hands: list) -> int:
     return rest
 
 
+#: The trick contract's key that brings the phase into a deal, and where its words stand (``kierki explain``).
+KEY = "stock"
+WORDS_AT = "setup"
+
+
+def explain(stock, contract, rs) -> dict:
+    """The deal and the stock in words."""
+    return {
+        "deal": f"{stock.hand} cards each, dealt one at a time starting with the dealer's left-hand "
+        "neighbour; the rest of the deck, in the order it would be dealt, is the stock",
+        "stock": words(stock),
+    }
+
+
 def words(spec) -> str:
     """The stock in words (``kierki explain``, ``kierki diff``)."""
     left = (

@@ -147,6 +147,22 @@ def build_widow(spec, ctx, where: tuple, has_auction: bool) -> tuple[Optional[Wi
     return Widow(cards, taker, spec.then == "give", spec.each, spec.face_up, spec.raise_bid), True
 
 
+#: The trick contract's key that brings the phase into a deal, and where its words stand (``kierki explain``).
+KEY = "widow"
+WORDS_AT = "setup"
+
+
+def explain(spec, contract, rs) -> dict:
+    """The deal and the widow in words."""
+    cards = contract.widow.cards
+    dealt = rs.hand_size - cards // rs.players
+    return {
+        "deal": f"{dealt} cards each and {cards} to the widow, dealt one at a time starting with the "
+        "dealer's left-hand neighbour",
+        "widow": words(spec),
+    }
+
+
 def words(spec) -> str:
     """The widow in words (``kierki explain``, ``kierki diff``)."""
     from ..words import seat
