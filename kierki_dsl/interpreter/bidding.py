@@ -36,6 +36,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Optional
 
+from ..codes import Code, example, table
 from ..expr import RuleRuntimeError
 from ..expr.types import BOOL, INT, SEAT
 from ..i18n import R_
@@ -571,3 +572,54 @@ def check_auction(contract, where: tuple, bctx) -> None:
             "nothing reads the auction's outcome: no rule of this contract uses `bidder` or `bid`",
             "say what the winner gets, e.g. trump: {called_by: bidder}, or score the bid in a per_seat component",
         )
+
+
+#: Its lint codes (``kierki lint --explain``), declared beside the checks that report them.
+LINT_CODES = table(
+    Code(
+        "M620",
+        "auction range",
+        "An auction's bids run from `min` to `max` in steps of `step`: `max` below `min` "
+        "leaves no bid (an error), too many levels make every turn a long list (an error), and a `max` off the grid of "
+        "`step` can never be bid (a warning). An `allow` rule that is always false leaves no bid, one always true "
+        "refuses none, and an `allow_reason` without `allow` is never shown (warnings).",
+        example(
+            "  bez_lew:\n    auction: {min: 100, max: 50, step: 10}\n    first_lead: bidder\n"
+            "    score: [{per_trick: -20}]\n"
+        ),
+        example(
+            "  bez_lew:\n    auction: {min: 50, max: 100, step: 10}\n    first_lead: bidder\n"
+            "    score: [{per_trick: -20}]\n"
+        ),
+        (6, 30),
+    ),
+    Code(
+        "M621",
+        "auction that decides nothing",
+        "An auction is played for something: a rule of the contract must read "
+        "its outcome (`bidder` calls trumps or leads, or the scoring reads `bid`). Otherwise the bids change nothing.",
+        example("  bez_lew:\n    auction: {min: 50, max: 100, step: 10}\n    score: [{per_trick: -20}]\n"),
+        example(
+            "  bez_lew:\n    auction: {min: 50, max: 100, step: 10}\n    first_lead: bidder\n"
+            "    score: [{per_trick: -20}]\n"
+        ),
+        (6, 14),
+        severity="warning",
+    ),
+    Code(
+        "M622",
+        "auction seller that cannot work",
+        "Only an auction's `seller` (a seat that does not bid but accepts "
+        "or refuses the best bid) can `decline` the deal, so `decline` without a seller is an error; with a seller, "
+        "`if_all_pass` is never used (the seller decides when nobody bids), a warning.",
+        example(
+            "  bez_lew:\n    auction: {min: 1, max: 13, decline: {up_to: 1, score: 0}}\n    first_lead: bidder\n"
+            "    score: [{per_trick: -20}]\n"
+        ),
+        example(
+            "  bez_lew:\n    auction: {min: 1, max: 13, seller: dealer, decline: {up_to: 1, score: 0}}\n"
+            "    first_lead: bidder\n    score: [{per_trick: -20}]\n"
+        ),
+        (6, 41),
+    ),
+)

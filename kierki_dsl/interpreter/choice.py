@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Optional
 
+from ..codes import HEAD, Code, table
 from ..expr import Compiled
 from ..i18n import R_
 from ..values import frozen
@@ -296,6 +297,22 @@ class ChoiceDeal:
             self.direction,
             tuple(h.bit_count() for h in self.hands),
         )
+
+
+#: Its lint codes (``kierki lint --explain``), declared beside the checks that report them.
+LINT_CODES = table(
+    Code(
+        "M613",
+        "more choice deals than choices",
+        "With `once_each`, every chooser names each contract once: "
+        "a block of declarer's-choice deals cannot be longer than choosers × contracts.",
+        HEAD + "match:\n  schedule:\n    - {choose: {by: dealer, from: [a, b]}, repeat: 9}\ncontracts:\n"
+        "  a: {score: [{per_trick: -20}]}\n  b: {score: [{per_trick: 20}]}\n",
+        HEAD + "match:\n  schedule:\n    - {choose: {by: dealer, from: [a, b]}, repeat: 8}\ncontracts:\n"
+        "  a: {score: [{per_trick: -20}]}\n  b: {score: [{per_trick: 20}]}\n",
+        (5, 5),
+    ),
+)
 
 
 __all__ = ["Choice", "ChoiceDeal", "record_choice"]

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Optional
 
+from ..codes import Code, example, table
 from ..expr.types import BOOL
 from ..i18n import R_, tr
 from ..spec.schema import Bool, Enum, Expr, Field, Int, Obj
@@ -217,9 +218,16 @@ def _everyone_may_double_the_dealer(rule: Doubling, players: int) -> bool:
 
 
 def check_doubling(contract, where: tuple, bctx, deals_per_dealer: int = 0, players: int = 4) -> None:
-    """M632: a split of an undoubled deal needs the contract's declared total; a duty that can
-    never be met is an error."""
+    """M616: a ``may_double`` that is always false; M632: a split of an undoubled deal needs the
+    contract's declared total; a duty that can never be met is an error."""
     rule = contract.doubling
+    if rule.may_double is not None and rule.may_double.is_const and not rule.may_double.const:
+        bctx.warning(
+            where + ("doubling", "may_double"),
+            "M616",
+            "may_double is always false: nobody can ever double",
+            "remove doubling, or say who may double whom",
+        )
     if rule.if_undoubled == "split" and contract.total is None:
         bctx.error(
             where + ("doubling", "if_undoubled"),
@@ -450,3 +458,31 @@ class BettingRound:
             out[a] += diff
             out[b] -= diff
         return out
+
+
+#: Its lint codes (``kierki lint --explain``), declared beside the checks that report them.
+LINT_CODES = table(
+    Code(
+        "M632",
+        "doubling duties that cannot work",
+        "`doubling.if_undoubled: split` shares the contract's declared "
+        "`total` among the seats other than the dealer when nobody doubled, so the contract must declare one; a `duty` "
+        "of more doubles than its deals can hold (one double of the dealer a deal) can never be met; a duty counted "
+        "over runs of another length than `match.deals_per_dealer` is warned about. A duty to double every seat "
+        "(`of: every`) must span whole runs (`over` a multiple of `deals`), is kept at the latest in the target's own "
+        "deals, so a `may_double` that stops someone doubling the dealer is warned about, and `over` without `of: "
+        "every` is ignored (a warning).",
+        example("  bez_lew:\n    doubling: {if_undoubled: split}\n    score: [{per_trick: -20}]\n"),
+        example("  bez_lew:\n    total: -260\n    doubling: {if_undoubled: split}\n    score: [{per_trick: -20}]\n"),
+        (6, 30),
+    ),
+    Code(
+        "M616",
+        "nobody may double",
+        "A `may_double` rule that is always false makes the doubling round empty.",
+        example("  bez_lew:\n    doubling: {may_double: 1 > 2}\n    score: [{per_trick: -20}]\n"),
+        example("  bez_lew:\n    doubling: {may_double: doubler != dealer}\n    score: [{per_trick: -20}]\n"),
+        (6, 28),
+        severity="warning",
+    ),
+)

@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import Optional
 
 from ..cards import card_str
+from ..codes import Code, example, table
 from ..expr.types import BOOL
 from ..i18n import R_
 from ..spec.schema import Expr, Field, Int, Obj
@@ -228,6 +229,23 @@ def exposure_words(spec) -> str:
         f"before play each player in turn may expose {cards(spec.cards.text)} of his hand; "
         f"an exposed card costs its taker {times} its points, and the player who exposed it gets the difference"
     )
+
+
+#: Its lint codes (``kierki lint --explain``), declared beside the checks that report them.
+LINT_CODES = table(
+    Code(
+        "M631",
+        "exposure that cannot work",
+        "`exposure.cards` names the cards a player may show before play to double "
+        "their cost. They must not depend on the trick or the trump (an error: exposing comes before play), and a card "
+        "that no `per_card` component of the contract scores changes nothing when exposed (a warning).",
+        example(
+            "  bez_lew:\n    exposure: {cards: card.suit == trump}\n    score: [{per_card: card == KH, points: -75}]\n"
+        ),
+        example("  bez_lew:\n    exposure: {cards: card == KH}\n    score: [{per_card: card == KH, points: -75}]\n"),
+        (6, 23),
+    ),
+)
 
 
 __all__ = ["EXPOSURE", "Exposure", "ExposureRound", "build_exposure", "check_exposure", "exposure_words"]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from ..codes import Code, example, table
+
 #: The trick contract's key that brings the phase into a deal, and where its words stand.
 KEY = "pass_cards"
 WORDS_AT = "setup"
@@ -22,3 +24,17 @@ def explain(p, contract, rs) -> dict:
     else:
         text = f"before play every player passes {cards}, all at once, in turn from deal to deal: " + ", ".join(dirs)
     return {"passing": text}
+
+
+#: Its lint codes (``kierki lint --explain``), declared beside the checks that report them.
+LINT_CODES = table(
+    Code(
+        "M612",
+        "passing more than half a hand",
+        "Passing more than half of the cards makes the deal mostly the neighbour's hand; likely a typo.",
+        example("  bez_lew:\n    pass_cards: {count: 9}\n    score: [{per_trick: -20}]\n"),
+        example("  bez_lew:\n    pass_cards: {count: 3}\n    score: [{per_trick: -20}]\n"),
+        (6, 25),
+        severity="warning",
+    ),
+)

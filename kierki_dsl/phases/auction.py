@@ -7,6 +7,7 @@ from typing import Optional
 
 from ..diagnostics import quoted
 from ..i18n import N_, tr
+from ..interpreter import bidding
 from ..interpreter.actions import ACCEPT, DECLINE, PASS, REFUSE, SELLER_WORDS, bid, bid_value, is_bid, parse_action
 from ..interpreter.bidding import history_word
 from ..interpreter.phases import EXPECTED, Phase
@@ -47,6 +48,7 @@ class Auction(PhaseUnit):
     expected = EXPECTED[Phase.AUCTION]
     task = N_("bid or pass (a seller: accept, refuse or decline)")
     numbered = False  # a number typed is a bid
+    lint_codes = bidding.LINT_CODES  # its codes, declared beside its checks (interpreter/bidding.py)
 
     def owns(self, action: int) -> bool:
         return action == PASS or is_bid(action) or action in SELLER_WORDS

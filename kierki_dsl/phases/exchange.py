@@ -6,6 +6,7 @@ from typing import Optional
 
 from ..cards import CardError, card_pretty, card_str, read_card
 from ..i18n import N_, tr
+from ..interpreter import widow
 from ..interpreter.actions import bid, bid_value, is_bid
 from ..interpreter.phases import EXPECTED, Phase
 from .base import NotUnderstood, PhaseUnit, cards_text, contract_of, row, seat
@@ -34,6 +35,7 @@ class Exchange(CardPhase):
     task = N_("give away or lay aside a card of your hand")
     hint = N_("Type a number from the list or a card such as KH.")
     private = True  # a card given or laid aside is known to the taker; its receiver sees it in his hand
+    lint_codes = widow.LINT_CODES  # its codes, declared beside its checks (interpreter/widow.py)
 
     # record hooks: the cards the taker gave or laid aside, then the contract he named (``bid:130``)
     record_key = "exchange"
