@@ -11,8 +11,11 @@ import json
 import os
 from typing import IO, Iterable
 
+from . import phases  # noqa: F401 (every phase's lint codes join codes.CODES as it registers)
+from .codes import CODES
 from .diagnostics import Diagnostic
 from .exits import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE
+from .report import render_diagnostics
 
 
 def expand(paths: Iterable[str]) -> tuple[list[str], list[str]]:
@@ -103,8 +106,6 @@ def lint_paths(paths: list[str], strict: bool, fmt: str, out: IO, err: IO, quiet
             msg = d.message.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
             out.write(f"::{level} {loc},title={d.code}::{msg}\n")
     else:
-        from .report import render_diagnostics
-
         if findings:
             err.write(render_diagnostics(findings) + "\n")
         if not quiet:
@@ -115,8 +116,6 @@ def lint_paths(paths: list[str], strict: bool, fmt: str, out: IO, err: IO, quiet
 
 def sarif(findings: list[Diagnostic]) -> dict:
     """Findings as a SARIF 2.1.0 log (for code-scanning tools)."""
-    from .codes import CODES
-
     used = sorted({d.code for d in findings})
     rules = [
         {

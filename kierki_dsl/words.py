@@ -158,37 +158,7 @@ def aspects(rs, name: str) -> dict:
     out["deal"] = tr("{count} cards each, dealt one at a time starting with the dealer's left-hand neighbour").format(
         count=n
     )
-    out.update(c.aspects(rs, spec))
-    doubling = spec.doubling  # every deal type so far has the doubling round
-    if doubling is not None:
-        who = (
-            tr("a player may double another where {condition}").format(condition=words(doubling.may_double.text))
-            if doubling.may_double is not None
-            else tr("each player but the dealer may double any other player")
-        )
-        again = tr("; a doubled player may redouble") if doubling.redouble else ""
-        twice = tr(" (twice the difference if redoubled)") if doubling.redouble else ""
-        out["doubling"] = tr(
-            "before the first card, in turn from the dealer's left, {who}{again}; each bet pays the "
-            "difference of the two players' scores to the better one{twice}"
-        ).format(who=who, again=again, twice=twice)
-        duty = doubling.duty
-        if duty is not None and duty.of == "every":
-            out["duty"] = tr(
-                "each player must double every other player at least {times} times in every "
-                "{deals} deals, when he likes; a double still owed is forced in the "
-                "last deals the other player deals"
-            ).format(times=duty.times, deals=duty.over or duty.deals)
-        elif duty is not None:
-            out["duty"] = tr(
-                "each player who may double the dealer must do so at least {times} times in the "
-                "{deals} deals the dealer deals in a row"
-            ).format(times=duty.times, deals=duty.deals)
-        if doubling.if_undoubled == "split":
-            out["undoubled"] = tr(
-                "if nobody doubles, the deal is not played: its total is shared among the players "
-                "other than the dealer, each share rounded away from zero, the dealer taking the rest"
-            )
+    out.update(c.aspects(rs, spec))  # the deal type's rules, each of its phases' words among them
     total = c.fixed_total(rs.hand_size, rs.players, rs.deck)  # ruleset.semantics.contract_total
     if total is not None:
         out["total"] = tr("the points of one deal add up to {points}").format(points=signed(total))

@@ -48,15 +48,9 @@ PATTERNS = [
 
 #: path -> (lines it may still hold, why). Only ever lowered.
 REMAINING = {
-    # adapters/game.py (the OpenSpiel game's bounds): the number of distinct actions and a deal's
-    # longest length, from which contract parts are present; a phase hook for both is missing
-    "adapters/game.py": (4, "num_actions and max_decisions from c.auction, c.widow, c.exposure"),
-    # the search player's sampler: a face-up widow lies on the table until it is taken
-    "players/search.py": (1, "view.taker >= 0: the widow's cards are out of the hands until taken"),
-    # the model's checks: a schedule entry is a contract or a declarer's choice; lint's M616 (nobody
-    # may ever double) is checked by the ruleset layer, not by the doubling phase's lint codes
+    # the model's checks: a schedule entry is a contract or a declarer's choice
     "ruleset/model.py": (1, "a schedule entry's declarer's choice (entry.choose)"),
-    "ruleset/semantics.py": (2, "entry.choose; M616 on c.doubling"),
+    "ruleset/semantics.py": (1, "a schedule entry's declarer's choice (entry.choose)"),
     # the generated-Python kernels' records: an engine outside interpreter/ (#21 item 4: not yet
     # derived from the plan nor retired); they step plain trick deals only (plan.fast_kernel_reason)
     "fastrecord.py": (4, "the fast kernels' record writer steps its own passing, call and play"),

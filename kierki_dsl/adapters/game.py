@@ -23,7 +23,7 @@ from typing import Optional
 
 from ..cards import bits, card_str
 from ..interpreter import matchvalues
-from ..interpreter.actions import BID_BASE, CHOOSE_BASE, EXPOSE_BASE, IllegalAction, action_str, is_choice
+from ..interpreter.actions import CHOOSE_BASE, IllegalAction, action_str, is_choice
 from ..interpreter.stepper import core_deal, core_from_view
 from ..phases import UNITS, PhaseUnit
 from ..ruleset.model import Ruleset
@@ -110,10 +110,10 @@ class GameSpec:
             + 1
             + 1  # a trump call, a contract choice
             + n * (n + 1) * MAX_BETS_PER_SEAT  # doubles, redoubles and "done"s
-            + max(
-                (_auction_length(c.auction, n) for c in ruleset.contracts.values() if c.auction is not None), default=0
+            + sum(  # what the phases add: an auction's bids, a widow's cards put out
+                max((u.most_decisions(c, n, cards) for c in ruleset.contracts.values()), default=0)
+                for u in UNITS.values()
             )
-            + (cards if any(c.widow is not None for c in ruleset.contracts.values()) else 0)
         )
         count = min(deals, max_deals) if scope == "match" else 1
         return cls(
@@ -124,8 +124,7 @@ class GameSpec:
             num_actions=max(
                 CHOOSE_BASE + width,
                 75,
-                *(EXPOSE_BASE + 52 for c in ruleset.contracts.values() if c.exposure is not None),
-                *(BID_BASE + c.auction.high + 1 for c in ruleset.contracts.values() if c.auction is not None),
+                *(u.action_end(c) for c in ruleset.contracts.values() for u in UNITS.values()),  # bids, exposures
                 *(c.action_end() for c in ruleset.contracts.values()),  # phases added by a module
             ),
             max_decisions=count * per_deal,
@@ -133,12 +132,6 @@ class GameSpec:
             contracts=tuple(sorted(ruleset.contracts)),
             choice_width=width,
         )
-
-
-def _auction_length(rule, players: int) -> int:
-    """Most actions of one auction: every level bid twice (raised to, then held) with every
-    other seat passing in between, a last round of passes, and the seller's word."""
-    return 2 * len(rule.levels()) * players + players + 1
 
 
 @frozen(eq=False)

@@ -1,123 +1,39 @@
-"""Action numbers shared by every deal type: cards are 0..51, then pass, trump calls and bets."""
+"""Action numbers: every phase's blocks assembled into one table, the record notation, the
+blocks handed out to phases added by a module.
+
+Cards are 0..51 whatever phase plays them (the deck's own numbers). Every other number is
+declared by the phase that takes it, beside its engine (``numbering.Block``): the auction's
+``pass``, seller's words and bids (``bidding``), the trump call (``calling``), the doubling
+round (``doubling``), a layout's named rank (``naming``), a declarer's choice (``choice``),
+exposures (``exposure``). ``NUMBERED`` assembles them and refuses two that overlap; the names
+below are those phases' own, kept here for the modules that import them from one place.
+"""
 
 from __future__ import annotations
 
 from ..cards import SUITS, CardError, card_str, parse_card, parse_rank
+from . import bidding, calling, choice, doubling, exposure, naming
+from .bidding import ACCEPT, BID_BASE, DECLINE, MAX_BID, PASS, REFUSE, SELLER_WORDS, bid, bid_value, is_bid
+from .calling import CALL_BASE, NO_TRUMP, call, called_suit, is_call
+from .choice import CHOOSE_BASE, CHOOSE_END, is_choice
+from .doubling import DONE, DOUBLE_BASE, REDOUBLE_BASE, double, redouble
+from .exposure import EXPOSE_BASE, expose, exposed_card, is_expose
+from .naming import NAME_BASE, is_rank_name, name_rank, named_rank
+from .numbering import ADDED, ADDED_BASE, ADDED_END, BLOCKS, Block, IllegalAction, assemble, block_owner, reserve
 
-PASS = 52
-CALL_BASE = 53  # CALL_BASE + suit (0..3) names that suit trumps
-NO_TRUMP = 57  # the caller chose to play without trumps
-DOUBLE_BASE = 58  # DOUBLE_BASE + seat (0..7): double that seat
-REDOUBLE_BASE = 66  # REDOUBLE_BASE + seat: redouble a seat that doubled you
-DONE = 74  # no more doubles (or redoubles) from this seat
-ACCEPT = 75  # an auction's seller accepts the best bid (sells the deal to its bidder)
-REFUSE = 76  # an auction's seller refuses it and plays the deal himself
-DECLINE = 77  # an auction's seller declines to play the deal (fixed scores)
-SELLER_WORDS = {ACCEPT: "accept", REFUSE: "refuse", DECLINE: "decline"}
-NAME_BASE = 80  # NAME_BASE + rank (0..12): a layout's declarer names the rank that opens the rows
-CHOOSE_BASE = 100  # CHOOSE_BASE + i: a declarer chooses option i of a declarer's-choice deal
-CHOOSE_END = 500  # a declarer's choice offers at most 32 contracts: 100..499 are kept for it
-ADDED_BASE = 500  # ADDED_BASE..ADDED_END - 1: blocks handed out to phases added by a module (``reserve``)
-ADDED_END = 900
-EXPOSE_BASE = 900  # EXPOSE_BASE + card: show that card before play (exposure doubling)
-BID_BASE = 1000  # BID_BASE + value: a bid of that value in an auction (a pass there is PASS)
-MAX_BID = 100_000  # the highest bid an auction may allow (its schema's bound)
-MAX_ACTION = BID_BASE + MAX_BID  # no action of any phase is numbered higher
-
-
-def call(suit: int) -> int:
-    return NO_TRUMP if suit < 0 else CALL_BASE + suit
-
-
-def called_suit(action: int) -> int:
-    """The suit an action calls (-1 for no trumps)."""
-    return -1 if action == NO_TRUMP else action - CALL_BASE
-
-
-def is_call(action: int) -> bool:
-    return CALL_BASE <= action <= NO_TRUMP
-
-
-def double(seat: int) -> int:
-    return DOUBLE_BASE + seat
-
-
-def redouble(seat: int) -> int:
-    return REDOUBLE_BASE + seat
-
-
-def bid(value: int) -> int:
-    """The action bidding ``value`` in an auction."""
-    return BID_BASE + value
-
-
-def bid_value(action: int) -> int:
-    return action - BID_BASE
-
-
-def is_bid(action: int) -> bool:
-    """An auction bid (not a pass)."""
-    return action >= BID_BASE
-
-
-def is_choice(action: int) -> bool:
-    """A declarer's choice of contract (``CHOOSE_BASE + i``)."""
-    return CHOOSE_BASE <= action < CHOOSE_END
-
-
-#: The blocks of action numbers handed out to added phases: owner name -> (base, width, owner).
-#: An owner has ``notation(action)`` (its record notation, ``name:...``) and ``read_notation(text)``.
-BLOCKS: dict = {}
-
-
-def reserve(owner) -> int:
-    """The first action number of ``owner``'s block of ``owner.action_width`` numbers: handed out
-    once per owner name, below ``EXPOSE_BASE`` (so below ``MAX_ACTION``), the same block again when
-    the owner is registered again. ``ValueError`` when no room is left."""
-    got = BLOCKS.get(owner.name)
-    if got is not None and got[1] == owner.action_width:
-        BLOCKS[owner.name] = (got[0], got[1], owner)
-        return got[0]
-    start = max((b + w for b, w, _ in BLOCKS.values()), default=ADDED_BASE)
-    if start + owner.action_width > ADDED_END:
-        raise ValueError(f"no room for {owner.action_width} more action numbers of phase {owner.name!r}")
-    BLOCKS[owner.name] = (start, owner.action_width, owner)
-    return start
-
-
-def block_owner(action: int):
-    """The added phase whose block holds ``action``, or None."""
-    if ADDED_BASE <= action < ADDED_END:
-        for base, width, owner in BLOCKS.values():
-            if base <= action < base + width:
-                return owner
-    return None
-
-
-def expose(card: int) -> int:
-    """The action showing ``card`` before play (exposure doubling)."""
-    return EXPOSE_BASE + card
-
-
-def exposed_card(action: int) -> int:
-    return action - EXPOSE_BASE
-
-
-def is_expose(action: int) -> bool:
-    return EXPOSE_BASE <= action < EXPOSE_BASE + 52
-
-
-def name_rank(rank: int) -> int:
-    """The action naming ``rank`` (0 = 2 .. 12 = A) the opening rank of a layout's rows."""
-    return NAME_BASE + rank
-
-
-def named_rank(action: int) -> int:
-    return action - NAME_BASE
-
-
-def is_rank_name(action: int) -> bool:
-    return NAME_BASE <= action < NAME_BASE + 13
+CARDS = Block("cards", 0, 52, "a card, whatever phase takes it: played, passed, given, laid out")
+#: Every block of action numbers, by its first number: the cards, each shipped phase's, the added phases'.
+NUMBERED = assemble(
+    CARDS,
+    ADDED,
+    *bidding.NUMBERS,
+    *calling.NUMBERS,
+    *choice.NUMBERS,
+    *doubling.NUMBERS,
+    *exposure.NUMBERS,
+    *naming.NUMBERS,
+)
+MAX_ACTION = NUMBERED[-1].end - 1  # no action of any phase is numbered higher
 
 
 def is_bet(action: int) -> bool:
@@ -143,21 +59,15 @@ def action_str(action: int) -> str:
         return f"choose:{action - CHOOSE_BASE}"
     if action < 52:
         return card_str(action)
-    if action == PASS:
-        return "pass"
-    if action in SELLER_WORDS:
-        return SELLER_WORDS[action]
-    if is_bid(action):
-        return f"bid:{action - BID_BASE}"
     if action == NO_TRUMP:
         return "call:none"
     if is_call(action):
-        return "call:" + SUITS[action - CALL_BASE]
-    if action == DONE:
-        return "done"
-    if action >= REDOUBLE_BASE:
-        return f"redouble:{action - REDOUBLE_BASE}"
-    return f"double:{action - DOUBLE_BASE}"
+        return "call:" + SUITS[called_suit(action)]
+    if DOUBLE_BASE <= action <= DONE:
+        return doubling.notation(action)
+    if action == PASS or action in SELLER_WORDS or is_bid(action):
+        return bidding.notation(action)
+    return f"action:{action}"  # a number no phase takes
 
 
 def parse_action(text: str) -> int:
@@ -207,9 +117,51 @@ def parse_bet(text: str):
     return None
 
 
-class IllegalAction(Exception):
-    """An action that the rules do not allow now; ``reason`` says which rule."""
-
-    def __init__(self, reason: str) -> None:
-        super().__init__(reason)
-        self.reason = reason
+#: The phases' names kept here for the modules that import every action number from one place.
+__all__ = [
+    "ACCEPT",
+    "ADDED",
+    "ADDED_BASE",
+    "ADDED_END",
+    "BID_BASE",
+    "BLOCKS",
+    "CALL_BASE",
+    "CARDS",
+    "CHOOSE_BASE",
+    "CHOOSE_END",
+    "DECLINE",
+    "DONE",
+    "DOUBLE_BASE",
+    "EXPOSE_BASE",
+    "IllegalAction",
+    "MAX_ACTION",
+    "MAX_BID",
+    "NAME_BASE",
+    "NO_TRUMP",
+    "NUMBERED",
+    "PASS",
+    "REDOUBLE_BASE",
+    "REFUSE",
+    "SELLER_WORDS",
+    "action_str",
+    "bid",
+    "bid_value",
+    "block_owner",
+    "call",
+    "called_suit",
+    "double",
+    "expose",
+    "exposed_card",
+    "is_bet",
+    "is_bid",
+    "is_call",
+    "is_choice",
+    "is_expose",
+    "is_rank_name",
+    "name_rank",
+    "named_rank",
+    "parse_action",
+    "parse_bet",
+    "redouble",
+    "reserve",
+]

@@ -36,14 +36,52 @@ from __future__ import annotations
 
 from typing import Any, Callable, Optional
 
+from ..codes import Code, example, table
 from ..expr import RuleRuntimeError
 from ..expr.types import BOOL, INT, SEAT
 from ..i18n import R_
 from ..spec.schema import Bool, Enum, Expr, ExprSource, Field, Int, Obj, Str
 from ..values import frozen
 from . import scopes
-from .actions import ACCEPT, DECLINE, MAX_BID, PASS, REFUSE, SELLER_WORDS, action_str, bid, bid_value, is_bid
 from .envs import NOBODY, bid_env, seat_end_env
+from .numbering import Block
+
+# its action numbers: a pass, a seller's word and the bids (``actions`` assembles every phase's)
+PASSES = Block("auction", 52, 1, "pass (a layout's player passes with it too)")
+SELLING = Block("auction", 75, 3, "a seller's word: accept, refuse, decline")
+MAX_BID = 100_000  # the highest bid an auction may allow (its schema's bound)
+BIDS = Block("auction", 1000, MAX_BID + 1, "a bid of base + value (Tysiąc's raise after the musik too)")
+NUMBERS = (PASSES, SELLING, BIDS)
+PASS = PASSES.base
+ACCEPT, REFUSE, DECLINE = range(SELLING.base, SELLING.end)  # a seller accepts the best bid, plays, or declines
+SELLER_WORDS = {ACCEPT: "accept", REFUSE: "refuse", DECLINE: "decline"}
+BID_BASE = BIDS.base
+#: The trick contract's key that brings the phase into a deal, and where its words stand (``kierki explain``).
+KEY = "auction"
+WORDS_AT = "setup"
+
+
+def bid(value: int) -> int:
+    """The action bidding ``value`` in an auction."""
+    return BID_BASE + value
+
+
+def bid_value(action: int) -> int:
+    """The value an auction's bid bids."""
+    return action - BID_BASE
+
+
+def is_bid(action: int) -> bool:
+    """An auction bid (not a pass)."""
+    return action >= BID_BASE
+
+
+def notation(action: int) -> str:
+    """An action of the auction in the record notation: ``pass``, ``accept`` ..., ``bid:120``."""
+    if action == PASS:
+        return "pass"
+    return SELLER_WORDS[action] if action in SELLER_WORDS else f"bid:{bid_value(action)}"
+
 
 DECLINE_SPEC = Obj(
     {
@@ -118,7 +156,7 @@ def history_action(value: int) -> int:
 
 def history_word(value: int) -> str:
     """A history entry's value in words: the bid, ``pass``, ``accept`` ..."""
-    return str(value) if value > 0 else action_str(history_action(value))
+    return str(value) if value > 0 else notation(history_action(value))
 
 
 @frozen(eq=False)
@@ -472,7 +510,54 @@ class AuctionRound:
 
     def record(self) -> list:
         """The actions as records write them: "bid:120", "pass", "accept"."""
-        return [action_str(history_action(v)) for _, v in self.history]
+        return [notation(history_action(v)) for _, v in self.history]
+
+
+def explain(a, contract, rs) -> dict:
+    """The auction in words: who starts, the range of bids, passing again, holding, the seller
+    and what happens when everybody passes."""
+    return {"auction": _words(a)}
+
+
+def _words(a) -> str:
+    from ..exprwords import words as expr_words
+    from ..words import seat
+
+    first = seat(a.first.text) if a.first is not None else seat("left(dealer)")
+    step = a.step
+    grid = f" in steps of {step}" if step != 1 else ""
+    hold = ", or matches it if he speaks before its bidder" if a.hold else ""
+    if a.passes == "again":
+        passing = (
+            "or passes and may bid again on his next turn; the bidding ends when every other bidder has "
+            "passed in turn since the last bid"
+        )
+    else:
+        passing = "or passes and is out; the bidding ends when every other bidder has passed"
+    text = (
+        f"before play, starting with {first} and going round, each player bids more than the bid standing"
+        f"{hold} (from {a.min} to {a.max}{grid}) {passing}"
+    )
+    if a.allow is not None:
+        why = f" ({a.allow_reason})" if a.allow_reason else ""
+        text += f"; a bid is allowed only where {expr_words(a.allow.text)}{why}"
+    if a.seller is None:
+        fallback = seat(a.if_all_pass.text) if a.if_all_pass is not None else seat("dealer")
+        return (
+            text + f"; the last bidder left wins the auction with his bid; if everybody passes, "
+            f"{fallback} plays at {a.min}"
+        )
+    text += (
+        f"; {seat(a.seller.text)} does not bid but sells: he accepts the best bid (its bidder wins the auction "
+        "with it) or refuses it and plays himself (as the auction's winner, with a bid of 0)"
+    )
+    if a.decline is not None:
+        low = "nobody bid" if a.decline.up_to == 0 else f"the best bid is at most {a.decline.up_to}"
+        text += (
+            f"; when {low} he may instead decline the deal, which is not played and scores "
+            f"{expr_words(a.decline.score.text)} for each seat"
+        )
+    return text
 
 
 def check_auction(contract, where: tuple, bctx) -> None:
@@ -487,3 +572,54 @@ def check_auction(contract, where: tuple, bctx) -> None:
             "nothing reads the auction's outcome: no rule of this contract uses `bidder` or `bid`",
             "say what the winner gets, e.g. trump: {called_by: bidder}, or score the bid in a per_seat component",
         )
+
+
+#: Its lint codes (``kierki lint --explain``), declared beside the checks that report them.
+LINT_CODES = table(
+    Code(
+        "M620",
+        "auction range",
+        "An auction's bids run from `min` to `max` in steps of `step`: `max` below `min` "
+        "leaves no bid (an error), too many levels make every turn a long list (an error), and a `max` off the grid of "
+        "`step` can never be bid (a warning). An `allow` rule that is always false leaves no bid, one always true "
+        "refuses none, and an `allow_reason` without `allow` is never shown (warnings).",
+        example(
+            "  bez_lew:\n    auction: {min: 100, max: 50, step: 10}\n    first_lead: bidder\n"
+            "    score: [{per_trick: -20}]\n"
+        ),
+        example(
+            "  bez_lew:\n    auction: {min: 50, max: 100, step: 10}\n    first_lead: bidder\n"
+            "    score: [{per_trick: -20}]\n"
+        ),
+        (6, 30),
+    ),
+    Code(
+        "M621",
+        "auction that decides nothing",
+        "An auction is played for something: a rule of the contract must read "
+        "its outcome (`bidder` calls trumps or leads, or the scoring reads `bid`). Otherwise the bids change nothing.",
+        example("  bez_lew:\n    auction: {min: 50, max: 100, step: 10}\n    score: [{per_trick: -20}]\n"),
+        example(
+            "  bez_lew:\n    auction: {min: 50, max: 100, step: 10}\n    first_lead: bidder\n"
+            "    score: [{per_trick: -20}]\n"
+        ),
+        (6, 14),
+        severity="warning",
+    ),
+    Code(
+        "M622",
+        "auction seller that cannot work",
+        "Only an auction's `seller` (a seat that does not bid but accepts "
+        "or refuses the best bid) can `decline` the deal, so `decline` without a seller is an error; with a seller, "
+        "`if_all_pass` is never used (the seller decides when nobody bids), a warning.",
+        example(
+            "  bez_lew:\n    auction: {min: 1, max: 13, decline: {up_to: 1, score: 0}}\n    first_lead: bidder\n"
+            "    score: [{per_trick: -20}]\n"
+        ),
+        example(
+            "  bez_lew:\n    auction: {min: 1, max: 13, seller: dealer, decline: {up_to: 1, score: 0}}\n"
+            "    first_lead: bidder\n    score: [{per_trick: -20}]\n"
+        ),
+        (6, 41),
+    ),
+)

@@ -94,6 +94,21 @@ class Contract:
         """This contract's rules in words, aspect by aspect (``kierki explain``): none by default."""
         return {}
 
+    #: The phases a contract of the deal type may hold, in the order ``kierki explain`` says them:
+    #: each a module declaring ``KEY`` (its contract key), ``WORDS_AT`` (where its words stand) and
+    #: ``explain(value, contract, ruleset)`` (aspect -> sentence).
+    phases: tuple = ()
+
+    def phase_words(self, rs, spec, place: str) -> dict:
+        """The words of the contract's phases whose words stand at ``place`` (every phase is asked:
+        one the contract does not hold, its key unset or empty, says nothing)."""
+        out: dict = {}
+        for phase in self.phases:
+            value = getattr(spec, phase.KEY, None)
+            if phase.WORDS_AT == place and value:
+                out.update(phase.explain(value, self, rs))
+        return out
+
     def resolve(self, dealer: int, players: int, hands, deck: int, chosen: dict, pick):
         """A slot holding this contract plays it (see ``Choice.resolve``)."""
         return self

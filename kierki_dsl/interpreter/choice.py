@@ -10,13 +10,26 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Optional
 
+from ..codes import HEAD, Code, table
 from ..expr import Compiled
 from ..i18n import R_
 from ..values import frozen
-from .actions import CHOOSE_BASE, IllegalAction
 from .catalogue import Deal
 from .envs import NOBODY, seat_env
+from .numbering import Block, IllegalAction
 from .phases import Phase
+
+# its action numbers: the option chosen (``actions`` assembles every phase's)
+CHOICES = Block("choose", 100, 400, "choose option base + i of a declarer's choice (at most 32 are offered)")
+NUMBERS = (CHOICES,)
+CHOOSE_BASE = CHOICES.base
+CHOOSE_END = CHOICES.end
+
+
+def is_choice(action: int) -> bool:
+    """A declarer's choice of contract (``CHOOSE_BASE + i``)."""
+    return CHOICES.holds(action)
+
 
 if TYPE_CHECKING:
     from .view import SeatView
@@ -284,6 +297,22 @@ class ChoiceDeal:
             self.direction,
             tuple(h.bit_count() for h in self.hands),
         )
+
+
+#: Its lint codes (``kierki lint --explain``), declared beside the checks that report them.
+LINT_CODES = table(
+    Code(
+        "M613",
+        "more choice deals than choices",
+        "With `once_each`, every chooser names each contract once: "
+        "a block of declarer's-choice deals cannot be longer than choosers × contracts.",
+        HEAD + "match:\n  schedule:\n    - {choose: {by: dealer, from: [a, b]}, repeat: 9}\ncontracts:\n"
+        "  a: {score: [{per_trick: -20}]}\n  b: {score: [{per_trick: 20}]}\n",
+        HEAD + "match:\n  schedule:\n    - {choose: {by: dealer, from: [a, b]}, repeat: 8}\ncontracts:\n"
+        "  a: {score: [{per_trick: -20}]}\n  b: {score: [{per_trick: 20}]}\n",
+        (5, 5),
+    ),
+)
 
 
 __all__ = ["Choice", "ChoiceDeal", "record_choice"]

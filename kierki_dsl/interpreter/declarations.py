@@ -14,6 +14,7 @@ beyond the cards played, and replaying them declares the same things.
 
 from __future__ import annotations
 
+from ..codes import Code, example, table
 from ..expr.types import BOOL, INT, SUIT
 from ..spec.schema import Expr, Field, List, Obj, Str
 from ..values import frozen
@@ -125,6 +126,16 @@ def declare(rules: tuple, seat: int, lead: int, hand: int, st) -> list:
     return made
 
 
+#: The trick contract's key that brings the phase into a deal, and where its words stand (``kierki explain``).
+KEY = "declarations"
+WORDS_AT = "play"
+
+
+def explain(specs, contract, rs) -> dict:
+    """The declarations in words, one sentence."""
+    return {"declarations": "; ".join(words(contract.declarations, specs))}
+
+
 def words(rules: tuple, specs) -> list:
     """The declarations in plain words, for ``kierki explain``."""
     from ..exprwords import NAME_WORDS
@@ -147,6 +158,27 @@ def settled_declared(made: tuple, players: int) -> list:
     for seat, _, points, _ in made:
         declared[seat] += points
     return declared
+
+
+#: Its lint codes (``kierki lint --explain``), declared beside the checks that report them.
+LINT_CODES = table(
+    Code(
+        "M641",
+        "declaration that does nothing",
+        "A declaration (`declarations`) is made by leading a card when its "
+        "`when` holds; it credits `points` to the leader's `declared` and may `set_trump`. One with neither does nothing "
+        "(an error); points that no seat scoring reads (`declared`) score nothing, and a `when` that is always false is "
+        "never met (warnings).",
+        example(
+            "  bez_lew:\n    declarations: [{name: marriage, when: lead.rank == K}]\n    score: [{per_trick: -20}]\n"
+        ),
+        example(
+            "  bez_lew:\n    declarations: [{name: marriage, when: lead.rank == K, set_trump: lead.suit}]\n"
+            "    score: [{per_trick: -20}]\n"
+        ),
+        (6, 20),
+    ),
+)
 
 
 __all__ = [

@@ -28,13 +28,82 @@ from __future__ import annotations
 
 from typing import Any, Callable, Optional
 
+from ..codes import Code, example, table
 from ..expr.types import BOOL
-from ..i18n import R_
+from ..i18n import R_, tr
 from ..spec.schema import Bool, Enum, Expr, Field, Int, Obj
 from ..values import frozen
 from . import scopes
-from .actions import DONE, DOUBLE_BASE, REDOUBLE_BASE, action_str, double, redouble
 from .envs import double_env
+from .numbering import Block
+
+# its action numbers: double a seat, redouble one, done (``actions`` assembles every phase's)
+BETS = Block("double", 58, 17, "double a seat (base + seat), redouble one (base + 8 + seat), done (the last)")
+NUMBERS = (BETS,)
+DOUBLE_BASE = BETS.base  # DOUBLE_BASE + seat (0..7): double that seat
+REDOUBLE_BASE = BETS.base + 8  # REDOUBLE_BASE + seat: redouble a seat that doubled you
+DONE = BETS.end - 1  # no more doubles (or redoubles) from this seat; an exposing seat's last word too
+
+
+def double(seat: int) -> int:
+    """The action doubling ``seat``."""
+    return DOUBLE_BASE + seat
+
+
+def redouble(seat: int) -> int:
+    """The action redoubling ``seat``."""
+    return REDOUBLE_BASE + seat
+
+
+def notation(action: int) -> str:
+    """An action of the doubling round in the record notation: ``double:1``, ``redouble:2``, ``done``."""
+    if action == DONE:
+        return "done"
+    if action >= REDOUBLE_BASE:
+        return f"redouble:{action - REDOUBLE_BASE}"
+    return f"double:{action - DOUBLE_BASE}"
+
+
+#: The contract's key that brings the phase into a deal, and where its words stand (``kierki explain``).
+KEY = "doubling"
+WORDS_AT = "bets"
+
+
+def explain(doubling, contract, rs) -> dict:
+    """The doubling round in words: who may double, redoubles, a duty to double, an undoubled split."""
+    from ..exprwords import words
+
+    out: dict = {}
+    who = (
+        tr("a player may double another where {condition}").format(condition=words(doubling.may_double.text))
+        if doubling.may_double is not None
+        else tr("each player but the dealer may double any other player")
+    )
+    again = tr("; a doubled player may redouble") if doubling.redouble else ""
+    twice = tr(" (twice the difference if redoubled)") if doubling.redouble else ""
+    out["doubling"] = tr(
+        "before the first card, in turn from the dealer's left, {who}{again}; each bet pays the "
+        "difference of the two players' scores to the better one{twice}"
+    ).format(who=who, again=again, twice=twice)
+    duty = doubling.duty
+    if duty is not None and duty.of == "every":
+        out["duty"] = tr(
+            "each player must double every other player at least {times} times in every "
+            "{deals} deals, when he likes; a double still owed is forced in the "
+            "last deals the other player deals"
+        ).format(times=duty.times, deals=duty.over or duty.deals)
+    elif duty is not None:
+        out["duty"] = tr(
+            "each player who may double the dealer must do so at least {times} times in the "
+            "{deals} deals the dealer deals in a row"
+        ).format(times=duty.times, deals=duty.deals)
+    if doubling.if_undoubled == "split":
+        out["undoubled"] = tr(
+            "if nobody doubles, the deal is not played: its total is shared among the players "
+            "other than the dealer, each share rounded away from zero, the dealer taking the rest"
+        )
+    return out
+
 
 DOUBLING = Obj(
     {
@@ -149,9 +218,16 @@ def _everyone_may_double_the_dealer(rule: Doubling, players: int) -> bool:
 
 
 def check_doubling(contract, where: tuple, bctx, deals_per_dealer: int = 0, players: int = 4) -> None:
-    """M632: a split of an undoubled deal needs the contract's declared total; a duty that can
-    never be met is an error."""
+    """M616: a ``may_double`` that is always false; M632: a split of an undoubled deal needs the
+    contract's declared total; a duty that can never be met is an error."""
     rule = contract.doubling
+    if rule.may_double is not None and rule.may_double.is_const and not rule.may_double.const:
+        bctx.warning(
+            where + ("doubling", "may_double"),
+            "M616",
+            "may_double is always false: nobody can ever double",
+            "remove doubling, or say who may double whom",
+        )
     if rule.if_undoubled == "split" and contract.total is None:
         bctx.error(
             where + ("doubling", "if_undoubled"),
@@ -342,7 +418,7 @@ class BettingRound:
                 "you must double the dealer (seat {seat}) {times} more time(s) in his "
                 "{deals} deal(s) left: double him before saying done"
             ).format(seat=self.dealer, times=self.owed[self.seat], deals=self.deals_left)
-        return R_("a bet is expected: {choices}").format(choices=", ".join(action_str(a) for a in legal))
+        return R_("a bet is expected: {choices}").format(choices=", ".join(notation(a) for a in legal))
 
     def apply(self, action: int) -> None:
         bet = bet_of(self.seat, action)
@@ -382,3 +458,31 @@ class BettingRound:
             out[a] += diff
             out[b] -= diff
         return out
+
+
+#: Its lint codes (``kierki lint --explain``), declared beside the checks that report them.
+LINT_CODES = table(
+    Code(
+        "M632",
+        "doubling duties that cannot work",
+        "`doubling.if_undoubled: split` shares the contract's declared "
+        "`total` among the seats other than the dealer when nobody doubled, so the contract must declare one; a `duty` "
+        "of more doubles than its deals can hold (one double of the dealer a deal) can never be met; a duty counted "
+        "over runs of another length than `match.deals_per_dealer` is warned about. A duty to double every seat "
+        "(`of: every`) must span whole runs (`over` a multiple of `deals`), is kept at the latest in the target's own "
+        "deals, so a `may_double` that stops someone doubling the dealer is warned about, and `over` without `of: "
+        "every` is ignored (a warning).",
+        example("  bez_lew:\n    doubling: {if_undoubled: split}\n    score: [{per_trick: -20}]\n"),
+        example("  bez_lew:\n    total: -260\n    doubling: {if_undoubled: split}\n    score: [{per_trick: -20}]\n"),
+        (6, 30),
+    ),
+    Code(
+        "M616",
+        "nobody may double",
+        "A `may_double` rule that is always false makes the doubling round empty.",
+        example("  bez_lew:\n    doubling: {may_double: 1 > 2}\n    score: [{per_trick: -20}]\n"),
+        example("  bez_lew:\n    doubling: {may_double: doubler != dealer}\n    score: [{per_trick: -20}]\n"),
+        (6, 28),
+        severity="warning",
+    ),
+)

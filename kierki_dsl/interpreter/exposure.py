@@ -17,12 +17,35 @@ from __future__ import annotations
 from typing import Optional
 
 from ..cards import card_str
+from ..codes import Code, example, table
 from ..expr.types import BOOL
 from ..i18n import R_
 from ..spec.schema import Expr, Field, Int, Obj
 from ..values import frozen
 from . import scopes
-from .actions import DONE, expose, exposed_card, is_expose
+from .doubling import DONE
+from .numbering import Block
+
+# its action numbers: show a card (its ``done`` is the doubling round's; ``actions`` assembles every phase's)
+SHOWN = Block("expose", 900, 52, "show a card (base + card) before play")
+NUMBERS = (SHOWN,)
+EXPOSE_BASE = SHOWN.base
+
+
+def expose(card: int) -> int:
+    """The action showing ``card`` before play (exposure doubling)."""
+    return EXPOSE_BASE + card
+
+
+def exposed_card(action: int) -> int:
+    """The card an exposure shows."""
+    return action - EXPOSE_BASE
+
+
+def is_expose(action: int) -> bool:
+    """An exposure of a card."""
+    return SHOWN.holds(action)
+
 
 EXPOSURE = Obj(
     {
@@ -186,6 +209,16 @@ def _word(action: int) -> str:
     return "done" if action == DONE else f"expose:{card_str(exposed_card(action))}"
 
 
+#: The trick contract's key that brings the phase into a deal, and where its words stand (``kierki explain``).
+KEY = "exposure"
+WORDS_AT = "scoring"
+
+
+def explain(spec, contract, rs) -> dict:
+    """The exposures in words."""
+    return {"exposure": exposure_words(spec)}
+
+
 def exposure_words(spec) -> str:
     """The exposure rule in words (``kierki explain``, ``kierki diff``)."""
     factor = spec.factor
@@ -196,6 +229,23 @@ def exposure_words(spec) -> str:
         f"before play each player in turn may expose {cards(spec.cards.text)} of his hand; "
         f"an exposed card costs its taker {times} its points, and the player who exposed it gets the difference"
     )
+
+
+#: Its lint codes (``kierki lint --explain``), declared beside the checks that report them.
+LINT_CODES = table(
+    Code(
+        "M631",
+        "exposure that cannot work",
+        "`exposure.cards` names the cards a player may show before play to double "
+        "their cost. They must not depend on the trick or the trump (an error: exposing comes before play), and a card "
+        "that no `per_card` component of the contract scores changes nothing when exposed (a warning).",
+        example(
+            "  bez_lew:\n    exposure: {cards: card.suit == trump}\n    score: [{per_card: card == KH, points: -75}]\n"
+        ),
+        example("  bez_lew:\n    exposure: {cards: card == KH}\n    score: [{per_card: card == KH, points: -75}]\n"),
+        (6, 23),
+    ),
+)
 
 
 __all__ = ["EXPOSURE", "Exposure", "ExposureRound", "build_exposure", "check_exposure", "exposure_words"]

@@ -5,7 +5,7 @@ engine: ``phases.register`` hands it to ``add`` here. From then on
 
 - its key is a key of every trick contract (``tricks.Tricks.fields``), checked by its
   ``schema`` and compiled by its ``build_rule`` (lint: its ``check_rule`` and ``lint_codes``);
-- its actions are numbered in a block of ``actions.reserve`` (below ``MAX_ACTION``), written
+- its actions are numbered in a block of ``numbering.reserve`` (below ``MAX_ACTION``), written
   and read in its own record notation (``name:...``);
 - a trick deal whose contract holds the key runs the phase before the first card
   (``trickstate.TrickDeal``: the unit's ``engine_*`` hooks: start, seat, legal, reason, apply,
@@ -25,7 +25,7 @@ import os
 from typing import Any
 
 from ..exits import SetupError
-from . import actions
+from .numbering import reserve
 from .phases import PRIVATE, Added
 
 #: The added phases by schema key, in the order they run before play.
@@ -35,7 +35,7 @@ PARTS: dict = {}
 def add(unit) -> None:
     """Make ``unit`` a part of the engine (its action block reserved, its key a contract key)."""
     if unit.action_width:
-        unit.action_base = actions.reserve(unit)
+        unit.action_base = reserve(unit)
     PARTS[unit.schema_key] = unit
     unit.phase = Added(unit.name)
     if unit.private:

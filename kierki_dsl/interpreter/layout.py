@@ -16,12 +16,13 @@ from typing import TYPE_CHECKING, Optional
 import attrs
 
 from ..cards import RANK_NAMES, SUIT_MASK, SUIT_NAMES, card_list, card_pretty, card_str
+from ..codes import Code, example, table
 from ..expr import CARD_SCOPE, Compiled
 from ..expr.types import BOOL, SEAT
 from ..i18n import R_
 from ..spec.schema import Bool, CardKind, Enum, Expr, ExprSource, Field, Int, List, RankKind
 from ..values import frozen
-from . import scopes
+from . import doubling, scopes
 from .actions import PASS, IllegalAction, action_str, is_bet, name_rank, named_rank
 from .catalogue import Contract, Deal, DealType, register
 from .doubling import DOUBLING, BettingRound, Doubling, build_doubling, check_doubling, split_total
@@ -94,6 +95,7 @@ MAX_VOLUNTARY_PASSES = 200
 
 @frozen(eq=False)
 class LayoutContract(Contract):
+    phases = (doubling,)  # whose words explain says
     name: str
     type: str
     pl: str
@@ -803,3 +805,77 @@ class LayoutDeal(Deal):
         st.set_rows(view.layout, view.seat)
         st.hands = list(hands)
         return st
+
+
+#: Its lint codes (``kierki lint --explain``), declared beside the checks that report them.
+LINT_CODES = table(
+    Code(
+        "M606",
+        "opening rank not in the deck",
+        "A layout opened by a rank the deck does not have never starts.",
+        "kierki: 1\nname: example\ndeck: {ranks: [8, 9, 10, J, Q, K, A]}\nplayers: 4\nmatch: {schedule: [lot]}\n"
+        "contracts:\n  lot:\n    type: layout\n    start_rank: 7\n    prizes: [800, 500]\n",
+        "kierki: 1\nname: example\ndeck: {ranks: [8, 9, 10, J, Q, K, A]}\nplayers: 4\nmatch: {schedule: [lot]}\n"
+        "contracts:\n  lot:\n    type: layout\n    start_rank: 8\n    ace: high\n    prizes: [800, 500]\n",
+        (9, 17),
+    ),
+    Code(
+        "M607",
+        "more prizes than players",
+        "Prizes are given by finishing place; there cannot be more places than players.",
+        example("  lot:\n    type: layout\n    prizes: [5, 4, 3, 2, 1]\n", "[lot]"),
+        example("  lot:\n    type: layout\n    prizes: [800, 500]\n", "[lot]"),
+        (7, 13),
+    ),
+    Code(
+        "M614",
+        "pass rule that never applies",
+        "`free_passes` means nothing when players may pass at will "
+        "(`must_play: false`), and `pass_fine` is never charged when a player who can play must play.",
+        example(
+            "  lot:\n    type: layout\n    must_play: false\n    free_passes: 3\n    prizes: [800, 500]\n", "[lot]"
+        ),
+        example("  lot:\n    type: layout\n    free_passes: 3\n    prizes: [800, 500]\n", "[lot]"),
+        (8, 18),
+        severity="warning",
+    ),
+    Code(
+        "M615",
+        "extra turn after no card",
+        "An `again_after` predicate that no card of the deck matches never "
+        "gives anyone another turn (a misspelt rank or suit?).",
+        "kierki: 1\nname: example\ndeck: {ranks: [8, 9, 10, J, Q, K, A]}\nmatch: {schedule: [lot]}\ncontracts:\n"
+        "  lot:\n    type: layout\n    start_rank: 8\n    ace: high\n    again_after: card.rank == 2\n    prizes: [800, 500]\n",
+        "kierki: 1\nname: example\ndeck: {ranks: [8, 9, 10, J, Q, K, A]}\nmatch: {schedule: [lot]}\ncontracts:\n"
+        "  lot:\n    type: layout\n    start_rank: 8\n    ace: high\n    again_after: card.rank == A\n    prizes: [800, 500]\n",
+        (10, 18),
+        severity="warning",
+    ),
+    Code(
+        "M644",
+        "first card that cannot be laid first",
+        "A layout's `first_card` must be laid before any other "
+        "card (English Sevens: the 7♦). It must be a card of the deck and of the opening rank, or no card could ever "
+        "be laid and every deal would be blocked at once; with `start_rank: named` the opening rank is not known "
+        "before the deal, so a first card cannot be required.",
+        example("  lot:\n    type: layout\n    first_card: 8D\n    prizes: [800, 500]\n", "[lot]"),
+        example(
+            "  lot:\n    type: layout\n    first_card: 7D\n    first_turn: holder(7D)\n    prizes: [800, 500]\n",
+            "[lot]",
+        ),
+        (7, 17),
+    ),
+    Code(
+        "M617",
+        "layout card that can never be played",
+        "Rows of a layout grow one card at a time from their "
+        "opening card, so a card beyond a gap in the deck (or in a row whose opening card is missing) can never "
+        "be played, and its holder can never go out. With 2♣ removed and the ace low, the clubs row ends at the 3 "
+        "and A♣ is dead; with the ace high the row runs up to the ace instead.",
+        "kierki: 1\nname: example\nplayers: 3\ndeck: {remove: [2C]}\nmatch: {schedule: [lot]}\ncontracts:\n"
+        "  lot:\n    type: layout\n    ace: low\n    prizes: [790, 485]\n",
+        "kierki: 1\nname: example\nplayers: 3\ndeck: {remove: [2C]}\nmatch: {schedule: [lot]}\ncontracts:\n"
+        "  lot:\n    type: layout\n    ace: high\n    prizes: [790, 485]\n",
+        (9, 10),
+    ),
+)

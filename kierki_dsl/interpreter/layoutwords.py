@@ -68,4 +68,5 @@ def aspects(c, rs, spec) -> dict:
             out["extra turn"] = f"whoever plays one of the {cards(spec.again_after.text)} plays again at once, if able"
     places = ", ".join(tr(_PLACES[min(i, 3)]).format(place=i + 1, points=f"{p:+d}") for i, p in enumerate(c.prizes))
     out["scoring"] = tr("{places}; the deal ends once every prize is given").format(places=places)
+    out.update(c.phase_words(rs, spec, "bets"))  # the doubling round
     return out

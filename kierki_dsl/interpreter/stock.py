@@ -25,6 +25,7 @@ import random
 from typing import Optional
 
 from ..cards import FULL_DECK, bits, popcount
+from ..codes import Code, example, table
 from ..spec.schema import Enum, Field, Int, Obj
 from ..values import frozen
 
@@ -133,6 +134,20 @@ def unseen_rest(view, hands: list) -> int:
     return rest
 
 
+#: The trick contract's key that brings the phase into a deal, and where its words stand (``kierki explain``).
+KEY = "stock"
+WORDS_AT = "setup"
+
+
+def explain(stock, contract, rs) -> dict:
+    """The deal and the stock in words."""
+    return {
+        "deal": f"{stock.hand} cards each, dealt one at a time starting with the dealer's left-hand "
+        "neighbour; the rest of the deck, in the order it would be dealt, is the stock",
+        "stock": words(stock),
+    }
+
+
 def words(spec) -> str:
     """The stock in words (``kierki explain``, ``kierki diff``)."""
     left = (
@@ -145,6 +160,22 @@ def words(spec) -> str:
         "follow suit draws from it until he can; a player with no cards is out; the deal ends when fewer "
         f"than two players hold cards, and {left}"
     )
+
+
+#: Its lint codes (``kierki lint --explain``), declared beside the checks that report them.
+LINT_CODES = table(
+    Code(
+        "M630",
+        "a stock that cannot work",
+        "A `stock` deals `hand` cards to each player and keeps the rest to draw "
+        "from. More cards than the deck holds is an error; hands that take the whole deck leave the stock always empty, "
+        "a contract that does not follow suit never draws, and with a stock the number of tricks varies, so "
+        "`trick.is_last` and `tricks` read only the most tricks a deal can have (warnings).",
+        example("  bez_lew:\n    stock: {hand: 14}\n    score: [{per_trick: -20}]\n"),
+        example("  bez_lew:\n    stock: {hand: 6}\n    score: [{per_trick: -20}]\n"),
+        (6, 19),
+    ),
+)
 
 
 __all__ = ["STOCK", "Stock", "build_stock", "check_stock", "stock_order", "unseen_rest", "words"]

@@ -19,7 +19,7 @@ from ..expr import RuleRuntimeError
 from ..expr.types import BOOL, INT, SEAT
 from ..spec.schema import Bool, Enum, Expr, ExprSource, Field, Int, List, Obj, OneOf, Str, attr_name
 from ..values import frozen
-from . import extensions, scopes
+from . import bidding, declarations, doubling, exposure, extensions, passing, scopes, stock, widow
 from .bidding import AUCTION, Auction, build_auction, check_auction
 from .catalogue import Contract, DealType, register
 from .declarations import DECLARATIONS, build_declarations, check_declarations
@@ -193,6 +193,8 @@ _ROTATION = {"left": 1, "right": -1, "across": 2, "none": 0}
 @frozen(eq=False)
 class TrickContract(Contract):
     """A compiled trick-taking contract; ``new_deal`` starts a deal of it."""
+
+    phases = (stock, passing, bidding, widow, declarations, exposure, doubling)  # whose words explain says
 
     name: str
     type: str

@@ -20,28 +20,7 @@ def aspects(c, rs, spec) -> dict:
         if stock is None
         else tr("trick-taking with a stock to draw from")
     )
-    if c.widow is not None:
-        dealt = rs.hand_size - c.widow.cards // rs.players
-        out["deal"] = (
-            f"{dealt} cards each and {c.widow.cards} to the widow, dealt one at a time starting with the "
-            "dealer's left-hand neighbour"
-        )
-    if stock is not None:
-        from .stock import words
-
-        out["deal"] = (
-            f"{stock.hand} cards each, dealt one at a time starting with the dealer's left-hand "
-            "neighbour; the rest of the deck, in the order it would be dealt, is the stock"
-        )
-        out["stock"] = words(stock)
-    if spec.pass_cards is not None:
-        out["passing"] = _passing_words(spec.pass_cards)
-    if spec.auction is not None:
-        out["auction"] = _auction_words(spec.auction)
-    if spec.widow is not None:
-        from .widow import words as widow_words
-
-        out["widow"] = widow_words(spec.widow)
+    out.update(c.phase_words(rs, spec, "setup"))  # a stock, passing, an auction, a widow
     t = spec.trump
     if not isinstance(t, str):  # the mapping of a called trump
         choices = t.choices or SUIT_NAMES
@@ -62,10 +41,7 @@ def aspects(c, rs, spec) -> dict:
         out["ranks"] = tr("in each suit, highest first: ") + " ".join(
             RANK_NAMES[r] for r in sorted(range(13), key=lambda r: -c.order[r]) if rs.deck & RANK_MASK[r]
         )
-    if c.declarations:
-        from .declarations import words as declaration_words
-
-        out["declarations"] = "; ".join(declaration_words(c.declarations, spec.declarations))
+    out.update(c.phase_words(rs, spec, "play"))  # declarations
     if spec.lead_ban is not None:
         # the author's sentence, as for a rule with a reason; else the ban in words
         reason = spec.lead_ban_reason  # a shipped ruleset's sentence has Polish words too
@@ -92,10 +68,7 @@ def aspects(c, rs, spec) -> dict:
     for unit, rule in c.added:  # a phase added by a module says itself
         out.update(unit.explain(rule))
     out["scoring"] = "; ".join(score_words(rs, spec)) or tr("nothing scores")
-    if spec.exposure is not None:
-        from .exposure import exposure_words
-
-        out["exposure"] = exposure_words(spec.exposure)
+    out.update(c.phase_words(rs, spec, "scoring"))  # exposures
     if spec.early_stop:
         out["end"] = tr("the deal ends as soon as no points can change any more")
     elif spec.end_when is not None:
@@ -106,65 +79,10 @@ def aspects(c, rs, spec) -> dict:
         out["end"] = tr("the deal ends when fewer than two players hold cards")
     else:
         out["end"] = tr("all {count} tricks are played").format(count=n)
+    out.update(c.phase_words(rs, spec, "bets"))  # the doubling round
     return out
-
-
-_DIRECTION_WORDS = {"left": "to the left", "right": "to the right", "across": "across", "none": "not at all"}
 
 
 def _suit(name: str) -> str:
     """A suit named in a ruleset (``hearts``) in the language in force."""
     return suit_word(SUIT_NAMES.index(name)) if name in SUIT_NAMES else name
-
-
-def _passing_words(p) -> str:
-    """Passing before play in words: how many cards, and in which direction deal by deal."""
-    cards = f"{p.count} card{'s' if p.count != 1 else ''}"
-    dirs = [_DIRECTION_WORDS[r] for r in p.rotation]
-    if len(set(dirs)) == 1:
-        return (
-            f"before play every player passes {cards} {dirs[0]}, all at once"
-            if dirs[0] != "not at all"
-            else "no cards are passed"
-        )
-    return f"before play every player passes {cards}, all at once, in turn from deal to deal: " + ", ".join(dirs)
-
-
-def _auction_words(a) -> str:
-    """The auction in words: who starts, the range of bids, passing again, holding, the seller
-    and what happens when everybody passes."""
-    first = seat(a.first.text) if a.first is not None else seat("left(dealer)")
-    step = a.step
-    grid = f" in steps of {step}" if step != 1 else ""
-    hold = ", or matches it if he speaks before its bidder" if a.hold else ""
-    if a.passes == "again":
-        passing = (
-            "or passes and may bid again on his next turn; the bidding ends when every other bidder has "
-            "passed in turn since the last bid"
-        )
-    else:
-        passing = "or passes and is out; the bidding ends when every other bidder has passed"
-    text = (
-        f"before play, starting with {first} and going round, each player bids more than the bid standing"
-        f"{hold} (from {a.min} to {a.max}{grid}) {passing}"
-    )
-    if a.allow is not None:
-        why = f" ({a.allow_reason})" if a.allow_reason else ""
-        text += f"; a bid is allowed only where {expr_words(a.allow.text)}{why}"
-    if a.seller is None:
-        fallback = seat(a.if_all_pass.text) if a.if_all_pass is not None else seat("dealer")
-        return (
-            text + f"; the last bidder left wins the auction with his bid; if everybody passes, "
-            f"{fallback} plays at {a.min}"
-        )
-    text += (
-        f"; {seat(a.seller.text)} does not bid but sells: he accepts the best bid (its bidder wins the auction "
-        "with it) or refuses it and plays himself (as the auction's winner, with a bid of 0)"
-    )
-    if a.decline is not None:
-        low = "nobody bid" if a.decline.up_to == 0 else f"the best bid is at most {a.decline.up_to}"
-        text += (
-            f"; when {low} he may instead decline the deal, which is not played and scores "
-            f"{expr_words(a.decline.score.text)} for each seat"
-        )
-    return text

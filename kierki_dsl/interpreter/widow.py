@@ -19,6 +19,7 @@ from __future__ import annotations
 from typing import Optional
 
 from ..cards import bits
+from ..codes import Code, example, table
 from ..expr.types import SEAT
 from ..spec.schema import Bool, Enum, Expr, ExprSource, Field, Int, Obj
 from ..values import frozen
@@ -147,6 +148,22 @@ def build_widow(spec, ctx, where: tuple, has_auction: bool) -> tuple[Optional[Wi
     return Widow(cards, taker, spec.then == "give", spec.each, spec.face_up, spec.raise_bid), True
 
 
+#: The trick contract's key that brings the phase into a deal, and where its words stand (``kierki explain``).
+KEY = "widow"
+WORDS_AT = "setup"
+
+
+def explain(spec, contract, rs) -> dict:
+    """The deal and the widow in words."""
+    cards = contract.widow.cards
+    dealt = rs.hand_size - cards // rs.players
+    return {
+        "deal": f"{dealt} cards each and {cards} to the widow, dealt one at a time starting with the "
+        "dealer's left-hand neighbour",
+        "widow": words(spec),
+    }
+
+
 def words(spec) -> str:
     """The widow in words (``kierki explain``, ``kierki diff``)."""
     from ..words import seat
@@ -171,6 +188,29 @@ def mask(cards) -> int:
     for c in cards:
         m |= 1 << c
     return m
+
+
+#: Its lint codes (``kierki lint --explain``), declared beside the checks that report them.
+LINT_CODES = table(
+    Code(
+        "M633",
+        "a widow that cannot work",
+        "A `widow` takes the last cards dealt, the same number from each hand, so "
+        "its `cards` must be a multiple of the number of players and leave cards to deal; with `then: give` the taker "
+        "gives `each` cards to every other player, which leaves equal hands only when `cards` is `each` times the "
+        "players; a widow taken by `bidder` needs an auction, and a contract has a stock or a widow, not both. "
+        "`raise_bid` (the winner names his contract after the exchange) needs an auction whose winner takes the widow.",
+        example(
+            "  bez_lew:\n    auction: {min: 1, max: 13}\n    widow: {cards: 3}\n    first_lead: bidder\n"
+            "    score: [{per_trick: -20}]\n"
+        ),
+        example(
+            "  bez_lew:\n    auction: {min: 1, max: 13}\n    widow: {cards: 4}\n    first_lead: bidder\n"
+            "    score: [{per_trick: -20}]\n"
+        ),
+        (7, 20),
+    ),
+)
 
 
 __all__ = ["WIDOW", "Widow", "build_widow", "words", "mask", "bits"]

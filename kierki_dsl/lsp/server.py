@@ -78,6 +78,7 @@ def word_at(line: str, col: int) -> str:
 def hover_text(text: str, line: int, col: int, path: str = "") -> str | None:
     """What to show for the word at (``line``, ``col``), 0-based, or None."""
     from ..codes import CODES, explain
+    from ..lint import lint_paths  # noqa: F401 (loads every phase: its lint codes join CODES)
 
     lines = text.splitlines()
     if not 0 <= line < len(lines):

@@ -54,6 +54,8 @@ def register(unit: PhaseUnit) -> PhaseUnit:
     joins the trick contracts' format, its actions get their block of numbers and its lint codes
     join ``kierki lint --explain``'s."""
     UNITS[unit.name] = unit
+    if not unit.schema_key:  # a shipped phase: its codes, as its module declares them
+        codes.declare(unit.lint_codes, unit.name)
     if unit.schema_key:
         if not unit.record_key:  # a record keeps the added phases' actions under one key, after the bets
             unit.record_key, unit.record_rank = "added", 50

@@ -7,6 +7,7 @@ from typing import Optional
 
 from ..diagnostics import quoted
 from ..i18n import N_, tr
+from ..interpreter import bidding
 from ..interpreter.actions import ACCEPT, DECLINE, PASS, REFUSE, SELLER_WORDS, bid, bid_value, is_bid, parse_action
 from ..interpreter.bidding import history_word
 from ..interpreter.phases import EXPECTED, Phase
@@ -47,6 +48,7 @@ class Auction(PhaseUnit):
     expected = EXPECTED[Phase.AUCTION]
     task = N_("bid or pass (a seller: accept, refuse or decline)")
     numbered = False  # a number typed is a bid
+    lint_codes = bidding.LINT_CODES  # its codes, declared beside its checks (interpreter/bidding.py)
 
     def owns(self, action: int) -> bool:
         return action == PASS or is_bid(action) or action in SELLER_WORDS
@@ -206,6 +208,17 @@ class Auction(PhaseUnit):
         if PASS in legal:
             return PASS
         return seller_choice(state.hands[state.current_player()], legal, state.auction.bid, state.contract.auction)
+
+    # adapter hooks: the bids run up to the auction's highest; every level bid twice at most
+    def action_end(self, contract) -> int:
+        rule = getattr(contract, "auction", None)
+        return 0 if rule is None else bid(rule.high) + 1
+
+    def most_decisions(self, contract, players: int, cards: int) -> int:
+        """Every level bid twice (raised to, then held) with every other seat passing in between,
+        a last round of passes, and the seller's word."""
+        rule = getattr(contract, "auction", None)
+        return 0 if rule is None else 2 * len(rule.levels()) * players + players + 1
 
 
 def seller_choice(hand: int, legal, offer: int, rule) -> int:

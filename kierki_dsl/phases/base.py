@@ -430,6 +430,23 @@ class PhaseUnit:
         """This phase's lines of the adapters' observation string (empty: nothing to add)."""
         return []
 
+    def action_end(self, contract) -> int:
+        """One past the highest action number the phase may take in a deal of ``contract`` (0: none
+        above the numbers every deal may take); OpenSpiel's ``num_actions`` is the largest."""
+        return 0
+
+    def most_decisions(self, contract, players: int, cards: int) -> int:
+        """The most decisions the phase adds to a deal of ``contract`` beyond those every deal is
+        bounded for (plays, passes, a call, a choice, the doubling round): OpenSpiel's longest game."""
+        return 0
+
+    # bot hooks (the search player's sampler) ---------------------------------------------------
+
+    def out_of_hands(self, view) -> int:
+        """The cards ``view`` shows lying out of every hand because of the phase (a face-up widow
+        not yet taken), as a mask: the search player's sampler deals them to nobody."""
+        return 0
+
 
 @functools.lru_cache(maxsize=4096)
 def said(seat: int, action: int) -> str:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Optional
 
 from ..i18n import N_, tr
+from ..interpreter import choice
 from ..interpreter.actions import CHOOSE_BASE, is_choice
 from ..interpreter.phases import EXPECTED, Phase
 from .base import PhaseUnit, contract_name, contract_of
@@ -19,6 +20,7 @@ class DeclarersChoice(PhaseUnit):
     prompt_word = N_("contract")
     contract_known = False
     hint = N_("Type the contract's number or name.")
+    lint_codes = choice.LINT_CODES  # its codes, declared beside its checks (interpreter/choice.py)
 
     def owns(self, action: int) -> bool:
         return is_choice(action)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from ..cards import SUIT_SYMBOLS
 from ..i18n import tr
+from ..interpreter import declarations
 from .base import PhaseUnit, row, seat
 
 
@@ -22,6 +23,7 @@ def declaration_text(view, made) -> str:
 class Declarations(PhaseUnit):
     name = "declarations"
     fields = ("declarations",)
+    lint_codes = declarations.LINT_CODES  # its codes, declared beside its checks (interpreter/declarations.py)
 
     def matches(self, view) -> bool:
         return False

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Optional
 
 from ..i18n import N_, tr
+from ..interpreter import doubling
 from ..interpreter.actions import DONE, DOUBLE_BASE, REDOUBLE_BASE, double
 from ..interpreter.doubling import BettingRound, bet_of
 from ..interpreter.phases import EXPECTED, Phase
@@ -23,6 +24,7 @@ class Doubling(BetsSection):
     prompt_word = N_("bet")
     hint = N_("Type a number from the list, 'double E', 'redouble N' or 'done'.")
     searched = True
+    lint_codes = doubling.LINT_CODES  # its codes, declared beside its checks (interpreter/doubling.py)
 
     # adapter hooks
     def observation_lines(self, view) -> list:

@@ -6,6 +6,7 @@ from typing import Optional
 
 from ..cards import CardError, card_pretty, card_str, read_card
 from ..i18n import N_, tr
+from ..interpreter import widow
 from ..interpreter.actions import bid, bid_value, is_bid
 from ..interpreter.phases import EXPECTED, Phase
 from .base import NotUnderstood, PhaseUnit, cards_text, contract_of, row, seat
@@ -34,6 +35,7 @@ class Exchange(CardPhase):
     task = N_("give away or lay aside a card of your hand")
     hint = N_("Type a number from the list or a card such as KH.")
     private = True  # a card given or laid aside is known to the taker; its receiver sees it in his hand
+    lint_codes = widow.LINT_CODES  # its codes, declared beside its checks (interpreter/widow.py)
 
     # record hooks: the cards the taker gave or laid aside, then the contract he named (``bid:130``)
     record_key = "exchange"
@@ -142,6 +144,14 @@ class Exchange(CardPhase):
     def rollout_action(self, state) -> Optional[int]:
         """The taker puts out his lowest cards and keeps his bid, as the heuristic does."""
         return taker_action(state.legal_actions())
+
+    # adapter hooks: the taker may put out as many cards as the deck holds
+    def most_decisions(self, contract, players: int, cards: int) -> int:
+        return cards if getattr(contract, "widow", None) is not None else 0
+
+    # bot hooks: a face-up widow lies on the table, in nobody's hand, until it is taken
+    def out_of_hands(self, view) -> int:
+        return 0 if view.taker >= 0 else sum(1 << c for c in view.widow)
 
 
 UNIT = Exchange()

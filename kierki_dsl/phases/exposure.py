@@ -6,6 +6,7 @@ from typing import Optional
 
 from ..cards import CardError, bits, card_pretty, read_card
 from ..i18n import N_, tr
+from ..interpreter import exposure
 from ..interpreter.actions import DONE, expose, exposed_card, is_expose
 from ..interpreter.phases import EXPECTED, Phase
 from .base import row, seat
@@ -20,6 +21,7 @@ class Exposure(BetsSection):
     task = N_("expose a card or say done")
     prompt_word = N_("expose")
     hint = N_("Type a number from the list, a card such as KH, or 'done'.")
+    lint_codes = exposure.LINT_CODES  # its codes, declared beside its checks (interpreter/exposure.py)
 
     def owns(self, action: int) -> bool:
         return is_expose(action) or action == DONE
@@ -68,6 +70,10 @@ class Exposure(BetsSection):
     def rollout_action(self, state) -> Optional[int]:
         """No exposures (done, unless a duty forces one)."""
         return done_unless_forced(state.legal_actions())
+
+    # adapter hooks: any card of the deck may be shown where the contract has exposures
+    def action_end(self, contract) -> int:
+        return expose(52) if getattr(contract, "exposure", None) is not None else 0
 
 
 UNIT = Exposure()

@@ -6,6 +6,7 @@ from typing import Optional
 
 from ..cards import SUIT_SYMBOLS, card_pretty
 from ..i18n import N_, tr
+from ..interpreter import layout
 from ..interpreter.actions import PASS
 from ..interpreter.phases import EXPECTED, Phase
 from .base import row, seat
@@ -52,6 +53,7 @@ class LayoutPlay(PlaysSection, CardPhase):
     task = N_("play to the layout or pass")
     searched = True
     card_play = True
+    lint_codes = layout.LINT_CODES  # its codes, declared beside its checks (interpreter/layout.py)
 
     def matches(self, view) -> bool:
         return view.phase == "play" and lays_out(view)

@@ -6,6 +6,7 @@ from typing import Optional
 
 from ..cards import card_str
 from ..i18n import N_, tr, trn
+from ..interpreter import passing
 from ..interpreter.phases import EXPECTED, Phase
 from ..interpreter.trickkernel import card_values, is_positive
 from .base import cards_text, contract_of, row, seat
@@ -29,6 +30,7 @@ class Passing(CardPhase):
     task = N_("pass a card")
     prompt_word = N_("a card to pass")
     private = True  # a card passed is known to its giver; its receiver sees it once the passing is done
+    lint_codes = passing.LINT_CODES  # its codes, declared beside its checks (interpreter/passing.py)
 
     # record hooks: the cards each seat passed, a list per seat
     record_key = "passes"

@@ -4,12 +4,14 @@ no actions, only its part of the view: the stock's size, the draws, and the card
 from __future__ import annotations
 
 from ..i18n import tr, trn
+from ..interpreter import stock
 from .base import PhaseUnit, cards_text, row, seat
 
 
 class Stock(PhaseUnit):
     name = "stock"
     fields = ("stock", "drawn", "drew")
+    lint_codes = stock.LINT_CODES  # its codes, declared beside its checks (interpreter/stock.py)
 
     def matches(self, view) -> bool:
         return False

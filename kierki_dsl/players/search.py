@@ -161,7 +161,9 @@ def _sample(view, rng) -> list:
     trick_mask = 0
     for _, c in view.trick:
         trick_mask |= 1 << c
-    lying = 0 if view.taker >= 0 else sum(1 << c for c in view.widow)  # a face-up widow not yet taken
+    lying = 0  # cards out of every hand that the view shows (a face-up widow not yet taken)
+    for unit in UNITS.values():
+        lying |= unit.out_of_hands(view)
     given = {c: to for c, to in view.exchanged}  # a widow's taker's cards put out: with their receiver
     lying |= sum(1 << c for c, to in given.items() if to < 0)  # ... or laid aside by this seat
     unseen = card_list(view.deck & ~view.hand & ~view.played & ~trick_mask & ~lying)

@@ -298,16 +298,7 @@ def _check_choices(schedule: list, series: int, deals_per_dealer: int, players: 
 
 
 def _check_contract(name, c, w, bctx, hand_size, players, deck) -> None:
-    spec = bctx.specs[name]
-    may = c.doubling.may_double if c.doubling is not None else None
-    if may is not None and may.is_const and not may.const:
-        bctx.warning(
-            w + ("doubling", "may_double"),
-            "M616",
-            "may_double is always false: nobody can ever double",
-            "remove doubling, or say who may double whom",
-        )
-    c.check(name, spec, w, bctx, hand_size, players, deck)
+    c.check(name, bctx.specs[name], w, bctx, hand_size, players, deck)
 
 
 __all__ = ["contract_total", "part_of", "range_total", "check_ruleset", "check_unused", "check_inherited_reasons"]
