@@ -8,7 +8,7 @@ each contract is named only once in the match, whoever chooses.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Optional
+from typing import Optional
 
 from ..expr import Compiled
 from ..i18n import R_
@@ -17,9 +17,15 @@ from .actions import CHOOSE_BASE, IllegalAction
 from .catalogue import Deal
 from .envs import NOBODY, seat_env
 from .phases import Phase
+from .view import SeatView, view_part
 
-if TYPE_CHECKING:
-    from .view import SeatView
+
+@view_part("choose")
+@frozen
+class ChoicePart:
+    """The declarer's choice's part of a seat view."""
+
+    options: tuple  # the names of the contracts on offer, action ``CHOOSE_BASE + i`` naming ``options[i]``
 
 
 @frozen(eq=False)
@@ -146,8 +152,6 @@ class Choice:
         hand_sizes: tuple = (),
     ) -> SeatView:
         """What ``seat`` sees while the chooser names the contract of deal ``number``."""
-        from .view import SeatView  # only play needs it; lint does not
-
         return SeatView(
             seat=seat,
             contract=self.name,
@@ -165,8 +169,7 @@ class Choice:
             scores=tuple(scores),
             completed=(),
             players=players,
-            layout=None,
-            options=tuple(c.name for c in self.options),
+            parts=(("choose", ChoicePart(tuple(c.name for c in self.options))),),
             deal_number=number,
             deck=deck,
             direction=direction,

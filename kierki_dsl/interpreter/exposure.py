@@ -23,6 +23,7 @@ from ..spec.schema import Expr, Field, Int, Obj
 from ..values import frozen
 from . import scopes
 from .actions import DONE, expose, exposed_card, is_expose
+from .view import view_part
 
 EXPOSURE = Obj(
     {
@@ -82,6 +83,14 @@ def check_exposure(contract, where: tuple, bctx, deck: int) -> None:
             f"exposing {names} changes nothing: no per_card component of this contract scores it",
             "expose only the cards the contract scores",
         )
+
+
+@view_part("expose")
+@frozen
+class ExposurePart:
+    """The exposures' part of a seat view (public)."""
+
+    exposed: tuple  # (seat, card) of every card shown before play
 
 
 class ExposureRound:
@@ -154,6 +163,10 @@ class ExposureRound:
     def public(self) -> tuple:
         """Every exposure as (seat, card), for views and records."""
         return tuple(self.exposed)
+
+    def part(self) -> ExposurePart:
+        """The exposures' part of every seat's view."""
+        return ExposurePart(self.public())
 
     def settle(self, scores: list, completed: list, tables) -> None:
         """Pay each exposed card's extra cost: its taker scores it ``factor`` times, its exposer

@@ -7,6 +7,7 @@ from typing import Optional
 from ..cards import CardError, bits, card_pretty, read_card
 from ..i18n import N_, tr
 from ..interpreter.actions import DONE, expose, exposed_card, is_expose
+from ..interpreter.exposure import ExposurePart
 from ..interpreter.phases import EXPECTED, Phase
 from .base import row, seat
 from .botplay import done_unless_forced
@@ -15,7 +16,7 @@ from .records import BetsSection
 
 class Exposure(BetsSection):
     name = "expose"
-    fields = ("exposed",)
+    part_type = ExposurePart
     expected = EXPECTED[Phase.EXPOSE]
     task = N_("expose a card or say done")
     prompt_word = N_("expose")
@@ -49,9 +50,10 @@ class Exposure(BetsSection):
         return tr("You cannot expose {card}: {reason}.").format(card=shown, reason=reason or tr("not allowed now"))
 
     def panel(self, view, rules=None) -> list:
-        if not view.exposed:
+        p = self.part(view)
+        if p is None or not p.exposed:
             return []
-        return [row(tr("Exposed so far"), ", ".join(f"{seat(view, s)} {card_pretty(c)}" for s, c in view.exposed))]
+        return [row(tr("Exposed so far"), ", ".join(f"{seat(view, s)} {card_pretty(c)}" for s, c in p.exposed))]
 
     # -- bot hooks -------------------------------------------------------------------------------
     def bot_action(self, view, rules) -> Optional[int]:
