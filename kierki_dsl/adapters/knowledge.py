@@ -18,7 +18,6 @@ from __future__ import annotations
 import functools
 import hashlib
 
-import attrs
 
 from ..cards import bits, card_str
 from ..interpreter.actions import PASS
@@ -160,9 +159,10 @@ def _recalled(state: GameState, seat: int) -> str:
 
 
 def view_lines(view) -> list:
-    """Every field of the seat's view, ``view <name> <value>`` a line: the information state
-    carries all that the view holds (a field added to ``SeatView`` is carried with it)."""
-    return [f"view {f.name} {getattr(view, f.name)!r}" for f in attrs.fields(type(view))]
+    """Every name of the seat's flat view, ``view <name> <value>`` a line (``SeatView.flat``: the
+    core's fields, every phase's part by its fields' names, the added phases' parts): the
+    information state carries all that the view holds (a part added is carried with it)."""
+    return [f"view {name} {value!r}" for name, value in view.flat()]
 
 
 def observation_string(state: GameState, seat: int) -> str:

@@ -84,6 +84,9 @@ COMPAT: dict[str, tuple[str, Any]] = {
     "declarations": ("declarations", ()),
 }
 
+#: The phases whose parts the flat view shows by their fields' names.
+_FLATTENED = frozenset(phase for phase, _ in COMPAT.values())
+
 #: The names of the flat view in the order its document and the information state list them
 #: (the core's fields and the compatibility face's names, as the flat record had them).
 FLAT = (
@@ -220,9 +223,10 @@ class SeatView:
 
     def flat(self) -> list:
         """``(name, value)`` of the flat view (``FLAT``), then ``("parts", ...)`` of the parts no
-        flat name shows (the added phases'): the information state lists them in this order."""
+        flat name shows (an added phase's): the information state lists them in this order, as
+        it listed the flat record's fields."""
         out = [(name, getattr(self, name)) for name in FLAT]
-        out.append(("parts", tuple((n, p) for n, p in self.parts if n not in PART_TYPES)))
+        out.append(("parts", tuple((n, p) for n, p in self.parts if n not in _FLATTENED)))
         return out
 
     def to_json(self) -> dict:
