@@ -301,8 +301,9 @@ def _fill_from_view(state: GameState, seat: int, perfect_recall: bool, out) -> N
             put("scores", s, float(view.scores[s]))
             if s < len(view.hand_sizes):
                 put("hand_sizes", s, float(view.hand_sizes[s]))
-        for a, b, f in view.bets:
-            put("bets", a * n + b, float(f))
+        for unit in UNITS.values():  # each phase's part: the bets standing...
+            for piece, i, value in unit.tensor_marks(view):
+                put(piece, i, value)
     if not perfect_recall:
         return
     if not state.stage.chance:  # the deal's own hands: not the cards it set aside (widow, stock)

@@ -444,6 +444,21 @@ class PhaseUnit:
         """This phase's lines of the adapters' observation string (empty: nothing to add)."""
         return []
 
+    # adapter hooks (the seat view's parts) ------------------------------------------------------
+    #: A deal with this phase is resampled from the seat's view, never by replaying the dealing
+    #: (a stock's draws interleave its order with every hand).
+    rebuilt_in_worlds = False
+
+    def shown_held(self, view) -> list:
+        """``(seat, card)`` of the cards this phase's part shows another seat holds (until it plays
+        them): a resampled world leaves them in that seat's hand."""
+        return []
+
+    def tensor_marks(self, view) -> list:
+        """``(piece, index, value)`` of what this phase's part writes into the adapters' observation
+        tensor (``adapters/knowledge.pieces``)."""
+        return []
+
 
 @functools.lru_cache(maxsize=4096)
 def said(seat: int, action: int) -> str:

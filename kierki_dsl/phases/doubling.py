@@ -29,6 +29,10 @@ class Doubling(BetsSection):
         """The bets standing, ``bets p0>p1x2 ...`` (none: no line)."""
         return ["bets " + " ".join(f"p{a}>p{b}x{f}" for a, b, f in _bets(view))] if _bets(view) else []
 
+    def tensor_marks(self, view) -> list:
+        """Each bet standing at ``bets[doubler * players + target]``, its factor."""
+        return [("bets", a * view.players + b, float(f)) for a, b, f in _bets(view)]
+
     def owns(self, action: int) -> bool:
         return DOUBLE_BASE <= action <= DONE
 

@@ -49,6 +49,11 @@ class Exposure(BetsSection):
         shown = text.split(" ", 1)[1] if text.lower().startswith(("expose ", word.lower())) else text
         return tr("You cannot expose {card}: {reason}.").format(card=shown, reason=reason or tr("not allowed now"))
 
+    def shown_held(self, view) -> list:
+        """Every card exposed: its exposer holds it until it is played."""
+        p = self.part(view)
+        return list(p.exposed) if p is not None else []
+
     def panel(self, view, rules=None) -> list:
         p = self.part(view)
         if p is None or not p.exposed:

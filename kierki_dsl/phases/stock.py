@@ -12,6 +12,8 @@ class Stock(PhaseUnit):
     name = "stock"
     part_type = StockPart
 
+    rebuilt_in_worlds = True  # the draws interleave the stock's order with every hand
+
     def matches(self, view) -> bool:
         return False
 
