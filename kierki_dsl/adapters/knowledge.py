@@ -18,7 +18,6 @@ from __future__ import annotations
 import functools
 import hashlib
 
-
 from ..cards import bits, card_str
 from ..interpreter.actions import PASS
 from ..interpreter.stepper import PHASES as stepper_phases

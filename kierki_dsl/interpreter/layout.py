@@ -29,7 +29,6 @@ from .envs import NOBODY, seat_env, seat_function
 from .phases import Phase
 from .view import SeatView, view_part
 
-
 FIELDS = {
     "start_rank": Field(
         RankKind(words=("free", "named")),

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-
 from ..cards import SUIT_MASK, bits, popcount
 from .scorebound import check_score
 from .stock import StockPart, stock_order, unseen_rest

@@ -6,7 +6,7 @@ from typing import Optional
 
 from ..i18n import N_, tr
 from ..interpreter.actions import DONE, DOUBLE_BASE, REDOUBLE_BASE, double
-from ..interpreter.doubling import BettingRound, BetsPart, bet_of
+from ..interpreter.doubling import BetsPart, BettingRound, bet_of
 from ..interpreter.phases import EXPECTED, Phase
 from ..interpreter.trickkernel import is_positive
 from .base import contract_of, row, seat
