@@ -173,6 +173,12 @@ def test_the_compatibility_face_reads_the_parts_or_the_old_defaults():
     with pytest.raises(AttributeError):
         w.bid = 5  # type: ignore[misc]  # read-only
     assert SeatView.from_json(v.to_json()) == v and SeatView.from_json(w.to_json()) == w
+    flat = {k: x for k, x in v.to_json().items() if k != "parts"}  # a document of the flat view
+    back = SeatView.from_json(flat)
+    assert {k: x for k, x in back.to_json().items() if k != "parts"} == flat and back.part("auction") is not None
+    assert SeatView.from_json(dict(flat, bid=130)).bid == 130
+    with pytest.raises(ValueError, match="disagree"):
+        SeatView.from_json(dict(v.to_json(), bid=130))  # the parts say 0
 
 
 def test_no_action_number_is_claimed_by_two_phases():

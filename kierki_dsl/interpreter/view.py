@@ -248,6 +248,11 @@ class SeatView:
         unknown = set(doc) - fields - set(COMPAT) - {"format"}
         if unknown:
             raise ValueError(f"unknown view fields: {', '.join(sorted(unknown))}")
+        if "parts" not in doc:  # a flat document (written before the parts, or with none): its names name the parts
+            try:
+                return cls.of(**{k: _frozen(v) for k, v in doc.items() if k != "format"})
+            except TypeError as e:
+                raise ValueError(f"not a seat view: {e}") from None
         try:
             view = cls(**{k: _frozen(v) for k, v in doc.items() if k in fields and k != "parts"})
             view = attrs.evolve(view, parts=tuple(_part_of(entry) for entry in doc.get("parts", ())))
