@@ -53,7 +53,7 @@ def face_down(monkeypatch):
 def _view(phase: str, legal) -> SeatView:
     return SeatView(seat=0, contract=next(iter(STANDARD.contracts)), phase=phase, hand=HAND, legal=tuple(legal),
                     trick=(), led_suit=-1, trump=-1, caller=-1, dealer=3, trick_number=1, tricks_total=13,
-                    played=0, scores=(0, 0, 0, 0), completed=(), players=4, layout=None, deal_number=1)
+                    played=0, scores=(0, 0, 0, 0), completed=(), players=4, deal_number=1)
 
 
 def _player(cls, rules=STANDARD):

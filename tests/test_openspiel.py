@@ -331,9 +331,9 @@ def _other(value):
                                              ("rulesets/games/trix.yaml", 1, 57),
                                              ("rulesets/games/tysiac.yaml", 1, 36)])
 def test_the_information_state_carries_every_field_of_the_seat_s_view(monkeypatch, path, deal, steps):
-    """Whatever the seat's view holds (free passes left, pool, exposures, a field added
+    """Whatever the seat's view holds (free passes left, pool, exposures, a part added
     later...) tells two states apart in the information state too: a view changed in any one
-    field changes the string."""
+    field of its core or of a phase's part changes the string."""
     import attrs
 
     state = _play(kos.load(str(ROOT / path), deal=deal), 2, steps).core
@@ -341,10 +341,16 @@ def test_the_information_state_carries_every_field_of_the_seat_s_view(monkeypatc
     view = knowledge.seat_view(state, seat)
     assert view is not None and seat >= 0
     base = knowledge.information_state_string(state, seat)
-    for field in attrs.fields(type(view)):
-        changed = attrs.evolve(view, **{field.name: _other(getattr(view, field.name))})
+    changes = [(f.name, attrs.evolve(view, **{f.name: _other(getattr(view, f.name))}))
+               for f in attrs.fields(type(view)) if f.name != "parts"]
+    changes.append(("an added part", attrs.evolve(view, parts=view.parts + (("added", 0),))))
+    for phase, part in view.parts:  # each field of each phase's part
+        changes += [(f"{phase}.{f.name}", view.with_part(phase, attrs.evolve(part, **{f.name: _other(getattr(part, f.name))})))
+                    for f in attrs.fields(type(part))]
+    assert len(changes) >= len(attrs.fields(type(view))) + sum(len(attrs.fields(type(p))) for _, p in view.parts)
+    for name, changed in changes:
         monkeypatch.setattr(knowledge, "seat_view", lambda state, seat, changed=changed: changed)
-        assert knowledge.information_state_string(state, seat) != base, field.name
+        assert knowledge.information_state_string(state, seat) != base, name
 
 
 def _trix_after_an_exposure_round() -> GameState:

@@ -48,7 +48,7 @@ def _view(phase: str, legal, **fields) -> SeatView:
                 led_suit=-1, trump=-1, caller=-1, dealer=3, trick_number=1, tricks_total=13, played=0,
                 scores=(0, 0, 0, 0), completed=(), players=4, layout=None, deal_number=1)
     base.update(fields)
-    return SeatView(**base)
+    return SeatView.of(**base)
 
 
 @pytest.mark.parametrize("phase, action, words", [

@@ -18,8 +18,6 @@ from __future__ import annotations
 import functools
 import hashlib
 
-import attrs
-
 from ..cards import bits, card_str
 from ..interpreter.actions import PASS
 from ..interpreter.stepper import PHASES as stepper_phases
@@ -160,9 +158,10 @@ def _recalled(state: GameState, seat: int) -> str:
 
 
 def view_lines(view) -> list:
-    """Every field of the seat's view, ``view <name> <value>`` a line: the information state
-    carries all that the view holds (a field added to ``SeatView`` is carried with it)."""
-    return [f"view {f.name} {getattr(view, f.name)!r}" for f in attrs.fields(type(view))]
+    """Every name of the seat's flat view, ``view <name> <value>`` a line (``SeatView.flat``: the
+    core's fields, every phase's part by its fields' names, the added phases' parts): the
+    information state carries all that the view holds (a part added is carried with it)."""
+    return [f"view {name} {value!r}" for name, value in view.flat()]
 
 
 def observation_string(state: GameState, seat: int) -> str:
@@ -301,8 +300,9 @@ def _fill_from_view(state: GameState, seat: int, perfect_recall: bool, out) -> N
             put("scores", s, float(view.scores[s]))
             if s < len(view.hand_sizes):
                 put("hand_sizes", s, float(view.hand_sizes[s]))
-        for a, b, f in view.bets:
-            put("bets", a * n + b, float(f))
+        for unit in UNITS.values():  # each phase's part: the bets standing...
+            for piece, i, value in unit.tensor_marks(view):
+                put(piece, i, value)
     if not perfect_recall:
         return
     if not state.stage.chance:  # the deal's own hands: not the cards it set aside (widow, stock)

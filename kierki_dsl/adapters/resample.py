@@ -22,6 +22,7 @@ from typing import Optional
 
 from ..cards import SUIT_MASK, bits
 from ..interpreter.actions import DONE, PASS, IllegalAction
+from ..phases import UNITS
 from ..players.sampling import deal_out, draws
 from ..players.search import public_voids, sample_hands
 from .game import CHANCE, GameState, unit_of
@@ -35,7 +36,7 @@ def resample(state: GameState, seat: int, rng: random.Random, attempts: int = 64
     base = state.deal_start
     if base is None:  # the first dealer still to be drawn: nothing hidden yet
         return state.clone()
-    if state.deal is not None and (state.deal.view(seat).drawn or _set_aside(state)):
+    if state.deal is not None and (_rebuilt(state.deal.view(seat)) or _set_aside(state)):
         return _from_view(state, seat, rng)
     target = _knows(state, seat)
     log = state.deal_log()
@@ -68,6 +69,11 @@ def _knows(state: GameState, seat: int) -> tuple:
     legal = state.legal_actions() if on_turn == seat else None
     phase = str(state.deal.phase) if state.deal is not None else state.stage.name
     return information_state_string(state, seat), observation_string(state, seat), phase, on_turn, legal
+
+
+def _rebuilt(view) -> bool:
+    """Whether a phase of the view's deal has it resampled from the view (a stock's draws)."""
+    return any(UNITS[name].rebuilt_in_worlds for name, _ in view.parts if name in UNITS)
 
 
 def _set_aside(state: GameState) -> bool:
@@ -123,8 +129,8 @@ def _draw(state: GameState, seat: int, rng: random.Random, forbidden: list) -> O
     if offset:
         to = (seat + deal.direction * offset) % n
         known[to] = passed & ~plays[to]
-    for s, card in view.exposed:  # shown before play (exposure doubling): public, still held until played
-        if s != seat:
+    for s, card in (shown for unit in UNITS.values() for shown in unit.shown_held(view)):
+        if s != seat:  # shown before play (an exposure): public, still held until played
             known[s] |= 1 << card & ~plays[s]
     seen = holding
     for s in range(n):
@@ -282,7 +288,7 @@ def _unable_shows(game: GameState, seat: int, passer: int) -> int:
 
 def _public(deal, seat: int) -> tuple:
     v = deal.view(seat)
-    return v.scores, v.free_passes_left, v.pool
+    return v.scores, v.parts  # a layout's pool and free passes left among its part
 
 
 # -- replaying ------------------------------------------------------------------------------

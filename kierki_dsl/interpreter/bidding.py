@@ -44,6 +44,7 @@ from ..spec.schema import Bool, Enum, Expr, ExprSource, Field, Int, Obj, Str
 from ..values import frozen
 from . import scopes
 from .envs import NOBODY, bid_env, seat_end_env
+from .view import view_part
 from .numbering import Block
 
 # its action numbers: a pass, a seller's word and the bids (``actions`` assembles every phase's)
@@ -300,6 +301,17 @@ def _check_some_bid_allowed(allow, low: int, high: int, step: int, ctx, where: t
         )
 
 
+@view_part("auction")
+@frozen
+class AuctionPart:
+    """The auction's part of a seat view (all of it public)."""
+
+    auction: tuple  # (seat, value) of every bid so far, value 0 for a pass
+    bid: int  # the bid standing (the winning bid once the auction is over)
+    bidder: int  # the seat that made it (-1: none yet)
+    seller: int  # an auction's seller, who accepts or refuses the best bid (-1: none)
+
+
 class AuctionRound:
     """The bids of one deal: who is still in, the bid standing and who made it, and (with a
     seller) his decision."""
@@ -507,6 +519,10 @@ class AuctionRound:
     def public(self) -> tuple:
         """Every bid, pass and decision as (seat, value), for views."""
         return tuple(self.history)
+
+    def part(self) -> AuctionPart:
+        """The auction's part of every seat's view."""
+        return AuctionPart(tuple(self.history), self.bid, self.bidder, self.seller)
 
     def record(self) -> list:
         """The actions as records write them: "bid:120", "pass", "accept"."""

@@ -8,7 +8,7 @@ each contract is named only once in the match, whoever chooses.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Optional
+from typing import Optional
 
 from ..codes import HEAD, Code, table
 from ..expr import Compiled
@@ -18,6 +18,7 @@ from .catalogue import Deal
 from .envs import NOBODY, seat_env
 from .numbering import Block, IllegalAction
 from .phases import Phase
+from .view import SeatView, view_part
 
 # its action numbers: the option chosen (``actions`` assembles every phase's)
 CHOICES = Block("choose", 100, 400, "choose option base + i of a declarer's choice (at most 32 are offered)")
@@ -31,8 +32,12 @@ def is_choice(action: int) -> bool:
     return CHOICES.holds(action)
 
 
-if TYPE_CHECKING:
-    from .view import SeatView
+@view_part("choose")
+@frozen
+class ChoicePart:
+    """The declarer's choice's part of a seat view."""
+
+    options: tuple  # the names of the contracts on offer, action ``CHOOSE_BASE + i`` naming ``options[i]``
 
 
 @frozen(eq=False)
@@ -159,8 +164,6 @@ class Choice:
         hand_sizes: tuple = (),
     ) -> SeatView:
         """What ``seat`` sees while the chooser names the contract of deal ``number``."""
-        from .view import SeatView  # only play needs it; lint does not
-
         return SeatView(
             seat=seat,
             contract=self.name,
@@ -178,8 +181,7 @@ class Choice:
             scores=tuple(scores),
             completed=(),
             players=players,
-            layout=None,
-            options=tuple(c.name for c in self.options),
+            parts=(("choose", ChoicePart(tuple(c.name for c in self.options))),),
             deal_number=number,
             deck=deck,
             direction=direction,

@@ -20,6 +20,7 @@ from ..spec.schema import Expr, Field, List, Obj, Str
 from ..values import frozen
 from . import scopes
 from .envs import declare_env
+from .view import view_part
 
 DECLARATION = Obj(
     {
@@ -39,6 +40,19 @@ DECLARATION = Obj(
 )
 
 DECLARATIONS = List(DECLARATION, min_items=1, max_items=16)
+
+
+@view_part("declarations")
+@frozen
+class DeclarationsPart:
+    """The declarations' part of a seat view (public)."""
+
+    declarations: tuple  # (seat, name, points, suit or -1) of every declaration made so far
+
+
+def declarations_part(st) -> DeclarationsPart:
+    """The declarations' part of every seat's view of deal state ``st``."""
+    return DeclarationsPart(st.declarations_made)
 
 
 @frozen(eq=False)

@@ -35,6 +35,7 @@ from ..spec.schema import Bool, Enum, Expr, Field, Int, Obj
 from ..values import frozen
 from . import scopes
 from .envs import double_env
+from .view import view_part
 from .numbering import Block
 
 # its action numbers: double a seat, redouble one, done (``actions`` assembles every phase's)
@@ -331,6 +332,14 @@ def split_total(total: int, dealer: int, players: int) -> list:
     return scores
 
 
+@view_part("double")
+@frozen
+class BetsPart:
+    """The doubling round's part of a seat view (public)."""
+
+    bets: tuple  # (doubler, target, 2 if redoubled else 1) of every bet made so far
+
+
 class BettingRound:
     """The bets of one deal: who doubled whom, and which bets were redoubled."""
 
@@ -449,6 +458,10 @@ class BettingRound:
     def public(self) -> tuple:
         """Every bet as (doubler, target, factor), for views and records."""
         return tuple((a, b, f) for (a, b), f in sorted(self.bets.items()))
+
+    def part(self) -> BetsPart:
+        """The doubling round's part of every seat's view."""
+        return BetsPart(self.public())
 
     def settle(self, scores: list) -> list:
         """The scores after every bet is paid."""

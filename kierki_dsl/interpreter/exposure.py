@@ -23,6 +23,7 @@ from ..i18n import R_
 from ..spec.schema import Expr, Field, Int, Obj
 from ..values import frozen
 from . import scopes
+from .view import view_part
 from .doubling import DONE
 from .numbering import Block
 
@@ -107,6 +108,14 @@ def check_exposure(contract, where: tuple, bctx, deck: int) -> None:
         )
 
 
+@view_part("expose")
+@frozen
+class ExposurePart:
+    """The exposures' part of a seat view (public)."""
+
+    exposed: tuple  # (seat, card) of every card shown before play
+
+
 class ExposureRound:
     """The exposures of one deal: whose turn, which cards each seat showed."""
 
@@ -177,6 +186,10 @@ class ExposureRound:
     def public(self) -> tuple:
         """Every exposure as (seat, card), for views and records."""
         return tuple(self.exposed)
+
+    def part(self) -> ExposurePart:
+        """The exposures' part of every seat's view."""
+        return ExposurePart(self.public())
 
     def settle(self, scores: list, completed: list, tables) -> None:
         """Pay each exposed card's extra cost: its taker scores it ``factor`` times, its exposer

@@ -11,7 +11,7 @@ ends once every prize is given (or only one player still has cards, or nobody ca
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Optional
+from typing import Optional
 
 import attrs
 
@@ -28,9 +28,7 @@ from .catalogue import Contract, Deal, DealType, register
 from .doubling import DOUBLING, BettingRound, Doubling, build_doubling, check_doubling, split_total
 from .envs import NOBODY, seat_env, seat_function
 from .phases import Phase
-
-if TYPE_CHECKING:
-    from .view import SeatView
+from .view import SeatView, view_part
 
 FIELDS = {
     "start_rank": Field(
@@ -91,6 +89,18 @@ FIELDS = {
 #: Passes by players who could have played, in one deal, after which everyone must play when
 #: able: a deal with passing at will stays finite whatever the players do.
 MAX_VOLUNTARY_PASSES = 200
+
+
+@view_part("layout")
+@frozen
+class LayoutPart:
+    """The layout's part of a seat view (all of it public)."""
+
+    layout: tuple  # one row per suit: None (not open) or (low, high) card ids at the ends
+    opening_rank: int  # the rank that opens every row (-1 before the first card of a free start)
+    pool: int  # points paid for passes, not yet taken
+    free_passes_left: tuple  # per seat, the passes it may still make when able to play
+    moves: tuple  # (seat, card or PASS) of every play and pass so far
 
 
 @frozen(eq=False)
@@ -697,8 +707,6 @@ class LayoutDeal(Deal):
         return tuple(out)
 
     def view(self, seat: int) -> SeatView:
-        from .view import SeatView  # only play needs it; lint does not
-
         return SeatView(
             seat=seat,
             contract=self.contract.name,
@@ -716,19 +724,25 @@ class LayoutDeal(Deal):
             scores=tuple(self.scores),
             completed=(),
             players=self.players,
-            layout=self.rows(),
-            opening_rank=-1 if self.start is None else self.start,
-            bets=self.betting.public() if self.betting is not None else (),
-            pool=self.pool,
-            free_passes_left=tuple(self.free_left),
             hand_sizes=tuple(h.bit_count() for h in self.hands),
             finished=tuple(self.finished),
             deck=self.deck,
             direction=self.direction,
             deal_number=self.number,
             ply=len(self.actions),
-            moves=tuple((s, a) for s, a in zip(self.movers, self.actions) if a == PASS or 0 <= a < 52),
+            parts=self._parts(),
         )
+
+    def _parts(self) -> tuple:
+        """The layout's part of every seat's view (and the doubling round's, with one)."""
+        layout = LayoutPart(
+            self.rows(),
+            -1 if self.start is None else self.start,
+            self.pool,
+            tuple(self.free_left),
+            tuple((s, a) for s, a in zip(self.movers, self.actions) if a == PASS or 0 <= a < 52),
+        )
+        return (("layout", layout),) + ((("double", self.betting.part()),) if self.betting is not None else ())
 
     def current_deal(self):
         """The deal being played: this one (a declarer's choice hands on to the chosen deal)."""

@@ -28,6 +28,7 @@ from ..cards import FULL_DECK, bits, popcount
 from ..codes import Code, example, table
 from ..spec.schema import Enum, Field, Int, Obj
 from ..values import frozen
+from .view import view_part
 
 STOCK = Obj(
     {
@@ -44,6 +45,16 @@ STOCK = Obj(
     "suit draws from the stock until able; a player with no cards is out; the deal ends when fewer than two "
     "players hold cards.",
 )
+
+
+@view_part("stock")
+@frozen
+class StockPart:
+    """The stock's part of a seat view: its size and the draws, never the stock's cards."""
+
+    stock: int  # how many cards the stock holds (never which)
+    drawn: tuple  # per seat, how many cards it has drawn in this deal
+    drew: tuple  # the cards this seat drew, in order
 
 
 @frozen(eq=False)

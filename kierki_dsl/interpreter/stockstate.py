@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import attrs
-
 from ..cards import SUIT_MASK, bits, popcount
 from .scorebound import check_score
-from .stock import stock_order, unseen_rest
+from .stock import StockPart, stock_order, unseen_rest
 from .trickstate import DONE, PLAY, TrickDeal
 
 
@@ -112,12 +110,8 @@ class StockDeal(TrickDeal):
     def view(self, seat: int):
         """The trick deal's view, with the stock's size, every seat's draws counted and the
         cards this seat drew — never the stock's cards."""
-        return attrs.evolve(
-            super().view(seat),
-            stock=len(self.stock),
-            drawn=tuple(len(d) for d in self.drew),
-            drew=tuple(self.drew[seat]),
-        )
+        part = StockPart(len(self.stock), tuple(len(d) for d in self.drew), tuple(self.drew[seat]))
+        return super().view(seat).with_part("stock", part)
 
     def clone(self) -> "StockDeal":
         other = super().clone()

@@ -10,11 +10,12 @@ from typing import Optional
 
 from ..cards import BIT, FULL_DECK, SUIT_MASK, card_list, card_str, popcount
 from ..i18n import R_
+from ..values import frozen
 from . import matchvalues
 from .actions import NO_TRUMP, IllegalAction, action_str, block_owner, is_bet
 from .bidding import AuctionRound
 from .catalogue import Deal
-from .declarations import settled_declared
+from .declarations import declarations_part, settled_declared
 from .doubling import BettingRound
 from .envs import end_when_env, next_trick_env, play_env, seat_env, trick_env
 from .exposure import ExposureRound
@@ -22,7 +23,7 @@ from .phaselist import phase_list
 from .phases import Phase
 from .scorebound import SCORE_LIMIT, check_deal, score_error
 from .trickkernel import add_seat_scores, playout, winning_card
-from .view import SeatView
+from .view import SeatView, view_part
 
 PLAY, DONE = Phase.PLAY, Phase.DONE
 PASSING, CALL = Phase.PASS, Phase.CALL  # read by ``view`` only (the seat view's part)
@@ -105,6 +106,17 @@ def _copier(names: tuple):
 
 
 _copy_fields = _copier(SLOTS)  # every slot is always set (``_before_compiled``)
+
+
+@view_part("pass")
+@frozen
+class PassingPart:
+    """Passing's part of a seat view: what the seat knows of the exchange once every seat has
+    passed (while cards are still being passed: nothing yet)."""
+
+    passed: tuple  # the cards this seat passed
+    passed_to: int  # the seat that got them (-1: not yet)
+    received: tuple  # the cards this seat got
 
 
 class TrickDeal(Deal):
@@ -557,38 +569,42 @@ class TrickDeal(Deal):
             scores=tuple(self.scores),
             completed=tuple((lead, tuple(t), w) for lead, t, w in self.completed),
             players=self.players,
-            layout=None,
             hand_sizes=tuple(self._hand_sizes()),
             deck=self.deck,
             direction=self.direction,
             deal_number=self.number,
             ply=len(self.actions),
-            bets=self.betting.public() if self.betting is not None else (),
-            **self._passed(seat),
-            auction=self.auction.public() if self.auction is not None else (),
-            bid=self.auction.bid if self.auction is not None else 0,
-            bidder=self.auction.bidder if self.auction is not None else -1,
-            seller=self.auction.seller if self.auction is not None else -1,
-            exposed=self.exposures.public() if self.exposures is not None else (),
-            declarations=self.declarations_made,
-            parts=self._parts(seat) if self.added else (),
+            parts=self._parts(seat),
         )
 
     def _parts(self, seat: int) -> tuple:
-        """(name, part) of each added phase's part of ``seat``'s view."""
-        return tuple((u.name, u.engine_view(st, self, seat)) for u, st in self.added or () if st is not None)
+        """(phase name, part) of each phase of the deal that shows ``seat`` something, each built by
+        its phase: the exchange of passed cards, the auction, the bets, the exposures, the
+        declarations, then each added phase's (its unit's ``engine_view``)."""
+        parts: list = []
+        if self.pass_offset:
+            parts.append(("pass", self._passed(seat)))
+        if self.auction is not None:
+            parts.append(("auction", self.auction.part()))
+        if self.betting is not None:
+            parts.append(("double", self.betting.part()))
+        if self.exposures is not None:
+            parts.append(("expose", self.exposures.part()))
+        if self.contract.declarations:
+            parts.append(("declarations", declarations_part(self)))
+        if self.added:
+            parts += [(u.name, u.engine_view(st, self, seat)) for u, st in self.added if st is not None]
+        return tuple(parts)
 
-    def _passed(self, seat: int) -> dict:
+    def _passed(self, seat: int) -> "PassingPart":
         """What ``seat`` knows of the exchange once it is done: the cards it passed and to whom,
-        and the cards it received."""
-        if not self.pass_offset or self.phase == PASSING:
-            return {}
+        and the cards it received (nothing while cards are still being passed)."""
+        if self.phase == PASSING:
+            return PassingPart((), -1, ())
         step = self.direction * self.pass_offset
-        return {
-            "passed": tuple(self.passes[seat]),
-            "passed_to": (seat + step) % self.players,
-            "received": tuple(self.passes[(seat - step) % self.players]),
-        }
+        return PassingPart(
+            tuple(self.passes[seat]), (seat + step) % self.players, tuple(self.passes[(seat - step) % self.players])
+        )
 
     def _hand_sizes(self) -> list:
         return [h.bit_count() for h in self.hands]

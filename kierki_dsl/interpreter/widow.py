@@ -24,6 +24,7 @@ from ..expr.types import SEAT
 from ..spec.schema import Bool, Enum, Expr, ExprSource, Field, Int, Obj
 from ..values import frozen
 from . import scopes
+from .view import view_part
 
 WIDOW = Obj(
     {
@@ -56,6 +57,17 @@ WIDOW = Obj(
     doc="Cards dealt aside (Tysiąc's musik): after the auction the winner takes them and then discards as many, or "
     "gives some to every other player.",
 )
+
+
+@view_part("exchange")
+@frozen
+class WidowPart:
+    """The widow's part of a seat view: what this seat may know of the widow and the exchange."""
+
+    widow: tuple  # the widow's cards once shown (or lying face up): public
+    taker: int  # the seat that took the widow (-1: not yet, or none)
+    exchanged: tuple  # (card, seat it went to or -1) of the taker's cards this seat may know
+    aside: int  # cards out of play this seat cannot see (a face-down widow, another's discards)
 
 
 @frozen(eq=False)

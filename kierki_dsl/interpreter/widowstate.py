@@ -3,13 +3,14 @@ views and records. Its exchange is a phase of the deal's list (``widowengine.Wid
 
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import Optional
 
 import attrs
 
 from ..cards import card_str
 from .actions import action_str
 from .trickstate import TrickDeal
+from .widow import WidowPart
 
 
 class WidowDeal(TrickDeal):
@@ -57,8 +58,11 @@ class WidowDeal(TrickDeal):
         unseen_widow = 0 if shown else len(self.widow)
         laid = sum(1 for _, to in self.exchanged if to < 0)
         aside = unseen_widow + (0 if seat == self.taker else laid)
-        raised: dict[str, Any] = {"bid": self.bid} if self.raised else {}  # the contract named, public
-        return attrs.evolve(v, widow=shown, exchanged=mine, aside=aside, taker=self.taker, **raised)
+        v = v.with_part("exchange", WidowPart(shown, self.taker, mine, aside))
+        auction = v.part("auction")
+        if self.raised and auction is not None:  # the contract the taker named is the bid standing: public
+            v = v.with_part("auction", attrs.evolve(auction, bid=self.bid))
+        return v
 
 
 __all__ = ["WidowDeal"]

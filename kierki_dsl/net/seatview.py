@@ -105,7 +105,6 @@ class SeatKnowledge:
             scores=tuple(self.scores),
             completed=tuple(self.completed),
             players=4,
-            layout=None,
             hand_sizes=tuple(sizes),
             deck=self.ruleset.deck & FULL_DECK,
             direction=self.ruleset.direction,

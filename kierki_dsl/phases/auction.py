@@ -9,7 +9,7 @@ from ..diagnostics import quoted
 from ..i18n import N_, tr
 from ..interpreter import bidding
 from ..interpreter.actions import ACCEPT, DECLINE, PASS, REFUSE, SELLER_WORDS, bid, bid_value, is_bid, parse_action
-from ..interpreter.bidding import history_word
+from ..interpreter.bidding import AuctionPart, history_word
 from ..interpreter.phases import EXPECTED, Phase
 from .base import NotUnderstood, PhaseUnit, contract_of, row, seat
 from .botplay import bot_contract, hand_strength
@@ -44,7 +44,7 @@ def _one_bids(view, rules) -> bool:
 
 class Auction(PhaseUnit):
     name = "auction"
-    fields = ("auction", "bid", "bidder", "seller")
+    part_type = AuctionPart
     expected = EXPECTED[Phase.AUCTION]
     task = N_("bid or pass (a seller: accept, refuse or decline)")
     numbered = False  # a number typed is a bid
@@ -110,18 +110,19 @@ class Auction(PhaseUnit):
         raise NotUnderstood(tr("Type a bid from the list, or 'pass'."))
 
     def advice(self, view, rules=None) -> list:
+        p = self.part(view)
         if _selling(view):
             offer = (
-                tr("the best offer is {bid} by {seat}").format(bid=view.bid, seat=seat(view, view.bidder))
-                if view.bidder >= 0
+                tr("the best offer is {bid} by {seat}").format(bid=p.bid, seat=seat(view, p.bidder))
+                if p.bidder >= 0
                 else tr("nobody bid")
             )
             return [tr("You sell the right to play this deal: {offer}.").format(offer=offer)]
         rule = _rule(view, rules)
         values = [bid_value(a) for a in view.legal if is_bid(a)]
         standing = (
-            tr("the bid standing is {bid} by {seat}").format(bid=view.bid, seat=seat(view, view.bidder))
-            if view.bidder >= 0
+            tr("the bid standing is {bid} by {seat}").format(bid=p.bid, seat=seat(view, p.bidder))
+            if p.bidder >= 0
             else tr("no bid yet")
         )
         passing = (
@@ -134,9 +135,9 @@ class Auction(PhaseUnit):
                 standing=standing, passing=passing
             )
         ]
-        if view.bidder >= 0 and view.bid in values:
+        if p.bidder >= 0 and p.bid in values:
             lines.append(
-                tr("You speak before {seat}, so you may match the bid standing.").format(seat=seat(view, view.bidder))
+                tr("You speak before {seat}, so you may match the bid standing.").format(seat=seat(view, p.bidder))
             )
         return lines
 
@@ -163,17 +164,18 @@ class Auction(PhaseUnit):
         return tr("{typed} is not allowed: {reason}").format(typed=text, reason=reason or tr("not a bid allowed now"))
 
     def panel(self, view, rules=None) -> list:
+        p = self.part(view)
+        if p is None:
+            return []
         rows = []
-        if view.auction:
+        if p.auction:
             rows.append(
-                row(tr("Auction so far"), ", ".join(f"{seat(view, s)} {history_word(v)}" for s, v in view.auction))
+                row(tr("Auction so far"), ", ".join(f"{seat(view, s)} {history_word(v)}" for s, v in p.auction))
             )
-        if view.bidder >= 0:
-            rows.append(
-                row(tr("Highest bid"), tr("{bid} by {seat}").format(bid=view.bid, seat=seat(view, view.bidder)))
-            )
-        if view.seller >= 0:
-            rows.append(row(tr("Seller"), seat(view, view.seller)))
+        if p.bidder >= 0:
+            rows.append(row(tr("Highest bid"), tr("{bid} by {seat}").format(bid=p.bid, seat=seat(view, p.bidder))))
+        if p.seller >= 0:
+            rows.append(row(tr("Seller"), seat(view, p.seller)))
         return rows
 
     # -- bot hooks -------------------------------------------------------------------------------
@@ -183,11 +185,12 @@ class Auction(PhaseUnit):
         bid the others have made; never a bid more steps above the lowest than the strength.
         A seller decides by ``seller_choice``."""
         rule = bot_contract(rules, view.contract).auction
+        p = self.part(view)
         legal = view.legal
         if PASS not in legal:
-            return seller_choice(view.hand, legal, view.bid, rule)
+            return seller_choice(view.hand, legal, p.bid, rule)
         strength = hand_strength(view.hand)
-        raised = sum(1 for s, v in view.auction if v > 0 and s != view.seat)
+        raised = sum(1 for s, v in p.auction if v > 0 and s != view.seat)
         bids = [a for a in legal if a != PASS]
         if not bids or strength - raised < 1 or (bid_value(bids[0]) - rule.low) // rule.step + 1 > strength:
             return PASS

@@ -5,7 +5,7 @@ instance of it named ``UNIT``. The unit says, in one place, everything a front e
 show the phase and to take a person's decision in it:
 
 - ``name``: the phase (a ``Phase`` value of the interpreter, or ``layout`` for layout play);
-  ``fields``: the ``SeatView`` fields it owns; ``expected`` and ``task``: what the seat on turn
+  ``part_type``: the class of its part of the seat view (``fields``: its fields' names); ``expected`` and ``task``: what the seat on turn
   is asked for, in words;
 - ``owns(action)``: the actions it numbers; ``label(view, action)``: the label a person reads
   (``120``, ``pass``, ``expose K♥``, ``trumps: hearts``);
@@ -24,6 +24,8 @@ from __future__ import annotations
 
 import functools
 from typing import Optional
+
+import attrs
 
 from ..cards import card_pretty
 from ..diagnostics import quoted
@@ -66,7 +68,6 @@ class PhaseUnit:
     """A phase: its actions, words and part of the view. Subclasses override what differs."""
 
     name = ""
-    fields: tuple = ()
     expected = ""
     task = ""
     prompt_word = N_("choice")
@@ -146,6 +147,19 @@ class PhaseUnit:
         return tr("{typed} is not allowed: {reason}").format(typed=text, reason=reason or tr("not allowed now"))
 
     # -- the view --------------------------------------------------------------------------------
+    #: The class of its part of the seat view (a ``@frozen`` class declared by its engine module,
+    #: built by the phase from the deal state), or None: it shows nothing of its own.
+    part_type: Optional[type] = None
+
+    @property
+    def fields(self) -> tuple:
+        """The names of its part's fields (the flat view's names it answers for)."""
+        return tuple(f.name for f in attrs.fields(self.part_type)) if self.part_type is not None else ()
+
+    def part(self, view):
+        """Its part of ``view`` (None: the deal has no such phase)."""
+        return view.part(self.name)
+
     def panel(self, view, rules=None) -> list:
         """This phase's part of the view as rows to show (empty: nothing to show now)."""
         return []
@@ -446,6 +460,21 @@ class PhaseUnit:
         """The cards ``view`` shows lying out of every hand because of the phase (a face-up widow
         not yet taken), as a mask: the search player's sampler deals them to nobody."""
         return 0
+
+    # adapter hooks (the seat view's parts) ------------------------------------------------------
+    #: A deal with this phase is resampled from the seat's view, never by replaying the dealing
+    #: (a stock's draws interleave its order with every hand).
+    rebuilt_in_worlds = False
+
+    def shown_held(self, view) -> list:
+        """``(seat, card)`` of the cards this phase's part shows another seat holds (until it plays
+        them): a resampled world leaves them in that seat's hand."""
+        return []
+
+    def tensor_marks(self, view) -> list:
+        """``(piece, index, value)`` of what this phase's part writes into the adapters' observation
+        tensor (``adapters/knowledge.pieces``)."""
+        return []
 
 
 @functools.lru_cache(maxsize=4096)

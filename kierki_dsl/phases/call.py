@@ -32,7 +32,6 @@ def call_for(hand: int, legal) -> int:
 
 class TrumpCall(PhaseUnit):
     name = "call"
-    fields = ("trump", "caller")
     expected = EXPECTED[Phase.CALL]
     task = N_("call trumps")
     prompt_word = N_("trumps")

@@ -7,6 +7,7 @@ from typing import Optional
 from ..i18n import N_, tr
 from ..interpreter import choice
 from ..interpreter.actions import CHOOSE_BASE, is_choice
+from ..interpreter.choice import ChoicePart
 from ..interpreter.phases import EXPECTED, Phase
 from .base import PhaseUnit, contract_name, contract_of
 from .botplay import bot_contract, high_cards
@@ -14,7 +15,7 @@ from .botplay import bot_contract, high_cards
 
 class DeclarersChoice(PhaseUnit):
     name = "choose"
-    fields = ("options",)
+    part_type = ChoicePart
     expected = EXPECTED[Phase.CHOOSE]
     task = N_("choose the contract")
     prompt_word = N_("contract")
@@ -27,7 +28,8 @@ class DeclarersChoice(PhaseUnit):
 
     def _option(self, view, action: int) -> Optional[str]:
         i = action - CHOOSE_BASE
-        return view.options[i] if 0 <= i < len(view.options) else None
+        options = _options(view)
+        return options[i] if 0 <= i < len(options) else None
 
     def label(self, view, action: int, rules=None) -> str:
         name = self._option(view, action)
@@ -38,7 +40,7 @@ class DeclarersChoice(PhaseUnit):
 
     def word(self, view, text: str, rules=None) -> Optional[int]:
         """A contract on offer by its key or its title (one already played is read too: it is refused with the rule)."""
-        for i, name in enumerate(view.options):
+        for i, name in enumerate(_options(view)):
             if text in (name, self.label(view, CHOOSE_BASE + i, rules).lower()):
                 return CHOOSE_BASE + i
         return None
@@ -58,7 +60,7 @@ class DeclarersChoice(PhaseUnit):
         high = high_cards(view.hand)
 
         def fit(action: int) -> tuple:
-            c = bot_contract(rules, view.options[action - CHOOSE_BASE])
+            c = bot_contract(rules, _options(view)[action - CHOOSE_BASE])
             positive = c.wants_tricks(view.tricks_total, view.players)
             if positive is None:
                 return (0, -action)
@@ -69,6 +71,12 @@ class DeclarersChoice(PhaseUnit):
     def bot_stream(self, key: int) -> int:
         """A stream of its own: the chosen deal's first decision has the same deal and ply."""
         return key * 7 + 3
+
+
+def _options(view) -> tuple:
+    """The names of the contracts on offer (none: no declarer's choice in the view)."""
+    part = view.part("choose")
+    return part.options if part is not None else ()
 
 
 UNIT = DeclarersChoice()

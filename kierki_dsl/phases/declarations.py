@@ -8,6 +8,7 @@ from __future__ import annotations
 from ..cards import SUIT_SYMBOLS
 from ..i18n import tr
 from ..interpreter import declarations
+from ..interpreter.declarations import DeclarationsPart
 from .base import PhaseUnit, row, seat
 
 
@@ -22,16 +23,17 @@ def declaration_text(view, made) -> str:
 
 class Declarations(PhaseUnit):
     name = "declarations"
-    fields = ("declarations",)
+    part_type = DeclarationsPart
     lint_codes = declarations.LINT_CODES  # its codes, declared beside its checks (interpreter/declarations.py)
 
     def matches(self, view) -> bool:
         return False
 
     def panel(self, view, rules=None) -> list:
-        if not view.declarations:
+        p = self.part(view)
+        if p is None or not p.declarations:
             return []
-        return [row(tr("Declared"), ", ".join(declaration_text(view, d) for d in view.declarations))]
+        return [row(tr("Declared"), ", ".join(declaration_text(view, d) for d in p.declarations))]
 
 
 UNIT = Declarations()

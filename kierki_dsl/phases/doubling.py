@@ -7,7 +7,7 @@ from typing import Optional
 from ..i18n import N_, tr
 from ..interpreter import doubling
 from ..interpreter.actions import DONE, DOUBLE_BASE, REDOUBLE_BASE, double
-from ..interpreter.doubling import BettingRound, bet_of
+from ..interpreter.doubling import BetsPart, BettingRound, bet_of
 from ..interpreter.phases import EXPECTED, Phase
 from ..interpreter.trickkernel import is_positive
 from .base import contract_of, row, seat
@@ -18,7 +18,7 @@ from .records import BetsSection
 
 class Doubling(BetsSection):
     name = "double"
-    fields = ("bets",)
+    part_type = BetsPart
     expected = EXPECTED[Phase.DOUBLE]
     task = N_("double or not")
     prompt_word = N_("bet")
@@ -29,7 +29,11 @@ class Doubling(BetsSection):
     # adapter hooks
     def observation_lines(self, view) -> list:
         """The bets standing, ``bets p0>p1x2 ...`` (none: no line)."""
-        return ["bets " + " ".join(f"p{a}>p{b}x{f}" for a, b, f in view.bets)] if view.bets else []
+        return ["bets " + " ".join(f"p{a}>p{b}x{f}" for a, b, f in _bets(view))] if _bets(view) else []
+
+    def tensor_marks(self, view) -> list:
+        """Each bet standing at ``bets[doubler * players + target]``, its factor."""
+        return [("bets", a * view.players + b, float(f)) for a, b, f in _bets(view)]
 
     def owns(self, action: int) -> bool:
         return DOUBLE_BASE <= action <= DONE
@@ -88,7 +92,7 @@ class Doubling(BetsSection):
         return [tr("Bets: ") + "  ".join(f"{i}) {self.label(view, a)}" for i, a in enumerate(view.legal, start=1))]
 
     def panel(self, view, rules=None) -> list:
-        if not view.bets:
+        if not _bets(view):
             return []
         return [
             row(
@@ -97,7 +101,7 @@ class Doubling(BetsSection):
                     (tr("{seat} redoubled {other}") if f == 2 else tr("{seat} doubled {other}")).format(
                         seat=seat(view, a), other=seat(view, b)
                     )
-                    for a, b, f in view.bets
+                    for a, b, f in _bets(view)
                 ),
             )
         ]
@@ -133,9 +137,15 @@ class Doubling(BetsSection):
         return done_unless_forced(state.legal_actions())
 
 
+def _bets(view) -> tuple:
+    """The bets of the view's doubling round (none: the deal has no doubling round)."""
+    part = view.part("double")
+    return part.bets if part is not None else ()
+
+
 def bets_after(view, action: int) -> BettingRound:
     """The bets of the view's deal after ``action``, as a settled round (nobody bets after it)."""
-    bets = {(a, b): f for a, b, f in view.bets}
+    bets = {(a, b): f for a, b, f in _bets(view)}
     bet = bet_of(view.seat, action)
     if bet is not None:
         bets[bet[0]] = bet[1]

@@ -9,6 +9,7 @@ from ..i18n import N_, tr
 from ..interpreter import widow
 from ..interpreter.actions import bid, bid_value, is_bid
 from ..interpreter.phases import EXPECTED, Phase
+from ..interpreter.widow import WidowPart
 from .base import NotUnderstood, PhaseUnit, cards_text, contract_of, row, seat
 from .cardpick import CardPhase
 
@@ -30,7 +31,7 @@ def _raising(view) -> bool:
 
 class Exchange(CardPhase):
     name = "exchange"
-    fields = ("widow", "taker", "exchanged", "aside")
+    part_type = WidowPart
     expected = EXPECTED[Phase.EXCHANGE]
     task = N_("give away or lay aside a card of your hand")
     hint = N_("Type a number from the list or a card such as KH.")
@@ -54,7 +55,7 @@ class Exchange(CardPhase):
             return super().reveal(deal, seat, action, dealt)
         out = [(seat, f"p{seat} puts out {card_str(action)}"), (None, f"p{seat} puts out a card")]
         for s in range(len(dealt)):
-            if (action, s) in deal.view(s).exchanged:
+            if (action, s) in self.part(deal.view(s)).exchanged:
                 out.append((s, f"p{s} receives {card_str(action)}"))
         return out
 
@@ -90,12 +91,13 @@ class Exchange(CardPhase):
         """The seat the next card goes to (-1: it is laid aside)."""
         contract = contract_of(rules, view.contract)
         rule = contract.widow if contract is not None else None
-        return rule.recipient(view.seat, len(view.exchanged), view.players, view.direction) if rule else -1
+        return rule.recipient(view.seat, len(self.part(view).exchanged), view.players, view.direction) if rule else -1
 
     def advice(self, view, rules=None) -> list:
         if _raising(view):
-            return [tr("Name your contract: your bid, {bid}, or a higher one.").format(bid=view.bid)]
-        return [tr("You took the widow: {cards}.").format(cards=cards_text(view.widow))]
+            bid_standing = view.part("auction").bid  # the auction's: the bid he won
+            return [tr("Name your contract: your bid, {bid}, or a higher one.").format(bid=bid_standing)]
+        return [tr("You took the widow: {cards}.").format(cards=cards_text(self.part(view).widow))]
 
     def menu(self, view, rules=None) -> list:
         return PhaseUnit.menu(self, view, rules) if _raising(view) else super().menu(view, rules)
@@ -118,11 +120,14 @@ class Exchange(CardPhase):
         return refused.format(typed=text, reason=reason or tr("not allowed now"))
 
     def panel(self, view, rules=None) -> list:
+        p = self.part(view)
+        if p is None:
+            return []
         rows = []
-        if view.widow:
-            taker = tr(" (taken by {seat})").format(seat=seat(view, view.taker)) if view.taker >= 0 else ""
-            rows.append(row(tr("Widow"), cards_text(view.widow) + taker))
-        if view.exchanged:
+        if p.widow:
+            taker = tr(" (taken by {seat})").format(seat=seat(view, p.taker)) if p.taker >= 0 else ""
+            rows.append(row(tr("Widow"), cards_text(p.widow) + taker))
+        if p.exchanged:
             rows.append(
                 row(
                     tr("So far"),
@@ -130,7 +135,7 @@ class Exchange(CardPhase):
                         tr("{card} to {seat}").format(card=card_pretty(c), seat=seat(view, t))
                         if t >= 0
                         else tr("{card} laid aside").format(card=card_pretty(c))
-                        for c, t in view.exchanged
+                        for c, t in p.exchanged
                     ),
                 )
             )

@@ -8,6 +8,7 @@ from ..cards import CardError, bits, card_pretty, read_card
 from ..i18n import N_, tr
 from ..interpreter import exposure
 from ..interpreter.actions import DONE, expose, exposed_card, is_expose
+from ..interpreter.exposure import ExposurePart
 from ..interpreter.phases import EXPECTED, Phase
 from .base import row, seat
 from .botplay import done_unless_forced
@@ -16,7 +17,7 @@ from .records import BetsSection
 
 class Exposure(BetsSection):
     name = "expose"
-    fields = ("exposed",)
+    part_type = ExposurePart
     expected = EXPECTED[Phase.EXPOSE]
     task = N_("expose a card or say done")
     prompt_word = N_("expose")
@@ -50,10 +51,16 @@ class Exposure(BetsSection):
         shown = text.split(" ", 1)[1] if text.lower().startswith(("expose ", word.lower())) else text
         return tr("You cannot expose {card}: {reason}.").format(card=shown, reason=reason or tr("not allowed now"))
 
+    def shown_held(self, view) -> list:
+        """Every card exposed: its exposer holds it until it is played."""
+        p = self.part(view)
+        return list(p.exposed) if p is not None else []
+
     def panel(self, view, rules=None) -> list:
-        if not view.exposed:
+        p = self.part(view)
+        if p is None or not p.exposed:
             return []
-        return [row(tr("Exposed so far"), ", ".join(f"{seat(view, s)} {card_pretty(c)}" for s, c in view.exposed))]
+        return [row(tr("Exposed so far"), ", ".join(f"{seat(view, s)} {card_pretty(c)}" for s, c in p.exposed))]
 
     # -- bot hooks -------------------------------------------------------------------------------
     def bot_action(self, view, rules) -> Optional[int]:

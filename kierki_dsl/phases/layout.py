@@ -8,6 +8,7 @@ from ..cards import SUIT_SYMBOLS, card_pretty
 from ..i18n import N_, tr
 from ..interpreter import layout
 from ..interpreter.actions import PASS
+from ..interpreter.layout import LayoutPart
 from ..interpreter.phases import EXPECTED, Phase
 from .base import row, seat
 from .botplay import bot_contract
@@ -17,7 +18,7 @@ from .records import PlaysSection
 
 def lays_out(view) -> bool:
     """Whether ``view``'s deal is played to a layout (in any of its phases)."""
-    return view.layout is not None
+    return view.part("layout") is not None
 
 
 def layout_card(c, cards, hand: int, opening_rank: int) -> int:
@@ -48,7 +49,7 @@ def layout_card(c, cards, hand: int, opening_rank: int) -> int:
 
 class LayoutPlay(PlaysSection, CardPhase):
     name = "layout"
-    fields = ("layout", "opening_rank", "pool", "free_passes_left", "moves")
+    part_type = LayoutPart
     expected = EXPECTED[Phase.PLAY]
     task = N_("play to the layout or pass")
     searched = True
@@ -78,15 +79,16 @@ class LayoutPlay(PlaysSection, CardPhase):
         return [line + (tr("  or 'pass'") if PASS in view.legal else "")]
 
     def panel(self, view, rules=None) -> list:
-        if not lays_out(view):
+        p = self.part(view)
+        if p is None:
             return []
-        if view.opening_rank < 0:
+        if p.opening_rank < 0:
             rows = [
                 row(tr("Layout"), tr("nothing played yet; the first card opens its row, and its rank opens every row"))
             ]
         else:
-            rows = [row(tr("Layout"), tr("rows open with a {rank}").format(rank=card_pretty(view.opening_rank)[:-1]))]
-        for s, r in enumerate(view.layout):
+            rows = [row(tr("Layout"), tr("rows open with a {rank}").format(rank=card_pretty(p.opening_rank)[:-1]))]
+        for s, r in enumerate(p.layout):
             shown = (
                 tr("not open")
                 if r is None
@@ -94,13 +96,13 @@ class LayoutPlay(PlaysSection, CardPhase):
             )
             rows.append(row(SUIT_SYMBOLS[s], shown))
         rows.append(row(tr("Cards left"), ", ".join(f"{seat(view, s)} {k}" for s, k in enumerate(view.hand_sizes))))
-        if view.pool:
-            rows.append(row(tr("Pool"), tr("{points} points, for the next player to go out").format(points=view.pool)))
-        if any(view.free_passes_left):
+        if p.pool:
+            rows.append(row(tr("Pool"), tr("{points} points, for the next player to go out").format(points=p.pool)))
+        if any(p.free_passes_left):
             rows.append(
                 row(
                     tr("Free passes left"),
-                    ", ".join(f"{seat(view, s)} {k}" for s, k in enumerate(view.free_passes_left)),
+                    ", ".join(f"{seat(view, s)} {k}" for s, k in enumerate(p.free_passes_left)),
                 )
             )
         return rows
@@ -108,10 +110,11 @@ class LayoutPlay(PlaysSection, CardPhase):
     def news(self, view, last) -> list:
         """Who played which card and who passed since this seat's last turn (or, at its first
         turn of the deal, since the deal began)."""
-        seen = len(last.moves) + 1 if last is not None else 0  # this seat's own move is not news
-        if len(view.moves) <= seen:  # nobody else moved (an extra turn)
+        p = self.part(view)
+        seen = len(self.part(last).moves) + 1 if last is not None else 0  # this seat's own move is not news
+        if len(p.moves) <= seen:  # nobody else moved (an extra turn)
             return []
-        moved = [f"{seat(view, s)} " + (tr("passed") if a == PASS else card_pretty(a)) for s, a in view.moves[seen:]]
+        moved = [f"{seat(view, s)} " + (tr("passed") if a == PASS else card_pretty(a)) for s, a in p.moves[seen:]]
         return [(tr("Since your last turn: ") if last is not None else tr("Played so far: ")) + ", ".join(moved)]
 
     def previous(self, view) -> str:
@@ -123,7 +126,7 @@ class LayoutPlay(PlaysSection, CardPhase):
         cards = [a for a in view.legal if a != PASS]
         if not cards:
             return PASS
-        return layout_card(bot_contract(rules, view.contract), cards, view.hand, view.opening_rank)
+        return layout_card(bot_contract(rules, view.contract), cards, view.hand, self.part(view).opening_rank)
 
 
 UNIT = LayoutPlay()

@@ -9,6 +9,7 @@ from ..i18n import N_, tr, trn
 from ..interpreter import passing
 from ..interpreter.phases import EXPECTED, Phase
 from ..interpreter.trickkernel import card_values, is_positive
+from ..interpreter.trickstate import PassingPart
 from .base import cards_text, contract_of, row, seat
 from .botplay import bot_contract
 from .cardpick import CardPhase
@@ -25,7 +26,7 @@ def pass_order(contract, tricks_total: int, trump: int, players: int):
 
 class Passing(CardPhase):
     name = "pass"
-    fields = ("passed", "passed_to", "received")
+    part_type = PassingPart
     expected = EXPECTED[Phase.PASS]
     task = N_("pass a card")
     prompt_word = N_("a card to pass")
@@ -102,21 +103,22 @@ class Passing(CardPhase):
 
     def panel(self, view, rules=None) -> list:
         """What this seat gave (how many cards, to whom) and what it received (from whom), once every pass is made."""
-        if not view.received:
+        p = self.part(view)
+        if p is None or not p.received:
             return []
-        giver = (2 * view.seat - view.passed_to) % view.players  # passing is a rotation: the seat passing to us
+        giver = (2 * view.seat - p.passed_to) % view.players  # passing is a rotation: the seat passing to us
         return [
             row(
                 "",
                 tr(
                     "You passed {count} to {seat}: {cards}; you received {received_count} from {giver}: {received}."
                 ).format(
-                    count=_count(view.passed),
-                    seat=seat(view, view.passed_to),
-                    cards=cards_text(view.passed),
-                    received_count=_count(view.received),
+                    count=_count(p.passed),
+                    seat=seat(view, p.passed_to),
+                    cards=cards_text(p.passed),
+                    received_count=_count(p.received),
                     giver=seat(view, giver),
-                    received=cards_text(view.received),
+                    received=cards_text(p.received),
                 ),
             )
         ]

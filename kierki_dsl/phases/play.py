@@ -37,7 +37,6 @@ def winning_text(view, rules=None) -> str:
 
 class TrickPlay(PlaysSection, CardPhase):
     name = "play"
-    fields = ("trick", "led_suit", "trick_number", "tricks_total", "completed", "played")
     expected = EXPECTED[Phase.PLAY]
     task = N_("play a card")
     searched = True
@@ -47,7 +46,7 @@ class TrickPlay(PlaysSection, CardPhase):
     forced_in_worlds = True
 
     def matches(self, view) -> bool:
-        return view.phase == "play" and view.layout is None
+        return view.phase == "play" and view.part("layout") is None
 
     def read(self, view, text: str, rules=None) -> int:
         if text.strip().lower() == "pass":
@@ -60,7 +59,9 @@ class TrickPlay(PlaysSection, CardPhase):
     def panel(self, view, rules=None) -> list:
         if not self.matches(view):
             return []
-        of = "" if view.drawn else tr(" of {deals}").format(deals=view.tricks_total)  # with a stock it varies
+        of = (
+            "" if view.part("stock") is not None else tr(" of {deals}").format(deals=view.tricks_total)
+        )  # with a stock it varies
         rows = [
             row(tr("Trick"), f"{view.trick_number}{of}"),
             row(tr("Trick so far"), trick_text(view, view.trick) or tr("(you lead)")),
@@ -119,7 +120,7 @@ class TrickPlay(PlaysSection, CardPhase):
     # -- bot hooks -------------------------------------------------------------------------------
     def plain_tricks(self, view) -> bool:
         """Cards to a trick, and no stock to draw from."""
-        return not view.drawn and all(0 <= a < 52 for a in view.legal)
+        return view.part("stock") is None and all(0 <= a < 52 for a in view.legal)
 
 
 UNIT = TrickPlay()

@@ -5,28 +5,32 @@ from __future__ import annotations
 
 from ..i18n import tr, trn
 from ..interpreter import stock
+from ..interpreter.stock import StockPart
 from .base import PhaseUnit, cards_text, row, seat
 
 
 class Stock(PhaseUnit):
     name = "stock"
-    fields = ("stock", "drawn", "drew")
+    part_type = StockPart
     lint_codes = stock.LINT_CODES  # its codes, declared beside its checks (interpreter/stock.py)
+
+    rebuilt_in_worlds = True  # the draws interleave the stock's order with every hand
 
     def matches(self, view) -> bool:
         return False
 
     def panel(self, view, rules=None) -> list:
-        if not view.drawn:
+        p = self.part(view)
+        if p is None:
             return []
         held = ", ".join(
             f"{seat(view, s)} {k}" + (tr(" (drew {count})").format(count=d) if d else "")
-            for s, (k, d) in enumerate(zip(view.hand_sizes, view.drawn))
+            for s, (k, d) in enumerate(zip(view.hand_sizes, p.drawn))
         )
-        size = trn("{count} card", "{count} cards", view.stock).format(count=view.stock)
+        size = trn("{count} card", "{count} cards", p.stock).format(count=p.stock)
         rows = [row(tr("Stock"), tr("{size} · cards held: {held}").format(size=size, held=held))]
-        if view.drew:
-            rows.append(row("", tr("You drew {cards} from the stock.").format(cards=cards_text(view.drew))))
+        if p.drew:
+            rows.append(row("", tr("You drew {cards} from the stock.").format(cards=cards_text(p.drew))))
         return rows
 
 
