@@ -52,7 +52,7 @@ def test_the_plan_decides_for_every_engine(path):
         assert (_reference(c) is None) == isinstance(got, Plan), name
         fast = c.fast_player(rs.players, rs.hand_size, rs.deck) if isinstance(c, tricks.TrickContract) else None
         if fast is not None:
-            assert isinstance(got, Plan) and got.fast_kernel_reason(rs.players, rs.hand_size) is None, name
+            assert isinstance(got, Plan) and got.fast_kernel_reason(rs.players, rs.hand_size, rs.deck) is None, name
 
 
 def test_a_declined_field_declines_the_contract():

@@ -26,7 +26,6 @@ from typing import Callable, Optional
 
 from ..cards import fill_suit_cards
 from .draws import pass_choices
-from .legality import DISCARD, FOLLOW, LEAD
 
 RANKS = tuple(map(fill_suit_cards()[0].__getitem__, range(8192)))  # suit 0's card ids are its ranks
 POP = tuple(len(t) for t in RANKS)
@@ -34,17 +33,13 @@ FULL13 = 8191
 EARLY, BLOCKED = 1, 2  # values of ``play.ended[0]``
 
 
-def _rule_tables(contract, tricks: int, trump: int, deck: int) -> Optional[tuple]:
-    """(lead, follow, discard) tables of the legality kernel's programs by ``2 * trick number
-    + hearts broken``, each entry a program as ``(per-suit masks kept, True)`` pairs (the
-    form ``trickgen`` writes out; an empty list where no rule ever applies); None when the
-    rules read more than the trick number and hearts broken."""
-    kernel = contract.legality(tricks, trump, deck)
+def _rule_tables(tables) -> tuple:
+    """(lead, follow, discard) tables of the plan's legality programs by ``2 * trick number +
+    hearts broken`` (``plan.Tables.by_trick``: the plan's gate has found them), each entry a
+    program as ``(per-suit masks kept, True)`` pairs (the form ``trickgen`` writes out; an
+    empty list where no rule ever applies)."""
     out = []
-    for phase in (LEAD, FOLLOW, DISCARD):
-        table = kernel.by_trick(phase)
-        if table is None:
-            return None
+    for table in tables.by_trick():
         table = [tuple((keeps, True) for _, _, _, keeps in prog) for prog in table]
         out.append(table if any(table) else [])
     return tuple(out)
@@ -71,19 +66,19 @@ def compile_fast(contract, players: int, tricks: int, deck: int) -> Optional[Cal
     return contract.fast_player(players, tricks, deck)
 
 
-def compile_tricks(contract, players: int, tricks: int, deck: int) -> Optional[Callable]:
-    """The fast path of a trick contract its plan leaves to the kernels (``plan.Plan.
-    fast_kernel_reason``: ``contract.fast_player`` asks), or None when its play rules do not
-    fit the kernel's tables."""
-    trumps = contract.call.choices if contract.call is not None else (contract.trump,)
-    tabs: dict = {t: _rule_tables(contract, tricks, t, deck) for t in trumps}  # per trump
-    if None in tabs.values():
-        return None
-    tables = {t: contract.tables(tricks, t, players) for t in trumps}
-    seat_scorers = [s for s in contract.scorers if s.kind == "seat"]
-    passing = contract.passing
+def compile_tricks(plan, players: int, tricks: int, deck: int) -> Callable:
+    """The fast path of a trick contract's ``plan`` (``plan.Plan``), written from the plan's
+    tables alone (``Plan.tables``, the ones the compiled core is made from) for a plan whose
+    gate leaves it to the kernels (``Plan.fast_kernel_reason`` is None: ``contract.fast_player``
+    asks)."""
+    trumps = plan.trumps
+    tables = {t: plan.tables(players, tricks, t, deck) for t in trumps}
+    tabs: dict = {t: _rule_tables(tables[t]) for t in trumps}  # per trump
+    seat_scorers = tables[trumps[0]].seat_scorers
+    passing = plan.passing
     plans = {}
-    for t, (trick_points, card_tables, _) in tables.items():
+    for t, got in tables.items():
+        trick_points, card_tables = got.points, got.cards
         final = []  # card penalties counted at the end: (mask, points)
         per_trick = []  # card penalties that depend on the trick number
         for m, pts in card_tables:
@@ -104,8 +99,9 @@ def compile_tricks(contract, players: int, tricks: int, deck: int) -> Optional[C
                 if pts[n]:
                     penalty[n] |= m
         plans[t] = (tp if any(tp) else None, final, per_trick, rest, tuple(penalty))
+    # the plan's early end is the early stop here (its gate leaves no end condition to the kernels)
     # seat scoring may change a score whatever is left (``TrickDeal.points_left``): never early
-    early = contract.early_stop and not seat_scorers
+    early = tables[trumps[0]].early and not seat_scorers
     ended = [0]
     kernels: dict = {}
 

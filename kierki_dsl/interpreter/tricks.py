@@ -352,14 +352,15 @@ class TrickContract(Contract):
 
     def fast_player(self, players: int, tricks: int, deck: int):
         """The whole-deal random player of ``fastplay`` for this contract, or None: the one plan
-        decides (``plan.compile_plan``; the kernels take a subset of what it carries)."""
+        decides (``plan.compile_plan``; the kernels take a subset of what it carries, written
+        from its tables)."""
         from .fastplay import compile_tricks
         from .plan import plan_of
 
         plan = plan_of(self)
-        if plan is None or plan.fast_kernel_reason(players, tricks) is not None:
+        if plan is None or plan.fast_kernel_reason(players, tricks, deck) is not None:
             return None
-        return compile_tricks(self, players, tricks, deck)
+        return compile_tricks(plan, players, tricks, deck)
 
     def match_readers(self) -> tuple:
         """The paths of this contract's seat scoring that reads match-scope values (``match.total``, ...)."""
