@@ -57,9 +57,6 @@ REMAINING = {
     # may ever double) is checked by the ruleset layer, not by the doubling phase's lint codes
     "ruleset/model.py": (1, "a schedule entry's declarer's choice (entry.choose)"),
     "ruleset/semantics.py": (2, "entry.choose; M616 on c.doubling"),
-    # the generated-Python kernels' records: an engine outside interpreter/ (#21 item 4: not yet
-    # derived from the plan nor retired); they step plain trick deals only (plan.fast_kernel_reason)
-    "fastrecord.py": (4, "the fast kernels' record writer steps its own passing, call and play"),
 }
 
 

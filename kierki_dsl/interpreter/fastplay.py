@@ -1,17 +1,21 @@
-"""Whole deals of random legal play in one call, compiled from a contract (for simulation).
+"""Whole deals of random legal play in one call, written out from the plan (for simulation).
 
 The step-by-step deal states serve players that think; a simulation of thousands of matches
-with random play needs no views and no per-step calls from outside. ``compile_fast`` turns
-a compiled contract into a closure that plays a whole deal on per-suit 13-bit masks. Which
-cards are legal is the legality kernel's (``legality.py``, shared with the step-by-step
+with random play needs no views and no per-step calls from outside. For a trick contract the
+plan (``plan.Plan``) says what the compiled engines play from (``Plan.tables``: the tables the
+compiled core is made from); ``compile_tricks`` writes those tables out in Python as a
+closure that plays a whole deal on per-suit 13-bit masks — no third engine, the plan's Python
+rendering, where no core is built and for the heuristic player's whole deals. Which cards
+are legal is the plan's legality kernel's (``legality.py``, shared with the step-by-step
 state): its programs by trick number and hearts broken, as per-suit masks; scoring that
-depends only on the trick number becomes a table, and card penalties are counted once at
-the end with popcounts over the cards each seat took. For a trick contract the play itself
-is a kernel written out from those tables per trump and direction (``trickgen``); a
-player's ``choose`` function can pick the cards instead of random draws (the heuristic
-player's whole-deal path). Contracts whose rules read more of the state (the suit led or
-the winning card, as must-overtake; the cards played; dynamic scoring; bets) return None
-and are played by the general interpreter instead — the same results, slower.
+depends only on the trick number is the plan's table, and card penalties are counted once at
+the end with popcounts over the cards each seat took. The play itself is a kernel written out
+from those tables per trump and direction (``trickgen``); a player's ``choose`` function can
+pick the cards instead of random draws (the heuristic player's whole-deal path). Which plans
+the kernels play is the plan's own decision (``Plan.fast_kernel_reason``: the suit led or
+the winning card read by a rule, as must-overtake; the cards played; dynamic scoring; a rank
+order are left to the core or the interpreter — the same results). A layout contract has a
+kernel of its own (``compile_layout``); the plan does not cover layouts.
 
 After a call, ``play.ended[0]`` says how the deal ended: ``EARLY`` (the contract's early stop:
 nothing left to score), ``BLOCKED`` (a layout where nobody could play) or 0 (played out).
@@ -25,6 +29,7 @@ from __future__ import annotations
 from typing import Callable, Optional
 
 from ..cards import fill_suit_cards
+from .actions import PASS
 from .draws import pass_choices
 
 RANKS = tuple(map(fill_suit_cards()[0].__getitem__, range(8192)))  # suit 0's card ids are its ranks
@@ -182,7 +187,9 @@ def compile_layout(contract, players: int) -> Optional[Callable]:
     ended = [0]
 
     def play(hands, leader, trump, grb, direction=1, log=None, choose=None):
-        """``choose(legal, hand)``, when given, picks the card (as a bit) instead of a draw."""
+        """``choose(legal, hand)``, when given, picks the card (as a bit) instead of a draw;
+        ``log``, a list, receives every action in order (a card, or ``PASS`` of a seat that
+        has none to play)."""
         ended[0] = 0
         H = list(hands)
         P = opening
@@ -227,6 +234,8 @@ def compile_layout(contract, players: int) -> Optional[Callable]:
                     elif bit & again:  # an extra turn
                         continue
                 else:
+                    if log is not None:  # the seat on turn passes: it has no card to play
+                        log.append(PASS)
                     idle += 1
                     if idle >= active:
                         ended[0] = BLOCKED

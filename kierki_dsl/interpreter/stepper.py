@@ -553,11 +553,15 @@ class InterpreterStepper:
         return getattr(self.deal, name)
 
 
-def play_out(deal, grb) -> list:
+def play_out(deal, grb, trump=None) -> list:
     """Play the interpreter's ``deal`` out at random by the draw protocol (``draws``: the
     reference the compiled core's ``play_out`` is tested against); its scores. Any other
-    decision (an auction, a call) is the k-th of its legal actions, k = draw(count)."""
+    decision (an auction, a call) is the k-th of its legal actions, k = draw(count), but for a
+    trump call naming ``trump`` when given (drawn before the deal, as simulation draws it)."""
     while not deal.is_terminal():
+        if trump is not None and deal.phase is Phase.CALL:
+            deal.apply_action(call(trump))
+            continue
         if deal.phase is Phase.PASS:
             _pass_out(deal, grb)
         elif deal.phase is Phase.PLAY:
