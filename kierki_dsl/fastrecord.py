@@ -1,26 +1,23 @@
 """Records of the matches random players play on the fast path (``kierki simulate --records``).
 
 The match is the one ``simulate.FastMatch.play`` plays from the same seed, card for card:
-the same deals, the same random streams, the same whole-deal kernels — each run with a log of
-the cards it plays. A ``Match`` (the general interpreter, dealing from the same seed as the
-fast path does) is then steered through every deal with those decisions: the declarer's
-choice the fast path drew, the trump it drew, the cards it passed, the cards it played (a
-layout's passes where the seat on turn has nothing to play). The ``Match`` checks every
-action against the rules and writes the deal's result as ``kierki run`` does, so the record
-is ``kierki run``'s own format and replays with ``kierki replay``; its scores must be the fast
-path's, or the command stops with an error. Deals the fast path leaves to the interpreter
-are played in the ``Match`` itself with the random draws ``FastMatch`` makes for them.
+the same deals, the same random streams, the same whole deals — each asked for every action
+it took, in the order the interpreter takes them (``actions``: on the compiled core, or the
+interpreter's own random play-out where no core is built, ``corefast.recorded_player``; a
+layout's kernel logs them). A ``Match`` (the general interpreter, dealing from the same seed
+as the fast path does) takes those actions one by one: it checks each against the rules and
+writes the deal's result as ``kierki run`` does (each phase's record hooks), so the record is
+``kierki run``'s own format and replays with ``kierki replay``; its scores must be the fast
+path's, or the command stops with an error. This module steps nothing and names no phase.
+Deals the fast path leaves to the interpreter are played in the ``Match`` itself with the
+random draws ``FastMatch`` makes for them.
 """
 
 from __future__ import annotations
 
-import random
-
 from .analysis.rows import DealRow
-from .interpreter.actions import CHOOSE_BASE, PASS, call
-from .interpreter.fastplay import _pass_cards
+from .interpreter.actions import CHOOSE_BASE, IllegalAction, action_str
 from .interpreter.match import Match, draw
-from .interpreter.phases import Phase
 
 _BIT = tuple(1 << c for c in range(52))
 
@@ -70,11 +67,9 @@ def play_recorded(fast, seed: int, play_stream) -> tuple:
                 )
             )
         else:
-            before = rng.getstate()
-            log: list = []
-            scores, lead, caller, trump, early, blocked = play(dealer, masks, k + 1, rng, log, dealt)
-            passes = _passes(contract, rs, masks, k + 1, before)
-            result = _steer(match, log, trump, passes)
+            actions: list = []
+            scores, lead, caller, trump, early, blocked = play(dealer, masks, k + 1, rng, None, dealt, actions)
+            result = _replay(match, actions, f"seed {seed}, deal {k + 1} ({contract.name})")
             if tuple(result.scores) != tuple(scores):
                 raise FastPathMismatch(
                     f"seed {seed}, deal {k + 1} ({contract.name}): the interpreter scores "
@@ -111,52 +106,21 @@ def _random(match: Match, rng):
             return result
 
 
-def _passes(contract, rs, masks: list, number: int, before) -> list:
-    """The cards each seat passed in a fast deal (none: []): drawn again from the players'
-    stream as it was before the deal — the trump call's draw first, then the passes, as the
-    fast deal draws them."""
-    passing = contract.passing
-    offset = passing.offset(number, rs.players) if passing is not None else 0
-    if not offset:
-        return []
-    rng = random.Random()
-    rng.setstate(before)
-    if contract.call is not None:  # the trump the fast deal drew
-        draw(rng, len(contract.call.choices))
-    after = _pass_cards(list(masks), passing.count, offset * rs.direction, rs.players, rng.getrandbits)
-    return [[c for c in range(52) if (h & ~a) >> c & 1] for h, a in zip(masks, after)]
-
-
-def _steer(match: Match, log: list, trump: int, passes: list):
-    """Drive the ``Match`` through one deal with the fast path's decisions; its result."""
-    cards = iter(log)
-    pending = next(cards, None)
-    while True:
-        state = match.state
-        assert state is not None  # the match goes on until this deal's result
-        phase = state.phase
-        if phase == Phase.PLAY:
-            acts = state.legal_actions()
-            if pending is not None and pending in acts:
-                action, pending = pending, next(cards, None)
-            elif PASS in acts:
-                action = PASS
-            else:
-                raise FastPathMismatch(
-                    f"deal {match.deal_index + 1}: the fast path played {pending}, the interpreter allows {acts}"
-                )
-        elif phase == Phase.PASS:
-            seat = state.current_player()
-            action = passes[seat][len(state.passes[seat])]  # type: ignore[attr-defined]  # a deal that passes has them
-        elif phase == Phase.CALL:
-            action = call(trump)
-        else:
-            raise FastPathMismatch(f"deal {match.deal_index + 1}: the fast path has no decision for phase {phase}")
-        result = match.apply(action)
+def _replay(match: Match, actions: list, where: str):
+    """The fast deal's ``actions`` taken by the ``Match`` in order; the deal's result."""
+    result = None
+    for action in actions:
         if result is not None:
-            if pending is not None:
-                raise FastPathMismatch(f"deal {match.deal_index}: the deal ended before the fast path's card {pending}")
-            return result
+            raise FastPathMismatch(f"{where}: the deal ended before the fast path's {action_str(action)}")
+        try:
+            result = match.apply(action)
+        except IllegalAction as e:
+            raise FastPathMismatch(
+                f"{where}: the interpreter refuses the fast path's {action_str(action)}: {e}"
+            ) from None
+    if result is None:
+        raise FastPathMismatch(f"{where}: the deal goes on after the fast path's last action")
+    return result
 
 
 __all__ = ["FastPathMismatch", "play_recorded"]

@@ -40,7 +40,8 @@ def _passes(hands: list, count: int, grb) -> list:
 
 
 def _step(state, rng) -> list:
-    """Play ``state`` to the end with the fast path's random protocol; the cards played."""
+    """Play ``state`` to the end with the fast path's random protocol; the cards played (and a
+    layout's passes: its kernel logs every action of play)."""
     grb = rng.getrandbits
     plays, passes = [], None
     while not state.is_terminal():
@@ -59,7 +60,7 @@ def _step(state, rng) -> list:
             follows = bool(trick) and cards[0] // 13 == state.led
             must_draw = trick is not None and not follows  # a lead or a discard
             action = cards[draw(rng, len(cards))] if must_draw or len(cards) > 1 else cards[0]
-        if action < 52 and state.phase == "play":
+        if (action < 52 or action == PASS) and state.phase == "play":  # a card, or a layout's pass
             plays.append(action)
         state.apply_action(action)
     return plays

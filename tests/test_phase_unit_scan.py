@@ -51,9 +51,6 @@ REMAINING = {
     # the model's checks: a schedule entry is a contract or a declarer's choice
     "ruleset/model.py": (1, "a schedule entry's declarer's choice (entry.choose)"),
     "ruleset/semantics.py": (1, "a schedule entry's declarer's choice (entry.choose)"),
-    # the generated-Python kernels' records: an engine outside interpreter/ (#21 item 4: not yet
-    # derived from the plan nor retired); they step plain trick deals only (plan.fast_kernel_reason)
-    "fastrecord.py": (4, "the fast kernels' record writer steps its own passing, call and play"),
 }
 
 

@@ -30,15 +30,39 @@ def core_player(contract, players: int, tricks: int, deck: int) -> Optional[Call
     lead = seat_function(contract.first_lead, players, deck)
     Stepper = stepper.Stepper
 
-    def play(dealer: int, hands: list, number: int, trump: int, caller: int, direction: int, grb) -> tuple:
+    def play(dealer: int, hands: list, number: int, trump: int, caller: int, direction: int, grb, actions=None):
         compiled = stepper._compiled(contract, players, tricks, trump, deck)
         ctx = _MaskDeal(
             compiled, contract, players, deck, dealer, hands, direction, number, trump, caller, lead, tricks
         )
         offset = passing.offset(number, players) if passing else 0
+        passes = passing.count * players if offset else 0
         core = Stepper(compiled.plan, ctx, hands, dealer, direction, passing.count if offset else 0, direction * offset)
         scores = core.random_playout(grb)
+        if actions is not None:  # the passes, the trump called (set up before the core), then play
+            taken = core.actions
+            actions += taken[:passes] + ([call(trump)] if called else []) + taken[passes:]
         return scores, core.leader, core.ended_early
+
+    called = contract.call is not None
+    return play
+
+
+def recorded_player(contract, players: int, tricks: int, deck: int) -> Callable:
+    """``core_player``'s ``play`` with ``actions``, a list that receives every action of the deal
+    in the order the interpreter takes them (for the deal's record, replayed on a ``Match``):
+    on the core where it is built and carries the contract, else on the interpreter's own
+    random play-out (``stepper.play_out``: the same draws, the trump called as drawn before)."""
+    core = core_player(contract, players, tricks, deck)
+    if core is not None:
+        return core
+
+    def play(dealer: int, hands: list, number: int, trump: int, caller: int, direction: int, grb, actions=None):
+        deal = contract.new_deal(players, deck, dealer, [list(bits(h)) for h in hands], direction, number)
+        scores = stepper.play_out(deal, grb, trump)
+        if actions is not None:
+            actions += deal.actions
+        return scores, deal.leader, deal.ended_early
 
     return play
 
@@ -77,4 +101,4 @@ class _MaskDeal(stepper._Deal):
         return deal
 
 
-__all__ = ["core_player"]
+__all__ = ["core_player", "recorded_player"]

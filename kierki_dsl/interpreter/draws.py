@@ -4,7 +4,8 @@ A draw among ``n`` things takes 32 random bits of ``getrandbits`` and keeps
 ``(bits * n) >> 32`` — the same on every platform, and the same whatever engine plays the
 deal, so that a seed plays the same match on the interpreter, the compiled core
 (``_cstep.c``'s ``draw``), the generated kernels (``fastplay``/``trickgen``: their code is
-written from ``BELOW``) and through ``simulate --records`` (``fastrecord``). What is drawn:
+written from ``BELOW``) and through ``simulate --records`` (the same deals: their actions
+replayed by ``fastrecord``). What is drawn:
 
 - a card among a mask's cards: the k-th lowest card id (``kth``), k = ``below(n)``;
 - a random deal's play: a lead or a discard draws among its legal cards; a follow of the suit

@@ -1,17 +1,21 @@
-"""Whole deals of random legal play in one call, compiled from a contract (for simulation).
+"""Whole deals of random legal play in one call, written out from the plan (for simulation).
 
 The step-by-step deal states serve players that think; a simulation of thousands of matches
-with random play needs no views and no per-step calls from outside. ``compile_fast`` turns
-a compiled contract into a closure that plays a whole deal on per-suit 13-bit masks. Which
-cards are legal is the legality kernel's (``legality.py``, shared with the step-by-step
+with random play needs no views and no per-step calls from outside. For a trick contract the
+plan (``plan.Plan``) says what the compiled engines play from (``Plan.tables``: the tables the
+compiled core is made from); ``compile_tricks`` writes those tables out in Python as a
+closure that plays a whole deal on per-suit 13-bit masks — no third engine, the plan's Python
+rendering, where no core is built and for the heuristic player's whole deals. Which cards
+are legal is the plan's legality kernel's (``legality.py``, shared with the step-by-step
 state): its programs by trick number and hearts broken, as per-suit masks; scoring that
-depends only on the trick number becomes a table, and card penalties are counted once at
-the end with popcounts over the cards each seat took. For a trick contract the play itself
-is a kernel written out from those tables per trump and direction (``trickgen``); a
-player's ``choose`` function can pick the cards instead of random draws (the heuristic
-player's whole-deal path). Contracts whose rules read more of the state (the suit led or
-the winning card, as must-overtake; the cards played; dynamic scoring; bets) return None
-and are played by the general interpreter instead — the same results, slower.
+depends only on the trick number is the plan's table, and card penalties are counted once at
+the end with popcounts over the cards each seat took. The play itself is a kernel written out
+from those tables per trump and direction (``trickgen``); a player's ``choose`` function can
+pick the cards instead of random draws (the heuristic player's whole-deal path). Which plans
+the kernels play is the plan's own decision (``Plan.fast_kernel_reason``: the suit led or
+the winning card read by a rule, as must-overtake; the cards played; dynamic scoring; a rank
+order are left to the core or the interpreter — the same results). A layout contract has a
+kernel of its own (``compile_layout``); the plan does not cover layouts.
 
 After a call, ``play.ended[0]`` says how the deal ended: ``EARLY`` (the contract's early stop:
 nothing left to score), ``BLOCKED`` (a layout where nobody could play) or 0 (played out).
@@ -25,8 +29,8 @@ from __future__ import annotations
 from typing import Callable, Optional
 
 from ..cards import fill_suit_cards
+from .actions import PASS
 from .draws import pass_choices
-from .legality import DISCARD, FOLLOW, LEAD
 
 RANKS = tuple(map(fill_suit_cards()[0].__getitem__, range(8192)))  # suit 0's card ids are its ranks
 POP = tuple(len(t) for t in RANKS)
@@ -34,17 +38,13 @@ FULL13 = 8191
 EARLY, BLOCKED = 1, 2  # values of ``play.ended[0]``
 
 
-def _rule_tables(contract, tricks: int, trump: int, deck: int) -> Optional[tuple]:
-    """(lead, follow, discard) tables of the legality kernel's programs by ``2 * trick number
-    + hearts broken``, each entry a program as ``(per-suit masks kept, True)`` pairs (the
-    form ``trickgen`` writes out; an empty list where no rule ever applies); None when the
-    rules read more than the trick number and hearts broken."""
-    kernel = contract.legality(tricks, trump, deck)
+def _rule_tables(tables) -> tuple:
+    """(lead, follow, discard) tables of the plan's legality programs by ``2 * trick number +
+    hearts broken`` (``plan.Tables.by_trick``: the plan's gate has found them), each entry a
+    program as ``(per-suit masks kept, True)`` pairs (the form ``trickgen`` writes out; an
+    empty list where no rule ever applies)."""
     out = []
-    for phase in (LEAD, FOLLOW, DISCARD):
-        table = kernel.by_trick(phase)
-        if table is None:
-            return None
+    for table in tables.by_trick():
         table = [tuple((keeps, True) for _, _, _, keeps in prog) for prog in table]
         out.append(table if any(table) else [])
     return tuple(out)
@@ -71,19 +71,19 @@ def compile_fast(contract, players: int, tricks: int, deck: int) -> Optional[Cal
     return contract.fast_player(players, tricks, deck)
 
 
-def compile_tricks(contract, players: int, tricks: int, deck: int) -> Optional[Callable]:
-    """The fast path of a trick contract its plan leaves to the kernels (``plan.Plan.
-    fast_kernel_reason``: ``contract.fast_player`` asks), or None when its play rules do not
-    fit the kernel's tables."""
-    trumps = contract.call.choices if contract.call is not None else (contract.trump,)
-    tabs: dict = {t: _rule_tables(contract, tricks, t, deck) for t in trumps}  # per trump
-    if None in tabs.values():
-        return None
-    tables = {t: contract.tables(tricks, t, players) for t in trumps}
-    seat_scorers = [s for s in contract.scorers if s.kind == "seat"]
-    passing = contract.passing
+def compile_tricks(plan, players: int, tricks: int, deck: int) -> Callable:
+    """The fast path of a trick contract's ``plan`` (``plan.Plan``), written from the plan's
+    tables alone (``Plan.tables``, the ones the compiled core is made from) for a plan whose
+    gate leaves it to the kernels (``Plan.fast_kernel_reason`` is None: ``contract.fast_player``
+    asks)."""
+    trumps = plan.trumps
+    tables = {t: plan.tables(players, tricks, t, deck) for t in trumps}
+    tabs: dict = {t: _rule_tables(tables[t]) for t in trumps}  # per trump
+    seat_scorers = tables[trumps[0]].seat_scorers
+    passing = plan.passing
     plans = {}
-    for t, (trick_points, card_tables, _) in tables.items():
+    for t, got in tables.items():
+        trick_points, card_tables = got.points, got.cards
         final = []  # card penalties counted at the end: (mask, points)
         per_trick = []  # card penalties that depend on the trick number
         for m, pts in card_tables:
@@ -104,8 +104,9 @@ def compile_tricks(contract, players: int, tricks: int, deck: int) -> Optional[C
                 if pts[n]:
                     penalty[n] |= m
         plans[t] = (tp if any(tp) else None, final, per_trick, rest, tuple(penalty))
+    # the plan's early end is the early stop here (its gate leaves no end condition to the kernels)
     # seat scoring may change a score whatever is left (``TrickDeal.points_left``): never early
-    early = contract.early_stop and not seat_scorers
+    early = tables[trumps[0]].early and not seat_scorers
     ended = [0]
     kernels: dict = {}
 
@@ -186,7 +187,9 @@ def compile_layout(contract, players: int) -> Optional[Callable]:
     ended = [0]
 
     def play(hands, leader, trump, grb, direction=1, log=None, choose=None):
-        """``choose(legal, hand)``, when given, picks the card (as a bit) instead of a draw."""
+        """``choose(legal, hand)``, when given, picks the card (as a bit) instead of a draw;
+        ``log``, a list, receives every action in order (a card, or ``PASS`` of a seat that
+        has none to play)."""
         ended[0] = 0
         H = list(hands)
         P = opening
@@ -231,6 +234,8 @@ def compile_layout(contract, players: int) -> Optional[Callable]:
                     elif bit & again:  # an extra turn
                         continue
                 else:
+                    if log is not None:  # the seat on turn passes: it has no card to play
+                        log.append(PASS)
                     idle += 1
                     if idle >= active:
                         ended[0] = BLOCKED

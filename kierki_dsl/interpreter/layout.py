@@ -207,8 +207,9 @@ class LayoutContract(Contract):
         turn = seat_function(self.first_turn, players, deck)
         choose = policy.layout(self) if policy is not None else None
 
-        def deal(dealer: int, hands: list, number: int, rng, log=None, dealt=None) -> tuple:
+        def deal(dealer: int, hands: list, number: int, rng, log=None, dealt=None, actions=None) -> tuple:
             first = turn(dealer, NOBODY, hands)
+            log = actions if actions is not None else log  # the kernel logs a pass too: every action
             scores = fast(hands, first, -1, None if choose else rng.getrandbits, direction, log, choose)
             return scores, first, NOBODY, -1, False, ended[0] == BLOCKED
 

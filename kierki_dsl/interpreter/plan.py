@@ -17,10 +17,14 @@ contract holding one is played by the interpreter on every path (``compile_plan`
 
 A carried contract's ``Plan`` names what its deals need of an engine (the trumps it may be
 played in, passing, a rank order, an end condition, dynamic scoring); the two engines are the
-interpreter (the reference, ``TrickDeal``) and the compiled core (``stepper``, ``_cstep.c``),
-which builds its tables from the plan (``Plan.tables``). The generated-Python kernels of
-simulation (``fastplay``+``trickgen``, and ``fastrecord`` through them) take only what
-``Plan.fast_kernel_reason`` leaves them: a subset of what the plan carries.
+interpreter (the reference, ``TrickDeal``) and the compiled core (``stepper``, ``_cstep.c``).
+What the compiled engines play from is the plan's ``Tables`` of one (players, tricks, trump,
+deck) (``Plan.tables``): the core's tables are made from them (``stepper._compiled``), and so
+are the generated-Python kernels of simulation (``fastplay`` + ``trickgen``: the plan written
+out in Python where no core is built, and the heuristic player's whole deals), which play only
+what ``Plan.fast_kernel_reason`` leaves them: a subset of what the plan carries, decided by the
+plan alone. Records of those deals are written by the interpreter from the actions the core (or
+the interpreter's own random play-out) took (``corefast.recorded_player``).
 """
 
 from __future__ import annotations
@@ -29,7 +33,10 @@ import functools
 import operator
 from typing import Any, Optional, Union
 
+from ..expr import RuleRuntimeError
+from ..expr.bounds import SCORE_LIMIT
 from ..values import frozen
+from .legality import DISCARD, FOLLOW, LEAD
 
 WORDS, CARRIED, DECLINED = "words", "carried", "declined"
 
@@ -104,6 +111,60 @@ def _atoms(masks, deck: int) -> tuple:
     return tuple(atoms)
 
 
+#: The most seats and tricks whose tables the plan holds (the core's arrays).
+MAX_SEATS, MAX_TRICKS = 8, 52
+
+
+@frozen(eq=False)
+class Tables:
+    """What the compiled engines play one (players, tricks, trump, deck) of a plan from,
+    gathered once (``Plan.tables``): the static scoring (``points``: points for winning trick
+    n; ``cards``: (mask, points by trick n) pairs), the scorers evaluated per trick
+    (``dynamic``), per trick the points each card carries and whether winning is good
+    (``values``), the legality kernel (``legality.Legality``), the trick numbers whose start
+    may change its programs (``refresh``), the cards beating each card (``beats``), whether a
+    deal may end early (``early``) and the seat scorers (``seat_scorers``)."""
+
+    points: tuple
+    cards: tuple
+    dynamic: tuple
+    values: tuple
+    legality: Any
+    refresh: Any
+    beats: tuple
+    early: bool
+    seat_scorers: tuple
+
+    @property
+    def static(self) -> tuple:
+        """``(points, cards, dynamic)``: the contract's static tables, as ``TrickContract.tables``."""
+        return self.points, self.cards, self.dynamic
+
+    def by_trick(self) -> Optional[tuple]:
+        """The lead, follow and discard programs of the legality kernel by ``2 * trick number +
+        hearts broken`` (``Legality.by_trick``), or None when some read more than that."""
+        got = tuple(self.legality.by_trick(phase) for phase in (LEAD, FOLLOW, DISCARD))
+        return None if None in got else got
+
+
+def _tables(contract, players: int, tricks: int, trump: int, deck: int) -> Optional[Tables]:
+    """The ``Tables`` of one (players, tricks, trump, deck), or None where the plan declines
+    them: more than ``MAX_SEATS`` seats, points past the score limit, a rule that fails."""
+    if players > MAX_SEATS or tricks > MAX_TRICKS:
+        return None
+    try:
+        static, values, kernel, refresh, beats, early, seat_scorers = contract.play_rules(tricks, trump, players, deck)
+    except RuleRuntimeError:
+        return None
+    points = static[0]
+    inside = all(-SCORE_LIMIT <= v <= SCORE_LIMIT for v in points) and all(
+        -SCORE_LIMIT <= v <= SCORE_LIMIT for n in range(1, tricks + 1) for v in values[n][0]
+    )
+    if not inside:  # points the engines decline to hold: the interpreter steps (and raises X703)
+        return None
+    return Tables(points, static[1], static[2], values, kernel, refresh, beats, early, seat_scorers)
+
+
 @frozen(eq=False)
 class Plan:
     """What a carried trick contract's deals need of an engine."""
@@ -115,12 +176,16 @@ class Plan:
     ordered: bool  # a rank order other than A K Q ... 2
     ends: bool  # an end condition (``end_when``)
 
-    def tables(self, players: int, tricks: int, trump: int, deck: int):
-        """The compiled core's tables of one (players, tricks, trump, deck), or None where it
-        declines them (more than 8 seats, points past the score limit, a rule that fails)."""
-        from .stepper import _compiled
-
-        return _compiled(self.contract, players, tricks, trump, deck)
+    def tables(self, players: int, tricks: int, trump: int, deck: int) -> Optional[Tables]:
+        """The ``Tables`` every compiled engine plays one (players, tricks, trump, deck) from, or
+        None where the plan declines them (more than 8 seats, points past the score limit, a
+        rule that fails): the one source of the core's tables and the kernels'."""
+        cache = self.contract._tables
+        key = ("plan tables", players, tricks, trump, deck)
+        got = cache.get(key, False)
+        if got is False:
+            got = cache[key] = _tables(self.contract, players, tricks, trump, deck)
+        return got
 
     def begun_in_python(self) -> Optional[str]:
         """What of a deal's beginning the interpreter's Python decides before the first lead, in
@@ -159,15 +224,22 @@ class Plan:
             return Declined(f"seat scoring that counts more than {MAX_ATOMS} sets of cards")
         return Keyed("dealer" in free, 0, atoms, "tricks_taken" in free)
 
-    def fast_kernel_reason(self, players: int, tricks: int) -> Optional[str]:
+    def fast_kernel_reason(self, players: int, tricks: int, deck: int) -> Optional[str]:
         """None if the generated-Python kernels (``fastplay``) play this plan, else why not:
-        they compare ranks by bit, follow suit always and score from static tables."""
+        they compare ranks by bit, follow suit always, score from static tables and ask the
+        play rules by trick number and hearts broken only — all read from ``tables``."""
         if self.ordered:
             return "a rank order"
         if self.ends or not self.follow_suit:
             return "an end condition" if self.ends else "no duty to follow suit"
-        if any(self.contract.tables(tricks, t, players)[2] for t in self.trumps):
-            return "dynamic scoring"
+        for trump in self.trumps:
+            tables = self.tables(players, tricks, trump, deck)
+            if tables is None:
+                return "tables the plan does not hold"
+            if tables.dynamic:
+                return "dynamic scoring"
+            if tables.by_trick() is None:
+                return "play rules that read more than the trick number and hearts broken"
         return None
 
 
@@ -213,4 +285,15 @@ def plan_of(contract) -> Optional[Plan]:
     return got if isinstance(got, Plan) else None
 
 
-__all__ = ["SPEC_FIELDS", "WORDS", "CARRIED", "DECLINED", "Plan", "Declined", "Keyed", "compile_plan", "plan_of"]
+__all__ = [
+    "SPEC_FIELDS",
+    "WORDS",
+    "CARRIED",
+    "DECLINED",
+    "Plan",
+    "Tables",
+    "Declined",
+    "Keyed",
+    "compile_plan",
+    "plan_of",
+]

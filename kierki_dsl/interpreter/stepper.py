@@ -34,7 +34,6 @@ import os
 from typing import Optional
 
 from ..cards import SUIT_MASK
-from ..expr import RuleRuntimeError
 from ..rankorder import rank_key
 from .actions import call, called_suit
 from .draws import below, draws_for_play, kth, pass_choices
@@ -42,7 +41,7 @@ from .envs import play_env, seat_env
 from .legality import LEAD
 from .phases import Phase
 from .plan import Plan, compile_plan, plan_of
-from .scorebound import SCORE_LIMIT, check_deal
+from .scorebound import check_deal
 from .trickkernel import add_seat_scores
 from .trickstate import TrickDeal
 
@@ -98,39 +97,34 @@ def carried(contract, players: int, tricks: int, deck: int) -> bool:
 
 @functools.lru_cache(maxsize=256)
 def _compiled(contract, players: int, tricks: int, trump: int, deck: int):
-    """The core's tables of (players, tricks, trump, deck), or None when not carried (also
-    when the rules cannot be compiled for this trump: the interpreter reports that)."""
-
-    try:
-        tables, values, kernel, refresh, beats, early, seat_scorers = contract.play_rules(tricks, trump, players, deck)
-    except RuleRuntimeError:
+    """The core's tables of (players, tricks, trump, deck), made from the plan's (``Plan.
+    tables``), or None when not carried (also when the plan declines the tables of this
+    trump: the interpreter reports why)."""
+    plan = plan_of(contract)
+    got = plan.tables(players, tricks, trump, deck) if plan is not None and _cstep is not None else None
+    if got is None:
         return None
-    if players > 8 or tricks > 52:
-        return None
-    trick_points, _, dynamic = tables
+    values = got.values
     rows = [tuple(values[n][0]) if 1 <= n <= tricks else (0,) * 52 for n in range(tricks + 2)]
-    if not all(-SCORE_LIMIT <= v <= SCORE_LIMIT for row in rows for v in row) or not all(
-        -SCORE_LIMIT <= v <= SCORE_LIMIT for v in trick_points
-    ):
-        return None  # points the core declines to hold: the interpreter steps (and raises X703)
-    beat_masks = tuple(sum(1 << c for c in b) for b in beats)
-    refresh_mask = sum(1 << n for n in refresh if 0 <= n < 64)
+    beat_masks = tuple(sum(1 << c for c in b) for b in got.beats)
+    refresh_mask = sum(1 << n for n in got.refresh if 0 <= n < 64)
     rank = rank_key(contract.order)  # what trickkernel.playout's rule of thumb reads
-    plan = _cstep.Plan(
+    points = got.points
+    core_plan = _cstep.Plan(
         players,
         tricks,
         contract.follow_suit,
         beat_masks,
-        tuple(trick_points[n] if n < len(trick_points) else 0 for n in range(tricks + 2)),
+        tuple(points[n] if n < len(points) else 0 for n in range(tricks + 2)),
         rows,
         refresh_mask,
-        bool(dynamic),
-        bool(early),
-        bool(seat_scorers),
+        bool(got.dynamic),
+        bool(got.early),
+        bool(got.seat_scorers),
         tuple(rank(c) for c in range(52)),
         values[1][1],
     )
-    return _Compiled(plan, kernel, tables, dynamic, seat_scorers)
+    return _Compiled(core_plan, got.legality, got.static, got.dynamic, got.seat_scorers)
 
 
 class _Compiled:
@@ -559,11 +553,15 @@ class InterpreterStepper:
         return getattr(self.deal, name)
 
 
-def play_out(deal, grb) -> list:
+def play_out(deal, grb, trump=None) -> list:
     """Play the interpreter's ``deal`` out at random by the draw protocol (``draws``: the
     reference the compiled core's ``play_out`` is tested against); its scores. Any other
-    decision (an auction, a call) is the k-th of its legal actions, k = draw(count)."""
+    decision (an auction, a call) is the k-th of its legal actions, k = draw(count), but for a
+    trump call naming ``trump`` when given (drawn before the deal, as simulation draws it)."""
     while not deal.is_terminal():
+        if trump is not None and deal.phase is Phase.CALL:
+            deal.apply_action(call(trump))
+            continue
         if deal.phase is Phase.PASS:
             _pass_out(deal, grb)
         elif deal.phase is Phase.PLAY:

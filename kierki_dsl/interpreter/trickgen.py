@@ -1,7 +1,7 @@
 """Whole-deal trick kernels written out per contract, trump and direction (for simulation).
 
-``fastplay.compile_tricks`` folds a trick contract's rules into tables (legality per trick
-and hearts-broken, scoring per trick number); this module turns one plan of those tables
+``fastplay.compile_tricks`` reads a trick contract's plan's tables (``plan.Plan.tables``:
+legality per trick and hearts-broken, scoring per trick number); this module turns them
 into the Python source of a loop specialised to it and compiles that once: the followers
 unrolled for the number of players, a rule that is the same in every trick written in as
 constant masks, a fixed trump compared as a constant, and no bookkeeping the scoring does

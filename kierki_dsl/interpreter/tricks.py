@@ -252,9 +252,11 @@ class TrickContract(Contract):
         return base
 
     def fast_deal(self, players: int, tricks: int, deck: int, direction: int = 1, policy=None):
-        """``deal(dealer, hands, number, rng, log=None, dealt=None) -> (scores, first, caller,
-        trump, early, blocked)``: one whole deal on the fast path, with the facts the
-        simulation's measures read; None when this contract needs the general interpreter.
+        """``deal(dealer, hands, number, rng, log=None, dealt=None, actions=None) -> (scores,
+        first, caller, trump, early, blocked)``: one whole deal on the fast path, with the facts
+        the simulation's measures read; None when this contract needs the general interpreter.
+        ``log`` receives the cards played; ``actions`` every action of random play in the
+        order the interpreter takes them (its record: ``corefast.recorded_player``).
         Random play, or every seat played by ``policy`` (``players.heuristic.FastHeuristic``:
         ``call``, ``tricks``), which needs ``dealt`` (each seat's cards in the order dealt)."""
         key = ("deal", players, tricks, deck, direction, policy)
@@ -280,15 +282,21 @@ class TrickContract(Contract):
             if passing and self.call is not None:  # the exchange comes before trumps are known
                 return None
             return self._policy_deal(fast, policy, players, tricks, direction, called_by, lead)
-        from .corefast import core_player
+        from .corefast import core_player, recorded_player
 
         core = core_player(self, players, tricks, deck)  # the compiled step core, where built
+        recorded = recorded_player(self, players, tricks, deck)
 
-        def deal(dealer: int, hands: list, number: int, rng, log=None, dealt=None) -> tuple:
+        def deal(dealer: int, hands: list, number: int, rng, log=None, dealt=None, actions=None) -> tuple:
             caller, trump = NOBODY, fixed_trump
             if called_by is not None:
                 caller = called_by(dealer, NOBODY, hands)
                 trump = choices[draw(rng, len(choices))]  # the draw protocol (``draws``)
+            if actions is not None:  # every action in the interpreter's order, for a record
+                scores, first, early = recorded(
+                    dealer, hands, number, trump, caller, direction, rng.getrandbits, actions
+                )
+                return scores, first, caller, trump, early, False
             if core is not None and log is None:  # the same draws as the kernels below
                 scores, first, early = core(dealer, hands, number, trump, caller, direction, rng.getrandbits)
                 return scores, first, caller, trump, early, False
@@ -354,14 +362,15 @@ class TrickContract(Contract):
 
     def fast_player(self, players: int, tricks: int, deck: int):
         """The whole-deal random player of ``fastplay`` for this contract, or None: the one plan
-        decides (``plan.compile_plan``; the kernels take a subset of what it carries)."""
+        decides (``plan.compile_plan``; the kernels take a subset of what it carries, written
+        from its tables)."""
         from .fastplay import compile_tricks
         from .plan import plan_of
 
         plan = plan_of(self)
-        if plan is None or plan.fast_kernel_reason(players, tricks) is not None:
+        if plan is None or plan.fast_kernel_reason(players, tricks, deck) is not None:
             return None
-        return compile_tricks(self, players, tricks, deck)
+        return compile_tricks(plan, players, tricks, deck)
 
     def match_readers(self) -> tuple:
         """The paths of this contract's seat scoring that reads match-scope values (``match.total``, ...)."""
