@@ -180,6 +180,9 @@ def aec_floor(size: int, actions: int):
             self.possible_agents = [f"player_{s}" for s in range(4)]
             self.action_spaces = {a: spaces.Discrete(actions) for a in self.possible_agents}
 
+        def action_space(self, agent):
+            return self.action_spaces[agent]
+
         def reset(self, seed=None, options=None):
             self.agents = list(self.possible_agents)
             self.rewards = dict.fromkeys(self.agents, 0.0)
