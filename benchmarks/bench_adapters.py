@@ -14,11 +14,16 @@ Engines (``rulesets/games/hearts_openspiel.yaml``; OpenSpiel's ``hearts`` with d
 - ``pyspiel floor``: a Python OpenSpiel game that does nothing (``legal_actions`` answered in
   Python, as ours is), for what pyspiel's round trips alone cost;
 - ``PettingZoo floor``: an AEC environment that does nothing but build an observation of the same
-  size and a mask, for what PettingZoo's loop alone costs.
+  size and a mask, for what PettingZoo's loop alone costs;
+- ``PettingZoo wrapped`` and ``PettingZoo floor wrapped``: the same two in PettingZoo's default
+  wrappers (``AssertOutOfBoundsWrapper`` inside ``OrderEnforcingWrapper``, as PettingZoo's own
+  ``env()`` wraps its ``raw_env()``); ``kierki_dsl.pettingzoo.env`` itself wraps nothing.
 
 A decision of the first four is ``is_terminal()`` + ``legal_actions()`` + ``apply_action()`` of a
 random legal action (PettingZoo: ``last()`` + ``step()``). The chance nodes (the pass direction,
 the deal) are played outside the clock, except PettingZoo's, whose ``reset`` deals (also outside).
+Each engine first steps ``--warm`` hands unmeasured (our C memos of a deal's end fill as deals end:
+``stepper._memos``; a long run of training steps past the warm-up).
 Engines take turns every ``--chunk`` hands, so a load that comes and goes falls on all alike; each
 is timed by this process's CPU time (``--wall``: the wall clock, which counts the time other jobs
 of a busy machine take from it); the medians over the rounds of each engine's decisions per second and of its ratio to OpenSpiel are
@@ -175,6 +180,9 @@ def aec_floor(size: int, actions: int):
             self.possible_agents = [f"player_{s}" for s in range(4)]
             self.action_spaces = {a: spaces.Discrete(actions) for a in self.possible_agents}
 
+        def action_space(self, agent):
+            return self.action_spaces[agent]
+
         def reset(self, seed=None, options=None):
             self.agents = list(self.possible_agents)
             self.rewards = dict.fromkeys(self.agents, 0.0)
@@ -204,6 +212,13 @@ def aec_floor(size: int, actions: int):
     return Floor
 
 
+def wrapped(aec):
+    """``aec`` in PettingZoo's default wrappers (as its own ``env()`` wraps ``raw_env()``)."""
+    from pettingzoo.utils import wrappers
+
+    return wrappers.OrderEnforcingWrapper(wrappers.AssertOutOfBoundsWrapper(aec))
+
+
 def makers() -> dict:
     """name -> (make(n, rng): ``n`` states or environments ready to step, step(items, grb))."""
     import pyspiel
@@ -218,8 +233,8 @@ def makers() -> dict:
     probe = env(spec.ruleset)
     aec = aec_floor(probe.observation_space("player_0")["observation"].shape[0], probe.spec.num_actions)
 
-    def floors(n, rng):
-        out = [aec() for _ in range(n)]
+    def floors(n, rng, wrap=lambda e: e):
+        out = [wrap(aec()) for _ in range(n)]
         for e in out:
             e.reset()
         return out
@@ -230,8 +245,8 @@ def makers() -> dict:
             st.apply_action(1)  # pass left, as our first deal
         return chance_played(states, rng)
 
-    def envs(n, rng):
-        out = [env(spec.ruleset) for _ in range(n)]  # one ruleset loaded (and compiled) for all
+    def envs(n, rng, wrap=lambda e: e):
+        out = [wrap(env(spec.ruleset)) for _ in range(n)]  # one ruleset loaded (and compiled) for all
         for e in out:
             e.reset(seed=rng.getrandbits(32))
         return out
@@ -246,7 +261,16 @@ def makers() -> dict:
         "PettingZoo": (envs, aec_stepped),
         "pyspiel floor": (lambda n, rng: [floor.new_initial_state() for _ in range(n)], stepped),
         "PettingZoo floor": (floors, aec_stepped),
+        "PettingZoo wrapped": (lambda n, rng: envs(n, rng, wrapped), aec_stepped),
+        "PettingZoo floor wrapped": (lambda n, rng: floors(n, rng, wrapped), aec_stepped),
     }
+
+
+def warmed(engines: dict, deals: int) -> None:
+    """Step ``deals`` hands of each engine unmeasured."""
+    for make, step in engines.values():
+        rng = random.Random(1)
+        step(make(deals, rng), rng.getrandbits)
 
 
 def interleaved(engines: dict, n: int, seed: int, chunk: int) -> dict:
@@ -262,35 +286,35 @@ def interleaved(engines: dict, n: int, seed: int, chunk: int) -> dict:
     return {name: steps[name] / seconds[name] for name in engines}
 
 
-def _step_counted(name: str, deals: int) -> None:
-    """Make ``deals`` items of engine ``name``, warm up, then step them under ``operator.call``
-    (what callgrind counts); print the decisions stepped."""
+def _step_counted(name: str, deals: int, warm: int) -> None:
+    """Make ``deals`` items of engine ``name``, warm up on ``warm`` hands, then step them under
+    ``operator.call`` (what callgrind counts); print the decisions stepped."""
     make, step = makers()[name]
     rng = random.Random(5)
-    step(make(10, rng), rng.getrandbits)
+    step(make(warm, rng), rng.getrandbits)
     items = make(deals, rng)
     got, _ = operator.call(step, items, random.Random(9).getrandbits)
     print(f"decisions {got}")
 
 
-def _instructions(name: str, deals: int) -> float:
+def _instructions(name: str, deals: int, warm: int) -> float:
     """Instructions per decision of engine ``name`` counted by valgrind's callgrind."""
     with tempfile.TemporaryDirectory() as tmp:
         done = subprocess.run(
             ["valgrind", "--tool=callgrind", "--toggle-collect=_operator_call", f"--callgrind-out-file={tmp}/cg.out",
-             sys.executable, __file__, "--engine", name, "--deals", str(deals)],
+             sys.executable, __file__, "--engine", name, "--deals", str(deals), "--warm", str(warm)],
             capture_output=True, text=True, check=True,
         )  # fmt: skip
     refs = int(re.search(r"refs:\s+([\d,]+)", done.stderr).group(1).replace(",", ""))
     return refs / int(re.search(r"decisions (\d+)", done.stdout).group(1))
 
 
-def instructions(deals: int) -> None:
+def instructions(deals: int, warm: int, names: tuple) -> None:
     """Print each engine's instructions per decision and its ratio to OpenSpiel's."""
     if shutil.which("valgrind") is None:
         sys.exit("--instructions needs valgrind")
-    counts = {name: _instructions(name, deals) for name in ENGINES}
-    print(f"instructions per decision (callgrind, the stepping loop only), {deals} hands each:")
+    counts = {name: _instructions(name, deals, warm) for name in ("theirs", *(n for n in names if n != "theirs"))}
+    print(f"instructions per decision (callgrind, the stepping loop only), {deals} hands each after {warm}:")
     for name, count in counts.items():
         print(f"{_label(name):<44}{count:>10.0f}   ratio {counts['theirs'] / count:.2f}")
 
@@ -299,7 +323,16 @@ def _label(name: str) -> str:
     return "OpenSpiel hearts (C++) from Python" if name == "theirs" else name
 
 
-ENGINES = ("theirs", "GameState", "kierki_dsl.openspiel", "PettingZoo", "pyspiel floor", "PettingZoo floor")
+ENGINES = (
+    "theirs",
+    "GameState",
+    "kierki_dsl.openspiel",
+    "PettingZoo",
+    "pyspiel floor",
+    "PettingZoo floor",
+    "PettingZoo wrapped",
+    "PettingZoo floor wrapped",
+)
 
 
 def main() -> None:
@@ -309,13 +342,15 @@ def main() -> None:
     ap.add_argument("--chunk", type=int, default=10, help="hands each engine steps before the next takes over")
     ap.add_argument("--instructions", action="store_true", help="count instructions by callgrind instead of time")
     ap.add_argument("--wall", action="store_true", help="time by the wall clock instead of this process's CPU time")
+    ap.add_argument("--warm", type=int, default=300, help="hands each engine steps unmeasured first")
+    ap.add_argument("--only", nargs="+", choices=ENGINES, help="these engines (and OpenSpiel's) only")
     ap.add_argument("--engine", choices=ENGINES, help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.engine:
-        _step_counted(args.engine, args.deals)
+        _step_counted(args.engine, args.deals, args.warm)
         return
     if args.instructions:
-        instructions(args.deals)
+        instructions(args.deals, args.warm, tuple(args.only or ENGINES))
         return
     if args.wall:
         CLOCK["clock"] = time.perf_counter
@@ -323,6 +358,9 @@ def main() -> None:
         engines = makers()
     except ImportError:
         sys.exit("bench_adapters needs OpenSpiel and PettingZoo: pip install 'kierki-dsl[openspiel,rl]'")
+    if args.only:
+        engines = {name: got for name, got in engines.items() if name == "theirs" or name in args.only}
+    warmed(engines, args.warm)
     rates: dict = {name: [] for name in engines}
     ratios: dict = {name: [] for name in engines}
     for r in range(args.rounds):

@@ -24,6 +24,7 @@ deal): the rules' scoring expressions make exact bounds undecidable in general.
 from __future__ import annotations
 
 import random
+from operator import attrgetter
 
 try:
     import numpy as np
@@ -97,54 +98,32 @@ class KierkiState(pyspiel.State):
         if core is None and isinstance(game.spec.ruleset, Ruleset):
             core = GameState(game.spec)
         self.core = core  # a game of a seat's view (ismcts.py) gets its core set after
-        self._unpaid = [0.0] * game.num_players()
-        self._rewards = self._unpaid
 
-    def current_player(self):
-        return self.core.current_player()
+    # ``current_player``, ``is_terminal`` and ``legal_actions([player])`` are the core's own (read
+    # through ``core`` at each call: C callables while the compiled core steps the deal), so that
+    # neither Python callers nor pybind11 (which looks the first two up for C++) run a frame of
+    # ours; ``legal_actions`` skips pyspiel's round trips (C++ callers reach ``_legal_actions``).
+    current_player = property(attrgetter("core.current_player"), doc="The seat on turn, or chance, or terminal.")
+    is_terminal = property(attrgetter("core.is_terminal"), doc="Whether the game is over.")
+    legal_actions = property(attrgetter("core.legal_actions"), doc="The legal actions (of a player: none off turn).")
 
     def _legal_actions(self, player):
         return self.core.legal_actions()
 
-    def legal_actions(self, player=None):
-        """The legal actions (of ``player``, none for a seat not on turn), ascending: answered in
-        Python, without pyspiel's round trips through ``is_terminal`` and ``current_player``
-        (C++ callers still reach ``_legal_actions``)."""
-        core = self.core
-        if player is not None and player != core.current_player():
-            return []
-        return core.legal_actions()
-
     def chance_outcomes(self):
         return self.core.chance_outcomes()
 
-    def _apply_action(self, action):
-        core = self.core
-        before = core.totals  # the totals change only as a deal ends: a new list
-        if self._rewards is self._unpaid:  # the common case: nothing paid to carry over, chance or not
-            core.apply_action(action)
-            if core.totals is not before:
-                self._rewards = [float(b - a) for a, b in zip(before, core.totals)]
-            return
-        chance = core.stage.chance
-        core.apply_action(action)
-        paid = [float(b - a) for a, b in zip(before, core.totals)]
-        if chance:  # chance nodes pay nothing: what was paid before them still stands
-            paid = [p + r for p, r in zip(paid, self._rewards)]
-        elif core.totals is before:  # a decision that paid nothing
-            paid = self._unpaid  # never changed: ``rewards`` gives a copy
-        self._rewards = paid
+    # ``_apply_action`` too: the core's own (what it paid is the core's ``last_paid``)
+    _apply_action = property(attrgetter("core.apply_action"), doc="Apply a chance outcome or a decision.")
 
     def rewards(self):
         """What the last decision paid (a deal's scores when it ends it), kept through the
         chance nodes that follow it (the next deal's cards) until the next decision."""
-        return list(self._rewards)
+        paid = self.core.last_paid
+        return [0.0] * len(self.core.totals) if paid is None else list(paid)
 
     def _action_to_string(self, player, action):
         return self.core.action_string(player, int(action))
-
-    def is_terminal(self):
-        return self.core.is_terminal()
 
     def returns(self):
         return self.core.returns()
@@ -158,9 +137,7 @@ class KierkiState(pyspiel.State):
         return new
 
     def __deepcopy__(self, memo):
-        copy = KierkiState(self.get_game(), self.core.clone())
-        copy._rewards = list(self._rewards)
-        return copy
+        return KierkiState(self.get_game(), self.core.clone())
 
     def __str__(self):
         return str(self.core)

@@ -155,8 +155,13 @@ def env(
     max_deals: int = MATCH_DEALS,
 ) -> KierkiEnv:
     """The ruleset (a path or a loaded ``Ruleset``) as a PettingZoo AEC environment (a
-    match ends after at most ``max_deals`` deals)."""
+    match ends after at most ``max_deals`` deals). It wraps nothing (an illegal action raises
+    ``ValueError`` naming the rule): PettingZoo's default wrappers (``OrderEnforcingWrapper``,
+    ``AssertOutOfBoundsWrapper``) add their cost to every step (docs/performance.md)."""
     return KierkiEnv(ruleset, scope, deal, information_state, render_mode, max_deals)
 
 
-__all__ = ["env", "KierkiEnv"]
+#: PettingZoo's name for an environment without wrappers: ``env`` is one already.
+raw_env = env
+
+__all__ = ["env", "raw_env", "KierkiEnv"]

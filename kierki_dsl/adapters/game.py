@@ -315,6 +315,7 @@ class GameState:
         self.past_events = 0  # the events of the deals played before this one
         self.recalled: dict = {}  # seat -> a digest of those it saw (knowledge.py)
         self.replayable = True  # its log replays it (False: built from a view, or a forced play)
+        self.last_paid: Optional[list] = None  # what the last decision paid, per seat, while no other followed
         self.stage = _DEALER
         if self.first_dealer is not None:
             self._begin_deal()
@@ -372,18 +373,18 @@ class GameState:
         """Step the deal on the compiled core ``step`` from now on (its actions not booked yet)."""
         self._deal, self._step, self._booked, self._tail = None, step, 0, ()
         self._step_k = self.k  # the deal it steps (booked after the game may have moved on to the next)
-        self._go_fast(step)
+        if self.last_paid is None:  # else its first decision, which forgets the payment, is ``_decide``'s
+            self._go_fast(step)
 
     def _go_fast(self, step) -> None:
         """Step on the core ``step`` directly: ``legal_actions``, ``current_player``,
         ``is_terminal`` (the game goes on while the core steps a deal) and ``apply_action``
         (which calls ``_after_action`` when the deal ends) become the core's own, C callables set
-        on the instance: no Python frame per call. ``apply_action`` holds the state weakly (no
-        reference cycle: an abandoned clone is freed at once)."""
+        on the instance (``_cstep.fast_calls``): no Python frame per call. ``apply_action`` holds
+        the state weakly (no reference cycle: an abandoned clone is freed at once)."""
         self._fast = step
-        self.legal_actions, self.apply_action = fast_calls(step, weakref.ref(self))  # type: ignore[method-assign]
-        self.current_player = step.current_player  # type: ignore[method-assign]
-        self.is_terminal = step.is_terminal  # type: ignore[method-assign]
+        calls = fast_calls(step, weakref.ref(self))
+        self.legal_actions, self.apply_action, self.current_player, self.is_terminal = calls  # type: ignore[method-assign]
 
     def _go_slow(self) -> None:
         """Leave the core's direct stepping (the deal ended, or the interpreter steps it)."""
@@ -483,6 +484,7 @@ class GameState:
         deal.remember(self.chosen)
         scores = deal.returns()
         self.totals = [t + s for t, s in zip(self.totals, scores)]
+        self.last_paid = [float(s) for s in scores]
         said = (None, f"deal {self.k + 1} scores {list(scores)}")
         if self._step is None:
             self._events.append(said)
@@ -531,9 +533,12 @@ class GameState:
         """The compiled core stepping the deal (``stepper.Stepper``), None where the interpreter steps it."""
         return self._step
 
-    def legal_actions(self) -> list:
+    def legal_actions(self, player: Optional[int] = None) -> list:
         """The legal actions in ascending order (OpenSpiel requires it; a phase may list its
-        own in another order, e.g. a trump call's "no trumps" first)."""
+        own in another order, e.g. a trump call's "no trumps" first); of ``player``: none for a
+        seat not on turn (OpenSpiel's ``legal_actions(player)``)."""
+        if player is not None and player != self.current_player():
+            return []
         return self.stage.legal(self)  # (while the core steps the deal directly, its own: ``_go_fast``)
 
     def mark_legal(self, mask) -> None:
@@ -567,6 +572,7 @@ class GameState:
         if action not in self.legal_actions():
             raise IllegalAction("choose one of the contracts still open to you")
         contract = self._resolve(lambda chooser, allowed: action - CHOOSE_BASE)
+        self.last_paid = None
         self._log.append((self.k, seat, action))
         self._events.append((None, f"p{seat} chooses {contract.name}"))
         self._start(contract)
@@ -575,6 +581,7 @@ class GameState:
         """Play a card (or pass) without checking the rules: for resampled worlds only, whose
         drawn hands may not fit a public play (see ``resample.py``)."""
         self.replayable = False
+        self.last_paid = None
         step = self._step
         if step is not None and action in step.legal_actions():
             step.apply_action(action)
@@ -586,9 +593,25 @@ class GameState:
         self._after_action()
 
     def _decide(self, action: int) -> None:
-        """A decision of the deal in play stepped by the interpreter (the core steps in ``apply_action``)."""
+        """A decision of the deal in play stepped by the interpreter (the core steps in
+        ``apply_action``), or the first decision on the core after a payment (``_on_core``)."""
+        paid, self.last_paid = self.last_paid, None
+        step = self._step
+        if step is not None:  # stepped directly from now on
+            self._go_fast(step)
+            try:
+                self.apply_action(action)
+            except BaseException:
+                self._go_slow()
+                self.last_paid = paid
+                raise
+            return
         deal = self._deal
-        self._book(deal, deal.current_player(), action, deal.apply_action)
+        try:
+            self._book(deal, deal.current_player(), action, deal.apply_action)
+        except BaseException:
+            self.last_paid = paid
+            raise
         self._after_action()
 
     # -- for search -------------------------------------------------------------------------
@@ -600,6 +623,7 @@ class GameState:
         st = cls._positioned(spec, number, deal.contract, deal.dealer, deal.players, put_out)
         st.deal = deal
         st._after_action()
+        st.last_paid = None  # (a deal ended already: nothing a decision of this game paid)
         return st
 
     @classmethod
@@ -613,6 +637,7 @@ class GameState:
         st = cls._positioned(spec, view.deal_number, contract, view.dealer, view.players, 0)  # no widow: none put out
         st._on_core(step)
         st._after_action()
+        st.last_paid = None
         return st
 
     @classmethod
@@ -636,6 +661,7 @@ class GameState:
         st.put_out = put_out
         st.asked = (-1, [])
         st.replayable = False
+        st.last_paid = None
         st.stage = _PLAYING
         st.deal = None
         return st

@@ -2864,40 +2864,105 @@ static PyObject *apply_then(PyObject *mod, PyObject *const *args, Py_ssize_t nar
     Py_DECREF(r);
     Py_RETURN_NONE;
 }
-/* GameState's legal_actions and apply_action while the core steps the deal: builtin functions
- * whose ``self`` is the core (legal_actions) or (core, on_end) (apply_action), so that a call
- * is one vectorcall, without functools.partial's layer. */
-static PyObject *legal_of(PyObject *core, PyObject *unused) { return legal_ascending(NULL, core); }
+/* GameState's legal_actions, apply_action, current_player and is_terminal while the core steps the
+ * deal: callables holding the core (and apply_action the on_end of apply_then), each call one
+ * vectorcall into the core with no Python frame. Not builtin functions: pybind11 takes a builtin
+ * found where it looks for a Python override (kierki_dsl.openspiel reads these through the
+ * state's ``core``) for its own C++ method, and would stop asking Python. */
+enum { FAST_LEGAL, FAST_APPLY, FAST_PLAYER, FAST_TERMINAL };
 
-static PyObject *apply_of(PyObject *bound, PyObject *action)
+typedef struct {
+    PyObject_HEAD
+    PyObject *core, *on_end;
+    int kind;
+    vectorcallfunc vectorcall;
+} FastCall;
+
+static void FastCall_dealloc(FastCall *f)
 {
-    PyObject *args[3] = {PyTuple_GET_ITEM(bound, 0), PyTuple_GET_ITEM(bound, 1), action};
-    return apply_then(NULL, args, 3);
+    Py_XDECREF(f->core);
+    Py_XDECREF(f->on_end);
+    Py_TYPE(f)->tp_free((PyObject *)f);
 }
 
-static PyMethodDef legal_of_def = {"legal_actions", legal_of, METH_NOARGS, "The legal actions, ascending."};
-static PyMethodDef apply_of_def = {"apply_action", apply_of, METH_O,
-                                   "Apply an action (IllegalAction if not allowed); at the deal's end, on_end."};
+static const char *const FAST_NAMES[] = {"legal_actions", "apply_action", "current_player", "is_terminal"};
 
-/* fast_calls(core, on_end): (legal_actions, apply_action) of the core, as above; ``on_end`` as
- * apply_then's. */
+/* legal_actions([player]): the legal actions ascending ([] for a player not on turn; None: the
+ * seat on turn); apply_action(action); current_player(); is_terminal(). */
+static PyObject *FastCall_vectorcall(FastCall *f, PyObject *const *args, size_t nargsf, PyObject *kw)
+{
+    Py_ssize_t n = PyVectorcall_NARGS(nargsf);
+    Core *core = (Core *)f->core;
+    int most = f->kind == FAST_APPLY || f->kind == FAST_LEGAL, least = f->kind == FAST_APPLY;
+    if (kw != NULL && PyTuple_GET_SIZE(kw)) {
+        PyErr_Format(PyExc_TypeError, "%s() takes no keyword arguments", FAST_NAMES[f->kind]);
+        return NULL;
+    }
+    if (n < least || n > most) {
+        PyErr_Format(PyExc_TypeError, "%s() takes %d argument(s), %zd given", FAST_NAMES[f->kind], most, n);
+        return NULL;
+    }
+    switch (f->kind) {
+    case FAST_APPLY: {
+        PyObject *call[3] = {f->core, f->on_end, args[0]};
+        return apply_then(NULL, call, 3);
+    }
+    case FAST_PLAYER:
+        return Core_current_player(core, NULL);
+    case FAST_TERMINAL:
+        return Core_is_terminal(core, NULL);
+    }
+    if (n == 1 && args[0] != Py_None) {
+        long seat = PyLong_AsLong(args[0]);
+        if (seat == -1 && PyErr_Occurred())
+            return NULL;
+        if (seat != (core->phase == PH_DONE ? -1 : core->to_move))
+            return PyList_New(0);
+    }
+    return legal_ascending(NULL, f->core);
+}
+
+static PyTypeObject FastCallType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "kierki_dsl.interpreter._cstep.FastCall",
+    .tp_doc = "A GameState's call answered by the core stepping its deal (fast_calls).",
+    .tp_basicsize = sizeof(FastCall),
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_VECTORCALL,
+    .tp_vectorcall_offset = offsetof(FastCall, vectorcall),
+    .tp_call = PyVectorcall_Call,
+    .tp_dealloc = (destructor)FastCall_dealloc,
+};
+
+static PyObject *fast_call(PyObject *core, PyObject *on_end, int kind)
+{
+    FastCall *f = PyObject_New(FastCall, &FastCallType);
+    if (f == NULL)
+        return NULL;
+    f->core = Py_NewRef(core);
+    f->on_end = Py_NewRef(on_end);
+    f->kind = kind;
+    f->vectorcall = (vectorcallfunc)FastCall_vectorcall;
+    return (PyObject *)f;
+}
+
+/* fast_calls(core, on_end): (legal_actions, apply_action, current_player, is_terminal) of the
+ * core, as above; ``on_end`` as apply_then's. */
 static PyObject *fast_calls(PyObject *mod, PyObject *args)
 {
     PyObject *core, *on_end;
     if (!PyArg_ParseTuple(args, "O!O", &CoreType, &core, &on_end))
         return NULL;
-    PyObject *bound = PyTuple_Pack(2, core, on_end);
-    if (bound == NULL)
+    if (PyType_Ready(&FastCallType) < 0)
         return NULL;
-    PyObject *legal = PyCFunction_NewEx(&legal_of_def, core, NULL);
-    PyObject *apply = PyCFunction_NewEx(&apply_of_def, bound, NULL);
-    Py_DECREF(bound);
-    if (legal == NULL || apply == NULL) {
-        Py_XDECREF(legal);
-        Py_XDECREF(apply);
-        return NULL;
+    PyObject *out = PyTuple_New(4);
+    for (int k = 0; out != NULL && k < 4; k++) {
+        PyObject *f = fast_call(core, on_end, k);
+        if (f == NULL)
+            Py_CLEAR(out);
+        else
+            PyTuple_SET_ITEM(out, k, f);
     }
-    return Py_BuildValue("(NN)", legal, apply);
+    return out;
 }
 /* ------------------------------------------------ end of the adapters' reads -- */
 
@@ -2911,7 +2976,7 @@ static PyMethodDef module_methods[] = {
      "Write a seat's observation tensor of the core into a float32 buffer."},
     {"mark_legal", (PyCFunction)mark_legal, METH_VARARGS, "Set an int8 action mask to 1 at the core's legal actions."},
     {"fast_calls", (PyCFunction)fast_calls, METH_VARARGS,
-     "GameState's legal_actions and apply_action while the core steps the deal (builtins bound to it)."},
+     "GameState's legal_actions, apply_action, current_player and is_terminal while the core steps the deal."},
     {NULL},
 };
 

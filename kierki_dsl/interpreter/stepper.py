@@ -29,18 +29,19 @@ or ``KIERKI_NO_C=1``, steps on the interpreter. Random playouts draw by ``draws`
 
 from __future__ import annotations
 
+import array
 import functools
 import os
 from typing import Optional
 
-from ..cards import SUIT_MASK
+from ..cards import FULL_DECK, SUIT_MASK
 from ..rankorder import rank_key
 from .actions import call, called_suit
 from .draws import below, draws_for_play, kth, pass_choices
 from .envs import play_env, seat_env
 from .legality import LEAD
 from .phases import Phase
-from .plan import Plan, compile_plan, plan_of
+from .plan import Keyed, Plan, compile_plan, plan_of
 from .scorebound import check_deal
 from .trickkernel import add_seat_scores
 from .trickstate import TrickDeal
@@ -130,12 +131,64 @@ def _compiled(contract, players: int, tricks: int, trump: int, deck: int):
 class _Compiled:
     """A contract's plan for the core, its legality kernel and the programs by situation."""
 
-    __slots__ = ("plan", "kernel", "tables", "dynamic", "seat_scorers", "programs")
+    __slots__ = ("plan", "kernel", "tables", "dynamic", "seat_scorers", "programs", "memos")
 
     def __init__(self, plan, kernel, tables, dynamic, seat_scorers) -> None:
         self.plan, self.kernel, self.tables, self.dynamic = plan, kernel, tables, dynamic
         self.seat_scorers = seat_scorers
         self.programs: dict = {}  # legality situation key -> _cstep.Programs
+        self.memos: Optional[tuple] = None  # what its deals' contexts ask of C (``_memos``), once built
+
+
+def _memos(compiled: _Compiled, contract, players: int, tricks: int, deck: int) -> tuple:
+    """(trick programs, first lead, seat scoring): what the core asks a deal context of
+    ``compiled`` as ``_at_trick``, ``_begin`` and ``_finish``, memoised in C on what each reads
+    (the legality kernel's key; ``plan.Plan.lead_key`` and ``seat_key``) and shared by every
+    deal of ``compiled`` in the process. A miss, or what the plan does not key (the first lead
+    of a contract with a trump call), asks ``_Deal``'s own method."""
+    got = compiled.memos
+    if got is None:
+        got = compiled.memos = (_trick_memo(compiled, tricks), *_deal_memos(compiled, contract, players, deck))
+    return got
+
+
+def _trick_memo(compiled: _Compiled, tricks: int):
+    """The C memo of a trick's programs (``_cstep.TrickMemo``), keyed on what the legality
+    kernel's ``key`` reads."""
+    k = compiled.kernel
+    classes = [k.key(n, False, 0)[0] for n in range(tricks + 2)]
+    return _cstep.TrickMemo(_at_trick_of, classes, bool(k.key(1, True, 0)[1]), k.key(1, False, FULL_DECK)[2])
+
+
+def _deal_memos(compiled: _Compiled, contract, players: int, deck: int) -> tuple:
+    """The first lead's and seat scoring's callables: a ``_cstep.DealMemo`` where the plan keys
+    them (the dealer read as the context's ``index`` row of a book of one row per dealer), else
+    ``_Deal``'s method."""
+    plan = plan_of(contract)
+    book = array.array("q", [v for d in range(players) for v in (d, *[0] * players)])
+    lead = plan.lead_key() if plan is not None and plan.begun_in_python() is None else None
+    begin = finish = None
+    if isinstance(lead, Keyed):
+        begin = _cstep.DealMemo(_begin_of, False, players, book, lead.dealer, lead.holders, (), False)
+    seat = plan.seat_key(deck) if plan is not None and compiled.seat_scorers else None
+    if isinstance(seat, Keyed):
+        finish = _cstep.DealMemo(_finish_of, True, players, book, seat.dealer, 0, seat.atoms, seat.won)
+    return begin or _begin_of, finish or _finish_of
+
+
+def _at_trick_of(core, number: int, broken: int, played: int) -> tuple:
+    """``_Deal._at_trick`` of the core's context (a memo's miss)."""
+    return _Deal._at_trick(core.ctx, core, number, broken, played)
+
+
+def _begin_of(core) -> tuple:
+    """``_Deal._begin`` of the core's context (a memo's miss, or not keyed)."""
+    return _Deal._begin(core.ctx, core)
+
+
+def _finish_of(core) -> list:
+    """``_Deal._finish`` of the core's context (a memo's miss, or not keyed)."""
+    return _Deal._finish(core.ctx, core)
 
 
 def new_deal(contract, players: int, deck: int, dealer: int, dealt: list, direction: int = 1, number: int = 1):
@@ -154,7 +207,7 @@ def core_deal(contract, players: int, deck: int, dealer: int, dealt: list, direc
     if not tricks or not carried(contract, players, tricks, deck):
         return None
     trump = _trumps(contract)[0]  # with a call, the plan of the trump called replaces this one
-    ctx = _Deal(
+    ctx = _context(
         _compiled(contract, players, tricks, trump, deck),
         contract,
         players,
@@ -211,7 +264,7 @@ def core_from_view(contract, view, hands: list):
         for _, card in plays:
             taken[winner] |= 1 << card
         won[winner] += 1
-    ctx = _Deal(
+    ctx = _context(
         got,
         contract,
         players,
@@ -310,7 +363,7 @@ class _Deal:
         """(plan, context) of the deal once ``action`` called trumps: the caller is on turn."""
         trump = called_suit(action)
         compiled = _compiled(self.contract, self.players, self.tricks_total, trump, self.deck)
-        ctx = _Deal(
+        ctx = _context(
             compiled,
             self.contract,
             self.players,
@@ -418,6 +471,23 @@ class _Deal:
         for a in core.actions:
             deal.apply_action(a)
         return deal
+
+
+class _Memoised(_Deal):
+    """A deal's context whose trick programs, first lead and seat scoring the core asks of the
+    C memos of its compiled contract (``_memos``): no Python frame once they hold the answer."""
+
+    __slots__ = ("_at_trick", "_begin", "_finish", "index")
+
+
+def _context(compiled: _Compiled, contract, players: int, deck: int, dealer: int, *rest) -> _Deal:
+    """The context of a deal on the core (``_Deal``'s arguments), asking the C memos of
+    ``compiled`` (``_memos``)."""
+    ctx = _Memoised(compiled, contract, players, deck, dealer, *rest)
+    memos = _memos(compiled, contract, players, ctx.tricks_total, deck)
+    ctx._at_trick, ctx._begin, ctx._finish = memos  # type: ignore[method-assign]  # slots over methods
+    ctx.index = dealer  # the row of the memos' book that holds the dealer
+    return ctx
 
 
 class _Env:
