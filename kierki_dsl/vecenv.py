@@ -230,15 +230,13 @@ class VecDeals:
         self._done = np.zeros(n, np.bool_)
         self._actions = np.zeros(n, np.int64)
         self._out = Step(*(_read_only(a) for a in (self._obs, self._mask, self._player, self._rewards, self._done)))
-        trump = contract.call.choices[0] if contract.call is not None else contract.trump
-        compiled = stepper._compiled(contract, p, tricks, trump, rs.deck)
         #: why the deals are not flat C structs (None: they are; ``flatdeals.why_not_flat``)
-        self.flat_reason = flatdeals.why_not_flat(contract, compiled, tricks, rs.deck)
+        self.flat_reason = flatdeals.why_not_flat(contract, p, tricks, rs.deck)
         self._flat: Any = None
         self.python_paths: list = []  # what each deal still asks Python, and why (a warm flat batch: nothing)
         if self.flat_reason is None:
             outs = (self._obs, self._mask, self._player, self._rewards, self._done.view(np.uint8))
-            self._flat = flatdeals.FlatDeals(rs, contract, compiled, deal, n, tricks, outs, self._layout(contract))
+            self._flat = flatdeals.FlatDeals(rs, contract, deal, n, tricks, outs, self._layout(contract))
         else:
             self._batch = self._build(rs, contract, tricks, deal)
 
@@ -249,7 +247,7 @@ class VecDeals:
             [self._parts[name].start for name in PARTS],
             self.obs_size,
             self.num_actions,
-            tuple(knowledge.PHASES.index(phase) for phase in ("pass", "play")),
+            tuple(knowledge.PHASES.index(phase) for phase in ("pass", "play", "call")),
             self.spec.contracts.index(contract.name),
         )
 
@@ -294,7 +292,7 @@ class VecDeals:
             offsets,
             size,
             actions,
-            (*phases, knowledge.PHASES.index("call")),
+            phases,
             index,
             lead_of,
             bool(compiled.dynamic),  # dynamic points read the dealer: the contexts learn each deal

@@ -4,9 +4,10 @@
  *
  *   Flat   N deals of one contract: each deal a struct of ints and 52-bit masks (hands,
  *          passes, the trick, cards taken, scores), stepped for all N deals in one call from
- *          an int64 array of actions. The contract's tables are copied in once: the cards
- *          beating each card, the static points per trick and per card, what the legality
- *          programs are keyed on. What the rules compute once a trick or once a deal (a
+ *          an int64 array of actions. The contract's tables are copied in once, for each
+ *          trump a deal may be played in (a trump call's choices): the cards beating each
+ *          card, the static points per trick and per card, what the legality programs are
+ *          keyed on; with a call, its caller by dealer. What the rules compute once a trick or once a deal (a
  *          trick's legality programs, the first lead, end-of-deal seat scoring) is memoised in
  *          C on what the plan says they read, and asked of Python only the first time a key
  *          is met (the interpreter's own code answers): a warm batch calls no Python at all.
@@ -35,7 +36,8 @@
 #define KSLOTS 4096 /* a power of two; a key memo is cleared when half full */
 #define KEYB 192    /* key bytes: 1 + 52 + 8 x (1 + 16) at most */
 
-enum { PH_PASS = 0, PH_PLAY = 1 };
+enum { PH_PASS = 0, PH_PLAY = 1, PH_CALL = 3 };
+#define MAXTRUMPS 5 /* a call's choices: the four suits and no trumps */
 enum { LEAD = 0, FOLLOW = 1, DISCARD = 2 };
 enum { O_SEAT, O_PHASE, O_CONTRACT, O_DEALER, O_HAND, O_PLAYED, O_TRICK, O_LED, O_TRUMP, O_CALLER, O_SCORES,
        O_TOTALS, O_SIZES, NOFF };
@@ -58,7 +60,7 @@ typedef struct {
 } Slot;
 
 typedef struct {
-    int cls, br;
+    int cls, br, t;
     uint64_t seen;
     Slot slot[NSLOTS];
 } Progs; /* a trick situation's programs: lead, follow x 4 suits, discard x 4 suits */
@@ -110,22 +112,29 @@ static KEntry *kmemo_at(KMemo *m, const unsigned char *k, int len, int *found)
 /* ------------------------------------------------------------ a deal -- */
 
 typedef struct {
-    uint64_t hands[MAXP], passes[MAXP], taken[MAXP], dealt[MAXP], played, legal;
+    uint64_t hands[MAXP], passes[MAXP], taken[MAXP], dealt[MAXP], early[MAXP], played, legal;
     int64_t scores[MAXP];
     int won[MAXP], trick_seat[MAXP], trick_card[MAXP];
     int phase, to_move, trick_no, led, win, trick_len, broken, first, dealer, progs, failed, nacts;
+    int t, caller; /* the trump's index (-1: still to call), the caller (-1: none) */
     uint64_t rng, prng; /* the deal's generator, its random players' */
     unsigned char *acts; /* every action of the deal, in order (a replay names an error) */
 } Deal;
 
 typedef struct {
     PyObject_HEAD
-    int n, players, tricks, follow_suit, ncards, first_dealer, step, pass_count, pass_step, trump;
+    int n, players, tricks, follow_suit, ncards, first_dealer, step, pass_count, pass_step;
     int next[MAXP], dealer_of[MAXP], lead_of[MAXP];
     unsigned char cards[52];
-    uint64_t beats[52];
-    int64_t trick_points[MAXTRICKS + 2];
-    int64_t *values; /* (tricks + 2) x 52 */
+    /* by trump index: the trump suit (-1 none), the cards beating each card, the points */
+    int ntrumps, trump[MAXTRUMPS];
+    uint64_t beats[MAXTRUMPS][52];
+    int64_t trick_points[MAXTRUMPS][MAXTRICKS + 2];
+    int64_t *values; /* ntrumps x (tricks + 2) x 52 */
+    /* a trump call: its actions, the trump index of each action, the caller by dealer, the
+     * cards each seat sees before it (-1: no call) */
+    uint64_t calls;
+    int call_of[64], caller_of[MAXP], after;
     /* the legality programs, keyed as the kernel's key(): class of the trick number, hearts
      * broken (where read), the counted played cards */
     int cls[MAXTRICKS + 2], broken_read;
@@ -135,12 +144,12 @@ typedef struct {
     Rule *pool;
     int npool, cappool;
     /* the first lead (where lead_of does not say it) and seat scoring, keyed */
-    int lead_dealer, seats, seat_dealer, seat_won, natoms;
+    int lead_dealer, lead_caller, seats, seat_dealer, seat_won, natoms;
     uint64_t lead_holders, atoms[16];
     KMemo lead_memo, seat_memo;
     PyObject *program_cb, *lead_cb, *seat_cb;
     /* the outputs */
-    int off[NOFF], obs_size, num_actions, phase_pass, phase_play, contract, fresh, acap;
+    int off[NOFF], obs_size, num_actions, phase_pass, phase_play, phase_call, contract, fresh, acap;
     Py_buffer obs, mask, player, rewards, done;
     Deal *deals;
 } Flat;
@@ -161,13 +170,13 @@ static int fail(Flat *f, Deal *d)
 /* The index of the programs of trick `n` of deal d (found, or made with empty slots). */
 static int at_trick(Flat *f, Deal *d)
 {
-    int cls = f->cls[d->trick_no], br = f->broken_read && d->broken;
+    int cls = f->cls[d->trick_no], br = f->broken_read && d->broken, t = d->t;
     uint64_t seen = d->played & f->seen;
-    uint64_t h = (seen * 0x9E3779B97F4A7C15ULL) ^ ((uint64_t)cls << 1 | (uint64_t)br) * 0xC2B2AE3D27D4EB4FULL;
+    uint64_t h = (seen * 0x9E3779B97F4A7C15ULL) ^ ((uint64_t)cls << 4 | (uint64_t)t << 1 | (uint64_t)br) * 0xC2B2AE3D27D4EB4FULL;
     int mask = f->icap - 1, at = (int)(h >> 40) & mask;
     for (int k; (k = f->index[at]) >= 0; at = (at + 1) & mask) {
         const Progs *p = &f->progs[k];
-        if (p->cls == cls && p->br == br && p->seen == seen) {
+        if (p->cls == cls && p->br == br && p->t == t && p->seen == seen) {
             d->progs = k;
             return 0;
         }
@@ -180,16 +189,17 @@ static int at_trick(Flat *f, Deal *d)
     memset(p, 0, sizeof *p);
     p->cls = cls;
     p->br = br;
+    p->t = t;
     p->seen = seen;
     f->index[at] = d->progs = f->nprogs++;
     return 0;
 }
 
-/* Fill a slot of the deal's programs: program(phase, led, number, broken, played) gives the
- * rules as (keep mask, fallback) pairs. */
+/* Fill a slot of the deal's programs: program(trump index, phase, led, number, broken, played)
+ * gives the rules as (keep mask, fallback) pairs. */
 static int fill_slot(Flat *f, Deal *d, int phase, int led, Slot *slot)
 {
-    PyObject *r = PyObject_CallFunction(f->program_cb, "iiiiK", phase, led, d->trick_no, d->broken,
+    PyObject *r = PyObject_CallFunction(f->program_cb, "iiiiiK", d->t, phase, led, d->trick_no, d->broken,
                                         (unsigned long long)d->played);
     if (r == NULL)
         return fail(f, d);
@@ -236,8 +246,8 @@ static int fill_slot(Flat *f, Deal *d, int phase, int led, Slot *slot)
 static int legal(Flat *f, Deal *d)
 {
     uint64_t hand = d->hands[d->to_move];
-    if (d->phase == PH_PASS) {
-        d->legal = hand & ~d->passes[d->to_move];
+    if (d->phase != PH_PLAY) {
+        d->legal = d->phase == PH_PASS ? hand & ~d->passes[d->to_move] : f->calls;
         return 0;
     }
     int phase = LEAD, led = d->led, s = 0;
@@ -275,6 +285,8 @@ static int lead_seat(Flat *f, Deal *d, int *out)
     int len = 0, found;
     if (f->lead_dealer)
         k[len++] = (unsigned char)d->dealer;
+    if (f->lead_caller)
+        k[len++] = (unsigned char)(d->caller + 1);
     for (uint64_t h = f->lead_holders; h; h &= h - 1) {
         int card = __builtin_ctzll(h), who = 255;
         for (int s = 0; s < f->players; s++)
@@ -292,7 +304,7 @@ static int lead_seat(Flat *f, Deal *d, int *out)
             else
                 PyTuple_SET_ITEM(hands, s, v);
         }
-        PyObject *r = hands == NULL ? NULL : PyObject_CallFunction(f->lead_cb, "iO", d->dealer, hands);
+        PyObject *r = hands == NULL ? NULL : PyObject_CallFunction(f->lead_cb, "iiO", d->dealer, d->caller, hands);
         Py_XDECREF(hands);
         long seat = r == NULL ? -1 : PyLong_AsLong(r);
         Py_XDECREF(r);
@@ -308,7 +320,7 @@ static int lead_seat(Flat *f, Deal *d, int *out)
     return 0;
 }
 
-/* Play starts (after any passing): the first leader leads trick 1. */
+/* Play starts (after any passing and trump call): the first leader leads trick 1. */
 static int start_play(Flat *f, Deal *d)
 {
     int seat;
@@ -366,6 +378,16 @@ static int seat_scoring(Flat *f, Deal *d)
     return 0;
 }
 
+/* What follows any passing: a trump call by the caller, or play. */
+static int begin(Flat *f, Deal *d)
+{
+    if (f->after < 0)
+        return start_play(f, d);
+    d->phase = PH_CALL;
+    d->to_move = f->caller_of[d->dealer];
+    return 0;
+}
+
 /* ------------------------------------------------------------ playing -- */
 
 static void exchange(Flat *f, Deal *d)
@@ -392,14 +414,14 @@ static int pass_card(Flat *f, Deal *d, int card)
         return 0;
     }
     exchange(f, d);
-    return start_play(f, d);
+    return begin(f, d);
 }
 
 static int finish_trick(Flat *f, Deal *d)
 {
     int n = d->trick_no, winner = d->trick_seat[0];
-    const int64_t *value = f->values + 52 * n;
-    int64_t pts = f->trick_points[n], score;
+    const int64_t *value = f->values + 52 * ((Py_ssize_t)d->t * (f->tricks + 2) + n);
+    int64_t pts = f->trick_points[d->t][n], score;
     uint64_t tm = 0;
     for (int i = 0; i < f->players; i++) {
         int c = d->trick_card[i];
@@ -434,7 +456,7 @@ static int play_card(Flat *f, Deal *d, int card)
     if (d->trick_len == 0) {
         d->led = card / 13;
         d->win = card;
-    } else if (f->beats[d->win] >> card & 1) {
+    } else if (f->beats[d->t][d->win] >> card & 1) {
         d->win = card;
     }
     d->trick_seat[d->trick_len] = seat;
@@ -450,8 +472,8 @@ static int play_card(Flat *f, Deal *d, int card)
 static int deal_again(Flat *f, Deal *d)
 {
     int p = f->players;
-    d->dealer = vd_deal(&d->rng, f->cards, f->ncards, p, f->first_dealer, f->dealer_of, f->step, -1, d->dealt, NULL,
-                        &d->first);
+    d->dealer = vd_deal(&d->rng, f->cards, f->ncards, p, f->first_dealer, f->dealer_of, f->step, f->after, d->dealt,
+                        d->early, &d->first);
     memcpy(d->hands, d->dealt, sizeof d->hands);
     memset(d->passes, 0, sizeof d->passes);
     memset(d->taken, 0, sizeof d->taken);
@@ -461,10 +483,12 @@ static int deal_again(Flat *f, Deal *d)
     d->trick_no = 1;
     d->led = d->win = -1;
     d->trick_len = d->broken = d->nacts = d->failed = 0;
+    d->t = f->after < 0 ? 0 : -1;
+    d->caller = -1;
     if (f->pass_step) {
         d->phase = PH_PASS;
         d->to_move = f->next[d->dealer];
-    } else if (start_play(f, d) < 0) {
+    } else if (begin(f, d) < 0) {
         return -1;
     }
     return legal(f, d);
@@ -485,6 +509,8 @@ static void put_cards(float *dst, uint64_t m)
 static uint64_t shown_hand(const Deal *d)
 {
     uint64_t h = d->hands[d->to_move];
+    if (d->phase == PH_CALL) /* the caller sees his first cards only */
+        return d->early[d->to_move];
     return d->phase == PH_PASS ? h & ~d->passes[d->to_move] : h;
 }
 
@@ -495,7 +521,7 @@ static void observe_whole(const Flat *f, const Deal *d, float *o)
     int p = f->players;
     memset(o, 0, sizeof(float) * f->obs_size);
     o[off[O_SEAT] + d->to_move] = 1.0f;
-    o[off[O_PHASE] + (d->phase == PH_PASS ? f->phase_pass : f->phase_play)] = 1.0f;
+    o[off[O_PHASE] + (d->phase == PH_PASS ? f->phase_pass : d->phase == PH_CALL ? f->phase_call : f->phase_play)] = 1.0f;
     o[off[O_CONTRACT] + f->contract] = 1.0f;
     o[off[O_DEALER] + d->dealer] = 1.0f;
     put_cards(o + off[O_HAND], shown_hand(d));
@@ -503,7 +529,10 @@ static void observe_whole(const Flat *f, const Deal *d, float *o)
     for (int k = 0; k < d->trick_len; k++)
         o[off[O_TRICK] + 52 * d->trick_seat[k] + d->trick_card[k]] = 1.0f;
     o[off[O_LED] + d->led + 1] = 1.0f;
-    o[off[O_TRUMP] + f->trump + 1] = 1.0f;
+    o[off[O_TRUMP] + (d->t < 0 ? -1 : f->trump[d->t]) + 1] = 1.0f;
+    int caller = d->phase == PH_CALL ? d->to_move : d->caller;
+    if (caller >= 0)
+        o[off[O_CALLER] + caller] = 1.0f;
     for (int t = 0; t < p; t++) {
         o[off[O_SCORES] + t] = (float)d->scores[t];
         o[off[O_SIZES] + t] = (float)vd_pc64(d->hands[t]);
@@ -569,7 +598,13 @@ static int apply(Flat *f, int i, int action)
     int seat = d->to_move, phase = d->phase, r;
     if (d->nacts < f->acap)
         d->acts[d->nacts++] = (unsigned char)action;
-    r = phase == PH_PASS ? pass_card(f, d, action) : play_card(f, d, action);
+    if (phase == PH_CALL) { /* the trump called: its tables from now on */
+        d->t = f->call_of[action];
+        d->caller = seat;
+        r = start_play(f, d);
+    } else {
+        r = phase == PH_PASS ? pass_card(f, d, action) : play_card(f, d, action);
+    }
     if (r < 0)
         return -2;
     if (r == 1) {
@@ -655,16 +690,50 @@ static int hold(PyObject *o, Py_buffer *view, Py_ssize_t count, Py_ssize_t size,
     return 0;
 }
 
+/* The k-th item of a sequence of n items (a new reference; NULL and an error if it is not). */
+static PyObject *item_of(PyObject *seq, Py_ssize_t n, Py_ssize_t k, const char *what)
+{
+    if (!PySequence_Check(seq) || PySequence_Size(seq) != n) {
+        if (!PyErr_Occurred())
+            PyErr_Format(PyExc_ValueError, "%s: %zd entries expected", what, n);
+        return NULL;
+    }
+    return PySequence_GetItem(seq, k);
+}
+
+/* Trump t's tables: its 52 beating masks, its trick points and its values rows. */
+static int trump_tables(Flat *f, int t, PyObject *beats, PyObject *tp, PyObject *values)
+{
+    int rows = f->tricks + 2, err;
+    PyObject *b = item_of(beats, f->ntrumps, t, "beats"), *q = item_of(tp, f->ntrumps, t, "trick points");
+    PyObject *v = item_of(values, f->ntrumps, t, "values");
+    err = b == NULL || q == NULL || v == NULL || masks_in(b, f->beats[t], 52, "beats") < 0
+          || ints_in(q, f->trick_points[t], rows, -SCORE_LIMIT, SCORE_LIMIT, "trick points") < 0;
+    for (int k = 0; !err && k < rows; k++) {
+        PyObject *row = item_of(v, rows, k, "values");
+        err = row == NULL
+              || ints_in(row, f->values + 52 * ((Py_ssize_t)t * rows + k), 52, -SCORE_LIMIT, SCORE_LIMIT, "values") < 0;
+        Py_XDECREF(row);
+    }
+    Py_XDECREF(b);
+    Py_XDECREF(q);
+    Py_XDECREF(v);
+    return err ? -1 : 0;
+}
+
 /* Flat(n, players, tricks, follow_suit, deck, direction, first_dealer, dealer_of, pass_count,
- *      pass_step, beats, trick_points, values, trump, classes, broken_read, seen, max_keys,
- *      lead_of, lead_dealer, lead_holders, seats, seat_dealer, seat_won, atoms,
- *      program, lead, seat, offsets, obs_size, num_actions, (phase_pass, phase_play),
- *      contract, obs, mask, player, rewards, done) -- see flatdeals.py, which builds it. */
+ *      pass_step, trumps, beats, trick_points, values, classes, broken_read, seen, max_keys,
+ *      lead_of, lead_dealer, lead_caller, lead_holders, seats, seat_dealer, seat_won, atoms,
+ *      calls, call_of, caller_of, after, program, lead, seat, offsets, obs_size, num_actions,
+ *      (phase_pass, phase_play, phase_call), contract, obs, mask, player, rewards, done):
+ * beats, trick_points and values one entry per trump of `trumps`; calls the call actions
+ * (a mask), call_of the trump index of each action (64), caller_of the caller by dealer,
+ * after the cards a caller sees first (-1: no call) -- flatdeals.py builds it. */
 static int Flat_init(Flat *f, PyObject *args, PyObject *kw)
 {
-    PyObject *dealer_of, *beats, *tp, *values, *classes, *lead_of, *atoms, *offsets;
+    PyObject *dealer_of, *trumps, *beats, *tp, *values, *classes, *lead_of, *atoms, *call_of, *caller_of, *offsets;
     PyObject *program_cb, *lead_cb, *seat_cb, *obs, *mask, *player, *rewards, *done;
-    unsigned long long deck, seen, holders;
+    unsigned long long deck, seen, holders, calls;
     int direction, max_keys;
     if (f->deals != NULL) {
         PyErr_SetString(PyExc_TypeError, "a batch is initialised once");
@@ -674,30 +743,54 @@ static int Flat_init(Flat *f, PyObject *args, PyObject *kw)
         PyErr_SetString(PyExc_TypeError, "Flat takes no keyword arguments");
         return -1;
     }
-    if (!PyArg_ParseTuple(args, "iiipKiiOiiOOOiOpKiOpKpppOOOOOii(ii)iOOOOO", &f->n, &f->players, &f->tricks,
+    if (!PyArg_ParseTuple(args, "iiipKiiOiiOOOOOpKiOppKpppOKOOiOOOOii(iii)iOOOOO", &f->n, &f->players, &f->tricks,
                           &f->follow_suit, &deck, &direction, &f->first_dealer, &dealer_of, &f->pass_count,
-                          &f->pass_step, &beats, &tp, &values, &f->trump, &classes, &f->broken_read, &seen, &max_keys,
-                          &lead_of, &f->lead_dealer, &holders, &f->seats, &f->seat_dealer, &f->seat_won, &atoms,
-                          &program_cb, &lead_cb, &seat_cb, &offsets, &f->obs_size, &f->num_actions, &f->phase_pass,
-                          &f->phase_play, &f->contract, &obs, &mask, &player, &rewards, &done))
+                          &f->pass_step, &trumps, &beats, &tp, &values, &classes, &f->broken_read, &seen, &max_keys,
+                          &lead_of, &f->lead_dealer, &f->lead_caller, &holders, &f->seats, &f->seat_dealer,
+                          &f->seat_won, &atoms, &calls, &call_of, &caller_of, &f->after, &program_cb, &lead_cb,
+                          &seat_cb, &offsets, &f->obs_size, &f->num_actions, &f->phase_pass, &f->phase_play,
+                          &f->phase_call, &f->contract, &obs, &mask, &player, &rewards, &done))
         return -1;
     int p = f->players, rows = f->tricks + 2;
     if (f->n < 1 || f->n > (1 << 24) || p < 2 || p > MAXP || f->tricks < 1 || f->tricks > MAXTRICKS
-        || (deck >> 52) || holders >> 52 || f->first_dealer >= p || f->pass_count < 0 || f->pass_count > 13
-        || f->pass_step <= -MAXP || f->pass_step >= MAXP || f->trump < -1 || f->trump > 3 || max_keys < 1
-        || max_keys > (1 << 16) || f->num_actions < 64 || f->obs_size < 1 || f->contract < 0 || f->phase_pass < 0
-        || f->phase_pass >= 7 || f->phase_play < 0 || f->phase_play >= 7 || direction <= -MAXP
-        || direction >= MAXP) {
+        || (deck >> 52) || holders >> 52 || (calls >> 63) || f->first_dealer >= p || f->pass_count < 0
+        || f->pass_count > 13 || f->pass_step <= -MAXP || f->pass_step >= MAXP || max_keys < 1 || max_keys > (1 << 16)
+        || f->num_actions < 64 || f->obs_size < 1 || f->contract < 0 || f->phase_pass < 0 || f->phase_pass >= 7
+        || f->phase_play < 0 || f->phase_play >= 7 || f->phase_call < 0 || f->phase_call >= 7 || direction <= -MAXP
+        || direction >= MAXP || f->after < -1 || f->after > 52) {
         PyErr_SetString(PyExc_ValueError, "Flat: arguments out of range");
         return -1;
     }
-    int64_t buf[MAXTRICKS + 2];
+    int64_t buf[MAXTRICKS + 2], suits[MAXTRUMPS], cof[64];
+    Py_ssize_t nt = PySequence_Check(trumps) ? PySequence_Size(trumps) : -1;
+    if (nt < 1 || nt > MAXTRUMPS) {
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_ValueError, "trumps: 1 to 5 expected");
+        return -1;
+    }
+    f->ntrumps = (int)nt;
+    if (ints_in(trumps, suits, nt, -1, 3, "trumps") < 0 || ints_in(call_of, cof, 64, -1, nt - 1, "call_of") < 0)
+        return -1;
+    for (int t = 0; t < f->ntrumps; t++)
+        f->trump[t] = (int)suits[t];
+    for (int a = 0; a < 64; a++) {
+        f->call_of[a] = (int)cof[a];
+        if ((calls >> a & 1) && cof[a] < 0) {
+            PyErr_SetString(PyExc_ValueError, "call_of: a trump for each call action expected");
+            return -1;
+        }
+    }
+    f->calls = calls;
     if (ints_in(dealer_of, buf, p, 0, p - 1, "dealer_of") < 0)
         return -1;
     for (int s = 0; s < p; s++) {
         f->dealer_of[s] = (int)buf[s];
         f->next[s] = ((s + direction) % p + p) % p;
     }
+    if (ints_in(caller_of, buf, p, 0, p - 1, "caller_of") < 0)
+        return -1;
+    for (int s = 0; s < p; s++)
+        f->caller_of[s] = (int)buf[s];
     if (ints_in(lead_of, buf, p, -1, p - 1, "lead_of") < 0)
         return -1;
     for (int s = 0; s < p; s++)
@@ -706,9 +799,6 @@ static int Flat_init(Flat *f, PyObject *args, PyObject *kw)
         return -1;
     for (int k = 0; k < rows; k++)
         f->cls[k] = (int)buf[k];
-    if (masks_in(beats, f->beats, 52, "beats") < 0
-        || ints_in(tp, f->trick_points, rows, -SCORE_LIMIT, SCORE_LIMIT, "trick points") < 0)
-        return -1;
     PyObject *fa = PySequence_Fast(atoms, "atoms");
     if (fa == NULL)
         return -1;
@@ -731,22 +821,14 @@ static int Flat_init(Flat *f, PyObject *args, PyObject *kw)
             return -1;
         }
     }
-    f->values = PyMem_Calloc((size_t)rows * 52, sizeof(int64_t));
+    f->values = PyMem_Calloc((size_t)f->ntrumps * rows * 52, sizeof(int64_t));
     if (f->values == NULL) {
         PyErr_NoMemory();
         return -1;
     }
-    PyObject *fv = PySequence_Fast(values, "values");
-    if (fv == NULL)
-        return -1;
-    int err = PySequence_Fast_GET_SIZE(fv) != rows;
-    if (err)
-        PyErr_SetString(PyExc_ValueError, "values: one row per trick number expected");
-    for (int k = 0; !err && k < rows; k++)
-        err = ints_in(PySequence_Fast_GET_ITEM(fv, k), f->values + 52 * k, 52, -SCORE_LIMIT, SCORE_LIMIT, "values") < 0;
-    Py_DECREF(fv);
-    if (err)
-        return -1;
+    for (int t = 0; t < f->ntrumps; t++)
+        if (trump_tables(f, t, beats, tp, values) < 0)
+            return -1;
     f->seen = seen;
     f->lead_holders = holders;
     f->step = (direction % p + p) % p;
@@ -771,7 +853,7 @@ static int Flat_init(Flat *f, PyObject *args, PyObject *kw)
         return -1;
     }
     memset(f->index, 0xFF, sizeof(int) * f->icap);
-    f->acap = f->pass_count * p + f->ncards;
+    f->acap = f->pass_count * p + f->ncards + 1; /* passes, a call, cards */
     for (int i = 0; i < f->n; i++)
         if ((f->deals[i].acts = PyMem_Malloc(f->acap)) == NULL) {
             PyErr_NoMemory();

@@ -12,7 +12,9 @@ rule it has is one C can hold or memoise on what the plan says the rule reads
 - the first lead, keyed on the dealer and the holders of the cards it names (``Plan.lead_key``);
 - end-of-deal seat scoring, keyed on the dealer, tricks won and each seat's count of taken
   cards in each card set its expressions count (``Plan.seat_key``);
-- static points per trick and per card (not dynamic points), no early end, no trump call.
+- a trump call whose caller is named by the dealer (a caller by dealer), the tables of each
+  trump it may call held at once;
+- static points per trick and per card (not dynamic points), no early end.
 
 A key met for the first time asks the interpreter's own code (``program``, ``lead``,
 ``seat_points``); every later deal with that key is answered in C.
@@ -30,10 +32,12 @@ import os
 from typing import Any, Optional
 
 from ..cards import FULL_DECK
+from . import stepper
+from .actions import call
 from .draws import below, shuffled
 from .envs import play_env, seat_function
 from .legality import LEAD
-from .plan import Keyed, plan_of
+from .plan import Declined, Keyed, plan_of
 from .trickkernel import add_seat_scores
 
 _vecflat: Any = None
@@ -53,6 +57,9 @@ Unworded: Any = _vecflat.Unworded if _vecflat is not None else _NeverRaised
 _MASK64 = (1 << 64) - 1
 #: The most trick situations (program keys) a contract's play rules may tell apart on this path.
 MAX_KEYS = 1 << 16
+#: What a trump caller may read to be known by dealer; what a first lead may read to be keyed.
+_CALLER_READS = frozenset({"dealer", "players", "deck"})
+_LEAD_READS = frozenset({"players", "deck", "bidder", "bid", "dealer", "holders", "caller"})
 
 
 class DealDraws:
@@ -87,30 +94,53 @@ def dealt(grb, deck: int, players: int, first_dealer: Optional[int], dealer_of, 
     return first, dealer, order, hands
 
 
-def why_not_flat(contract, compiled, tricks: int, deck: int) -> Optional[str]:
-    """None if the flat path steps deals of ``contract`` (``compiled``: the step core's tables
-    of its trump, ``stepper._compiled``), else why not, in words."""
+def _tables(contract, players: int, tricks: int, deck: int) -> list:
+    """The step core's tables (``stepper._compiled``) of each trump a deal may be played in."""
+    trumps = contract.call.choices if contract.call is not None else (contract.trump,)
+    return [stepper._compiled(contract, players, tricks, t, deck) for t in trumps]
+
+
+def _lead_key(contract, plan) -> tuple:
+    """(what the first lead is keyed on, whether it reads the trump caller): ``Plan.lead_key``,
+    with the caller of a trump call read too (known here when the lead is chosen)."""
+    if contract.call is None:
+        return plan.lead_key(), False
+    lead = contract.first_lead
+    extra = lead.free - _LEAD_READS
+    holders = lead.seen.get("holders", 0) if "holders" in lead.free else 0
+    if extra or holders >> 52:
+        return Declined("a first lead that reads " + (", ".join(sorted(extra)) or "a card not known in advance")), False
+    return Keyed("dealer" in lead.free, holders, (), False), "caller" in lead.free
+
+
+def why_not_flat(contract, players: int, tricks: int, deck: int) -> Optional[str]:
+    """None if the flat path steps deals of ``contract``, else why not, in words."""
     if _vecflat is None:
         return "the flat deals' extension is not built"
     plan = plan_of(contract)
-    if plan is None or compiled is None:
+    tables = _tables(contract, players, tricks, deck) if plan is not None else [None]
+    if plan is None or None in tables:
         return "not carried by the step core"
-    if contract.call is not None:
-        return "a trump call (its caller and the tables of the trump called)"
-    if compiled.dynamic:
+    called = contract.call.called_by.free - _CALLER_READS if contract.call is not None else ()
+    if called:
+        return "a trump caller that reads " + ", ".join(sorted(called))
+    if any(t.dynamic for t in tables):
         return "dynamic points (each trick)"
     if contract.early_stop or contract.end_when is not None:
         return "an early end (each trick)"
-    k = compiled.kernel
-    if any(k.per_decision) or any(k.per_card):
+    kernels = [t.kernel for t in tables]
+    if any(any(k.per_decision) or any(k.per_card) for k in kernels):
         return "play rules that read the hand or the winning card (each decision)"
-    classes = {k.key(n, False, 0)[0] for n in range(tricks + 2)}
-    if len(classes) * (2 if k.broken_read else 1) << bin(k.played_seen).count("1") > MAX_KEYS:
+    keyed = {(tuple(k.key(n, False, 0)[0] for n in range(tricks + 2)), k.broken_read, k.played_seen) for k in kernels}
+    if len(keyed) > 1:
+        return "play rules keyed differently in each trump"
+    classes, broken, seen = keyed.pop()
+    if len(set(classes)) * len(tables) * (2 if broken else 1) << bin(seen).count("1") > MAX_KEYS:
         return "play rules that count too many played cards"
-    lead = plan.lead_key()
+    lead, _ = _lead_key(contract, plan)
     if not isinstance(lead, Keyed):
         return f"the first lead: {lead.reason}"
-    if compiled.seat_scorers:
+    if tables[0].seat_scorers:
         seats = plan.seat_key(deck)
         if not isinstance(seats, Keyed):
             return f"seat scoring: {seats.reason}"
@@ -122,24 +152,28 @@ class FlatDeals:
     the arrays it writes (obs, mask, player, rewards, done); ``layout`` the tensor's offsets,
     size, action count, (pass, play) phase indices and contract index."""
 
-    def __init__(self, rs, contract, compiled, number: int, num: int, tricks: int, out: tuple, layout: tuple) -> None:
-        p, deck, trump = rs.players, rs.deck, contract.trump
-        self.rs, self.contract, self.number, self.tricks, self.trump = rs, contract, number, tricks, trump
-        self.kernel, self.seat_scorers = compiled.kernel, compiled.seat_scorers
+    def __init__(self, rs, contract, number: int, num: int, tricks: int, out: tuple, layout: tuple) -> None:
+        p, deck, c = rs.players, rs.deck, contract.call
+        self.rs, self.contract, self.number, self.tricks = rs, contract, number, tricks
+        self.trumps = tuple(c.choices) if c is not None else (contract.trump,)
+        compiled = _tables(contract, p, tricks, deck)
+        self.kernels, self.seat_scorers = [t.kernel for t in compiled], compiled[0].seat_scorers
         plan = plan_of(contract)
         assert plan is not None  # why_not_flat said so
-        lead = plan.lead_key()
+        lead, lead_caller = _lead_key(contract, plan)
         assert isinstance(lead, Keyed)
         self._lead = seat_function(contract.first_lead, p, deck)
-        lead_of = [self._lead(d, -1, [0] * p) if not lead.holders else -1 for d in range(p)]
-        seats = plan.seat_key(deck) if compiled.seat_scorers else Keyed(False, 0, (), False)
+        known = not lead.holders and not lead_caller  # the first leader by dealer alone
+        lead_of = [self._lead(d, -1, [0] * p) if known else -1 for d in range(p)]
+        seats = plan.seat_key(deck) if self.seat_scorers else Keyed(False, 0, (), False)
         assert isinstance(seats, Keyed)
-        tables, values, k, _, beats, _, _ = contract.play_rules(tricks, trump, p, deck)
-        trick_points = tables[0]
-        passing = contract.passing
+        rules = [contract.play_rules(tricks, t, p, deck) for t in self.trumps]
+        call_of = [-1] * 64
+        for i, suit in enumerate(self.trumps if c is not None else ()):
+            call_of[call(suit)] = i
+        caller = seat_function(c.called_by, p, deck) if c is not None else None
+        passing, first, k = contract.passing, rs.first_dealer, self.kernels[0]
         offset = passing.offset(number, p) if passing else 0
-        first = rs.first_dealer
-        self.dealer_of = [rs.dealer_of(f, number - 1) % p for f in range(p)]
         offsets, obs_size, num_actions, phases, contract_index = layout
         self.flat = _vecflat.Flat(
             num,
@@ -149,24 +183,29 @@ class FlatDeals:
             deck,
             rs.direction,
             -1 if first is None else first,
-            self.dealer_of,
+            [rs.dealer_of(f, number - 1) % p for f in range(p)],
             passing.count if offset else 0,
             rs.direction * offset,
-            [sum(1 << c for c in b) for b in beats],
-            [trick_points[n] if n < len(trick_points) else 0 for n in range(tricks + 2)],
-            [tuple(values[n][0]) if 1 <= n <= tricks else (0,) * 52 for n in range(tricks + 2)],
-            trump,
+            self.trumps,
+            [[sum(1 << c for c in b) for b in r[4]] for r in rules],
+            [[r[0][0][n] if n < len(r[0][0]) else 0 for n in range(tricks + 2)] for r in rules],
+            [[tuple(r[1][n][0]) if 1 <= n <= tricks else (0,) * 52 for n in range(tricks + 2)] for r in rules],
             [k.key(n, False, 0)[0] for n in range(tricks + 2)],
             k.broken_read,
             k.played_seen & FULL_DECK,
             MAX_KEYS,
             lead_of,
             lead.dealer,
+            lead_caller,
             lead.holders,
-            bool(compiled.seat_scorers),
+            bool(self.seat_scorers),
             seats.dealer,
             seats.won,
             seats.atoms,
+            sum(1 << a for a in range(64) if call_of[a] >= 0),
+            call_of,
+            [caller(d, -1, [0] * p) for d in range(p)] if caller is not None else [0] * p,
+            c.after if c is not None else -1,
             self.program,
             self.lead,
             self.seat_points,
@@ -179,29 +218,31 @@ class FlatDeals:
         )
 
     # -- what C asks once per key -------------------------------------------------------------
-    def program(self, phase: int, led: int, number: int, broken: int, played: int) -> tuple:
-        """The rules of one program of a trick situation as (keep mask, fallback) pairs
-        (``Legality.program``; the rules read neither the hand nor the winning card)."""
+    def program(self, t: int, phase: int, led: int, number: int, broken: int, played: int) -> tuple:
+        """The rules of one program of a trick situation in trump ``t`` (an index of
+        ``trumps``) as (keep mask, fallback) pairs (``Legality.program``; the rules read
+        neither the hand nor the winning card)."""
         env = play_env(
-            -1 if phase == LEAD else led, self.trump, -1, number, self.tricks, bool(broken), 0, self.rs.deck, played
+            -1 if phase == LEAD else led, self.trumps[t], -1, number, self.tricks, bool(broken), 0, self.rs.deck, played
         )
-        return tuple((keep, fallback) for keep, fallback, _, _ in self.kernel.program(phase, env))
+        return tuple((keep, fallback) for keep, fallback, _, _ in self.kernels[t].program(phase, env))
 
-    def lead(self, dealer: int, hands: tuple) -> int:
-        """The first leader of a deal (after any passing), from its dealer and hands."""
-        return self._lead(dealer, -1, list(hands))
+    def lead(self, dealer: int, caller: int, hands: tuple) -> int:
+        """The first leader of a deal (after any passing and call), from its dealer, trump
+        caller and hands."""
+        return self._lead(dealer, caller, list(hands))
 
     def seat_points(self, dealer: int, won: tuple, taken: tuple) -> list:
         """Each seat's end-of-deal points (``per_seat``) of a deal that ended so."""
         p = self.rs.players
         points = [0] * p
-        add_seat_scores(
+        add_seat_scores(  # keyed: it reads neither the caller nor the trump (Plan.seat_key)
             points,
             self.seat_scorers,
             dealer,
             p,
             -1,
-            self.trump,
+            self.trumps[0],
             list(won),
             self.tricks,
             list(taken),
