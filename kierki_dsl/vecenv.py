@@ -369,7 +369,7 @@ class VecDeals:
         """The interpreter's located error of the deal a flat step stopped on (its rules left
         no card, or a score passed the limit): the deal replayed on the interpreter raises it."""
         i = int(error.args[0])
-        self._flat.replayed(i, lambda c, *args: c.new_deal(*args))
+        self._flat.replayed(i, lambda c, *args: c.new_deal(*args)).legal_actions()
         raise RuntimeError(f"deal {i}: the flat batch stopped on an error the interpreter does not find") from error
 
     def autoplay(self, seat: int) -> Step:

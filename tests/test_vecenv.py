@@ -77,11 +77,12 @@ class _Dealt:
         return (k + 0.5) / n
 
 
-def _same_as_pettingzoo(path, deal: int, n: int, seed: int, steps: int, policy=None, ended=None) -> int:
+def _same_as_pettingzoo(path, deal: int, n: int, seed: int, steps: int, policy=None, ended=None, lean=0) -> int:
     """Step ``n`` batched deals and ``n`` PettingZoo environments side by side, given the same
     deals (``_Dealt``) and the same legal actions (random, or ``policy(seat, legal)``),
-    comparing seat on turn, mask, observation and rewards at every step; the number of deals
-    that ended (their rewards added to ``ended`` if given)."""
+    comparing seat on turn, mask, observation and rewards at every step (with ``lean``, every
+    ``lean``-th step writes no tensors and the next comparison skips them); the number of
+    deals that ended (their rewards added to ``ended`` if given)."""
     rs = path if isinstance(path, Ruleset) else Ruleset.load(str(path))
     deals = VecDeals(rs, n, deal)
     envs = [env(rs, deal=deal) for _ in range(n)]
@@ -90,8 +91,8 @@ def _same_as_pettingzoo(path, deal: int, n: int, seed: int, steps: int, policy=N
         d.deal(e)
     out = deals.reset(seed)
     rng = random.Random(99)
-    done = 0
-    for _ in range(steps):
+    done, tensors = 0, True
+    for k in range(steps):
         actions = np.zeros(n, np.int64)
         for i, e in enumerate(envs):
             agent = e.agent_selection
@@ -99,10 +100,11 @@ def _same_as_pettingzoo(path, deal: int, n: int, seed: int, steps: int, policy=N
             got = e.observe(agent)
             assert out.player[i] == seat
             assert np.array_equal(out.mask[i], got["action_mask"])
-            assert np.array_equal(out.obs[i], got["observation"])
+            assert not tensors or np.array_equal(out.obs[i], got["observation"])
             legal = np.flatnonzero(got["action_mask"])
             actions[i] = rng.choice(legal) if policy is None else policy(seat, legal)
-        out = deals.step(actions)
+        tensors = not lean or k % lean != lean - 1
+        out = deals.step(actions, tensors)
         for i, e in enumerate(envs):
             e.step(int(actions[i]))
             rewards = [e.rewards[a] for a in e.possible_agents]
@@ -338,3 +340,62 @@ def test_shooting_the_moon_equals_the_single_deal_environment():
         moons: list = []
         assert _same_as_pettingzoo(HEARTS, 4, 1, 1 + int(i), 52, policy=_shooter, ended=moons) == 1
         assert moons == [[0.0, -26.0, -26.0, -26.0]]
+
+
+def test_which_deals_are_flat_structs_and_why_not():
+    """Hearts and Kierki's deals (the trump deals too: their caller is named by the dealer) step
+    as flat C structs; a deal with an early end or play rules read at each decision steps on
+    the step core's Batch, and says why (both held equal to the environment above)."""
+    assert VecDeals(HEARTS, 1, 1).flat_reason is None
+    assert VecDeals(RULESETS / "games" / "hearts_openspiel.yaml", 1, 1).flat_reason is None
+    assert all(VecDeals(KIERKI, 1, deal).flat_reason is None for deal in (1, 4, 7, 8, 11))
+    assert VecDeals(RULESETS / "variants" / "early_stop.yaml", 1, 1).flat_reason == "an early end (each trick)"
+    ruff = VecDeals(RULESETS / "variants" / "must_ruff.yaml", 1, 8).flat_reason
+    assert ruff == "play rules that read the hand or the winning card (each decision)"
+
+
+@pytest.mark.parametrize("path, deal", [(HEARTS, 1), (KIERKI, 8), (RULESETS / "variants" / "early_stop.yaml", 2)])
+def test_tensors_updated_in_place_equal_the_environment_between_steps_without_them(path, deal):
+    """The flat batch updates a tensor row in place from the last decision; a step without
+    tensors leaves the rows stale, and the next step with them writes them whole: equal to
+    the environment either way (and on the step core's Batch, early_stop's deal)."""
+    assert _same_as_pettingzoo(path, deal, 3, 50 + deal, 160, lean=3) >= 3
+
+
+BROKEN = """kierki: 1
+name: broken
+players: 4
+match:
+  schedule: [hand]
+contracts:
+  hand:
+    first_lead: dealer
+    restrictions:
+    - RULE
+    score:
+    - per_card: card.suit == hearts
+      points: -1
+"""
+BROKEN_RULES = {
+    "X702": "{phase: lead, forbid: card.suit != spades, when: trick.number == 3, fallback: false, reason: spades}",
+    "X701": "{phase: any, require: card == AS, when: trick.number == 2 and 1 / (trick.number - 2) == 0, reason: b}",
+}
+
+
+@pytest.mark.parametrize("code", sorted(BROKEN_RULES))
+def test_a_rule_error_in_a_flat_deal_is_the_interpreters(tmp_path, code):
+    """A rule without fallback that leaves no card (X702) or that fails to evaluate (X701)
+    stops the flat batch with the interpreter's own located error; the batch then refuses to
+    step until it is reset."""
+    path = tmp_path / "broken.yaml"
+    path.write_text(BROKEN.replace("RULE", BROKEN_RULES[code]))
+    deals = VecDeals(path, 16, 1)
+    assert deals.flat_reason is None
+    deals.reset(0)
+    with pytest.raises(Exception, match=code):
+        for _ in range(60):
+            deals.step(deals.random_actions())
+    with pytest.raises(RuntimeError, match="stopped on an error"):
+        deals.step(deals.random_actions())
+    out = deals.reset(1)
+    assert out.mask.any(axis=1).all()
