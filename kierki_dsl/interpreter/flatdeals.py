@@ -118,7 +118,7 @@ def why_not_flat(contract, players: int, tricks: int, deck: int) -> Optional[str
     if _vecflat is None:
         return "the flat deals' extension is not built"
     plan = plan_of(contract)
-    tables = _tables(contract, players, tricks, deck) if plan is not None else [None]
+    tables: list[Any] = _tables(contract, players, tricks, deck) if plan is not None else [None]
     if plan is None or None in tables:
         return "not carried by the step core"
     called = contract.call.called_by.free - _CALLER_READS if contract.call is not None else ()
