@@ -76,10 +76,26 @@ def _count(engine: str, size: int, envs: int, warmup: int) -> tuple:
     """(instructions, decisions) of one run under callgrind."""
     with tempfile.TemporaryDirectory() as tmp:
         done = subprocess.run(
-            ["valgrind", "--tool=callgrind", "--toggle-collect=_operator_call", f"--callgrind-out-file={tmp}/cg.out",
-             sys.executable, __file__, "--engine", engine, "--size", str(size), "--envs", str(envs),
-             "--warmup", str(warmup)],
-            capture_output=True, text=True, check=True)
+            [
+                "valgrind",
+                "--tool=callgrind",
+                "--toggle-collect=_operator_call",
+                f"--callgrind-out-file={tmp}/cg.out",
+                sys.executable,
+                __file__,
+                "--engine",
+                engine,
+                "--size",
+                str(size),
+                "--envs",
+                str(envs),
+                "--warmup",
+                str(warmup),
+            ],
+            capture_output=True,
+            text=True,
+            check=True,
+        )
     refs = int(re.search(r"refs:\s+([\d,]+)", done.stderr).group(1).replace(",", ""))
     return refs, int(done.stdout.split()[-1])
 
@@ -106,10 +122,12 @@ def main() -> None:
         sys.exit("bench_vecenv_instructions needs valgrind")
     theirs = _per_decision("openspiel", args.deals, args.envs, args.warmup)
     print(f"instructions per decision (callgrind), {args.envs} deals at once:")
-    print(f"{'OpenSpiel hearts (C++), legal_actions + apply_action from Python':<66}{theirs:>8.0f}{1.0:>8.2f}")
+    print(
+        f"{'OpenSpiel hearts (C++), legal_actions + apply_action from Python':<66}{theirs:>8.0f}{1.0:>8.2f}", flush=True
+    )
     for engine in ENGINES:
         ours = _per_decision(engine, args.steps, args.envs, args.warmup)
-        print(f"{'vecenv ' + engine:<66}{ours:>8.0f}{theirs / ours:>8.2f}")
+        print(f"{'vecenv ' + engine:<66}{ours:>8.0f}{theirs / ours:>8.2f}", flush=True)
 
 
 if __name__ == "__main__":

@@ -21,6 +21,8 @@ if not stepper.available() and not os.environ.get("KIERKI_REQUIRE_C"):
         "the compiled step core is not built here (KIERKI_REQUIRE_C=1 makes this fail)", allow_module_level=True
     )
 
+from test_cstep import BROKEN_RULES, VARIANT  # noqa: E402  (rules that fail: the step core's cases)
+
 from kierki_dsl.pettingzoo import env  # noqa: E402
 from kierki_dsl.ruleset.model import Ruleset  # noqa: E402
 from kierki_dsl.vecenv import NotBatched, VecDeals  # noqa: E402
@@ -362,33 +364,13 @@ def test_tensors_updated_in_place_equal_the_environment_between_steps_without_th
     assert _same_as_pettingzoo(path, deal, 3, 50 + deal, 160, lean=3) >= 3
 
 
-BROKEN = """kierki: 1
-name: broken
-players: 4
-match:
-  schedule: [hand]
-contracts:
-  hand:
-    first_lead: dealer
-    restrictions:
-    - RULE
-    score:
-    - per_card: card.suit == hearts
-      points: -1
-"""
-BROKEN_RULES = {
-    "X702": "{phase: lead, forbid: card.suit != spades, when: trick.number == 3, fallback: false, reason: spades}",
-    "X701": "{phase: any, require: card == AS, when: trick.number == 2 and 1 / (trick.number - 2) == 0, reason: b}",
-}
-
-
 @pytest.mark.parametrize("code", sorted(BROKEN_RULES))
 def test_a_rule_error_in_a_flat_deal_is_the_interpreters(tmp_path, code):
     """A rule without fallback that leaves no card (X702) or that fails to evaluate (X701)
     stops the flat batch with the interpreter's own located error; the batch then refuses to
     step until it is reset."""
     path = tmp_path / "broken.yaml"
-    path.write_text(BROKEN.replace("RULE", BROKEN_RULES[code]))
+    path.write_text(VARIANT.replace("RULE", BROKEN_RULES[code]))
     deals = VecDeals(path, 16, 1)
     assert deals.flat_reason is None
     deals.reset(0)
