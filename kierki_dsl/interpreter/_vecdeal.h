@@ -37,21 +37,12 @@ static inline int vd_pc64(uint64_t x)
     return (int)((x * 0x0101010101010101ULL) >> 56);
 }
 
-/* The k-th lowest set bit of m (k < popcount(m)): 16 bits skipped at a time, then bit by bit. */
+/* The k-th lowest set bit of m (k < popcount(m)): a hand's few legal cards, bit by bit. */
 static inline int vd_kth(uint64_t m, int k)
 {
-    int base = 0;
-    for (;;) {
-        int c = vd_pc64(m & 0xFFFF);
-        if (k < c)
-            break;
-        k -= c;
-        m >>= 16;
-        base += 16;
-    }
     while (k-- > 0)
         m &= m - 1;
-    return base + __builtin_ctzll(m);
+    return __builtin_ctzll(m);
 }
 
 /* Deal the `ncards` cards of `cards` (ascending) to `players` seats from `state`: the first
@@ -68,26 +59,33 @@ static inline int vd_deal(uint64_t *state, const unsigned char *cards, int ncard
     *first_out = first;
     int dealer = dealer_of[first];
     memcpy(order, cards, ncards);
-    for (int i = ncards - 1; i > 0; i--) {
-        int j = vd_below(state, i + 1);
-        unsigned char t = order[i];
-        order[i] = order[j];
-        order[j] = t;
-    }
-    int got[8] = {0};
-    for (int s = 0; s < players; s++) {
+    for (int s = 0; s < players; s++)
         hands[s] = 0;
-        if (early != NULL)
-            early[s] = 0;
+    /* from the last place down: place i is final once swapped, its card dealt to its seat */
+    int seat = (int)((dealer + (int64_t)step * ncards) % players);
+    for (int i = ncards - 1; i >= 0; i--) {
+        if (i > 0) {
+            int j = vd_below(state, i + 1);
+            unsigned char t = order[i];
+            order[i] = order[j];
+            order[j] = t;
+        }
+        hands[seat] |= 1ULL << order[i];
+        seat -= step;
+        if (seat < 0)
+            seat += players;
     }
-    for (int k = 0, seat = dealer; k < ncards; k++) {
-        seat += step;
-        if (seat >= players)
-            seat -= players;
-        uint64_t bit = 1ULL << order[k];
-        hands[seat] |= bit;
-        if (early != NULL && got[seat]++ < after)
-            early[seat] |= bit;
+    if (early != NULL) { /* the first `after` cards each seat is dealt */
+        int got[8] = {0};
+        for (int s = 0; s < players; s++)
+            early[s] = 0;
+        for (int k = 0, at = dealer; k < ncards; k++) {
+            at += step;
+            if (at >= players)
+                at -= players;
+            if (got[at]++ < after)
+                early[at] |= 1ULL << order[k];
+        }
     }
     return dealer;
 }

@@ -48,6 +48,16 @@ static const uint64_t SUIT[4] = {0x1FFFULL, 0x1FFFULL << 13, 0x1FFFULL << 26, 0x
 
 static PyObject *Unworded; /* RuntimeError subclass: args (deal,) */
 
+/* What runs at every decision is inlined into the loop over the deals; what runs once per key
+ * or on an error is kept out of it. */
+#if defined(__GNUC__)
+#define HOT static inline __attribute__((always_inline))
+#define COLD static __attribute__((noinline, cold))
+#else
+#define HOT static inline
+#define COLD static
+#endif
+
 /* ------------------------------------------------------------ memos -- */
 
 typedef struct {
@@ -151,10 +161,11 @@ typedef struct {
     /* the outputs */
     int off[NOFF], obs_size, num_actions, phase_pass, phase_play, phase_call, contract, fresh, acap;
     Py_buffer obs, mask, player, rewards, done;
+    int *ended, nended; /* the deals whose rewards and end are set (zeroed at the next step) */
     Deal *deals;
 } Flat;
 
-static int fail(Flat *f, Deal *d)
+COLD int fail(Flat *f, Deal *d)
 {
     d->failed = 1;
     if (!PyErr_Occurred()) {
@@ -197,7 +208,7 @@ static int at_trick(Flat *f, Deal *d)
 
 /* Fill a slot of the deal's programs: program(trump index, phase, led, number, broken, played)
  * gives the rules as (keep mask, fallback) pairs. */
-static int fill_slot(Flat *f, Deal *d, int phase, int led, Slot *slot)
+COLD int fill_slot(Flat *f, Deal *d, int phase, int led, Slot *slot)
 {
     PyObject *r = PyObject_CallFunction(f->program_cb, "iiiiiK", d->t, phase, led, d->trick_no, d->broken,
                                         (unsigned long long)d->played);
@@ -243,7 +254,7 @@ static int fill_slot(Flat *f, Deal *d, int phase, int led, Slot *slot)
 }
 
 /* The legal actions of the seat on turn into d->legal (Legality.legal in play). */
-static int legal(Flat *f, Deal *d)
+HOT int legal(Flat *f, Deal *d)
 {
     uint64_t hand = d->hands[d->to_move];
     if (d->phase != PH_PLAY) {
@@ -275,7 +286,7 @@ static int legal(Flat *f, Deal *d)
 }
 
 /* The seat holding each card of `holders`, the dealer: the first lead's key (or its memo's). */
-static int lead_seat(Flat *f, Deal *d, int *out)
+COLD int lead_seat(Flat *f, Deal *d, int *out)
 {
     if (f->lead_of[d->dealer] >= 0) {
         *out = f->lead_of[d->dealer];
@@ -332,7 +343,7 @@ static int start_play(Flat *f, Deal *d)
 }
 
 /* Seat scoring at the deal's end, keyed on the dealer, tricks won and taken cards counted. */
-static int seat_scoring(Flat *f, Deal *d)
+COLD int seat_scoring(Flat *f, Deal *d)
 {
     unsigned char k[KEYB];
     int len = 0, found, p = f->players;
@@ -449,7 +460,7 @@ static int finish_trick(Flat *f, Deal *d)
     return 1;
 }
 
-static int play_card(Flat *f, Deal *d, int card)
+HOT int play_card(Flat *f, Deal *d, int card)
 {
     int seat = d->to_move;
     d->hands[seat] &= ~(1ULL << card);
@@ -469,7 +480,7 @@ static int play_card(Flat *f, Deal *d, int card)
 }
 
 /* A new deal of deal i from its generator: dealt, passing or play begun, its legal actions. */
-static int deal_again(Flat *f, Deal *d)
+COLD int deal_again(Flat *f, Deal *d)
 {
     int p = f->players;
     d->dealer = vd_deal(&d->rng, f->cards, f->ncards, p, f->first_dealer, f->dealer_of, f->step, f->after, d->dealt,
@@ -572,13 +583,20 @@ static void observe_change(const Flat *f, const Deal *d, int seat, float *o)
 
 /* Deal i's mask row and seat; its tensor row when `tensors` (whole, or changed since `seat`
  * acted when seat >= 0). */
-static void observe_row(Flat *f, int i, int tensors, int seat)
+HOT void observe_row(Flat *f, int i, int tensors, int seat)
 {
     const Deal *d = &f->deals[i];
     unsigned char *row = (unsigned char *)f->mask.buf + (Py_ssize_t)i * f->num_actions;
     uint64_t m = d->legal;
-    for (int k = 0; k < 8; k++) /* actions 0..63 a byte of the mask at a time; the rest stay 0 */
-        memcpy(row + 8 * k, &BYTE_FLAGS[(m >> (8 * k)) & 0xFF], 8);
+    /* actions 0..63 a byte of the mask at a time (unrolled); the rest stay 0 */
+    memcpy(row, &BYTE_FLAGS[m & 0xFF], 8);
+    memcpy(row + 8, &BYTE_FLAGS[(m >> 8) & 0xFF], 8);
+    memcpy(row + 16, &BYTE_FLAGS[(m >> 16) & 0xFF], 8);
+    memcpy(row + 24, &BYTE_FLAGS[(m >> 24) & 0xFF], 8);
+    memcpy(row + 32, &BYTE_FLAGS[(m >> 32) & 0xFF], 8);
+    memcpy(row + 40, &BYTE_FLAGS[(m >> 40) & 0xFF], 8);
+    memcpy(row + 48, &BYTE_FLAGS[(m >> 48) & 0xFF], 8);
+    memcpy(row + 56, &BYTE_FLAGS[m >> 56], 8);
     ((int64_t *)f->player.buf)[i] = d->to_move;
     if (!tensors)
         return;
@@ -592,7 +610,7 @@ static void observe_row(Flat *f, int i, int tensors, int seat)
 /* Apply a legal action to deal i; a deal that ends adds its scores to rewards, is marked done
  * and dealt again. Returns the seat that acted when the tensor may be updated in place, -1
  * when it must be written whole, -2 on error. */
-static int apply(Flat *f, int i, int action)
+HOT int apply(Flat *f, int i, int action)
 {
     Deal *d = &f->deals[i];
     int seat = d->to_move, phase = d->phase, r;
@@ -611,7 +629,10 @@ static int apply(Flat *f, int i, int action)
         float *rw = (float *)f->rewards.buf + (Py_ssize_t)i * f->players;
         for (int s = 0; s < f->players; s++)
             rw[s] += (float)d->scores[s];
-        ((unsigned char *)f->done.buf)[i] = 1;
+        unsigned char *done = (unsigned char *)f->done.buf + i;
+        if (!*done)
+            f->ended[f->nended++] = i;
+        *done = 1;
         return deal_again(f, d) < 0 ? -2 : -1;
     }
     if (legal(f, d) < 0)
@@ -626,6 +647,7 @@ static void Flat_dealloc(Flat *f)
     for (int i = 0; f->deals != NULL && i < f->n; i++)
         PyMem_Free(f->deals[i].acts);
     PyMem_Free(f->deals);
+    PyMem_Free(f->ended);
     PyMem_Free(f->values);
     PyMem_Free(f->progs);
     PyMem_Free(f->index);
@@ -848,7 +870,8 @@ static int Flat_init(Flat *f, PyObject *args, PyObject *kw)
     f->lead_memo.t = PyMem_Calloc(KSLOTS, sizeof(KEntry));
     f->seat_memo.t = PyMem_Calloc(KSLOTS, sizeof(KEntry));
     f->deals = PyMem_Calloc(f->n, sizeof(Deal));
-    if (!f->progs || !f->index || !f->lead_memo.t || !f->seat_memo.t || !f->deals) {
+    f->ended = PyMem_Calloc(f->n, sizeof(int));
+    if (!f->progs || !f->index || !f->lead_memo.t || !f->seat_memo.t || !f->deals || !f->ended) {
         PyErr_NoMemory();
         return -1;
     }
@@ -906,6 +929,7 @@ static PyObject *Flat_reset(Flat *f, PyObject *arg)
         return NULL;
     memset(f->rewards.buf, 0, f->rewards.len);
     memset(f->done.buf, 0, f->done.len);
+    f->nended = 0;
     for (int i = 0; i < f->n; i++) {
         Deal *d = &f->deals[i];
         d->rng = seed + (unsigned long long)i;
@@ -942,8 +966,12 @@ static PyObject *Flat_step(Flat *f, PyObject *args)
             PyErr_Format(PyExc_ValueError, "deal %d: action %lld is not legal", i, (long long)a[i]);
             goto done;
         }
-    memset(f->rewards.buf, 0, f->rewards.len);
-    memset(f->done.buf, 0, f->done.len);
+    for (int k = 0; k < f->nended; k++) { /* the last step's ends and rewards */
+        int i = f->ended[k];
+        memset((float *)f->rewards.buf + (Py_ssize_t)i * f->players, 0, sizeof(float) * f->players);
+        ((unsigned char *)f->done.buf)[i] = 0;
+    }
+    f->nended = 0;
     int inplace = tensors && f->fresh;
     for (int i = 0; i < f->n; i++) {
         int seat = apply(f, i, (int)a[i]);
