@@ -1,5 +1,6 @@
 """Many deals of one trick contract stepped at once: a batched environment (numpy arrays in,
-numpy arrays out), on the compiled step core (``interpreter/_cstep.c``'s ``Batch``).
+numpy arrays out), as flat C structs (``interpreter/_vecflat.c``, ``flatdeals``) where the
+contract's rules allow it, else on the compiled step core (``interpreter/_cstep.c``'s ``Batch``).
 
     from kierki_dsl.vecenv import VecDeals
     deals = VecDeals("rulesets/games/hearts.yaml", num_envs=1024)
@@ -14,11 +15,11 @@ observation tensor (``adapters/knowledge.py``'s, as the PettingZoo environment g
 ``out.mask`` its legal actions (1 for each), ``out.rewards`` each seat's points of a deal
 that ended at this step (deals x seats, 0 otherwise) and ``out.done`` which deals ended. A
 deal that ends is dealt again at once (auto-reset, the next deal from the same generator):
-``obs``, ``mask`` and ``player`` are then those of the new deal. Deal ``i`` seeded with
-``seed + i`` is dealt exactly as the PettingZoo environment's ``reset(seed=seed + i)`` deals
-(and its next deals as its later ``reset()``): tests/test_vecenv.py holds the two equal.
+``obs``, ``mask`` and ``player`` are then those of the new deal. Deal ``i`` is dealt from its
+own generator seeded with ``seed + i`` (``flatdeals.dealt``: splitmix64 by the draw protocol);
+tests/test_vecenv.py gives the PettingZoo environment the same deals and holds the two equal.
 
-The arrays are the batch's own, overwritten by the next call: copy what you keep.
+The arrays are the batch's own (read-only views), overwritten by the next call: copy what you keep.
 
 Carried: a deal of a trick contract that the compiled step core carries
 (``stepper.why_not_carried``: passing, a fixed trump or a trump call, any play rules and
