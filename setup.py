@@ -21,10 +21,17 @@ class BuildPyWithRulesets(build_py):
         self.copy_tree(os.path.join(here, "rulesets"), os.path.join(self.build_lib, "kierki_dsl", "rulesets"))
 
 
+FLAGS = ["-O2", "-std=c99"] if os.name != "nt" else []
+VECDEAL = ["kierki_dsl/interpreter/_vecdeal.h"]  # the batched deals' draws, shared by both (vecenv)
+
 CSTEP = Extension("kierki_dsl.interpreter._cstep", ["kierki_dsl/interpreter/_cstep.c"], optional=True,
-                  extra_compile_args=["-O2", "-std=c99"] if os.name != "nt" else [])
+                  extra_compile_args=FLAGS, depends=VECDEAL)
+
+# the batched environment's flat deals (kierki_dsl/vecenv.py; without it, deals step on _cstep's Batch)
+VECFLAT = Extension("kierki_dsl.interpreter._vecflat", ["kierki_dsl/interpreter/_vecflat.c"], optional=True,
+                    extra_compile_args=FLAGS, depends=VECDEAL)
 
 SOLVE = Extension("kierki_dsl.interpreter._solve", ["kierki_dsl/interpreter/_solve.c"], optional=True,
-                  extra_compile_args=["-O2", "-std=c99"] if os.name != "nt" else [])
+                  extra_compile_args=FLAGS)
 
-setup(cmdclass={"build_py": BuildPyWithRulesets}, ext_modules=[CSTEP, SOLVE])
+setup(cmdclass={"build_py": BuildPyWithRulesets}, ext_modules=[CSTEP, VECFLAT, SOLVE])

@@ -66,7 +66,7 @@ class KierkiVectorEnv(VectorEnv):
 
     def step(self, actions):
         """The learning seat's action in each deal (``ValueError`` if one is not legal)."""
-        self.deals.step(actions)
+        self.deals.step(actions, tensors=False)  # autoplay writes the tensors the learner gets
         out = self.deals.autoplay(self.seat)  # adds the points of deals that end meanwhile
         reward = out.rewards[:, self.seat].copy()
         done = out.done.copy()

@@ -1,5 +1,6 @@
 """Many deals of one trick contract stepped at once: a batched environment (numpy arrays in,
-numpy arrays out), on the compiled step core (``interpreter/_cstep.c``'s ``Batch``).
+numpy arrays out), as flat C structs (``interpreter/_vecflat.c``, ``flatdeals``) where the
+contract's rules allow it, else on the compiled step core (``interpreter/_cstep.c``'s ``Batch``).
 
     from kierki_dsl.vecenv import VecDeals
     deals = VecDeals("rulesets/games/hearts.yaml", num_envs=1024)
@@ -14,11 +15,11 @@ observation tensor (``adapters/knowledge.py``'s, as the PettingZoo environment g
 ``out.mask`` its legal actions (1 for each), ``out.rewards`` each seat's points of a deal
 that ended at this step (deals x seats, 0 otherwise) and ``out.done`` which deals ended. A
 deal that ends is dealt again at once (auto-reset, the next deal from the same generator):
-``obs``, ``mask`` and ``player`` are then those of the new deal. Deal ``i`` seeded with
-``seed + i`` is dealt exactly as the PettingZoo environment's ``reset(seed=seed + i)`` deals
-(and its next deals as its later ``reset()``): tests/test_vecenv.py holds the two equal.
+``obs``, ``mask`` and ``player`` are then those of the new deal. Deal ``i`` is dealt from its
+own generator seeded with ``seed + i`` (``flatdeals.dealt``: splitmix64 by the draw protocol);
+tests/test_vecenv.py gives the PettingZoo environment the same deals and holds the two equal.
 
-The arrays are the batch's own, overwritten by the next call: copy what you keep.
+The arrays are the batch's own (read-only views), overwritten by the next call: copy what you keep.
 
 Carried: a deal of a trick contract that the compiled step core carries
 (``stepper.why_not_carried``: passing, a fixed trump or a trump call, any play rules and
@@ -41,7 +42,7 @@ except ImportError as e:  # pragma: no cover - exercised only without numpy
 from .adapters import knowledge
 from .adapters.game import GameSpec
 from .cards import FULL_DECK
-from .interpreter import stepper
+from .interpreter import flatdeals, stepper
 from .interpreter.actions import called_suit, is_call
 from .interpreter.corefast import _MaskDeal
 from .interpreter.envs import _DEAL_CONSTANT_KEYS as DEAL_CONSTANT
@@ -222,7 +223,6 @@ class VecDeals:
         self.players, self.num_actions = rs.players, spec.num_actions
         self.obs_size = knowledge.tensor_size(spec, False)
         self._parts = _parts(spec)
-        self._batch = self._build(rs, contract, tricks, deal)
         n, p = num_envs, rs.players
         self._obs = np.zeros((n, self.obs_size), np.float32)
         self._mask = np.zeros((n, self.num_actions), np.int8)
@@ -230,6 +230,27 @@ class VecDeals:
         self._rewards = np.zeros((n, p), np.float32)
         self._done = np.zeros(n, np.bool_)
         self._actions = np.zeros(n, np.int64)
+        self._out = Step(*(_read_only(a) for a in (self._obs, self._mask, self._player, self._rewards, self._done)))
+        #: why the deals are not flat C structs (None: they are; ``flatdeals.why_not_flat``)
+        self.flat_reason = flatdeals.why_not_flat(contract, p, tricks, rs.deck)
+        self._flat: Any = None
+        self.python_paths: list = []  # what each deal still asks Python, and why (a warm flat batch: nothing)
+        if self.flat_reason is None:
+            outs = (self._obs, self._mask, self._player, self._rewards, self._done.view(np.uint8))
+            self._flat = flatdeals.FlatDeals(rs, contract, deal, n, tricks, outs, self._layout(contract))
+        else:
+            self._batch = self._build(rs, contract, tricks, deal)
+
+    def _layout(self, contract) -> tuple:
+        """What the C batches write where: the parts' offsets (``PARTS``), the tensor's size, the
+        action count, the phases' indices and the contract's."""
+        return (
+            [self._parts[name].start for name in PARTS],
+            self.obs_size,
+            self.num_actions,
+            tuple(knowledge.PHASES.index(phase) for phase in ("pass", "play", "call")),
+            self.spec.contracts.index(contract.name),
+        )
 
     def _build(self, rs: Ruleset, contract, tricks: int, deal: int):
         """The C batch: one core and one context per deal, sharing the plan and the memo."""
@@ -249,6 +270,7 @@ class VecDeals:
         for i, c in enumerate(c for c in range(52) if deck >> c & 1):
             hands[i % p] |= 1 << c
         first = rs.first_dealer if rs.first_dealer is not None else 0
+        offsets, size, actions, phases, index = self._layout(contract)
         ctxs, cores, memos = [], [], _Memos(tricks)
         for i in range(self.num_envs):
             ctx = _KeyedDeal(compiled, contract, p, deck, 0, hands, direction, deal, trump, -1, lead, tricks)
@@ -268,11 +290,11 @@ class VecDeals:
             -1 if rs.first_dealer is None else rs.first_dealer,
             [rs.dealer_of(f, deal - 1) % p for f in range(p)],
             -1 if call is not None else trump,
-            [self._parts[name].start for name in PARTS],
-            self.obs_size,
-            self.num_actions,
-            tuple(knowledge.PHASES.index(phase) for phase in ("pass", "play", "call")),
-            self.spec.contracts.index(contract.name),
+            offsets,
+            size,
+            actions,
+            phases,
+            index,
             lead_of,
             bool(compiled.dynamic),  # dynamic points read the dealer: the contexts learn each deal
             self._book,
@@ -285,7 +307,6 @@ class VecDeals:
         plan does not key it (then the deal asks Python: ``python_paths`` says why)."""
         plan = plan_of(contract)
         self._book = np.zeros((self.num_envs, players + 1), np.int64)
-        self.python_paths: list = []  # what each deal still asks Python, and why
         lead_memo = seat_memo = None
         begun = plan.begun_in_python() if plan is not None else None
         lead = plan.lead_key() if plan is not None and begun is None else None
@@ -314,6 +335,9 @@ class VecDeals:
         seed = operator.index(seed)
         if not (0 <= seed and seed + self.num_envs <= 1 << 64):
             raise ValueError(f"seed must be 0 .. 2**64 - num_envs, got {seed}")
+        if self._flat is not None:
+            self._flat.flat.reset(seed)
+            return self._out
         self._batch.reset(range(seed, seed + self.num_envs))
         self._rewards[:] = 0
         self._done[:] = False
@@ -323,23 +347,48 @@ class VecDeals:
         """Apply one action per deal (the seat on turn's); ``ValueError`` naming the deal if
         one is not legal (then nothing is applied). ``tensors=False`` leaves ``obs`` as it
         was (masks, seats, rewards and ends only: for a policy that reads no tensor)."""
+        if self._flat is not None:
+            if type(actions) is not np.ndarray or actions.dtype != np.int64 or actions.shape != self._actions.shape:
+                actions = self._int64(actions)
+            try:
+                self._flat.flat.step(np.ascontiguousarray(actions), tensors)
+            except flatdeals.Unworded as e:
+                self._word(e)
+            return self._out
+        acts = self._int64(actions)
+        out = self._obs if tensors else None
+        self._batch.step(acts, self._rewards, self._done.view(np.uint8), out, self._mask, self._player)
+        return self._out
+
+    def _int64(self, actions) -> np.ndarray:
         acts = np.ascontiguousarray(actions, dtype=np.int64)
         if acts.shape != (self.num_envs,):
             raise ValueError(f"one action per deal expected: shape ({self.num_envs},), got {acts.shape}")
-        out = self._obs if tensors else None
-        self._batch.step(acts, self._rewards, self._done.view(np.uint8), out, self._mask, self._player)
-        return Step(self._obs, self._mask, self._player, self._rewards, self._done)
+        return acts
+
+    def _word(self, error: Exception) -> None:
+        """The interpreter's located error of the deal a flat step stopped on (its rules left
+        no card, or a score passed the limit): the deal replayed on the interpreter raises it."""
+        i = int(error.args[0])
+        self._flat.replayed(i, lambda c, *args: c.new_deal(*args)).legal_actions()
+        raise RuntimeError(f"deal {i}: the flat batch stopped on an error the interpreter does not find") from error
 
     def autoplay(self, seat: int) -> Step:
         """Play every deal on at random (each legal action alike, from the deal's own
         generator) until ``seat`` is on turn; the points of deals that ended on the way are
         added to this step's ``rewards`` (and ``done`` set): opponents of one learning seat."""
+        if self._flat is not None:
+            try:
+                self._flat.flat.autoplay(seat)
+            except flatdeals.Unworded as e:
+                self._word(e)
+            return self._out
         self._batch.autoplay(seat, self._rewards, self._done.view(np.uint8))
         return self._observed()
 
     def random_actions(self) -> np.ndarray:
         """A uniformly random legal action of each deal (int64), drawn in C: a random policy."""
-        self._batch.random_actions(self._actions)
+        (self._flat.flat if self._flat is not None else self._batch).random_actions(self._actions)
         return self._actions
 
     def part(self, name: str) -> slice:
@@ -348,12 +397,27 @@ class VecDeals:
         return self._parts[name]
 
     def core(self, i: int):
-        """The step core of deal ``i`` (its position: ``hands``, ``trick``, ``actions``, ...)."""
+        """Deal ``i`` in its position as the step core has it (``hands``, ``trick``,
+        ``actions``, ...; a flat deal's replayed: a copy)."""
+        if self._flat is not None:
+            if not 0 <= i < self.num_envs:
+                raise IndexError("no such deal")
+            return self._flat.replayed(i, stepper.new_deal)
         return self._batch.core(i)
 
     def _observed(self, tensors: bool = True) -> Step:
-        self._batch.observe(self._obs if tensors else None, self._mask, self._player)
-        return Step(self._obs, self._mask, self._player, self._rewards, self._done)
+        if self._flat is not None:
+            self._flat.flat.observe(tensors)
+        else:
+            self._batch.observe(self._obs if tensors else None, self._mask, self._player)
+        return self._out
+
+
+def _read_only(a: np.ndarray) -> np.ndarray:
+    """A view of ``a`` that cannot be written (the batch updates its rows in place)."""
+    view = a.view()
+    view.flags.writeable = False
+    return view
 
 
 __all__ = ["VecDeals", "Step", "NotBatched", "contract_of", "PARTS"]

@@ -1,6 +1,7 @@
-"""The batched environment (kierki_dsl.vecenv, _cstep.Batch): the same deals, legal masks,
-observations and rewards as the PettingZoo environment (one deal at a time, adapters'
-GameState) for the same seeds and actions; what it declines; its generator is Python's."""
+"""The batched environment (kierki_dsl.vecenv: flat deals, _vecflat.Flat, or the step core's
+_cstep.Batch): the same legal masks, observations and rewards as the PettingZoo environment
+(one deal at a time, adapters' GameState) given the same deals and actions; what it declines;
+its deals are its generator's (interpreter/flatdeals.py's reference)."""
 
 from __future__ import annotations
 
@@ -20,6 +21,8 @@ if not stepper.available() and not os.environ.get("KIERKI_REQUIRE_C"):
         "the compiled step core is not built here (KIERKI_REQUIRE_C=1 makes this fail)", allow_module_level=True
     )
 
+from test_cstep import BROKEN_RULES, VARIANT  # noqa: E402  (rules that fail: the step core's cases)
+
 from kierki_dsl.pettingzoo import env  # noqa: E402
 from kierki_dsl.ruleset.model import Ruleset  # noqa: E402
 from kierki_dsl.vecenv import NotBatched, VecDeals  # noqa: E402
@@ -29,28 +32,69 @@ KIERKI = RULESETS / "kierki_standard.yaml"
 SHIPPED = sorted(str(p.relative_to(ROOT)) for p in RULESETS.rglob("*.yaml"))
 
 
-def test_the_generator_is_pythons():
-    from kierki_dsl.interpreter import _cstep
+def test_the_deals_are_the_reference_generators():
+    """The C dealing (_vecdeal.h, both batches) equals flatdeals.dealt drawn from DealDraws."""
+    from kierki_dsl.interpreter import _vecflat
+    from kierki_dsl.interpreter.flatdeals import DealDraws, dealt
 
-    for seed in (0, 1, 12345, 2**32 + 5, 2**64 - 1):
-        r = random.Random(seed)
-        assert _cstep.random_floats(seed, 1500) == [r.random() for _ in range(1500)]
+    for seed, first, direction in ((0, None, 1), (7, 2, 1), (2**64 - 1, None, -1), (12345, 0, -1)):
+        dealer_of = [3, 0, 1, 2]
+        draws = DealDraws(seed)
+        want = [dealt(draws.getrandbits, (1 << 52) - 1, 4, first, dealer_of, direction) for _ in range(20)]
+        got = _vecflat.deals_of(seed, 20, (1 << 52) - 1, 4, -1 if first is None else first, dealer_of, direction)
+        assert got == [(f, d, tuple(h)) for f, d, _, h in want]
+        assert all(sum(bin(h).count("1") for h in hands) == 52 for _, _, hands in got)
 
 
-def _same_as_pettingzoo(path, deal: int, n: int, seed: int, steps: int, policy=None, ended=None) -> int:
-    """Step ``n`` batched deals and ``n`` PettingZoo environments side by side with the same
-    legal actions (random, or ``policy(seat, legal)``), comparing seat on turn, mask,
-    observation and rewards at every step; the number of deals that ended (their rewards
-    added to ``ended`` if given)."""
+class _Dealt:
+    """A PettingZoo environment's chance generator that deals what the batch's deal ``i`` deals
+    (``flatdeals.dealt`` from ``DealDraws(seed + i)``): ``random()`` picks, at each chance node,
+    the outcome drawn — the first dealer, then each card in the batch's dealing order."""
+
+    def __init__(self, rs: Ruleset, deal: int, seed: int) -> None:
+        from kierki_dsl.interpreter.flatdeals import DealDraws
+
+        self.rs, self.draws, self.picks = rs, DealDraws(seed), []
+        self.dealer_of = [rs.dealer_of(f, deal - 1) % rs.players for f in range(rs.players)]
+
+    def deal(self, e) -> None:
+        """Reset ``e`` (its environment) to the next deal."""
+        from kierki_dsl.interpreter.flatdeals import dealt
+
+        rs = self.rs
+        first, _, order, _ = dealt(
+            self.draws.getrandbits, rs.deck, rs.players, rs.first_dealer, self.dealer_of, rs.direction
+        )
+        self.picks = [(first, rs.players)] if rs.first_dealer is None else []
+        left = sorted(order)
+        for card in order:
+            self.picks.append((left.index(card), len(left)))
+            left.remove(card)
+        e._rng = self
+        e.reset()
+        assert not self.picks
+
+    def random(self) -> float:
+        k, n = self.picks.pop(0)
+        return (k + 0.5) / n
+
+
+def _same_as_pettingzoo(path, deal: int, n: int, seed: int, steps: int, policy=None, ended=None, lean=0) -> int:
+    """Step ``n`` batched deals and ``n`` PettingZoo environments side by side, given the same
+    deals (``_Dealt``) and the same legal actions (random, or ``policy(seat, legal)``),
+    comparing seat on turn, mask, observation and rewards at every step (with ``lean``, every
+    ``lean``-th step writes no tensors and the next comparison skips them); the number of
+    deals that ended (their rewards added to ``ended`` if given)."""
     rs = path if isinstance(path, Ruleset) else Ruleset.load(str(path))
     deals = VecDeals(rs, n, deal)
     envs = [env(rs, deal=deal) for _ in range(n)]
-    for i, e in enumerate(envs):
-        e.reset(seed=seed + i)
+    dealing = [_Dealt(rs, deal, seed + i) for i in range(n)]
+    for e, d in zip(envs, dealing):
+        d.deal(e)
     out = deals.reset(seed)
     rng = random.Random(99)
-    done = 0
-    for _ in range(steps):
+    done, tensors = 0, True
+    for k in range(steps):
         actions = np.zeros(n, np.int64)
         for i, e in enumerate(envs):
             agent = e.agent_selection
@@ -58,10 +102,11 @@ def _same_as_pettingzoo(path, deal: int, n: int, seed: int, steps: int, policy=N
             got = e.observe(agent)
             assert out.player[i] == seat
             assert np.array_equal(out.mask[i], got["action_mask"])
-            assert np.array_equal(out.obs[i], got["observation"])
+            assert not tensors or np.array_equal(out.obs[i], got["observation"])
             legal = np.flatnonzero(got["action_mask"])
             actions[i] = rng.choice(legal) if policy is None else policy(seat, legal)
-        out = deals.step(actions)
+        tensors = not lean or k % lean != lean - 1
+        out = deals.step(actions, tensors)
         for i, e in enumerate(envs):
             e.step(int(actions[i]))
             rewards = [e.rewards[a] for a in e.possible_agents]
@@ -72,7 +117,7 @@ def _same_as_pettingzoo(path, deal: int, n: int, seed: int, steps: int, policy=N
                 assert any(rewards)
                 if ended is not None:
                     ended.append(rewards)
-                e.reset()  # the next deal from the same generator, as the batch's auto-reset
+                dealing[i].deal(e)  # the next deal from the same generator, as the batch's auto-reset
     return done
 
 
@@ -283,12 +328,12 @@ def _shooter(seat: int, legal) -> int:
 def test_shooting_the_moon_equals_the_single_deal_environment():
     """Shooting the moon, which random play seldom reaches: seat 0 plays to take everything
     and the others feed it penalty cards. The first deals in which seat 0 shoots (found by the
-    batch among 256 seeds) are stepped again beside the PettingZoo environment: the same
+    batch among 1,024 seeds) are stepped again beside the PettingZoo environment: the same
     scores, 0 to the shooter and -26 to each other seat."""
-    deals = VecDeals(HEARTS, 256, 4)  # no passing: 52 decisions a deal
+    deals = VecDeals(HEARTS, 1024, 4)  # no passing: 52 decisions a deal
     out = deals.reset(1)
     for _ in range(52):
-        actions = [_shooter(int(out.player[i]), np.flatnonzero(out.mask[i])) for i in range(256)]
+        actions = [_shooter(int(out.player[i]), np.flatnonzero(out.mask[i])) for i in range(1024)]
         out = deals.step(np.array(actions, np.int64))
     assert out.done.all()
     shot = np.flatnonzero((out.rewards == [0, -26, -26, -26]).all(axis=1))
@@ -297,3 +342,42 @@ def test_shooting_the_moon_equals_the_single_deal_environment():
         moons: list = []
         assert _same_as_pettingzoo(HEARTS, 4, 1, 1 + int(i), 52, policy=_shooter, ended=moons) == 1
         assert moons == [[0.0, -26.0, -26.0, -26.0]]
+
+
+def test_which_deals_are_flat_structs_and_why_not():
+    """Hearts and Kierki's deals (the trump deals too: their caller is named by the dealer) step
+    as flat C structs; a deal with an early end or play rules read at each decision steps on
+    the step core's Batch, and says why (both held equal to the environment above)."""
+    assert VecDeals(HEARTS, 1, 1).flat_reason is None
+    assert VecDeals(RULESETS / "games" / "hearts_openspiel.yaml", 1, 1).flat_reason is None
+    assert all(VecDeals(KIERKI, 1, deal).flat_reason is None for deal in (1, 4, 7, 8, 11))
+    assert VecDeals(RULESETS / "variants" / "early_stop.yaml", 1, 1).flat_reason == "an early end (each trick)"
+    ruff = VecDeals(RULESETS / "variants" / "must_ruff.yaml", 1, 8).flat_reason
+    assert ruff == "play rules that read the hand or the winning card (each decision)"
+
+
+@pytest.mark.parametrize("path, deal", [(HEARTS, 1), (KIERKI, 8), (RULESETS / "variants" / "early_stop.yaml", 2)])
+def test_tensors_updated_in_place_equal_the_environment_between_steps_without_them(path, deal):
+    """The flat batch updates a tensor row in place from the last decision; a step without
+    tensors leaves the rows stale, and the next step with them writes them whole: equal to
+    the environment either way (and on the step core's Batch, early_stop's deal)."""
+    assert _same_as_pettingzoo(path, deal, 3, 50 + deal, 160, lean=3) >= 3
+
+
+@pytest.mark.parametrize("code", sorted(BROKEN_RULES))
+def test_a_rule_error_in_a_flat_deal_is_the_interpreters(tmp_path, code):
+    """A rule without fallback that leaves no card (X702) or that fails to evaluate (X701)
+    stops the flat batch with the interpreter's own located error; the batch then refuses to
+    step until it is reset."""
+    path = tmp_path / "broken.yaml"
+    path.write_text(VARIANT.replace("RULE", BROKEN_RULES[code]))
+    deals = VecDeals(path, 16, 1)
+    assert deals.flat_reason is None
+    deals.reset(0)
+    with pytest.raises(Exception, match=code):
+        for _ in range(60):
+            deals.step(deals.random_actions())
+    with pytest.raises(RuntimeError, match="stopped on an error"):
+        deals.step(deals.random_actions())
+    out = deals.reset(1)
+    assert out.mask.any(axis=1).all()

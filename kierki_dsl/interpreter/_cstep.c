@@ -1488,9 +1488,6 @@ done:
  * vecenv: batched deals (kierki_dsl/vecenv.py). Added by the vecenv branch;
  * nothing above this block behaves differently for it.
  *
- *   MT        Python's random.Random (MT19937, seeded as random.seed(int) seeds,
- *             random() from two draws), so that a batch deals from a seed exactly
- *             as the PettingZoo environment's reset(seed=...) does.
  *   TrickMemo a callable put in a batch deal's context as its `_at_trick`: the
  *             programs of a trick situation memoised in C on what the legality
  *             kernel reads of it (class of the trick number, hearts broken, the
@@ -1498,105 +1495,10 @@ done:
  *   Batch     N deals of one contract stepped at once: actions from an int64
  *             array, observation tensors, legal masks, seats on turn, rewards and
  *             ends written into numpy arrays (buffer protocol); a deal that ends
- *             is dealt again at once from its own generator (auto-reset).
+ *             is dealt again at once from its own generator (auto-reset; _vecdeal.h).
  * ========================================================================== */
 
-typedef struct {
-    uint32_t mt[624];
-    int mti;
-} MT;
-
-static void mt_init(MT *r, uint32_t s)
-{
-    r->mt[0] = s;
-    for (int i = 1; i < 624; i++)
-        r->mt[i] = 1812433253U * (r->mt[i - 1] ^ (r->mt[i - 1] >> 30)) + (uint32_t)i;
-    r->mti = 624;
-}
-
-/* random.seed(n) for 0 <= n < 2**64: init_by_array with n's 32-bit words, low first. */
-static void mt_seed(MT *r, unsigned long long n)
-{
-    uint32_t key[2] = {(uint32_t)n, (uint32_t)(n >> 32)};
-    int len = key[1] ? 2 : 1;
-    mt_init(r, 19650218U);
-    int i = 1, j = 0;
-    for (int k = 624 > len ? 624 : len; k; k--) {
-        r->mt[i] = (r->mt[i] ^ ((r->mt[i - 1] ^ (r->mt[i - 1] >> 30)) * 1664525U)) + key[j] + (uint32_t)j;
-        i++;
-        j++;
-        if (i >= 624) {
-            r->mt[0] = r->mt[623];
-            i = 1;
-        }
-        if (j >= len)
-            j = 0;
-    }
-    for (int k = 623; k; k--) {
-        r->mt[i] = (r->mt[i] ^ ((r->mt[i - 1] ^ (r->mt[i - 1] >> 30)) * 1566083941U)) - (uint32_t)i;
-        i++;
-        if (i >= 624) {
-            r->mt[0] = r->mt[623];
-            i = 1;
-        }
-    }
-    r->mt[0] = 0x80000000U;
-}
-
-static uint32_t mt_next(MT *r)
-{
-    static const uint32_t mag01[2] = {0U, 0x9908b0dfU};
-    uint32_t y;
-    if (r->mti >= 624) {
-        int kk;
-        for (kk = 0; kk < 624 - 397; kk++) {
-            y = (r->mt[kk] & 0x80000000U) | (r->mt[kk + 1] & 0x7fffffffU);
-            r->mt[kk] = r->mt[kk + 397] ^ (y >> 1) ^ mag01[y & 1U];
-        }
-        for (; kk < 623; kk++) {
-            y = (r->mt[kk] & 0x80000000U) | (r->mt[kk + 1] & 0x7fffffffU);
-            r->mt[kk] = r->mt[kk + (397 - 624)] ^ (y >> 1) ^ mag01[y & 1U];
-        }
-        y = (r->mt[623] & 0x80000000U) | (r->mt[0] & 0x7fffffffU);
-        r->mt[623] = r->mt[396] ^ (y >> 1) ^ mag01[y & 1U];
-        r->mti = 0;
-    }
-    y = r->mt[r->mti++];
-    y ^= (y >> 11);
-    y ^= (y << 7) & 0x9d2c5680U;
-    y ^= (y << 15) & 0xefc60000U;
-    y ^= (y >> 18);
-    return y;
-}
-
-/* random.random(): 53 bits from two draws. */
-static double mt_random(MT *r)
-{
-    uint32_t a = mt_next(r) >> 5, b = mt_next(r) >> 6;
-    return (a * 67108864.0 + b) * (1.0 / 9007199254740992.0);
-}
-
-/* int(random() * k), as the PettingZoo environment draws a chance outcome among k. */
-static int mt_below(MT *r, int k) { return (int)(mt_random(r) * k); }
-
-/* popcount without the C library's call where the compiler is not told of the instruction. */
-static inline int pc64(uint64_t x)
-{
-    x = x - ((x >> 1) & 0x5555555555555555ULL);
-    x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
-    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
-    return (int)((x * 0x0101010101010101ULL) >> 56);
-}
-
-/* A draw below k (k >= 1) for the random players: splitmix64, the top 32 bits scaled. */
-static int play_below(uint64_t *state, int k)
-{
-    uint64_t z = (*state += 0x9E3779B97F4A7C15ULL);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    z ^= z >> 31;
-    return (int)(((z >> 32) * (uint64_t)k) >> 32);
-}
+#include "_vecdeal.h" /* the deals' draws, shared with _vecflat.c */
 
 /* ---- TrickMemo ---- */
 
@@ -1976,7 +1878,7 @@ typedef struct {
     int *dealer;                 /* each deal's dealer */
     int *trump, *caller;         /* each deal's trump (-1 none or not called yet) and caller */
     uint64_t *early;             /* deals x players: the cards each seat sees before a call */
-    MT *deal_rng;                /* each deal's shuffle (Python's generator) */
+    uint64_t *deal_rng;          /* each deal's shuffle (splitmix64, _vecdeal.h) */
     uint64_t *play_rng;          /* each deal's random players' draws (splitmix64) */
 } Batch;
 
@@ -2070,7 +1972,7 @@ static int Batch_init(Batch *b, PyObject *args, PyObject *kw)
         b->trump = PyMem_Calloc(n, sizeof(int));
         b->caller = PyMem_Calloc(n, sizeof(int));
         b->early = PyMem_Calloc(n * p, sizeof(uint64_t));
-        b->deal_rng = PyMem_Calloc(n, sizeof(MT));
+        b->deal_rng = PyMem_Calloc(n, sizeof(uint64_t));
         b->play_rng = PyMem_Calloc(n, sizeof(uint64_t));
         if (!b->cores || !b->ctxs || !b->dealer || !b->trump || !b->caller || !b->early || !b->deal_rng
             || !b->play_rng) {
@@ -2140,33 +2042,15 @@ static int batch_ready(Batch *b)
 }
 
 /* The deal of env i starts again: its generator draws the first dealer (if the ruleset
- * leaves it random) and each card among those left (ascending), as GameState's chance
- * nodes are drawn by the PettingZoo environment; the core is set to the deal's start. */
+ * leaves it random) and shuffles the deck (_vecdeal.h: interpreter/flatdeals.py's reference);
+ * the core is set to the deal's start. */
 static int redeal(Batch *b, int i)
 {
     Core *c = (Core *)b->cores[i];
-    MT *r = &b->deal_rng[i];
-    int p = b->players;
-    int first = b->first_dealer >= 0 ? b->first_dealer : mt_below(r, p);
-    int dealer = b->dealer_of[first];
-    unsigned char left[52];
-    int m = b->ncards;
-    memcpy(left, b->cards, m);
+    int p = b->players, first;
     uint64_t hands[MAXP] = {0}, *early = b->early + (Py_ssize_t)i * p;
-    int got[MAXP] = {0}, step = ((b->direction % p) + p) % p;
-    memset(early, 0, sizeof(uint64_t) * p);
-    for (int k = 0, seat = dealer; k < b->ncards; k++) {
-        int at = mt_below(r, m);
-        int card = left[at];
-        memmove(left + at, left + at + 1, m - at - 1);
-        m--;
-        seat += step;  /* card k goes to the seat dealer + direction * (1 + k) */
-        if (seat >= p)
-            seat -= p;
-        if (got[seat]++ < b->after)  /* the first cards each seat is dealt */
-            early[seat] |= 1ULL << card;
-        hands[seat] |= 1ULL << card;
-    }
+    int dealer = vd_deal(&b->deal_rng[i], b->cards, b->ncards, p, b->first_dealer, b->dealer_of,
+                         ((b->direction % p) + p) % p, b->after, hands, early, &first);
     b->dealer[i] = dealer;
     b->trump[i] = b->trump_base;
     b->caller[i] = -1;
@@ -2245,8 +2129,8 @@ static void release(Py_buffer *v)
         PyBuffer_Release(v);
 }
 
-/* reset(seeds): each deal's generator seeded with seeds[i] (0 <= seed < 2**64) as
- * random.Random(seeds[i]) is — its random players' splitmix64 from the same seed — and dealt. */
+/* reset(seeds): each deal's generator seeded with seeds[i] (0 <= seed < 2**64) — its random
+ * players' from the same seed — and dealt. */
 static PyObject *Batch_reset(Batch *b, PyObject *seeds)
 {
     if (!batch_ready(b))
@@ -2265,7 +2149,7 @@ static PyObject *Batch_reset(Batch *b, PyObject *seeds)
             Py_DECREF(fast);
             return NULL;
         }
-        mt_seed(&b->deal_rng[i], s);
+        b->deal_rng[i] = s;
         b->play_rng[i] = s ^ 0x5DEECE66DULL;
     }
     Py_DECREF(fast);
@@ -2402,7 +2286,7 @@ static PyObject *Batch_autoplay(Batch *b, PyObject *args)
                 PyErr_SetString(PyExc_RuntimeError, "no legal action");
                 goto done;
             }
-            int action = kth_bit(m, play_below(&b->play_rng[i], pc64(m)));
+            int action = vd_kth(m, vd_below(&b->play_rng[i], vd_pc64(m)));
             if (batch_apply(b, i, action, vr.obj ? (float *)vr.buf + (Py_ssize_t)i * b->players : NULL,
                             vd.obj ? (unsigned char *)vd.buf + i : NULL) < 0)
                 goto done;
@@ -2433,7 +2317,7 @@ static PyObject *Batch_random_actions(Batch *b, PyObject *out)
             PyBuffer_Release(&v);
             return NULL;
         }
-        a[i] = m ? kth_bit(m, play_below(&b->play_rng[i], pc64(m))) : -1;
+        a[i] = m ? vd_kth(m, vd_below(&b->play_rng[i], vd_pc64(m))) : -1;
     }
     PyBuffer_Release(&v);
     Py_RETURN_NONE;
@@ -2488,7 +2372,7 @@ static void observe_one(const Batch *b, int i, float *o)
         o[off[O_CALLER] + caller] = 1.0f;
     for (int t = 0; t < p; t++) {
         o[off[O_SCORES] + t] = (float)c->scores[t];
-        o[off[O_SIZES] + t] = (float)pc64(c->hands[t]);
+        o[off[O_SIZES] + t] = (float)vd_pc64(c->hands[t]);
     }
 }
 
@@ -2582,32 +2466,6 @@ static PyTypeObject BatchType = {
     .tp_methods = Batch_methods,
     .tp_getset = Batch_getset,
 };
-
-/* random_floats(seed, count): the first `count` random.Random(seed).random() values (the
- * generator checked against Python's). */
-static PyObject *random_floats(PyObject *module, PyObject *args)
-{
-    unsigned long long seed;
-    int count;
-    if (!PyArg_ParseTuple(args, "Ki", &seed, &count))
-        return NULL;
-    if (count < 0 || count > 1000000) {
-        PyErr_SetString(PyExc_ValueError, "0 .. 1000000 values expected");
-        return NULL;
-    }
-    MT r;
-    mt_seed(&r, seed);
-    PyObject *list = PyList_New(count);
-    for (int i = 0; list != NULL && i < count; i++) {
-        PyObject *x = PyFloat_FromDouble(mt_random(&r));
-        if (x == NULL) {
-            Py_CLEAR(list);
-            break;
-        }
-        PyList_SET_ITEM(list, i, x);
-    }
-    return list;
-}
 
 /* The vecenv block's types, added to the module. */
 static int vecenv_register(PyObject *m)
@@ -2969,8 +2827,6 @@ static PyObject *fast_calls(PyObject *mod, PyObject *args)
 static PyMethodDef module_methods[] = {
     {"deal_out", (PyCFunction)deal_out, METH_VARARGS,
      "players/sampling.deal_out's kernel, each card's places given: the hand masks or None."},
-    {"random_floats", (PyCFunction)random_floats, METH_VARARGS,
-     "The first values of random.Random(seed).random() as the batch's generator draws them (vecenv)."},
     {"seen_hands", (PyCFunction)seen_hands, METH_O, "Each seat's hand as its view shows it (None in a trump call)."},
     {"observe", (PyCFunction)(void (*)(void))observe, METH_FASTCALL,
      "Write a seat's observation tensor of the core into a float32 buffer."},

@@ -16,7 +16,10 @@ replayed by ``fastrecord``). What is drawn:
 - any other decision (a trump call, a contract, an auction's bid): the k-th of its choices in
   the rules' order (``pick``);
 - hands sampled for search: ``players/sampling.deal_out`` (a shuffle by ``below(i + 1)``,
-  then places drawn with weights).
+  then places drawn with weights);
+- the batched environment's deals (``vecenv``): the first dealer drawn among the seats when
+  chance names it, then the deck shuffled (``shuffled``) and dealt round the table
+  (``flatdeals.dealt``; in C, ``_vecdeal.h``).
 
 Hot loops write the expression out rather than call ``below`` (``INLINED`` lists them;
 tests/test_plan.py holds that nothing else draws its own way).
@@ -61,6 +64,15 @@ def kth(mask: int, k: int) -> int:
     return (mask & -mask).bit_length() - 1
 
 
+def shuffled(items, grb) -> list:
+    """``items`` shuffled: from the last place down, place ``i`` swaps with place ``below(i + 1)``."""
+    order = list(items)
+    for i in range(len(order) - 1, 0, -1):
+        j = below(grb, i + 1)
+        order[i], order[j] = order[j], order[i]
+    return order
+
+
 def draws_for_play(count: int, follows: bool) -> bool:
     """Whether a random play among ``count`` legal cards draws: a lead or a discard always, a
     follow of the suit led only when there is a choice."""
@@ -81,4 +93,4 @@ def pass_choices(left: list, counts: list, grb) -> list:
     return chosen
 
 
-__all__ = ["BITS", "BELOW", "INLINED", "below", "draw", "pick", "kth", "draws_for_play", "pass_choices"]
+__all__ = ["BITS", "BELOW", "INLINED", "below", "draw", "pick", "kth", "shuffled", "draws_for_play", "pass_choices"]
