@@ -44,8 +44,8 @@ from ..spec.schema import Bool, Enum, Expr, ExprSource, Field, Int, Obj, Str
 from ..values import frozen
 from . import scopes
 from .envs import NOBODY, bid_env, seat_end_env
-from .view import view_part
 from .numbering import Block
+from .view import view_part
 
 # its action numbers: a pass, a seller's word and the bids (``actions`` assembles every phase's)
 PASSES = Block("auction", 52, 1, "pass (a layout's player passes with it too)")

@@ -35,8 +35,8 @@ from ..spec.schema import Bool, Enum, Expr, Field, Int, Obj
 from ..values import frozen
 from . import scopes
 from .envs import double_env
-from .view import view_part
 from .numbering import Block
+from .view import view_part
 
 # its action numbers: double a seat, redouble one, done (``actions`` assembles every phase's)
 BETS = Block("double", 58, 17, "double a seat (base + seat), redouble one (base + 8 + seat), done (the last)")

@@ -23,9 +23,9 @@ from ..i18n import R_
 from ..spec.schema import Expr, Field, Int, Obj
 from ..values import frozen
 from . import scopes
-from .view import view_part
 from .doubling import DONE
 from .numbering import Block
+from .view import view_part
 
 # its action numbers: show a card (its ``done`` is the doubling round's; ``actions`` assembles every phase's)
 SHOWN = Block("expose", 900, 52, "show a card (base + card) before play")
