@@ -167,7 +167,8 @@ class FlatDeals:
         lead_of = [self._lead(d, -1, [0] * p) if known else -1 for d in range(p)]
         seats = plan.seat_key(deck) if self.seat_scorers else Keyed(False, 0, (), False)
         assert isinstance(seats, Keyed)
-        rules = [contract.play_rules(tricks, t, p, deck) for t in self.trumps]
+        rules = [plan.tables(p, tricks, t, deck) for t in self.trumps]  # the plan's, as the core's
+        assert None not in rules  # the core compiled them (why_not_flat said so)
         call_of = [-1] * 64
         for i, suit in enumerate(self.trumps if c is not None else ()):
             call_of[call(suit)] = i
@@ -187,9 +188,9 @@ class FlatDeals:
             passing.count if offset else 0,
             rs.direction * offset,
             self.trumps,
-            [[sum(1 << c for c in b) for b in r[4]] for r in rules],
-            [[r[0][0][n] if n < len(r[0][0]) else 0 for n in range(tricks + 2)] for r in rules],
-            [[tuple(r[1][n][0]) if 1 <= n <= tricks else (0,) * 52 for n in range(tricks + 2)] for r in rules],
+            [[sum(1 << c for c in b) for b in r.beats] for r in rules],
+            [[r.points[n] if n < len(r.points) else 0 for n in range(tricks + 2)] for r in rules],
+            [[tuple(r.values[n][0]) if 1 <= n <= tricks else (0,) * 52 for n in range(tricks + 2)] for r in rules],
             [k.key(n, False, 0)[0] for n in range(tricks + 2)],
             k.broken_read,
             k.played_seen & FULL_DECK,

@@ -214,13 +214,13 @@ class Auction(PhaseUnit):
 
     # adapter hooks: the bids run up to the auction's highest; every level bid twice at most
     def action_end(self, contract) -> int:
-        rule = getattr(contract, "auction", None)
+        rule = contract.auction
         return 0 if rule is None else bid(rule.high) + 1
 
     def most_decisions(self, contract, players: int, cards: int) -> int:
         """Every level bid twice (raised to, then held) with every other seat passing in between,
         a last round of passes, and the seller's word."""
-        rule = getattr(contract, "auction", None)
+        rule = contract.auction
         return 0 if rule is None else 2 * len(rule.levels()) * players + players + 1
 
 

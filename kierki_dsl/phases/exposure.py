@@ -80,7 +80,7 @@ class Exposure(BetsSection):
 
     # adapter hooks: any card of the deck may be shown where the contract has exposures
     def action_end(self, contract) -> int:
-        return expose(52) if getattr(contract, "exposure", None) is not None else 0
+        return expose(52) if contract.exposure is not None else 0
 
 
 UNIT = Exposure()
