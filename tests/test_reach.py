@@ -256,12 +256,12 @@ def test_up_first_that_never_applies_is_found(tmp_path):
     p = tmp_path / "top.yaml"
     p.write_text(f"kierki: 1\nextends: {STANDARD}\nname: top\ncontracts:\n  loteryjka:\n    start_rank: K\n"
                  "    up_first: true\n", "utf-8")
-    found = [d for d in lint_file(str(p)) if d.code == "M622"]
+    found = [d for d in lint_file(str(p)) if d.code == "M645"]
     assert found and found[0].pos.line == 7 and "never applies" in found[0].message
     p.write_text(f"kierki: 1\nextends: {STANDARD}\nname: top\ndeck: {{ranks: [2, 3, 4, 5, 6, 7, 9, 10, J, Q, K, A]}}\n"
                  "match: {total: null, parts: null}\ncontracts:\n  loteryjka:\n    total: null\n    up_first: true\n",
                  "utf-8")
-    found = [d for d in lint_file(str(p)) if d.code == "M622"]
+    found = [d for d in lint_file(str(p)) if d.code == "M645"]
     assert found and "can never be laid" in found[0].message
 
 

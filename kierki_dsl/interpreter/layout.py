@@ -327,16 +327,16 @@ class LayoutContract(Contract):
         )
 
     def _check_up_first(self, w: tuple, bctx, deck: int) -> None:
-        """M622: ``up_first`` that never applies, or that keeps the lower cards out of play."""
+        """M645: ``up_first`` that never applies, or that keeps the lower cards out of play."""
         if not self.up_first or self.start_rank is None:
             return
         start = self.position(self.start_rank)
         if start == 12:
-            bctx.warning(w + ("up_first",), "M622", "up_first never applies: the opening card is the top of its row")
+            bctx.warning(w + ("up_first",), "M645", "up_first never applies: the opening card is the top of its row")
         elif not any(deck >> self.card_at(s, start + 1) & 1 for s in range(4)):
             bctx.warning(
                 w + ("up_first",),
-                "M622",
+                "M645",
                 "with up_first the cards below the opening card can never be "
                 "laid: the card above it is not in the deck",
             )
@@ -879,6 +879,17 @@ LINT_CODES = table(
             "[lot]",
         ),
         (7, 17),
+    ),
+    Code(
+        "M645",
+        "up_first that never applies or blocks the row",
+        "With `up_first` the card above the opening card must lie before any card below it. It never applies "
+        "when the opening card is the top of its row, and it keeps the lower cards out of play for good when the "
+        "card above the opening card is not in the deck.",
+        example("  lot:\n    type: layout\n    start_rank: K\n    up_first: true\n    prizes: [800, 500]\n", "[lot]"),
+        example("  lot:\n    type: layout\n    start_rank: 7\n    up_first: true\n    prizes: [800, 500]\n", "[lot]"),
+        (8, 15),
+        severity="warning",
     ),
     Code(
         "M617",
