@@ -37,7 +37,7 @@ from .actions import call
 from .draws import below, shuffled
 from .envs import play_env, seat_function
 from .legality import LEAD
-from .plan import Declined, Keyed, plan_of
+from .plan import Declined, Keyed, Plan, Tables, plan_of
 from .trickkernel import add_seat_scores
 
 _vecflat: Any = None
@@ -167,8 +167,7 @@ class FlatDeals:
         lead_of = [self._lead(d, -1, [0] * p) if known else -1 for d in range(p)]
         seats = plan.seat_key(deck) if self.seat_scorers else Keyed(False, 0, (), False)
         assert isinstance(seats, Keyed)
-        rules = [plan.tables(p, tricks, t, deck) for t in self.trumps]  # the plan's, as the core's
-        assert None not in rules  # the core compiled them (why_not_flat said so)
+        rules = [_plan_tables(plan, p, tricks, t, deck) for t in self.trumps]  # the plan's, as the core's
         call_of = [-1] * 64
         for i, suit in enumerate(self.trumps if c is not None else ()):
             call_of[call(suit)] = i
@@ -273,3 +272,10 @@ def available() -> bool:
 
 
 __all__ = ["Unworded", "DealDraws", "dealt", "why_not_flat", "FlatDeals", "MAX_KEYS", "available"]
+
+
+def _plan_tables(plan: Plan, players: int, tricks: int, trump: int, deck: int) -> Tables:
+    """The plan's tables of one trump, which the core compiled (``why_not_flat`` said so)."""
+    got = plan.tables(players, tricks, trump, deck)
+    assert got is not None  # a flat deal is one the core carries
+    return got
