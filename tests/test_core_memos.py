@@ -16,33 +16,16 @@ from pathlib import Path
 import pytest
 
 from kierki_dsl.interpreter import stepper
-from kierki_dsl.interpreter.match import deal_masks
 from kierki_dsl.ruleset.model import Ruleset
+from test_cstep import SHIPPED, _carried, _dealt  # noqa: E402  (the step core's deals and rulesets)
 
 ROOT = Path(__file__).resolve().parent.parent
-SHIPPED = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "rulesets").rglob("*.yaml"))
 DEALS = 5
 
 pytestmark = pytest.mark.skipif(
     not stepper.available() and not os.environ.get("KIERKI_REQUIRE_C"),
     reason="the compiled step core is not built here (KIERKI_REQUIRE_C=1 makes this fail)",
 )
-
-
-def _carried(rs) -> list:
-    return [
-        c
-        for _, c in sorted(rs.contracts.items())
-        if c is not None and stepper.carried(c, rs.players, rs.hand_size, rs.deck)
-    ]
-
-
-def _dealt(rs, seed: int) -> tuple:
-    """(dealer, the cards dealt to each seat) of a random deal."""
-    cards = [c for c in range(52) if rs.deck >> c & 1]
-    dealer = seed % rs.players
-    hands = deal_masks(random.Random(seed), cards, dealer, rs.players, rs.direction)
-    return dealer, [[c for c in range(52) if h >> c & 1] for h in hands]
 
 
 def _played(rs, contract, dealer: int, dealt: list, number: int, seed: int, policy=None) -> tuple:

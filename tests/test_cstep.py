@@ -50,13 +50,18 @@ def _carried(rs) -> list:
             if c is not None and stepper.carried(c, rs.players, rs.hand_size, rs.deck)]
 
 
+def _dealt(rs, seed: int, direction: int = 0) -> tuple:
+    """(dealer, the cards dealt to each seat) of a random deal (``direction``: the ruleset's if 0)."""
+    cards = [c for c in range(52) if rs.deck >> c & 1]
+    dealer = seed % rs.players
+    hands = deal_masks(random.Random(seed), cards, dealer, rs.players, direction or rs.direction)
+    return dealer, [[c for c in range(52) if h >> c & 1] for h in hands]
+
+
 def _deal(rs, contract, seed: int, direction: int = 0) -> tuple:
     """(core state, interpreter state) of the same deal (``direction``: the ruleset's if 0)."""
     direction = direction or rs.direction
-    cards = [c for c in range(52) if rs.deck >> c & 1]
-    dealer = seed % rs.players
-    hands = deal_masks(random.Random(seed), cards, dealer, rs.players, direction)
-    dealt = [[c for c in range(52) if h >> c & 1] for h in hands]
+    dealer, dealt = _dealt(rs, seed, direction)
     number = 1 + seed % 4
     core = stepper.new_deal(contract, rs.players, rs.deck, dealer, dealt, direction, number)
     deal = contract.new_deal(rs.players, rs.deck, dealer, dealt, direction, number)
