@@ -93,6 +93,8 @@ def test_a_second_writer_of_a_save_file_is_refused_naming_the_first(tmp_path, pr
     shown = _reader(first)
     poll_until(lambda: "\n" in shown(), 60, first, "the first resume to print its header")  # it holds the file then
     assert _locked_by_another(save)
+    # the bots before the person may still be playing (and saving): wait until the person is asked
+    poll_until(lambda: shown().endswith("> "), 60, first, "the first resume to ask the person at seat 0")
     before = save.read_bytes()
     second = processes(["resume", str(save)])
     out, err = second.communicate(timeout=120)
