@@ -89,7 +89,7 @@ class KierkiEnv(AECEnv):
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
-        self.infos = {a: {} for a in self.agents}
+        self.infos: dict[str, dict] = {a: {} for a in self.agents}
         self._chance(game)
         self.agent_selection = self._agent(game)
 
@@ -107,6 +107,8 @@ class KierkiEnv(AECEnv):
     def observe(self, agent):
         seat = self._seats[agent]
         game = self.game
+        if game is None:
+            raise RuntimeError("observe() before reset(): no game in play")
         obs = self._blank_observation.copy()  # (a copy of a zeroed array: cheaper than np.zeros)
         knowledge.fill_tensor(game, seat, self.perfect_recall, obs)
         mask = self._blank_mask.copy()
@@ -120,6 +122,8 @@ class KierkiEnv(AECEnv):
             self._was_dead_step(action)
             return
         game = self.game
+        if game is None:
+            raise RuntimeError("step() before reset(): no game in play")
         before = game.totals  # a new list only as a deal ends (and pays)
         try:
             game.apply_action(int(action))

@@ -360,7 +360,7 @@ class GameState:
 
     def _resolve(self, pick):
         """The contract the schedule slot plays (``slot.resolve``; a contract is itself)."""
-        rs = self.spec.ruleset
+        rs = self.spec.dealt_ruleset()
         hands = [sum(1 << c for c in d) for d in self.dealt]
         return rs.contract_at(self.k).resolve(self.dealer, rs.players, hands, rs.deck, self.chosen, pick)
 
