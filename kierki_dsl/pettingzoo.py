@@ -21,6 +21,7 @@ action raises ``ValueError`` naming the rule it breaks. No OpenSpiel is needed.
 from __future__ import annotations
 
 import random
+from typing import Optional
 
 try:
     import numpy as np
@@ -68,7 +69,7 @@ class KierkiEnv(AECEnv):
         }
         self.action_spaces = {a: spaces.Discrete(self.spec.num_actions) for a in self.possible_agents}
         self._rng = random.Random()
-        self.game = None
+        self.game: Optional[GameState] = None  # the game in play, from the first ``reset``
         self._blank_observation = np.zeros(size, np.float32)
         self._blank_mask = np.zeros(self.spec.num_actions, np.int8)
 
@@ -81,31 +82,33 @@ class KierkiEnv(AECEnv):
     def reset(self, seed=None, options=None):
         if seed is not None:
             self._rng = random.Random(seed)
-        self.game = GameState(self.spec)
+        game = self.game = GameState(self.spec)
         self.agents = list(self.possible_agents)
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._paid = False  # whether the last step paid (then its rewards are not all zero)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
-        self.infos = {a: {} for a in self.agents}
-        self._chance()
-        self.agent_selection = self._agent()
+        self.infos: dict[str, dict] = {a: {} for a in self.agents}
+        self._chance(game)
+        self.agent_selection = self._agent(game)
 
-    def _chance(self) -> None:
-        """Resolve chance nodes (the deal) with the environment's generator."""
-        g = self.game
+    def _chance(self, g: GameState) -> None:
+        """Resolve chance nodes (the deal) of the game in play ``g`` with the environment's generator."""
         while g.is_chance():
             outcomes = g.legal_actions()  # chance_outcomes' outcomes, in order: every one alike likely
             g.apply_action(outcomes[int(self._rng.random() * len(outcomes))])
 
-    def _agent(self) -> str:
-        p = self.game.current_player()
+    def _agent(self, game: GameState) -> str:
+        """The agent on turn in the game in play ``game`` (once it is over, the first left)."""
+        p = game.current_player()
         return self.possible_agents[p] if p >= 0 else self.agents[0] if self.agents else self.possible_agents[0]
 
     def observe(self, agent):
         seat = self._seats[agent]
         game = self.game
+        if game is None:
+            raise RuntimeError("observe() before reset(): no game in play")
         obs = self._blank_observation.copy()  # (a copy of a zeroed array: cheaper than np.zeros)
         knowledge.fill_tensor(game, seat, self.perfect_recall, obs)
         mask = self._blank_mask.copy()
@@ -119,13 +122,15 @@ class KierkiEnv(AECEnv):
             self._was_dead_step(action)
             return
         game = self.game
+        if game is None:
+            raise RuntimeError("step() before reset(): no game in play")
         before = game.totals  # a new list only as a deal ends (and pays)
         try:
             game.apply_action(int(action))
         except IllegalAction as e:
             raise ValueError(f"{agent}: action {action} is illegal: {e.reason}") from None
         if game.is_chance():
-            self._chance()
+            self._chance(game)
         after = game.totals
         self._cumulative_rewards[agent] = 0.0
         paid = after is not before
@@ -136,7 +141,7 @@ class KierkiEnv(AECEnv):
         self._paid = paid
         if game.is_terminal():
             self.terminations = dict.fromkeys(self.agents, True)
-        self.agent_selection = self._agent()
+        self.agent_selection = self._agent(game)
 
     def render(self):
         """The whole table, hidden cards included (``render_mode="ansi"``), for debugging."""

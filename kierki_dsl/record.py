@@ -180,7 +180,9 @@ def read_record(path: str) -> dict:
 
 def fingerprint_warning(ruleset, record: dict, path: str) -> Optional[str]:
     """A warning when the record names a ruleset fingerprint other than ``ruleset``'s."""
-    named = record.get("ruleset") if isinstance(record.get("ruleset"), dict) else {}
+    named = record.get("ruleset")
+    if not isinstance(named, dict):
+        named = {}
     theirs = named.get("fingerprint")
     if not isinstance(theirs, str) or theirs == ruleset.fingerprint:
         return None

@@ -19,18 +19,23 @@ from __future__ import annotations
 import os
 import pickle
 import weakref
-from typing import Optional
+from typing import Optional, Union, cast
 
 from ..cards import bits, card_str
 from ..interpreter import matchvalues
 from ..interpreter.actions import CHOOSE_BASE, IllegalAction, action_str, is_choice
-from ..interpreter.stepper import core_deal, core_from_view
+from ..interpreter.protocol import DealState
+from ..interpreter.stepper import Stepper, core_deal, core_from_view
 from ..phases import UNITS, PhaseUnit
 from ..ruleset.model import Ruleset
 from ..values import frozen
 
 try:  # the compiled step core's reads for the adapters (a deal is stepped on the core only where it is built)
-    from ..interpreter._cstep import fast_calls, mark_legal, seen_hands
+    from ..interpreter._cstep import (  # type: ignore[import-not-found,import-untyped,unused-ignore]  # a C extension
+        fast_calls,
+        mark_legal,
+        seen_hands,
+    )
 except ImportError:  # pragma: no cover - without a C compiler
     fast_calls = mark_legal = seen_hands = None
 
@@ -79,7 +84,7 @@ def _ask(chooser: int, allowed) -> int:
 class GameSpec:
     """What a game is: the ruleset, one deal or the match, and the action/length bounds."""
 
-    ruleset: Ruleset
+    ruleset: Union[Ruleset, "Table"]  # a ruleset, or the little of one a game from a seat's view needs
     scope: str  # "deal" or "match"
     deal: int  # 0-based schedule position of a one-deal game
     num_actions: int  # distinct action ids: cards, pass, calls, bets, contract choices
@@ -132,6 +137,14 @@ class GameSpec:
             contracts=tuple(sorted(ruleset.contracts)),
             choice_width=width,
         )
+
+    def dealt_ruleset(self) -> Ruleset:
+        """The ruleset of a game that deals, chooses and schedules its own deals: a game positioned
+        from a seat's view (``view_spec``: a ``Table``) starts in its deal and does none of that."""
+        rs = self.ruleset
+        if not isinstance(rs, Ruleset):
+            raise TypeError(f"a game from a seat's view ({rs.path}) is positioned in its deal: it deals nothing")
+        return rs
 
 
 @frozen(eq=False)
@@ -247,7 +260,7 @@ class _Choose(_Stage):
         game._choose(game.asked[0], action)
 
     def slot(self, game: "GameState"):
-        return game.spec.ruleset.contract_at(game.k)
+        return game.spec.dealt_ruleset().contract_at(game.k)
 
 
 class _Play(_Stage):
@@ -296,6 +309,14 @@ class GameState:
     core (``_fast``): the log, the events and the interpreter's deal state follow it when read
     (``_settle``), so that stepping costs what the core costs."""
 
+    # the deal state, set by ``_on_core`` and the ``deal`` setter (not in ``__init__``)
+    _deal: Optional[DealState]  # the interpreter's deal state (None between deals, or not yet replayed)
+    _step: Optional[Stepper]  # the compiled core stepping the deal, None where the interpreter steps it
+    _fast: Optional[Stepper]  # the core while it is stepped directly (``_go_fast``), else None
+    _booked: int  # the core's actions booked so far (``_settle``)
+    _tail: tuple  # events told once the core's last actions are booked
+    _step_k: int  # the deal the core steps
+
     def __init__(self, spec: GameSpec) -> None:
         rs = spec.ruleset
         self.spec = spec
@@ -309,7 +330,7 @@ class GameState:
         self.contract = None
         self.deal = None  # the interpreter's deal state
         self.dealer = -1
-        self.asked = (-1, [])  # (chooser, allowed option indices) of a pending declarer's choice
+        self.asked: tuple[int, list] = (-1, [])  # (chooser, allowed option indices) of a pending declarer's choice
         self.deal_start: Optional[GameState] = None  # a snapshot taken before this deal's cards
         self.deal_first = 0
         self.past_events = 0  # the events of the deals played before this one
@@ -322,8 +343,11 @@ class GameState:
 
     # -- the sequence of a game -----------------------------------------------------------
     def _begin_deal(self) -> None:
-        rs = self.spec.ruleset
-        self.dealer = rs.dealer_of(self.first_dealer, self.k)
+        rs = self.spec.dealt_ruleset()
+        first = self.first_dealer
+        if first is None:  # the chance node names it before the first deal (``_Dealer``)
+            raise RuntimeError("a deal begins before the first dealer is drawn")
+        self.dealer = rs.dealer_of(first, self.k)
         self.dealt = [[] for _ in range(rs.players)]
         self.contract = None
         self.deal = None
@@ -336,12 +360,12 @@ class GameState:
 
     def _resolve(self, pick):
         """The contract the schedule slot plays (``slot.resolve``; a contract is itself)."""
-        rs = self.spec.ruleset
+        rs = self.spec.dealt_ruleset()
         hands = [sum(1 << c for c in d) for d in self.dealt]
         return rs.contract_at(self.k).resolve(self.dealer, rs.players, hands, rs.deck, self.chosen, pick)
 
     def _dealt_all(self) -> None:
-        rs = self.spec.ruleset
+        rs = self.spec.dealt_ruleset()
         if self.k == 0 and rs.first_dealer_expr is not None:  # the first dealer named by the first hands
             hands = [sum(1 << c for c in d) for d in self.dealt]
             self.first_dealer = self.dealer = rs.first_dealer_from(hands, self.dealer)
@@ -354,7 +378,7 @@ class GameState:
         self._start(contract)
 
     def _start(self, contract) -> None:
-        rs = self.spec.ruleset
+        rs = self.spec.dealt_ruleset()
         self.contract = contract
         self._events.append((None, f"deal {self.k + 1}: {contract.name}, dealer p{self.dealer}"))
         step = core_deal(contract, rs.players, rs.deck, self.dealer, self.dealt, rs.direction, self.k + 1)
@@ -490,9 +514,9 @@ class GameState:
             self._events.append(said)
         else:  # booked with the core's last actions when read
             self._tail = (said,)
-        rs = self.spec.ruleset
         self.k += 1
-        if self.spec.scope == "deal" or self.k >= self.spec.deals or rs.match_over(self.k, self.totals):
+        spec = self.spec
+        if spec.scope == "deal" or self.k >= spec.deals or spec.dealt_ruleset().match_over(self.k, self.totals):
             self.stage = _OVER
             return
         self._settle()
@@ -558,7 +582,7 @@ class GameState:
         self.stage.apply(self, action)
 
     def _deal_card(self, card: int) -> None:
-        rs = self.spec.ruleset
+        rs = self.spec.dealt_ruleset()
         have = self._given()
         if not (0 <= card < 52 and (rs.deck & ~have) >> card & 1):
             raise IllegalAction(f"{card} is not a card left to deal")
@@ -606,7 +630,7 @@ class GameState:
                 self.last_paid = paid
                 raise
             return
-        deal = self._deal
+        deal = cast(DealState, self._deal)  # no core steps this deal in play: ``_start`` set the interpreter's
         try:
             self._book(deal, deal.current_player(), action, deal.apply_action)
         except BaseException:
@@ -723,7 +747,7 @@ class GameState:
             return slot
         for k, s, a in reversed(self.log):
             if s == seat and a == action:
-                return self.spec.ruleset.contract_at(k)
+                return self.spec.dealt_ruleset().contract_at(k)
         return None
 
     def __str__(self) -> str:

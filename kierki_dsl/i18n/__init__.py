@@ -21,7 +21,7 @@ import gettext
 import os
 import re
 import string
-from typing import Iterator, Optional
+from typing import Iterator, Optional, overload
 
 DOMAIN = "kierki"
 LOCALE_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "locale")
@@ -133,6 +133,12 @@ def _parts(template: str):
             yield "", field
 
 
+@overload
+def said(text: str) -> str: ...
+@overload
+def said(text: None) -> None: ...
+@overload
+def said(text: Optional[str]) -> Optional[str]: ...
 def said(text: Optional[str]) -> Optional[str]:
     """A reason (or any English message) in the language in force: its own message id's words, else
     the words of the reason sentence (``R_``) it was filled from, each field said in turn."""

@@ -32,7 +32,7 @@ from __future__ import annotations
 import array
 import functools
 import os
-from typing import Optional
+from typing import Any, Optional
 
 from ..cards import FULL_DECK, SUIT_MASK
 from ..rankorder import rank_key
@@ -46,10 +46,10 @@ from .scorebound import check_deal
 from .trickkernel import add_seat_scores
 from .trickstate import TrickDeal
 
-_cstep = None
+_cstep: Any = None  # the C extension (no type information), None where not built or switched off
 if not os.environ.get("KIERKI_NO_C"):
     try:
-        from . import _cstep
+        from . import _cstep  # type: ignore[no-redef,attr-defined,unused-ignore]  # a C extension: Any
     except ImportError:  # not built (no C compiler at install): the interpreter steps
         _cstep = None
 
@@ -418,14 +418,16 @@ class _Deal:
     def _dynamic(self, core, tm: int, winner: int, leader: int, number: int) -> int:
         """The trick's dynamic points (``TrickDeal._dynamic_points``, read from this deal); points
         no 64-bit int holds are past the score limit: the interpreter's error (X703)."""
-        extra = TrickDeal._dynamic_points(self, self.compiled.dynamic, tm, winner, leader, number)
+        # duck-typed: this context holds every name ``_dynamic_points`` reads of a ``TrickDeal``
+        extra = TrickDeal._dynamic_points(self, self.compiled.dynamic, tm, winner, leader, number)  # type: ignore[arg-type]
         if not -_HELD < extra < _HELD:
             self._score_error(core)
         return extra
 
     def _ends_early(self, core) -> bool:
         """Whether the deal ends before the next trick (``TrickDeal._ends_early``)."""
-        return TrickDeal._ends_early(_Facts(self, core))
+        # duck-typed: ``_Facts`` holds every name ``_ends_early`` reads of a ``TrickDeal``
+        return TrickDeal._ends_early(_Facts(self, core))  # type: ignore[arg-type]
 
     def _finish(self, core) -> list:
         """The scores once seat scoring is added (``TrickDeal._finish_deal``)."""
@@ -478,6 +480,7 @@ class _Memoised(_Deal):
     C memos of its compiled contract (``_memos``): no Python frame once they hold the answer."""
 
     __slots__ = ("_at_trick", "_begin", "_finish", "index")
+    index: int  # the row of the memos' book that holds the dealer (set by ``_context``)
 
 
 def _context(compiled: _Compiled, contract, players: int, deck: int, dealer: int, *rest) -> _Deal:
@@ -565,7 +568,7 @@ if _cstep is not None:
             ``trickkernel.playout``, the same draws from ``rng``)."""
             self.thumb_playout(rng.getrandbits)
 else:
-    Stepper = None
+    Stepper = None  # type: ignore[misc,assignment]  # no compiled core: nothing steps on it (``available``)
 
 
 class InterpreterStepper:

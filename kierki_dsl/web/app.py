@@ -475,7 +475,7 @@ async def _serve_socket(ws: WebSocket, rooms: Rooms, table_id: str, config: WebC
         await ws.close(1013)
         return
     seat = room.seat_of(hello["token"]) if room is not None else None
-    if seat is None:
+    if room is None or seat is None:
         with using(_language(ws)):
             await _send(ws, messages.error(tr("this invitation is unknown or was revoked"), "bad-token"))
         await ws.close(4003, "bad token")
