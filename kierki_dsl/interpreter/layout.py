@@ -27,6 +27,7 @@ from .actions import PASS, IllegalAction, action_str, is_bet
 from .catalogue import Contract, Deal, DealType, register
 from .doubling import DOUBLING, BettingRound, Doubling, build_doubling, check_doubling
 from .envs import NOBODY, seat_env, seat_function
+from .fastplay import BLOCKED, compile_layout
 from .nameengine import NameEngine
 from .phaselist import PhaseList, phase_list
 from .phases import Phase
@@ -210,8 +211,6 @@ class LayoutContract(Contract):
         return self._tables[key]
 
     def _fast_deal(self, players: int, deck: int, direction: int, policy=None):
-        from .fastplay import BLOCKED
-
         fast = self.fast_player(players, 0, deck)
         if fast is None:
             return None
@@ -229,8 +228,6 @@ class LayoutContract(Contract):
 
     def fast_player(self, players: int, tricks: int, deck: int):
         """The whole-deal random player of ``fastplay`` for this layout, or None."""
-        from .fastplay import compile_layout
-
         return compile_layout(self, players)
 
     def fixed_total(self, hand_size: int, players: int, deck: int) -> Optional[int]:
