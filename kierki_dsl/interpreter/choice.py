@@ -12,7 +12,7 @@ contract's deal, to which it hands on.
 
 from __future__ import annotations
 
-from typing import Optional
+from typing import Any, Optional
 
 from ..codes import HEAD, Code, table
 from ..expr import Compiled
@@ -253,7 +253,7 @@ class ChoiceDeal(PhaseSteps):
         if not self.allowed:
             raise MatchError(f"seat {self.chooser} has no contract left to choose")
         self.inner = None  # the chosen contract's deal
-        self.picked = None  # the contract chosen
+        self.picked: Any = None  # the contract chosen
         self.steps, self._at = slot.steps(), -1
         self._enter(0)
 

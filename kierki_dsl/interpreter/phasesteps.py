@@ -20,9 +20,8 @@ DONE = Phase.DONE
 
 
 class PhaseSteps:
-    """The stepping of a deal's phases before play (a mixin of every deal type's state)."""
-
-    __slots__ = ()
+    """The stepping of a deal's phases before play (a base of every deal type's state; it has an
+    instance dict, so a subclass with slots keeps its other fields there)."""
 
     # what the deal type's state holds (its own fields: ``TrickDeal`` keeps them in slots)
     steps: Any  # the list of its phases before play (``phaselist.PhaseList``)

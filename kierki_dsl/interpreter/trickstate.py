@@ -123,7 +123,7 @@ class PassingPart:
 class TrickDeal(PhaseSteps, Deal):
     """One deal of a trick contract, from the trump call (if any) to the last trick."""
 
-    __slots__ = SLOTS + ("__dict__",)  # a dict too: subclasses (a stock deal) keep their own fields there
+    __slots__ = SLOTS  # and a dict (``PhaseSteps``'): subclasses (a stock deal) keep their own fields there
 
     def __init__(
         self,
