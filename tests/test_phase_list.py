@@ -90,40 +90,47 @@ def test_a_deal_steps_through_the_list_of_its_contract(path, name):
     decide in a deal is skipped: no passing in a deal of the rotation's ``none``); over a few
     deals every listed phase decides."""
     rs, contract = _contract(path, name)
-    listed = [str(e.phase) for e in phase_list(contract)]
+    _goes_through(rs, contract, [str(e.phase) for e in phase_list(contract)], TrickDeal)
+
+
+def _goes_through(rs, contract, listed, kind) -> None:
+    """Seeded deals of ``contract`` (states of class ``kind``) go through the phases ``listed``
+    in their order (a phase with nothing to decide skipped), every one of them over 8 deals."""
     union: set = set()
     for seed in range(8):
-        seen = _phases_seen(rs, contract, seed)
+        seen = _phases_seen(rs, contract, seed, kind)
         assert seen == [p for p in listed if p in seen], (seed, seen, listed)
         union |= set(seen)
     assert union == set(listed)
 
 
+#: The shipped phases before play of a trick deal, in the order play reaches them.
+TRICK_PRE_PLAY = (Phase.PASS, Phase.AUCTION, Phase.EXCHANGE, Phase.CALL, Phase.DOUBLE, Phase.EXPOSE)
+
+
 def test_every_shipped_phase_before_play_is_in_the_list_of_engines():
     """The shipped phases before play are the engines ``phaselist.SHIPPED`` lists, each named by
     its own phase, in the order play reaches them."""
-    assert [engine.phase for engine, _ in SHIPPED] == [
-        Phase.PASS,
-        Phase.AUCTION,
-        Phase.EXCHANGE,
-        Phase.CALL,
-        Phase.DOUBLE,
-        Phase.EXPOSE,
-    ]
+    assert [engine.phase for engine, _ in SHIPPED] == list(TRICK_PRE_PLAY)
 
 
-ADDED = """\
-kierki: 1
-name: passing then face down
-players: 4
-match: {schedule: [bez_lew]}
-contracts:
-  bez_lew:
+def _ruleset(name: str, contract: str, rules: str) -> str:
+    """A ruleset of one contract for four players: ``rules`` its lines (indented by four)."""
+    return (
+        f"kierki: 1\nname: {name}\nplayers: 4\nmatch: {{schedule: [{contract}]}}\ncontracts:\n  {contract}:\n" + rules
+    )
+
+
+ADDED = _ruleset(
+    "passing then face down",
+    "bez_lew",
+    """\
     pl: Bez lew
     pass_cards: {count: 2, rotation: [left]}
     face_down: {points_each: -10}
     score: [{per_trick: -20}]
-"""
+""",
+)
 
 
 def test_an_added_phase_is_in_the_list_after_the_shipped_ones(unit, tmp_path):  # noqa: F811  (a fixture)
@@ -155,18 +162,13 @@ KINDS = {"layout": LayoutDeal, "tricks": StockDeal}
 
 def _check_steps(rs, contract, listed: tuple, kind) -> None:
     """A deal of ``contract`` holds the list ``listed`` (made once per contract), and seeded
-    deals go through its phases in its order, every one of them over a few deals."""
+    deals go through it."""
     st = _new_deal(rs, contract, 0, random.Random(0))
     assert isinstance(st, kind)
     assert tuple(str(e.phase) for e in st.steps) == listed
     assert all(isinstance(e, PhaseEngine) for e in st.steps)
     assert _new_deal(rs, contract, 1, random.Random(1)).steps is st.steps, "the list is made once per contract"
-    union: set = set()
-    for seed in range(8):
-        seen = _phases_seen(rs, contract, seed, kind)
-        assert seen == [p for p in listed if p in seen], (seed, seen, listed)
-        union |= set(seen)
-    assert union == set(listed)
+    _goes_through(rs, contract, listed, kind)
 
 
 @pytest.mark.parametrize("path, name", sorted(OTHER_LISTS))
@@ -175,18 +177,16 @@ def test_a_layout_or_stock_deal_steps_the_list_of_its_contract(path, name):
     _check_steps(rs, contract, OTHER_LISTS[path, name], KINDS[contract.type])
 
 
-STOCK_PASSING = """\
-kierki: 1
-name: passing before a stock
-players: 4
-match: {schedule: [dom]}
-contracts:
-  dom:
+STOCK_PASSING = _ruleset(
+    "passing before a stock",
+    "dom",
+    """\
     total: -13
     stock: {hand: 6, leftover: last_in}
     pass_cards: {count: 2, rotation: [left]}
     score: [{per_card: card.suit == hearts, points: -1}]
-"""
+""",
+)
 
 
 def test_a_stock_deal_steps_the_phases_before_play_its_contract_has(tmp_path):
@@ -225,17 +225,15 @@ def test_a_declarers_choice_is_a_list_of_one_phase_that_hands_on_to_the_chosen_d
     assert len(chosen) > 1  # the seeds choose different contracts
 
 
-LAYOUT_ADDED = """\
-kierki: 1
-name: face down before a layout
-players: 4
-match: {schedule: [lot]}
-contracts:
-  lot:
+LAYOUT_ADDED = _ruleset(
+    "face down before a layout",
+    "lot",
+    """\
     type: layout
     face_down: {points_each: -10}
     prizes: [800, 500]
-"""
+""",
+)
 
 
 def test_an_added_phase_cannot_come_before_a_layout(unit, tmp_path):  # noqa: F811  (a fixture)
@@ -254,16 +252,7 @@ def test_an_added_phase_cannot_come_before_a_layout(unit, tmp_path):  # noqa: F8
 
 #: The phases before play that ship with the engine (card play and the deal's end are not among
 #: them): the trick deal's, a layout's naming of the opening rank, a declarer's choice.
-PRE_PLAY_PHASES = (
-    Phase.PASS,
-    Phase.AUCTION,
-    Phase.EXCHANGE,
-    Phase.CALL,
-    Phase.DOUBLE,
-    Phase.EXPOSE,
-    Phase.NAME,
-    Phase.CHOOSE,
-)
+PRE_PLAY_PHASES = TRICK_PRE_PLAY + (Phase.NAME, Phase.CHOOSE)
 PRE_PLAY = {p.name for p in PRE_PLAY_PHASES}
 #: Their names as a view or a record says them (``view.phase == "double"`` is a branch too).
 PRE_PLAY_WORDS = {p.value for p in PRE_PLAY_PHASES}
