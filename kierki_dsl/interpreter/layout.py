@@ -446,7 +446,7 @@ class LayoutDeal(PhaseSteps, Deal):
         self.pool = 0  # points paid for passes, for the next player out
         self.paid = [0] * players
         self.phase = Phase.PLAY
-        self.to_move = self._first_turn()  # the first player: the first to decide, whatever the phase
+        self.to_move = self._first_turn()  # the first player (who names the opening rank, if it is named)
         self.betting: Optional[BettingRound] = None
         self.steps, self._at = contract.steps(), -1  # the phases before play, in order
         for engine in self.steps:
