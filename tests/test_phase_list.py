@@ -1,8 +1,11 @@
-"""A trick deal type is a list of phases (issue 21, item 1): each contract lists its phases before
-play once (``interpreter/phaselist.py``), in the order play reaches them, and ``TrickDeal`` steps
-that list without asking which phase is which: the phases a deal goes through are the list's,
-and ``trickstate.py`` holds no branch on a shipped phase before play (a source scan, shown to
-fail when such a branch is put back)."""
+"""A deal type is a list of phases (issue 21, item 1): each contract lists its phases before
+play once (``interpreter/phaselist.py``), in the order play reaches them, and the deal steps
+that list without asking which phase is which (``phasesteps.PhaseSteps``, one stepper shared by
+every deal type), then plays its own way: a trick deal (and the stock-drawing deal built on it)
+plays tricks, a layout deal lays rows (after the naming of the opening rank and the doubling),
+a declarer's choice hands on to the chosen contract's deal. The phases a deal goes through are
+the list's, and no deal type's module holds a branch on a shipped phase before play (a source
+scan, shown to fail when such a branch is put back)."""
 
 from __future__ import annotations
 
@@ -15,11 +18,16 @@ from conftest import RULESETS
 from test_added_phase import unit  # noqa: F401  (the fixture registering phases_extra/face_down.py)
 
 import kierki_dsl
+from kierki_dsl.interpreter.choice import ChoiceDeal
+from kierki_dsl.interpreter.layout import LayoutDeal
 from kierki_dsl.interpreter.match import deal_out, shuffled
 from kierki_dsl.interpreter.phaseengine import PhaseEngine
 from kierki_dsl.interpreter.phaselist import SHIPPED, phase_list
 from kierki_dsl.interpreter.phases import Phase
+from kierki_dsl.interpreter.phasesteps import PhaseSteps
+from kierki_dsl.interpreter.stockstate import StockDeal
 from kierki_dsl.interpreter.trickstate import TrickDeal
+from kierki_dsl.lint import lint_file
 from kierki_dsl.ruleset.model import Ruleset
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -45,20 +53,25 @@ def _contract(path: str, name: str):
     return rs, rs.contracts[name]
 
 
-def _phases_seen(rs, contract, seed: int) -> list:
-    """The phases before play of one seeded deal of random actions, in the order they decided."""
-    rng = random.Random(seed)
+def _new_deal(rs, contract, seed: int, rng):
     dealer = seed % rs.players
-    st = contract.new_deal(
-        rs.players, rs.deck, dealer, deal_out(shuffled(rng, rs.deck), dealer, rs.players), 1, 1 + seed
-    )
-    assert isinstance(st, TrickDeal)
+    dealt = deal_out(shuffled(rng, rs.deck), dealer, rs.players)
+    return contract.new_deal(rs.players, rs.deck, dealer, dealt, 1, 1 + seed, {})
+
+
+def _phases_seen(rs, contract, seed: int, kind=TrickDeal) -> list:
+    """The phases before play of one seeded deal of random actions, in the order they decided
+    (a declarer's choice hands on to the chosen contract's deal: its phases follow the choice's)."""
+    rng = random.Random(seed)
+    st = _new_deal(rs, contract, seed, rng)
+    assert isinstance(st, kind) and isinstance(st, PhaseSteps)
     seen: list = []
     while not st.is_terminal():
         phase = str(st.phase)
         if phase != "play" and (not seen or seen[-1] != phase):
             seen.append(phase)
         st.apply_action(rng.choice(st.legal_actions()))
+        st = st.current_deal()
     return seen
 
 
@@ -77,40 +90,47 @@ def test_a_deal_steps_through_the_list_of_its_contract(path, name):
     decide in a deal is skipped: no passing in a deal of the rotation's ``none``); over a few
     deals every listed phase decides."""
     rs, contract = _contract(path, name)
-    listed = [str(e.phase) for e in phase_list(contract)]
+    _goes_through(rs, contract, [str(e.phase) for e in phase_list(contract)], TrickDeal)
+
+
+def _goes_through(rs, contract, listed, kind) -> None:
+    """Seeded deals of ``contract`` (states of class ``kind``) go through the phases ``listed``
+    in their order (a phase with nothing to decide skipped), every one of them over 8 deals."""
     union: set = set()
     for seed in range(8):
-        seen = _phases_seen(rs, contract, seed)
+        seen = _phases_seen(rs, contract, seed, kind)
         assert seen == [p for p in listed if p in seen], (seed, seen, listed)
         union |= set(seen)
     assert union == set(listed)
 
 
+#: The shipped phases before play of a trick deal, in the order play reaches them.
+TRICK_PRE_PLAY = (Phase.PASS, Phase.AUCTION, Phase.EXCHANGE, Phase.CALL, Phase.DOUBLE, Phase.EXPOSE)
+
+
 def test_every_shipped_phase_before_play_is_in_the_list_of_engines():
     """The shipped phases before play are the engines ``phaselist.SHIPPED`` lists, each named by
     its own phase, in the order play reaches them."""
-    assert [engine.phase for engine, _ in SHIPPED] == [
-        Phase.PASS,
-        Phase.AUCTION,
-        Phase.EXCHANGE,
-        Phase.CALL,
-        Phase.DOUBLE,
-        Phase.EXPOSE,
-    ]
+    assert [engine.phase for engine, _ in SHIPPED] == list(TRICK_PRE_PLAY)
 
 
-ADDED = """\
-kierki: 1
-name: passing then face down
-players: 4
-match: {schedule: [bez_lew]}
-contracts:
-  bez_lew:
+def _ruleset(name: str, contract: str, rules: str) -> str:
+    """A ruleset of one contract for four players: ``rules`` its lines (indented by four)."""
+    return (
+        f"kierki: 1\nname: {name}\nplayers: 4\nmatch: {{schedule: [{contract}]}}\ncontracts:\n  {contract}:\n" + rules
+    )
+
+
+ADDED = _ruleset(
+    "passing then face down",
+    "bez_lew",
+    """\
     pl: Bez lew
     pass_cards: {count: 2, rotation: [left]}
     face_down: {points_each: -10}
     score: [{per_trick: -20}]
-"""
+""",
+)
 
 
 def test_an_added_phase_is_in_the_list_after_the_shipped_ones(unit, tmp_path):  # noqa: F811  (a fixture)
@@ -125,10 +145,126 @@ def test_an_added_phase_is_in_the_list_after_the_shipped_ones(unit, tmp_path):  
         assert _phases_seen(rs, contract, seed) == ["pass", "face_down"]
 
 
-# -- trickstate.py holds no branch on a shipped phase before play ------------------------------
+# -- the other deal types: a layout, a stock-drawing deal, a declarer's choice ------------------
 
-#: The phases before play that ship with the engine (card play and the deal's end are not among them).
-PRE_PLAY = {p.name for p in (Phase.PASS, Phase.AUCTION, Phase.EXCHANGE, Phase.CALL, Phase.DOUBLE, Phase.EXPOSE)}
+#: (ruleset, contract) of a shipped layout or stock-drawing contract -> its phases before play.
+OTHER_LISTS = {
+    ("games/barbu.yaml", "domino"): ("name", "double"),  # the declarer names the rank, then the bets
+    ("games/trix.yaml", "trix"): (),
+    ("kierki_standard.yaml", "loteryjka"): (),
+    ("variants/fantan_pass_pool.yaml", "loteryjka"): (),
+    ("variants/walc_chapanka.yaml", "loteryjka"): (),
+    ("variants/kierki_dominowe.yaml", "dominowe"): (),
+}
+#: The deal state of each contract type there.
+KINDS = {"layout": LayoutDeal, "tricks": StockDeal}
+
+
+def _check_steps(rs, contract, listed: tuple, kind) -> None:
+    """A deal of ``contract`` holds the list ``listed`` (made once per contract), and seeded
+    deals go through it."""
+    st = _new_deal(rs, contract, 0, random.Random(0))
+    assert isinstance(st, kind)
+    assert tuple(str(e.phase) for e in st.steps) == listed
+    assert all(isinstance(e, PhaseEngine) for e in st.steps)
+    assert _new_deal(rs, contract, 1, random.Random(1)).steps is st.steps, "the list is made once per contract"
+    _goes_through(rs, contract, listed, kind)
+
+
+@pytest.mark.parametrize("path, name", sorted(OTHER_LISTS))
+def test_a_layout_or_stock_deal_steps_the_list_of_its_contract(path, name):
+    rs, contract = _contract(path, name)
+    _check_steps(rs, contract, OTHER_LISTS[path, name], KINDS[contract.type])
+
+
+STOCK_PASSING = _ruleset(
+    "passing before a stock",
+    "dom",
+    """\
+    total: -13
+    stock: {hand: 6, leftover: last_in}
+    pass_cards: {count: 2, rotation: [left]}
+    score: [{per_card: card.suit == hearts, points: -1}]
+""",
+)
+
+
+def test_a_stock_deal_steps_the_phases_before_play_its_contract_has(tmp_path):
+    """The stock-drawing deal is a trick deal with its own play: its list is the trick contract's."""
+    path = tmp_path / "stock.yaml"
+    path.write_text(STOCK_PASSING, "utf-8")
+    rs = kierki_dsl.load_ruleset(str(path))
+    contract = rs.contracts["dom"]
+    _check_steps(rs, contract, ("pass",), StockDeal)
+    assert _new_deal(rs, contract, 0, random.Random(0)).steps is phase_list(contract)
+
+
+#: Shipped rulesets with a declarer's choice in their schedule.
+CHOICES = ("games/barbu.yaml", "games/trix.yaml", "variants/declarer_chooses_negatives.yaml")
+
+
+@pytest.mark.parametrize("path", CHOICES)
+def test_a_declarers_choice_is_a_list_of_one_phase_that_hands_on_to_the_chosen_deal(path):
+    """The choice's list is the choice; its play is the chosen contract's deal, which goes on
+    through that contract's own list."""
+    rs = Ruleset.load(str(RULESETS / path))
+    slot = next(s for s in map(rs.contract_at, range(64)) if s.type == "choice")
+    chosen: set = set()
+    for seed in range(8):
+        rng = random.Random(seed)
+        st = _new_deal(rs, slot, seed, rng)
+        assert isinstance(st, ChoiceDeal)
+        assert [str(e.phase) for e in st.steps] == ["choose"] and str(st.phase) == "choose"
+        st.apply_action(rng.choice(st.legal_actions()))
+        inner = st.current_deal()
+        assert inner is not st and isinstance(inner, PhaseSteps)
+        chosen.add(inner.contract.name)
+        seen = _phases_seen(rs, slot, seed, ChoiceDeal)
+        listed = [str(e.phase) for e in inner.steps]
+        assert seen[0] == "choose" and seen[1:] == [p for p in listed if p in seen[1:]], (seed, seen, listed)
+    assert len(chosen) > 1  # the seeds choose different contracts
+
+
+LAYOUT_ADDED = _ruleset(
+    "face down before a layout",
+    "lot",
+    """\
+    type: layout
+    face_down: {points_each: -10}
+    prizes: [800, 500]
+""",
+)
+
+
+def test_an_added_phase_cannot_come_before_a_layout(unit, tmp_path):  # noqa: F811  (a fixture)
+    """A phase added by a module is a key of trick contracts only (``extensions``: ``tricks.Tricks.fields``):
+    a layout contract naming it is refused, located (S201). A layout's list is built as a trick
+    contract's is (its own naming first, then ``phase_list``: shipped, then added), so a schema
+    that let a layout hold an added phase would step it; today none can."""
+    path = tmp_path / "layout.yaml"
+    path.write_text(LAYOUT_ADDED, "utf-8")
+    found = [d for d in lint_file(str(path)) if d.severity == "error"]
+    assert [d.code for d in found] == ["S201"] and "face_down" in found[0].message
+    assert found[0].pos.line == 8
+
+
+# -- no deal type's module holds a branch on a shipped phase before play -----------------------
+
+#: The phases before play that ship with the engine (card play and the deal's end are not among
+#: them): the trick deal's, a layout's naming of the opening rank, a declarer's choice.
+PRE_PLAY_PHASES = TRICK_PRE_PLAY + (Phase.NAME, Phase.CHOOSE)
+PRE_PLAY = {p.name for p in PRE_PLAY_PHASES}
+#: Their names as a view or a record says them (``view.phase == "double"`` is a branch too).
+PRE_PLAY_WORDS = {p.value for p in PRE_PLAY_PHASES}
+#: The deal types' modules, each scanned: (file, whether its stepping may read no phase's rule or state).
+SCANNED = (
+    ("trickstate.py", True),
+    ("phasesteps.py", True),
+    ("stockstate.py", True),
+    ("layout.py", True),
+    ("choice.py", True),
+    ("widowstate.py", False),  # the widow's deal deals the widow aside (its rule read there)
+)
 #: The contract fields and deal fields of those phases' rules and states.
 PHASE_FIELDS = {"passing", "auction", "widow", "call", "doubling", "exposure", "betting", "exposures", "_passable"}
 #: Where the seat view is built (``view``, ``_passed``, ``_parts``: the seat view's helper owns
@@ -148,6 +284,10 @@ STEPPING = {
     "play_from_start",
     "clone",
     "from_view",
+    "_start_play",
+    "play_legal",
+    "_finish",
+    "_log",
 }
 
 
@@ -181,6 +321,10 @@ def phase_branches(source: str, fields: bool = True) -> list:
                 found.append((func.name, node.lineno, ast.unparse(node)))
             elif isinstance(node, ast.Name) and node.id == "Added":  # the class of an added phase's name
                 found.append((func.name, node.lineno, node.id))
+            elif isinstance(node, ast.Compare) and any(
+                isinstance(c, ast.Constant) and c.value in PRE_PLAY_WORDS for c in [node.left, *node.comparators]
+            ):
+                found.append((func.name, node.lineno, ast.unparse(node)))
     return found
 
 
@@ -193,29 +337,68 @@ def _names_phase(node) -> bool:
     )
 
 
-def test_trickstate_holds_no_branch_on_a_shipped_phase_before_play():
-    assert phase_branches((ENGINE / "trickstate.py").read_text()) == []
-    # the widow's deal deals the widow aside (its rule read there) but never asks the phase
-    assert phase_branches((ENGINE / "widowstate.py").read_text(), fields=False) == []
+@pytest.mark.parametrize("name, fields", SCANNED)
+def test_no_deal_type_holds_a_branch_on_a_shipped_phase_before_play(name, fields):
+    assert phase_branches((ENGINE / name).read_text(), fields=fields) == []
 
 
 @pytest.mark.parametrize(
-    "anchor, branch",
+    "name, anchor, branch",
     [
-        ("    def legal_actions(self) -> list[int]:\n", "        if self.phase == AUCTION:\n            return []\n"),
         (
+            "trickstate.py",
+            "    def legal_actions(self) -> list[int]:\n",
+            "        if self.phase == AUCTION:\n            return []\n",
+        ),
+        (
+            "trickstate.py",
             "    def why_illegal(self, action: int) -> Optional[str]:\n",
             "        if self.phase is Phase.EXPOSE:\n            return None\n",
         ),
         (
+            "trickstate.py",
             "    def apply_action(self, action: int) -> None:\n",
             "        if self.auction is not None:\n            pass\n",
         ),
-        ('    def clone(self) -> "TrickDeal":\n', "        if self.phase.__class__ is Added:\n            pass\n"),
+        (
+            "trickstate.py",
+            '    def clone(self) -> "TrickDeal":\n',
+            "        if self.phase.__class__ is Added:\n            pass\n",
+        ),
+        (
+            "layout.py",
+            "    def legal_actions(self) -> list[int]:\n",
+            "        if self.phase == Phase.NAME:\n            return []\n",
+        ),
+        (
+            "layout.py",
+            "    def play_legal(self, action: int) -> None:\n",
+            "        if self.betting is not None and not self.betting.finished:\n            pass\n",
+        ),
+        (
+            "layout.py",
+            '    def from_view(cls, contract: LayoutContract, view: SeatView, hands: list) -> "LayoutDeal":\n',
+            '        phase = "name" if view.phase == "name" else "play"\n',
+        ),
+        (
+            "stockstate.py",
+            "    def play_legal(self, action: int) -> None:\n",
+            "        if self.phase is Phase.PASS:\n            pass\n",
+        ),
+        (
+            "choice.py",
+            "    def current_player(self) -> int:\n",
+            "        if self.phase is Phase.CHOOSE:\n            return self.chooser\n",
+        ),
+        (
+            "phasesteps.py",
+            "    def _enter(self, i: int) -> None:\n",
+            "        if self.phase is Phase.DOUBLE:\n            pass\n",
+        ),
     ],
 )
-def test_the_scan_fails_when_a_branch_is_put_back(anchor, branch):
-    source = (ENGINE / "trickstate.py").read_text()
+def test_the_scan_fails_when_a_branch_is_put_back(name, anchor, branch):
+    source = (ENGINE / name).read_text()
     if "AUCTION" in branch:
         source = source.replace(
             "PLAY, DONE = Phase.PLAY, Phase.DONE\n", "PLAY, DONE = Phase.PLAY, Phase.DONE\nAUCTION = Phase.AUCTION\n"

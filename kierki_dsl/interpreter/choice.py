@@ -4,11 +4,15 @@
 in each of which the chooser, after seeing his hand, names one of the contracts; with
 ``once_each`` a chooser may name each contract only once in a match; with ``once_in_match``
 each contract is named only once in the match, whoever chooses.
+
+A declarer's-choice deal is a list of one phase before play, the choice (``ChooseEngine``),
+stepped as every deal type steps its list (``phasesteps.PhaseSteps``); its play is the chosen
+contract's deal, to which it hands on.
 """
 
 from __future__ import annotations
 
-from typing import Optional
+from typing import Any, Optional
 
 from ..codes import HEAD, Code, table
 from ..expr import Compiled
@@ -16,8 +20,10 @@ from ..i18n import R_
 from ..values import frozen
 from .catalogue import Deal
 from .envs import NOBODY, seat_env
-from .numbering import Block, IllegalAction
+from .numbering import Block
+from .phaseengine import PhaseEngine
 from .phases import Phase
+from .phasesteps import PhaseSteps
 from .view import SeatView, view_part
 
 # its action numbers: the option chosen (``actions`` assembles every phase's)
@@ -54,6 +60,11 @@ class Choice:
     en: str = "declarer's choice"
     once_in_match: bool = False
     total = None
+
+    def steps(self) -> tuple:
+        """The list of the phases before play of a deal of this slot: the choice (a plain tuple:
+        ``phaselist`` imports the engines, which import the action numbers of this module)."""
+        return (ChooseEngine(self),)
 
     def chooser(self, dealer: int, players: int, hands, deck: int) -> int:
         """The seat that names the contract, given the dealt ``hands`` (masks)."""
@@ -196,10 +207,37 @@ def record_choice(chosen: dict, slot: Choice, chooser: int, contract) -> None:
 _UNCHOSEN = Deal()
 
 
-class ChoiceDeal:
-    """A declarer's-choice deal as one deal state: first the chooser names the contract (phase
-    ``choose``), then the chosen contract's deal is played, and this state hands every call on
-    to it. ``memory`` is the match's record of what each chooser named (``once_each``)."""
+class ChooseEngine(PhaseEngine):
+    """The declarer's choice of ``rule`` (a ``Choice``), as a deal steps it: the chooser names
+    one of the contracts he may still name (the deal's ``allowed``); the contract named is the
+    deal's ``picked``, recorded in the match's memory."""
+
+    phase = Phase.CHOOSE
+
+    def start(self, deal) -> int:
+        return deal.chooser
+
+    def legal(self, deal) -> list:
+        return [CHOOSE_BASE + i for i in deal.allowed]
+
+    def reason(self, deal, action: int) -> Optional[str]:
+        if action - CHOOSE_BASE in deal.allowed:
+            return None
+        return R_("a contract is to be chosen: {choices}").format(
+            choices=", ".join(self.rule.options[i].name for i in deal.allowed)
+        )
+
+    def apply(self, deal, action: int) -> int:
+        deal.picked = self.rule.resolve(
+            deal.dealer, deal.players, deal.hands, deal.deck, deal.memory, lambda chooser, allowed: action - CHOOSE_BASE
+        )
+        return -1
+
+
+class ChoiceDeal(PhaseSteps):
+    """A declarer's-choice deal as one deal state: a list of phases before play, the choice
+    (phase ``choose``), then its play: the chosen contract's deal, to which this state hands
+    every call on. ``memory`` is the match's record of what each chooser named (``once_each``)."""
 
     def __init__(
         self, slot: Choice, players: int, deck: int, dealer: int, dealt: list, direction: int, number: int, memory: dict
@@ -215,6 +253,19 @@ class ChoiceDeal:
         if not self.allowed:
             raise MatchError(f"seat {self.chooser} has no contract left to choose")
         self.inner = None  # the chosen contract's deal
+        self.picked: Any = None  # the contract chosen
+        self.steps, self._at = slot.steps(), -1
+        self._enter(0)
+
+    def _start_play(self) -> None:
+        """Play is the chosen contract's deal."""
+        self._at = -1
+        self.inner = self.picked.new_deal(
+            self.players, self.deck, self.dealer, self.dealt, self.direction, self.number, self.memory
+        )
+
+    def _log(self, action: int) -> None:
+        """The choice is no action of the chosen deal (the match counts it, ``Match.chosen_plies``)."""
 
     def __getattr__(self, name: str):
         inner = self.__dict__.get("inner")
@@ -236,13 +287,26 @@ class ChoiceDeal:
 
     @property
     def phase(self):
-        return Phase.CHOOSE if self.inner is None else self.inner.phase
+        """The phase of the list deciding, or of the chosen deal once it plays."""
+        return self._phase if self.inner is None else self.inner.phase
+
+    @phase.setter
+    def phase(self, phase) -> None:
+        self._phase = phase
+
+    @property
+    def to_move(self) -> int:
+        return self._to_move if self.inner is None else self.inner.to_move
+
+    @to_move.setter
+    def to_move(self, seat: int) -> None:
+        self._to_move = seat
 
     def current_player(self) -> int:
-        return self.chooser if self.inner is None else self.inner.current_player()
+        return self.to_move if self.inner is None else self.inner.current_player()
 
     def legal_actions(self) -> list:
-        return [CHOOSE_BASE + i for i in self.allowed] if self.inner is None else self.inner.legal_actions()
+        return self.steps[self._at].legal(self) if self.inner is None else self.inner.legal_actions()
 
     def is_terminal(self) -> bool:
         return self.inner is not None and self.inner.is_terminal()
@@ -251,28 +315,13 @@ class ChoiceDeal:
         return list(self.scores) if self.inner is None else self.inner.returns()
 
     def why_illegal(self, action: int):
-        if self.inner is not None:
-            return self.inner.why_illegal(action)
-        if action - CHOOSE_BASE in self.allowed:
-            return None
-        return R_("a contract is to be chosen: {choices}").format(
-            choices=", ".join(self.slot.options[i].name for i in self.allowed)
-        )
+        return self.steps[self._at].reason(self, action) if self.inner is None else self.inner.why_illegal(action)
 
     def apply_action(self, action: int) -> None:
-
         if self.inner is not None:
             self.inner.apply_action(action)
             return
-        reason = self.why_illegal(action)
-        if reason is not None:
-            raise IllegalAction(reason)
-        contract = self.slot.resolve(
-            self.dealer, self.players, self.hands, self.deck, self.memory, lambda chooser, allowed: action - CHOOSE_BASE
-        )
-        self.inner = contract.new_deal(
-            self.players, self.deck, self.dealer, self.dealt, self.direction, self.number, self.memory
-        )
+        self._decide(action)
 
     def current_deal(self):
         """The chosen contract's deal once the chooser has named it; until then this one."""
@@ -282,6 +331,11 @@ class ChoiceDeal:
         """What the chosen deal leaves for later deals (its own choice is remembered when made)."""
         if self.inner is not None:
             self.inner.remember(memory)
+
+    def play_from_start(self) -> None:
+        """Nothing to start before the choice is made (a deal's own once it is)."""
+        if self.inner is not None:
+            self.inner.play_from_start()
 
     def view(self, seat: int) -> "SeatView":
         if self.inner is not None:

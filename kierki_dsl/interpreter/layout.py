@@ -23,11 +23,15 @@ from ..i18n import R_
 from ..spec.schema import Bool, CardKind, Enum, Expr, ExprSource, Field, Int, List, RankKind
 from ..values import frozen
 from . import doubling, scopes
-from .actions import PASS, IllegalAction, action_str, is_bet, name_rank, named_rank
+from .actions import PASS, IllegalAction, action_str, is_bet
 from .catalogue import Contract, Deal, DealType, register
-from .doubling import DOUBLING, BettingRound, Doubling, build_doubling, check_doubling, split_total
+from .doubling import DOUBLING, BettingRound, Doubling, build_doubling, check_doubling
 from .envs import NOBODY, seat_env, seat_function
+from .fastplay import BLOCKED, compile_layout
+from .nameengine import NameEngine
+from .phaselist import PhaseList, phase_list
 from .phases import Phase
+from .phasesteps import PhaseSteps
 from .view import SeatView, view_part
 
 FIELDS = {
@@ -128,6 +132,15 @@ class LayoutContract(Contract):
     named: bool = False  # the first player names the opening rank before play (start_rank None until then)
     _tables: dict = attrs.field(factory=dict, repr=False)
 
+    def steps(self) -> PhaseList:
+        """The list of this contract's phases before play (made once): the naming of the opening
+        rank (``start_rank: named``), then the shipped phases its rules hold (the doubling)."""
+        got = self._tables.get("steps")
+        if got is None:
+            own = (NameEngine(self),) if self.named else ()
+            got = self._tables["steps"] = PhaseList(own + tuple(phase_list(self)))
+        return got
+
     def position(self, c: int) -> int:
         """A card's place in its row, 0 = the lowest card of the row."""
         r = c % 13
@@ -198,8 +211,6 @@ class LayoutContract(Contract):
         return self._tables[key]
 
     def _fast_deal(self, players: int, deck: int, direction: int, policy=None):
-        from .fastplay import BLOCKED
-
         fast = self.fast_player(players, 0, deck)
         if fast is None:
             return None
@@ -217,8 +228,6 @@ class LayoutContract(Contract):
 
     def fast_player(self, players: int, tricks: int, deck: int):
         """The whole-deal random player of ``fastplay`` for this layout, or None."""
-        from .fastplay import compile_layout
-
         return compile_layout(self, players)
 
     def fixed_total(self, hand_size: int, players: int, deck: int) -> Optional[int]:
@@ -396,8 +405,12 @@ class Layout(DealType):
         )
 
 
-class LayoutDeal(Deal):
-    """One layout deal in progress (no trumps, passing or auction: ``Deal``'s defaults)."""
+class LayoutDeal(PhaseSteps, Deal):
+    """One layout deal in progress (no trumps, passing or auction: ``Deal``'s defaults): a list
+    of phases before play (``LayoutContract.steps``: the naming of the opening rank, the doubling),
+    stepped by ``phasesteps.PhaseSteps``, then the layout's play."""
+
+    UNPLAYED_ENDS_EARLY = False  # an undoubled layout that is split is not recorded as ended early
 
     def __init__(
         self,
@@ -433,39 +446,33 @@ class LayoutDeal(Deal):
         self.pool = 0  # points paid for passes, for the next player out
         self.paid = [0] * players
         self.phase = Phase.PLAY
-        self.to_move = contract.first_turn.seat(seat_env(dealer, players, NOBODY, self.hands, deck), players)
+        self.to_move = self._first_turn()  # the first player (who names the opening rank, if it is named)
         self.betting: Optional[BettingRound] = None
-        if contract.named:  # the first player names the opening rank, then the bets and play
-            self.phase = Phase.NAME  # the first player (to_move) names it
-            self.frontier = 0
-            return
-        self._after_naming()
+        self.steps, self._at = contract.steps(), -1  # the phases before play, in order
+        for engine in self.steps:
+            engine.at_deal(self)
+        self._enter(0)
 
-    def _after_naming(self) -> None:
-        """Play begins with the first player (the next one holding cards), after any bets."""
-        contract, players, dealer = self.contract, self.players, self.dealer
-        self.phase = Phase.PLAY
+    def _first_turn(self) -> int:
+        """The seat the contract's ``first_turn`` names."""
+        return self.contract.first_turn.seat(
+            seat_env(self.dealer, self.players, NOBODY, self.hands, self.deck), self.players
+        )
+
+    def _start_play(self) -> None:
+        """Play begins with the first player (the next one holding cards)."""
+        self.phase, self._at, self.to_move = Phase.PLAY, -1, self._first_turn()
         if not self.hands[self.to_move]:
             self._advance()
-        if contract.doubling is not None:
-            self.betting = BettingRound(contract.doubling, players, dealer, self.direction, self.memory, self.number)
-            if not self.betting.finished:
-                self.first_turn, self.phase, self.to_move = self.to_move, Phase.DOUBLE, self.betting.seat
-            else:
-                self._unless_undoubled()
 
-    def _unless_undoubled(self) -> None:
-        """With ``if_undoubled: split`` and no bet made, the deal ends unplayed."""
-        rule, total = self.contract.doubling, self.contract.total
-        if rule is not None and rule.if_undoubled == "split" and not self._bets().bets:
-            assert total is not None  # lint's M632: a split needs the contract's declared total
-            self.scores = split_total(total, self.dealer, self.players)
-            self.phase, self.to_move = Phase.DONE, -1
+    def _log(self, action: int) -> None:
+        self.actions.append(action)
+        self.movers.append(self.to_move)
 
-    def _bets(self) -> BettingRound:
-        """The doubling round: the deal has one in its doubling phase and after it."""
-        assert self.betting is not None  # the doubling phase comes only with a doubling rule
-        return self.betting
+    def open_named(self, rank: int) -> None:
+        """The rank named opens every row (the naming phase's action)."""
+        self._open(rank)
+        self.frontier = self._first_frontier()
 
     def _first_frontier(self) -> int:
         """The cards that may be laid while nothing lies: the opening cards, or only ``first_card``."""
@@ -514,17 +521,11 @@ class LayoutDeal(Deal):
     def legal_mask(self) -> int:
         return self.hands[self.to_move] & self.frontier
 
-    def _nameable(self) -> list[int]:
-        """The ranks the first player may name: every rank of the deck, held or not."""
-        return [name_rank(r) for r in range(13) if any(self.deck >> (s * 13 + r) & 1 for s in range(4))]
-
     def legal_actions(self) -> list[int]:
         if self.phase == Phase.DONE:
             return []
-        if self.phase == Phase.NAME:
-            return self._nameable()
-        if self.phase == Phase.DOUBLE:
-            return self._bets().legal()
+        if self._at >= 0:  # a phase before play decides
+            return self.steps[self._at].legal(self)
         out = card_list(self.legal_mask())
         c = self.contract
         may_pass = not c.must_play or self.free_left[self.to_move] > 0 or (self.extra_turn and c.again_optional)
@@ -535,10 +536,8 @@ class LayoutDeal(Deal):
     def why_illegal(self, action: int) -> Optional[str]:
         if self.phase == Phase.DONE:
             return R_("the deal is over")
-        if self.phase == Phase.NAME:
-            return None if action in self._nameable() else R_("a rank of the deck is to be named to open the rows")
-        if self.phase == Phase.DOUBLE:
-            return self._bets().why_illegal(action)
+        if self._at >= 0:
+            return self.steps[self._at].reason(self, action)
         if action in self.legal_actions():
             return None
         if action == PASS:
@@ -569,6 +568,9 @@ class LayoutDeal(Deal):
     def apply_action(self, action: int) -> None:
         if self.phase == Phase.DONE:
             raise IllegalAction("the deal is over")
+        if self._at >= 0:  # a phase before play decides: its engine checks the action
+            self._decide(action)
+            return
         reason = self.why_illegal(action)
         if reason is not None:
             raise IllegalAction(reason)
@@ -577,23 +579,11 @@ class LayoutDeal(Deal):
     def play_legal(self, action: int) -> None:
         """Take an action known to be legal (from ``legal_actions``) without checking it again:
         for search rollouts, which pick among the legal actions themselves."""
+        if self._at >= 0:
+            self._decide(action)
+            return
         seat = self.to_move
-        self.actions.append(action)
-        self.movers.append(seat)
-        if self.phase == Phase.NAME:  # the rank named opens every row
-            self._open(named_rank(action))
-            self.frontier = self._first_frontier()
-            self._after_naming()
-            return
-        if self.phase == Phase.DOUBLE:
-            betting = self._bets()
-            betting.apply(action)
-            if betting.finished:
-                self.phase, self.to_move = Phase.PLAY, self.first_turn
-                self._unless_undoubled()
-            else:
-                self.to_move = betting.seat
-            return
+        self._log(action)
         if action == PASS:
             if self.extra_turn and self.contract.again_optional:  # declining the extra card: free
                 self.extra_turn = False
@@ -664,8 +654,7 @@ class LayoutDeal(Deal):
         if self.pool:  # nobody went out since these passes: they are paid back
             self.scores = [s + p for s, p in zip(self.scores, self.paid)]
             self.pool = 0
-        if self.betting is not None:
-            self.scores = self.betting.settle(self.scores)
+        self._settle_steps()  # the bets paid on the scores
         self.phase = Phase.DONE
         self.to_move = -1
 
@@ -749,20 +738,6 @@ class LayoutDeal(Deal):
         """The deal being played: this one (a declarer's choice hands on to the chosen deal)."""
         return self
 
-    def remember(self, memory: Optional[dict]) -> None:
-        """Once the deal is over: count the doubles of the dealer into the match's memory."""
-        if self.betting is not None:
-            self.betting.remember(memory)
-
-    def play_from_start(self) -> None:
-        """Start play with the contract's first player (a state rebuilt from a betting view, its
-        bets set): an undoubled deal that is split instead ends here."""
-        self.to_move = self.contract.first_turn.seat(
-            seat_env(self.dealer, self.players, NOBODY, self.hands, self.deck), self.players
-        )
-        if self.betting is not None:
-            self._unless_undoubled()
-
     def playout(self, rng) -> None:
         """Play the deal out at random, for search."""
         grb = rng.getrandbits
@@ -780,8 +755,8 @@ class LayoutDeal(Deal):
         other.paid = list(self.paid)
         other.actions = list(self.actions)
         other.movers = list(self.movers)
-        if self.betting is not None:
-            other.betting = self.betting.copy()
+        for engine in self.steps:
+            engine.copy(self, other)
         return other
 
     @classmethod
@@ -813,12 +788,12 @@ class LayoutDeal(Deal):
         st.voluntary = 0
         st.pool = view.pool
         st.paid = [0] * view.players  # who paid is not needed unless the layout blocks
-        st.phase = Phase.NAME if view.phase == Phase.NAME else Phase.PLAY  # the rank not yet named, or play
-        st.memory = None
-        st.betting = BettingRound.settled(view.bets, view.players) if view.bets else None
+        st.phase, st.memory, st.betting = Phase.PLAY, None, None
         st.number = view.deal_number
         st.set_rows(view.layout, view.seat)
         st.hands = list(hands)
+        st.steps, st._at = contract.steps(), -1
+        st._resume_steps(view)  # the bets as the view shows them; the rank still to be named, or play
         return st
 
 

@@ -1,8 +1,8 @@
 """The state of one trick deal: legal actions, applying them, scores (OpenSpiel-style).
 
 A trick deal is a list of phases (``phaselist.phase_list``): the phases before play its
-contract has, each a ``phaseengine.PhaseEngine``, stepped in order, then card play (inline here,
-for speed). The deal never asks which phase before play is deciding: it asks the engine."""
+contract has, each a ``phaseengine.PhaseEngine``, stepped in order by the stepper every deal
+type shares (``phasesteps.PhaseSteps``), then card play (inline here, for speed). The deal never asks which phase before play is deciding: it asks the engine."""
 
 from __future__ import annotations
 
@@ -21,6 +21,7 @@ from .envs import end_when_env, next_trick_env, play_env, seat_env, trick_env
 from .exposure import ExposureRound
 from .phaselist import phase_list
 from .phases import Phase
+from .phasesteps import PhaseSteps
 from .scorebound import SCORE_LIMIT, check_deal, score_error
 from .trickkernel import add_seat_scores, playout, winning_card
 from .view import SeatView, view_part
@@ -119,10 +120,10 @@ class PassingPart:
     received: tuple  # the cards this seat got
 
 
-class TrickDeal(Deal):
+class TrickDeal(PhaseSteps, Deal):
     """One deal of a trick contract, from the trump call (if any) to the last trick."""
 
-    __slots__ = SLOTS + ("__dict__",)  # a dict too: subclasses (a stock deal) keep their own fields there
+    __slots__ = SLOTS  # and a dict (``PhaseSteps``'): subclasses (a stock deal) keep their own fields there
 
     def __init__(
         self,
@@ -187,44 +188,6 @@ class TrickDeal(Deal):
         self._tables = self._values = self._trick_points = self._dynamic = self._kernel = self._legal = None
         self._refresh = self._beats = self._seat_scorers = self._progs = self._tenv = None
         self._early, self._watch = False, 0
-
-    # -- stepping the phases ----------------------------------------------------------------
-    def _enter(self, i: int) -> None:
-        """The phases before play from the ``i``-th on: the first with a seat on turn decides;
-        one with nothing to decide is over at once (and may end the deal unplayed); after the
-        last, play starts."""
-        steps = self.steps
-        while i < len(steps):
-            engine = steps[i]
-            seat = engine.start(self)
-            if seat >= 0:
-                self.phase, self.to_move, self._at = engine.phase, seat, i
-                return
-            if engine.ends_unplayed(self):
-                self._end_unplayed()
-                return
-            i += 1
-        self._start_play()
-
-    def _end_unplayed(self) -> None:
-        """The deal ends without play (its scores set by the phase that ended it)."""
-        self.phase, self.to_move, self.ended_early = DONE, -1, True
-
-    def _decide(self, action: int) -> None:
-        """An action of the phase deciding: checked by its engine, applied, then the next seat
-        of the phase, or the next phase."""
-        engine = self.steps[self._at]
-        reason = engine.reason(self, action)
-        if reason is not None:
-            raise IllegalAction(reason)
-        self.actions.append(action)
-        seat = engine.apply(self, action)
-        if seat >= 0:
-            self.to_move = seat
-        elif engine.ends_unplayed(self):
-            self._end_unplayed()
-        else:
-            self._enter(self._at + 1)
 
     # -- environment for expressions ----------------------------------------------------
     def _seat_env(self) -> dict:
@@ -489,9 +452,13 @@ class TrickDeal(Deal):
     def _finish_deal(self) -> None:
         if self.trick_no <= self.tricks_total:
             self.ended_early = True
-        steps = self.steps
-        for engine in steps:
-            engine.settle_before(self)
+        self._settle_steps(self._seat_scores)  # the phases' changes around the seats' scoring
+        check_deal(self.scores, self.contract)
+        self.phase = DONE
+        self.to_move = -1
+
+    def _seat_scores(self) -> None:
+        """The seats' scoring rules (``seat`` scorers) applied at the deal's end."""
         add_seat_scores(
             self.scores,
             self._seat_scorers,
@@ -508,11 +475,6 @@ class TrickDeal(Deal):
             self.declared,
             matchvalues.of(self.memory, self.players),
         )
-        for engine in reversed(steps):  # last first: an exposure's cost is paid before the bets on the scores
-            engine.settle_after(self)
-        check_deal(self.scores, self.contract)
-        self.phase = DONE
-        self.to_move = -1
 
     # -- results and views -----------------------------------------------------------------
     def returns(self) -> list[int]:
@@ -613,21 +575,6 @@ class TrickDeal(Deal):
         """The deal being played: this one (a declarer's choice hands on to the chosen deal)."""
         return self
 
-    def remember(self, memory: Optional[dict]) -> None:
-        """Once the deal is over: count what later deals must know into the match's memory
-        (the doubles of the dealer, for a duty to double)."""
-        for engine in self.steps:
-            engine.remember(self, memory)
-
-    def play_from_start(self) -> None:
-        """Start play with the contract's first leader (a state rebuilt from a betting view, its
-        bets set): a deal that a phase ends unplayed (an undoubled deal that is split) ends here."""
-        for engine in self.steps:
-            if engine.ends_unplayed(self):
-                self._end_unplayed()
-                return
-        self._start_play()
-
     def playout(self, rng) -> None:
         """Play the deal out quickly for search (a rule of thumb read from the scoring)."""
         playout(self, rng)
@@ -703,11 +650,7 @@ class TrickDeal(Deal):
         st.leader = view.trick[0][0] if view.trick else view.seat
         st.steps, st._at = phase_list(c), -1
         st._compiled()
-        for engine in st.steps:
-            engine.from_view(st, view)
-        at = st.steps.named(view.phase)
-        if at >= 0 and st.steps[at].resume(st, view):
-            st.phase, st._at = st.steps[at].phase, at
+        st._resume_steps(view)
         return st
 
 
