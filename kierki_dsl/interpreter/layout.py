@@ -28,7 +28,7 @@ from .catalogue import Contract, Deal, DealType, register
 from .doubling import DOUBLING, BettingRound, Doubling, build_doubling, check_doubling, split_total
 from .envs import NOBODY, seat_env, seat_function
 from .phases import Phase
-from .view import SeatView, view_part
+from .view import SeatView, shown_part, view_part
 
 FIELDS = {
     "start_rank": Field(
@@ -795,14 +795,15 @@ class LayoutDeal(Deal):
         st.direction = view.direction
         st.dealt = [[] for _ in range(view.players)]
         st.hands = list(hands)
-        st._open(None if view.opening_rank < 0 else view.opening_rank)
+        shown = shown_part(view, LayoutPart)
+        st._open(None if shown.opening_rank < 0 else shown.opening_rank)
         st.scores = list(view.scores)
         st.finished = list(view.finished)
         st.actions = []
         st.movers = []
         st.passes_in_row = 0
         # an optional extra turn shows as a pass the seat could not otherwise make
-        st.free_left = list(view.free_passes_left) or [contract.free_passes] * view.players
+        st.free_left = list(shown.free_passes_left) or [contract.free_passes] * view.players
         st.extra_turn = (
             contract.again_optional
             and PASS in view.legal
@@ -811,13 +812,13 @@ class LayoutDeal(Deal):
             and not st.free_left[view.seat]
         )
         st.voluntary = 0
-        st.pool = view.pool
+        st.pool = shown.pool
         st.paid = [0] * view.players  # who paid is not needed unless the layout blocks
         st.phase = Phase.NAME if view.phase == Phase.NAME else Phase.PLAY  # the rank not yet named, or play
         st.memory = None
-        st.betting = BettingRound.settled(view.bets, view.players) if view.bets else None
+        st.betting = BettingRound.from_view(view)
         st.number = view.deal_number
-        st.set_rows(view.layout, view.seat)
+        st.set_rows(shown.layout, view.seat)
         st.hands = list(hands)
         return st
 
