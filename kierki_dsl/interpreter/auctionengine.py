@@ -7,9 +7,10 @@ from __future__ import annotations
 from typing import Optional
 
 from ..cards import bits
-from .bidding import AuctionRound, history_action
+from .bidding import AuctionPart, AuctionRound, history_action
 from .phaseengine import RoundEngine
 from .phases import Phase
+from .view import part_of, shown_part
 
 
 class AuctionEngine(RoundEngine):
@@ -54,9 +55,10 @@ class AuctionEngine(RoundEngine):
             other.auction.hands = other.hands
 
     def from_view(self, deal, view) -> None:
+        p = part_of(view, AuctionPart)
         deal.auction = (
-            AuctionRound.settled(view.auction, view.bid, view.bidder, view.players, view.seller)
-            if view.auction
+            AuctionRound.settled(p.auction, p.bid, p.bidder, view.players, p.seller)
+            if p is not None and p.auction
             else None
         )
 
@@ -69,7 +71,7 @@ class AuctionEngine(RoundEngine):
         fallback = self.rule.all_pass.seat(deal._seat_env(), deal.players)
         deal.auction = AuctionRound.at(self.rule, view, fallback)
         deal.auction.hands = deal.hands
-        deal.actions = [history_action(value) for _, value in view.auction]
+        deal.actions = [history_action(value) for _, value in shown_part(view, AuctionPart).auction]
         deal.to_move = view.seat
         return True
 

@@ -45,7 +45,7 @@ from ..values import frozen
 from . import scopes
 from .envs import NOBODY, bid_env, seat_end_env
 from .numbering import Block
-from .view import view_part
+from .view import shown_part, view_part
 
 # its action numbers: a pass, a seller's word and the bids (``actions`` assembles every phase's)
 PASSES = Block("auction", 52, 1, "pass (a layout's player passes with it too)")
@@ -312,6 +312,13 @@ class AuctionPart:
     seller: int  # an auction's seller, who accepts or refuses the best bid (-1: none)
 
 
+def bid_standing(view) -> tuple[int, int]:
+    """``(bid, bidder)`` of the auction ``view`` shows (``(0, -1)``: no bid yet, or no auction): what
+    a deal rebuilt from the view plays for."""
+    shown = shown_part(view, AuctionPart)
+    return shown.bid, shown.bidder
+
+
 class AuctionRound:
     """The bids of one deal: who is still in, the bid standing and who made it, and (with a
     seller) his decision."""
@@ -366,7 +373,8 @@ class AuctionRound:
         shows, so a ``first`` that reads hidden cards is taken from what happened, never
         re-evaluated. ``fallback``: the seat that plays if everybody passes (worked out by the
         caller, who may have to assume hidden cards for it); the seller is the view's."""
-        first = view.auction[0][0] if view.auction else view.seat
+        shown = shown_part(view, AuctionPart)
+        first = shown.auction[0][0] if shown.auction else view.seat
         own = [view.hand if s == view.seat else 0 for s in range(view.players)]
         r = cls(
             rule,
@@ -374,12 +382,12 @@ class AuctionRound:
             first,
             view.direction,
             fallback if fallback >= 0 else view.seat,
-            view.seller,
+            shown.seller,
             own,
             view.dealer,
             view.deck,
         )
-        for _, value in view.auction:
+        for _, value in shown.auction:
             r.apply(history_action(value))
         return r
 

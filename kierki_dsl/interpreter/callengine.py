@@ -41,6 +41,12 @@ class CallEngine(PhaseEngine):
         deal.trump = called_suit(action)
         return -1
 
+    def hand_seen(self, deal, seat: int) -> int:
+        """Before any auction, every seat has been dealt only its first ``after`` cards so far."""
+        if deal.auction is not None:
+            return deal.hands[seat]
+        return sum(1 << c for c in deal.dealt[seat][: self.rule.after])
+
     def resume(self, deal, view) -> bool:
         """A deal rebuilt from a view in the call (the auction, and a widow's exchange, done)
         goes on with the call."""

@@ -36,7 +36,7 @@ from ..values import frozen
 from . import scopes
 from .envs import double_env
 from .numbering import Block
-from .view import view_part
+from .view import part_of, view_part
 
 # its action numbers: double a seat, redouble one, done (``actions`` assembles every phase's)
 BETS = Block("double", 58, 17, "double a seat (base + seat), redouble one (base + 8 + seat), done (the last)")
@@ -363,6 +363,13 @@ class BettingRound:
         self.turn = 0  # index into order
         self.finished = False
         self._skip()
+
+    @classmethod
+    def from_view(cls, view) -> Optional[BettingRound]:
+        """The finished round of the bets ``view`` shows, for a deal rebuilt from it (None: no bet
+        made, or no doubling round in the deal)."""
+        shown = part_of(view, BetsPart)
+        return cls.settled(shown.bets, view.players) if shown is not None and shown.bets else None
 
     @classmethod
     def settled(cls, bets: tuple, players: int) -> "BettingRound":

@@ -31,7 +31,7 @@ class DoublingEngine(RoundEngine):
             other.betting = deal.betting.copy()
 
     def from_view(self, deal, view) -> None:
-        deal.betting = BettingRound.settled(view.bets, view.players) if view.bets else None
+        deal.betting = BettingRound.from_view(view)
 
     def settle_after(self, deal) -> None:
         if deal.betting is not None:

@@ -6,9 +6,10 @@ from __future__ import annotations
 
 from typing import Optional
 
-from .exposure import ExposureRound, why_not_exposed
+from .exposure import ExposurePart, ExposureRound, why_not_exposed
 from .phaseengine import RoundEngine
 from .phases import Phase
+from .view import shown_part
 
 
 class ExposureEngine(RoundEngine):
@@ -26,7 +27,7 @@ class ExposureEngine(RoundEngine):
             other.exposures = deal.exposures.copy(other.hands)
 
     def from_view(self, deal, view) -> None:
-        deal.exposures = ExposureRound.settled(view.exposed, self.rule, view.players)
+        deal.exposures = ExposureRound.settled(shown_part(view, ExposurePart).exposed, self.rule, view.players)
 
     def settle_after(self, deal) -> None:
         if deal.exposures is not None:

@@ -32,7 +32,7 @@ from .nameengine import NameEngine
 from .phaselist import PhaseList, phase_list
 from .phases import Phase
 from .phasesteps import PhaseSteps
-from .view import SeatView, view_part
+from .view import SeatView, shown_part, view_part
 
 FIELDS = {
     "start_rank": Field(
@@ -770,14 +770,15 @@ class LayoutDeal(PhaseSteps, Deal):
         st.direction = view.direction
         st.dealt = [[] for _ in range(view.players)]
         st.hands = list(hands)
-        st._open(None if view.opening_rank < 0 else view.opening_rank)
+        shown = shown_part(view, LayoutPart)
+        st._open(None if shown.opening_rank < 0 else shown.opening_rank)
         st.scores = list(view.scores)
         st.finished = list(view.finished)
         st.actions = []
         st.movers = []
         st.passes_in_row = 0
         # an optional extra turn shows as a pass the seat could not otherwise make
-        st.free_left = list(view.free_passes_left) or [contract.free_passes] * view.players
+        st.free_left = list(shown.free_passes_left) or [contract.free_passes] * view.players
         st.extra_turn = (
             contract.again_optional
             and PASS in view.legal
@@ -786,11 +787,11 @@ class LayoutDeal(PhaseSteps, Deal):
             and not st.free_left[view.seat]
         )
         st.voluntary = 0
-        st.pool = view.pool
+        st.pool = shown.pool
         st.paid = [0] * view.players  # who paid is not needed unless the layout blocks
         st.phase, st.memory, st.betting = Phase.PLAY, None, None
         st.number = view.deal_number
-        st.set_rows(view.layout, view.seat)
+        st.set_rows(shown.layout, view.seat)
         st.hands = list(hands)
         st.steps, st._at = contract.steps(), -1
         st._resume_steps(view)  # the bets as the view shows them; the rank still to be named, or play

@@ -18,6 +18,7 @@ class PassEngine(PhaseEngine):
     ``pass_offset``, ``passes`` (the cards each seat passes) and ``_passable`` (those it may still pass)."""
 
     phase = Phase.PASS
+    hides_passes = True  # nobody has received a card before every seat has passed
 
     def start(self, deal) -> int:
         deal.pass_offset = self.rule.offset(deal.number, deal.players)
@@ -47,6 +48,13 @@ class PassEngine(PhaseEngine):
     def copy(self, deal, other) -> None:
         other.passes = [list(p) for p in deal.passes]
         other._passable = [list(p) for p in deal._passable]
+
+    def hand_seen(self, deal, seat: int) -> int:
+        """The hand without the cards the seat has picked to pass so far."""
+        hand = deal.hands[seat]
+        for c in deal.passes[seat]:
+            hand &= ~(1 << c)
+        return hand
 
 
 def _exchange(deal) -> None:

@@ -16,7 +16,9 @@ play is a ``PhaseEngine``; the deal steps the list without knowing which phase i
   deal rebuilt from a view in this phase goes on deciding it (else the rebuilt deal plays);
 - ``settle_before(deal)`` / ``settle_after(deal)``: what it changes in the scores at the deal's
   end, before or after the seats' scoring; ``remember(deal, memory)``: what later deals must know;
-- ``view_reason(view, action)``: why an action is illegal, from a seat's view alone.
+- ``view_reason(view, action)``: why an action is illegal, from a seat's view alone;
+- ``hand_seen(deal, seat)``, ``hides_passes``: what a seat's view shows while the phase decides
+  (its own hand as it sees it; whether the cards passed before play are still unknown).
 
 A shipped phase keeps its state in the deal's own fields (``deal.auction``, ``deal.betting``,
 ``deal.exposures``, ``deal.passes``...), which views and records read; a phase added by a module
@@ -103,6 +105,16 @@ class PhaseEngine:
     def view_reason(self, view, action: int) -> Optional[str]:
         """Why ``action`` is illegal, from a seat's view in this phase (None: list the legal actions)."""
         return None
+
+    # -- the seat view while the phase decides -----------------------------------------------
+    #: Whether the cards passed before play stay unknown while this phase decides (passing's own
+    #: round: no seat has received any yet), so the view's passing part shows none.
+    hides_passes = False
+
+    def hand_seen(self, deal, seat: int) -> int:
+        """What ``seat``'s view shows of its own hand while this phase decides (a mask; by default
+        the hand as it stands)."""
+        return deal.hands[seat]
 
 
 class RoundEngine(PhaseEngine):

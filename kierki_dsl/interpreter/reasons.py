@@ -14,10 +14,11 @@ from typing import Optional
 from ..i18n import R_
 from . import extensions
 from .actions import CHOOSE_BASE, action_str
+from .choice import ChoicePart
 from .phaseengine import ANOTHER, AddedEngine
 from .phaselist import phase_list
 from .phases import EXPECTED, Phase
-from .view import SeatView
+from .view import SeatView, shown_part
 
 EXPECTED_ONE_OF = R_("{expected}: {choices}")
 
@@ -70,7 +71,7 @@ def _engine(contract, phase):
 
 def _names(view: SeatView, action: int) -> str:
     if view.phase == Phase.CHOOSE:
-        return view.options[action - CHOOSE_BASE]
+        return shown_part(view, ChoicePart).options[action - CHOOSE_BASE]
     return action_str(action)
 
 

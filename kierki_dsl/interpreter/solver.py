@@ -35,7 +35,9 @@ from ..cards import SUIT_MASK
 from ..expr import RuleRuntimeError
 from ..rankorder import rank_key
 from .solvepy import PyTables
+from .stock import StockPart
 from .tricks import TrickContract
+from .view import shown_part
 
 _solve: Optional[ModuleType] = None
 if not os.environ.get("KIERKI_NO_C"):
@@ -160,8 +162,8 @@ def solvable(view) -> bool:
     """Whether a view is a card to play in trick play the solver can start from."""
     return (
         view.phase == "play"
-        and view.layout is None
-        and not view.stock
+        and view.part("layout") is None
+        and not shown_part(view, StockPart).stock
         and 1 <= view.trick_number <= view.tricks_total
         and view.players >= 2
     )

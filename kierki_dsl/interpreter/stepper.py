@@ -37,6 +37,7 @@ from typing import Any, Optional
 from ..cards import FULL_DECK, SUIT_MASK
 from ..rankorder import rank_key
 from .actions import call, called_suit
+from .bidding import bid_standing
 from .draws import below, draws_for_play, kth, pass_choices
 from .envs import play_env, seat_env
 from .legality import LEAD
@@ -251,7 +252,7 @@ def core_from_view(contract, view, hands: list):
     players, tricks = view.players, view.tricks_total
     if (
         view.phase != "play"
-        or view.layout is not None
+        or view.part("layout") is not None
         or not 1 <= view.trick_number <= tricks
         or not carried(contract, players, tricks, view.deck)
     ):
@@ -279,7 +280,7 @@ def core_from_view(contract, view, hands: list):
         tricks,
         (view, tuple(hands)),
     )
-    ctx.bidder, ctx.bid = view.bidder, view.bid
+    ctx.bid, ctx.bidder = bid_standing(view)
     leader = view.trick[0][0] if view.trick else view.seat
     position = (
         view.seat,

@@ -6,6 +6,7 @@ from ..cards import SUIT_MASK, bits, popcount
 from .scorebound import check_score
 from .stock import StockPart, stock_order, unseen_rest
 from .trickstate import DONE, PLAY, TrickDeal
+from .view import shown_part
 
 
 class StockDeal(TrickDeal):
@@ -128,7 +129,7 @@ class StockDeal(TrickDeal):
         assert isinstance(st, StockDeal)  # built as an instance of ``cls``
         st.stock = stock_order(unseen_rest(view, hands), view.ply)
         st.drew = [_drew_as_many(view, hands, s) for s in range(view.players)]
-        st.drew[view.seat] = list(view.drew)
+        st.drew[view.seat] = list(shown_part(view, StockPart).drew)
         played = {s for s, _ in view.trick}
         st.in_trick = len(played) + sum(1 for s in range(view.players) if s not in played and hands[s])
         st.last_in = -1
@@ -141,7 +142,8 @@ class StockDeal(TrickDeal):
 def _drew_as_many(view, hands: list, seat: int) -> list:
     """As many cards as the view says ``seat`` drew (which ones the viewer cannot know): taken
     from its assumed hand, then from the cards played, so the rebuilt deal's view counts them."""
-    return (list(bits(hands[seat])) + list(bits(view.played)))[: view.drawn[seat]] if view.drawn else []
+    drawn = shown_part(view, StockPart).drawn
+    return (list(bits(hands[seat])) + list(bits(view.played)))[: drawn[seat]] if drawn else []
 
 
 __all__ = ["StockDeal"]

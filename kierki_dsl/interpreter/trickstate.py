@@ -13,9 +13,9 @@ from ..i18n import R_
 from ..values import frozen
 from . import matchvalues
 from .actions import NO_TRUMP, IllegalAction, action_str, block_owner, is_bet
-from .bidding import AuctionRound
+from .bidding import AuctionRound, bid_standing
 from .catalogue import Deal
-from .declarations import declarations_part, settled_declared
+from .declarations import DeclarationsPart, declarations_part, settled_declared
 from .doubling import BettingRound
 from .envs import end_when_env, next_trick_env, play_env, seat_env, trick_env
 from .exposure import ExposureRound
@@ -24,10 +24,9 @@ from .phases import Phase
 from .phasesteps import PhaseSteps
 from .scorebound import SCORE_LIMIT, check_deal, score_error
 from .trickkernel import add_seat_scores, playout, winning_card
-from .view import SeatView, view_part
+from .view import SeatView, shown_part, view_part
 
 PLAY, DONE = Phase.PLAY, Phase.DONE
-PASSING, CALL = Phase.PASS, Phase.CALL  # read by ``view`` only (the seat view's part)
 HEARTS = SUIT_MASK[1]
 #: The (seat, card) entries of a trick, made once: playing a card allocates nothing.
 PLAYS = tuple(tuple((seat, c) for c in range(52)) for seat in range(8))
@@ -507,12 +506,8 @@ class TrickDeal(PhaseSteps, Deal):
 
     def view(self, seat: int) -> SeatView:
         """What ``seat`` may see now: its own hand, public plays, trump, scores."""
-        hand = self.hands[seat]
-        if self.phase == PASSING:
-            for c in self.passes[seat]:
-                hand &= ~(1 << c)
-        if self.phase == CALL and self.auction is None:  # everyone has been dealt only the first cards so far
-            hand = sum(1 << c for c in self.dealt[seat][: self.contract.call.after])
+        deciding = self._deciding()
+        hand = self.hands[seat] if deciding is None else deciding.hand_seen(self, seat)  # as the phase shows it
         legal = self.legal_actions() if seat == self.current_player() else []
         return SeatView(
             seat=seat,
@@ -561,12 +556,20 @@ class TrickDeal(PhaseSteps, Deal):
     def _passed(self, seat: int) -> "PassingPart":
         """What ``seat`` knows of the exchange once it is done: the cards it passed and to whom,
         and the cards it received (nothing while cards are still being passed)."""
-        if self.phase == PASSING:
+        deciding = self._deciding()
+        if deciding is not None and deciding.hides_passes:
             return PassingPart((), -1, ())
         step = self.direction * self.pass_offset
         return PassingPart(
             tuple(self.passes[seat]), (seat + step) % self.players, tuple(self.passes[(seat - step) % self.players])
         )
+
+    def _deciding(self):
+        """The engine of the phase before play deciding now (None: in play, or the deal is over)."""
+        if self._at < 0:
+            return None
+        engine = self.steps[self._at]
+        return engine if engine.phase == self.phase else None
 
     def _hand_sizes(self) -> list:
         return [h.bit_count() for h in self.hands]
@@ -641,9 +644,9 @@ class TrickDeal(PhaseSteps, Deal):
         )
         st._next = tuple((s + view.direction) % view.players for s in range(view.players))
         st.pass_offset = 0
-        st.bid, st.bidder = view.bid, view.bidder
-        st.declarations_made = view.declarations
-        st.declared = settled_declared(view.declarations, view.players)
+        st.bid, st.bidder = bid_standing(view)
+        st.declarations_made = shown_part(view, DeclarationsPart).declarations
+        st.declared = settled_declared(st.declarations_made, view.players)
         st.betting = st.auction = st.exposures = st.added = None
         st.dealt = [[] for _ in range(view.players)]
         st._lmask, st._lc = 0, ()

@@ -19,8 +19,10 @@ The compatibility face: the names the view had when it was one flat record (``vi
 ``view.widow``, ``view.layout``, ...) are still read, as read-only properties that take the
 value from the phase's part, or give the old default when the deal has no such phase
 (``COMPAT``). The document ``to_json`` writes keeps them too, so a page or a bot written
-against the flat view reads what it read before. Code outside a phase's own module reads none
-of them by name (``tests/test_phase_unit_scan.py``).
+against the flat view reads what it read before. The face is for users outside the package:
+no module of ``kierki_dsl`` but this one reads it (``tests/test_view_parts_read.py``); they read
+a phase's part (``view.part(name)``, a unit's ``part(view)``, the engine's ``part_of`` and
+``shown_part`` below) or ask the phase's hooks.
 
 Players that need the rules look the contract up by name in the ruleset they were given
 (``Player.contract_of``); the reason an action is illegal comes from ``reasons.illegal_reason``,
@@ -41,8 +43,11 @@ VIEW_FORMAT = "kierki-view/1"
 #: The shipped phases' part classes by phase name, each registered by the module declaring it
 #: (``view_part``); ``from_json`` reads a part back through its class.
 PART_TYPES: dict[str, type] = {}
+#: The phase of each shipped part class (``part_of``).
+_PHASE_OF: dict[type, str] = {}
 
 _P = TypeVar("_P", bound=type)
+_K = TypeVar("_K")
 
 
 def view_part(phase: str):
@@ -51,9 +56,25 @@ def view_part(phase: str):
 
     def register(cls: _P) -> _P:
         PART_TYPES[phase] = cls
+        _PHASE_OF[cls] = phase
         return cls
 
     return register
+
+
+def part_of(view: "SeatView", kind: type[_K]) -> Optional[_K]:
+    """``view``'s part of the shipped part class ``kind`` (``AuctionPart``, ``WidowPart``, ...), or
+    None: the deal has no such phase. How the engine's modules read a phase's fields from a view."""
+    return view.part(_PHASE_OF[kind])
+
+
+def shown_part(view: "SeatView", kind: type[_K]) -> _K:
+    """``view``'s part of the shipped part class ``kind``, or, when the deal has no such phase, the
+    part of one that has shown nothing yet (its fields at the compatibility face's defaults: no
+    bids, -1 for nobody, 0 cards, ...)."""
+    phase = _PHASE_OF[kind]
+    part = view.part(phase)
+    return part if part is not None else kind(**_defaults(phase))
 
 
 #: The compatibility face: each name of the flat view -> (the phase whose part holds it, the
@@ -255,7 +276,7 @@ class SeatView:
                 raise ValueError(f"not a seat view: {e}") from None
         try:
             view = cls(**{k: _frozen(v) for k, v in doc.items() if k in fields and k != "parts"})
-            view = attrs.evolve(view, parts=tuple(_part_of(entry) for entry in doc.get("parts", ())))
+            view = attrs.evolve(view, parts=tuple(_read_part(entry) for entry in doc.get("parts", ())))
         except TypeError as e:
             raise ValueError(f"not a seat view: {e}") from None
         wrong = [name for name in COMPAT if name in doc and _frozen(doc[name]) != getattr(view, name)]
@@ -278,7 +299,7 @@ def _frozen(value):
     return value
 
 
-def _part_of(entry) -> tuple:
+def _read_part(entry) -> tuple:
     """``(phase, part)`` from a document's ``[phase, part]`` (a shipped part read through its class)."""
     if not isinstance(entry, list) or len(entry) != 2 or not isinstance(entry[0], str):
         raise ValueError("a view part is [phase, part]")

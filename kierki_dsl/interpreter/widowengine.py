@@ -14,7 +14,8 @@ from .actions import action_str, bid, bid_value, is_bid
 from .phaseengine import PhaseEngine
 from .phases import Phase
 from .stock import stock_order, unseen_rest
-from .widow import mask
+from .view import shown_part
+from .widow import WidowPart, mask
 
 
 class WidowEngine(PhaseEngine):
@@ -89,18 +90,19 @@ class WidowEngine(PhaseEngine):
         drawn from those in no assumed hand."""
         deal.raising, deal.raised = False, []  # a contract named shows as the view's bid
         rest = unseen_rest(view, deal.hands)
-        if view.taker < 0:
-            deal.widow = list(view.widow) if view.widow else stock_order(rest, view.ply)
+        shown = shown_part(view, WidowPart)
+        if shown.taker < 0:
+            deal.widow = list(shown.widow) if shown.widow else stock_order(rest, view.ply)
             deal.taker, deal.exchanged = -1, []
             return
-        deal.widow, deal.taker, deal.exchanged = list(view.widow), view.taker, list(view.exchanged)
+        deal.widow, deal.taker, deal.exchanged = list(shown.widow), shown.taker, list(shown.exchanged)
         unseen = list(bits(rest))  # the cards laid aside unseen by this seat are among these
-        for _ in range(view.aside - deal.view(view.seat).aside):
+        for _ in range(shown.aside - shown_part(deal.view(view.seat), WidowPart).aside):
             deal.exchanged.append((unseen.pop() if unseen else -1, -1))
 
     def resume(self, deal, view) -> bool:
         """The taker's turn to put cards out (or name his contract), not yet play."""
-        deal.to_move = view.taker
+        deal.to_move = shown_part(view, WidowPart).taker
         deal.raising = bool(view.legal) and all(is_bid(a) for a in view.legal)
         return True
 

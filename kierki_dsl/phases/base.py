@@ -458,8 +458,20 @@ class PhaseUnit:
 
     def out_of_hands(self, view) -> int:
         """The cards ``view`` shows lying out of every hand because of the phase (a face-up widow
-        not yet taken), as a mask: the search player's sampler deals them to nobody."""
+        not yet taken, the cards this seat laid aside), as a mask: the search player's sampler
+        deals them to nobody."""
         return 0
+
+    def out_unseen(self, view) -> int:
+        """How many cards the phase keeps out of every hand where this seat cannot see them (a
+        stock, a face-down widow, another seat's discards): the sampler's place for no seat
+        holds at least as many."""
+        return 0
+
+    def voids_undone(self, view) -> list:
+        """The seats whose shown voids the phase may have undone (a seat that drew cards from a
+        stock after showing out of a suit): the sampler may deal them any suit."""
+        return []
 
     # adapter hooks (the seat view's parts) ------------------------------------------------------
     #: A deal with this phase is resampled from the seat's view, never by replaying the dealing
@@ -468,7 +480,8 @@ class PhaseUnit:
 
     def shown_held(self, view) -> list:
         """``(seat, card)`` of the cards this phase's part shows another seat holds (until it plays
-        them): a resampled world leaves them in that seat's hand."""
+        them: a card exposed, a card this seat passed, a card a widow's taker gave away): a
+        resampled world and the search player's sampler leave them in that seat's hand."""
         return []
 
     def tensor_marks(self, view) -> list:

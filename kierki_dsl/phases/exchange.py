@@ -154,9 +154,22 @@ class Exchange(CardPhase):
     def most_decisions(self, contract, players: int, cards: int) -> int:
         return cards if getattr(contract, "widow", None) is not None else 0
 
-    # bot hooks: a face-up widow lies on the table, in nobody's hand, until it is taken
+    # bot hooks: a face-up widow lies on the table, in nobody's hand, until it is taken; the
+    # cards this seat laid aside lie out of every hand, those it gave away are with their receiver
     def out_of_hands(self, view) -> int:
-        return 0 if view.taker >= 0 else sum(1 << c for c in view.widow)
+        p = self.part(view)
+        if p is None:
+            return 0
+        laid = sum(1 << c for c, to in p.exchanged if to < 0)
+        return laid if p.taker >= 0 else laid | sum(1 << c for c in p.widow)
+
+    def out_unseen(self, view) -> int:
+        p = self.part(view)
+        return p.aside if p is not None else 0
+
+    def shown_held(self, view) -> list:
+        p = self.part(view)
+        return [(to, c) for c, to in p.exchanged if to >= 0] if p is not None else []
 
 
 UNIT = Exchange()

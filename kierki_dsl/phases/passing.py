@@ -129,6 +129,11 @@ class Passing(CardPhase):
         key = pass_order(bot_contract(rules, view.contract), view.tricks_total, view.trump, view.players)
         return min(view.legal, key=key)
 
+    def shown_held(self, view) -> list:
+        """The cards this seat passed: the seat that got them holds them until it plays them."""
+        p = self.part(view)
+        return [(p.passed_to, c) for c in p.passed] if p is not None else []
+
 
 def _count(cards) -> str:
     """``3 cards``, ``1 card`` (in the language in force)."""

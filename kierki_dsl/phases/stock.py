@@ -33,5 +33,14 @@ class Stock(PhaseUnit):
             rows.append(row("", tr("You drew {cards} from the stock.").format(cards=cards_text(p.drew))))
         return rows
 
+    # bot hooks: the stock's cards are in no hand; a seat that drew may hold a suit it showed out of
+    def out_unseen(self, view) -> int:
+        p = self.part(view)
+        return p.stock if p is not None else 0
+
+    def voids_undone(self, view) -> list:
+        p = self.part(view)
+        return [s for s, count in enumerate(p.drawn) if count] if p is not None else []
+
 
 UNIT = Stock()

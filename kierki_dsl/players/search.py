@@ -161,32 +161,26 @@ def _sample(view, rng) -> list:
     trick_mask = 0
     for _, c in view.trick:
         trick_mask |= 1 << c
-    lying = 0  # cards out of every hand that the view shows (a face-up widow not yet taken)
+    lying = 0  # cards out of every hand that the view shows (a face-up widow not yet taken, cards laid aside)
+    held: dict = {}  # card -> the seat the view shows holds it (a card passed, exposed, given by a widow's taker)
+    out = 0  # how many cards lie out of every hand unseen (a stock, a face-down widow, discards)
+    void = public_voids(view)
     for unit in UNITS.values():
         lying |= unit.out_of_hands(view)
-    given = {c: to for c, to in view.exchanged}  # a widow's taker's cards put out: with their receiver
-    lying |= sum(1 << c for c, to in given.items() if to < 0)  # ... or laid aside by this seat
+        for s, c in unit.shown_held(view):
+            held.setdefault(c, s)
+        out += unit.out_unseen(view)
+        for s in unit.voids_undone(view):  # a seat that drew from a stock may hold a suit it showed out of
+            void[s] = 0
     unseen = card_list(view.deck & ~view.hand & ~view.played & ~trick_mask & ~lying)
     sizes = list(view.hand_sizes)
-    void = public_voids(view)
-    for s, count in enumerate(view.drawn):  # a seat that drew from a stock may hold a suit it showed out of
-        if count:
-            void[s] = 0
     stock = n  # the cards no seat holds (a stock, a face-down widow, discards): one more place, of their number
-    passed = 0
-    for c in view.passed:
-        passed |= 1 << c
-    shown = {c: s for s, c in view.exposed}  # an exposed card is still with the seat that showed it
 
     by_suit: dict = {}  # (suit, ignore_voids) -> the places of any other card of the suit
 
     def able(card, ignore_voids):
-        if passed >> card & 1:  # a card this seat passed is still with the seat that got it
-            return [view.passed_to]
-        if card in shown:
-            return [shown[card]]
-        if card in given:
-            return [given[card]]
+        if card in held:  # a card the view shows with a seat is still with it
+            return [held[card]]
         key = (card // 13, ignore_voids)
         places = by_suit.get(key)
         if places is None:
@@ -198,7 +192,7 @@ def _sample(view, rng) -> list:
     room = [0 if s == me else sizes[s] for s in range(n)]
     # the cards no seat holds: a stock, a widow laid aside, and any other unseen card out of play
     # (a phase added by a module that takes cards out of the hands before play)
-    room.append(max(view.stock + view.aside, len(unseen) - sum(room)))
+    room.append(max(out, len(unseen) - sum(room)))
     hands = deal_out(unseen, room, able, draws(rng))
     if hands is None:  # pragma: no cover - the last try ignores voids and always fits
         hands = [0] * (n + 1)
