@@ -2,17 +2,18 @@
 blocks handed out to phases added by a module.
 
 Cards are 0..51 whatever phase plays them (the deck's own numbers). Every other number is
-declared by the phase that takes it, beside its engine (``numbering.Block``): the auction's
-``pass``, seller's words and bids (``bidding``), the trump call (``calling``), the doubling
-round (``doubling``), a layout's named rank (``naming``), a declarer's choice (``choice``),
-exposures (``exposure``). ``NUMBERED`` assembles them and refuses two that overlap; the names
-below are those phases' own, kept here for the modules that import them from one place.
+declared by the phase that takes it, in its engine half (``numbering.Block``; the shipped
+phases' halves are listed in ``phasecatalogue``): the auction's ``pass``, seller's words and
+bids (``bidding``), the trump call (``calling``), the doubling round (``doubling``), a layout's
+named rank (``naming``), a declarer's choice (``choice``), exposures (``exposure``).
+``NUMBERED`` assembles them and refuses two that overlap; the names below are those phases'
+own, kept here for the modules that import them from one place.
 """
 
 from __future__ import annotations
 
 from ..cards import SUITS, CardError, card_str, parse_card, parse_rank
-from . import bidding, calling, choice, doubling, exposure, naming
+from . import bidding, doubling, phasecatalogue
 from .bidding import ACCEPT, BID_BASE, DECLINE, MAX_BID, PASS, REFUSE, SELLER_WORDS, bid, bid_value, is_bid
 from .calling import CALL_BASE, NO_TRUMP, call, called_suit, is_call
 from .choice import CHOOSE_BASE, CHOOSE_END, is_choice
@@ -22,17 +23,8 @@ from .naming import NAME_BASE, is_rank_name, name_rank, named_rank
 from .numbering import ADDED, ADDED_BASE, ADDED_END, BLOCKS, Block, IllegalAction, assemble, block_owner, reserve
 
 CARDS = Block("cards", 0, 52, "a card, whatever phase takes it: played, passed, given, laid out")
-#: Every block of action numbers, by its first number: the cards, each shipped phase's, the added phases'.
-NUMBERED = assemble(
-    CARDS,
-    ADDED,
-    *bidding.NUMBERS,
-    *calling.NUMBERS,
-    *choice.NUMBERS,
-    *doubling.NUMBERS,
-    *exposure.NUMBERS,
-    *naming.NUMBERS,
-)
+#: Every block of action numbers, by its first number: the cards, the shipped phases' (``phasecatalogue``), the added ones'.
+NUMBERED = assemble(CARDS, ADDED, *phasecatalogue.numbering())
 MAX_ACTION = NUMBERED[-1].end - 1  # no action of any phase is numbered higher
 
 

@@ -140,6 +140,8 @@ AUCTION = Obj(
     doc="An auction for the right to play the deal: bid (higher than the bid standing) or pass. "
     "Expressions read the winner as `bidder` and his bid as `bid`.",
 )
+#: Its part of a contract's format, under ``KEY``.
+FIELD = Field(AUCTION, "players bid for the right to play the deal; expressions read `bidder` and `bid`", default=None)
 
 #: Most bid levels an auction may offer (``(max - min) / step + 1``), so a turn's choices stay few.
 MAX_LEVELS = 200

@@ -40,6 +40,13 @@ DECLARATION = Obj(
 )
 
 DECLARATIONS = List(DECLARATION, min_items=1, max_items=16)
+#: Its part of a contract's format, under ``KEY``.
+FIELD = Field(
+    DECLARATIONS,
+    "declarations made by leading a card (marriages): they credit points to "
+    "the leader's `declared` and may change trumps",
+    default=[],
+)
 
 
 @view_part("declarations")

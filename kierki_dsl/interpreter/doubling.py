@@ -159,6 +159,8 @@ DOUBLING = Obj(
     title="doubling",
     doc="Side bets on the difference between two players' scores in the deal (Barbu).",
 )
+#: Its part of a contract's format, under ``KEY``.
+FIELD = Field(DOUBLING, "side bets between players on the difference of their scores (Barbu)", default=None)
 
 
 def bet_of(seat: int, action: int) -> Optional[tuple]:

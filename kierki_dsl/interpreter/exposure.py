@@ -61,6 +61,8 @@ EXPOSURE = Obj(
     doc="Exposure doubling (Trix): before play a player may show cards of his hand that match `cards`; an exposed "
     "card scores `factor` times for its taker, and its exposer gets the difference.",
 )
+#: Its part of a contract's format, under ``KEY``.
+FIELD = Field(EXPOSURE, "before play players may expose penalty cards to double their cost (Trix)", default=None)
 
 
 @frozen(eq=False)

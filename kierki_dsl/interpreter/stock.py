@@ -45,6 +45,10 @@ STOCK = Obj(
     "suit draws from the stock until able; a player with no cards is out; the deal ends when fewer than two "
     "players hold cards.",
 )
+#: Its part of a contract's format, under ``KEY``.
+FIELD = Field(
+    STOCK, "deal part of the deck; players unable to follow suit draw from the rest (kierki dominowe)", default=None
+)
 
 
 @view_part("stock")

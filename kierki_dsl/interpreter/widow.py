@@ -57,6 +57,12 @@ WIDOW = Obj(
     doc="Cards dealt aside (Tysiąc's musik): after the auction the winner takes them and then discards as many, or "
     "gives some to every other player.",
 )
+#: Its part of a contract's format, under ``KEY``.
+FIELD = Field(
+    WIDOW,
+    "cards dealt aside that the auction's winner takes, then discards or gives as many (Tysiąc's musik)",
+    default=None,
+)
 
 
 @view_part("exchange")

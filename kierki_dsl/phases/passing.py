@@ -26,6 +26,7 @@ def pass_order(contract, tricks_total: int, trump: int, players: int):
 
 class Passing(CardPhase):
     name = "pass"
+    engine_half = passing
     part_type = PassingPart
     expected = EXPECTED[Phase.PASS]
     task = N_("pass a card")
