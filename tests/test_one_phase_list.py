@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import ast
 import importlib
+import re
 from pathlib import Path
 
 import pytest
@@ -191,3 +192,29 @@ def test_the_catalogue_is_read_through_its_functions():
     assert phasecatalogue.entry("done") is None
     assert phasecatalogue.half("auction") is bidding
     assert [p.name for p in phasecatalogue.in_order(("double", "pass"))] == ["double", "pass"]
+
+
+# -- what each half declares ---------------------------------------------------------------------
+
+#: The notation of a shipped phase's actions written out (``bid:120``, ``call:H``, ``done``...).
+NOTATION_WRITTEN = r'"(pass|done|accept|refuse|decline|(bid|call|choose|double|redouble|expose|rank):[^"]*)"'
+
+
+def test_each_numbering_half_writes_and_reads_its_own_notation():
+    for p in PHASES:
+        if p.numbers:
+            half = phasecatalogue.half(p.name)
+            assert callable(half.notation) and callable(half.read_notation), p
+            assert actions.NOTATIONS[p.name] is half
+    source = (PACKAGE / "interpreter" / "actions.py").read_text("utf-8")
+    assert re.findall(NOTATION_WRITTEN, source) == []
+    assert re.findall(NOTATION_WRITTEN, source + '    return "bid:" + str(v)\n') != []
+
+
+def test_the_bets_are_the_phases_records_keep_under_bets():
+    assert actions.BETS == {u.name for u in phases.UNITS.values() if u.record_key == "bets"}
+    assert [a for a in range(actions.MAX_ACTION + 1) if actions.is_bet(a)] == [
+        *range(actions.DOUBLE_BASE, actions.DONE + 1),
+        *range(actions.NAME_BASE, actions.NAME_BASE + 13),
+        *range(actions.EXPOSE_BASE, actions.EXPOSE_BASE + 52),
+    ]

@@ -84,6 +84,19 @@ def notation(action: int) -> str:
     return SELLER_WORDS[action] if action in SELLER_WORDS else f"bid:{bid_value(action)}"
 
 
+def read_notation(text: str) -> Optional[int]:
+    """The action ``notation`` wrote, or None."""
+    low = text.strip().lower()
+    if low == "pass":
+        return PASS
+    for action, word in SELLER_WORDS.items():
+        if low == word:
+            return action
+    if low.startswith("bid:") and low[4:].isdigit() and len(low) <= 10:
+        return bid(int(low[4:]))
+    return None
+
+
 DECLINE_SPEC = Obj(
     {
         "up_to": Field(

@@ -55,6 +55,19 @@ def is_choice(action: int) -> bool:
     return CHOICES.holds(action)
 
 
+def notation(action: int) -> str:
+    """A choice in the record notation: ``choose:3`` (the option's place in the offer)."""
+    return f"choose:{action - CHOOSE_BASE}"
+
+
+def read_notation(text: str) -> Optional[int]:
+    """The choice ``notation`` wrote, or None."""
+    low = text.strip().lower()
+    if low.startswith("choose:") and low[7:].isdigit() and len(low) <= 10 and int(low[7:]) < CHOOSE_END - CHOOSE_BASE:
+        return CHOOSE_BASE + int(low[7:])
+    return None
+
+
 @view_part("choose")
 @frozen
 class ChoicePart:

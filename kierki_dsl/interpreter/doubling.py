@@ -65,6 +65,17 @@ def notation(action: int) -> str:
     return f"double:{action - DOUBLE_BASE}"
 
 
+def read_notation(text: str) -> Optional[int]:
+    """The action ``notation`` wrote, or None."""
+    t = text.strip().lower()
+    if t == "done":
+        return DONE
+    kind, _, seat = t.partition(":")
+    if kind in ("double", "redouble") and seat.isdigit() and int(seat) < 8:
+        return (DOUBLE_BASE if kind == "double" else REDOUBLE_BASE) + int(seat)
+    return None
+
+
 #: The contract's key that brings the phase into a deal, and where its words stand (``kierki explain``).
 KEY = "doubling"
 WORDS_AT = "bets"

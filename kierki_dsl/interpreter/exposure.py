@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Optional
 
-from ..cards import card_str
+from ..cards import CardError, card_str, parse_card
 from ..codes import Code, example, table
 from ..expr.types import BOOL
 from ..i18n import R_
@@ -46,6 +46,22 @@ def exposed_card(action: int) -> int:
 def is_expose(action: int) -> bool:
     """An exposure of a card."""
     return SHOWN.holds(action)
+
+
+def notation(action: int) -> str:
+    """An exposure in the record notation: ``expose:KH``."""
+    return "expose:" + card_str(exposed_card(action))
+
+
+def read_notation(text: str) -> Optional[int]:
+    """The exposure ``notation`` wrote, or None."""
+    t = text.strip().lower()
+    if t.startswith("expose:") and len(t) <= 10:
+        try:
+            return expose(parse_card(t[7:]))
+        except CardError:
+            return None
+    return None
 
 
 EXPOSURE = Obj(

@@ -1,7 +1,10 @@
-"""Naming a layout's opening rank (Fan Tan's ``start_rank: named``): its action numbers."""
+"""Naming a layout's opening rank (Fan Tan's ``start_rank: named``): its action numbers and their notation."""
 
 from __future__ import annotations
 
+from typing import Optional
+
+from ..cards import CardError, card_str, parse_rank
 from .numbering import Block
 
 NAMES = Block("name", 80, 13, "name the rank (base + 0 = 2 .. 12 = A) that opens a layout's rows")
@@ -23,3 +26,19 @@ def named_rank(action: int) -> int:
 def is_rank_name(action: int) -> bool:
     """A rank named to open a layout's rows."""
     return NAMES.holds(action)
+
+
+def notation(action: int) -> str:
+    """A named rank in the record notation: ``rank:7``."""
+    return "rank:" + card_str(named_rank(action))[:-1]
+
+
+def read_notation(text: str) -> Optional[int]:
+    """The named rank ``notation`` wrote, or None."""
+    t = text.strip().lower()
+    if t.startswith("rank:") and len(t) <= 8:
+        try:
+            return name_rank(parse_rank(t[5:]))
+        except CardError:
+            return None
+    return None

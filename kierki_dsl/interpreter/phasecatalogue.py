@@ -39,6 +39,7 @@ class ShippedPhase:
     rule: str = ""  # the contract's attribute holding its rule ("" : none of its own)
     engine: str = ""  # "module.Class": its engine in a trick deal's phase list ("" : not listed)
     numbers: bool = False  # its half declares action numbers (``NUMBERS``, ``notation``, ``read_notation``)
+    bets: bool = False  # its actions are side declarations a record keeps under ``bets`` (``actions.is_bet``)
 
 
 #: The shipped phases (their units' panels stand in the registry's order, ``phases.MODULES``).
@@ -48,9 +49,9 @@ PHASES = (
     ShippedPhase("pass", "passing", "passing", "passengine.PassEngine"),
     ShippedPhase("auction", "bidding", "auction", "auctionengine.AuctionEngine", numbers=True),
     ShippedPhase("exchange", "widow", "widow", "widowengine.WidowEngine"),
-    ShippedPhase("name", "naming", numbers=True),
-    ShippedPhase("double", "doubling", "doubling", "doublingengine.DoublingEngine", numbers=True),
-    ShippedPhase("expose", "exposure", "exposure", "exposureengine.ExposureEngine", numbers=True),
+    ShippedPhase("name", "naming", numbers=True, bets=True),
+    ShippedPhase("double", "doubling", "doubling", "doublingengine.DoublingEngine", numbers=True, bets=True),
+    ShippedPhase("expose", "exposure", "exposure", "exposureengine.ExposureEngine", numbers=True, bets=True),
     ShippedPhase("declarations", "declarations", "declarations"),
     ShippedPhase("stock", "stock", "stock"),
     ShippedPhase("play", "tricks"),
