@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Optional
 
-from ..cards import CardError, card_str, parse_card
+from ..cards import card_str, parse_card
 from ..codes import Code, example, table
 from ..expr.types import BOOL
 from ..i18n import R_
@@ -24,7 +24,7 @@ from ..spec.schema import Expr, Field, Int, Obj
 from ..values import frozen
 from . import scopes
 from .doubling import DONE
-from .numbering import Block
+from .numbering import Block, read_tagged
 from .view import view_part
 
 # its action numbers: show a card (its ``done`` is the doubling round's; ``actions`` assembles every phase's)
@@ -55,13 +55,7 @@ def notation(action: int) -> str:
 
 def read_notation(text: str) -> Optional[int]:
     """The exposure ``notation`` wrote, or None."""
-    t = text.strip().lower()
-    if t.startswith("expose:") and len(t) <= 10:
-        try:
-            return expose(parse_card(t[7:]))
-        except CardError:
-            return None
-    return None
+    return read_tagged(text, "expose", 10, lambda card: expose(parse_card(card)))
 
 
 EXPOSURE = Obj(

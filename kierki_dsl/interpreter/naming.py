@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Optional
 
-from ..cards import CardError, card_str, parse_rank
-from .numbering import Block
+from ..cards import card_str, parse_rank
+from .numbering import Block, read_tagged
 
 NAMES = Block("name", 80, 13, "name the rank (base + 0 = 2 .. 12 = A) that opens a layout's rows")
 #: The naming's blocks of action numbers (``actions`` assembles every phase's).
@@ -35,10 +35,4 @@ def notation(action: int) -> str:
 
 def read_notation(text: str) -> Optional[int]:
     """The named rank ``notation`` wrote, or None."""
-    t = text.strip().lower()
-    if t.startswith("rank:") and len(t) <= 8:
-        try:
-            return name_rank(parse_rank(t[5:]))
-        except CardError:
-            return None
-    return None
+    return read_tagged(text, "rank", 8, lambda rank: name_rank(parse_rank(rank)))

@@ -69,7 +69,7 @@ EXPLAINED = {
 
 #: Where each deal type's format lists the keys of its phases among its own keys: own key -> the
 #: phases whose keys follow it ("" : before the first own key). ``kierki schema`` keeps this order.
-FORMAT = {
+FORMAT: dict[str, dict[str, tuple]] = {
     "tricks": {"": ("pass",), "early_stop": ("double", "auction", "expose", "stock", "exchange", "declarations")},
     "layout": {"pass_fine": ("double",)},
 }
