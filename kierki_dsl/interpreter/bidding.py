@@ -39,7 +39,7 @@ from typing import Any, Callable, Optional
 from ..codes import Code, example, table
 from ..expr import RuleRuntimeError
 from ..expr.types import BOOL, INT, SEAT
-from ..i18n import R_
+from ..i18n import N_, R_
 from ..spec.schema import Bool, Enum, Expr, ExprSource, Field, Int, Obj, Str
 from ..values import frozen
 from . import scopes
@@ -59,6 +59,8 @@ SELLER_WORDS = {ACCEPT: "accept", REFUSE: "refuse", DECLINE: "decline"}
 BID_BASE = BIDS.base
 #: The trick contract's key that brings the phase into a deal, and where its words stand (``kierki explain``).
 KEY = "auction"
+#: The name of the aspect its words stand under (a message id: ``kierki explain`` says it translated).
+ASPECT = N_("auction")
 WORDS_AT = "setup"
 
 
@@ -547,7 +549,7 @@ class AuctionRound:
 def explain(a, contract, rs) -> dict:
     """The auction in words: who starts, the range of bids, passing again, holding, the seller
     and what happens when everybody passes."""
-    return {"auction": _words(a)}
+    return {ASPECT: _words(a)}
 
 
 def _words(a) -> str:

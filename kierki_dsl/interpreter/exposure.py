@@ -19,7 +19,7 @@ from typing import Optional
 from ..cards import card_str, parse_card
 from ..codes import Code, example, table
 from ..expr.types import BOOL
-from ..i18n import R_
+from ..i18n import N_, R_
 from ..spec.schema import Expr, Field, Int, Obj
 from ..values import frozen
 from . import scopes
@@ -236,12 +236,14 @@ def _word(action: int) -> str:
 
 #: The trick contract's key that brings the phase into a deal, and where its words stand (``kierki explain``).
 KEY = "exposure"
+#: The name of the aspect its words stand under (a message id: ``kierki explain`` says it translated).
+ASPECT = N_("exposure")
 WORDS_AT = "scoring"
 
 
 def explain(spec, contract, rs) -> dict:
     """The exposures in words."""
-    return {"exposure": exposure_words(spec)}
+    return {ASPECT: exposure_words(spec)}
 
 
 def exposure_words(spec) -> str:

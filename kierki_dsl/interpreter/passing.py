@@ -6,11 +6,14 @@ from __future__ import annotations
 from typing import Optional
 
 from ..codes import Code, example, table
+from ..i18n import N_
 from ..spec.schema import Enum, Field, Int, List, Obj
 from ..values import frozen
 
 #: The trick contract's key that brings the phase into a deal, and where its words stand.
 KEY = "pass_cards"
+#: The name of the aspect its words stand under (a message id: ``kierki explain`` says it translated).
+ASPECT = N_("passing")
 WORDS_AT = "setup"
 
 PASS_CARDS = Obj(
@@ -68,7 +71,7 @@ def explain(p, contract, rs) -> dict:
         )
     else:
         text = f"before play every player passes {cards}, all at once, in turn from deal to deal: " + ", ".join(dirs)
-    return {"passing": text}
+    return {ASPECT: text}
 
 
 #: Its lint codes (``kierki lint --explain``), declared beside the checks that report them.
