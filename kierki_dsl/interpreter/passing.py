@@ -9,6 +9,7 @@ from ..codes import Code, example, table
 from ..i18n import N_
 from ..spec.schema import Enum, Field, Int, List, Obj
 from ..values import frozen
+from .view import view_part
 
 #: The trick contract's key that brings the phase into a deal, and where its words stand.
 KEY = "pass_cards"
@@ -45,6 +46,18 @@ class PassCards:
 
 
 _ROTATION = {"left": 1, "right": -1, "across": 2, "none": 0}
+
+
+@view_part("pass")
+@frozen
+class PassingPart:
+    """Passing's part of a seat view: what the seat knows of the exchange once every seat has
+    passed (while cards are still being passed: nothing yet). The trick deal builds it
+    (``trickstate``)."""
+
+    passed: tuple  # the cards this seat passed
+    passed_to: int  # the seat that got them (-1: not yet)
+    received: tuple  # the cards this seat got
 
 
 def build_passing(spec, ctx, w) -> Optional[PassCards]:
