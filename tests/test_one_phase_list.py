@@ -6,8 +6,9 @@ engine half. Every other list of them is made from it — the action numbers
 words ``kierki explain`` says (``Contract.phases``) and the phases' keys of each deal type's
 format. Each unit names its engine half and the phases' registry holds the two to the catalogue:
 
-- every catalogue entry has exactly one unit, naming the half the entry lists; every unit that
-  names an engine half is in the catalogue (shown to fail with an entry taken out, a unit with
+- the registry's modules are the catalogue's units (and the deal's end); every catalogue entry
+  has exactly one unit, naming the half the entry lists; every unit that names an engine half
+  is in the catalogue (shown to fail with an entry taken out, a unit with
   no entry, an entry with no unit);
 - no other module of ``interpreter/`` or ``ruleset/`` lists two or more engine halves (a source
   scan, shown to fail when such a list is put back).
@@ -49,6 +50,11 @@ def test_every_catalogue_entry_has_exactly_one_unit_naming_its_half():
         assert named[0].engine_half is phasecatalogue.half(p.name), p
         assert phases.UNITS[p.name] is named[0]
     assert phases.units_missing() == []
+
+
+def test_the_registry_s_modules_are_the_catalogue_s():
+    assert phases.MODULES == tuple(p.unit_module for p in PHASES) + ("done",)
+    assert [u.name for u in _units_by_module().values()] == [p.name for p in PHASES] + ["done"]
 
 
 def test_every_unit_with_an_engine_half_is_in_the_catalogue():

@@ -11,6 +11,7 @@ above ``interpreter``, so the engine may not import a unit. Each unit names its 
 
 One entry per phase below; the lists made from it:
 
+- the phases' registry (``phases.MODULES``): every entry's unit module, then the deal's end;
 - the action numbers (``actions.NUMBERED``): every half that numbers actions;
 - a trick deal's phases before play (``phaselist.SHIPPED``), in ``PLAY_ORDER``;
 - each deal type's phases whose words ``kierki explain`` says (``Contract.phases``), in
@@ -40,18 +41,28 @@ class ShippedPhase:
     engine: str = ""  # "module.Class": its engine in a trick deal's phase list ("" : not listed)
     numbers: bool = False  # its half declares action numbers (``NUMBERS``, ``notation``, ``read_notation``)
     bets: bool = False  # its actions are side declarations a record keeps under ``bets`` (``actions.is_bet``)
+    unit: str = ""  # the module of ``kierki_dsl.phases`` holding its unit ("" : ``name``); named, never imported here
+
+    @property
+    def unit_module(self) -> str:
+        """The module of ``kierki_dsl.phases`` holding its unit."""
+        return self.unit or self.name
 
 
-#: The shipped phases (their units' panels stand in the registry's order, ``phases.MODULES``).
+#: The shipped phases, in the order their units' panels are shown (``phases.MODULES``).
 PHASES = (
     ShippedPhase("call", "calling", "call", "callengine.CallEngine", numbers=True),
-    ShippedPhase("choose", "choice", numbers=True),
-    ShippedPhase("pass", "passing", "passing", "passengine.PassEngine"),
+    ShippedPhase("choose", "choice", numbers=True, unit="choice"),
+    ShippedPhase("pass", "passing", "passing", "passengine.PassEngine", unit="passing"),
     ShippedPhase("auction", "bidding", "auction", "auctionengine.AuctionEngine", numbers=True),
     ShippedPhase("exchange", "widow", "widow", "widowengine.WidowEngine"),
-    ShippedPhase("name", "naming", numbers=True, bets=True),
-    ShippedPhase("double", "doubling", "doubling", "doublingengine.DoublingEngine", numbers=True, bets=True),
-    ShippedPhase("expose", "exposure", "exposure", "exposureengine.ExposureEngine", numbers=True, bets=True),
+    ShippedPhase("name", "naming", numbers=True, bets=True, unit="naming"),
+    ShippedPhase(
+        "double", "doubling", "doubling", "doublingengine.DoublingEngine", numbers=True, bets=True, unit="doubling"
+    ),
+    ShippedPhase(
+        "expose", "exposure", "exposure", "exposureengine.ExposureEngine", numbers=True, bets=True, unit="exposure"
+    ),
     ShippedPhase("declarations", "declarations", "declarations"),
     ShippedPhase("stock", "stock", "stock"),
     ShippedPhase("play", "tricks"),

@@ -27,22 +27,9 @@ from ..interpreter.actions import action_str
 from ..ruleset.format import ruleset_schema
 from .base import NotUnderstood, PhaseUnit
 
-#: The phase modules, in the order their panels are shown.
-MODULES = (
-    "call",
-    "choice",
-    "passing",
-    "auction",
-    "exchange",
-    "naming",
-    "doubling",
-    "exposure",
-    "declarations",
-    "stock",
-    "play",
-    "layout",
-    "done",
-)
+#: The phase modules, in the order their panels are shown: each shipped phase's (the interpreter's
+#: catalogue of the shipped phases lists them, ``interpreter/phasecatalogue.py``), then the deal's end.
+MODULES = tuple(p.unit_module for p in phasecatalogue.PHASES) + ("done",)
 
 UNITS: dict = {}
 _ADDED_CODES: set = set()  # the lint codes added phases brought (a shipped code is never replaced)
