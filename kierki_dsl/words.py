@@ -24,7 +24,8 @@ _SEAT_WORDS = {
     "bidder": N_("the auction's winner"),
 }
 
-#: The names of the aspects of a contract's rules (the keys of ``aspects``), as message ids.
+#: The names of the aspects of a contract's rules (the keys of ``aspects``), as message ids; a
+#: phase's own aspects are named by its engine half (``ASPECT`` of ``interpreter/bidding.py`` ...).
 ASPECT_NAMES = (
     N_("deal"),
     N_("game"),
@@ -36,15 +37,6 @@ ASPECT_NAMES = (
     N_("scoring"),
     N_("end"),
     N_("total"),
-    N_("doubling"),
-    N_("duty"),
-    N_("undoubled"),
-    N_("passing"),
-    N_("auction"),
-    N_("widow"),
-    N_("stock"),
-    N_("declarations"),
-    N_("exposure"),
     N_("ace"),
     N_("up first"),
     N_("first turn"),

@@ -129,8 +129,13 @@ def builders(package: Path = PACKAGE) -> dict:
 
 
 #: The modules that may build a phase's part: the engine module declaring it, and the module of
-#: its deal state where the phase has one of its own (a widow's deal, a stock's deal).
-OWN_STATE = {"exchange": "interpreter/widowstate.py", "stock": "interpreter/stockstate.py"}
+#: its deal state where the phase has one of its own (a widow's deal, a stock's deal; the trick
+#: deal keeps the passing's cards).
+OWN_STATE = {
+    "exchange": "interpreter/widowstate.py",
+    "stock": "interpreter/stockstate.py",
+    "pass": "interpreter/trickstate.py",
+}
 
 
 def _own(name: str) -> set:

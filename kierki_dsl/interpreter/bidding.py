@@ -39,7 +39,7 @@ from typing import Any, Callable, Optional
 from ..codes import Code, example, table
 from ..expr import RuleRuntimeError
 from ..expr.types import BOOL, INT, SEAT
-from ..i18n import R_
+from ..i18n import N_, R_
 from ..spec.schema import Bool, Enum, Expr, ExprSource, Field, Int, Obj, Str
 from ..values import frozen
 from . import scopes
@@ -59,6 +59,8 @@ SELLER_WORDS = {ACCEPT: "accept", REFUSE: "refuse", DECLINE: "decline"}
 BID_BASE = BIDS.base
 #: The trick contract's key that brings the phase into a deal, and where its words stand (``kierki explain``).
 KEY = "auction"
+#: The name of the aspect its words stand under (a message id: ``kierki explain`` says it translated).
+ASPECT = N_("auction")
 WORDS_AT = "setup"
 
 
@@ -82,6 +84,19 @@ def notation(action: int) -> str:
     if action == PASS:
         return "pass"
     return SELLER_WORDS[action] if action in SELLER_WORDS else f"bid:{bid_value(action)}"
+
+
+def read_notation(text: str) -> Optional[int]:
+    """The action ``notation`` wrote, or None."""
+    low = text.strip().lower()
+    if low == "pass":
+        return PASS
+    for action, word in SELLER_WORDS.items():
+        if low == word:
+            return action
+    if low.startswith("bid:") and low[4:].isdigit() and len(low) <= 10:
+        return bid(int(low[4:]))
+    return None
 
 
 DECLINE_SPEC = Obj(
@@ -140,6 +155,8 @@ AUCTION = Obj(
     doc="An auction for the right to play the deal: bid (higher than the bid standing) or pass. "
     "Expressions read the winner as `bidder` and his bid as `bid`.",
 )
+#: Its part of a contract's format, under ``KEY``.
+FIELD = Field(AUCTION, "players bid for the right to play the deal; expressions read `bidder` and `bid`", default=None)
 
 #: Most bid levels an auction may offer (``(max - min) / step + 1``), so a turn's choices stay few.
 MAX_LEVELS = 200
@@ -540,7 +557,7 @@ class AuctionRound:
 def explain(a, contract, rs) -> dict:
     """The auction in words: who starts, the range of bids, passing again, holding, the seller
     and what happens when everybody passes."""
-    return {"auction": _words(a)}
+    return {ASPECT: _words(a)}
 
 
 def _words(a) -> str:

@@ -14,7 +14,7 @@ from .phases import Phase
 
 
 class CallEngine(PhaseEngine):
-    """The trump call of ``contract.call`` (``tricks.TrumpCall``); its state is the deal's
+    """The trump call of ``contract.call`` (``calling.TrumpCall``); its state is the deal's
     ``caller`` and, once called, ``trump``."""
 
     phase = Phase.CALL

@@ -58,8 +58,8 @@ class Contract:
     fast_deal: Callable[..., Optional[Callable]]
 
     # Rules only some deal types have: a deal type without one leaves it None.
-    call = None  # a trump named by a seat during the deal (``tricks.TrumpCall``)
-    passing = None  # cards passed before play (``tricks.PassCards``)
+    call = None  # a trump named by a seat during the deal (``calling.TrumpCall``)
+    passing = None  # cards passed before play (``passing.PassCards``)
     auction = None  # bidding for the right to play (``bidding.Auction``)
     doubling: Optional[Doubling] = None  # side bets on the difference of two seats' scores (``doubling.Doubling``)
     exposure = None  # cards shown before play to double their cost (``exposure.Exposure``)

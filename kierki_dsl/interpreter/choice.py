@@ -17,6 +17,7 @@ from typing import Any, Optional
 from ..codes import HEAD, Code, table
 from ..expr import Compiled
 from ..i18n import R_
+from ..spec.schema import Bool, Expr, Field, List, Obj, Str
 from ..values import frozen
 from .catalogue import Deal
 from .envs import NOBODY, seat_env
@@ -33,9 +34,44 @@ CHOOSE_BASE = CHOICES.base
 CHOOSE_END = CHOICES.end
 
 
+#: Its part of the format: a schedule entry's ``choose``.
+CHOOSE = Obj(
+    {
+        "by": Field(Expr("seat"), "who chooses, e.g. dealer", required=True),
+        "from": Field(
+            List(Str(r"[a-z][a-z0-9_]*"), min_items=1, max_items=32, unique=True),
+            "the contracts to choose from",
+            required=True,
+        ),
+        "once_each": Field(Bool(), "each chooser names each contract only once in a match", default=True),
+        "once_in_match": Field(
+            Bool(),
+            "each contract is named only once in the whole match, whoever chooses "
+            "(Kierki with the negative deals in the dealers' order, V24)",
+            default=False,
+        ),
+    },
+    title="choose",
+    doc="Declarer's choice: the chooser names the contract after seeing his hand.",
+)
+
+
 def is_choice(action: int) -> bool:
     """A declarer's choice of contract (``CHOOSE_BASE + i``)."""
     return CHOICES.holds(action)
+
+
+def notation(action: int) -> str:
+    """A choice in the record notation: ``choose:3`` (the option's place in the offer)."""
+    return f"choose:{action - CHOOSE_BASE}"
+
+
+def read_notation(text: str) -> Optional[int]:
+    """The choice ``notation`` wrote, or None."""
+    low = text.strip().lower()
+    if low.startswith("choose:") and low[7:].isdigit() and len(low) <= 10 and int(low[7:]) < CHOOSE_END - CHOOSE_BASE:
+        return CHOOSE_BASE + int(low[7:])
+    return None
 
 
 @view_part("choose")

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from ..codes import Code, example, table
 from ..expr.types import BOOL, INT, SUIT
+from ..i18n import N_
 from ..spec.schema import Expr, Field, List, Obj, Str
 from ..values import frozen
 from . import scopes
@@ -40,6 +41,13 @@ DECLARATION = Obj(
 )
 
 DECLARATIONS = List(DECLARATION, min_items=1, max_items=16)
+#: Its part of a contract's format, under ``KEY``.
+FIELD = Field(
+    DECLARATIONS,
+    "declarations made by leading a card (marriages): they credit points to "
+    "the leader's `declared` and may change trumps",
+    default=[],
+)
 
 
 @view_part("declarations")
@@ -142,12 +150,14 @@ def declare(rules: tuple, seat: int, lead: int, hand: int, st) -> list:
 
 #: The trick contract's key that brings the phase into a deal, and where its words stand (``kierki explain``).
 KEY = "declarations"
+#: The name of the aspect its words stand under (a message id: ``kierki explain`` says it translated).
+ASPECT = N_("declarations")
 WORDS_AT = "play"
 
 
 def explain(specs, contract, rs) -> dict:
     """The declarations in words, one sentence."""
-    return {"declarations": "; ".join(words(contract.declarations, specs))}
+    return {ASPECT: "; ".join(words(contract.declarations, specs))}
 
 
 def words(rules: tuple, specs) -> list:

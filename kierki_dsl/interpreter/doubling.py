@@ -30,7 +30,7 @@ from typing import Any, Callable, Optional
 
 from ..codes import Code, example, table
 from ..expr.types import BOOL
-from ..i18n import R_, tr
+from ..i18n import N_, R_, tr
 from ..spec.schema import Bool, Enum, Expr, Field, Int, Obj
 from ..values import frozen
 from . import scopes
@@ -65,8 +65,21 @@ def notation(action: int) -> str:
     return f"double:{action - DOUBLE_BASE}"
 
 
+def read_notation(text: str) -> Optional[int]:
+    """The action ``notation`` wrote, or None."""
+    t = text.strip().lower()
+    if t == "done":
+        return DONE
+    kind, _, seat = t.partition(":")
+    if kind in ("double", "redouble") and seat.isdigit() and int(seat) < 8:
+        return (DOUBLE_BASE if kind == "double" else REDOUBLE_BASE) + int(seat)
+    return None
+
+
 #: The contract's key that brings the phase into a deal, and where its words stand (``kierki explain``).
 KEY = "doubling"
+#: The names of the aspects its words stand under (message ids: ``kierki explain`` says them translated).
+ASPECT, DUTY, UNDOUBLED = N_("doubling"), N_("duty"), N_("undoubled")
 WORDS_AT = "bets"
 
 
@@ -82,24 +95,24 @@ def explain(doubling, contract, rs) -> dict:
     )
     again = tr("; a doubled player may redouble") if doubling.redouble else ""
     twice = tr(" (twice the difference if redoubled)") if doubling.redouble else ""
-    out["doubling"] = tr(
+    out[ASPECT] = tr(
         "before the first card, in turn from the dealer's left, {who}{again}; each bet pays the "
         "difference of the two players' scores to the better one{twice}"
     ).format(who=who, again=again, twice=twice)
     duty = doubling.duty
     if duty is not None and duty.of == "every":
-        out["duty"] = tr(
+        out[DUTY] = tr(
             "each player must double every other player at least {times} times in every "
             "{deals} deals, when he likes; a double still owed is forced in the "
             "last deals the other player deals"
         ).format(times=duty.times, deals=duty.over or duty.deals)
     elif duty is not None:
-        out["duty"] = tr(
+        out[DUTY] = tr(
             "each player who may double the dealer must do so at least {times} times in the "
             "{deals} deals the dealer deals in a row"
         ).format(times=duty.times, deals=duty.deals)
     if doubling.if_undoubled == "split":
-        out["undoubled"] = tr(
+        out[UNDOUBLED] = tr(
             "if nobody doubles, the deal is not played: its total is shared among the players "
             "other than the dealer, each share rounded away from zero, the dealer taking the rest"
         )
@@ -159,6 +172,8 @@ DOUBLING = Obj(
     title="doubling",
     doc="Side bets on the difference between two players' scores in the deal (Barbu).",
 )
+#: Its part of a contract's format, under ``KEY``.
+FIELD = Field(DOUBLING, "side bets between players on the difference of their scores (Barbu)", default=None)
 
 
 def bet_of(seat: int, action: int) -> Optional[tuple]:

@@ -16,15 +16,15 @@ from __future__ import annotations
 
 from typing import Optional
 
-from ..cards import card_str
+from ..cards import card_str, parse_card
 from ..codes import Code, example, table
 from ..expr.types import BOOL
-from ..i18n import R_
+from ..i18n import N_, R_
 from ..spec.schema import Expr, Field, Int, Obj
 from ..values import frozen
 from . import scopes
 from .doubling import DONE
-from .numbering import Block
+from .numbering import Block, read_tagged
 from .view import view_part
 
 # its action numbers: show a card (its ``done`` is the doubling round's; ``actions`` assembles every phase's)
@@ -48,6 +48,16 @@ def is_expose(action: int) -> bool:
     return SHOWN.holds(action)
 
 
+def notation(action: int) -> str:
+    """An exposure in the record notation: ``expose:KH``."""
+    return "expose:" + card_str(exposed_card(action))
+
+
+def read_notation(text: str) -> Optional[int]:
+    """The exposure ``notation`` wrote, or None."""
+    return read_tagged(text, "expose", 10, lambda card: expose(parse_card(card)))
+
+
 EXPOSURE = Obj(
     {
         "cards": Field(Expr("pred"), "the cards a player may expose before play (e.g. card == KH)", required=True),
@@ -61,6 +71,8 @@ EXPOSURE = Obj(
     doc="Exposure doubling (Trix): before play a player may show cards of his hand that match `cards`; an exposed "
     "card scores `factor` times for its taker, and its exposer gets the difference.",
 )
+#: Its part of a contract's format, under ``KEY``.
+FIELD = Field(EXPOSURE, "before play players may expose penalty cards to double their cost (Trix)", default=None)
 
 
 @frozen(eq=False)
@@ -224,12 +236,14 @@ def _word(action: int) -> str:
 
 #: The trick contract's key that brings the phase into a deal, and where its words stand (``kierki explain``).
 KEY = "exposure"
+#: The name of the aspect its words stand under (a message id: ``kierki explain`` says it translated).
+ASPECT = N_("exposure")
 WORDS_AT = "scoring"
 
 
 def explain(spec, contract, rs) -> dict:
     """The exposures in words."""
-    return {"exposure": exposure_words(spec)}
+    return {ASPECT: exposure_words(spec)}
 
 
 def exposure_words(spec) -> str:

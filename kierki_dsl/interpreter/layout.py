@@ -22,10 +22,10 @@ from ..expr.types import BOOL, SEAT
 from ..i18n import R_
 from ..spec.schema import Bool, CardKind, Enum, Expr, ExprSource, Field, Int, List, RankKind
 from ..values import frozen
-from . import doubling, scopes
+from . import phasecatalogue, scopes
 from .actions import PASS, IllegalAction, action_str, is_bet
 from .catalogue import Contract, Deal, DealType, register
-from .doubling import DOUBLING, BettingRound, Doubling, build_doubling, check_doubling
+from .doubling import BettingRound, Doubling, build_doubling, check_doubling
 from .envs import NOBODY, seat_env, seat_function
 from .fastplay import BLOCKED, compile_layout
 from .nameengine import NameEngine
@@ -34,60 +34,65 @@ from .phases import Phase
 from .phasesteps import PhaseSteps
 from .view import SeatView, shown_part, view_part
 
-FIELDS = {
-    "start_rank": Field(
-        RankKind(words=("free", "named")),
-        "the rank that opens a row (7 in loteryjka); free: the "
-        "first card played opens its row, and its rank opens every other row; named: the first "
-        "player names the rank before play, one he need not hold (Barbu's domino)",
-        default=5,
-    ),
-    "ace": Field(Enum(("low", "high")), "ace below the 2 (low) or above the king (high)", default="low"),
-    "first_turn": Field(Expr("seat"), "who plays first", default=None),
-    "first_card": Field(
-        CardKind(),
-        "the card that must open the layout, before any other row is opened (English "
-        "Sevens: 7D, with first_turn: holder(7D))",
-        default=None,
-    ),
-    "must_play": Field(Bool(), "a player who can play must play (else he may pass at will)", default=True),
-    "free_passes": Field(
-        Int(0, 52),
-        "with must_play: how many times a deal a player who could play may pass instead (Shichi Narabe: 3)",
-        default=0,
-    ),
-    "pass_cost": Field(
-        Int(0, 10**6),
-        "points a player pays into the pool for every pass; the next player to go out takes the pool",
-        default=0,
-    ),
-    "pass_fine": Field(
-        Int(0, 10**6), "points a player pays into the pool, on top, for passing when he could have played", default=0
-    ),
-    "doubling": Field(DOUBLING, "side bets between players on the difference of their scores (Barbu)", default=None),
-    "again_after": Field(
-        Expr("pred"),
-        "a card predicate: after playing a matching card the same player plays again (if able), e.g. card.rank == A",
-        default=None,
-    ),
-    "again_optional": Field(
-        Bool(),
-        "with again_after: the extra card is the player's choice (he may pass instead, "
-        "free of any cost); false: he must play it when able",
-        default=False,
-    ),
-    "up_first": Field(
-        Bool(),
-        "the card above the opening card must be laid before any card below it (Fan Tan: "
-        "the 8 follows the 7 before the 6)",
-        default=False,
-    ),
-    "prizes": Field(
-        List(Int(-(10**6), 10**6), min_items=1, max_items=8),
-        "points by finishing place; the deal ends when all are given",
-        required=True,
-    ),
-}
+#: The keys of a layout contract: its own, and its phases' where the catalogue places them.
+FIELDS = phasecatalogue.format_keys(
+    "layout",
+    {
+        "start_rank": Field(
+            RankKind(words=("free", "named")),
+            "the rank that opens a row (7 in loteryjka); free: the "
+            "first card played opens its row, and its rank opens every other row; named: the first "
+            "player names the rank before play, one he need not hold (Barbu's domino)",
+            default=5,
+        ),
+        "ace": Field(Enum(("low", "high")), "ace below the 2 (low) or above the king (high)", default="low"),
+        "first_turn": Field(Expr("seat"), "who plays first", default=None),
+        "first_card": Field(
+            CardKind(),
+            "the card that must open the layout, before any other row is opened (English "
+            "Sevens: 7D, with first_turn: holder(7D))",
+            default=None,
+        ),
+        "must_play": Field(Bool(), "a player who can play must play (else he may pass at will)", default=True),
+        "free_passes": Field(
+            Int(0, 52),
+            "with must_play: how many times a deal a player who could play may pass instead (Shichi Narabe: 3)",
+            default=0,
+        ),
+        "pass_cost": Field(
+            Int(0, 10**6),
+            "points a player pays into the pool for every pass; the next player to go out takes the pool",
+            default=0,
+        ),
+        "pass_fine": Field(
+            Int(0, 10**6),
+            "points a player pays into the pool, on top, for passing when he could have played",
+            default=0,
+        ),
+        "again_after": Field(
+            Expr("pred"),
+            "a card predicate: after playing a matching card the same player plays again (if able), e.g. card.rank == A",
+            default=None,
+        ),
+        "again_optional": Field(
+            Bool(),
+            "with again_after: the extra card is the player's choice (he may pass instead, "
+            "free of any cost); false: he must play it when able",
+            default=False,
+        ),
+        "up_first": Field(
+            Bool(),
+            "the card above the opening card must be laid before any card below it (Fan Tan: "
+            "the 8 follows the 7 before the 6)",
+            default=False,
+        ),
+        "prizes": Field(
+            List(Int(-(10**6), 10**6), min_items=1, max_items=8),
+            "points by finishing place; the deal ends when all are given",
+            required=True,
+        ),
+    },
+)
 
 
 #: Passes by players who could have played, in one deal, after which everyone must play when
@@ -109,7 +114,7 @@ class LayoutPart:
 
 @frozen(eq=False)
 class LayoutContract(Contract):
-    phases = (doubling,)  # whose words explain says
+    phases = phasecatalogue.explained("layout")  # whose words explain says
     name: str
     type: str
     pl: str

@@ -1,8 +1,11 @@
-"""Naming a layout's opening rank (Fan Tan's ``start_rank: named``): its action numbers."""
+"""Naming a layout's opening rank (Fan Tan's ``start_rank: named``): its action numbers and their notation."""
 
 from __future__ import annotations
 
-from .numbering import Block
+from typing import Optional
+
+from ..cards import card_str, parse_rank
+from .numbering import Block, read_tagged
 
 NAMES = Block("name", 80, 13, "name the rank (base + 0 = 2 .. 12 = A) that opens a layout's rows")
 #: The naming's blocks of action numbers (``actions`` assembles every phase's).
@@ -23,3 +26,13 @@ def named_rank(action: int) -> int:
 def is_rank_name(action: int) -> bool:
     """A rank named to open a layout's rows."""
     return NAMES.holds(action)
+
+
+def notation(action: int) -> str:
+    """A named rank in the record notation: ``rank:7``."""
+    return "rank:" + card_str(named_rank(action))[:-1]
+
+
+def read_notation(text: str) -> Optional[int]:
+    """The named rank ``notation`` wrote, or None."""
+    return read_tagged(text, "rank", 8, lambda rank: name_rank(parse_rank(rank)))

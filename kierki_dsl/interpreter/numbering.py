@@ -9,6 +9,8 @@ is declared once, by the phase that numbers it, and the others import it.
 
 from __future__ import annotations
 
+from typing import Callable, Optional
+
 from ..values import frozen
 
 
@@ -65,6 +67,18 @@ def reserve(owner) -> int:
         raise ValueError(f"no room for {owner.action_width} more action numbers of phase {owner.name!r}")
     BLOCKS[owner.name] = (start, owner.action_width, owner)
     return start
+
+
+def read_tagged(text: str, tag: str, longest: int, read: Callable[[str], int]) -> Optional[int]:
+    """``read(rest)`` of a notation ``tag:rest`` (read in lower case, at most ``longest``
+    characters), or None: another text, or one ``read`` refuses (``ValueError``)."""
+    t = text.strip().lower()
+    if not t.startswith(tag + ":") or len(t) > longest:
+        return None
+    try:
+        return read(t[len(tag) + 1 :])
+    except ValueError:
+        return None
 
 
 def block_owner(action: int):

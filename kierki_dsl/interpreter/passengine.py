@@ -14,7 +14,7 @@ from .phases import Phase
 
 
 class PassEngine(PhaseEngine):
-    """The passing of ``contract.passing`` (``tricks.PassCards``); its state is the deal's
+    """The passing of ``contract.passing`` (``passing.PassCards``); its state is the deal's
     ``pass_offset``, ``passes`` (the cards each seat passes) and ``_passable`` (those it may still pass)."""
 
     phase = Phase.PASS

@@ -2,9 +2,10 @@
 play reaches them, then card play. ``phase_list(contract)`` makes the list once per contract;
 ``trickstate.TrickDeal`` steps it (``phaseengine`` says how a phase is stepped).
 
-The shipped phases before play, in order: passing cards (``passengine``), the auction
-(``auctionengine``), the widow's exchange (``widowengine``), the trump call (``callengine``),
-the doubling round (``doublingengine``), the exposures (``exposureengine``); then the phases
+The shipped phases before play, in order (``phasecatalogue.PLAY_ORDER``): passing cards
+(``passengine``), the auction (``auctionengine``), the widow's exchange (``widowengine``), the
+trump call (``callengine``), the doubling round (``doublingengine``), the exposures
+(``exposureengine``); then the phases
 added by a module (``extensions``), in the order they were registered. A phase is in a
 contract's list when the contract has its rule; in a deal it may still have nothing to decide
 (no passing in a deal of the rotation's ``none``, nobody with a card to expose): it is skipped.
@@ -14,23 +15,12 @@ from __future__ import annotations
 
 from typing import Optional
 
-from .auctionengine import AuctionEngine
-from .callengine import CallEngine
-from .doublingengine import DoublingEngine
-from .exposureengine import ExposureEngine
-from .passengine import PassEngine
+from . import phasecatalogue
 from .phaseengine import AddedEngine, PhaseEngine
-from .widowengine import WidowEngine
 
-#: (engine, the contract's field holding its rule) of each shipped phase before play, in order.
-SHIPPED = (
-    (PassEngine, "passing"),
-    (AuctionEngine, "auction"),
-    (WidowEngine, "widow"),
-    (CallEngine, "call"),
-    (DoublingEngine, "doubling"),
-    (ExposureEngine, "exposure"),
-)
+#: (engine, the contract's field holding its rule) of each shipped phase before play, in order
+#: (``phasecatalogue.PLAY_ORDER``).
+SHIPPED = phasecatalogue.engines()
 
 
 class PhaseList(tuple):

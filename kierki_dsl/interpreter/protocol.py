@@ -73,8 +73,8 @@ class CompiledContract(Protocol):
     en: str
     description: str
     total: Optional[int]
-    call: object  # a trump named during the deal (``tricks.TrumpCall``) or None
-    passing: object  # cards passed before play (``tricks.PassCards``) or None
+    call: object  # a trump named during the deal (``calling.TrumpCall``) or None
+    passing: object  # cards passed before play (``passing.PassCards``) or None
     auction: object  # bidding for the right to play (``bidding.Auction``) or None
     doubling: object  # side bets (``doubling.Doubling``) or None
     exposure: object  # cards shown before play to double their cost (``exposure.Exposure``) or None

@@ -26,6 +26,7 @@ from typing import Optional
 
 from ..cards import FULL_DECK, bits, popcount
 from ..codes import Code, example, table
+from ..i18n import N_
 from ..spec.schema import Enum, Field, Int, Obj
 from ..values import frozen
 from .view import view_part
@@ -44,6 +45,10 @@ STOCK = Obj(
     doc="A stock to draw from (kierki dominowe): players are dealt `hand` cards each; a player unable to follow "
     "suit draws from the stock until able; a player with no cards is out; the deal ends when fewer than two "
     "players hold cards.",
+)
+#: Its part of a contract's format, under ``KEY``.
+FIELD = Field(
+    STOCK, "deal part of the deck; players unable to follow suit draw from the rest (kierki dominowe)", default=None
 )
 
 
@@ -147,6 +152,8 @@ def unseen_rest(view, hands: list) -> int:
 
 #: The trick contract's key that brings the phase into a deal, and where its words stand (``kierki explain``).
 KEY = "stock"
+#: The name of the aspect its words stand under (a message id: ``kierki explain`` says it translated).
+ASPECT = N_("stock")
 WORDS_AT = "setup"
 
 
@@ -155,7 +162,7 @@ def explain(stock, contract, rs) -> dict:
     return {
         "deal": f"{stock.hand} cards each, dealt one at a time starting with the dealer's left-hand "
         "neighbour; the rest of the deck, in the order it would be dealt, is the stock",
-        "stock": words(stock),
+        ASPECT: words(stock),
     }
 
 

@@ -17,22 +17,22 @@ from ..cards import SUIT_NAMES
 from ..diagnostics import Diagnostic
 from ..expr import RuleRuntimeError
 from ..expr.types import BOOL, INT, SEAT
-from ..spec.schema import Bool, Enum, Expr, ExprSource, Field, Int, List, Obj, OneOf, Str, attr_name
+from ..spec.schema import Bool, Enum, Expr, ExprSource, Field, List, Obj, OneOf, Str, attr_name
 from ..values import frozen
-from . import bidding, declarations, doubling, exposure, extensions, passing, scopes, stock, widow
-from .bidding import AUCTION, Auction, build_auction, check_auction
+from . import extensions, phasecatalogue, scopes
+from .bidding import Auction, build_auction, check_auction
+from .calling import SUIT_CHOICES, TRUMP_CALL, TrumpCall
 from .catalogue import Contract, DealType, register
-from .declarations import DECLARATIONS, build_declarations, check_declarations
-from .doubling import DOUBLING, Doubling, build_doubling, check_doubling
+from .declarations import build_declarations, check_declarations
+from .doubling import Doubling, build_doubling, check_doubling
 from .draws import draw
 from .envs import NOBODY, card_scoring_env, seat_function, trick_env
-from .exposure import EXPOSURE, Exposure, build_exposure, check_exposure
+from .exposure import Exposure, build_exposure, check_exposure
 from .matchvalues import reads_match
-from .stock import STOCK, Stock, build_stock, check_stock
+from .passing import PassCards, build_passing
+from .stock import Stock, build_stock, check_stock
 from .unheld import check_unheld
-from .widow import WIDOW, Widow, build_widow
-
-SUIT_CHOICES = ("none",) + SUIT_NAMES
+from .widow import Widow, build_widow
 
 SCORE_ITEM = Obj(
     {
@@ -68,68 +68,25 @@ RESTRICTION = Obj(
     doc="A restriction on which cards may be played.",
 )
 
-TRUMP_CALL = Obj(
+#: The keys of a trick contract: its own (trick play's), and its phases' where the catalogue places them.
+FIELDS = phasecatalogue.format_keys(
+    "tricks",
     {
-        "called_by": Field(Expr("seat"), "who names trumps, e.g. dealer or left(dealer)", required=True),
-        "after": Field(
-            Int(0, 52), "how many of his cards the caller sees first (the rest are dealt after the call)", default=5
+        "first_lead": Field(Expr("seat"), "who leads to the first trick", default=None),
+        "trump": Field(
+            OneOf(scalar=Enum(SUIT_CHOICES), mapping=TRUMP_CALL), "none, a fixed suit, or a call", default="none"
         ),
-        "choices": Field(
-            List(Enum(SUIT_CHOICES), min_items=1, unique=True), "what may be called", default=list(SUIT_NAMES)
+        "follow_suit": Field(Bool(), "a player holding the suit led must play it", default=True),
+        "lead_ban": Field(Expr("pred"), "cards that may not be led unless the hand holds nothing else"),
+        "lead_ban_reason": Field(Str(), "the lead ban in words"),
+        "restrictions": Field(
+            List(RESTRICTION, max_items=32), "further play restrictions, applied in order", default=[]
         ),
+        "score": Field(List(SCORE_ITEM, min_items=1, max_items=64), "scoring components", required=True),
+        "end_when": Field(Expr("bool"), "the deal ends before the next trick when this holds"),
+        "early_stop": Field(Bool(), "end the deal as soon as no points can change any more", default=False),
     },
-    title="trump call",
-    doc="Trumps named by a seat during the deal.",
 )
-
-PASS_CARDS = Obj(
-    {
-        "count": Field(Int(1, 13), "how many cards each player passes", required=True),
-        "rotation": Field(
-            List(Enum(("left", "right", "across", "none")), min_items=1, max_items=16),
-            "where the cards go, by deal number in turn (left = the next player in playing order)",
-            default=["left"],
-        ),
-    },
-    title="pass cards",
-    doc="Passing cards before play (Hearts): every player chooses cards, then all pass at once.",
-)
-
-FIELDS = {
-    "pass_cards": Field(PASS_CARDS, "cards passed before play", default=None),
-    "first_lead": Field(Expr("seat"), "who leads to the first trick", default=None),
-    "trump": Field(
-        OneOf(scalar=Enum(SUIT_CHOICES), mapping=TRUMP_CALL), "none, a fixed suit, or a call", default="none"
-    ),
-    "follow_suit": Field(Bool(), "a player holding the suit led must play it", default=True),
-    "lead_ban": Field(Expr("pred"), "cards that may not be led unless the hand holds nothing else"),
-    "lead_ban_reason": Field(Str(), "the lead ban in words"),
-    "restrictions": Field(List(RESTRICTION, max_items=32), "further play restrictions, applied in order", default=[]),
-    "score": Field(List(SCORE_ITEM, min_items=1, max_items=64), "scoring components", required=True),
-    "end_when": Field(Expr("bool"), "the deal ends before the next trick when this holds"),
-    "early_stop": Field(Bool(), "end the deal as soon as no points can change any more", default=False),
-    "doubling": Field(DOUBLING, "side bets between players on the difference of their scores (Barbu)", default=None),
-    "auction": Field(
-        AUCTION, "players bid for the right to play the deal; expressions read `bidder` and `bid`", default=None
-    ),
-    "exposure": Field(
-        EXPOSURE, "before play players may expose penalty cards to double their cost (Trix)", default=None
-    ),
-    "stock": Field(
-        STOCK, "deal part of the deck; players unable to follow suit draw from the rest (kierki dominowe)", default=None
-    ),
-    "widow": Field(
-        WIDOW,
-        "cards dealt aside that the auction's winner takes, then discards or gives as many (Tysiąc's musik)",
-        default=None,
-    ),
-    "declarations": Field(
-        DECLARATIONS,
-        "declarations made by leading a card (marriages): they credit points to "
-        "the leader's `declared` and may change trumps",
-        default=[],
-    ),
-}
 
 
 @frozen(eq=False)
@@ -172,29 +129,10 @@ class Restriction:
 
 
 @frozen(eq=False)
-class TrumpCall:
-    called_by: object  # Compiled seat expression
-    after: int
-    choices: tuple  # suits, -1 = no trumps
-
-
-@frozen(eq=False)
-class PassCards:
-    count: int
-    rotation: tuple  # seat offsets in playing order: left 1, across 2, right -1, none 0
-
-    def offset(self, deal_number: int, players: int) -> int:
-        return self.rotation[(deal_number - 1) % len(self.rotation)] % players
-
-
-_ROTATION = {"left": 1, "right": -1, "across": 2, "none": 0}
-
-
-@frozen(eq=False)
 class TrickContract(Contract):
     """A compiled trick-taking contract; ``new_deal`` starts a deal of it."""
 
-    phases = (stock, passing, bidding, widow, declarations, exposure, doubling)  # whose words explain says
+    phases = phasecatalogue.explained("tricks")  # whose words explain says
 
     name: str
     type: str
@@ -636,7 +574,7 @@ class Tricks(DealType):
             end_when=end_when,
             early_stop=spec.early_stop,
             description=spec.description or "",
-            passing=_passing(spec.pass_cards, ctx, w),
+            passing=build_passing(spec.pass_cards, ctx, w),
             doubling=doubling,
             auction=auction,
             stock=stock,
@@ -660,14 +598,6 @@ def _build_added(spec, ctx, w: tuple) -> tuple:
         ok = ok and fine
         added.append((unit, rule))
     return tuple(added), ok
-
-
-def _passing(spec, ctx, w) -> Optional[PassCards]:
-    if spec is None:
-        return None
-    if spec.count * 2 > ctx.deck.bit_count() // max(1, ctx.players):
-        ctx.warning(w + ("pass_cards", "count"), "M612", f"passing {spec.count} cards is more than half a hand")
-    return PassCards(spec.count, tuple(_ROTATION[r] for r in spec.rotation))
 
 
 def _default_lead():

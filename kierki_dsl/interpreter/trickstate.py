@@ -10,7 +10,6 @@ from typing import Optional
 
 from ..cards import BIT, FULL_DECK, SUIT_MASK, card_list, card_str, popcount
 from ..i18n import R_
-from ..values import frozen
 from . import matchvalues
 from .actions import NO_TRUMP, IllegalAction, action_str, block_owner, is_bet
 from .bidding import AuctionRound, bid_standing
@@ -19,12 +18,13 @@ from .declarations import DeclarationsPart, declarations_part, settled_declared
 from .doubling import BettingRound
 from .envs import end_when_env, next_trick_env, play_env, seat_env, trick_env
 from .exposure import ExposureRound
+from .passing import PassingPart
 from .phaselist import phase_list
 from .phases import Phase
 from .phasesteps import PhaseSteps
 from .scorebound import SCORE_LIMIT, check_deal, score_error
 from .trickkernel import add_seat_scores, playout, winning_card
-from .view import SeatView, shown_part, view_part
+from .view import SeatView, shown_part
 
 PLAY, DONE = Phase.PLAY, Phase.DONE
 HEARTS = SUIT_MASK[1]
@@ -106,17 +106,6 @@ def _copier(names: tuple):
 
 
 _copy_fields = _copier(SLOTS)  # every slot is always set (``_before_compiled``)
-
-
-@view_part("pass")
-@frozen
-class PassingPart:
-    """Passing's part of a seat view: what the seat knows of the exchange once every seat has
-    passed (while cards are still being passed: nothing yet)."""
-
-    passed: tuple  # the cards this seat passed
-    passed_to: int  # the seat that got them (-1: not yet)
-    received: tuple  # the cards this seat got
 
 
 class TrickDeal(PhaseSteps, Deal):

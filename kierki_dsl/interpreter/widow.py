@@ -21,6 +21,7 @@ from typing import Optional
 from ..cards import bits
 from ..codes import Code, example, table
 from ..expr.types import SEAT
+from ..i18n import N_
 from ..spec.schema import Bool, Enum, Expr, ExprSource, Field, Int, Obj
 from ..values import frozen
 from . import scopes
@@ -56,6 +57,12 @@ WIDOW = Obj(
     title="widow",
     doc="Cards dealt aside (Tysiąc's musik): after the auction the winner takes them and then discards as many, or "
     "gives some to every other player.",
+)
+#: Its part of a contract's format, under ``KEY``.
+FIELD = Field(
+    WIDOW,
+    "cards dealt aside that the auction's winner takes, then discards or gives as many (Tysiąc's musik)",
+    default=None,
 )
 
 
@@ -162,6 +169,8 @@ def build_widow(spec, ctx, where: tuple, has_auction: bool) -> tuple[Optional[Wi
 
 #: The trick contract's key that brings the phase into a deal, and where its words stand (``kierki explain``).
 KEY = "widow"
+#: The name of the aspect its words stand under (a message id: ``kierki explain`` says it translated).
+ASPECT = N_("widow")
 WORDS_AT = "setup"
 
 
@@ -172,7 +181,7 @@ def explain(spec, contract, rs) -> dict:
     return {
         "deal": f"{dealt} cards each and {cards} to the widow, dealt one at a time starting with the "
         "dealer's left-hand neighbour",
-        "widow": words(spec),
+        ASPECT: words(spec),
     }
 
 

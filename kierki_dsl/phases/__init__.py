@@ -21,27 +21,15 @@ from __future__ import annotations
 import importlib
 
 from .. import codes
-from ..interpreter import extensions
+from ..exits import SetupError
+from ..interpreter import extensions, phasecatalogue
 from ..interpreter.actions import action_str
 from ..ruleset.format import ruleset_schema
 from .base import NotUnderstood, PhaseUnit
 
-#: The phase modules, in the order their panels are shown.
-MODULES = (
-    "call",
-    "choice",
-    "passing",
-    "auction",
-    "exchange",
-    "naming",
-    "doubling",
-    "exposure",
-    "declarations",
-    "stock",
-    "play",
-    "layout",
-    "done",
-)
+#: The phase modules, in the order their panels are shown: each shipped phase's (the interpreter's
+#: catalogue of the shipped phases lists them, ``interpreter/phasecatalogue.py``), then the deal's end.
+MODULES = tuple(p.unit_module for p in phasecatalogue.PHASES) + ("done",)
 
 UNITS: dict = {}
 _ADDED_CODES: set = set()  # the lint codes added phases brought (a shipped code is never replaced)
@@ -52,7 +40,11 @@ def register(unit: PhaseUnit) -> PhaseUnit:
 
     A unit with a ``schema_key`` changes play (its engine hooks, ``base.PhaseUnit``): its key
     joins the trick contracts' format, its actions get their block of numbers and its lint codes
-    join ``kierki lint --explain``'s."""
+    join ``kierki lint --explain``'s. Any other unit names the engine half the interpreter's
+    catalogue of the shipped phases lists under its name, or none if it lists none
+    (``SetupError`` otherwise)."""
+    if not unit.schema_key:
+        check_engine_half(unit)
     UNITS[unit.name] = unit
     if not unit.schema_key:  # a shipped phase: its codes, as its module declares them
         codes.declare(unit.lint_codes, unit.name)
@@ -80,8 +72,31 @@ def unregister(unit: PhaseUnit) -> None:
         ruleset_schema.cache_clear()
 
 
+def check_engine_half(unit: PhaseUnit) -> None:
+    """``SetupError`` unless ``unit`` names the engine half ``phasecatalogue`` lists under its
+    name (a unit the catalogue does not list names none)."""
+    entry = phasecatalogue.entry(unit.name)
+    listed = f"{phasecatalogue.__package__}.{entry.half}" if entry is not None else None
+    named = unit.engine_half.__name__ if unit.engine_half is not None else None
+    if named != listed:
+        where = f"lists {listed}" if listed else "does not list it"
+        raise SetupError(
+            f"the phase {unit.name!r} names {named or 'no'} engine half, and the catalogue of the "
+            f"shipped phases (interpreter/phasecatalogue.py) {where}"
+        )
+
+
+def units_missing() -> list:
+    """The names of the shipped phases the catalogue lists that no registered unit plays."""
+    return [p.name for p in phasecatalogue.PHASES if p.name not in UNITS]
+
+
 for _name in MODULES:
     register(importlib.import_module(f"{__name__}.{_name}").UNIT)
+if units_missing():  # a catalogue entry without its unit: the shipped phases are one list
+    raise SetupError(
+        f"the catalogue of the shipped phases lists phases no module of {__name__} plays: {units_missing()}"
+    )
 
 
 def phase_of(view) -> PhaseUnit:
@@ -144,6 +159,7 @@ __all__ = [
     "PhaseUnit",
     "UNITS",
     "actions",
+    "check_engine_half",
     "expected",
     "label",
     "owner",
@@ -152,5 +168,6 @@ __all__ = [
     "parse",
     "phase_of",
     "register",
+    "units_missing",
     "unregister",
 ]

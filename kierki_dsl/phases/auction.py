@@ -44,6 +44,7 @@ def _one_bids(view, rules) -> bool:
 
 class Auction(PhaseUnit):
     name = "auction"
+    engine_half = bidding
     part_type = AuctionPart
     expected = EXPECTED[Phase.AUCTION]
     task = N_("bid or pass (a seller: accept, refuse or decline)")

@@ -7,6 +7,7 @@ from typing import Optional
 from ..cards import SUIT_SYMBOLS, CardError, bits, card_str, suit_word
 from ..diagnostics import quoted
 from ..i18n import N_, tr
+from ..interpreter import calling
 from ..interpreter.actions import NO_TRUMP, call, called_suit, is_call
 from ..interpreter.phases import EXPECTED, Phase
 from .base import PhaseUnit, row, seat
@@ -32,6 +33,7 @@ def call_for(hand: int, legal) -> int:
 
 class TrumpCall(PhaseUnit):
     name = "call"
+    engine_half = calling
     expected = EXPECTED[Phase.CALL]
     task = N_("call trumps")
     prompt_word = N_("trumps")

@@ -15,6 +15,7 @@ from .botplay import bot_contract, high_cards
 
 class DeclarersChoice(PhaseUnit):
     name = "choose"
+    engine_half = choice
     part_type = ChoicePart
     expected = EXPECTED[Phase.CHOOSE]
     task = N_("choose the contract")

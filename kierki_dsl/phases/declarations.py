@@ -23,6 +23,7 @@ def declaration_text(view, made) -> str:
 
 class Declarations(PhaseUnit):
     name = "declarations"
+    engine_half = declarations
     part_type = DeclarationsPart
     lint_codes = declarations.LINT_CODES  # its codes, declared beside its checks (interpreter/declarations.py)
 

@@ -18,6 +18,7 @@ from .records import BetsSection
 
 class Doubling(BetsSection):
     name = "double"
+    engine_half = doubling
     part_type = BetsPart
     expected = EXPECTED[Phase.DOUBLE]
     task = N_("double or not")

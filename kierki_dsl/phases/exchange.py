@@ -31,6 +31,7 @@ def _raising(view) -> bool:
 
 class Exchange(CardPhase):
     name = "exchange"
+    engine_half = widow
     part_type = WidowPart
     expected = EXPECTED[Phase.EXCHANGE]
     task = N_("give away or lay aside a card of your hand")

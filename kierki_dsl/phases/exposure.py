@@ -17,6 +17,7 @@ from .records import BetsSection
 
 class Exposure(BetsSection):
     name = "expose"
+    engine_half = exposure
     part_type = ExposurePart
     expected = EXPECTED[Phase.EXPOSE]
     task = N_("expose a card or say done")

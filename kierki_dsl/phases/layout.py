@@ -49,6 +49,7 @@ def layout_card(c, cards, hand: int, opening_rank: int) -> int:
 
 class LayoutPlay(PlaysSection, CardPhase):
     name = "layout"
+    engine_half = layout
     part_type = LayoutPart
     expected = EXPECTED[Phase.PLAY]
     task = N_("play to the layout or pass")

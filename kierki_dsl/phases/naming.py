@@ -7,6 +7,7 @@ from typing import Optional
 
 from ..cards import RANK_NAMES
 from ..i18n import N_, tr
+from ..interpreter import naming
 from ..interpreter.actions import is_rank_name, name_rank, named_rank
 from ..interpreter.phases import EXPECTED, Phase
 from .records import BetsSection
@@ -29,6 +30,7 @@ _RANK_WORDS = {"T": "10"}
 
 class Naming(BetsSection):
     name = "name"
+    engine_half = naming
     fields: tuple = ()  # the named rank is shown by the layout's panel (``opening_rank``)
     expected = EXPECTED[Phase.NAME]
     task = N_("name the rank that opens every row")

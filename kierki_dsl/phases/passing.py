@@ -9,7 +9,7 @@ from ..i18n import N_, tr, trn
 from ..interpreter import passing
 from ..interpreter.phases import EXPECTED, Phase
 from ..interpreter.trickkernel import card_values, is_positive
-from ..interpreter.trickstate import PassingPart
+from ..interpreter.passing import PassingPart
 from .base import cards_text, contract_of, row, seat
 from .botplay import bot_contract
 from .cardpick import CardPhase
@@ -26,6 +26,7 @@ def pass_order(contract, tricks_total: int, trump: int, players: int):
 
 class Passing(CardPhase):
     name = "pass"
+    engine_half = passing
     part_type = PassingPart
     expected = EXPECTED[Phase.PASS]
     task = N_("pass a card")

@@ -6,6 +6,7 @@ from typing import Optional
 
 from ..cards import CardError, card_pretty
 from ..i18n import N_, tr
+from ..interpreter import tricks
 from ..interpreter.actions import PASS, IllegalAction
 from ..interpreter.phases import EXPECTED, Phase
 from ..interpreter.trickkernel import winning_play
@@ -37,6 +38,7 @@ def winning_text(view, rules=None) -> str:
 
 class TrickPlay(PlaysSection, CardPhase):
     name = "play"
+    engine_half = tricks
     expected = EXPECTED[Phase.PLAY]
     task = N_("play a card")
     searched = True

@@ -11,6 +11,7 @@ from .base import PhaseUnit, cards_text, row, seat
 
 class Stock(PhaseUnit):
     name = "stock"
+    engine_half = stock
     part_type = StockPart
     lint_codes = stock.LINT_CODES  # its codes, declared beside its checks (interpreter/stock.py)
 

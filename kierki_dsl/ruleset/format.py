@@ -9,6 +9,8 @@ from __future__ import annotations
 import functools
 
 from ..interpreter import extensions
+from ..interpreter.catalogue import load_builtin_types
+from ..interpreter.choice import CHOOSE
 from ..spec.schema import (
     Bool,
     CardKind,
@@ -37,26 +39,6 @@ COMMON_CONTRACT_FIELDS = {
         "declared sum of all seats' points in one deal of this contract (checked by lint and at run time)",
     ),
 }
-
-CHOOSE = Obj(
-    {
-        "by": Field(Expr("seat"), "who chooses, e.g. dealer", required=True),
-        "from": Field(
-            List(Str(r"[a-z][a-z0-9_]*"), min_items=1, max_items=32, unique=True),
-            "the contracts to choose from",
-            required=True,
-        ),
-        "once_each": Field(Bool(), "each chooser names each contract only once in a match", default=True),
-        "once_in_match": Field(
-            Bool(),
-            "each contract is named only once in the whole match, whoever chooses "
-            "(Kierki with the negative deals in the dealers' order, V24)",
-            default=False,
-        ),
-    },
-    title="choose",
-    doc="Declarer's choice: the chooser names the contract after seeing his hand.",
-)
 
 SCHEDULE_ENTRY = OneOf(
     scalar=Str(r"[a-z][a-z0-9_]*", doc="a contract name"),
@@ -145,8 +127,6 @@ DECK = Obj(
 @functools.lru_cache(maxsize=1)
 def ruleset_schema() -> Obj:
     """The schema of a whole ruleset file (built once, after the catalogue is loaded)."""
-    from ..interpreter.catalogue import load_builtin_types
-
     extensions.load_plugins()  # the phase modules of KIERKI_PHASES add their keys first
     types = load_builtin_types()
     variants = {}

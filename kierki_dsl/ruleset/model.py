@@ -10,6 +10,9 @@ import attrs
 from ..cards import FULL_DECK, RANK_MASK, RANK_NAMES, popcount
 from ..diagnostics import Diagnostic, DiagnosticError, Diagnostics
 from ..expr.types import BOOL, SEAT
+from ..interpreter.choice import Choice
+from ..interpreter.envs import match_end_env, seat_env
+from ..interpreter.scopes import MATCH_END, SEAT_EXPR
 from ..spec import yamlsafe
 from ..spec.schema import INVALID, Ctx, ExprSource
 from ..values import frozen
@@ -73,7 +76,6 @@ class Ruleset:
         of 7♥; ``dealt_by`` itself when the first dealer is not an expression."""
         if self.first_dealer_expr is None:
             return dealt_by
-        from ..interpreter.envs import seat_env
 
         return self.first_dealer_expr.seat(seat_env(dealt_by, self.players, -1, hands, self.deck), self.players)
 
@@ -91,7 +93,6 @@ class Ruleset:
             return k >= len(self.schedule) * self.series
         if k >= self.max_deals:
             return True
-        from ..interpreter.envs import match_end_env
 
         return bool(self.until(match_end_env(totals, k, self.players)))
 
@@ -100,7 +101,6 @@ class Ruleset:
         ``until`` condition never held)."""
         if self.until is None or k < self.max_deals:
             return False
-        from ..interpreter.envs import match_end_env
 
         return not self.until(match_end_env(totals, k, self.players))
 
@@ -227,16 +227,12 @@ def compile_tree(path: str, src, root, diags: Diagnostics, texts=()) -> Optional
     first_dealer = None if first == "random" else first  # 'random', a seat or an expression
     first_expr = None
     if isinstance(first_dealer, ExprSource):
-        from ..interpreter.scopes import SEAT_EXPR
-
         first_expr = bctx.expr(first_dealer, SEAT_EXPR, SEAT, ("match", "first_dealer"))
         first_dealer = None
     if first_dealer is not None and first_dealer >= players:
         bctx.error(("match", "first_dealer"), "S204", f"first_dealer {first_dealer} is not a seat (0..{players - 1})")
     until = None
     if match and match.until is not None:
-        from ..interpreter.scopes import MATCH_END
-
         until = bctx.expr(match.until, MATCH_END, BOOL, ("match", "until"))
         if until is not None and until.is_const:
             bctx.error(("match", "until"), "M604", f"match.until is always {str(until.const).lower()}")
@@ -294,8 +290,6 @@ def _inherited_from(node, path: str) -> str:
 
 
 def _choice(spec, compiled: dict, bctx, where: tuple):
-    from ..interpreter.choice import Choice
-    from ..interpreter.scopes import SEAT_EXPR
 
     by = bctx.expr(spec.by, SEAT_EXPR, SEAT, where + ("by",))
     options = []
