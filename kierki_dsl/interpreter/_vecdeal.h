@@ -45,6 +45,7 @@ static inline int vd_kth(uint64_t m, int k)
     return __builtin_ctzll(m);
 }
 
+
 /* Deal the `ncards` cards of `cards` (ascending) to `players` seats from `state`: the first
  * dealer `first` (-1: drawn), the deal's dealer dealer_of[first]; `hands` set, `early` (when
  * not NULL) the first `after` cards each seat is dealt. Returns the dealer; *first_out the
@@ -75,11 +76,11 @@ static inline int vd_deal(uint64_t *state, const unsigned char *cards, int ncard
         if (seat < 0)
             seat += players;
     }
-    if (early != NULL) { /* the first `after` cards each seat is dealt */
+    if (early != NULL) { /* the first `after` cards each seat is dealt (none when after <= 0) */
         int got[8] = {0};
         for (int s = 0; s < players; s++)
             early[s] = 0;
-        for (int k = 0, at = dealer; k < ncards; k++) {
+        for (int k = 0, at = dealer; after > 0 && k < ncards; k++) {
             at += step;
             if (at >= players)
                 at -= players;
