@@ -139,14 +139,19 @@ static KEntry *kmemo_at(KMemo *m, const unsigned char *k, int len, int *found)
 /* ------------------------------------------------------------ a deal -- */
 
 typedef struct {
-    uint64_t hands[MAXP], passes[MAXP], taken[MAXP], dealt[MAXP], early[MAXP], played, legal;
-    int64_t scores[MAXP];
-    int won[MAXP], trick_seat[MAXP], trick_card[MAXP];
-    int phase, to_move, trick_no, led, win, trick_len, broken, first, dealer, progs, failed, nacts;
-    int t, caller; /* the trump's index (-1: still to call), the caller (-1: none) */
-    int passed;    /* the cards the seat passing has passed so far */
-    uint64_t rng, prng; /* the deal's generator, its random players' */
+    /* what every decision reads and writes first (a few cache lines per deal) */
+    uint64_t hands[MAXP], legal, played, prng; /* prng: the deal's random players' generator */
+    int phase, to_move, trick_no, led, win, trick_len, broken, progs, failed, nacts;
+    int t;      /* the trump's index (-1: still to call) */
+    int passed; /* the cards the seat passing has passed so far */
     unsigned char *acts; /* every action of the deal, in order (a replay names an error) */
+    int trick_seat[MAXP], trick_card[MAXP];
+    /* what a trick's end, the passing, a call or a new deal reads */
+    uint64_t passes[MAXP], taken[MAXP], dealt[MAXP], early[MAXP];
+    int64_t scores[MAXP];
+    int won[MAXP];
+    int first, dealer, caller; /* the caller: -1 none */
+    uint64_t rng;              /* the deal's generator */
 } Deal;
 
 typedef struct {
@@ -552,7 +557,7 @@ HOT void put_cards(float *dst, uint64_t m)
     memcpy(dst + 48, BYTE_BITS[(m >> 48) & 0x0F], sizeof(float) * 4);
 }
 
-static uint64_t shown_hand(const Deal *d)
+HOT uint64_t shown_hand(const Deal *d)
 {
     uint64_t h = d->hands[d->to_move];
     if (d->phase == PH_CALL) /* the caller sees his first cards only */
@@ -587,7 +592,7 @@ static void observe_whole(const Flat *f, const Deal *d, float *o)
 
 /* The tensor after one card or pass of `seat` in the same deal and phase, or after the last
  * pass when play follows (seat | PASSED): only what changed. */
-static void observe_change(const Flat *f, const Deal *d, int seat, float *o)
+HOT void observe_change(const Flat *f, const Deal *d, int seat, float *o)
 {
     const int *off = f->off;
     int passed = seat & PASSED;
@@ -990,6 +995,19 @@ static PyObject *Flat_reset(Flat *f, PyObject *arg)
     Py_RETURN_NONE;
 }
 
+/* Every deal's (checked) action applied and its rows written: 0, or -1 on an error. */
+HOT int step_deals(Flat *f, const int64_t *a, int tensors)
+{
+    int inplace = tensors && f->fresh;
+    for (int i = 0; i < f->n; i++) {
+        int seat = apply(f, i, (int)a[i]);
+        if (seat == -2)
+            return -1;
+        observe_row(f, i, tensors, inplace ? seat : -1);
+    }
+    return 0;
+}
+
 /* step(actions, tensors): one int64 action per deal, each checked legal first (ValueError
  * naming the deal, nothing applied); rewards and ends overwritten; masks, seats and (with
  * `tensors`) the tensors written. */
@@ -1023,14 +1041,9 @@ static PyObject *Flat_step(Flat *f, PyObject *args)
         ((unsigned char *)f->done.buf)[i] = 0;
     }
     f->nended = 0;
-    int inplace = tensors && f->fresh;
-    for (int i = 0; i < f->n; i++) {
-        int seat = apply(f, i, (int)a[i]);
-        if (seat == -2) {
-            f->fresh = 0;
-            goto done;
-        }
-        observe_row(f, i, tensors, inplace ? seat : -1);
+    if (step_deals(f, a, tensors) < 0) {
+        f->fresh = 0;
+        goto done;
     }
     f->fresh = tensors;
     result = Py_NewRef(Py_None);
