@@ -348,10 +348,11 @@ class VecDeals:
         one is not legal (then nothing is applied). ``tensors=False`` leaves ``obs`` as it
         was (masks, seats, rewards and ends only: for a policy that reads no tensor)."""
         if self._flat is not None:
-            if type(actions) is not np.ndarray or actions.dtype != np.int64 or actions.shape != self._actions.shape:
-                actions = self._int64(actions)
             try:
-                self._flat.flat.step(np.ascontiguousarray(actions), tensors)
+                try:  # the C side takes a contiguous int64 array of one action per deal as it is
+                    self._flat.flat.step(actions, tensors)
+                except TypeError:  # anything else: converted (or refused), then stepped
+                    self._flat.flat.step(self._int64(actions), tensors)
             except flatdeals.Unworded as e:
                 self._word(e)
             return self._out

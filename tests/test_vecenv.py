@@ -158,6 +158,26 @@ def test_an_illegal_action_is_refused_naming_the_deal_and_nothing_is_applied():
             deals.reset(seed)
 
 
+def test_actions_in_any_integer_form_step_as_the_int64_array_and_a_column_is_refused():
+    forms = [
+        lambda a: a,
+        lambda a: a.tolist(),
+        lambda a: a.astype(np.int32),
+        lambda a: np.repeat(a, 2)[::2],  # not contiguous
+    ]
+    seen = []
+    for form in forms:
+        deals = VecDeals(KIERKI, 3)
+        deals.reset(11)
+        for _ in range(30):
+            out = deals.step(form(deals.random_actions().copy()))
+        seen.append((out.obs.copy(), out.mask.copy(), out.player.copy()))
+    for obs, mask, player in seen[1:]:
+        assert (obs == seen[0][0]).all() and (mask == seen[0][1]).all() and (player == seen[0][2]).all()
+    with pytest.raises(ValueError, match="one action per deal"):
+        deals.step(deals.random_actions().reshape(3, 1))
+
+
 def test_a_kierki_trump_deal_equals_the_single_deal_environment():
     assert _same_as_pettingzoo(KIERKI, 8, 4, 21, 300) >= 16  # atu: the trump called first
 

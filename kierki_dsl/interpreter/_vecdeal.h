@@ -45,6 +45,7 @@ static inline int vd_kth(uint64_t m, int k)
     return __builtin_ctzll(m);
 }
 
+
 /* Deal the `ncards` cards of `cards` (ascending) to `players` seats from `state`: the first
  * dealer `first` (-1: drawn), the deal's dealer dealer_of[first]; `hands` set, `early` (when
  * not NULL) the first `after` cards each seat is dealt. Returns the dealer; *first_out the
@@ -54,32 +55,34 @@ static inline int vd_deal(uint64_t *state, const unsigned char *cards, int ncard
                           int *first_out)
 {
     unsigned char order[52];
+    uint64_t rng = *state, dealt[8] = {0}; /* locals: kept in registers (the writes to order alias) */
     if (first < 0)
-        first = vd_below(state, players);
+        first = vd_below(&rng, players);
     *first_out = first;
     int dealer = dealer_of[first];
     memcpy(order, cards, ncards);
-    for (int s = 0; s < players; s++)
-        hands[s] = 0;
     /* from the last place down: place i is final once swapped, its card dealt to its seat */
     int seat = (int)((dealer + (int64_t)step * ncards) % players);
     for (int i = ncards - 1; i >= 0; i--) {
         if (i > 0) {
-            int j = vd_below(state, i + 1);
+            int j = vd_below(&rng, i + 1);
             unsigned char t = order[i];
             order[i] = order[j];
             order[j] = t;
         }
-        hands[seat] |= 1ULL << order[i];
+        dealt[seat] |= 1ULL << order[i];
         seat -= step;
         if (seat < 0)
             seat += players;
     }
-    if (early != NULL) { /* the first `after` cards each seat is dealt */
+    *state = rng;
+    for (int s = 0; s < players; s++)
+        hands[s] = dealt[s];
+    if (early != NULL) { /* the first `after` cards each seat is dealt (none when after <= 0) */
         int got[8] = {0};
         for (int s = 0; s < players; s++)
             early[s] = 0;
-        for (int k = 0, at = dealer; k < ncards; k++) {
+        for (int k = 0, at = dealer; after > 0 && k < ncards; k++) {
             at += step;
             if (at >= players)
                 at -= players;

@@ -35,8 +35,10 @@
 #define SCORE_LIMIT 1000000000000LL
 #define KSLOTS 4096 /* a power of two; a key memo is cleared when half full */
 #define KEYB 192    /* key bytes: 1 + 52 + 8 x (1 + 16) at most */
+#define DCLS 64     /* trick classes below this, with no played card in the key: a direct table */
 
 enum { PH_PASS = 0, PH_PLAY = 1, PH_CALL = 3 };
+#define PASSED 0x100 /* with a seat: the seat made the last pass and play begins */
 #define MAXTRUMPS 5 /* a call's choices: the four suits and no trumps */
 enum { LEAD = 0, FOLLOW = 1, DISCARD = 2 };
 enum { O_SEAT, O_PHASE, O_CONTRACT, O_DEALER, O_HAND, O_PLAYED, O_TRICK, O_LED, O_TRUMP, O_CALLER, O_SCORES,
@@ -57,6 +59,21 @@ static PyObject *Unworded; /* RuntimeError subclass: args (deal,) */
 #define HOT static inline
 #define COLD static
 #endif
+
+/* The processor's popcount instruction where it has one (checked once, at import): a random
+ * player counts each deal's legal actions at every decision. */
+#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
+#define POPCNT_TARGET __attribute__((target("popcnt")))
+static int cpu_popcnt(void)
+{
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("popcnt") != 0;
+}
+#else
+#define POPCNT_TARGET
+static int cpu_popcnt(void) { return 0; }
+#endif
+static int have_popcnt;
 
 /* ------------------------------------------------------------ memos -- */
 
@@ -122,13 +139,19 @@ static KEntry *kmemo_at(KMemo *m, const unsigned char *k, int len, int *found)
 /* ------------------------------------------------------------ a deal -- */
 
 typedef struct {
-    uint64_t hands[MAXP], passes[MAXP], taken[MAXP], dealt[MAXP], early[MAXP], played, legal;
-    int64_t scores[MAXP];
-    int won[MAXP], trick_seat[MAXP], trick_card[MAXP];
-    int phase, to_move, trick_no, led, win, trick_len, broken, first, dealer, progs, failed, nacts;
-    int t, caller; /* the trump's index (-1: still to call), the caller (-1: none) */
-    uint64_t rng, prng; /* the deal's generator, its random players' */
+    /* what every decision reads and writes first (a few cache lines per deal) */
+    uint64_t hands[MAXP], legal, played, prng; /* prng: the deal's random players' generator */
+    int phase, to_move, trick_no, led, win, trick_len, broken, progs, failed, nacts;
+    int t;      /* the trump's index (-1: still to call) */
+    int passed; /* the cards the seat passing has passed so far */
     unsigned char *acts; /* every action of the deal, in order (a replay names an error) */
+    int trick_seat[MAXP], trick_card[MAXP];
+    /* what a trick's end, the passing, a call or a new deal reads */
+    uint64_t passes[MAXP], taken[MAXP], dealt[MAXP], early[MAXP];
+    int64_t scores[MAXP];
+    int won[MAXP];
+    int first, dealer, caller; /* the caller: -1 none */
+    uint64_t rng;              /* the deal's generator */
 } Deal;
 
 typedef struct {
@@ -151,6 +174,7 @@ typedef struct {
     uint64_t seen;
     Progs *progs;
     int nprogs, maxprogs, *index, icap;
+    int direct_ok, direct[DCLS * 2 * MAXTRUMPS]; /* by (class, broken, trump): programs, -1 unknown */
     Rule *pool;
     int npool, cappool;
     /* the first lead (where lead_of does not say it) and seat scoring, keyed */
@@ -162,12 +186,13 @@ typedef struct {
     int off[NOFF], obs_size, num_actions, phase_pass, phase_play, phase_call, contract, fresh, acap;
     Py_buffer obs, mask, player, rewards, done;
     int *ended, nended; /* the deals whose rewards and end are set (zeroed at the next step) */
+    int failed;         /* a deal stopped on an error since the last reset */
     Deal *deals;
 } Flat;
 
 COLD int fail(Flat *f, Deal *d)
 {
-    d->failed = 1;
+    d->failed = f->failed = 1;
     if (!PyErr_Occurred()) {
         PyObject *at = PyLong_FromLong((long)(d - f->deals));
         if (at != NULL) {
@@ -182,6 +207,11 @@ COLD int fail(Flat *f, Deal *d)
 static int at_trick(Flat *f, Deal *d)
 {
     int cls = f->cls[d->trick_no], br = f->broken_read && d->broken, t = d->t;
+    int *direct = f->direct_ok ? &f->direct[(cls * 2 + br) * MAXTRUMPS + t] : NULL;
+    if (direct != NULL && *direct >= 0) {
+        d->progs = *direct;
+        return 0;
+    }
     uint64_t seen = d->played & f->seen;
     uint64_t h = (seen * 0x9E3779B97F4A7C15ULL) ^ ((uint64_t)cls << 4 | (uint64_t)t << 1 | (uint64_t)br) * 0xC2B2AE3D27D4EB4FULL;
     int mask = f->icap - 1, at = (int)(h >> 40) & mask;
@@ -189,6 +219,8 @@ static int at_trick(Flat *f, Deal *d)
         const Progs *p = &f->progs[k];
         if (p->cls == cls && p->br == br && p->t == t && p->seen == seen) {
             d->progs = k;
+            if (direct != NULL)
+                *direct = k;
             return 0;
         }
     }
@@ -203,6 +235,8 @@ static int at_trick(Flat *f, Deal *d)
     p->t = t;
     p->seen = seen;
     f->index[at] = d->progs = f->nprogs++;
+    if (direct != NULL)
+        *direct = d->progs;
     return 0;
 }
 
@@ -418,8 +452,9 @@ static int pass_card(Flat *f, Deal *d, int card)
 {
     int seat = d->to_move;
     d->passes[seat] |= 1ULL << card;
-    if (vd_pc64(d->passes[seat]) < f->pass_count)
+    if (++d->passed < f->pass_count)
         return 0;
+    d->passed = 0;
     if (d->nacts < f->pass_count * f->players) {
         d->to_move = f->next[seat];
         return 0;
@@ -493,7 +528,7 @@ COLD int deal_again(Flat *f, Deal *d)
     d->played = 0;
     d->trick_no = 1;
     d->led = d->win = -1;
-    d->trick_len = d->broken = d->nacts = d->failed = 0;
+    d->trick_len = d->broken = d->nacts = d->failed = d->passed = 0;
     d->t = f->after < 0 ? 0 : -1;
     d->caller = -1;
     if (f->pass_step) {
@@ -507,17 +542,22 @@ COLD int deal_again(Flat *f, Deal *d)
 
 /* ------------------------------------------------------------ observing -- */
 
-static float BYTE_BITS[256][8];
+static float BYTE_BITS[256][8] __attribute__((aligned(32)));
 static uint64_t BYTE_FLAGS[256];
 
-static void put_cards(float *dst, uint64_t m)
+/* 52 floats of a card mask, 8 at a time from a byte's table row (unrolled). */
+HOT void put_cards(float *dst, uint64_t m)
 {
-    for (int k = 0; k < 6; k++)
-        memcpy(dst + 8 * k, BYTE_BITS[(m >> (8 * k)) & 0xFF], sizeof(float) * 8);
+    memcpy(dst, BYTE_BITS[m & 0xFF], sizeof(float) * 8);
+    memcpy(dst + 8, BYTE_BITS[(m >> 8) & 0xFF], sizeof(float) * 8);
+    memcpy(dst + 16, BYTE_BITS[(m >> 16) & 0xFF], sizeof(float) * 8);
+    memcpy(dst + 24, BYTE_BITS[(m >> 24) & 0xFF], sizeof(float) * 8);
+    memcpy(dst + 32, BYTE_BITS[(m >> 32) & 0xFF], sizeof(float) * 8);
+    memcpy(dst + 40, BYTE_BITS[(m >> 40) & 0xFF], sizeof(float) * 8);
     memcpy(dst + 48, BYTE_BITS[(m >> 48) & 0x0F], sizeof(float) * 4);
 }
 
-static uint64_t shown_hand(const Deal *d)
+HOT uint64_t shown_hand(const Deal *d)
 {
     uint64_t h = d->hands[d->to_move];
     if (d->phase == PH_CALL) /* the caller sees his first cards only */
@@ -550,16 +590,24 @@ static void observe_whole(const Flat *f, const Deal *d, float *o)
     }
 }
 
-/* The tensor after one card or pass of `seat` in the same deal and phase: only what changed. */
-static void observe_change(const Flat *f, const Deal *d, int seat, float *o)
+/* The tensor after one card or pass of `seat` in the same deal and phase, or after the last
+ * pass when play follows (seat | PASSED): only what changed. */
+HOT void observe_change(const Flat *f, const Deal *d, int seat, float *o)
 {
     const int *off = f->off;
+    int passed = seat & PASSED;
+    seat &= ~PASSED;
     o[off[O_SEAT] + seat] = 0.0f;
     o[off[O_SEAT] + d->to_move] = 1.0f;
     put_cards(o + off[O_HAND], shown_hand(d));
+    if (passed) { /* hands exchanged, same sizes; nothing played yet */
+        o[off[O_PHASE] + f->phase_pass] = 0.0f;
+        o[off[O_PHASE] + f->phase_play] = 1.0f;
+        return;
+    }
     if (d->phase == PH_PASS)
         return;
-    o[off[O_SIZES] + seat] = (float)vd_pc64(d->hands[seat]);
+    o[off[O_SIZES] + seat] -= 1.0f; /* a card left the seat's hand (small ints: exact in a float) */
     if (d->trick_len > 0) { /* the card just played joins the trick */
         int k = d->trick_len - 1;
         o[off[O_TRICK] + 52 * seat + d->trick_card[k]] = 1.0f;
@@ -577,8 +625,7 @@ static void observe_change(const Flat *f, const Deal *d, int seat, float *o)
     }
     o[off[O_LED] + d->trick_card[0] / 13 + 1] = 0.0f;
     o[off[O_LED]] = 1.0f;
-    for (int t = 0; t < f->players; t++)
-        o[off[O_SCORES] + t] = (float)d->scores[t];
+    o[off[O_SCORES] + d->to_move] = (float)d->scores[d->to_move]; /* the trick's winner, on turn */
 }
 
 /* Deal i's mask row and seat; its tensor row when `tensors` (whole, or changed since `seat`
@@ -608,8 +655,9 @@ HOT void observe_row(Flat *f, int i, int tensors, int seat)
 }
 
 /* Apply a legal action to deal i; a deal that ends adds its scores to rewards, is marked done
- * and dealt again. Returns the seat that acted when the tensor may be updated in place, -1
- * when it must be written whole, -2 on error. */
+ * and dealt again. Returns the seat that acted when the tensor may be updated in place (with
+ * PASSED when its pass ended the passing and play begins), -1 when it must be written whole,
+ * -2 on error. */
 HOT int apply(Flat *f, int i, int action)
 {
     Deal *d = &f->deals[i];
@@ -637,7 +685,9 @@ HOT int apply(Flat *f, int i, int action)
     }
     if (legal(f, d) < 0)
         return -2;
-    return d->phase == phase ? seat : -1;
+    if (d->phase == phase)
+        return seat;
+    return phase == PH_PASS && d->phase == PH_PLAY ? seat | PASSED : -1;
 }
 
 /* ------------------------------------------------------------ the type -- */
@@ -819,8 +869,12 @@ static int Flat_init(Flat *f, PyObject *args, PyObject *kw)
         f->lead_of[s] = (int)buf[s];
     if (ints_in(classes, buf, rows, 0, 1 << 20, "classes") < 0)
         return -1;
-    for (int k = 0; k < rows; k++)
+    f->direct_ok = seen == 0;
+    for (int k = 0; k < rows; k++) {
         f->cls[k] = (int)buf[k];
+        f->direct_ok &= buf[k] < DCLS;
+    }
+    memset(f->direct, 0xFF, sizeof f->direct);
     PyObject *fa = PySequence_Fast(atoms, "atoms");
     if (fa == NULL)
         return -1;
@@ -904,7 +958,7 @@ static int flat_ready(Flat *f)
 /* The deals that may step: none stopped on an error. */
 static int all_sound(Flat *f)
 {
-    for (int i = 0; i < f->n; i++)
+    for (int i = 0; f->failed && i < f->n; i++)
         if (f->deals[i].failed) {
             PyErr_Format(PyExc_RuntimeError, "deal %d stopped on an error in an earlier action: reset the batch", i);
             return 0;
@@ -929,7 +983,7 @@ static PyObject *Flat_reset(Flat *f, PyObject *arg)
         return NULL;
     memset(f->rewards.buf, 0, f->rewards.len);
     memset(f->done.buf, 0, f->done.len);
-    f->nended = 0;
+    f->nended = f->failed = 0;
     for (int i = 0; i < f->n; i++) {
         Deal *d = &f->deals[i];
         d->rng = seed + (unsigned long long)i;
@@ -939,6 +993,19 @@ static PyObject *Flat_reset(Flat *f, PyObject *arg)
     }
     write_all(f, 1);
     Py_RETURN_NONE;
+}
+
+/* Every deal's (checked) action applied and its rows written: 0, or -1 on an error. */
+HOT int step_deals(Flat *f, const int64_t *a, int tensors)
+{
+    int inplace = tensors && f->fresh;
+    for (int i = 0; i < f->n; i++) {
+        int seat = apply(f, i, (int)a[i]);
+        if (seat == -2)
+            return -1;
+        observe_row(f, i, tensors, inplace ? seat : -1);
+    }
+    return 0;
 }
 
 /* step(actions, tensors): one int64 action per deal, each checked legal first (ValueError
@@ -951,10 +1018,12 @@ static PyObject *Flat_step(Flat *f, PyObject *args)
     if (!flat_ready(f) || !PyArg_ParseTuple(args, "Op", &acts, &tensors) || !all_sound(f))
         return NULL;
     Py_buffer va;
-    if (PyObject_GetBuffer(acts, &va, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0)
+    if (PyObject_GetBuffer(acts, &va, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) {
+        PyErr_SetString(PyExc_TypeError, "actions: an int64 array of one action per deal expected");
         return NULL;
+    }
     PyObject *result = NULL;
-    if (va.len != (Py_ssize_t)f->n * 8 || va.itemsize != 8 || va.format == NULL
+    if (va.ndim != 1 || va.len != (Py_ssize_t)f->n * 8 || va.itemsize != 8 || va.format == NULL
         || (strcmp(va.format, "l") && strcmp(va.format, "q") && strcmp(va.format, "<q") && strcmp(va.format, "<l")
             && strcmp(va.format, "=q") && strcmp(va.format, "=l"))) {
         PyErr_SetString(PyExc_TypeError, "actions: an int64 array of one action per deal expected");
@@ -972,20 +1041,35 @@ static PyObject *Flat_step(Flat *f, PyObject *args)
         ((unsigned char *)f->done.buf)[i] = 0;
     }
     f->nended = 0;
-    int inplace = tensors && f->fresh;
-    for (int i = 0; i < f->n; i++) {
-        int seat = apply(f, i, (int)a[i]);
-        if (seat == -2) {
-            f->fresh = 0;
-            goto done;
-        }
-        observe_row(f, i, tensors, inplace ? seat : -1);
+    if (step_deals(f, a, tensors) < 0) {
+        f->fresh = 0;
+        goto done;
     }
     f->fresh = tensors;
     result = Py_NewRef(Py_None);
 done:
     PyBuffer_Release(&va);
     return result;
+}
+
+/* A uniformly random legal action of each deal into a, drawn from its random players'
+ * generator (a deal with none: -1); draw_counted the same with the popcount instruction. */
+static void draw(Flat *f, int64_t *a)
+{
+    for (int i = 0; i < f->n; i++) {
+        Deal *d = &f->deals[i];
+        uint64_t m = d->legal;
+        a[i] = m ? vd_kth(m, vd_below(&d->prng, vd_pc64(m))) : -1;
+    }
+}
+
+POPCNT_TARGET static void draw_counted(Flat *f, int64_t *a)
+{
+    for (int i = 0; i < f->n; i++) {
+        Deal *d = &f->deals[i];
+        uint64_t m = d->legal;
+        a[i] = m ? vd_kth(m, vd_below(&d->prng, __builtin_popcountll(m))) : -1;
+    }
 }
 
 /* random_actions(out): a uniformly random legal action of each deal (int64), drawn from the
@@ -995,12 +1079,10 @@ static PyObject *Flat_random_actions(Flat *f, PyObject *out)
     Py_buffer v;
     if (!flat_ready(f) || hold(out, &v, f->n, 8, "out") < 0)
         return NULL;
-    int64_t *a = v.buf;
-    for (int i = 0; i < f->n; i++) {
-        Deal *d = &f->deals[i];
-        uint64_t m = d->legal;
-        a[i] = m ? vd_kth(m, vd_below(&d->prng, vd_pc64(m))) : -1;
-    }
+    if (have_popcnt)
+        draw_counted(f, v.buf);
+    else
+        draw(f, v.buf);
     PyBuffer_Release(&v);
     Py_RETURN_NONE;
 }
@@ -1154,6 +1236,7 @@ PyMODINIT_FUNC PyInit__vecflat(void)
             BYTE_BITS[v][k] = (float)((v >> k) & 1);
             ((unsigned char *)&BYTE_FLAGS[v])[k] = (unsigned char)((v >> k) & 1);
         }
+    have_popcnt = cpu_popcnt();
     if (PyType_Ready(&FlatType) < 0)
         return NULL;
     PyObject *m = PyModule_Create(&module);
