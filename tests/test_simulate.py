@@ -11,7 +11,7 @@ from kierki_dsl.interpreter.fastplay import compile_fast
 from kierki_dsl.ruleset.model import Ruleset
 from kierki_dsl.simulate import FastMatch, play_games, run_local
 
-from conftest import RULESETS, STANDARD, poll_until, run_cli
+from conftest import RULESETS, STANDARD, fast_path_sweep, poll_until, run_cli
 
 
 def _sim(*args):
@@ -52,7 +52,7 @@ def test_fast_path_keeps_the_rules():
 SHIPPED = sorted(str(p.relative_to(RULESETS)) for p in RULESETS.rglob("*.yaml"))
 
 
-@pytest.mark.parametrize("path", SHIPPED)
+@pytest.mark.parametrize("path", fast_path_sweep(SHIPPED))
 def test_random_records_come_from_the_fast_path(path):
     """With records wanted, random players play the same matches (the same seeds, the same
     plays and scores) as without: the fast path's, recorded; every record replays cleanly
