@@ -71,7 +71,10 @@ def test_random_records_come_from_the_fast_path(path):
         assert [d["scores"] for d in report.deals] == [list(r.scores) for r in g.deals]
 
 
-@pytest.mark.parametrize("path", ["kierki_standard.yaml", "games/hearts.yaml", "variants/fantan_pass_pool.yaml"])
+# the command's flags, CSV and replay on the standard ruleset by default; that records change no
+# match of hearts or of a layout is test_random_records_come_from_the_fast_path's (in-process)
+@pytest.mark.parametrize("path", ["kierki_standard.yaml", pytest.param("games/hearts.yaml", marks=pytest.mark.slow),
+                                  pytest.param("variants/fantan_pass_pool.yaml", marks=pytest.mark.slow)])
 def test_simulate_with_records_reports_what_it_reports_without(path, tmp_path):
     """``--records`` changes nothing in the report (random players: the fast path's matches),
     and ``kierki replay`` accepts every record with its match's totals (``--csv``)."""
