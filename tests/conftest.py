@@ -181,6 +181,20 @@ SWEEP_SAMPLE = frozenset({
 })
 
 
+#: sample rulesets no fast kernel and no step core play (Tysiąc: every deal opens with an auction
+#: and is played by the interpreter). In the sweeps of the fast path and the step core such a
+#: ruleset only replays the interpreter through them, to 1000 points: minutes of a default run.
+#: Those sweeps (``fast_path_sweep``) play it with ``-m slow``; their default run keeps
+#: variants/kierki_dominowe.yaml (a match to a score whose every deal the interpreter plays),
+#: variants/auction_face_up.yaml (an auction, interpreted deals), three_players and hearts.
+NO_FAST_DEALS = frozenset({"games/tysiac.yaml"})
+
+
+def fast_path_sweep(paths) -> list:
+    """A sweep's parameters ``paths`` (shipped rulesets), those of NO_FAST_DEALS marked ``slow``."""
+    return [pytest.param(p, marks=pytest.mark.slow) if _shipped_name(p) in NO_FAST_DEALS else p for p in paths]
+
+
 def _shipped_name(value) -> str | None:
     """A test parameter naming a shipped ruleset, as its path below ``rulesets/`` (else None)."""
     text = str(value).replace(os.sep, "/")

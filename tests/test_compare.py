@@ -209,6 +209,7 @@ def test_csv_round_trips(tmp_path, command):
     assert back["A"][0].deals[7].trump >= 0 and back["A"][0].deals[7].caller >= 0
 
 
+@pytest.mark.slow  # a dask cluster of its own; the default run's dask case: test_simulate.py::test_dask_backend_on_a_local_cluster
 def test_compare_on_a_dask_cluster_matches_local_processes():
     distributed = pytest.importorskip("distributed")
     args = ["compare", str(STANDARD), str(JACKS), "--games", "8", "--seed", "5", "--players", "random"]

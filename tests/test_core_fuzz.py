@@ -55,6 +55,7 @@ def _compare(rs, contract, seed: int) -> None:
         lambda: stepper.play_out(fresh_deal, random.Random(seed).getrandbits))
 
 
+@pytest.mark.slow  # the byte-mutation fuzz of every shipped ruleset, as test_fuzz's: a long property run
 @needs_core
 def test_lint_clean_mutants_step_alike_on_the_core_and_the_interpreter(tmp_path):
     tree = tmp_path / "rulesets"

@@ -10,6 +10,8 @@ from kierki_dsl.interpreter import corefast, stepper
 from kierki_dsl.ruleset.model import Ruleset
 from kierki_dsl.simulate import FastMatch
 
+from conftest import fast_path_sweep
+
 ROOT = Path(__file__).resolve().parent.parent
 SHIPPED = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "rulesets").rglob("*.yaml"))
 SEEDS = range(12)
@@ -39,7 +41,7 @@ def _matches(path: str, seeds, monkeypatch, use_core: bool) -> tuple:
     return [fm.play(s) for s in seeds], played[0]
 
 
-@pytest.mark.parametrize("path", SHIPPED)
+@pytest.mark.parametrize("path", fast_path_sweep(SHIPPED))
 def test_the_core_plays_a_simulation_s_deals_as_the_python_kernels(path, monkeypatch):
     rs = Ruleset.load(str(ROOT / path))
     if rs.until is not None:  # matches played to a score: a few seeds keep it quick

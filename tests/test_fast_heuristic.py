@@ -14,6 +14,7 @@ from kierki_dsl.players.base import make_player
 from kierki_dsl.players.heuristic import FastHeuristic
 from kierki_dsl.ruleset.model import Ruleset
 from kierki_dsl.simulate import FastMatch
+from conftest import fast_path_sweep
 from test_fast_vs_step import VARIANTS, variant
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -25,7 +26,7 @@ def _row(r) -> tuple:
     return (r.contract.name, r.dealer, r.first, r.caller, r.trump, tuple(r.scores), r.ended_early, r.blocked, r.bidder)
 
 
-@pytest.mark.parametrize("path", SHIPPED)
+@pytest.mark.parametrize("path", fast_path_sweep(SHIPPED))
 def test_heuristic_fast_path_plays_as_the_heuristic_player(path):
     _agree(path, Ruleset.load(str(ROOT / path)))
 

@@ -410,7 +410,9 @@ def test_a_world_drawn_for_a_seat_keeps_no_other_seat_s_private_cards_of_the_dea
     assert checked, "no position with another seat's private event was reached"
 
 
-@pytest.mark.parametrize("path", ["rulesets/games/barbu.yaml", "rulesets/games/barbu_app.yaml",
+# barbu_app extends barbu (the same choice of contracts; only its duty to double differs): -m slow
+@pytest.mark.parametrize("path", ["rulesets/games/barbu.yaml",
+                                  pytest.param("rulesets/games/barbu_app.yaml", marks=pytest.mark.slow),
                                   "rulesets/games/trix.yaml"])
 def test_random_sim_a_match_past_a_declarer_s_choice(path):
     """Contract choices of deals already played still have labels (pyspiel labels the history)."""

@@ -11,7 +11,7 @@ from kierki_dsl.interpreter.fastplay import compile_fast
 from kierki_dsl.ruleset.model import Ruleset
 from kierki_dsl.simulate import FastMatch, play_games, run_local
 
-from conftest import RULESETS, STANDARD, poll_until, run_cli
+from conftest import RULESETS, STANDARD, fast_path_sweep, poll_until, run_cli
 
 
 def _sim(*args):
@@ -52,7 +52,7 @@ def test_fast_path_keeps_the_rules():
 SHIPPED = sorted(str(p.relative_to(RULESETS)) for p in RULESETS.rglob("*.yaml"))
 
 
-@pytest.mark.parametrize("path", SHIPPED)
+@pytest.mark.parametrize("path", fast_path_sweep(SHIPPED))
 def test_random_records_come_from_the_fast_path(path):
     """With records wanted, random players play the same matches (the same seeds, the same
     plays and scores) as without: the fast path's, recorded; every record replays cleanly
@@ -71,7 +71,10 @@ def test_random_records_come_from_the_fast_path(path):
         assert [d["scores"] for d in report.deals] == [list(r.scores) for r in g.deals]
 
 
-@pytest.mark.parametrize("path", ["kierki_standard.yaml", "games/hearts.yaml", "variants/fantan_pass_pool.yaml"])
+# the command's flags, CSV and replay on the standard ruleset by default; that records change no
+# match of hearts or of a layout is test_random_records_come_from_the_fast_path's (in-process)
+@pytest.mark.parametrize("path", ["kierki_standard.yaml", pytest.param("games/hearts.yaml", marks=pytest.mark.slow),
+                                  pytest.param("variants/fantan_pass_pool.yaml", marks=pytest.mark.slow)])
 def test_simulate_with_records_reports_what_it_reports_without(path, tmp_path):
     """``--records`` changes nothing in the report (random players: the fast path's matches),
     and ``kierki replay`` accepts every record with its match's totals (``--csv``)."""

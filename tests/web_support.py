@@ -10,8 +10,13 @@ import json
 import random
 import threading
 import time
+from pathlib import Path
+from unittest import mock
 
 import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+_CATALOGUES: dict = {}  # folders -> the Catalogue of the repository's own folders, loaded once per process
 
 
 def need_web() -> None:
@@ -36,25 +41,46 @@ def make_app(db: str, **settings):
     return create_app(make_config(db, **settings))
 
 
+def shared_catalogue(folders):
+    """The server's Catalogue of ``folders``, loaded once per test process when every folder is
+    the repository's own (the shipped rulesets, tests/data: files no test changes), else fresh.
+
+    Loading and explaining the 61 shipped rulesets is most of a test server's start; a Catalogue
+    is not changed by a server (it only caches the entries worded in a language)."""
+    from kierki_dsl.web.catalogue import Catalogue
+
+    key = tuple(str(Path(f).resolve()) for f in folders)
+    if not all(Path(f).is_relative_to(ROOT) for f in key):
+        return Catalogue(folders)
+    if key not in _CATALOGUES:
+        _CATALOGUES[key] = Catalogue(folders)
+    return _CATALOGUES[key]
+
+
 @contextlib.contextmanager
 def running_server(db: str, **settings):
     """A real server (uvicorn in a thread) on 127.0.0.1, a free port; always stopped. Yields its base URL."""
     need_web()
     import uvicorn
 
-    from kierki_dsl.web.app import create_app
+    from kierki_dsl.web import app
     from kierki_dsl.web.server import bind, url_of, uvicorn_config
 
     sock = bind("127.0.0.1", 0)
     config = make_config(db, **settings)
-    server = uvicorn.Server(uvicorn_config(create_app(config), config))
+    server = uvicorn.Server(uvicorn_config(app.create_app(config), config))
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    catalogue = mock.patch.object(app, "Catalogue", shared_catalogue)  # read at the server's startup
+    catalogue.start()
     thread.start()
     try:
-        deadline = time.monotonic() + 30
-        while not server.started:
-            assert thread.is_alive() and time.monotonic() < deadline, "the web server did not start"
-            time.sleep(0.02)
+        try:
+            deadline = time.monotonic() + 30
+            while not server.started:
+                assert thread.is_alive() and time.monotonic() < deadline, "the web server did not start"
+                time.sleep(0.02)
+        finally:
+            catalogue.stop()
         yield url_of(sock).rstrip("/")
     finally:
         server.should_exit = True
