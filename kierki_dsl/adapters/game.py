@@ -24,7 +24,7 @@ from typing import Optional, Union, cast
 from ..cards import bits, card_str
 from ..interpreter import matchvalues
 from ..interpreter.actions import CHOOSE_BASE, IllegalAction, action_str, is_choice
-from ..interpreter.protocol import DealState
+from ..interpreter.protocol import CompiledContract, DealState
 from ..interpreter.stepper import Stepper, core_deal, core_from_view
 from ..phases import UNITS, PhaseUnit
 from ..ruleset.model import Ruleset
@@ -316,6 +316,7 @@ class GameState:
     _booked: int  # the core's actions booked so far (``_settle``)
     _tail: tuple  # events told once the core's last actions are booked
     _step_k: int  # the deal the core steps
+    exact: bool  # a world drawn by ``resample``: whether it replays a dealing that passed every check
 
     def __init__(self, spec: GameSpec) -> None:
         rs = spec.ruleset
@@ -327,7 +328,7 @@ class GameState:
         self._events: list = []  # (visible_to or None, text) of every decision, in order
         self._log: list = []  # (deal index, seat, action) of every action; seat CHANCE for chance
         self.dealt: list = []  # per seat, the cards dealt so far in this deal, in order
-        self.contract = None
+        self.contract: Optional[CompiledContract] = None  # the contract of the deal in play
         self.deal = None  # the interpreter's deal state
         self.dealer = -1
         self.asked: tuple[int, list] = (-1, [])  # (chooser, allowed option indices) of a pending declarer's choice

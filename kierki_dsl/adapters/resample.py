@@ -37,10 +37,10 @@ def resample(state: GameState, seat: int, rng: random.Random, attempts: int = 64
     if base is None:  # the first dealer still to be drawn: nothing hidden yet
         return state.clone()
     if state.deal is not None and (_rebuilt(state.deal.view(seat)) or _set_aside(state)):
-        return _from_view(state, seat, rng)
+        return _from_view(state, base, seat, rng)
     target = _knows(state, seat)
     log = state.deal_log()
-    forbidden = [f | e for f, e in zip(_forbidden(state, seat, log), _unexposable(state, log))]
+    forbidden = [f | e for f, e in zip(_forbidden(state, base, seat, log), _unexposable(state, log))]
     last = None
     for _ in range(attempts):
         world = _draw(state, seat, rng, forbidden)
@@ -53,9 +53,11 @@ def resample(state: GameState, seat: int, rng: random.Random, attempts: int = 64
             return new
     if last is None:  # pragma: no cover - a draw ignoring voids always fits
         last = _draw(state, seat, rng, [0] * state.spec.ruleset.players)
+        if last is None:
+            raise RuntimeError(f"no cards fit the hands seat {seat} does not see, even ignoring voids")
     new = _replay(base, log, seat, last, checked=False)
     if new is None or _knows(new, seat)[:2] != target[:2]:  # a rule before play broke (forced plays
-        return _from_view(state, seat, rng)  # mend only the play): the deal rebuilt from the view
+        return _from_view(state, base, seat, rng)  # mend only the play): the deal rebuilt from the view
     new.exact = False
     return new
 
@@ -82,28 +84,32 @@ def _set_aside(state: GameState) -> bool:
     return any(len(a) != len(b) for a, b in zip(state.deal.dealt, state.dealt))
 
 
-def _from_view(state: GameState, seat: int, rng: random.Random) -> GameState:
+def _from_view(state: GameState, base: GameState, seat: int, rng: random.Random) -> GameState:
     """A deal with a stock: its draws interleave the stock's order with every seat's hand, so
     no dealing is replayed; the deal is rebuilt from the seat's view with the other hands and
     the stock drawn at random (as ``search`` does). The world keeps the history of the match
-    but not a deal order (``exact`` is False)."""
+    but not a deal order (``exact`` is False); ``base`` is the state before this deal's cards."""
+    contract = state.contract
+    if contract is None:
+        raise RuntimeError("a world is drawn from a seat's view only in a deal: no contract is in play")
     view = state.deal.view(seat)
     hands = sample_hands(view, rng)
     new = state.clone()
-    new.deal = state.contract.from_view(view, hands)
+    new.deal = contract.from_view(view, hands)
     new.deal.dealt[seat] = list(state.deal.dealt[seat])  # the seat's own cards as dealt: it saw them
     new.deal.actions = list(state.deal.actions)  # its view counts them (``ply``); the log holds them anyway
     new.dealt = [list(bits(h)) for h in hands]
-    new.events = _redacted(state, seat)
+    new.events = _redacted(state, base, seat)
     new.exact = False
     return new
 
 
-def _redacted(state: GameState, seat: int) -> list:
+def _redacted(state: GameState, base: GameState, seat: int) -> list:
     """The events of ``state`` with what other seats alone saw in this deal told without its
     cards: a world is drawn for ``seat``, so another seat's information state in it (a search
-    tree's key) must not carry the true hidden cards (a widow's cards put out, a stock's)."""
-    start = len(state.deal_start.events)
+    tree's key) must not carry the true hidden cards (a widow's cards put out, a stock's); ``base``
+    is the state before this deal's cards."""
+    start = len(base.events)
     return [
         (who, text) if i < start or who is None or who == seat else (who, f"p{who} saw something")
         for i, (who, text) in enumerate(state.events)
@@ -144,7 +150,7 @@ def _draw(state: GameState, seat: int, rng: random.Random, forbidden: list) -> O
         return None
     held = [now[s] | known[s] | plays[s] for s in range(n)]  # post-exchange holdings
     held[seat] = holding
-    passes = [[] for _ in range(n)]
+    passes: list[list[int]] = [[] for _ in range(n)]
     dealt = list(held)
     if offset:
         giver_of = {(s + deal.direction * offset) % n: s for s in range(n)}
@@ -186,7 +192,7 @@ def _draw_before_exchange(
             continue
         lists.append(pool[:k])
         pool = pool[k:]
-    passes = [[] for _ in range(n)]
+    passes: list[list[int]] = [[] for _ in range(n)]
     if state.deal is not None:
         made = [[a for t, a in state.deal_log() if t == s and a < CARDS] for s in range(n)]
         for s in range(n):
@@ -232,13 +238,14 @@ def _plays(state: GameState, log: list) -> list:
 
 
 # -- constraints read from the public history ---------------------------------------------
-def _forbidden(state: GameState, seat: int, log: list) -> list:
-    """Per seat, cards it cannot hold: what it could have played when it passed unable to play."""
+def _forbidden(state: GameState, base: GameState, seat: int, log: list) -> list:
+    """Per seat, cards it cannot hold: what it could have played when it passed unable to play
+    (the deal replayed from ``base``, the state before its cards)."""
     n = state.spec.ruleset.players
     out = [0] * n
     if not any(a == PASS for s, a in log if s != CHANCE):
         return out
-    replay = state.deal_start.clone()
+    replay = base.clone()
     for s, a in log:
         if s != CHANCE and a == PASS and s != seat and replay.deal is not None:
             out[s] |= _unable_shows(replay, seat, s)
@@ -296,7 +303,7 @@ def _replay(base: GameState, log: list, seat: int, world: tuple, checked: bool) 
     """The deal replayed from ``base`` with the world's cards and passes; None if a rule breaks."""
     dealt, passes = world
     new = base.clone()
-    rs = new.spec.ruleset
+    rs = new.spec.dealt_ruleset()  # a replay deals its cards
     n = rs.players
     count = [0] * n
     dealt_so_far = 0

@@ -25,7 +25,13 @@ from ..spec.schema import Field
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..ruleset.build import BuildContext
+    from .bidding import Auction
+    from .calling import TrumpCall
     from .doubling import BettingRound, Doubling
+    from .exposure import Exposure
+    from .passing import PassCards
+    from .stock import Stock
+    from .widow import Widow
 
 DEAL_TYPES: dict[str, "DealType"] = {}
 
@@ -58,15 +64,15 @@ class Contract:
     fast_deal: Callable[..., Optional[Callable]]
 
     # Rules only some deal types have: a deal type without one leaves it None.
-    call = None  # a trump named by a seat during the deal (``calling.TrumpCall``)
-    passing = None  # cards passed before play (``passing.PassCards``)
-    auction = None  # bidding for the right to play (``bidding.Auction``)
+    call: Optional[TrumpCall] = None  # a trump named by a seat during the deal (``calling.TrumpCall``)
+    passing: Optional[PassCards] = None  # cards passed before play (``passing.PassCards``)
+    auction: Optional[Auction] = None  # bidding for the right to play (``bidding.Auction``)
     doubling: Optional[Doubling] = None  # side bets on the difference of two seats' scores (``doubling.Doubling``)
-    exposure = None  # cards shown before play to double their cost (``exposure.Exposure``)
-    stock = None  # part of the deck left to draw from (``stock.Stock``)
-    order = None  # the deck's rank order in tricks (``rankorder``); None: 2 low, A high
-    declarations = ()  # declarations made by leading a card (``declarations.Declaration``)
-    widow = None  # cards dealt aside that one player takes (``widow.Widow``)
+    exposure: Optional[Exposure] = None  # cards shown before play to double their cost (``exposure.Exposure``)
+    stock: Optional[Stock] = None  # part of the deck left to draw from (``stock.Stock``)
+    order: Optional[tuple] = None  # the deck's rank order in tricks (``rankorder``); None: 2 low, A high
+    declarations: tuple = ()  # declarations made by leading a card (``declarations.Declaration``)
+    widow: Optional[Widow] = None  # cards dealt aside that one player takes (``widow.Widow``)
     added: tuple = ()  # (unit, rule) of each phase added by a module that the contract plays (``extensions``)
     turn_word = "turn"  # what a numbered step of play is called in messages
 

@@ -65,7 +65,7 @@ class StockDeal(TrickDeal):
             self.in_trick = self._holding()
             self.led = action // 13
             self.win = action
-        elif action in self._beats[self.win]:  # type: ignore[index]  # trickstate types it None until compiled
+        elif action in self._beats[self.win]:
             self.win = action
         self.actions.append(action)
         self.hands[seat] ^= 1 << action
@@ -98,8 +98,7 @@ class StockDeal(TrickDeal):
         for c in self.stock:
             left |= 1 << c
         n = min(self.trick_no, self.tricks_total)
-        tables: tuple = self._tables  # type: ignore[assignment]  # trickstate types it None until compiled
-        _, card_tables, dynamic = tables
+        _, card_tables, dynamic = self._tables
         pts = sum(popcount(left & m) * table[n] for m, table in card_tables)
         cards = [s for s in dynamic if s.cards is not None]
         if cards:

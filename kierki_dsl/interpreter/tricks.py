@@ -9,13 +9,13 @@ optional end condition.
 
 from __future__ import annotations
 
-from typing import Optional
+from typing import Optional, cast
 
 import attrs
 
 from ..cards import SUIT_NAMES
 from ..diagnostics import Diagnostic
-from ..expr import RuleRuntimeError
+from ..expr import CardPredicate, Compiled, RuleRuntimeError
 from ..expr.types import BOOL, INT, SEAT
 from ..spec.schema import Bool, Enum, Expr, ExprSource, Field, List, Obj, OneOf, Str, attr_name
 from ..values import frozen
@@ -94,9 +94,9 @@ class Scorer:
     """One scoring component, compiled once and shared by every contract that includes it."""
 
     kind: str  # "trick" | "card" | "seat"
-    points: object  # Compiled (int)
-    when: object = None  # Compiled (bool) or None
-    cards: object = None  # CardPredicate for "card"
+    points: Compiled  # the points (int)
+    when: Optional[Compiled] = None  # the condition (bool), None: always
+    cards: Optional[CardPredicate] = None  # the cards scored, for "card"
     origin: str = ""
     label: str = ""
     where: tuple = ()  # path of the component in the ruleset, for findings
@@ -267,6 +267,7 @@ class TrickContract(Contract):
         passing = self.passing
         kernels: dict = {}  # trump -> (kernel, chooser)
         exchange = policy.passes(self, tricks, fixed_trump, players) if passing is not None else None
+        passing_rule = cast(PassCards, passing)  # read only where ``exchange`` is set: where ``passing`` is
 
         def deal(dealer: int, hands: list, number: int, rng, log=None, dealt=None) -> tuple:
             caller, trump = NOBODY, fixed_trump
@@ -274,11 +275,11 @@ class TrickContract(Contract):
                 caller = called_by(dealer, NOBODY, hands)
                 trump = policy.call(dealt[caller][:after], choices)
             if exchange is not None:
-                offset = passing.offset(number, players) * direction
+                offset = passing_rule.offset(number, players) * direction
                 if offset:
                     from .fastplay import exchange as hand_over
 
-                    hands = hand_over(hands, [exchange(h, passing.count) for h in hands], offset, players)
+                    hands = hand_over(hands, [exchange(h, passing_rule.count) for h in hands], offset, players)
             first = lead(dealer, caller, hands)
             got = kernels.get((trump, log is None))
             if got is None:
@@ -646,7 +647,7 @@ def _build_scorer(contract: str, item, ctx, where: tuple) -> Optional[list]:
         return None if pts is None else [Scorer("seat", pts, None, None, contract, label, where)]
     one = isinstance(item.include, str)  # a name, or a list of names
     names = [item.include] if one else item.include
-    out = []
+    out: list[Scorer] = []
     for j, ref in enumerate(names):
         rw = where + ("include",) + (() if one else (j,))
         other = ctx.contract(ref, rw)

@@ -6,7 +6,7 @@ type shares (``phasesteps.PhaseSteps``), then card play (inline here, for speed)
 
 from __future__ import annotations
 
-from typing import Optional
+from typing import Callable, Container, Optional
 
 from ..cards import BIT, FULL_DECK, SUIT_MASK, card_list, card_str, popcount
 from ..i18n import R_
@@ -18,6 +18,7 @@ from .declarations import DeclarationsPart, declarations_part, settled_declared
 from .doubling import BettingRound
 from .envs import end_when_env, next_trick_env, play_env, seat_env, trick_env
 from .exposure import ExposureRound
+from .legality import Legality
 from .passing import PassingPart
 from .phaselist import phase_list
 from .phases import Phase
@@ -113,6 +114,23 @@ class TrickDeal(PhaseSteps, Deal):
 
     __slots__ = SLOTS  # and a dict (``PhaseSteps``'): subclasses (a stock deal) keep their own fields there
 
+    # the fields of play, set by ``_start_play``/``_compiled`` (None before: ``_before_compiled``)
+    # and read only in play, after them
+    leader: int  # the seat leading the first trick
+    _tables: tuple  # (points by trick, (card mask, points by trick) pairs, dynamic scorers)
+    _values: tuple  # per trick number: (points each card carries, whether winning it is good)
+    _trick_points: list  # the static points of each trick number
+    _dynamic: tuple  # the scorers evaluated trick by trick
+    _kernel: Legality  # the legality kernel of this trump
+    _legal: Callable[..., tuple]  # ``_kernel.legal``: (mask, card ids) of a hand in a position
+    _refresh: Container[int]  # the trick numbers whose start may change the kernel's programs
+    _beats: tuple  # per card winning a trick so far, the cards that beat it
+    _early: bool  # whether the deal may end before its last trick
+    _seat_scorers: tuple  # the contract's seat scorers
+    _tenv: Optional[dict]  # the trick environment of dynamic scoring, made on its first use
+    _progs: list  # the kernel's programs of the trick in progress
+    _watch: int  # the cards whose play may change those programs
+
     def __init__(
         self,
         contract,
@@ -173,8 +191,10 @@ class TrickDeal(PhaseSteps, Deal):
         """The fields ``_start_play`` and ``_compiled`` set, empty until then (every slot is
         always set, so ``clone`` copies them all at once)."""
         self.leader = -1
-        self._tables = self._values = self._trick_points = self._dynamic = self._kernel = self._legal = None
-        self._refresh = self._beats = self._seat_scorers = self._progs = self._tenv = None
+        # unset until play: every reader runs in play, after ``_compiled`` (no check on the stepping path)
+        self._tables = self._values = self._trick_points = self._dynamic = self._kernel = self._legal = None  # type: ignore[assignment]
+        self._refresh = self._beats = self._seat_scorers = self._progs = None  # type: ignore[assignment]
+        self._tenv = None
         self._early, self._watch = False, 0
 
     # -- environment for expressions ----------------------------------------------------
