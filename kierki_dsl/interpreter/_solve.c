@@ -131,7 +131,6 @@ typedef struct {
      * cards whose class (within its suit) has bit 0 set, bit 1 set */
     int packed;
     uint64_t planes[2];
-    int partition; /* partition search's keys apply (canonical, natural and packed keys) */
     int ready;
 } Tables;
 
@@ -146,19 +145,6 @@ typedef struct {
     int stopped;
     int8_t owner[52];  /* the seat holding each card at the solve's start (cards never change hands) */
 } Search;
-
-/* Partition search: what a search's answer rests on. `rel`: cards whose rank decided a trick
- * (the winner over a card of its own suit), or the lowest card of a suit's part a table entry
- * read; `tie_hi`/`tie_lo`: cards searched once for an equivalent one (the one left out, the one
- * searched), whose equivalence holds only while both keep their rank. Below the lowest such
- * card of a suit, which seat holds which card (of a class) did not matter: the answer holds
- * for every position with the same cards above and the same count of each class in each hand
- * below (the table entry's partition). */
-typedef struct {
-    uint64_t rel, tie_lo, tie_hi;
-} Rel;
-
-static int use_partition = 1;  /* _solve.use_partition(flag): off for tests and measurements */
 
 static int lowest(uint64_t m) { return __builtin_ctzll(m); }
 
@@ -346,7 +332,6 @@ static void canonical_classes(Tables *self)
         for (int b = 0; b < 2; b++)
             self->planes[b] |= (uint64_t)(self->local_cls[c] >> b & 1) << c;
     self->packed = self->players <= 4 && (self->natural || !self->canonical);
-    self->partition = self->packed && self->canonical && self->natural;
 }
 
 /* Tables(players, tricks, follow_suit, beats[52], trick_points[tricks + 2],
@@ -681,157 +666,10 @@ static Entry *lookup(const Key *k, Entry **slot)
     return NULL;
 }
 
-/* Partition keys: the position's canonical key `base` (packed, so w[0]'s bits 0..15 count each
- * suit's cards left) with each suit's cards below its top k (`kv`: 4 bits a suit) written as a
- * multiset, sorted by (seat, class), and `kv` in w[0]'s bits 16..31. With kv 0 the position's
- * partition hash: every key of the position hashes to its bucket. */
-static void abstract_key(const Key *base, unsigned kv, Key *out)
-{
-    *out = *base;
-    for (int su = 0, off = 0; su < 4; su++) {
-        int n = (int)(base->w[0] >> (4 * su) & 15), m = n - (int)(kv >> (4 * su) & 15);
-        if (m > 1) {
-            int count[16] = {0};
-            uint64_t region = ((1ULL << m) - 1) << off;
-            for (int j = off; j < off + m; j++) {
-                int h = base->w[1] >> j & 1 ? 0 : base->w[2] >> j & 1 ? 1 : base->w[3] >> j & 1 ? 2 : 3;
-                count[4 * h + (int)(base->w[4] >> j & 1) + 2 * (int)(base->w[5] >> j & 1)]++;
-            }
-            for (int w = 1; w < KW; w++)
-                out->w[w] &= ~region;
-            for (int tok = 0, j = off; tok < 16; tok++)
-                for (int c = 0; c < count[tok]; c++, j++) {
-                    if (tok >> 2 < 3)
-                        out->w[1 + (tok >> 2)] |= 1ULL << j;
-                    out->w[4] |= (uint64_t)(tok & 1) << j;
-                    out->w[5] |= (uint64_t)(tok >> 1 & 1) << j;
-                }
-        }
-        off += n;
-    }
-    out->w[0] |= (uint64_t)kv << 16;
-}
-
-/* A partition bucket: four entries (two slots' worth) chosen by the position's partition hash. */
-#ifndef LOW_CARDS
-#define LOW_CARDS 3
-#endif
-/* The partition of a canonical key where only each suit's LOW_CARDS lowest cards are a multiset:
- * the widest a table entry's partition is (what its bucket is chosen by). */
-static unsigned widest(const Key *base)
-{
-    unsigned kv = 0;
-    for (int su = 0; su < 4; su++) {
-        int n = (int)(base->w[0] >> (4 * su) & 15);
-        kv |= (unsigned)(n > LOW_CARDS ? n - LOW_CARDS : 0) << (4 * su);
-    }
-    return kv;
-}
-
-static Entry *partition_bucket(const Key *any)
-{
-    return &tt[2 * (key_hash(any) & (tt_size - 1) & ~(size_t)1)];
-}
-
-/* The entry whose partition holds the position of canonical key `base` (`any`: its kv-0 key),
- * or NULL; `*slot`: where to store it (a free or stale entry, else the one nearest the deal's
- * end). */
-static Entry *partition_lookup(const Key *base, const Key *any, Entry **slot)
-{
-    Entry *b = partition_bucket(any), *victim = NULL;
-    unsigned cached = 1u << 16;
-    Key k;
-    for (int i = 0; i < 4; i++) {
-        Entry *e = &b[i];
-        if (!e->used || e->gen != tt_gen) {
-            if (victim == NULL || (victim->used && victim->gen == tt_gen))
-                victim = e;
-            continue;
-        }
-        if ((e->w[0] & ~(0xFFFFULL << 16)) == base->w[0]) {
-            unsigned kv = (unsigned)(e->w[0] >> 16 & 0xFFFF);
-            if (kv != cached)
-                abstract_key(base, cached = kv, &k);
-            if (memcmp(e->w, k.w, sizeof k.w) == 0)
-                return *slot = e;
-        }
-        if (victim == NULL || (victim->used && victim->gen == tt_gen && (e->w[0] >> 56) > (victim->w[0] >> 56)))
-            victim = e;
-    }
-    *slot = victim;
-    return NULL;
-}
-
-/* The partition (kv) a search's answer holds for at a trick's start with `alive` cards left,
- * and in `*marks` the lowest card of each suit's top part (what the search above inherits). */
-static unsigned partition_of(uint64_t alive, const Rel *r, uint64_t *marks)
-{
-    unsigned kv = 0;
-    *marks = 0;
-    for (int su = 0; su < 4; su++) {
-        uint64_t a = alive & SUIT[su], rel = r->rel & a, lo = r->tie_lo & a;
-        int n = popcount(a), k = n > LOW_CARDS ? n - LOW_CARDS : 0;
-        if (rel) {
-            int thr = lowest(rel);
-            if ((r->tie_hi & a) >> thr && lo && lowest(lo) < thr)
-                thr = lowest(lo);  /* an equivalence the search used stays whole */
-            if (popcount(a >> thr) > k)
-                k = popcount(a >> thr);
-        }
-        kv |= (unsigned)k << (4 * su);
-        if (k) {
-            for (int d = n - k; d > 0; d--)
-                a &= a - 1;
-            *marks |= a & (~a + 1);
-        }
-    }
-    return kv;
-}
-
-/* The lowest card of each suit's top part of partition `kv` among the `alive` cards. */
-static uint64_t marks_of(uint64_t alive, unsigned kv)
-{
-    uint64_t marks = 0;
-    for (int su = 0; su < 4; su++) {
-        int k = (int)(kv >> (4 * su) & 15);
-        uint64_t a = alive & SUIT[su];
-        if (!k)
-            continue;
-        for (int d = popcount(a) - k; d > 0; d--)
-            a &= a - 1;
-        marks |= a & (~a + 1);
-    }
-    return marks;
-}
-
-/* Partition search records the cards of `legal` that `moves` leaves out (equivalent to the next
- * lower card left in the suit) with that card. */
-static void record_ties(const Search *s, uint64_t legal, uint64_t moves, Rel *acc)
-{
-    uint64_t alive = alive_cards(s);
-    for (int i = 0; i < s->len; i++)
-        alive |= 1ULL << s->card[i];
-    for (uint64_t m = legal & ~moves; m; m &= m - 1) {
-        int c = lowest(m);
-        uint64_t below = alive & SUIT[c / 13] & ((1ULL << c) - 1);
-        acc->tie_hi |= 1ULL << c;
-        acc->tie_lo |= 1ULL << (63 - __builtin_clzll(below));
-    }
-}
-
-/* Whether the trick's winning card beat a card of its own suit (its rank decided the trick). */
-static int rank_decided(const Search *s, int win, int extra)
-{
-    int decided = extra >= 0 && extra != win && extra / 13 == win / 13;
-    for (int i = 0; i < s->len; i++)
-        decided |= s->card[i] != win && s->card[i] / 13 == win / 13;
-    return decided;
-}
-
-static int64_t search(Search *s, int seat, int64_t alpha, int64_t beta, Rel *acc);
+static int64_t search(Search *s, int seat, int64_t alpha, int64_t beta);
 
 /* Play `card` for `seat`, search on, take it back: the value for `me`. */
-static int64_t play(Search *s, int seat, int card, int64_t alpha, int64_t beta, Rel *acc)
+static int64_t play(Search *s, int seat, int card, int64_t alpha, int64_t beta)
 {
     const Tables *t = s->t;
     int led = s->led, win = s->win, broken = s->broken, trick_no = s->trick_no;
@@ -846,7 +684,7 @@ static int64_t play(Search *s, int seat, int card, int64_t alpha, int64_t beta, 
     s->card[s->len++] = card;
     int64_t v;
     if (s->len < t->players) {
-        v = search(s, s->next[seat], alpha, beta, acc);
+        v = search(s, s->next[seat], alpha, beta);
     } else {
         int winner = -1;
         uint64_t tm = 0;
@@ -859,8 +697,6 @@ static int64_t play(Search *s, int seat, int card, int64_t alpha, int64_t beta, 
                 winner = s->seat[i];
         }
         int64_t got = winner == s->me ? pts : 0;
-        if (rank_decided(s, s->win, -1))
-            acc->rel |= 1ULL << s->win;
         int len = s->len, seats[MAXP], cards[MAXP];  /* the next tricks reuse the trick's slots */
         memcpy(seats, s->seat, sizeof seats);
         memcpy(cards, s->card, sizeof cards);
@@ -868,7 +704,7 @@ static int64_t play(Search *s, int seat, int card, int64_t alpha, int64_t beta, 
         s->led = s->win = -1;
         s->broken = broken || (tm & HEARTS) != 0;
         s->trick_no = trick_no + 1;
-        v = got + (s->trick_no > t->tricks ? 0 : search(s, winner, alpha - got, beta - got, acc));
+        v = got + (s->trick_no > t->tricks ? 0 : search(s, winner, alpha - got, beta - got));
         s->len = len;
         memcpy(s->seat, seats, sizeof seats);
         memcpy(s->card, cards, sizeof cards);
@@ -925,16 +761,15 @@ static int order_moves(const Search *s, int seat, uint64_t moves, int first, int
 
 /* Enhanced transposition cutoff at a trick's last card: whether some card of `seat` ends the
  * trick in a position whose stored bound already settles the window (its value in `*v`). */
-static int settled_by_table(Search *s, int seat, uint64_t moves, int64_t alpha, int64_t beta, int64_t *v, Rel *acc)
+static int settled_by_table(Search *s, int seat, uint64_t moves, int64_t alpha, int64_t beta, int64_t *v)
 {
     const Tables *t = s->t;
     int maxing = seat == s->me, broken = s->broken, trick_no = s->trick_no, len = s->len, k = 0;
-    int part = use_partition && t->partition, cards[52];
     if (trick_no >= t->tricks)
         return 0;
     int64_t pts0 = t->trick_points[trick_no], got[52];
-    uint64_t tm = 0, decided[52];
-    Key keys[52], anys[52];
+    uint64_t tm = 0;
+    Key keys[52];
     for (int i = 0; i < len; i++) {
         pts0 += t->values[52 * trick_no + s->card[i]];
         tm |= 1ULL << s->card[i];
@@ -947,19 +782,10 @@ static int settled_by_table(Search *s, int seat, uint64_t moves, int64_t alpha, 
             if (s->card[i] == w)
                 winner = s->seat[i];
         got[k] = winner == s->me ? pts0 + t->values[52 * trick_no + c] : 0;
-        cards[k] = c;
         s->hands[seat] &= ~(1ULL << c);
         s->broken = broken || ((tm | 1ULL << c) & HEARTS) != 0;
-        s->len = len;
-        decided[k] = rank_decided(s, w, c) ? 1ULL << w : 0;
-        s->len = 0;
         make_key(s, winner, &keys[k]);
-        if (part) {
-            abstract_key(&keys[k], widest(&keys[k]), &anys[k]);
-            __builtin_prefetch(partition_bucket(&anys[k]));
-        } else {
-            __builtin_prefetch(bucket(&keys[k]));
-        }
+        __builtin_prefetch(bucket(&keys[k]));
         s->hands[seat] |= 1ULL << c;
     }
     s->len = len;
@@ -967,21 +793,17 @@ static int settled_by_table(Search *s, int seat, uint64_t moves, int64_t alpha, 
     s->broken = broken;
     for (int i = 0; i < k; i++) {
         Entry *slot;
-        const Entry *e = part ? partition_lookup(&keys[i], &anys[i], &slot) : lookup(&keys[i], &slot);
+        const Entry *e = lookup(&keys[i], &slot);
         if (e == NULL)
             continue;
-        int cut = 0;
         if (maxing && e->lower != NO_LOWER && got[i] + e->lower >= beta) {
             *v = got[i] + e->lower;
-            cut = 1;
-        } else if (!maxing && e->upper != NO_UPPER && got[i] + e->upper <= alpha) {
-            *v = got[i] + e->upper;
-            cut = 1;
-        }
-        if (cut && part)
-            acc->rel |= decided[i] | marks_of(alive_cards(s) & ~(1ULL << cards[i]), (unsigned)(e->w[0] >> 16 & 0xFFFF));
-        if (cut)
             return 1;
+        }
+        if (!maxing && e->upper != NO_UPPER && got[i] + e->upper <= alpha) {
+            *v = got[i] + e->upper;
+            return 1;
+        }
     }
     return 0;
 }
@@ -1007,7 +829,7 @@ static void store(const Search *s, Entry *slot, int known, const Key *key, int64
     slot->best = (uint8_t)canonical_card(s, card);
 }
 
-static int64_t search(Search *s, int seat, int64_t alpha, int64_t beta, Rel *acc)
+static int64_t search(Search *s, int seat, int64_t alpha, int64_t beta)
 {
     const Tables *t = s->t;
     if (++s->nodes > s->limit && s->limit > 0)
@@ -1016,9 +838,7 @@ static int64_t search(Search *s, int seat, int64_t alpha, int64_t beta, Rel *acc
         return 0;  /* the node budget is spent: the solve's answer is thrown away */
     Entry *e = NULL, *slot = NULL;
     Key key;
-    int first = -1, part = use_partition && t->partition;
-    Rel local = {0, 0, 0}, *out = acc;  /* at a trick's start, what this search rests on */
-    uint64_t alive = 0;
+    int first = -1;
     if (s->len == 0) {  /* the points left bound the value: outside the window, no search */
         int n = s->trick_no;
         uint64_t left = alive_cards(s);
@@ -1029,23 +849,12 @@ static int64_t search(Search *s, int seat, int64_t alpha, int64_t beta, Rel *acc
         if (lo >= beta)
             return lo;
         make_key(s, seat, &key);
-        if (part) {
-            Key any;
-            abstract_key(&key, widest(&key), &any);
-            e = partition_lookup(&key, &any, &slot);
-            alive = left;
-            acc = &local;
-        } else {
-            e = lookup(&key, &slot);
-        }
+        e = lookup(&key, &slot);
         if (e != NULL) {
-            if (part)
-                local.rel |= marks_of(alive, (unsigned)(e->w[0] >> 16 & 0xFFFF));
-            if ((e->lower != NO_LOWER && (e->lower >= beta || e->lower == e->upper))
-                || (e->upper != NO_UPPER && e->upper <= alpha)) {
-                out->rel |= local.rel;
-                return e->lower != NO_LOWER && (e->lower >= beta || e->lower == e->upper) ? e->lower : e->upper;
-            }
+            if (e->lower != NO_LOWER && (e->lower >= beta || e->lower == e->upper))
+                return e->lower;
+            if (e->upper != NO_UPPER && e->upper <= alpha)
+                return e->upper;
             if (e->lower != NO_LOWER && e->lower > alpha)
                 alpha = e->lower;
             if (e->upper != NO_UPPER && e->upper < beta)
@@ -1054,19 +863,16 @@ static int64_t search(Search *s, int seat, int64_t alpha, int64_t beta, Rel *acc
         }
     }
     int64_t alpha0 = alpha, beta0 = beta;  /* the window searched */
-    uint64_t legal = legal_cards(s, seat), moves = representatives(s, legal);
+    uint64_t moves = representatives(s, legal_cards(s, seat));
     int64_t settled;
-    if (s->len == t->players - 1 && t->tricks - s->trick_no >= ETC_LEFT
-        && settled_by_table(s, seat, moves, alpha, beta, &settled, acc))
-        return settled;  /* (not at a trick's start: nothing to store) */
-    if (t->partition && use_partition && moves != legal)
-        record_ties(s, legal, moves, acc);
+    if (s->len == t->players - 1 && t->tricks - s->trick_no >= ETC_LEFT && settled_by_table(s, seat, moves, alpha, beta, &settled))
+        return settled;
     int cards[52];
     int k = order_moves(s, seat, moves, first, cards);
     int maxing = seat == s->me, best_card = k ? cards[0] : 0;
     int64_t best = maxing ? -INF : INF;
     for (int i = 0; i < k; i++) {
-        int64_t v = play(s, seat, cards[i], alpha, beta, acc);
+        int64_t v = play(s, seat, cards[i], alpha, beta);
         if (maxing ? v > best : v < best) {
             best = v;
             best_card = cards[i];
@@ -1080,16 +886,8 @@ static int64_t search(Search *s, int seat, int64_t alpha, int64_t beta, Rel *acc
     }
     if (k == 0)
         best = 0;  /* no card left (a hand emptied early): nothing more to take */
-    if (slot != NULL && !s->stopped && part) {
-        uint64_t marks;
-        Key stored;
-        abstract_key(&key, partition_of(alive, &local, &marks), &stored);
-        store(s, slot, e != NULL, &stored, best <= alpha0 ? -INF : best, best >= beta0 ? INF : best, best_card);
-        memcpy(slot->w, stored.w, sizeof stored.w);  /* a found entry's partition narrows to this one */
-        out->rel |= marks;
-    } else if (slot != NULL && !s->stopped) {
+    if (slot != NULL && !s->stopped)
         store(s, slot, e != NULL, &key, best <= alpha0 ? -INF : best, best >= beta0 ? INF : best, best_card);
-    }
     return best;
 }
 
@@ -1100,10 +898,9 @@ static int64_t search(Search *s, int seat, int64_t alpha, int64_t beta, Rel *acc
 static int64_t exact(Search *s, int seat, int card, int64_t lo, int64_t hi, int64_t guess)
 {
     int64_t g = guess < lo ? lo : (guess > hi ? hi : guess);
-    Rel unused = {0, 0, 0};  /* the root is not stored */
     while (lo < hi && !s->stopped) {
         int64_t mid = g > lo ? g - 1 : g;  /* v > mid: a lower bound; else an upper one */
-        int64_t v = play(s, seat, card, mid, mid + 1, &unused);
+        int64_t v = play(s, seat, card, mid, mid + 1);
         if (v > mid)
             lo = v > lo ? v : mid + 1;
         else
@@ -1307,20 +1104,7 @@ static PyObject *table_bits(PyObject *self, PyObject *arg)
     return PyLong_FromLong(was);
 }
 
-/* _solve.use_partition(flag) -> whether partition search was on: table entries answering for
- * every position of their partition (True, the default) or for their own position alone (False);
- * for tests and measurements. */
-static PyObject *use_partition_(PyObject *self, PyObject *arg)
-{
-    int flag = PyObject_IsTrue(arg), was = use_partition;
-    if (flag < 0)
-        return NULL;
-    use_partition = flag;
-    return PyBool_FromLong(was);
-}
-
 static PyMethodDef module_methods[] = {
-    {"use_partition", use_partition_, METH_O, "use_partition(flag) -> bool: partition search on or off"},
     {"table_bits", table_bits, METH_O, "table_bits(bits) -> the bits before: the table's size, 2^bits buckets"},
     {"use_bmi2", use_bmi2, METH_O, "use_bmi2(flag) -> bool: the processor's bit extraction on or off (tests)"},
     {NULL, NULL, 0, NULL},
