@@ -268,3 +268,47 @@ def test_pimc_gives_a_card_to_search_when_a_world_needs_more_positions():
         break
     stats = players[0].stats
     assert stats["given_up"] > 0 and stats["solved"] > 0
+
+
+#: Solved contracts without trumps (a card beaten only by the higher cards of its suit).
+NO_TRUMPS = [
+    i
+    for i, (rs, name) in enumerate(SOLVED)
+    if name in ("bez_lew", "bez_kierow", "bez_dam", "no_tricks", "no_hearts", "hand")
+]
+
+
+@pytest.mark.skipif(not solver.compiled(), reason="the compiled solver is not built here")
+@settings(max_examples=40, deadline=None)
+@given(
+    which=st.sampled_from(NO_TRUMPS),
+    seed=st.integers(0, 10**6),
+    left=st.integers(3, 7),
+    swaps=st.integers(0, 2),
+)
+def test_a_seat_below_every_other_takes_nothing_more(which, seed, left, swaps):
+    """Endgames where the seat on turn holds the lowest cards of each suit (but for a swap or
+    two): the compiled search, which ends a search where that seat can take no trick more (it
+    does not lead and each of its cards ranks below the others' of its suit), gives the values of
+    the Python search, which has no such rule."""
+    found = position_of(which, seed, left)
+    if found is None:
+        return
+    contract, deal, view = found
+    rng = random.Random(seed)
+    rank = {c: i for suit in solver._order(contract) for i, c in enumerate(suit)}
+    me, hands = view.seat, list(deal.hands)
+    pool = sorted((c for h in hands for c in range(52) if h >> c & 1), key=lambda c: (rank[c], rng.random()))
+    sizes = [h.bit_count() for h in hands]
+    mine, rest = pool[: sizes[me]], pool[sizes[me] :]
+    for _ in range(swaps):
+        if mine and rest:
+            i, j = rng.randrange(len(mine)), rng.randrange(len(rest))
+            mine[i], rest[j] = rest[j], mine[i]
+    rng.shuffle(rest)
+    new = []
+    for seat, size in enumerate(sizes):
+        cards = mine if seat == me else [rest.pop() for _ in range(size)]
+        new.append(sum(1 << c for c in cards))
+    compiled = solver.solve(contract, view, new)
+    assert compiled is not None and compiled[0] == solver.solve(contract, view, new, python=True)[0]
