@@ -837,22 +837,26 @@ static void store(const Search *s, Entry *slot, int known, const Key *key, int64
     slot->best = (uint8_t)canonical_card(s, card);
 }
 
-/* Whether `me` takes no trick more, at a trick's start with `leader` on lead: no trumps, another
- * seat leads, and in each suit me's cards all rank below every other seat's. Then a card of
- * me's is beaten in any trick it follows (the led card is higher) and lost in any it is
- * discarded on, so me never wins a trick and never leads again: nothing more to take. */
-static int takes_none(const Search *s, int leader)
+/* Whether `me`'s points to come are 0, at a trick's start with `leader` on lead and at most `hi`
+ * to take: no trumps, and in each suit me's cards all rank below every other seat's. Then a
+ * card of me's is beaten in any trick it follows (the led card is higher) and lost in any it is
+ * discarded on: with another seat on lead me wins no trick and never leads again. On lead
+ * itself, me can lead a card of a suit another seat holds (it loses: they follow higher) and
+ * take nothing more, which is the most it can take where no points are left to gain (hi 0). */
+static int takes_none(const Search *s, int leader, int64_t hi)
 {
     const Tables *t = s->t;
-    if (!t->suited || leader == s->me)
+    if (!t->suited || (leader == s->me && hi > 0))
         return 0;
-    uint64_t mine = s->hands[s->me], others = alive_cards(s) & ~mine;
+    uint64_t mine = s->hands[s->me], others = alive_cards(s) & ~mine, losing = 0;
     for (int su = 0; su < 4; su++) {
         uint64_t m = mine & SUIT[su], o = others & SUIT[su];
         if (m && o && 63 - __builtin_clzll(m) > lowest(o))
             return 0;
+        if (o)
+            losing |= m;
     }
-    return 1;
+    return leader != s->me || (legal_cards(s, leader) & losing) != 0;
 }
 
 static int64_t search(Search *s, int seat, int64_t alpha, int64_t beta)
@@ -874,7 +878,7 @@ static int64_t search(Search *s, int seat, int64_t alpha, int64_t beta)
             return hi;
         if (lo >= beta)
             return lo;
-        if (takes_none(s, seat))
+        if (takes_none(s, seat, hi))
             return 0;
         make_key(s, seat, &key);
         e = lookup(&key, &slot);
