@@ -132,10 +132,11 @@ typedef struct {
      * cards whose class (within its suit) has bit 0 set, bit 1 set */
     int packed;
     uint64_t planes[2];
-    /* no trumps: a card is beaten only by the higher cards of its suit, ids ascending by rank
-     * (then a seat whose cards all rank below the others' of their suit wins no trick it does
-     * not lead: `takes_none`) */
+    /* a card is beaten by the higher cards of its suit (ids ascending by rank) and by `trumps`
+     * (the cards beating a card of another suit): then a seat without trumps whose cards all
+     * rank below the others' of their suit wins no trick it does not lead (`takes_none`) */
     int suited;
+    uint64_t trumps;
     int ready;
 } Tables;
 
@@ -338,8 +339,9 @@ static void canonical_classes(Tables *self)
             self->planes[b] |= (uint64_t)(self->local_cls[c] >> b & 1) << c;
     self->packed = self->players <= 4 && (self->natural || !self->canonical);
     self->suited = self->canonical && self->natural;
+    self->trumps = 0;
     for (int c = 0; c < 52; c++)
-        self->suited &= (self->beats[c] & ~SUIT[c / 13]) == 0;
+        self->trumps |= self->beats[c] & ~SUIT[c / 13];
 }
 
 /* Tables(players, tricks, follow_suit, beats[52], trick_points[tricks + 2],
@@ -838,15 +840,16 @@ static void store(const Search *s, Entry *slot, int known, const Key *key, int64
 }
 
 /* Whether `me`'s points to come are 0, at a trick's start with `leader` on lead and at most `hi`
- * to take: no trumps, and in each suit me's cards all rank below every other seat's. Then a
- * card of me's is beaten in any trick it follows (the led card is higher) and lost in any it is
- * discarded on: with another seat on lead me wins no trick and never leads again. On lead
- * itself, me can lead a card of a suit another seat holds (it loses: they follow higher) and
- * take nothing more, which is the most it can take where no points are left to gain (hi 0). */
+ * to take: me holds no trump, and in each suit me's cards all rank below every other seat's.
+ * Then a card of me's is beaten in any trick it follows (the led card is higher) and lost in any
+ * it is discarded on: with another seat on lead me wins no trick and never leads again. On lead
+ * itself (where suit must be followed), me can lead a card of a suit another seat holds (it
+ * loses: that seat follows higher) and take nothing more, which is the most it can take where no
+ * points are left to gain (hi 0). */
 static int takes_none(const Search *s, int leader, int64_t hi)
 {
     const Tables *t = s->t;
-    if (!t->suited || (leader == s->me && hi > 0))
+    if (!t->suited || (leader == s->me && (hi > 0 || !t->follow_suit)) || (s->hands[s->me] & t->trumps))
         return 0;
     uint64_t mine = s->hands[s->me], others = alive_cards(s) & ~mine, losing = 0;
     for (int su = 0; su < 4; su++) {
