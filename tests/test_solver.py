@@ -90,7 +90,10 @@ def minimax(deal, me: int) -> int:
 
 
 def brute_values(deal) -> dict:
-    """Each legal card's points to come for the seat on turn, by brute force."""
+    """Each legal card's points to come for the seat on turn, by brute force, without seat
+    scoring at the deal's end (Hearts' shooting the moon), which the solver leaves out."""
+    deal = deal.clone()
+    deal._seat_scorers = ()
     me = deal.current_player()
     out = {}
     for a in deal.legal_actions():
@@ -268,3 +271,39 @@ def test_pimc_gives_a_card_to_search_when_a_world_needs_more_positions():
         break
     stats = players[0].stats
     assert stats["given_up"] > 0 and stats["solved"] > 0
+
+
+@pytest.mark.skipif(not solver.compiled(), reason="the compiled solver is not built here")
+@settings(max_examples=40, deadline=None)
+@given(
+    which=st.sampled_from(range(len(SOLVED))),
+    seed=st.integers(0, 10**6),
+    left=st.integers(3, 7),
+    swaps=st.integers(0, 2),
+)
+def test_a_seat_below_every_other_takes_nothing_more(which, seed, left, swaps):
+    """Endgames where the seat on turn holds the lowest cards of each suit (but for a swap or
+    two): the compiled search, which ends a search where that seat can take no trick more (it
+    holds no trump, does not lead and each of its cards ranks below the others' of its suit),
+    gives the values of the Python search, which has no such rule."""
+    found = position_of(which, seed, left)
+    if found is None:
+        return
+    contract, deal, view = found
+    rng = random.Random(seed)
+    rank = {c: i for suit in solver._order(contract) for i, c in enumerate(suit)}
+    me, hands = view.seat, list(deal.hands)
+    pool = sorted((c for h in hands for c in range(52) if h >> c & 1), key=lambda c: (rank[c], rng.random()))
+    sizes = [h.bit_count() for h in hands]
+    mine, rest = pool[: sizes[me]], pool[sizes[me] :]
+    for _ in range(swaps):
+        if mine and rest:
+            i, j = rng.randrange(len(mine)), rng.randrange(len(rest))
+            mine[i], rest[j] = rest[j], mine[i]
+    rng.shuffle(rest)
+    new = []
+    for seat, size in enumerate(sizes):
+        cards = mine if seat == me else [rest.pop() for _ in range(size)]
+        new.append(sum(1 << c for c in cards))
+    compiled = solver.solve(contract, view, new)
+    assert compiled is not None and compiled[0] == solver.solve(contract, view, new, python=True)[0]

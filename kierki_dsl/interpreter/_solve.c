@@ -23,7 +23,8 @@
  * ordering (the table's card, then cards good for the seat on turn);
  * equivalent cards searched once (cards of one hand and one class next to each other in their
  * suit once the cards of finished tricks are gone); bounds from the points left (summed by
- * groups of cards with equal points); each root
+ * groups of cards with equal points); a search ended where `me` can take no trick more (no
+ * trumps, another seat on lead, each of me's cards below every other seat's of its suit); each root
  * card's value by MTD(f) null-window searches in the range the points left allow (the points
  * come in their common unit, solver.py); and a node limit that stops a solve (its answer None).
  * kierki_dsl/interpreter/solvepy.py is the same search in Python (the reference and the
@@ -131,6 +132,11 @@ typedef struct {
      * cards whose class (within its suit) has bit 0 set, bit 1 set */
     int packed;
     uint64_t planes[2];
+    /* a card is beaten by the higher cards of its suit (ids ascending by rank) and by `trumps`
+     * (the cards beating a card of another suit): then a seat without trumps whose cards all
+     * rank below the others' of their suit wins no trick it does not lead (`takes_none`) */
+    int suited;
+    uint64_t trumps;
     int ready;
 } Tables;
 
@@ -332,6 +338,10 @@ static void canonical_classes(Tables *self)
         for (int b = 0; b < 2; b++)
             self->planes[b] |= (uint64_t)(self->local_cls[c] >> b & 1) << c;
     self->packed = self->players <= 4 && (self->natural || !self->canonical);
+    self->suited = self->canonical && self->natural;
+    self->trumps = 0;
+    for (int c = 0; c < 52; c++)
+        self->trumps |= self->beats[c] & ~SUIT[c / 13];
 }
 
 /* Tables(players, tricks, follow_suit, beats[52], trick_points[tricks + 2],
@@ -829,6 +839,29 @@ static void store(const Search *s, Entry *slot, int known, const Key *key, int64
     slot->best = (uint8_t)canonical_card(s, card);
 }
 
+/* Whether `me`'s points to come are 0, at a trick's start with `leader` on lead and at most `hi`
+ * to take: me holds no trump, and in each suit me's cards all rank below every other seat's.
+ * Then a card of me's is beaten in any trick it follows (the led card is higher) and lost in any
+ * it is discarded on: with another seat on lead me wins no trick and never leads again. On lead
+ * itself (where suit must be followed), me can lead a card of a suit another seat holds (it
+ * loses: that seat follows higher) and take nothing more, which is the most it can take where no
+ * points are left to gain (hi 0). */
+static int takes_none(const Search *s, int leader, int64_t hi)
+{
+    const Tables *t = s->t;
+    if (!t->suited || (leader == s->me && (hi > 0 || !t->follow_suit)) || (s->hands[s->me] & t->trumps))
+        return 0;
+    uint64_t mine = s->hands[s->me], others = alive_cards(s) & ~mine, losing = 0;
+    for (int su = 0; su < 4; su++) {
+        uint64_t m = mine & SUIT[su], o = others & SUIT[su];
+        if (m && o && 63 - __builtin_clzll(m) > lowest(o))
+            return 0;
+        if (o)
+            losing |= m;
+    }
+    return leader != s->me || (legal_cards(s, leader) & losing) != 0;
+}
+
 static int64_t search(Search *s, int seat, int64_t alpha, int64_t beta)
 {
     const Tables *t = s->t;
@@ -848,6 +881,8 @@ static int64_t search(Search *s, int seat, int64_t alpha, int64_t beta)
             return hi;
         if (lo >= beta)
             return lo;
+        if (takes_none(s, seat, hi))
+            return 0;
         make_key(s, seat, &key);
         e = lookup(&key, &slot);
         if (e != NULL) {
