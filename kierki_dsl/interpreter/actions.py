@@ -44,15 +44,16 @@ def block_of(action: int) -> Optional[Block]:
     return NUMBERED[i] if i >= 0 and NUMBERED[i].holds(action) else None
 
 
+#: The phases whose actions records keep under ``bets`` (``phasecatalogue``).
+BETS = frozenset(p.name for p in phasecatalogue.PHASES if p.bets)
+#: Every number of their blocks (a set: ``is_bet`` is asked of every action a record writes).
+_BET_ACTIONS = frozenset(a for b in NUMBERED if b.phase in BETS for a in range(b.base, b.end))
+
+
 def is_bet(action: int) -> bool:
     """A side declaration before play, as records keep them under ``bets``: double, redouble,
     expose (a card), done, or the rank named to open a layout's rows."""
-    block = block_of(action)
-    return block is not None and block.phase in BETS
-
-
-#: The phases whose actions records keep under ``bets`` (``phasecatalogue``).
-BETS = frozenset(p.name for p in phasecatalogue.PHASES if p.bets)
+    return action in _BET_ACTIONS
 
 
 def action_str(action: int) -> str:
