@@ -15,7 +15,7 @@ from __future__ import annotations
 from bisect import bisect_right
 from typing import Optional
 
-from ..cards import card_str, parse_card
+from ..cards import CardError, card_str, parse_card
 from . import phasecatalogue
 from .bidding import ACCEPT, BID_BASE, DECLINE, MAX_BID, PASS, REFUSE, SELLER_WORDS, bid, bid_value, is_bid
 from .calling import CALL_BASE, NO_TRUMP, call, called_suit, is_call
@@ -79,6 +79,11 @@ def action_str(action: int) -> str:
 def parse_action(text: str) -> int:
     """The action ``action_str`` wrote; ``CardError`` (a ``ValueError``) for anything else."""
     t = str(text).strip()
+    if len(t) <= 3 and ":" not in t and not BLOCKS:  # most of a record: a card (no shipped notation is so short)
+        try:
+            return parse_card(t)
+        except CardError:
+            pass
     for half in NOTATIONS.values():
         action = half.read_notation(t)
         if action is not None:
