@@ -15,7 +15,7 @@ from __future__ import annotations
 from bisect import bisect_right
 from typing import Optional
 
-from ..cards import card_str, parse_card
+from ..cards import CardError, card_str, parse_card
 from . import phasecatalogue
 from .bidding import ACCEPT, BID_BASE, DECLINE, MAX_BID, PASS, REFUSE, SELLER_WORDS, bid, bid_value, is_bid
 from .calling import CALL_BASE, NO_TRUMP, call, called_suit, is_call
@@ -44,15 +44,16 @@ def block_of(action: int) -> Optional[Block]:
     return NUMBERED[i] if i >= 0 and NUMBERED[i].holds(action) else None
 
 
+#: The phases whose actions records keep under ``bets`` (``phasecatalogue``).
+BETS = frozenset(p.name for p in phasecatalogue.PHASES if p.bets)
+#: Every number of their blocks (a set: ``is_bet`` is asked of every action a record writes).
+_BET_ACTIONS = frozenset(a for b in NUMBERED if b.phase in BETS for a in range(b.base, b.end))
+
+
 def is_bet(action: int) -> bool:
     """A side declaration before play, as records keep them under ``bets``: double, redouble,
     expose (a card), done, or the rank named to open a layout's rows."""
-    block = block_of(action)
-    return block is not None and block.phase in BETS
-
-
-#: The phases whose actions records keep under ``bets`` (``phasecatalogue``).
-BETS = frozenset(p.name for p in phasecatalogue.PHASES if p.bets)
+    return action in _BET_ACTIONS
 
 
 def action_str(action: int) -> str:
@@ -78,6 +79,11 @@ def action_str(action: int) -> str:
 def parse_action(text: str) -> int:
     """The action ``action_str`` wrote; ``CardError`` (a ``ValueError``) for anything else."""
     t = str(text).strip()
+    if len(t) <= 3 and ":" not in t and not BLOCKS:  # most of a record: a card (no shipped notation is so short)
+        try:
+            return parse_card(t)
+        except CardError:
+            pass
     for half in NOTATIONS.values():
         action = half.read_notation(t)
         if action is not None:

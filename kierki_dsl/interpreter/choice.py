@@ -290,8 +290,7 @@ class ChoiceDeal(PhaseSteps):
             raise MatchError(f"seat {self.chooser} has no contract left to choose")
         self.inner = None  # the chosen contract's deal
         self.picked: Any = None  # the contract chosen
-        self.steps, self._at = slot.steps(), -1
-        self._enter(0)
+        self._begin_steps(slot.steps())
 
     def _start_play(self) -> None:
         """Play is the chosen contract's deal."""

@@ -1,4 +1,4 @@
-"""The doubling round (Barbu), as a trick deal steps it (``phaseengine``): the bets of
+"""The doubling round (Barbu), as a trick or layout deal steps it (``phaseengine``): the bets of
 ``doubling.BettingRound``; with ``if_undoubled: split`` and no bet made, the deal ends unplayed
 and its total is split. The bets are paid on the scores at the deal's end."""
 

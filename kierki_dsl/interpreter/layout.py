@@ -453,10 +453,7 @@ class LayoutDeal(PhaseSteps, Deal):
         self.phase = Phase.PLAY
         self.to_move = self._first_turn()  # the first player (who names the opening rank, if it is named)
         self.betting: Optional[BettingRound] = None
-        self.steps, self._at = contract.steps(), -1  # the phases before play, in order
-        for engine in self.steps:
-            engine.at_deal(self)
-        self._enter(0)
+        self._begin_steps(contract.steps())  # the phases before play, in order
 
     def _first_turn(self) -> int:
         """The seat the contract's ``first_turn`` names."""
@@ -471,6 +468,7 @@ class LayoutDeal(PhaseSteps, Deal):
             self._advance()
 
     def _log(self, action: int) -> None:
+        """Note an action of a phase before play, and who took it (the cards' are noted inline)."""
         self.actions.append(action)
         self.movers.append(self.to_move)
 
@@ -588,7 +586,8 @@ class LayoutDeal(PhaseSteps, Deal):
             self._decide(action)
             return
         seat = self.to_move
-        self._log(action)
+        self.actions.append(action)  # (``_log``, inline: once per card)
+        self.movers.append(seat)
         if action == PASS:
             if self.extra_turn and self.contract.again_optional:  # declining the extra card: free
                 self.extra_turn = False
@@ -760,8 +759,7 @@ class LayoutDeal(PhaseSteps, Deal):
         other.paid = list(self.paid)
         other.actions = list(self.actions)
         other.movers = list(self.movers)
-        for engine in self.steps:
-            engine.copy(self, other)
+        self._copy_steps(other)
         return other
 
     @classmethod

@@ -1,9 +1,10 @@
-"""What a phase before play does to a trick deal: one protocol for the shipped phases and the
+"""What a phase before play does to a deal: one protocol for the shipped phases and the
 phases added by a module.
 
-A trick deal (``trickstate.TrickDeal``) is a list of phases (``phaselist.phase_list``): the
-phases before play, in the order play reaches them, then card play itself. Each phase before
-play is a ``PhaseEngine``; the deal steps the list without knowing which phase is which:
+A deal is a list of phases (a trick deal's ``phaselist.phase_list``; a layout's, a declarer's
+choice's: ``phasesteps``): the phases before play, in the order play reaches them, then the deal
+type's play itself. Each phase before play is a ``PhaseEngine``; the deal steps the list
+(``phasesteps.PhaseSteps``) without knowing which phase is which:
 
 - ``at_deal(deal)``: what the phase sets in a new deal before any phase starts;
 - ``start(deal)``: the phase begins (its state set up in the deal); the seat on turn, or -1 when
@@ -38,7 +39,7 @@ ANOTHER = R_("another action is expected")
 
 
 class PhaseEngine:
-    """A phase before play, as a trick deal steps it. Subclasses override what differs."""
+    """A phase before play, as a deal steps it. Subclasses override what differs."""
 
     #: The deal's phase while this one decides (a ``Phase``, or an added phase's ``Added`` name).
     phase: Any = None

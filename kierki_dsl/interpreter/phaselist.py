@@ -1,11 +1,11 @@
-"""A trick deal type is a list of phases: the phases before play a contract has, in the order
-play reaches them, then card play. ``phase_list(contract)`` makes the list once per contract;
-``trickstate.TrickDeal`` steps it (``phaseengine`` says how a phase is stepped).
+"""A contract's list of phases before play, in the order play reaches them.
+``phase_list(contract)`` makes the list once per contract; the deal steps it
+(``phasesteps.PhaseSteps``, one stepper for every deal type; ``phaseengine`` says how a phase is
+stepped): a trick deal's (and a stock-drawing deal's) whole list, a layout's after its own naming
+of the opening rank (``LayoutContract.steps``).
 
-The shipped phases before play, in order (``phasecatalogue.PLAY_ORDER``): passing cards
-(``passengine``), the auction (``auctionengine``), the widow's exchange (``widowengine``), the
-trump call (``callengine``), the doubling round (``doublingengine``), the exposures
-(``exposureengine``); then the phases
+The list holds the shipped phases before play, in ``phasecatalogue.PLAY_ORDER`` (``SHIPPED``, made
+from the catalogue: its engines and the contract attributes holding their rules), then the phases
 added by a module (``extensions``), in the order they were registered. A phase is in a
 contract's list when the contract has its rule; in a deal it may still have nothing to decide
 (no passing in a deal of the rotation's ``none``, nobody with a card to expose): it is skipped.

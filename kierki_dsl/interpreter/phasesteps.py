@@ -35,6 +35,19 @@ class PhaseSteps:
     #: ended early: a trick deal does, a layout deal never did.
     UNPLAYED_ENDS_EARLY = True
 
+    def _begin_steps(self, steps) -> None:
+        """A new deal's phases before play: ``steps`` (its contract's list), what each sets in the
+        deal, then the first with a seat on turn decides (or the deal type's play starts)."""
+        self.steps, self._at = steps, -1
+        for engine in steps:
+            engine.at_deal(self)
+        self._enter(0)
+
+    def _copy_steps(self, other) -> None:
+        """Each phase's state copied into ``other``, a clone sharing this deal's fields so far."""
+        for engine in self.steps:
+            engine.copy(self, other)
+
     def _enter(self, i: int) -> None:
         """The phases before play from the ``i``-th on: the first with a seat on turn decides;
         one with nothing to decide is over at once (and may end the deal unplayed); after the

@@ -2,7 +2,8 @@
 
 A trick deal is a list of phases (``phaselist.phase_list``): the phases before play its
 contract has, each a ``phaseengine.PhaseEngine``, stepped in order by the stepper every deal
-type shares (``phasesteps.PhaseSteps``), then card play (inline here, for speed). The deal never asks which phase before play is deciding: it asks the engine."""
+type shares (``phasesteps.PhaseSteps``), then card play (inline here, for speed). The deal never
+asks which phase before play is deciding: it asks the engine."""
 
 from __future__ import annotations
 
@@ -181,11 +182,7 @@ class TrickDeal(PhaseSteps, Deal):
         self._next = tuple((s + direction) % players for s in range(players))
         self._before_compiled()
         self.pass_offset = 0  # how many seats on the cards are passed (0: no passing in this deal)
-        self.steps = phase_list(contract)  # the phases before play, in order
-        self._at = -1  # the place in ``steps`` of the phase deciding now
-        for engine in self.steps:
-            engine.at_deal(self)
-        self._enter(0)
+        self._begin_steps(phase_list(contract))  # the phases before play, in order
 
     def _before_compiled(self) -> None:
         """The fields ``_start_play`` and ``_compiled`` set, empty until then (every slot is
@@ -606,8 +603,7 @@ class TrickDeal(PhaseSteps, Deal):
         other.completed = list(self.completed)
         if self.added is not None:
             other.added = [list(entry) for entry in self.added]
-        for engine in self.steps:
-            engine.copy(self, other)
+        self._copy_steps(other)
         return other
 
     @classmethod
