@@ -185,12 +185,15 @@ def closed_all(seats):
 
 def accepted_socket_nodelay(client: socket.socket, seconds: float = 10.0) -> int:
     """TCP_NODELAY of the server's end of ``client``'s connection, a server of this process
-    (found among the process's open sockets by the connection's two ports; polled until accepted)."""
+    (found among the process's open sockets by the connection's two ports; polled until accepted
+    and, as asyncio sets the option just after accepting, until it is set or time runs out: the
+    value last seen is returned, so a server that never sets it still gives 0)."""
     import os
 
     mine = client.getsockname()[1]
     theirs = client.getpeername()[1]
     deadline = time.monotonic() + seconds
+    seen = None
     while time.monotonic() < deadline:
         for name in os.listdir("/proc/self/fd"):
             try:
@@ -201,10 +204,14 @@ def accepted_socket_nodelay(client: socket.socket, seconds: float = 10.0) -> int
                 if s.type == socket.SOCK_STREAM and s.family in (socket.AF_INET, socket.AF_INET6):
                     peer, local = s.getpeername(), s.getsockname()
                     if peer[1] == mine and local[1] == theirs:
-                        return s.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY)
+                        seen = s.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY)
+                        if seen:
+                            return seen
             except OSError:
                 pass
             finally:
                 s.close()
         time.sleep(0.02)
+    if seen is not None:
+        return seen
     raise AssertionError("the server never accepted the connection")
