@@ -7,9 +7,9 @@ from typing import Optional
 from ..cards import card_str
 from ..i18n import N_, tr, trn
 from ..interpreter import passing
+from ..interpreter.passing import PassingPart
 from ..interpreter.phases import EXPECTED, Phase
 from ..interpreter.trickkernel import card_values, is_positive
-from ..interpreter.passing import PassingPart
 from .base import cards_text, contract_of, row, seat
 from .botplay import bot_contract
 from .cardpick import CardPhase
