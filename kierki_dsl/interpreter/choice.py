@@ -24,8 +24,8 @@ from .envs import NOBODY, seat_env
 from .numbering import Block
 from .phaseengine import PhaseEngine
 from .phases import Phase
-from .phasesteps import PhaseSteps
-from .view import SeatView, view_part
+from .phasesteps import PhaseList, PhaseSteps
+from .view import SeatView, shown_part, view_part
 
 # its action numbers: the option chosen (``actions`` assembles every phase's)
 CHOICES = Block("choose", 100, 400, "choose option base + i of a declarer's choice (at most 32 are offered)")
@@ -97,10 +97,9 @@ class Choice:
     once_in_match: bool = False
     total = None
 
-    def steps(self) -> tuple:
-        """The list of the phases before play of a deal of this slot: the choice (a plain tuple:
-        ``phaselist`` imports the engines, which import the action numbers of this module)."""
-        return (ChooseEngine(self),)
+    def steps(self) -> PhaseList:
+        """The list of the phases before play of a deal of this slot: the choice."""
+        return PhaseList((ChooseEngine(self),))
 
     def chooser(self, dealer: int, players: int, hands, deck: int) -> int:
         """The seat that names the contract, given the dealt ``hands`` (masks)."""
@@ -262,6 +261,10 @@ class ChooseEngine(PhaseEngine):
         return R_("a contract is to be chosen: {choices}").format(
             choices=", ".join(self.rule.options[i].name for i in deal.allowed)
         )
+
+    def view_name(self, view, action: int) -> Optional[str]:
+        """A contract on offer, by its name (the view's ``ChoicePart``)."""
+        return shown_part(view, ChoicePart).options[action - CHOOSE_BASE]
 
     def apply(self, deal, action: int) -> int:
         deal.picked = self.rule.resolve(

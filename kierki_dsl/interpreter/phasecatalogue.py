@@ -38,7 +38,7 @@ class ShippedPhase:
     name: str  # the unit's name (``phases.UNITS``; the deal's ``Phase`` while it decides)
     half: str  # its engine half, a module of this package
     rule: str = ""  # the contract's attribute holding its rule ("" : none of its own)
-    engine: str = ""  # "module.Class": its engine in a trick deal's phase list ("" : not listed)
+    engine: str = ""  # "module.Class": its engine ("" : none here); a trick deal lists those of ``PLAY_ORDER``
     numbers: bool = False  # its half declares action numbers (``NUMBERS``, ``notation``, ``read_notation``)
     bets: bool = False  # its actions are side declarations a record keeps under ``bets`` (``actions.is_bet``)
     unit: str = ""  # the module of ``kierki_dsl.phases`` holding its unit ("" : ``name``); named, never imported here
@@ -52,7 +52,7 @@ class ShippedPhase:
 #: The shipped phases, in the order their units' panels are shown (``phases.MODULES``).
 PHASES = (
     ShippedPhase("call", "calling", "call", "callengine.CallEngine", numbers=True),
-    ShippedPhase("choose", "choice", numbers=True, unit="choice"),
+    ShippedPhase("choose", "choice", engine="choice.ChooseEngine", numbers=True, unit="choice"),
     ShippedPhase("pass", "passing", "passing", "passengine.PassEngine", unit="passing"),
     ShippedPhase("auction", "bidding", "auction", "auctionengine.AuctionEngine", numbers=True),
     ShippedPhase("exchange", "widow", "widow", "widowengine.WidowEngine"),
@@ -114,11 +114,22 @@ def numbering() -> tuple:
 def engines() -> tuple:
     """(engine class, the contract's attribute holding its rule) of each phase of a trick deal
     before play, in ``PLAY_ORDER`` (``phaselist.SHIPPED``)."""
-    out = []
-    for p in in_order(PLAY_ORDER):
-        module, _, cls = p.engine.rpartition(".")
-        out.append((getattr(importlib.import_module(f"{__package__}.{module}"), cls), p.rule))
-    return tuple(out)
+    return tuple((engine(p.name), p.rule) for p in in_order(PLAY_ORDER))
+
+
+def engine(name: str) -> Optional[type]:
+    """The engine class of the shipped phase ``name`` (whichever deal type lists it), or None."""
+    p = _BY_NAME.get(name)
+    if p is None or not p.engine:
+        return None
+    module, _, cls = p.engine.rpartition(".")
+    return getattr(importlib.import_module(f"{__package__}.{module}"), cls)
+
+
+def slot_engine(name: str) -> Optional[type]:
+    """The engine class of the shipped phase ``name`` when no contract lists it (the declarer's
+    choice: a schedule slot's, whose seat view names no contract), else None."""
+    return None if name in PLAY_ORDER else engine(name)
 
 
 def explained(deal_type: str) -> tuple:
@@ -148,6 +159,7 @@ __all__ = [
     "PHASES",
     "PLAY_ORDER",
     "ShippedPhase",
+    "engine",
     "engines",
     "entry",
     "explained",
@@ -155,4 +167,5 @@ __all__ = [
     "half",
     "in_order",
     "numbering",
+    "slot_engine",
 ]

@@ -18,6 +18,7 @@ type's play itself. Each phase before play is a ``PhaseEngine``; the deal steps 
 - ``settle_before(deal)`` / ``settle_after(deal)``: what it changes in the scores at the deal's
   end, before or after the seats' scoring; ``remember(deal, memory)``: what later deals must know;
 - ``view_reason(view, action)``: why an action is illegal, from a seat's view alone;
+  ``view_name(view, action)``: how such a reason names a legal action (None: its notation);
 - ``hand_seen(deal, seat)``, ``hides_passes``: what a seat's view shows while the phase decides
   (its own hand as it sees it; whether the cards passed before play are still unknown).
 
@@ -105,6 +106,11 @@ class PhaseEngine:
     # -- reasons from a view --------------------------------------------------------------------
     def view_reason(self, view, action: int) -> Optional[str]:
         """Why ``action`` is illegal, from a seat's view in this phase (None: list the legal actions)."""
+        return None
+
+    def view_name(self, view, action: int) -> Optional[str]:
+        """How a reason listing the legal actions names ``action`` of a seat's view in this phase
+        (None: its record notation)."""
         return None
 
     # -- the seat view while the phase decides -----------------------------------------------

@@ -13,31 +13,13 @@ contract's list when the contract has its rule; in a deal it may still have noth
 
 from __future__ import annotations
 
-from typing import Optional
-
 from . import phasecatalogue
-from .phaseengine import AddedEngine, PhaseEngine
+from .phaseengine import AddedEngine
+from .phasesteps import PhaseList  # (declared there, below the engines; named from here too)
 
 #: (engine, the contract's field holding its rule) of each shipped phase before play, in order
 #: (``phasecatalogue.PLAY_ORDER``).
 SHIPPED = phasecatalogue.engines()
-
-
-class PhaseList(tuple):
-    """The engines of a contract's phases before play, in order (a tuple), and what the deal
-    asks of them all at once."""
-
-    def named(self, phase) -> int:
-        """The place in the list of the phase called ``phase`` (-1: none; card play is not listed)."""
-        for i, engine in enumerate(self):
-            if engine.phase == phase:
-                return i
-        return -1
-
-    def engine(self, phase) -> Optional[PhaseEngine]:
-        """The engine of the phase called ``phase``, or None."""
-        i = self.named(phase)
-        return self[i] if i >= 0 else None
 
 
 def phase_list(contract) -> PhaseList:

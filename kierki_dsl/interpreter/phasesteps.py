@@ -1,7 +1,7 @@
 """How a deal steps its list of phases: one stepper for every deal type.
 
-A deal type is a list of phases before play (``phaselist.PhaseList``, each a
-``phaseengine.PhaseEngine``) and its own play: a trick deal (``trickstate.TrickDeal``, and the
+A deal type is a list of phases before play (a ``PhaseList``, each a ``phaseengine.PhaseEngine``;
+``phaselist.phase_list`` makes a trick contract's) and its own play: a trick deal (``trickstate.TrickDeal``, and the
 stock-drawing deal built on it) plays tricks, a layout deal (``layout.LayoutDeal``) lays rows, a
 declarer's choice (``choice.ChoiceDeal``) hands on to the chosen contract's deal. ``PhaseSteps``
 steps the list the same way for all of them, without asking which phase is which; the deal
@@ -14,9 +14,28 @@ from __future__ import annotations
 from typing import Any, Callable, Optional
 
 from .numbering import IllegalAction
+from .phaseengine import PhaseEngine
 from .phases import Phase
 
 DONE = Phase.DONE
+
+
+class PhaseList(tuple):
+    """The engines of a contract's phases before play, in order (a tuple), and what the deal
+    asks of them all at once. (Here, not in ``phaselist``, which imports the engines: a deal
+    type whose engine those import, the declarer's choice, makes its list with it too.)"""
+
+    def named(self, phase) -> int:
+        """The place in the list of the phase called ``phase`` (-1: none; card play is not listed)."""
+        for i, engine in enumerate(self):
+            if engine.phase == phase:
+                return i
+        return -1
+
+    def engine(self, phase) -> Optional[PhaseEngine]:
+        """The engine of the phase called ``phase``, or None."""
+        i = self.named(phase)
+        return self[i] if i >= 0 else None
 
 
 class PhaseSteps:
@@ -24,7 +43,7 @@ class PhaseSteps:
     instance dict, so a subclass with slots keeps its other fields there)."""
 
     # what the deal type's state holds (its own fields: ``TrickDeal`` keeps them in slots)
-    steps: Any  # the list of its phases before play (``phaselist.PhaseList``)
+    steps: Any  # the list of its phases before play (a ``PhaseList``)
     _at: int  # the place in ``steps`` of the phase deciding now (-1: none, the deal type's play)
     phase: Any  # the phase deciding now (a ``Phase``, or an added phase's ``Added`` name)
     to_move: int  # the seat on turn (-1: nobody, the deal is over)
@@ -133,4 +152,4 @@ class PhaseSteps:
         self._start_play()
 
 
-__all__ = ["PhaseSteps"]
+__all__ = ["PhaseList", "PhaseSteps"]
