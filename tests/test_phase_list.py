@@ -18,13 +18,14 @@ from conftest import RULESETS
 from test_added_phase import unit  # noqa: F401  (the fixture registering phases_extra/face_down.py)
 
 import kierki_dsl
-from kierki_dsl.interpreter.choice import ChoiceDeal
+from kierki_dsl.interpreter.choice import CHOOSE_BASE, ChoiceDeal
 from kierki_dsl.interpreter.layout import LayoutDeal
 from kierki_dsl.interpreter.match import deal_out, shuffled
 from kierki_dsl.interpreter.phaseengine import PhaseEngine
-from kierki_dsl.interpreter.phaselist import SHIPPED, phase_list
+from kierki_dsl.interpreter.phaselist import SHIPPED, PhaseList, phase_list
 from kierki_dsl.interpreter.phases import Phase
 from kierki_dsl.interpreter.phasesteps import PhaseSteps
+from kierki_dsl.interpreter.reasons import illegal_reason
 from kierki_dsl.interpreter.stockstate import StockDeal
 from kierki_dsl.interpreter.trickstate import TrickDeal
 from kierki_dsl.lint import lint_file
@@ -215,6 +216,7 @@ def test_a_declarers_choice_is_a_list_of_one_phase_that_hands_on_to_the_chosen_d
         st = _new_deal(rs, slot, seed, rng)
         assert isinstance(st, ChoiceDeal)
         assert [str(e.phase) for e in st.steps] == ["choose"] and str(st.phase) == "choose"
+        assert isinstance(st.steps, PhaseList) and st.steps.named("choose") == 0  # a list like the others
         st.apply_action(rng.choice(st.legal_actions()))
         inner = st.current_deal()
         assert inner is not st and isinstance(inner, PhaseSteps)
@@ -223,6 +225,18 @@ def test_a_declarers_choice_is_a_list_of_one_phase_that_hands_on_to_the_chosen_d
         listed = [str(e.phase) for e in inner.steps]
         assert seen[0] == "choose" and seen[1:] == [p for p in listed if p in seen[1:]], (seed, seen, listed)
     assert len(chosen) > 1  # the seeds choose different contracts
+
+
+def test_a_refused_choice_is_worded_by_the_choice_s_engine():
+    """With no contract to ask (a choice's view names a schedule slot), a refused choice lists the
+    options as the choice's engine names them (``view_name``); a front end's labels go first."""
+    rs = Ruleset.load(str(RULESETS / CHOICES[0]))
+    slot = next(s for s in map(rs.contract_at, range(64)) if s.type == "choice")
+    st = _new_deal(rs, slot, 1, random.Random(1))
+    view = st.view(st.current_player())
+    options = [slot.options[a - CHOOSE_BASE].name for a in view.legal]
+    assert illegal_reason(view, 0, None) == "a contract is to be chosen: " + ", ".join(options)
+    assert illegal_reason(view, 0, None, str) == "a contract is to be chosen: " + ", ".join(map(str, view.legal))
 
 
 LAYOUT_ADDED = _ruleset(
