@@ -691,33 +691,33 @@ HOT void observe_change(const Flat *f, const Deal *d, int seat, float *o, int wi
     o[off[O_SCORES] + d->to_move] = (float)d->scores[d->to_move]; /* the trick's winner, on turn */
 }
 
-/* Deal i's mask row and seat; its tensor row when `tensors` (whole, or changed since `seat`
+/* Deal i's (d's) mask row and seat; its tensor row when `tensors` (whole, or changed since `seat`
  * acted when seat >= 0). */
-HOT void observe_row(Flat *f, int i, int tensors, int seat, int wide)
+HOT void observe_row(Flat *f, const Deal *d, int i, int tensors, int seat, int wide)
 {
-    const Deal *d = &f->deals[i];
+    /* the tensor first, the mask row last: a byte store may alias anything, so what is read
+     * after it is read again */
+    if (tensors) {
+        float *o = (float *)f->obs.buf + (Py_ssize_t)i * f->obs_size;
+        if (seat >= 0)
+            observe_change(f, d, seat, o, wide);
+        else
+            observe_whole(f, d, o);
+    }
+    ((int64_t *)f->player.buf)[i] = d->to_move;
     unsigned char *row = (unsigned char *)f->mask.buf + (Py_ssize_t)i * f->num_actions;
     if (wide) /* actions 0..63; the rest stay 0 */
         put_flags_wide(row, d->legal);
     else
         put_flags(row, d->legal);
-    ((int64_t *)f->player.buf)[i] = d->to_move;
-    if (!tensors)
-        return;
-    float *o = (float *)f->obs.buf + (Py_ssize_t)i * f->obs_size;
-    if (seat >= 0)
-        observe_change(f, d, seat, o, wide);
-    else
-        observe_whole(f, d, o);
 }
 
-/* Apply a legal action to deal i; a deal that ends adds its scores to rewards, is marked done
+/* Apply a legal action to deal i (d); a deal that ends adds its scores to rewards, is marked done
  * and dealt again. Returns the seat that acted when the tensor may be updated in place (with
  * PASSED when its pass ended the passing and play begins), -1 when it must be written whole,
  * -2 on error. */
-HOT int apply(Flat *f, int i, int action)
+HOT int apply(Flat *f, Deal *d, int i, int action)
 {
-    Deal *d = &f->deals[i];
     int seat = d->to_move, phase = d->phase, r;
     if (d->nacts < f->acap)
         d->acts[d->nacts++] = (unsigned char)action;
@@ -1026,7 +1026,7 @@ static int all_sound(Flat *f)
 static void write_all(Flat *f, int tensors)
 {
     for (int i = 0; i < f->n; i++)
-        observe_row(f, i, tensors, -1, 0);
+        observe_row(f, &f->deals[i], i, tensors, -1, 0);
     if (tensors)
         f->fresh = 1;
 }
@@ -1057,10 +1057,11 @@ HOT int step_deals(Flat *f, const int64_t *a, int tensors, int wide)
 {
     int inplace = tensors && f->fresh;
     for (int i = 0; i < f->n; i++) {
-        int seat = apply(f, i, (int)a[i]);
+        Deal *d = &f->deals[i];
+        int seat = apply(f, d, i, (int)a[i]);
         if (seat == -2)
             return -1;
-        observe_row(f, i, tensors, inplace ? seat : -1, wide);
+        observe_row(f, d, i, tensors, inplace ? seat : -1, wide);
     }
     return 0;
 }
@@ -1170,7 +1171,7 @@ static PyObject *Flat_autoplay(Flat *f, PyObject *arg)
         Deal *d = &f->deals[i];
         while (d->to_move != seat) {
             uint64_t m = d->legal;
-            if (apply(f, i, vd_kth(m, vd_below(&d->prng, vd_pc64(m)))) == -2) {
+            if (apply(f, d, i, vd_kth(m, vd_below(&d->prng, vd_pc64(m)))) == -2) {
                 f->fresh = 0;
                 return NULL;
             }
