@@ -75,6 +75,24 @@ static int cpu_popcnt(void) { return 0; }
 #endif
 static int have_popcnt;
 
+/* 32-byte moves (AVX2) for the rows written at every decision, where the processor has them
+ * (checked once, at import): the stepping loop is compiled a second time with them, the same
+ * bytes written. */
+#if defined(__GNUC__) && defined(__x86_64__)
+#include <immintrin.h>
+#define WIDE 1
+#define WIDE_TARGET __attribute__((target("avx2")))
+static int cpu_wide(void)
+{
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx2") != 0;
+}
+#else
+#define WIDE 0
+static int cpu_wide(void) { return 0; }
+#endif
+static int have_wide;
+
 /* ------------------------------------------------------------ memos -- */
 
 typedef struct {
@@ -546,6 +564,35 @@ static float BYTE_BITS[256][8] __attribute__((aligned(32)));
 static uint64_t BYTE_FLAGS[256];
 
 /* 52 floats of a card mask, 8 at a time from a byte's table row (unrolled). */
+#if WIDE
+/* put_cards with 32-byte moves of the same table rows. */
+WIDE_TARGET static inline void put_cards_wide(float *dst, uint64_t m)
+{
+    _mm256_storeu_ps(dst, _mm256_load_ps(BYTE_BITS[m & 0xFF]));
+    _mm256_storeu_ps(dst + 8, _mm256_load_ps(BYTE_BITS[(m >> 8) & 0xFF]));
+    _mm256_storeu_ps(dst + 16, _mm256_load_ps(BYTE_BITS[(m >> 16) & 0xFF]));
+    _mm256_storeu_ps(dst + 24, _mm256_load_ps(BYTE_BITS[(m >> 24) & 0xFF]));
+    _mm256_storeu_ps(dst + 32, _mm256_load_ps(BYTE_BITS[(m >> 32) & 0xFF]));
+    _mm256_storeu_ps(dst + 40, _mm256_load_ps(BYTE_BITS[(m >> 40) & 0xFF]));
+    _mm_storeu_ps(dst + 48, _mm_load_ps(BYTE_BITS[(m >> 48) & 0x0F]));
+}
+
+/* put_flags by SIMD: each byte of m spread over 8 bytes, one bit of it kept in each, 0/1. */
+WIDE_TARGET static inline void put_flags_wide(unsigned char *row, uint64_t m)
+{
+    const __m256i spread = _mm256_setr_epi8(0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2, 3,
+                                            3, 3, 3, 3, 3, 3, 3);
+    const __m256i bits = _mm256_set1_epi64x((long long)0x8040201008040201ULL), one = _mm256_set1_epi8(1);
+    __m256i lo = _mm256_shuffle_epi8(_mm256_set1_epi32((int)(uint32_t)m), spread);
+    __m256i hi = _mm256_shuffle_epi8(_mm256_set1_epi32((int)(uint32_t)(m >> 32)), spread);
+    _mm256_storeu_si256((__m256i *)row, _mm256_min_epu8(_mm256_and_si256(lo, bits), one));
+    _mm256_storeu_si256((__m256i *)(row + 32), _mm256_min_epu8(_mm256_and_si256(hi, bits), one));
+}
+#else
+#define put_cards_wide put_cards
+#define put_flags_wide put_flags
+#endif
+
 HOT void put_cards(float *dst, uint64_t m)
 {
     memcpy(dst, BYTE_BITS[m & 0xFF], sizeof(float) * 8);
@@ -555,6 +602,19 @@ HOT void put_cards(float *dst, uint64_t m)
     memcpy(dst + 32, BYTE_BITS[(m >> 32) & 0xFF], sizeof(float) * 8);
     memcpy(dst + 40, BYTE_BITS[(m >> 40) & 0xFF], sizeof(float) * 8);
     memcpy(dst + 48, BYTE_BITS[(m >> 48) & 0x0F], sizeof(float) * 4);
+}
+
+/* 64 bytes of a mask row, 0 or 1 by the bits of m, 8 at a time from a byte's table row. */
+HOT void put_flags(unsigned char *row, uint64_t m)
+{
+    memcpy(row, &BYTE_FLAGS[m & 0xFF], 8);
+    memcpy(row + 8, &BYTE_FLAGS[(m >> 8) & 0xFF], 8);
+    memcpy(row + 16, &BYTE_FLAGS[(m >> 16) & 0xFF], 8);
+    memcpy(row + 24, &BYTE_FLAGS[(m >> 24) & 0xFF], 8);
+    memcpy(row + 32, &BYTE_FLAGS[(m >> 32) & 0xFF], 8);
+    memcpy(row + 40, &BYTE_FLAGS[(m >> 40) & 0xFF], 8);
+    memcpy(row + 48, &BYTE_FLAGS[(m >> 48) & 0xFF], 8);
+    memcpy(row + 56, &BYTE_FLAGS[m >> 56], 8);
 }
 
 HOT uint64_t shown_hand(const Deal *d)
@@ -592,14 +652,17 @@ static void observe_whole(const Flat *f, const Deal *d, float *o)
 
 /* The tensor after one card or pass of `seat` in the same deal and phase, or after the last
  * pass when play follows (seat | PASSED): only what changed. */
-HOT void observe_change(const Flat *f, const Deal *d, int seat, float *o)
+HOT void observe_change(const Flat *f, const Deal *d, int seat, float *o, int wide)
 {
     const int *off = f->off;
     int passed = seat & PASSED;
     seat &= ~PASSED;
     o[off[O_SEAT] + seat] = 0.0f;
     o[off[O_SEAT] + d->to_move] = 1.0f;
-    put_cards(o + off[O_HAND], shown_hand(d));
+    if (wide)
+        put_cards_wide(o + off[O_HAND], shown_hand(d));
+    else
+        put_cards(o + off[O_HAND], shown_hand(d));
     if (passed) { /* hands exchanged, same sizes; nothing played yet */
         o[off[O_PHASE] + f->phase_pass] = 0.0f;
         o[off[O_PHASE] + f->phase_play] = 1.0f;
@@ -628,39 +691,33 @@ HOT void observe_change(const Flat *f, const Deal *d, int seat, float *o)
     o[off[O_SCORES] + d->to_move] = (float)d->scores[d->to_move]; /* the trick's winner, on turn */
 }
 
-/* Deal i's mask row and seat; its tensor row when `tensors` (whole, or changed since `seat`
+/* Deal i's (d's) mask row and seat; its tensor row when `tensors` (whole, or changed since `seat`
  * acted when seat >= 0). */
-HOT void observe_row(Flat *f, int i, int tensors, int seat)
+HOT void observe_row(Flat *f, const Deal *d, int i, int tensors, int seat, int wide)
 {
-    const Deal *d = &f->deals[i];
-    unsigned char *row = (unsigned char *)f->mask.buf + (Py_ssize_t)i * f->num_actions;
-    uint64_t m = d->legal;
-    /* actions 0..63 a byte of the mask at a time (unrolled); the rest stay 0 */
-    memcpy(row, &BYTE_FLAGS[m & 0xFF], 8);
-    memcpy(row + 8, &BYTE_FLAGS[(m >> 8) & 0xFF], 8);
-    memcpy(row + 16, &BYTE_FLAGS[(m >> 16) & 0xFF], 8);
-    memcpy(row + 24, &BYTE_FLAGS[(m >> 24) & 0xFF], 8);
-    memcpy(row + 32, &BYTE_FLAGS[(m >> 32) & 0xFF], 8);
-    memcpy(row + 40, &BYTE_FLAGS[(m >> 40) & 0xFF], 8);
-    memcpy(row + 48, &BYTE_FLAGS[(m >> 48) & 0xFF], 8);
-    memcpy(row + 56, &BYTE_FLAGS[m >> 56], 8);
+    /* the tensor first, the mask row last: a byte store may alias anything, so what is read
+     * after it is read again */
+    if (tensors) {
+        float *o = (float *)f->obs.buf + (Py_ssize_t)i * f->obs_size;
+        if (seat >= 0)
+            observe_change(f, d, seat, o, wide);
+        else
+            observe_whole(f, d, o);
+    }
     ((int64_t *)f->player.buf)[i] = d->to_move;
-    if (!tensors)
-        return;
-    float *o = (float *)f->obs.buf + (Py_ssize_t)i * f->obs_size;
-    if (seat >= 0)
-        observe_change(f, d, seat, o);
+    unsigned char *row = (unsigned char *)f->mask.buf + (Py_ssize_t)i * f->num_actions;
+    if (wide) /* actions 0..63; the rest stay 0 */
+        put_flags_wide(row, d->legal);
     else
-        observe_whole(f, d, o);
+        put_flags(row, d->legal);
 }
 
-/* Apply a legal action to deal i; a deal that ends adds its scores to rewards, is marked done
+/* Apply a legal action to deal i (d); a deal that ends adds its scores to rewards, is marked done
  * and dealt again. Returns the seat that acted when the tensor may be updated in place (with
  * PASSED when its pass ended the passing and play begins), -1 when it must be written whole,
  * -2 on error. */
-HOT int apply(Flat *f, int i, int action)
+HOT int apply(Flat *f, Deal *d, int i, int action)
 {
-    Deal *d = &f->deals[i];
     int seat = d->to_move, phase = d->phase, r;
     if (d->nacts < f->acap)
         d->acts[d->nacts++] = (unsigned char)action;
@@ -969,7 +1026,7 @@ static int all_sound(Flat *f)
 static void write_all(Flat *f, int tensors)
 {
     for (int i = 0; i < f->n; i++)
-        observe_row(f, i, tensors, -1);
+        observe_row(f, &f->deals[i], i, tensors, -1, 0);
     if (tensors)
         f->fresh = 1;
 }
@@ -996,17 +1053,24 @@ static PyObject *Flat_reset(Flat *f, PyObject *arg)
 }
 
 /* Every deal's (checked) action applied and its rows written: 0, or -1 on an error. */
-HOT int step_deals(Flat *f, const int64_t *a, int tensors)
+HOT int step_deals(Flat *f, const int64_t *a, int tensors, int wide)
 {
     int inplace = tensors && f->fresh;
     for (int i = 0; i < f->n; i++) {
-        int seat = apply(f, i, (int)a[i]);
+        Deal *d = &f->deals[i];
+        int seat = apply(f, d, i, (int)a[i]);
         if (seat == -2)
             return -1;
-        observe_row(f, i, tensors, inplace ? seat : -1);
+        observe_row(f, d, i, tensors, inplace ? seat : -1, wide);
     }
     return 0;
 }
+
+/* step_deals with the rows written by 32-byte moves (have_wide) or not. */
+#if WIDE
+WIDE_TARGET static int step_wide(Flat *f, const int64_t *a, int tensors) { return step_deals(f, a, tensors, 1); }
+#endif
+static int step_narrow(Flat *f, const int64_t *a, int tensors) { return step_deals(f, a, tensors, 0); }
 
 /* step(actions, tensors): one int64 action per deal, each checked legal first (ValueError
  * naming the deal, nothing applied); rewards and ends overwritten; masks, seats and (with
@@ -1041,7 +1105,12 @@ static PyObject *Flat_step(Flat *f, PyObject *args)
         ((unsigned char *)f->done.buf)[i] = 0;
     }
     f->nended = 0;
-    if (step_deals(f, a, tensors) < 0) {
+#if WIDE
+    int stepped = have_wide ? step_wide(f, a, tensors) : step_narrow(f, a, tensors);
+#else
+    int stepped = step_narrow(f, a, tensors);
+#endif
+    if (stepped < 0) {
         f->fresh = 0;
         goto done;
     }
@@ -1102,7 +1171,7 @@ static PyObject *Flat_autoplay(Flat *f, PyObject *arg)
         Deal *d = &f->deals[i];
         while (d->to_move != seat) {
             uint64_t m = d->legal;
-            if (apply(f, i, vd_kth(m, vd_below(&d->prng, vd_pc64(m)))) == -2) {
+            if (apply(f, d, i, vd_kth(m, vd_below(&d->prng, vd_pc64(m)))) == -2) {
                 f->fresh = 0;
                 return NULL;
             }
@@ -1237,6 +1306,7 @@ PyMODINIT_FUNC PyInit__vecflat(void)
             ((unsigned char *)&BYTE_FLAGS[v])[k] = (unsigned char)((v >> k) & 1);
         }
     have_popcnt = cpu_popcnt();
+    have_wide = cpu_wide();
     if (PyType_Ready(&FlatType) < 0)
         return NULL;
     PyObject *m = PyModule_Create(&module);
