@@ -337,6 +337,20 @@ HOT int legal(Flat *f, Deal *d)
     return 0;
 }
 
+/* A tuple of `players` hands (card masks) as Python ints; NULL with an exception set. */
+COLD PyObject *hands_tuple(const uint64_t *hands, int players)
+{
+    PyObject *t = PyTuple_New(players);
+    for (int s = 0; t != NULL && s < players; s++) {
+        PyObject *v = PyLong_FromUnsignedLongLong(hands[s]);
+        if (v == NULL)
+            Py_CLEAR(t);
+        else
+            PyTuple_SET_ITEM(t, s, v);
+    }
+    return t;
+}
+
 /* The seat holding each card of `holders`, the dealer: the first lead's key (or its memo's). */
 COLD int lead_seat(Flat *f, Deal *d, int *out)
 {
@@ -359,14 +373,7 @@ COLD int lead_seat(Flat *f, Deal *d, int *out)
     }
     KEntry *e = kmemo_at(&f->lead_memo, k, len, &found);
     if (!found) {
-        PyObject *hands = PyTuple_New(f->players);
-        for (int s = 0; hands != NULL && s < f->players; s++) {
-            PyObject *v = PyLong_FromUnsignedLongLong(d->hands[s]);
-            if (v == NULL)
-                Py_CLEAR(hands);
-            else
-                PyTuple_SET_ITEM(hands, s, v);
-        }
+        PyObject *hands = hands_tuple(d->hands, f->players);
         PyObject *r = hands == NULL ? NULL : PyObject_CallFunction(f->lead_cb, "iiO", d->dealer, d->caller, hands);
         Py_XDECREF(hands);
         long seat = r == NULL ? -1 : PyLong_AsLong(r);
@@ -1202,14 +1209,7 @@ static PyObject *Flat_dealt(Flat *f, PyObject *arg)
         return NULL;
     }
     const Deal *d = &f->deals[i];
-    PyObject *hands = PyTuple_New(f->players);
-    for (int s = 0; hands != NULL && s < f->players; s++) {
-        PyObject *v = PyLong_FromUnsignedLongLong(d->dealt[s]);
-        if (v == NULL)
-            Py_CLEAR(hands);
-        else
-            PyTuple_SET_ITEM(hands, s, v);
-    }
+    PyObject *hands = hands_tuple(d->dealt, f->players);
     if (hands == NULL)
         return NULL;
     return Py_BuildValue("(iiNy#)", d->first, d->dealer, hands, (const char *)d->acts, (Py_ssize_t)d->nacts);
