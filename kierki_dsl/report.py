@@ -8,14 +8,11 @@ from typing import Iterable, Optional
 from .cards import suit_word
 from .diagnostics import Diagnostic, render
 from .i18n import tr
-from .words import contract_title  # noqa: F401  (kept importable from here)
-
-SEAT_LETTERS = "NESW"
-
-
-def seat_name(seat: int, players: int) -> str:
-    """A seat as a person reads it: ``N E S W`` at a table of four, ``P0 P1 ...`` otherwise."""
-    return SEAT_LETTERS[seat] if players == 4 else f"P{seat}"
+from .words import (  # noqa: F401  (kept importable from here)
+    SEAT_LETTERS,
+    contract_title,  # noqa: F401  (kept importable from here)
+    seat_name,
+)
 
 
 def read_seat(text: str, players: int) -> int:

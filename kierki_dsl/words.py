@@ -16,6 +16,14 @@ from .expr.parser import parse
 from .exprwords import _cards_words, _is, words  # the card patterns live with the words of expressions
 from .i18n import N_, language, tr
 
+SEAT_LETTERS = "NESW"  # the seats at a table of four, from seat 0
+
+
+def seat_name(seat: int, players: int) -> str:
+    """A seat as a person reads it: ``N E S W`` at a table of four, ``P0 P1 ...`` otherwise."""
+    return SEAT_LETTERS[seat] if players == 4 else f"P{seat}"
+
+
 _SEAT_WORDS = {
     "dealer": N_("the dealer"),
     "left(dealer)": N_("the player to the dealer's left"),

@@ -1,4 +1,4 @@
-"""The bots ask the phase deciding (its bot hooks, ``phases/base.py``), never its name.
+"""The bots ask the phase deciding (its bot hooks, ``interpreter/phasekit/base.py``), never its name.
 
 A phase registered from one module is played by the heuristic, search and random players
 without a change to any player; the hooks of the shipped phases drive the search player's
@@ -18,8 +18,7 @@ from kierki_dsl.interpreter.actions import PASS
 from kierki_dsl.interpreter.match import Match
 from kierki_dsl.interpreter.phases import PRIVATE
 from kierki_dsl.interpreter.view import SeatView
-from kierki_dsl.phases.base import PhaseUnit
-from kierki_dsl.phases.cardpick import CardPhase
+from kierki_dsl.phases import CardPhase, PhaseUnit
 from kierki_dsl.players.base import RandomPlayer
 from kierki_dsl.players.heuristic import HeuristicPlayer
 from kierki_dsl.players.search import SearchPlayer, before_play

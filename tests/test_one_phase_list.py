@@ -30,14 +30,14 @@ from kierki_dsl.interpreter import actions, bidding, doubling, layout, phasecata
 from kierki_dsl.interpreter.catalogue import load_builtin_types
 from kierki_dsl.interpreter.numbering import assemble
 from kierki_dsl.interpreter.phasecatalogue import PHASES, ShippedPhase
-from kierki_dsl.phases.base import PhaseUnit
+from kierki_dsl.phases import PhaseUnit
 
 PACKAGE = Path(__file__).resolve().parent.parent / "kierki_dsl"
 
 
 def _units_by_module() -> dict:
-    """phases module -> its ``UNIT`` (as the registry loads them)."""
-    return {m: importlib.import_module(f"kierki_dsl.phases.{m}").UNIT for m in phases.MODULES}
+    """the module of each phase (``phases.MODULES``) -> its ``UNIT`` (as the registry loads them)."""
+    return {m: importlib.import_module(f"kierki_dsl.{m}").UNIT for m in phases.MODULES}
 
 
 # -- the catalogue and the units -----------------------------------------------------------------
@@ -48,7 +48,7 @@ def test_every_catalogue_entry_has_exactly_one_unit_naming_its_half():
     for p in PHASES:
         named = [u for u in units if u.name == p.name]
         assert len(named) == 1, p
-        assert named[0].engine_half is phasecatalogue.half(p.name), p
+        assert phases.engine_half_of(named[0]) == phasecatalogue.half(p.name).__name__, p
         assert phases.UNITS[p.name] is named[0]
     assert phases.units_missing() == []
 
@@ -57,8 +57,9 @@ def test_the_registry_s_modules_are_the_catalogue_s():
     # every module of ``phases/`` that declares a unit is loaded by the registry (none left out
     # of the catalogue), and each holds the unit of its catalogue entry, in the catalogue's order
     declaring = {
-        path.stem
-        for path in (PACKAGE / "phases").glob("*.py")
+        f"{package}.{path.stem}"
+        for package in ("phases", "interpreter")
+        for path in (PACKAGE / package).glob("*.py")
         if re.search(r"^UNIT\s*=", path.read_text("utf-8"), re.M)
     }
     assert declaring == set(phases.MODULES)
@@ -67,7 +68,7 @@ def test_the_registry_s_modules_are_the_catalogue_s():
 
 def test_every_unit_with_an_engine_half_is_in_the_catalogue():
     listed = {p.name for p in PHASES}
-    with_half = {u.name for u in _units_by_module().values() if u.engine_half is not None}
+    with_half = {u.name for u in _units_by_module().values() if phases.engine_half_of(u) is not None}
     assert with_half == listed
     assert len({p.half for p in PHASES}) == len(PHASES)  # one half per phase
 
@@ -94,7 +95,7 @@ def test_a_unit_naming_another_half_fails_the_registry():
 
     with pytest.raises(SetupError, match="lists kierki_dsl.interpreter.bidding"):
         phases.register(Auction())
-    assert phases.UNITS["auction"].engine_half is bidding
+    assert phases.engine_half_of(phases.UNITS["auction"]) == bidding.__name__
 
 
 def test_an_entry_without_a_unit_is_found(monkeypatch):

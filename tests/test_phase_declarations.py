@@ -30,7 +30,7 @@ from kierki_dsl.interpreter.match import Match
 from kierki_dsl.interpreter import view
 from kierki_dsl.interpreter.layout import LayoutContract
 from kierki_dsl.interpreter.view import SeatView
-from kierki_dsl.phases.base import PhaseUnit
+from kierki_dsl.phases import PhaseUnit
 from kierki_dsl.ruleset.model import Ruleset
 
 ROOT = Path(__file__).resolve().parent.parent / "rulesets"
@@ -50,7 +50,7 @@ def test_every_phase_module_defines_its_unit():
     import importlib
 
     for name in phases.MODULES:
-        unit = importlib.import_module(f"kierki_dsl.phases.{name}").UNIT
+        unit = importlib.import_module(f"kierki_dsl.{name}").UNIT
         assert isinstance(unit, PhaseUnit), name
         assert phases.UNITS[unit.name] is unit, name
     assert len({phases.UNITS[n].name for n in phases.UNITS}) == len(phases.UNITS)

@@ -41,7 +41,7 @@ from kierki_dsl.interpreter import (
 )
 from kierki_dsl.interpreter.match import Match
 from kierki_dsl.interpreter.numbering import Block, assemble
-from kierki_dsl.phases.base import PhaseUnit
+from kierki_dsl.phases import PhaseUnit
 from kierki_dsl.ruleset.model import Ruleset
 
 PACKAGE = Path(__file__).resolve().parent.parent / "kierki_dsl"

@@ -28,8 +28,7 @@ from kierki_dsl.interpreter.actions import (
     redouble,
 )
 from kierki_dsl.interpreter.view import SeatView
-from kierki_dsl.phases.base import row
-from kierki_dsl.phases.cardpick import CardPhase
+from kierki_dsl.phases import CardPhase, row
 from kierki_dsl.players.human import HumanPlayer
 from kierki_dsl.ruleset.model import Ruleset
 from kierki_dsl.web.snapshot import seat_state

@@ -46,6 +46,12 @@ REDOUBLE_BASE = BETS.base + 8  # REDOUBLE_BASE + seat: redouble a seat that doub
 DONE = BETS.end - 1  # no more doubles (or redoubles) from this seat; an exposing seat's last word too
 
 
+def done_unless_forced(legal) -> int:
+    """A bot's word in a round of side declarations: ``done`` (no more bets or exposures), unless a
+    duty leaves no such choice: then the first action."""
+    return DONE if DONE in legal else legal[0]
+
+
 def double(seat: int) -> int:
     """The action doubling ``seat``."""
     return DOUBLE_BASE + seat

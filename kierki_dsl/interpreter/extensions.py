@@ -1,6 +1,6 @@
 """Phases added from one module that change play: the engine's side of ``phases.register``.
 
-A phase module (``phases/base.PhaseUnit``) that names a ``schema_key`` is also a part of the
+A phase module (``phasekit/base.PhaseUnit``) that names a ``schema_key`` is also a part of the
 engine: ``phases.register`` hands it to ``add`` here. From then on
 
 - its key is a key of every trick contract (``tricks.Tricks.fields``), checked by its

@@ -41,27 +41,39 @@ class ShippedPhase:
     engine: str = ""  # "module.Class": its engine ("" : none here); a trick deal lists those of ``PLAY_ORDER``
     numbers: bool = False  # its half declares action numbers (``NUMBERS``, ``notation``, ``read_notation``)
     bets: bool = False  # its actions are side declarations a record keeps under ``bets`` (``actions.is_bet``)
-    unit: str = ""  # the module of ``kierki_dsl.phases`` holding its unit ("" : ``name``); named, never imported here
+    unit: str = ""  # the module of ``kierki_dsl`` holding its unit ("" : ``phases.<name>``); named, never imported here
 
     @property
     def unit_module(self) -> str:
-        """The module of ``kierki_dsl.phases`` holding its unit."""
-        return self.unit or self.name
+        """The module of ``kierki_dsl`` holding its unit (``phases.call``, ``interpreter.bidding``)."""
+        return self.unit or f"phases.{self.name}"
 
 
 #: The shipped phases, in the order their units' panels are shown (``phases.MODULES``).
 PHASES = (
     ShippedPhase("call", "calling", "call", "callengine.CallEngine", numbers=True),
-    ShippedPhase("choose", "choice", engine="choice.ChooseEngine", numbers=True, unit="choice"),
-    ShippedPhase("pass", "passing", "passing", "passengine.PassEngine", unit="passing"),
+    ShippedPhase("choose", "choice", engine="choice.ChooseEngine", numbers=True, unit="phases.choice"),
+    ShippedPhase("pass", "passing", "passing", "passengine.PassEngine", unit="phases.passing"),
     ShippedPhase("auction", "bidding", "auction", "auctionengine.AuctionEngine", numbers=True),
     ShippedPhase("exchange", "widow", "widow", "widowengine.WidowEngine"),
-    ShippedPhase("name", "naming", numbers=True, bets=True, unit="naming"),
+    ShippedPhase("name", "naming", numbers=True, bets=True, unit="phases.naming"),
     ShippedPhase(
-        "double", "doubling", "doubling", "doublingengine.DoublingEngine", numbers=True, bets=True, unit="doubling"
+        "double",
+        "doubling",
+        "doubling",
+        "doublingengine.DoublingEngine",
+        numbers=True,
+        bets=True,
+        unit="phases.doubling",
     ),
     ShippedPhase(
-        "expose", "exposure", "exposure", "exposureengine.ExposureEngine", numbers=True, bets=True, unit="exposure"
+        "expose",
+        "exposure",
+        "exposure",
+        "exposureengine.ExposureEngine",
+        numbers=True,
+        bets=True,
+        unit="phases.exposure",
     ),
     ShippedPhase("declarations", "declarations", "declarations"),
     ShippedPhase("stock", "stock", "stock"),

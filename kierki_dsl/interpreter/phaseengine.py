@@ -25,7 +25,7 @@ type's play itself. Each phase before play is a ``PhaseEngine``; the deal steps 
 A shipped phase keeps its state in the deal's own fields (``deal.auction``, ``deal.betting``,
 ``deal.exposures``, ``deal.passes``...), which views and records read; a phase added by a module
 keeps its unit's state in ``deal.added`` and answers through the unit's engine hooks
-(``phases/base.PhaseUnit.engine_*``): ``AddedEngine`` below.
+(``phasekit/base.PhaseUnit.engine_*``): ``AddedEngine`` below.
 """
 
 from __future__ import annotations

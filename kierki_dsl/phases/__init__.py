@@ -19,17 +19,19 @@ stays one notation for every action.
 from __future__ import annotations
 
 import importlib
+from typing import Optional
 
 from .. import codes
 from ..exits import SetupError
 from ..interpreter import extensions, phasecatalogue
 from ..interpreter.actions import action_str
+from ..interpreter.phasekit.base import NotUnderstood, PhaseUnit, cards_text, contract_name, contract_of, row, seat
+from ..interpreter.phasekit.cardpick import CardPhase
 from ..ruleset.format import ruleset_schema
-from .base import NotUnderstood, PhaseUnit
 
 #: The phase modules, in the order their panels are shown: each shipped phase's (the interpreter's
 #: catalogue of the shipped phases lists them, ``interpreter/phasecatalogue.py``), then the deal's end.
-MODULES = tuple(p.unit_module for p in phasecatalogue.PHASES) + ("done",)
+MODULES = tuple(p.unit_module for p in phasecatalogue.PHASES) + ("phases.done",)
 
 UNITS: dict = {}
 _ADDED_CODES: set = set()  # the lint codes added phases brought (a shipped code is never replaced)
@@ -72,12 +74,21 @@ def unregister(unit: PhaseUnit) -> None:
         ruleset_schema.cache_clear()
 
 
+def engine_half_of(unit: PhaseUnit) -> Optional[str]:
+    """The module holding ``unit``'s engine half: its own, when the unit is declared in a module
+    of the interpreter (a shipped phase as one module); else the one it names (``engine_half``), or None."""
+    own = type(unit).__module__
+    if own.startswith(f"{phasecatalogue.__package__}."):
+        return own
+    return unit.engine_half.__name__ if unit.engine_half is not None else None
+
+
 def check_engine_half(unit: PhaseUnit) -> None:
-    """``SetupError`` unless ``unit`` names the engine half ``phasecatalogue`` lists under its
-    name (a unit the catalogue does not list names none)."""
+    """``SetupError`` unless ``unit``'s engine half is the one ``phasecatalogue`` lists under its
+    name (a unit the catalogue does not list has none)."""
     entry = phasecatalogue.entry(unit.name)
     listed = f"{phasecatalogue.__package__}.{entry.half}" if entry is not None else None
-    named = unit.engine_half.__name__ if unit.engine_half is not None else None
+    named = engine_half_of(unit)
     if named != listed:
         where = f"lists {listed}" if listed else "does not list it"
         raise SetupError(
@@ -92,7 +103,7 @@ def units_missing() -> list:
 
 
 for _name in MODULES:
-    register(importlib.import_module(f"{__name__}.{_name}").UNIT)
+    register(importlib.import_module(f"kierki_dsl.{_name}").UNIT)
 if units_missing():  # a catalogue entry without its unit: the shipped phases are one list
     raise SetupError(
         f"the catalogue of the shipped phases lists phases no module of {__name__} plays: {units_missing()}"
@@ -155,11 +166,16 @@ def panel_lines(view, rules=None) -> list:
 
 
 __all__ = [
+    "CardPhase",
     "NotUnderstood",
     "PhaseUnit",
     "UNITS",
     "actions",
+    "cards_text",
+    "contract_name",
+    "contract_of",
     "check_engine_half",
+    "engine_half_of",
     "expected",
     "label",
     "owner",
@@ -168,6 +184,8 @@ __all__ = [
     "parse",
     "phase_of",
     "register",
+    "row",
+    "seat",
     "units_missing",
     "unregister",
 ]

@@ -10,9 +10,9 @@ from ..i18n import N_, tr
 from ..interpreter import bidding
 from ..interpreter.actions import ACCEPT, DECLINE, PASS, REFUSE, SELLER_WORDS, bid, bid_value, is_bid, parse_action
 from ..interpreter.bidding import AuctionPart, history_word
+from ..interpreter.phasekit.base import NotUnderstood, PhaseUnit, contract_of, row, seat
+from ..interpreter.phasekit.botplay import bot_contract, hand_strength
 from ..interpreter.phases import EXPECTED, Phase
-from .base import NotUnderstood, PhaseUnit, contract_of, row, seat
-from .botplay import bot_contract, hand_strength
 
 #: What a seller's words do.
 SELLER_MEANING = {

@@ -4,14 +4,13 @@ from __future__ import annotations
 
 from typing import Optional
 
-from ..cards import SUIT_SYMBOLS, CardError, bits, card_str, suit_word
+from ..cards import SUIT_SYMBOLS, CardError, bits, card_str, read_suit, suit_word
 from ..diagnostics import quoted
 from ..i18n import N_, tr
 from ..interpreter import calling
 from ..interpreter.actions import NO_TRUMP, call, called_suit, is_call
+from ..interpreter.phasekit.base import PhaseUnit, row, seat
 from ..interpreter.phases import EXPECTED, Phase
-from .base import PhaseUnit, row, seat
-from .typed import read_suit
 
 
 def call_by_length(cards) -> int:

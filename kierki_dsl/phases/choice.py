@@ -8,9 +8,9 @@ from ..i18n import N_, tr
 from ..interpreter import choice
 from ..interpreter.actions import CHOOSE_BASE, is_choice
 from ..interpreter.choice import ChoicePart
+from ..interpreter.phasekit.base import PhaseUnit, contract_name, contract_of
+from ..interpreter.phasekit.botplay import bot_contract, high_cards
 from ..interpreter.phases import EXPECTED, Phase
-from .base import PhaseUnit, contract_name, contract_of
-from .botplay import bot_contract, high_cards
 
 
 class DeclarersChoice(PhaseUnit):

@@ -9,7 +9,7 @@ from ..cards import SUIT_SYMBOLS
 from ..i18n import tr
 from ..interpreter import declarations
 from ..interpreter.declarations import DeclarationsPart
-from .base import PhaseUnit, row, seat
+from ..interpreter.phasekit.base import PhaseUnit, row, seat
 
 
 def declaration_text(view, made) -> str:

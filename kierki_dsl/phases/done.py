@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from ..i18n import N_
+from ..interpreter.phasekit.base import PhaseUnit
 from ..interpreter.phases import EXPECTED, Phase
-from .base import PhaseUnit
 
 
 class DealOver(PhaseUnit):

@@ -7,13 +7,13 @@ from typing import Optional
 from ..i18n import N_, tr
 from ..interpreter import doubling
 from ..interpreter.actions import DONE, DOUBLE_BASE, REDOUBLE_BASE, double
-from ..interpreter.doubling import BetsPart, BettingRound, bet_of
+from ..interpreter.doubling import BetsPart, BettingRound, bet_of, done_unless_forced
+from ..interpreter.phasekit.base import contract_of, row, seat
+from ..interpreter.phasekit.botplay import bot_contract, high_cards, low_cards
+from ..interpreter.phasekit.records import BetsSection
 from ..interpreter.phases import EXPECTED, Phase
 from ..interpreter.trickkernel import is_positive
-from .base import contract_of, row, seat
-from .botplay import bot_contract, done_unless_forced, high_cards, low_cards
 from .layout import lays_out
-from .records import BetsSection
 
 
 class Doubling(BetsSection):

@@ -8,10 +8,10 @@ from ..cards import CardError, card_pretty, card_str, read_card
 from ..i18n import N_, tr
 from ..interpreter import widow
 from ..interpreter.actions import bid, bid_value, is_bid
+from ..interpreter.phasekit.base import NotUnderstood, PhaseUnit, cards_text, contract_of, row, seat
+from ..interpreter.phasekit.cardpick import CardPhase
 from ..interpreter.phases import EXPECTED, Phase
 from ..interpreter.widow import WidowPart
-from .base import NotUnderstood, PhaseUnit, cards_text, contract_of, row, seat
-from .cardpick import CardPhase
 
 
 def lowest_card(cards) -> int:

@@ -8,11 +8,11 @@ from ..cards import CardError, bits, card_pretty, read_card
 from ..i18n import N_, tr
 from ..interpreter import exposure
 from ..interpreter.actions import DONE, expose, exposed_card, is_expose
+from ..interpreter.doubling import done_unless_forced
 from ..interpreter.exposure import ExposurePart
+from ..interpreter.phasekit.base import row, seat
+from ..interpreter.phasekit.records import BetsSection
 from ..interpreter.phases import EXPECTED, Phase
-from .base import row, seat
-from .botplay import done_unless_forced
-from .records import BetsSection
 
 
 class Exposure(BetsSection):

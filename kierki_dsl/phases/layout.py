@@ -9,11 +9,11 @@ from ..i18n import N_, tr
 from ..interpreter import layout
 from ..interpreter.actions import PASS
 from ..interpreter.layout import LayoutPart
+from ..interpreter.phasekit.base import row, seat
+from ..interpreter.phasekit.botplay import bot_contract
+from ..interpreter.phasekit.cardpick import CardPhase
+from ..interpreter.phasekit.records import PlaysSection
 from ..interpreter.phases import EXPECTED, Phase
-from .base import row, seat
-from .botplay import bot_contract
-from .cardpick import CardPhase
-from .records import PlaysSection
 
 
 def lays_out(view) -> bool:

@@ -9,8 +9,8 @@ from ..cards import RANK_NAMES
 from ..i18n import N_, tr
 from ..interpreter import naming
 from ..interpreter.actions import is_rank_name, name_rank, named_rank
+from ..interpreter.phasekit.records import BetsSection
 from ..interpreter.phases import EXPECTED, Phase
-from .records import BetsSection
 
 
 def named_opening(hand: int, legal) -> int:

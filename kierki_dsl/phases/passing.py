@@ -8,11 +8,11 @@ from ..cards import card_str
 from ..i18n import N_, tr, trn
 from ..interpreter import passing
 from ..interpreter.passing import PassingPart
+from ..interpreter.phasekit.base import cards_text, contract_of, row, seat
+from ..interpreter.phasekit.botplay import bot_contract
+from ..interpreter.phasekit.cardpick import CardPhase
 from ..interpreter.phases import EXPECTED, Phase
 from ..interpreter.trickkernel import card_values, is_positive
-from .base import cards_text, contract_of, row, seat
-from .botplay import bot_contract
-from .cardpick import CardPhase
 
 
 def pass_order(contract, tricks_total: int, trump: int, players: int):

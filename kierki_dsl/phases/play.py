@@ -4,16 +4,15 @@ from __future__ import annotations
 
 from typing import Optional
 
-from ..cards import CardError, card_pretty
+from ..cards import CardError, card_pretty, read_card
 from ..i18n import N_, tr
 from ..interpreter import tricks
 from ..interpreter.actions import PASS, IllegalAction
+from ..interpreter.phasekit.base import NotUnderstood, contract_of, row, seat
+from ..interpreter.phasekit.cardpick import CardPhase
+from ..interpreter.phasekit.records import PlaysSection
 from ..interpreter.phases import EXPECTED, Phase
 from ..interpreter.trickkernel import winning_play
-from .base import NotUnderstood, contract_of, row, seat
-from .cardpick import CardPhase
-from .records import PlaysSection
-from .typed import read_card
 
 
 def trick_text(view, plays) -> str:

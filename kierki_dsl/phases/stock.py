@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from ..i18n import tr, trn
 from ..interpreter import stock
+from ..interpreter.phasekit.base import PhaseUnit, cards_text, row, seat
 from ..interpreter.stock import StockPart
-from .base import PhaseUnit, cards_text, row, seat
 
 
 class Stock(PhaseUnit):

@@ -17,11 +17,10 @@ from __future__ import annotations
 import sys
 from typing import Optional
 
-from ..cards import SUIT_SYMBOLS, card_pretty, pretty_cards
+from ..cards import SUIT_SYMBOLS, card_pretty, pretty_cards, read_card, read_suit  # noqa: F401  (the words a person types, for callers of this module)
 from ..i18n import language, said, tr, using
 from ..phases import NotUnderstood, panel_lines, phase_of
 from ..phases import label as phase_label
-from ..phases.typed import read_card, read_suit  # noqa: F401  (the words a person types, for callers of this module)
 from ..rankorder import rank_key
 from ..report import seat_name
 from ..words import aspect_name

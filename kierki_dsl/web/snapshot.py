@@ -11,7 +11,7 @@ from functools import lru_cache
 
 from .. import phases
 from ..i18n import language, tr
-from ..phases.base import contract_name
+from ..phases import contract_name
 from ..report import contract_title, seat_name, standings
 from ..words import aspect_name
 

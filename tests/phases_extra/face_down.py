@@ -19,10 +19,8 @@ from __future__ import annotations
 from typing import Optional
 
 from kierki_dsl import phases
-from kierki_dsl.cards import CardError, bits, card_pretty, card_str, parse_card
-from kierki_dsl.phases.base import row
-from kierki_dsl.phases.cardpick import CardPhase
-from kierki_dsl.phases.typed import read_card
+from kierki_dsl.cards import CardError, bits, card_pretty, card_str, parse_card, read_card
+from kierki_dsl.phases import CardPhase, row
 from kierki_dsl.spec.schema import Field, Int, Obj
 
 SCHEMA = Field(

@@ -10,9 +10,8 @@ from __future__ import annotations
 
 from typing import Optional
 
-from ..cards import CardError
-from ..diagnostics import quoted
-from ..interpreter.actions import parse_action, parse_bet
+from ...cards import CardError
+from ...diagnostics import quoted
 from .base import PhaseUnit
 
 
@@ -37,6 +36,8 @@ class PlaysSection(PhaseUnit):
 
     def record_action(self, entry) -> int:
         try:
+            from ..actions import parse_action  # (the action table is assembled from the phases' modules)
+
             return parse_action(str(entry))
         except CardError as e:
             raise ValueError(str(e)) from None
@@ -58,6 +59,8 @@ class BetsSection(PhaseUnit):
         return list(result.bets)
 
     def record_action(self, entry) -> int:
+        from ..actions import parse_bet  # (the action table is assembled from the phases' modules)
+
         action = parse_bet(str(entry))
         if action is None:
             raise ValueError(

@@ -28,11 +28,10 @@ from typing import Optional
 
 import attrs
 
-from ..cards import card_pretty
-from ..diagnostics import quoted
-from ..i18n import N_, tr
-from ..interpreter.actions import action_str, parse_action
-from ..report import seat_name
+from ...cards import card_pretty
+from ...diagnostics import quoted
+from ...i18n import N_, tr
+from ...words import seat_name
 
 
 class NotUnderstood(ValueError):
@@ -98,6 +97,8 @@ class PhaseUnit:
 
     def label(self, view, action: int, rules=None) -> str:
         """The label a person reads for ``action``."""
+        from ..actions import action_str  # (the action table is assembled from the phases' modules)
+
         return action_str(action)
 
     def choices(self, view, rules=None) -> list:
@@ -388,6 +389,8 @@ class PhaseUnit:
 
     def record_action(self, entry) -> int:
         """The action a recorded entry names; ``ValueError`` saying why when it names none of the phase's."""
+        from ..actions import parse_action  # (the action table is assembled from the phases' modules)
+
         try:
             return parse_action(str(entry))
         except ValueError as e:
@@ -501,4 +504,6 @@ class PhaseUnit:
 @functools.lru_cache(maxsize=4096)
 def said(seat: int, action: int) -> str:
     """The public event of ``seat`` taking ``action`` (made once per seat and action)."""
+    from ..actions import action_str  # (the action table is assembled from the phases' modules)
+
     return f"p{seat} {action_str(action)}"

@@ -5,11 +5,10 @@ from __future__ import annotations
 
 from typing import Optional
 
-from ..cards import CardError, card_pretty
-from ..i18n import N_, tr
-from ..rankorder import rank_key
+from ...cards import CardError, card_pretty, read_card
+from ...i18n import N_, tr
+from ...rankorder import rank_key
 from .base import PhaseUnit, contract_of
-from .typed import read_card
 
 HELP = N_(
     "Type a card such as QS, 10h, q♠, ♦8, h5 or D♠ (dama), or its number from the list ('last' shows the previous trick)."

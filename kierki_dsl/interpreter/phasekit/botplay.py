@@ -1,9 +1,8 @@
-"""What the phases' bot hooks share: the contract a bot decides for, a hand's value, saying done."""
+"""What the phases' bot hooks share: the contract a bot decides for, a hand's value."""
 
 from __future__ import annotations
 
-from ..cards import bits
-from ..interpreter.actions import DONE
+from ...cards import bits
 
 
 def bot_contract(rules, name: str):
@@ -31,8 +30,3 @@ def high_cards(hand: int) -> int:
 def low_cards(hand: int) -> int:
     """The hand's cards from 2 to 6."""
     return sum(1 for c in bits(hand) if c % 13 <= 4)
-
-
-def done_unless_forced(legal) -> int:
-    """``done`` (no more bets or exposures), unless a duty leaves no such choice: then the first action."""
-    return DONE if DONE in legal else legal[0]
