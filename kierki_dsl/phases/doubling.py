@@ -13,7 +13,6 @@ from ..interpreter.phasekit.botplay import bot_contract, high_cards, low_cards
 from ..interpreter.phasekit.records import BetsSection
 from ..interpreter.phases import EXPECTED, Phase
 from ..interpreter.trickkernel import is_positive
-from .layout import lays_out
 
 
 class Doubling(BetsSection):
@@ -115,7 +114,7 @@ class Doubling(BetsSection):
         legal = view.legal
         if DONE not in legal:
             return double(view.dealer) if double(view.dealer) in legal else legal[0]
-        if lays_out(view):
+        if view.part("layout") is not None:  # a layout deal's doubling
             return DONE
         high, low = high_cards(view.hand), low_cards(view.hand)
         positive = is_positive(bot_contract(rules, view.contract), view.tricks_total, view.trump, view.players)
