@@ -52,7 +52,7 @@ class ShippedPhase:
 #: The shipped phases, in the order their units' panels are shown (``phases.MODULES``).
 PHASES = (
     ShippedPhase("call", "calling", "call", "callengine.CallEngine", numbers=True),
-    ShippedPhase("choose", "choice", engine="choice.ChooseEngine", numbers=True, unit="phases.choice"),
+    ShippedPhase("choose", "choice", engine="choice.ChooseEngine", numbers=True, unit="interpreter.choice"),
     ShippedPhase("pass", "passing", "passing", "passengine.PassEngine", unit="phases.passing"),
     ShippedPhase("auction", "bidding", "auction", "auctionengine.AuctionEngine", numbers=True),
     ShippedPhase("exchange", "widow", "widow", "widowengine.WidowEngine"),
