@@ -7,6 +7,8 @@ will or a few times a deal, and passes may cost points paid into a pool that the
 out takes. A card matching ``again_after`` gives its player another turn at once. Players who
 have emptied their hands are skipped. Prizes go in the order players go out, and the deal
 ends once every prize is given (or only one player still has cards, or nobody can play).
+Its unit (``LayoutPlay``, ``UNIT``) says what a person and a bot see of its play: a card or a
+pass, the rows in its panel, who moved since a seat's last turn, the bot's card (``layout_card``).
 """
 
 from __future__ import annotations
@@ -15,11 +17,11 @@ from typing import Optional
 
 import attrs
 
-from ..cards import RANK_NAMES, SUIT_MASK, SUIT_NAMES, card_list, card_pretty, card_str
+from ..cards import RANK_NAMES, SUIT_MASK, SUIT_NAMES, SUIT_SYMBOLS, card_list, card_pretty, card_str
 from ..codes import Code, example, table
 from ..expr import CARD_SCOPE, Compiled
 from ..expr.types import BOOL, SEAT
-from ..i18n import R_
+from ..i18n import N_, R_, tr
 from ..spec.schema import Bool, CardKind, Enum, Expr, ExprSource, Field, Int, List, RankKind
 from ..values import frozen
 from . import phasecatalogue, scopes
@@ -29,8 +31,12 @@ from .doubling import BettingRound, Doubling, build_doubling, check_doubling
 from .envs import NOBODY, seat_env, seat_function
 from .fastplay import BLOCKED, compile_layout
 from .nameengine import NameEngine
+from .phasekit.base import row, seat
+from .phasekit.botplay import bot_contract
+from .phasekit.cardpick import CardPhase
+from .phasekit.records import PlaysSection
 from .phaselist import PhaseList, phase_list
-from .phases import Phase
+from .phases import EXPECTED, Phase
 from .phasesteps import PhaseSteps
 from .view import SeatView, shown_part, view_part
 
@@ -498,11 +504,11 @@ class LayoutDeal(PhaseSteps, Deal):
         c = self.contract
         self.played = 0
         self.frontier = 0
-        for suit, row in enumerate(rows):
-            if row is None:
+        for suit, ends in enumerate(rows):
+            if ends is None:
                 self.frontier |= self.opening & SUIT_MASK[suit]
                 continue
-            lo, hi = c.position(row[0]), c.position(row[1])
+            lo, hi = c.position(ends[0]), c.position(ends[1])
             for p in range(lo, hi + 1):
                 self.played |= 1 << c.card_at(suit, p)
             if lo > 0 and not (c.up_first and self.start is not None and hi == c.position(self.start) and hi < 12):
@@ -884,3 +890,123 @@ LINT_CODES = table(
         (9, 10),
     ),
 )
+
+# -- its unit: what a person and a bot see of it (labels, typed words, panel, news, bot hooks) -------
+
+
+def lays_out(view) -> bool:
+    """Whether ``view``'s deal is played to a layout (in any of its phases)."""
+    return view.part("layout") is not None
+
+
+def layout_card(c, cards, hand: int, opening_rank: int) -> int:
+    """The heuristic's card in a layout deal (``cards`` the playable ones): the card that
+    frees its own cards while holding back those that would open rows for the others."""
+    free = opening_rank < 0  # a free start: the card played now sets the opening rank
+
+    def score(x: int) -> tuple:
+        # cards of ours this one leads to, minus the gap it opens for the others
+        suit, pos = x // 13, c.position(x)
+        start = pos if free else c.position(opening_rank)
+        step = -1 if pos < start else 1
+        ours = 0
+        p = pos + step
+        while 0 <= p <= 12 and hand >> c.card_at(suit, p) & 1:
+            ours += 1
+            p += step
+        if pos == start:
+            ours = max(ours, sum(1 for q in range(13) if hand >> c.card_at(suit, q) & 1))
+        if free:  # holding the other rows' openers keeps them under our control
+            ours += sum(1 for s in range(4) if s != suit and hand >> (s * 13 + x % 13) & 1)
+        opens = 0 if (0 <= pos + step <= 12 and hand >> c.card_at(suit, pos + step) & 1) else 1
+        far = abs(pos - start)
+        return (ours - 2 * opens, far, -x)
+
+    return max(cards, key=score)
+
+
+class LayoutPlay(PlaysSection, CardPhase):
+    """Layout play (Rozbójnik's *układanka*, Fan Tan): a card to the rows on the table, or a pass."""
+
+    name = "layout"
+    part_type = LayoutPart
+    expected = EXPECTED[Phase.PLAY]
+    task = N_("play to the layout or pass")
+    searched = True
+    card_play = True
+    lint_codes = LINT_CODES  # its codes, declared beside its checks (above)
+
+    def matches(self, view) -> bool:
+        return view.phase == "play" and lays_out(view)
+
+    def owns(self, action: int) -> bool:
+        return 0 <= action < 52 or action == PASS
+
+    def label(self, view, action: int, rules=None) -> str:
+        return tr("pass") if action == PASS else super().label(view, action, rules)
+
+    def word(self, view, text: str, rules=None) -> Optional[int]:
+        return PASS if text in ("pass", tr("pass")) else super().word(view, text, rules)
+
+    def forced(self, view) -> Optional[tuple]:
+        return (PASS, tr("You have nothing to play: you pass.")) if list(view.legal) == [PASS] else None
+
+    def default(self, view) -> Optional[int]:
+        return None
+
+    def menu(self, view, rules=None) -> list:
+        line = super().menu(view, rules)[0]
+        return [line + (tr("  or 'pass'") if PASS in view.legal else "")]
+
+    def panel(self, view, rules=None) -> list:
+        p = self.part(view)
+        if p is None:
+            return []
+        if p.opening_rank < 0:
+            rows = [
+                row(tr("Layout"), tr("nothing played yet; the first card opens its row, and its rank opens every row"))
+            ]
+        else:
+            rows = [row(tr("Layout"), tr("rows open with a {rank}").format(rank=card_pretty(p.opening_rank)[:-1]))]
+        for s, r in enumerate(p.layout):
+            shown = (
+                tr("not open")
+                if r is None
+                else (card_pretty(r[0]) if r[0] == r[1] else f"{card_pretty(r[0])} … {card_pretty(r[1])}")
+            )
+            rows.append(row(SUIT_SYMBOLS[s], shown))
+        rows.append(row(tr("Cards left"), ", ".join(f"{seat(view, s)} {k}" for s, k in enumerate(view.hand_sizes))))
+        if p.pool:
+            rows.append(row(tr("Pool"), tr("{points} points, for the next player to go out").format(points=p.pool)))
+        if any(p.free_passes_left):
+            rows.append(
+                row(
+                    tr("Free passes left"),
+                    ", ".join(f"{seat(view, s)} {k}" for s, k in enumerate(p.free_passes_left)),
+                )
+            )
+        return rows
+
+    def news(self, view, last) -> list:
+        """Who played which card and who passed since this seat's last turn (or, at its first
+        turn of the deal, since the deal began)."""
+        p = self.part(view)
+        seen = len(self.part(last).moves) + 1 if last is not None else 0  # this seat's own move is not news
+        if len(p.moves) <= seen:  # nobody else moved (an extra turn)
+            return []
+        moved = [f"{seat(view, s)} " + (tr("passed") if a == PASS else card_pretty(a)) for s, a in p.moves[seen:]]
+        return [(tr("Since your last turn: ") if last is not None else tr("Played so far: ")) + ", ".join(moved)]
+
+    def previous(self, view) -> str:
+        return tr("No trick has been finished yet in this deal.")
+
+    # -- bot hooks -------------------------------------------------------------------------------
+    def bot_action(self, view, rules) -> Optional[int]:
+        """The card ``layout_card`` picks, or a pass when the seat has none to play."""
+        cards = [a for a in view.legal if a != PASS]
+        if not cards:
+            return PASS
+        return layout_card(bot_contract(rules, view.contract), cards, view.hand, self.part(view).opening_rank)
+
+
+UNIT = LayoutPlay()

@@ -78,7 +78,7 @@ PHASES = (
     ShippedPhase("declarations", "declarations", "declarations"),
     ShippedPhase("stock", "stock", "stock"),
     ShippedPhase("play", "tricks"),
-    ShippedPhase("layout", "layout"),
+    ShippedPhase("layout", "layout", unit="interpreter.layout"),
 )
 
 #: A trick deal's phases before play, in the order play reaches them (card play follows).
