@@ -54,7 +54,7 @@ PHASES = (
     ShippedPhase("call", "calling", "call", "calling.CallEngine", numbers=True, unit="interpreter.calling"),
     ShippedPhase("choose", "choice", engine="choice.ChooseEngine", numbers=True, unit="phases.choice"),
     ShippedPhase("pass", "passing", "passing", "passengine.PassEngine", unit="phases.passing"),
-    ShippedPhase("auction", "bidding", "auction", "auctionengine.AuctionEngine", numbers=True),
+    ShippedPhase("auction", "bidding", "auction", "bidding.AuctionEngine", numbers=True, unit="interpreter.bidding"),
     ShippedPhase("exchange", "widow", "widow", "widowengine.WidowEngine"),
     ShippedPhase("name", "naming", numbers=True, bets=True, unit="phases.naming"),
     ShippedPhase(
