@@ -55,7 +55,7 @@ PHASES = (
     ShippedPhase("choose", "choice", engine="choice.ChooseEngine", numbers=True, unit="phases.choice"),
     ShippedPhase("pass", "passing", "passing", "passengine.PassEngine", unit="phases.passing"),
     ShippedPhase("auction", "bidding", "auction", "bidding.AuctionEngine", numbers=True, unit="interpreter.bidding"),
-    ShippedPhase("exchange", "widow", "widow", "widowengine.WidowEngine"),
+    ShippedPhase("exchange", "widow", "widow", "widow.WidowEngine", unit="interpreter.widow"),
     ShippedPhase("name", "naming", numbers=True, bets=True, unit="phases.naming"),
     ShippedPhase(
         "double",
