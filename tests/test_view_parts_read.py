@@ -206,7 +206,7 @@ def test_a_flat_name_put_back_fails(tmp_path):
             "        out += unit.out_unseen(view)\n",
             "        out += unit.out_unseen(view)\n        out += view.stock * 0\n",
         ),
-        "interpreter/widowengine.py": (
+        "interpreter/widow.py": (
             "        deal.to_move = shown_part(view, WidowPart).taker\n",
             "        deal.to_move = view.taker\n",
         ),
@@ -224,5 +224,5 @@ def test_a_flat_name_put_back_fails(tmp_path):
     found = scan(tmp_path)
     assert set(found) == set(put_back), found
     assert [name for _, name in found["players/search.py"]] == ["stock"]
-    assert [name for _, name in found["interpreter/widowengine.py"]] == ["taker"]
+    assert [name for _, name in found["interpreter/widow.py"]] == ["taker"]
     assert [name for _, name in found["interpreter/trickstate.py"]] == ["bid", "bidder"]

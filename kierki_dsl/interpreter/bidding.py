@@ -30,22 +30,34 @@ Actions: ``pass`` (``PASS``), ``bid(value)``, and the seller's ``accept`` / ``re
 ``decline``; records hold them as ``"pass"``, ``"bid:VALUE"``, ``"accept"`` ... under the
 deal's ``auction`` key, and views as ``(seat, value)`` with 0 for a pass and -1, -2, -3 for
 accept, refuse, decline.
+
+The whole phase is this module: its part of the format, its rule and checks, its action numbers,
+its round of bids and its part of the seat view; its engine (``AuctionEngine``: how a trick deal
+steps it) and its unit (``UNIT``: labels, typed words, panel, record, bot hooks) at the end.
 """
 
 from __future__ import annotations
 
 from typing import Any, Callable, Optional
 
+from ..cards import bits
 from ..codes import Code, example, table
+from ..diagnostics import quoted
 from ..expr import RuleRuntimeError
 from ..expr.types import BOOL, INT, SEAT
-from ..i18n import N_, R_
+from ..exprwords import words as expr_words
+from ..i18n import N_, R_, tr
 from ..spec.schema import Bool, Enum, Expr, ExprSource, Field, Int, Obj, Str
 from ..values import frozen
+from ..words import seat as seat_words
 from . import scopes
 from .envs import NOBODY, bid_env, seat_end_env
 from .numbering import Block
-from .view import shown_part, view_part
+from .phaseengine import RoundEngine
+from .phasekit.base import NotUnderstood, PhaseUnit, contract_of, row, seat
+from .phasekit.botplay import bot_contract, hand_strength
+from .phases import EXPECTED, Phase
+from .view import part_of, shown_part, view_part
 
 # its action numbers: a pass, a seller's word and the bids (``actions`` assembles every phase's)
 PASSES = Block("auction", 52, 1, "pass (a layout's player passes with it too)")
@@ -292,9 +304,7 @@ def build_auction(spec, ctx, where: tuple) -> tuple[Optional[Auction], bool]:
         _check_some_bid_allowed(allow, low, high, step, ctx, where)
     if not ok:
         return None, False
-    from ..exprwords import words  # a refused bid's reason, for players: in words
-
-    reason = spec.allow_reason or (f"this bid needs {words(spec.allow.text)}" if spec.allow else "")
+    reason = spec.allow_reason or (f"this bid needs {expr_words(spec.allow.text)}" if spec.allow else "")
     return Auction(
         first, low, high, step, all_pass, spec.passes == "again", spec.hold, seller, decline, allow, reason
     ), True
@@ -561,10 +571,7 @@ def explain(a, contract, rs) -> dict:
 
 
 def _words(a) -> str:
-    from ..exprwords import words as expr_words
-    from ..words import seat
-
-    first = seat(a.first.text) if a.first is not None else seat("left(dealer)")
+    first = seat_words(a.first.text) if a.first is not None else seat_words("left(dealer)")
     step = a.step
     grid = f" in steps of {step}" if step != 1 else ""
     hold = ", or matches it if he speaks before its bidder" if a.hold else ""
@@ -583,13 +590,13 @@ def _words(a) -> str:
         why = f" ({a.allow_reason})" if a.allow_reason else ""
         text += f"; a bid is allowed only where {expr_words(a.allow.text)}{why}"
     if a.seller is None:
-        fallback = seat(a.if_all_pass.text) if a.if_all_pass is not None else seat("dealer")
+        fallback = seat_words(a.if_all_pass.text) if a.if_all_pass is not None else seat_words("dealer")
         return (
             text + f"; the last bidder left wins the auction with his bid; if everybody passes, "
             f"{fallback} plays at {a.min}"
         )
     text += (
-        f"; {seat(a.seller.text)} does not bid but sells: he accepts the best bid (its bidder wins the auction "
+        f"; {seat_words(a.seller.text)} does not bid but sells: he accepts the best bid (its bidder wins the auction "
         "with it) or refuses it and plays himself (as the auction's winner, with a bid of 0)"
     )
     if a.decline is not None:
@@ -664,3 +671,300 @@ LINT_CODES = table(
         (6, 41),
     ),
 )
+
+
+# -- its engine -----------------------------------------------------------------------------------
+
+
+class AuctionEngine(RoundEngine):
+    """The auction of ``contract.auction`` (``Auction``); its state is ``deal.auction``."""
+
+    phase = Phase.AUCTION
+    field = "auction"
+
+    def start(self, deal) -> int:
+        rule, n = self.rule, deal.players
+        env = deal._seat_env()
+        seller = rule.seller.seat(env, n) if rule.seller is not None else -1
+        deal.auction = AuctionRound(
+            rule,
+            n,
+            rule.first.seat(env, n),
+            deal.direction,
+            rule.all_pass.seat(env, n),
+            seller,
+            deal.hands,
+            deal.dealer,
+            deal.deck,
+        )
+        return deal.auction.seat
+
+    def apply(self, deal, action: int) -> int:
+        seat = super().apply(deal, action)
+        if deal.auction.finished:  # its outcome: the winner and his bid
+            deal.bid, deal.bidder = deal.auction.bid, deal.auction.bidder
+        return seat
+
+    def ends_unplayed(self, deal) -> bool:
+        """The seller would not play: the deal ends unplayed, at fixed scores."""
+        if deal.auction is None or not deal.auction.declined:
+            return False
+        deal.scores = self.rule.decline.scores(deal.dealer, deal.players, deal.tricks_total, deal.deck, deal.bidder)
+        return True
+
+    def copy(self, deal, other) -> None:
+        if deal.auction is not None:
+            other.auction = deal.auction.copy()
+            other.auction.hands = other.hands
+
+    def from_view(self, deal, view) -> None:
+        p = part_of(view, AuctionPart)
+        deal.auction = (
+            AuctionRound.settled(p.auction, p.bid, p.bidder, view.players, p.seller)
+            if p is not None and p.auction
+            else None
+        )
+
+    def resume(self, deal, view) -> bool:
+        """The deal goes on with the view's auction (any passing done): the seat on turn and the
+        bids are the view's, never worked out again from the assumed hands; only the seat that
+        plays if all pass is read from them, as the deal worked it out when the auction began."""
+        deal.bid, deal.bidder = 0, -1  # not known before the auction ends
+        deal.dealt = [list(bits(h)) for h in deal.hands]
+        fallback = self.rule.all_pass.seat(deal._seat_env(), deal.players)
+        deal.auction = AuctionRound.at(self.rule, view, fallback)
+        deal.auction.hands = deal.hands
+        deal.actions = [history_action(value) for _, value in shown_part(view, AuctionPart).auction]
+        deal.to_move = view.seat
+        return True
+
+    def view_reason(self, view, action: int) -> Optional[str]:
+        return AuctionRound.at(self.rule, view).why_illegal(action)
+
+
+# -- its unit -------------------------------------------------------------------------------------
+
+
+#: What a seller's words do.
+SELLER_MEANING = {
+    "accept": N_("sell at the best offer"),
+    "refuse": N_("play the deal yourself, nothing paid"),
+    "decline": N_("do not play the deal: it ends at its fixed scores"),
+}
+#: Most bids (besides a pass) the search player weighs in an auction: the lowest ones allowed.
+BIDS_WEIGHED = 3
+_SELLER_WORDS_SHOWN = (N_("accept"), N_("refuse"), N_("decline"))  # a seller's words, read through tr
+
+
+def _selling(view) -> bool:
+    """The seat on turn is the seller (it may not pass: it accepts, refuses or declines)."""
+    return PASS not in view.legal
+
+
+def _rule(view, rules):
+    contract = contract_of(rules, view.contract)
+    return contract.auction if contract is not None else None
+
+
+def _one_bids(view, rules) -> bool:
+    """1 is a bid of this auction (so "1" typed is a bid, not the first choice, pass)."""
+    rule = _rule(view, rules)
+    return rule is not None and 1 in rule.levels()
+
+
+class AuctionUnit(PhaseUnit):
+    name = "auction"
+    part_type = AuctionPart
+    expected = EXPECTED[Phase.AUCTION]
+    task = N_("bid or pass (a seller: accept, refuse or decline)")
+    numbered = False  # a number typed is a bid
+    lint_codes = LINT_CODES  # its codes, declared beside its checks (above)
+
+    def owns(self, action: int) -> bool:
+        return action == PASS or is_bid(action) or action in SELLER_WORDS
+
+    # record hooks: the bids, passes and a seller's word, in order
+    record_key = "auction"
+    record_rank = 30
+    record_example = '["bid:100", "pass"]'
+    record_shown_text = "bid {entry}"
+    record_short_text = "the record's auction ends before the auction is over"
+    record_extra_text = "the auction is over but the record has more: {entry}"
+    record_absent_text = "the record has an 'auction' but deal {deal} ({contract}) has no auction"
+
+    def record_section(self, result) -> Optional[list]:
+        return list(result.auction)
+
+    def record_action(self, entry) -> int:
+        try:
+            action: Optional[int] = read_notation(str(entry))
+        except ValueError:
+            action = None
+        if action is None or not self.owns(action):
+            raise ValueError(
+                f"auction: {quoted(entry)} is not a bid (bid:VALUE, pass, or a seller's accept, refuse or decline)"
+            )
+        return action
+
+    def label(self, view, action: int, rules=None) -> str:
+        if is_bid(action):
+            return str(bid_value(action))
+        if action == PASS:
+            return tr("pass")
+        return tr(SELLER_WORDS[action]) if action in SELLER_WORDS else super().label(view, action, rules)
+
+    def choices(self, view, rules=None) -> list:
+        return list(view.legal)
+
+    def prompt(self, view, rules=None) -> str:
+        return tr("decide") if _selling(view) else tr("bid")
+
+    def read(self, view, text: str, rules=None) -> int:
+        t = " ".join(text.strip().lower().split())
+        for a, w in SELLER_WORDS.items():
+            if t in (w, tr(w)):
+                return a
+        if _selling(view):
+            legal = list(view.legal)
+            if t.isdigit() and len(t) <= 3 and 1 <= int(t) <= len(legal):
+                return legal[int(t) - 1]
+            raise NotUnderstood(
+                tr("Type a number from the list, or accept, refuse or decline.")
+                if ACCEPT in legal
+                else tr("Type a number from the list, or refuse or decline.")
+            )
+        if t in ("pass", "p", tr("pass")) or (t == "1" and not _one_bids(view, rules)):
+            return PASS
+        if t.isdigit() and len(t) <= 6:
+            return bid(int(t))
+        raise NotUnderstood(tr("Type a bid from the list, or 'pass'."))
+
+    def advice(self, view, rules=None) -> list:
+        p = self.part(view)
+        if _selling(view):
+            offer = (
+                tr("the best offer is {bid} by {seat}").format(bid=p.bid, seat=seat(view, p.bidder))
+                if p.bidder >= 0
+                else tr("nobody bid")
+            )
+            return [tr("You sell the right to play this deal: {offer}.").format(offer=offer)]
+        rule = _rule(view, rules)
+        values = [bid_value(a) for a in view.legal if is_bid(a)]
+        standing = (
+            tr("the bid standing is {bid} by {seat}").format(bid=p.bid, seat=seat(view, p.bidder))
+            if p.bidder >= 0
+            else tr("no bid yet")
+        )
+        passing = (
+            tr("a player who passes may bid again later")
+            if rule is not None and rule.again
+            else tr("a player who passes is out")
+        )
+        lines = [
+            tr("You bid for the right to play this deal ({standing}); {passing}.").format(
+                standing=standing, passing=passing
+            )
+        ]
+        if p.bidder >= 0 and p.bid in values:
+            lines.append(
+                tr("You speak before {seat}, so you may match the bid standing.").format(seat=seat(view, p.bidder))
+            )
+        return lines
+
+    def menu(self, view, rules=None) -> list:
+        if _selling(view):
+            return [
+                "  ".join(
+                    f"{i}) {tr(SELLER_WORDS[a])} ({tr(SELLER_MEANING[SELLER_WORDS[a]])})"
+                    for i, a in enumerate(view.legal, 1)
+                )
+            ]
+        values = [bid_value(a) for a in view.legal if is_bid(a)]
+        word = tr("pass") if _one_bids(view, rules) else "1) " + tr("pass")  # "1" is the bid 1 where 1 can be bid
+        shown = f"{values[0]}, {values[1]}, … {values[-1]}" if len(values) > 3 else ", ".join(map(str, values))
+        if not values:
+            return [tr("You can only pass: {word}").format(word=word)]
+        return [tr("Bids: {bids}  or  {word}").format(bids=shown, word=word)]
+
+    def refusal(self, view, text: str, action: int, reason: Optional[str], rules=None) -> str:
+        if action in SELLER_WORDS:
+            return tr("You cannot {word}: {reason}.").format(
+                word=tr(SELLER_WORDS[action]), reason=reason or tr("not allowed now")
+            )
+        return tr("{typed} is not allowed: {reason}").format(typed=text, reason=reason or tr("not a bid allowed now"))
+
+    def panel(self, view, rules=None) -> list:
+        p = self.part(view)
+        if p is None:
+            return []
+        rows = []
+        if p.auction:
+            rows.append(
+                row(tr("Auction so far"), ", ".join(f"{seat(view, s)} {history_word(v)}" for s, v in p.auction))
+            )
+        if p.bidder >= 0:
+            rows.append(row(tr("Highest bid"), tr("{bid} by {seat}").format(bid=p.bid, seat=seat(view, p.bidder))))
+        if p.seller >= 0:
+            rows.append(row(tr("Seller"), seat(view, p.seller)))
+        return rows
+
+    # -- bot hooks -------------------------------------------------------------------------------
+    def bot_action(self, view, rules) -> Optional[int]:
+        """The lowest bid allowed while the hand is strong enough, else pass: strength is the
+        high cards (Q, K, A) and the longest suit against an average hand, less one for every
+        bid the others have made; never a bid more steps above the lowest than the strength.
+        A seller decides by ``seller_choice``."""
+        rule = bot_contract(rules, view.contract).auction
+        p = self.part(view)
+        legal = view.legal
+        if PASS not in legal:
+            return seller_choice(view.hand, legal, p.bid, rule)
+        strength = hand_strength(view.hand)
+        raised = sum(1 for s, v in p.auction if v > 0 and s != view.seat)
+        bids = [a for a in legal if a != PASS]
+        if not bids or strength - raised < 1 or (bid_value(bids[0]) - rule.low) // rule.step + 1 > strength:
+            return PASS
+        return bids[0]
+
+    def search_candidates(self, view) -> Optional[list]:
+        """A pass and the lowest few bids (a seller: each of its choices)."""
+        legal = view.legal
+        return [PASS] + [a for a in legal if a != PASS][:BIDS_WEIGHED] if PASS in legal else list(legal)
+
+    def search_tie(self, action: int):
+        """On a tie, pass."""
+        return action == PASS
+
+    def rollout_action(self, state) -> Optional[int]:
+        """Everybody passes; a seller decides by ``seller_choice``."""
+        legal = state.legal_actions()
+        if PASS in legal:
+            return PASS
+        return seller_choice(state.hands[state.current_player()], legal, state.auction.bid, state.contract.auction)
+
+    # adapter hooks: the bids run up to the auction's highest; every level bid twice at most
+    def action_end(self, contract) -> int:
+        rule = contract.auction
+        return 0 if rule is None else bid(rule.high) + 1
+
+    def most_decisions(self, contract, players: int, cards: int) -> int:
+        """Every level bid twice (raised to, then held) with every other seat passing in between,
+        a last round of passes, and the seller's word."""
+        rule = contract.auction
+        return 0 if rule is None else 2 * len(rule.levels()) * players + players + 1
+
+
+def seller_choice(hand: int, legal, offer: int, rule) -> int:
+    """An auction seller's decision: decline (when allowed) with a hand no better than
+    average, accept an offer of at least as many steps (above the lowest bid) as the hand's
+    edge, else refuse and play."""
+    strength = hand_strength(hand)
+    if DECLINE in legal and strength <= 0:
+        return DECLINE
+    steps = (offer - rule.low) // rule.step + 1 if offer else 0
+    if ACCEPT in legal and steps >= strength:
+        return ACCEPT
+    return REFUSE if REFUSE in legal else legal[0]
+
+
+UNIT = AuctionUnit()

@@ -45,17 +45,17 @@ class ShippedPhase:
 
     @property
     def unit_module(self) -> str:
-        """The module of ``kierki_dsl`` holding its unit (``phases.call``, ``interpreter.bidding``)."""
+        """The module of ``kierki_dsl`` holding its unit (``phases.passing``, ``interpreter.calling``)."""
         return self.unit or f"phases.{self.name}"
 
 
 #: The shipped phases, in the order their units' panels are shown (``phases.MODULES``).
 PHASES = (
-    ShippedPhase("call", "calling", "call", "callengine.CallEngine", numbers=True),
+    ShippedPhase("call", "calling", "call", "calling.CallEngine", numbers=True, unit="interpreter.calling"),
     ShippedPhase("choose", "choice", engine="choice.ChooseEngine", numbers=True, unit="interpreter.choice"),
     ShippedPhase("pass", "passing", "passing", "passengine.PassEngine", unit="phases.passing"),
-    ShippedPhase("auction", "bidding", "auction", "auctionengine.AuctionEngine", numbers=True),
-    ShippedPhase("exchange", "widow", "widow", "widowengine.WidowEngine"),
+    ShippedPhase("auction", "bidding", "auction", "bidding.AuctionEngine", numbers=True, unit="interpreter.bidding"),
+    ShippedPhase("exchange", "widow", "widow", "widow.WidowEngine", unit="interpreter.widow"),
     ShippedPhase("name", "naming", numbers=True, bets=True, unit="phases.naming"),
     ShippedPhase(
         "double",

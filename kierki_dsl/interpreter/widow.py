@@ -12,20 +12,32 @@ lies face up from the start (V8's four cards), so bidders see it.
 
 A seat sees the widow once it is shown, the cards it gave or was given, and how many cards
 lie aside that it cannot see (``aside``); records hold the taker's cards under ``exchange``.
+
+The whole phase is this module: its part of the format, its rule and checks and its part of the
+seat view; its engine (``WidowEngine``: how a trick deal steps the exchange) and its unit
+(``UNIT``: labels, typed words, panel, record, bot hooks) at the end. The deal that deals the
+widow aside (``widowstate.WidowDeal``) is a deal type the declarations' deals build on too.
 """
 
 from __future__ import annotations
 
 from typing import Optional
 
-from ..cards import bits
+from ..cards import CardError, bits, card_pretty, card_str, read_card
 from ..codes import Code, example, table
 from ..expr.types import SEAT
-from ..i18n import N_
+from ..i18n import N_, R_, tr
 from ..spec.schema import Bool, Enum, Expr, ExprSource, Field, Int, Obj
 from ..values import frozen
+from ..words import seat as seat_words
 from . import scopes
-from .view import view_part
+from .bidding import bid, bid_value, is_bid
+from .phaseengine import PhaseEngine
+from .phasekit.base import NotUnderstood, PhaseUnit, cards_text, contract_of, row, seat
+from .phasekit.cardpick import CardPhase
+from .phases import EXPECTED, Phase
+from .stock import stock_order, unseen_rest
+from .view import shown_part, view_part
 
 WIDOW = Obj(
     {
@@ -187,9 +199,7 @@ def explain(spec, contract, rs) -> dict:
 
 def words(spec) -> str:
     """The widow in words (``kierki explain``, ``kierki diff``)."""
-    from ..words import seat
-
-    who = seat(spec.taken_by.text) if spec.taken_by is not None else "its winner"
+    who = seat_words(spec.taken_by.text) if spec.taken_by is not None else "its winner"
     lies = "face up" if spec.face_up else "face down"
     after = (
         f"gives {spec.each} card{'s' if spec.each != 1 else ''} to every other player"
@@ -235,3 +245,276 @@ LINT_CODES = table(
 
 
 __all__ = ["WIDOW", "Widow", "build_widow", "words", "mask", "bits"]
+
+
+# -- its engine -----------------------------------------------------------------------------------
+
+
+class WidowEngine(PhaseEngine):
+    """The exchange of ``contract.widow``; its state is the deal's ``widow``, ``taker``,
+    ``exchanged`` ((card, the seat it went to, -1 when laid aside), in order), ``raising`` (the
+    taker, his cards out, names his contract) and ``raised`` (the contract he named)."""
+
+    phase = Phase.EXCHANGE
+
+    def start(self, deal) -> int:
+        deal.taker = self.rule.taken_by.seat(deal._seat_env(), deal.players)
+        deal.hands[deal.taker] |= mask(deal.widow)
+        deal._lhand = -1
+        return deal.taker
+
+    def legal(self, deal) -> list:
+        return self._raises(deal) if deal.raising else list(bits(deal.hands[deal.taker]))
+
+    def _raises(self, deal) -> list:
+        """The contracts the taker may name: his bid, or a higher level his hand may bid."""
+        rule = deal.contract.auction
+        return [
+            bid(v)
+            for v in rule.levels()
+            if v == deal.bid
+            or v > deal.bid
+            and rule.allows(v, deal.taker, deal.dealer, deal.players, deal.hands[deal.taker], deal.deck)
+        ]
+
+    def reason(self, deal, action: int) -> Optional[str]:
+        if deal.raising:
+            return _why_not_raised(deal, action, self._raises(deal))
+        if 0 <= action < 52 and deal.hands[deal.taker] >> action & 1:
+            return None
+        if 0 <= action < 52:
+            return R_("{card} is not in your hand").format(card=card_str(action))
+        to = self.rule.recipient(deal.taker, len(deal.exchanged), deal.players, deal.direction)
+        return (
+            "a card of your hand to lay aside is expected"
+            if to < 0
+            else f"a card of your hand to give to seat {to} is expected"
+        )
+
+    def apply(self, deal, action: int) -> int:
+        if deal.raising:  # the contract named: play begins
+            deal.bid, deal.raising = bid_value(action), False
+            deal.raised.append(action)
+            return -1
+        rule, taker = self.rule, deal.taker
+        to = rule.recipient(taker, len(deal.exchanged), deal.players, deal.direction)
+        deal.hands[taker] &= ~(1 << action)
+        if to >= 0:
+            deal.hands[to] |= 1 << action
+        deal.exchanged.append((action, to))
+        deal._lhand = -1
+        if len(deal.exchanged) < rule.out_count(deal.players):
+            return taker
+        deal.tricks_total = deal.hands[taker].bit_count()
+        if rule.raise_bid and taker == deal.bidder:
+            deal.raising = True
+            return taker
+        return -1
+
+    def copy(self, deal, other) -> None:
+        other.widow = list(deal.widow)
+        other.exchanged = list(deal.exchanged)
+        other.raised = list(deal.raised)
+
+    def from_view(self, deal, view) -> None:
+        """Before the widow is taken, the cards in no assumed hand are the widow (a face-up one as
+        shown); once taken, the view's widow, and the cards laid aside unseen by this seat
+        drawn from those in no assumed hand."""
+        deal.raising, deal.raised = False, []  # a contract named shows as the view's bid
+        rest = unseen_rest(view, deal.hands)
+        shown = shown_part(view, WidowPart)
+        if shown.taker < 0:
+            deal.widow = list(shown.widow) if shown.widow else stock_order(rest, view.ply)
+            deal.taker, deal.exchanged = -1, []
+            return
+        deal.widow, deal.taker, deal.exchanged = list(shown.widow), shown.taker, list(shown.exchanged)
+        unseen = list(bits(rest))  # the cards laid aside unseen by this seat are among these
+        for _ in range(shown.aside - shown_part(deal.view(view.seat), WidowPart).aside):
+            deal.exchanged.append((unseen.pop() if unseen else -1, -1))
+
+    def resume(self, deal, view) -> bool:
+        """The taker's turn to put cards out (or name his contract), not yet play."""
+        deal.to_move = shown_part(view, WidowPart).taker
+        deal.raising = bool(view.legal) and all(is_bid(a) for a in view.legal)
+        return True
+
+    def view_reason(self, view, action: int) -> Optional[str]:
+        if 0 <= action < 52 and not view.hand >> action & 1:
+            return R_("{card} is not in your hand").format(card=card_str(action))
+        return None
+
+
+def _why_not_raised(deal, action: int, raises: list) -> Optional[str]:
+    """Why the taker may not name ``action`` as his contract (None: he may)."""
+    if action in raises:
+        return None
+    rule = deal.contract.auction
+    if is_bid(action) and bid_value(action) < deal.bid:
+        return R_("your contract is at least your bid, {bid}").format(bid=deal.bid)
+    if is_bid(action) and bid_value(action) in rule.levels():
+        return rule.allow_reason or R_("this contract may not be named")
+    return R_("your contract is expected: a bid from {bid} up").format(bid=deal.bid)
+
+
+# -- its unit -------------------------------------------------------------------------------------
+
+
+def lowest_card(cards) -> int:
+    """A widow's taker's card to give or lay aside: the lowest rank (then the lowest suit)."""
+    return min(cards, key=lambda c: (c % 13, c // 13))
+
+
+def taker_action(legal) -> int:
+    """The heuristic taker's action: his lowest card out; once his cards are out, his bid kept as his contract."""
+    return lowest_card(legal) if legal[0] < 52 else legal[0]
+
+
+def _raising(view) -> bool:
+    """The taker, his cards out, names his contract (``raise_bid``): his bid or a higher one."""
+    return bool(view.legal) and is_bid(view.legal[0])
+
+
+class Exchange(CardPhase):
+    name = "exchange"
+    part_type = WidowPart
+    expected = EXPECTED[Phase.EXCHANGE]
+    task = N_("give away or lay aside a card of your hand")
+    hint = N_("Type a number from the list or a card such as KH.")
+    private = True  # a card given or laid aside is known to the taker; its receiver sees it in his hand
+    lint_codes = LINT_CODES  # its codes, declared beside its checks (above)
+
+    # record hooks: the cards the taker gave or laid aside, then the contract he named (``bid:130``)
+    record_key = "exchange"
+    record_rank = 40
+    record_shown_text = "exchange {entry}"
+    record_short_text = "the record's exchange ends before the widow's taker has put out all his cards"
+    record_extra_text = "the exchange is over but the record has more: {entry}"
+    record_absent_text = "the record has an 'exchange' but in deal {deal} ({contract}) no widow is taken"
+
+    def record_section(self, result) -> Optional[list]:
+        return list(result.exchange)
+
+    # adapter hooks: a card put out is its taker's secret and its receiver's
+    def reveal(self, deal, seat: int, action: int, dealt: list) -> list:
+        if not self.puts_out(action):  # the contract named after the exchange: public
+            return super().reveal(deal, seat, action, dealt)
+        out = [(seat, f"p{seat} puts out {card_str(action)}"), (None, f"p{seat} puts out a card")]
+        for s in range(len(dealt)):
+            if (action, s) in self.part(deal.view(s)).exchanged:
+                out.append((s, f"p{s} receives {card_str(action)}"))
+        return out
+
+    def puts_out(self, action: int) -> bool:
+        return action < 52
+
+    def owns(self, action: int) -> bool:
+        return super().owns(action) or is_bid(action)
+
+    def label(self, view, action: int, rules=None) -> str:
+        return str(bid_value(action)) if is_bid(action) else super().label(view, action, rules)
+
+    def choices(self, view, rules=None) -> list:
+        if _raising(view):
+            return list(view.legal)
+        return sorted(view.legal, key=lambda c: (c // 13, -(c % 13)))
+
+    def read(self, view, text: str, rules=None) -> int:
+        t = text.strip()
+        if _raising(view) and t.isdigit() and len(t) <= 6 and int(t) > len(view.legal):
+            return bid(int(t))  # a contract typed as its value, not its number on the list
+        if _raising(view) and not t.isdigit():
+            raise NotUnderstood(tr("Type a contract from the list, such as 120, or its number."))
+        return super().read(view, text, rules)
+
+    def word(self, view, text: str, rules=None) -> Optional[int]:
+        try:
+            return read_card(text)
+        except CardError:
+            return None
+
+    def _to(self, view, rules) -> int:
+        """The seat the next card goes to (-1: it is laid aside)."""
+        contract = contract_of(rules, view.contract)
+        rule = contract.widow if contract is not None else None
+        return rule.recipient(view.seat, len(self.part(view).exchanged), view.players, view.direction) if rule else -1
+
+    def advice(self, view, rules=None) -> list:
+        if _raising(view):
+            bid_standing = view.part("auction").bid  # the auction's: the bid he won
+            return [tr("Name your contract: your bid, {bid}, or a higher one.").format(bid=bid_standing)]
+        return [tr("You took the widow: {cards}.").format(cards=cards_text(self.part(view).widow))]
+
+    def menu(self, view, rules=None) -> list:
+        return PhaseUnit.menu(self, view, rules) if _raising(view) else super().menu(view, rules)
+
+    def prompt(self, view, rules=None) -> str:
+        if _raising(view):
+            return tr("contract")
+        to = self._to(view, rules)
+        return tr("a card to give to {seat}").format(seat=seat(view, to)) if to >= 0 else tr("a card to lay aside")
+
+    def refusal(self, view, text: str, action: int, reason: Optional[str], rules=None) -> str:
+        if _raising(view):  # the rule's reason speaks of the exchange; the contracts are what matters
+            named = ", ".join(self.label(view, a, rules) for a in view.legal)
+            return tr("{typed} is not a contract you may name: name one of {named}.").format(typed=text, named=named)
+        refused = (
+            tr("You cannot give {typed}: {reason}.")
+            if self._to(view, rules) >= 0
+            else tr("You cannot lay aside {typed}: {reason}.")
+        )
+        return refused.format(typed=text, reason=reason or tr("not allowed now"))
+
+    def panel(self, view, rules=None) -> list:
+        p = self.part(view)
+        if p is None:
+            return []
+        rows = []
+        if p.widow:
+            taker = tr(" (taken by {seat})").format(seat=seat(view, p.taker)) if p.taker >= 0 else ""
+            rows.append(row(tr("Widow"), cards_text(p.widow) + taker))
+        if p.exchanged:
+            rows.append(
+                row(
+                    tr("So far"),
+                    ", ".join(
+                        tr("{card} to {seat}").format(card=card_pretty(c), seat=seat(view, t))
+                        if t >= 0
+                        else tr("{card} laid aside").format(card=card_pretty(c))
+                        for c, t in p.exchanged
+                    ),
+                )
+            )
+        return rows
+
+    # -- bot hooks -------------------------------------------------------------------------------
+    def bot_action(self, view, rules) -> Optional[int]:
+        """His lowest cards out, then his bid kept as his contract."""
+        return taker_action(view.legal)
+
+    def rollout_action(self, state) -> Optional[int]:
+        """The taker puts out his lowest cards and keeps his bid, as the heuristic does."""
+        return taker_action(state.legal_actions())
+
+    # adapter hooks: the taker may put out as many cards as the deck holds
+    def most_decisions(self, contract, players: int, cards: int) -> int:
+        return cards if getattr(contract, "widow", None) is not None else 0
+
+    # bot hooks: a face-up widow lies on the table, in nobody's hand, until it is taken; the
+    # cards this seat laid aside lie out of every hand, those it gave away are with their receiver
+    def out_of_hands(self, view) -> int:
+        p = self.part(view)
+        if p is None:
+            return 0
+        laid = sum(1 << c for c, to in p.exchanged if to < 0)
+        return laid if p.taker >= 0 else laid | sum(1 << c for c in p.widow)
+
+    def out_unseen(self, view) -> int:
+        p = self.part(view)
+        return p.aside if p is not None else 0
+
+    def shown_held(self, view) -> list:
+        p = self.part(view)
+        return [(to, c) for c, to in p.exchanged if to >= 0] if p is not None else []
+
+
+UNIT = Exchange()

@@ -1,5 +1,5 @@
 """A trick deal with a widow (see ``widow.py`` for the rules): the widow dealt aside, shown in
-views and records. Its exchange is a phase of the deal's list (``widowengine.WidowEngine``)."""
+views and records. Its exchange is a phase of the deal's list (``widow.WidowEngine``)."""
 
 from __future__ import annotations
 

@@ -17,7 +17,7 @@ a widow it gives away or lays aside its lowest cards.
 
 Trick play is this module's (``trick_card``, and its whole-deal forms for the fast paths); every
 other decision is the deciding phase's ``bot_action`` (``kierki_dsl.phases``: the auction's bids
-in ``phases/auction.py``, the trump call in ``phases/call.py``, layout play in
+in ``interpreter/bidding.py``, the trump call in ``interpreter/calling.py``, layout play in
 ``interpreter/layout.py``, ...), so a new phase brings its own rule of thumb and no player names it.
 """
 
@@ -26,10 +26,10 @@ from __future__ import annotations
 import functools
 
 from ..cards import SUIT_MASK, card_list, popcount
+from ..interpreter.calling import call_by_length
 from ..interpreter.layout import layout_card
 from ..interpreter.trickkernel import card_beats, card_values, is_positive, winning_play
 from ..phases import phase_of
-from ..phases.call import call_by_length
 from ..phases.passing import pass_order
 from ..rankorder import rank_key
 from .base import Player, register_player
