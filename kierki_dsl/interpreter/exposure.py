@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from typing import Optional
 
+from .. import words
 from ..cards import card_str, parse_card
 from ..codes import Code, example, table
 from ..expr.types import BOOL
@@ -250,10 +251,8 @@ def exposure_words(spec) -> str:
     """The exposure rule in words (``kierki explain``, ``kierki diff``)."""
     factor = spec.factor
     times = {2: "double", 3: "three times"}.get(factor, f"{factor} times")
-    from ..words import cards
-
     return (
-        f"before play each player in turn may expose {cards(spec.cards.text)} of his hand; "
+        f"before play each player in turn may expose {words.cards(spec.cards.text)} of his hand; "
         f"an exposed card costs its taker {times} its points, and the player who exposed it gets the difference"
     )
 

@@ -61,10 +61,10 @@ PHASES = (
         "double",
         "doubling",
         "doubling",
-        "doublingengine.DoublingEngine",
+        "doubling.DoublingEngine",
         numbers=True,
         bets=True,
-        unit="phases.doubling",
+        unit="interpreter.doubling",
     ),
     ShippedPhase(
         "expose",
