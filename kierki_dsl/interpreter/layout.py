@@ -28,7 +28,7 @@ from .catalogue import Contract, Deal, DealType, register
 from .doubling import BettingRound, Doubling, build_doubling, check_doubling
 from .envs import NOBODY, seat_env, seat_function
 from .fastplay import BLOCKED, compile_layout
-from .nameengine import NameEngine
+from .naming import NameEngine
 from .phaselist import PhaseList, phase_list
 from .phases import Phase
 from .phasesteps import PhaseSteps

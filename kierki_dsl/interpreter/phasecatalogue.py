@@ -56,7 +56,7 @@ PHASES = (
     ShippedPhase("pass", "passing", "passing", "passengine.PassEngine", unit="phases.passing"),
     ShippedPhase("auction", "bidding", "auction", "auctionengine.AuctionEngine", numbers=True),
     ShippedPhase("exchange", "widow", "widow", "widowengine.WidowEngine"),
-    ShippedPhase("name", "naming", numbers=True, bets=True, unit="phases.naming"),
+    ShippedPhase("name", "naming", numbers=True, bets=True, unit="interpreter.naming"),
     ShippedPhase(
         "double",
         "doubling",
