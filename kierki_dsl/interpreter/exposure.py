@@ -10,22 +10,33 @@ that exposed it is paid the difference, ``factor - 1`` times the points with the
 reversed — so the deal's total is unchanged (Trix: exposing K♥ makes its taker lose 150 and
 the exposer gain 75). The card's points are those of the contract's card scoring for the
 trick it is taken in (``per_card`` components).
+
+The phase is this one module: its action numbers, its part of the format and its checks, the
+round's state (``ExposureRound``), its engine (``ExposureEngine``: the round as a trick deal steps
+it, ``phaseengine``; at the deal's end each exposed card's taker pays its extra cost to the seat
+that exposed it) and its unit (``UNIT``: labels, typed words, panel and bot hooks — expose a card,
+then done).
 """
 
 from __future__ import annotations
 
 from typing import Optional
 
-from ..cards import card_str, parse_card
+from .. import words
+from ..cards import CardError, bits, card_pretty, card_str, parse_card, read_card
 from ..codes import Code, example, table
 from ..expr.types import BOOL
-from ..i18n import N_, R_
+from ..i18n import N_, R_, tr
 from ..spec.schema import Expr, Field, Int, Obj
 from ..values import frozen
 from . import scopes
-from .doubling import DONE
+from .doubling import DONE, done_unless_forced
 from .numbering import Block, read_tagged
-from .view import view_part
+from .phaseengine import RoundEngine
+from .phasekit.base import row, seat
+from .phasekit.records import BetsSection
+from .phases import EXPECTED, Phase
+from .view import shown_part, view_part
 
 # its action numbers: show a card (its ``done`` is the doubling round's; ``actions`` assembles every phase's)
 SHOWN = Block("expose", 900, 52, "show a card (base + card) before play")
@@ -250,10 +261,8 @@ def exposure_words(spec) -> str:
     """The exposure rule in words (``kierki explain``, ``kierki diff``)."""
     factor = spec.factor
     times = {2: "double", 3: "three times"}.get(factor, f"{factor} times")
-    from ..words import cards
-
     return (
-        f"before play each player in turn may expose {cards(spec.cards.text)} of his hand; "
+        f"before play each player in turn may expose {words.cards(spec.cards.text)} of his hand; "
         f"an exposed card costs its taker {times} its points, and the player who exposed it gets the difference"
     )
 
@@ -275,4 +284,113 @@ LINT_CODES = table(
 )
 
 
-__all__ = ["EXPOSURE", "Exposure", "ExposureRound", "build_exposure", "check_exposure", "exposure_words"]
+# -- its engine: the round as a trick deal steps it --------------------------------------------
+class ExposureEngine(RoundEngine):
+    """The exposures of ``contract.exposure`` (``Exposure``); its state is ``deal.exposures``."""
+
+    phase = Phase.EXPOSE
+    field = "exposures"
+
+    def start(self, deal) -> int:
+        deal.exposures = ExposureRound(self.rule, deal.players, deal.dealer, deal.direction, deal.hands)
+        return deal.exposures.seat
+
+    def copy(self, deal, other) -> None:
+        if deal.exposures is not None:
+            other.exposures = deal.exposures.copy(other.hands)
+
+    def from_view(self, deal, view) -> None:
+        deal.exposures = ExposureRound.settled(shown_part(view, ExposurePart).exposed, self.rule, view.players)
+
+    def settle_after(self, deal) -> None:
+        if deal.exposures is not None:
+            deal.exposures.settle(deal.scores, deal.completed, deal._tables)
+
+    def view_reason(self, view, action: int) -> Optional[str]:
+        return why_not_exposed(self.rule, view, action)
+
+
+# -- its unit: what a person and a bot see of it ------------------------------------------------
+class ExposureUnit(BetsSection):
+    """The exposures as a person and a bot see them: labels, typed words, panel and bot hooks."""
+
+    name = "expose"
+    part_type = ExposurePart
+    expected = EXPECTED[Phase.EXPOSE]
+    task = N_("expose a card or say done")
+    prompt_word = N_("expose")
+    hint = N_("Type a number from the list, a card such as KH, or 'done'.")
+    lint_codes = LINT_CODES  # its codes, declared beside its checks (above)
+
+    def owns(self, action: int) -> bool:
+        return is_expose(action) or action == DONE
+
+    def label(self, view, action: int, rules=None) -> str:
+        return tr("done") if action == DONE else tr("expose {card}").format(card=card_pretty(exposed_card(action)))
+
+    def word(self, view, text: str, rules=None) -> Optional[int]:
+        if text in ("done", tr("done")):
+            return DONE
+        try:
+            return expose(read_card(text.split()[-1]))
+        except (CardError, IndexError):
+            return None
+
+    def advice(self, view, rules=None) -> list:
+        return [
+            tr(
+                "Exposing a card doubles what it costs whoever takes it; you gain its value once if someone else "
+                "takes it."
+            )
+        ]
+
+    def refusal(self, view, text: str, action: int, reason: Optional[str], rules=None) -> str:
+        word = tr("expose") + " "
+        shown = text.split(" ", 1)[1] if text.lower().startswith(("expose ", word.lower())) else text
+        return tr("You cannot expose {card}: {reason}.").format(card=shown, reason=reason or tr("not allowed now"))
+
+    def shown_held(self, view) -> list:
+        """Every card exposed: its exposer holds it until it is played."""
+        p = self.part(view)
+        return list(p.exposed) if p is not None else []
+
+    def panel(self, view, rules=None) -> list:
+        p = self.part(view)
+        if p is None or not p.exposed:
+            return []
+        return [row(tr("Exposed so far"), ", ".join(f"{seat(view, s)} {card_pretty(c)}" for s, c in p.exposed))]
+
+    # -- bot hooks -------------------------------------------------------------------------------
+    def bot_action(self, view, rules) -> Optional[int]:
+        """Expose a card that three lower cards of its suit protect (it can be kept out of
+        tricks it would lose), else done."""
+        for a in view.legal:
+            if is_expose(a):
+                card = exposed_card(a)
+                lower = sum(1 for c in bits(view.hand) if c // 13 == card // 13 and c % 13 < card % 13)
+                if lower >= 3:
+                    return a
+        return DONE
+
+    def rollout_action(self, state) -> Optional[int]:
+        """No exposures (done, unless a duty forces one)."""
+        return done_unless_forced(state.legal_actions())
+
+    # adapter hooks: any card of the deck may be shown where the contract has exposures
+    def action_end(self, contract) -> int:
+        return expose(52) if contract.exposure is not None else 0
+
+
+UNIT = ExposureUnit()
+
+
+__all__ = [
+    "EXPOSURE",
+    "Exposure",
+    "ExposureEngine",
+    "ExposureRound",
+    "ExposureUnit",
+    "build_exposure",
+    "check_exposure",
+    "exposure_words",
+]

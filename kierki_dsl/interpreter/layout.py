@@ -30,7 +30,7 @@ from .catalogue import Contract, Deal, DealType, register
 from .doubling import BettingRound, Doubling, build_doubling, check_doubling
 from .envs import NOBODY, seat_env, seat_function
 from .fastplay import BLOCKED, compile_layout
-from .nameengine import NameEngine
+from .naming import NameEngine
 from .phasekit.base import row, seat
 from .phasekit.botplay import bot_contract
 from .phasekit.cardpick import CardPhase

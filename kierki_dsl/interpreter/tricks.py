@@ -31,6 +31,7 @@ from .exposure import Exposure, build_exposure, check_exposure
 from .matchvalues import reads_match
 from .passing import PassCards, build_passing
 from .stock import Stock, build_stock, check_stock
+from .trickkernel import beats_table, is_positive, values_by_trick
 from .unheld import check_unheld
 from .widow import Widow, build_widow
 
@@ -349,8 +350,6 @@ class TrickContract(Contract):
 
     def wants_tricks(self, tricks_total: int, players: int) -> Optional[bool]:
         """Whether taking tricks is good here, read from the static scoring (a bot's hint)."""
-        from .trickkernel import is_positive
-
         return is_positive(self, tricks_total, -1 if self.call else self.trump, players)
 
     def from_view(self, view, hands: list):
@@ -375,8 +374,6 @@ class TrickContract(Contract):
         key = ("play", tricks, trump, players, deck)
         got = self._tables.get(key)
         if got is None:
-            from .trickkernel import beats_table, values_by_trick
-
             k = self.legality(tricks, trump, deck)
             got = self._tables[key] = (
                 self.tables(tricks, trump, players),
