@@ -53,7 +53,7 @@ class ShippedPhase:
 PHASES = (
     ShippedPhase("call", "calling", "call", "callengine.CallEngine", numbers=True),
     ShippedPhase("choose", "choice", engine="choice.ChooseEngine", numbers=True, unit="phases.choice"),
-    ShippedPhase("pass", "passing", "passing", "passengine.PassEngine", unit="phases.passing"),
+    ShippedPhase("pass", "passing", "passing", "passing.PassEngine", unit="interpreter.passing"),
     ShippedPhase("auction", "bidding", "auction", "auctionengine.AuctionEngine", numbers=True),
     ShippedPhase("exchange", "widow", "widow", "widowengine.WidowEngine"),
     ShippedPhase("name", "naming", numbers=True, bets=True, unit="phases.naming"),

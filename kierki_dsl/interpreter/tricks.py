@@ -28,9 +28,12 @@ from .doubling import Doubling, build_doubling, check_doubling
 from .draws import draw
 from .envs import NOBODY, card_scoring_env, seat_function, trick_env
 from .exposure import Exposure, build_exposure, check_exposure
+from .fastplay import EARLY, compile_tricks
+from .fastplay import exchange as hand_over
 from .matchvalues import reads_match
 from .passing import PassCards, build_passing
 from .stock import Stock, build_stock, check_stock
+from .trickkernel import beats_table, is_positive, values_by_trick
 from .unheld import check_unheld
 from .widow import Widow, build_widow
 
@@ -204,7 +207,6 @@ class TrickContract(Contract):
         return got
 
     def _fast_deal(self, players: int, tricks: int, deck: int, direction: int, policy=None):
-        from .fastplay import EARLY
 
         fast = self._fast(players, tricks, deck)
         if fast is None:
@@ -258,7 +260,6 @@ class TrickContract(Contract):
         return deal
 
     def _policy_deal(self, fast, policy, players: int, tricks: int, direction: int, called_by, lead):
-        from .fastplay import EARLY
 
         ended = fast.ended
         fixed_trump = self.trump
@@ -277,8 +278,6 @@ class TrickContract(Contract):
             if exchange is not None:
                 offset = passing_rule.offset(number, players) * direction
                 if offset:
-                    from .fastplay import exchange as hand_over
-
                     hands = hand_over(hands, [exchange(h, passing_rule.count) for h in hands], offset, players)
             first = lead(dealer, caller, hands)
             got = kernels.get((trump, log is None))
@@ -303,7 +302,6 @@ class TrickContract(Contract):
         """The whole-deal random player of ``fastplay`` for this contract, or None: the one plan
         decides (``plan.compile_plan``; the kernels take a subset of what it carries, written
         from its tables)."""
-        from .fastplay import compile_tricks
         from .plan import plan_of
 
         plan = plan_of(self)
@@ -349,7 +347,6 @@ class TrickContract(Contract):
 
     def wants_tricks(self, tricks_total: int, players: int) -> Optional[bool]:
         """Whether taking tricks is good here, read from the static scoring (a bot's hint)."""
-        from .trickkernel import is_positive
 
         return is_positive(self, tricks_total, -1 if self.call else self.trump, players)
 
@@ -375,8 +372,6 @@ class TrickContract(Contract):
         key = ("play", tricks, trump, players, deck)
         got = self._tables.get(key)
         if got is None:
-            from .trickkernel import beats_table, values_by_trick
-
             k = self.legality(tricks, trump, deck)
             got = self._tables[key] = (
                 self.tables(tricks, trump, players),

@@ -26,11 +26,11 @@ from __future__ import annotations
 import functools
 
 from ..cards import SUIT_MASK, card_list, popcount
+from ..interpreter.passing import pass_order
 from ..interpreter.trickkernel import card_beats, card_values, is_positive, winning_play
 from ..phases import phase_of
 from ..phases.call import call_by_length
 from ..phases.layout import layout_card
-from ..phases.passing import pass_order
 from ..rankorder import rank_key
 from .base import Player, register_player
 
