@@ -76,7 +76,7 @@ PHASES = (
         unit="phases.exposure",
     ),
     ShippedPhase("declarations", "declarations", "declarations"),
-    ShippedPhase("stock", "stock", "stock"),
+    ShippedPhase("stock", "stock", "stock", unit="interpreter.stock"),
     ShippedPhase("play", "tricks"),
     ShippedPhase("layout", "layout"),
 )
