@@ -75,7 +75,7 @@ PHASES = (
         bets=True,
         unit="phases.exposure",
     ),
-    ShippedPhase("declarations", "declarations", "declarations"),
+    ShippedPhase("declarations", "declarations", "declarations", unit="interpreter.declarations"),
     ShippedPhase("stock", "stock", "stock", unit="interpreter.stock"),
     ShippedPhase("play", "tricks"),
     ShippedPhase("layout", "layout"),
