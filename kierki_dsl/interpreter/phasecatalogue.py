@@ -77,7 +77,7 @@ PHASES = (
     ),
     ShippedPhase("declarations", "declarations", "declarations", unit="interpreter.declarations"),
     ShippedPhase("stock", "stock", "stock", unit="interpreter.stock"),
-    ShippedPhase("play", "tricks"),
+    ShippedPhase("play", "tricks", unit="interpreter.tricks"),
     ShippedPhase("layout", "layout"),
 )
 
