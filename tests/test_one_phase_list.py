@@ -205,7 +205,7 @@ def test_no_other_module_lists_the_engine_halves():
         ),
         (
             "interpreter/phaselist.py",
-            "from .passengine import PassEngine\nfrom .calling import CallEngine\n"
+            "from .passing import PassEngine\nfrom .calling import CallEngine\n"
             "SHIPPED = ((PassEngine, 'passing'), (CallEngine, 'call'))\n",
         ),
     ],

@@ -9,18 +9,23 @@ becomes trumps at once, for the trick just led and the rest of the deal (until a
 declaration changes it again). A declaration is public: every seat's view lists it.
 
 Declaring is a consequence of the card led, not a separate action: a record needs nothing
-beyond the cards played, and replaying them declares the same things.
+beyond the cards played, and replaying them declares the same things. So its unit
+(``Declarations``, below) has no actions, only its part of the view, shown to every seat.
 """
 
 from __future__ import annotations
 
+from ..cards import SUIT_SYMBOLS
 from ..codes import Code, example, table
 from ..expr.types import BOOL, INT, SUIT
-from ..i18n import N_
+from ..exprwords import NAME_WORDS
+from ..exprwords import words as expr_words
+from ..i18n import N_, tr
 from ..spec.schema import Expr, Field, List, Obj, Str
 from ..values import frozen
 from . import scopes
 from .envs import declare_env
+from .phasekit.base import PhaseUnit, row, seat
 from .view import view_part
 
 DECLARATION = Obj(
@@ -162,9 +167,6 @@ def explain(specs, contract, rs) -> dict:
 
 def words(rules: tuple, specs) -> list:
     """The declarations in plain words, for ``kierki explain``."""
-    from ..exprwords import NAME_WORDS
-    from ..exprwords import words as expr_words
-
     out = []
     for d, spec in zip(rules, specs):
         text = f"{d.name}: declared by leading a card when {expr_words(spec.when.text)}"
@@ -179,8 +181,8 @@ def words(rules: tuple, specs) -> list:
 def settled_declared(made: tuple, players: int) -> list:
     """Per seat, the points of the declarations ``made`` (a view's public list)."""
     declared = [0] * players
-    for seat, _, points, _ in made:
-        declared[seat] += points
+    for who, _, points, _ in made:
+        declared[who] += points
     return declared
 
 
@@ -208,9 +210,12 @@ LINT_CODES = table(
 __all__ = [
     "DECLARATION",
     "DECLARATIONS",
+    "UNIT",
     "Declaration",
+    "Declarations",
     "build_declarations",
     "check_declarations",
+    "declaration_text",
     "declare",
     "on_lead",
     "settled_declared",
@@ -236,3 +241,35 @@ def on_lead(st, seat: int, lead: int) -> None:
             st.opening_trump = st.trump
         st.trump = trump
         st.recompile()
+
+
+# -- its unit: what a person sees of it -------------------------------------------------------
+
+
+def declaration_text(view, made) -> str:
+    """``N marriage (+100, trumps ♥)`` for a view's ``(seat, name, points, suit)``."""
+    who, name, points, suit = made
+    what = [f"{points:+d}"] if points else []
+    if suit >= 0:
+        what.append(tr("trumps {suit}").format(suit=SUIT_SYMBOLS[suit]))
+    return f"{seat(view, who)} {name}" + (f" ({', '.join(what)})" if what else "")
+
+
+class Declarations(PhaseUnit):
+    """The declarations' unit: no actions, its panel (what every seat has declared)."""
+
+    name = "declarations"
+    part_type = DeclarationsPart
+    lint_codes = LINT_CODES  # its codes, declared beside its checks (above)
+
+    def matches(self, view) -> bool:
+        return False
+
+    def panel(self, view, rules=None) -> list:
+        p = self.part(view)
+        if p is None or not p.declarations:
+            return []
+        return [row(tr("Declared"), ", ".join(declaration_text(view, d) for d in p.declarations))]
+
+
+UNIT = Declarations()

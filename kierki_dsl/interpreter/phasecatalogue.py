@@ -53,7 +53,7 @@ class ShippedPhase:
 PHASES = (
     ShippedPhase("call", "calling", "call", "calling.CallEngine", numbers=True, unit="interpreter.calling"),
     ShippedPhase("choose", "choice", engine="choice.ChooseEngine", numbers=True, unit="interpreter.choice"),
-    ShippedPhase("pass", "passing", "passing", "passengine.PassEngine", unit="phases.passing"),
+    ShippedPhase("pass", "passing", "passing", "passing.PassEngine", unit="interpreter.passing"),
     ShippedPhase("auction", "bidding", "auction", "bidding.AuctionEngine", numbers=True, unit="interpreter.bidding"),
     ShippedPhase("exchange", "widow", "widow", "widow.WidowEngine", unit="interpreter.widow"),
     ShippedPhase("name", "naming", numbers=True, bets=True, unit="interpreter.naming"),
@@ -75,9 +75,9 @@ PHASES = (
         bets=True,
         unit="interpreter.exposure",
     ),
-    ShippedPhase("declarations", "declarations", "declarations"),
-    ShippedPhase("stock", "stock", "stock"),
-    ShippedPhase("play", "tricks"),
+    ShippedPhase("declarations", "declarations", "declarations", unit="interpreter.declarations"),
+    ShippedPhase("stock", "stock", "stock", unit="interpreter.stock"),
+    ShippedPhase("play", "tricks", unit="interpreter.tricks"),
     ShippedPhase("layout", "layout", unit="interpreter.layout"),
 )
 

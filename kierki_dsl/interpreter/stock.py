@@ -17,6 +17,10 @@ order it would have been dealt, is the stock, face down. Play is as in any trick
 
 A seat sees its own hand (with the cards it drew), how many cards every seat holds and has
 drawn, and how many cards the stock holds — never the stock's cards.
+
+One module: its part of the format, its rule and checks, its words for ``kierki explain``, its
+part of the seat view, and its unit (``StockUnit``): drawing is forced, not a decision, so the
+unit has no actions, only its panel (the stock's size, the draws, the cards this seat drew).
 """
 
 from __future__ import annotations
@@ -26,9 +30,10 @@ from typing import Optional
 
 from ..cards import FULL_DECK, bits, popcount
 from ..codes import Code, example, table
-from ..i18n import N_
+from ..i18n import N_, tr, trn
 from ..spec.schema import Enum, Field, Int, Obj
 from ..values import frozen
+from .phasekit.base import PhaseUnit, cards_text, row, seat
 from .view import view_part
 
 STOCK = Obj(
@@ -196,4 +201,46 @@ LINT_CODES = table(
 )
 
 
-__all__ = ["STOCK", "Stock", "build_stock", "check_stock", "stock_order", "unseen_rest", "words"]
+# -- its unit: what a person and a bot see of it ----------------------------------------------
+
+
+class StockUnit(PhaseUnit):
+    """The stock's unit: no actions, its panel and its bot and adapter hooks."""
+
+    name = "stock"
+    part_type = StockPart
+    lint_codes = LINT_CODES  # its codes, declared beside its checks (above)
+
+    rebuilt_in_worlds = True  # the draws interleave the stock's order with every hand
+
+    def matches(self, view) -> bool:
+        return False
+
+    def panel(self, view, rules=None) -> list:
+        p = self.part(view)
+        if p is None:
+            return []
+        held = ", ".join(
+            f"{seat(view, s)} {k}" + (tr(" (drew {count})").format(count=d) if d else "")
+            for s, (k, d) in enumerate(zip(view.hand_sizes, p.drawn))
+        )
+        size = trn("{count} card", "{count} cards", p.stock).format(count=p.stock)
+        rows = [row(tr("Stock"), tr("{size} · cards held: {held}").format(size=size, held=held))]
+        if p.drew:
+            rows.append(row("", tr("You drew {cards} from the stock.").format(cards=cards_text(p.drew))))
+        return rows
+
+    # bot hooks: the stock's cards are in no hand; a seat that drew may hold a suit it showed out of
+    def out_unseen(self, view) -> int:
+        p = self.part(view)
+        return p.stock if p is not None else 0
+
+    def voids_undone(self, view) -> list:
+        p = self.part(view)
+        return [s for s, count in enumerate(p.drawn) if count] if p is not None else []
+
+
+UNIT = StockUnit()
+
+
+__all__ = ["STOCK", "UNIT", "Stock", "StockUnit", "build_stock", "check_stock", "stock_order", "unseen_rest", "words"]

@@ -5,6 +5,9 @@ seat after seeing some cards), play restrictions (follow suit, forbidden or requ
 each with the "unless nothing else is possible" fallback), scoring components (per trick,
 per card, per seat, or ``include`` of other contracts' components by reference) and an
 optional end condition.
+
+One module with trick play's unit (``TrickPlay``, below: a card to the trick in progress, its
+labels, panel, record of plays, news and bot hooks); the deal's state is ``trickstate``'s.
 """
 
 from __future__ import annotations
@@ -13,13 +16,15 @@ from typing import Optional, cast
 
 import attrs
 
-from ..cards import SUIT_NAMES
+from ..cards import SUIT_NAMES, CardError, card_pretty, read_card
 from ..diagnostics import Diagnostic
 from ..expr import CardPredicate, Compiled, RuleRuntimeError
 from ..expr.types import BOOL, INT, SEAT
+from ..i18n import N_, tr
 from ..spec.schema import Bool, Enum, Expr, ExprSource, Field, List, Obj, OneOf, Str, attr_name
 from ..values import frozen
 from . import extensions, phasecatalogue, scopes
+from .actions import PASS, IllegalAction
 from .bidding import Auction, build_auction, check_auction
 from .calling import SUIT_CHOICES, TRUMP_CALL, TrumpCall
 from .catalogue import Contract, DealType, register
@@ -28,10 +33,16 @@ from .doubling import Doubling, build_doubling, check_doubling
 from .draws import draw
 from .envs import NOBODY, card_scoring_env, seat_function, trick_env
 from .exposure import Exposure, build_exposure, check_exposure
+from .fastplay import EARLY, compile_tricks
+from .fastplay import exchange as hand_over
 from .matchvalues import reads_match
 from .passing import PassCards, build_passing
+from .phasekit.base import NotUnderstood, contract_of, row, seat
+from .phasekit.cardpick import CardPhase
+from .phasekit.records import PlaysSection
+from .phases import EXPECTED, Phase
 from .stock import Stock, build_stock, check_stock
-from .trickkernel import beats_table, is_positive, values_by_trick
+from .trickkernel import beats_table, is_positive, values_by_trick, winning_play
 from .unheld import check_unheld
 from .widow import Widow, build_widow
 
@@ -205,7 +216,6 @@ class TrickContract(Contract):
         return got
 
     def _fast_deal(self, players: int, tricks: int, deck: int, direction: int, policy=None):
-        from .fastplay import EARLY
 
         fast = self._fast(players, tricks, deck)
         if fast is None:
@@ -259,7 +269,6 @@ class TrickContract(Contract):
         return deal
 
     def _policy_deal(self, fast, policy, players: int, tricks: int, direction: int, called_by, lead):
-        from .fastplay import EARLY
 
         ended = fast.ended
         fixed_trump = self.trump
@@ -278,8 +287,6 @@ class TrickContract(Contract):
             if exchange is not None:
                 offset = passing_rule.offset(number, players) * direction
                 if offset:
-                    from .fastplay import exchange as hand_over
-
                     hands = hand_over(hands, [exchange(h, passing_rule.count) for h in hands], offset, players)
             first = lead(dealer, caller, hands)
             got = kernels.get((trump, log is None))
@@ -304,7 +311,6 @@ class TrickContract(Contract):
         """The whole-deal random player of ``fastplay`` for this contract, or None: the one plan
         decides (``plan.compile_plan``; the kernels take a subset of what it carries, written
         from its tables)."""
-        from .fastplay import compile_tricks
         from .plan import plan_of
 
         plan = plan_of(self)
@@ -655,3 +661,119 @@ def _build_scorer(contract: str, item, ctx, where: tuple) -> Optional[list]:
             return None
         out.extend(other.scorers)
     return out
+
+
+# -- its unit: trick play, what a person and a bot see of it ------------------------------------
+
+
+def trick_text(view, plays) -> str:
+    """``N 4♣, E 9♣, ...`` for ``(seat, card)`` pairs."""
+    return ", ".join(f"{seat(view, s)} {card_pretty(c)}" for s, c in plays)
+
+
+def taken_text(view, number: int, plays, winner: int) -> str:
+    """``(3): N 4♣, E 9♣, S 5♣, W 2♣ — taken by E``."""
+    return tr("({number}): {plays} — taken by {seat}").format(
+        number=number, plays=trick_text(view, plays), seat=seat(view, winner)
+    )
+
+
+def winning_text(view, rules=None) -> str:
+    """``W Q♠``: the seat and card winning the trick in progress (by the contract's rank order
+    and the trumps; the usual order when no rules are given)."""
+    contract = contract_of(rules, view.contract)
+    card = winning_play(view.trick, view.trump, contract.order if contract is not None else None)
+    return next(f"{seat(view, s)} {card_pretty(c)}" for s, c in view.trick if c == card)
+
+
+class TrickPlay(PlaysSection, CardPhase):
+    """Trick play's unit: a card to the trick in progress (the phase ``play`` of a trick deal)."""
+
+    name = "play"
+    expected = EXPECTED[Phase.PLAY]
+    task = N_("play a card")
+    searched = True
+    card_play = True
+
+    # adapter hooks: a resampled world may force a card its drawn hands make illegal
+    forced_in_worlds = True
+
+    def matches(self, view) -> bool:
+        return view.phase == "play" and view.part("layout") is None
+
+    def read(self, view, text: str, rules=None) -> int:
+        if text.strip().lower() == "pass":
+            raise NotUnderstood(tr("there is no passing in this deal: play a card"))
+        return super().read(view, text, rules)
+
+    def default(self, view) -> Optional[int]:
+        return view.legal[0] if len(view.legal) == 1 and view.legal[0] != PASS else None
+
+    def panel(self, view, rules=None) -> list:
+        if not self.matches(view):
+            return []
+        of = (
+            "" if view.part("stock") is not None else tr(" of {deals}").format(deals=view.tricks_total)
+        )  # with a stock it varies
+        rows = [
+            row(tr("Trick"), f"{view.trick_number}{of}"),
+            row(tr("Trick so far"), trick_text(view, view.trick) or tr("(you lead)")),
+        ]
+        if len(view.trick) > 1:
+            rows.append(row(tr("Winning so far"), winning_text(view, rules)))
+        return rows
+
+    def winning(self, view, rules=None) -> Optional[int]:
+        """The card the trick in progress goes to so far: the highest trump, else the highest of the suit led
+        (by the contract's rank order)."""
+        if not self.matches(view) or not view.trick:
+            return None
+        contract = contract_of(rules, view.contract)
+        return winning_play(view.trick, view.trump, contract.order if contract is not None else None)
+
+    def news(self, view, last) -> list:
+        seen = len(last.completed) if last is not None else 0
+        return [
+            tr("Trick {number}: {plays} — taken by {seat}").format(
+                number=i + 1, plays=trick_text(view, plays), seat=seat(view, w)
+            )
+            for i, (_, plays, w) in enumerate(view.completed)
+            if i >= seen
+        ]
+
+    def previous(self, view) -> str:
+        if not view.completed:
+            return super().previous(view)
+        _, plays, w = view.completed[-1]
+        return tr("Previous trick ") + taken_text(view, len(view.completed), plays, w)
+
+    def final_trick(self, view, plays: list, contract) -> Optional[str]:
+        """The deal's last trick, played on from this seat's last view with the deal's last plays."""
+        n = view.players
+        if view.trick_number != view.tricks_total or view.hand.bit_count() != 1:
+            return None
+        seats, s = [], view.trick[0][0] if view.trick else view.seat
+        for _ in range(n):
+            seats.append(s)
+            s = (s + view.direction) % n
+        try:
+            cards = [read_card(p) for p in plays[-n:]]
+            hands = [0] * n
+            for who, c in zip(seats, cards):
+                if all(who != t for t, _ in view.trick):
+                    hands[who] |= 1 << c
+            st = contract.from_view(view, hands)
+            for c in cards[len(view.trick) :]:
+                st.apply_action(c)
+            _, trick, winner = st.completed[-1]
+        except (CardError, IllegalAction, IndexError, KeyError, ValueError, AttributeError):
+            return None  # no usual ending: nothing to show
+        return tr("Last trick ") + taken_text(view, view.trick_number, trick, winner)
+
+    # -- bot hooks -------------------------------------------------------------------------------
+    def plain_tricks(self, view) -> bool:
+        """Cards to a trick, and no stock to draw from."""
+        return view.part("stock") is None and all(0 <= a < 52 for a in view.legal)
+
+
+UNIT = TrickPlay()

@@ -28,9 +28,9 @@ import functools
 from ..cards import SUIT_MASK, card_list, popcount
 from ..interpreter.calling import call_by_length
 from ..interpreter.layout import layout_card
+from ..interpreter.passing import pass_order
 from ..interpreter.trickkernel import card_beats, card_values, is_positive, winning_play
 from ..phases import phase_of
-from ..phases.passing import pass_order
 from ..rankorder import rank_key
 from .base import Player, register_player
 
