@@ -33,7 +33,7 @@ _SEAT_WORDS = {
 }
 
 #: The names of the aspects of a contract's rules (the keys of ``aspects``), as message ids; a
-#: phase's own aspects are named by its engine half (``ASPECT`` of ``interpreter/bidding.py`` ...).
+#: phase's own aspects are named by its module (``ASPECT`` of ``interpreter/bidding.py`` ...).
 ASPECT_NAMES = (
     N_("deal"),
     N_("game"),

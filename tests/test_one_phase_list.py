@@ -1,16 +1,20 @@
-"""A shipped phase is one unit, and the registry of units is the one list (issue #21 item 1).
+"""A shipped phase is one module, and the catalogue of the shipped phases is the one list (issue #21 item 1).
 
 ``interpreter/phasecatalogue.py`` lists the shipped phases once: each phase's unit name and its
-engine half. Every other list of them is made from it — the action numbers
-(``actions.NUMBERED``), a trick deal's phases before play (``phaselist.SHIPPED``), the phases whose
-words ``kierki explain`` says (``Contract.phases``) and the phases' keys of each deal type's
-format. Each unit names its engine half and the phases' registry holds the two to the catalogue:
+module. Every other list of them is made from it — the phases' registry (``phases.MODULES``),
+the action numbers (``actions.NUMBERED``), a trick deal's phases before play
+(``phaselist.SHIPPED``), the phases whose words ``kierki explain`` says (``Contract.phases``) and
+the phases' keys of each deal type's format. Each phase's module declares all it is:
 
-- the registry's modules are the catalogue's units (and the deal's end); every catalogue entry
-  has exactly one unit, naming the half the entry lists; every unit that names an engine half
-  is in the catalogue (shown to fail with an entry taken out, a unit with
-  no entry, an entry with no unit);
-- no other module of ``interpreter/`` or ``ruleset/`` lists two or more engine halves (a source
+- everything a shipped phase declares — its unit, its engine, its part of the seat view, its
+  format key, its action numbers and notation, its explain words, its lint codes — is defined in
+  the one module its catalogue entry names; ``kierki_dsl/phases/`` holds the registry and the
+  deal's end only;
+- the registry's modules are the catalogue's (and the deal's end); every catalogue entry has
+  exactly one unit, declared in its module; the registry refuses a unit declared elsewhere
+  (shown to fail with an entry taken out, a unit declared in a module with no entry, a unit
+  declared in another phase's module, an entry with no unit);
+- no other module of ``interpreter/`` or ``ruleset/`` lists two or more phase modules (a source
   scan, shown to fail when such a list is put back).
 """
 
@@ -43,12 +47,12 @@ def _units_by_module() -> dict:
 # -- the catalogue and the units -----------------------------------------------------------------
 
 
-def test_every_catalogue_entry_has_exactly_one_unit_naming_its_half():
+def test_every_catalogue_entry_has_exactly_one_unit_in_its_module():
     units = list(_units_by_module().values())
     for p in PHASES:
         named = [u for u in units if u.name == p.name]
         assert len(named) == 1, p
-        assert phases.engine_half_of(named[0]) == phasecatalogue.half(p.name).__name__, p
+        assert type(named[0]).__module__ == phasecatalogue.phase_module(p.name).__name__, p
         assert phases.UNITS[p.name] is named[0]
     assert phases.units_missing() == []
 
@@ -66,36 +70,39 @@ def test_the_registry_s_modules_are_the_catalogue_s():
     assert [u.name for u in _units_by_module().values()] == [p.name for p in PHASES] + ["done"]
 
 
-def test_every_unit_with_an_engine_half_is_in_the_catalogue():
+def test_every_unit_declared_in_the_interpreter_is_in_the_catalogue():
     listed = {p.name for p in PHASES}
-    with_half = {u.name for u in _units_by_module().values() if phases.engine_half_of(u) is not None}
-    assert with_half == listed
-    assert len({p.half for p in PHASES}) == len(PHASES)  # one half per phase
+    inside = {u.name for u in phases.UNITS.values() if type(u).__module__.startswith("kierki_dsl.interpreter.")}
+    assert inside == listed
+    assert len({p.module for p in PHASES}) == len(PHASES)  # one module per phase
 
 
 def test_an_entry_taken_out_of_the_catalogue_fails_the_registry(monkeypatch):
     monkeypatch.setattr(phasecatalogue, "PHASES", tuple(p for p in PHASES if p.name != "auction"))
-    with pytest.raises(SetupError, match="'auction' names kierki_dsl.interpreter.bidding engine half.*does not list"):
+    with pytest.raises(SetupError, match="'auction' is declared in kierki_dsl.interpreter.bidding.*does not list it"):
         phases.register(phases.UNITS["auction"])
 
 
-def test_a_unit_without_an_entry_fails_the_registry():
+def test_a_unit_declared_in_a_module_without_an_entry_fails_the_registry():
     class Mine(PhaseUnit):
         name = "mine"
-        engine_half = bidding
 
-    with pytest.raises(SetupError, match="'mine' names kierki_dsl.interpreter.bidding engine half"):
+    Mine.__module__ = bidding.__name__  # as if declared in the auction's module beside its own
+    with pytest.raises(SetupError, match="'mine' is declared in kierki_dsl.interpreter.bidding.*does not list it"):
         phases.register(Mine())
     assert "mine" not in phases.UNITS
 
 
-def test_a_unit_naming_another_half_fails_the_registry():
+def test_a_unit_declared_apart_from_its_phase_fails_the_registry():
     class Auction(type(phases.UNITS["auction"])):
-        engine_half = doubling
+        pass
 
-    with pytest.raises(SetupError, match="lists kierki_dsl.interpreter.bidding"):
-        phases.register(Auction())
-    assert phases.engine_half_of(phases.UNITS["auction"]) == bidding.__name__
+    with pytest.raises(SetupError, match=r"declared in (tests\.)?test_one_phase_list.*lists it in kierki_dsl.interpreter.bidding"):
+        phases.register(Auction())  # declared in this test module: apart from its phase's module
+    Auction.__module__ = doubling.__name__
+    with pytest.raises(SetupError, match="declared in kierki_dsl.interpreter.doubling.*lists it in kierki_dsl.interpreter.bidding"):
+        phases.register(Auction())  # declared in another phase's module
+    assert type(phases.UNITS["auction"]).__module__ == bidding.__name__
 
 
 def test_an_entry_without_a_unit_is_found(monkeypatch):
@@ -103,13 +110,45 @@ def test_an_entry_without_a_unit_is_found(monkeypatch):
     assert phases.units_missing() == ["mine"]
 
 
+# -- a phase is one module ------------------------------------------------------------------------
+
+
+def _declared_in(value) -> str:
+    """The module that defines ``value`` (a class, a function, or an instance: its class's)."""
+    return getattr(value, "__module__", None) or type(value).__module__
+
+
+def test_everything_a_shipped_phase_declares_is_in_its_one_module():
+    for p in PHASES:
+        module = phasecatalogue.phase_module(p.name)
+        home = module.__name__
+        unit = phases.UNITS[p.name]
+        assert module.UNIT is unit and _declared_in(unit) == home, p.name  # its unit: labels, words, panel, record, bots
+        if p.engine:  # its engine: legal actions, refusals, steps
+            assert _declared_in(phasecatalogue.engine(p.name)) == home, p.name
+        if unit.part_type is not None:  # its part of the seat view
+            assert _declared_in(unit.part_type) == home, p.name
+        if p.numbers:  # its action numbers and their notation
+            assert module.NUMBERS and {b.phase for b in module.NUMBERS} <= {p.name} | set(actions.BETS), p.name
+            assert _declared_in(module.notation) == _declared_in(module.read_notation) == home, p.name
+        if hasattr(module, "KEY"):  # its part of the format and its words for ``kierki explain``
+            assert module.FIELD is not None and _declared_in(module.explain) == home, p.name
+        if unit.lint_codes:  # its lint codes: the module's own table
+            assert unit.lint_codes is module.LINT_CODES, p.name
+
+
+def test_the_phases_package_holds_the_registry_and_the_deal_s_end_only():
+    assert sorted(path.name for path in (PACKAGE / "phases").glob("*.py")) == ["__init__.py", "done.py"]
+    assert phases.MODULES == tuple(f"interpreter.{p.module}" for p in PHASES) + ("phases.done",)
+
+
 # -- the lists made from it ----------------------------------------------------------------------
 
 
-def test_the_action_numbers_are_every_numbering_half_s():
-    numbering = [p for p in PHASES if hasattr(phasecatalogue.half(p.name), "NUMBERS")]
+def test_the_action_numbers_are_every_numbering_module_s():
+    numbering = [p for p in PHASES if hasattr(phasecatalogue.phase_module(p.name), "NUMBERS")]
     assert [p.name for p in numbering] == [p.name for p in PHASES if p.numbers]
-    blocks = [b for p in numbering for b in phasecatalogue.half(p.name).NUMBERS]
+    blocks = [b for p in numbering for b in phasecatalogue.phase_module(p.name).NUMBERS]
     assert actions.NUMBERED == assemble(actions.CARDS, actions.ADDED, *blocks)
     assert {b.phase for b in blocks} == {p.name for p in numbering}
 
@@ -124,13 +163,13 @@ def test_each_deal_type_s_phases_are_the_catalogue_s():
     contracts = {"tricks": tricks.TrickContract, "layout": layout.LayoutContract}
     assert set(phasecatalogue.EXPLAINED) == set(phasecatalogue.FORMAT) == set(contracts) <= set(load_builtin_types())
     for deal_type, contract in contracts.items():
-        halves = contract.phases
-        assert halves == tuple(phasecatalogue.half(n) for n in phasecatalogue.EXPLAINED[deal_type])
+        modules = contract.phases
+        assert modules == tuple(phasecatalogue.phase_module(n) for n in phasecatalogue.EXPLAINED[deal_type])
         placed = [n for names in phasecatalogue.FORMAT[deal_type].values() for n in names]
         assert sorted(placed) == sorted(phasecatalogue.EXPLAINED[deal_type])
         fields = load_builtin_types()[deal_type].fields
-        for half in halves:
-            assert fields[half.KEY] is half.FIELD, (deal_type, half.__name__)
+        for module in modules:
+            assert fields[module.KEY] is module.FIELD, (deal_type, module.__name__)
 
 
 def test_format_keys_stand_where_the_catalogue_places_them():
@@ -148,19 +187,18 @@ def test_format_keys_stand_where_the_catalogue_places_them():
     assert keys[keys.index("pass_fine") + 1] == "doubling"
 
 
-# -- nobody else lists the halves ----------------------------------------------------------------
+# -- nobody else lists the phases' modules -------------------------------------------------------
 
-#: The modules that may list the engine halves: the catalogue itself.
+#: The modules that may list the phases' modules: the catalogue itself.
 LISTERS = {"interpreter/phasecatalogue.py"}
 
 
 def _phase_modules() -> set:
-    """The short names of the engine halves and of the engines of the phase list."""
-    engines = {p.engine.rpartition(".")[0] for p in PHASES if p.engine}
-    return {p.half for p in PHASES} | engines
+    """The short names of the shipped phases' modules."""
+    return {p.module for p in PHASES}
 
 
-def halves_listed(source: str, modules: set) -> list:
+def modules_listed(source: str, modules: set) -> list:
     """The module- and class-level assignments of ``source`` whose value names two or more of
     ``modules`` (a module imported whole, or a name imported from one): a list of phases."""
     tree = ast.parse(source)
@@ -184,13 +222,13 @@ def halves_listed(source: str, modules: set) -> list:
     return found
 
 
-def test_no_other_module_lists_the_engine_halves():
+def test_no_other_module_lists_the_phase_modules():
     modules = _phase_modules()
     listing = {}
     for folder in ("interpreter", "ruleset"):
         for path in sorted((PACKAGE / folder).glob("*.py")):
             rel = f"{folder}/{path.name}"
-            if rel not in LISTERS and (found := halves_listed(path.read_text("utf-8"), modules)):
+            if rel not in LISTERS and (found := modules_listed(path.read_text("utf-8"), modules)):
                 listing[rel] = found
     assert listing == {}
 
@@ -213,30 +251,30 @@ def test_no_other_module_lists_the_engine_halves():
 def test_the_scan_fails_when_a_list_is_put_back(rel, line):
     source = (PACKAGE / rel).read_text("utf-8")
     modules = _phase_modules()
-    assert halves_listed(source, modules) == []
-    assert halves_listed(source + line, modules) != []
+    assert modules_listed(source, modules) == []
+    assert modules_listed(source + line, modules) != []
 
 
 def test_the_catalogue_is_read_through_its_functions():
-    assert phasecatalogue.entry("auction").half == "bidding"
+    assert phasecatalogue.entry("auction").module == "bidding"
     assert phasecatalogue.entry("done") is None
-    assert phasecatalogue.half("auction") is bidding
+    assert phasecatalogue.phase_module("auction") is bidding
     assert [p.name for p in phasecatalogue.in_order(("double", "pass"))] == ["double", "pass"]
 
 
-# -- what each half declares ---------------------------------------------------------------------
+# -- what each module declares -------------------------------------------------------------------
 
 #: The notation of a shipped phase's actions written out (``bid:120``, ``call:H``, ``done``...).
 NOTATION_WRITTEN = r'"(pass|done|accept|refuse|decline|(bid|call|choose|double|redouble|expose|rank):[^"]*)"'
 
 
-def test_each_numbering_half_writes_and_reads_its_own_notation():
+def test_each_numbering_module_writes_and_reads_its_own_notation():
     for p in PHASES:
         if p.numbers:
-            half = phasecatalogue.half(p.name)
-            for block in half.NUMBERS:  # each number of its blocks (a sample of the bids) read back
+            module = phasecatalogue.phase_module(p.name)
+            for block in module.NUMBERS:  # each number of its blocks (a sample of the bids) read back
                 for a in [*range(block.base, block.end, max(1, block.size // 400)), block.end - 1]:
-                    assert half.read_notation(half.notation(a)) == a, (p.name, a)
+                    assert module.read_notation(module.notation(a)) == a, (p.name, a)
                     assert actions.parse_action(actions.action_str(a)) == a, (p.name, a)
     source = (PACKAGE / "interpreter" / "actions.py").read_text("utf-8")
     assert re.findall(NOTATION_WRITTEN, source) == []

@@ -2,8 +2,8 @@
 blocks handed out to phases added by a module.
 
 Cards are 0..51 whatever phase plays them (the deck's own numbers). Every other number is
-declared by the phase that takes it, in its engine half (``numbering.Block``; the shipped
-phases' halves are listed in ``phasecatalogue``): the auction's ``pass``, seller's words and
+declared by the phase that takes it, in its module (``numbering.Block``; the shipped
+phases' modules are listed in ``phasecatalogue``): the auction's ``pass``, seller's words and
 bids (``bidding``), the trump call (``calling``), the doubling round (``doubling``), a layout's
 named rank (``naming``), a declarer's choice (``choice``), exposures (``exposure``).
 ``NUMBERED`` assembles them and refuses two that overlap; the names below are those phases'
@@ -32,9 +32,9 @@ NUMBERED = assemble(CARDS, ADDED, *phasecatalogue.numbering())
 MAX_ACTION = NUMBERED[-1].end - 1  # no action of any phase is numbered higher
 
 
-#: The engine half of each shipped phase that numbers actions, by phase (``Block.phase``): its
+#: The module of each shipped phase that numbers actions, by phase (``Block.phase``): its
 #: ``notation(action)`` writes them, its ``read_notation(text)`` reads them back (None: not its).
-NOTATIONS = {p.name: phasecatalogue.half(p.name) for p in phasecatalogue.PHASES if p.numbers}
+NOTATIONS = {p.name: phasecatalogue.phase_module(p.name) for p in phasecatalogue.PHASES if p.numbers}
 _BASES = [b.base for b in NUMBERED]
 
 
@@ -62,7 +62,7 @@ def action_str(action: int) -> str:
     ``choose:3`` (the option of a declarer's choice), ``bid:120`` (an auction bid), ``accept`` /
     ``refuse`` / ``decline`` (an auction's seller), ``expose:KH``, ``rank:7`` (a layout's opening
     rank named); an added phase's actions in its own notation (``face_down:KH``). Each is the
-    notation of the engine half of the phase numbering it (``NOTATIONS``)."""
+    notation of the module of the phase numbering it (``NOTATIONS``)."""
     if action < 52:
         return card_str(action)
     block = block_of(action)
@@ -84,8 +84,8 @@ def parse_action(text: str) -> int:
             return parse_card(t)
         except CardError:
             pass
-    for half in NOTATIONS.values():
-        action = half.read_notation(t)
+    for module in NOTATIONS.values():
+        action = module.read_notation(t)
         if action is not None:
             return action
     for _, _, owner in BLOCKS.values():  # an added phase's notation (``face_down:KH``)

@@ -1,25 +1,27 @@
 """The catalogue of the shipped phases: the one list every other list of them is made from.
 
-A shipped phase is one unit in two modules. Its unit (``kierki_dsl/phases/<phase>.py``) says what
-a person and a bot see of it: labels, typed words, its panel, its record. Its engine half (a
-module of this package) says what play does with it: its part of the ruleset format (``KEY``,
-``FIELD``), its rule class and checks (``LINT_CODES``), its action numbers (``NUMBERS``,
-``notation``, ``read_notation``), its words for ``kierki explain`` (``WORDS_AT``, ``explain``)
-and its part of the seat view. The two are apart because of the layers: ``phases`` stands
-above ``interpreter``, so the engine may not import a unit. Each unit names its engine half
-(``PhaseUnit.engine_half``) and the phases' registry holds the two to this catalogue.
+A shipped phase is one module of this package (``bidding.py`` the auction, ``calling.py`` the
+trump call, ...). The module declares everything the phase is: its part of the ruleset format
+(``KEY``, ``FIELD``), its rule class and checks (``LINT_CODES``), its action numbers
+(``NUMBERS``, ``notation``, ``read_notation``), its words for ``kierki explain`` (``WORDS_AT``,
+``explain``), its part of the seat view (a ``view_part`` class), its engine (a
+``phaseengine.PhaseEngine``, for a phase before play) and its unit (``UNIT``, a
+``phasekit.base.PhaseUnit``: the labels a person reads and the words one types, its panel, its
+refusals, its record, its bots' rule of thumb). The phases' registry (``kierki_dsl.phases``) loads
+each entry's module and registers its ``UNIT``; it refuses a unit declared anywhere but the
+module its entry names.
 
 One entry per phase below; the lists made from it:
 
-- the phases' registry (``phases.MODULES``): every entry's unit module, then the deal's end;
-- the action numbers (``actions.NUMBERED``): every half that numbers actions;
+- the phases' registry (``phases.MODULES``): every entry's module, then the deal's end;
+- the action numbers (``actions.NUMBERED``): every module that numbers actions;
 - a trick deal's phases before play (``phaselist.SHIPPED``), in ``PLAY_ORDER``;
 - each deal type's phases whose words ``kierki explain`` says (``Contract.phases``), in
   ``EXPLAINED``'s order;
 - each deal type's contract keys that phases bring (``format_keys``), placed by ``FORMAT``.
 
-The engine halves are named, not imported, here (``half`` imports one when it is asked for):
-the halves import the action table, which is made from this catalogue.
+The modules are named, not imported, here (``phase_module`` imports one when it is asked for):
+they import the action table, which is made from this catalogue.
 """
 
 from __future__ import annotations
@@ -33,52 +35,37 @@ from ..values import frozen
 
 @frozen
 class ShippedPhase:
-    """A shipped phase: its unit's name and what its engine half is."""
+    """A shipped phase: its unit's name and the module that is the phase."""
 
     name: str  # the unit's name (``phases.UNITS``; the deal's ``Phase`` while it decides)
-    half: str  # its engine half, a module of this package
+    module: str  # the phase's module, a module of this package
     rule: str = ""  # the contract's attribute holding its rule ("" : none of its own)
-    engine: str = ""  # "module.Class": its engine ("" : none here); a trick deal lists those of ``PLAY_ORDER``
-    numbers: bool = False  # its half declares action numbers (``NUMBERS``, ``notation``, ``read_notation``)
+    engine: str = (
+        ""  # the class of its module that is its engine ("" : none here); a trick deal lists those of ``PLAY_ORDER``
+    )
+    numbers: bool = False  # its module declares action numbers (``NUMBERS``, ``notation``, ``read_notation``)
     bets: bool = False  # its actions are side declarations a record keeps under ``bets`` (``actions.is_bet``)
-    unit: str = ""  # the module of ``kierki_dsl`` holding its unit ("" : ``phases.<name>``); named, never imported here
 
     @property
     def unit_module(self) -> str:
-        """The module of ``kierki_dsl`` holding its unit (``phases.passing``, ``interpreter.calling``)."""
-        return self.unit or f"phases.{self.name}"
+        """Its module as the phases' registry names it (``interpreter.bidding``)."""
+        return f"interpreter.{self.module}"
 
 
 #: The shipped phases, in the order their units' panels are shown (``phases.MODULES``).
 PHASES = (
-    ShippedPhase("call", "calling", "call", "calling.CallEngine", numbers=True, unit="interpreter.calling"),
-    ShippedPhase("choose", "choice", engine="choice.ChooseEngine", numbers=True, unit="interpreter.choice"),
-    ShippedPhase("pass", "passing", "passing", "passing.PassEngine", unit="interpreter.passing"),
-    ShippedPhase("auction", "bidding", "auction", "bidding.AuctionEngine", numbers=True, unit="interpreter.bidding"),
-    ShippedPhase("exchange", "widow", "widow", "widow.WidowEngine", unit="interpreter.widow"),
-    ShippedPhase("name", "naming", numbers=True, bets=True, unit="interpreter.naming"),
-    ShippedPhase(
-        "double",
-        "doubling",
-        "doubling",
-        "doubling.DoublingEngine",
-        numbers=True,
-        bets=True,
-        unit="interpreter.doubling",
-    ),
-    ShippedPhase(
-        "expose",
-        "exposure",
-        "exposure",
-        "exposure.ExposureEngine",
-        numbers=True,
-        bets=True,
-        unit="interpreter.exposure",
-    ),
-    ShippedPhase("declarations", "declarations", "declarations", unit="interpreter.declarations"),
-    ShippedPhase("stock", "stock", "stock", unit="interpreter.stock"),
-    ShippedPhase("play", "tricks", unit="interpreter.tricks"),
-    ShippedPhase("layout", "layout", unit="interpreter.layout"),
+    ShippedPhase("call", "calling", "call", "CallEngine", numbers=True),
+    ShippedPhase("choose", "choice", engine="ChooseEngine", numbers=True),
+    ShippedPhase("pass", "passing", "passing", "PassEngine"),
+    ShippedPhase("auction", "bidding", "auction", "AuctionEngine", numbers=True),
+    ShippedPhase("exchange", "widow", "widow", "WidowEngine"),
+    ShippedPhase("name", "naming", numbers=True, bets=True),
+    ShippedPhase("double", "doubling", "doubling", "DoublingEngine", numbers=True, bets=True),
+    ShippedPhase("expose", "exposure", "exposure", "ExposureEngine", numbers=True, bets=True),
+    ShippedPhase("declarations", "declarations", "declarations"),
+    ShippedPhase("stock", "stock", "stock"),
+    ShippedPhase("play", "tricks"),
+    ShippedPhase("layout", "layout"),
 )
 
 #: A trick deal's phases before play, in the order play reaches them (card play follows).
@@ -108,9 +95,9 @@ def entry(name: str) -> Optional[ShippedPhase]:
     return None
 
 
-def half(name: str) -> ModuleType:
-    """The engine half of the shipped phase ``name`` (imported if it is not yet)."""
-    return importlib.import_module(f"{__package__}.{_BY_NAME[name].half}")
+def phase_module(name: str) -> ModuleType:
+    """The module of the shipped phase ``name`` (imported if it is not yet)."""
+    return importlib.import_module(f"{__package__}.{_BY_NAME[name].module}")
 
 
 def in_order(names: tuple) -> tuple:
@@ -120,7 +107,7 @@ def in_order(names: tuple) -> tuple:
 
 def numbering() -> tuple:
     """Every block of action numbers a shipped phase declares (``actions.NUMBERED`` assembles them)."""
-    return tuple(b for p in PHASES if p.numbers for b in half(p.name).NUMBERS)
+    return tuple(b for p in PHASES if p.numbers for b in phase_module(p.name).NUMBERS)
 
 
 def engines() -> tuple:
@@ -134,8 +121,7 @@ def engine(name: str) -> Optional[type]:
     p = _BY_NAME.get(name)
     if p is None or not p.engine:
         return None
-    module, _, cls = p.engine.rpartition(".")
-    return getattr(importlib.import_module(f"{__package__}.{module}"), cls)
+    return getattr(phase_module(name), p.engine)
 
 
 def slot_engine(name: str) -> Optional[type]:
@@ -145,14 +131,14 @@ def slot_engine(name: str) -> Optional[type]:
 
 
 def explained(deal_type: str) -> tuple:
-    """The engine halves whose words ``kierki explain`` says for a contract of ``deal_type``
+    """The modules of the phases whose words ``kierki explain`` says for a contract of ``deal_type``
     (``Contract.phases``), in that order."""
-    return tuple(half(n) for n in EXPLAINED[deal_type])
+    return tuple(phase_module(n) for n in EXPLAINED[deal_type])
 
 
 def format_keys(deal_type: str, own: dict) -> dict:
     """``deal_type``'s contract keys: ``own`` (key -> ``Field``) with the key of each of its phases
-    (its half's ``KEY`` and ``FIELD``) where ``FORMAT`` places it."""
+    (its module's ``KEY`` and ``FIELD``) where ``FORMAT`` places it."""
     places = FORMAT[deal_type]
     out = _phase_fields(places.get("", ()))
     for key, field in own.items():
@@ -162,7 +148,7 @@ def format_keys(deal_type: str, own: dict) -> dict:
 
 
 def _phase_fields(names: tuple) -> dict:
-    return {m.KEY: m.FIELD for m in map(half, names)}
+    return {m.KEY: m.FIELD for m in map(phase_module, names)}
 
 
 __all__ = [
@@ -176,7 +162,7 @@ __all__ = [
     "entry",
     "explained",
     "format_keys",
-    "half",
+    "phase_module",
     "in_order",
     "numbering",
     "slot_engine",

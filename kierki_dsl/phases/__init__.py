@@ -2,7 +2,11 @@
 
 In the style of yamllint's rules (one rule, one module, one registry): every module listed in
 ``MODULES`` defines ``UNIT``, a ``PhaseUnit`` that declares its actions, their labels and typed
-words, what it expects and its part of the seat view (see ``base``). Front ends — the terminal,
+words, what it expects and its part of the seat view (``interpreter/phasekit/base.py``). A shipped
+phase is one module of the interpreter (``interpreter/bidding.py`` the auction, ...; the
+catalogue ``interpreter/phasecatalogue.py`` lists them), which declares its rule, numbers, engine
+and unit together; the deal's end is ``done`` here; a phase added by a module registers its own
+``UNIT`` with ``register``. Front ends — the terminal,
 the browser, the SIK client — never ask which phase is playing; they call:
 
 - ``phase_of(view)``: the unit deciding in a view;
@@ -19,7 +23,6 @@ stays one notation for every action.
 from __future__ import annotations
 
 import importlib
-from typing import Optional
 
 from .. import codes
 from ..exits import SetupError
@@ -29,8 +32,8 @@ from ..interpreter.phasekit.base import NotUnderstood, PhaseUnit, cards_text, co
 from ..interpreter.phasekit.cardpick import CardPhase
 from ..ruleset.format import ruleset_schema
 
-#: The phase modules, in the order their panels are shown: each shipped phase's (the interpreter's
-#: catalogue of the shipped phases lists them, ``interpreter/phasecatalogue.py``), then the deal's end.
+#: The phase modules (of ``kierki_dsl``), in the order their panels are shown: each shipped phase's
+#: (the interpreter's catalogue of them lists them, ``interpreter/phasecatalogue.py``), then the deal's end.
 MODULES = tuple(p.unit_module for p in phasecatalogue.PHASES) + ("phases.done",)
 
 UNITS: dict = {}
@@ -42,11 +45,11 @@ def register(unit: PhaseUnit) -> PhaseUnit:
 
     A unit with a ``schema_key`` changes play (its engine hooks, ``base.PhaseUnit``): its key
     joins the trick contracts' format, its actions get their block of numbers and its lint codes
-    join ``kierki lint --explain``'s. Any other unit names the engine half the interpreter's
-    catalogue of the shipped phases lists under its name, or none if it lists none
-    (``SetupError`` otherwise)."""
+    join ``kierki lint --explain``'s. Any other unit is a shipped phase's, declared in the module
+    the interpreter's catalogue of the shipped phases lists under its name, or the deal's end
+    (``SetupError`` otherwise, ``check_home``)."""
     if not unit.schema_key:
-        check_engine_half(unit)
+        check_home(unit)
     UNITS[unit.name] = unit
     if not unit.schema_key:  # a shipped phase: its codes, as its module declares them
         codes.declare(unit.lint_codes, unit.name)
@@ -74,26 +77,19 @@ def unregister(unit: PhaseUnit) -> None:
         ruleset_schema.cache_clear()
 
 
-def engine_half_of(unit: PhaseUnit) -> Optional[str]:
-    """The module holding ``unit``'s engine half: its own, when the unit is declared in a module
-    of the interpreter (a shipped phase as one module); else the one it names (``engine_half``), or None."""
-    own = type(unit).__module__
-    if own.startswith(f"{phasecatalogue.__package__}."):
-        return own
-    return unit.engine_half.__name__ if unit.engine_half is not None else None
-
-
-def check_engine_half(unit: PhaseUnit) -> None:
-    """``SetupError`` unless ``unit``'s engine half is the one ``phasecatalogue`` lists under its
-    name (a unit the catalogue does not list has none)."""
+def check_home(unit: PhaseUnit) -> None:
+    """``SetupError`` unless a shipped unit is declared in the module ``phasecatalogue`` lists under
+    its name, and a unit the catalogue does not list in no module of the interpreter (a shipped
+    phase is one module: its unit cannot stand apart from it, nor one phase's module hold another's)."""
     entry = phasecatalogue.entry(unit.name)
-    listed = f"{phasecatalogue.__package__}.{entry.half}" if entry is not None else None
-    named = engine_half_of(unit)
-    if named != listed:
-        where = f"lists {listed}" if listed else "does not list it"
+    listed = f"{phasecatalogue.__package__}.{entry.module}" if entry is not None else None
+    home = type(unit).__module__
+    declared = home if home.startswith(f"{phasecatalogue.__package__}.") else None
+    if declared != listed:
+        where = f"lists it in {listed}" if listed else "does not list it"
         raise SetupError(
-            f"the phase {unit.name!r} names {named or 'no'} engine half, and the catalogue of the "
-            f"shipped phases (interpreter/phasecatalogue.py) {where}"
+            f"the phase {unit.name!r} is declared in {home}, and the catalogue of the shipped phases "
+            f"(interpreter/phasecatalogue.py) {where}"
         )
 
 
@@ -174,8 +170,7 @@ __all__ = [
     "cards_text",
     "contract_name",
     "contract_of",
-    "check_engine_half",
-    "engine_half_of",
+    "check_home",
     "expected",
     "label",
     "owner",

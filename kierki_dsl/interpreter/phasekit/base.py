@@ -23,7 +23,6 @@ which finds the unit for a view.
 from __future__ import annotations
 
 import functools
-from types import ModuleType
 from typing import Optional
 
 import attrs
@@ -82,13 +81,6 @@ class PhaseUnit:
     def matches(self, view) -> bool:
         """Whether this phase is the one deciding in ``view`` (False for a phase with no decisions)."""
         return view.phase == self.name
-
-    # unit declarations -------------------------------------------------------------------------
-    #: Its engine half: the module of ``kierki_dsl.interpreter`` that declares what play does with
-    #: the phase (its part of the format, rule, checks, action numbers, explain words, part of the
-    #: view), as ``interpreter.phasecatalogue`` lists it; None: none (the deal's end, a phase added
-    #: by a module, whose engine hooks are the unit's own). The registry holds the two to agree.
-    engine_half: Optional[ModuleType] = None
 
     # -- actions ---------------------------------------------------------------------------------
     def owns(self, action: int) -> bool:
