@@ -174,7 +174,7 @@ static KEntry *kmemo_at(KMemo *m, const unsigned char *k, int len, int *found)
 typedef struct {
     /* what every decision reads and writes first (a few cache lines per deal) */
     uint64_t hands[MAXP], legal, played, prng; /* prng: the deal's random players' generator */
-    int phase, to_move, trick_no, led, win, trick_len, broken, progs, failed, nacts;
+    int phase, to_move, trick_no, led, win, win_seat, trick_len, broken, progs, failed, nacts;
     int t;      /* the trump's index (-1: still to call) */
     int passed; /* the cards the seat passing has passed so far */
     unsigned char *acts; /* every action of the deal, in order (a replay names an error) */
@@ -236,15 +236,12 @@ COLD int fail(Flat *f, Deal *d)
     return -1;
 }
 
-/* The index of the programs of trick `n` of deal d (found, or made with empty slots). */
-static int at_trick(Flat *f, Deal *d)
+/* at_trick where the direct table does not answer: the programs found by hashing the key, or
+ * made with empty slots. */
+COLD int find_trick(Flat *f, Deal *d)
 {
     int cls = f->cls[d->trick_no], br = f->broken_read && d->broken, t = d->t;
     int *direct = f->direct_ok ? &f->direct[(cls * 2 + br) * MAXTRUMPS + t] : NULL;
-    if (direct != NULL && *direct >= 0) {
-        d->progs = *direct;
-        return 0;
-    }
     uint64_t seen = d->played & f->seen;
     uint64_t h = (seen * 0x9E3779B97F4A7C15ULL) ^ ((uint64_t)cls << 4 | (uint64_t)t << 1 | (uint64_t)br) * 0xC2B2AE3D27D4EB4FULL;
     int mask = f->icap - 1, at = (int)(h >> 40) & mask;
@@ -271,6 +268,20 @@ static int at_trick(Flat *f, Deal *d)
     if (direct != NULL)
         *direct = d->progs;
     return 0;
+}
+
+/* The index of the programs of deal d's trick into d->progs: from the direct table where it
+ * knows them (inline), else found or made (find_trick). */
+HOT int at_trick(Flat *f, Deal *d)
+{
+    if (f->direct_ok) {
+        int k = f->direct[(f->cls[d->trick_no] * 2 + (f->broken_read && d->broken)) * MAXTRUMPS + d->t];
+        if (k >= 0) {
+            d->progs = k;
+            return 0;
+        }
+    }
+    return find_trick(f, d);
 }
 
 /* Fill a slot of the deal's programs: program(trump index, phase, led, number, broken, played)
@@ -505,7 +516,7 @@ static int pass_card(Flat *f, Deal *d, int card)
 
 static int finish_trick(Flat *f, Deal *d)
 {
-    int n = d->trick_no, winner = d->trick_seat[0];
+    int n = d->trick_no, winner = d->win_seat;
     const int64_t *value = f->values + 52 * ((Py_ssize_t)d->t * (f->tricks + 2) + n);
     int64_t pts = f->trick_points[d->t][n], score;
     uint64_t tm = 0;
@@ -513,8 +524,6 @@ static int finish_trick(Flat *f, Deal *d)
         int c = d->trick_card[i];
         tm |= 1ULL << c;
         pts += value[c]; /* each within the limit, at most 8 of them: no overflow */
-        if (c == d->win)
-            winner = d->trick_seat[i];
     }
     if (__builtin_add_overflow(d->scores[winner], pts, &score) || score > SCORE_LIMIT || score < -SCORE_LIMIT)
         return fail(f, d);
@@ -542,8 +551,10 @@ HOT int play_card(Flat *f, Deal *d, int card)
     if (d->trick_len == 0) {
         d->led = card / 13;
         d->win = card;
+        d->win_seat = seat;
     } else if (f->beats[d->t][d->win] >> card & 1) {
         d->win = card;
+        d->win_seat = seat;
     }
     d->trick_seat[d->trick_len] = seat;
     d->trick_card[d->trick_len++] = card;
@@ -560,11 +571,12 @@ COLD int deal_again(Flat *f, Deal *d)
     int p = f->players;
     d->dealer = vd_deal(&d->rng, f->cards, f->ncards, p, f->first_dealer, f->dealer_of, f->step, f->after, d->dealt,
                         d->early, &d->first);
-    memcpy(d->hands, d->dealt, sizeof d->hands);
-    memset(d->passes, 0, sizeof d->passes);
-    memset(d->taken, 0, sizeof d->taken);
-    memset(d->scores, 0, sizeof d->scores);
-    memset(d->won, 0, sizeof d->won);
+    for (int s = 0; s < p; s++) { /* the seats past `players` stay 0 (the deals are zeroed at the start) */
+        d->hands[s] = d->dealt[s];
+        d->passes[s] = d->taken[s] = 0;
+        d->scores[s] = 0;
+        d->won[s] = 0;
+    }
     d->played = 0;
     d->trick_no = 1;
     d->led = d->win = -1;
