@@ -3,14 +3,17 @@ shared machine): ``kierki_dsl.vecenv`` (random_actions + step, with tensors and 
 only) and OpenSpiel's C++ Hearts stepped from Python (legal_actions + apply_action of a random
 legal action), each counted by valgrind's callgrind around the stepping loop only.
 
-    python benchmarks/bench_vecenv_instructions.py [--envs 256]
+    python benchmarks/bench_vecenv_instructions.py [--envs 256] [--only NAME ...]
 
 Each count is the difference between a long and a short run of the same loop (``--steps``
 and a third of it for the batch, after ``--warmup`` untimed steps that fill its memos;
 ``--deals`` and a third of it for OpenSpiel, dealt outside the count), divided by the
 decisions between them: what one more decision costs, Python's share included, the start of
 a run left out. The games and loops are those of ``bench_vecenv.py``. Needs ``valgrind`` and
-``pip install 'kierki-dsl[openspiel,rl]'``; takes a few minutes.
+``pip install 'kierki-dsl[openspiel,rl]'``; takes a few minutes. ``--only`` counts the named
+engines alone (``openspiel`` or a name of ``ENGINES``; repeated for several): counts do not
+depend on the load, so each may run as its own process at once; ratios are shown when
+OpenSpiel is counted in the same run.
 """
 
 from __future__ import annotations
@@ -112,6 +115,9 @@ def main() -> None:
     ap.add_argument("--steps", type=int, default=300, help="steps of the batch in the long run")
     ap.add_argument("--deals", type=int, default=300, help="OpenSpiel hands in the long run")
     ap.add_argument("--warmup", type=int, default=3000, help="untimed steps of each batch first")
+    ap.add_argument(
+        "--only", action="append", choices=["openspiel", *ENGINES], help="count only these engines (repeatable)"
+    )
     ap.add_argument("--engine", help=argparse.SUPPRESS)
     ap.add_argument("--size", type=int, help=argparse.SUPPRESS)
     args = ap.parse_args()
@@ -120,14 +126,18 @@ def main() -> None:
         return
     if shutil.which("valgrind") is None:
         sys.exit("bench_vecenv_instructions needs valgrind")
-    theirs = _per_decision("openspiel", args.deals, args.envs, args.warmup)
+    only = args.only or ["openspiel", *ENGINES]
+    theirs = _per_decision("openspiel", args.deals, args.envs, args.warmup) if "openspiel" in only else None
     print(f"instructions per decision (callgrind), {args.envs} deals at once:")
-    print(
-        f"{'OpenSpiel hearts (C++), legal_actions + apply_action from Python':<66}{theirs:>8.0f}{1.0:>8.2f}", flush=True
-    )
-    for engine in ENGINES:
+    if theirs is not None:
+        print(
+            f"{'OpenSpiel hearts (C++), legal_actions + apply_action from Python':<66}{theirs:>8.1f}{1.0:>8.2f}",
+            flush=True,
+        )
+    for engine in (e for e in ENGINES if e in only):
         ours = _per_decision(engine, args.steps, args.envs, args.warmup)
-        print(f"{'vecenv ' + engine:<66}{ours:>8.0f}{theirs / ours:>8.2f}", flush=True)
+        ratio = f"{theirs / ours:>8.2f}" if theirs is not None else ""
+        print(f"{'vecenv ' + engine:<66}{ours:>8.1f}{ratio}", flush=True)
 
 
 if __name__ == "__main__":

@@ -37,13 +37,23 @@ def test_the_deals_are_the_reference_generators():
     from kierki_dsl.interpreter import _vecflat
     from kierki_dsl.interpreter.flatdeals import DealDraws, dealt
 
-    for seed, first, direction in ((0, None, 1), (7, 2, 1), (2**64 - 1, None, -1), (12345, 0, -1)):
-        dealer_of = [3, 0, 1, 2]
-        draws = DealDraws(seed)
-        want = [dealt(draws.getrandbits, (1 << 52) - 1, 4, first, dealer_of, direction) for _ in range(20)]
-        got = _vecflat.deals_of(seed, 20, (1 << 52) - 1, 4, -1 if first is None else first, dealer_of, direction)
-        assert got == [(f, d, tuple(h)) for f, d, _, h in want]
-        assert all(sum(bin(h).count("1") for h in hands) == 52 for _, _, hands in got)
+    piquet = sum(((1 << 8) - 1) << (13 * s + 5) for s in range(4))  # 32 cards: 7..A of each suit
+    tables = (  # (players, deck): four players and a multiple of four (dealt four a round), and not
+        (4, (1 << 52) - 1),
+        (4, piquet),
+        (4, (1 << 52) - 1 - 1 - (1 << 13)),  # 50 cards
+        (3, (1 << 52) - 1),
+        (3, piquet),
+        (5, (1 << 52) - 1),
+    )
+    for players, deck in tables:
+        for seed, first, direction in ((0, None, 1), (7, 2, 1), (2**64 - 1, None, -1), (12345, 0, -1)):
+            dealer_of = [(f - 1) % players for f in range(players)]
+            draws = DealDraws(seed)
+            want = [dealt(draws.getrandbits, deck, players, first, dealer_of, direction) for _ in range(20)]
+            got = _vecflat.deals_of(seed, 20, deck, players, -1 if first is None else first, dealer_of, direction)
+            assert got == [(f, d, tuple(h)) for f, d, _, h in want]
+            assert all(sum(bin(h).count("1") for h in hands) == bin(deck).count("1") for _, _, hands in got)
 
 
 class _Dealt:

@@ -46,10 +46,22 @@ static inline int vd_kth(uint64_t m, int k)
 }
 
 
-/* Deal the `ncards` cards of `cards` (ascending) to `players` seats from `state`: the first
- * dealer `first` (-1: drawn), the deal's dealer dealer_of[first]; `hands` set, `early` (when
- * not NULL) the first `after` cards each seat is dealt. Returns the dealer; *first_out the
- * first dealer. */
+/* Place i of the shuffle (from the last place down) swapped with a draw among i + 1: its card,
+ * final from now on. */
+static inline unsigned vd_place(uint64_t *rng, unsigned char *order, int i)
+{
+    int j = vd_below(rng, i + 1);
+    unsigned char c = order[j];
+    order[j] = order[i];
+    order[i] = c;
+    return c;
+}
+
+/* Deal the `ncards` cards of `cards` (ascending; 52 bytes readable) to `players` seats from
+ * `state`: the first dealer `first` (-1: drawn), the deal's dealer dealer_of[first]; `hands`
+ * set, `early` (when not NULL) the first `after` cards each seat is dealt. `step` (0 ..
+ * players - 1) is the direction round the table. Returns the dealer; *first_out the first
+ * dealer. */
 static inline int vd_deal(uint64_t *state, const unsigned char *cards, int ncards, int players, int first,
                           const int *dealer_of, int step, int after, uint64_t *hands, uint64_t *early,
                           int *first_out)
@@ -60,29 +72,44 @@ static inline int vd_deal(uint64_t *state, const unsigned char *cards, int ncard
         first = vd_below(&rng, players);
     *first_out = first;
     int dealer = dealer_of[first];
-    memcpy(order, cards, ncards);
-    /* from the last place down: place i is final once swapped, its card dealt to its seat */
-    int seat = (int)((dealer + (int64_t)step * ncards) % players);
-    for (int i = ncards - 1; i >= 0; i--) {
-        if (i > 0) {
-            int j = vd_below(&rng, i + 1);
-            unsigned char t = order[i];
-            order[i] = order[j];
-            order[j] = t;
+    memcpy(order, cards, 52); /* a fixed size: a few moves, not a byte loop */
+    /* place k goes to the seat dealer + step * (1 + k): from the last place down, place i is
+     * final once swapped, its card dealt to its seat */
+    if (players == 4 && ncards % 4 == 0 && ncards >= 4) {
+        /* four players: the places' cards gathered by place modulo 4 in registers, four a round */
+        uint64_t a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+        for (int i = ncards - 1; i > 3; i -= 4) {
+            a3 |= 1ULL << vd_place(&rng, order, i);
+            a2 |= 1ULL << vd_place(&rng, order, i - 1);
+            a1 |= 1ULL << vd_place(&rng, order, i - 2);
+            a0 |= 1ULL << vd_place(&rng, order, i - 3);
         }
-        dealt[seat] |= 1ULL << order[i];
-        seat -= step;
-        if (seat < 0)
-            seat += players;
+        a3 |= 1ULL << vd_place(&rng, order, 3);
+        a2 |= 1ULL << vd_place(&rng, order, 2);
+        a1 |= 1ULL << vd_place(&rng, order, 1);
+        a0 |= 1ULL << order[0];
+        dealt[(dealer + step) & 3] |= a0;
+        dealt[(dealer + 2 * step) & 3] |= a1;
+        dealt[(dealer + 3 * step) & 3] |= a2;
+        dealt[(dealer + 4 * step) & 3] |= a3;
+    } else {
+        int seat = (int)((dealer + (int64_t)step * ncards) % players);
+        for (int i = ncards - 1; i >= 0; i--) {
+            dealt[seat] |= 1ULL << (i > 0 ? vd_place(&rng, order, i) : order[0]);
+            seat -= step;
+            if (seat < 0)
+                seat += players;
+        }
     }
     *state = rng;
     for (int s = 0; s < players; s++)
         hands[s] = dealt[s];
-    if (early != NULL) { /* the first `after` cards each seat is dealt (none when after <= 0) */
-        int got[8] = {0};
+    if (early != NULL) /* the first `after` cards each seat is dealt (none when after <= 0) */
         for (int s = 0; s < players; s++)
             early[s] = 0;
-        for (int k = 0, at = dealer; after > 0 && k < ncards; k++) {
+    if (early != NULL && after > 0) {
+        int got[8] = {0};
+        for (int k = 0, at = dealer; k < ncards; k++) {
             at += step;
             if (at >= players)
                 at -= players;

@@ -93,6 +93,23 @@ static int cpu_wide(void) { return 0; }
 #endif
 static int have_wide;
 
+/* The k-th legal card found by the processor's bit deposit (BMI2's pdep) rather than a loop
+ * over the cards below it, where the processor has it (checked once, at import): a random
+ * player picks one at every decision. Not on AMD's Zen 1 and 2, whose pdep is microcoded (slow
+ * for a mask of many bits): the loop is quicker there. */
+#if WIDE
+#define DEPOSIT_TARGET __attribute__((target("popcnt,bmi2")))
+static int cpu_deposit(void)
+{
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("popcnt") && !__builtin_cpu_is("znver1")
+           && !__builtin_cpu_is("znver2");
+}
+#else
+static int cpu_deposit(void) { return 0; }
+#endif
+static int have_deposit;
+
 /* ------------------------------------------------------------ memos -- */
 
 typedef struct {
@@ -159,7 +176,7 @@ static KEntry *kmemo_at(KMemo *m, const unsigned char *k, int len, int *found)
 typedef struct {
     /* what every decision reads and writes first (a few cache lines per deal) */
     uint64_t hands[MAXP], legal, played, prng; /* prng: the deal's random players' generator */
-    int phase, to_move, trick_no, led, win, trick_len, broken, progs, failed, nacts;
+    int phase, to_move, trick_no, led, win, win_seat, trick_len, broken, progs, failed, nacts;
     int t;      /* the trump's index (-1: still to call) */
     int passed; /* the cards the seat passing has passed so far */
     unsigned char *acts; /* every action of the deal, in order (a replay names an error) */
@@ -221,15 +238,12 @@ COLD int fail(Flat *f, Deal *d)
     return -1;
 }
 
-/* The index of the programs of trick `n` of deal d (found, or made with empty slots). */
-static int at_trick(Flat *f, Deal *d)
+/* at_trick where the direct table does not answer: the programs found by hashing the key, or
+ * made with empty slots. */
+COLD int find_trick(Flat *f, Deal *d)
 {
     int cls = f->cls[d->trick_no], br = f->broken_read && d->broken, t = d->t;
     int *direct = f->direct_ok ? &f->direct[(cls * 2 + br) * MAXTRUMPS + t] : NULL;
-    if (direct != NULL && *direct >= 0) {
-        d->progs = *direct;
-        return 0;
-    }
     uint64_t seen = d->played & f->seen;
     uint64_t h = (seen * 0x9E3779B97F4A7C15ULL) ^ ((uint64_t)cls << 4 | (uint64_t)t << 1 | (uint64_t)br) * 0xC2B2AE3D27D4EB4FULL;
     int mask = f->icap - 1, at = (int)(h >> 40) & mask;
@@ -256,6 +270,20 @@ static int at_trick(Flat *f, Deal *d)
     if (direct != NULL)
         *direct = d->progs;
     return 0;
+}
+
+/* The index of the programs of deal d's trick into d->progs: from the direct table where it
+ * knows them (inline), else found or made (find_trick). */
+HOT int at_trick(Flat *f, Deal *d)
+{
+    if (f->direct_ok) {
+        int k = f->direct[(f->cls[d->trick_no] * 2 + (f->broken_read && d->broken)) * MAXTRUMPS + d->t];
+        if (k >= 0) {
+            d->progs = k;
+            return 0;
+        }
+    }
+    return find_trick(f, d);
 }
 
 /* Fill a slot of the deal's programs: program(trump index, phase, led, number, broken, played)
@@ -490,7 +518,7 @@ static int pass_card(Flat *f, Deal *d, int card)
 
 static int finish_trick(Flat *f, Deal *d)
 {
-    int n = d->trick_no, winner = d->trick_seat[0];
+    int n = d->trick_no, winner = d->win_seat;
     const int64_t *value = f->values + 52 * ((Py_ssize_t)d->t * (f->tricks + 2) + n);
     int64_t pts = f->trick_points[d->t][n], score;
     uint64_t tm = 0;
@@ -498,8 +526,6 @@ static int finish_trick(Flat *f, Deal *d)
         int c = d->trick_card[i];
         tm |= 1ULL << c;
         pts += value[c]; /* each within the limit, at most 8 of them: no overflow */
-        if (c == d->win)
-            winner = d->trick_seat[i];
     }
     if (__builtin_add_overflow(d->scores[winner], pts, &score) || score > SCORE_LIMIT || score < -SCORE_LIMIT)
         return fail(f, d);
@@ -527,8 +553,10 @@ HOT int play_card(Flat *f, Deal *d, int card)
     if (d->trick_len == 0) {
         d->led = card / 13;
         d->win = card;
+        d->win_seat = seat;
     } else if (f->beats[d->t][d->win] >> card & 1) {
         d->win = card;
+        d->win_seat = seat;
     }
     d->trick_seat[d->trick_len] = seat;
     d->trick_card[d->trick_len++] = card;
@@ -545,11 +573,12 @@ COLD int deal_again(Flat *f, Deal *d)
     int p = f->players;
     d->dealer = vd_deal(&d->rng, f->cards, f->ncards, p, f->first_dealer, f->dealer_of, f->step, f->after, d->dealt,
                         d->early, &d->first);
-    memcpy(d->hands, d->dealt, sizeof d->hands);
-    memset(d->passes, 0, sizeof d->passes);
-    memset(d->taken, 0, sizeof d->taken);
-    memset(d->scores, 0, sizeof d->scores);
-    memset(d->won, 0, sizeof d->won);
+    for (int s = 0; s < p; s++) { /* the seats past `players` stay 0 (the deals are zeroed at the start) */
+        d->hands[s] = d->dealt[s];
+        d->passes[s] = d->taken[s] = 0;
+        d->scores[s] = 0;
+        d->won[s] = 0;
+    }
     d->played = 0;
     d->trick_no = 1;
     d->led = d->win = -1;
@@ -1129,7 +1158,8 @@ done:
 }
 
 /* A uniformly random legal action of each deal into a, drawn from its random players'
- * generator (a deal with none: -1); draw_counted the same with the popcount instruction. */
+ * generator (a deal with none: -1); draw_counted the same with the popcount instruction,
+ * draw_deposited with it and the k-th legal card by bit deposit (the same draws). */
 static void draw(Flat *f, int64_t *a)
 {
     for (int i = 0; i < f->n; i++) {
@@ -1148,6 +1178,17 @@ POPCNT_TARGET static void draw_counted(Flat *f, int64_t *a)
     }
 }
 
+#if WIDE
+DEPOSIT_TARGET static void draw_deposited(Flat *f, int64_t *a)
+{
+    for (int i = 0; i < f->n; i++) {
+        Deal *d = &f->deals[i];
+        uint64_t m = d->legal;
+        a[i] = m ? __builtin_ctzll(_pdep_u64(1ULL << vd_below(&d->prng, __builtin_popcountll(m)), m)) : -1;
+    }
+}
+#endif
+
 /* random_actions(out): a uniformly random legal action of each deal (int64), drawn from the
  * deal's random players' generator. */
 static PyObject *Flat_random_actions(Flat *f, PyObject *out)
@@ -1155,6 +1196,11 @@ static PyObject *Flat_random_actions(Flat *f, PyObject *out)
     Py_buffer v;
     if (!flat_ready(f) || hold(out, &v, f->n, 8, "out") < 0)
         return NULL;
+#if WIDE
+    if (have_deposit)
+        draw_deposited(f, v.buf);
+    else
+#endif
     if (have_popcnt)
         draw_counted(f, v.buf);
     else
@@ -1307,6 +1353,7 @@ PyMODINIT_FUNC PyInit__vecflat(void)
         }
     have_popcnt = cpu_popcnt();
     have_wide = cpu_wide();
+    have_deposit = cpu_deposit();
     if (PyType_Ready(&FlatType) < 0)
         return NULL;
     PyObject *m = PyModule_Create(&module);
