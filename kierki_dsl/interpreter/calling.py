@@ -147,6 +147,9 @@ def call_for(hand: int, legal) -> int:
 
 
 class TrumpCallUnit(PhaseUnit):
+    """The trump call as a person and a bot see it: a suit named trumps, or no trumps; its labels,
+    typed words, record (the deal's ``trump``), adapter and bot hooks."""
+
     name = "call"
     expected = EXPECTED[Phase.CALL]
     task = N_("call trumps")

@@ -390,6 +390,7 @@ __all__ = [
     "ExposureEngine",
     "ExposureRound",
     "ExposureUnit",
+    "UNIT",
     "build_exposure",
     "check_exposure",
     "exposure_words",

@@ -183,6 +183,9 @@ def pass_order(contract, tricks_total: int, trump: int, players: int):
 
 
 class Passing(CardPhase):
+    """Passing as a person and a bot see it: each seat picks cards of its hand to pass; its
+    labels, panel, record, bot and adapter hooks."""
+
     name = "pass"
     part_type = PassingPart
     expected = EXPECTED[Phase.PASS]
