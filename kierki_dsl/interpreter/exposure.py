@@ -242,7 +242,8 @@ def why_not_exposed(rule: Exposure, view, action: int) -> Optional[str]:
 
 
 def _word(action: int) -> str:
-    return "done" if action == DONE else f"expose:{card_str(exposed_card(action))}"
+    """A legal action in a refusal's list: ``done`` or its notation (``expose:KH``)."""
+    return "done" if action == DONE else notation(action)
 
 
 #: The trick contract's key that brings the phase into a deal, and where its words stand (``kierki explain``).
