@@ -23,10 +23,11 @@ lint checks it), and when they are no more than the doubles it still owes him, i
 declared ``total`` is shared among the seats other than the dealer, each share rounded away
 from zero, and the dealer gets what is left (0, or a point or two back).
 
-The phase is this one module: its action numbers, its part of the format and its checks, the
-round's state (``BettingRound``), its engine (``DoublingEngine``: the round as a trick or layout
-deal steps it, ``phaseengine``; the bets are paid on the scores at the deal's end) and its unit
-(``UNIT``: labels, typed words, panel and bot hooks — double a seat, redouble, or done).
+The phase is this one module: its action numbers, its part of the format and its checks, the round's
+state (``BettingRound``), its part of the seat view (``BetsPart``), its engine (``DoublingEngine``:
+the round as a trick or layout deal steps it, ``phaseengine``; the bets are paid on the scores at
+the deal's end) and its unit (``UNIT``: labels, typed words, panel and bot hooks — double a seat,
+redouble, or done).
 """
 
 from __future__ import annotations

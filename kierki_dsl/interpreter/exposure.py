@@ -11,11 +11,11 @@ reversed — so the deal's total is unchanged (Trix: exposing K♥ makes its tak
 the exposer gain 75). The card's points are those of the contract's card scoring for the
 trick it is taken in (``per_card`` components).
 
-The phase is this one module: its action numbers, its part of the format and its checks, the
-round's state (``ExposureRound``), its engine (``ExposureEngine``: the round as a trick deal steps
-it, ``phaseengine``; at the deal's end each exposed card's taker pays its extra cost to the seat
-that exposed it) and its unit (``UNIT``: labels, typed words, panel and bot hooks — expose a card,
-then done).
+The phase is this one module: its action numbers, its part of the format and its checks, the round's
+state (``ExposureRound``), its part of the seat view (``ExposurePart``), its engine
+(``ExposureEngine``: the round as a trick deal steps it, ``phaseengine``; at the deal's end each
+exposed card's taker pays its extra cost to the seat that exposed it) and its unit (``UNIT``:
+labels, typed words, panel and bot hooks — expose a card, then done).
 """
 
 from __future__ import annotations
