@@ -675,7 +675,7 @@ class DoublingUnit(BetsSection):
         legal = view.legal
         if DONE not in legal:
             return double(view.dealer) if double(view.dealer) in legal else legal[0]
-        if view.part("layout") is not None:  # a layout deal's doubling
+        if view.part("layout") is not None:  # a layout deal's doubling (``layout.lays_out``, which imports this module)
             return DONE
         high, low = high_cards(view.hand), low_cards(view.hand)
         positive = is_positive(bot_contract(rules, view.contract), view.tricks_total, view.trump, view.players)
