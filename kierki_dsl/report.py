@@ -8,11 +8,7 @@ from typing import Iterable, Optional
 from .cards import suit_word
 from .diagnostics import Diagnostic, render
 from .i18n import tr
-from .words import (  # noqa: F401  (kept importable from here)
-    SEAT_LETTERS,
-    contract_title,  # noqa: F401  (kept importable from here)
-    seat_name,
-)
+from .words import SEAT_LETTERS, contract_title, seat_name  # noqa: F401  (SEAT_LETTERS kept importable from here)
 
 
 def read_seat(text: str, players: int) -> int:

@@ -10,9 +10,9 @@
   the label, typed, reads back to that action (the words a person may type). Every deciding phase
   says what it expects.
 
-Why an action is illegal, per kind: tests/test_refusal_every_kind.py. The engine half of a shipped
-phase (its schema part, rule, lint codes) is in ``interpreter/`` (docs/audit-phase-unit.md lists what is not yet in
-the phase's own module).
+Why an action is illegal, per kind: tests/test_refusal_every_kind.py. A shipped phase is one module
+of ``interpreter/`` (its schema part, rule, lint codes, engine, view part and unit:
+tests/test_one_phase_list.py); docs/audit-phase-unit.md lists what is not yet in the phase's own module.
 """
 
 from __future__ import annotations
@@ -128,7 +128,7 @@ def builders(package: Path = PACKAGE) -> dict:
     return found
 
 
-#: The modules that may build a phase's part: the engine module declaring it, and the module of
+#: The modules that may build a phase's part: the phase's module declaring it, and the module of
 #: its deal state where the phase has one of its own (a widow's deal, a stock's deal; the trick
 #: deal keeps the passing's cards).
 OWN_STATE = {

@@ -46,7 +46,7 @@ from kierki_dsl.ruleset.model import Ruleset
 
 PACKAGE = Path(__file__).resolve().parent.parent / "kierki_dsl"
 RULESETS = PACKAGE.parent / "rulesets"
-#: The engine modules that number a shipped phase's actions.
+#: The phases' modules that number a shipped phase's actions.
 NUMBERING = (bidding, calling, choice, doubling, exposure, naming)
 
 
@@ -167,7 +167,7 @@ def test_kierki_explain_says_each_phase_s_words(cli, path, lang, aspect, words):
 
 # -- lint codes ----------------------------------------------------------------------------------
 
-#: The shipped units whose phase reports lint findings, and the engine module that reports them.
+#: The shipped units whose phase reports lint findings, and the phase's module that reports them.
 CODE_OWNERS = {
     "auction": bidding,
     "expose": exposure,

@@ -773,6 +773,9 @@ def _one_bids(view, rules) -> bool:
 
 
 class AuctionUnit(PhaseUnit):
+    """The auction as a person and a bot see it: bids, a pass, a seller's accept, refuse or decline;
+    its labels, typed words, menu, panel, record and bot hooks."""
+
     name = "auction"
     part_type = AuctionPart
     expected = EXPECTED[Phase.AUCTION]

@@ -147,6 +147,9 @@ def call_for(hand: int, legal) -> int:
 
 
 class TrumpCallUnit(PhaseUnit):
+    """The trump call as a person and a bot see it: a suit named trumps, or no trumps; its labels,
+    typed words, record (the deal's ``trump``), adapter and bot hooks."""
+
     name = "call"
     expected = EXPECTED[Phase.CALL]
     task = N_("call trumps")
@@ -163,8 +166,8 @@ class TrumpCallUnit(PhaseUnit):
     def record_action(self, entry) -> int:
         if entry is None:
             return call(-1)
-        if isinstance(entry, str) and len(entry) == 1 and entry.upper() in "SHDC":
-            return call("SHDC".index(entry.upper()))
+        if isinstance(entry, str) and len(entry) == 1 and entry.upper() in SUITS:
+            return call(SUITS.index(entry.upper()))
         raise ValueError(f"'trump' must be a suit letter S/H/D/C or null, got {quoted(entry)}")
 
     def record_shown(self, entry) -> str:

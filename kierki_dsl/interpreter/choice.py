@@ -5,10 +5,12 @@ in each of which the chooser, after seeing his hand, names one of the contracts;
 ``once_each`` a chooser may name each contract only once in a match; with ``once_in_match``
 each contract is named only once in the match, whoever chooses.
 
-A declarer's-choice deal is a list of one phase before play, the choice (``ChooseEngine``),
-stepped as every deal type steps its list (``phasesteps.PhaseSteps``); its play is the chosen
-contract's deal, to which it hands on. Its unit (``DeclarersChoice``, ``UNIT``) says what a
-person and a bot see of it: the options' labels and typed words, the menu, the bot's pick.
+The phase ``choose`` is this one module: its rule (``Choice``), action numbers and notation, its
+part of the seat view, its lint codes, its engine and deal, and its unit. A declarer's-choice deal
+is a list of one phase before play, the choice (``ChooseEngine``), stepped as every deal type steps
+its list (``phasesteps.PhaseSteps``); its play is the chosen contract's deal, to which it hands on.
+Its unit (``DeclarersChoice``, ``UNIT``) says what a person and a bot see of it: the options'
+labels and typed words, the menu, the bot's pick.
 """
 
 from __future__ import annotations
@@ -485,4 +487,4 @@ def _options(view) -> tuple:
 UNIT = DeclarersChoice()
 
 
-__all__ = ["Choice", "ChoiceDeal", "DeclarersChoice", "UNIT", "record_choice"]
+__all__ = ["Choice", "ChoiceDeal", "ChooseEngine", "DeclarersChoice", "UNIT", "record_choice"]

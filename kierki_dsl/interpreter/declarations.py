@@ -9,8 +9,13 @@ becomes trumps at once, for the trick just led and the rest of the deal (until a
 declaration changes it again). A declaration is public: every seat's view lists it.
 
 Declaring is a consequence of the card led, not a separate action: a record needs nothing
-beyond the cards played, and replaying them declares the same things. So its unit
-(``Declarations``, below) has no actions, only its part of the view, shown to every seat.
+beyond the cards played, and replaying them declares the same things. So the phase has no engine
+and its unit (``Declarations``, below) no actions, only its part of the view, shown to every seat.
+
+The phase is this one module: its part of the format, its rule and checks, its words for
+``kierki explain``, its part of the seat view and its unit (``UNIT``). The deal states that
+declare on every card led (``declaring.py``) build on the trick, stock and widow deals' states and
+stay beside them.
 """
 
 from __future__ import annotations

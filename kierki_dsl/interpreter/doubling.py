@@ -23,10 +23,11 @@ lint checks it), and when they are no more than the doubles it still owes him, i
 declared ``total`` is shared among the seats other than the dealer, each share rounded away
 from zero, and the dealer gets what is left (0, or a point or two back).
 
-The phase is this one module: its action numbers, its part of the format and its checks, the
-round's state (``BettingRound``), its engine (``DoublingEngine``: the round as a trick or layout
-deal steps it, ``phaseengine``; the bets are paid on the scores at the deal's end) and its unit
-(``UNIT``: labels, typed words, panel and bot hooks — double a seat, redouble, or done).
+The phase is this one module: its action numbers, its part of the format and its checks, the round's
+state (``BettingRound``), its part of the seat view (``BetsPart``), its engine (``DoublingEngine``:
+the round as a trick or layout deal steps it, ``phaseengine``; the bets are paid on the scores at
+the deal's end) and its unit (``UNIT``: labels, typed words, panel and bot hooks — double a seat,
+redouble, or done).
 """
 
 from __future__ import annotations
@@ -674,7 +675,7 @@ class DoublingUnit(BetsSection):
         legal = view.legal
         if DONE not in legal:
             return double(view.dealer) if double(view.dealer) in legal else legal[0]
-        if view.part("layout") is not None:  # a layout deal's doubling
+        if view.part("layout") is not None:  # a layout deal's doubling (``layout.lays_out``, which imports this module)
             return DONE
         high, low = high_cards(view.hand), low_cards(view.hand)
         positive = is_positive(bot_contract(rules, view.contract), view.tricks_total, view.trump, view.players)

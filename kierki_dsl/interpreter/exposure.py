@@ -11,11 +11,11 @@ reversed — so the deal's total is unchanged (Trix: exposing K♥ makes its tak
 the exposer gain 75). The card's points are those of the contract's card scoring for the
 trick it is taken in (``per_card`` components).
 
-The phase is this one module: its action numbers, its part of the format and its checks, the
-round's state (``ExposureRound``), its engine (``ExposureEngine``: the round as a trick deal steps
-it, ``phaseengine``; at the deal's end each exposed card's taker pays its extra cost to the seat
-that exposed it) and its unit (``UNIT``: labels, typed words, panel and bot hooks — expose a card,
-then done).
+The phase is this one module: its action numbers, its part of the format and its checks, the round's
+state (``ExposureRound``), its part of the seat view (``ExposurePart``), its engine
+(``ExposureEngine``: the round as a trick deal steps it, ``phaseengine``; at the deal's end each
+exposed card's taker pays its extra cost to the seat that exposed it) and its unit (``UNIT``:
+labels, typed words, panel and bot hooks — expose a card, then done).
 """
 
 from __future__ import annotations
@@ -242,7 +242,8 @@ def why_not_exposed(rule: Exposure, view, action: int) -> Optional[str]:
 
 
 def _word(action: int) -> str:
-    return "done" if action == DONE else f"expose:{card_str(exposed_card(action))}"
+    """A legal action in a refusal's list: ``done`` or its notation (``expose:KH``)."""
+    return "done" if action == DONE else notation(action)
 
 
 #: The trick contract's key that brings the phase into a deal, and where its words stand (``kierki explain``).
@@ -390,6 +391,7 @@ __all__ = [
     "ExposureEngine",
     "ExposureRound",
     "ExposureUnit",
+    "UNIT",
     "build_exposure",
     "check_exposure",
     "exposure_words",

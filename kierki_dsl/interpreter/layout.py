@@ -7,8 +7,12 @@ will or a few times a deal, and passes may cost points paid into a pool that the
 out takes. A card matching ``again_after`` gives its player another turn at once. Players who
 have emptied their hands are skipped. Prizes go in the order players go out, and the deal
 ends once every prize is given (or only one player still has cards, or nobody can play).
-Its unit (``LayoutPlay``, ``UNIT``) says what a person and a bot see of its play: a card or a
-pass, the rows in its panel, who moved since a seat's last turn, the bot's card (``layout_card``).
+
+Layout play, the phase ``layout``, is this one module: the contract's format (``FIELDS``), its rule
+and checks (``LayoutContract``, ``LINT_CODES``), its part of the seat view (``LayoutPart``), the deal
+type and the deal (``Layout``, ``LayoutDeal``) and its unit (``LayoutPlay``, ``UNIT``): what a person
+and a bot see of its play: a card or a pass, the rows in its panel, who moved since a seat's last
+turn, the bot's card (``layout_card``).
 """
 
 from __future__ import annotations

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Optional
 
-from ..cards import RANK_NAMES, card_str, parse_rank
+from ..cards import RANK_NAMES, CardError, card_str, parse_rank
 from ..i18n import N_, R_, tr
 from .numbering import Block, read_tagged
 from .phaseengine import PhaseEngine
@@ -90,10 +90,6 @@ def named_opening(hand: int, legal) -> int:
     return max(legal, key=score)
 
 
-#: Rank words a person may type besides the rank's name (``T`` for ``10``).
-_RANK_WORDS = {"T": "10"}
-
-
 class Naming(BetsSection):
     """The naming of the opening rank as a person and a bot see it: labels, typed words, menu and bot hook."""
 
@@ -112,9 +108,11 @@ class Naming(BetsSection):
         return RANK_NAMES[named_rank(action)]
 
     def word(self, view, text: str, rules=None) -> Optional[int]:
-        t = text.upper()
-        t = _RANK_WORDS.get(t, t)
-        return name_rank(RANK_NAMES.index(t)) if t in RANK_NAMES else None
+        """A rank as typed (``7``, ``10`` or ``t``, ``k``), read as its notation reads it."""
+        try:
+            return name_rank(parse_rank(text))
+        except CardError:
+            return None
 
     def menu(self, view, rules=None) -> list:
         """The ranks, unnumbered: a number typed is a rank (``7``), not a place on a list."""

@@ -1,8 +1,8 @@
-"""Passing before play (Hearts, the compendium's passes), one module: its part of the format, its
-rule and its check, its words for ``kierki explain``; its engine (``PassEngine``: each seat in turn
-picks ``count`` cards of its own hand; once every seat has, each gives its cards at once to the
-seat ``offset`` places on, the deal number picking the offset from the rotation); its unit
-(``Passing``: labels, panel, record, bot and adapter hooks)."""
+"""Passing before play (Hearts, the compendium's passes), one module: its part of the format, its rule
+and its check, its words for ``kierki explain``, its part of the seat view (``PassingPart``); its
+engine (``PassEngine``: each seat in turn picks ``count`` cards of its own hand; once every seat
+has, each gives its cards at once to the seat ``offset`` places on, the deal number picking the
+offset from the rotation); its unit (``Passing``: labels, panel, record, bot and adapter hooks)."""
 
 from __future__ import annotations
 
@@ -183,6 +183,9 @@ def pass_order(contract, tricks_total: int, trump: int, players: int):
 
 
 class Passing(CardPhase):
+    """Passing as a person and a bot see it: each seat picks cards of its hand to pass; its
+    labels, panel, record, bot and adapter hooks."""
+
     name = "pass"
     part_type = PassingPart
     expected = EXPECTED[Phase.PASS]

@@ -40,9 +40,7 @@ class ShippedPhase:
     name: str  # the unit's name (``phases.UNITS``; the deal's ``Phase`` while it decides)
     module: str  # the phase's module, a module of this package
     rule: str = ""  # the contract's attribute holding its rule ("" : none of its own)
-    engine: str = (
-        ""  # the class of its module that is its engine ("" : none here); a trick deal lists those of ``PLAY_ORDER``
-    )
+    engine: str = ""  # the class of its module that is its engine ("" : none); a trick deal steps ``PLAY_ORDER``'s
     numbers: bool = False  # its module declares action numbers (``NUMBERS``, ``notation``, ``read_notation``)
     bets: bool = False  # its actions are side declarations a record keeps under ``bets`` (``actions.is_bet``)
 

@@ -6,8 +6,10 @@ each with the "unless nothing else is possible" fallback), scoring components (p
 per card, per seat, or ``include`` of other contracts' components by reference) and an
 optional end condition.
 
-One module with trick play's unit (``TrickPlay``, below: a card to the trick in progress, its
-labels, panel, record of plays, news and bot hooks); the deal's state is ``trickstate``'s.
+Trick play, the phase ``play``, is this one module: the contract's format (``FIELDS``), its
+compiled rule (``TrickContract``), the deal type (``Tricks``) and the unit (``TrickPlay``, ``UNIT``:
+a card to the trick in progress, its labels, panel, record of plays, news and bot hooks). The deal's
+state, which the phases before play share, is ``trickstate``'s.
 """
 
 from __future__ import annotations

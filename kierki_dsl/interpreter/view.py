@@ -5,7 +5,7 @@ a common core (who, which contract and phase, the hand, the legal actions, the t
 scores) plus one named *part* per phase of the deal that shows the seat something — the
 auction's bids, the widow, the cards passed and received, the layout's rows, an added phase's
 own part. Each part is built by its phase from the deal state (a shipped phase's part is a small
-frozen class declared in its engine module: ``bidding.AuctionPart``, ``widow.WidowPart``, ...;
+frozen class declared in the phase's module: ``bidding.AuctionPart``, ``widow.WidowPart``, ...;
 an added phase's is what its unit's ``engine_view`` returns); a deal without the phase has no
 such part. ``view.part(name)`` gives a phase's part (None when the deal has none).
 

@@ -215,6 +215,7 @@ def words(spec) -> str:
 
 
 def mask(cards) -> int:
+    """The bit mask of ``cards`` (a list of card numbers)."""
     m = 0
     for c in cards:
         m |= 1 << c
@@ -242,9 +243,6 @@ LINT_CODES = table(
         (7, 20),
     ),
 )
-
-
-__all__ = ["WIDOW", "Widow", "build_widow", "words", "mask", "bits"]
 
 
 # -- its engine -----------------------------------------------------------------------------------
@@ -375,6 +373,9 @@ def _raising(view) -> bool:
 
 
 class Exchange(CardPhase):
+    """The widow's exchange as a person and a bot see it: the taker gives away or lays aside cards
+    of his hand, then (``raise_bid``) names his contract; its labels, panel, record and hooks."""
+
     name = "exchange"
     part_type = WidowPart
     expected = EXPECTED[Phase.EXCHANGE]
@@ -518,3 +519,18 @@ class Exchange(CardPhase):
 
 
 UNIT = Exchange()
+
+
+__all__ = [
+    "UNIT",
+    "WIDOW",
+    "Exchange",
+    "Widow",
+    "WidowEngine",
+    "bits",
+    "build_widow",
+    "lowest_card",
+    "mask",
+    "taker_action",
+    "words",
+]

@@ -6,8 +6,8 @@ words, what it expects and its part of the seat view (``interpreter/phasekit/bas
 phase is one module of the interpreter (``interpreter/bidding.py`` the auction, ...; the
 catalogue ``interpreter/phasecatalogue.py`` lists them), which declares its rule, numbers, engine
 and unit together; the deal's end is ``done`` here; a phase added by a module registers its own
-``UNIT`` with ``register``. Front ends — the terminal,
-the browser, the SIK client — never ask which phase is playing; they call:
+``UNIT`` with ``register``. Front ends — the terminal, the browser, the SIK client — never ask
+which phase is playing; they call:
 
 - ``phase_of(view)``: the unit deciding in a view;
 - ``label(view, action, rules)``: the label a person reads for an action;
@@ -101,9 +101,7 @@ def units_missing() -> list:
 for _name in MODULES:
     register(importlib.import_module(f"kierki_dsl.{_name}").UNIT)
 if units_missing():  # a catalogue entry without its unit: the shipped phases are one list
-    raise SetupError(
-        f"the catalogue of the shipped phases lists phases no module of {__name__} plays: {units_missing()}"
-    )
+    raise SetupError(f"the catalogue of the shipped phases lists phases no module it names plays: {units_missing()}")
 
 
 def phase_of(view) -> PhaseUnit:

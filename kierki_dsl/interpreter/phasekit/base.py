@@ -1,6 +1,6 @@
 """What every phase module declares, and the defaults most phases share.
 
-A phase module (``passing.py``, ``auction.py``, ...) defines one ``PhaseUnit`` subclass and an
+A phase module (``passing.py``, ``bidding.py``, ...) defines one ``PhaseUnit`` subclass and an
 instance of it named ``UNIT``. The unit says, in one place, everything a front end needs to
 show the phase and to take a person's decision in it:
 
@@ -148,7 +148,7 @@ class PhaseUnit:
         return tr("{typed} is not allowed: {reason}").format(typed=text, reason=reason or tr("not allowed now"))
 
     # -- the view --------------------------------------------------------------------------------
-    #: The class of its part of the seat view (a ``@frozen`` class declared by its engine module,
+    #: The class of its part of the seat view (a ``@frozen`` class declared by the phase's module,
     #: built by the phase from the deal state), or None: it shows nothing of its own.
     part_type: Optional[type] = None
 
