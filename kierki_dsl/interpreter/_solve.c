@@ -21,7 +21,8 @@
  * bound, the key packed by bit extraction: BMI2's pext where the processor has it); an
  * enhanced transposition cutoff at a trick's last card (where 5 or more tricks are left); move
  * ordering (the table's card, then cards good for the seat on turn; in a deal of no gains for me,
- * leads first that another seat must beat when me leads, or that me must win when it does not);
+ * leads first that another seat must beat when me leads, or that me must win when it does not,
+ * the highest of those first);
  * equivalent cards searched once (cards of one hand and one class next to each other in their
  * suit once the cards of finished tricks are gone); bounds from the points left (summed by
  * groups of cards with equal points); a search ended where `me` can take no trick more (no
@@ -773,8 +774,10 @@ static int lead_outlook(const Search *s, int seat, int card)
     return 1;
 }
 
-/* How good `card` looks for `seat` (higher first): taking points when they help the side
- * on turn, leaving them when they hurt, the trick won as cheaply as possible. */
+/* How good `card` looks for `seat` (higher first): a lead that looks good (lead_outlook) before
+ * one that looks neither and one that looks bad last, then taking points when they help the side
+ * on turn and leaving them when they hurt, the trick won as cheaply as possible, a card that
+ * does not win it (or a good lead) as high as possible. */
 static int64_t promise(const Search *s, int seat, int card)
 {
     const Tables *t = s->t;
@@ -788,8 +791,9 @@ static int64_t promise(const Search *s, int seat, int card)
     if (s->len == 0 || (t->beats[win] >> card & 1))
         winner = seat;
     int64_t for_me = winner == s->me ? pts : 0;
-    int64_t outlook = s->len == 0 ? (int64_t)lead_outlook(s, seat, card) << 52 : 0;
-    return outlook + (seat == s->me ? for_me : -for_me) * 64 + (winner == seat ? -(card % 13) : card % 13);
+    int outlook = s->len == 0 ? lead_outlook(s, seat, card) : 0;
+    int high_first = winner != seat || outlook > 0;  /* a good lead: the highest first */
+    return ((int64_t)outlook << 52) + (seat == s->me ? for_me : -for_me) * 64 + (high_first ? card % 13 : -(card % 13));
 }
 
 static int order_moves(const Search *s, int seat, uint64_t moves, int first, int *out)
