@@ -22,7 +22,7 @@
  * enhanced transposition cutoff at a trick's last card (where 5 or more tricks are left); move
  * ordering (the table's card, then cards good for the seat on turn; in a deal of no gains for me,
  * leads first that another seat must beat when me leads, or that me must win when it does not,
- * the highest of those first);
+ * and the highest card first);
  * equivalent cards searched once (cards of one hand and one class next to each other in their
  * suit once the cards of finished tricks are gone); bounds from the points left (summed by
  * groups of cards with equal points); a search ended where `me` can take no trick more (no
@@ -776,8 +776,9 @@ static int lead_outlook(const Search *s, int seat, int card)
 
 /* How good `card` looks for `seat` (higher first): a lead that looks good (lead_outlook) before
  * one that looks neither and one that looks bad last, then taking points when they help the side
- * on turn and leaving them when they hurt, the trick won as cheaply as possible, a card that
- * does not win it (or a good lead) as high as possible. */
+ * on turn and leaving them when they hurt, then a card that does not win the trick as high as
+ * possible, one that wins it as cheaply as possible but in a deal of no gains, where the
+ * highest card goes first whatever it does (a trick that must be won is won high). */
 static int64_t promise(const Search *s, int seat, int card)
 {
     const Tables *t = s->t;
@@ -792,7 +793,7 @@ static int64_t promise(const Search *s, int seat, int card)
         winner = seat;
     int64_t for_me = winner == s->me ? pts : 0;
     int outlook = s->len == 0 ? lead_outlook(s, seat, card) : 0;
-    int high_first = winner != seat || outlook > 0;  /* a good lead: the highest first */
+    int high_first = winner != seat || t->no_gain;  /* where a trick gains nothing: get rid of high cards */
     return ((int64_t)outlook << 52) + (seat == s->me ? for_me : -for_me) * 64 + (high_first ? card % 13 : -(card % 13));
 }
 
