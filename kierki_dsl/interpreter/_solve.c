@@ -22,7 +22,7 @@
  * enhanced transposition cutoff at a trick's last card (where 5 or more tricks are left); move
  * ordering (the table's card, then cards good for the seat on turn; in a deal of no gains for me,
  * leads first that another seat must beat when me leads, or that me must win when it does not,
- * and the highest card first);
+ * and the highest card first; every deal's leads highest first);
  * equivalent cards searched once (cards of one hand and one class next to each other in their
  * suit once the cards of finished tricks are gone); bounds from the points left (summed by
  * groups of cards with equal points); a search ended where `me` can take no trick more (no
@@ -776,9 +776,9 @@ static int lead_outlook(const Search *s, int seat, int card)
 
 /* How good `card` looks for `seat` (higher first): a lead that looks good (lead_outlook) before
  * one that looks neither and one that looks bad last, then taking points when they help the side
- * on turn and leaving them when they hurt, then a card that does not win the trick as high as
- * possible, one that wins it as cheaply as possible but in a deal of no gains, where the
- * highest card goes first whatever it does (a trick that must be won is won high). */
+ * on turn and leaving them when they hurt, then the highest card first where it leads or does
+ * not win the trick, the cheapest where it wins the trick, but in a deal of no gains the highest
+ * card first whatever it does (a trick that must be won is won high). */
 static int64_t promise(const Search *s, int seat, int card)
 {
     const Tables *t = s->t;
@@ -793,7 +793,7 @@ static int64_t promise(const Search *s, int seat, int card)
         winner = seat;
     int64_t for_me = winner == s->me ? pts : 0;
     int outlook = s->len == 0 ? lead_outlook(s, seat, card) : 0;
-    int high_first = winner != seat || t->no_gain;  /* where a trick gains nothing: get rid of high cards */
+    int high_first = winner != seat || s->len == 0 || t->no_gain;  /* leads, and where no trick gains: high */
     return ((int64_t)outlook << 52) + (seat == s->me ? for_me : -for_me) * 64 + (high_first ? card % 13 : -(card % 13));
 }
 
