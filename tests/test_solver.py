@@ -307,3 +307,23 @@ def test_a_seat_below_every_other_takes_nothing_more(which, seed, left, swaps):
         new.append(sum(1 << c for c in cards))
     compiled = solver.solve(contract, view, new)
     assert compiled is not None and compiled[0] == solver.solve(contract, view, new, python=True)[0]
+
+
+@pytest.mark.skipif(not solver.compiled(), reason="the compiled solver is not built here")
+@settings(max_examples=30, deadline=None)
+@given(which=st.sampled_from(range(len(SOLVED))), seed=st.integers(0, 10**6), left=st.integers(4, 7))
+def test_leads_ordered_by_who_must_win_give_the_python_values(which, seed, left):
+    """In a deal whose points are none above 0 the compiled search tries first the leads that
+    another seat must beat (the solved seat's) or that the solved seat must win (the others'):
+    an order of moves, no value changes — the Python search's values, with hearts broken
+    before the position either way."""
+    found = position_of(which, seed, left)
+    if found is None:
+        return
+    contract, deal, view = found
+    args = (view.players, view.tricks_total, view.trump, view.deck)
+    compiled, python = solver.tables(contract, *args), solver.tables(contract, *args, python=True)
+    seat, hands, trick_no, broken, trick, direction = solver.position(view, list(deal.hands))
+    for flag in (False, True):
+        got = compiled.solve(view.seat, seat, hands, trick_no, flag, trick, direction)[0]
+        assert got == python.solve(view.seat, seat, hands, trick_no, flag, trick, direction)[0]

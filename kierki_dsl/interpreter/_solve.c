@@ -20,7 +20,9 @@
  * suits, one table shared by every contract (64-byte entries holding a lower and an upper
  * bound, the key packed by bit extraction: BMI2's pext where the processor has it); an
  * enhanced transposition cutoff at a trick's last card (where 5 or more tricks are left); move
- * ordering (the table's card, then cards good for the seat on turn);
+ * ordering (the table's card, then cards good for the seat on turn; in a deal of no gains for me,
+ * leads first that another seat must beat when me leads, or that me must win when it does not,
+ * and the highest card first; every deal's leads highest first);
  * equivalent cards searched once (cards of one hand and one class next to each other in their
  * suit once the cards of finished tricks are gone); bounds from the points left (summed by
  * groups of cards with equal points); a search ended where `me` can take no trick more (no
@@ -28,8 +30,8 @@
  * card's value by MTD(f) null-window searches in the range the points left allow (the points
  * come in their common unit, solver.py); and a node limit that stops a solve (its answer None).
  * kierki_dsl/interpreter/solvepy.py is the same search in Python (the reference and the
- * fallback when this extension is not built; it has no enhanced cutoff): the values are
- * equal, held by tests.
+ * fallback when this extension is not built; it has neither the enhanced cutoff nor the leads'
+ * order): the values are equal, held by tests.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -137,6 +139,8 @@ typedef struct {
      * rank below the others' of their suit wins no trick it does not lead (`takes_none`) */
     int suited;
     uint64_t trumps;
+    /* no card or trick gives points above 0 (`me` wants no trick: lead_outlook orders leads) */
+    int no_gain;
     int ready;
 } Tables;
 
@@ -404,6 +408,9 @@ static int Tables_init(Tables *self, PyObject *args, PyObject *kw)
         return -1;
     bounds(self);
     canonical_classes(self);
+    self->no_gain = self->most_tp[0] == 0;
+    for (int c = 0; c < 52; c++)
+        self->no_gain &= self->most[c] == 0;
     if (allocate_table() < 0)
         return -1;
     self->ready = 1;
@@ -728,8 +735,50 @@ static int64_t play(Search *s, int seat, int card, int64_t alpha, int64_t beta)
     return v;
 }
 
-/* How good `card` looks for `seat` (higher first): taking points when they help the side
- * on turn, leaving them when they hurt, the trick won as cheaply as possible. */
+/* The cards `seat` may play on `led` (a card led): its cards of the suit where it must follow,
+ * else its hand (the play restrictions left out: a guess for move ordering). */
+static uint64_t playable(const Search *s, int seat, int led)
+{
+    uint64_t hand = s->hands[seat], suited = hand & SUIT[led / 13];
+    return suited && s->t->follow_suit ? suited : hand;
+}
+
+/* Whether leading `card` looks good for `seat`'s side (1), bad (-1) or neither (0) in a deal
+ * whose points are none above 0 (me wants no trick), from the hands (for move ordering): me's
+ * lead is good where another seat must beat it and bad where none can; another seat's lead is
+ * good where me must beat it and no seat must beat me's lowest card, bad where me can play
+ * under it. (In a deal me wants every trick of, the same guesses searched more positions.) */
+static int lead_outlook(const Search *s, int seat, int card)
+{
+    const Tables *t = s->t;
+    if (!t->no_gain || !t->natural)
+        return 0;
+    uint64_t beat = t->beats[card], mine = playable(s, s->me, card);
+    if (seat == s->me) {
+        int can = 0, must = 0;
+        for (int p = 0; p < t->players; p++) {
+            uint64_t h = p == seat ? 0 : playable(s, p, card);
+            can |= (h & beat) != 0;
+            must |= h && !(h & ~beat);
+        }
+        return must ? 1 : (can ? 0 : -1);
+    }
+    if (!mine || (mine & ~beat))
+        return -1;  /* me can play under the card led */
+    uint64_t above = t->beats[lowest(mine)];  /* what beats me's lowest card */
+    for (int p = 0; p < t->players; p++) {
+        uint64_t h = p == seat || p == s->me ? 0 : playable(s, p, card);
+        if (h && !(h & ~above))
+            return 0;  /* p must beat me's card */
+    }
+    return 1;
+}
+
+/* How good `card` looks for `seat` (higher first): a lead that looks good (lead_outlook) before
+ * one that looks neither and one that looks bad last, then taking points when they help the side
+ * on turn and leaving them when they hurt, then the highest card first where it leads or does
+ * not win the trick, the cheapest where it wins the trick, but in a deal of no gains the highest
+ * card first whatever it does (a trick that must be won is won high). */
 static int64_t promise(const Search *s, int seat, int card)
 {
     const Tables *t = s->t;
@@ -743,7 +792,9 @@ static int64_t promise(const Search *s, int seat, int card)
     if (s->len == 0 || (t->beats[win] >> card & 1))
         winner = seat;
     int64_t for_me = winner == s->me ? pts : 0;
-    return (seat == s->me ? for_me : -for_me) * 64 + (winner == seat ? -(card % 13) : card % 13);
+    int outlook = s->len == 0 ? lead_outlook(s, seat, card) : 0;
+    int high_first = winner != seat || s->len == 0 || t->no_gain;  /* leads, and where no trick gains: high */
+    return ((int64_t)outlook << 52) + (seat == s->me ? for_me : -for_me) * 64 + (high_first ? card % 13 : -(card % 13));
 }
 
 static int order_moves(const Search *s, int seat, uint64_t moves, int first, int *out)
