@@ -6,7 +6,7 @@ import json
 from typing import Iterable, Optional
 
 from .cards import suit_word
-from .diagnostics import Diagnostic, render
+from .diagnostics import Diagnostic, quoted, render
 from .i18n import tr
 from .words import SEAT_LETTERS, contract_title, seat_name  # noqa: F401  (SEAT_LETTERS kept importable from here)
 
@@ -20,7 +20,7 @@ def read_seat(text: str, players: int) -> int:
         return names.index(t)
     if t.isdigit() and len(t) <= 3 and int(t) < players:
         return int(t)
-    raise ValueError(f"not a seat: {text!r} (one of {', '.join(n for n in names)} or 0..{players - 1})")
+    raise ValueError(f"not a seat: {quoted(text)} (one of {', '.join(n for n in names)} or 0..{players - 1})")
 
 
 def title_width(ruleset) -> int:

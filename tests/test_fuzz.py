@@ -483,6 +483,13 @@ def test_option_extremes_are_usage_errors_before_any_work(cli, use, value):
     assert len(err) < 600  # a 5000-digit value is not echoed whole
 
 
+
+def test_a_5000_digit_seat_is_not_echoed_whole(cli):
+    """``--human`` with a huge number (found by the test above: the seat reader echoed it whole)."""
+    code, out, err = cli("run", HEARTS, "--human", "9" * 5000)
+    assert code == 2 and "not a seat" in err and "5000 characters" in err
+    assert len(err) < 600
+
 # -- concurrent writers ------------------------------------------------------------------------
 def test_two_commands_writing_the_same_record_leave_one_whole_record(tmp_path):
     """Two matches with different seeds write one --record at the same moment: the file is
