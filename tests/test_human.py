@@ -251,3 +251,13 @@ def test_ctrl_c_or_end_of_input_at_the_prompt_leaves_the_prompt_line(stop):
     with pytest.raises(KeyboardInterrupt if stop == "ctrl_c" else HumanQuit):
         h.act(st.view(0))
     assert out.getvalue().endswith("> \n")
+
+
+@pytest.mark.parametrize("lang, title", [("en", "Deal 1: Hearts\n"), ("pl", "Rozdanie 1: Hearts\n")])
+def test_a_game_without_polish_names_is_titled_by_its_english_name_not_its_key(lang, title):
+    """Play-test 5: at the Hearts (or Barbu) table the person read 'Deal 1: hand — Hearts' in
+    English and 'Rozdanie 1: hand' in Polish: the contract's key stood where its name belongs."""
+    rc, out, err, _ = run_cli("run", str(RULESETS / "games" / "hearts.yaml"), "--seed", "2", "--human", "0",
+                              "--players", "random", "--lang", lang, input=b"1\n" * 3)
+    assert title in out, out[:600]
+    assert "hand —" not in out and ": hand\n" not in out
