@@ -114,6 +114,13 @@ def _speak(lang: Optional[str]) -> None:
         raise _usage(f"--lang: {e}") from None
 
 
+def _no_file(kind: str, path: str) -> str:
+    """The message for a ``kind`` file (save, record) that is not there, or is a folder."""
+    if os.path.isdir(path):
+        return f"{path} is a folder, not a {kind} file"
+    return f"no such {kind} file: {path}"
+
+
 def _load_ruleset(path: str):
     from .diagnostics import DiagnosticError, Diagnostics
     from .report import render_diagnostics
@@ -258,7 +265,7 @@ def resume(
     from .table.session import open_save
 
     if not os.path.isfile(save):
-        raise _usage(f"no such save file: {save}")
+        raise _usage(_no_file("save", save))
     _check_output(record, "--record")
     try:
         opened = open_save(save)  # locked: one process plays a save file at a time
@@ -488,7 +495,7 @@ def replay(
 
     rs = _load_ruleset(ruleset)
     if not os.path.isfile(record):
-        raise _usage(f"no such record file: {record}")
+        raise _usage(_no_file("record", record))
     try:
         rec = read_record(record)
     except RecordError as e:

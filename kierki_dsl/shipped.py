@@ -58,6 +58,10 @@ def find_ruleset(name: str, folder: str = "") -> Optional[str]:
 def not_found(name: str, folder: str = "") -> str:
     """The message for a ruleset that is nowhere: what was asked and where it was looked for."""
     here = os.path.normpath(folder or ".")
+    if os.path.isdir(os.path.join(folder, name)):
+        return (
+            f"{name} is a folder, not a ruleset file (name one of its .yaml files; kierki lint checks a whole folder)"
+        )
     if os.path.isabs(name):
         return f"no such ruleset file: {name}"
     return (
