@@ -261,3 +261,19 @@ def test_a_game_without_polish_names_is_titled_by_its_english_name_not_its_key(l
                               "--players", "random", "--lang", lang, input=b"1\n" * 3)
     assert title in out, out[:600]
     assert "hand —" not in out and ": hand\n" not in out
+
+
+def test_a_single_legal_card_of_the_layout_is_the_default_too():
+    """Play-test 5: in loteryjka a turn with one legal card showed no "[Enter: ...]" and Enter
+    asked again, though docs/playing.md says a single legal card is played with Enter."""
+    lot = _deal("loteryjka", [list(card_str(c) for c in range(i, 52, 4)) for i in range(4)])
+    while not lot.is_terminal():
+        seat = lot.current_player()
+        view = lot.view(seat)
+        if len(view.legal) == 1 and view.legal[0] != PASS:
+            break
+        lot.apply_action(view.legal[0])
+    assert not lot.is_terminal(), "no turn with a single legal card"
+    h, out = _human("\n", seat)
+    assert h.act(view) == view.legal[0]
+    assert "[Enter: " in out.getvalue()
