@@ -296,3 +296,9 @@ def test_a_player_of_ones_own_module_plays_from_the_command(tmp_path):
                           env=env, timeout=120)
     assert proc.returncode == 0, proc.stderr
     assert "lowest" in proc.stdout and "Final standings" in proc.stdout
+
+
+def test_a_count_of_zero_is_told_the_counts_allowed():
+    """Play-test 5: `--players search:0` said "expected a sample count ..., got '0'": 0 is a count."""
+    code, out, err, _ = run_cli("run", str(STANDARD), "--players", "search:0", "--seed", "1")
+    assert code == 2 and "search: expected a sample count from 1 to 100_000 (e.g. search:64)" in err, err
