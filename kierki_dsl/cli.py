@@ -491,7 +491,7 @@ def replay(
 
     from .record import RecordError, fingerprint_warning, read_record
     from .record import replay as do_replay
-    from .report import seat_name
+    from .report import contract_title, seat_name, title_width
 
     rs = _load_ruleset(ruleset)
     if not os.path.isfile(record):
@@ -508,12 +508,13 @@ def replay(
     if fmt == OutputFormat.json:
         print(json.dumps(report.to_json(), indent=2))
     else:
-        n = rs.players
-        print("deal  contract                        " + "".join(f"{seat_name(s, n):>7}" for s in range(n)))
+        n, width = rs.players, title_width(rs)
+        print(f"deal  {'contract':<{width}}" + "".join(f"{seat_name(s, n):>7}" for s in range(n)))
         for i, d in enumerate(report.deals):
             pts = "".join(f"{s:>7}" for s in d["scores"]) if d["scores"] is not None else "  (refused)"
-            print(f"{i + 1:>4}  {d['contract'] or '(unknown)':<30}{pts}")
-        print("totals" + " " * 32 + "".join(f"{t:>7}" for t in report.totals))
+            c = rs.contracts.get(d["contract"]) if d["contract"] else None
+            print(f"{i + 1:>4}  {contract_title(c) if c is not None else '(unknown)':<{width}}{pts}")
+        print(f"{'totals':<{width + 6}}" + "".join(f"{t:>7}" for t in report.totals))
     for v in report.violations:
         _err(f"{record}: {v}")
     if not report.ok:

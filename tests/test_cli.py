@@ -55,6 +55,8 @@ def test_record_then_replay(tmp_path):
     assert replayed["totals"] == played["totals"]
     code, out, err, _ = run_cli("replay", str(rec), "--ruleset", str(STANDARD))
     assert code == 0 and "totals" in out and err == ""
+    # play-test 5: the replayed table named each deal by its key ("bez_siodmej_i_ostatniej"), not as run does
+    assert "   6  Bez siódmej i ostatniej lewy — No 7th and last trick " in out and "bez_" not in out, out
 
 
 def test_replay_warns_when_the_record_names_another_ruleset(tmp_path, cli):
