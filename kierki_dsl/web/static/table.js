@@ -222,7 +222,7 @@ function dealEndEl(st) {
   box.append(el("div", { id: "deal-points", text: t("Points this deal: ") + pointsText(e.scores) }));
   if (st.over) {
     box.append(el("div", { id: "winner", text: winnersText(st) }),
-      el("ol", { id: "standings" }, st.standings.map(r => el("li", { text: r.place + ". " + name(r.seat) + " " + r.total }))));
+      el("ol", { id: "standings" }, st.standings.map(r => el("li", { value: r.place, text: name(r.seat) + " " + r.total }))));
   } else {
     box.append(el("div", { text: t("Totals: ") + pointsText(e.totals) }),
       el("button", { type: "button", id: "next-deal", onclick: () => { seenEnd = e.deal; say(""); draw(); }, text: t("Next deal") }));
