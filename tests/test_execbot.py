@@ -146,3 +146,4 @@ def test_a_wrong_answer_is_refused_saying_why_and_what_was_legal(tmp_path, kind)
     assert proc.returncode == 0, proc.stderr
     line = next(x for x in proc.stderr.splitlines() if "exec bot" in x)
     assert re.search(said, line), line
+    assert "wrong.py of seat 0" in line, "the command is named by its script, not by the interpreter alone"
