@@ -29,6 +29,8 @@ def shipped_ruleset(relative: str) -> str:
 
 #: The folders of the shipped rulesets searched for a bare name, in this order.
 SHIPPED_FOLDERS = ("", "variants", "games")
+#: A name under the repository's folder of the shipped rulesets (``rulesets/games/hearts.yaml``).
+SHIPPED_PREFIX = "rulesets/"
 
 
 def candidates(name: str, folder: str = "") -> list[str]:
@@ -38,10 +40,12 @@ def candidates(name: str, folder: str = "") -> list[str]:
     names = [name] if name.endswith((".yaml", ".yml")) else [name + ".yaml", name]
     out = [os.path.normpath(os.path.join(folder, n)) for n in names]
     if not os.path.isabs(name):
+        # `rulesets/kierki_standard.yaml`, as the README writes it, is the shipped one from any folder too
+        shipped = [n[len(SHIPPED_PREFIX) :] if n.startswith(SHIPPED_PREFIX) else n for n in names]
         out += [
             os.path.join(rulesets_dir(), sub, *n.split("/")) if sub else os.path.join(rulesets_dir(), *n.split("/"))
             for sub in SHIPPED_FOLDERS
-            for n in names
+            for n in shipped
         ]
     unique: list[str] = []
     for p in out:
