@@ -277,3 +277,15 @@ def test_a_single_legal_card_of_the_layout_is_the_default_too():
     h, out = _human("\n", seat)
     assert h.act(view) == view.legal[0]
     assert "[Enter: " in out.getvalue()
+
+
+def test_pas_typed_in_polish_in_a_trick_deal_is_told_there_is_no_passing():
+    """Play-test 5: 'pass' got "there is no passing in this deal", its Polish 'pas' only the
+    general "type a card" help."""
+    from kierki_dsl.i18n import using
+
+    st = _deal("bez_kierow", (["4C", "2D"], ["9C", "KH"], ["3H", "5C"], ["2C", "5D"]))
+    with using("pl"):
+        h, out = _human("pas\n1\n", 0)
+        h.act(st.view(0))
+    assert "w tym rozdaniu nie ma pasowania: zagraj kartę" in out.getvalue(), out.getvalue()

@@ -704,7 +704,7 @@ class TrickPlay(PlaysSection, CardPhase):
         return view.phase == "play" and view.part("layout") is None
 
     def read(self, view, text: str, rules=None) -> int:
-        if text.strip().lower() == "pass":
+        if text.strip().lower() in ("pass", tr("pass")):  # "pas" in Polish
             raise NotUnderstood(tr("there is no passing in this deal: play a card"))
         return super().read(view, text, rules)
 
