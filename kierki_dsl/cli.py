@@ -114,6 +114,13 @@ def _speak(lang: Optional[str]) -> None:
         raise _usage(f"--lang: {e}") from None
 
 
+def _no_file(kind: str, path: str) -> str:
+    """The message for a ``kind`` file (save, record) that is not there, or is a folder."""
+    if os.path.isdir(path):
+        return f"{path} is a folder, not a {kind} file"
+    return f"no such {kind} file: {path}"
+
+
 def _load_ruleset(path: str):
     from .diagnostics import DiagnosticError, Diagnostics
     from .report import render_diagnostics
@@ -258,7 +265,7 @@ def resume(
     from .table.session import open_save
 
     if not os.path.isfile(save):
-        raise _usage(f"no such save file: {save}")
+        raise _usage(_no_file("save", save))
     _check_output(record, "--record")
     try:
         opened = open_save(save)  # locked: one process plays a save file at a time
@@ -484,11 +491,11 @@ def replay(
 
     from .record import RecordError, fingerprint_warning, read_record
     from .record import replay as do_replay
-    from .report import seat_name
+    from .report import contract_title, seat_name, title_width
 
     rs = _load_ruleset(ruleset)
     if not os.path.isfile(record):
-        raise _usage(f"no such record file: {record}")
+        raise _usage(_no_file("record", record))
     try:
         rec = read_record(record)
     except RecordError as e:
@@ -501,12 +508,13 @@ def replay(
     if fmt == OutputFormat.json:
         print(json.dumps(report.to_json(), indent=2))
     else:
-        n = rs.players
-        print("deal  contract                        " + "".join(f"{seat_name(s, n):>7}" for s in range(n)))
+        n, width = rs.players, title_width(rs)
+        print(f"deal  {'contract':<{width}}" + "".join(f"{seat_name(s, n):>7}" for s in range(n)))
         for i, d in enumerate(report.deals):
             pts = "".join(f"{s:>7}" for s in d["scores"]) if d["scores"] is not None else "  (refused)"
-            print(f"{i + 1:>4}  {d['contract'] or '(unknown)':<30}{pts}")
-        print("totals" + " " * 32 + "".join(f"{t:>7}" for t in report.totals))
+            c = rs.contracts.get(d["contract"]) if d["contract"] else None
+            print(f"{i + 1:>4}  {contract_title(c) if c is not None else '(unknown)':<{width}}{pts}")
+        print(f"{'totals':<{width + 6}}" + "".join(f"{t:>7}" for t in report.totals))
     for v in report.violations:
         _err(f"{record}: {v}")
     if not report.ok:

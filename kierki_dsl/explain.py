@@ -162,7 +162,7 @@ def diff(a, b) -> str:
             + " → ".join("clockwise" if d == 1 else "counter-clockwise" for d in (a.direction, b.direction))
         )
     if a.total != b.total:
-        out.append(f"match total: {a.total} → {b.total}")
+        out.append(" → ".join(["match total: " + _total_words(a.total), _total_words(b.total)]))
     if len(a.schedule) * a.series != len(b.schedule) * b.series:
         out.append(f"deals in a match: {len(a.schedule) * a.series} → {len(b.schedule) * b.series}")
     if a.series != b.series:
@@ -203,7 +203,7 @@ def diff(a, b) -> str:
             if xa.get(key) != xb.get(key):
                 changes.setdefault((key, xa.get(key, "(nothing)"), xb.get(key, "(nothing)")), []).append(deal)
     for (key, old, new), deals in changes.items():
-        out.append(f"{_deal_list(deals, len(b.schedule))}, {key}: {_change(old, new)}")
+        out.append(f"{_deal_list(deals, max(len(a.schedule), len(b.schedule)))}, {key}: {_change(old, new)}")
     out += _offered_changes(a, b)
     return "\n".join(out) + "\n" if out else "no differences at the table\n"
 
@@ -261,8 +261,14 @@ def _offered_changes(a, b) -> list:
     return out
 
 
+def _total_words(total) -> str:
+    """A declared match total, or ``(none)`` where the ruleset declares none."""
+    return "(none)" if total is None else str(total)
+
+
 def _deal_list(deals: list, total: int) -> str:
-    if len(deals) > 1 and len(deals) >= total:
+    """``deals 8-11``, ``deal 2``, or ``every deal`` when the deals are all ``total`` of the longer schedule."""
+    if len(deals) > 1 and sorted(set(deals)) == list(range(1, total + 1)):
         return "every deal"
     runs, start = [], deals[0]
     for prev, cur in zip(deals, deals[1:] + [None]):

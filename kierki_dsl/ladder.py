@@ -11,6 +11,7 @@ chose it) loses points, and the others.
 
 from __future__ import annotations
 
+from .ruleset.semantics import part_of
 from .stats import Estimate, estimate
 from .tournament import MEASURES, matches, observations
 
@@ -22,14 +23,17 @@ def duel(rs, a: str, b: str, seeds: range, workers: int = 1) -> dict:
 
 
 def report(rs, pairs: list, seeds: range, out=None, workers: int = 1) -> str:
-    """The ladder's table: one line per pair."""
+    """The ladder's table: one line per pair; the negative and the positive part apart only for a
+    ruleset that has deals of both kinds (Hearts' are all of one, and would read as 'positive')."""
+    measures = MEASURES if len({part_of(rs, c) for c in rs.contracts.values()}) > 1 else MEASURES[:1]
+    heads = {"match": "per match", "negative": "negative part", "positive": "positive part"}
     lines = [
         f"{rs.name}: {len(seeds)} seeds × {2 * rs.players} seatings (duplicate deals, each side alone at each seat)",
-        f"{'A vs B':<24}{'per match':>18}{'negative part':>18}{'positive part':>18}",
+        f"{'A vs B':<24}" + "".join(f"{heads[m]:>18}" for m in measures),
     ]
     for a, b in pairs:
         res = duel(rs, a, b, seeds, workers)
-        lines.append(f"{a + ' vs ' + b:<24}{str(res['match']):>18}{str(res['negative']):>18}{str(res['positive']):>18}")
+        lines.append(f"{a + ' vs ' + b:<24}" + "".join(f"{str(res[m]):>18}" for m in measures))
         if out:
             out(lines[-1])
     return "\n".join(lines)

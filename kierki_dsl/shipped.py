@@ -29,6 +29,8 @@ def shipped_ruleset(relative: str) -> str:
 
 #: The folders of the shipped rulesets searched for a bare name, in this order.
 SHIPPED_FOLDERS = ("", "variants", "games")
+#: A name under the repository's folder of the shipped rulesets (``rulesets/games/hearts.yaml``).
+SHIPPED_PREFIX = "rulesets/"
 
 
 def candidates(name: str, folder: str = "") -> list[str]:
@@ -38,10 +40,12 @@ def candidates(name: str, folder: str = "") -> list[str]:
     names = [name] if name.endswith((".yaml", ".yml")) else [name + ".yaml", name]
     out = [os.path.normpath(os.path.join(folder, n)) for n in names]
     if not os.path.isabs(name):
+        # `rulesets/kierki_standard.yaml`, as the README writes it, is the shipped one from any folder too
+        shipped = [n[len(SHIPPED_PREFIX) :] if n.startswith(SHIPPED_PREFIX) else n for n in names]
         out += [
             os.path.join(rulesets_dir(), sub, *n.split("/")) if sub else os.path.join(rulesets_dir(), *n.split("/"))
             for sub in SHIPPED_FOLDERS
-            for n in names
+            for n in shipped
         ]
     unique: list[str] = []
     for p in out:
@@ -58,6 +62,10 @@ def find_ruleset(name: str, folder: str = "") -> Optional[str]:
 def not_found(name: str, folder: str = "") -> str:
     """The message for a ruleset that is nowhere: what was asked and where it was looked for."""
     here = os.path.normpath(folder or ".")
+    if os.path.isdir(os.path.join(folder, name)):
+        return (
+            f"{name} is a folder, not a ruleset file (name one of its .yaml files; kierki lint checks a whole folder)"
+        )
     if os.path.isabs(name):
         return f"no such ruleset file: {name}"
     return (

@@ -55,6 +55,8 @@ def test_record_then_replay(tmp_path):
     assert replayed["totals"] == played["totals"]
     code, out, err, _ = run_cli("replay", str(rec), "--ruleset", str(STANDARD))
     assert code == 0 and "totals" in out and err == ""
+    # play-test 5: the replayed table named each deal by its key ("bez_siodmej_i_ostatniej"), not as run does
+    assert "   6  Bez siódmej i ostatniej lewy — No 7th and last trick " in out and "bez_" not in out, out
 
 
 def test_replay_warns_when_the_record_names_another_ruleset(tmp_path, cli):
@@ -296,3 +298,9 @@ def test_a_player_of_ones_own_module_plays_from_the_command(tmp_path):
                           env=env, timeout=120)
     assert proc.returncode == 0, proc.stderr
     assert "lowest" in proc.stdout and "Final standings" in proc.stdout
+
+
+def test_a_count_of_zero_is_told_the_counts_allowed():
+    """Play-test 5: `--players search:0` said "expected a sample count ..., got '0'": 0 is a count."""
+    code, out, err, _ = run_cli("run", str(STANDARD), "--players", "search:0", "--seed", "1")
+    assert code == 2 and "search: expected a sample count from 1 to 100_000 (e.g. search:64)" in err, err

@@ -18,3 +18,17 @@ def test_one_inserted_deal_is_one_change(tmp_path, cli):
     assert rc == 0, err
     deal_lines = [line for line in out.splitlines() if re.match(r"deals? \d", line)]
     assert len(deal_lines) == 1 and re.fullmatch(r"deal [12], contract: \(none\) → Bez lew — No tricks", deal_lines[0]), out
+
+
+def test_a_shorter_match_names_the_deals_it_drops_and_an_undeclared_total(tmp_path, cli):
+    """Play-test 5: `kierki diff` of the standard profile and a one-deal schedule said
+    "match total: 0 → None" and "every deal, contract: Rozgrywka atutowa ... → (none)" of the
+    four trump deals (8-11) the shorter match drops."""
+    short = tmp_path / "short.yaml"
+    short.write_text("kierki: 1\nextends: " + str(STANDARD) + "\nname: short\nmatch:\n  total: null\n  parts: null\n"
+                     "  schedule: [bez_lew]\n", "utf-8")
+    rc, out, err = cli("diff", str(STANDARD), str(short))
+    assert rc == 0, err
+    assert "None" not in out and "match total: 0 → (none)" in out, out
+    assert "deals 8-11, contract: Rozgrywka atutowa — Trumps, called by the dealer → (none)" in out, out
+    assert "every deal" not in out, out

@@ -2,6 +2,7 @@
 bot that crashes, hangs, floods or answers garbage never stops the match."""
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 import sys
@@ -120,3 +121,29 @@ def test_exec_bots_sit_at_a_table_as_serve_and_web_seat_them(tmp_path):
             getattr(bot, "close", lambda: None)()
     assert table.over and len(table.results) == len(RS.schedule)
     assert bots[0].failure is None and bots[1].failure is None and bots[2].failure
+
+
+# Play-test 5: a bot writer whose bot answered a card it does not hold, 30.0 for 30, or true, read
+# only "illegal answer '0'" / "'30.0'" / "'True'": not why, nor what was legal.
+WRONG = {
+    "not legal": ("{'action': next(i for i in range(52) if i not in {a['id'] for a in d['legal']})}",
+                  r"illegal answer \d+ \([0-9AKQJ]+[SHDC]\): not one of the \d+ legal actions \(.*[SHDC]"),
+    "a float": ("{'action': float(d['legal'][0]['id'])}", r"illegal answer \d+\.0: an action is .*id.*label"),
+    "a bool": ("{'action': True}", r"illegal answer True: an action is .*id.*label"),
+    "no action": ("{'type': 'ready'}", r"illegal answer None: an action is .*id.*label"),
+    "a bad label": ("{'action': 'QX'}", r"illegal answer 'QX': not an action's label \(such as QS"),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(WRONG))
+def test_a_wrong_answer_is_refused_saying_why_and_what_was_legal(tmp_path, kind):
+    answer, said = WRONG[kind]
+    bot = _script(tmp_path, "wrong", READY + f"d = json.loads(sys.stdin.readline()); print(json.dumps({answer}), flush=True)\n"
+                  "time.sleep(60)\n")
+    cmd = [sys.executable, "-m", "kierki_dsl", "run", str(STANDARD), "--seed", "4", "--players",
+           f"exec:{bot},heuristic,random,random"]
+    proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    line = next(x for x in proc.stderr.splitlines() if "exec bot" in x)
+    assert re.search(said, line), line
+    assert "wrong.py of seat 0" in line, "the command is named by its script, not by the interpreter alone"

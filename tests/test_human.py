@@ -251,3 +251,41 @@ def test_ctrl_c_or_end_of_input_at_the_prompt_leaves_the_prompt_line(stop):
     with pytest.raises(KeyboardInterrupt if stop == "ctrl_c" else HumanQuit):
         h.act(st.view(0))
     assert out.getvalue().endswith("> \n")
+
+
+@pytest.mark.parametrize("lang, title", [("en", "Deal 1: Hearts\n"), ("pl", "Rozdanie 1: Hearts\n")])
+def test_a_game_without_polish_names_is_titled_by_its_english_name_not_its_key(lang, title):
+    """Play-test 5: at the Hearts (or Barbu) table the person read 'Deal 1: hand — Hearts' in
+    English and 'Rozdanie 1: hand' in Polish: the contract's key stood where its name belongs."""
+    rc, out, err, _ = run_cli("run", str(RULESETS / "games" / "hearts.yaml"), "--seed", "2", "--human", "0",
+                              "--players", "random", "--lang", lang, input=b"1\n" * 3)
+    assert title in out, out[:600]
+    assert "hand —" not in out and ": hand\n" not in out
+
+
+def test_a_single_legal_card_of_the_layout_is_the_default_too():
+    """Play-test 5: in loteryjka a turn with one legal card showed no "[Enter: ...]" and Enter
+    asked again, though docs/playing.md says a single legal card is played with Enter."""
+    lot = _deal("loteryjka", [list(card_str(c) for c in range(i, 52, 4)) for i in range(4)])
+    while not lot.is_terminal():
+        seat = lot.current_player()
+        view = lot.view(seat)
+        if len(view.legal) == 1 and view.legal[0] != PASS:
+            break
+        lot.apply_action(view.legal[0])
+    assert not lot.is_terminal(), "no turn with a single legal card"
+    h, out = _human("\n", seat)
+    assert h.act(view) == view.legal[0]
+    assert "[Enter: " in out.getvalue()
+
+
+def test_pas_typed_in_polish_in_a_trick_deal_is_told_there_is_no_passing():
+    """Play-test 5: 'pass' got "there is no passing in this deal", its Polish 'pas' only the
+    general "type a card" help."""
+    from kierki_dsl.i18n import using
+
+    st = _deal("bez_kierow", (["4C", "2D"], ["9C", "KH"], ["3H", "5C"], ["2C", "5D"]))
+    with using("pl"):
+        h, out = _human("pas\n1\n", 0)
+        h.act(st.view(0))
+    assert "w tym rozdaniu nie ma pasowania: zagraj kartę" in out.getvalue(), out.getvalue()

@@ -81,3 +81,11 @@ def test_an_inherited_unscheduled_contract_gets_a_filled_in_hint(tmp_path):
 def test_explain_of_a_topic_is_an_answer(cli):
     rc, out, err = cli("lint", "--explain", "total")
     assert rc == 0 and "M601 declared total disagrees" in out and err == ""
+
+
+def test_a_bound_with_one_allowed_value_says_that_value(tmp_path):
+    """Play-test 5: `kierki: 2` was told "kierki must be between 1 and 1, got 2"."""
+    path = tmp_path / "two.yaml"
+    path.write_text("kierki: 2\nname: x\nplayers: 4\nmatch: {schedule: [a]}\ncontracts:\n  a: {score: [{per_trick: -1}]}\n")
+    found = [d.message for d in lint_file(str(path)) if d.severity == "error"]
+    assert found == ["kierki must be 1, got 2"], found

@@ -187,3 +187,18 @@ def test_an_extends_path_problem_is_a_located_finding(tmp_path, target, code, wh
     findings = lint_file(str(variant))
     assert [(d.code, d.path, d.pos.line, d.pos.col) for d in findings][:1] == [(code, str(variant), 2, 10)], findings
     assert what in findings[0].message
+
+
+@pytest.mark.parametrize("command", [
+    ("run", "{folder}"),
+    ("explain", "{folder}"),
+    ("resume", "{folder}"),
+    ("replay", "{folder}", "--ruleset", "kierki_standard"),
+])
+def test_a_folder_given_for_a_file_is_called_a_folder(tmp_path, command):
+    """Play-test 5: `kierki run rulesets/variants` said "no such ruleset file", of a folder that is
+    there; the newcomer is told it is a folder (and that lint is the command that takes one)."""
+    args = [a.format(folder=tmp_path) for a in command]
+    rc, out, err, _ = run_cli(*args, timeout=60)
+    assert rc == 2, err
+    assert f"{tmp_path} is a folder, not a " in err and "no such" not in err, err

@@ -204,6 +204,9 @@ def test_the_table_page_in_polish_in_a_browser_and_its_switch(tmp_path):
             assert page.locator("#status").inner_text() == "Twój ruch: zagraj kartę."
             assert "Twoje karty" in page.locator("main").inner_text()
             assert "Tabela wyników" in page.locator("main").inner_text()
+            # play-test 5: the seats read "N (ty) · human" and "E · random", the kinds left in English
+            assert page.locator("#seat-0 .who").inner_text() == "N (ty) · człowiek"
+            assert page.locator("#seat-1 .who").inner_text() == "E · bot: losowy"
             assert page.evaluate("document.documentElement.lang") == "pl"
             page.select_option("#lang", "en")
             page.wait_for_function("document.documentElement.lang === 'en' && document.body.dataset.turn === 'true'")

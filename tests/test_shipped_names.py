@@ -42,3 +42,15 @@ def test_kierki_run_plays_a_shipped_ruleset_by_name(tmp_path, monkeypatch, cli):
     monkeypatch.chdir(tmp_path)
     rc, out, err = cli("run", "kierki_standard", "--players", "random,random,random,random", "--seed", "1")
     assert rc == 0 and "sum of scores: 0" in out, err
+
+
+def test_the_readme_s_paths_find_the_shipped_rulesets_from_any_folder(tmp_path, monkeypatch, cli):
+    """Play-test 5: the README's house rule (`extends: rulesets/kierki_standard.yaml`) and its tour
+    (`kierki explain rulesets/variants/must_ruff.yaml`) failed with R504 / "no such ruleset" in any
+    folder but the checkout's root — where an installed kierki's user writes them."""
+    monkeypatch.chdir(tmp_path)
+    rc, out, err = cli("explain", "rulesets/variants/must_ruff.yaml")
+    assert rc == 0 and "must ruff" in out.splitlines()[0], err
+    house = tmp_path / "house.yaml"
+    house.write_text("kierki: 1\nextends: rulesets/kierki_standard.yaml\nname: house\n", "utf-8")
+    assert lint_file(str(house)) == []

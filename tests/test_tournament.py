@@ -137,3 +137,15 @@ def test_kierki_ladder_runs_as_a_tournament_with_workers():
                           "--seeds", "2", "--workers", "2"], cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stderr
     assert "2 seeds × 8 seatings" in out.stdout and "heuristic vs random" in out.stdout
+
+
+def test_the_ladder_splits_its_table_into_parts_only_where_a_ruleset_has_both(tmp_path):
+    """Play-test 5: `kierki ladder` of Hearts showed a 'negative part' of +0.0 ± 0.0 and all the
+    (negative) points under 'positive part': a ruleset whose deals are of one kind gets one column."""
+    one = tmp_path / "one.yaml"
+    one.write_text("kierki: 1\nname: one kind\nplayers: 4\nmatch: {schedule: [a]}\n"
+                   "contracts:\n  a: {total: -13, score: [{per_trick: -1}]}\n")
+    out = subprocess.run([sys.executable, "-m", "kierki_dsl", "ladder", str(one), "--pairs", "heuristic:random",
+                          "--seeds", "1"], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    assert "per match" in out.stdout and "part" not in out.stdout, out.stdout

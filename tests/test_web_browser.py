@@ -120,6 +120,9 @@ def test_two_people_and_two_bots_play_every_deal_type_by_clicking(browser, base,
     assert {"Bez kierów — No hearts", "Rozgrywka atutowa — Trumps, called by the dealer", "Loteryjka — Lottery, Fan Tan"} <= seen["contracts"]
     sheet = pages[1].locator("#sheet-table tr").count()
     assert sheet == 3 + 2  # header, three deals, totals
+    # play-test 5: the standings read "1. 1. E 1140" (the list's own number and the place again)
+    places = pages[1].locator("#standings li")
+    assert places.count() == 4 and not places.first.inner_text()[0].isdigit(), places.first.inner_text()
 
     page = pages[0]
     page.click("#match-link")
@@ -127,7 +130,9 @@ def test_two_people_and_two_bots_play_every_deal_type_by_clicking(browser, base,
     page.click("#next")
     assert "step 1" in page.locator("#step").inner_text()
     page.select_option("#deal", "2")
-    assert "loteryjka" in page.locator("#deal option:checked").inner_text()
+    # play-test 5: the match page named the deals by their keys ("atu", "loteryjka"), unlike the table's sheet
+    assert page.locator("#deal option:checked").inner_text() == "3: Loteryjka"
+    assert "Bez kierów" in page.locator("#sheet table").inner_text()
     with page.expect_download() as got:
         page.click("#record")
     path = str(tmp_path / "record.json")

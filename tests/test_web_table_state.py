@@ -100,3 +100,39 @@ def test_the_winning_card_is_the_one_whose_player_takes_the_trick():
                 assert unit.winning(whole, rs) == dict(plays)[winner], (seat_name(winner, 4), plays)
                 checked += 1
     assert checked > 100
+
+
+SOLD = """kierki: 1
+name: One deal of King's leilão
+players: 4
+match:
+  first_dealer: 0
+  schedule: [trunfo]
+contracts:
+  trunfo:
+    en: Trumps, named by the dealer or by the buyer of that right
+    first_lead: dealer
+    auction: {min: 1, max: 13, passes: again, hold: true, seller: dealer}
+    trump: {called_by: bidder, after: 13}
+    score: [{per_trick: 25}]
+"""
+
+
+def test_the_status_tells_a_bidder_to_bid_and_the_seller_to_accept_or_refuse(tmp_path):
+    """Play-test 5: every seat of an auction read "Your turn: bid or pass (a seller: accept, refuse
+    or decline)", a bidder too; each is now told its own task."""
+    with running_server(str(tmp_path / "web.sqlite3")) as base:
+        client = Client(base)
+        table = create_table(client, ["human", "human", "random", "random"],
+                             upload={"name": "sold.yaml", "text": SOLD})
+        with contextlib.ExitStack() as stack:
+            seats = [Seat(sit(client, stack, table["id"], table["tokens"][s]), s, 3) for s in (0, 1)]
+            for seat in seats:
+                seat.start()
+            for seat in seats:
+                seat.join(120)
+                assert not seat.is_alive(), "the seat is stuck"
+        client.close()
+    asked = {(s.seat, m["task"]) for s in seats for m in s.received
+             if m["type"] == "state" and m["to_move"] == s.seat and m["view"] and m["view"]["phase"] == "auction"}
+    assert asked == {(0, "accept, refuse or decline the best bid"), (1, "bid or pass")}, asked

@@ -779,12 +779,18 @@ class AuctionUnit(PhaseUnit):
     name = "auction"
     part_type = AuctionPart
     expected = EXPECTED[Phase.AUCTION]
-    task = N_("bid or pass (a seller: accept, refuse or decline)")
+    task = N_("bid or pass")
     numbered = False  # a number typed is a bid
     lint_codes = LINT_CODES  # its codes, declared beside its checks (above)
 
     def owns(self, action: int) -> bool:
         return action == PASS or is_bid(action) or action in SELLER_WORDS
+
+    def task_of(self, view) -> str:
+        """A bidder bids or passes; the seller (Brazilian King's) accepts, refuses or declines."""
+        if any(a in SELLER_WORDS for a in view.legal):
+            return N_("accept, refuse or decline the best bid")
+        return self.task
 
     # record hooks: the bids, passes and a seller's word, in order
     record_key = "auction"

@@ -955,9 +955,6 @@ class LayoutPlay(PlaysSection, CardPhase):
     def forced(self, view) -> Optional[tuple]:
         return (PASS, tr("You have nothing to play: you pass.")) if list(view.legal) == [PASS] else None
 
-    def default(self, view) -> Optional[int]:
-        return None
-
     def menu(self, view, rules=None) -> list:
         line = super().menu(view, rules)[0]
         return [line + (tr("  or 'pass'") if PASS in view.legal else "")]

@@ -26,7 +26,7 @@ from ..i18n import N_, tr
 from ..spec.schema import Bool, Enum, Expr, ExprSource, Field, List, Obj, OneOf, Str, attr_name
 from ..values import frozen
 from . import extensions, phasecatalogue, scopes
-from .actions import PASS, IllegalAction
+from .actions import IllegalAction
 from .bidding import Auction, build_auction, check_auction
 from .calling import SUIT_CHOICES, TRUMP_CALL, TrumpCall
 from .catalogue import Contract, DealType, register
@@ -704,12 +704,9 @@ class TrickPlay(PlaysSection, CardPhase):
         return view.phase == "play" and view.part("layout") is None
 
     def read(self, view, text: str, rules=None) -> int:
-        if text.strip().lower() == "pass":
+        if text.strip().lower() in ("pass", tr("pass")):  # "pas" in Polish
             raise NotUnderstood(tr("there is no passing in this deal: play a card"))
         return super().read(view, text, rules)
-
-    def default(self, view) -> Optional[int]:
-        return view.legal[0] if len(view.legal) == 1 and view.legal[0] != PASS else None
 
     def panel(self, view, rules=None) -> list:
         if not self.matches(view):

@@ -94,7 +94,9 @@ def thinking_budget(name: str, setting: str, what: str, most: int) -> tuple:
             raise ValueError(f"{name}: think time must be between 0 and 60 seconds")
         return None, seconds
     if s and (not s.isdigit() or len(s) > len(str(most)) or not 1 <= int(s) <= most):
-        raise ValueError(f"{name}: expected {what} (e.g. {name}:64) or a time ({name}:0.2s), got {quoted(setting)}")
+        raise ValueError(
+            f"{name}: expected {what} from 1 to {most:_} (e.g. {name}:64) or a time ({name}:0.2s), got {quoted(setting)}"
+        )
     return (int(s) if s else None), 0.0
 
 

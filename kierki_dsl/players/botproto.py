@@ -13,6 +13,7 @@ from ..interpreter.actions import action_str, parse_action
 
 PROTOCOL = "kierki-bot/1"
 MAX_LINE = 65536  # bytes of one line from a bot; longer is flooding
+MAX_LABELLED = 1 << 20  # a refused id is named by its label up to this (a huge one names no real action)
 
 
 class BotError(Exception):
@@ -53,8 +54,24 @@ def read_action(raw: bytes, legal: tuple) -> int:
     answer = doc.get("action") if isinstance(doc, dict) else doc
     action = _action(answer)
     if action is None or action not in legal:
-        raise BotError(f"illegal answer {str(answer)[:40]!r}")
+        raise BotError(_refusal(answer, action, legal))
     return action
+
+
+def _refusal(answer, action: Optional[int], legal: tuple) -> str:
+    """Why an answer is not taken, and what was legal: what a bot's author needs to fix it."""
+    said = repr(answer)[:40]
+    if action is not None:
+        if 0 <= action <= MAX_LABELLED:
+            try:
+                said += f" ({action_str(action)})"
+            except (ValueError, KeyError, IndexError):  # an id that names no action
+                pass
+        shown = ", ".join(action_str(a) for a in legal[:16]) + (", ..." if len(legal) > 16 else "")
+        return f"illegal answer {said}: not one of the {len(legal)} legal actions ({shown})"
+    if isinstance(answer, str):
+        return f"illegal answer {said}: not an action's label (such as QS, 10H, pass, bid:120, call:H)"
+    return f'illegal answer {said}: an action is a legal action\'s id (an integer) or its label, as {{"action": 12}}'
 
 
 def _action(answer) -> Optional[int]:

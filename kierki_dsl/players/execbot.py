@@ -207,7 +207,9 @@ class ExecBot(Player):
     def _fail(self, reason: str) -> None:
         self.failure = reason
         then = "forfeits" if self.on_failure == "forfeit" else f"{self.on_failure} plays on"
-        sys.stderr.write(f"kierki: exec bot {self.argv[0]} of seat {self.seat}: {reason}; the seat {then}\n")
+        command = shlex.join(self.argv)  # the whole command: `python3 mybot.py` is named by its script too
+        command = command if len(command) <= 80 else "..." + command[-77:]
+        sys.stderr.write(f"kierki: exec bot {command} of seat {self.seat}: {reason}; the seat {then}\n")
         if self.proc is not None:
             _stop(self.proc)
         if self.on_failure != "forfeit":

@@ -18,12 +18,12 @@ import sys
 from typing import Optional
 
 from ..cards import SUIT_SYMBOLS, card_pretty, pretty_cards, read_card, read_suit  # noqa: F401  (the words a person types, for callers of this module)
-from ..i18n import language, said, tr, using
+from ..i18n import said, tr, using
 from ..phases import NotUnderstood, panel_lines, phase_of
 from ..phases import label as phase_label
 from ..rankorder import rank_key
 from ..report import seat_name
-from ..words import aspect_name
+from ..words import aspect_name, contract_title
 from .base import Player, PlayerQuit, register_player
 
 
@@ -122,9 +122,10 @@ class HumanPlayer(Player):
         """The deal's title, and its rules (scoring, lead ban, trumps...) the first time in a deal
         or when ``full``; after that a short reminder."""
         c = self.contract_of(view)
-        title = f"{c.pl} — {c.en}" if c.en and language() == "en" else c.pl
         lines = [
-            tr("Deal {number}{of}: {title}").format(number=view.deal_number, of=self._deals_in_match(), title=title)
+            tr("Deal {number}{of}: {title}").format(
+                number=view.deal_number, of=self._deals_in_match(), title=contract_title(c)
+            )
         ]
         seen = (view.deal_number, view.contract)
         if self.rules_shown == seen and not full:

@@ -116,9 +116,19 @@ class Int(Kind):
         if v is _INVALID:
             return v
         if (self.min is not None and v < self.min) or (self.max is not None and v > self.max):
-            ctx.error(s, "S204", f"{label} must be between {self.min} and {self.max}, got {v}")
+            ctx.error(s, "S204", f"{label} must be {self.bounds()}, got {v}")
             return _INVALID
         return v
+
+    def bounds(self) -> str:
+        """The values allowed, in words: ``1``, ``between 1 and 13``, ``at least 0``, ``at most 8``."""
+        if self.min is not None and self.min == self.max:
+            return str(self.min)
+        if self.max is None:
+            return f"at least {self.min}"
+        if self.min is None:
+            return f"at most {self.max}"
+        return f"between {self.min} and {self.max}"
 
     def json(self):
         d: dict = {"type": "integer"}

@@ -24,6 +24,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..cards import pretty_cards
 from ..i18n import N_, accepted, catalogue, said, tr, using
+from ..phases import contract_name
 from . import messages
 from .catalogue import SHIPPED, Catalogue, lint_upload, upload_name
 from .config import WebConfig
@@ -94,6 +95,13 @@ def _speaking(handler):
             return await handler(request)
 
     return speaking
+
+
+def _title(rs, contract: Optional[str]) -> Optional[str]:
+    """A recorded deal's contract as a person reads it (the table's score sheet's words), or None
+    when the ruleset is gone or does not have it (the page shows the record's name then)."""
+    c = rs.contracts.get(contract) if rs is not None and contract else None
+    return contract_name(c) if c is not None else None
 
 
 def _bearer(request: Request) -> str:
@@ -328,7 +336,8 @@ def create_app(config: Optional[WebConfig] = None) -> Starlette:
             "totals": rec.get("totals"),
             "players": rec.get("players"),
             "sheet": [
-                {"deal": i + 1, "contract": d["contract"], "scores": d["scores"]} for i, d in enumerate(rec["deals"])
+                {"deal": i + 1, "contract": d["contract"], "title": _title(rs, d["contract"]), "scores": d["scores"]}
+                for i, d in enumerate(rec["deals"])
             ],
             "deals": [],
         }

@@ -10,6 +10,7 @@ from __future__ import annotations
 from .. import phases
 from ..cards import card_list
 from ..interpreter.actions import action_str
+from ..phases import contract_name
 
 
 def _frame(state, players: int, seat, action, label=None, ruleset=None) -> dict:
@@ -54,5 +55,6 @@ def match_frames(ruleset, record: dict, actions: list) -> list:
         label = phases.label(state.view(who), action, ruleset)
         m.apply(action)
         deals[-1]["contract"] = state.contract.name
+        deals[-1]["title"] = contract_name(state.contract)  # as a person reads it, as the table's sheet
         deals[-1]["frames"].append(_frame(state, n, who, action, label, ruleset))
     return deals

@@ -136,7 +136,7 @@ def seat_state(room, seat: int) -> dict:
     unit = phases.phase_of(view)
     doc["actions"] = phases.actions(view, rs)  # each legal action with its label, in the phase's order
     doc["panels"] = phases.panels(view, rs)  # every phase's part of the view with something to show
-    doc["task"] = tr(unit.task)
+    doc["task"] = tr(unit.task_of(view))
     doc["winning"] = unit.winning(view, rs)  # the card the trick in progress goes to so far, or None
     doc["advice"] = unit.advice(view, rs) if view.legal else []
     doc["recent"] = [[s, a, action_label(view, a, rs)] for s, a in room.logs.get(seat, ())]

@@ -174,6 +174,11 @@ class PhaseUnit:
         return tr("No trick has been finished yet in this deal.")
 
     # -- web hooks: what the browser marks -------------------------------------------------------
+    def task_of(self, view) -> str:
+        """What the seat on turn is asked to do, as the browser's status says it ("Your turn: ...");
+        untranslated (a ``N_`` message id). By default the phase's ``task``."""
+        return self.task
+
     def winning(self, view, rules=None) -> Optional[int]:
         """The card winning the trick in progress so far (the browser marks it), or None."""
         return None

@@ -25,6 +25,10 @@ class CardPhase(PhaseUnit):
     def owns(self, action: int) -> bool:
         return 0 <= action < 52
 
+    def default(self, view) -> Optional[int]:
+        """A single legal card is played with Enter (a trick's or the layout's alike)."""
+        return view.legal[0] if len(view.legal) == 1 and 0 <= view.legal[0] < 52 else None
+
     def label(self, view, action: int, rules=None) -> str:
         return card_pretty(action) if 0 <= action < 52 else super().label(view, action, rules)
 

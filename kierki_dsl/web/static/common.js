@@ -47,6 +47,12 @@ async function postJSON(url, body) {
   try { doc = await r.json(); } catch (e) { doc = { error: t("the server sent no JSON ({status})", { status: r.status }) }; }
   return { status: r.status, doc };
 }
+// A seat's kind as a person reads it: a person (``short``: without "(link)"), or a bot by its name.
+function kindName(kind, short) {
+  const known = { human: short ? t("a person") : t("a person (link)"), random: t("bot: random"),
+    heuristic: t("bot: heuristic"), search: t("bot: search") };
+  return known[kind] || t("bot: {name}", { name: kind });
+}
 // The page's words: English as written, or their Polish from the server's catalogue (/api/i18n).
 let words = {};
 let lang = "";

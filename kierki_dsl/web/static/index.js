@@ -98,10 +98,4 @@ async function loadMatches() {
     " " + t("totals") + " " + (m.totals || []).join(" / ")));
 }
 
-// A seat's kind as a person reads it: a person, or a bot by its name.
-function kindName(kind) {
-  const known = { human: t("a person (link)"), random: t("bot: random"), heuristic: t("bot: heuristic"), search: t("bot: search") };
-  return known[kind] || t("bot: {name}", { name: kind });
-}
-
 withWords(() => { loadRulesets(); loadMatches(); });

@@ -28,7 +28,7 @@ async function load() {
   document.getElementById("title").textContent = t("{name} — seed {seed}", { name: match.ruleset.name, seed: match.seed });
   const n = match.players;
   const head = el("tr", {}, el("th", { text: t("deal") }), el("th", { text: t("contract") }), [...Array(n).keys()].map(s => el("th", { text: name(s) })));
-  const rows = match.sheet.map(d => el("tr", {}, el("td", { text: d.deal }), el("td", { text: d.contract }), d.scores.map(x => el("td", { text: x }))));
+  const rows = match.sheet.map(d => el("tr", {}, el("td", { text: d.deal }), el("td", { text: d.title || d.contract }), d.scores.map(x => el("td", { text: x }))));
   const tot = el("tr", {}, el("th"), el("th", { text: t("totals") }), match.totals.map(x => el("th", { text: x })));
   document.getElementById("sheet").append(el("table", { class: "sheet" }, head, rows, tot));
   const base = "/api/matches/" + matchId;
@@ -41,7 +41,7 @@ async function load() {
   document.getElementById("replay-cmd").textContent = "kierki replay kierki-" + matchId + ".json --ruleset " +
     (match.ruleset_kind === "shipped" ? "rulesets/" : "") + match.ruleset.path;
   const sel = document.getElementById("deal");
-  match.deals.forEach((d, i) => sel.append(el("option", { value: i, text: d.number + ": " + d.contract })));
+  match.deals.forEach((d, i) => sel.append(el("option", { value: i, text: d.number + ": " + (d.title || d.contract) })));
   sel.onchange = () => { deal = Number(sel.value); step = 0; draw(); };
   draw();
 }

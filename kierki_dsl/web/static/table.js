@@ -160,7 +160,7 @@ function drawStatus(st, v) {
 function seatBox(st, v, s, pos) {
   const info = st.seats[s];
   const cls = "seat pos-" + pos + (st.to_move === s && !st.over ? " turn" : "") + (info.present ? "" : " away");
-  const lines = [el("div", { class: "who", text: name(s) + (s === st.seat ? t(" (you)") : "") + " · " + t(info.kind) + (info.present ? "" : t(" · away")) })];
+  const lines = [el("div", { class: "who", text: name(s) + (s === st.seat ? t(" (you)") : "") + " · " + kindName(info.kind, true) + (info.present ? "" : t(" · away")) })];
   if (v) {
     if (v.hand_sizes && v.hand_sizes.length) lines.push(el("div", { class: "count", text: v.hand_sizes[s] + t(" cards") }));
     lines.push(el("div", { text: t("this deal: ") + v.scores[s] + t(" · total: ") + st.totals[s] }));
@@ -222,7 +222,7 @@ function dealEndEl(st) {
   box.append(el("div", { id: "deal-points", text: t("Points this deal: ") + pointsText(e.scores) }));
   if (st.over) {
     box.append(el("div", { id: "winner", text: winnersText(st) }),
-      el("ol", { id: "standings" }, st.standings.map(r => el("li", { text: r.place + ". " + name(r.seat) + " " + r.total }))));
+      el("ol", { id: "standings" }, st.standings.map(r => el("li", { value: r.place, text: name(r.seat) + " " + r.total }))));
   } else {
     box.append(el("div", { text: t("Totals: ") + pointsText(e.totals) }),
       el("button", { type: "button", id: "next-deal", onclick: () => { seenEnd = e.deal; say(""); draw(); }, text: t("Next deal") }));
