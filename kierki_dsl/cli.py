@@ -3,7 +3,8 @@
 Exit codes (documented in the README):
   0 success · 1 a problem in the input (ruleset findings, an illegal record, a corrupt file,
   a rule that fails while playing) · 2 usage error (bad option, missing file) ·
-  70 internal error (a bug: please report it) · 130 interrupted (Ctrl-C).
+  70 internal error (a bug: please report it) · 130 interrupted (Ctrl-C) · 141 the output's
+  reader went away (``kierki ... | head``).
 
 Heavy modules are imported inside the commands so that ``kierki --help`` stays fast.
 """

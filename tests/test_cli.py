@@ -1,4 +1,5 @@
 """The real ``kierki`` command, end to end: run, replay, lint, schema, exit codes."""
+
 from __future__ import annotations
 
 import json
@@ -36,8 +37,28 @@ def test_run_json_matches_text():
     assert data["seed"] == 7 and len(data["deals"]) == 12
     assert sum(data["totals"]) == 0
     assert [d["contract"] for d in data["deals"]][:7] == [
-        "bez_lew", "bez_kierow", "bez_dam", "bez_panow", "bez_krola_kier", "bez_siodmej_i_ostatniej", "rozbojnik"]
-    assert [sum(d["scores"]) for d in data["deals"]] == [-260, -260, -240, -240, -150, -150, -1300, 325, 325, 325, 325, 1300]
+        "bez_lew",
+        "bez_kierow",
+        "bez_dam",
+        "bez_panow",
+        "bez_krola_kier",
+        "bez_siodmej_i_ostatniej",
+        "rozbojnik",
+    ]
+    assert [sum(d["scores"]) for d in data["deals"]] == [
+        -260,
+        -260,
+        -240,
+        -240,
+        -150,
+        -150,
+        -1300,
+        325,
+        325,
+        325,
+        325,
+        1300,
+    ]
     text = run_cli("run", str(STANDARD), "--seed", "7")[1]
     for place in data["standings"]:
         assert f"seat {place['seat']}) {place['total']:+d}" in text
@@ -124,7 +145,10 @@ def test_replay_refuses_a_record_naming_another_contract_or_player_count(tmp_pat
     data["deals"][1]["contract"] = "bez_lew"
     rec.write_text(json.dumps(data), "utf-8")
     code, out, err, _ = run_cli("replay", str(rec), "--ruleset", str(STANDARD))
-    assert code == 1 and "deal 2: the record names contract 'bez_lew', but deal 2 of this ruleset plays 'bez_kierow'" in err
+    assert (
+        code == 1
+        and "deal 2: the record names contract 'bez_lew', but deal 2 of this ruleset plays 'bez_kierow'" in err
+    )
     data["deals"][1]["contract"] = "bez_kierow"
     data["players"] = 3
     rec.write_text(json.dumps(data), "utf-8")
@@ -148,11 +172,14 @@ def test_replay_accepts_a_partial_record(tmp_path):
     assert len(json.loads(out)["deals"]) == 3
 
 
-@pytest.mark.parametrize("content,fragment", [
-    ("{not json", ":1:2: error: record is not valid JSON"),
-    ('{"format": "other/1", "deals": []}', "unknown record format"),
-    ("[1, 2]", "a record is a JSON object"),
-])
+@pytest.mark.parametrize(
+    "content,fragment",
+    [
+        ("{not json", ":1:2: error: record is not valid JSON"),
+        ('{"format": "other/1", "deals": []}', "unknown record format"),
+        ("[1, 2]", "a record is a JSON object"),
+    ],
+)
 def test_replay_refuses_a_corrupt_file(tmp_path, content, fragment):
     rec = tmp_path / "bad.json"
     rec.write_text(content, "utf-8")
@@ -166,6 +193,26 @@ def test_usage_errors_exit_2():
     assert run_cli("lint", "no/such/dir")[0] == 2
     code, out, err, _ = run_cli("run", str(STANDARD), "--players", "random,nobody,random,random")
     assert code == 2 and "unknown player 'nobody'" in err
+
+
+def test_a_reader_that_goes_away_is_not_taken_for_success(tmp_path):
+    """``kierki lint bad.yaml 2>&1 | head -1`` under ``set -o pipefail``: the findings cut off
+    are not a success (exit 141, as a program SIGPIPE ends), and nothing is said of the pipe."""
+    import subprocess
+
+    from conftest import spawn, stop
+
+    bad = tmp_path / "many.yaml"
+    bad.write_text("kierki: 1\n" + "".join(f"bad{i}: 1\n" for i in range(2000)), "utf-8")
+    proc = spawn(["lint", str(bad)], stderr=subprocess.STDOUT)
+    try:
+        assert proc.stdout is not None
+        first = proc.stdout.readline()
+        proc.stdout.close()  # the reader goes away with ~300 KB of findings unread
+        assert proc.wait(timeout=60) == 141
+    finally:
+        stop(proc)
+    assert b"error: S203" in first
 
 
 def test_help_lists_the_commands():
@@ -242,8 +289,11 @@ def test_player_settings_are_written_one_way_everywhere():
 
 def test_a_match_that_stops_at_max_deals_says_so(tmp_path, cli):
     f = tmp_path / "long.yaml"
-    f.write_text("kierki: 1\nname: x\nmatch: {schedule: [bez_lew], until: lowest_total < -1000000, max_deals: 3}\n"
-                 "contracts:\n  bez_lew:\n    score: [{per_trick: -20}]\n", "utf-8")
+    f.write_text(
+        "kierki: 1\nname: x\nmatch: {schedule: [bez_lew], until: lowest_total < -1000000, max_deals: 3}\n"
+        "contracts:\n  bez_lew:\n    score: [{per_trick: -20}]\n",
+        "utf-8",
+    )
     code, out, err = cli("run", str(f), "--seed", "1", "--players", "random")
     assert code == 0 and "warning: the match stopped at max_deals (3 deals) before its until condition held" in out
     code, out, err = cli("run", str(f), "--seed", "1", "--players", "random", "--format", "json")
@@ -256,8 +306,11 @@ def test_a_match_that_stops_at_max_deals_says_so(tmp_path, cli):
 def test_lint_warns_about_a_match_of_millions_of_deals(tmp_path, cli):
     f = tmp_path / "huge.yaml"
     schedule = ", ".join(["{contract: bez_lew, repeat: 256}"] * 256)
-    f.write_text(f"kierki: 1\nname: x\nmatch: {{schedule: [{schedule}], series: 64}}\n"
-                 "contracts:\n  bez_lew:\n    score: [{per_trick: -20}]\n", "utf-8")
+    f.write_text(
+        f"kierki: 1\nname: x\nmatch: {{schedule: [{schedule}], series: 64}}\n"
+        "contracts:\n  bez_lew:\n    score: [{per_trick: -20}]\n",
+        "utf-8",
+    )
     code, out, err = cli("lint", str(f))
     assert code == 0 and "M619 the match lasts 4194304 deals (65536 scheduled × 64 series)" in err
 
@@ -275,9 +328,14 @@ def test_replay_of_a_choice_deal_without_its_contract_is_a_finding(tmp_path, cli
     assert "deal 1: a declarer's-choice deal needs 'contract'" in err and "internal error" not in err
 
 
-@pytest.mark.parametrize("args", [["simulate", "rulesets/kierki_standard.yaml", "--games", "2", "--players", "human,random,random,random"],
-                                  ["ladder", "rulesets/kierki_standard.yaml", "--pairs", "human:random", "--seeds", "1"],
-                                  ["compare", "rulesets/kierki_standard.yaml", "rulesets/variants/jacks_only.yaml", "--players", "human"]])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["simulate", "rulesets/kierki_standard.yaml", "--games", "2", "--players", "human,random,random,random"],
+        ["ladder", "rulesets/kierki_standard.yaml", "--pairs", "human:random", "--seeds", "1"],
+        ["compare", "rulesets/kierki_standard.yaml", "rulesets/variants/jacks_only.yaml", "--players", "human"],
+    ],
+)
 def test_a_person_cannot_sit_at_a_simulation(cli, args):
     code, out, err = cli(*args)
     assert code == 2 and "a person cannot sit at a simulation" in err
@@ -287,15 +345,30 @@ def test_a_player_of_ones_own_module_plays_from_the_command(tmp_path):
     (tmp_path / "lowest_player.py").write_text(
         "from kierki_dsl.players.base import Player, register_player\n\n\n"
         "@register_player\nclass Lowest(Player):\n    name = 'lowest'\n\n"
-        "    def act(self, view):\n        return min(view.legal)\n")
+        "    def act(self, view):\n        return min(view.legal)\n"
+    )
     import os
     import subprocess
     import sys
 
     env = dict(os.environ, KIERKI_PLAYERS="lowest_player", PYTHONPATH=str(tmp_path))
-    proc = subprocess.run([sys.executable, "-m", "kierki_dsl", "run", "rulesets/kierki_standard.yaml", "--seed", "1",
-                           "--players", "lowest,heuristic,heuristic,heuristic"], capture_output=True, text=True,
-                          env=env, timeout=120)
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "kierki_dsl",
+            "run",
+            "rulesets/kierki_standard.yaml",
+            "--seed",
+            "1",
+            "--players",
+            "lowest,heuristic,heuristic,heuristic",
+        ],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+    )
     assert proc.returncode == 0, proc.stderr
     assert "lowest" in proc.stdout and "Final standings" in proc.stdout
 
