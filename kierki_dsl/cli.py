@@ -835,9 +835,10 @@ def tournament(
         help="ELO0,ELO1[,ALPHA,BETA]: stop once the first two players are shown apart (default alpha = beta = 0.05).",
     ),
     bot_failure: str = typer.Option(
-        "heuristic",
+        "forfeit",
         "--bot-failure",
-        help="Who plays an exec: bot's seat once the bot failed (a player name), or forfeit.",
+        help="Who plays an exec: bot's seat once the bot failed: forfeit (its first legal action every turn), "
+        "or a player name.",
     ),
     html: Optional[str] = typer.Option(
         None, "--html", help="Also write the table with plots to this HTML file (needs matplotlib)."

@@ -32,6 +32,12 @@ Key = tuple  # (a, b, seed, rotation): player indexes, the seed, 0 .. 2*seats-1
 MEASURES = ("match", "negative", "positive")  # whole matches; the deals that lose points; the others
 
 
+#: What plays an ``exec:`` bot's seat once the bot failed, unless told otherwise: it forfeits
+#: (its first legal action every turn), so a bot that crashes ranks as such play does and not
+#: as a built-in player standing in for it would (cutechess-cli scores a crashed engine's game lost).
+ON_FAILURE = "forfeit"
+
+
 def schedule(players: int, seats: int, seeds: range) -> list:
     """Every match of a round-robin in duplicate form, in a fixed order (seed first)."""
     return [(a, b, seed, r) for seed in seeds for a, b in combinations(range(players), 2) for r in range(2 * seats)]
@@ -44,7 +50,7 @@ def seating(key: Key, seats: int) -> list:
     return [alone if s == r % seats else rest for s in range(seats)]
 
 
-def play(ruleset, names: list, key: Key, on_failure: str = "heuristic") -> dict:
+def play(ruleset, names: list, key: Key, on_failure: str = ON_FAILURE) -> dict:
     """Play one match of the tournament; A's and B's mean totals and any bot failure
     (``on_failure``: what plays an ``exec:`` bot's seat once it failed, or "forfeit")."""
     order = seating(key, ruleset.players)
@@ -148,7 +154,7 @@ def matches(
     journal: Optional[str] = None,
     progress: Optional[Callable] = None,
     sprt: Optional[tuple] = None,
-    on_failure: str = "heuristic",
+    on_failure: str = ON_FAILURE,
 ) -> dict:
     """Every finished match of the tournament by key, playing what the journal lacks (until the
     SPRT, if any, is decided)."""

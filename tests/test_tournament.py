@@ -149,3 +149,27 @@ def test_the_ladder_splits_its_table_into_parts_only_where_a_ruleset_has_both(tm
                           "--seeds", "1"], cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stderr
     assert "per match" in out.stdout and "part" not in out.stdout, out.stdout
+
+
+def test_a_failing_bot_forfeits_by_default_so_it_does_not_rank_as_a_stand_in(tmp_path):
+    """A bot that crashes at once is ranked by what its seat then plays: by default its first
+    legal action every turn (forfeit), which loses to the heuristic; the heuristic standing in
+    for it would have tied the heuristic."""
+    from kierki_dsl.tournament import ON_FAILURE
+
+    bot = tmp_path / "crash.py"
+    bot.write_text("import sys\nsys.stdin.readline()\nprint('{\"type\": \"ready\"}', flush=True)\n"
+                   "sys.stdin.readline()\nsys.exit(5)\n")
+    rs = Ruleset.load(str(SHORT))
+    names = ["heuristic", f"exec:{sys.executable} {bot}"]
+    assert ON_FAILURE == "forfeit"
+    forfeits = [_diff_failed(rs, names, (0, 1, seed, r)) for seed in range(2) for r in range(8)]
+    stand_in = [_diff_failed(rs, names, (0, 1, seed, r), "heuristic") for seed in range(2) for r in range(8)]
+    assert sum(forfeits) > 0, "the heuristic beats a crashed bot's forfeit"
+    assert sum(forfeits) > sum(stand_in)
+
+
+def _diff_failed(rs, names, key, *on_failure) -> float:
+    row = play(rs, names, key, *on_failure)
+    assert row["failed"] == [names[1]]
+    return row["a"] - row["b"]
