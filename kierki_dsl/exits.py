@@ -5,6 +5,7 @@ command becomes one: 0 success · 1 findings or bad input · 2 usage · 70 inter
 
 from __future__ import annotations
 
+import os
 import sys
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE, EXIT_INTERNAL, EXIT_INTERRUPTED = 0, 1, 2, 70, 130
@@ -42,8 +43,6 @@ def failure_exit(e: BaseException, debug: bool) -> int:
 def _silence_stdout() -> None:
     """Point standard output at the null device, so that Python's last flush at exit does not
     meet the closed pipe again (and print ``Exception ignored ... BrokenPipeError``)."""
-    import os
-
     try:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())

@@ -64,7 +64,7 @@ def test_an_uploaded_ruleset_is_linted_with_positions_and_hints(server):
     assert players["text"].startswith("mine.yaml:3:10: error:") and "players: nine" in players["text"]
     assert all(f["path"] == "mine.yaml" for f in doc["findings"])  # never the server's folders
     extends = server.post("/api/lint", json={"name": "v.yaml", "text": "kierki: 1\nextends: /etc/passwd\n"}).json()
-    assert not extends["ok"] and "extends is not allowed" in extends["findings"][0]["text"]
+    assert not extends["ok"] and "may extend a shipped ruleset only" in extends["findings"][0]["text"]
     assert "hint:" in extends["findings"][0]["text"]
     good = server.post("/api/lint", json={"name": "h.yaml", "text": open(os.path.join(ROOT, "rulesets/games/hearts.yaml")).read()}).json()
     assert good["ok"] and good["players"] == 4

@@ -13,7 +13,7 @@ import attrs
 
 from ..diagnostics import Diagnostic, Pos, render
 from ..i18n import DEFAULT, tr, using
-from ..shipped import rulesets_dir
+from ..shipped import candidates, rulesets_dir
 from ..values import frozen
 
 SHIPPED = rulesets_dir()
@@ -112,8 +112,10 @@ def upload_name(name: str) -> str:
 def lint_upload(name: str, text: str, workdir: Optional[str] = None) -> Upload:
     """Lint and load an uploaded ruleset as ``kierki lint`` would, from a private folder.
 
-    ``extends`` is refused (an upload must be the whole ruleset: it may not read files of the
-    server). The size and depth limits are the loader's own."""
+    ``extends`` may name a shipped ruleset only (``rulesets/kierki_standard.yaml``, as a house
+    rule written from the docs does; ``shipped_base``): an upload never makes the server read a
+    file of its own. Findings in a shipped base are located by its shipped name, never by the
+    server's folders. The size and depth limits are the loader's own."""
     from ..ruleset.model import load_ruleset
     from ..spec import yamlsafe
 
@@ -124,14 +126,14 @@ def lint_upload(name: str, text: str, workdir: Optional[str] = None) -> Upload:
     except Exception:  # a broken file: the loader below reports it with its position
         root = None
     target = root.get("extends") if isinstance(root, yamlsafe.Map) else None
-    if target is not None:
+    if target is not None and shipped_base(getattr(target, "value", None)) is None:
         pos = getattr(target, "pos", None)
         d = Diagnostic(
             shown,
             pos if isinstance(pos, Pos) else None,
             "S202",
-            "extends is not allowed in an uploaded ruleset",
-            hint="upload the whole ruleset, or ask the server to offer the file it extends (kierki web --rulesets DIR)",
+            "an uploaded ruleset may extend a shipped ruleset only",
+            hint="name one as the docs do (extends: rulesets/kierki_standard.yaml), or upload the whole ruleset",
         )
         return Upload((_finding(d, text),))
     with tempfile.TemporaryDirectory(prefix="kierki-upload-", dir=workdir) as tmp:
@@ -140,9 +142,42 @@ def lint_upload(name: str, text: str, workdir: Optional[str] = None) -> Upload:
             f.write(data)
         rs, diags = load_ruleset(path)
         found = sorted(diags.errors, key=_key) + sorted((d for d in diags if d.severity != "error"), key=_key)
-        findings = tuple(_finding(attrs.evolve(d, path=shown) if d.path == path else d, text) for d in found)
+        findings = tuple(
+            _finding(_shipped_path(attrs.evolve(d, path=shown) if d.path == path else d), text) for d in found
+        )
     ok = rs is not None and not diags.has_errors()
     return Upload(findings, rs if ok else None)
+
+
+def shipped_base(name) -> Optional[str]:
+    """The shipped ruleset an upload's ``extends: NAME`` names, or None: a name with no ``..``,
+    not absolute, found among the shipped rulesets (``rulesets/`` first as written, then
+    ``variants/``, ``games/``) and really inside their folder."""
+    if not isinstance(name, str) or not name.strip() or os.path.isabs(name) or "\\" in name or "\0" in name:
+        return None
+    if ".." in name.replace("\\", "/").split("/"):
+        return None
+    home = os.path.realpath(rulesets_dir())
+    for path in candidates(name.strip()):
+        real = os.path.realpath(path)
+        if real.startswith(home + os.sep) and os.path.isfile(real):
+            return real
+    return None
+
+
+def _shipped_path(d: Diagnostic) -> Diagnostic:
+    """``d`` with every shipped ruleset named as the docs name it (``rulesets/kierki_standard.yaml``),
+    in its location and its words (a note "inherited: PATH:line:col"), never by the server's folder."""
+    homes = {os.path.realpath(rulesets_dir()) + os.sep, rulesets_dir() + os.sep}
+
+    def named(text):
+        for home in homes:
+            text = text.replace(home, "rulesets/") if isinstance(text, str) else text
+        return text
+
+    real = os.path.realpath(d.path) if d.path else ""
+    path = named(real) if any(real.startswith(h) for h in homes) else d.path
+    return attrs.evolve(d, path=path, message=named(d.message), note=named(d.note), hint=named(d.hint))
 
 
 def load_text(name: str, text: str, workdir: str):
