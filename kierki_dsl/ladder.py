@@ -28,7 +28,8 @@ def report(rs, pairs: list, seeds: range, out=None, workers: int = 1) -> str:
     measures = MEASURES if len({part_of(rs, c) for c in rs.contracts.values()}) > 1 else MEASURES[:1]
     heads = {"match": "per match", "negative": "negative part", "positive": "positive part"}
     lines = [
-        f"{rs.name}: {len(seeds)} seeds × {2 * rs.players} seatings (duplicate deals, each side alone at each seat)",
+        f"{rs.name}: {len(seeds)} seed{'' if len(seeds) == 1 else 's'} × {2 * rs.players} seatings"
+        " (duplicate deals, each side alone at each seat)",
         f"{'A vs B':<24}" + "".join(f"{heads[m]:>18}" for m in measures),
     ]
     for a, b in pairs:

@@ -173,3 +173,10 @@ def _diff_failed(rs, names, key, *on_failure) -> float:
     row = play(rs, names, key, *on_failure)
     assert row["failed"] == [names[1]]
     return row["a"] - row["b"]
+
+
+def test_the_ladder_counts_one_seed_in_the_singular():
+    from kierki_dsl.ladder import report
+
+    rs = Ruleset.load(str(SHORT))
+    assert "1 seed × 8 seatings" in report(rs, [("heuristic", "random")], range(1, 2)).splitlines()[0]
