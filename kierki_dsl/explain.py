@@ -235,11 +235,34 @@ def _change(old: str, new: str) -> str:
     tail = 0
     while tail < min(len(wa), len(wb)) - head and wa[-1 - tail] == wb[-1 - tail]:
         tail += 1
+    head, tail = _whole_parentheses(wa, wb, head, tail)
     if head + tail < 4:  # hardly anything shared: both in full
         return f"{old} → {new}"
     mid_a, mid_b = " ".join(wa[head : len(wa) - tail]), " ".join(wb[head : len(wb) - tail])
     inner = f"[{mid_a or '(nothing)'} → {mid_b or '(nothing)'}]"
     return " ".join(x for x in (" ".join(wa[:head]), inner, " ".join(wa[len(wa) - tail :])) if x)
+
+
+def _whole_parentheses(wa: list, wb: list, head: int, tail: int) -> tuple:
+    """``head`` and ``tail`` (the words two sentences share at each end) given up word by word
+    until each changed part holds whole parentheses: ``[(a: -30 → (b: -20]`` is not shown, the
+    parentheses are closed inside the change."""
+
+    def depth(words: list) -> int:
+        text = " ".join(words)
+        return text.count("(") - text.count(")")
+
+    while head or tail:
+        ends = [depth(w[head : len(w) - tail]) for w in (wa, wb)]
+        if not any(ends):
+            break
+        if any(e > 0 for e in ends) and tail:
+            tail -= 1
+        elif head:
+            head -= 1
+        else:
+            tail -= 1
+    return head, tail
 
 
 def _offered_changes(a, b) -> list:

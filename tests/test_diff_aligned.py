@@ -32,3 +32,15 @@ def test_a_shorter_match_names_the_deals_it_drops_and_an_undeclared_total(tmp_pa
     assert "None" not in out and "match total: 0 → (none)" in out, out
     assert "deals 8-11, contract: Rozgrywka atutowa — Trumps, called by the dealer → (none)" in out, out
     assert "every deal" not in out, out
+
+
+def test_a_change_inside_parentheses_is_shown_with_them_closed():
+    from kierki_dsl.explain import _change
+
+    a = "score: -20 per trick, plus (kings and jacks taken: -30 each) and the last trick costs -50 more points"
+    b = "score: -20 per trick, plus (jacks taken: -20 each) and the last trick costs -50 more points"
+    shown = _change(a, b)
+    assert "[(kings and jacks taken: -30 each) → (jacks taken: -20 each)]" in shown
+    inner = shown[shown.index("[") + 1 : shown.index("]")]
+    for part in inner.split(" → "):
+        assert part.count("(") == part.count(")"), shown
