@@ -225,7 +225,8 @@ def _aligned(sa: list, sb: list) -> list:
 
 def _change(old: str, new: str) -> str:
     """``old → new``; for two long sentences, the words they share said once and only the part
-    that differs shown as a change: ``... [old part → new part] ...``."""
+    that differs shown as a change: ``... [old part → new part] ...``, its parentheses whole
+    (``Bez panów ([kings and jacks → jacks] taken: -30 each)``)."""
     if len(old) < 80 or len(new) < 80:
         return f"{old} → {new}"
     wa, wb = old.split(" "), new.split(" ")
@@ -235,25 +236,38 @@ def _change(old: str, new: str) -> str:
     tail = 0
     while tail < min(len(wa), len(wb)) - head and wa[-1 - tail] == wb[-1 - tail]:
         tail += 1
-    head, tail = _whole_parentheses(wa, wb, head, tail)
     if head + tail < 4:  # hardly anything shared: both in full
         return f"{old} → {new}"
-    mid_a, mid_b = " ".join(wa[head : len(wa) - tail]), " ".join(wb[head : len(wb) - tail])
-    inner = f"[{mid_a or '(nothing)'} → {mid_b or '(nothing)'}]"
+    lead, mid_a, mid_b, trail = _parenthesised(" ".join(wa[head : len(wa) - tail]), " ".join(wb[head : len(wb) - tail]))
+    if _depth(mid_a) or _depth(mid_b):  # a parenthesis still cut: share fewer words until both are whole
+        head, tail = _whole_parentheses(wa, wb, head, tail)
+        lead, trail = "", ""
+        mid_a, mid_b = " ".join(wa[head : len(wa) - tail]), " ".join(wb[head : len(wb) - tail])
+    inner = f"{lead}[{mid_a or '(nothing)'} → {mid_b or '(nothing)'}]{trail}"
     return " ".join(x for x in (" ".join(wa[:head]), inner, " ".join(wa[len(wa) - tail :])) if x)
+
+
+def _depth(text: str) -> int:
+    """The parentheses ``text`` opens and does not close (negative: closes and did not open)."""
+    return text.count("(") - text.count(")")
+
+
+def _parenthesised(mid_a: str, mid_b: str) -> tuple:
+    """``(lead, mid_a, mid_b, trail)``: an opening parenthesis both changed parts start with
+    (and do not close) said once before the change, a closing one both end with after it."""
+    lead = trail = ""
+    while mid_a[:1] == mid_b[:1] == "(" and _depth(mid_a) > 0 and _depth(mid_b) > 0:
+        lead, mid_a, mid_b = lead + "(", mid_a[1:], mid_b[1:]
+    while mid_a[-1:] == mid_b[-1:] == ")" and _depth(mid_a) < 0 and _depth(mid_b) < 0:
+        trail, mid_a, mid_b = ")" + trail, mid_a[:-1], mid_b[:-1]
+    return lead, mid_a, mid_b, trail
 
 
 def _whole_parentheses(wa: list, wb: list, head: int, tail: int) -> tuple:
     """``head`` and ``tail`` (the words two sentences share at each end) given up word by word
-    until each changed part holds whole parentheses: ``[(a: -30 → (b: -20]`` is not shown, the
-    parentheses are closed inside the change."""
-
-    def depth(words: list) -> int:
-        text = " ".join(words)
-        return text.count("(") - text.count(")")
-
+    until each changed part holds whole parentheses."""
     while head or tail:
-        ends = [depth(w[head : len(w) - tail]) for w in (wa, wb)]
+        ends = [_depth(" ".join(w[head : len(w) - tail])) for w in (wa, wb)]
         if not any(ends):
             break
         if any(e > 0 for e in ends) and tail:

@@ -40,7 +40,7 @@ def test_a_change_inside_parentheses_is_shown_with_them_closed():
     a = "score: -20 per trick, plus (kings and jacks taken: -30 each) and the last trick costs -50 more points"
     b = "score: -20 per trick, plus (jacks taken: -20 each) and the last trick costs -50 more points"
     shown = _change(a, b)
-    assert "[(kings and jacks taken: -30 each) → (jacks taken: -20 each)]" in shown
+    assert "plus ([kings and jacks taken: -30 → jacks taken: -20] each) and" in shown
     inner = shown[shown.index("[") + 1 : shown.index("]")]
     for part in inner.split(" → "):
         assert part.count("(") == part.count(")"), shown

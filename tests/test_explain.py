@@ -78,7 +78,7 @@ def test_diff_names_changes_pulled_in_by_include_and_part_totals(cli):
     assert "part Rozgrywka — negative part: deals 1–7, adding up to -2600 → deals 1–7, adding up to -2360" in out
     robber = next(line for line in out.splitlines() if line.startswith("deal 7, scoring:"))
     # the long sentence once, with only what changes in it marked (issue #25)
-    assert "Bez panów [(kings and jacks → (jacks] taken: -30 each)" in robber and robber.count("Bez lew") == 1
+    assert "Bez panów ([kings and jacks → jacks] taken: -30 each)" in robber and robber.count("Bez lew") == 1
 
 
 def test_the_robber_is_explained_with_its_values_and_a_reason_is_not_said_twice(cli):
