@@ -149,11 +149,21 @@ def test_an_array_dropped_by_its_holder_only_is_handed_out_again():
         assert obs["observation"].base is None and obs["observation"] is not view.base
         e.step(int(np.flatnonzero(obs["action_mask"])[0]))
     assert view.base.tobytes() == before
-    got = e.last()[0]["observation"]
-    got.shape = (1, got.size)  # changed in place, then dropped: never handed out again
-    del got
-    for _ in range(4):
-        assert e.last()[0]["observation"].shape == (e.observation_space("player_0")["observation"].shape[0],)
+    size = e.observation_space("player_0")["observation"].shape[0]
+    for change in (
+        lambda a: setattr(a, "shape", (1, size)),
+        lambda a: setattr(a, "dtype", np.int32),
+        lambda a: a.setflags(write=False),
+        lambda a: a.resize(size + 1, refcheck=False),
+    ):
+        got = e.last()[0]["observation"]
+        got[:] = 5
+        change(got)  # changed in place, then dropped: never handed out again
+        del got
+        for _ in range(4):
+            obs = e.last()[0]["observation"]
+            assert obs.shape == (size,) and obs.dtype == np.float32 and obs.flags.writeable
+            assert obs.tobytes() == e.observe(e.agent_selection)["observation"].tobytes()  # (the Python method's)
 
 
 def test_agent_iter_is_pettingzoo_s():

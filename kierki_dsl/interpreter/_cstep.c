@@ -2873,6 +2873,8 @@ typedef struct {
     PyObject *pool[2][POOL];         /* tensors, masks handed out (pooled) */
     Py_ssize_t len[2];               /* their length (-1: not known yet) */
     PyObject *dtype[2];              /* their dtype (NULL: not known yet) */
+    PyTypeObject *type[2];           /* their type */
+    int abi[2];                      /* whether they are laid out as NumpyArray */
     int next[2];                     /* the pool's slot a new array takes */
     Py_ssize_t at[OBSERVED + 4];
     int kind;
@@ -2963,61 +2965,105 @@ static Core *fast_core(PyObject *game, PyObject **gd, PyObject *key)
     return (Core *)core;
 }
 
+/* numpy's array object as its ABI lays it out (numpy's ndarraytypes.h, PyArrayObject_fields; the
+ * same from numpy 1.7 to 2.x), read only where a pool's first array showed the layout holds
+ * (pool_take: its data, dimensions, dtype and weak-reference list where its buffer and its type
+ * say they are), else never: the buffer protocol answers instead. */
+typedef struct {
+    PyObject_HEAD
+    char *data;
+    int nd;
+    Py_ssize_t *dimensions;
+    Py_ssize_t *strides;
+    PyObject *base;
+    PyObject *descr;
+    int flags;
+    PyObject *weakreflist;
+} NumpyArray;
+
+enum { NPY_C_CONTIGUOUS = 0x0001, NPY_OWNDATA = 0x0004, NPY_ALIGNED = 0x0100, NPY_WRITEABLE = 0x0400 };
+#define NPY_FRESH (NPY_C_CONTIGUOUS | NPY_OWNDATA | NPY_ALIGNED | NPY_WRITEABLE)
+
+/* Whether the array ``a`` (its buffer ``buf``, its dtype ``dtype``) is laid out as NumpyArray says. */
+static int numpy_layout(PyObject *a, const Py_buffer *buf, PyObject *dtype)
+{
+    const NumpyArray *n = (const NumpyArray *)a;
+    return Py_TYPE(a)->tp_basicsize >= (Py_ssize_t)sizeof(NumpyArray) &&
+           Py_TYPE(a)->tp_weaklistoffset == (Py_ssize_t)offsetof(NumpyArray, weakreflist) && n->data == buf->buf &&
+           n->nd == 1 && buf->ndim == 1 && n->dimensions[0] == buf->shape[0] && n->descr == dtype &&
+           n->base == NULL && (n->flags & NPY_FRESH) == NPY_FRESH && n->weakreflist == NULL;
+}
+
 /* A zeroed array of kind ``k`` (0: the observation tensor, float32; 1: the action mask, int8) to hand
- * out as new, its buffer taken in ``buf`` (the caller releases it): one the environment handed out
- * before whose every other reference is gone (its only reference the pool's, no weak reference to
- * it: nobody can see it change), or else a new one (new_obs(), new_mask()). An array someone
- * changed in place (its shape, type, flags) fails the buffer's checks and is dropped. */
-static int pool_take(EnvCall *f, int k, PyObject *a, Py_buffer *buf, int reused)
+ * out as new, its memory in ``*out``: one the environment handed out before whose every other
+ * reference is gone (its only reference the pool's, no weak reference to it: nobody can see it
+ * change), or else a new one (new_obs(), new_mask()). An array someone changed in place (its
+ * shape, dtype, flags, memory) is dropped. */
+static int pool_take(EnvCall *f, int k, PyObject *a, char **out)
 {
     static const char *const formats[2] = {"f", "b"};
     static const Py_ssize_t sizes[2] = {sizeof(float), 1};
-    /* a new array's format is read (numpy words it anew at each request: costly); a reused one's
-     * dtype is the one its pool's first array had (an in-place change of it, a new dtype object) */
-    if (PyObject_GetBuffer(a, buf, PyBUF_WRITABLE | PyBUF_ND | (reused ? 0 : PyBUF_FORMAT)) < 0)
+    Py_buffer buf;
+    if (PyObject_GetBuffer(a, &buf, PyBUF_WRITABLE | PyBUF_ND | PyBUF_FORMAT) < 0)
         return -1;
-    int fits = buf->ndim == 1 && buf->itemsize == sizes[k] && (f->len[k] < 0 || buf->shape[0] == f->len[k]);
-    PyObject *dtype = fits ? PyObject_GetAttr(a, S_dtype) : NULL;
-    if (reused)
-        fits = dtype != NULL && dtype == f->dtype[k];
-    else if (dtype != NULL && buf->format != NULL && strcmp(buf->format, formats[k]) == 0) {
-        Py_XSETREF(f->dtype[k], Py_NewRef(dtype));
-        f->len[k] = buf->shape[0];
-    } else
-        fits = 0;
-    Py_XDECREF(dtype);
-    if (!fits) {
-        PyBuffer_Release(buf);
-        if (!PyErr_Occurred())
-            PyErr_SetString(PyExc_TypeError, "the environment's arrays are flat float32 tensors and int8 masks");
-        return -1;
+    PyObject *dtype = PyObject_GetAttr(a, S_dtype);
+    int fits = dtype != NULL && buf.ndim == 1 && buf.itemsize == sizes[k] && buf.format != NULL &&
+               strcmp(buf.format, formats[k]) == 0 && (f->len[k] < 0 || buf.shape[0] == f->len[k]) &&
+               (f->dtype[k] == NULL || dtype == f->dtype[k]);
+    if (fits && f->dtype[k] == NULL) {
+        f->dtype[k] = Py_NewRef(dtype);
+        f->len[k] = buf.shape[0];
+        f->type[k] = Py_TYPE(a);
+        f->abi[k] = numpy_layout(a, &buf, dtype);
     }
-    memset(buf->buf, 0, (size_t)buf->len);
-    return 0;
+    Py_XDECREF(dtype);
+    if (fits) {
+        memset(buf.buf, 0, (size_t)buf.len);
+        *out = buf.buf; /* (the pool holds the array: its memory stays while the caller writes) */
+    } else if (!PyErr_Occurred())
+        PyErr_SetString(PyExc_TypeError, "the environment's arrays are flat float32 tensors and int8 masks");
+    PyBuffer_Release(&buf);
+    return fits ? 0 : -1;
 }
 
-static int unwatched(PyObject *a)
+/* Whether nobody but the pool can see ``a`` and it is as the pool handed it out, its memory
+ * zeroed in ``*out``: -1 cannot tell (no numpy layout: the buffer is asked), 0 no, 1 yes. */
+static int pool_free(EnvCall *f, int k, PyObject *a, char **out)
 {
-    Py_ssize_t off = Py_TYPE(a)->tp_weaklistoffset;
-    return off <= 0 || *(PyObject **)((char *)a + off) == NULL;
+    if (Py_REFCNT(a) != 1 || Py_TYPE(a) != f->type[k])
+        return 0;
+    if (!f->abi[k]) {
+        Py_ssize_t off = Py_TYPE(a)->tp_weaklistoffset;
+        return off > 0 && *(PyObject **)((char *)a + off) != NULL ? 0 : -1;
+    }
+    NumpyArray *n = (NumpyArray *)a;
+    if (n->weakreflist != NULL || n->nd != 1 || n->dimensions[0] != f->len[k] || n->descr != f->dtype[k] ||
+        n->base != NULL || (n->flags & NPY_FRESH) != NPY_FRESH)
+        return 0;
+    memset(n->data, 0, (size_t)(f->len[k] * (k ? 1 : (Py_ssize_t)sizeof(float))));
+    *out = n->data;
+    return 1;
 }
 
-static PyObject *pooled(EnvCall *f, int k, Py_buffer *buf)
+static PyObject *pooled(EnvCall *f, int k, char **out)
 {
     PyObject **pool = f->pool[k];
     for (int i = 0; i < POOL; i++) {
         PyObject *a = pool[i];
-        if (a == NULL || Py_REFCNT(a) != 1 || !unwatched(a))
+        if (a == NULL)
             continue;
-        if (pool_take(f, k, a, buf, 1) == 0)
+        int free = pool_free(f, k, a, out);
+        if (free > 0 || (free < 0 && pool_take(f, k, a, out) == 0))
             return Py_NewRef(a);
-        PyErr_Clear();
-        Py_CLEAR(pool[i]);
+        if (free < 0) {
+            PyErr_Clear();
+            Py_CLEAR(pool[i]);
+        }
     }
     PyObject *a = PyObject_CallNoArgs(k ? f->new_mask : f->new_obs);
     if (a == NULL)
         return NULL;
-    if (pool_take(f, k, a, buf, 0) < 0) {
+    if (pool_take(f, k, a, out) < 0) {
         Py_DECREF(a);
         return NULL;
     }
@@ -3076,18 +3122,12 @@ static PyObject *env_observe(EnvCall *f, PyObject *d, PyObject *agent)
     if (env_observed(f, game, core, stage) < 0)
         goto done;
     PyObject *args[6] = {f->args[0], f->args[1], f->args[2], f->args[3], f->args[4], totals};
-    Py_buffer vo, vm;
+    char *vo, *vm;
     obs = pooled(f, 0, &vo);
-    if (obs == NULL)
+    if (obs == NULL || write_observed(core, (int)seat, (float *)vo, f->len[0], f->at, args) < 0)
         goto done;
-    int err = write_observed(core, (int)seat, (float *)vo.buf, vo.len / (Py_ssize_t)sizeof(float), f->at, args);
-    PyBuffer_Release(&vo);
-    mask = err < 0 ? NULL : pooled(f, 1, &vm);
-    if (mask == NULL)
-        goto done;
-    err = core->phase != PH_DONE && core->to_move == seat ? mark_buf(core, (char *)vm.buf, vm.len) : 0;
-    PyBuffer_Release(&vm);
-    if (err < 0)
+    mask = pooled(f, 1, &vm);
+    if (mask == NULL || (core->phase != PH_DONE && core->to_move == seat && mark_buf(core, vm, f->len[1]) < 0))
         goto done;
     out = PyDict_New();
     if (out != NULL && (PyDict_SetItem(out, S_observation, obs) < 0 || PyDict_SetItem(out, S_action_mask, mask) < 0))
@@ -3271,6 +3311,8 @@ static PyObject *env_call(PyObject *const *args, int kind)
             f->pool[k][i] = NULL;
         f->len[k] = -1;
         f->dtype[k] = NULL;
+        f->type[k] = NULL;
+        f->abi[k] = 0;
         f->next[k] = 0;
     }
     f->kind = kind;
