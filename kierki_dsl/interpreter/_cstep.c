@@ -2572,14 +2572,28 @@ static int put_at(float *out, Py_ssize_t size, Py_ssize_t i, float v)
     return 0;
 }
 
+/* The game's part of observe's arguments (phase, contract, dealer, trump, caller) read into ``out``; -1 on error. */
+static int game_parts(PyObject *const *game, long *out)
+{
+    for (int i = 0; i < 5; i++)
+        out[i] = PyLong_AsLong(game[i]);
+    return PyErr_Occurred() ? -1 : 0;
+}
+
+static int write_observed_parts(Core *self, int seat, float *out, Py_ssize_t size, const Py_ssize_t *at,
+                                const long *parts, PyObject *totals);
+
 static int write_observed(Core *self, int seat, float *out, Py_ssize_t size, const Py_ssize_t *at, PyObject *const *game)
 {
+    long parts[5];
+    return game_parts(game, parts) < 0 ? -1 : write_observed_parts(self, seat, out, size, at, parts, game[5]);
+}
+
+static int write_observed_parts(Core *self, int seat, float *out, Py_ssize_t size, const Py_ssize_t *at,
+                                const long *parts, PyObject *totals)
+{
     int n = self->players;
-    long phase = PyLong_AsLong(game[0]), contract = PyLong_AsLong(game[1]), dealer = PyLong_AsLong(game[2]);
-    long trump = PyLong_AsLong(game[3]), caller = PyLong_AsLong(game[4]);
-    if (PyErr_Occurred())
-        return -1;
-    PyObject *totals = game[5];
+    long phase = parts[0], contract = parts[1], dealer = parts[2], trump = parts[3], caller = parts[4];
     if (!PyList_Check(totals) || PyList_GET_SIZE(totals) != n) {
         PyErr_SetString(PyExc_ValueError, "observe: the match totals, one per seat, are expected");
         return -1;
@@ -2869,7 +2883,7 @@ typedef struct {
     PyObject *observed;              /* observed(game, core): observe's arguments of the game but the totals */
     PyObject *new_obs, *new_mask;    /* each call: a new zeroed observation array, action mask */
     PyObject *core, *ctx, *stage;    /* what the arguments below are of (held: no address reused) */
-    PyObject *args[5];               /* phase, contract, dealer, trump, caller */
+    long parts[5];                   /* phase, contract, dealer, trump, caller */
     PyObject *pool[2][POOL];         /* tensors, masks handed out (pooled) */
     Py_ssize_t len[2];               /* their length (-1: not known yet) */
     PyObject *dtype[2];              /* their dtype (NULL: not known yet) */
@@ -2886,8 +2900,6 @@ static void envcall_forget(EnvCall *f)
     Py_CLEAR(f->core);
     Py_CLEAR(f->ctx);
     Py_CLEAR(f->stage);
-    for (int i = 0; i < 5; i++)
-        Py_CLEAR(f->args[i]);
 }
 
 static void EnvCall_dealloc(EnvCall *f)
@@ -3089,9 +3101,10 @@ static int env_observed(EnvCall *f, PyObject *game, Core *core, PyObject *stage)
         Py_DECREF(r);
         return -1;
     }
-    for (int i = 0; i < 5; i++)
-        f->args[i] = Py_NewRef(PyTuple_GET_ITEM(r, i + 1));
+    int err = game_parts(&PyTuple_GET_ITEM(r, 1), f->parts);
     Py_DECREF(r);
+    if (err < 0)
+        return -1;
     f->core = Py_NewRef((PyObject *)core);
     f->ctx = Py_XNewRef(core->ctx);
     f->stage = Py_NewRef(stage);
@@ -3121,10 +3134,9 @@ static PyObject *env_observe(EnvCall *f, PyObject *d, PyObject *agent)
     Py_INCREF(core);
     if (env_observed(f, game, core, stage) < 0)
         goto done;
-    PyObject *args[6] = {f->args[0], f->args[1], f->args[2], f->args[3], f->args[4], totals};
     char *vo, *vm;
     obs = pooled(f, 0, &vo);
-    if (obs == NULL || write_observed(core, (int)seat, (float *)vo, f->len[0], f->at, args) < 0)
+    if (obs == NULL || write_observed_parts(core, (int)seat, (float *)vo, f->len[0], f->at, f->parts, totals) < 0)
         goto done;
     mask = pooled(f, 1, &vm);
     if (mask == NULL || (core->phase != PH_DONE && core->to_move == seat && mark_buf(core, vm, f->len[1]) < 0))
@@ -3198,13 +3210,14 @@ static int env_flag(PyObject *d, PyObject *key, PyObject *agent)
  * deal's end). NULL with no error set where the Python method must do it. */
 static PyObject *env_step(EnvCall *f, PyObject *env, PyObject *d, PyObject *action)
 {
-    PyObject *agent = got(d, S_agent_selection), *gd, *game, *before, *r = NULL;
+    PyObject *agent = got(d, S_agent_selection), *gd, *game, *before, *r = NULL, *done;
     if (agent == NULL || !PyLong_CheckExact(action) || got(d, S_paid) != Py_False)
         return NULL;
     if (env_flag(d, S_terminations, agent) != 0 || env_flag(d, S_truncations, agent) != 0)
         return NULL;
+    PyObject *seats = got(d, S_possible_agents), *cum = got(d, S_cumulative);
     game = got(d, S_game);
-    Core *core = fast_core(game, &gd, S_fast);
+    Core *core = seats == NULL || cum == NULL ? NULL : fast_core(game, &gd, S_fast);
     if (core == NULL)
         return NULL;
     int overflow;
@@ -3213,43 +3226,45 @@ static PyObject *env_step(EnvCall *f, PyObject *env, PyObject *d, PyObject *acti
     core->busy = 1;
     int err = legal_mask(core, &m);
     core->busy = 0;
-    before = got(gd, S_totals);
-    if (err < 0 || overflow || a < 0 || a >= 64 || !(m >> a & 1) || before == NULL) {
+    if (err < 0 || overflow || a < 0 || a >= 64 || !(m >> a & 1)) {
         PyErr_Clear(); /* the Python method says why (IllegalAction's words) */
         Py_DECREF(gd);
         return NULL;
     }
     Py_INCREF(agent);
     Py_INCREF(game);
-    Py_INCREF(before);
+    Py_INCREF(seats);
+    Py_INCREF(cum);
     Py_INCREF(core);
     core->busy = 1; /* (checked legal above: Core.apply_action's work but its check) */
     err = apply_legal(core, (int)a);
     core->busy = 0;
     if (err < 0)
         goto out;
-    PyObject *done;
     if (core->phase == PH_DONE) { /* the deal's end: GameState._after_action, then the rest in Python */
+        before = got(gd, S_totals); /* (the totals before the action: the core does not change them) */
+        if (before == NULL) {
+            PyErr_SetString(PyExc_AttributeError, "the game has no totals");
+            goto out;
+        }
+        Py_INCREF(before);
         done = PyObject_CallMethodNoArgs(game, S_after_action);
         if (done != NULL) {
             Py_DECREF(done);
             r = PyObject_CallMethodObjArgs(env, S_after_step, agent, game, before, NULL);
         }
+        Py_DECREF(before);
         goto out;
     }
-    PyObject *seats = got(d, S_possible_agents), *cum = got(d, S_cumulative), *next;
-    if (cum == NULL || seats == NULL) {
-        PyErr_SetString(PyExc_AttributeError, "the environment lost its _cumulative_rewards or possible_agents");
+    if (PyObject_SetItem(cum, agent, S_zero) < 0 || (done = PySequence_GetItem(seats, core->to_move)) == NULL)
         goto out;
-    }
-    if (PyObject_SetItem(cum, agent, S_zero) < 0 || (next = PySequence_GetItem(seats, core->to_move)) == NULL)
-        goto out;
-    if (PyDict_SetItem(d, S_agent_selection, next) == 0)
+    if (PyDict_SetItem(d, S_agent_selection, done) == 0)
         r = Py_NewRef(Py_None);
-    Py_DECREF(next);
+    Py_DECREF(done);
 out:
     Py_DECREF(core);
-    Py_DECREF(before);
+    Py_DECREF(cum);
+    Py_DECREF(seats);
     Py_DECREF(game);
     Py_DECREF(agent);
     Py_DECREF(gd);
@@ -3304,8 +3319,6 @@ static PyObject *env_call(PyObject *const *args, int kind)
     f->new_obs = Py_NewRef(args[4]);
     f->new_mask = Py_NewRef(args[5]);
     f->core = f->ctx = f->stage = NULL;
-    for (int i = 0; i < 5; i++)
-        f->args[i] = NULL;
     for (int k = 0; k < 2; k++) {
         for (int i = 0; i < POOL; i++)
             f->pool[k][i] = NULL;
@@ -3349,6 +3362,7 @@ typedef struct {
     PyObject *env;
     long long left;
     int iterator; /* 0: the iterable (AECIterable), 1: an iterator of it (AECIterator) */
+    int plain;    /* the environment's attributes are its instance dict's (no class attribute of the names) */
 } AgentIter;
 
 static PyTypeObject AgentIterType;
@@ -3359,7 +3373,7 @@ static void AgentIter_dealloc(AgentIter *it)
     Py_TYPE(it)->tp_free((PyObject *)it);
 }
 
-static PyObject *agent_iter_new(PyObject *env, long long left, int iterator)
+static PyObject *agent_iter_new(PyObject *env, long long left, int iterator, int plain)
 {
     AgentIter *it = PyObject_New(AgentIter, &AgentIterType);
     if (it == NULL)
@@ -3367,12 +3381,13 @@ static PyObject *agent_iter_new(PyObject *env, long long left, int iterator)
     it->env = Py_NewRef(env);
     it->left = left;
     it->iterator = iterator;
+    it->plain = plain;
     return (PyObject *)it;
 }
 
 static PyObject *AgentIter_iter(AgentIter *it)
 {
-    return it->iterator ? Py_NewRef((PyObject *)it) : agent_iter_new(it->env, it->left, 1);
+    return it->iterator ? Py_NewRef((PyObject *)it) : agent_iter_new(it->env, it->left, 1, it->plain);
 }
 
 static PyObject *AgentIter_next(AgentIter *it)
@@ -3381,15 +3396,25 @@ static PyObject *AgentIter_next(AgentIter *it)
         PyErr_SetString(PyExc_TypeError, "agent_iter() is an iterable: iterate it (for agent in env.agent_iter())");
         return NULL;
     }
-    PyObject *agents = PyObject_GetAttr(it->env, S_agents);
-    if (agents == NULL)
+    PyObject *d = it->plain ? PyObject_GenericGetDict(it->env, NULL) : NULL, *agents;
+    if (d == NULL)
+        PyErr_Clear();
+    agents = d != NULL ? Py_XNewRef(got(d, S_agents)) : NULL;
+    if (agents == NULL && (agents = PyObject_GetAttr(it->env, S_agents)) == NULL) {
+        Py_XDECREF(d);
         return NULL;
-    int any = PyObject_IsTrue(agents);
+    }
+    int any = PyList_CheckExact(agents) ? PyList_GET_SIZE(agents) > 0 : PyObject_IsTrue(agents);
     Py_DECREF(agents);
-    if (any <= 0 || it->left <= 0)
-        return NULL; /* StopIteration (or the error of the truth test) */
-    it->left--;
-    return PyObject_GetAttr(it->env, S_agent_selection);
+    PyObject *r = NULL;
+    if (any > 0 && it->left > 0) { /* else StopIteration (or the error of the truth test) */
+        it->left--;
+        r = d != NULL ? Py_XNewRef(got(d, S_agent_selection)) : NULL;
+        if (r == NULL)
+            r = PyObject_GetAttr(it->env, S_agent_selection);
+    }
+    Py_XDECREF(d);
+    return r;
 }
 
 static PyTypeObject AgentIterType = {
@@ -3414,7 +3439,10 @@ static PyObject *agent_iter(PyObject *mod, PyObject *args)
         return NULL;
     if (overflow) /* past 2**63 - 1 agents (PettingZoo's default is 2**63): as many as never end */
         left = overflow > 0 ? LLONG_MAX : LLONG_MIN;
-    return agent_iter_new(env, left, 0);
+    /* where the environment's class has no attribute of the names, getattr reads its instance dict */
+    int plain = Py_TYPE(env)->tp_getattro == PyObject_GenericGetAttr && _PyType_Lookup(Py_TYPE(env), S_agents) == NULL &&
+                _PyType_Lookup(Py_TYPE(env), S_agent_selection) == NULL;
+    return agent_iter_new(env, left, 0, plain);
 }
 
 static int env_register(PyObject *m)
