@@ -16,6 +16,9 @@ seat's view only — and ``action_mask``, 1 for the legal actions (kierki-dsl's 
 numbers: cards 0..51, ``pass`` 52, calls, bets, contract choices from 100). The reward of
 a step is the change of each seat's total: its deal scores when a deal ends. An illegal
 action raises ``ValueError`` naming the rule it breaks. No OpenSpiel is needed.
+
+Where the compiled step core steps the deal, ``last``, ``step`` and ``agent_iter``'s iterator
+run in C (``_go_c``), saying exactly what the methods below say (docs/performance.md).
 """
 
 from __future__ import annotations
