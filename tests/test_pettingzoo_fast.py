@@ -222,13 +222,15 @@ def test_the_c_calls_hold_no_environment_alive():
 
 
 def test_a_deal_on_the_core_runs_no_python_method_but_at_its_end():
+    """Not even the dead steps (PettingZoo's ``_was_dead_step``, done in C)."""
     import sys
 
     from kierki_dsl.pettingzoo import KierkiEnv
 
     e = _env("games/hearts_openspiel.yaml", "deal", 1, True)
     e.reset(seed=9)
-    watched = {f.__code__: f.__name__ for f in (KierkiEnv.step, KierkiEnv.observe, KierkiEnv._after_step)}
+    methods = (KierkiEnv.step, KierkiEnv.observe, KierkiEnv._after_step, KierkiEnv._was_dead_step)
+    watched = {f.__code__: f.__name__ for f in methods}
     calls: dict = {}
 
     def count(frame, event, arg):
@@ -241,4 +243,4 @@ def test_a_deal_on_the_core_runs_no_python_method_but_at_its_end():
     finally:
         sys.setprofile(None)
     assert steps == 64 + 4  # 12 passes, 52 cards, then each seat's dead step
-    assert calls == {"_after_step": 1, "step": 4}  # the deal's end, the dead steps
+    assert calls == {"_after_step": 1}  # the deal's end

@@ -2872,7 +2872,7 @@ static PyObject *fast_calls(PyObject *mod, PyObject *args)
 
 static PyObject *S_agent_selection, *S_seats, *S_game, *S_fast, *S_step, *S_stage, *S_cumulative, *S_terminations, *S_truncations,
     *S_infos, *S_paid, *S_possible_agents, *S_totals, *S_agents, *S_after_action, *S_after_step, *S_observation,
-    *S_action_mask, *S_dtype, *S_zero;
+    *S_action_mask, *S_dtype, *S_rewards, *S_skip, *S_zero;
 
 enum { ENV_LAST, ENV_STEP, POOL = 4 };
 
@@ -3208,12 +3208,111 @@ static int env_flag(PyObject *d, PyObject *key, PyObject *agent)
 /* step(action) of a live agent with a legal exact int while the core steps the deal directly and
  * the last step paid nothing: the core applies it; as KierkiEnv.step (its ``_after_step`` at the
  * deal's end). NULL with no error set where the Python method must do it. */
+/* Whether ``m`` (an exact dict) holds an exact bool at ``key``: 1 true, 0 false, -1 neither. */
+static int bool_at(PyObject *m, PyObject *key)
+{
+    PyObject *v = got(m, key);
+    return v == Py_True ? 1 : v == Py_False ? 0 : -1;
+}
+
+/* A dead agent's step(None): PettingZoo's AECEnv._was_dead_step (1.24 to 1.27) where nothing in
+ * it can raise or run code of its own -- the environment's dicts exact dicts holding the agent,
+ * ``agents`` an exact list holding it once, every other agent's flags exact bools there,
+ * ``_skip_agent_selection`` no class attribute -- else NULL with no error (the Python method). */
+static PyObject *env_dead_step(PyObject *env, PyObject *d, PyObject *agent)
+{
+    PyObject *keys[5] = {S_terminations, S_truncations, S_rewards, S_cumulative, S_infos}, *m[5];
+    for (int i = 0; i < 5; i++)
+        if ((m[i] = got(d, keys[i])) == NULL || !PyDict_CheckExact(m[i]) || got(m[i], agent) == NULL)
+            return NULL;
+    PyObject *agents = got(d, S_agents), *next = NULL;
+    if (agents == NULL || !PyList_CheckExact(agents) || _PyType_Lookup(Py_TYPE(env), S_skip) != NULL)
+        return NULL;
+    Py_ssize_t n = PyList_GET_SIZE(agents), at = -1;
+    if (!PyUnicode_CheckExact(agent))
+        return NULL;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *a = PyList_GET_ITEM(agents, i);
+        if (!PyUnicode_CheckExact(a))
+            return NULL; /* an agent compared by code of its own */
+        if (a == agent) {
+            if (at >= 0)
+                return NULL; /* twice */
+            at = i;
+            continue;
+        }
+        if (PyUnicode_Compare(a, agent) == 0)
+            return NULL; /* an equal agent that is another object */
+        int dead = bool_at(m[0], a);
+        if (dead == 0)
+            dead = bool_at(m[1], a);
+        if (dead < 0)
+            return NULL;
+        if (dead && next == NULL)
+            next = a; /* the first dead agent left (_deads_order[0]) */
+    }
+    if (at < 0)
+        return NULL;
+    /* held: a value's destructor run by a deletion below may change the environment's attributes */
+    Py_INCREF(agent);
+    Py_XINCREF(next);
+    Py_INCREF(agents);
+    for (int i = 0; i < 5; i++)
+        Py_INCREF(m[i]);
+    int err = 0;
+    for (int i = 0; i < 5 && !err; i++)
+        err = PyDict_DelItem(m[i], agent);
+    if (!err) /* agents.remove(agent) (unless a destructor moved it: then an error) */
+        err = PyList_GET_SIZE(agents) > at && PyList_GET_ITEM(agents, at) == agent ? PySequence_DelItem(agents, at) : -1;
+    PyObject *skip = err ? NULL : Py_XNewRef(got(d, S_skip)), *selected = err ? NULL : Py_XNewRef(got(d, S_agent_selection));
+    if (err || selected == NULL) {
+        err = -1;
+    } else if (next != NULL) {
+        if ((skip == NULL || skip == Py_None) && PyDict_SetItem(d, S_skip, selected) < 0)
+            err = -1;
+        if (!err)
+            err = PyDict_SetItem(d, S_agent_selection, next);
+    } else {
+        if (skip != NULL && skip != Py_None)
+            err = PyDict_SetItem(d, S_agent_selection, skip);
+        if (!err)
+            err = PyDict_SetItem(d, S_skip, Py_None);
+    }
+    Py_XDECREF(skip);
+    Py_XDECREF(selected);
+    PyObject *rewards = err ? NULL : Py_XNewRef(got(d, S_rewards)), *zero = PyLong_FromLong(0);
+    if (rewards != NULL && PyDict_CheckExact(rewards) && zero != NULL) { /* _clear_rewards */
+        PyObject *those = PyDict_Keys(rewards);
+        for (Py_ssize_t i = 0; those != NULL && !err && i < PyList_GET_SIZE(those); i++)
+            err = PyDict_SetItem(rewards, PyList_GET_ITEM(those, i), zero);
+        if (those == NULL)
+            err = -1;
+        Py_XDECREF(those);
+    } else
+        err = -1;
+    Py_XDECREF(zero);
+    Py_XDECREF(rewards);
+    for (int i = 0; i < 5; i++)
+        Py_DECREF(m[i]);
+    Py_DECREF(agents);
+    Py_XDECREF(next);
+    Py_DECREF(agent);
+    if (err && !PyErr_Occurred())
+        PyErr_SetString(PyExc_RuntimeError, "the environment changed under a dead agent's step");
+    return err ? NULL : Py_NewRef(Py_None);
+}
+
 static PyObject *env_step(EnvCall *f, PyObject *env, PyObject *d, PyObject *action)
 {
     PyObject *agent = got(d, S_agent_selection), *gd, *game, *before, *r = NULL, *done;
-    if (agent == NULL || !PyLong_CheckExact(action) || got(d, S_paid) != Py_False)
+    if (agent == NULL)
         return NULL;
-    if (env_flag(d, S_terminations, agent) != 0 || env_flag(d, S_truncations, agent) != 0)
+    int dead = env_flag(d, S_terminations, agent);
+    if (dead == 0)
+        dead = env_flag(d, S_truncations, agent);
+    if (dead)
+        return dead > 0 && action == Py_None ? env_dead_step(env, d, agent) : NULL;
+    if (!PyLong_CheckExact(action) || got(d, S_paid) != Py_False)
         return NULL;
     PyObject *seats = got(d, S_possible_agents), *cum = got(d, S_cumulative);
     game = got(d, S_game);
@@ -3449,10 +3548,12 @@ static int env_register(PyObject *m)
 {
     static const char *const names[] = {"agent_selection", "_seats", "game", "_fast", "_step", "stage", "_cumulative_rewards",
                                         "terminations", "truncations", "infos", "_paid", "possible_agents", "totals",
-                                        "agents", "_after_action", "_after_step", "observation", "action_mask", "dtype"};
+                                        "agents", "_after_action", "_after_step", "observation", "action_mask", "dtype",
+                                        "rewards", "_skip_agent_selection"};
     PyObject **slots[] = {&S_agent_selection, &S_seats, &S_game, &S_fast, &S_step, &S_stage, &S_cumulative, &S_terminations,
                           &S_truncations, &S_infos, &S_paid, &S_possible_agents, &S_totals, &S_agents,
-                          &S_after_action, &S_after_step, &S_observation, &S_action_mask, &S_dtype};
+                          &S_after_action, &S_after_step, &S_observation, &S_action_mask, &S_dtype,
+                          &S_rewards, &S_skip};
     for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
         if ((*slots[i] = PyUnicode_InternFromString(names[i])) == NULL)
             return -1;
