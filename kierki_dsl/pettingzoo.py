@@ -92,11 +92,11 @@ class KierkiEnv(AECEnv):
         """Answer ``last`` (unless ``information_state``) and ``step`` in C (``_cstep.env_calls``):
         callables set on the instance, which shadow the methods. While the compiled core steps the
         deal in play directly (``GameState._go_fast``) they read and write this environment's
-        attributes as the methods below do, with no Python frame per call; everything else (no
-        core, a trump call, a dead step, an action that is not a legal ``int``, the step after a
-        payment) they hand to the methods, and a deal's end to ``_after_step``. They hold the
-        environment by a weak reference (no reference cycle). Only for ``KierkiEnv`` itself (a
-        subclass may override the methods)."""
+        attributes as the methods below do, with no Python frame per call (a dead agent's step
+        too: PettingZoo's ``_was_dead_step``); everything else (no core, a trump call, an action
+        that is not a legal ``int``, the step after a payment) they hand to the methods, and a
+        deal's end to ``_after_step``. They hold the environment by a weak reference (no
+        reference cycle). Only for ``KierkiEnv`` itself (a subclass may override the methods)."""
         if _env_calls is None or not stepper.available() or type(self) is not KierkiEnv:
             return
         last, step = _env_calls(

@@ -82,9 +82,9 @@ def _action(rng, mask, n: int):
     return int(legal[rng.randrange(len(legal))])
 
 
-def _outcome(call):
+def _outcome(call, *args):
     try:
-        call()
+        call(*args)
     except (ValueError, TypeError) as e:
         return type(e), str(e)
     return None
@@ -103,11 +103,11 @@ def _play(path: str, scope: str, deal: int, seed: int, c_path: bool) -> tuple:
         handed.append((got[0], got[0]["observation"].tobytes(), got[0]["action_mask"].tobytes()))
         cored |= e.game.stepping_core() is not None
         if got[2] or got[3]:
-            seen.append(_outcome(lambda: e.step(None)))
+            seen.append(_outcome(e.step, None))
             continue
         while True:
             action = _action(rng, got[0]["action_mask"], n)
-            failed = _outcome(lambda: e.step(action))
+            failed = _outcome(e.step, action)
             seen.append(failed)
             if failed is None:
                 break

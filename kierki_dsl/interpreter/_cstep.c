@@ -2866,9 +2866,10 @@ static PyObject *fast_calls(PyObject *mod, PyObject *args)
  * shadow the class's methods, so that PettingZoo's loop runs no Python frame of ours per decision.
  * They read and write the environment's own attributes (its instance dict: agent_selection,
  * rewards, terminations, ...) exactly as the Python methods do; whatever they do not do in C --
- * no core stepping directly (``game._fast`` None), a trump call, a dead step, an action that is not
- * a legal exact int, the step after a payment (``_paid``), a deal's end -- they hand to the Python
- * method (``slow``) or, at a deal's end, to ``_after_step``, the Python method's second half. */
+ * no core stepping directly (``game._fast`` None), a trump call, a dead step whose objects are not
+ * plain, an action that is not a legal exact int, the step after a payment (``_paid``), a deal's
+ * end -- they hand to the Python method (``slow``) or, at a deal's end, to ``_after_step``, the
+ * Python method's second half. */
 
 static PyObject *S_agent_selection, *S_seats, *S_game, *S_fast, *S_step, *S_stage, *S_cumulative, *S_terminations, *S_truncations,
     *S_infos, *S_paid, *S_possible_agents, *S_totals, *S_agents, *S_after_action, *S_after_step, *S_observation,
