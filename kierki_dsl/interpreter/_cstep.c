@@ -3132,6 +3132,7 @@ static PyObject *env_observe(EnvCall *f, PyObject *d, PyObject *agent)
     }
     Py_INCREF(game);
     Py_INCREF(totals);
+    Py_INCREF(stage);
     Py_INCREF(core);
     if (env_observed(f, game, core, stage) < 0)
         goto done;
@@ -3149,6 +3150,7 @@ done:
     Py_XDECREF(obs);
     Py_XDECREF(mask);
     Py_DECREF(core);
+    Py_DECREF(stage);
     Py_DECREF(totals);
     Py_DECREF(game);
     Py_DECREF(gd);
@@ -3168,8 +3170,10 @@ static PyObject *env_last(EnvCall *f, PyObject *env, PyObject *d)
         PyObject *keys[4] = {S_cumulative, S_terminations, S_truncations, S_infos};
         int i = 0;
         for (; i < 4; i++) {
-            PyObject *m = got(d, keys[i]);
-            if (m == NULL || (parts[i] = item(m, agent)) == NULL)
+            PyObject *m = Py_XNewRef(got(d, keys[i])); /* (held: its __getitem__ may drop the attribute) */
+            parts[i] = m == NULL ? NULL : item(m, agent);
+            Py_XDECREF(m);
+            if (parts[i] == NULL)
                 break;
         }
         if (i == 4)
@@ -3194,7 +3198,9 @@ static int env_flag(PyObject *d, PyObject *key, PyObject *agent)
         if (v == Py_False || v == Py_True)
             return v == Py_True;
     }
+    Py_XINCREF(m); /* (held: its __getitem__ may drop the attribute) */
     v = m == NULL ? NULL : PyObject_GetItem(m, agent);
+    Py_XDECREF(m);
     if (v == NULL) {
         PyErr_Clear();
         return -1;
@@ -3223,15 +3229,25 @@ static int bool_at(PyObject *m, PyObject *key)
 static PyObject *env_dead_step(PyObject *env, PyObject *d, PyObject *agent)
 {
     PyObject *keys[5] = {S_terminations, S_truncations, S_rewards, S_cumulative, S_infos}, *m[5];
+    if (!PyUnicode_CheckExact(agent)) /* (and the dicts' keys exact strings below: no code runs in a lookup) */
+        return NULL;
     for (int i = 0; i < 5; i++)
         if ((m[i] = got(d, keys[i])) == NULL || !PyDict_CheckExact(m[i]) || got(m[i], agent) == NULL)
             return NULL;
+    for (int i = 0; i < 5; i++) {
+        PyObject *k, *v;
+        Py_ssize_t pos = 0;
+        while (PyDict_Next(m[i], &pos, &k, &v))
+            if (!PyUnicode_CheckExact(k))
+                return NULL;
+    }
+    int own = bool_at(m[0], agent);
+    if (own == 0)
+        own = bool_at(m[1], agent);
     PyObject *agents = got(d, S_agents), *next = NULL;
-    if (agents == NULL || !PyList_CheckExact(agents) || _PyType_Lookup(Py_TYPE(env), S_skip) != NULL)
+    if (own != 1 || agents == NULL || !PyList_CheckExact(agents) || _PyType_Lookup(Py_TYPE(env), S_skip) != NULL)
         return NULL;
     Py_ssize_t n = PyList_GET_SIZE(agents), at = -1;
-    if (!PyUnicode_CheckExact(agent))
-        return NULL;
     for (Py_ssize_t i = 0; i < n; i++) {
         PyObject *a = PyList_GET_ITEM(agents, i);
         if (!PyUnicode_CheckExact(a))
