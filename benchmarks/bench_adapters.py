@@ -17,7 +17,10 @@ Engines (``rulesets/games/hearts_openspiel.yaml``; OpenSpiel's ``hearts`` with d
   size and a mask, for what PettingZoo's loop alone costs;
 - ``PettingZoo wrapped`` and ``PettingZoo floor wrapped``: the same two in PettingZoo's default
   wrappers (``AssertOutOfBoundsWrapper`` inside ``OrderEnforcingWrapper``, as PettingZoo's own
-  ``env()`` wraps its ``raw_env()``); ``kierki_dsl.pettingzoo.env`` itself wraps nothing.
+  ``env()`` wraps its ``raw_env()``); ``kierki_dsl.pettingzoo.env`` itself wraps nothing;
+- ``PettingZoo user's part``: the PettingZoo loop with the environment's calls answered by C
+  builtins returning constants (``UsersPart``): what the user's own code in the loop costs
+  (``np.flatnonzero`` on the mask, the pick), so that *PettingZoo* minus it is the environment's.
 
 A decision of the first four is ``is_terminal()`` + ``legal_actions()`` + ``apply_action()`` of a
 random legal action (PettingZoo: ``last()`` + ``step()``). The chance nodes (the pass direction,
