@@ -127,7 +127,7 @@ class KierkiEnv(AECEnv):
     def agent_iter(self, max_iter: int = 2**63):
         """PettingZoo's ``AECIterable`` (yields ``agent_selection`` until no agent is left or after
         ``max_iter``), its iterator in C (``_cstep.agent_iter``)."""
-        if _c_agent_iter is None or type(max_iter) is not int:
+        if _c_agent_iter is None or not stepper.available() or type(max_iter) is not int:
             return super().agent_iter(max_iter)
         return _c_agent_iter(self, max_iter)
 
