@@ -17,7 +17,10 @@ Engines (``rulesets/games/hearts_openspiel.yaml``; OpenSpiel's ``hearts`` with d
   size and a mask, for what PettingZoo's loop alone costs;
 - ``PettingZoo wrapped`` and ``PettingZoo floor wrapped``: the same two in PettingZoo's default
   wrappers (``AssertOutOfBoundsWrapper`` inside ``OrderEnforcingWrapper``, as PettingZoo's own
-  ``env()`` wraps its ``raw_env()``); ``kierki_dsl.pettingzoo.env`` itself wraps nothing.
+  ``env()`` wraps its ``raw_env()``); ``kierki_dsl.pettingzoo.env`` itself wraps nothing;
+- ``PettingZoo user's part``: the PettingZoo loop with the environment's calls answered by C
+  builtins returning constants (``UsersPart``): what the user's own code in the loop costs
+  (``np.flatnonzero`` on the mask, the pick), so that *PettingZoo* minus it is the environment's.
 
 A decision of the first four is ``is_terminal()`` + ``legal_actions()`` + ``apply_action()`` of a
 random legal action (PettingZoo: ``last()`` + ``step()``). The chance nodes (the pass direction,
@@ -35,6 +38,7 @@ valgrind's callgrind instead (deterministic, so comparable on a busy machine; as
 from __future__ import annotations
 
 import argparse
+import itertools
 import operator
 import os
 import random
@@ -212,6 +216,22 @@ def aec_floor(size: int, actions: int):
     return Floor
 
 
+class UsersPart:
+    """PettingZoo's loop (``aec_stepped``) with the environment's calls answered by C builtins
+    returning constants, for what the loop's own part costs (the user's: reading the mask with
+    ``np.flatnonzero``, drawing an action): 64 decisions among the legal actions of a Hearts
+    lead (13 cards), the observation and mask those of a real decision."""
+
+    def __init__(self, observation, mask):
+        got = ({"observation": observation, "action_mask": mask}, 0.0, False, False, {})
+        self.last = itertools.repeat(got).__next__  # a C call returning the same tuple
+        self.step = {}.get  # a C call taking the action, doing nothing
+        self._agents = ["player_0", "player_1", "player_2", "player_3"] * 16
+
+    def agent_iter(self):
+        return iter(self._agents)
+
+
 def wrapped(aec):
     """``aec`` in PettingZoo's default wrappers (as its own ``env()`` wraps ``raw_env()``)."""
     from pettingzoo.utils import wrappers
@@ -251,6 +271,13 @@ def makers() -> dict:
             e.reset(seed=rng.getrandbits(32))
         return out
 
+    def users(n, rng):
+        probe.reset(seed=1)
+        for _ in range(12):  # the passes: a lead of 13 cards
+            probe.step(int(np.flatnonzero(probe.last()[0]["action_mask"])[0]))
+        obs = probe.last()[0]
+        return [UsersPart(obs["observation"], obs["action_mask"]) for _ in range(n)]
+
     return {
         "theirs": (theirs_states, stepped),
         "GameState": (lambda n, rng: chance_played([GameState(spec) for _ in range(n)], rng), stepped),
@@ -263,6 +290,7 @@ def makers() -> dict:
         "PettingZoo floor": (floors, aec_stepped),
         "PettingZoo wrapped": (lambda n, rng: envs(n, rng, wrapped), aec_stepped),
         "PettingZoo floor wrapped": (lambda n, rng: floors(n, rng, wrapped), aec_stepped),
+        "PettingZoo user's part": (users, aec_stepped),
     }
 
 
@@ -332,6 +360,7 @@ ENGINES = (
     "PettingZoo floor",
     "PettingZoo wrapped",
     "PettingZoo floor wrapped",
+    "PettingZoo user's part",
 )
 
 

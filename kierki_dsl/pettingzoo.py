@@ -16,11 +16,15 @@ seat's view only — and ``action_mask``, 1 for the legal actions (kierki-dsl's 
 numbers: cards 0..51, ``pass`` 52, calls, bets, contract choices from 100). The reward of
 a step is the change of each seat's total: its deal scores when a deal ends. An illegal
 action raises ``ValueError`` naming the rule it breaks. No OpenSpiel is needed.
+
+Where the compiled step core steps the deal, ``last``, ``step`` and ``agent_iter``'s iterator
+run in C (``_go_c``), saying exactly what the methods below say (docs/performance.md).
 """
 
 from __future__ import annotations
 
 import random
+import weakref
 from typing import Optional
 
 try:
@@ -32,8 +36,17 @@ except ImportError as e:  # pragma: no cover - exercised only without the extra
 
 from .adapters import knowledge
 from .adapters.game import MATCH_DEALS, GameSpec, GameState
+from .interpreter import stepper
 from .interpreter.actions import IllegalAction
 from .ruleset.model import Ruleset
+
+try:  # the compiled step core's PettingZoo calls (the environment steps in C where the core steps the deal)
+    from .interpreter._cstep import agent_iter as _c_agent_iter  # type: ignore[import-not-found,import-untyped,unused-ignore]  # a C extension
+    from .interpreter._cstep import env_calls as _env_calls  # type: ignore[import-not-found,import-untyped,unused-ignore]  # a C extension
+except ImportError:  # pragma: no cover - without a C compiler
+    _c_agent_iter = _env_calls = None
+
+_C_CALLS = ("last", "step")  # set on the instance by ``_go_c``
 
 
 class KierkiEnv(AECEnv):
@@ -72,6 +85,51 @@ class KierkiEnv(AECEnv):
         self.game: Optional[GameState] = None  # the game in play, from the first ``reset``
         self._blank_observation = np.zeros(size, np.float32)
         self._blank_mask = np.zeros(self.spec.num_actions, np.int8)
+        self._go_c()
+
+    # -- the fast path: the environment's calls in C where the core steps the deal ----------------
+    def _go_c(self) -> None:
+        """Answer ``last`` (unless ``information_state``) and ``step`` in C (``_cstep.env_calls``):
+        callables set on the instance, which shadow the methods. While the compiled core steps the
+        deal in play directly (``GameState._go_fast``) they read and write this environment's
+        attributes as the methods below do, with no Python frame per call (a dead agent's step
+        too: PettingZoo's ``_was_dead_step``); everything else (no core, a trump call, an action
+        that is not a legal ``int``, the step after a payment) they hand to the methods, and a
+        deal's end to ``_after_step``. They hold the environment by a weak reference (no
+        reference cycle). Only for ``KierkiEnv`` itself (a subclass may override the methods)."""
+        if _env_calls is None or not stepper.available() or type(self) is not KierkiEnv:
+            return
+        last, step = _env_calls(
+            weakref.ref(self),
+            AECEnv.last,
+            KierkiEnv.step,
+            knowledge.core_observed,
+            self._blank_observation.copy,  # (a copy of a zeroed array: cheaper than np.zeros)
+            self._blank_mask.copy,
+        )
+        if not self.perfect_recall:  # (the C ``last`` writes the observation tensor)
+            self.last = last
+        self.step = step  # type: ignore[method-assign]
+
+    def _go_python(self) -> None:
+        """Answer every call by the Python methods (tests hold the two paths equal)."""
+        for name in _C_CALLS:
+            self.__dict__.pop(name, None)
+
+    def __getstate__(self) -> dict:
+        """Copied or pickled without the C calls (they hold this environment): set again on the copy."""
+        return {k: v for k, v in self.__dict__.items() if k not in _C_CALLS}
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
+        self._go_c()
+
+    def agent_iter(self, max_iter: int = 2**63):
+        """PettingZoo's ``AECIterable`` (yields ``agent_selection`` until no agent is left or after
+        ``max_iter``), its iterator in C (``_cstep.agent_iter``)."""
+        if _c_agent_iter is None or not stepper.available() or type(max_iter) is not int:
+            return super().agent_iter(max_iter)
+        return _c_agent_iter(self, max_iter)
 
     def observation_space(self, agent):
         return self.observation_spaces[agent]
@@ -129,6 +187,12 @@ class KierkiEnv(AECEnv):
             game.apply_action(int(action))
         except IllegalAction as e:
             raise ValueError(f"{agent}: action {action} is illegal: {e.reason}") from None
+        self._after_step(agent, game, before)
+
+    def _after_step(self, agent: str, game: GameState, before: list) -> None:
+        """The rest of ``step`` once ``agent``'s action is applied to ``game``, whose totals were
+        ``before``: the chance nodes after it, the rewards, the end, the next agent (also the C
+        ``step``'s, at a deal's end)."""
         if game.is_chance():
             self._chance(game)
         after = game.totals

@@ -213,22 +213,26 @@ def _observed(state: GameState, seat: int, out) -> bool:
     step = state.stepping_core()
     if step is None or observe is None:
         return False
-    spec, seen, contract = state.spec, state.stage.seen_as, state.contract
     try:
-        return observe(
-            step,
-            seat,
-            out,
-            _core_parts(spec),
-            -1 if seen is None else PHASES.index(seen),
-            _contract_index(spec, contract),
-            state.dealer,
-            step.trump,
-            step.caller,
-            state.totals,
-        )
+        return observe(step, seat, out, *core_observed(state, step), state.totals)
     except TypeError:  # not a float32 buffer: the general path fills it
         return False
+
+
+def core_observed(state: GameState, step) -> tuple:
+    """``_cstep.observe``'s arguments after the tensor, but the match totals, for ``state``
+    stepped on the core ``step``: (offsets, phase, contract, dealer, trump, caller). They change
+    only with the deal's core or its context (a trump called): the PettingZoo environment's C
+    ``last`` asks them once per core and context (``kierki_dsl.pettingzoo``)."""
+    spec, seen = state.spec, state.stage.seen_as
+    return (
+        _core_parts(spec),
+        -1 if seen is None else PHASES.index(seen),
+        _contract_index(spec, state.contract),
+        state.dealer,
+        step.trump,
+        step.caller,
+    )
 
 
 #: The tensor's phase of each of the core's phase numbers (``stepper.PHASES``; "done" shows as "play").

@@ -2572,14 +2572,28 @@ static int put_at(float *out, Py_ssize_t size, Py_ssize_t i, float v)
     return 0;
 }
 
+/* The game's part of observe's arguments (phase, contract, dealer, trump, caller) read into ``out``; -1 on error. */
+static int game_parts(PyObject *const *game, long *out)
+{
+    for (int i = 0; i < 5; i++)
+        out[i] = PyLong_AsLong(game[i]);
+    return PyErr_Occurred() ? -1 : 0;
+}
+
+static int write_observed_parts(Core *self, int seat, float *out, Py_ssize_t size, const Py_ssize_t *at,
+                                const long *parts, PyObject *totals);
+
 static int write_observed(Core *self, int seat, float *out, Py_ssize_t size, const Py_ssize_t *at, PyObject *const *game)
 {
+    long parts[5];
+    return game_parts(game, parts) < 0 ? -1 : write_observed_parts(self, seat, out, size, at, parts, game[5]);
+}
+
+static int write_observed_parts(Core *self, int seat, float *out, Py_ssize_t size, const Py_ssize_t *at,
+                                const long *parts, PyObject *totals)
+{
     int n = self->players;
-    long phase = PyLong_AsLong(game[0]), contract = PyLong_AsLong(game[1]), dealer = PyLong_AsLong(game[2]);
-    long trump = PyLong_AsLong(game[3]), caller = PyLong_AsLong(game[4]);
-    if (PyErr_Occurred())
-        return -1;
-    PyObject *totals = game[5];
+    long phase = parts[0], contract = parts[1], dealer = parts[2], trump = parts[3], caller = parts[4];
     if (!PyList_Check(totals) || PyList_GET_SIZE(totals) != n) {
         PyErr_SetString(PyExc_ValueError, "observe: the match totals, one per seat, are expected");
         return -1;
@@ -2598,7 +2612,8 @@ static int write_observed(Core *self, int seat, float *out, Py_ssize_t size, con
         (dealer >= 0 && put_at(out, size, at[AT_DEALER] + dealer, 1) < 0))
         return -1;
     for (int s = 0; s < n; s++) {
-        double t = PyFloat_AsDouble(PyList_GET_ITEM(totals, s));
+        PyObject *v = PyList_GET_ITEM(totals, s);
+        double t = PyLong_CheckExact(v) ? PyLong_AsDouble(v) : PyFloat_AsDouble(v);
         if (t == -1.0 && PyErr_Occurred())
             return -1;
         if (put_at(out, size, at[AT_TOTALS] + s, (float)t) < 0)
@@ -2607,12 +2622,10 @@ static int write_observed(Core *self, int seat, float *out, Py_ssize_t size, con
     uint64_t hand = self->hands[seat];
     if (self->phase == PH_PASS)
         hand &= ~self->passes[seat];
-    for (int c = 0; c < 52; c++) {
-        if (hand >> c & 1)
-            out[at[AT_HAND] + c] = 1.0f;
-        if (self->played >> c & 1)
-            out[at[AT_PLAYED] + c] = 1.0f;
-    }
+    for (uint64_t m = hand & ((1ULL << 52) - 1); m; m &= m - 1)
+        out[at[AT_HAND] + lowest(m)] = 1.0f;
+    for (uint64_t m = self->played & ((1ULL << 52) - 1); m; m &= m - 1)
+        out[at[AT_PLAYED] + lowest(m)] = 1.0f;
     for (int i = 0; i < self->trick_len; i++)
         out[at[AT_TRICK] + self->trick_seat[i] * 52 + self->trick_card[i]] = 1.0f;
     for (int s = 0; s < n; s++) {
@@ -2620,6 +2633,23 @@ static int write_observed(Core *self, int seat, float *out, Py_ssize_t size, con
         out[at[AT_SIZES] + s] = (float)popcount64(self->hands[s]);
     }
     return 0;
+}
+
+/* Write the seat's observation tensor of ``self`` into ``target`` (a zeroed, writable float32
+ * buffer): write_observed's arguments. -1 (TypeError) where ``target`` is not such a buffer. */
+static int observe_into(Core *self, int seat, PyObject *target, const Py_ssize_t *at, PyObject *const *game)
+{
+    Py_buffer buf;
+    if (PyObject_GetBuffer(target, &buf, PyBUF_WRITABLE | PyBUF_FORMAT | PyBUF_C_CONTIGUOUS) < 0)
+        return -1;
+    if (buf.itemsize != (Py_ssize_t)sizeof(float) || buf.format == NULL || strcmp(buf.format, "f") != 0) {
+        PyBuffer_Release(&buf);
+        PyErr_SetString(PyExc_TypeError, "observe writes into a float32 buffer");
+        return -1;
+    }
+    int r = write_observed(self, seat, (float *)buf.buf, buf.len / (Py_ssize_t)sizeof(float), at, game);
+    PyBuffer_Release(&buf);
+    return r;
 }
 
 static PyObject *observe(PyObject *mod, PyObject *const *args, Py_ssize_t nargs)
@@ -2643,19 +2673,44 @@ static PyObject *observe(PyObject *mod, PyObject *const *args, Py_ssize_t nargs)
     Py_ssize_t at[OBSERVED + 4];
     if (observed_at(args[3], at, OBSERVED + 4) < 0)
         return NULL;
-    Py_buffer buf;
-    if (PyObject_GetBuffer(args[2], &buf, PyBUF_WRITABLE | PyBUF_FORMAT | PyBUF_C_CONTIGUOUS) < 0)
-        return NULL;
-    if (buf.itemsize != (Py_ssize_t)sizeof(float) || buf.format == NULL || strcmp(buf.format, "f") != 0) {
-        PyBuffer_Release(&buf);
-        PyErr_SetString(PyExc_TypeError, "observe writes into a float32 buffer");
-        return NULL;
-    }
-    int r = write_observed(self, seat, (float *)buf.buf, buf.len / (Py_ssize_t)sizeof(float), at, args + 4);
-    PyBuffer_Release(&buf);
-    if (r < 0)
+    if (observe_into(self, seat, args[2], at, args + 4) < 0)
         return NULL;
     Py_RETURN_TRUE;
+}
+
+/* Set to 1 the entries of ``out`` (``len`` bytes) at the core's legal actions; -1 on error. */
+static int mark_buf(Core *self, char *out, Py_ssize_t len)
+{
+    uint64_t m;
+    self->busy = 1;
+    int r = legal_mask(self, &m);
+    self->busy = 0;
+    if (r < 0)
+        return -1;
+    int width = 64 - (m ? __builtin_clzll(m) : 64); /* past the highest legal action */
+    if (len < width) {
+        PyErr_SetString(PyExc_ValueError, "mark_legal writes into an int8 buffer holding every action");
+        return -1;
+    }
+    for (; m; m &= m - 1)
+        out[lowest(m)] = 1;
+    return 0;
+}
+
+/* mark_buf into ``target`` (a writable int8 buffer); -1 on error. */
+static int mark_into(Core *self, PyObject *target)
+{
+    Py_buffer buf;
+    if (PyObject_GetBuffer(target, &buf, PyBUF_WRITABLE | PyBUF_FORMAT | PyBUF_C_CONTIGUOUS) < 0)
+        return -1;
+    if (buf.itemsize != 1 || buf.format == NULL || strcmp(buf.format, "b") != 0) {
+        PyBuffer_Release(&buf);
+        PyErr_SetString(PyExc_ValueError, "mark_legal writes into an int8 buffer holding every action");
+        return -1;
+    }
+    int r = mark_buf(self, (char *)buf.buf, buf.len);
+    PyBuffer_Release(&buf);
+    return r;
 }
 
 /* mark_legal(core, mask): set to 1 the entries of ``mask`` (a writable int8 buffer, e.g. a numpy
@@ -2666,27 +2721,8 @@ static PyObject *mark_legal(PyObject *mod, PyObject *args)
     if (!PyArg_ParseTuple(args, "OO", &arg, &target))
         return NULL;
     Core *self = adapted_core(arg);
-    if (self == NULL)
+    if (self == NULL || mark_into(self, target) < 0)
         return NULL;
-    uint64_t m;
-    self->busy = 1;
-    int r = legal_mask(self, &m);
-    self->busy = 0;
-    if (r < 0)
-        return NULL;
-    Py_buffer buf;
-    if (PyObject_GetBuffer(target, &buf, PyBUF_WRITABLE | PyBUF_FORMAT | PyBUF_C_CONTIGUOUS) < 0)
-        return NULL;
-    int width = 64 - (m ? __builtin_clzll(m) : 64); /* past the highest legal action */
-    if (buf.itemsize != 1 || buf.format == NULL || strcmp(buf.format, "b") != 0 || buf.len < width) {
-        PyBuffer_Release(&buf);
-        PyErr_SetString(PyExc_ValueError, "mark_legal writes into an int8 buffer holding every action");
-        return NULL;
-    }
-    char *out = (char *)buf.buf;
-    for (; m; m &= m - 1)
-        out[lowest(m)] = 1;
-    PyBuffer_Release(&buf);
     Py_RETURN_NONE;
 }
 
@@ -2824,6 +2860,726 @@ static PyObject *fast_calls(PyObject *mod, PyObject *args)
 }
 /* ------------------------------------------------ end of the adapters' reads -- */
 
+/* ------------------------- the PettingZoo environment's calls (branch pz6) -- */
+/* kierki_dsl/pettingzoo.py's ``last`` and ``step`` while the core steps the deal of the game in
+ * play, and its ``agent_iter``'s iterator: C callables set on the environment (env_calls), which
+ * shadow the class's methods, so that PettingZoo's loop runs no Python frame of ours per decision.
+ * They read and write the environment's own attributes (its instance dict: agent_selection,
+ * rewards, terminations, ...) exactly as the Python methods do; whatever they do not do in C --
+ * no core stepping directly (``game._fast`` None), a trump call, a dead step whose objects are not
+ * plain, an action that is not a legal exact int, the step after a payment (``_paid``), a deal's
+ * end -- they hand to the Python method (``slow``) or, at a deal's end, to ``_after_step``, the
+ * Python method's second half. */
+
+static PyObject *S_agent_selection, *S_seats, *S_game, *S_fast, *S_step, *S_stage, *S_cumulative, *S_terminations, *S_truncations,
+    *S_infos, *S_paid, *S_possible_agents, *S_totals, *S_agents, *S_after_action, *S_after_step, *S_observation,
+    *S_action_mask, *S_dtype, *S_rewards, *S_skip, *S_zero;
+
+enum { ENV_LAST, ENV_STEP, POOL = 4 };
+
+typedef struct {
+    PyObject_HEAD
+    PyObject *env;                   /* a weak reference to the environment (no reference cycle) */
+    PyObject *slow;                  /* the Python method: slow(env, *args, **kw) */
+    PyObject *observed;              /* observed(game, core): observe's arguments of the game but the totals */
+    PyObject *new_obs, *new_mask;    /* each call: a new zeroed observation array, action mask */
+    PyObject *core, *ctx, *stage;    /* what the arguments below are of (held: no address reused) */
+    long parts[5];                   /* phase, contract, dealer, trump, caller */
+    PyObject *pool[2][POOL];         /* tensors, masks handed out (pooled) */
+    Py_ssize_t len[2];               /* their length (-1: not known yet) */
+    PyObject *dtype[2];              /* their dtype (NULL: not known yet) */
+    PyTypeObject *type[2];           /* their type */
+    int abi[2];                      /* whether they are laid out as NumpyArray */
+    int next[2];                     /* the pool's slot a new array takes */
+    Py_ssize_t at[OBSERVED + 4];
+    int kind;
+    vectorcallfunc vectorcall;
+} EnvCall;
+
+static void envcall_forget(EnvCall *f)
+{
+    Py_CLEAR(f->core);
+    Py_CLEAR(f->ctx);
+    Py_CLEAR(f->stage);
+}
+
+static void EnvCall_dealloc(EnvCall *f)
+{
+    envcall_forget(f);
+    for (int k = 0; k < 2; k++) {
+        for (int i = 0; i < POOL; i++)
+            Py_XDECREF(f->pool[k][i]);
+        Py_XDECREF(f->dtype[k]);
+    }
+    Py_XDECREF(f->env);
+    Py_XDECREF(f->slow);
+    Py_XDECREF(f->observed);
+    Py_XDECREF(f->new_obs);
+    Py_XDECREF(f->new_mask);
+    Py_TYPE(f)->tp_free((PyObject *)f);
+}
+
+/* The Python method on ``env``: slow(env, *args, **kw) (vectorcall's arguments). */
+static PyObject *env_slow(EnvCall *f, PyObject *env, PyObject *const *args, size_t nargsf, PyObject *kw)
+{
+    Py_ssize_t n = PyVectorcall_NARGS(nargsf), all = n + (kw ? PyTuple_GET_SIZE(kw) : 0);
+    PyObject *small[8], **call = all < 8 ? small : PyMem_New(PyObject *, all + 1);
+    if (call == NULL)
+        return PyErr_NoMemory();
+    call[0] = env;
+    for (Py_ssize_t i = 0; i < all; i++)
+        call[i + 1] = args[i];
+    PyObject *r = PyObject_Vectorcall(f->slow, call, n + 1, kw);
+    if (call != small)
+        PyMem_Free(call);
+    return r;
+}
+
+/* The instance dict's value at ``key`` (borrowed), NULL if not there (no error set: the Python
+ * path then raises what it raises). */
+static PyObject *got(PyObject *d, PyObject *key)
+{
+    PyObject *v = PyDict_GetItemWithError(d, key);
+    if (v == NULL)
+        PyErr_Clear();
+    return v;
+}
+
+/* m[key] (a new reference; NULL on error, KeyError included). */
+static PyObject *item(PyObject *m, PyObject *key)
+{
+    if (PyDict_CheckExact(m)) {
+        PyObject *v = PyDict_GetItemWithError(m, key);
+        if (v != NULL)
+            return Py_NewRef(v);
+    }
+    return PyObject_GetItem(m, key);
+}
+
+/* The core of ``game`` at ``key``: ``_fast`` (stepping the deal directly) or ``_step`` (stepping it),
+ * ready, else NULL (no error); ``*gd``: the game's instance dict (a new reference) with it. */
+static Core *fast_core(PyObject *game, PyObject **gd, PyObject *key)
+{
+    *gd = NULL;
+    if (game == NULL || game == Py_None)
+        return NULL;
+    PyObject *d = PyObject_GenericGetDict(game, NULL);
+    if (d == NULL) {
+        PyErr_Clear();
+        return NULL;
+    }
+    PyObject *core = got(d, key);
+    if (core == NULL || !PyObject_TypeCheck(core, &CoreType) || !ready((Core *)core)) {
+        PyErr_Clear();
+        Py_DECREF(d);
+        return NULL;
+    }
+    *gd = d;
+    return (Core *)core;
+}
+
+/* numpy's array object as its ABI lays it out (numpy's ndarraytypes.h, PyArrayObject_fields; the
+ * same from numpy 1.7 to 2.x), read only where a pool's first array showed the layout holds
+ * (pool_take: its data, dimensions, dtype and weak-reference list where its buffer and its type
+ * say they are), else never: the buffer protocol answers instead. */
+typedef struct {
+    PyObject_HEAD
+    char *data;
+    int nd;
+    Py_ssize_t *dimensions;
+    Py_ssize_t *strides;
+    PyObject *base;
+    PyObject *descr;
+    int flags;
+    PyObject *weakreflist;
+} NumpyArray;
+
+enum { NPY_C_CONTIGUOUS = 0x0001, NPY_OWNDATA = 0x0004, NPY_ALIGNED = 0x0100, NPY_WRITEABLE = 0x0400 };
+#define NPY_FRESH (NPY_C_CONTIGUOUS | NPY_OWNDATA | NPY_ALIGNED | NPY_WRITEABLE)
+
+/* Whether the array ``a`` (its buffer ``buf``, its dtype ``dtype``) is laid out as NumpyArray says. */
+static int numpy_layout(PyObject *a, const Py_buffer *buf, PyObject *dtype)
+{
+    const NumpyArray *n = (const NumpyArray *)a;
+    return Py_TYPE(a)->tp_basicsize >= (Py_ssize_t)sizeof(NumpyArray) &&
+           Py_TYPE(a)->tp_weaklistoffset == (Py_ssize_t)offsetof(NumpyArray, weakreflist) && n->data == buf->buf &&
+           n->nd == 1 && buf->ndim == 1 && n->dimensions[0] == buf->shape[0] && n->descr == dtype &&
+           n->base == NULL && (n->flags & NPY_FRESH) == NPY_FRESH && n->weakreflist == NULL;
+}
+
+/* A zeroed array of kind ``k`` (0: the observation tensor, float32; 1: the action mask, int8) to hand
+ * out as new, its memory in ``*out``: one the environment handed out before whose every other
+ * reference is gone (its only reference the pool's, no weak reference to it: nobody can see it
+ * change), or else a new one (new_obs(), new_mask()). An array someone changed in place (its
+ * shape, dtype, flags, memory) is dropped. */
+static int pool_take(EnvCall *f, int k, PyObject *a, char **out)
+{
+    static const char *const formats[2] = {"f", "b"};
+    static const Py_ssize_t sizes[2] = {sizeof(float), 1};
+    Py_buffer buf;
+    if (PyObject_GetBuffer(a, &buf, PyBUF_WRITABLE | PyBUF_ND | PyBUF_FORMAT) < 0)
+        return -1;
+    PyObject *dtype = PyObject_GetAttr(a, S_dtype);
+    int fits = dtype != NULL && buf.ndim == 1 && buf.itemsize == sizes[k] && buf.format != NULL &&
+               strcmp(buf.format, formats[k]) == 0 && (f->len[k] < 0 || buf.shape[0] == f->len[k]) &&
+               (f->dtype[k] == NULL || dtype == f->dtype[k]);
+    if (fits && f->dtype[k] == NULL) {
+        f->dtype[k] = Py_NewRef(dtype);
+        f->len[k] = buf.shape[0];
+        f->type[k] = Py_TYPE(a);
+        f->abi[k] = numpy_layout(a, &buf, dtype);
+    }
+    Py_XDECREF(dtype);
+    if (fits) {
+        memset(buf.buf, 0, (size_t)buf.len);
+        *out = buf.buf; /* (the pool holds the array: its memory stays while the caller writes) */
+    } else if (!PyErr_Occurred())
+        PyErr_SetString(PyExc_TypeError, "the environment's arrays are flat float32 tensors and int8 masks");
+    PyBuffer_Release(&buf);
+    return fits ? 0 : -1;
+}
+
+/* Whether nobody but the pool can see ``a`` and it is as the pool handed it out, its memory
+ * zeroed in ``*out``: -1 cannot tell (no numpy layout: the buffer is asked), 0 no, 1 yes. */
+static int pool_free(EnvCall *f, int k, PyObject *a, char **out)
+{
+    if (Py_REFCNT(a) != 1 || Py_TYPE(a) != f->type[k])
+        return 0;
+    if (!f->abi[k]) {
+        Py_ssize_t off = Py_TYPE(a)->tp_weaklistoffset;
+        return off > 0 && *(PyObject **)((char *)a + off) != NULL ? 0 : -1;
+    }
+    NumpyArray *n = (NumpyArray *)a;
+    if (n->weakreflist != NULL || n->nd != 1 || n->dimensions[0] != f->len[k] || n->descr != f->dtype[k] ||
+        n->base != NULL || (n->flags & NPY_FRESH) != NPY_FRESH)
+        return 0;
+    memset(n->data, 0, (size_t)(f->len[k] * (k ? 1 : (Py_ssize_t)sizeof(float))));
+    *out = n->data;
+    return 1;
+}
+
+static PyObject *pooled(EnvCall *f, int k, char **out)
+{
+    PyObject **pool = f->pool[k];
+    for (int i = 0; i < POOL; i++) {
+        PyObject *a = pool[i];
+        if (a == NULL)
+            continue;
+        int free = pool_free(f, k, a, out);
+        if (free > 0 || (free < 0 && pool_take(f, k, a, out) == 0))
+            return Py_NewRef(a);
+        if (free < 0) {
+            PyErr_Clear();
+            Py_CLEAR(pool[i]);
+        }
+    }
+    PyObject *a = PyObject_CallNoArgs(k ? f->new_mask : f->new_obs);
+    if (a == NULL)
+        return NULL;
+    if (pool_take(f, k, a, out) < 0) {
+        Py_DECREF(a);
+        return NULL;
+    }
+    int i = f->next[k];
+    f->next[k] = (i + 1) % POOL;
+    Py_XSETREF(pool[i], Py_NewRef(a));
+    return a;
+}
+
+/* observe's arguments of ``game`` but the totals (observed(game, core)), asked again only when
+ * the core or its context (a trump called) changes; -1 on error. */
+static int env_observed(EnvCall *f, PyObject *game, Core *core, PyObject *stage)
+{
+    if (f->core == (PyObject *)core && f->ctx == core->ctx && f->stage == stage)
+        return 0;
+    envcall_forget(f);
+    PyObject *r = PyObject_CallFunctionObjArgs(f->observed, game, (PyObject *)core, NULL);
+    if (r == NULL)
+        return -1;
+    if (!PyTuple_Check(r) || PyTuple_GET_SIZE(r) != 6 || observed_at(PyTuple_GET_ITEM(r, 0), f->at, OBSERVED + 4) < 0) {
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_ValueError, "observed(game, core): (offsets, phase, contract, dealer, trump, caller)");
+        Py_DECREF(r);
+        return -1;
+    }
+    int err = game_parts(&PyTuple_GET_ITEM(r, 1), f->parts);
+    Py_DECREF(r);
+    if (err < 0)
+        return -1;
+    f->core = Py_NewRef((PyObject *)core);
+    f->ctx = Py_XNewRef(core->ctx);
+    f->stage = Py_NewRef(stage);
+    return 0;
+}
+
+/* The observation of ``agent`` ({"observation": a new tensor, "action_mask": a new mask}) read
+ * from the core, as KierkiEnv.observe writes it; NULL with no error set where the Python method
+ * must answer (no core stepping directly, a trump call, no such agent), NULL with an error on error. */
+static PyObject *env_observe(EnvCall *f, PyObject *d, PyObject *agent)
+{
+    PyObject *game = got(d, S_game), *seats = got(d, S_seats), *gd;
+    PyObject *seat_no = seats != NULL && PyDict_CheckExact(seats) ? got(seats, agent) : NULL;
+    long seat = seat_no != NULL && PyLong_CheckExact(seat_no) ? PyLong_AsLong(seat_no) : -1;
+    if (seat == -1)
+        PyErr_Clear();
+    Core *core = fast_core(game, &gd, S_step);
+    if (core == NULL)
+        return NULL;
+    PyObject *totals = got(gd, S_totals), *stage = got(gd, S_stage), *obs = NULL, *mask = NULL, *out = NULL;
+    if (core->phase == PH_CALL || seat < 0 || seat >= core->players || totals == NULL || stage == NULL) {
+        Py_DECREF(gd);
+        return NULL;
+    }
+    Py_INCREF(game);
+    Py_INCREF(totals);
+    Py_INCREF(stage);
+    Py_INCREF(core);
+    if (env_observed(f, game, core, stage) < 0)
+        goto done;
+    char *vo, *vm;
+    obs = pooled(f, 0, &vo);
+    if (obs == NULL || write_observed_parts(core, (int)seat, (float *)vo, f->len[0], f->at, f->parts, totals) < 0)
+        goto done;
+    mask = pooled(f, 1, &vm);
+    if (mask == NULL || (core->phase != PH_DONE && core->to_move == seat && mark_buf(core, vm, f->len[1]) < 0))
+        goto done;
+    out = PyDict_New();
+    if (out != NULL && (PyDict_SetItem(out, S_observation, obs) < 0 || PyDict_SetItem(out, S_action_mask, mask) < 0))
+        Py_CLEAR(out);
+done:
+    Py_XDECREF(obs);
+    Py_XDECREF(mask);
+    Py_DECREF(core);
+    Py_DECREF(stage);
+    Py_DECREF(totals);
+    Py_DECREF(game);
+    Py_DECREF(gd);
+    return out;
+}
+
+/* last([observe]): (observation, cumulative reward, terminated, truncated, info) of the agent
+ * selected, as AECEnv.last. */
+static PyObject *env_last(EnvCall *f, PyObject *env, PyObject *d)
+{
+    PyObject *agent = got(d, S_agent_selection), *obs, *out = NULL, *parts[4] = {NULL, NULL, NULL, NULL};
+    if (agent == NULL || agent == Py_None)
+        return NULL;
+    Py_INCREF(agent);
+    obs = env_observe(f, d, agent);
+    if (obs != NULL) {
+        PyObject *keys[4] = {S_cumulative, S_terminations, S_truncations, S_infos};
+        int i = 0;
+        for (; i < 4; i++) {
+            PyObject *m = Py_XNewRef(got(d, keys[i])); /* (held: its __getitem__ may drop the attribute) */
+            parts[i] = m == NULL ? NULL : item(m, agent);
+            Py_XDECREF(m);
+            if (parts[i] == NULL)
+                break;
+        }
+        if (i == 4)
+            out = PyTuple_Pack(5, obs, parts[0], parts[1], parts[2], parts[3]);
+        else
+            PyErr_Clear(); /* a missing key: the Python method raises it */
+        for (i = 0; i < 4; i++)
+            Py_XDECREF(parts[i]);
+        Py_DECREF(obs);
+    }
+    Py_DECREF(agent);
+    return out;
+}
+
+/* Whether ``d[key][agent]`` is true: 1, 0, or -1 (not there, or an error: the Python method
+ * asks again and raises it). */
+static int env_flag(PyObject *d, PyObject *key, PyObject *agent)
+{
+    PyObject *m = got(d, key), *v;
+    if (m != NULL && PyDict_CheckExact(m)) { /* (the common case: a dict of bools) */
+        v = got(m, agent);
+        if (v == Py_False || v == Py_True)
+            return v == Py_True;
+    }
+    Py_XINCREF(m); /* (held: its __getitem__ may drop the attribute) */
+    v = m == NULL ? NULL : PyObject_GetItem(m, agent);
+    Py_XDECREF(m);
+    if (v == NULL) {
+        PyErr_Clear();
+        return -1;
+    }
+    int r = PyObject_IsTrue(v);
+    Py_DECREF(v);
+    if (r < 0)
+        PyErr_Clear();
+    return r;
+}
+
+/* step(action) of a live agent with a legal exact int while the core steps the deal directly and
+ * the last step paid nothing: the core applies it; as KierkiEnv.step (its ``_after_step`` at the
+ * deal's end). NULL with no error set where the Python method must do it. */
+/* Whether ``m`` (an exact dict) holds an exact bool at ``key``: 1 true, 0 false, -1 neither. */
+static int bool_at(PyObject *m, PyObject *key)
+{
+    PyObject *v = got(m, key);
+    return v == Py_True ? 1 : v == Py_False ? 0 : -1;
+}
+
+/* A dead agent's step(None): PettingZoo's AECEnv._was_dead_step (1.24 to 1.27) where nothing in
+ * it can raise or run code of its own -- the environment's dicts exact dicts holding the agent,
+ * ``agents`` an exact list holding it once, every other agent's flags exact bools there,
+ * ``_skip_agent_selection`` no class attribute -- else NULL with no error (the Python method). */
+static PyObject *env_dead_step(PyObject *env, PyObject *d, PyObject *agent)
+{
+    PyObject *keys[5] = {S_terminations, S_truncations, S_rewards, S_cumulative, S_infos}, *m[5];
+    if (!PyUnicode_CheckExact(agent)) /* (and the dicts' keys exact strings below: no code runs in a lookup) */
+        return NULL;
+    for (int i = 0; i < 5; i++)
+        if ((m[i] = got(d, keys[i])) == NULL || !PyDict_CheckExact(m[i]) || got(m[i], agent) == NULL)
+            return NULL;
+    for (int i = 0; i < 5; i++) {
+        PyObject *k, *v;
+        Py_ssize_t pos = 0;
+        while (PyDict_Next(m[i], &pos, &k, &v))
+            if (!PyUnicode_CheckExact(k))
+                return NULL;
+    }
+    int own = bool_at(m[0], agent);
+    if (own == 0)
+        own = bool_at(m[1], agent);
+    PyObject *agents = got(d, S_agents), *next = NULL;
+    if (own != 1 || agents == NULL || !PyList_CheckExact(agents) || _PyType_Lookup(Py_TYPE(env), S_skip) != NULL)
+        return NULL;
+    Py_ssize_t n = PyList_GET_SIZE(agents), at = -1;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *a = PyList_GET_ITEM(agents, i);
+        if (!PyUnicode_CheckExact(a))
+            return NULL; /* an agent compared by code of its own */
+        if (a == agent) {
+            if (at >= 0)
+                return NULL; /* twice */
+            at = i;
+            continue;
+        }
+        if (PyUnicode_Compare(a, agent) == 0)
+            return NULL; /* an equal agent that is another object */
+        int dead = bool_at(m[0], a);
+        if (dead == 0)
+            dead = bool_at(m[1], a);
+        if (dead < 0)
+            return NULL;
+        if (dead && next == NULL)
+            next = a; /* the first dead agent left (_deads_order[0]) */
+    }
+    if (at < 0)
+        return NULL;
+    /* held: a value's destructor run by a deletion below may change the environment's attributes */
+    Py_INCREF(agent);
+    Py_XINCREF(next);
+    Py_INCREF(agents);
+    for (int i = 0; i < 5; i++)
+        Py_INCREF(m[i]);
+    int err = 0;
+    for (int i = 0; i < 5 && !err; i++)
+        err = PyDict_DelItem(m[i], agent);
+    if (!err) /* agents.remove(agent) (unless a destructor moved it: then an error) */
+        err = PyList_GET_SIZE(agents) > at && PyList_GET_ITEM(agents, at) == agent ? PySequence_DelItem(agents, at) : -1;
+    PyObject *skip = err ? NULL : Py_XNewRef(got(d, S_skip)), *selected = err ? NULL : Py_XNewRef(got(d, S_agent_selection));
+    if (err || selected == NULL) {
+        err = -1;
+    } else if (next != NULL) {
+        if ((skip == NULL || skip == Py_None) && PyDict_SetItem(d, S_skip, selected) < 0)
+            err = -1;
+        if (!err)
+            err = PyDict_SetItem(d, S_agent_selection, next);
+    } else {
+        if (skip != NULL && skip != Py_None)
+            err = PyDict_SetItem(d, S_agent_selection, skip);
+        if (!err)
+            err = PyDict_SetItem(d, S_skip, Py_None);
+    }
+    Py_XDECREF(skip);
+    Py_XDECREF(selected);
+    PyObject *rewards = err ? NULL : Py_XNewRef(got(d, S_rewards)), *zero = PyLong_FromLong(0);
+    if (rewards != NULL && PyDict_CheckExact(rewards) && zero != NULL) { /* _clear_rewards */
+        PyObject *those = PyDict_Keys(rewards);
+        for (Py_ssize_t i = 0; those != NULL && !err && i < PyList_GET_SIZE(those); i++)
+            err = PyDict_SetItem(rewards, PyList_GET_ITEM(those, i), zero);
+        if (those == NULL)
+            err = -1;
+        Py_XDECREF(those);
+    } else
+        err = -1;
+    Py_XDECREF(zero);
+    Py_XDECREF(rewards);
+    for (int i = 0; i < 5; i++)
+        Py_DECREF(m[i]);
+    Py_DECREF(agents);
+    Py_XDECREF(next);
+    Py_DECREF(agent);
+    if (err && !PyErr_Occurred())
+        PyErr_SetString(PyExc_RuntimeError, "the environment changed under a dead agent's step");
+    return err ? NULL : Py_NewRef(Py_None);
+}
+
+static PyObject *env_step(EnvCall *f, PyObject *env, PyObject *d, PyObject *action)
+{
+    PyObject *agent = got(d, S_agent_selection), *gd, *game, *before, *r = NULL, *done;
+    if (agent == NULL)
+        return NULL;
+    int dead = env_flag(d, S_terminations, agent);
+    if (dead == 0)
+        dead = env_flag(d, S_truncations, agent);
+    if (dead)
+        return dead > 0 && action == Py_None ? env_dead_step(env, d, agent) : NULL;
+    if (!PyLong_CheckExact(action) || got(d, S_paid) != Py_False)
+        return NULL;
+    PyObject *seats = got(d, S_possible_agents), *cum = got(d, S_cumulative);
+    game = got(d, S_game);
+    Core *core = seats == NULL || cum == NULL ? NULL : fast_core(game, &gd, S_fast);
+    if (core == NULL)
+        return NULL;
+    int overflow;
+    long a = PyLong_AsLongAndOverflow(action, &overflow);
+    uint64_t m = 0;
+    core->busy = 1;
+    int err = legal_mask(core, &m);
+    core->busy = 0;
+    if (err < 0 || overflow || a < 0 || a >= 64 || !(m >> a & 1)) {
+        PyErr_Clear(); /* the Python method says why (IllegalAction's words) */
+        Py_DECREF(gd);
+        return NULL;
+    }
+    Py_INCREF(agent);
+    Py_INCREF(game);
+    Py_INCREF(seats);
+    Py_INCREF(cum);
+    Py_INCREF(core);
+    core->busy = 1; /* (checked legal above: Core.apply_action's work but its check) */
+    err = apply_legal(core, (int)a);
+    core->busy = 0;
+    if (err < 0)
+        goto out;
+    if (core->phase == PH_DONE) { /* the deal's end: GameState._after_action, then the rest in Python */
+        before = got(gd, S_totals); /* (the totals before the action: the core does not change them) */
+        if (before == NULL) {
+            PyErr_SetString(PyExc_AttributeError, "the game has no totals");
+            goto out;
+        }
+        Py_INCREF(before);
+        done = PyObject_CallMethodNoArgs(game, S_after_action);
+        if (done != NULL) {
+            Py_DECREF(done);
+            r = PyObject_CallMethodObjArgs(env, S_after_step, agent, game, before, NULL);
+        }
+        Py_DECREF(before);
+        goto out;
+    }
+    if (PyObject_SetItem(cum, agent, S_zero) < 0 || (done = PySequence_GetItem(seats, core->to_move)) == NULL)
+        goto out;
+    if (PyDict_SetItem(d, S_agent_selection, done) == 0)
+        r = Py_NewRef(Py_None);
+    Py_DECREF(done);
+out:
+    Py_DECREF(core);
+    Py_DECREF(cum);
+    Py_DECREF(seats);
+    Py_DECREF(game);
+    Py_DECREF(agent);
+    Py_DECREF(gd);
+    return r;
+}
+
+static PyObject *EnvCall_vectorcall(EnvCall *f, PyObject *const *args, size_t nargsf, PyObject *kw)
+{
+    Py_ssize_t n = PyVectorcall_NARGS(nargsf);
+    PyObject *env = PyWeakref_GetObject(f->env), *r = NULL;
+    if (env == NULL)
+        return NULL;
+    if (env == Py_None) {
+        PyErr_SetString(PyExc_ReferenceError, "the environment of this call is gone");
+        return NULL;
+    }
+    Py_INCREF(env);
+    int plain = kw == NULL || PyTuple_GET_SIZE(kw) == 0;
+    PyObject *d = plain ? PyObject_GenericGetDict(env, NULL) : NULL;
+    if (d == NULL)
+        PyErr_Clear();
+    else if (f->kind == ENV_STEP && n == 1)
+        r = env_step(f, env, d, args[0]);
+    else if (f->kind == ENV_LAST && (n == 0 || (n == 1 && args[0] == Py_True)))
+        r = env_last(f, env, d);
+    Py_XDECREF(d);
+    if (r == NULL && !PyErr_Occurred())
+        r = env_slow(f, env, args, nargsf, kw);
+    Py_DECREF(env);
+    return r;
+}
+
+static PyTypeObject EnvCallType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "kierki_dsl.interpreter._cstep.EnvCall",
+    .tp_doc = "A PettingZoo environment's last or step answered by the core stepping its deal (env_calls).",
+    .tp_basicsize = sizeof(EnvCall),
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_VECTORCALL,
+    .tp_vectorcall_offset = offsetof(EnvCall, vectorcall),
+    .tp_call = PyVectorcall_Call,
+    .tp_dealloc = (destructor)EnvCall_dealloc,
+};
+
+static PyObject *env_call(PyObject *const *args, int kind)
+{
+    EnvCall *f = PyObject_New(EnvCall, &EnvCallType);
+    if (f == NULL)
+        return NULL;
+    f->env = Py_NewRef(args[0]);
+    f->slow = Py_NewRef(args[1 + kind]);
+    f->observed = Py_NewRef(args[3]);
+    f->new_obs = Py_NewRef(args[4]);
+    f->new_mask = Py_NewRef(args[5]);
+    f->core = f->ctx = f->stage = NULL;
+    for (int k = 0; k < 2; k++) {
+        for (int i = 0; i < POOL; i++)
+            f->pool[k][i] = NULL;
+        f->len[k] = -1;
+        f->dtype[k] = NULL;
+        f->type[k] = NULL;
+        f->abi[k] = 0;
+        f->next[k] = 0;
+    }
+    f->kind = kind;
+    f->vectorcall = (vectorcallfunc)EnvCall_vectorcall;
+    return (PyObject *)f;
+}
+
+/* env_calls(env_ref, last, step, observed, new_obs, new_mask): (last, step) of the environment
+ * ``env_ref()`` (a weak reference), falling back on the Python methods ``last`` and ``step``;
+ * ``observed(game, core)``: observe's arguments of the game but the totals; ``new_obs()``,
+ * ``new_mask()``: a new zeroed float32 tensor, int8 mask. */
+static PyObject *env_calls(PyObject *mod, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 6 || !PyWeakref_CheckRef(args[0])) {
+        PyErr_SetString(PyExc_TypeError, "env_calls(env_ref, last, step, observed, new_obs, new_mask)");
+        return NULL;
+    }
+    for (int i = 1; i < 6; i++)
+        if (!PyCallable_Check(args[i])) {
+            PyErr_SetString(PyExc_TypeError, "env_calls: callables are expected after the weak reference");
+            return NULL;
+        }
+    PyObject *last = env_call(args, ENV_LAST), *step = last == NULL ? NULL : env_call(args, ENV_STEP);
+    PyObject *out = step == NULL ? NULL : PyTuple_Pack(2, last, step);
+    Py_XDECREF(last);
+    Py_XDECREF(step);
+    return out;
+}
+
+/* agent_iter(env, max_iter): PettingZoo's AECIterable: iterating it gives an iterator yielding
+ * ``env.agent_selection`` until ``env.agents`` is empty or after ``max_iter`` agents. */
+typedef struct {
+    PyObject_HEAD
+    PyObject *env;
+    long long left;
+    int iterator; /* 0: the iterable (AECIterable), 1: an iterator of it (AECIterator) */
+    int plain;    /* the environment's attributes are its instance dict's (no class attribute of the names) */
+} AgentIter;
+
+static PyTypeObject AgentIterType;
+
+static void AgentIter_dealloc(AgentIter *it)
+{
+    Py_XDECREF(it->env);
+    Py_TYPE(it)->tp_free((PyObject *)it);
+}
+
+static PyObject *agent_iter_new(PyObject *env, long long left, int iterator, int plain)
+{
+    AgentIter *it = PyObject_New(AgentIter, &AgentIterType);
+    if (it == NULL)
+        return NULL;
+    it->env = Py_NewRef(env);
+    it->left = left;
+    it->iterator = iterator;
+    it->plain = plain;
+    return (PyObject *)it;
+}
+
+static PyObject *AgentIter_iter(AgentIter *it)
+{
+    return it->iterator ? Py_NewRef((PyObject *)it) : agent_iter_new(it->env, it->left, 1, it->plain);
+}
+
+static PyObject *AgentIter_next(AgentIter *it)
+{
+    if (!it->iterator) {
+        PyErr_SetString(PyExc_TypeError, "agent_iter() is an iterable: iterate it (for agent in env.agent_iter())");
+        return NULL;
+    }
+    PyObject *d = it->plain ? PyObject_GenericGetDict(it->env, NULL) : NULL, *agents;
+    if (d == NULL)
+        PyErr_Clear();
+    agents = d != NULL ? Py_XNewRef(got(d, S_agents)) : NULL;
+    if (agents == NULL && (agents = PyObject_GetAttr(it->env, S_agents)) == NULL) {
+        Py_XDECREF(d);
+        return NULL;
+    }
+    int any = PyList_CheckExact(agents) ? PyList_GET_SIZE(agents) > 0 : PyObject_IsTrue(agents);
+    Py_DECREF(agents);
+    PyObject *r = NULL;
+    if (any > 0 && it->left > 0) { /* else StopIteration (or the error of the truth test) */
+        it->left--;
+        r = d != NULL ? Py_XNewRef(got(d, S_agent_selection)) : NULL;
+        if (r == NULL)
+            r = PyObject_GetAttr(it->env, S_agent_selection);
+    }
+    Py_XDECREF(d);
+    return r;
+}
+
+static PyTypeObject AgentIterType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "kierki_dsl.interpreter._cstep.AgentIter",
+    .tp_doc = "PettingZoo's AECIterable (agent_iter()) and its iterator, in C.",
+    .tp_basicsize = sizeof(AgentIter),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_dealloc = (destructor)AgentIter_dealloc,
+    .tp_iter = (getiterfunc)AgentIter_iter,
+    .tp_iternext = (iternextfunc)AgentIter_next,
+};
+
+static PyObject *agent_iter(PyObject *mod, PyObject *args)
+{
+    PyObject *env, *max_iter;
+    if (!PyArg_ParseTuple(args, "OO!", &env, &PyLong_Type, &max_iter))
+        return NULL;
+    int overflow;
+    long long left = PyLong_AsLongLongAndOverflow(max_iter, &overflow);
+    if (left == -1 && PyErr_Occurred())
+        return NULL;
+    if (overflow) /* past 2**63 - 1 agents (PettingZoo's default is 2**63): as many as never end */
+        left = overflow > 0 ? LLONG_MAX : LLONG_MIN;
+    /* where the environment's class has no attribute of the names, getattr reads its instance dict */
+    int plain = Py_TYPE(env)->tp_getattro == PyObject_GenericGetAttr && _PyType_Lookup(Py_TYPE(env), S_agents) == NULL &&
+                _PyType_Lookup(Py_TYPE(env), S_agent_selection) == NULL;
+    return agent_iter_new(env, left, 0, plain);
+}
+
+static int env_register(PyObject *m)
+{
+    static const char *const names[] = {"agent_selection", "_seats", "game", "_fast", "_step", "stage", "_cumulative_rewards",
+                                        "terminations", "truncations", "infos", "_paid", "possible_agents", "totals",
+                                        "agents", "_after_action", "_after_step", "observation", "action_mask", "dtype",
+                                        "rewards", "_skip_agent_selection"};
+    PyObject **slots[] = {&S_agent_selection, &S_seats, &S_game, &S_fast, &S_step, &S_stage, &S_cumulative, &S_terminations,
+                          &S_truncations, &S_infos, &S_paid, &S_possible_agents, &S_totals, &S_agents,
+                          &S_after_action, &S_after_step, &S_observation, &S_action_mask, &S_dtype,
+                          &S_rewards, &S_skip};
+    for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+        if ((*slots[i] = PyUnicode_InternFromString(names[i])) == NULL)
+            return -1;
+    if ((S_zero = PyFloat_FromDouble(0.0)) == NULL || PyType_Ready(&EnvCallType) < 0 || PyType_Ready(&AgentIterType) < 0)
+        return -1;
+    return 0;
+}
+/* ------------------------------------ end of the PettingZoo environment's calls -- */
+
 static PyMethodDef module_methods[] = {
     {"deal_out", (PyCFunction)deal_out, METH_VARARGS,
      "players/sampling.deal_out's kernel, each card's places given: the hand masks or None."},
@@ -2833,6 +3589,9 @@ static PyMethodDef module_methods[] = {
     {"mark_legal", (PyCFunction)mark_legal, METH_VARARGS, "Set an int8 action mask to 1 at the core's legal actions."},
     {"fast_calls", (PyCFunction)fast_calls, METH_VARARGS,
      "GameState's legal_actions, apply_action, current_player and is_terminal while the core steps the deal."},
+    {"env_calls", (PyCFunction)(void (*)(void))env_calls, METH_FASTCALL,
+     "A PettingZoo environment's last and step while the core steps its deal."},
+    {"agent_iter", (PyCFunction)agent_iter, METH_VARARGS, "PettingZoo's AECIterable of an environment, in C."},
     {NULL},
 };
 
@@ -2852,7 +3611,8 @@ PyMODINIT_FUNC PyInit__cstep(void)
     if (PyModule_AddObjectRef(m, "Plan", (PyObject *)&PlanType) < 0 ||
         PyModule_AddObjectRef(m, "Programs", (PyObject *)&ProgramsType) < 0 ||
         PyModule_AddObjectRef(m, "Core", (PyObject *)&CoreType) < 0 ||
-        PyModule_AddIntConstant(m, "SCORE_LIMIT", SCORE_LIMIT) < 0 || vecenv_register(m) < 0) {
+        PyModule_AddIntConstant(m, "SCORE_LIMIT", SCORE_LIMIT) < 0 || vecenv_register(m) < 0 ||
+        env_register(m) < 0) {
         Py_DECREF(m);
         return NULL;
     }

@@ -1,0 +1,246 @@
+"""The PettingZoo environment's C calls (``last``, ``step``, ``agent_iter``'s iterator: the fast
+path where the compiled core steps the deal) say exactly what its Python methods say: the same
+observations, masks, rewards, cumulative rewards, terminations, truncations, infos and agent
+order at every decision, the same errors; and every array ``last`` hands out is the caller's
+alone (never changed afterwards)."""
+
+from __future__ import annotations
+
+import copy
+import random
+
+import pytest
+
+np = pytest.importorskip("numpy")
+pytest.importorskip("pettingzoo")
+
+from pettingzoo.utils.env import AECIterable  # noqa: E402
+
+from kierki_dsl.interpreter import stepper  # noqa: E402
+from kierki_dsl.pettingzoo import env  # noqa: E402
+from kierki_dsl.ruleset.model import Ruleset  # noqa: E402
+from kierki_dsl.shipped import shipped_ruleset  # noqa: E402
+
+pytestmark = pytest.mark.skipif(not stepper.available(), reason="the compiled step core is not built")
+
+CASES = [
+    ("games/hearts_openspiel.yaml", "deal", 1),
+    ("games/hearts.yaml", "match", 1),  # past the first deal: the steps after a payment
+    ("games/black_maria.yaml", "deal", 1),  # three seats
+    ("kierki_standard.yaml", "deal", 1),
+    ("kierki_standard.yaml", "deal", 7),  # a trump deal
+    ("kierki_standard.yaml", "match", 1),
+    ("games/barbu.yaml", "deal", 1),  # a contract chosen, doubling: not on the core
+]
+
+_RULESETS: dict = {}
+
+
+def _env(path: str, scope: str, deal: int, c_path: bool):
+    if path not in _RULESETS:
+        _RULESETS[path] = Ruleset.load(shipped_ruleset(path))
+    e = env(_RULESETS[path], scope=scope, deal=deal, max_deals=3)
+    if not c_path:
+        e._go_python()
+    return e
+
+
+def _told(e, got) -> tuple:
+    """What ``last()`` returned and what the environment's attributes say, comparable."""
+    obs, reward, terminated, truncated, info = got
+    return (
+        e.agent_selection,
+        obs["observation"].dtype.str,
+        obs["observation"].tobytes(),
+        obs["action_mask"].dtype.str,
+        obs["action_mask"].tobytes(),
+        reward,
+        type(reward),
+        terminated,
+        truncated,
+        info,
+        dict(e.rewards),
+        dict(e._cumulative_rewards),
+        dict(e.terminations),
+        dict(e.truncations),
+        list(e.agents),
+    )
+
+
+def _action(rng, mask, n: int):
+    """A random action: mostly a legal int, sometimes a numpy int, a float, an illegal one."""
+    legal = np.flatnonzero(mask)
+    r = rng.random()
+    if r < 0.04:
+        return rng.randrange(n)  # perhaps illegal
+    if r < 0.07:
+        return np.int64(legal[rng.randrange(len(legal))])
+    if r < 0.08:
+        return float(legal[rng.randrange(len(legal))])
+    if r < 0.09:
+        return "x"
+    return int(legal[rng.randrange(len(legal))])
+
+
+def _outcome(call, *args):
+    try:
+        call(*args)
+    except (ValueError, TypeError) as e:
+        return type(e), str(e)
+    return None
+
+
+def _play(path: str, scope: str, deal: int, seed: int, c_path: bool) -> tuple:
+    """Every answer of a game played at random (the choices drawn alike on either path)."""
+    e = _env(path, scope, deal, c_path)
+    assert (type(e.step).__name__ == "EnvCall") == c_path
+    e.reset(seed=seed)
+    rng, seen, handed, cored = random.Random(seed), [], [], False
+    n = e.spec.num_actions
+    for agent in e.agent_iter():
+        got = e.last()
+        seen.append((agent, _told(e, got)))
+        handed.append((got[0], got[0]["observation"].tobytes(), got[0]["action_mask"].tobytes()))
+        cored |= e.game.stepping_core() is not None
+        if got[2] or got[3]:
+            seen.append(_outcome(e.step, None))
+            continue
+        while True:
+            action = _action(rng, got[0]["action_mask"], n)
+            failed = _outcome(e.step, action)
+            seen.append(failed)
+            if failed is None:
+                break
+            seen.append(_told(e, e.last()))  # (an illegal action changes nothing)
+    for obs, tensor, mask in handed:  # every array handed out is still as it was handed out
+        assert obs["observation"].tobytes() == tensor and obs["action_mask"].tobytes() == mask
+    return seen, cored
+
+
+@pytest.mark.parametrize("path, scope, deal", CASES)
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_the_c_calls_say_what_the_python_methods_say(path, scope, deal, seed):
+    fast, cored = _play(path, scope, deal, seed, True)
+    slow, _ = _play(path, scope, deal, seed, False)
+    assert fast == slow
+    assert cored == (path != "games/barbu.yaml")  # the C path was taken where the core steps the deal
+
+
+def test_an_illegal_action_names_the_rule_on_the_c_path():
+    e = _env("games/hearts_openspiel.yaml", "deal", 1, True)
+    e.reset(seed=4)
+    for _ in range(12):  # the passes
+        e.step(int(np.flatnonzero(e.last()[0]["action_mask"])[0]))
+    mask = e.last()[0]["action_mask"]
+    illegal = next(a for a in range(52) if not mask[a])
+    with pytest.raises(ValueError, match=f"{e.agent_selection}: action {illegal} is illegal: "):
+        e.step(illegal)
+
+
+def test_an_array_dropped_by_its_holder_only_is_handed_out_again():
+    e = _env("games/hearts_openspiel.yaml", "deal", 1, True)
+    e.reset(seed=5)
+    held = e.last()[0]
+    view = held["observation"][:3]  # a view holds its array
+    before = held["observation"].tobytes()
+    del held
+    for _ in range(10):
+        obs = e.last()[0]
+        assert obs["observation"].base is None and obs["observation"] is not view.base
+        e.step(int(np.flatnonzero(obs["action_mask"])[0]))
+    assert view.base.tobytes() == before
+    size = e.observation_space("player_0")["observation"].shape[0]
+    for change in (
+        lambda a: setattr(a, "shape", (1, size)),
+        lambda a: setattr(a, "dtype", np.int32),
+        lambda a: a.setflags(write=False),
+        lambda a: a.resize(size + 1, refcheck=False),
+    ):
+        got = e.last()[0]["observation"]
+        got[:] = 5
+        change(got)  # changed in place, then dropped: never handed out again
+        del got
+        for _ in range(4):
+            obs = e.last()[0]["observation"]
+            assert obs.shape == (size,) and obs.dtype == np.float32 and obs.flags.writeable
+            assert obs.tobytes() == e.observe(e.agent_selection)["observation"].tobytes()  # (the Python method's)
+
+
+def test_agent_iter_is_pettingzoo_s():
+    for max_iter in (0, 3, 70, 2**63, 2**70, -1):
+        runs = []
+        for c_path in (True, False):
+            e = _env("games/hearts_openspiel.yaml", "deal", 1, c_path)
+            e.reset(seed=6)
+            it = e.agent_iter(max_iter) if c_path else AECIterable(e, max_iter)
+            order = []
+            for agent in it:
+                order.append(agent)
+                obs, _, terminated, truncated, _ = e.last()
+                e.step(None if terminated or truncated else int(np.flatnonzero(obs["action_mask"])[0]))
+            order.append(list(it))  # iterated again: a new iterator (the game is over: nothing)
+            runs.append(order)
+        assert runs[0] == runs[1]
+
+
+def _rest(e) -> list:
+    """The rest of ``e``'s game, the lowest legal action always taken."""
+    out = []
+    for agent in e.agent_iter():
+        obs, reward, terminated, truncated, _ = e.last()
+        out.append((agent, obs["observation"].tobytes(), obs["action_mask"].tobytes(), reward, terminated))
+        e.step(None if terminated or truncated else int(np.flatnonzero(obs["action_mask"])[0]))
+    return out
+
+
+def test_a_copy_steps_as_its_original():
+    e = _env("games/hearts_openspiel.yaml", "deal", 1, True)
+    e.reset(seed=7)
+    for _ in range(20):
+        e.step(int(np.flatnonzero(e.last()[0]["action_mask"])[-1]))
+    twin = copy.deepcopy(e)
+    assert type(twin.step).__name__ == "EnvCall" and twin.step is not e.step
+    assert _rest(twin) == _rest(e)
+
+
+def test_the_c_calls_hold_no_environment_alive():
+    import gc
+    import weakref
+
+    e = _env("games/hearts_openspiel.yaml", "deal", 1, True)
+    e.reset(seed=8)
+    step = e.step
+    ref = weakref.ref(e)
+    gc.disable()
+    try:
+        del e
+        assert ref() is None  # freed at once: no reference cycle
+    finally:
+        gc.enable()
+    with pytest.raises(ReferenceError):
+        step(0)
+
+
+def test_a_deal_on_the_core_runs_no_python_method_but_at_its_end():
+    """Not even the dead steps (PettingZoo's ``_was_dead_step``, done in C)."""
+    import sys
+
+    from kierki_dsl.pettingzoo import KierkiEnv
+
+    e = _env("games/hearts_openspiel.yaml", "deal", 1, True)
+    e.reset(seed=9)
+    methods = (KierkiEnv.step, KierkiEnv.observe, KierkiEnv._after_step, KierkiEnv._was_dead_step)
+    watched = {f.__code__: f.__name__ for f in methods}
+    calls: dict = {}
+
+    def count(frame, event, arg):
+        if event == "call" and frame.f_code in watched:
+            calls[watched[frame.f_code]] = calls.get(watched[frame.f_code], 0) + 1
+
+    sys.setprofile(count)
+    try:
+        steps = len(_rest(e))
+    finally:
+        sys.setprofile(None)
+    assert steps == 64 + 4  # 12 passes, 52 cards, then each seat's dead step
+    assert calls == {"_after_step": 1}  # the deal's end
