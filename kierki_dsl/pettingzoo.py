@@ -29,6 +29,7 @@ from typing import Optional
 
 try:
     import numpy as np
+    import pettingzoo
     from gymnasium import spaces
     from pettingzoo import AECEnv
 except ImportError as e:  # pragma: no cover - exercised only without the extra
@@ -47,6 +48,13 @@ except ImportError:  # pragma: no cover - without a C compiler
     _c_agent_iter = _env_calls = None
 
 _C_CALLS = ("last", "step")  # set on the instance by ``_go_c``
+#: The PettingZoo releases whose ``AECEnv.last``, ``_accumulate_rewards`` and ``_was_dead_step``
+#: the C calls do as they do (checked by tests/test_pettingzoo_fast.py); with another release the
+#: environment answers by its Python methods (PettingZoo's own), slower but never different.
+C_CALLS_FOR = ("1.24.", "1.25.", "1.26.", "1.27.")
+
+
+_C_FIT = str(getattr(pettingzoo, "__version__", "")).startswith(C_CALLS_FOR)
 
 
 class KierkiEnv(AECEnv):
@@ -97,7 +105,7 @@ class KierkiEnv(AECEnv):
         that is not a legal ``int``, the step after a payment) they hand to the methods, and a
         deal's end to ``_after_step``. They hold the environment by a weak reference (no
         reference cycle). Only for ``KierkiEnv`` itself (a subclass may override the methods)."""
-        if _env_calls is None or not stepper.available() or type(self) is not KierkiEnv:
+        if _env_calls is None or not stepper.available() or type(self) is not KierkiEnv or not _C_FIT:
             return
         last, step = _env_calls(
             weakref.ref(self),
@@ -127,7 +135,7 @@ class KierkiEnv(AECEnv):
     def agent_iter(self, max_iter: int = 2**63):
         """PettingZoo's ``AECIterable`` (yields ``agent_selection`` until no agent is left or after
         ``max_iter``), its iterator in C (``_cstep.agent_iter``)."""
-        if _c_agent_iter is None or not stepper.available() or type(max_iter) is not int:
+        if _c_agent_iter is None or not stepper.available() or type(max_iter) is not int or not _C_FIT:
             return super().agent_iter(max_iter)
         return _c_agent_iter(self, max_iter)
 

@@ -244,3 +244,19 @@ def test_a_deal_on_the_core_runs_no_python_method_but_at_its_end():
         sys.setprofile(None)
     assert steps == 64 + 4  # 12 passes, 52 cards, then each seat's dead step
     assert calls == {"_after_step": 1}  # the deal's end
+
+
+def test_another_pettingzoo_release_gets_pettingzoo_s_own_methods(monkeypatch):
+    """The C calls copy what PettingZoo 1.24-1.27 do; under any other release the environment
+    answers by its Python methods (and PettingZoo's iterator), which step the same game."""
+    import kierki_dsl.pettingzoo as pz
+
+    fast = _env("games/hearts_openspiel.yaml", "deal", 1, True)
+    assert "step" in fast.__dict__ and "last" in fast.__dict__
+    on_c = _play("games/hearts_openspiel.yaml", "deal", 1, 3, True)
+    monkeypatch.setattr(pz, "_C_FIT", False)
+    e = _env("games/hearts_openspiel.yaml", "deal", 1, True)
+    assert "step" not in e.__dict__ and "last" not in e.__dict__
+    e.reset(seed=3)
+    assert isinstance(iter(e.agent_iter()), type(iter(AECIterable(e, 10))))
+    assert _play("games/hearts_openspiel.yaml", "deal", 1, 3, False) == on_c
