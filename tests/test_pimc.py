@@ -47,8 +47,9 @@ def _recorded(rs, setting: str, seed: int) -> Recording:
 
 def test_tied_cards_go_to_search_s_rollouts():
     """Where several cards share the best solved total, pimc plays the one ``search`` values
-    most on the same decision — not the lowest card, as before; elsewhere the best solved."""
-    me = _recorded(SHORT, "4:5", 3)
+    most on the same decision — not the lowest card, as before; elsewhere the best solved
+    (a margin of 0: exact ties only)."""
+    me = _recorded(SHORT, "4:5:400000:0", 3)
     ties = broke = 0
     for view, totals, _, choice in me.seen:
         top = max(totals.values())
@@ -65,14 +66,26 @@ def test_tied_cards_go_to_search_s_rollouts():
 
 
 def test_a_near_tie_margin_widens_the_cards_search_chooses_among():
+    """With a margin of 2, search chooses among the cards within two steps of the contract's
+    points a world of the best solved (scale: the worlds times the step)."""
     me = _recorded(SHORT, "4:5:13000:2", 3)
     assert me.margin == 2.0
+    wider = 0
     for view, totals, scale, choice in me.seen:
-        assert totals[choice] >= max(totals.values()) - 2.0 * scale
+        unit = solver.tables_of(me.contract_of(view), view).unit
+        assert scale == 4 * unit
+        top = max(totals.values())
+        assert totals[choice] >= top - 2.0 * scale
+        averages = me.search.averages(view)
+        near = [a for a in view.legal if totals[a] >= top - 2.0 * scale]
+        if len(near) > 1:
+            assert choice == max(near, key=lambda a: (averages[a], totals[a], -a))
+            wider += totals[choice] < top
+    assert wider > 0, "no near-tie chose a card below the best solved: the test shows nothing"
 
 
 def test_the_margin_setting():
-    assert make_player("pimc:8").margin == 0.0
+    assert make_player("pimc:8").margin == 1.0
     assert make_player("pimc:8:13:5000:0.5").margin == 0.5
     for bad in ("pimc:8:13:5000:x", "pimc:8:13:5000:-1", "pimc:8:13:5000:nan"):
         with pytest.raises(KeyError):

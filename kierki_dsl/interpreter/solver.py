@@ -146,6 +146,11 @@ def _classes(rows: list, keeps: list) -> tuple:
     return tuple(out)
 
 
+def tables_of(contract, view, python: bool = False):
+    """``tables`` of the deal a seat's view shows (its seats, tricks, trump and deck)."""
+    return tables(contract, view.players, view.tricks_total, view.trump, view.deck, python)
+
+
 def position(view, hands: list) -> tuple:
     """``Tables.solve``'s position arguments (but ``me``) of a seat's view in play with the
     other hands assumed: (seat on turn, hands, trick number, hearts broken, trick, direction)."""
@@ -207,11 +212,21 @@ def solve(contract, view, hands: list, python: bool = False, limit: int = 0) -> 
     when ``limit`` > 0 positions did not suffice (the solve stopped there)."""
     if not solvable(view):
         return None
-    t = tables(contract, view.players, view.tricks_total, view.trump, view.deck, python)
+    t = tables_of(contract, view, python)
     if isinstance(t, str):
         return None
     got, nodes = t.solve(view.seat, *position(view, hands), limit)
     return (dict(got) if got is not None else {}), nodes
 
 
-__all__ = ["compiled", "why_not_solved", "tables", "Scaled", "position", "solvable", "seat_scoring_open", "solve"]
+__all__ = [
+    "compiled",
+    "why_not_solved",
+    "tables",
+    "tables_of",
+    "Scaled",
+    "position",
+    "solvable",
+    "seat_scoring_open",
+    "solve",
+]

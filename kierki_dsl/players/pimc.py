@@ -50,7 +50,7 @@ NODE_LIMIT = 400_000
 #: Cards whose solved values, averaged over the worlds, are within this many steps of the
 #: contract's points (``solver.Scaled.unit``: Hearts' 1, a trick's 20 in Kierki's "no tricks")
 #: of the best are near-ties: ``search``'s rollouts choose among them.
-TIE_MARGIN = 0.0
+TIE_MARGIN = 1.0
 #: Whether ``search`` decides a card while the seat scoring the solver leaves out (Hearts'
 #: shooting the moon) may still tell the deal's ends apart (``solver.seat_scoring_open``).
 SEAT_SCORING_TO_SEARCH = True
@@ -108,8 +108,7 @@ class PimcPlayer(Player):
         if not solver.solvable(view) or view.hand.bit_count() > self.solve_from:
             return False
         contract = self.contract_of(view)
-        t = solver.tables(contract, view.players, view.tricks_total, view.trump, view.deck)
-        if isinstance(t, str):
+        if isinstance(solver.tables_of(contract, view), str):
             return False
         if self.seat_scoring and solver.seat_scoring_open(contract, view):
             self.stats["seat_scoring"] += 1  # the solver's value leaves out what may still count
@@ -147,7 +146,7 @@ class PimcPlayer(Player):
     def _unit(view, contract) -> int:
         """The contract's step of points (the greatest common divisor of its trick's and cards'
         points: a heart's 1 in Hearts, a trick's 20 in Kierki's "no tricks")."""
-        return solver.tables(contract, view.players, view.tricks_total, view.trump, view.deck).unit
+        return solver.tables_of(contract, view).unit
 
     def _best(self, view, legal: list, totals: dict, scale: int) -> int:
         """The card of the best solved total; where several are within ``margin`` times
