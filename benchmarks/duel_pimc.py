@@ -3,7 +3,7 @@ deals (docs/bots.md, "pimc against search and IS-MCTS").
 
     python benchmarks/duel_pimc.py [--games kierki_negative,kierki_trumps,hearts,barbu] [--seeds 3]
                                    [--pimc pimc:8:13:100000] [--search search:8] [--factor 10]
-                                   [--against search,ismcts] [--journal FILE]
+                                   [--against search,ismcts] [--journal FILE] [--first-seed 1]
 
 Each seed is one match of a benchmark ruleset (Kierki's seven negative deals, its four trump
 deals, Hearts cut to four deals, Barbu's five negative contracts), played twice with the same
@@ -19,7 +19,8 @@ or by a short run first) times the factor, over IS-MCTS's CPU seconds per simula
 on the first deal of the game). ``pimc``'s budget is in worlds and positions per world, so its
 decisions do not depend on the machine's load either. ``--journal`` appends each seed's deals'
 results as a JSON line (a stopped run keeps what it finished); ``--summary FILE`` prints the
-intervals of a journal.
+intervals of a journal; ``--first-seed N`` starts at seed N (a journal's run continued with
+its next seeds).
 """
 
 from __future__ import annotations
@@ -141,6 +142,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", default=",".join(GAMES))
     ap.add_argument("--seeds", type=int, default=3, help="matches (duplicate deal sets) per game")
+    ap.add_argument("--first-seed", type=int, default=1, help="the first seed (to extend a journal: its next seed)")
     ap.add_argument("--pimc", default="pimc:8:13:100000")
     ap.add_argument("--search", default="search:8")
     ap.add_argument("--factor", type=float, default=10.0, help="IS-MCTS's think time over pimc's")
@@ -164,7 +166,7 @@ def main() -> None:
             diffs: list = []
             solved: dict = {}
             start = time.perf_counter()
-            for seed in range(1, args.seeds + 1):
+            for seed in range(args.first_seed, args.first_seed + args.seeds):
                 got = duel(rules, args.pimc, b, seed, timers, solved)
                 diffs += got
                 if args.journal:

@@ -34,6 +34,7 @@ from typing import Optional
 from ..cards import SUIT_MASK
 from ..expr import RuleRuntimeError
 from ..rankorder import rank_key
+from .envs import add_seat_end_points
 from .solvepy import PyTables
 from .stock import StockPart
 from .tricks import TrickContract
@@ -145,6 +146,11 @@ def _classes(rows: list, keeps: list) -> tuple:
     return tuple(out)
 
 
+def tables_of(contract, view, python: bool = False):
+    """``tables`` of the deal a seat's view shows (its seats, tricks, trump and deck)."""
+    return tables(contract, view.players, view.tricks_total, view.trump, view.deck, python)
+
+
 def position(view, hands: list) -> tuple:
     """``Tables.solve``'s position arguments (but ``me``) of a seat's view in play with the
     other hands assumed: (seat on turn, hands, trick number, hearts broken, trick, direction)."""
@@ -169,17 +175,58 @@ def solvable(view) -> bool:
     )
 
 
+def seat_scoring_open(contract, view) -> bool:
+    """Whether the seat scoring the solver leaves out of its value (``per_seat``: Hearts'
+    shooting the moon) may still tell the deal's ends apart: the seats' end-of-deal points differ
+    between the ends where one seat takes every card and trick left (one end a seat; an
+    expression that fails counts as open). Hearts' moon is open while one seat has taken
+    every point card taken so far."""
+    exprs = [s.points for s in contract.scorers if s.kind == "seat"]
+    if not exprs:
+        return False
+    n = view.players
+    taken, won = [0] * n, [0] * n
+    for _, plays, winner in view.completed:
+        won[winner] += 1
+        for _, card in plays:
+            taken[winner] |= 1 << card
+    left = view.deck & ~functools.reduce(int.__or__, taken, 0)
+    tricks_left = view.tricks_total - len(view.completed)
+    ends = set()
+    for seat in range(n):
+        scores = [0] * n
+        end_taken = [t | left if s == seat else t for s, t in enumerate(taken)]
+        end_won = [w + tricks_left if s == seat else w for s, w in enumerate(won)]
+        try:
+            args = (view.dealer, n, view.caller, view.trump, end_won, view.tricks_total, end_taken, view.deck)
+            add_seat_end_points(scores, exprs, *args)
+        except RuleRuntimeError:
+            return True
+        ends.add(tuple(scores))
+    return len(ends) > 1
+
+
 def solve(contract, view, hands: list, python: bool = False, limit: int = 0) -> Optional[tuple]:
     """``({card: points}, nodes)`` of the view's seat in the world of ``hands`` (see the module's
     docstring), or None when the solver declines the contract or the position; ``({}, nodes)``
     when ``limit`` > 0 positions did not suffice (the solve stopped there)."""
     if not solvable(view):
         return None
-    t = tables(contract, view.players, view.tricks_total, view.trump, view.deck, python)
+    t = tables_of(contract, view, python)
     if isinstance(t, str):
         return None
     got, nodes = t.solve(view.seat, *position(view, hands), limit)
     return (dict(got) if got is not None else {}), nodes
 
 
-__all__ = ["compiled", "why_not_solved", "tables", "Scaled", "position", "solvable", "solve"]
+__all__ = [
+    "compiled",
+    "why_not_solved",
+    "tables",
+    "tables_of",
+    "Scaled",
+    "position",
+    "solvable",
+    "seat_scoring_open",
+    "solve",
+]

@@ -18,15 +18,24 @@ card. It also decides as ``search``
 every decision that is not a card to play and every card of a contract the solver declines
 (dynamic trick points, restrictions reading the winning card, a stock, ...:
 ``solver.why_not_solved``). The solver values the trick points alone: seat scorers (Hearts'
-shooting the moon) and bets are left out of its value.
+shooting the moon) and bets are left out of its value — so while the seat scoring may still
+tell the deal's ends apart (``solver.seat_scoring_open``: in Hearts, while one seat has taken
+every point card taken so far) the card is ``search``'s too.
+
+Cards whose averaged solved values are within ``TIE_MARGIN`` steps of the contract's points
+(``solver.Scaled.unit``) of the best are near-ties: the solver, every other seat playing
+against this one, often finds several cards equally bad; ``search``'s rollouts on the same
+decision (``SearchPlayer.averages``) choose among them.
 
 Settings, as ``search``'s: ``pimc:32`` solves 32 worlds per decision (reproducible for a seed),
 ``pimc:0.5s`` solves worlds for that long; ``pimc:32:9`` also sets ``SOLVE_FROM``;
-``pimc:32:13:2000000`` also sets the positions a world may take.
+``pimc:32:13:2000000`` also sets the positions a world may take; ``pimc:32:13:2000000:0.5``
+also sets the near-tie margin.
 """
 
 from __future__ import annotations
 
+import math
 import time
 
 from ..interpreter import solver
@@ -38,6 +47,24 @@ DEFAULT_WORLDS = 20
 SOLVE_FROM = 13
 #: The most positions one world's solve may search.
 NODE_LIMIT = 400_000
+#: Cards whose solved values, averaged over the worlds, are within this many steps of the
+#: contract's points (``solver.Scaled.unit``: Hearts' 1, a trick's 20 in Kierki's "no tricks")
+#: of the best are near-ties: ``search``'s rollouts choose among them.
+TIE_MARGIN = 1.0
+#: Whether ``search`` decides a card while the seat scoring the solver leaves out (Hearts'
+#: shooting the moon) may still tell the deal's ends apart (``solver.seat_scoring_open``).
+SEAT_SCORING_TO_SEARCH = True
+
+
+def _margin(text: str) -> float:
+    """A near-tie margin in steps of points (0..1000) from a setting's text."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not 0 <= value <= 1000:
+        raise ValueError(f"pimc: the near-tie margin must be 0..1000 steps of points, got {text[:20]!r}")
+    return value
 
 
 @register_player
@@ -46,7 +73,8 @@ class PimcPlayer(Player):
 
     def __init__(self, setting: str = "") -> None:
         budget, _, rest = setting.partition(":")
-        depth, _, limit = rest.partition(":")
+        depth, _, rest = rest.partition(":")
+        limit, _, margin = rest.partition(":")
         count, self.seconds = thinking_budget("pimc", budget, "a world count", 10_000)
         self.worlds = count or DEFAULT_WORLDS
         if depth and (not depth.isdigit() or not 1 <= int(depth) <= 13):
@@ -55,8 +83,12 @@ class PimcPlayer(Player):
             raise ValueError(f"pimc: the positions a world may take must be 1000..10^9, got {limit[:20]!r}")
         self.solve_from = int(depth) if depth else SOLVE_FROM
         self.limit = int(limit) if limit else NODE_LIMIT
+        self.margin = _margin(margin) if margin else TIE_MARGIN
+        #: Whether a card whose deal's seat scoring is still open goes to ``search``.
+        self.seat_scoring = SEAT_SCORING_TO_SEARCH
         self.search = SearchPlayer(budget)
-        self.stats = {"decisions": 0, "solved": 0, "given_up": 0, "worlds": 0, "nodes": 0, "seconds": 0.0}
+        counts = ("decisions", "solved", "given_up", "worlds", "nodes", "ties", "seat_scoring")
+        self.stats: dict = {**dict.fromkeys(counts, 0), "seconds": 0.0}
 
     def reset(self, seed: int, seat: int, rules=None) -> None:
         super().reset(seed, seat, rules)
@@ -75,8 +107,13 @@ class PimcPlayer(Player):
         """Whether this decision is a card the solver values (else ``search`` decides)."""
         if not solver.solvable(view) or view.hand.bit_count() > self.solve_from:
             return False
-        t = solver.tables(self.contract_of(view), view.players, view.tricks_total, view.trump, view.deck)
-        return not isinstance(t, str)
+        contract = self.contract_of(view)
+        if isinstance(solver.tables_of(contract, view), str):
+            return False
+        if self.seat_scoring and solver.seat_scoring_open(contract, view):
+            self.stats["seat_scoring"] += 1  # the solver's value leaves out what may still count
+            return False
+        return True
 
     def _solve(self, view, legal: list, contract):
         """The legal card with the best solved value averaged over the sampled worlds, or None
@@ -101,7 +138,28 @@ class PimcPlayer(Player):
             n += 1
         self.stats["solved"] += 1
         self.stats["worlds"] += n
+        choice = self._best(view, legal, totals, n * self._unit(view, contract))
         self.stats["seconds"] += time.perf_counter() - start
+        return choice
+
+    @staticmethod
+    def _unit(view, contract) -> int:
+        """The contract's step of points (the greatest common divisor of its trick's and cards'
+        points: a heart's 1 in Hearts, a trick's 20 in Kierki's "no tricks")."""
+        return solver.tables_of(contract, view).unit
+
+    def _best(self, view, legal: list, totals: dict, scale: int) -> int:
+        """The card of the best solved total; where several are within ``margin`` times
+        ``scale`` (the worlds times the contract's step of points) of the best, the one of them
+        ``search`` values most on the same decision (its rollouts' average), then the best
+        solved, then the lowest card."""
+        top = max(totals.values())
+        near = [a for a in legal if totals[a] >= top - self.margin * scale]
+        if len(near) > 1:
+            self.stats["ties"] += 1
+            averages = self.search.averages(view)
+            if averages is not None:
+                return max(near, key=lambda a: (averages.get(a, -math.inf), totals[a], -a))
         return max(legal, key=lambda a: (totals[a], -a))
 
     def _more(self, n: int, start: float) -> bool:
@@ -111,4 +169,4 @@ class PimcPlayer(Player):
         return n < self.worlds
 
 
-__all__ = ["PimcPlayer", "DEFAULT_WORLDS", "SOLVE_FROM", "NODE_LIMIT"]
+__all__ = ["PimcPlayer", "DEFAULT_WORLDS", "SOLVE_FROM", "NODE_LIMIT", "TIE_MARGIN"]

@@ -31,6 +31,7 @@ measured no stronger on the ladder: −5 ± 75 points in the positive part over 
 from __future__ import annotations
 
 import time
+from typing import Optional
 
 from ..cards import SUIT_MASK, card_list
 from ..interpreter.stepper import deal_from_view
@@ -62,9 +63,27 @@ class SearchPlayer(WithFallback):
         if len(legal) == 1:
             return legal[0]
         unit = phase_of(view)
-        candidates = unit.search_candidates(view)
-        if candidates is None:  # a phase not searched: the heuristic's rule of thumb
+        got = self._candidate_totals(view, unit)
+        if got is None:  # a phase not searched: the heuristic's rule of thumb
             return self.fallback.act(view)
+        return best_of(got[0], unit.search_tie)
+
+    def averages(self, view) -> Optional[dict]:
+        """Each candidate action's own score averaged over the sampled, played-out deals — what
+        ``act`` chooses by (the same samples: the same values ``act`` compares) — or None when
+        the view's phase is not searched."""
+        got = self._candidate_totals(view, phase_of(view))
+        if got is None:
+            return None
+        totals, n = got
+        return {a: t / max(1, n) for a, t in totals.items()}
+
+    def _candidate_totals(self, view, unit) -> Optional[tuple]:
+        """``(totals, samples)`` of the phase's search candidates (``_totals``), or None: the
+        phase is not searched."""
+        candidates = unit.search_candidates(view)
+        if candidates is None:
+            return None
         contract = self.contract_of(view)
 
         def sample(rng):  # the deal as the view shows it, on sampled hidden hands
@@ -74,11 +93,12 @@ class SearchPlayer(WithFallback):
             unit.search_try(st, view, action)
             before_play(st)
 
-        return self._search(view, candidates, sample, take, tie=unit.search_tie)
+        return self._totals(view, candidates, sample, take)
 
-    def _search(self, view, legal, sample, apply, tie=None) -> int:
-        """The legal action with the best own score, averaged over states drawn by
-        ``sample(rng)`` on which ``apply(state, action)`` is taken and the deal played out."""
+    def _totals(self, view, legal, sample, apply) -> tuple:
+        """``(totals, samples)``: each legal action's own score summed over the states
+        ``sample(rng)`` draws, the action taken by ``apply(state, action)`` and the deal played
+        out, and how many states were drawn."""
         rng = self.rng(view)
         start = time.perf_counter()
         totals = dict.fromkeys(legal, 0)
@@ -101,7 +121,13 @@ class SearchPlayer(WithFallback):
         self.stats["capped"] += int(not self.seconds and n < self.samples)
         self.stats["playouts"] += n * len(legal)
         self.stats["seconds"] += time.perf_counter() - start
-        return max(legal, key=lambda a: (totals[a], tie(a) if tie else -a))
+        return totals, n
+
+
+def best_of(totals: dict, tie=None) -> int:
+    """The action of the highest total; among equal totals the highest ``tie(action)`` (by
+    default the lowest action)."""
+    return max(totals, key=lambda a: (totals[a], tie(a) if tie else -a))
 
 
 def before_play(st) -> None:

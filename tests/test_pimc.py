@@ -1,0 +1,152 @@
+"""``pimc``'s choices beyond the solver's values: near-ties go to ``search``'s rollouts, and a
+card whose deal's seat scoring (Hearts' shooting the moon, left out of the solver's value) is
+still open goes to ``search`` (``solver.seat_scoring_open``)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from kierki_dsl import load_ruleset
+from kierki_dsl.cards import SUIT_MASK, parse_card
+from kierki_dsl.interpreter import solver
+from kierki_dsl.interpreter.match import MatchRunner
+from kierki_dsl.players.base import make_player
+from kierki_dsl.players.pimc import PimcPlayer
+from kierki_dsl.players.search import best_of
+from tests.test_solver import HEARTS, KIERKI, endgame
+
+ROOT = Path(__file__).resolve().parent.parent
+SHORT = load_ruleset(str(ROOT / "rulesets" / "variants" / "short_kierki.yaml"))
+QS = parse_card("QS")
+
+
+class Recording(PimcPlayer):
+    """pimc that keeps every solved decision's view, solved totals and choice."""
+
+    def __init__(self, setting: str = "") -> None:
+        super().__init__(setting)
+        self.seen: list = []
+
+    def _best(self, view, legal, totals, scale):
+        choice = super()._best(view, legal, totals, scale)
+        self.seen.append((view, dict(totals), scale, choice))
+        return choice
+
+
+def _recorded(rs, setting: str, seed: int) -> Recording:
+    me = Recording(setting)
+    players = [me] + [make_player("heuristic") for _ in range(3)]
+    for _ in MatchRunner(rs, players, seed).deals():
+        pass
+    return me
+
+
+def test_tied_cards_go_to_search_s_rollouts():
+    """Where several cards share the best solved total, pimc plays the one ``search`` values
+    most on the same decision — not the lowest card, as before; elsewhere the best solved
+    (a margin of 0: exact ties only)."""
+    me = _recorded(SHORT, "4:5:400000:0", 3)
+    ties = broke = 0
+    for view, totals, _, choice in me.seen:
+        top = max(totals.values())
+        tied = [a for a in view.legal if totals[a] == top]
+        if len(tied) == 1:
+            assert choice == tied[0]
+            continue
+        ties += 1
+        averages = me.search.averages(view)
+        assert choice == max(tied, key=lambda a: (averages[a], -a))
+        broke += choice != min(tied)
+    assert me.stats["ties"] == ties > 0
+    assert broke > 0, "no tie where search's card differs from the lowest: the test shows nothing"
+
+
+def test_a_near_tie_margin_widens_the_cards_search_chooses_among():
+    """With a margin of 2, search chooses among the cards within two steps of the contract's
+    points a world of the best solved (scale: the worlds times the step)."""
+    me = _recorded(SHORT, "4:5:13000:2", 3)
+    assert me.margin == 2.0
+    wider = 0
+    for view, totals, scale, choice in me.seen:
+        unit = solver.tables_of(me.contract_of(view), view).unit
+        assert scale == 4 * unit
+        top = max(totals.values())
+        assert totals[choice] >= top - 2.0 * scale
+        averages = me.search.averages(view)
+        near = [a for a in view.legal if totals[a] >= top - 2.0 * scale]
+        if len(near) > 1:
+            assert choice == max(near, key=lambda a: (averages[a], totals[a], -a))
+            wider += totals[choice] < top
+    assert wider > 0, "no near-tie chose a card below the best solved: the test shows nothing"
+
+
+def test_the_margin_setting():
+    assert make_player("pimc:8").margin == 1.0
+    assert make_player("pimc:8:13:5000:0.5").margin == 0.5
+    for bad in ("pimc:8:13:5000:x", "pimc:8:13:5000:-1", "pimc:8:13:5000:nan"):
+        with pytest.raises(KeyError):
+            make_player(bad)
+
+
+def test_search_averages_are_what_it_chooses_by():
+    """``search.averages`` of a decision: its best (ties to the lowest card) is ``act``'s card."""
+    players = [make_player("search:6")] + [make_player("heuristic") for _ in range(3)]
+    checked = 0
+
+    class Check:
+        def __init__(self, inner):
+            self.inner = inner
+
+        def reset(self, *a, **k):
+            self.inner.reset(*a, **k)
+
+        def act(self, view):
+            nonlocal checked
+            choice = self.inner.act(view)
+            averages = self.inner.averages(view)
+            if averages is not None and view.phase == "play":
+                assert choice == best_of(averages)
+                checked += 1
+            return choice
+
+        def __getattr__(self, name):
+            return getattr(self.inner, name)
+
+    players[0] = Check(players[0])
+    for _ in MatchRunner(SHORT, players, 2).deals():
+        break
+    assert checked > 0
+
+
+def _point_takers(view) -> set:
+    """The seats that have taken a heart or the queen of spades in the view's finished tricks."""
+    points = SUIT_MASK[1] | 1 << QS
+    return {winner for _, plays, winner in view.completed if any(points >> c & 1 for _, c in plays)}
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 10**6), left=st.integers(1, 12))
+def test_hearts_seat_scoring_is_open_while_one_seat_holds_every_point_taken(seed, left):
+    contract, deal = endgame(HEARTS, "hand", seed, left)
+    if deal.is_terminal():
+        return
+    view = deal.view(deal.current_player())
+    assert solver.seat_scoring_open(contract, view) == (len(_point_takers(view)) <= 1)
+
+
+def test_contracts_without_seat_scoring_are_never_open():
+    contract, deal = endgame(KIERKI, "bez_dam", 4, 6)
+    assert not solver.seat_scoring_open(contract, deal.view(deal.current_player()))
+
+
+def test_pimc_gives_hearts_cards_to_search_while_a_moon_is_possible():
+    """In Hearts, cards with the moon still possible are ``search``'s, the others solved."""
+    rs = load_ruleset(str(ROOT / "benchmarks" / "hearts_short.yaml"))
+    me = _recorded(rs, "4:13:20000", 1)
+    assert me.stats["seat_scoring"] > 0 and me.stats["solved"] > 0
+    for view, *_ in me.seen:
+        assert len(_point_takers(view)) > 1
