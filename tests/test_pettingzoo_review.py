@@ -192,3 +192,51 @@ def test_agent_iter_is_an_iterable_not_an_iterator_as_pettingzoo_s():
     assert isinstance(iter(ours), collections.abc.Iterator)
     with pytest.raises(TypeError):
         next(ours)
+
+
+GONE = "freed (a weak reference's array once the environment dropped it)"
+
+
+def _holders():
+    """Every way a user may keep an array (or its memory) but the array itself: each a function of
+    the array giving what is kept and how to read the memory back."""
+    import ctypes
+    import pickle
+    import weakref
+
+    def pickled(a):
+        buffers: list = []
+        data = pickle.dumps(a, protocol=5, buffer_callback=buffers.append)
+        return buffers, lambda b: pickle.loads(data, buffers=b).tobytes()
+
+    return {
+        "memoryview": lambda a: (memoryview(a), lambda m: m.tobytes()),
+        "a view": lambda a: (a[1:], lambda v: v.base.tobytes()),
+        "np.frombuffer": lambda a: (np.frombuffer(a, np.float32 if a.dtype == np.float32 else np.int8), bytes),
+        "np.asarray, a new dtype view": lambda a: (np.asarray(a).view(np.uint8), lambda v: v.tobytes()),
+        "as_strided": lambda a: (np.lib.stride_tricks.as_strided(a), lambda v: v.tobytes()),
+        "ctypes.from_buffer": lambda a: ((ctypes.c_char * a.nbytes).from_buffer(a), lambda c: bytes(c)),
+        "a.ctypes": lambda a: (a.ctypes, lambda c: ctypes.string_at(c.data, c._arr.nbytes)),
+        "np.from_dlpack": lambda a: (np.from_dlpack(a), lambda v: v.tobytes()),
+        "a pickle's out-of-band buffer": pickled,
+        "a weak reference": lambda a: (weakref.ref(a), lambda r: GONE if r() is None else r().tobytes()),
+        "an object array": lambda a: (np.array([a, None], dtype=object), lambda o: o[0].tobytes()),
+    }
+
+
+@pytest.mark.parametrize("how", list(_holders()))
+def test_memory_kept_any_way_is_never_handed_out_again(how):
+    """The pool hands an array out again only when nobody holds it: whatever keeps its memory
+    (a buffer export, a view, a weak reference) keeps it as it was handed out."""
+    hold = _holders()[how]
+    e = _env(True)
+    kept = []
+    for _ in range(30):  # past the pool's size many times
+        obs = e.last()[0]
+        for a in (obs["observation"], obs["action_mask"]):
+            holder, read = hold(a)
+            kept.append((holder, read, a.tobytes()))
+        e.step(int(np.flatnonzero(obs["action_mask"])[0]))
+        del obs, a
+    for holder, read, before in kept:
+        assert read(holder) in (before, GONE)
