@@ -55,17 +55,27 @@ def _fresh(text: str) -> str:
     return "".join(list(text))  # (a new str object, held by nobody else)
 
 
+def _watched(mapping: dict, calls: list, then=lambda: None) -> dict:
+    """``mapping`` as a dict subclass whose ``__getitem__`` (Python code) notes the key in ``calls``
+    and runs ``then()``."""
+
+    class Watched(dict):
+        def __getitem__(self, agent):
+            calls.append(agent)
+            then()
+            return dict.__getitem__(self, agent)
+
+    return Watched(mapping)
+
+
 def test_a_flags_mapping_that_moves_the_agent_selection():
     def play(e):
-        calls = []
+        calls: list = []
 
-        class Flags(dict):
-            def __getitem__(self, agent):
-                calls.append(agent)
-                e.__dict__["agent_selection"] = _fresh("player_1")  # drops the agent being stepped
-                return dict.__getitem__(self, agent)
+        def move():
+            e.__dict__["agent_selection"] = _fresh("player_1")  # drops the agent being stepped
 
-        e.terminations = Flags(e.terminations)
+        e.terminations = _watched(e.terminations, calls, move)
         e.agent_selection = _fresh("player_0")
         return _outcome(e.step, 99), calls, e.agent_selection
 
@@ -126,14 +136,8 @@ def test_a_key_colliding_with_a_dead_agent_is_compared_as_often_as_in_pettingzoo
 
 def test_a_mapping_s_getitem_runs_once_per_lookup_as_in_pettingzoo():
     def play(e):
-        calls = []
-
-        class Rewards(dict):
-            def __getitem__(self, agent):
-                calls.append(agent)
-                return dict.__getitem__(self, agent)
-
-        e._cumulative_rewards = Rewards(e._cumulative_rewards)
+        calls: list = []
+        e._cumulative_rewards = _watched(e._cumulative_rewards, calls)
         del e.infos[e.agent_selection]  # (last() then raises KeyError, after the reward's lookup)
         return _outcome(e.last), calls
 
