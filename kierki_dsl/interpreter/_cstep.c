@@ -3232,15 +3232,29 @@ static int env_flag(PyObject *d, PyObject *key, PyObject *agent)
  * it can raise or run code of its own -- the environment's dicts exact dicts holding the agent,
  * ``agents`` an exact list holding it once, every other agent's flags exact bools there,
  * ``_skip_agent_selection`` no class attribute -- else NULL with no error (the Python method). */
+static PyObject *dead_step_held(PyObject *env, PyObject *d, PyObject *agent, PyObject **m, PyObject *agents);
+
 static PyObject *env_dead_step(PyObject *env, PyObject *d, PyObject *agent)
 {
-    PyObject *keys[5] = {S_terminations, S_truncations, S_rewards, S_cumulative, S_infos}, *m[5];
-    if (!PyUnicode_CheckExact(agent)) /* (and the dicts' keys exact strings below: no code runs in a lookup) */
-        return NULL;
+    PyObject *keys[6] = {S_terminations, S_truncations, S_rewards, S_cumulative, S_infos, S_agents}, *m[6], *r = NULL;
+    int i = 0;
+    for (; i < 6; i++) /* (each held as read: a lookup may run a key's __eq__, which may drop one read before) */
+        if ((m[i] = Py_XNewRef(got(d, keys[i]))) == NULL)
+            break;
+    if (i == 6 && PyUnicode_CheckExact(agent) && PyList_CheckExact(m[5]))
+        r = dead_step_held(env, d, agent, m, m[5]);
+    while (i-- > 0)
+        Py_DECREF(m[i]);
+    return r;
+}
+
+/* env_dead_step with the environment's five dicts ``m`` and ``agents`` held. */
+static PyObject *dead_step_held(PyObject *env, PyObject *d, PyObject *agent, PyObject **m, PyObject *agents)
+{
     for (int i = 0; i < 5; i++) { /* (every key an exact string before any lookup: a key's __eq__ runs none) */
         PyObject *k, *v;
         Py_ssize_t pos = 0;
-        if ((m[i] = got(d, keys[i])) == NULL || !PyDict_CheckExact(m[i]))
+        if (!PyDict_CheckExact(m[i]))
             return NULL;
         while (PyDict_Next(m[i], &pos, &k, &v))
             if (!PyUnicode_CheckExact(k))
@@ -3252,8 +3266,8 @@ static PyObject *env_dead_step(PyObject *env, PyObject *d, PyObject *agent)
     int own = bool_at(m[0], agent);
     if (own == 0)
         own = bool_at(m[1], agent);
-    PyObject *agents = got(d, S_agents), *next = NULL;
-    if (own != 1 || agents == NULL || !PyList_CheckExact(agents) || _PyType_Lookup(Py_TYPE(env), S_skip) != NULL)
+    PyObject *next = NULL;
+    if (own != 1 || _PyType_Lookup(Py_TYPE(env), S_skip) != NULL)
         return NULL;
     Py_ssize_t n = PyList_GET_SIZE(agents), at = -1;
     for (Py_ssize_t i = 0; i < n; i++) {
@@ -3281,9 +3295,6 @@ static PyObject *env_dead_step(PyObject *env, PyObject *d, PyObject *agent)
     /* held: a value's destructor run by a deletion below may change the environment's attributes */
     Py_INCREF(agent);
     Py_XINCREF(next);
-    Py_INCREF(agents);
-    for (int i = 0; i < 5; i++)
-        Py_INCREF(m[i]);
     int err = 0;
     for (int i = 0; i < 5 && !err; i++)
         err = PyDict_DelItem(m[i], agent);
@@ -3317,9 +3328,6 @@ static PyObject *env_dead_step(PyObject *env, PyObject *d, PyObject *agent)
         err = -1;
     Py_XDECREF(zero);
     Py_XDECREF(rewards);
-    for (int i = 0; i < 5; i++)
-        Py_DECREF(m[i]);
-    Py_DECREF(agents);
     Py_XDECREF(next);
     Py_DECREF(agent);
     if (err && !PyErr_Occurred())
@@ -3344,13 +3352,18 @@ static PyObject *env_step(EnvCall *f, PyObject *env, PyObject *d, PyObject *acti
         Py_DECREF(agent);
         return r;
     }
-    PyObject *seats = got(d, S_possible_agents), *cum = got(d, S_cumulative);
-    game = got(d, S_game);
+    /* (each held as read: a lookup may run a key's __eq__, the legal cards a rule's callback) */
+    PyObject *seats = Py_XNewRef(got(d, S_possible_agents)), *cum = Py_XNewRef(got(d, S_cumulative));
+    game = Py_XNewRef(got(d, S_game));
     Core *core = seats == NULL || cum == NULL ? NULL : fast_core(game, &gd, S_fast);
     if (core == NULL) {
+        Py_XDECREF(game);
+        Py_XDECREF(cum);
+        Py_XDECREF(seats);
         Py_DECREF(agent);
         return NULL;
     }
+    Py_INCREF(core);
     int overflow;
     long a = PyLong_AsLongAndOverflow(action, &overflow);
     uint64_t m = 0;
@@ -3359,14 +3372,8 @@ static PyObject *env_step(EnvCall *f, PyObject *env, PyObject *d, PyObject *acti
     core->busy = 0;
     if (err < 0 || overflow || a < 0 || a >= 64 || !(m >> a & 1)) {
         PyErr_Clear(); /* the Python method says why (IllegalAction's words) */
-        Py_DECREF(gd);
-        Py_DECREF(agent);
-        return NULL;
+        goto out;
     }
-    Py_INCREF(game);
-    Py_INCREF(seats);
-    Py_INCREF(cum);
-    Py_INCREF(core);
     core->busy = 1; /* (checked legal above: Core.apply_action's work but its check) */
     err = apply_legal(core, (int)a);
     core->busy = 0;
