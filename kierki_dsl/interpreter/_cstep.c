@@ -3124,9 +3124,9 @@ static int env_observed(EnvCall *f, PyObject *game, Core *core, PyObject *stage)
     Py_DECREF(r);
     if (err < 0)
         return -1;
-    f->core = Py_NewRef((PyObject *)core);
-    f->ctx = Py_XNewRef(core->ctx);
-    f->stage = Py_NewRef(stage);
+    Py_XSETREF(f->core, Py_NewRef((PyObject *)core)); /* (XSETREF: a call above may have run this one again) */
+    Py_XSETREF(f->ctx, Py_XNewRef(core->ctx));
+    Py_XSETREF(f->stage, Py_NewRef(stage));
     return 0;
 }
 
@@ -3161,8 +3161,12 @@ static PyObject *env_observe(EnvCall *f, PyObject *d, PyObject *agent)
     if (env_observed(f, game, core, stage) < 0)
         goto done;
     char *vo, *vm;
+    long parts[5]; /* (copied: pooled's call may run this call again, on another core) */
+    Py_ssize_t at[OBSERVED + 4];
+    memcpy(parts, f->parts, sizeof parts);
+    memcpy(at, f->at, sizeof at);
     obs = pooled(f, 0, &vo);
-    if (obs == NULL || write_observed_parts(core, (int)seat, (float *)vo, f->len[0], f->at, f->parts, totals) < 0)
+    if (obs == NULL || write_observed_parts(core, (int)seat, (float *)vo, f->len[0], at, parts, totals) < 0)
         goto done;
     mask = pooled(f, 1, &vm);
     if (mask == NULL || (core->phase != PH_DONE && core->to_move == seat && mark_buf(core, vm, f->len[1]) < 0))
