@@ -104,8 +104,12 @@ class KierkiEnv(AECEnv):
         too: PettingZoo's ``_was_dead_step``); everything else (no core, a trump call, an action
         that is not a legal ``int``, the step after a payment) they hand to the methods, and a
         deal's end to ``_after_step``. They hold the environment by a weak reference (no
-        reference cycle). Only for ``KierkiEnv`` itself (a subclass may override the methods)."""
+        reference cycle). Only for ``KierkiEnv`` itself (a subclass may override the methods) and
+        while the methods they do in C are the class's own (``_C_COPIES``; each call checks again that
+        none is replaced on the class or set on the instance)."""
         if _env_calls is None or not stepper.available() or type(self) is not KierkiEnv or not _C_FIT:
+            return
+        if any(getattr(KierkiEnv, name) is not method for name, method in _C_COPIES.items()):
             return
         last, step = _env_calls(
             weakref.ref(self),
@@ -221,6 +225,10 @@ class KierkiEnv(AECEnv):
 
     def close(self):
         pass
+
+
+#: The methods the C calls do as written here and in PettingZoo (``_go_c``).
+_C_COPIES = {name: getattr(KierkiEnv, name) for name in ("last", "step", "observe", "_was_dead_step", "_clear_rewards")}
 
 
 def env(

@@ -2612,8 +2612,13 @@ static int write_observed_parts(Core *self, int seat, float *out, Py_ssize_t siz
         (dealer >= 0 && put_at(out, size, at[AT_DEALER] + dealer, 1) < 0))
         return -1;
     for (int s = 0; s < n; s++) {
-        PyObject *v = PyList_GET_ITEM(totals, s);
+        if (PyList_GET_SIZE(totals) != n) { /* (a total's __float__ may have changed the list) */
+            PyErr_SetString(PyExc_ValueError, "observe: the match totals changed while read");
+            return -1;
+        }
+        PyObject *v = Py_NewRef(PyList_GET_ITEM(totals, s)); /* (held: its __float__ may drop it from the list) */
         double t = PyLong_CheckExact(v) ? PyLong_AsDouble(v) : PyFloat_AsDouble(v);
+        Py_DECREF(v);
         if (t == -1.0 && PyErr_Occurred())
             return -1;
         if (put_at(out, size, at[AT_TOTALS] + s, (float)t) < 0)
@@ -2873,9 +2878,9 @@ static PyObject *fast_calls(PyObject *mod, PyObject *args)
 
 static PyObject *S_agent_selection, *S_seats, *S_game, *S_fast, *S_step, *S_stage, *S_cumulative, *S_terminations, *S_truncations,
     *S_infos, *S_paid, *S_possible_agents, *S_totals, *S_agents, *S_after_action, *S_after_step, *S_observation,
-    *S_action_mask, *S_dtype, *S_rewards, *S_skip, *S_zero;
+    *S_action_mask, *S_dtype, *S_rewards, *S_skip, *S_last, *S_step_name, *S_observe, *S_was_dead_step, *S_clear_rewards, *S_zero;
 
-enum { ENV_LAST, ENV_STEP, POOL = 4 };
+enum { ENV_LAST, ENV_STEP, POOL = 4, METHODS = 3 };
 
 typedef struct {
     PyObject_HEAD
@@ -2893,6 +2898,8 @@ typedef struct {
     int next[2];                     /* the pool's slot a new array takes */
     Py_ssize_t at[OBSERVED + 4];
     int kind;
+    PyObject *names[METHODS];   /* the call's own name, then the methods it does in C (observe; the dead step's) */
+    PyObject *methods[METHODS]; /* the environment's class's at those names when made (held; NULL: none) */
     vectorcallfunc vectorcall;
 } EnvCall;
 
@@ -2911,6 +2918,8 @@ static void EnvCall_dealloc(EnvCall *f)
             Py_XDECREF(f->pool[k][i]);
         Py_XDECREF(f->dtype[k]);
     }
+    for (int i = 0; i < METHODS; i++)
+        Py_XDECREF(f->methods[i]);
     Py_XDECREF(f->env);
     Py_XDECREF(f->slow);
     Py_XDECREF(f->observed);
@@ -2935,6 +2944,26 @@ static PyObject *env_slow(EnvCall *f, PyObject *env, PyObject *const *args, size
     return r;
 }
 
+/* The call by the environment's class's method of the call's name (where it is not the one the call
+ * was made with: the class changed, or its method): as getattr would find it without the instance's. */
+static PyObject *env_class_call(EnvCall *f, PyObject *env, PyObject *const *args, size_t nargsf, PyObject *kw)
+{
+    PyObject *m = _PyType_Lookup(Py_TYPE(env), f->names[0]);
+    if (m == f->slow)
+        return env_slow(f, env, args, nargsf, kw);
+    if (m == NULL)
+        return PyErr_Format(PyExc_AttributeError, "'%.100s' object has no attribute '%U'", Py_TYPE(env)->tp_name,
+                            f->names[0]);
+    Py_INCREF(m);
+    descrgetfunc get = Py_TYPE(m)->tp_descr_get;
+    PyObject *bound = get != NULL ? get(m, env, (PyObject *)Py_TYPE(env)) : Py_NewRef(m), *r = NULL;
+    Py_DECREF(m);
+    if (bound != NULL)
+        r = PyObject_Vectorcall(bound, args, PyVectorcall_NARGS(nargsf), kw);
+    Py_XDECREF(bound);
+    return r;
+}
+
 /* The instance dict's value at ``key`` (borrowed), NULL if not there (no error set: the Python
  * path then raises what it raises). */
 static PyObject *got(PyObject *d, PyObject *key)
@@ -2943,17 +2972,6 @@ static PyObject *got(PyObject *d, PyObject *key)
     if (v == NULL)
         PyErr_Clear();
     return v;
-}
-
-/* m[key] (a new reference; NULL on error, KeyError included). */
-static PyObject *item(PyObject *m, PyObject *key)
-{
-    if (PyDict_CheckExact(m)) {
-        PyObject *v = PyDict_GetItemWithError(m, key);
-        if (v != NULL)
-            return Py_NewRef(v);
-    }
-    return PyObject_GetItem(m, key);
 }
 
 /* The core of ``game`` at ``key``: ``_fast`` (stepping the deal directly) or ``_step`` (stepping it),
@@ -3106,9 +3124,9 @@ static int env_observed(EnvCall *f, PyObject *game, Core *core, PyObject *stage)
     Py_DECREF(r);
     if (err < 0)
         return -1;
-    f->core = Py_NewRef((PyObject *)core);
-    f->ctx = Py_XNewRef(core->ctx);
-    f->stage = Py_NewRef(stage);
+    Py_XSETREF(f->core, Py_NewRef((PyObject *)core)); /* (XSETREF: a call above may have run this one again) */
+    Py_XSETREF(f->ctx, Py_XNewRef(core->ctx));
+    Py_XSETREF(f->stage, Py_NewRef(stage));
     return 0;
 }
 
@@ -3117,28 +3135,38 @@ static int env_observed(EnvCall *f, PyObject *game, Core *core, PyObject *stage)
  * must answer (no core stepping directly, a trump call, no such agent), NULL with an error on error. */
 static PyObject *env_observe(EnvCall *f, PyObject *d, PyObject *agent)
 {
-    PyObject *game = got(d, S_game), *seats = got(d, S_seats), *gd;
+    /* (every object held as soon as read: a lookup may run a key's __eq__, which may drop it) */
+    PyObject *game = Py_XNewRef(got(d, S_game)), *seats = Py_XNewRef(got(d, S_seats)), *gd;
     PyObject *seat_no = seats != NULL && PyDict_CheckExact(seats) ? got(seats, agent) : NULL;
     long seat = seat_no != NULL && PyLong_CheckExact(seat_no) ? PyLong_AsLong(seat_no) : -1;
+    Py_XDECREF(seats);
     if (seat == -1)
         PyErr_Clear();
     Core *core = fast_core(game, &gd, S_step);
-    if (core == NULL)
+    if (core == NULL) {
+        Py_XDECREF(game);
         return NULL;
-    PyObject *totals = got(gd, S_totals), *stage = got(gd, S_stage), *obs = NULL, *mask = NULL, *out = NULL;
+    }
+    Py_INCREF(core);
+    PyObject *totals = Py_XNewRef(got(gd, S_totals)), *stage = Py_XNewRef(got(gd, S_stage)), *obs = NULL, *mask = NULL,
+             *out = NULL;
     if (core->phase == PH_CALL || seat < 0 || seat >= core->players || totals == NULL || stage == NULL) {
+        Py_XDECREF(totals);
+        Py_XDECREF(stage);
+        Py_DECREF(core);
+        Py_DECREF(game);
         Py_DECREF(gd);
         return NULL;
     }
-    Py_INCREF(game);
-    Py_INCREF(totals);
-    Py_INCREF(stage);
-    Py_INCREF(core);
     if (env_observed(f, game, core, stage) < 0)
         goto done;
     char *vo, *vm;
+    long parts[5]; /* (copied: pooled's call may run this call again, on another core) */
+    Py_ssize_t at[OBSERVED + 4];
+    memcpy(parts, f->parts, sizeof parts);
+    memcpy(at, f->at, sizeof at);
     obs = pooled(f, 0, &vo);
-    if (obs == NULL || write_observed_parts(core, (int)seat, (float *)vo, f->len[0], f->at, f->parts, totals) < 0)
+    if (obs == NULL || write_observed_parts(core, (int)seat, (float *)vo, f->len[0], at, parts, totals) < 0)
         goto done;
     mask = pooled(f, 1, &vm);
     if (mask == NULL || (core->phase != PH_DONE && core->to_move == seat && mark_buf(core, vm, f->len[1]) < 0))
@@ -3158,63 +3186,32 @@ done:
 }
 
 /* last([observe]): (observation, cumulative reward, terminated, truncated, info) of the agent
- * selected, as AECEnv.last. */
+ * selected, as AECEnv.last; NULL with no error where the Python method must answer (a part not in
+ * an exact dict: its __getitem__ then runs once, there). */
 static PyObject *env_last(EnvCall *f, PyObject *env, PyObject *d)
 {
-    PyObject *agent = got(d, S_agent_selection), *obs, *out = NULL, *parts[4] = {NULL, NULL, NULL, NULL};
-    if (agent == NULL || agent == Py_None)
+    PyObject *agent = got(d, S_agent_selection), *obs = NULL, *out = NULL, *parts[4] = {NULL, NULL, NULL, NULL};
+    PyObject *keys[4] = {S_cumulative, S_terminations, S_truncations, S_infos};
+    if (agent == NULL || !PyUnicode_CheckExact(agent)) /* (an agent of another type: its hash may run code) */
         return NULL;
     Py_INCREF(agent);
-    obs = env_observe(f, d, agent);
-    if (obs != NULL) {
-        PyObject *keys[4] = {S_cumulative, S_terminations, S_truncations, S_infos};
-        int i = 0;
-        for (; i < 4; i++) {
-            PyObject *m = Py_XNewRef(got(d, keys[i])); /* (held: its __getitem__ may drop the attribute) */
-            parts[i] = m == NULL ? NULL : item(m, agent);
-            Py_XDECREF(m);
-            if (parts[i] == NULL)
-                break;
-        }
-        if (i == 4)
-            out = PyTuple_Pack(5, obs, parts[0], parts[1], parts[2], parts[3]);
-        else
-            PyErr_Clear(); /* a missing key: the Python method raises it */
-        for (i = 0; i < 4; i++)
-            Py_XDECREF(parts[i]);
-        Py_DECREF(obs);
+    int i = 0;
+    for (; i < 4; i++) {
+        PyObject *m = Py_XNewRef(got(d, keys[i])); /* (held: a key's __eq__ may drop the attribute) */
+        parts[i] = m != NULL && PyDict_CheckExact(m) ? Py_XNewRef(got(m, agent)) : NULL;
+        Py_XDECREF(m);
+        if (parts[i] == NULL)
+            break;
     }
+    if (i == 4 && (obs = env_observe(f, d, agent)) != NULL)
+        out = PyTuple_Pack(5, obs, parts[0], parts[1], parts[2], parts[3]);
+    Py_XDECREF(obs);
+    for (i = 0; i < 4; i++)
+        Py_XDECREF(parts[i]);
     Py_DECREF(agent);
     return out;
 }
 
-/* Whether ``d[key][agent]`` is true: 1, 0, or -1 (not there, or an error: the Python method
- * asks again and raises it). */
-static int env_flag(PyObject *d, PyObject *key, PyObject *agent)
-{
-    PyObject *m = got(d, key), *v;
-    if (m != NULL && PyDict_CheckExact(m)) { /* (the common case: a dict of bools) */
-        v = got(m, agent);
-        if (v == Py_False || v == Py_True)
-            return v == Py_True;
-    }
-    Py_XINCREF(m); /* (held: its __getitem__ may drop the attribute) */
-    v = m == NULL ? NULL : PyObject_GetItem(m, agent);
-    Py_XDECREF(m);
-    if (v == NULL) {
-        PyErr_Clear();
-        return -1;
-    }
-    int r = PyObject_IsTrue(v);
-    Py_DECREF(v);
-    if (r < 0)
-        PyErr_Clear();
-    return r;
-}
-
-/* step(action) of a live agent with a legal exact int while the core steps the deal directly and
- * the last step paid nothing: the core applies it; as KierkiEnv.step (its ``_after_step`` at the
- * deal's end). NULL with no error set where the Python method must do it. */
 /* Whether ``m`` (an exact dict) holds an exact bool at ``key``: 1 true, 0 false, -1 neither. */
 static int bool_at(PyObject *m, PyObject *key)
 {
@@ -3222,30 +3219,59 @@ static int bool_at(PyObject *m, PyObject *key)
     return v == Py_True ? 1 : v == Py_False ? 0 : -1;
 }
 
+/* Whether ``d[key][agent]`` is true: 1, 0, or -1 (not an exact bool in an exact dict: the Python
+ * method asks, so that a mapping's __getitem__ or a flag's __bool__ runs once, as it runs there). */
+static int env_flag(PyObject *d, PyObject *key, PyObject *agent)
+{
+    PyObject *m = got(d, key);
+    if (m == NULL || !PyDict_CheckExact(m))
+        return -1;
+    Py_INCREF(m); /* (held: a key's __eq__ may drop the attribute) */
+    int r = bool_at(m, agent);
+    Py_DECREF(m);
+    return r;
+}
+
 /* A dead agent's step(None): PettingZoo's AECEnv._was_dead_step (1.24 to 1.27) where nothing in
  * it can raise or run code of its own -- the environment's dicts exact dicts holding the agent,
  * ``agents`` an exact list holding it once, every other agent's flags exact bools there,
  * ``_skip_agent_selection`` no class attribute -- else NULL with no error (the Python method). */
+static PyObject *dead_step_held(PyObject *env, PyObject *d, PyObject *agent, PyObject **m, PyObject *agents);
+
 static PyObject *env_dead_step(PyObject *env, PyObject *d, PyObject *agent)
 {
-    PyObject *keys[5] = {S_terminations, S_truncations, S_rewards, S_cumulative, S_infos}, *m[5];
-    if (!PyUnicode_CheckExact(agent)) /* (and the dicts' keys exact strings below: no code runs in a lookup) */
-        return NULL;
-    for (int i = 0; i < 5; i++)
-        if ((m[i] = got(d, keys[i])) == NULL || !PyDict_CheckExact(m[i]) || got(m[i], agent) == NULL)
-            return NULL;
-    for (int i = 0; i < 5; i++) {
+    PyObject *keys[6] = {S_terminations, S_truncations, S_rewards, S_cumulative, S_infos, S_agents}, *m[6], *r = NULL;
+    int i = 0;
+    for (; i < 6; i++) /* (each held as read: a lookup may run a key's __eq__, which may drop one read before) */
+        if ((m[i] = Py_XNewRef(got(d, keys[i]))) == NULL)
+            break;
+    if (i == 6 && PyUnicode_CheckExact(agent) && PyList_CheckExact(m[5]))
+        r = dead_step_held(env, d, agent, m, m[5]);
+    while (i-- > 0)
+        Py_DECREF(m[i]);
+    return r;
+}
+
+/* env_dead_step with the environment's five dicts ``m`` and ``agents`` held. */
+static PyObject *dead_step_held(PyObject *env, PyObject *d, PyObject *agent, PyObject **m, PyObject *agents)
+{
+    for (int i = 0; i < 5; i++) { /* (every key an exact string before any lookup: a key's __eq__ runs none) */
         PyObject *k, *v;
         Py_ssize_t pos = 0;
+        if (!PyDict_CheckExact(m[i]))
+            return NULL;
         while (PyDict_Next(m[i], &pos, &k, &v))
             if (!PyUnicode_CheckExact(k))
                 return NULL;
     }
+    for (int i = 0; i < 5; i++)
+        if (got(m[i], agent) == NULL)
+            return NULL;
     int own = bool_at(m[0], agent);
     if (own == 0)
         own = bool_at(m[1], agent);
-    PyObject *agents = got(d, S_agents), *next = NULL;
-    if (own != 1 || agents == NULL || !PyList_CheckExact(agents) || _PyType_Lookup(Py_TYPE(env), S_skip) != NULL)
+    PyObject *next = NULL;
+    if (own != 1 || _PyType_Lookup(Py_TYPE(env), S_skip) != NULL)
         return NULL;
     Py_ssize_t n = PyList_GET_SIZE(agents), at = -1;
     for (Py_ssize_t i = 0; i < n; i++) {
@@ -3273,9 +3299,6 @@ static PyObject *env_dead_step(PyObject *env, PyObject *d, PyObject *agent)
     /* held: a value's destructor run by a deletion below may change the environment's attributes */
     Py_INCREF(agent);
     Py_XINCREF(next);
-    Py_INCREF(agents);
-    for (int i = 0; i < 5; i++)
-        Py_INCREF(m[i]);
     int err = 0;
     for (int i = 0; i < 5 && !err; i++)
         err = PyDict_DelItem(m[i], agent);
@@ -3309,9 +3332,6 @@ static PyObject *env_dead_step(PyObject *env, PyObject *d, PyObject *agent)
         err = -1;
     Py_XDECREF(zero);
     Py_XDECREF(rewards);
-    for (int i = 0; i < 5; i++)
-        Py_DECREF(m[i]);
-    Py_DECREF(agents);
     Py_XDECREF(next);
     Py_DECREF(agent);
     if (err && !PyErr_Occurred())
@@ -3319,23 +3339,35 @@ static PyObject *env_dead_step(PyObject *env, PyObject *d, PyObject *agent)
     return err ? NULL : Py_NewRef(Py_None);
 }
 
+/* step(action) of a live agent with a legal exact int while the core steps the deal directly and
+ * the last step paid nothing: the core applies it; as KierkiEnv.step (its ``_after_step`` at the
+ * deal's end). NULL with no error set where the Python method must do it. */
 static PyObject *env_step(EnvCall *f, PyObject *env, PyObject *d, PyObject *action)
 {
     PyObject *agent = got(d, S_agent_selection), *gd, *game, *before, *r = NULL, *done;
-    if (agent == NULL)
+    if (agent == NULL || !PyUnicode_CheckExact(agent)) /* (an agent of another type: its hash may run code) */
         return NULL;
+    Py_INCREF(agent); /* (held: a mapping's __getitem__ may set another agent_selection) */
     int dead = env_flag(d, S_terminations, agent);
     if (dead == 0)
         dead = env_flag(d, S_truncations, agent);
-    if (dead)
-        return dead > 0 && action == Py_None ? env_dead_step(env, d, agent) : NULL;
-    if (!PyLong_CheckExact(action) || got(d, S_paid) != Py_False)
-        return NULL;
-    PyObject *seats = got(d, S_possible_agents), *cum = got(d, S_cumulative);
-    game = got(d, S_game);
+    if (dead || !PyLong_CheckExact(action) || got(d, S_paid) != Py_False) {
+        r = dead > 0 && action == Py_None ? env_dead_step(env, d, agent) : NULL;
+        Py_DECREF(agent);
+        return r;
+    }
+    /* (each held as read: a lookup may run a key's __eq__, the legal cards a rule's callback) */
+    PyObject *seats = Py_XNewRef(got(d, S_possible_agents)), *cum = Py_XNewRef(got(d, S_cumulative));
+    game = Py_XNewRef(got(d, S_game));
     Core *core = seats == NULL || cum == NULL ? NULL : fast_core(game, &gd, S_fast);
-    if (core == NULL)
+    if (core == NULL) {
+        Py_XDECREF(game);
+        Py_XDECREF(cum);
+        Py_XDECREF(seats);
+        Py_DECREF(agent);
         return NULL;
+    }
+    Py_INCREF(core);
     int overflow;
     long a = PyLong_AsLongAndOverflow(action, &overflow);
     uint64_t m = 0;
@@ -3344,14 +3376,8 @@ static PyObject *env_step(EnvCall *f, PyObject *env, PyObject *d, PyObject *acti
     core->busy = 0;
     if (err < 0 || overflow || a < 0 || a >= 64 || !(m >> a & 1)) {
         PyErr_Clear(); /* the Python method says why (IllegalAction's words) */
-        Py_DECREF(gd);
-        return NULL;
+        goto out;
     }
-    Py_INCREF(agent);
-    Py_INCREF(game);
-    Py_INCREF(seats);
-    Py_INCREF(cum);
-    Py_INCREF(core);
     core->busy = 1; /* (checked legal above: Core.apply_action's work but its check) */
     err = apply_legal(core, (int)a);
     core->busy = 0;
@@ -3387,6 +3413,17 @@ out:
     return r;
 }
 
+/* Whether the methods the call does in C are still the environment's: its class's as when the call
+ * was made, none set on the instance (then the Python methods answer, which call them). */
+static int env_methods_kept(EnvCall *f, PyObject *env, PyObject *d)
+{
+    for (int i = 0; i < METHODS; i++)
+        if (f->names[i] != NULL &&
+            (_PyType_Lookup(Py_TYPE(env), f->names[i]) != f->methods[i] || (i > 0 && got(d, f->names[i]) != NULL)))
+            return 0;
+    return 1;
+}
+
 static PyObject *EnvCall_vectorcall(EnvCall *f, PyObject *const *args, size_t nargsf, PyObject *kw)
 {
     Py_ssize_t n = PyVectorcall_NARGS(nargsf);
@@ -3402,13 +3439,15 @@ static PyObject *EnvCall_vectorcall(EnvCall *f, PyObject *const *args, size_t na
     PyObject *d = plain ? PyObject_GenericGetDict(env, NULL) : NULL;
     if (d == NULL)
         PyErr_Clear();
+    else if (!env_methods_kept(f, env, d))
+        ;
     else if (f->kind == ENV_STEP && n == 1)
         r = env_step(f, env, d, args[0]);
     else if (f->kind == ENV_LAST && (n == 0 || (n == 1 && args[0] == Py_True)))
         r = env_last(f, env, d);
     Py_XDECREF(d);
     if (r == NULL && !PyErr_Occurred())
-        r = env_slow(f, env, args, nargsf, kw);
+        r = env_class_call(f, env, args, nargsf, kw);
     Py_DECREF(env);
     return r;
 }
@@ -3445,7 +3484,18 @@ static PyObject *env_call(PyObject *const *args, int kind)
         f->next[k] = 0;
     }
     f->kind = kind;
+    PyObject *names[2][METHODS] = {{S_last, S_observe, NULL}, {S_step_name, S_was_dead_step, S_clear_rewards}};
+    PyObject *env = PyWeakref_GetObject(args[0]);
+    for (int i = 0; i < METHODS; i++) {
+        f->names[i] = names[kind][i];
+        f->methods[i] = env == NULL || env == Py_None || f->names[i] == NULL ? NULL
+                                                                             : Py_XNewRef(_PyType_Lookup(Py_TYPE(env), f->names[i]));
+    }
     f->vectorcall = (vectorcallfunc)EnvCall_vectorcall;
+    if (env == NULL) {
+        Py_DECREF(f);
+        return NULL;
+    }
     return (PyObject *)f;
 }
 
@@ -3481,7 +3531,7 @@ typedef struct {
     int plain;    /* the environment's attributes are its instance dict's (no class attribute of the names) */
 } AgentIter;
 
-static PyTypeObject AgentIterType;
+static PyTypeObject AgentIterType, AgentIterableType;
 
 static void AgentIter_dealloc(AgentIter *it)
 {
@@ -3491,7 +3541,7 @@ static void AgentIter_dealloc(AgentIter *it)
 
 static PyObject *agent_iter_new(PyObject *env, long long left, int iterator, int plain)
 {
-    AgentIter *it = PyObject_New(AgentIter, &AgentIterType);
+    AgentIter *it = PyObject_New(AgentIter, iterator ? &AgentIterType : &AgentIterableType);
     if (it == NULL)
         return NULL;
     it->env = Py_NewRef(env);
@@ -3508,10 +3558,6 @@ static PyObject *AgentIter_iter(AgentIter *it)
 
 static PyObject *AgentIter_next(AgentIter *it)
 {
-    if (!it->iterator) {
-        PyErr_SetString(PyExc_TypeError, "agent_iter() is an iterable: iterate it (for agent in env.agent_iter())");
-        return NULL;
-    }
     PyObject *d = it->plain ? PyObject_GenericGetDict(it->env, NULL) : NULL, *agents;
     if (d == NULL)
         PyErr_Clear();
@@ -3536,12 +3582,23 @@ static PyObject *AgentIter_next(AgentIter *it)
 static PyTypeObject AgentIterType = {
     PyVarObject_HEAD_INIT(NULL, 0)
     .tp_name = "kierki_dsl.interpreter._cstep.AgentIter",
-    .tp_doc = "PettingZoo's AECIterable (agent_iter()) and its iterator, in C.",
+    .tp_doc = "PettingZoo's AECIterator (iter(agent_iter())), in C.",
     .tp_basicsize = sizeof(AgentIter),
     .tp_flags = Py_TPFLAGS_DEFAULT,
     .tp_dealloc = (destructor)AgentIter_dealloc,
     .tp_iter = (getiterfunc)AgentIter_iter,
     .tp_iternext = (iternextfunc)AgentIter_next,
+};
+
+/* (no __next__: as AECIterable, an iterable that is not an iterator) */
+static PyTypeObject AgentIterableType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "kierki_dsl.interpreter._cstep.AgentIterable",
+    .tp_doc = "PettingZoo's AECIterable (agent_iter()), in C: iterating it gives an AgentIter.",
+    .tp_basicsize = sizeof(AgentIter),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_dealloc = (destructor)AgentIter_dealloc,
+    .tp_iter = (getiterfunc)AgentIter_iter,
 };
 
 static PyObject *agent_iter(PyObject *mod, PyObject *args)
@@ -3566,15 +3623,17 @@ static int env_register(PyObject *m)
     static const char *const names[] = {"agent_selection", "_seats", "game", "_fast", "_step", "stage", "_cumulative_rewards",
                                         "terminations", "truncations", "infos", "_paid", "possible_agents", "totals",
                                         "agents", "_after_action", "_after_step", "observation", "action_mask", "dtype",
-                                        "rewards", "_skip_agent_selection"};
+                                        "rewards", "_skip_agent_selection", "last", "step", "observe", "_was_dead_step",
+                                        "_clear_rewards"};
     PyObject **slots[] = {&S_agent_selection, &S_seats, &S_game, &S_fast, &S_step, &S_stage, &S_cumulative, &S_terminations,
                           &S_truncations, &S_infos, &S_paid, &S_possible_agents, &S_totals, &S_agents,
                           &S_after_action, &S_after_step, &S_observation, &S_action_mask, &S_dtype,
-                          &S_rewards, &S_skip};
+                          &S_rewards, &S_skip, &S_last, &S_step_name, &S_observe, &S_was_dead_step, &S_clear_rewards};
     for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
         if ((*slots[i] = PyUnicode_InternFromString(names[i])) == NULL)
             return -1;
-    if ((S_zero = PyFloat_FromDouble(0.0)) == NULL || PyType_Ready(&EnvCallType) < 0 || PyType_Ready(&AgentIterType) < 0)
+    if ((S_zero = PyFloat_FromDouble(0.0)) == NULL || PyType_Ready(&EnvCallType) < 0 || PyType_Ready(&AgentIterType) < 0 ||
+        PyType_Ready(&AgentIterableType) < 0)
         return -1;
     return 0;
 }

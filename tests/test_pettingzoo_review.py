@@ -1,0 +1,246 @@
+"""The PettingZoo environment's C calls (``last``, ``step``, ``agent_iter``) under a hostile
+user: objects a lookup's code drops (run under .ci/sanitize, these were reads of freed memory),
+code that must run once as it runs in PettingZoo's methods, methods replaced on the instance or
+the class, and ``agent_iter`` as PettingZoo's ``AECIterable``: each says what the Python methods
+say (``_go_python``)."""
+
+from __future__ import annotations
+
+import collections.abc
+
+import pytest
+
+np = pytest.importorskip("numpy")
+pytest.importorskip("pettingzoo")
+
+from pettingzoo.utils.env import AECIterable  # noqa: E402
+
+from kierki_dsl.interpreter import stepper  # noqa: E402
+from kierki_dsl.pettingzoo import KierkiEnv, env  # noqa: E402
+from kierki_dsl.ruleset.model import Ruleset  # noqa: E402
+from kierki_dsl.shipped import shipped_ruleset  # noqa: E402
+
+pytestmark = pytest.mark.skipif(not stepper.available(), reason="the compiled step core is not built")
+
+_RULESET: list = []
+
+
+def _env(c_path: bool) -> KierkiEnv:
+    if not _RULESET:
+        _RULESET.append(Ruleset.load(shipped_ruleset("games/hearts_openspiel.yaml")))
+    e = env(_RULESET[0])
+    assert (type(e.step).__name__ == "EnvCall") is True
+    if not c_path:
+        e._go_python()
+    e.reset(seed=1)
+    return e
+
+
+def _outcome(call, *args):
+    try:
+        got = call(*args)
+    except Exception as x:  # noqa: BLE001 - any error, compared by type and words
+        return type(x).__name__, str(x)
+    return "ok", got
+
+
+def _both(play, patch=lambda: None) -> list:
+    """``play(e)``'s answers on the C path and the Python path (``patch()`` run once both are made)."""
+    envs = [_env(c_path) for c_path in (True, False)]
+    patch()
+    return [play(e) for e in envs]
+
+
+def _fresh(text: str) -> str:
+    return "".join(list(text))  # (a new str object, held by nobody else)
+
+
+def _watched(mapping: dict, calls: list, then=lambda: None) -> dict:
+    """``mapping`` as a dict subclass whose ``__getitem__`` (Python code) notes the key in ``calls``
+    and runs ``then()``."""
+
+    class Watched(dict):
+        def __getitem__(self, agent):
+            calls.append(agent)
+            then()
+            return dict.__getitem__(self, agent)
+
+    return Watched(mapping)
+
+
+def test_a_flags_mapping_that_moves_the_agent_selection():
+    def play(e):
+        calls: list = []
+
+        def move():
+            e.__dict__["agent_selection"] = _fresh("player_1")  # drops the agent being stepped
+
+        e.terminations = _watched(e.terminations, calls, move)
+        e.agent_selection = _fresh("player_0")
+        return _outcome(e.step, 99), calls, e.agent_selection
+
+    fast, slow = _both(play)
+    assert fast == slow
+
+
+def test_an_agent_whose_hash_drops_the_game():
+    def play(e):
+        class Agent:
+            def __hash__(self):
+                e.__dict__.pop("game", None)
+                return 1
+
+        e.agent_selection = Agent()
+        return _outcome(e.last)[0], _outcome(e.step, 0)[0]
+
+    fast, slow = _both(play)
+    assert fast == slow
+
+
+def test_a_total_whose_float_empties_the_totals():
+    def play(e):
+        class Total(int):
+            def __float__(self):
+                e.game.totals.clear()
+                return 0.0
+
+        e.game.totals[0] = Total(0)
+        return _outcome(lambda: e.last()[0]["observation"].tobytes())
+
+    fast, slow = _both(play)
+    assert fast == slow == ("ValueError", "observe: the match totals changed while read")
+
+
+def test_a_key_colliding_with_a_dead_agent_is_compared_as_often_as_in_pettingzoo():
+    def play(e):
+        while not e.terminations[e.agent_selection]:
+            e.step(int(np.flatnonzero(e.last()[0]["action_mask"])[0]))
+        agent, compared = e.agent_selection, []
+
+        class Key:
+            def __hash__(self):
+                return hash(agent)
+
+            def __eq__(self, other):
+                compared.append(other)
+                return False
+
+        infos = {Key(): {}}
+        infos.update(e.infos)
+        e.infos = infos
+        return _outcome(e.step, None), compared, list(e.agents), e.agent_selection
+
+    fast, slow = _both(play)
+    assert fast == slow
+
+
+def test_a_mapping_s_getitem_runs_once_per_lookup_as_in_pettingzoo():
+    def play(e):
+        calls: list = []
+        e._cumulative_rewards = _watched(e._cumulative_rewards, calls)
+        del e.infos[e.agent_selection]  # (last() then raises KeyError, after the reward's lookup)
+        return _outcome(e.last), calls
+
+    fast, slow = _both(play)
+    assert fast == slow and fast[0][0] == "KeyError" and len(fast[1]) == 1
+
+
+def test_observe_replaced_on_the_instance_or_the_class(monkeypatch):
+    def play(e):
+        e.observe = lambda agent: ("mine", agent)
+        return e.last()[0]
+
+    fast, slow = _both(play)
+    assert fast == slow == ("mine", slow[1])
+
+    def patch():
+        monkeypatch.setattr(KierkiEnv, "observe", lambda self, agent: ("class", agent))
+
+    fast, slow = _both(lambda e: e.last()[0], patch)
+    assert fast == slow == ("class", slow[1])
+    assert "last" not in env(_RULESET[0]).__dict__  # (made under the patch: the Python methods only)
+
+
+def test_a_dead_step_replaced_on_the_class(monkeypatch):
+    def play(e):
+        while not e.terminations[e.agent_selection]:
+            e.step(int(np.flatnonzero(e.last()[0]["action_mask"])[0]))
+        e.step(None)
+        return list(e.agents)
+
+    def patch():
+        monkeypatch.setattr(KierkiEnv, "_was_dead_step", lambda self, action: None)
+
+    assert _both(play, patch) == [["player_0", "player_1", "player_2", "player_3"]] * 2  # (nobody removed)
+
+
+def test_another_class_s_methods_answer_after_a_class_change():
+    class Mine(KierkiEnv):
+        def step(self, action):
+            self.stepped = action
+
+        def last(self, observe=True):
+            return "mine"
+
+    e = _env(True)
+    e.__class__ = Mine
+    e.step(3)
+    assert e.stepped == 3 and e.last() == "mine"
+
+
+def test_agent_iter_is_an_iterable_not_an_iterator_as_pettingzoo_s():
+    e = _env(True)
+    ours, theirs = e.agent_iter(), AECIterable(e, 2**63)
+    for kind in (collections.abc.Iterable, collections.abc.Iterator):
+        assert isinstance(ours, kind) == isinstance(theirs, kind)
+    assert isinstance(iter(ours), collections.abc.Iterator)
+    with pytest.raises(TypeError):
+        next(ours)
+
+
+GONE = "freed (a weak reference's array once the environment dropped it)"
+
+
+def _holders():
+    """Every way a user may keep an array (or its memory) but the array itself: each a function of
+    the array giving what is kept and how to read the memory back."""
+    import ctypes
+    import pickle
+    import weakref
+
+    def pickled(a):
+        buffers: list = []
+        data = pickle.dumps(a, protocol=5, buffer_callback=buffers.append)
+        return buffers, lambda b: pickle.loads(data, buffers=b).tobytes()
+
+    return {
+        "memoryview": lambda a: (memoryview(a), lambda m: m.tobytes()),
+        "a view": lambda a: (a[1:], lambda v: v.base.tobytes()),
+        "np.frombuffer": lambda a: (np.frombuffer(a, np.float32 if a.dtype == np.float32 else np.int8), bytes),
+        "np.asarray, a new dtype view": lambda a: (np.asarray(a).view(np.uint8), lambda v: v.tobytes()),
+        "as_strided": lambda a: (np.lib.stride_tricks.as_strided(a), lambda v: v.tobytes()),
+        "ctypes.from_buffer": lambda a: ((ctypes.c_char * a.nbytes).from_buffer(a), lambda c: bytes(c)),
+        "a.ctypes": lambda a: (a.ctypes, lambda c: ctypes.string_at(c.data, c._arr.nbytes)),
+        "np.from_dlpack": lambda a: (np.from_dlpack(a), lambda v: v.tobytes()),
+        "a pickle's out-of-band buffer": pickled,
+        "a weak reference": lambda a: (weakref.ref(a), lambda r: GONE if r() is None else r().tobytes()),
+        "an object array": lambda a: (np.array([a, None], dtype=object), lambda o: o[0].tobytes()),
+    }
+
+
+@pytest.mark.parametrize("how", list(_holders()))
+def test_memory_kept_any_way_is_never_handed_out_again(how):
+    """The pool hands an array out again only when nobody holds it: whatever keeps its memory
+    (a buffer export, a view, a weak reference) keeps it as it was handed out."""
+    hold = _holders()[how]
+    e = _env(True)
+    kept = []
+    for _ in range(30):  # past the pool's size many times
+        obs = e.last()[0]
+        for a in (obs["observation"], obs["action_mask"]):
+            holder, read = hold(a)
+            kept.append((holder, read, a.tobytes()))
+        e.step(int(np.flatnonzero(obs["action_mask"])[0]))
+        del obs, a
+    for holder, read, before in kept:
+        assert read(holder) in (before, GONE)
