@@ -71,7 +71,7 @@ class SearchPlayer(WithFallback):
     def averages(self, view) -> Optional[dict]:
         """Each candidate action's own score averaged over the sampled, played-out deals — what
         ``act`` chooses by (the same samples: the same values ``act`` compares) — or None when
-        the view's phase is not searched."""
+        ``search`` does not search the actions of the view's phase."""
         got = self._candidate_totals(view, phase_of(view))
         if got is None:
             return None
@@ -79,8 +79,8 @@ class SearchPlayer(WithFallback):
         return {a: t / max(1, n) for a, t in totals.items()}
 
     def _candidate_totals(self, view, unit) -> Optional[tuple]:
-        """``(totals, samples)`` of the phase's search candidates (``_totals``), or None: the
-        phase is not searched."""
+        """``(totals, samples)`` of the phase's search candidates (``_totals``), or None: no
+        candidates searched in that phase."""
         candidates = unit.search_candidates(view)
         if candidates is None:
             return None
