@@ -131,11 +131,15 @@ def _point_takers(view) -> set:
 @settings(max_examples=60, deadline=None)
 @given(seed=st.integers(0, 10**6), left=st.integers(1, 12))
 def test_hearts_seat_scoring_is_open_while_one_seat_holds_every_point_taken(seed, left):
+    """Open while at most one seat took points and some point card is still to be taken (with
+    none left the moon is decided: every end scores the same; hypothesis found seed 1190)."""
     contract, deal = endgame(HEARTS, "hand", seed, left)
     if deal.is_terminal():
         return
     view = deal.view(deal.current_player())
-    assert solver.seat_scoring_open(contract, view) == (len(_point_takers(view)) <= 1)
+    taken = {c for _, plays, _ in view.completed for _, c in plays}
+    points_left = any(c not in taken for c in range(52) if (SUIT_MASK[1] | 1 << QS) >> c & 1)
+    assert solver.seat_scoring_open(contract, view) == (len(_point_takers(view)) <= 1 and points_left)
 
 
 def test_contracts_without_seat_scoring_are_never_open():
@@ -150,3 +154,47 @@ def test_pimc_gives_hearts_cards_to_search_while_a_moon_is_possible():
     assert me.stats["seat_scoring"] > 0 and me.stats["solved"] > 0
     for view, *_ in me.seen:
         assert len(_point_takers(view)) > 1
+
+
+def test_the_probe_setting():
+    assert make_player("pimc:8").probe == 0.25
+    assert make_player("pimc:8:13:5000:1:1").probe == 1.0
+    for bad in ("pimc:8:13:5000:1:0", "pimc:8:13:5000:1:2", "pimc:8:13:5000:1:x"):
+        with pytest.raises(KeyError):
+            make_player(bad)
+
+
+def _limits_asked(monkeypatch, setting: str, seed: int) -> tuple:
+    """Each solved-or-given-up decision's limits (one per world solved), and the player."""
+    asked: list = []
+    real = solver.solve
+
+    def spy(contract, view, hands, python=False, limit=0):
+        got = real(contract, view, hands, python=python, limit=limit)
+        asked[-1].append((limit, got[1], bool(got[0])))
+        return got
+
+    class Marking(PimcPlayer):
+        def _solve(self, view, legal, contract):
+            asked.append([])
+            return super()._solve(view, legal, contract)
+
+    monkeypatch.setattr(solver, "solve", spy)
+    me = Marking(setting)
+    for _ in MatchRunner(SHORT, [me] + [make_player("heuristic") for _ in range(3)], seed).deals():
+        pass
+    return asked, me
+
+
+def test_the_first_world_is_a_probe(monkeypatch):
+    """The first world of a decision may take only the probe's share of the positions; the
+    others the whole; a probe that runs out gives the decision to ``search``."""
+    asked, me = _limits_asked(monkeypatch, "4:13:3000:1:0.25", 3)
+    probes_out = 0
+    for worlds in asked:
+        assert worlds[0][0] == 750 and all(limit == 3000 for limit, _, _ in worlds[1:])
+        probes_out += not worlds[0][2]
+        assert all(ok for _, _, ok in worlds[:-1])  # a world out of positions ends the decision
+    assert probes_out and me.stats["given_up"] >= probes_out
+    whole, _ = _limits_asked(monkeypatch, "4:13:3000:1:1", 3)
+    assert whole[0][0][0] == 3000

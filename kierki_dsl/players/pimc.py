@@ -14,7 +14,9 @@ that in most worlds (docs/performance.md, "The solver and pimc"), so ``pimc`` so
 the budget allows: it tries from the first card on (once every hand holds at most
 ``SOLVE_FROM`` cards, 13 by default); when a world's solve runs out of positions it decides
 that card as ``search`` does (the positions spent are lost), and tries again at its next
-card. It also decides as ``search``
+card. The first world's solve may take only ``PROBE`` times that budget: a decision whose
+first world needs more is seldom solved in every world (docs/bots.md, "third round"), and
+most of the positions a decision gave up on were spent there. It also decides as ``search``
 every decision that is not a card to play and every card of a contract the solver declines
 (dynamic trick points, restrictions reading the winning card, a stock, ...:
 ``solver.why_not_solved``). The solver values the trick points alone: seat scorers (Hearts'
@@ -30,7 +32,8 @@ decision (``SearchPlayer.averages``) choose among them.
 Settings, as ``search``'s: ``pimc:32`` solves 32 worlds per decision (reproducible for a seed),
 ``pimc:0.5s`` solves worlds for that long; ``pimc:32:9`` also sets ``SOLVE_FROM``;
 ``pimc:32:13:2000000`` also sets the positions a world may take; ``pimc:32:13:2000000:0.5``
-also sets the near-tie margin.
+also sets the near-tie margin; ``pimc:32:13:2000000:0.5:1`` also sets ``PROBE`` (1: the first
+world as every other).
 """
 
 from __future__ import annotations
@@ -54,16 +57,19 @@ TIE_MARGIN = 1.0
 #: Whether ``search`` decides a card while the seat scoring the solver leaves out (Hearts'
 #: shooting the moon) may still tell the deal's ends apart (``solver.seat_scoring_open``).
 SEAT_SCORING_TO_SEARCH = True
+#: The share of ``NODE_LIMIT`` the first world's solve may take (a probe: past it the decision
+#: goes to ``search``).
+PROBE = 0.25
 
 
-def _margin(text: str) -> float:
-    """A near-tie margin in steps of points (0..1000) from a setting's text."""
+def _number(text: str, lo: float, hi: float, what: str) -> float:
+    """A setting's number between ``lo`` and ``hi`` (``what`` names it in the error)."""
     try:
         value = float(text)
     except ValueError:
         value = math.nan
-    if not 0 <= value <= 1000:
-        raise ValueError(f"pimc: the near-tie margin must be 0..1000 steps of points, got {text[:20]!r}")
+    if not lo <= value <= hi:
+        raise ValueError(f"pimc: {what} must be {lo:g}..{hi:g}, got {text[:20]!r}")
     return value
 
 
@@ -74,7 +80,8 @@ class PimcPlayer(Player):
     def __init__(self, setting: str = "") -> None:
         budget, _, rest = setting.partition(":")
         depth, _, rest = rest.partition(":")
-        limit, _, margin = rest.partition(":")
+        limit, _, rest = rest.partition(":")
+        margin, _, probe = rest.partition(":")
         count, self.seconds = thinking_budget("pimc", budget, "a world count", 10_000)
         self.worlds = count or DEFAULT_WORLDS
         if depth and (not depth.isdigit() or not 1 <= int(depth) <= 13):
@@ -83,7 +90,9 @@ class PimcPlayer(Player):
             raise ValueError(f"pimc: the positions a world may take must be 1000..10^9, got {limit[:20]!r}")
         self.solve_from = int(depth) if depth else SOLVE_FROM
         self.limit = int(limit) if limit else NODE_LIMIT
-        self.margin = _margin(margin) if margin else TIE_MARGIN
+        self.margin = _number(margin, 0, 1000, "the near-tie margin in steps of points") if margin else TIE_MARGIN
+        #: The share of ``limit`` the first world may take.
+        self.probe = _number(probe, 0.01, 1, "the first world's share of the positions") if probe else PROBE
         #: Whether a card whose deal's seat scoring is still open goes to ``search``.
         self.seat_scoring = SEAT_SCORING_TO_SEARCH
         self.search = SearchPlayer(budget)
@@ -124,7 +133,8 @@ class PimcPlayer(Player):
         n = 0
         self.stats["decisions"] += 1
         while self._more(n, start):
-            solved = solver.solve(contract, view, sample_hands(view, rng), limit=self.limit)
+            limit = self.limit if n else max(1, int(self.limit * self.probe))
+            solved = solver.solve(contract, view, sample_hands(view, rng), limit=limit)
             if solved is None:  # pragma: no cover - ``_solves`` said the solver takes it
                 return None
             got, nodes = solved
@@ -169,4 +179,4 @@ class PimcPlayer(Player):
         return n < self.worlds
 
 
-__all__ = ["PimcPlayer", "DEFAULT_WORLDS", "SOLVE_FROM", "NODE_LIMIT", "TIE_MARGIN"]
+__all__ = ["PimcPlayer", "DEFAULT_WORLDS", "SOLVE_FROM", "NODE_LIMIT", "TIE_MARGIN", "PROBE"]
