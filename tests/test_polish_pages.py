@@ -50,7 +50,7 @@ def _untranslated_literals(source: str) -> list:
     return out
 
 
-@pytest.mark.parametrize("script", ["index.js", "match.js", "common.js"])
+@pytest.mark.parametrize("script", ["index.js", "match.js", "common.js", "admin.js"])
 def test_every_word_a_page_script_shows_goes_through_t(script):
     with open(os.path.join(STATIC, script), encoding="utf-8") as f:
         found = _untranslated_literals(f.read())
@@ -67,10 +67,10 @@ def test_the_check_of_literals_catches_words_outside_t():
 
 
 def test_the_pages_words_are_in_the_catalogue_with_polish():
-    """Each ``data-t`` element and ``t("...")`` of the front and match pages is a message id with Polish words."""
+    """Each ``data-t`` element and ``t("...")`` of the front, match and manage pages is a message id with Polish words."""
     catalogue = pytest.importorskip("i18n")  # tools/i18n.py
     ids = {m.id for m in catalogue.extracted() if m.id}
-    for page in ("index", "match"):
+    for page in ("index", "match", "admin"):
         where = {loc for m in catalogue.extracted() for loc, _ in m.locations if f"static/{page}." in loc}
         assert {f"kierki_dsl/web/static/{page}.html", f"kierki_dsl/web/static/{page}.js"} <= where, where
     with i18n.using("pl"):
@@ -81,6 +81,8 @@ def test_the_pages_words_are_in_the_catalogue_with_polish():
             "Step through the deals",
             "step {step} of {steps}",
             "Last trick, taken by {seat}: ",
+            "revoke link",
+            "manage your table",
         ):
             assert text in ids and i18n.tr(text) != text, text
 
@@ -106,6 +108,9 @@ def test_the_api_words_rulesets_and_errors_in_the_language_asked_for(tmp_path):
             assert bad.json()["error"] == "choose one of the listed rulesets or upload one"
             gone = client.get("/api/matches/nosuch", headers={"Accept-Language": "pl-PL"})
             assert gone.status_code == 404 and gone.json()["error"].startswith("nie ma zakończonego meczu")
+            for what in ("admin", "revoke"):
+                bad = client.post(f"/api/tables/nosuch/{what}?lang=pl", json={"creator": "guess", "seat": 0})
+                assert bad.status_code == 403 and bad.json()["error"] == "nie jesteś twórcą tego stołu"
         finally:
             client.close()
 
@@ -182,6 +187,23 @@ def test_the_front_and_match_pages_in_polish_in_a_browser(tmp_path):
             if "http" not in line and not line.startswith(("Kierki", "Barbu", "Hearts"))
         )
         _no_english(ours, page.locator("#rulesets").inner_text())
+
+        admin = page.locator("#admin-link").get_attribute("href")
+        page.goto(admin)  # the manage page
+        page.wait_for_selector("button[data-seat='0']")
+        manage = _visible_text(page)
+        for words in (
+            "zarządzaj swoim stołem",
+            "Unieważnienie linku",
+            ": w grze",
+            "brak połączenia",
+            "unieważnij link",
+        ):
+            assert words in manage, words
+        _no_english(manage, admin.split("/admin/")[1].split("#")[0])  # the table's id aside
+        page.click("button[data-seat='0']")
+        page.wait_for_selector("a.new-link")
+        assert "nowy link: " in page.locator("#seats").inner_text()
 
         page.goto(f"{base}/m/{table['id']}#{table['tokens'][0]}")
         page.wait_for_selector("#sheet table")

@@ -27,7 +27,7 @@ PACKAGE = ROOT / "kierki_dsl"
 PO = PACKAGE / "i18n" / "pl.po"
 MO = PACKAGE / "i18n" / "locale" / "pl" / "LC_MESSAGES" / "kierki.mo"
 #: The pages' scripts whose words are marked with ``t`` (``common.js`` defines it).
-SCRIPTS = ("common", "index", "match", "table")
+SCRIPTS = ("common", "index", "match", "table", "admin")
 #: Where message ids are marked, and by which functions: Python by ``tr``, ``trn`` and ``N_``, the
 #: pages' scripts by ``t``.
 SOURCES = [
@@ -36,7 +36,7 @@ SOURCES = [
 ]
 
 
-PAGES = [PACKAGE / "web" / "static" / f"{page}.html" for page in ("index", "match", "table")]
+PAGES = [PACKAGE / "web" / "static" / f"{page}.html" for page in ("index", "match", "table", "admin")]
 #: An element of a page whose text the page's script translates (``<h2 data-t>Your hand</h2>``).
 MARKED = re.compile(r"<\w+[^>]*\sdata-t[\s>][^<]*?(?<=>)([^<]+)<")
 

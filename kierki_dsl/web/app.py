@@ -254,13 +254,14 @@ def create_app(config: Optional[WebConfig] = None) -> Starlette:
             }
         )
 
+    @_speaking
     async def api_revoke(request: Request):
         try:
             body = await _json_body(request, 4096)
         except BodyTooLarge:
-            return _error("too large", 413)
+            return _error(tr("too large"), 413)
         if not isinstance(body, dict) or not isinstance(body.get("creator"), str) or type(body.get("seat")) is not int:
-            return _error('send {"creator": "<secret>", "seat": <n>}')
+            return _error(tr('send {"creator": "<secret>", "seat": <n>}'))
         table_id = request.path_params["id"]
         try:
             token = rooms(request).revoke(table_id, body["creator"], body["seat"])
@@ -269,13 +270,14 @@ def create_app(config: Optional[WebConfig] = None) -> Starlette:
         base = str(request.base_url).rstrip("/")
         return JSONResponse({"seat": body["seat"], "link": f"{base}/t/{table_id}#{token}"})
 
+    @_speaking
     async def api_admin(request: Request):
         """The seats of a table for its creator (who is connected), given the creator's secret."""
 
         try:
             body = await _json_body(request, 4096)
         except BodyTooLarge:
-            return _error("too large", 413)
+            return _error(tr("too large"), 413)
         row = request.app.state.storage.get(request.path_params["id"])
         if (
             row is None
@@ -283,7 +285,7 @@ def create_app(config: Optional[WebConfig] = None) -> Starlette:
             or not isinstance(body.get("creator"), str)
             or not hmac.compare_digest(row["creator_hash"], token_hash(body["creator"]))
         ):
-            return _error("not the creator of this table", 403)
+            return _error(tr("not the creator of this table"), 403)
         room = rooms(request).live.get(row["id"])
         present = set(room.conns) if room else set()
         return JSONResponse(

@@ -19,6 +19,7 @@ from collections import deque
 from concurrent.futures import ThreadPoolExecutor
 from typing import Optional
 
+from ..i18n import tr
 from .storage import PLAYING, StorageError, token_hash
 
 LOG_LENGTH = 16  # recent actions of the deal shown to a seat
@@ -306,10 +307,14 @@ class Rooms:
         """A new table; the creator's secret and one secret per human seat (shown once). At most
         ``tables_per_address`` live tables come from one address."""
         if len(self.live) >= self.config.max_tables:
-            raise RoomError(f"the server has {self.config.max_tables} tables already; try again later", 503)
+            raise RoomError(
+                tr("the server has {n} tables already; try again later").format(n=self.config.max_tables), 503
+            )
         mine = sum(1 for room in self.live.values() if room.creator_address == address)
         if mine >= self.config.tables_per_address:
-            raise RoomError(f"your address has {mine} tables being played already; finish one first", 429)
+            raise RoomError(
+                tr("your address has {n} tables being played already; finish one first").format(n=mine), 429
+            )
         tokens = {s: new_token() for s, k in enumerate(seats) if k == "human"}
         creator = new_token()
         row = {
@@ -337,7 +342,7 @@ class Rooms:
         if row is None or row["status"] != PLAYING:
             return None
         if len(self.live) >= self.config.max_tables:
-            raise RoomError("the server is full; try again later", 503)
+            raise RoomError(tr("the server is full; try again later"), 503)
         return self._load(row)
 
     def _load(self, row: dict) -> Optional[Room]:
@@ -365,14 +370,14 @@ class Rooms:
     def revoke(self, table_id: str, creator: str, seat: int) -> str:
         row = self.storage.get(table_id)
         if row is None or not hmac.compare_digest(row["creator_hash"], token_hash(creator)):
-            raise RoomError("not the creator of this table", 403)
+            raise RoomError(tr("not the creator of this table"), 403)
         if not 0 <= seat < len(row["seats"]) or row["seats"][seat] != "human":
-            raise RoomError("no such human seat", 400)
+            raise RoomError(tr("no such human seat"), 400)
         if row["status"] != PLAYING:
-            raise RoomError("the table is not being played", 409)
+            raise RoomError(tr("the table is not being played"), 409)
         room = self.room(table_id)
         if room is None:
-            raise RoomError("the table is not being played", 409)
+            raise RoomError(tr("the table is not being played"), 409)
         return room.revoke(seat)
 
     async def _sweep(self) -> None:
