@@ -3,9 +3,12 @@ a warning when the divisor may be 0, an error when it always is; guards, `and`/`
 ruleset's fixed number of players narrow the divisor; no shipped ruleset is flagged."""
 from __future__ import annotations
 
+import itertools
 import re
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from kierki_dsl.codes import CODES, example
 from kierki_dsl.expr import ExprText, compile_expr
@@ -175,3 +178,57 @@ def test_the_bad_input_case_of_a_division_by_zero_is_warned_of_where_run_stops()
 def test_the_code_is_documented_with_its_example():
     code = CODES["N412"]
     assert code.lint and code.severity == "warning" and "tricks_taken > 0" in code.good
+
+
+# -- the warning is sound, the error sure: random expressions, every environment --------------
+NAMES = {"tricks_taken": range(0, 5), "tricks": range(0, 5), "bid": range(0, 3), "declared": range(-2, 3)}
+
+
+def _int_expr():
+    leaf = st.sampled_from(sorted(NAMES) + ["players"]) | st.integers(-2, 3).map(str)
+    return st.recursive(
+        leaf,
+        lambda inner: st.builds("({} {} {})".format, inner, st.sampled_from("+-*/%"), inner)
+        | st.builds("(if {} then {} else {})".format, _cond(inner), inner, inner),
+        max_leaves=6,
+    )
+
+
+def _cond(inner):
+    compare = st.builds("{} {} {}".format, inner, st.sampled_from(["<", "<=", ">", ">=", "==", "!="]), inner)
+    return st.recursive(
+        compare,
+        lambda c: st.builds("({} {} {})".format, c, st.sampled_from(["and", "or"]), c) | c.map("not ({})".format),
+        max_leaves=3,
+    )
+
+
+def _outcomes(compiled) -> set:
+    """For every environment of NAMES (four players): whether the division by 0 stops it."""
+    from kierki_dsl.cards import FULL_DECK
+    from kierki_dsl.expr import RuleRuntimeError
+    from kierki_dsl.interpreter.envs import seat_end_env
+
+    out = set()
+    for taken, tricks, bid, declared in itertools.product(*NAMES.values()):
+        env = seat_end_env(0, 1, 4, -1, -1, taken, tricks, 0, [0] * 4, FULL_DECK, 0, bid, declared)
+        try:
+            compiled.call(env)
+            out.add(False)
+        except RuleRuntimeError as e:
+            assert e.diagnostic.code == "X701"
+            out.add(True)
+    return out
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(text=_int_expr())
+def test_no_finding_means_no_division_by_zero_and_an_error_means_every_time(text):
+    compiled, found = compile_expr(ExprText(text, "per_seat"), scopes.SEAT_END, INT, players=4)
+    if compiled is None:  # a constant that divides by 0: N410
+        return
+    outcomes = _outcomes(compiled)
+    if not found:
+        assert outcomes == {False}, text
+    if any(d.severity == "error" for d in found):
+        assert outcomes == {True}, text
