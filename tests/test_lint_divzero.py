@@ -16,7 +16,7 @@ from kierki_dsl.expr.types import INT
 from kierki_dsl.interpreter import scopes
 from kierki_dsl.lint import lint_file
 
-from conftest import DATA, RULESETS, run_cli
+from conftest import DATA, RULESETS, run_cli, run_measured
 
 
 def _ruleset(tmp_path, per_seat: str, players: str = ""):
@@ -134,6 +134,18 @@ def test_players_is_read_from_the_ruleset(tmp_path):
     (d,) = _divisions(_ruleset(tmp_path, "100 / (players - 3)", THREE))
     assert d.severity == "error" and "`(players - 3)` is always 0" in d.message
     assert _divisions(_ruleset(tmp_path, "100 / (players - 3)")) == []  # four players by default
+
+
+def test_nested_conditions_cost_bounded_time(tmp_path):
+    """`not (...) or ...` nested 27 deep is assumed both ways at every level: the narrowing stops
+    at its budget (a warning then, never a long wait; the exact answer would be no finding)."""
+    cond = "bid > 0"
+    for k in range(27):
+        cond = f"not({cond})or bid>{k % 10}"
+    path = _ruleset(tmp_path, f"if {cond} then 100/bid else 0")
+    rc, out, err, (cpu, wall), _ = run_measured("lint", str(path))
+    assert rc == 0 and "warning: N412" in err
+    assert cpu < 1.0 and wall < 10.0, (cpu, wall)
 
 
 SHIPPED = sorted(RULESETS.rglob("*.yaml"))

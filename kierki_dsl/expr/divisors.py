@@ -30,6 +30,10 @@ _CARD = ("var", "card")
 _PLAYERS = ("var", "players")
 #: Divisors written bare in a hint's condition; any other is bracketed.
 _BARE = (ast.Name, ast.Attribute, ast.Call, ast.IntLit)
+#: The characters of compared parts one expression's conditions may narrow in all: past it they
+#: narrow nothing more (sound, if less precise), so that nested `or` and `not`, which are
+#: assumed both ways, cannot cost time exponential in their depth.
+_BUDGET = 20_000
 
 
 class _Known:
@@ -87,6 +91,7 @@ class _Divisions:
         self.text = text
         self.info = info
         self.shapes: dict = {}
+        self.spent = 0  # of _BUDGET
         self.found: list[Diagnostic] = []
 
     def shape(self, n: ast.Node) -> tuple:
@@ -160,6 +165,8 @@ class _Divisions:
     # -- what a condition says ---------------------------------------------------------------
     def assume(self, cond: ast.Node, holds: bool, known: _Known) -> Optional[_Known]:
         """What holds where ``cond`` is ``holds``; None when it never is."""
+        if self.spent > _BUDGET:
+            return known
         if isinstance(cond, ast.UnOp) and cond.op == "not":
             return self.assume(cond.operand, not holds, known)
         if isinstance(cond, ast.BoolLit):
@@ -187,6 +194,7 @@ class _Divisions:
 
     def narrow(self, n: ast.Node, op: str, other: ast.Node, known: _Known) -> Optional[_Known]:
         """``known`` and ``n op other``; None when no value of ``n`` can satisfy it."""
+        self.spent += n.end - n.start + other.end - other.start
         (lo, hi), (c, d) = self.range(n, known), self.range(other, known)
         nonzero = False
         if op in (">", ">="):
