@@ -387,6 +387,22 @@ _add(
     (9, 24),
     severity="warning",
 )
+_add(
+    "N412",
+    "divisor that can be 0",
+    "A `/` or `%` whose divisor can be 0 where it is worked out: play would stop the deal there "
+    "with X701. Lint bounds the divisor by what its names stand for (a number of tricks taken is 0 to 52; "
+    "`players` is the ruleset's number of players) and by the conditions it stands under: in "
+    "`if COND then A else B`, A where COND holds and B where it does not; the right of `and` where the left "
+    "holds, of `or` where it does not. Comparisons of numbers (`x > 0`, `x >= 1`, `0 < x`, `x != 0`, "
+    "`not (x == 0)`, joined by `and` and `or`) narrow what they compare. A divisor that may be 0 is a warning "
+    "(the hint shows a guard); one that is always 0, in a division worked out whenever its expression is, is "
+    "an error (a constant expression that divides by 0 is N410).",
+    example('  bez_lew:\n    score: [{per_seat: "100 / tricks_taken"}]\n'),
+    example('  bez_lew:\n    score: [{per_seat: "if tricks_taken > 0 then 100 / tricks_taken else 0"}]\n'),
+    (6, 29),
+    severity="warning",
+)
 # --- references -----------------------------------------------------------------------------
 _add(
     "R501",
@@ -644,7 +660,7 @@ _add(
     "X701",
     "expression failed while playing",
     "An expression that cannot be evaluated in some situation "
-    "(a division by zero that depends on play). `kierki run` stops with this error; the record of the "
+    "(a division by zero that depends on play: lint warns of a divisor that can be 0, N412). `kierki run` stops with this error; the record of the "
     "finished deals is kept.",
     example('  bez_lew:\n    score: [{per_seat: "100 / (tricks_taken - tricks_taken)"}]\n'),
     example('  bez_lew:\n    score: [{per_seat: "100 / max(1, tricks_taken)"}]\n'),

@@ -16,6 +16,7 @@ from .ast import ExprText
 from .check import check
 from .codegen import generate
 from .compile import CardPredicate, Compiled
+from .divisors import zero_divisors
 from .errors import EvalError, ExprError
 from .parser import parse
 from .types import BOOL, CARD, INT, RANK, SEAT, SUIT, Scope, Type, Var
@@ -52,13 +53,15 @@ def compile_expr(
     predicate: bool = False,
     deck: int = FULL_DECK,
     order: Optional[tuple] = None,
+    players: Optional[int] = None,
 ) -> tuple[Optional[Union[Compiled, CardPredicate]], list[Diagnostic]]:
     """Parse, check and compile one expression; return it and every finding.
 
     With ``predicate=True`` the expression is a bool over ``card`` and becomes a
     ``CardPredicate`` (masks); otherwise a ``Compiled`` callable. Either evaluates one
     generated Python function (``codegen``; ``compile.compile_tree`` is the reference). ``order``: the deck's rank
-    order (``rankorder``), which rank comparisons follow.
+    order (``rankorder``), which rank comparisons follow; ``players``: the ruleset's number of
+    players, which a divisor's range is worked out with (N412, ``divisors``).
     """
     try:
         tree = parse(text.text)
@@ -83,6 +86,7 @@ def compile_expr(
 
     try:
         fn, free, seen, compute, located = generate(tree, info, deck, order, predicate, on_error)
+        warnings += zero_divisors(text, tree, info, players)
         if predicate:
             return CardPredicate(fn, free, deck, on_error, seen, compute), warnings
 

@@ -107,21 +107,27 @@ class IfExpr(Node):
     other: Node
 
 
+def children(node: Node) -> tuple:
+    """The nodes directly inside ``node``, in the order they are written."""
+    if isinstance(node, BinOp):
+        return (node.left, node.right)
+    if isinstance(node, UnOp):
+        return (node.operand,)
+    if isinstance(node, Attribute):
+        return (node.obj,)
+    if isinstance(node, Call):
+        return node.args
+    if isinstance(node, ListLit):
+        return node.items
+    if isinstance(node, IfExpr):
+        return (node.cond, node.then, node.other)
+    return ()
+
+
 def walk(node: Node):
     """Every node of a tree, parents first."""
     stack = [node]
     while stack:
         n = stack.pop()
         yield n
-        if isinstance(n, Attribute):
-            stack.append(n.obj)
-        elif isinstance(n, Call):
-            stack.extend(reversed(n.args))
-        elif isinstance(n, ListLit):
-            stack.extend(reversed(n.items))
-        elif isinstance(n, UnOp):
-            stack.append(n.operand)
-        elif isinstance(n, BinOp):
-            stack.extend((n.right, n.left))
-        elif isinstance(n, IfExpr):
-            stack.extend((n.other, n.then, n.cond))
+        stack.extend(reversed(children(n)))

@@ -10,6 +10,8 @@ points of a deal to ``SCORE_LIMIT`` with it (``interpreter/scorebound.py``, docs
 
 from __future__ import annotations
 
+from typing import Callable, Optional
+
 from . import ast
 from .check import Checked
 from .types import BOOL, CARD, RANK, SEAT, SUIT
@@ -47,9 +49,13 @@ _COUNTS = {
 }
 
 
-def value_range(tree: ast.Node, info: Checked) -> tuple:
-    """``(lo, hi)`` of every value of the int expression ``tree`` (checked: ``info``)."""
-    return _Ranges(info).of(tree)
+def value_range(tree: ast.Node, info: Checked, known: Optional[Callable[[ast.Node], Optional[tuple]]] = None) -> tuple:
+    """``(lo, hi)`` of every value of the int expression ``tree`` (checked: ``info``).
+
+    ``known(node)``: a range the value of a part is known to lie in where ``tree`` is evaluated
+    (what a guard around it says, a name the ruleset fixes), or None; each part's range is cut to it.
+    An empty range (``lo > hi``) means no evaluation there gives a value at all."""
+    return _Ranges(info, known).of(tree)
 
 
 def measure(tree: ast.Node, info: Checked, limit: int = SCORE_LIMIT) -> tuple:
@@ -63,8 +69,9 @@ def measure(tree: ast.Node, info: Checked, limit: int = SCORE_LIMIT) -> tuple:
 class _Ranges:
     """Ranges of the nodes of one checked tree (each node's remembered)."""
 
-    def __init__(self, info: Checked) -> None:
+    def __init__(self, info: Checked, known=None) -> None:
         self.info = info
+        self.known = known
         self.seen: list = []  # (node, range), innermost first
 
     def first_past(self, limit: int):
@@ -75,6 +82,9 @@ class _Ranges:
 
     def of(self, n: ast.Node) -> tuple:
         got = self._of(n)
+        cut = self.known(n) if self.known is not None else None
+        if cut is not None:
+            got = max(got[0], cut[0]), min(got[1], cut[1])
         self.seen.append((n, got))
         return got
 

@@ -223,22 +223,6 @@ def _reserved(misused: list, before: int) -> None:
             )
 
 
-def _children(node: ast.Node) -> tuple:
-    if isinstance(node, ast.BinOp):
-        return (node.left, node.right)
-    if isinstance(node, ast.UnOp):
-        return (node.operand,)
-    if isinstance(node, ast.Attribute):
-        return (node.obj,)
-    if isinstance(node, (ast.Call,)):
-        return node.args
-    if isinstance(node, ast.ListLit):
-        return node.items
-    if isinstance(node, ast.IfExpr):
-        return (node.cond, node.then, node.other)
-    return ()
-
-
 def _check_depth(tree: ast.Node) -> None:
     """Refuse a tree deeper than ``MAX_TREE_DEPTH`` (walked without recursion), located where
     the run of nested operators of one kind that crosses the limit starts (the first of 70
@@ -254,7 +238,7 @@ def _check_depth(tree: ast.Node) -> None:
                 "split it, or use brackets and fewer operators",
             )
         stack.extend(
-            (child, depth + 1, run_start if type(child) is type(node) else child.start) for child in _children(node)
+            (child, depth + 1, run_start if type(child) is type(node) else child.start) for child in ast.children(node)
         )
 
 

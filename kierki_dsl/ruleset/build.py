@@ -150,7 +150,9 @@ class BuildContext:
         locate = src.node.pos_at if src.node is not None else None
         path = node_path(src.node, self.path) if src.node is not None else self.path
         text = ExprText(src.text, self.label(where), path, locate, src.pos)
-        compiled, diags = compile_expr(text, scope, expected, predicate=predicate, deck=self.deck, order=self.order)
+        compiled, diags = compile_expr(
+            text, scope, expected, predicate=predicate, deck=self.deck, order=self.order, players=self.players
+        )
         if not self._caused(where, "E"):
             self.diags.extend(diags)
         return compiled
