@@ -45,6 +45,7 @@ GAMES = {
     "kierki_trumps": "benchmarks/kierki_trumps.yaml",
     "hearts": "benchmarks/hearts_short.yaml",
     "barbu": "benchmarks/barbu_negative.yaml",
+    "kierki_positional": "benchmarks/kierki_positional.yaml",
 }
 #: Student's t at 97.5% by degrees of freedom (beyond 30: the normal's 1.96).
 T975 = {1: 12.71, 2: 4.30, 3: 3.18, 4: 2.78, 5: 2.57, 6: 2.45, 7: 2.36, 8: 2.31, 9: 2.26, 10: 2.23,

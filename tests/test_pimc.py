@@ -198,3 +198,21 @@ def test_the_first_world_is_a_probe(monkeypatch):
     assert probes_out and me.stats["given_up"] >= probes_out
     whole, _ = _limits_asked(monkeypatch, "4:13:3000:1:1", 3)
     assert whole[0][0][0] == 3000
+
+
+@pytest.mark.parametrize(
+    "rs, name, stake, step",
+    [
+        (KIERKI, "bez_lew", 260, 20),  # a trick's 20: less than a seat's share (65)
+        (KIERKI, "bez_dam", 240, 60),  # a queen's 60: a seat's share
+        (KIERKI, "bez_krola_kier", 150, 37.5),  # the king holds every point: a share, not the king
+        (KIERKI, "bez_siodmej_i_ostatniej", 150, 37.5),
+        (KIERKI, "rozbojnik", 1300, 5),
+        (HEARTS, "hand", 26, 1),
+    ],
+)
+def test_a_near_tie_step_is_at_most_a_seat_s_share_of_the_stake(rs, name, stake, step):
+    contract, deal = endgame(rs, name, 1, 6)
+    view = deal.view(deal.current_player())
+    assert solver.tables_of(contract, view).stake == stake
+    assert PimcPlayer._step(view, contract) == step

@@ -103,8 +103,9 @@ def tables(contract, players: int, tricks: int, trump: int, deck: int, python: b
         _order(contract),
     )
     unit = _unit(args[4], rows)
+    stake = _stake(args[4], rows, tricks, deck)
     args = (*args[:4], tuple(p // unit for p in args[4]), [tuple(v // unit for v in r) for r in rows], *args[6:])
-    return Scaled(PyTables(*args) if _solve is None or python else _solve.Tables(*args), unit)
+    return Scaled(PyTables(*args) if _solve is None or python else _solve.Tables(*args), unit, stake)
 
 
 class Scaled:
@@ -112,8 +113,10 @@ class Scaled:
     divisor: "no tricks" counts tricks, not 20s of points; the null-window searches bisect
     fewer values), answering ``solve`` in points again."""
 
-    def __init__(self, raw, unit: int) -> None:
+    def __init__(self, raw, unit: int, stake: int = 0) -> None:
         self.raw, self.unit = raw, unit
+        #: The most points a deal's tricks and cards can hand out in all (``_stake``).
+        self.stake = stake
 
     def solve(self, me, to_move, hands, trick_no, broken, trick, direction, limit=0) -> tuple:
         """``([(card, points), ...], nodes)``, or ``(None, nodes)`` once more than ``limit``
@@ -127,6 +130,13 @@ class Scaled:
 def _unit(trick_points: tuple, rows: list) -> int:
     """The greatest common divisor of every trick's and card's points (1 if none)."""
     return math.gcd(*trick_points, *(v for r in rows for v in r)) or 1
+
+
+def _stake(trick_points: tuple, rows: list, tricks: int, deck: int) -> int:
+    """The points a deal hands out in all, in size: every trick's, and each card of the deck at
+    its largest in any trick (Kierki's "no king of hearts" 150, its "robber" 1,300)."""
+    cards = sum(max(abs(r[c]) for r in rows[1 : tricks + 1]) for c in range(52) if deck >> c & 1)
+    return sum(abs(p) for p in trick_points[1 : tricks + 1]) + cards
 
 
 def _order(contract) -> tuple:

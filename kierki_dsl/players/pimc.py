@@ -57,6 +57,8 @@ TIE_MARGIN = 1.0
 #: Whether ``search`` decides a card while the seat scoring the solver leaves out (Hearts'
 #: shooting the moon) may still tell the deal's ends apart (``solver.seat_scoring_open``).
 SEAT_SCORING_TO_SEARCH = True
+#: Whether a near-tie's step of points is at most a seat's share of the deal's points (``_step``).
+STEP_AT_MOST_A_SHARE = True
 #: The share of ``NODE_LIMIT`` the first world's solve may take (a probe: past it the decision
 #: goes to ``search``).
 PROBE = 0.25
@@ -148,15 +150,20 @@ class PimcPlayer(Player):
             n += 1
         self.stats["solved"] += 1
         self.stats["worlds"] += n
-        choice = self._best(view, legal, totals, n * self._unit(view, contract))
+        choice = self._best(view, legal, totals, n * self._step(view, contract))
         self.stats["seconds"] += time.perf_counter() - start
         return choice
 
     @staticmethod
-    def _unit(view, contract) -> int:
+    def _step(view, contract) -> float:
         """The contract's step of points (the greatest common divisor of its trick's and cards'
-        points: a heart's 1 in Hearts, a trick's 20 in Kierki's "no tricks")."""
-        return solver.tables_of(contract, view).unit
+        points: a heart's 1 in Hearts, a trick's 20 in Kierki's "no tricks"), but at most a
+        seat's share of the deal's points (``STEP_AT_MOST_A_SHARE``): where one card holds every
+        point (Kierki's king of hearts, 150) a step is not the whole stake."""
+        t = solver.tables_of(contract, view)
+        if not STEP_AT_MOST_A_SHARE:
+            return t.unit
+        return min(t.unit, t.stake / view.players)
 
     def _best(self, view, legal: list, totals: dict, scale: int) -> int:
         """The card of the best solved total; where several are within ``margin`` times
