@@ -165,7 +165,7 @@ class PimcPlayer(Player):
             return t.unit
         return min(t.unit, t.stake / view.players)
 
-    def _best(self, view, legal: list, totals: dict, scale: int) -> int:
+    def _best(self, view, legal: list, totals: dict, scale: float) -> int:
         """The card of the best solved total; where several are within ``margin`` times
         ``scale`` (the worlds times the contract's step of points) of the best, the one of them
         ``search`` values most on the same decision (its rollouts' average), then the best
