@@ -2879,7 +2879,6 @@ static PyObject *fast_calls(PyObject *mod, PyObject *args)
 static PyObject *S_agent_selection, *S_seats, *S_game, *S_fast, *S_step, *S_stage, *S_cumulative, *S_terminations, *S_truncations,
     *S_infos, *S_paid, *S_possible_agents, *S_totals, *S_agents, *S_after_action, *S_after_step, *S_observation,
     *S_action_mask, *S_dtype, *S_rewards, *S_skip, *S_last, *S_step_name, *S_observe, *S_was_dead_step, *S_clear_rewards, *S_zero;
-static PyObject *OBS_KEYS; /* {"observation": None, "action_mask": None}: an observation's dict, copied */
 
 enum { ENV_LAST, ENV_STEP, POOL = 4, METHODS = 3 };
 
@@ -3238,7 +3237,7 @@ static PyObject *observe_held(EnvCall *f, PyObject *game, PyObject *gd, Core *co
     mask = pooled(f, 1, &vm);
     if (mask == NULL || (core->phase != PH_DONE && core->to_move == seat && mark_buf(core, vm, f->len[1]) < 0))
         goto done;
-    out = PyDict_Copy(OBS_KEYS); /* (its keys laid out: cheaper than a new dict's two insertions) */
+    out = PyDict_New();
     if (out != NULL && (PyDict_SetItem(out, S_observation, obs) < 0 || PyDict_SetItem(out, S_action_mask, mask) < 0))
         Py_CLEAR(out);
 done:
@@ -3293,11 +3292,15 @@ static PyObject *memo_last(EnvCall *f, int k)
             return NULL; /* (the Python method raises the KeyError) */
     for (int i = 0; i < 4; i++)
         Py_INCREF(parts[i]); /* (held: observing may run code, which may change the dicts) */
-    if ((obs = memo_observe(f, k)) != NULL)
-        out = PyTuple_Pack(5, obs, parts[0], parts[1], parts[2], parts[3]);
-    Py_XDECREF(obs);
+    if ((obs = memo_observe(f, k)) == NULL || (out = PyTuple_New(5)) == NULL) {
+        Py_XDECREF(obs);
+        for (int i = 0; i < 4; i++)
+            Py_DECREF(parts[i]);
+        return NULL;
+    }
+    PyTuple_SET_ITEM(out, 0, obs); /* (the references taken above, given to the tuple) */
     for (int i = 0; i < 4; i++)
-        Py_DECREF(parts[i]);
+        PyTuple_SET_ITEM(out, i + 1, parts[i]);
     return out;
 }
 
@@ -3436,18 +3439,21 @@ static PyObject *step_held(EnvCall *f, PyObject *env, PyObject *d, PyObject *age
 
 /* env_step of the memo's row ``k`` where that agent is live and the last step paid nothing; NULL
  * with no error where the memo cannot say or the Python method must do it. */
-static PyObject *memo_step(EnvCall *f, PyObject *env, PyObject *d, int k, PyObject *action)
+static PyObject *memo_step(EnvCall *f, PyObject *env, PyObject *d, PyObject *action)
 {
     EnvMemo *m = f->memo;
-    PyObject *gd, *const *parts, *game = Py_NewRef(m->value[M_GAME]);
+    /* (each held before memo_core, whose game dict, if made, may run a collection's finalizers) */
+    PyObject *agent = Py_NewRef(m->value[M_AGENT]), *seats = Py_NewRef(m->value[M_POSSIBLE]);
+    PyObject *cum = Py_NewRef(m->dict[M_CUM]), *game = Py_NewRef(m->value[M_GAME]), *gd, *const *parts;
     Core *core = memo_core(m, game, &gd, G_FAST, &parts);
     if (core == NULL) {
         Py_DECREF(game);
+        Py_DECREF(cum);
+        Py_DECREF(seats);
+        Py_DECREF(agent);
         return NULL;
     }
-    (void)k;
-    return step_held(f, env, d, Py_NewRef(m->value[M_AGENT]), Py_NewRef(m->value[M_POSSIBLE]),
-                     Py_NewRef(m->dict[M_CUM]), game, gd, core, action);
+    return step_held(f, env, d, agent, seats, cum, game, gd, core, action);
 }
 
 static PyObject *env_step(EnvCall *f, PyObject *env, PyObject *d, PyObject *action)
@@ -3455,7 +3461,7 @@ static PyObject *env_step(EnvCall *f, PyObject *env, PyObject *d, PyObject *acti
     int row = memo_row(f->memo, d);
     if (row >= 0 && f->memo->of[row][M_TERM] == Py_False && f->memo->of[row][M_TRUNC] == Py_False &&
         PyLong_CheckExact(action) && f->memo->value[M_PAID] == Py_False)
-        return memo_step(f, env, d, row, action);
+        return memo_step(f, env, d, action);
     PyObject *agent = got(d, S_agent_selection), *gd, *game, *r;
     if (agent == NULL || !PyUnicode_CheckExact(agent)) /* (an agent of another type: its hash may run code) */
         return NULL;
@@ -3738,7 +3744,11 @@ static PyObject *env_call(PyObject *const *args, int kind)
         Py_DECREF(f);
         return NULL;
     }
+#if PY_VERSION_HEX >= 0x030D0000
+    f->hash = Py_HashPointer(env) ^ h;
+#else
     f->hash = _Py_HashPointer(env) ^ h;
+#endif
     if (f->hash == -1)
         f->hash = -2;
     return (PyObject *)f;
@@ -3797,9 +3807,13 @@ static void AgentIter_dealloc(AgentIter *it)
 
 static PyObject *agent_iter_new(PyObject *env, PyObject *max_iter, long long left, int iterator, int plain, EnvMemo *memo)
 {
+    if (memo != NULL) /* (held before the allocation, whose collection may run code dropping its calls) */
+        memo->refs++;
     AgentIter *it = PyObject_New(AgentIter, iterator ? &AgentIterType : &AgentIterableType);
-    if (it == NULL)
+    if (it == NULL) {
+        memo_release(memo);
         return NULL;
+    }
     it->env = Py_NewRef(env);
     it->max_iter = Py_NewRef(max_iter);
     it->taken = 0;
@@ -3807,8 +3821,6 @@ static PyObject *agent_iter_new(PyObject *env, PyObject *max_iter, long long lef
     it->iterator = iterator;
     it->plain = plain;
     it->memo = memo;
-    if (memo != NULL)
-        memo->refs++;
     return (PyObject *)it;
 }
 
@@ -3958,8 +3970,7 @@ static int env_register(PyObject *m)
     memcpy(MK_dicts, dicts, sizeof dicts);
     memcpy(MK_absent, absent, sizeof absent);
     memcpy(MK_game, game, sizeof game);
-    if ((OBS_KEYS = Py_BuildValue("{sOsO}", "observation", Py_None, "action_mask", Py_None)) == NULL ||
-        (S_zero = PyFloat_FromDouble(0.0)) == NULL || PyType_Ready(&EnvCallType) < 0 || PyType_Ready(&AgentIterType) < 0 ||
+    if ((S_zero = PyFloat_FromDouble(0.0)) == NULL || PyType_Ready(&EnvCallType) < 0 || PyType_Ready(&AgentIterType) < 0 ||
         PyType_Ready(&AgentIterableType) < 0)
         return -1;
     return 0;

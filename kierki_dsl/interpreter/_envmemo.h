@@ -151,19 +151,19 @@ static int memo_row(EnvMemo *m, PyObject *d)
         return -1;
     }
     int fresh = 0;
-    for (int i = 0; i < M_DICTS; i++) {
-        uint64_t t = dict_version(m->dict[i]); /* (held by d, unchanged: alive) */
-        if (t != m->ver[i]) {
-            m->ver[i] = str_keys(m->dict[i]) ? t : 0;
-            fresh = 1;
-        }
-    }
-    if (fresh)
+    for (int i = 0; i < M_DICTS; i++) /* (each held by d, unchanged: alive) */
+        fresh |= dict_version(m->dict[i]) != m->ver[i];
+    if (fresh) {
         memo_rows_clear(m);
-    for (int i = 0; i < M_DICTS; i++)
-        if (m->ver[i] == 0)
-            return -1; /* (a key not an exact str) */
-    return memo_read_row(m, d, m->value[M_AGENT]);
+        for (int i = 0; i < M_DICTS; i++)
+            if ((m->ver[i] = str_keys(m->dict[i]) ? dict_version(m->dict[i]) : 0) == 0)
+                return -1; /* (a key not an exact str) */
+    }
+    PyObject *agent = m->value[M_AGENT];
+    for (int k = 0; k < m->n; k++)
+        if (m->who[k] == agent)
+            return k;
+    return memo_read_row(m, d, agent);
 }
 
 /* The game's parts (G_PARTS, borrowed from ``gd``, the game's instance dict) as recorded, read
