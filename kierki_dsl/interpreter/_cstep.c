@@ -3446,13 +3446,6 @@ static PyObject *memo_step(EnvCall *f, PyObject *env, PyObject *d, PyObject *act
     PyObject *agent = Py_NewRef(m->value[M_AGENT]), *seats = Py_NewRef(m->value[M_POSSIBLE]);
     PyObject *cum = Py_NewRef(m->dict[M_CUM]), *game = Py_NewRef(m->value[M_GAME]), *gd, *const *parts;
     Core *core = memo_core(m, game, &gd, G_FAST, &parts);
-    if (core == NULL) {
-        Py_DECREF(game);
-        Py_DECREF(cum);
-        Py_DECREF(seats);
-        Py_DECREF(agent);
-        return NULL;
-    }
     return step_held(f, env, d, agent, seats, cum, game, gd, core, action);
 }
 
@@ -3462,7 +3455,7 @@ static PyObject *env_step(EnvCall *f, PyObject *env, PyObject *d, PyObject *acti
     if (row >= 0 && f->memo->of[row][M_TERM] == Py_False && f->memo->of[row][M_TRUNC] == Py_False &&
         PyLong_CheckExact(action) && f->memo->value[M_PAID] == Py_False)
         return memo_step(f, env, d, action);
-    PyObject *agent = got(d, S_agent_selection), *gd, *game, *r;
+    PyObject *agent = got(d, S_agent_selection), *gd = NULL, *game, *r;
     if (agent == NULL || !PyUnicode_CheckExact(agent)) /* (an agent of another type: its hash may run code) */
         return NULL;
     Py_INCREF(agent); /* (held: a mapping's __getitem__ may set another agent_selection) */
@@ -3478,6 +3471,15 @@ static PyObject *env_step(EnvCall *f, PyObject *env, PyObject *d, PyObject *acti
     PyObject *seats = Py_XNewRef(got(d, S_possible_agents)), *cum = Py_XNewRef(got(d, S_cumulative));
     game = Py_XNewRef(got(d, S_game));
     Core *core = seats == NULL || cum == NULL ? NULL : fast_core(game, &gd, S_fast);
+    return step_held(f, env, d, agent, seats, cum, game, gd, core, action);
+}
+
+/* env_step once its objects are read (each a reference it takes; ``core`` borrowed from ``gd``, a
+ * new reference; no core: nothing stepped, NULL with no error, ``gd`` not read). */
+static PyObject *step_held(EnvCall *f, PyObject *env, PyObject *d, PyObject *agent, PyObject *seats, PyObject *cum,
+                           PyObject *game, PyObject *gd, Core *core, PyObject *action)
+{
+    PyObject *before, *r = NULL, *done;
     if (core == NULL) {
         Py_XDECREF(game);
         Py_XDECREF(cum);
@@ -3485,14 +3487,6 @@ static PyObject *env_step(EnvCall *f, PyObject *env, PyObject *d, PyObject *acti
         Py_DECREF(agent);
         return NULL;
     }
-    return step_held(f, env, d, agent, seats, cum, game, gd, core, action);
-}
-
-/* env_step once its objects are read (each a reference it takes; ``core`` borrowed from ``gd``). */
-static PyObject *step_held(EnvCall *f, PyObject *env, PyObject *d, PyObject *agent, PyObject *seats, PyObject *cum,
-                           PyObject *game, PyObject *gd, Core *core, PyObject *action)
-{
-    PyObject *before, *r = NULL, *done;
     Py_INCREF(core);
     int overflow;
     long a = PyLong_AsLongAndOverflow(action, &overflow);
