@@ -266,7 +266,7 @@ def _meddle(e, rng, i: int) -> None:
     """Change the environment's attributes between calls as a user (or a wrapper) may: values,
     whole dicts, equal agents that are other objects; what the C calls kept of them must follow."""
     agent = e.agent_selection
-    r = rng.randrange(9)
+    r = rng.randrange(12)
     if r == 0:
         e.infos[agent] = {"i": i}
     elif r == 1:
@@ -283,6 +283,14 @@ def _meddle(e, rng, i: int) -> None:
         e.infos = dict(e.infos)
     elif r == 7 and e.game is not None:
         e.game.totals = list(e.game.totals)
+    elif r == 8:
+        e.__dict__[("not", "a str")] = i  # a key whose lookups may run code: nothing kept then
+    elif r == 9:
+        e.__dict__.pop(("not", "a str"), None)
+    elif r == 10:
+        e.agents = list(e.agents)
+    elif r == 11:
+        e.terminations[agent] = e.terminations[agent]  # (the same value: the dict unchanged)
 
 
 def _meddled(path: str, scope: str, seed: int, c_path: bool) -> list:

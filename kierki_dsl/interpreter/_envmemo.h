@@ -6,8 +6,10 @@
  * read then, holding the same values. So the memo holds nothing but the agents it keys its rows
  * on: every pointer in it is borrowed from a dict whose tag it checks before using it -- the
  * environment's instance dict (``dv``), then the dicts read from it (``ver``), the game's instance
- * dict (``gv``). Every record is read between two readings of the tags (a lookup may run a key's
- * __eq__, which may change a dict: then nothing is recorded). Without version tags (CPython 3.12
+ * dict (``gv``). Only dicts whose keys are all exact str are read, checked before any lookup:
+ * no lookup and no write of the memo's runs code (a key's __eq__), so code of a user's runs as
+ * often as in the Python methods; every record is still read between two readings of the tags
+ * (nothing recorded where they differ). Without version tags (CPython 3.12
  * and later deprecate them) nothing is recorded: the calls read the dicts at every call. */
 
 #if PY_VERSION_HEX < 0x030C0000
@@ -85,11 +87,14 @@ static void memo_release(EnvMemo *m)
 }
 
 /* The instance dict ``d``'s values read anew, at tag ``v``: 0, or -1 where not as the memo needs
- * them (then the calls read the dict as they did). */
+ * them (then the calls read the dict as they did). Only a dict whose keys are all exact str is
+ * read (no lookup runs code); the tag read again after (nothing changed it meanwhile). */
 static int memo_read_env(EnvMemo *m, PyObject *d, uint64_t v)
 {
     PyObject *const *values = memo_keys(0), *const *dicts = memo_keys(1), *const *absent = memo_keys(2);
     memo_forget(m);
+    if (!str_keys(d)) /* (before any lookup: a key's __eq__ runs as often as in the Python methods) */
+        return -1;
     for (int i = 0; i < M_VALUES; i++)
         if ((m->value[i] = got(d, values[i])) == NULL)
             return -1;
@@ -102,8 +107,7 @@ static int memo_read_env(EnvMemo *m, PyObject *d, uint64_t v)
     for (int i = 0; absent[i] != NULL; i++) /* (the methods done in C, none set on the instance) */
         if (got(d, absent[i]) != NULL)
             return -1;
-    if (!PyUnicode_CheckExact(m->value[M_AGENT]) || !PyList_CheckExact(m->value[M_POSSIBLE]) || dict_version(d) != v ||
-        !str_keys(d))
+    if (!PyUnicode_CheckExact(m->value[M_AGENT]) || !PyList_CheckExact(m->value[M_POSSIBLE]) || dict_version(d) != v)
         return -1;
     m->dv = v;
     return 0;
