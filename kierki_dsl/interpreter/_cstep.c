@@ -3145,9 +3145,6 @@ static int env_observed(EnvCall *f, PyObject *game, Core *core, PyObject *stage)
     return 0;
 }
 
-/* The observation of ``agent`` ({"observation": a new tensor, "action_mask": a new mask}) read
- * from the core, as KierkiEnv.observe writes it; NULL with no error set where the Python method
- * must answer (no core stepping directly, a trump call, no such agent), NULL with an error on error. */
 static PyObject *observe_held(EnvCall *f, PyObject *game, PyObject *gd, Core *core, long seat, PyObject *totals,
                               PyObject *stage);
 
@@ -3160,6 +3157,9 @@ static long seat_at(PyObject *seat_no)
     return seat;
 }
 
+/* The observation of ``agent`` ({"observation": a new tensor, "action_mask": a new mask}) read
+ * from the core, as KierkiEnv.observe writes it; NULL with no error set where the Python method
+ * must answer (no core stepping directly, a trump call, no such agent), NULL with an error on error. */
 static PyObject *env_observe(EnvCall *f, PyObject *d, PyObject *agent)
 {
     /* (every object held as soon as read: a lookup may run a key's __eq__, which may drop it) */
@@ -3431,13 +3431,10 @@ static PyObject *dead_step_held(PyObject *env, PyObject *d, PyObject *agent, PyO
     return err ? NULL : Py_NewRef(Py_None);
 }
 
-/* step(action) of a live agent with a legal exact int while the core steps the deal directly and
- * the last step paid nothing: the core applies it; as KierkiEnv.step (its ``_after_step`` at the
- * deal's end). NULL with no error set where the Python method must do it. */
 static PyObject *step_held(EnvCall *f, PyObject *env, PyObject *d, PyObject *agent, PyObject *seats, PyObject *cum,
                            PyObject *game, PyObject *gd, Core *core, PyObject *action);
 
-/* env_step of the memo's row ``k`` where that agent is live and the last step paid nothing; NULL
+/* env_step from the memo, where the selected agent is live and the last step paid nothing; NULL
  * with no error where the memo cannot say or the Python method must do it. */
 static PyObject *memo_step(EnvCall *f, PyObject *env, PyObject *d, PyObject *action)
 {
@@ -3449,6 +3446,9 @@ static PyObject *memo_step(EnvCall *f, PyObject *env, PyObject *d, PyObject *act
     return step_held(f, env, d, agent, seats, cum, game, gd, core, action);
 }
 
+/* step(action) of a live agent with a legal exact int while the core steps the deal directly and
+ * the last step paid nothing: the core applies it; as KierkiEnv.step (its ``_after_step`` at the
+ * deal's end). NULL with no error set where the Python method must do it. */
 static PyObject *env_step(EnvCall *f, PyObject *env, PyObject *d, PyObject *action)
 {
     int row = memo_row(f->memo, d);
