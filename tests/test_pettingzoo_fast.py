@@ -260,3 +260,117 @@ def test_another_pettingzoo_release_gets_pettingzoo_s_own_methods(monkeypatch):
     e.reset(seed=3)
     assert isinstance(iter(e.agent_iter()), type(iter(AECIterable(e, 10))))
     assert _play("games/hearts_openspiel.yaml", "deal", 1, 3, False) == on_c
+
+
+def _meddle(e, rng, i: int) -> None:
+    """Change the environment's attributes between calls as a user (or a wrapper) may: values,
+    whole dicts, equal agents that are other objects; what the C calls kept of them must follow."""
+    agent = e.agent_selection
+    r = rng.randrange(12)
+    if r == 0:
+        e.infos[agent] = {"i": i}
+    elif r == 1:
+        e._cumulative_rewards["player_" + str(rng.randrange(len(e.possible_agents)))] = float(i)
+    elif r == 2:
+        e.agent_selection = "".join(list(agent))  # equal, another object
+    elif r == 3:
+        e.terminations = dict(e.terminations)
+    elif r == 4:
+        e._seats = dict(e._seats)
+    elif r == 5:
+        e._cumulative_rewards = {"".join(list(a)): v for a, v in e._cumulative_rewards.items()}
+    elif r == 6:
+        e.infos = dict(e.infos)
+    elif r == 7 and e.game is not None:
+        e.game.totals = list(e.game.totals)
+    elif r == 8:
+        e.__dict__[("not", "a str")] = i  # a key whose lookups may run code: nothing kept then
+    elif r == 9:
+        e.__dict__.pop(("not", "a str"), None)
+    elif r == 10:
+        e.agents = list(e.agents)
+    elif r == 11:
+        e.terminations[agent] = e.terminations[agent]  # (the same value: the dict unchanged)
+
+
+def _meddled(path: str, scope: str, seed: int, c_path: bool) -> list:
+    """Every answer of a game played at random, the environment changed now and then between calls."""
+    e = _env(path, scope, 1, c_path)
+    e.reset(seed=seed)
+    rng, seen = random.Random(seed), []
+    for i, agent in enumerate(e.agent_iter()):
+        if rng.random() < 0.3:
+            _meddle(e, rng, i)
+        got = e.last()
+        seen.append((agent, _told(e, got)))
+        if rng.random() < 0.3:
+            _meddle(e, rng, i)
+        legal = np.flatnonzero(got[0]["action_mask"])
+        done = got[2] or got[3] or not len(legal)
+        seen.append(_outcome(e.step, None if done else int(legal[rng.randrange(len(legal))])))
+    return seen
+
+
+@pytest.mark.parametrize("path, scope", [("games/hearts_openspiel.yaml", "deal"), ("games/hearts.yaml", "match")])
+@pytest.mark.parametrize("seed", [1, 2, 3, 4])
+def test_the_c_calls_follow_every_change_of_the_environment(path, scope, seed):
+    """What the C calls keep from one call to the next (``_envmemo.h``: read again where a dict
+    changed) never answers other than the Python methods, whatever changes between calls."""
+    assert _meddled(path, scope, seed, True) == _meddled(path, scope, seed, False)
+
+
+def _outcome_of(call, *args):
+    """What ``call(*args)`` raised (its type), else None."""
+    try:
+        call(*args)
+    except Exception as e:  # noqa: BLE001 - compared, not hidden
+        return type(e)
+    return None
+
+
+def test_the_c_calls_are_seen_as_the_bound_methods_they_answer_for():
+    """``e.step`` and ``e.last`` on the C path show what the bound methods show: ``__self__``,
+    ``__func__``, names, doc, repr, equality and hash, a signature and source for ``inspect``;
+    copied, deep-copied and pickled as the bound methods (``function.__get__(env)``)."""
+    import inspect
+    import pickle
+
+    from kierki_dsl.pettingzoo import KierkiEnv
+
+    e = _env("games/hearts_openspiel.yaml", "deal", 1, True)
+    e.reset(seed=4)
+    for name in ("step", "last"):
+        call, bound = getattr(e, name), getattr(KierkiEnv, name).__get__(e)
+        assert type(call).__name__ == "EnvCall"
+        assert call.__self__ is e and call.__func__ is getattr(KierkiEnv, name)
+        for attr in ("__name__", "__qualname__", "__doc__", "__module__"):
+            assert getattr(call, attr) == getattr(bound, attr)
+        assert repr(call) == repr(bound)
+        assert call == bound and bound == call and hash(call) == hash(bound) and call != getattr(KierkiEnv, name)
+        assert inspect.signature(call) == inspect.signature(bound)
+        assert inspect.getsource(call) == inspect.getsource(bound)
+        assert copy.copy(call) == call  # the bound method
+        twin = copy.deepcopy(call)  # as a bound method's deep copy: bound to a copy of the environment
+        assert (
+            twin.__self__ is not e
+            and twin.__func__ is call.__func__
+            and twin.__self__.agent_selection == e.agent_selection
+        )
+        assert _outcome_of(pickle.dumps, call) == _outcome_of(pickle.dumps, bound)  # (the environment does not pickle)
+    e.step(int(np.flatnonzero(e.last()[0]["action_mask"])[0]))
+    twin = copy.deepcopy(e.step).__self__  # a deep copy of the bound step steps as the environment
+    assert _rest(twin) == _rest(e)
+
+
+def test_agent_iter_has_pettingzoo_s_attributes():
+    """The C ``agent_iter()`` has AECIterable's ``env`` and ``max_iter``, its iterator
+    AECIterator's ``env`` and ``iters_til_term``."""
+    e = _env("games/hearts_openspiel.yaml", "deal", 1, True)
+    e.reset(seed=5)
+    for max_iter in (3, 2**63, 2**70, -1):
+        ours, theirs = e.agent_iter(max_iter), AECIterable(e, max_iter)
+        assert type(ours) is not AECIterable and ours.env is e and ours.max_iter == theirs.max_iter
+        it, their_it = iter(ours), iter(theirs)
+        for _ in range(2):
+            assert next(it, None) == next(their_it, None)
+            assert it.env is e and it.iters_til_term == their_it.iters_til_term

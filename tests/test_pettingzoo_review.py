@@ -244,3 +244,38 @@ def test_memory_kept_any_way_is_never_handed_out_again(how):
         del obs, a
     for holder, read, before in kept:
         assert read(holder) in (before, GONE)
+
+
+@pytest.mark.parametrize("where", ["__dict__", "_cumulative_rewards", "terminations", "infos", "_seats", "game"])
+def test_a_colliding_key_is_compared_as_often_as_in_pettingzoo_by_what_the_calls_keep(where):
+    """What the C calls keep between calls (``_envmemo.h``) reads only dicts whose keys are all
+    exact ``str``, checked before any lookup: a key of another type colliding with the names or
+    agents looked up is compared as often as the Python methods compare it, through whole deals."""
+
+    def play(e):
+        compared: list = []
+        names = [e.agent_selection, "agent_selection", "game", "_seats", "totals", "_fast", "_step"]
+
+        class Key:
+            def __init__(self, name):
+                self.name = name
+
+            def __hash__(self):
+                return hash(self.name)
+
+            def __eq__(self, other):
+                compared.append(other)
+                return False
+
+        target = e.game.__dict__ if where == "game" else e.__dict__ if where == "__dict__" else getattr(e, where)
+        for name in names:
+            target[Key(name)] = None
+        out = []
+        for _ in e.agent_iter():
+            obs, reward, terminated, truncated, _ = e.last()
+            out.append((obs["action_mask"].tobytes(), reward, terminated, len(compared)))
+            e.step(None if terminated or truncated else int(np.flatnonzero(obs["action_mask"])[0]))
+        return out, compared
+
+    fast, slow = _both(play)
+    assert fast == slow

@@ -2882,6 +2882,16 @@ static PyObject *S_agent_selection, *S_seats, *S_game, *S_fast, *S_step, *S_stag
 
 enum { ENV_LAST, ENV_STEP, POOL = 4, METHODS = 3 };
 
+static PyObject *got(PyObject *d, PyObject *key);
+#include "_envmemo.h" /* what the calls read of the environment, kept while its dicts are unchanged */
+
+static PyObject *MK_values[M_VALUES], *MK_dicts[M_DICTS], *MK_absent[4], *MK_game[G_PARTS];
+
+static PyObject *const *memo_keys(int which)
+{
+    return which == 0 ? MK_values : which == 1 ? MK_dicts : which == 2 ? MK_absent : MK_game;
+}
+
 typedef struct {
     PyObject_HEAD
     PyObject *env;                   /* a weak reference to the environment (no reference cycle) */
@@ -2900,6 +2910,10 @@ typedef struct {
     int kind;
     PyObject *names[METHODS];   /* the call's own name, then the methods it does in C (observe; the dead step's) */
     PyObject *methods[METHODS]; /* the environment's class's at those names when made (held; NULL: none) */
+    PyTypeObject *kept;         /* the class whose version tag ``tag`` showed those methods kept (NULL: none) */
+    unsigned int tag;
+    EnvMemo *memo;              /* what the calls read of the environment (_envmemo.h; shared by last and step) */
+    Py_hash_t hash;             /* a bound method's of the environment and ``slow`` (env_call) */
     vectorcallfunc vectorcall;
 } EnvCall;
 
@@ -2925,6 +2939,7 @@ static void EnvCall_dealloc(EnvCall *f)
     Py_XDECREF(f->observed);
     Py_XDECREF(f->new_obs);
     Py_XDECREF(f->new_mask);
+    memo_release(f->memo);
     Py_TYPE(f)->tp_free((PyObject *)f);
 }
 
@@ -3130,6 +3145,18 @@ static int env_observed(EnvCall *f, PyObject *game, Core *core, PyObject *stage)
     return 0;
 }
 
+static PyObject *observe_held(EnvCall *f, PyObject *game, PyObject *gd, Core *core, long seat, PyObject *totals,
+                              PyObject *stage);
+
+/* The seat at ``seat_no`` (an exact int), else -1. */
+static long seat_at(PyObject *seat_no)
+{
+    long seat = seat_no != NULL && PyLong_CheckExact(seat_no) ? PyLong_AsLong(seat_no) : -1;
+    if (seat == -1)
+        PyErr_Clear();
+    return seat;
+}
+
 /* The observation of ``agent`` ({"observation": a new tensor, "action_mask": a new mask}) read
  * from the core, as KierkiEnv.observe writes it; NULL with no error set where the Python method
  * must answer (no core stepping directly, a trump call, no such agent), NULL with an error on error. */
@@ -3137,19 +3164,58 @@ static PyObject *env_observe(EnvCall *f, PyObject *d, PyObject *agent)
 {
     /* (every object held as soon as read: a lookup may run a key's __eq__, which may drop it) */
     PyObject *game = Py_XNewRef(got(d, S_game)), *seats = Py_XNewRef(got(d, S_seats)), *gd;
-    PyObject *seat_no = seats != NULL && PyDict_CheckExact(seats) ? got(seats, agent) : NULL;
-    long seat = seat_no != NULL && PyLong_CheckExact(seat_no) ? PyLong_AsLong(seat_no) : -1;
+    long seat = seat_at(seats != NULL && PyDict_CheckExact(seats) ? got(seats, agent) : NULL);
     Py_XDECREF(seats);
-    if (seat == -1)
-        PyErr_Clear();
     Core *core = fast_core(game, &gd, S_step);
     if (core == NULL) {
         Py_XDECREF(game);
         return NULL;
     }
     Py_INCREF(core);
-    PyObject *totals = Py_XNewRef(got(gd, S_totals)), *stage = Py_XNewRef(got(gd, S_stage)), *obs = NULL, *mask = NULL,
-             *out = NULL;
+    PyObject *totals = Py_XNewRef(got(gd, S_totals)), *stage = Py_XNewRef(got(gd, S_stage));
+    return observe_held(f, game, gd, core, seat, totals, stage);
+}
+
+/* The game's core at G_FAST or G_STEP of the memo's game (``game``, held) and its instance dict
+ * (``*gd``, a new reference), ready, else NULL (no error): fast_core from the memo. */
+static Core *memo_core(EnvMemo *m, PyObject *game, PyObject **gd, int which, PyObject *const **parts)
+{
+    *parts = NULL;
+    *gd = PyObject_GenericGetDict(game, NULL);
+    if (*gd == NULL) {
+        PyErr_Clear();
+        return NULL;
+    }
+    PyObject *core = (*parts = memo_game(m, *gd)) != NULL ? (*parts)[which] : NULL;
+    if (core == NULL || !PyObject_TypeCheck(core, &CoreType) || !ready((Core *)core)) {
+        PyErr_Clear();
+        Py_CLEAR(*gd);
+        return NULL;
+    }
+    return (Core *)core;
+}
+
+/* env_observe of the memo's row ``k`` (the selected agent's); NULL with no error where the memo
+ * cannot say or the Python method must answer. */
+static PyObject *memo_observe(EnvCall *f, int k)
+{
+    EnvMemo *m = f->memo;
+    PyObject *game = Py_NewRef(m->value[M_GAME]), *gd, *const *parts;
+    long seat = seat_at(m->of[k][M_SEATS]);
+    Core *core = memo_core(m, game, &gd, G_STEP, &parts);
+    if (core == NULL) {
+        Py_DECREF(game);
+        return NULL;
+    }
+    Py_INCREF(core);
+    return observe_held(f, game, gd, core, seat, Py_XNewRef(parts[G_TOTALS]), Py_XNewRef(parts[G_STAGE]));
+}
+
+/* env_observe once its objects are read (each a reference it takes). */
+static PyObject *observe_held(EnvCall *f, PyObject *game, PyObject *gd, Core *core, long seat, PyObject *totals,
+                              PyObject *stage)
+{
+    PyObject *obs = NULL, *mask = NULL, *out = NULL;
     if (core->phase == PH_CALL || seat < 0 || seat >= core->players || totals == NULL || stage == NULL) {
         Py_XDECREF(totals);
         Py_XDECREF(stage);
@@ -3188,8 +3254,13 @@ done:
 /* last([observe]): (observation, cumulative reward, terminated, truncated, info) of the agent
  * selected, as AECEnv.last; NULL with no error where the Python method must answer (a part not in
  * an exact dict: its __getitem__ then runs once, there). */
+static PyObject *memo_last(EnvCall *f, int k);
+
 static PyObject *env_last(EnvCall *f, PyObject *env, PyObject *d)
 {
+    int row = memo_row(f->memo, d);
+    if (row >= 0)
+        return memo_last(f, row);
     PyObject *agent = got(d, S_agent_selection), *obs = NULL, *out = NULL, *parts[4] = {NULL, NULL, NULL, NULL};
     PyObject *keys[4] = {S_cumulative, S_terminations, S_truncations, S_infos};
     if (agent == NULL || !PyUnicode_CheckExact(agent)) /* (an agent of another type: its hash may run code) */
@@ -3209,6 +3280,27 @@ static PyObject *env_last(EnvCall *f, PyObject *env, PyObject *d)
     for (i = 0; i < 4; i++)
         Py_XDECREF(parts[i]);
     Py_DECREF(agent);
+    return out;
+}
+
+/* env_last of the memo's row ``k`` (the selected agent's). */
+static PyObject *memo_last(EnvCall *f, int k)
+{
+    PyObject *const *of = f->memo->of[k], *parts[4] = {of[M_CUM], of[M_TERM], of[M_TRUNC], of[M_INFOS]}, *obs, *out = NULL;
+    for (int i = 0; i < 4; i++)
+        if (parts[i] == NULL)
+            return NULL; /* (the Python method raises the KeyError) */
+    for (int i = 0; i < 4; i++)
+        Py_INCREF(parts[i]); /* (held: observing may run code, which may change the dicts) */
+    if ((obs = memo_observe(f, k)) == NULL || (out = PyTuple_New(5)) == NULL) {
+        Py_XDECREF(obs);
+        for (int i = 0; i < 4; i++)
+            Py_DECREF(parts[i]);
+        return NULL;
+    }
+    PyTuple_SET_ITEM(out, 0, obs); /* (the references taken above, given to the tuple) */
+    for (int i = 0; i < 4; i++)
+        PyTuple_SET_ITEM(out, i + 1, parts[i]);
     return out;
 }
 
@@ -3339,12 +3431,31 @@ static PyObject *dead_step_held(PyObject *env, PyObject *d, PyObject *agent, PyO
     return err ? NULL : Py_NewRef(Py_None);
 }
 
+static PyObject *step_held(EnvCall *f, PyObject *env, PyObject *d, PyObject *agent, PyObject *seats, PyObject *cum,
+                           PyObject *game, PyObject *gd, Core *core, PyObject *action);
+
+/* env_step from the memo, where the selected agent is live and the last step paid nothing; NULL
+ * with no error where the memo cannot say or the Python method must do it. */
+static PyObject *memo_step(EnvCall *f, PyObject *env, PyObject *d, PyObject *action)
+{
+    EnvMemo *m = f->memo;
+    /* (each held before memo_core, whose game dict, if made, may run a collection's finalizers) */
+    PyObject *agent = Py_NewRef(m->value[M_AGENT]), *seats = Py_NewRef(m->value[M_POSSIBLE]);
+    PyObject *cum = Py_NewRef(m->dict[M_CUM]), *game = Py_NewRef(m->value[M_GAME]), *gd, *const *parts;
+    Core *core = memo_core(m, game, &gd, G_FAST, &parts);
+    return step_held(f, env, d, agent, seats, cum, game, gd, core, action);
+}
+
 /* step(action) of a live agent with a legal exact int while the core steps the deal directly and
  * the last step paid nothing: the core applies it; as KierkiEnv.step (its ``_after_step`` at the
  * deal's end). NULL with no error set where the Python method must do it. */
 static PyObject *env_step(EnvCall *f, PyObject *env, PyObject *d, PyObject *action)
 {
-    PyObject *agent = got(d, S_agent_selection), *gd, *game, *before, *r = NULL, *done;
+    int row = memo_row(f->memo, d);
+    if (row >= 0 && f->memo->of[row][M_TERM] == Py_False && f->memo->of[row][M_TRUNC] == Py_False &&
+        PyLong_CheckExact(action) && f->memo->value[M_PAID] == Py_False)
+        return memo_step(f, env, d, action);
+    PyObject *agent = got(d, S_agent_selection), *gd = NULL, *game, *r;
     if (agent == NULL || !PyUnicode_CheckExact(agent)) /* (an agent of another type: its hash may run code) */
         return NULL;
     Py_INCREF(agent); /* (held: a mapping's __getitem__ may set another agent_selection) */
@@ -3360,6 +3471,15 @@ static PyObject *env_step(EnvCall *f, PyObject *env, PyObject *d, PyObject *acti
     PyObject *seats = Py_XNewRef(got(d, S_possible_agents)), *cum = Py_XNewRef(got(d, S_cumulative));
     game = Py_XNewRef(got(d, S_game));
     Core *core = seats == NULL || cum == NULL ? NULL : fast_core(game, &gd, S_fast);
+    return step_held(f, env, d, agent, seats, cum, game, gd, core, action);
+}
+
+/* env_step once its objects are read (each a reference it takes; ``core`` borrowed from ``gd``, a
+ * new reference; no core: nothing stepped, NULL with no error, ``gd`` not read). */
+static PyObject *step_held(EnvCall *f, PyObject *env, PyObject *d, PyObject *agent, PyObject *seats, PyObject *cum,
+                           PyObject *game, PyObject *gd, Core *core, PyObject *action)
+{
+    PyObject *before, *r = NULL, *done;
     if (core == NULL) {
         Py_XDECREF(game);
         Py_XDECREF(cum);
@@ -3398,9 +3518,9 @@ static PyObject *env_step(EnvCall *f, PyObject *env, PyObject *d, PyObject *acti
         Py_DECREF(before);
         goto out;
     }
-    if (PyObject_SetItem(cum, agent, S_zero) < 0 || (done = PySequence_GetItem(seats, core->to_move)) == NULL)
+    if (memo_set(f->memo, M_CUM, cum, agent, S_zero) < 0 || (done = PySequence_GetItem(seats, core->to_move)) == NULL)
         goto out;
-    if (PyDict_SetItem(d, S_agent_selection, done) == 0)
+    if (memo_set(f->memo, -1, d, S_agent_selection, done) == 0)
         r = Py_NewRef(Py_None);
     Py_DECREF(done);
 out:
@@ -3417,10 +3537,20 @@ out:
  * was made, none set on the instance (then the Python methods answer, which call them). */
 static int env_methods_kept(EnvCall *f, PyObject *env, PyObject *d)
 {
+    PyTypeObject *t = Py_TYPE(env);
+    EnvMemo *m = f->memo;
+    /* (a class's version tag changes with any attribute of it or of its bases; the memo records
+     * the instance dict where none of the names is set on it) */
+    if (t == f->kept && t->tp_version_tag == f->tag && PyType_HasFeature(t, Py_TPFLAGS_VALID_VERSION_TAG) &&
+        PyDict_CheckExact(d) && m->dv != 0 && dict_version(d) == m->dv)
+        return 1;
     for (int i = 0; i < METHODS; i++)
         if (f->names[i] != NULL &&
-            (_PyType_Lookup(Py_TYPE(env), f->names[i]) != f->methods[i] || (i > 0 && got(d, f->names[i]) != NULL)))
+            (_PyType_Lookup(t, f->names[i]) != f->methods[i] || (i > 0 && got(d, f->names[i]) != NULL)))
             return 0;
+    int tagged = PyType_HasFeature(t, Py_TPFLAGS_VALID_VERSION_TAG);
+    f->kept = tagged ? t : NULL;
+    f->tag = tagged ? t->tp_version_tag : 0;
     return 1;
 }
 
@@ -3452,16 +3582,118 @@ static PyObject *EnvCall_vectorcall(EnvCall *f, PyObject *const *args, size_t na
     return r;
 }
 
+/* -- what a user sees of the call: the bound method it stands for (the environment's class's method
+ * ``slow`` bound to the environment), its attributes, repr, equality, hash, copies and pickles -- */
+
+/* The environment (a new reference), or NULL with ReferenceError where it is gone. */
+static PyObject *call_env(EnvCall *f)
+{
+    PyObject *env = PyWeakref_GetObject(f->env);
+    if (env == NULL)
+        return NULL;
+    if (env == Py_None) {
+        PyErr_SetString(PyExc_ReferenceError, "the environment of this call is gone");
+        return NULL;
+    }
+    return Py_NewRef(env);
+}
+
+/* The bound method the call stands for (a new one: ``__wrapped__``, inspect's way to it). */
+static PyObject *call_bound(EnvCall *f, void *unused)
+{
+    PyObject *env = call_env(f), *m = env == NULL ? NULL : PyMethod_New(f->slow, env);
+    Py_XDECREF(env);
+    return m;
+}
+
+static PyObject *call_self(EnvCall *f, void *unused) { return call_env(f); }
+static PyObject *call_func(EnvCall *f, void *unused) { return Py_NewRef(f->slow); }
+
+/* The function's attribute named ``closure`` (a C string): __name__, __qualname__, __doc__, __module__. */
+static PyObject *call_attr(EnvCall *f, void *closure) { return PyObject_GetAttrString(f->slow, (const char *)closure); }
+
+static PyObject *EnvCall_repr(EnvCall *f)
+{
+    PyObject *m = call_bound(f, NULL);
+    if (m == NULL) {
+        PyErr_Clear();
+        return PyUnicode_FromFormat("<call %U of a gone environment>", f->names[0]);
+    }
+    PyObject *r = PyObject_Repr(m);
+    Py_DECREF(m);
+    return r;
+}
+
+/* Its environment (borrowed; None where gone) and function, if ``o`` is a call or a bound method. */
+static int call_parts(PyObject *o, PyObject **self, PyObject **func);
+
+static PyObject *EnvCall_richcompare(PyObject *a, PyObject *b, int op)
+{
+    PyObject *sa, *fa, *sb, *fb;
+    if ((op != Py_EQ && op != Py_NE) || !call_parts(a, &sa, &fa) || !call_parts(b, &sb, &fb))
+        Py_RETURN_NOTIMPLEMENTED;
+    int eq = a == b || (sa == sb && sa != Py_None && fa == fb); /* (as bound methods: the same self, function) */
+    return PyBool_FromLong(op == Py_EQ ? eq : !eq);
+}
+
+static Py_hash_t EnvCall_hash(EnvCall *f) { return f->hash; }
+
+/* copied, deep-copied and pickled as the bound method it stands for, which holds the environment:
+ * (function.__get__, (environment,)) -- deepcopy copies the environment, pickle saves it */
+static PyObject *EnvCall_reduce(EnvCall *f, PyObject *unused)
+{
+    PyObject *env = call_env(f), *get = env == NULL ? NULL : PyObject_GetAttrString(f->slow, "__get__");
+    PyObject *r = get == NULL ? NULL : Py_BuildValue("O(O)", get, env);
+    Py_XDECREF(get);
+    Py_XDECREF(env);
+    return r;
+}
+
+static PyGetSetDef EnvCall_getset[] = {
+    {"__self__", (getter)call_self, NULL, "The environment.", NULL},
+    {"__func__", (getter)call_func, NULL, "The method's function (answering where C does not).", NULL},
+    {"__wrapped__", (getter)call_bound, NULL, "The bound method this call answers as.", NULL},
+    {"__name__", (getter)call_attr, NULL, NULL, "__name__"},
+    {"__qualname__", (getter)call_attr, NULL, NULL, "__qualname__"},
+    {"__doc__", (getter)call_attr, NULL, NULL, "__doc__"},
+    {"__module__", (getter)call_attr, NULL, NULL, "__module__"},
+    {NULL},
+};
+
+static PyMethodDef EnvCall_methods[] = {
+    {"__reduce__", (PyCFunction)EnvCall_reduce, METH_NOARGS, "Copied and pickled as the bound method: function.__get__(env)."},
+    {NULL},
+};
+
 static PyTypeObject EnvCallType = {
     PyVarObject_HEAD_INIT(NULL, 0)
     .tp_name = "kierki_dsl.interpreter._cstep.EnvCall",
-    .tp_doc = "A PettingZoo environment's last or step answered by the core stepping its deal (env_calls).",
     .tp_basicsize = sizeof(EnvCall),
     .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_VECTORCALL,
     .tp_vectorcall_offset = offsetof(EnvCall, vectorcall),
     .tp_call = PyVectorcall_Call,
     .tp_dealloc = (destructor)EnvCall_dealloc,
+    .tp_repr = (reprfunc)EnvCall_repr,
+    .tp_richcompare = EnvCall_richcompare,
+    .tp_hash = (hashfunc)EnvCall_hash,
+    .tp_getset = EnvCall_getset,
+    .tp_methods = EnvCall_methods,
 };
+
+static int call_parts(PyObject *o, PyObject **self, PyObject **func)
+{
+    if (Py_IS_TYPE(o, &EnvCallType)) {
+        *self = PyWeakref_GetObject(((EnvCall *)o)->env);
+        *func = ((EnvCall *)o)->slow;
+        return *self != NULL;
+    }
+    if (PyMethod_Check(o)) {
+        *self = PyMethod_GET_SELF(o);
+        *func = PyMethod_GET_FUNCTION(o);
+        return 1;
+    }
+    return 0;
+}
 
 static PyObject *env_call(PyObject *const *args, int kind)
 {
@@ -3484,6 +3716,9 @@ static PyObject *env_call(PyObject *const *args, int kind)
         f->next[k] = 0;
     }
     f->kind = kind;
+    f->kept = NULL;
+    f->tag = 0;
+    f->memo = NULL;
     PyObject *names[2][METHODS] = {{S_last, S_observe, NULL}, {S_step_name, S_was_dead_step, S_clear_rewards}};
     PyObject *env = PyWeakref_GetObject(args[0]);
     for (int i = 0; i < METHODS; i++) {
@@ -3492,10 +3727,24 @@ static PyObject *env_call(PyObject *const *args, int kind)
                                                                              : Py_XNewRef(_PyType_Lookup(Py_TYPE(env), f->names[i]));
     }
     f->vectorcall = (vectorcallfunc)EnvCall_vectorcall;
+    f->hash = -1;
     if (env == NULL) {
         Py_DECREF(f);
         return NULL;
     }
+    /* (a bound method's hash, PyMethod's: the environment's address and the function's hash) */
+    Py_hash_t h = env == Py_None ? 0 : PyObject_Hash(f->slow);
+    if (h == -1) {
+        Py_DECREF(f);
+        return NULL;
+    }
+#if PY_VERSION_HEX >= 0x030D0000
+    f->hash = Py_HashPointer(env) ^ h;
+#else
+    f->hash = _Py_HashPointer(env) ^ h;
+#endif
+    if (f->hash == -1)
+        f->hash = -2;
     return (PyObject *)f;
 }
 
@@ -3514,8 +3763,14 @@ static PyObject *env_calls(PyObject *mod, PyObject *const *args, Py_ssize_t narg
             PyErr_SetString(PyExc_TypeError, "env_calls: callables are expected after the weak reference");
             return NULL;
         }
-    PyObject *last = env_call(args, ENV_LAST), *step = last == NULL ? NULL : env_call(args, ENV_STEP);
-    PyObject *out = step == NULL ? NULL : PyTuple_Pack(2, last, step);
+    PyObject *last = env_call(args, ENV_LAST), *step = last == NULL ? NULL : env_call(args, ENV_STEP), *out = NULL;
+    EnvMemo *memo = step == NULL ? NULL : memo_new();
+    if (memo != NULL) { /* (one memo: what step writes, last reads) */
+        ((EnvCall *)last)->memo = memo;
+        ((EnvCall *)step)->memo = memo;
+        memo->refs = 2;
+        out = PyTuple_Pack(2, last, step);
+    }
     Py_XDECREF(last);
     Py_XDECREF(step);
     return out;
@@ -3529,6 +3784,9 @@ typedef struct {
     long long left;
     int iterator; /* 0: the iterable (AECIterable), 1: an iterator of it (AECIterator) */
     int plain;    /* the environment's attributes are its instance dict's (no class attribute of the names) */
+    EnvMemo *memo; /* the environment's calls' (NULL: none): agents and agent_selection read from it where it can say */
+    PyObject *max_iter; /* as given (an int) */
+    long long taken;    /* agents yielded */
 } AgentIter;
 
 static PyTypeObject AgentIterType, AgentIterableType;
@@ -3536,24 +3794,50 @@ static PyTypeObject AgentIterType, AgentIterableType;
 static void AgentIter_dealloc(AgentIter *it)
 {
     Py_XDECREF(it->env);
+    Py_XDECREF(it->max_iter);
+    memo_release(it->memo);
     Py_TYPE(it)->tp_free((PyObject *)it);
 }
 
-static PyObject *agent_iter_new(PyObject *env, long long left, int iterator, int plain)
+static PyObject *agent_iter_new(PyObject *env, PyObject *max_iter, long long left, int iterator, int plain, EnvMemo *memo)
 {
+    if (memo != NULL) /* (held before the allocation, whose collection may run code dropping its calls) */
+        memo->refs++;
     AgentIter *it = PyObject_New(AgentIter, iterator ? &AgentIterType : &AgentIterableType);
-    if (it == NULL)
+    if (it == NULL) {
+        memo_release(memo);
         return NULL;
+    }
     it->env = Py_NewRef(env);
+    it->max_iter = Py_NewRef(max_iter);
+    it->taken = 0;
     it->left = left;
     it->iterator = iterator;
     it->plain = plain;
+    it->memo = memo;
     return (PyObject *)it;
 }
 
 static PyObject *AgentIter_iter(AgentIter *it)
 {
-    return it->iterator ? Py_NewRef((PyObject *)it) : agent_iter_new(it->env, it->left, 1, it->plain);
+    return it->iterator ? Py_NewRef((PyObject *)it) : agent_iter_new(it->env, it->max_iter, it->left, 1, it->plain, it->memo);
+}
+
+/* next() where the memo records the instance dict ``d`` as it is: its agents and agent_selection. */
+static PyObject *memo_next(AgentIter *it, PyObject *d)
+{
+    EnvMemo *m = it->memo;
+    if (m == NULL || !PyDict_CheckExact(d) || m->dv == 0 || dict_version(d) != m->dv)
+        return NULL;
+    PyObject *agents = m->value[M_AGENTS];
+    if (!PyList_CheckExact(agents))
+        return NULL;
+    if (PyList_GET_SIZE(agents) > 0 && it->left > 0) {
+        it->left--;
+        it->taken++;
+        return Py_NewRef(m->value[M_AGENT]);
+    }
+    return Py_NewRef(Py_None); /* StopIteration */
 }
 
 static PyObject *AgentIter_next(AgentIter *it)
@@ -3561,6 +3845,13 @@ static PyObject *AgentIter_next(AgentIter *it)
     PyObject *d = it->plain ? PyObject_GenericGetDict(it->env, NULL) : NULL, *agents;
     if (d == NULL)
         PyErr_Clear();
+    else if ((agents = memo_next(it, d)) != NULL) {
+        Py_DECREF(d);
+        if (agents != Py_None)
+            return agents;
+        Py_DECREF(agents);
+        return NULL;
+    }
     agents = d != NULL ? Py_XNewRef(got(d, S_agents)) : NULL;
     if (agents == NULL && (agents = PyObject_GetAttr(it->env, S_agents)) == NULL) {
         Py_XDECREF(d);
@@ -3571,6 +3862,7 @@ static PyObject *AgentIter_next(AgentIter *it)
     PyObject *r = NULL;
     if (any > 0 && it->left > 0) { /* else StopIteration (or the error of the truth test) */
         it->left--;
+        it->taken++;
         r = d != NULL ? Py_XNewRef(got(d, S_agent_selection)) : NULL;
         if (r == NULL)
             r = PyObject_GetAttr(it->env, S_agent_selection);
@@ -3578,6 +3870,29 @@ static PyObject *AgentIter_next(AgentIter *it)
     Py_XDECREF(d);
     return r;
 }
+
+/* PettingZoo's attributes: AECIterable's env and max_iter, AECIterator's env and iters_til_term */
+static PyObject *iter_env(AgentIter *it, void *unused) { return Py_NewRef(it->env); }
+static PyObject *iter_max(AgentIter *it, void *unused) { return Py_NewRef(it->max_iter); }
+
+static PyObject *iter_left(AgentIter *it, void *unused)
+{
+    PyObject *taken = PyLong_FromLongLong(it->taken), *r = taken == NULL ? NULL : PyNumber_Subtract(it->max_iter, taken);
+    Py_XDECREF(taken);
+    return r;
+}
+
+static PyGetSetDef AgentIter_getset[] = {
+    {"env", (getter)iter_env, NULL, "The environment.", NULL},
+    {"iters_til_term", (getter)iter_left, NULL, "How many agents it may yield yet.", NULL},
+    {NULL},
+};
+
+static PyGetSetDef AgentIterable_getset[] = {
+    {"env", (getter)iter_env, NULL, "The environment.", NULL},
+    {"max_iter", (getter)iter_max, NULL, "How many agents an iterator of it yields at most.", NULL},
+    {NULL},
+};
 
 static PyTypeObject AgentIterType = {
     PyVarObject_HEAD_INIT(NULL, 0)
@@ -3588,6 +3903,7 @@ static PyTypeObject AgentIterType = {
     .tp_dealloc = (destructor)AgentIter_dealloc,
     .tp_iter = (getiterfunc)AgentIter_iter,
     .tp_iternext = (iternextfunc)AgentIter_next,
+    .tp_getset = AgentIter_getset,
 };
 
 /* (no __next__: as AECIterable, an iterable that is not an iterator) */
@@ -3599,6 +3915,7 @@ static PyTypeObject AgentIterableType = {
     .tp_flags = Py_TPFLAGS_DEFAULT,
     .tp_dealloc = (destructor)AgentIter_dealloc,
     .tp_iter = (getiterfunc)AgentIter_iter,
+    .tp_getset = AgentIterable_getset,
 };
 
 static PyObject *agent_iter(PyObject *mod, PyObject *args)
@@ -3615,7 +3932,15 @@ static PyObject *agent_iter(PyObject *mod, PyObject *args)
     /* where the environment's class has no attribute of the names, getattr reads its instance dict */
     int plain = Py_TYPE(env)->tp_getattro == PyObject_GenericGetAttr && _PyType_Lookup(Py_TYPE(env), S_agents) == NULL &&
                 _PyType_Lookup(Py_TYPE(env), S_agent_selection) == NULL;
-    return agent_iter_new(env, left, 0, plain);
+    /* the memo of the environment's step, where it is one of env_calls' (read once: the memo says
+     * only what the environment's instance dict holds now, whoever made it) */
+    PyObject *d = plain ? PyObject_GenericGetDict(env, NULL) : NULL, *step = d != NULL ? got(d, S_step_name) : NULL;
+    if (d == NULL)
+        PyErr_Clear();
+    EnvMemo *memo = step != NULL && Py_IS_TYPE(step, &EnvCallType) ? ((EnvCall *)step)->memo : NULL;
+    PyObject *out = agent_iter_new(env, max_iter, left, 0, plain, memo);
+    Py_XDECREF(d);
+    return out;
 }
 
 static int env_register(PyObject *m)
@@ -3632,6 +3957,13 @@ static int env_register(PyObject *m)
     for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
         if ((*slots[i] = PyUnicode_InternFromString(names[i])) == NULL)
             return -1;
+    PyObject *values[M_VALUES] = {S_agent_selection, S_paid, S_game, S_possible_agents, S_agents};
+    PyObject *dicts[M_DICTS] = {S_terminations, S_truncations, S_cumulative, S_infos, S_seats};
+    PyObject *absent[4] = {S_observe, S_was_dead_step, S_clear_rewards, NULL}, *game[G_PARTS] = {S_fast, S_step, S_totals, S_stage};
+    memcpy(MK_values, values, sizeof values);
+    memcpy(MK_dicts, dicts, sizeof dicts);
+    memcpy(MK_absent, absent, sizeof absent);
+    memcpy(MK_game, game, sizeof game);
     if ((S_zero = PyFloat_FromDouble(0.0)) == NULL || PyType_Ready(&EnvCallType) < 0 || PyType_Ready(&AgentIterType) < 0 ||
         PyType_Ready(&AgentIterableType) < 0)
         return -1;
