@@ -25,7 +25,8 @@ tell the deal's ends apart (``solver.seat_scoring_open``: in Hearts, while one s
 every point card taken so far) the card is ``search``'s too.
 
 Cards whose averaged solved values are within ``TIE_MARGIN`` steps of the contract's points
-(``solver.Scaled.unit``) of the best are near-ties: the solver, every other seat playing
+(``solver.Scaled.unit``, at most a seat's share of the deal's points: ``_step``) of the best
+are near-ties: the solver, every other seat playing
 against this one, often finds several cards equally bad; ``search``'s rollouts on the same
 decision (``SearchPlayer.averages``) choose among them.
 
