@@ -279,3 +279,40 @@ def test_a_colliding_key_is_compared_as_often_as_in_pettingzoo_by_what_the_calls
 
     fast, slow = _both(play)
     assert fast == slow
+
+
+def _steps_and_selections(e, n: int = 6) -> list:
+    """``n`` first legal steps of ``e``, each followed by the agent selected and the infos."""
+    out = []
+    for _ in range(n):
+        e.step(int(np.flatnonzero(e.last()[0]["action_mask"])[0]))
+        out.append((e.agent_selection, {a: dict(i) for a, i in e.infos.items()}))
+    return out
+
+
+@pytest.mark.parametrize("name", ["_after_step", "_agent"])
+def test_the_rest_of_a_step_replaced_on_the_class_or_the_instance(monkeypatch, name):
+    """The C ``step`` does ``_after_step`` and ``_agent``'s work too (mid-deal): one replaced on the
+    class or set on the instance, the replacement answers, as in the Python method."""
+    original = getattr(KierkiEnv, name)
+
+    def after_step(self, agent, game, before):
+        original(self, agent, game, before)
+        self.infos[agent] = {"seen": True}
+
+    def agent(self, game):
+        chosen = original(self, game)
+        self.infos[chosen] = {"chosen": True}
+        return chosen
+
+    mine = after_step if name == "_after_step" else agent
+    fast, slow = _both(_steps_and_selections, lambda: monkeypatch.setattr(KierkiEnv, name, mine))
+    assert fast == slow
+    monkeypatch.undo()
+
+    def play(e):
+        setattr(e, name, mine.__get__(e))
+        return _steps_and_selections(e)
+
+    fast, slow = _both(play)
+    assert fast == slow

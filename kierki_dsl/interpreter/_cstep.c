@@ -2878,14 +2878,14 @@ static PyObject *fast_calls(PyObject *mod, PyObject *args)
 
 static PyObject *S_agent_selection, *S_seats, *S_game, *S_fast, *S_step, *S_stage, *S_cumulative, *S_terminations, *S_truncations,
     *S_infos, *S_paid, *S_possible_agents, *S_totals, *S_agents, *S_after_action, *S_after_step, *S_observation,
-    *S_action_mask, *S_dtype, *S_rewards, *S_skip, *S_last, *S_step_name, *S_observe, *S_was_dead_step, *S_clear_rewards, *S_zero;
+    *S_action_mask, *S_dtype, *S_rewards, *S_skip, *S_last, *S_step_name, *S_observe, *S_was_dead_step, *S_clear_rewards, *S_agent_of, *S_zero;
 
-enum { ENV_LAST, ENV_STEP, POOL = 4, METHODS = 3 };
+enum { ENV_LAST, ENV_STEP, POOL = 4, METHODS = 5 };
 
 static PyObject *got(PyObject *d, PyObject *key);
 #include "_envmemo.h" /* what the calls read of the environment, kept while its dicts are unchanged */
 
-static PyObject *MK_values[M_VALUES], *MK_dicts[M_DICTS], *MK_absent[4], *MK_game[G_PARTS];
+static PyObject *MK_values[M_VALUES], *MK_dicts[M_DICTS], *MK_absent[METHODS + 1], *MK_game[G_PARTS];
 
 static PyObject *const *memo_keys(int which)
 {
@@ -2908,7 +2908,7 @@ typedef struct {
     int next[2];                     /* the pool's slot a new array takes */
     Py_ssize_t at[OBSERVED + 4];
     int kind;
-    PyObject *names[METHODS];   /* the call's own name, then the methods it does in C (observe; the dead step's) */
+    PyObject *names[METHODS];   /* the call's own name, then the methods it does in C (observe; the dead step's, the rest of a step's) */
     PyObject *methods[METHODS]; /* the environment's class's at those names when made (held; NULL: none) */
     PyTypeObject *kept;         /* the class whose version tag ``tag`` showed those methods kept (NULL: none) */
     unsigned int tag;
@@ -3719,7 +3719,8 @@ static PyObject *env_call(PyObject *const *args, int kind)
     f->kept = NULL;
     f->tag = 0;
     f->memo = NULL;
-    PyObject *names[2][METHODS] = {{S_last, S_observe, NULL}, {S_step_name, S_was_dead_step, S_clear_rewards}};
+    PyObject *names[2][METHODS] = {{S_last, S_observe, NULL, NULL, NULL},
+                                   {S_step_name, S_was_dead_step, S_clear_rewards, S_after_step, S_agent_of}};
     PyObject *env = PyWeakref_GetObject(args[0]);
     for (int i = 0; i < METHODS; i++) {
         f->names[i] = names[kind][i];
@@ -3949,17 +3950,20 @@ static int env_register(PyObject *m)
                                         "terminations", "truncations", "infos", "_paid", "possible_agents", "totals",
                                         "agents", "_after_action", "_after_step", "observation", "action_mask", "dtype",
                                         "rewards", "_skip_agent_selection", "last", "step", "observe", "_was_dead_step",
-                                        "_clear_rewards"};
+                                        "_clear_rewards", "_agent"};
     PyObject **slots[] = {&S_agent_selection, &S_seats, &S_game, &S_fast, &S_step, &S_stage, &S_cumulative, &S_terminations,
                           &S_truncations, &S_infos, &S_paid, &S_possible_agents, &S_totals, &S_agents,
                           &S_after_action, &S_after_step, &S_observation, &S_action_mask, &S_dtype,
-                          &S_rewards, &S_skip, &S_last, &S_step_name, &S_observe, &S_was_dead_step, &S_clear_rewards};
+                          &S_rewards, &S_skip, &S_last, &S_step_name, &S_observe, &S_was_dead_step, &S_clear_rewards,
+                          &S_agent_of};
     for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
         if ((*slots[i] = PyUnicode_InternFromString(names[i])) == NULL)
             return -1;
     PyObject *values[M_VALUES] = {S_agent_selection, S_paid, S_game, S_possible_agents, S_agents};
     PyObject *dicts[M_DICTS] = {S_terminations, S_truncations, S_cumulative, S_infos, S_seats};
-    PyObject *absent[4] = {S_observe, S_was_dead_step, S_clear_rewards, NULL}, *game[G_PARTS] = {S_fast, S_step, S_totals, S_stage};
+    /* (the methods done in C, none set on the instance: observe, the dead step's, the rest of a step's) */
+    PyObject *absent[METHODS + 1] = {S_observe, S_was_dead_step, S_clear_rewards, S_after_step, S_agent_of, NULL};
+    PyObject *game[G_PARTS] = {S_fast, S_step, S_totals, S_stage};
     memcpy(MK_values, values, sizeof values);
     memcpy(MK_dicts, dicts, sizeof dicts);
     memcpy(MK_absent, absent, sizeof absent);
