@@ -316,3 +316,62 @@ def test_the_rest_of_a_step_replaced_on_the_class_or_the_instance(monkeypatch, n
 
     fast, slow = _both(play)
     assert fast == slow
+
+
+def _class_of_one_s_own(kind: str) -> type:
+    """A subclass of KierkiEnv that reads or writes an attribute the C calls read (``kind``): a
+    property ``terminations`` (every agent terminated), a ``__setattr__`` noting each write, a
+    ``__getattribute__`` answering ``agents`` with none."""
+
+    class Terminated(KierkiEnv):
+        @property
+        def terminations(self):
+            return dict.fromkeys(self.__dict__["terminations"], True)
+
+        @terminations.setter
+        def terminations(self, value):
+            self.__dict__["terminations"] = value
+
+    class Noted(KierkiEnv):
+        def __setattr__(self, name, value):
+            self.__dict__.setdefault("noted", []).append(name)
+            object.__setattr__(self, name, value)
+
+    class Gone(KierkiEnv):
+        def __getattribute__(self, name):
+            return [] if name == "agents" else object.__getattribute__(self, name)
+
+    return {"property": Terminated, "__setattr__": Noted, "__getattribute__": Gone}[kind]
+
+
+@pytest.mark.parametrize("kind", ["property", "__setattr__", "__getattribute__"])
+@pytest.mark.parametrize("when", ["class changed", "class attribute added"])
+def test_an_attribute_the_class_reads_or_writes_itself(kind, when):
+    """The C calls read the instance dict where getattr would: an environment whose class (changed
+    to a subclass, or given the attribute later) has a property or its own ``__getattribute__``
+    or ``__setattr__`` is answered as the Python methods answer, its ``agent_iter`` too."""
+    mine = _class_of_one_s_own(kind)
+
+    def play(e):
+        it = iter(e.agent_iter())
+        out = [next(it, None)]
+        e.step(int(np.flatnonzero(e.last()[0]["action_mask"])[0]))
+        if when == "class changed":
+            e.__class__ = mine
+        else:
+            e.__class__ = type("Later", (KierkiEnv,), {})
+            e.step(int(np.flatnonzero(e.last()[0]["action_mask"])[0]))
+            name = {"property": "terminations"}.get(kind, kind)
+            setattr(type(e), name, vars(mine)[name])
+        out.append(next(it, None))
+        out.append(_outcome(lambda: e.last()[1:]))
+        out.append(_outcome(e.step, int(np.flatnonzero(e.last()[0]["action_mask"])[0])))
+        out.append((e.__dict__.get("agent_selection"), e.__dict__.get("noted")))
+        return out
+
+    def theirs(e):
+        e.agent_iter = lambda max_iter=2**63: AECIterable(e, max_iter)
+        return play(e)
+
+    fast, slow = _env(True), _env(False)
+    assert play(fast) == theirs(slow)

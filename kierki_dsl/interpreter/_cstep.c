@@ -2886,6 +2886,7 @@ static PyObject *got(PyObject *d, PyObject *key);
 #include "_envmemo.h" /* what the calls read of the environment, kept while its dicts are unchanged */
 
 static PyObject *MK_values[M_VALUES], *MK_dicts[M_DICTS], *MK_absent[METHODS + 1], *MK_game[G_PARTS];
+static PyObject *MK_attrs[M_VALUES + M_DICTS + 3]; /* every attribute the calls read or write (NULL-ended) */
 
 static PyObject *const *memo_keys(int which)
 {
@@ -3533,8 +3534,22 @@ out:
     return r;
 }
 
+/* Whether getattr (and, ``write``, setattr) of an instance of ``t`` reads (writes) its instance dict
+ * at every attribute the calls read or write: no __getattribute__, __getattr__ or __setattr__ of
+ * the class's own, none of the names a class attribute (a property's, say). */
+static int env_attrs_plain(PyTypeObject *t, int write)
+{
+    if (t->tp_getattro != PyObject_GenericGetAttr || (write && t->tp_setattro != PyObject_GenericSetAttr))
+        return 0;
+    for (int i = 0; MK_attrs[i] != NULL; i++)
+        if (_PyType_Lookup(t, MK_attrs[i]) != NULL)
+            return 0;
+    return 1;
+}
+
 /* Whether the methods the call does in C are still the environment's: its class's as when the call
- * was made, none set on the instance (then the Python methods answer, which call them). */
+ * was made, none set on the instance (then the Python methods answer, which call them), and its
+ * attributes its instance dict's (env_attrs_plain). */
 static int env_methods_kept(EnvCall *f, PyObject *env, PyObject *d)
 {
     PyTypeObject *t = Py_TYPE(env);
@@ -3548,6 +3563,8 @@ static int env_methods_kept(EnvCall *f, PyObject *env, PyObject *d)
         if (f->names[i] != NULL &&
             (_PyType_Lookup(t, f->names[i]) != f->methods[i] || (i > 0 && got(d, f->names[i]) != NULL)))
             return 0;
+    if (!env_attrs_plain(t, 1))
+        return 0;
     int tagged = PyType_HasFeature(t, Py_TPFLAGS_VALID_VERSION_TAG);
     f->kept = tagged ? t : NULL;
     f->tag = tagged ? t->tp_version_tag : 0;
@@ -3784,7 +3801,9 @@ typedef struct {
     PyObject *env;
     long long left;
     int iterator; /* 0: the iterable (AECIterable), 1: an iterator of it (AECIterator) */
-    int plain;    /* the environment's attributes are its instance dict's (no class attribute of the names) */
+    int plain;    /* the environment's attributes are its instance dict's (env_attrs_plain) ... */
+    PyTypeObject *kept; /* ... while its class is this one (NULL: none) */
+    unsigned int tag;   /* at this version tag */
     EnvMemo *memo; /* the environment's calls' (NULL: none): agents and agent_selection read from it where it can say */
     PyObject *max_iter; /* as given (an int) */
     long long taken;    /* agents yielded */
@@ -3815,6 +3834,8 @@ static PyObject *agent_iter_new(PyObject *env, PyObject *max_iter, long long lef
     it->left = left;
     it->iterator = iterator;
     it->plain = plain;
+    it->kept = NULL;
+    it->tag = 0;
     it->memo = memo;
     return (PyObject *)it;
 }
@@ -3841,9 +3862,23 @@ static PyObject *memo_next(AgentIter *it, PyObject *d)
     return Py_NewRef(Py_None); /* StopIteration */
 }
 
+/* Whether getattr of the environment reads its instance dict (env_attrs_plain), asked again where
+ * its class or the class's version tag changed. */
+static int iter_plain(AgentIter *it)
+{
+    PyTypeObject *t = Py_TYPE(it->env);
+    if (t == it->kept && t->tp_version_tag == it->tag && PyType_HasFeature(t, Py_TPFLAGS_VALID_VERSION_TAG))
+        return it->plain;
+    it->plain = env_attrs_plain(t, 0);
+    int tagged = PyType_HasFeature(t, Py_TPFLAGS_VALID_VERSION_TAG);
+    it->kept = tagged ? t : NULL;
+    it->tag = tagged ? t->tp_version_tag : 0;
+    return it->plain;
+}
+
 static PyObject *AgentIter_next(AgentIter *it)
 {
-    PyObject *d = it->plain ? PyObject_GenericGetDict(it->env, NULL) : NULL, *agents;
+    PyObject *d = iter_plain(it) ? PyObject_GenericGetDict(it->env, NULL) : NULL, *agents;
     if (d == NULL)
         PyErr_Clear();
     else if ((agents = memo_next(it, d)) != NULL) {
@@ -3931,8 +3966,7 @@ static PyObject *agent_iter(PyObject *mod, PyObject *args)
     if (overflow) /* past 2**63 - 1 agents (PettingZoo's default is 2**63): as many as never end */
         left = overflow > 0 ? LLONG_MAX : LLONG_MIN;
     /* where the environment's class has no attribute of the names, getattr reads its instance dict */
-    int plain = Py_TYPE(env)->tp_getattro == PyObject_GenericGetAttr && _PyType_Lookup(Py_TYPE(env), S_agents) == NULL &&
-                _PyType_Lookup(Py_TYPE(env), S_agent_selection) == NULL;
+    int plain = env_attrs_plain(Py_TYPE(env), 0);
     /* the memo of the environment's step, where it is one of env_calls' (read once: the memo says
      * only what the environment's instance dict holds now, whoever made it) */
     PyObject *d = plain ? PyObject_GenericGetDict(env, NULL) : NULL, *step = d != NULL ? got(d, S_step_name) : NULL;
@@ -3967,6 +4001,9 @@ static int env_register(PyObject *m)
     memcpy(MK_values, values, sizeof values);
     memcpy(MK_dicts, dicts, sizeof dicts);
     memcpy(MK_absent, absent, sizeof absent);
+    PyObject *attrs[] = {S_agent_selection, S_paid, S_game, S_possible_agents, S_agents, S_terminations, S_truncations,
+                         S_cumulative, S_infos, S_seats, S_rewards, S_skip, NULL};
+    memcpy(MK_attrs, attrs, sizeof attrs);
     memcpy(MK_game, game, sizeof game);
     if ((S_zero = PyFloat_FromDouble(0.0)) == NULL || PyType_Ready(&EnvCallType) < 0 || PyType_Ready(&AgentIterType) < 0 ||
         PyType_Ready(&AgentIterableType) < 0)
