@@ -7,13 +7,15 @@ say (``_go_python``)."""
 from __future__ import annotations
 
 import collections.abc
+import gc
+import random
 
 import pytest
 
 np = pytest.importorskip("numpy")
 pytest.importorskip("pettingzoo")
 
-from pettingzoo.utils.env import AECIterable  # noqa: E402
+from pettingzoo.utils.env import AECEnv, AECIterable  # noqa: E402
 
 from kierki_dsl.interpreter import stepper  # noqa: E402
 from kierki_dsl.pettingzoo import KierkiEnv, env  # noqa: E402
@@ -375,3 +377,62 @@ def test_an_attribute_the_class_reads_or_writes_itself(kind, when):
 
     fast, slow = _env(True), _env(False)
     assert play(fast) == theirs(slow)
+
+
+def _meddle_freeing(e, rng) -> None:
+    """Replace something the C calls read by an equal copy, the old one freed (a dict, the agent
+    selected, the agents, the game, the instance dict itself)."""
+    r = rng.randrange(8)
+    if r == 0:
+        e.terminations = dict(e.terminations)
+    elif r == 1:
+        e._cumulative_rewards = dict(e._cumulative_rewards)
+    elif r == 2:
+        e.agent_selection = _fresh(e.agent_selection)
+    elif r == 3:
+        e.possible_agents = [_fresh(a) for a in e.possible_agents]
+    elif r == 4:
+        e._seats = dict(e._seats)
+    elif r == 5:
+        e.__dict__ = dict(e.__dict__)
+    elif r == 6:
+        e.infos = {a: dict(i) for a, i in e.infos.items()}
+    elif r == 7:
+        e.game.__dict__ = dict(e.game.__dict__)
+
+
+def test_a_collection_in_the_middle_of_a_call_changing_the_environment():
+    """A collection may run code (finalizers; here ``gc.callbacks``) at any allocation inside a C
+    call, and that code may replace what the call read, freeing it: the call never uses what it
+    read but did not hold (run under .ci/sanitize, a read of freed memory stops it), and after
+    every call the C ``last`` says what PettingZoo's says."""
+    e, rng, meddling = _env(True), random.Random(7), [False]
+
+    def meddle(phase, info):
+        if phase == "start" and meddling[0]:
+            meddling[0] = False  # (once a collection: its own allocations collect again)
+            _meddle_freeing(e, rng)
+            meddling[0] = True
+
+    threshold = gc.get_threshold()
+    gc.callbacks.append(meddle)
+    gc.set_threshold(1, 1, 1)
+    try:
+        for _ in range(200):
+            meddling[0] = True
+            obs, _, terminated, truncated, _ = e.last()
+            stepped = _outcome(e.step, None if terminated or truncated else int(np.flatnonzero(obs["action_mask"])[0]))
+            meddling[0] = False
+            if not e.agents:
+                e.reset(seed=rng.randrange(100))
+            ours, theirs = e.last(), AECEnv.last(e)
+            assert stepped == ("ok", None)
+            assert [ours[0]["observation"].tobytes(), ours[0]["action_mask"].tobytes(), *ours[1:]] == [
+                theirs[0]["observation"].tobytes(),
+                theirs[0]["action_mask"].tobytes(),
+                *theirs[1:],
+            ]
+    finally:
+        meddling[0] = False
+        gc.callbacks.remove(meddle)
+        gc.set_threshold(*threshold)
