@@ -436,3 +436,33 @@ def test_a_collection_in_the_middle_of_a_call_changing_the_environment():
         meddling[0] = False
         gc.callbacks.remove(meddle)
         gc.set_threshold(*threshold)
+
+
+@pytest.mark.parametrize("change", ["__dict__", "possible_agents"])
+def test_a_reward_s_destructor_changing_the_environment_mid_step(change):
+    """``step`` zeroes the agent's cumulative reward, releasing the old one, whose destructor may
+    change the environment (here: its instance dict replaced by a copy, or its agents' names): the
+    rest of the step reads and writes the environment as it is then, as PettingZoo's does (the C
+    step wrote the next agent into the instance dict replaced: the step was lost)."""
+
+    def play(e):
+        class Reward(float):
+            def __del__(self):
+                if change == "__dict__":
+                    e.__dict__ = dict(e.__dict__)
+                else:
+                    e.possible_agents = [a.upper() for a in e.possible_agents]
+
+        seen = []
+        for _ in range(8):
+            e._cumulative_rewards[e.agent_selection] = Reward(0.0)
+            agent = e.agent_selection
+            seen.append((agent, _outcome(e.step, int(np.flatnonzero(KierkiEnv.observe(e, agent)["action_mask"])[0]))))
+            seen.append(e.agent_selection)
+            if change != "__dict__":
+                e.possible_agents = [a.lower() for a in e.possible_agents]
+                e.agent_selection = e.agent_selection.lower()
+        return seen
+
+    fast, slow = _both(play)
+    assert fast == slow

@@ -3475,12 +3475,44 @@ static PyObject *env_step(EnvCall *f, PyObject *env, PyObject *d, PyObject *acti
     return step_held(f, env, d, agent, seats, cum, game, gd, core, action);
 }
 
+/* Whether ``env``'s instance dict is still ``d`` at tag ``tag`` (what ran since changed nothing of
+ * it: a collection's finalizers, a rule's callback, a released value's destructor may have). */
+static int env_unchanged(PyObject *env, PyObject *d, uint64_t tag)
+{
+    PyObject *now = PyObject_GenericGetDict(env, NULL);
+    if (now == NULL) {
+        PyErr_Clear();
+        return 0;
+    }
+    Py_DECREF(now); /* (d holds it, if it is d) */
+    return now == d && dict_version(d) == tag;
+}
+
+/* The rest of the step in Python, ``_after_step`` (at a deal's end, once GameState._after_action
+ * booked it), with the game's totals before the action (the core does not change them). */
+static PyObject *step_rest(PyObject *env, PyObject *agent, PyObject *game, PyObject *gd, int end)
+{
+    PyObject *before = got(gd, S_totals), *done, *r = NULL;
+    if (before == NULL)
+        return PyErr_Format(PyExc_AttributeError, "the game has no totals");
+    Py_INCREF(before);
+    done = end ? PyObject_CallMethodNoArgs(game, S_after_action) : Py_NewRef(Py_None);
+    if (done != NULL) {
+        Py_DECREF(done);
+        r = PyObject_CallMethodObjArgs(env, S_after_step, agent, game, before, NULL);
+    }
+    Py_DECREF(before);
+    return r;
+}
+
 /* env_step once its objects are read (each a reference it takes; ``core`` borrowed from ``gd``, a
- * new reference; no core: nothing stepped, NULL with no error, ``gd`` not read). */
+ * new reference; no core: nothing stepped, NULL with no error, ``gd`` not read). Where code run
+ * while the core applies the action changed the instance dict or the cumulative rewards, or code
+ * run by the reward's release the instance dict, the rest of the step is ``_after_step``'s. */
 static PyObject *step_held(EnvCall *f, PyObject *env, PyObject *d, PyObject *agent, PyObject *seats, PyObject *cum,
                            PyObject *game, PyObject *gd, Core *core, PyObject *action)
 {
-    PyObject *before, *r = NULL, *done;
+    PyObject *r = NULL, *done;
     if (core == NULL) {
         Py_XDECREF(game);
         Py_XDECREF(cum);
@@ -3489,6 +3521,7 @@ static PyObject *step_held(EnvCall *f, PyObject *env, PyObject *d, PyObject *age
         return NULL;
     }
     Py_INCREF(core);
+    uint64_t tag = dict_version(d), cum_tag = PyDict_CheckExact(cum) ? dict_version(cum) : 0;
     int overflow;
     long a = PyLong_AsLongAndOverflow(action, &overflow);
     uint64_t m = 0;
@@ -3504,22 +3537,18 @@ static PyObject *step_held(EnvCall *f, PyObject *env, PyObject *d, PyObject *age
     core->busy = 0;
     if (err < 0)
         goto out;
-    if (core->phase == PH_DONE) { /* the deal's end: GameState._after_action, then the rest in Python */
-        before = got(gd, S_totals); /* (the totals before the action: the core does not change them) */
-        if (before == NULL) {
-            PyErr_SetString(PyExc_AttributeError, "the game has no totals");
-            goto out;
-        }
-        Py_INCREF(before);
-        done = PyObject_CallMethodNoArgs(game, S_after_action);
-        if (done != NULL) {
-            Py_DECREF(done);
-            r = PyObject_CallMethodObjArgs(env, S_after_step, agent, game, before, NULL);
-        }
-        Py_DECREF(before);
+    if (core->phase == PH_DONE || !env_unchanged(env, d, tag) ||
+        (PyDict_CheckExact(cum) && dict_version(cum) != cum_tag)) { /* (the deal's end: booked first) */
+        r = step_rest(env, agent, game, gd, core->phase == PH_DONE);
         goto out;
     }
-    if (memo_set(f->memo, M_CUM, cum, agent, S_zero) < 0 || (done = PySequence_GetItem(seats, core->to_move)) == NULL)
+    if (memo_set(f->memo, M_CUM, cum, agent, S_zero) < 0)
+        goto out;
+    if (!env_unchanged(env, d, tag)) { /* (zeroed again there: the same value) */
+        r = step_rest(env, agent, game, gd, 0);
+        goto out;
+    }
+    if ((done = PySequence_GetItem(seats, core->to_move)) == NULL)
         goto out;
     if (memo_set(f->memo, -1, d, S_agent_selection, done) == 0)
         r = Py_NewRef(Py_None);
