@@ -466,3 +466,27 @@ def test_a_reward_s_destructor_changing_the_environment_mid_step(change):
 
     fast, slow = _both(play)
     assert fast == slow
+
+
+def test_a_dead_agent_s_info_whose_destructor_replaces_the_instance_dict():
+    """A dead agent's step deletes its info, whose destructor may replace the environment's
+    instance dict (by a copy): the rest of the step writes the environment as it is then, as
+    PettingZoo's ``_was_dead_step`` does (the C step wrote the next agent into the dict replaced)."""
+
+    def play(e):
+        class Info(dict):
+            def __del__(self):
+                e.__dict__ = dict(e.__dict__)
+
+        while not e.terminations[e.agent_selection]:
+            e.step(int(np.flatnonzero(e.last()[0]["action_mask"])[0]))
+        seen = []
+        for _ in e.possible_agents:
+            e.infos[e.agent_selection] = Info()
+            seen.append(
+                (e.agent_selection, _outcome(e.step, None), list(e.agents), e.__dict__.get("_skip_agent_selection"))
+            )
+        return seen
+
+    fast, slow = _both(play)
+    assert fast == slow

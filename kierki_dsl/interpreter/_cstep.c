@@ -3389,9 +3389,14 @@ static PyObject *dead_step_held(PyObject *env, PyObject *d, PyObject *agent, PyO
     }
     if (at < 0)
         return NULL;
-    /* held: a value's destructor run by a deletion below may change the environment's attributes */
+    /* held: a value's destructor run by a deletion below may change the environment's attributes
+     * (the values themselves held to the end: no destructor runs before every write is done, so that
+     * none is written into a dict the destructor replaced) */
     Py_INCREF(agent);
     Py_XINCREF(next);
+    PyObject *values[5];
+    for (int i = 0; i < 5; i++)
+        values[i] = Py_NewRef(got(m[i], agent));
     int err = 0;
     for (int i = 0; i < 5 && !err; i++)
         err = PyDict_DelItem(m[i], agent);
@@ -3426,6 +3431,8 @@ static PyObject *dead_step_held(PyObject *env, PyObject *d, PyObject *agent, PyO
     Py_XDECREF(zero);
     Py_XDECREF(rewards);
     Py_XDECREF(next);
+    for (int i = 0; i < 5; i++)
+        Py_DECREF(values[i]);
     Py_DECREF(agent);
     if (err && !PyErr_Occurred())
         PyErr_SetString(PyExc_RuntimeError, "the environment changed under a dead agent's step");
