@@ -228,7 +228,10 @@ class KierkiEnv(AECEnv):
 
 
 #: The methods the C calls do as written here and in PettingZoo (``_go_c``).
-_C_COPIES = {name: getattr(KierkiEnv, name) for name in ("last", "step", "observe", "_was_dead_step", "_clear_rewards")}
+_C_COPIES = {
+    name: getattr(KierkiEnv, name)
+    for name in ("last", "step", "observe", "_was_dead_step", "_clear_rewards", "_after_step", "_agent")
+}
 
 
 def env(

@@ -7,13 +7,15 @@ say (``_go_python``)."""
 from __future__ import annotations
 
 import collections.abc
+import gc
+import random
 
 import pytest
 
 np = pytest.importorskip("numpy")
 pytest.importorskip("pettingzoo")
 
-from pettingzoo.utils.env import AECIterable  # noqa: E402
+from pettingzoo.utils.env import AECEnv, AECIterable  # noqa: E402
 
 from kierki_dsl.interpreter import stepper  # noqa: E402
 from kierki_dsl.pettingzoo import KierkiEnv, env  # noqa: E402
@@ -276,6 +278,215 @@ def test_a_colliding_key_is_compared_as_often_as_in_pettingzoo_by_what_the_calls
             out.append((obs["action_mask"].tobytes(), reward, terminated, len(compared)))
             e.step(None if terminated or truncated else int(np.flatnonzero(obs["action_mask"])[0]))
         return out, compared
+
+    fast, slow = _both(play)
+    assert fast == slow
+
+
+def _steps_and_selections(e, n: int = 6) -> list:
+    """``n`` first legal steps of ``e``, each followed by the agent selected and the infos."""
+    out = []
+    for _ in range(n):
+        e.step(int(np.flatnonzero(e.last()[0]["action_mask"])[0]))
+        out.append((e.agent_selection, {a: dict(i) for a, i in e.infos.items()}))
+    return out
+
+
+@pytest.mark.parametrize("name", ["_after_step", "_agent"])
+def test_the_rest_of_a_step_replaced_on_the_class_or_the_instance(monkeypatch, name):
+    """The C ``step`` does ``_after_step`` and ``_agent``'s work too (mid-deal): one replaced on the
+    class or set on the instance, the replacement answers, as in the Python method."""
+    original = getattr(KierkiEnv, name)
+
+    def after_step(self, agent, game, before):
+        original(self, agent, game, before)
+        self.infos[agent] = {"seen": True}
+
+    def agent(self, game):
+        chosen = original(self, game)
+        self.infos[chosen] = {"chosen": True}
+        return chosen
+
+    mine = after_step if name == "_after_step" else agent
+    fast, slow = _both(_steps_and_selections, lambda: monkeypatch.setattr(KierkiEnv, name, mine))
+    assert fast == slow
+    monkeypatch.undo()
+
+    def play(e):
+        setattr(e, name, mine.__get__(e))
+        return _steps_and_selections(e)
+
+    fast, slow = _both(play)
+    assert fast == slow
+
+
+def _class_of_one_s_own(kind: str) -> type:
+    """A subclass of KierkiEnv that reads or writes an attribute the C calls read (``kind``): a
+    property ``terminations`` (every agent terminated), a ``__setattr__`` noting each write, a
+    ``__getattribute__`` answering ``agents`` with none."""
+
+    class Terminated(KierkiEnv):
+        @property
+        def terminations(self):
+            return dict.fromkeys(self.__dict__["terminations"], True)
+
+        @terminations.setter
+        def terminations(self, value):
+            self.__dict__["terminations"] = value
+
+    class Noted(KierkiEnv):
+        def __setattr__(self, name, value):
+            self.__dict__.setdefault("noted", []).append(name)
+            object.__setattr__(self, name, value)
+
+    class Gone(KierkiEnv):
+        def __getattribute__(self, name):
+            return [] if name == "agents" else object.__getattribute__(self, name)
+
+    return {"property": Terminated, "__setattr__": Noted, "__getattribute__": Gone}[kind]
+
+
+@pytest.mark.parametrize("kind", ["property", "__setattr__", "__getattribute__"])
+@pytest.mark.parametrize("when", ["class changed", "class attribute added"])
+def test_an_attribute_the_class_reads_or_writes_itself(kind, when):
+    """The C calls read the instance dict where getattr would: an environment whose class (changed
+    to a subclass, or given the attribute later) has a property or its own ``__getattribute__``
+    or ``__setattr__`` is answered as the Python methods answer, its ``agent_iter`` too."""
+    mine = _class_of_one_s_own(kind)
+
+    def play(e):
+        it = iter(e.agent_iter())
+        out = [next(it, None)]
+        e.step(int(np.flatnonzero(e.last()[0]["action_mask"])[0]))
+        if when == "class changed":
+            e.__class__ = mine
+        else:
+            e.__class__ = type("Later", (KierkiEnv,), {})
+            e.step(int(np.flatnonzero(e.last()[0]["action_mask"])[0]))
+            name = {"property": "terminations"}.get(kind, kind)
+            setattr(type(e), name, vars(mine)[name])
+        out.append(next(it, None))
+        out.append(_outcome(lambda: e.last()[1:]))
+        out.append(_outcome(e.step, int(np.flatnonzero(e.last()[0]["action_mask"])[0])))
+        out.append((e.__dict__.get("agent_selection"), e.__dict__.get("noted")))
+        return out
+
+    def theirs(e):
+        e.agent_iter = lambda max_iter=2**63: AECIterable(e, max_iter)
+        return play(e)
+
+    fast, slow = _env(True), _env(False)
+    assert play(fast) == theirs(slow)
+
+
+def _meddle_freeing(e, rng) -> None:
+    """Replace something the C calls read by an equal copy, the old one freed (a dict, the agent
+    selected, the agents, the game, the instance dict itself)."""
+    r = rng.randrange(8)
+    if r == 0:
+        e.terminations = dict(e.terminations)
+    elif r == 1:
+        e._cumulative_rewards = dict(e._cumulative_rewards)
+    elif r == 2:
+        e.agent_selection = _fresh(e.agent_selection)
+    elif r == 3:
+        e.possible_agents = [_fresh(a) for a in e.possible_agents]
+    elif r == 4:
+        e._seats = dict(e._seats)
+    elif r == 5:
+        e.__dict__ = dict(e.__dict__)
+    elif r == 6:
+        e.infos = {a: dict(i) for a, i in e.infos.items()}
+    elif r == 7:
+        e.game.__dict__ = dict(e.game.__dict__)
+
+
+def test_a_collection_in_the_middle_of_a_call_changing_the_environment():
+    """A collection may run code (finalizers; here ``gc.callbacks``) at any allocation inside a C
+    call, and that code may replace what the call read, freeing it: the call never uses what it
+    read but did not hold (run under .ci/sanitize, a read of freed memory stops it), and after
+    every call the C ``last`` says what PettingZoo's says."""
+    e, rng, meddling = _env(True), random.Random(7), [False]
+
+    def meddle(phase, info):
+        if phase == "start" and meddling[0]:
+            meddling[0] = False  # (once a collection: its own allocations collect again)
+            _meddle_freeing(e, rng)
+            meddling[0] = True
+
+    threshold = gc.get_threshold()
+    gc.callbacks.append(meddle)
+    gc.set_threshold(1, 1, 1)
+    try:
+        for _ in range(200):
+            meddling[0] = True
+            obs, _, terminated, truncated, _ = e.last()
+            stepped = _outcome(e.step, None if terminated or truncated else int(np.flatnonzero(obs["action_mask"])[0]))
+            meddling[0] = False
+            if not e.agents:
+                e.reset(seed=rng.randrange(100))
+            ours, theirs = e.last(), AECEnv.last(e)
+            assert stepped == ("ok", None)
+            assert [ours[0]["observation"].tobytes(), ours[0]["action_mask"].tobytes(), *ours[1:]] == [
+                theirs[0]["observation"].tobytes(),
+                theirs[0]["action_mask"].tobytes(),
+                *theirs[1:],
+            ]
+    finally:
+        meddling[0] = False
+        gc.callbacks.remove(meddle)
+        gc.set_threshold(*threshold)
+
+
+@pytest.mark.parametrize("change", ["__dict__", "possible_agents"])
+def test_a_reward_s_destructor_changing_the_environment_mid_step(change):
+    """``step`` zeroes the agent's cumulative reward, releasing the old one, whose destructor may
+    change the environment (here: its instance dict replaced by a copy, or its agents' names): the
+    rest of the step reads and writes the environment as it is then, as PettingZoo's does (the C
+    step wrote the next agent into the instance dict replaced: the step was lost)."""
+
+    def play(e):
+        class Reward(float):
+            def __del__(self):
+                if change == "__dict__":
+                    e.__dict__ = dict(e.__dict__)
+                else:
+                    e.possible_agents = [a.upper() for a in e.possible_agents]
+
+        seen = []
+        for _ in range(8):
+            e._cumulative_rewards[e.agent_selection] = Reward(0.0)
+            agent = e.agent_selection
+            seen.append((agent, _outcome(e.step, int(np.flatnonzero(KierkiEnv.observe(e, agent)["action_mask"])[0]))))
+            seen.append(e.agent_selection)
+            if change != "__dict__":
+                e.possible_agents = [a.lower() for a in e.possible_agents]
+                e.agent_selection = e.agent_selection.lower()
+        return seen
+
+    fast, slow = _both(play)
+    assert fast == slow
+
+
+def test_a_dead_agent_s_info_whose_destructor_replaces_the_instance_dict():
+    """A dead agent's step deletes its info, whose destructor may replace the environment's
+    instance dict (by a copy): the rest of the step writes the environment as it is then, as
+    PettingZoo's ``_was_dead_step`` does (the C step wrote the next agent into the dict replaced)."""
+
+    def play(e):
+        class Info(dict):
+            def __del__(self):
+                e.__dict__ = dict(e.__dict__)
+
+        while not e.terminations[e.agent_selection]:
+            e.step(int(np.flatnonzero(e.last()[0]["action_mask"])[0]))
+        seen = []
+        for _ in e.possible_agents:
+            e.infos[e.agent_selection] = Info()
+            seen.append(
+                (e.agent_selection, _outcome(e.step, None), list(e.agents), e.__dict__.get("_skip_agent_selection"))
+            )
+        return seen
 
     fast, slow = _both(play)
     assert fast == slow

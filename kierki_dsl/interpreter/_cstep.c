@@ -2878,14 +2878,15 @@ static PyObject *fast_calls(PyObject *mod, PyObject *args)
 
 static PyObject *S_agent_selection, *S_seats, *S_game, *S_fast, *S_step, *S_stage, *S_cumulative, *S_terminations, *S_truncations,
     *S_infos, *S_paid, *S_possible_agents, *S_totals, *S_agents, *S_after_action, *S_after_step, *S_observation,
-    *S_action_mask, *S_dtype, *S_rewards, *S_skip, *S_last, *S_step_name, *S_observe, *S_was_dead_step, *S_clear_rewards, *S_zero;
+    *S_action_mask, *S_dtype, *S_rewards, *S_skip, *S_last, *S_step_name, *S_observe, *S_was_dead_step, *S_clear_rewards, *S_agent_of, *S_zero;
 
-enum { ENV_LAST, ENV_STEP, POOL = 4, METHODS = 3 };
+enum { ENV_LAST, ENV_STEP, POOL = 4, METHODS = 5 };
 
 static PyObject *got(PyObject *d, PyObject *key);
 #include "_envmemo.h" /* what the calls read of the environment, kept while its dicts are unchanged */
 
-static PyObject *MK_values[M_VALUES], *MK_dicts[M_DICTS], *MK_absent[4], *MK_game[G_PARTS];
+static PyObject *MK_values[M_VALUES], *MK_dicts[M_DICTS], *MK_absent[METHODS + 1], *MK_game[G_PARTS];
+static PyObject *MK_attrs[M_VALUES + M_DICTS + 3]; /* every attribute the calls read or write (NULL-ended) */
 
 static PyObject *const *memo_keys(int which)
 {
@@ -2908,7 +2909,7 @@ typedef struct {
     int next[2];                     /* the pool's slot a new array takes */
     Py_ssize_t at[OBSERVED + 4];
     int kind;
-    PyObject *names[METHODS];   /* the call's own name, then the methods it does in C (observe; the dead step's) */
+    PyObject *names[METHODS];   /* the call's own name, then the methods it does in C (observe; the dead step's, the rest of a step's) */
     PyObject *methods[METHODS]; /* the environment's class's at those names when made (held; NULL: none) */
     PyTypeObject *kept;         /* the class whose version tag ``tag`` showed those methods kept (NULL: none) */
     unsigned int tag;
@@ -3388,9 +3389,14 @@ static PyObject *dead_step_held(PyObject *env, PyObject *d, PyObject *agent, PyO
     }
     if (at < 0)
         return NULL;
-    /* held: a value's destructor run by a deletion below may change the environment's attributes */
+    /* held: a value's destructor run by a deletion below may change the environment's attributes
+     * (the values themselves held to the end: no destructor runs before every write is done, so that
+     * none is written into a dict the destructor replaced) */
     Py_INCREF(agent);
     Py_XINCREF(next);
+    PyObject *values[5];
+    for (int i = 0; i < 5; i++)
+        values[i] = Py_NewRef(got(m[i], agent));
     int err = 0;
     for (int i = 0; i < 5 && !err; i++)
         err = PyDict_DelItem(m[i], agent);
@@ -3425,6 +3431,8 @@ static PyObject *dead_step_held(PyObject *env, PyObject *d, PyObject *agent, PyO
     Py_XDECREF(zero);
     Py_XDECREF(rewards);
     Py_XDECREF(next);
+    for (int i = 0; i < 5; i++)
+        Py_DECREF(values[i]);
     Py_DECREF(agent);
     if (err && !PyErr_Occurred())
         PyErr_SetString(PyExc_RuntimeError, "the environment changed under a dead agent's step");
@@ -3474,12 +3482,44 @@ static PyObject *env_step(EnvCall *f, PyObject *env, PyObject *d, PyObject *acti
     return step_held(f, env, d, agent, seats, cum, game, gd, core, action);
 }
 
+/* Whether ``env``'s instance dict is still ``d`` at tag ``tag`` (what ran since changed nothing of
+ * it: a collection's finalizers, a rule's callback, a released value's destructor may have). */
+static int env_unchanged(PyObject *env, PyObject *d, uint64_t tag)
+{
+    PyObject *now = PyObject_GenericGetDict(env, NULL);
+    if (now == NULL) {
+        PyErr_Clear();
+        return 0;
+    }
+    Py_DECREF(now); /* (d holds it, if it is d) */
+    return now == d && dict_version(d) == tag;
+}
+
+/* The rest of the step in Python, ``_after_step`` (at a deal's end, once GameState._after_action
+ * booked it), with the game's totals before the action (the core does not change them). */
+static PyObject *step_rest(PyObject *env, PyObject *agent, PyObject *game, PyObject *gd, int end)
+{
+    PyObject *before = got(gd, S_totals), *done, *r = NULL;
+    if (before == NULL)
+        return PyErr_Format(PyExc_AttributeError, "the game has no totals");
+    Py_INCREF(before);
+    done = end ? PyObject_CallMethodNoArgs(game, S_after_action) : Py_NewRef(Py_None);
+    if (done != NULL) {
+        Py_DECREF(done);
+        r = PyObject_CallMethodObjArgs(env, S_after_step, agent, game, before, NULL);
+    }
+    Py_DECREF(before);
+    return r;
+}
+
 /* env_step once its objects are read (each a reference it takes; ``core`` borrowed from ``gd``, a
- * new reference; no core: nothing stepped, NULL with no error, ``gd`` not read). */
+ * new reference; no core: nothing stepped, NULL with no error, ``gd`` not read). Where code run
+ * while the core applies the action changed the instance dict or the cumulative rewards, or code
+ * run by the reward's release the instance dict, the rest of the step is ``_after_step``'s. */
 static PyObject *step_held(EnvCall *f, PyObject *env, PyObject *d, PyObject *agent, PyObject *seats, PyObject *cum,
                            PyObject *game, PyObject *gd, Core *core, PyObject *action)
 {
-    PyObject *before, *r = NULL, *done;
+    PyObject *r = NULL, *done;
     if (core == NULL) {
         Py_XDECREF(game);
         Py_XDECREF(cum);
@@ -3488,6 +3528,7 @@ static PyObject *step_held(EnvCall *f, PyObject *env, PyObject *d, PyObject *age
         return NULL;
     }
     Py_INCREF(core);
+    uint64_t tag = dict_version(d), cum_tag = PyDict_CheckExact(cum) ? dict_version(cum) : 0;
     int overflow;
     long a = PyLong_AsLongAndOverflow(action, &overflow);
     uint64_t m = 0;
@@ -3503,22 +3544,18 @@ static PyObject *step_held(EnvCall *f, PyObject *env, PyObject *d, PyObject *age
     core->busy = 0;
     if (err < 0)
         goto out;
-    if (core->phase == PH_DONE) { /* the deal's end: GameState._after_action, then the rest in Python */
-        before = got(gd, S_totals); /* (the totals before the action: the core does not change them) */
-        if (before == NULL) {
-            PyErr_SetString(PyExc_AttributeError, "the game has no totals");
-            goto out;
-        }
-        Py_INCREF(before);
-        done = PyObject_CallMethodNoArgs(game, S_after_action);
-        if (done != NULL) {
-            Py_DECREF(done);
-            r = PyObject_CallMethodObjArgs(env, S_after_step, agent, game, before, NULL);
-        }
-        Py_DECREF(before);
+    if (core->phase == PH_DONE || !env_unchanged(env, d, tag) ||
+        (PyDict_CheckExact(cum) && dict_version(cum) != cum_tag)) { /* (the deal's end: booked first) */
+        r = step_rest(env, agent, game, gd, core->phase == PH_DONE);
         goto out;
     }
-    if (memo_set(f->memo, M_CUM, cum, agent, S_zero) < 0 || (done = PySequence_GetItem(seats, core->to_move)) == NULL)
+    if (memo_set(f->memo, M_CUM, cum, agent, S_zero) < 0)
+        goto out;
+    if (!env_unchanged(env, d, tag)) { /* (zeroed again there: the same value) */
+        r = step_rest(env, agent, game, gd, 0);
+        goto out;
+    }
+    if ((done = PySequence_GetItem(seats, core->to_move)) == NULL)
         goto out;
     if (memo_set(f->memo, -1, d, S_agent_selection, done) == 0)
         r = Py_NewRef(Py_None);
@@ -3533,8 +3570,22 @@ out:
     return r;
 }
 
+/* Whether getattr (and, ``write``, setattr) of an instance of ``t`` reads (writes) its instance dict
+ * at every attribute the calls read or write: no __getattribute__, __getattr__ or __setattr__ of
+ * the class's own, none of the names a class attribute (a property's, say). */
+static int env_attrs_plain(PyTypeObject *t, int write)
+{
+    if (t->tp_getattro != PyObject_GenericGetAttr || (write && t->tp_setattro != PyObject_GenericSetAttr))
+        return 0;
+    for (int i = 0; MK_attrs[i] != NULL; i++)
+        if (_PyType_Lookup(t, MK_attrs[i]) != NULL)
+            return 0;
+    return 1;
+}
+
 /* Whether the methods the call does in C are still the environment's: its class's as when the call
- * was made, none set on the instance (then the Python methods answer, which call them). */
+ * was made, none set on the instance (then the Python methods answer, which call them), and its
+ * attributes its instance dict's (env_attrs_plain). */
 static int env_methods_kept(EnvCall *f, PyObject *env, PyObject *d)
 {
     PyTypeObject *t = Py_TYPE(env);
@@ -3548,6 +3599,8 @@ static int env_methods_kept(EnvCall *f, PyObject *env, PyObject *d)
         if (f->names[i] != NULL &&
             (_PyType_Lookup(t, f->names[i]) != f->methods[i] || (i > 0 && got(d, f->names[i]) != NULL)))
             return 0;
+    if (!env_attrs_plain(t, 1))
+        return 0;
     int tagged = PyType_HasFeature(t, Py_TPFLAGS_VALID_VERSION_TAG);
     f->kept = tagged ? t : NULL;
     f->tag = tagged ? t->tp_version_tag : 0;
@@ -3719,7 +3772,8 @@ static PyObject *env_call(PyObject *const *args, int kind)
     f->kept = NULL;
     f->tag = 0;
     f->memo = NULL;
-    PyObject *names[2][METHODS] = {{S_last, S_observe, NULL}, {S_step_name, S_was_dead_step, S_clear_rewards}};
+    PyObject *names[2][METHODS] = {{S_last, S_observe, NULL, NULL, NULL},
+                                   {S_step_name, S_was_dead_step, S_clear_rewards, S_after_step, S_agent_of}};
     PyObject *env = PyWeakref_GetObject(args[0]);
     for (int i = 0; i < METHODS; i++) {
         f->names[i] = names[kind][i];
@@ -3783,7 +3837,9 @@ typedef struct {
     PyObject *env;
     long long left;
     int iterator; /* 0: the iterable (AECIterable), 1: an iterator of it (AECIterator) */
-    int plain;    /* the environment's attributes are its instance dict's (no class attribute of the names) */
+    int plain;    /* the environment's attributes are its instance dict's (env_attrs_plain) ... */
+    PyTypeObject *kept; /* ... while its class is this one (NULL: none) */
+    unsigned int tag;   /* at this version tag */
     EnvMemo *memo; /* the environment's calls' (NULL: none): agents and agent_selection read from it where it can say */
     PyObject *max_iter; /* as given (an int) */
     long long taken;    /* agents yielded */
@@ -3814,6 +3870,8 @@ static PyObject *agent_iter_new(PyObject *env, PyObject *max_iter, long long lef
     it->left = left;
     it->iterator = iterator;
     it->plain = plain;
+    it->kept = NULL;
+    it->tag = 0;
     it->memo = memo;
     return (PyObject *)it;
 }
@@ -3840,9 +3898,23 @@ static PyObject *memo_next(AgentIter *it, PyObject *d)
     return Py_NewRef(Py_None); /* StopIteration */
 }
 
+/* Whether getattr of the environment reads its instance dict (env_attrs_plain), asked again where
+ * its class or the class's version tag changed. */
+static int iter_plain(AgentIter *it)
+{
+    PyTypeObject *t = Py_TYPE(it->env);
+    if (t == it->kept && t->tp_version_tag == it->tag && PyType_HasFeature(t, Py_TPFLAGS_VALID_VERSION_TAG))
+        return it->plain;
+    it->plain = env_attrs_plain(t, 0);
+    int tagged = PyType_HasFeature(t, Py_TPFLAGS_VALID_VERSION_TAG);
+    it->kept = tagged ? t : NULL;
+    it->tag = tagged ? t->tp_version_tag : 0;
+    return it->plain;
+}
+
 static PyObject *AgentIter_next(AgentIter *it)
 {
-    PyObject *d = it->plain ? PyObject_GenericGetDict(it->env, NULL) : NULL, *agents;
+    PyObject *d = iter_plain(it) ? PyObject_GenericGetDict(it->env, NULL) : NULL, *agents;
     if (d == NULL)
         PyErr_Clear();
     else if ((agents = memo_next(it, d)) != NULL) {
@@ -3930,8 +4002,7 @@ static PyObject *agent_iter(PyObject *mod, PyObject *args)
     if (overflow) /* past 2**63 - 1 agents (PettingZoo's default is 2**63): as many as never end */
         left = overflow > 0 ? LLONG_MAX : LLONG_MIN;
     /* where the environment's class has no attribute of the names, getattr reads its instance dict */
-    int plain = Py_TYPE(env)->tp_getattro == PyObject_GenericGetAttr && _PyType_Lookup(Py_TYPE(env), S_agents) == NULL &&
-                _PyType_Lookup(Py_TYPE(env), S_agent_selection) == NULL;
+    int plain = env_attrs_plain(Py_TYPE(env), 0);
     /* the memo of the environment's step, where it is one of env_calls' (read once: the memo says
      * only what the environment's instance dict holds now, whoever made it) */
     PyObject *d = plain ? PyObject_GenericGetDict(env, NULL) : NULL, *step = d != NULL ? got(d, S_step_name) : NULL;
@@ -3949,20 +4020,26 @@ static int env_register(PyObject *m)
                                         "terminations", "truncations", "infos", "_paid", "possible_agents", "totals",
                                         "agents", "_after_action", "_after_step", "observation", "action_mask", "dtype",
                                         "rewards", "_skip_agent_selection", "last", "step", "observe", "_was_dead_step",
-                                        "_clear_rewards"};
+                                        "_clear_rewards", "_agent"};
     PyObject **slots[] = {&S_agent_selection, &S_seats, &S_game, &S_fast, &S_step, &S_stage, &S_cumulative, &S_terminations,
                           &S_truncations, &S_infos, &S_paid, &S_possible_agents, &S_totals, &S_agents,
                           &S_after_action, &S_after_step, &S_observation, &S_action_mask, &S_dtype,
-                          &S_rewards, &S_skip, &S_last, &S_step_name, &S_observe, &S_was_dead_step, &S_clear_rewards};
+                          &S_rewards, &S_skip, &S_last, &S_step_name, &S_observe, &S_was_dead_step, &S_clear_rewards,
+                          &S_agent_of};
     for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
         if ((*slots[i] = PyUnicode_InternFromString(names[i])) == NULL)
             return -1;
     PyObject *values[M_VALUES] = {S_agent_selection, S_paid, S_game, S_possible_agents, S_agents};
     PyObject *dicts[M_DICTS] = {S_terminations, S_truncations, S_cumulative, S_infos, S_seats};
-    PyObject *absent[4] = {S_observe, S_was_dead_step, S_clear_rewards, NULL}, *game[G_PARTS] = {S_fast, S_step, S_totals, S_stage};
+    /* (the methods done in C, none set on the instance: observe, the dead step's, the rest of a step's) */
+    PyObject *absent[METHODS + 1] = {S_observe, S_was_dead_step, S_clear_rewards, S_after_step, S_agent_of, NULL};
+    PyObject *game[G_PARTS] = {S_fast, S_step, S_totals, S_stage};
     memcpy(MK_values, values, sizeof values);
     memcpy(MK_dicts, dicts, sizeof dicts);
     memcpy(MK_absent, absent, sizeof absent);
+    PyObject *attrs[] = {S_agent_selection, S_paid, S_game, S_possible_agents, S_agents, S_terminations, S_truncations,
+                         S_cumulative, S_infos, S_seats, S_rewards, S_skip, NULL};
+    memcpy(MK_attrs, attrs, sizeof attrs);
     memcpy(MK_game, game, sizeof game);
     if ((S_zero = PyFloat_FromDouble(0.0)) == NULL || PyType_Ready(&EnvCallType) < 0 || PyType_Ready(&AgentIterType) < 0 ||
         PyType_Ready(&AgentIterableType) < 0)
