@@ -113,7 +113,7 @@ class Scaled:
     divisor: "no tricks" counts tricks, not 20s of points; the null-window searches bisect
     fewer values), answering ``solve`` in points again."""
 
-    def __init__(self, raw, unit: int, stake: int = 0) -> None:
+    def __init__(self, raw, unit: int, stake: int) -> None:
         self.raw, self.unit = raw, unit
         #: The most points a deal's tricks and cards can hand out in all (``_stake``).
         self.stake = stake
