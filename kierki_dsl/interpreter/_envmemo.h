@@ -41,10 +41,26 @@ typedef struct EnvMemoS {
 
 static PyObject *const *memo_keys(int which);
 
+#if PY_VERSION_HEX >= 0x030B0000 && PY_VERSION_HEX < 0x030C0000
+/* The head of CPython 3.11's dict keys object (Include/internal/pycore_dict.h): its kind is not
+ * DICT_KEYS_GENERAL (0) only where every key is an exact str (a "unicode" table's entries hold no
+ * hash: a key of another type turns the table general before it is stored). */
+typedef struct {
+    Py_ssize_t dk_refcnt;
+    uint8_t dk_log2_size, dk_log2_index_bytes, dk_kind;
+} DictKeysHead311;
+#define STR_TABLE(d) (((DictKeysHead311 *)((PyDictObject *)(d))->ma_keys)->dk_kind != 0)
+#else
+#define STR_TABLE(d) 0
+#endif
+
 /* Whether every key of ``d`` is an exact str: a lookup or a write of an exact str there then runs
- * no code (no key's __eq__), so the memo's own writes change nothing but what they write. */
+ * no code (no key's __eq__), so the memo's own writes change nothing but what they write. (On
+ * 3.11 a str table says so at once; a general table's keys are looked at.) */
 static int str_keys(PyObject *d)
 {
+    if (STR_TABLE(d))
+        return 1;
     PyObject *k, *v;
     Py_ssize_t pos = 0;
     while (PyDict_Next(d, &pos, &k, &v))
@@ -240,6 +256,10 @@ static int memo_set(EnvMemo *m, int which, PyObject *d, PyObject *key, PyObject 
     if (old == NULL) { /* (the instance dict written as a dict, as the calls did) */
         memo_forget(m);
         return which < 0 ? PyDict_SetItem(d, key, value) : PyObject_SetItem(d, key, value);
+    }
+    if (old == value) { /* (there already: the write would change nothing a program can see) */
+        Py_DECREF(old);
+        return 0;
     }
     int err = PyDict_SetItem(d, key, value);
     if (err == 0)
