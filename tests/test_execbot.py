@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from kierki_dsl.interpreter.match import Match, MatchRunner
+from kierki_dsl.players import botproto
 from kierki_dsl.players.base import RandomPlayer, make_player
 from kierki_dsl.players.execbot import ExecBot
 from kierki_dsl.ruleset.model import Ruleset
@@ -147,3 +148,26 @@ def test_a_wrong_answer_is_refused_saying_why_and_what_was_legal(tmp_path, kind)
     line = next(x for x in proc.stderr.splitlines() if "exec bot" in x)
     assert re.search(said, line), line
     assert "wrong.py of seat 0" in line, "the command is named by its script, not by the interpreter alone"
+
+
+# Play-test 7: a bot writer read "not a JSON line: b'hello there'" (a Python bytes literal),
+# "no answer in time" (which limit?), and for an unclosed quote in --players only
+# "kierki: error: No closing quotation" (of what?).
+def test_a_garbage_line_is_quoted_as_text_with_its_length():
+    with pytest.raises(botproto.BotError) as short:
+        botproto.read_ready(b"hello there")
+    assert str(short.value) == "not a JSON line: 'hello there'"
+    with pytest.raises(botproto.BotError) as long:
+        botproto.read_ready("zażółć ".encode() * 20)
+    assert "b'" not in str(long.value) and "zażółć" in str(long.value) and "bytes more" in str(long.value)
+
+
+def test_a_silent_bot_is_told_which_time_limit_it_missed(tmp_path):
+    bot = ExecBot(_script(tmp_path, "silent", MISBEHAVING["silent"]), limits={"decision_seconds": 0.5})
+    _play(bot)
+    assert bot.failure == "no answer within 0.5 s (decision_seconds)"
+
+
+def test_an_exec_command_that_cannot_be_split_names_itself():
+    with pytest.raises(KeyError, match=r"exec:\./bot \"x: the command cannot be split.*No closing quotation"):
+        make_player('exec:./bot "x')

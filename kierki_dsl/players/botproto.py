@@ -89,4 +89,10 @@ def _json(raw: bytes):
     try:
         return json.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, ValueError):
-        raise BotError(f"not a JSON line: {raw[:40]!r}") from None
+        raise BotError(f"not a JSON line: {quoted(raw)}") from None
+
+
+def quoted(raw: bytes) -> str:
+    """The start of a line a bot wrote, as its author would read it (text, not a bytes literal)."""
+    text = raw[:40].decode("utf-8", errors="replace")
+    return repr(text) + (f" (and {len(raw) - 40} bytes more)" if len(raw) > 40 else "")

@@ -70,7 +70,10 @@ class ExecBot(Player):
     name = "exec"
 
     def __init__(self, command: str = "", on_failure: str = "heuristic", limits: Optional[dict] = None):
-        argv = shlex.split(command)
+        try:
+            argv = shlex.split(command)
+        except ValueError as e:  # an unclosed quote or a trailing backslash
+            raise ValueError(f"exec:{command}: the command cannot be split as a shell would: {e}") from None
         if not argv:
             raise ValueError("exec: name the bot's command (exec:./mybot)")
         self.argv = argv
@@ -186,7 +189,7 @@ class ExecBot(Player):
                     raise botproto.BotError("a line longer than 64 KiB (flooding)")
                 left = budget - (time.monotonic() - start)
                 if left <= 0:
-                    raise botproto.BotError("no answer in time")
+                    raise botproto.BotError(self._late(budget))
                 if sel.select(left) and not self._read():
                     raise botproto.BotError(self._exit_reason())
         finally:
@@ -196,6 +199,12 @@ class ExecBot(Player):
         if len(raw) > botproto.MAX_LINE:
             raise botproto.BotError("a line longer than 64 KiB (flooding)")
         return raw
+
+    def _late(self, budget: float) -> str:
+        """Why the wait is over: the answer's own limit or what was left of the match's."""
+        if budget < self.limits["decision_seconds"]:
+            return f"no answer in time (the match's {self.limits['match_seconds']:g} s for all answers used up)"
+        return f"no answer within {budget:g} s (decision_seconds)"
 
     def _exit_reason(self) -> str:
         try:
