@@ -49,12 +49,13 @@ def _explained(rs) -> str:
     elif rs.description:
         described = " ".join(rs.description.split())  # a shipped ruleset's description has Polish words too
         lines += [tr(described), ""]
+    cards = bin(rs.deck).count("1")  # "52 karty", "32 karty", "24 karty", "36 kart": the number's own form
     lines.append(
         (
-            tr("{players} players, {cards} cards; play, dealing and the deal pass clockwise.")
+            tr("{players} players, {cards}; play, dealing and the deal pass clockwise.")
             if rs.direction == 1
-            else tr("{players} players, {cards} cards; play, dealing and the deal pass counter-clockwise.")
-        ).format(players=rs.players, cards=bin(rs.deck).count("1"))
+            else tr("{players} players, {cards}; play, dealing and the deal pass counter-clockwise.")
+        ).format(players=rs.players, cards=trn("{count} card", "{count} cards", cards).format(count=cards))
     )
     n = len(rs.schedule) * rs.series
     deals = trn("{count} deal", "{count} deals", n).format(count=n)

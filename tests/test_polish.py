@@ -15,6 +15,7 @@ import pytest
 
 from kierki_dsl import i18n
 from kierki_dsl.cards import card_pretty, read_card
+from kierki_dsl.explain import explain
 from kierki_dsl.interpreter.match import Match
 from kierki_dsl.players.human import HumanPlayer
 from kierki_dsl.ruleset.model import Ruleset
@@ -143,6 +144,18 @@ def test_explain_of_the_standard_profile_is_polish():
         assert not ENGLISH.search(line), line
     english = _kierki("explain", STANDARD, env={"KIERKI_LANG": ""}).stdout
     assert "A match is 12 deals" in english and "Rozdanie" not in english
+
+
+# Play-test 7: a Polish club read "4 graczy, 52 kart" (52 takes "karty", as 2, 3, 4 do).
+@pytest.mark.parametrize(
+    "ruleset, said",
+    [("kierki_standard.yaml", "52 karty;"), ("games/tysiac.yaml", "24 karty;"), ("games/black_maria.yaml", "51 kart;")],
+)
+def test_explain_says_the_number_of_cards_in_its_polish_form(ruleset, said):
+    rs = Ruleset.load(os.path.join(ROOT, "rulesets", ruleset))
+    with i18n.using("pl"):
+        line = next(x for x in explain(rs).splitlines() if x.startswith(f"{rs.players} graczy, "))
+    assert said in line, line
 
 
 # -- the browser --------------------------------------------------------------------------------------
