@@ -31,7 +31,11 @@ ENGLISH = re.compile(r"\b(the|deal|deals|trick|tricks|cards?|your|hand|points|pl
 
 def _kierki(*args, env=None, input_text=""):
     return subprocess.run(
-        [KIERKI, *args], input=input_text, capture_output=True, text=True, timeout=300,
+        [KIERKI, *args],
+        input=input_text,
+        capture_output=True,
+        text=True,
+        timeout=300,
         env=dict(os.environ, **(env or {})),
     )
 
@@ -120,8 +124,17 @@ def human_first(view, rs) -> int:
 def test_kierki_run_speaks_polish_with_lang_or_kierki_lang():
     for args, env in ((["--lang", "pl"], {}), ([], {"KIERKI_LANG": "pl_PL.UTF-8"})):
         done = _kierki(
-            "run", STANDARD, "--seed", "5", "--human", "S", "--players", "random", *args,
-            env=env, input_text="1\n" * 700,
+            "run",
+            STANDARD,
+            "--seed",
+            "5",
+            "--human",
+            "S",
+            "--players",
+            "random",
+            *args,
+            env=env,
+            input_text="1\n" * 700,
         )
         assert done.returncode == 0, done.stderr
         assert "Twoje karty (S):" in done.stdout and "twoja karta>" in done.stdout, done.stdout[:2000]
@@ -158,6 +171,20 @@ def test_explain_says_the_number_of_cards_in_its_polish_form(ruleset, said):
     assert said in line, line
 
 
+# Play-test 7: `kierki diff --lang pl` (docs/polish.md) said the values in Polish but every field
+# in English ("match total: ...", "deal 2, scoring: ...", "(none)"), and "Bez panów → Bez panów".
+@pytest.mark.parametrize("variant", ["jacks_only.yaml", "three_players.yaml", "four_series.yaml"])
+def test_diff_in_polish_names_its_fields_in_polish(variant):
+    done = _kierki("diff", STANDARD, os.path.join(ROOT, "rulesets", "variants", variant), "--lang", "pl")
+    assert done.returncode == 0, done.stderr
+    for line in done.stdout.splitlines():
+        field = line.split(":")[0]
+        assert not ENGLISH.search(field) and not re.search(r"\b(match|part|none|players|series)\b", field), line
+        assert "(none)" not in line and "(nothing)" not in line, line
+        old, _, new = line.partition(": ")[2].partition(" → ")
+        assert old != new, line
+
+
 # -- the browser --------------------------------------------------------------------------------------
 def test_the_page_in_polish_by_accept_language(tmp_path):
     from web_support import Client, create_table, need_web, running_server, send
@@ -175,9 +202,7 @@ def test_the_page_in_polish_by_accept_language(tmp_path):
         table = create_table(client, ["human", "random", "random", "random"])
         states = {}
         for lang in ("pl", "en"):
-            ws = stack.enter_context(
-                client.websocket_connect(f"/ws/{table['id']}", headers={"Accept-Language": lang})
-            )
+            ws = stack.enter_context(client.websocket_connect(f"/ws/{table['id']}", headers={"Accept-Language": lang}))
             send(ws, {"type": "hello", "token": table["tokens"][0]})
             states[lang] = next(m for m in iter(ws.receive_json, None) if m["type"] == "state" and m["view"])
             ws.close()
