@@ -31,11 +31,7 @@ ENGLISH = re.compile(r"\b(the|deal|deals|trick|tricks|cards?|your|hand|points|pl
 
 def _kierki(*args, env=None, input_text=""):
     return subprocess.run(
-        [KIERKI, *args],
-        input=input_text,
-        capture_output=True,
-        text=True,
-        timeout=300,
+        [KIERKI, *args], input=input_text, capture_output=True, text=True, timeout=300,
         env=dict(os.environ, **(env or {})),
     )
 
@@ -124,17 +120,8 @@ def human_first(view, rs) -> int:
 def test_kierki_run_speaks_polish_with_lang_or_kierki_lang():
     for args, env in ((["--lang", "pl"], {}), ([], {"KIERKI_LANG": "pl_PL.UTF-8"})):
         done = _kierki(
-            "run",
-            STANDARD,
-            "--seed",
-            "5",
-            "--human",
-            "S",
-            "--players",
-            "random",
-            *args,
-            env=env,
-            input_text="1\n" * 700,
+            "run", STANDARD, "--seed", "5", "--human", "S", "--players", "random", *args,
+            env=env, input_text="1\n" * 700,
         )
         assert done.returncode == 0, done.stderr
         assert "Twoje karty (S):" in done.stdout and "twoja karta>" in done.stdout, done.stdout[:2000]
@@ -202,7 +189,9 @@ def test_the_page_in_polish_by_accept_language(tmp_path):
         table = create_table(client, ["human", "random", "random", "random"])
         states = {}
         for lang in ("pl", "en"):
-            ws = stack.enter_context(client.websocket_connect(f"/ws/{table['id']}", headers={"Accept-Language": lang}))
+            ws = stack.enter_context(
+                client.websocket_connect(f"/ws/{table['id']}", headers={"Accept-Language": lang})
+            )
             send(ws, {"type": "hello", "token": table["tokens"][0]})
             states[lang] = next(m for m in iter(ws.receive_json, None) if m["type"] == "state" and m["view"])
             ws.close()
