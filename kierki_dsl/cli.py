@@ -179,7 +179,8 @@ def run(
     players: str = typer.Option(
         "heuristic",
         "--players",
-        help="Players per seat, comma-separated (random, heuristic, search, search:64, search:0.2s, ismcts, ismcts:0.2s, human), or one for all.",
+        help="Players per seat, comma-separated (random, heuristic, search, search:64, search:0.2s, pimc, ismcts, "
+        "ismcts:0.2s, human, or your bot as exec:COMMAND: docs/bot-protocol.md), or one for all.",
     ),
     human: Optional[str] = typer.Option(
         None,
@@ -1001,7 +1002,7 @@ def join(
     port: int = typer.Argument(..., help="The server's port."),
     seat: str = typer.Option(..., "--seat", help="The seat to claim: N, E, S or W."),
     player: str = typer.Option(
-        "heuristic", "--player", help="Who plays: random, heuristic, search, search:0.2s, or human."
+        "heuristic", "--player", help="Who plays: random, heuristic, search, search:0.2s, pimc, exec:COMMAND, or human."
     ),
     ruleset: str = typer.Option(
         "", "--ruleset", help="The rules the server plays (default: the shipped games/sik.yaml)."

@@ -17,7 +17,7 @@ from kierki_dsl.players.execbot import ExecBot
 from kierki_dsl.ruleset.model import Ruleset
 from kierki_dsl.table.core import Table
 
-from conftest import STANDARD
+from conftest import STANDARD, run_cli
 
 ROOT = Path(__file__).resolve().parent.parent
 BOTS = ROOT / "examples" / "bots"
@@ -171,3 +171,12 @@ def test_a_silent_bot_is_told_which_time_limit_it_missed(tmp_path):
 def test_an_exec_command_that_cannot_be_split_names_itself():
     with pytest.raises(KeyError, match=r"exec:\./bot \"x: the command cannot be split.*No closing quotation"):
         make_player('exec:./bot "x')
+
+
+# Play-test 7: `kierki run --help` listed the players without `exec:` (nor `pimc`): a bot writer
+# reading the help alone would not find how to seat a bot.
+@pytest.mark.parametrize("command, option", [("run", "--players"), ("join", "--player")])
+def test_the_help_of_the_players_option_names_exec_bots(command, option):
+    code, out, _, _ = run_cli(command, "--help")
+    said = " ".join(out.split())
+    assert code == 0 and "exec:COMMAND" in said and "pimc" in said, said
