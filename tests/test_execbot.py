@@ -180,3 +180,14 @@ def test_the_help_of_the_players_option_names_exec_bots(command, option):
     code, out, _, _ = run_cli(command, "--help")
     said = " ".join(out.split())
     assert code == 0 and "exec:COMMAND" in said and "pimc" in said, said
+
+
+# Play-test 7: a bot answering 9999 to a card play read "illegal answer 9999 (bid:8999)": a bid, in a
+# deal without an auction. The label is said only for an action of a kind the seat could choose.
+def test_a_refused_id_is_labelled_only_as_an_action_of_the_kind_asked_for():
+    with pytest.raises(botproto.BotError) as far:
+        botproto.read_action(b'{"action": 9999}', (0, 5, 13))
+    assert str(far.value) == "illegal answer 9999: not one of the 3 legal actions (2S, 7S, 2H)"
+    with pytest.raises(botproto.BotError) as card:
+        botproto.read_action(b'{"action": 1}', (0, 5, 13))
+    assert str(card.value).startswith("illegal answer 1 (3S): ")
