@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from kierki_dsl.interpreter.match import Match, MatchRunner
+from kierki_dsl.interpreter.view import FLAT
 from kierki_dsl.players import botproto
 from kierki_dsl.players.base import RandomPlayer, make_player
 from kierki_dsl.players.execbot import ExecBot
@@ -191,3 +192,13 @@ def test_a_refused_id_is_labelled_only_as_an_action_of_the_kind_asked_for():
     with pytest.raises(botproto.BotError) as card:
         botproto.read_action(b'{"action": 1}', (0, 5, 13))
     assert str(card.value).startswith("illegal answer 1 (3S): ")
+
+
+# Play-test 7: a bot's `decide` message held `deck`, `seller`, `widow`, `taker`, `exchanged`, `aside`,
+# `declarations` and `format`, which docs/players.md (where bot-protocol.md sends a bot writer) did
+# not describe.
+def test_every_name_of_the_view_a_bot_reads_is_described_in_players_md():
+    table = (ROOT / "docs" / "players.md").read_text()
+    described = set(re.findall(r"`(\w+)`", "\n".join(x.split("|")[1] for x in table.splitlines() if x.startswith("| `"))))
+    missing = (set(FLAT) | {"format"}) - described
+    assert not missing, missing
