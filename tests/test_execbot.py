@@ -199,6 +199,7 @@ def test_a_refused_id_is_labelled_only_as_an_action_of_the_kind_asked_for():
 # not describe.
 def test_every_name_of_the_view_a_bot_reads_is_described_in_players_md():
     table = (ROOT / "docs" / "players.md").read_text()
-    described = set(re.findall(r"`(\w+)`", "\n".join(x.split("|")[1] for x in table.splitlines() if x.startswith("| `"))))
+    names = "\n".join(row.split("|")[1] for row in table.splitlines() if row.startswith("| `"))
+    described = set(re.findall(r"`(\w+)`", names))
     missing = (set(FLAT) | {"format"}) - described
     assert not missing, missing
