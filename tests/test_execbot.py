@@ -2,10 +2,13 @@
 bot that crashes, hangs, floods or answers garbage never stops the match."""
 from __future__ import annotations
 
+import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -203,3 +206,32 @@ def test_every_name_of_the_view_a_bot_reads_is_described_in_players_md():
     described = set(re.findall(r"`(\w+)`", names))
     missing = (set(FLAT) | {"format"}) - described
     assert not missing, missing
+
+
+# Play-test 7: a bot script that started a helper in the background and then crashed left the helper
+# running after the match: the group was killed only while the bot itself still ran.
+def test_a_crashed_bot_leaves_nothing_of_its_group_running(tmp_path):
+    pid_file = tmp_path / "helper.pid"
+    body = (
+        "import subprocess\nh = subprocess.Popen(['sleep', '300'], stdout=subprocess.DEVNULL)\n"
+        f"open({str(pid_file)!r}, 'w').write(str(h.pid))\n" + READY + "sys.stdin.readline(); sys.exit(3)\n"
+    )
+    bot = ExecBot(_script(tmp_path, "forks", body), limits=FAST)
+    try:
+        assert len(_play(bot)) == len(RS.schedule) and "exited (code 3)" in bot.failure
+        helper = int(pid_file.read_text())
+        deadline = time.monotonic() + 5
+        while not (gone := _gone(helper)) and time.monotonic() < deadline:  # a SIGKILL takes a moment
+            time.sleep(0.01)
+    finally:
+        if pid_file.exists() and not _gone(int(pid_file.read_text())):  # stopped whatever happens
+            os.kill(int(pid_file.read_text()), signal.SIGKILL)
+    assert gone
+
+
+def _gone(pid: int) -> bool:
+    """Whether process ``pid`` has ended (no longer there, or a zombie waiting for its reaper)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] in "ZX"
+    except OSError:
+        return True

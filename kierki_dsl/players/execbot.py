@@ -46,12 +46,12 @@ def _limit(cpu_seconds: int, memory_mb: int):
 
 
 def _stop(proc: Any) -> None:
-    """Stop the bot's process group and reap it."""
-    if proc.poll() is None:
-        try:
-            os.killpg(proc.pid, signal.SIGKILL)
-        except (ProcessLookupError, PermissionError):
-            pass
+    """Stop the bot's process group and reap it: what the bot started too, even once the bot itself
+    has exited (a script that crashed leaves its background children in the group)."""
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):  # nothing left in the group
+        pass
     for stream in (proc.stdin, proc.stdout):
         try:
             stream.close()
