@@ -235,3 +235,10 @@ def _gone(pid: int) -> bool:
         return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] in "ZX"
     except OSError:
         return True
+
+
+def test_a_bot_that_exited_is_told_so_though_a_child_holds_its_output(tmp_path):
+    body = "import subprocess\nh = subprocess.Popen(['sleep', '300'])\n" + READY + "sys.stdin.readline(); sys.exit(3)\n"
+    bot = ExecBot(_script(tmp_path, "holds", body), limits={"decision_seconds": 0.5})
+    _play(bot)
+    assert bot.failure == "the bot exited (code 3)"

@@ -188,8 +188,8 @@ class ExecBot(Player):
                 if len(self._buffer) > botproto.MAX_LINE:
                     raise botproto.BotError("a line longer than 64 KiB (flooding)")
                 left = budget - (time.monotonic() - start)
-                if left <= 0:
-                    raise botproto.BotError(self._late(budget))
+                if left <= 0:  # a bot that exited while a child of its holds its output open: say so
+                    raise botproto.BotError(self._exit_reason() if self.proc.poll() is not None else self._late(budget))
                 if sel.select(left) and not self._read():
                     raise botproto.BotError(self._exit_reason())
         finally:
