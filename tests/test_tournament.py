@@ -180,3 +180,17 @@ def test_the_ladder_counts_one_seed_in_the_singular():
 
     rs = Ruleset.load(str(SHORT))
     assert "1 seed × 8 seatings" in report(rs, [("heuristic", "random")], range(1, 2)).splitlines()[0]
+
+
+# Play-test 7: `kierki ladder` with a bot that failed printed its figures as if the bot had played
+# them (its seat forfeited from the failure on); `kierki tournament` names such bots, the ladder now too.
+def test_the_ladder_names_the_bots_that_failed(tmp_path):
+    from kierki_dsl.ladder import report
+
+    bot = tmp_path / "crash.py"
+    bot.write_text("import sys\nsys.stdin.readline()\nsys.exit(5)\n")
+    rs = Ruleset.load(str(SHORT))
+    crashing = f"exec:{sys.executable} {bot}"
+    said = report(rs, [(crashing, "random"), ("heuristic", "random")], range(1, 2))
+    assert said.splitlines()[-1] == f"Bots that failed in some match: {crashing}"
+    assert "failed" not in report(rs, [("heuristic", "random")], range(1, 2))
