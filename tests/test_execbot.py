@@ -160,7 +160,7 @@ def test_a_wrong_answer_is_refused_saying_why_and_what_was_legal(tmp_path, kind)
 def test_a_garbage_line_is_quoted_as_text_with_its_length():
     with pytest.raises(botproto.BotError) as short:
         botproto.read_ready(b"hello there")
-    assert str(short.value) == "not a JSON line: 'hello there'"
+    assert str(short.value).startswith("not a JSON line: 'hello there' (not valid JSON")
     with pytest.raises(botproto.BotError) as long:
         botproto.read_ready("zażółć ".encode() * 20)
     assert "b'" not in str(long.value) and "zażółć" in str(long.value) and "bytes more" in str(long.value)
@@ -242,3 +242,13 @@ def test_a_bot_that_exited_is_told_so_though_a_child_holds_its_output(tmp_path):
     bot = ExecBot(_script(tmp_path, "holds", body), limits={"decision_seconds": 0.5})
     _play(bot)
     assert bot.failure == "the bot exited (code 3)"
+
+
+# Play-test 7: a bot answering 60,000 `[` ended `kierki run` with "internal error: RecursionError"
+# (exit 70): the JSON parser's recursion. Its lines are now read as records are, nesting bounded.
+@pytest.mark.parametrize("line", [b"[" * 60000, b'{"action":' * 20000, b"[" * 65 + b"]" * 65])
+def test_a_deeply_nested_answer_is_a_failure_of_the_bot_not_of_the_engine(line):
+    with pytest.raises(botproto.BotError, match="nests deeper than 64 levels"):
+        botproto.read_action(line, (0, 1))
+    with pytest.raises(botproto.BotError, match="nests deeper than 64 levels"):
+        botproto.read_ready(line)

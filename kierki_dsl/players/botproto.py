@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 from typing import Optional
 
+from .. import jsonshape
 from ..interpreter.actions import action_str, parse_action
 
 PROTOCOL = "kierki-bot/1"
@@ -99,10 +100,14 @@ def _action(answer) -> Optional[int]:
 
 
 def _json(raw: bytes):
+    """A bot's line as JSON, read as records are (``jsonshape``: nesting bounded before the parser
+    runs, whose recursion 60,000 ``[`` would exhaust)."""
     try:
-        return json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError):
-        raise BotError(f"not a JSON line: {quoted(raw)}") from None
+        return jsonshape.load(raw.decode("utf-8"))[0]
+    except UnicodeDecodeError:
+        raise BotError(f"not a JSON line: {quoted(raw)} (not UTF-8)") from None
+    except jsonshape.ShapeError as e:
+        raise BotError(f"not a JSON line: {quoted(raw)} ({e.message})") from None
 
 
 def quoted(raw: bytes) -> str:
