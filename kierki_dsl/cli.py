@@ -1254,6 +1254,10 @@ def main(argv: Optional[list] = None) -> int:
         return interrupted_exit(rv) if isinstance(rv, int) else EXIT_OK
     except typer.Exit as e:
         return interrupted_exit(e.exit_code)
+    except SystemExit as e:  # typer ends a command whose reader went away with exit 1: 141, as documented
+        if isinstance(e.__context__, BrokenPipeError):
+            return failure_exit(e.__context__, debug=False)
+        raise
     except (Exception, KeyboardInterrupt) as e:  # click usage errors and real bugs
         if isinstance(e, typer.Abort):
             e = KeyboardInterrupt()
