@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import json
 import os
 import re
 import subprocess
@@ -170,6 +171,22 @@ def test_diff_in_polish_names_its_fields_in_polish(variant):
         assert "(none)" not in line and "(nothing)" not in line, line
         old, _, new = line.partition(": ")[2].partition(" → ")
         assert old != new, line
+
+
+# Play-test 7: `kierki run --lang pl` ended in Polish but for its warnings ("warning: deal 1: scores
+# sum to -234, the ruleset declares -260"); the JSON output keeps them in English for programs.
+def test_the_warnings_after_a_match_speak_polish(tmp_path):
+    house = tmp_path / "house.yaml"
+    house.write_text(
+        f"kierki: 1\nextends: {STANDARD}\nname: x\ncontracts:\n  bez_lew:\n    score:\n"
+        "      - per_trick: -20\n      - per_seat: tricks_taken * 2\n"
+    )
+    polish = _kierki("run", str(house), "--seed", "2", "--players", "random", "--lang", "pl")
+    assert polish.returncode == 0, polish.stderr
+    assert "uwaga: rozdanie 1: wyniki sumują się do -234, a zasady deklarują -260" in polish.stdout
+    assert "warning" not in polish.stdout
+    english = _kierki("run", str(house), "--seed", "2", "--players", "random", "--format", "json", "--lang", "pl")
+    assert "deal 1: scores sum to -234, the ruleset declares -260" in json.loads(english.stdout)["warnings"]
 
 
 # -- the browser --------------------------------------------------------------------------------------
