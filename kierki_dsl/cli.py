@@ -179,7 +179,8 @@ def run(
     players: str = typer.Option(
         "heuristic",
         "--players",
-        help="Players per seat, comma-separated (random, heuristic, search, search:64, search:0.2s, ismcts, ismcts:0.2s, human), or one for all.",
+        help="Players per seat, comma-separated (random, heuristic, search, search:64, search:0.2s, pimc, ismcts, "
+        "ismcts:0.2s, human, or your bot as exec:COMMAND: docs/bot-protocol.md), or one for all.",
     ),
     human: Optional[str] = typer.Option(
         None,
@@ -317,7 +318,7 @@ def _play(rs, seed: int, names: list, fmt, record, writer, saved: Optional[tuple
 
     ``saved``: ``(save file, saved actions)`` to replay first (``kierki resume``); ``fixed``: the
     fixed deals to play (``--deals``)."""
-    from .i18n import tr
+    from .i18n import N_, tr
     from .players.base import PlayerQuit
     from .record import match_record
     from .report import deal_lines, match_header, match_json, standings_text, title_width
@@ -330,7 +331,12 @@ def _play(rs, seed: int, names: list, fmt, record, writer, saved: Optional[tuple
     def finished_deal(r) -> None:
         results.append(r)
         if r.contract.total is not None and sum(r.scores) != r.contract.total:
-            warnings.append(f"deal {r.number}: scores sum to {sum(r.scores)}, the ruleset declares {r.contract.total}")
+            warnings.append(
+                (
+                    N_("deal {number}: scores sum to {got}, the ruleset declares {declared}"),
+                    {"number": r.number, "got": sum(r.scores), "declared": r.contract.total},
+                )
+            )
         for p in seat_players:
             if hasattr(p, "deal_over"):
                 p.deal_over(r.number, r.totals, r.plays)
@@ -381,11 +387,16 @@ def _play(rs, seed: int, names: list, fmt, record, writer, saved: Optional[tuple
             _err(f"kierki: the {len(results)} finished deal(s) are kept in {record}")
         raise typer.Exit(EXIT_FINDINGS)
     if results and rs.stopped_at_max_deals(len(results), results[-1].totals):
-        warnings.append(f"the match stopped at max_deals ({rs.max_deals} deals) before its until condition held")
-    if text:
+        warnings.append(
+            (
+                N_("the match stopped at max_deals ({deals} deals) before its until condition held"),
+                {"deals": rs.max_deals},
+            )
+        )
+    if text:  # a person reads them in the language in force; a program reads the JSON's English
         print(standings_text(results[-1].totals if results else [0] * rs.players, rs.players))
-        for w in warnings:
-            print(f"warning: {w}")
+        for w, fields in warnings:
+            print(tr("warning: {warning}").format(warning=tr(w).format(**fields)))
         if person:
             print(
                 tr("seed {seed} (kierki run {path} --seed {seed} plays these deals again)").format(
@@ -393,7 +404,7 @@ def _play(rs, seed: int, names: list, fmt, record, writer, saved: Optional[tuple
                 )
             )
     else:
-        print(match_json(rs, seed, first_dealer, results, warnings))
+        print(match_json(rs, seed, first_dealer, results, [w.format(**fields) for w, fields in warnings]))
 
 
 def _check_output(path: Optional[str], option: str, folder: bool = False, names: Optional[str] = None) -> None:
@@ -1001,7 +1012,7 @@ def join(
     port: int = typer.Argument(..., help="The server's port."),
     seat: str = typer.Option(..., "--seat", help="The seat to claim: N, E, S or W."),
     player: str = typer.Option(
-        "heuristic", "--player", help="Who plays: random, heuristic, search, search:0.2s, or human."
+        "heuristic", "--player", help="Who plays: random, heuristic, search, search:0.2s, pimc, exec:COMMAND, or human."
     ),
     ruleset: str = typer.Option(
         "", "--ruleset", help="The rules the server plays (default: the shipped games/sik.yaml)."
@@ -1253,6 +1264,10 @@ def main(argv: Optional[list] = None) -> int:
         return interrupted_exit(rv) if isinstance(rv, int) else EXIT_OK
     except typer.Exit as e:
         return interrupted_exit(e.exit_code)
+    except SystemExit as e:  # typer ends a command whose reader went away with exit 1: 141, as documented
+        if isinstance(e.__context__, BrokenPipeError):
+            return failure_exit(e.__context__, debug=False)
+        raise
     except (Exception, KeyboardInterrupt) as e:  # click usage errors and real bugs
         if isinstance(e, typer.Abort):
             e = KeyboardInterrupt()

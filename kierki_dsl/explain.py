@@ -49,12 +49,13 @@ def _explained(rs) -> str:
     elif rs.description:
         described = " ".join(rs.description.split())  # a shipped ruleset's description has Polish words too
         lines += [tr(described), ""]
+    cards = bin(rs.deck).count("1")  # "52 karty", "32 karty", "24 karty", "36 kart": the number's own form
     lines.append(
         (
-            tr("{players} players, {cards} cards; play, dealing and the deal pass clockwise.")
+            tr("{players} players, {cards}; play, dealing and the deal pass clockwise.")
             if rs.direction == 1
-            else tr("{players} players, {cards} cards; play, dealing and the deal pass counter-clockwise.")
-        ).format(players=rs.players, cards=bin(rs.deck).count("1"))
+            else tr("{players} players, {cards}; play, dealing and the deal pass counter-clockwise.")
+        ).format(players=rs.players, cards=trn("{count} card", "{count} cards", cards).format(count=cards))
     )
     n = len(rs.schedule) * rs.series
     deals = trn("{count} deal", "{count} deals", n).format(count=n)
@@ -153,59 +154,65 @@ def diff(a, b) -> str:
     """What changes at the table from ruleset ``a`` to ruleset ``b``, in the words of explain."""
     out = []
     if a.players != b.players:
-        out.append(f"players: {a.players} → {b.players}")
+        out.append(tr("players") + f": {a.players} → {b.players}")
     if a.deck != b.deck:
-        out.append(f"cards: {bin(a.deck).count('1')} → {bin(b.deck).count('1')}" + _removed(a.deck, b.deck))
+        out.append(tr("cards") + f": {bin(a.deck).count('1')} → {bin(b.deck).count('1')}" + _removed(a.deck, b.deck))
     if a.direction != b.direction:
         out.append(
-            "direction: "
-            + " → ".join("clockwise" if d == 1 else "counter-clockwise" for d in (a.direction, b.direction))
+            tr("direction")
+            + ": "
+            + " → ".join(tr("clockwise") if d == 1 else tr("counter-clockwise") for d in (a.direction, b.direction))
         )
     if a.total != b.total:
-        out.append(" → ".join(["match total: " + _total_words(a.total), _total_words(b.total)]))
+        out.append(" → ".join([tr("match total") + ": " + _total_words(a.total), _total_words(b.total)]))
     if len(a.schedule) * a.series != len(b.schedule) * b.series:
-        out.append(f"deals in a match: {len(a.schedule) * a.series} → {len(b.schedule) * b.series}")
+        out.append(tr("deals in a match") + f": {len(a.schedule) * a.series} → {len(b.schedule) * b.series}")
     if a.series != b.series:
-        out.append(f"series of the schedule, each starting with the next dealer: {a.series} → {b.series}")
+        out.append(tr("series of the schedule, each starting with the next dealer") + f": {a.series} → {b.series}")
     if (a.first_dealer, a.first_dealer_text) != (b.first_dealer, b.first_dealer_text):
-        out.append(f"first dealer: {_first_dealer_words(a)} → {_first_dealer_words(b)}")
+        out.append(tr("first dealer") + f": {_first_dealer_words(a)} → {_first_dealer_words(b)}")
     if (a.until_text, a.max_deals if a.until is not None else 0) != (
         b.until_text,
         b.max_deals if b.until is not None else 0,
     ):
         out.append(
-            "end of the match: "
-            + " → ".join(f"until {_until_words(r)}" if r.until is not None else "after the schedule" for r in (a, b))
+            tr("end of the match")
+            + ": "
+            + " → ".join(
+                tr("until {until}").format(until=_until_words(r)) if r.until is not None else tr("after the schedule")
+                for r in (a, b)
+            )
         )
     pa, pb = _parts_by_name(a), _parts_by_name(b)
     for name in dict.fromkeys(list(pa) + list(pb)):
-        (ta, wa), (tb, wb) = pa.get(name, (None, "(none)")), pb.get(name, (None, "(none)"))
+        (ta, wa), (tb, wb) = pa.get(name, (None, tr("(none)"))), pb.get(name, (None, tr("(none)")))
         if ta == tb or None in (ta, tb):
             if wa != wb:
-                out.append(f"part {ta or tb}: {wa} → {wb}")
+                out.append(tr("part") + f" {ta or tb}: {wa} → {wb}")
         else:
-            out.append(f"part {name}: {ta}: {wa} → {tb}: {wb}")
+            out.append(tr("part") + f" {name}: {ta}: {wa} → {tb}: {wb}")
     if a.deals_per_dealer != b.deals_per_dealer:
-        out.append(f"deals in a row by each dealer: {a.deals_per_dealer} → {b.deals_per_dealer}")
+        out.append(tr("deals in a row by each dealer") + f": {a.deals_per_dealer} → {b.deals_per_dealer}")
     changes: dict = {}  # (aspect, old, new) -> deal numbers, so a change common to many deals is said once
     for ka, kb in _aligned(a.schedule, b.schedule):
         ca = a.schedule[ka] if ka is not None else None
         cb = b.schedule[kb] if kb is not None else None
         deal = (kb if kb is not None else ka) + 1
         if ca is None or cb is None:
-            what = ("contract", contract_title(ca) if ca else "(none)", contract_title(cb) if cb else "(none)")
+            what = ("contract", contract_title(ca) if ca else tr("(none)"), contract_title(cb) if cb else tr("(none)"))
             changes.setdefault(what, []).append(deal)
             continue
-        if (ca.pl, ca.en) != (cb.pl, cb.en):
+        if contract_title(ca) != contract_title(cb):  # in Polish a title is its Polish name alone
             changes.setdefault(("contract", contract_title(ca), contract_title(cb)), []).append(deal)
         xa, xb = ca.words(a), cb.words(b)
         for key in list(dict.fromkeys(list(xa) + list(xb))):
             if xa.get(key) != xb.get(key):
-                changes.setdefault((key, xa.get(key, "(nothing)"), xb.get(key, "(nothing)")), []).append(deal)
+                changes.setdefault((key, xa.get(key, tr("(nothing)")), xb.get(key, tr("(nothing)"))), []).append(deal)
     for (key, old, new), deals in changes.items():
-        out.append(f"{_deal_list(deals, max(len(a.schedule), len(b.schedule)))}, {key}: {_change(old, new)}")
+        where = _deal_list(deals, max(len(a.schedule), len(b.schedule)))
+        out.append(f"{where}, {aspect_name(key)}: {_change(old, new)}")
     out += _offered_changes(a, b)
-    return "\n".join(out) + "\n" if out else "no differences at the table\n"
+    return "\n".join(out) + "\n" if out else tr("no differences at the table") + "\n"
 
 
 def _aligned(sa: list, sb: list) -> list:
@@ -291,28 +298,27 @@ def _offered_changes(a, b) -> list:
         xa, xb = aspects(a, name), aspects(b, name)
         for key in dict.fromkeys(list(xa) + list(xb)):
             if xa.get(key) != xb.get(key):
-                out.append(
-                    f"contract {contract_title(ob[name])}, {key}: {xa.get(key, '(nothing)')} → "
-                    f"{xb.get(key, '(nothing)')}"
-                )
+                old, new = xa.get(key, tr("(nothing)")), xb.get(key, tr("(nothing)"))
+                out.append(tr("contract") + f" {contract_title(ob[name])}, {aspect_name(key)}: {old} → {new}")
     return out
 
 
 def _total_words(total) -> str:
     """A declared match total, or ``(none)`` where the ruleset declares none."""
-    return "(none)" if total is None else str(total)
+    return tr("(none)") if total is None else str(total)
 
 
 def _deal_list(deals: list, total: int) -> str:
     """``deals 8-11``, ``deal 2``, or ``every deal`` when the deals are all ``total`` of the longer schedule."""
     if len(deals) > 1 and sorted(set(deals)) == list(range(1, total + 1)):
-        return "every deal"
+        return tr("every deal")
     runs, start = [], deals[0]
     for prev, cur in zip(deals, deals[1:] + [None]):
         if cur != prev + 1 if cur is not None else True:
             runs.append(f"{start}" if start == prev else f"{start}-{prev}")
             start = cur
-    return ("deal " if len(deals) == 1 else "deals ") + ", ".join(runs)
+    numbers = ", ".join(runs)
+    return (tr("deal {numbers}") if len(deals) == 1 else tr("deals {numbers}")).format(numbers=numbers)
 
 
 def _removed(da: int, db: int) -> str:
@@ -320,7 +326,7 @@ def _removed(da: int, db: int) -> str:
     added = [c for c in range(52) if db >> c & 1 and not da >> c & 1]
     parts = []
     if gone:
-        parts.append("without " + " ".join(card_pretty(c) for c in gone))
+        parts.append(tr("without {cards}").format(cards=" ".join(card_pretty(c) for c in gone)))
     if added:
-        parts.append("with " + " ".join(card_pretty(c) for c in added))
+        parts.append(tr("with {cards}").format(cards=" ".join(card_pretty(c) for c in added)))
     return f" ({'; '.join(parts)})" if parts else ""

@@ -18,8 +18,14 @@ from .tournament import MEASURES, matches, observations
 
 def duel(rs, a: str, b: str, seeds: range, workers: int = 1) -> dict:
     """Estimates of A minus B per measure (``match``, ``negative``, ``positive``)."""
+    return _duel(rs, a, b, seeds, workers)[0]
+
+
+def _duel(rs, a: str, b: str, seeds: range, workers: int) -> tuple[dict, set]:
+    """``duel``'s estimates, and the names of the ``exec:`` bots that failed in some match."""
     done = matches(rs, [a, b], seeds, workers)
-    return {m: estimate(observations(done, (0, 1), rs.players, seeds, m)) for m in MEASURES}
+    failed = {name for row in done.values() for name in row["failed"]}
+    return {m: estimate(observations(done, (0, 1), rs.players, seeds, m)) for m in MEASURES}, failed
 
 
 def report(rs, pairs: list, seeds: range, out=None, workers: int = 1) -> str:
@@ -32,11 +38,15 @@ def report(rs, pairs: list, seeds: range, out=None, workers: int = 1) -> str:
         " (duplicate deals, each side alone at each seat)",
         f"{'A vs B':<24}" + "".join(f"{heads[m]:>18}" for m in measures),
     ]
+    failures: set = set()
     for a, b in pairs:
-        res = duel(rs, a, b, seeds, workers)
+        res, failed = _duel(rs, a, b, seeds, workers)
+        failures |= failed
         lines.append(f"{a + ' vs ' + b:<24}" + "".join(f"{str(res[m]):>18}" for m in measures))
         if out:
             out(lines[-1])
+    if failures:  # their seats forfeited from the failure on: the figures are not the bots' play
+        lines += ["", "Bots that failed in some match: " + ", ".join(sorted(failures))]
     return "\n".join(lines)
 
 

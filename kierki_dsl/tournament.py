@@ -104,15 +104,17 @@ class Journal:
             first = f.readline()
             try:
                 header = json.loads(first).get("tournament")
-            except (ValueError, AttributeError):
+            except (ValueError, AttributeError, RecursionError):  # RecursionError: JSON nested too deep
                 header = None
+            if header is None:
+                raise RuntimeError(f"{self.path} is not a tournament journal (its first line names no tournament)")
             if header != self.header:
                 raise RuntimeError(f"{self.path} is the journal of another tournament (other rules or players)")
             for line in f:
                 try:
                     row = json.loads(line)
                     done[tuple(row["key"])] = row
-                except (ValueError, KeyError, TypeError):
+                except (ValueError, KeyError, TypeError, RecursionError):
                     continue  # a line cut by a kill
         return done
 

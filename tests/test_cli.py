@@ -215,6 +215,24 @@ def test_a_reader_that_goes_away_is_not_taken_for_success(tmp_path):
     assert b"error: S203" in first
 
 
+def test_a_reader_that_goes_away_from_any_command_is_141():
+    """Play-test 7: `kierki run RULESET | head -1` exited 1 (typer's own answer to a broken pipe),
+    not the 141 docs/limits.md gives; only `kierki lint`, which typer does not run, said 141.
+    `kierki schema` (126 KB, more than a pipe holds) meets the closed pipe whatever the timing."""
+    import subprocess
+
+    from conftest import spawn, stop
+
+    proc = spawn(["schema"], stderr=subprocess.PIPE)
+    try:
+        assert proc.stdout is not None and proc.stdout.readline()
+        proc.stdout.close()  # the reader goes away with most of the output unread
+        assert proc.wait(timeout=120) == 141
+        assert proc.stderr is not None and proc.stderr.read() == b""
+    finally:
+        stop(proc)
+
+
 def test_help_lists_the_commands():
     code, out, err, _ = run_cli("--help")
     assert code == 0

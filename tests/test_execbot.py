@@ -2,21 +2,26 @@
 bot that crashes, hangs, floods or answers garbage never stops the match."""
 from __future__ import annotations
 
+import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
 
 from kierki_dsl.interpreter.match import Match, MatchRunner
+from kierki_dsl.interpreter.view import FLAT
+from kierki_dsl.players import botproto
 from kierki_dsl.players.base import RandomPlayer, make_player
 from kierki_dsl.players.execbot import ExecBot
 from kierki_dsl.ruleset.model import Ruleset
 from kierki_dsl.table.core import Table
 
-from conftest import STANDARD
+from conftest import STANDARD, run_cli
 
 ROOT = Path(__file__).resolve().parent.parent
 BOTS = ROOT / "examples" / "bots"
@@ -147,3 +152,103 @@ def test_a_wrong_answer_is_refused_saying_why_and_what_was_legal(tmp_path, kind)
     line = next(x for x in proc.stderr.splitlines() if "exec bot" in x)
     assert re.search(said, line), line
     assert "wrong.py of seat 0" in line, "the command is named by its script, not by the interpreter alone"
+
+
+# Play-test 7: a bot writer read "not a JSON line: b'hello there'" (a Python bytes literal),
+# "no answer in time" (which limit?), and for an unclosed quote in --players only
+# "kierki: error: No closing quotation" (of what?).
+def test_a_garbage_line_is_quoted_as_text_with_its_length():
+    with pytest.raises(botproto.BotError) as short:
+        botproto.read_ready(b"hello there")
+    assert str(short.value).startswith("not a JSON line: 'hello there' (not valid JSON")
+    with pytest.raises(botproto.BotError) as long:
+        botproto.read_ready("zażółć ".encode() * 20)
+    assert "b'" not in str(long.value) and "zażółć" in str(long.value) and "bytes more" in str(long.value)
+
+
+def test_a_silent_bot_is_told_which_time_limit_it_missed(tmp_path):
+    bot = ExecBot(_script(tmp_path, "silent", MISBEHAVING["silent"]), limits={"decision_seconds": 0.5})
+    _play(bot)
+    assert bot.failure == "no answer within 0.5 s (decision_seconds)"
+
+
+def test_an_exec_command_that_cannot_be_split_names_itself():
+    with pytest.raises(KeyError, match=r"exec:\./bot \"x: the command cannot be split.*No closing quotation"):
+        make_player('exec:./bot "x')
+
+
+# Play-test 7: `kierki run --help` listed the players without `exec:` (nor `pimc`): a bot writer
+# reading the help alone would not find how to seat a bot.
+@pytest.mark.parametrize("command, option", [("run", "--players"), ("join", "--player")])
+def test_the_help_of_the_players_option_names_exec_bots(command, option):
+    code, out, _, _ = run_cli(command, "--help")
+    said = " ".join(out.split())
+    assert code == 0 and "exec:COMMAND" in said and "pimc" in said, said
+
+
+# Play-test 7: a bot answering 9999 to a card play read "illegal answer 9999 (bid:8999)": a bid, in a
+# deal without an auction. The label is said only for an action of a kind the seat could choose.
+def test_a_refused_id_is_labelled_only_as_an_action_of_the_kind_asked_for():
+    with pytest.raises(botproto.BotError) as far:
+        botproto.read_action(b'{"action": 9999}', (0, 5, 13))
+    assert str(far.value) == "illegal answer 9999: not one of the 3 legal actions (2S, 7S, 2H)"
+    with pytest.raises(botproto.BotError) as card:
+        botproto.read_action(b'{"action": 1}', (0, 5, 13))
+    assert str(card.value).startswith("illegal answer 1 (3S): ")
+
+
+# Play-test 7: a bot's `decide` message held `deck`, `seller`, `widow`, `taker`, `exchanged`, `aside`,
+# `declarations` and `format`, which docs/players.md (where bot-protocol.md sends a bot writer) did
+# not describe.
+def test_every_name_of_the_view_a_bot_reads_is_described_in_players_md():
+    table = (ROOT / "docs" / "players.md").read_text()
+    names = "\n".join(row.split("|")[1] for row in table.splitlines() if row.startswith("| `"))
+    described = set(re.findall(r"`(\w+)`", names))
+    missing = (set(FLAT) | {"format"}) - described
+    assert not missing, missing
+
+
+# Play-test 7: a bot script that started a helper in the background and then crashed left the helper
+# running after the match: the group was killed only while the bot itself still ran.
+def test_a_crashed_bot_leaves_nothing_of_its_group_running(tmp_path):
+    pid_file = tmp_path / "helper.pid"
+    body = (
+        "import subprocess\nh = subprocess.Popen(['sleep', '300'], stdout=subprocess.DEVNULL)\n"
+        f"open({str(pid_file)!r}, 'w').write(str(h.pid))\n" + READY + "sys.stdin.readline(); sys.exit(3)\n"
+    )
+    bot = ExecBot(_script(tmp_path, "forks", body), limits=FAST)
+    try:
+        assert len(_play(bot)) == len(RS.schedule) and "exited (code 3)" in bot.failure
+        helper = int(pid_file.read_text())
+        deadline = time.monotonic() + 5
+        while not (gone := _gone(helper)) and time.monotonic() < deadline:  # a SIGKILL takes a moment
+            time.sleep(0.01)
+    finally:
+        if pid_file.exists() and not _gone(int(pid_file.read_text())):  # stopped whatever happens
+            os.kill(int(pid_file.read_text()), signal.SIGKILL)
+    assert gone
+
+
+def _gone(pid: int) -> bool:
+    """Whether process ``pid`` has ended (no longer there, or a zombie waiting for its reaper)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] in "ZX"
+    except OSError:
+        return True
+
+
+def test_a_bot_that_exited_is_told_so_though_a_child_holds_its_output(tmp_path):
+    body = "import subprocess\nh = subprocess.Popen(['sleep', '300'])\n" + READY + "sys.stdin.readline(); sys.exit(3)\n"
+    bot = ExecBot(_script(tmp_path, "holds", body), limits={"decision_seconds": 0.5})
+    _play(bot)
+    assert bot.failure == "the bot exited (code 3)"
+
+
+# Play-test 7: a bot answering 60,000 `[` ended `kierki run` with "internal error: RecursionError"
+# (exit 70): the JSON parser's recursion. Its lines are now read as records are, nesting bounded.
+@pytest.mark.parametrize("line", [b"[" * 60000, b'{"action":' * 20000, b"[" * 65 + b"]" * 65])
+def test_a_deeply_nested_answer_is_a_failure_of_the_bot_not_of_the_engine(line):
+    with pytest.raises(botproto.BotError, match="nests deeper than 64 levels"):
+        botproto.read_action(line, (0, 1))
+    with pytest.raises(botproto.BotError, match="nests deeper than 64 levels"):
+        botproto.read_ready(line)

@@ -185,3 +185,14 @@ def test_ordering_cards_or_suits_says_what_to_write_instead(text, hint):
         compile_text(text, scopes.PLAY_PREDICATE, predicate=True)
     (d,) = e.value.diagnostics
     assert d.code == "N404" and hint in d.hint
+
+
+# Play-test 7: an author who wrote `card.suit = hearts` (or `&&`, `||`, `!`) read only "unexpected
+# character '='": the hint now says what an expression writes instead.
+@pytest.mark.parametrize("text,col,hint", [
+    ("card.suit = hearts", 11, "'=='"), ("card.suit == hearts && true", 21, "'and'"),
+    ("card.rank == Q || card.rank == K", 16, "'or'"), ("!(card.rank == Q)", 1, "'not'"),
+])
+def test_another_languages_operator_is_told_what_to_write(text, col, hint):
+    d = _errors(text)[0]
+    assert d.code == "E301" and d.pos.col == col and hint in (d.hint or ""), (d.pos.col, d.hint)

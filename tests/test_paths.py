@@ -202,3 +202,13 @@ def test_a_folder_given_for_a_file_is_called_a_folder(tmp_path, command):
     rc, out, err, _ = run_cli(*args, timeout=60)
     assert rc == 2, err
     assert f"{tmp_path} is a folder, not a " in err and "no such" not in err, err
+
+
+def test_a_new_save_file_is_its_owners_only_as_a_record_is(tmp_path):
+    """Play-test 7: after `kierki run --record r.json --save s.save` the record was 0600 and the save
+    file, which holds the same hands and seed, 0644 (docs/records.md: every file kierki writes)."""
+    save, record = tmp_path / "s.save", tmp_path / "r.json"
+    code, _, err, _ = run_cli("run", str(RULESETS / "kierki_standard.yaml"), "--seed", "3", "--players", "random",
+                              "--save", str(save), "--record", str(record))
+    assert code == 0, err
+    assert stat.S_IMODE(save.stat().st_mode) == stat.S_IMODE(record.stat().st_mode) == 0o600

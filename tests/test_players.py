@@ -288,3 +288,14 @@ def test_built_in_players_are_made_without_scanning_for_plug_ins(monkeypatch):
     with pytest.raises(KeyError, match="unknown player 'nobody'"):
         base.make_player("nobody")
     assert scans == [1]
+
+
+def test_an_unknown_player_is_told_every_player_there_is():
+    """Play-test 7: `--players randm` listed "heuristic, human, random, search, simple": not pimc,
+    ismcts (loaded only when asked for) nor a bot of one's own (exec:)."""
+    from kierki_dsl.players import base
+
+    with pytest.raises(KeyError) as e:
+        base.make_player("randm")
+    said = str(e.value)
+    assert all(name in said for name in ("pimc", "ismcts", "random", "search", "exec:COMMAND")), said

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import json
 import os
 import re
 import subprocess
@@ -15,6 +16,7 @@ import pytest
 
 from kierki_dsl import i18n
 from kierki_dsl.cards import card_pretty, read_card
+from kierki_dsl.explain import explain
 from kierki_dsl.interpreter.match import Match
 from kierki_dsl.players.human import HumanPlayer
 from kierki_dsl.ruleset.model import Ruleset
@@ -143,6 +145,48 @@ def test_explain_of_the_standard_profile_is_polish():
         assert not ENGLISH.search(line), line
     english = _kierki("explain", STANDARD, env={"KIERKI_LANG": ""}).stdout
     assert "A match is 12 deals" in english and "Rozdanie" not in english
+
+
+# Play-test 7: a Polish club read "4 graczy, 52 kart" (52 takes "karty", as 2, 3, 4 do).
+@pytest.mark.parametrize(
+    "ruleset, said",
+    [("kierki_standard.yaml", "52 karty;"), ("games/tysiac.yaml", "24 karty;"), ("games/black_maria.yaml", "51 kart;")],
+)
+def test_explain_says_the_number_of_cards_in_its_polish_form(ruleset, said):
+    rs = Ruleset.load(os.path.join(ROOT, "rulesets", ruleset))
+    with i18n.using("pl"):
+        line = next(x for x in explain(rs).splitlines() if x.startswith(f"{rs.players} graczy, "))
+    assert said in line, line
+
+
+# Play-test 7: `kierki diff --lang pl` (docs/polish.md) said the values in Polish but every field
+# in English ("match total: ...", "deal 2, scoring: ...", "(none)"), and "Bez panów → Bez panów".
+@pytest.mark.parametrize("variant", ["jacks_only.yaml", "three_players.yaml", "four_series.yaml"])
+def test_diff_in_polish_names_its_fields_in_polish(variant):
+    done = _kierki("diff", STANDARD, os.path.join(ROOT, "rulesets", "variants", variant), "--lang", "pl")
+    assert done.returncode == 0, done.stderr
+    for line in done.stdout.splitlines():
+        field = line.split(":")[0]
+        assert not ENGLISH.search(field) and not re.search(r"\b(match|part|none|players|series)\b", field), line
+        assert "(none)" not in line and "(nothing)" not in line, line
+        old, _, new = line.partition(": ")[2].partition(" → ")
+        assert old != new, line
+
+
+# Play-test 7: `kierki run --lang pl` ended in Polish but for its warnings ("warning: deal 1: scores
+# sum to -234, the ruleset declares -260"); the JSON output keeps them in English for programs.
+def test_the_warnings_after_a_match_speak_polish(tmp_path):
+    house = tmp_path / "house.yaml"
+    house.write_text(
+        f"kierki: 1\nextends: {STANDARD}\nname: x\ncontracts:\n  bez_lew:\n    score:\n"
+        "      - per_trick: -20\n      - per_seat: tricks_taken * 2\n"
+    )
+    polish = _kierki("run", str(house), "--seed", "2", "--players", "random", "--lang", "pl")
+    assert polish.returncode == 0, polish.stderr
+    assert "uwaga: rozdanie 1: wyniki sumują się do -234, a zasady deklarują -260" in polish.stdout
+    assert "warning" not in polish.stdout
+    english = _kierki("run", str(house), "--seed", "2", "--players", "random", "--format", "json", "--lang", "pl")
+    assert "deal 1: scores sum to -234, the ruleset declares -260" in json.loads(english.stdout)["warnings"]
 
 
 # -- the browser --------------------------------------------------------------------------------------

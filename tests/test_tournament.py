@@ -11,8 +11,10 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from kierki_dsl.ruleset.model import Ruleset
-from kierki_dsl.tournament import play, schedule, seating, sprt_llr, summary
+from kierki_dsl.tournament import Journal, play, schedule, seating, sprt_llr, summary
 
 ROOT = Path(__file__).resolve().parent.parent
 SHORT = ROOT / "tests" / "data" / "bots_two_deals.yaml"
@@ -180,3 +182,27 @@ def test_the_ladder_counts_one_seed_in_the_singular():
 
     rs = Ruleset.load(str(SHORT))
     assert "1 seed × 8 seatings" in report(rs, [("heuristic", "random")], range(1, 2)).splitlines()[0]
+
+
+# Play-test 7: `kierki ladder` with a bot that failed printed its figures as if the bot had played
+# them (its seat forfeited from the failure on); `kierki tournament` names such bots, the ladder now too.
+def test_the_ladder_names_the_bots_that_failed(tmp_path):
+    from kierki_dsl.ladder import report
+
+    bot = tmp_path / "crash.py"
+    bot.write_text("import sys\nsys.stdin.readline()\nsys.exit(5)\n")
+    rs = Ruleset.load(str(SHORT))
+    crashing = f"exec:{sys.executable} {bot}"
+    said = report(rs, [(crashing, "random"), ("heuristic", "random")], range(1, 2))
+    assert said.splitlines()[-1] == f"Bots that failed in some match: {crashing}"
+    assert "failed" not in report(rs, [("heuristic", "random")], range(1, 2))
+
+
+# Play-test 7: a journal whose first line was 100,000 `[` was refused with "maximum recursion depth
+# exceeded while decoding a JSON array" (the parser's RecursionError, caught as any RuntimeError).
+@pytest.mark.parametrize("first", ["[" * 100000, "not json", "{}", json.dumps({"tournament": None})])
+def test_a_file_that_is_no_journal_is_refused_saying_so(tmp_path, first):
+    journal = tmp_path / "j.jsonl"
+    journal.write_text(first + "\n")
+    with pytest.raises(RuntimeError, match=r"j\.jsonl is not a tournament journal \(its first line names no tournament\)"):
+        Journal(str(journal), {"ruleset": "x", "players": ["a", "b"]}).load()

@@ -242,6 +242,15 @@ def _check_depth(tree: ast.Node) -> None:
         )
 
 
+#: An operator of another language an author may type, and what an expression writes instead.
+_OTHER_LANGUAGES = {
+    "=": "to compare, write '==' (card.suit == hearts)",
+    "&": "write 'and' (card.suit == hearts and trick.is_last)",
+    "|": "write 'or' (card.rank == Q or card.rank == K)",
+    "!": "write 'not' (not hearts_broken), or '!=' to compare",
+}
+
+
 def _symbol_hint(text: str, at: int) -> str:
     """``K♥`` or ``♥K``: the card an author typed with a suit symbol, as an expression writes it."""
 
@@ -264,7 +273,9 @@ def syntax_error(text: str, e: Any) -> ExprError:
             return ExprError(at, "E301", f"unexpected {ch!r} (unterminated string)")
         if ch == "*" and text[at - 1 : at] == "*":
             return ExprError(at, "E301", "unexpected '*' (there is no '**' operator)")
-        return ExprError(at, "E301", f"unexpected character {ch!r}", _symbol_hint(text, at))
+        return ExprError(
+            at, "E301", f"unexpected character {ch!r}", _symbol_hint(text, at) or _OTHER_LANGUAGES.get(ch, "")
+        )
     expected = sorted({_FRIENDLY.get(t, t) for t in (e.expected or ()) if not t.startswith("__IGNORE")})
     hint = ""
     if expected and len(expected) <= 6:

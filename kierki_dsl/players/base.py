@@ -159,7 +159,8 @@ def make_player(spec: str) -> Player:
         load_plugins()
     cls = PLAYERS.get(name)
     if cls is None:
-        raise KeyError(f"unknown player {quoted(name)} (known: {', '.join(sorted(PLAYERS))})")
+        known = sorted((set(PLAYERS) | set(LAZY_PLAYERS)) - {"exec"}) + ["exec:COMMAND"]  # not loaded yet too
+        raise KeyError(f"unknown player {quoted(name)} (known: {', '.join(known)})")
     if setting:
         try:
             return cls(setting)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 from typing import Optional
 
+from .. import jsonshape
 from ..interpreter.actions import action_str, parse_action
 
 PROTOCOL = "kierki-bot/1"
@@ -62,16 +63,29 @@ def _refusal(answer, action: Optional[int], legal: tuple) -> str:
     """Why an answer is not taken, and what was legal: what a bot's author needs to fix it."""
     said = repr(answer)[:40]
     if action is not None:
-        if 0 <= action <= MAX_LABELLED:
-            try:
-                said += f" ({action_str(action)})"
-            except (ValueError, KeyError, IndexError):  # an id that names no action
-                pass
+        label = _label(action)
+        if label is not None and _kind(action, label) in {_kind(a, action_str(a)) for a in legal}:
+            said += f" ({label})"  # 9999 is bid:8999 only to a bot that is bidding
         shown = ", ".join(action_str(a) for a in legal[:16]) + (", ..." if len(legal) > 16 else "")
         return f"illegal answer {said}: not one of the {len(legal)} legal actions ({shown})"
     if isinstance(answer, str):
         return f"illegal answer {said}: not an action's label (such as QS, 10H, pass, bid:120, call:H)"
     return f'illegal answer {said}: an action is a legal action\'s id (an integer) or its label, as {{"action": 12}}'
+
+
+def _label(action: int) -> Optional[str]:
+    """The record notation of an id, None for one that names no action."""
+    if not 0 <= action <= MAX_LABELLED:
+        return None
+    try:
+        return action_str(action)
+    except (ValueError, KeyError, IndexError):
+        return None
+
+
+def _kind(action: int, label: str) -> str:
+    """What an action is: a card, a pass, or its label's word (bid, call, double, choose, expose...)."""
+    return "card" if action < 52 else label.split(":")[0]
 
 
 def _action(answer) -> Optional[int]:
@@ -86,7 +100,17 @@ def _action(answer) -> Optional[int]:
 
 
 def _json(raw: bytes):
+    """A bot's line as JSON, read as records are (``jsonshape``: nesting bounded before the parser
+    runs, whose recursion 60,000 ``[`` would exhaust)."""
     try:
-        return json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError):
-        raise BotError(f"not a JSON line: {raw[:40]!r}") from None
+        return jsonshape.load(raw.decode("utf-8"))[0]
+    except UnicodeDecodeError:
+        raise BotError(f"not a JSON line: {quoted(raw)} (not UTF-8)") from None
+    except jsonshape.ShapeError as e:
+        raise BotError(f"not a JSON line: {quoted(raw)} ({e.message})") from None
+
+
+def quoted(raw: bytes) -> str:
+    """The start of a line a bot wrote, as its author would read it (text, not a bytes literal)."""
+    text = raw[:40].decode("utf-8", errors="replace")
+    return repr(text) + (f" (and {len(raw) - 40} bytes more)" if len(raw) > 40 else "")

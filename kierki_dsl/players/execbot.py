@@ -46,12 +46,12 @@ def _limit(cpu_seconds: int, memory_mb: int):
 
 
 def _stop(proc: Any) -> None:
-    """Stop the bot's process group and reap it."""
-    if proc.poll() is None:
-        try:
-            os.killpg(proc.pid, signal.SIGKILL)
-        except (ProcessLookupError, PermissionError):
-            pass
+    """Stop the bot's process group and reap it: what the bot started too, even once the bot itself
+    has exited (a script that crashed leaves its background children in the group)."""
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):  # nothing left in the group
+        pass
     for stream in (proc.stdin, proc.stdout):
         try:
             stream.close()
@@ -70,7 +70,10 @@ class ExecBot(Player):
     name = "exec"
 
     def __init__(self, command: str = "", on_failure: str = "heuristic", limits: Optional[dict] = None):
-        argv = shlex.split(command)
+        try:
+            argv = shlex.split(command)
+        except ValueError as e:  # an unclosed quote or a trailing backslash
+            raise ValueError(f"exec:{command}: the command cannot be split as a shell would: {e}") from None
         if not argv:
             raise ValueError("exec: name the bot's command (exec:./mybot)")
         self.argv = argv
@@ -185,8 +188,8 @@ class ExecBot(Player):
                 if len(self._buffer) > botproto.MAX_LINE:
                     raise botproto.BotError("a line longer than 64 KiB (flooding)")
                 left = budget - (time.monotonic() - start)
-                if left <= 0:
-                    raise botproto.BotError("no answer in time")
+                if left <= 0:  # a bot that exited while a child of its holds its output open: say so
+                    raise botproto.BotError(self._exit_reason() if self.proc.poll() is not None else self._late(budget))
                 if sel.select(left) and not self._read():
                     raise botproto.BotError(self._exit_reason())
         finally:
@@ -196,6 +199,12 @@ class ExecBot(Player):
         if len(raw) > botproto.MAX_LINE:
             raise botproto.BotError("a line longer than 64 KiB (flooding)")
         return raw
+
+    def _late(self, budget: float) -> str:
+        """Why the wait is over: the answer's own limit or what was left of the match's."""
+        if budget < self.limits["decision_seconds"]:
+            return f"no answer in time (the match's {self.limits['match_seconds']:g} s for all answers used up)"
+        return f"no answer within {budget:g} s (decision_seconds)"
 
     def _exit_reason(self) -> str:
         try:

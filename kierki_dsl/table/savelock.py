@@ -41,7 +41,8 @@ def open_locked(path: str, create: bool) -> int:
     ``SavePathError`` if it is not a regular file or cannot be opened."""
     flags = os.O_RDWR | os.O_APPEND | (os.O_CREAT if create else 0)
     try:
-        fd = os.open(path, flags | getattr(os, "O_NONBLOCK", 0), 0o666)
+        # its owner's only, as records are (docs/records.md): it holds the same hands and seed
+        fd = os.open(path, flags | getattr(os, "O_NONBLOCK", 0), 0o600)
     except OSError as e:
         raise SavePathError(f"{path}: error: cannot open the save file: {e.strerror}") from None
     try:
