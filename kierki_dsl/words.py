@@ -80,6 +80,12 @@ def _trick_words(node) -> Optional[str]:
     return None
 
 
+def _one_trick(node) -> Optional[bool]:
+    """True for a trick predicate selecting one trick (the first, the last, trick N): won once, not "... each"."""
+    numbered = isinstance(node, ast.BinOp) and node.op == "==" and _is(node.left, "trick", "number")
+    return True if numbered or _is(node, "trick", "is_last") or _is(node, "trick", "is_first") else None
+
+
 def _one_card(node) -> Optional[bool]:
     """True for a predicate naming one card (``card == KH``): "the king of hearts", not "... each"."""
     return True if isinstance(node, ast.BinOp) and node.op == "==" and _is(node.left, "card") else None
@@ -175,11 +181,8 @@ def score_words(rs, spec) -> list:
         if item.per_trick is not None:
             if when is not None:
                 which = _pattern(_trick_words, when.text) or label or tricks_when(when.text)
-                won = (
-                    tr("winning {which}: {points}")
-                    if which.startswith("each")
-                    else tr("winning {which}: {points} each")
-                )
+                once = which.startswith("each") or _pattern(_one_trick, when.text)
+                won = tr("winning {which}: {points}") if once else tr("winning {which}: {points} each")
                 parts.append(won.format(which=which, points=_pts(item.per_trick)))
             else:
                 parts.append(tr("each trick won: {points}").format(points=_pts(item.per_trick)))

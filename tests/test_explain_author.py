@@ -4,6 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
+from kierki_dsl.explain import aspects
+from kierki_dsl.ruleset.model import Ruleset
+
 from conftest import RULESETS, STANDARD
 
 HEARTS = RULESETS / "games" / "hearts.yaml"
@@ -91,3 +96,20 @@ def test_doubling_without_redoubling_says_nothing_of_redoubles(tmp_path, cli):
     rc, out, err = cli("explain", str(p))
     line = next(x for x in out.splitlines() if x.startswith("  doubling:"))
     assert "redouble" not in line and "each bet pays the difference of the two players' scores" in line
+
+
+def _scoring(tmp_path: Path, item: str) -> str:
+    """The scoring words of a one-deal ruleset whose only contract scores ``item``."""
+    p = tmp_path / "one.yaml"
+    p.write_text("kierki: 1\nname: one\nmatch: {schedule: [gra]}\ncontracts:\n  gra:\n    pl: Gra\n"
+                 f"    score: [{item}]\n", "utf-8")
+    return aspects(Ruleset.load(str(p)), "gra")["scoring"]
+
+
+@pytest.mark.parametrize("when, which", [("trick.is_last", "the last trick"), ("trick.is_first", "the first trick"),
+                                         ("trick.number == 7", "trick 7")])
+def test_points_for_one_trick_are_not_said_each(tmp_path, when, which):
+    """One trick is won once: "winning the last trick: +25", not "+25 each"."""
+    assert _scoring(tmp_path, f"{{per_trick: 25, when: {when}}}") == f"winning {which}: +25"
+    assert _scoring(tmp_path, "{per_trick: 25, when: trick.number == 7 or trick.is_last}") == (
+        "winning trick 7 and the last trick: +25 each")

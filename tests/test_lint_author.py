@@ -87,6 +87,17 @@ def test_a_changed_lead_ban_with_the_bases_reason_is_flagged(tmp_path):
     assert _variant(tmp_path, "contracts:\n  bez_krola_kier:\n    lead_ban: card == KH\n    lead_ban_reason: null\n") == []
 
 
+def test_an_expression_that_does_not_parse_brings_no_follow_on_finding(tmp_path):
+    """A lead_ban with a syntax error is E301 only, not also M624 about its inherited reason
+    (what the rule means is unknown); the same finding about another contract stands."""
+    found = _variant(
+        tmp_path,
+        "contracts:\n  bez_kierow:\n    lead_ban: \"hearts_broken ==\"\n"
+        "  bez_krola_kier:\n    lead_ban: card == KH\n",
+    )
+    assert [(d.code, d.pos.line) for d in found] == [("E301", 6), ("M624", 8)]
+
+
 def test_explain_of_an_unknown_code_suggests_codes(cli):
     """`--explain total` lists the codes about totals (an answer: exit 0, issue #25); a mistyped
     code gets the closest ones (a usage error, exit 2)."""

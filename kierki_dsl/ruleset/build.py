@@ -39,6 +39,9 @@ class BuildContext:
         #: contracts with schema errors being built -> the paths reported invalid: only
         #: the findings the errors cannot have caused are kept (see ``_caused``)
         self._faulty: dict[str, frozenset] = {}
+        #: the places of expressions that did not compile: what they mean is unknown, so no
+        #: other finding is reported at or below them (their own error is the one message)
+        self._meaningless: set[tuple] = set()
 
     # -- positions and findings -------------------------------------------------------------
     def locate(self, where: tuple) -> tuple[str, Optional[Pos]]:
@@ -70,10 +73,13 @@ class BuildContext:
             self.diags.add(self._finding(where, code, message, hint, WARNING, advise))
 
     def _caused(self, where: tuple, code: str) -> bool:
-        """Whether a finding at ``where`` may follow from a schema error already reported: it
-        is in a contract with schema errors and is a semantic finding (M: those weigh the
-        contract as a whole, which lacks the bad values), or it is at or around a bad value.
+        """Whether a finding at ``where`` may follow from an error already reported: it is at
+        or below an expression that did not compile, or it is in a contract with schema errors
+        and is a semantic finding (M: those weigh the contract as a whole, which lacks the bad
+        values), or it is at or around a bad value.
         Expression and reference findings elsewhere in the contract stand on their own."""
+        if any(where[: len(p)] == p for p in self._meaningless):
+            return True
         bad = self._faulty.get(where[1]) if len(where) > 1 and where[0] == "contracts" else None
         if not bad:
             return False
@@ -155,6 +161,8 @@ class BuildContext:
         )
         if not self._caused(where, "E"):
             self.diags.extend(diags)
+        if compiled is None:
+            self._meaningless.add(where)
         return compiled
 
     # -- references between contracts -------------------------------------------------------
