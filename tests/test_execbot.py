@@ -15,7 +15,7 @@ import pytest
 
 from kierki_dsl.interpreter.match import Match, MatchRunner
 from kierki_dsl.interpreter.view import FLAT
-from kierki_dsl.players import botproto
+from kierki_dsl.players import botproto, execbot
 from kierki_dsl.players.base import RandomPlayer, make_player
 from kierki_dsl.players.execbot import ExecBot
 from kierki_dsl.ruleset.model import Ruleset
@@ -252,3 +252,73 @@ def test_a_deeply_nested_answer_is_a_failure_of_the_bot_not_of_the_engine(line):
         botproto.read_action(line, (0, 1))
     with pytest.raises(botproto.BotError, match="nests deeper than 64 levels"):
         botproto.read_ready(line)
+
+
+def _state(pid: int):
+    """The state letter of process ``pid`` (``Z``: exited, not reaped yet), None once it is reaped."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return None
+
+
+# Review: `_stop` killed the bot's process group by the bot's pid even after the bot had been reaped;
+# with every member of the group gone, that pid may lead an unrelated group by then.
+@pytest.mark.parametrize("reaper", ["popen", "another waitpid"])
+def test_no_process_group_is_signalled_once_the_bot_was_reaped(monkeypatch, reaper):
+    proc = subprocess.Popen(["true"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, start_new_session=True)
+    if reaper == "popen":
+        proc.wait()
+    else:  # reaped behind Popen's back (as with SIGCHLD ignored)
+        os.waitpid(proc.pid, 0)
+    signalled = []
+    monkeypatch.setattr(execbot.os, "killpg", lambda pgid, sig: signalled.append(pgid))
+    execbot._stop(proc)
+    assert signalled == []
+
+
+def test_an_exited_bot_is_reaped_only_after_its_group_is_killed(tmp_path, monkeypatch):
+    pid_file = tmp_path / "helper.pid"
+    body = (
+        "import subprocess\nh = subprocess.Popen(['sleep', '300'])\n"  # holds the bot's output open
+        f"open({str(pid_file)!r}, 'w').write(str(h.pid))\n" + READY + "sys.stdin.readline(); sys.exit(3)\n"
+    )
+    leader_at_kill = []
+    killpg = os.killpg
+
+    def spy(pgid, sig):
+        leader_at_kill.append(_state(pgid))
+        killpg(pgid, sig)
+
+    monkeypatch.setattr(execbot.os, "killpg", spy)
+    bot = ExecBot(_script(tmp_path, "holds", body), limits={"decision_seconds": 5.0})
+    try:
+        _play(bot)
+        helper = int(pid_file.read_text())
+        deadline = time.monotonic() + 5
+        while not (gone := _gone(helper)) and time.monotonic() < deadline:
+            time.sleep(0.01)
+    finally:
+        if pid_file.exists() and not _gone(int(pid_file.read_text())):
+            os.kill(int(pid_file.read_text()), signal.SIGKILL)
+    assert bot.failure == "the bot exited (code 3)"
+    assert leader_at_kill[0] == "Z", (
+        "the exited bot is still unreaped when its group is killed: its pid is no one else's"
+    )
+    assert gone, "the child holding the output was killed with the group"
+
+
+# Review: a bot that crashed while a child of its held its output open was noticed only at the time
+# limit (no end of output comes): the bot's own exit is watched while its line is awaited.
+def test_a_bot_that_exits_at_once_leaving_a_child_is_told_so_long_before_the_time_limit(tmp_path):
+    body = "import subprocess\nsubprocess.Popen(['sleep', '300'])\nsys.exit(4)\n"
+    limit = 10.0
+    bot = ExecBot(_script(tmp_path, "quits", body), limits={"decision_seconds": limit})
+    start = time.monotonic()
+    try:
+        bot.reset(4, 0, RS)
+        waited = time.monotonic() - start
+    finally:
+        bot.close()
+    assert bot.failure == "the bot exited (code 4)"
+    assert waited < limit / 4, f"noticed after {waited:.1f} s of a {limit:g} s limit"

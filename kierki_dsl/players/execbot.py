@@ -33,6 +33,9 @@ DEFAULT_LIMITS = {
     "memory_mb": 1024,
     "output_bytes": 16 << 20,
 }
+#: how often a bot that has not answered yet is checked for having exited (a child of a bot that
+#: crashed may hold its output open, so no end of output tells)
+POLL_SECONDS = 0.05
 
 
 def _limit(cpu_seconds: int, memory_mb: int):
@@ -45,13 +48,43 @@ def _limit(cpu_seconds: int, memory_mb: int):
     return apply
 
 
+def _status(proc: Any) -> Optional[int]:
+    """The bot's exit status once it has exited (``-N`` for signal N), None while it runs, without
+    reaping it: the exited bot stays a zombie, so its pid, which is its process group's id, cannot
+    be given to another process until ``_stop`` has killed the group and reaped it."""
+    if proc.returncode is not None:  # already reaped (by ``_stop``)
+        return proc.returncode
+    try:
+        info = os.waitid(os.P_PID, proc.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT)
+    except ChildProcessError:  # reaped by someone else (SIGCHLD ignored): gone, its status unknown
+        return 0  # as subprocess says of it
+    if info is None:
+        return None
+    return info.si_status if info.si_code == os.CLD_EXITED else -info.si_status
+
+
+def _ours(proc: Any) -> bool:
+    """Whether the bot is still unreaped (running, or a zombie only we reap): then its pid is still
+    its process group's id, and no other group's."""
+    if proc.returncode is not None:
+        return False
+    try:
+        os.waitid(os.P_PID, proc.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT)
+    except ChildProcessError:
+        return False
+    return True
+
+
 def _stop(proc: Any) -> None:
     """Stop the bot's process group and reap it: what the bot started too, even once the bot itself
-    has exited (a script that crashed leaves its background children in the group)."""
-    try:
-        os.killpg(proc.pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):  # nothing left in the group
-        pass
+    has exited (a script that crashed leaves its background children in the group). The bot is
+    reaped only here, after the group is killed: a reaped bot's pid could already lead an
+    unrelated group, which is then never signalled."""
+    if _ours(proc):
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):  # nothing left in the group
+            pass
     for stream in (proc.stdin, proc.stdout):
         try:
             stream.close()
@@ -115,7 +148,7 @@ class ExecBot(Player):
     def close(self) -> None:
         """Say bye and stop the process (also done when the player is dropped)."""
         if self.proc is not None:
-            if self.proc.poll() is None and self.failure is None:
+            if _status(self.proc) is None and self.failure is None:
                 try:
                     self._send(botproto.bye())
                 except botproto.BotError:
@@ -143,15 +176,17 @@ class ExecBot(Player):
         os.set_blocking(self.proc.stdout.fileno(), False)
 
     def _send(self, doc: dict) -> None:
-        if self.proc is None or self.proc.poll() is not None:
+        if self.proc is None:
             raise botproto.BotError("the bot has exited")
+        if _status(self.proc) is not None:
+            raise botproto.BotError(self._exit_reason())
         if self._buffer or self._pending():
             raise botproto.BotError("the bot wrote without being asked (flooding)")
         try:
             self.proc.stdin.write(botproto.line(doc))
             self.proc.stdin.flush()
         except (BrokenPipeError, OSError):
-            raise botproto.BotError("the bot has exited") from None
+            raise botproto.BotError(self._exit_reason("the bot closed its input")) from None
 
     def _pending(self) -> bool:
         sel = selectors.DefaultSelector()
@@ -188,9 +223,16 @@ class ExecBot(Player):
                 if len(self._buffer) > botproto.MAX_LINE:
                     raise botproto.BotError("a line longer than 64 KiB (flooding)")
                 left = budget - (time.monotonic() - start)
-                if left <= 0:  # a bot that exited while a child of its holds its output open: say so
-                    raise botproto.BotError(self._exit_reason() if self.proc.poll() is not None else self._late(budget))
-                if sel.select(left) and not self._read():
+                if left <= 0:
+                    raise botproto.BotError(
+                        self._exit_reason() if _status(self.proc) is not None else self._late(budget)
+                    )
+                if sel.select(min(left, POLL_SECONDS)):
+                    if not self._read():  # end of output
+                        raise botproto.BotError(self._exit_reason())
+                elif _status(self.proc) is not None and not self._read():
+                    # the bot exited, and a child of its holds its output open (no end of output
+                    # comes): said now, not at the time limit; what it wrote before is still read
                     raise botproto.BotError(self._exit_reason())
         finally:
             sel.close()
@@ -206,11 +248,14 @@ class ExecBot(Player):
             return f"no answer in time (the match's {self.limits['match_seconds']:g} s for all answers used up)"
         return f"no answer within {budget:g} s (decision_seconds)"
 
-    def _exit_reason(self) -> str:
-        try:
-            code = self.proc.wait(timeout=1)
-        except subprocess.TimeoutExpired:
-            return "the bot closed its output"
+    def _exit_reason(self, running: str = "the bot closed its output") -> str:
+        """How the bot ended, waited for a second at most (it is not reaped: ``_status``);
+        ``running`` if it still runs then."""
+        deadline = time.monotonic() + 1
+        while (code := _status(self.proc)) is None:
+            if time.monotonic() > deadline:
+                return running
+            time.sleep(0.005)
         return f"the bot exited (code {code})" if code >= 0 else f"the bot was killed (signal {-code})"
 
     def _fail(self, reason: str) -> None:
