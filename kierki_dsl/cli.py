@@ -857,6 +857,7 @@ def tournament(
     fmt: OutputFormat = typer.Option(OutputFormat.text, "--format", help="text or json."),
 ) -> None:
     """Round-robin of N players in duplicate form: ratings, pairwise differences, SPRT (docs/bots.md)."""
+    from .tournament import JournalError
     from .tournament import run as run_tournament
     from .tournament import text as tournament_text
 
@@ -897,6 +898,9 @@ def tournament(
         )
     except typer.Exit:
         raise
+    except JournalError as e:  # a --journal that is not this tournament's: a bad input file, never written over
+        _err(str(e))
+        raise typer.Exit(EXIT_FINDINGS)
     except RuntimeError as e:  # openskill not installed
         _err(f"kierki: error: {e}")
         raise typer.Exit(EXIT_USAGE)

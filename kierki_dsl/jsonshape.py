@@ -47,22 +47,31 @@ _STRUCTURE = re.compile(_STRING + r'|"[^\n]*|[\[\]{}\n]')
 MAX_TEXT = 16 * 1024 * 1024
 
 
-def load(text: str, first_line: int = 1) -> tuple:
+def load(text: str, first_line: int = 1, max_text: Optional[int] = MAX_TEXT) -> tuple:
     """``(value, lines)``: the parsed JSON and the line of every value by its path.
 
     ``first_line`` is the line ``text`` starts on in its file (JSON lines). Raises
-    ``ShapeError`` for text longer than ``MAX_TEXT``, nesting beyond ``MAX_DEPTH`` and text
+    ``ShapeError`` for text longer than ``max_text``, nesting beyond ``MAX_DEPTH`` and text
     that is not JSON."""
-    if len(text) > MAX_TEXT:
-        raise ShapeError(first_line, f"{len(text):_} characters long (at most {MAX_TEXT:_})")
+    value = parse(text, first_line, max_text)
+    return value, _lines(text, first_line)
+
+
+def parse(text: str, first_line: int = 1, max_text: Optional[int] = MAX_TEXT):
+    """The parsed JSON of ``text``, read as ``load`` reads it (its length and nesting bounded
+    before the parser runs; ``ShapeError`` located by line) but without the line index: every
+    JSON reader of kierki (records, save files, bot lines, tournament journals, the web's
+    requests and messages) reads through here. ``max_text``: the reader's own bound on the
+    text's length (None: bounded by the reader already)."""
+    if max_text is not None and len(text) > max_text:
+        raise ShapeError(first_line, f"{len(text):_} characters long (at most {max_text:_})")
     _check_depth(text, first_line)
     try:
-        value = json.loads(text)
+        return json.loads(text)
     except json.JSONDecodeError as e:
         raise ShapeError(first_line + e.lineno - 1, f"not valid JSON: {e.msg}", e.colno) from None
     except ValueError as e:  # an integer too long to read (Python's limit on digits)
         raise ShapeError(first_line, f"not a value kierki reads: {e}") from None
-    return value, _lines(text, first_line)
 
 
 def _check_depth(text: str, first_line: int) -> None:
@@ -262,4 +271,4 @@ def _shown(v) -> str:
     return text if len(text) <= 40 and not (isinstance(v, str) and len(v) > 40) else text[:37] + "..."
 
 
-__all__ = ["MAX_DEPTH", "ShapeError", "load", "line_of", "check", "Int", "Str", "Null", "List", "Obj", "OneOf"]
+__all__ = ["MAX_DEPTH", "ShapeError", "load", "parse", "line_of", "check", "Int", "Str", "Null", "List", "Obj", "OneOf"]

@@ -22,6 +22,7 @@ from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from itertools import combinations
 from typing import Any, Callable, Optional
 
+from . import jsonshape
 from .interpreter.match import MatchRunner
 from .players.base import make_player
 from .ruleset.model import Ruleset
@@ -87,6 +88,11 @@ def _sides(values: list, order: list, key: Key) -> tuple:
     return sum(side[key[0]]) / len(side[key[0]]), sum(side[key[1]]) / len(side[key[1]])
 
 
+class JournalError(RuntimeError):
+    """A ``--journal`` file that is not this tournament's journal: refused, never appended to
+    (``FILE:LINE: error: ...``, exit 1)."""
+
+
 class Journal:
     """The matches finished so far, one JSON line each after a first line naming the tournament
     (the ruleset's fingerprint and the players); an unfinished last line is ignored."""
@@ -96,27 +102,40 @@ class Journal:
         self.header = header
 
     def load(self) -> dict:
-        """The finished matches by key; ``RuntimeError`` if the journal is another tournament's."""
+        """The finished matches by key; ``JournalError`` if the file is not this tournament's journal
+        (every line is read through ``jsonshape``: nesting bounded before the parser runs)."""
         done: dict = {}
         if self.path is None or not os.path.exists(self.path) or os.path.getsize(self.path) == 0:
             return done
-        with open(self.path, encoding="utf-8") as f:
-            first = f.readline()
-            try:
-                header = json.loads(first).get("tournament")
-            except (ValueError, AttributeError, RecursionError):  # RecursionError: JSON nested too deep
-                header = None
-            if header is None:
-                raise RuntimeError(f"{self.path} is not a tournament journal (its first line names no tournament)")
-            if header != self.header:
-                raise RuntimeError(f"{self.path} is the journal of another tournament (other rules or players)")
-            for line in f:
-                try:
-                    row = json.loads(line)
-                    done[tuple(row["key"])] = row
-                except (ValueError, KeyError, TypeError, RecursionError):
-                    continue  # a line cut by a kill
+        try:
+            with open(self.path, "rb") as f:
+                self._read(f, done)
+        except OSError as e:
+            raise JournalError(f"{self.path}: error: cannot read the journal: {e.strerror}") from None
         return done
+
+    def _read(self, f, done: dict) -> None:
+        try:
+            first = jsonshape.parse(f.readline().decode("utf-8"), max_text=None)  # a journal's lines are not bounded
+        except UnicodeDecodeError:
+            raise JournalError(
+                f"{self.path}:1: error: not a tournament journal (its first line is not UTF-8)"
+            ) from None
+        except jsonshape.ShapeError as e:
+            raise JournalError(
+                f"{self.path}:{e.line}: error: not a tournament journal (its first line is {e.message})"
+            ) from None
+        header = first.get("tournament") if isinstance(first, dict) else None
+        if header is None:
+            raise JournalError(f"{self.path}:1: error: not a tournament journal (its first line names no tournament)")
+        if header != self.header:
+            raise JournalError(f"{self.path}:1: error: the journal of another tournament (other rules or players)")
+        for number, line in enumerate(f, start=2):
+            try:
+                row = jsonshape.parse(line.decode("utf-8"), number, max_text=None)
+                done[tuple(row["key"])] = row
+            except (jsonshape.ShapeError, UnicodeDecodeError, KeyError, TypeError):
+                continue  # a line cut by a kill
 
     def start(self) -> None:
         """Write the naming line to a new journal."""

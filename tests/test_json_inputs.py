@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from kierki_dsl.jsonshape import MAX_DEPTH, ShapeError, load
+from kierki_dsl.jsonshape import MAX_DEPTH, MAX_TEXT, ShapeError, load, parse
 from kierki_dsl.record import RecordError, read_record, replay
 from kierki_dsl.ruleset.model import Ruleset
 from kierki_dsl.table.savefile import SaveError, read, seal
@@ -140,6 +140,23 @@ def test_a_header_edited_after_the_match_began_is_refused(tmp_path, cli, save_li
 def test_a_line_of_nested_brackets_is_refused_with_its_line(tmp_path, cli, save_lines):
     code, err, save = _resume(cli, tmp_path, save_lines[:5] + ["[" * 100_000] + save_lines[5:])
     assert code == 1 and f"{save}:6: error: corrupt save file (line 6 is JSON nests deeper" in err, err
+
+
+# Review: a save file whose first line was 60,000 `[` was refused by the parser's RecursionError
+# caught as "expected a header"; it is now read as every other line is (jsonshape), located.
+def test_a_first_line_of_nested_brackets_is_refused_saying_so(tmp_path, cli, save_lines):
+    code, err, save = _resume(cli, tmp_path, ["[" * 60_000] + save_lines[1:])
+    said = f"{save}:1: error: not a kierki save file (its first line is JSON nests deeper than {MAX_DEPTH} levels)"
+    assert code == 1 and said in err and "Traceback" not in err, err
+
+
+def test_json_parsing_keeps_each_readers_bound_of_length():
+    with pytest.raises(ShapeError, match=r"23 characters long \(at most 20\)"):
+        parse('{"a": "' + "x" * 12 + '"}  ', max_text=20)
+    assert parse(" " * (MAX_TEXT + 1) + "[1]", max_text=None) == [1]
+    with pytest.raises(ShapeError, match=f"nests deeper than {MAX_DEPTH} levels") as e:
+        parse("[\n" * 60_000, first_line=3, max_text=None)
+    assert e.value.line == 3 + MAX_DEPTH
 
 
 def test_a_complete_bad_last_line_is_an_error_a_torn_one_is_not(tmp_path, cli, save_lines):

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from kierki_dsl.ruleset.model import Ruleset
-from kierki_dsl.tournament import Journal, play, schedule, seating, sprt_llr, summary
+from kierki_dsl.tournament import Journal, JournalError, play, schedule, seating, sprt_llr, summary
 
 ROOT = Path(__file__).resolve().parent.parent
 SHORT = ROOT / "tests" / "data" / "bots_two_deals.yaml"
@@ -59,7 +59,19 @@ def test_a_journal_of_another_tournament_is_refused(tmp_path):
     journal.write_text(json.dumps({"tournament": {"ruleset": "x", "players": ["a", "b"]}}) + "\n")
     proc = subprocess.run([*KIERKI, "--seeds", "1", "--journal", str(journal)], cwd=ROOT, capture_output=True,
                           text=True, timeout=300)
-    assert proc.returncode == 2 and "another tournament" in proc.stderr
+    assert proc.returncode == 1, "a file kierki refuses to append to is a bad input file (docs/limits.md)"
+    assert proc.stderr.strip() == f"{journal}:1: error: the journal of another tournament (other rules or players)"
+
+
+# Review: a journal of 60,000 `[` was refused by the parser's RecursionError, caught, with exit 2
+# (a usage error); it is now read through jsonshape as records and save files are: located, exit 1.
+def test_a_journal_nested_too_deep_is_a_located_bad_input_file(tmp_path):
+    journal = tmp_path / "j.jsonl"
+    journal.write_text("[" * 60000 + "\n")
+    proc = subprocess.run([*KIERKI, "--seeds", "1", "--journal", str(journal)], cwd=ROOT, capture_output=True,
+                          text=True, timeout=300)
+    said = f"{journal}:1: error: not a tournament journal (its first line is JSON nests deeper than 64 levels)"
+    assert proc.returncode == 1 and proc.stderr.strip() == said, proc.stderr
 
 
 def test_duplicate_seating_puts_each_side_alone_at_every_seat():
@@ -200,9 +212,25 @@ def test_the_ladder_names_the_bots_that_failed(tmp_path):
 
 # Play-test 7: a journal whose first line was 100,000 `[` was refused with "maximum recursion depth
 # exceeded while decoding a JSON array" (the parser's RecursionError, caught as any RuntimeError).
-@pytest.mark.parametrize("first", ["[" * 100000, "not json", "{}", json.dumps({"tournament": None})])
-def test_a_file_that_is_no_journal_is_refused_saying_so(tmp_path, first):
+@pytest.mark.parametrize("first, why", [
+    (b"[" * 100000, "its first line is JSON nests deeper than 64 levels"),
+    (b"not json", "its first line is not valid JSON: Expecting value"),
+    (b"\xff\xfe", "its first line is not UTF-8"),
+    (b"{}", "its first line names no tournament"),
+    (json.dumps({"tournament": None}).encode(), "its first line names no tournament"),
+])
+def test_a_file_that_is_no_journal_is_refused_saying_so(tmp_path, first, why):
     journal = tmp_path / "j.jsonl"
-    journal.write_text(first + "\n")
-    with pytest.raises(RuntimeError, match=r"j\.jsonl is not a tournament journal \(its first line names no tournament\)"):
+    journal.write_bytes(first + b"\n")
+    with pytest.raises(JournalError) as e:
         Journal(str(journal), {"ruleset": "x", "players": ["a", "b"]}).load()
+    assert str(e.value).startswith(f"{journal}:1:") and f": error: not a tournament journal ({why}" in str(e.value)
+
+
+def test_a_journal_line_nested_too_deep_is_skipped_as_a_cut_one_is(tmp_path):
+    header = {"ruleset": "x", "players": ["a", "b"]}
+    journal = tmp_path / "j.jsonl"
+    row = {"key": [0, 1, 1, 0], "a": 1.0, "b": 0.0, "failed": []}
+    journal.write_text("\n".join([json.dumps({"tournament": header}), "[" * 60000, json.dumps(row), '{"key": [0, 1'])
+                       + "\n")
+    assert Journal(str(journal), header).load() == {(0, 1, 1, 0): row}

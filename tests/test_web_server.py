@@ -307,6 +307,25 @@ def test_rate_limit_and_parse_units():
             parse(bad)
 
 
+# Review: every JSON reader reads through jsonshape (nesting bounded before the parser runs); a
+# message nested too deep is told so, not taken for a message of another shape.
+def test_a_message_nested_too_deep_is_refused_saying_so():
+    need_web()
+    with pytest.raises(BadMessage, match="^JSON nests deeper than 64 levels$"):
+        parse('{"type": "ping", "x": ' + "[" * 65 + "]" * 65 + "}")
+    with pytest.raises(BadMessage, match="^message longer than 1024 bytes$"):
+        parse("[" * 60000)
+    with pytest.raises(BadMessage, match="^not valid JSON: Expecting value$"):
+        parse("not json")
+
+
+def test_a_request_body_nested_too_deep_gets_the_requests_own_error(server):
+    for path, depth in (("/api/lint", 60000), ("/api/tables", 60000), ("/api/tables/x/revoke", 4000),
+                        ("/api/tables/x/admin", 4000)):  # the last two take at most 4096 bytes
+        r = server.post(path, content=b"[" * depth, headers={"Content-Type": "application/json"})
+        assert r.status_code in (400, 403) and r.json()["error"], (path, r.status_code, r.text)
+
+
 # -- seats: reconnecting, revoking -------------------------------------------------------------------
 def test_reconnecting_returns_to_the_seat_with_the_same_view(server):
     table = create_table(server, ["human", "random", "human", "random"])

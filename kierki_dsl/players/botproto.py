@@ -103,7 +103,7 @@ def _json(raw: bytes):
     """A bot's line as JSON, read as records are (``jsonshape``: nesting bounded before the parser
     runs, whose recursion 60,000 ``[`` would exhaust)."""
     try:
-        return jsonshape.load(raw.decode("utf-8"))[0]
+        return jsonshape.parse(raw.decode("utf-8"))
     except UnicodeDecodeError:
         raise BotError(f"not a JSON line: {quoted(raw)} (not UTF-8)") from None
     except jsonshape.ShapeError as e:

@@ -147,9 +147,11 @@ def _shaped(path: str, raw: bytes, line: int, schema, what: str):
 def _plain_action(raw: bytes) -> Optional[dict]:
     """An action line of the usual shape, read quickly (the full check runs only when this
     cannot tell: a long journal costs little); None when it must be checked in full."""
+    from ..jsonshape import ShapeError, parse
+
     try:
-        entry = json.loads(raw.decode("utf-8"))
-    except (ValueError, RecursionError):  # UnicodeDecodeError is a ValueError
+        entry = parse(raw.decode("utf-8"), max_text=None)  # a line over jsonshape's bound is checked in full
+    except (ShapeError, UnicodeDecodeError):
         return None
     if type(entry) is not dict or entry.keys() != {"deal", "seat", "action"}:
         return None
@@ -174,10 +176,14 @@ def read(path: str) -> tuple[dict, list, int]:
     if not lines:
         raise SaveError(f"{path}:1: error: not a kierki save file (no header)")
     head_schema, action_schema = _schemas()
+    from ..jsonshape import ShapeError, parse
+
     try:
-        first = json.loads(lines[0].decode("utf-8"))
-    except (UnicodeDecodeError, ValueError, RecursionError):
+        first = parse(lines[0].decode("utf-8"), max_text=None)  # its length: checked with its shape below
+    except UnicodeDecodeError:
         first = None
+    except ShapeError as e:
+        raise SaveError(f"{path}:{e.line}: error: not a kierki save file (its first line is {e.message})") from None
     if not isinstance(first, dict) or first.get("format") != FORMAT:
         raise SaveError(f"{path}:1: error: not a kierki save file (expected a header with format {FORMAT!r})")
     head = _shaped(path, lines[0], 1, head_schema, "the header")

@@ -22,6 +22,7 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from .. import jsonshape
 from ..cards import pretty_cards
 from ..i18n import N_, accepted, catalogue, said, tr, using
 from ..phases import contract_name
@@ -42,7 +43,8 @@ class BodyTooLarge(Exception):
 
 
 async def _json_body(request: Request, limit: int):
-    """The request's JSON body, read no further than ``limit`` bytes."""
+    """The request's JSON body, read no further than ``limit`` bytes (its nesting bounded before it
+    is parsed: ``jsonshape``); None if it is not JSON."""
     size = request.headers.get("content-length")
     if size is not None and (not size.isdigit() or int(size) > limit):
         raise BodyTooLarge()
@@ -53,8 +55,8 @@ async def _json_body(request: Request, limit: int):
             raise BodyTooLarge()
         chunks.append(chunk)
     try:
-        return json.loads(b"".join(chunks).decode("utf-8"))
-    except (ValueError, UnicodeDecodeError, RecursionError):
+        return jsonshape.parse(b"".join(chunks).decode("utf-8"), max_text=None)  # bounded by ``limit``
+    except (jsonshape.ShapeError, UnicodeDecodeError):
         return None
 
 

@@ -15,10 +15,10 @@ second) gets ``{"type": "error", ...}`` and changes nothing.
 
 from __future__ import annotations
 
-import json
 import time
 from typing import Optional
 
+from .. import jsonshape
 from ..interpreter.actions import MAX_ACTION
 
 MAX_MESSAGE = 1024
@@ -43,9 +43,9 @@ def parse(text) -> dict:
     if len(text.encode("utf-8", "replace")) > MAX_MESSAGE:
         raise BadMessage(f"message longer than {MAX_MESSAGE} bytes")
     try:
-        doc = json.loads(text)
-    except (ValueError, RecursionError):
-        raise BadMessage("not JSON") from None
+        doc = jsonshape.parse(text, max_text=None)  # bounded above: nesting bounded before parsing
+    except jsonshape.ShapeError as e:
+        raise BadMessage(e.message) from None
     if not isinstance(doc, dict):
         raise BadMessage("a message is a JSON object")
     kind = doc.get("type")
