@@ -122,7 +122,10 @@ def _no_file(kind: str, path: str) -> str:
     return f"no such {kind} file: {path}"
 
 
-def _load_ruleset(path: str):
+def _load_ruleset(path: str, show_warnings: bool = False):
+    """The compiled ruleset; its errors as ``kierki lint`` shows them and exit 1. ``show_warnings``:
+    its lint warnings too, on stderr, as ``kierki lint`` shows them (``kierki run``: before the
+    match, so that stdout stays the match's own output)."""
     from .diagnostics import DiagnosticError, Diagnostics
     from .report import render_diagnostics
     from .ruleset.model import Ruleset
@@ -135,12 +138,17 @@ def _load_ruleset(path: str):
     path = found
     warnings = Diagnostics()
     try:
-        return Ruleset.load(path, warnings)
+        rs = Ruleset.load(path, warnings)
     except DiagnosticError as e:
         from .lint import by_position
 
         _err(render_diagnostics(by_position(e.diagnostics)))
         raise typer.Exit(EXIT_FINDINGS)
+    if show_warnings and len(warnings):
+        from .lint import by_position, unique
+
+        _err(render_diagnostics(unique(by_position(warnings))))
+    return rs
 
 
 def _player_names(spec: str, n: int) -> list:
@@ -215,7 +223,7 @@ def run(
 
     _speak(lang)
     _bounded(seed=seed)
-    rs = _load_ruleset(ruleset)
+    rs = _load_ruleset(ruleset, show_warnings=True)
     if seed is None:
         seed = secrets.randbelow(2**31)
     names = _player_names(players, rs.players)
@@ -395,8 +403,8 @@ def _play(rs, seed: int, names: list, fmt, record, writer, saved: Optional[tuple
         )
     if text:  # a person reads them in the language in force; a program reads the JSON's English
         print(standings_text(results[-1].totals if results else [0] * rs.players, rs.players))
-        for w, fields in warnings:
-            print(tr("warning: {warning}").format(warning=tr(w).format(**fields)))
+        for w, fields in warnings:  # on stderr, as the ruleset's lint warnings: stdout is the match
+            _err(tr("warning: {warning}").format(warning=tr(w).format(**fields)))
         if person:
             print(
                 tr("seed {seed} (kierki run {path} --seed {seed} plays these deals again)").format(

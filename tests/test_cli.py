@@ -313,7 +313,8 @@ def test_a_match_that_stops_at_max_deals_says_so(tmp_path, cli):
         "utf-8",
     )
     code, out, err = cli("run", str(f), "--seed", "1", "--players", "random")
-    assert code == 0 and "warning: the match stopped at max_deals (3 deals) before its until condition held" in out
+    said = "warning: the match stopped at max_deals (3 deals) before its until condition held"
+    assert code == 0 and said in err and "warning" not in out, "stdout is the match alone"
     code, out, err = cli("run", str(f), "--seed", "1", "--players", "random", "--format", "json")
     assert any("max_deals" in w for w in json.loads(out)["warnings"])
     hearts = RULESETS / "games" / "hearts.yaml"
@@ -395,3 +396,19 @@ def test_a_count_of_zero_is_told_the_counts_allowed():
     """Play-test 5: `--players search:0` said "expected a sample count ..., got '0'": 0 is a count."""
     code, out, err, _ = run_cli("run", str(STANDARD), "--players", "search:0", "--seed", "1")
     assert code == 2 and "search: expected a sample count from 1 to 100_000 (e.g. search:64)" in err, err
+
+
+# Review: `kierki run` of a ruleset with lint warnings did not show them (only `kierki lint` did), and
+# its own warnings after the match went to stdout, among the match's output.
+def test_run_shows_the_rulesets_lint_warnings_on_stderr_once_and_keeps_stdout_the_match(tmp_path, cli):
+    from kierki_dsl.codes import CODES
+
+    path = tmp_path / "w.yaml"
+    path.write_text(CODES["M608"].bad, "utf-8")  # a contract defined but never scheduled
+    code, _, linted = cli("lint", "--quiet", str(path))
+    assert code == 0 and ": warning: M608 " in linted
+    code, out, err = cli("run", str(path), "--seed", "1", "--players", "random")
+    assert code == 0 and err == linted, "the warnings, before the match, as kierki lint shows them"
+    assert err.count("M608") == 1 and "warning" not in out and "M608" not in out
+    code, out, err = cli("run", str(path), "--seed", "1", "--players", "random", "--format", "json")
+    assert code == 0 and err == linted and json.loads(out)["seed"] == 1

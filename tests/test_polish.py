@@ -183,8 +183,8 @@ def test_the_warnings_after_a_match_speak_polish(tmp_path):
     )
     polish = _kierki("run", str(house), "--seed", "2", "--players", "random", "--lang", "pl")
     assert polish.returncode == 0, polish.stderr
-    assert "uwaga: rozdanie 1: wyniki sumują się do -234, a zasady deklarują -260" in polish.stdout
-    assert "warning" not in polish.stdout
+    assert "uwaga: rozdanie 1: wyniki sumują się do -234, a zasady deklarują -260" in polish.stderr
+    assert "warning" not in polish.stderr and "uwaga" not in polish.stdout  # stdout: the match alone
     english = _kierki("run", str(house), "--seed", "2", "--players", "random", "--format", "json", "--lang", "pl")
     assert "deal 1: scores sum to -234, the ruleset declares -260" in json.loads(english.stdout)["warnings"]
 
