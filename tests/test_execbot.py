@@ -264,6 +264,7 @@ def _state(pid: int):
 
 # Review: `_stop` killed the bot's process group by the bot's pid even after the bot had been reaped;
 # with every member of the group gone, that pid may lead an unrelated group by then.
+@pytest.mark.skipif(not execbot._PEEK, reason="needs os.waitid(WNOWAIT)")
 @pytest.mark.parametrize("reaper", ["popen", "another waitpid"])
 def test_no_process_group_is_signalled_once_the_bot_was_reaped(monkeypatch, reaper):
     proc = subprocess.Popen(["true"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, start_new_session=True)
@@ -277,6 +278,7 @@ def test_no_process_group_is_signalled_once_the_bot_was_reaped(monkeypatch, reap
     assert signalled == []
 
 
+@pytest.mark.skipif(not execbot._PEEK, reason="needs os.waitid(WNOWAIT)")
 def test_an_exited_bot_is_reaped_only_after_its_group_is_killed(tmp_path, monkeypatch):
     pid_file = tmp_path / "helper.pid"
     body = (

@@ -36,6 +36,9 @@ DEFAULT_LIMITS = {
 #: how often a bot that has not answered yet is checked for having exited (a child of a bot that
 #: crashed may hold its output open, so no end of output tells)
 POLL_SECONDS = 0.05
+#: whether a child's exit can be seen without reaping it (Linux, the BSDs); elsewhere the bot is
+#: reaped as it is seen exiting, and its group is killed as before, whatever its state
+_PEEK = hasattr(os, "waitid") and hasattr(os, "WNOWAIT")
 
 
 def _limit(cpu_seconds: int, memory_mb: int):
@@ -54,6 +57,8 @@ def _status(proc: Any) -> Optional[int]:
     be given to another process until ``_stop`` has killed the group and reaped it."""
     if proc.returncode is not None:  # already reaped (by ``_stop``)
         return proc.returncode
+    if not _PEEK:
+        return proc.poll()
     try:
         info = os.waitid(os.P_PID, proc.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT)
     except ChildProcessError:  # reaped by someone else (SIGCHLD ignored): gone, its status unknown
@@ -66,6 +71,8 @@ def _status(proc: Any) -> Optional[int]:
 def _ours(proc: Any) -> bool:
     """Whether the bot is still unreaped (running, or a zombie only we reap): then its pid is still
     its process group's id, and no other group's."""
+    if not _PEEK:
+        return True
     if proc.returncode is not None:
         return False
     try:
