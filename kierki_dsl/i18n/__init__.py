@@ -159,6 +159,84 @@ def _said(text: str, depth: int) -> str:
     return text
 
 
+#: The English sentences with fields a finding's message or hint is filled from (``L_``), each
+#: with the pattern that reads one back (made when first needed).
+_FINDINGS: dict = {}
+_FINDING_ORDER: list = []
+#: The sentences without fields marked with ``L_``.
+_FINDING_WORDS: set = set()
+
+
+def L_(template: str, /, **fields) -> str:
+    """A finding's message (or hint) in English: ``template`` filled in with ``fields`` (as
+    ``str.format`` does, ``{name!r}`` and ``{n:,}`` too). The message stays English in the
+    finding (JSON, SARIF, the editor's); ``finding_said`` words it in the language in force where
+    a person reads it. Only the sentence is translated: a field (a name, a number, an expression)
+    is shown as it was filled in, unless it is itself a sentence marked with ``L_``."""
+    if not fields:  # a sentence without fields, read back whole (braces in it are text)
+        _FINDING_WORDS.add(template)
+        return template
+    if template not in _FINDINGS:
+        _FINDINGS[template] = None
+        _FINDING_ORDER.clear()
+    return template.format(**fields)
+
+
+def _finding_pattern(template: str):
+    found = _FINDINGS.get(template)
+    if found is None:
+        seen: set = set()
+        pieces = []
+        for literal, field in _parts(template):
+            if not field:
+                pieces.append(re.escape(literal))
+            elif field in seen:  # the same field again: the same text again
+                pieces.append(f"(?P={field})")
+            else:
+                seen.add(field)
+                pieces.append(f"(?P<{field}>.*?)")
+        found = _FINDINGS[template] = re.compile("".join(pieces), re.S)
+    return found
+
+
+def _fill(template: str, fields: dict) -> str:
+    """``template`` with each field replaced by the text it read back (already converted and
+    formatted: a ``!r`` or a format spec is not applied again)."""
+    out = []
+    for literal, field, _, _ in string.Formatter().parse(template):
+        out.append(literal)
+        if field:
+            out.append(fields[field])
+    return "".join(out)
+
+
+def finding_said(text: Optional[str]) -> str:
+    """A finding's message, hint or note (English, filled from an ``L_`` sentence) in the language
+    in force; English, or the text as it is when it was not filled from a marked sentence."""
+    if not text or language() == DEFAULT:
+        return text or ""
+    return _finding_said(text, 3)
+
+
+def _finding_said(text: str, depth: int) -> str:
+    lang = language()
+    if text in _FINDING_WORDS:
+        return translations(lang).gettext(text)
+    if depth == 0:
+        return text
+    if not _FINDING_ORDER:
+        _FINDING_ORDER[:] = sorted(
+            (t for t in _FINDINGS if re.sub(r"\{\w+[^}]*\}", "", t).strip()),  # a bare "{message}" reads anything
+            key=lambda t: -len(re.sub(r"\{\w+[^}]*\}", "", t)),
+        )
+    for template in tuple(_FINDING_ORDER):
+        found = _finding_pattern(template).fullmatch(text)
+        if found is not None:
+            fields = {k: _finding_said(v, depth - 1) for k, v in found.groupdict().items()}
+            return _fill(translations(lang).gettext(template), fields)
+    return text
+
+
 def accepted(header: Optional[str]) -> str:
     """The language to speak to a browser sending ``Accept-Language: header`` (by its weights;
     English when it names none there are words for)."""
@@ -187,8 +265,10 @@ def catalogue(lang: str) -> dict:
 
 __all__ = [
     "LANGUAGES",
+    "L_",
     "N_",
     "R_",
+    "finding_said",
     "said",
     "accepted",
     "catalogue",

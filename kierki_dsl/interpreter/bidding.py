@@ -46,7 +46,7 @@ from ..diagnostics import quoted
 from ..expr import RuleRuntimeError
 from ..expr.types import BOOL, INT, SEAT
 from ..exprwords import words as expr_words
-from ..i18n import N_, R_, tr
+from ..i18n import L_, N_, R_, tr
 from ..spec.schema import Bool, Enum, Expr, ExprSource, Field, Int, Obj, Str
 from ..values import frozen
 from ..words import seat as seat_words
@@ -253,8 +253,8 @@ def build_auction(spec, ctx, where: tuple) -> tuple[Optional[Auction], bool]:
             ctx.error(
                 where + ("decline",),
                 "M622",
-                "only a seller can decline the deal, and this auction has none",
-                "add seller: dealer (the seat that sells the right to play)",
+                L_("only a seller can decline the deal, and this auction has none"),
+                L_("add seller: dealer (the seat that sells the right to play)"),
             )
             ok = False
     allow = ctx.expr(spec.allow, scopes.AUCTION_BID, BOOL, where + ("allow",)) if spec.allow is not None else None
@@ -263,42 +263,48 @@ def build_auction(spec, ctx, where: tuple) -> tuple[Optional[Auction], bool]:
         ctx.warning(
             where + ("allow",),
             "M620",
-            f"`allow` is always {str(bool(allow.const)).lower()}: "
-            + ("no bid can ever be made" if not allow.const else "it refuses no bid"),
-            "make it read the bid (`value`) and the hand (held(...))",
+            L_("`allow` is always true: it refuses no bid")
+            if allow.const
+            else L_("`allow` is always false: no bid can ever be made"),
+            L_("make it read the bid (`value`) and the hand (held(...))"),
         )
     if spec.allow_reason is not None and spec.allow is None:
         ctx.warning(
             where + ("allow_reason",),
             "M620",
-            "`allow_reason` without `allow` is never shown",
-            "add the rule it explains, or remove it",
+            L_("`allow_reason` without `allow` is never shown"),
+            L_("add the rule it explains, or remove it"),
         )
     if spec.seller is not None and spec.if_all_pass is not None:
         ctx.warning(
             where + ("if_all_pass",),
             "M622",
-            "with a seller, nobody plays at the minimum when everybody passes: the seller decides",
-            "remove if_all_pass",
+            L_("with a seller, nobody plays at the minimum when everybody passes: the seller decides"),
+            L_("remove if_all_pass"),
         )
     low, high, step = spec.min, spec.max, spec.step
     if high < low:
-        ctx.error(where + ("max",), "M620", f"the highest bid {high} is below the lowest {low}")
+        ctx.error(where + ("max",), "M620", L_("the highest bid {high} is below the lowest {low}", high=high, low=low))
         ok = False
     elif (high - low) // step + 1 > MAX_LEVELS:
         ctx.error(
             where + ("step",),
             "M620",
-            f"{(high - low) // step + 1} bid levels; at most {MAX_LEVELS} are allowed",
-            "raise the step or narrow min..max",
+            L_("{levels} bid levels; at most {limit} are allowed", levels=(high - low) // step + 1, limit=MAX_LEVELS),
+            L_("raise the step or narrow min..max"),
         )
         ok = False
     elif (high - low) % step:
         ctx.warning(
             where + ("max",),
             "M620",
-            f"the highest bid {high} is not on the grid of {step} from {low}: "
-            f"the highest bid anyone can make is {low + (high - low) // step * step}",
+            L_(
+                "the highest bid {high} is not on the grid of {step} from {low}: the highest bid anyone can make is {best}",
+                high=high,
+                step=step,
+                low=low,
+                best=low + (high - low) // step * step,
+            ),
         )
     elif allow is not None and not allow.is_const and set(allow.free) <= {"value", "players"}:
         _check_some_bid_allowed(allow, low, high, step, ctx, where)
@@ -323,8 +329,8 @@ def _check_some_bid_allowed(allow, low: int, high: int, step: int, ctx, where: t
         ctx.warning(
             where + ("allow",),
             "M620",
-            f"`allow` refuses every bid from {low} to {high}: no bid can ever be made",
-            "let it allow some bid in min..max, or narrow min and max to the bids it allows",
+            L_("`allow` refuses every bid from {low} to {high}: no bid can ever be made", low=low, high=high),
+            L_("let it allow some bid in min..max, or narrow min and max to the bids it allows"),
         )
 
 
@@ -617,8 +623,8 @@ def check_auction(contract, where: tuple, bctx) -> None:
         bctx.warning(
             where + ("auction",),
             "M621",
-            "nothing reads the auction's outcome: no rule of this contract uses `bidder` or `bid`",
-            "say what the winner gets, e.g. trump: {called_by: bidder}, or score the bid in a per_seat component",
+            L_("nothing reads the auction's outcome: no rule of this contract uses `bidder` or `bid`"),
+            L_("say what the winner gets, e.g. trump: {called_by: bidder}, or score the bid in a per_seat component"),
         )
 
 

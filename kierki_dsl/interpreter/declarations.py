@@ -25,7 +25,7 @@ from ..codes import Code, example, table
 from ..expr.types import BOOL, INT, SUIT
 from ..exprwords import NAME_WORDS
 from ..exprwords import words as expr_words
-from ..i18n import N_, tr
+from ..i18n import L_, N_, tr
 from ..spec.schema import Expr, Field, List, Obj, Str
 from ..values import frozen
 from . import scopes
@@ -95,8 +95,8 @@ def build_declarations(items, ctx, where: tuple) -> tuple[tuple, bool]:
             ctx.error(
                 w,
                 "M641",
-                f"declaration {d.name!r} neither scores nor sets trumps",
-                "give it `points`, `set_trump` or both",
+                L_("declaration {d!r} neither scores nor sets trumps", d=d.name),
+                L_("give it `points`, `set_trump` or both"),
             )
             ok = False
             continue
@@ -105,7 +105,9 @@ def build_declarations(items, ctx, where: tuple) -> tuple[tuple, bool]:
             continue
         if when.is_const and not when.const:
             ctx.warning(
-                w + ("when",), "M641", f"declaration {d.name!r} can never be made: its condition is always false"
+                w + ("when",),
+                "M641",
+                L_("declaration {d!r} can never be made: its condition is always false", d=d.name),
             )
         out.append(Declaration(d.name, when, points, trump))
     return tuple(out), ok
@@ -122,8 +124,8 @@ def check_declarations(contract, where: tuple, bctx) -> None:
         bctx.warning(
             where + ("declarations",),
             "M641",
-            "declarations have points but no seat scoring reads `declared`, so they score nothing",
-            "add e.g. {per_seat: declared}",
+            L_("declarations have points but no seat scoring reads `declared`, so they score nothing"),
+            L_("add e.g. {per_seat: declared}"),
         )
 
 

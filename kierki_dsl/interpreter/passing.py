@@ -10,7 +10,7 @@ from typing import Optional
 
 from ..cards import BIT, card_str
 from ..codes import Code, example, table
-from ..i18n import N_, R_, tr, trn
+from ..i18n import L_, N_, R_, tr, trn
 from ..spec.schema import Enum, Field, Int, List, Obj
 from ..values import frozen
 from .fastplay import exchange
@@ -76,7 +76,9 @@ def build_passing(spec, ctx, w) -> Optional[PassCards]:
     if spec is None:
         return None
     if spec.count * 2 > ctx.deck.bit_count() // max(1, ctx.players):
-        ctx.warning(w + ("pass_cards", "count"), "M612", f"passing {spec.count} cards is more than half a hand")
+        ctx.warning(
+            w + ("pass_cards", "count"), "M612", L_("passing {count} cards is more than half a hand", count=spec.count)
+        )
     return PassCards(spec.count, tuple(_ROTATION[r] for r in spec.rotation))
 
 

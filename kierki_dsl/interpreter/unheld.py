@@ -13,6 +13,8 @@ a card can be out of the hands:
 
 from __future__ import annotations
 
+from ..i18n import L_
+
 HOLDERS = "holders"  # the env key ``holder()`` reads (``expr.builtins``)
 
 
@@ -23,8 +25,8 @@ def check_unheld(ctx, where: tuple, first_lead, called_by, widow, stock, deck_ca
         ctx.error(
             where + field,
             "M634",
-            f"holder() may name nobody here: {why}",
-            "name the seat another way (dealer, left(dealer), bidder)",
+            L_("holder() may name nobody here: {why}", why=why),
+            L_("name the seat another way (dealer, left(dealer), bidder)"),
         )
 
 

@@ -9,6 +9,7 @@ from typing import Any, Optional
 from ..diagnostics import ERROR, WARNING, Diagnostic, Diagnostics, Pos, did_you_mean
 from ..expr import ExprText, compile_expr
 from ..expr.types import Scope, Type
+from ..i18n import L_
 from ..spec.schema import ExprSource, Scalar
 from ..spec.yamlsafe import node_path
 
@@ -186,7 +187,7 @@ class BuildContext:
         """The compiled contract ``name`` (built on first use); None after reporting a problem."""
         if name in self._building:  # before ``built``: a contract with schema errors is there while it is built
             chain = " -> ".join(self._building[self._building.index(name) :] + [name])
-            self.error(where, "R502", f"contracts include each other in a cycle: {chain}")
+            self.error(where, "R502", L_("contracts include each other in a cycle: {chain}", chain=chain))
             return None
         if name in self.built:
             return self.built[name]
@@ -195,7 +196,7 @@ class BuildContext:
             if (
                 not {("contracts", name), ("contracts",)} & self.invalid
             ):  # else it (or all) is there, and its error reported
-                self.error(where, "R501", f"no contract named {name!r}", did_you_mean(name, self.specs))
+                self.error(where, "R501", L_("no contract named {name!r}", name=name), did_you_mean(name, self.specs))
             return None
         from ..interpreter.catalogue import DEAL_TYPES
 
