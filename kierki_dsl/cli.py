@@ -552,8 +552,11 @@ def lint(
     ),
 ) -> None:
     """Check rulesets and report every finding with its position."""
+    from .i18n import set_language
     from .lint import lint_paths
 
+    if lang is None:
+        set_language(None)  # KIERKI_LANG, else English (as the plain call's path does)
     _speak(lang)
 
     if explain is not None:

@@ -43,7 +43,11 @@ def diagnostics_for(text: ExprText, errors) -> list[Diagnostic]:
     out = []
     for e in errors:
         pos: Pos = text.pos(e.offset, getattr(e, "end", None))
-        out.append(Diagnostic(text.path, pos, e.code, f"{e.message} in {text.field}", hint=e.hint))
+        out.append(
+            Diagnostic(
+                text.path, pos, e.code, L_("{message} in {field}", message=e.message, field=text.field), hint=e.hint
+            )
+        )
     return out
 
 

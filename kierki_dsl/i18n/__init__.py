@@ -187,26 +187,36 @@ def _finding_pattern(template: str):
     if found is None:
         seen: set = set()
         pieces = []
-        for literal, field in _parts(template):
-            if not field:
-                pieces.append(re.escape(literal))
-            elif field in seen:  # the same field again: the same text again
-                pieces.append(f"(?P={field})")
+        for literal, field, spec, conversion in string.Formatter().parse(template):
+            pieces.append(re.escape(literal))
+            if field is None:
+                continue
+            group = _group(field, conversion, spec)
+            if group in seen:  # the same field, shown the same way again: the same text again
+                pieces.append(f"(?P={group})")
             else:
-                seen.add(field)
-                pieces.append(f"(?P<{field}>.*?)")
+                seen.add(group)
+                pieces.append(f"(?P<{group}>.*?)")
         found = _FINDINGS[template] = re.compile("".join(pieces), re.S)
     return found
 
 
+def _group(field: str, conversion: Optional[str], spec: Optional[str]) -> str:
+    """The pattern's group of a field shown one way (``{name!r}`` and ``{name}`` read apart)."""
+    return f"{field}__{conversion or ''}__{''.join(c if c.isalnum() else '_' for c in spec or '')}"
+
+
 def _fill(template: str, fields: dict) -> str:
-    """``template`` with each field replaced by the text it read back (already converted and
-    formatted: a ``!r`` or a format spec is not applied again)."""
+    """``template`` with each field replaced by the text it read back, as it was shown there
+    (already converted and formatted: a ``!r`` or a format spec is not applied again)."""
     out = []
-    for literal, field, _, _ in string.Formatter().parse(template):
+    for literal, field, spec, conversion in string.Formatter().parse(template):
         out.append(literal)
         if field:
-            out.append(fields[field])
+            shown = fields.get(_group(field, conversion, spec))
+            if shown is None:  # shown another way in the English: the first way it was
+                shown = next(v for k, v in fields.items() if k.split("__")[0] == field)
+            out.append(shown)
     return "".join(out)
 
 
@@ -233,7 +243,9 @@ def _finding_said(text: str, depth: int) -> str:
         found = _finding_pattern(template).fullmatch(text)
         if found is not None:
             fields = {k: _finding_said(v, depth - 1) for k, v in found.groupdict().items()}
-            return _fill(translations(lang).gettext(template), fields)
+            words = _fill(translations(lang).gettext(template), fields)
+            if words != text:  # else a looser sentence may have read it wrong: try the next
+                return words
     return text
 
 
