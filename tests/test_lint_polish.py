@@ -173,3 +173,27 @@ def test_json_document_is_english_and_loads(tmp_path, capsys):
     _, out, _ = _lint(capsys, "--format", "json", "--lang", "pl", path)
     doc = json.loads(out)
     assert {d["code"] for d in doc} == {"S201", "E301", "M618"}
+
+
+def test_diff_of_tysiac_says_its_deal_words_in_polish(capsys):
+    """`kierki diff --lang pl` of Tysiąc: the deal with a widow, the auction, the widow and the
+    declarations in Polish (the expressions inside stay as they are said, docs/polish.md)."""
+    from kierki_dsl import cli
+
+    cli.main(
+        ["diff", str(ROOT / "rulesets/kierki_standard.yaml"), str(ROOT / "rulesets/games/tysiac.yaml"), "--lang", "pl"]
+    )
+    out = capsys.readouterr().out
+    lines = {line.split(":")[0]: line for line in out.splitlines()}
+    assert "po 7 kart dla każdego i 3 do musika, rozdawane po jednej" in lines["rozdanie 1, rozdanie"]
+    assert lines["rozdanie 1, atuty"].endswith("bez atu, dopóki meldunek nie ustali innego koloru atutowego")
+    assert "przed grą, zaczynając od: gracz po lewej rozdającego" in lines["rozdanie 1, licytacja"]
+    assert "(od 100 do 360 co 10) albo pasuje i odpada" in lines["rozdanie 1, licytacja"]
+    assert "jeśli wszyscy spasują, gracz po lewej rozdającego gra za 100" in lines["rozdanie 1, licytacja"]
+    assert (
+        "leżą zakryte jako musik; po licytacji jej zwycięzca bierze je, pokazuje je i daje 1 kartę"
+        in lines["rozdanie 1, musik"]
+    )
+    assert "marriage: zgłaszany przez wyjście kartą, gdy" in lines["rozdanie 1, meldunki"]
+    for words in ("cards each", "before play", "the widow", "declared by leading", "until a declaration"):
+        assert words not in out

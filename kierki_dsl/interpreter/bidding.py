@@ -579,28 +579,27 @@ def explain(a, contract, rs) -> dict:
 def _words(a) -> str:
     first = seat_words(a.first.text) if a.first is not None else seat_words("left(dealer)")
     step = a.step
-    grid = f" in steps of {step}" if step != 1 else ""
-    hold = ", or matches it if he speaks before its bidder" if a.hold else ""
+    grid = tr(" in steps of {step}").format(step=step) if step != 1 else ""
+    hold = tr(", or matches it if he speaks before its bidder") if a.hold else ""
     if a.passes == "again":
-        passing = (
+        passing = tr(
             "or passes and may bid again on his next turn; the bidding ends when every other bidder has "
             "passed in turn since the last bid"
         )
     else:
-        passing = "or passes and is out; the bidding ends when every other bidder has passed"
-    text = (
-        f"before play, starting with {first} and going round, each player bids more than the bid standing"
-        f"{hold} (from {a.min} to {a.max}{grid}) {passing}"
-    )
+        passing = tr("or passes and is out; the bidding ends when every other bidder has passed")
+    text = tr(
+        "before play, starting with {first} and going round, each player bids more than the bid standing"
+        "{hold} (from {min} to {max}{grid}) {passing}"
+    ).format(first=first, hold=hold, min=a.min, max=a.max, grid=grid, passing=passing)
     if a.allow is not None:
-        why = f" ({a.allow_reason})" if a.allow_reason else ""
-        text += f"; a bid is allowed only where {expr_words(a.allow.text)}{why}"
+        why = f" ({tr(a.allow_reason)})" if a.allow_reason else ""
+        text += tr("; a bid is allowed only where {condition}{why}").format(condition=expr_words(a.allow.text), why=why)
     if a.seller is None:
         fallback = seat_words(a.if_all_pass.text) if a.if_all_pass is not None else seat_words("dealer")
-        return (
-            text + f"; the last bidder left wins the auction with his bid; if everybody passes, "
-            f"{fallback} plays at {a.min}"
-        )
+        return text + tr(
+            "; the last bidder left wins the auction with his bid; if everybody passes, {seat} plays at {bid}"
+        ).format(seat=fallback, bid=a.min)
     text += (
         f"; {seat_words(a.seller.text)} does not bid but sells: he accepts the best bid (its bidder wins the auction "
         "with it) or refuses it and plays himself (as the auction's winner, with a bid of 0)"

@@ -176,11 +176,15 @@ def words(rules: tuple, specs) -> list:
     """The declarations in plain words, for ``kierki explain``."""
     out = []
     for d, spec in zip(rules, specs):
-        text = f"{d.name}: declared by leading a card when {expr_words(spec.when.text)}"
+        text = tr("{name}: declared by leading a card when {condition}").format(
+            name=d.name, condition=expr_words(spec.when.text)
+        )
         if spec.points is not None:
-            text += f"; scores {expr_words(spec.points.text)} to {NAME_WORDS['declared']}"
+            text += tr("; scores {points} to {declared}").format(
+                points=expr_words(spec.points.text), declared=tr(NAME_WORDS["declared"])
+            )
         if spec.set_trump is not None:
-            text += f"; from that trick on trumps are {expr_words(spec.set_trump.text)}"
+            text += tr("; from that trick on trumps are {suit}").format(suit=expr_words(spec.set_trump.text))
         out.append(text)
     return out
 

@@ -26,7 +26,7 @@ from typing import Optional
 from ..cards import CardError, bits, card_pretty, card_str, read_card
 from ..codes import Code, example, table
 from ..expr.types import SEAT
-from ..i18n import L_, N_, R_, tr
+from ..i18n import L_, N_, R_, tr, trn
 from ..spec.schema import Bool, Enum, Expr, ExprSource, Field, Int, Obj
 from ..values import frozen
 from ..words import seat as seat_words
@@ -202,27 +202,31 @@ def explain(spec, contract, rs) -> dict:
     cards = contract.widow.cards
     dealt = rs.hand_size - cards // rs.players
     return {
-        "deal": f"{dealt} cards each and {cards} to the widow, dealt one at a time starting with the "
-        "dealer's left-hand neighbour",
+        "deal": tr(
+            "{dealt} cards each and {cards} to the widow, dealt one at a time starting with the "
+            "dealer's left-hand neighbour"
+        ).format(dealt=dealt, cards=cards),
         ASPECT: words(spec),
     }
 
 
 def words(spec) -> str:
     """The widow in words (``kierki explain``, ``kierki diff``)."""
-    who = seat_words(spec.taken_by.text) if spec.taken_by is not None else "its winner"
-    lies = "face up" if spec.face_up else "face down"
+    who = seat_words(spec.taken_by.text) if spec.taken_by is not None else tr("its winner")
+    lies = tr("face up") if spec.face_up else tr("face down")
     after = (
-        f"gives {spec.each} card{'s' if spec.each != 1 else ''} to every other player"
+        trn("gives {count} card to every other player", "gives {count} cards to every other player", spec.each).format(
+            count=spec.each
+        )
         if spec.then == "give"
-        else f"lays {spec.cards} cards aside, which score for nobody"
+        else tr("lays {cards} cards aside, which score for nobody").format(cards=spec.cards)
     )
-    shown = "" if spec.face_up else ", shows them"
-    raised = "; then he names his contract: his bid, or a higher one he could bid" if spec.raise_bid else ""
-    return (
-        f"the last {spec.cards} cards dealt lie {lies} as a widow; after the auction {who} takes them{shown} "
-        f"and {after}{raised}"
-    )
+    shown = "" if spec.face_up else tr(", shows them")
+    raised = tr("; then he names his contract: his bid, or a higher one he could bid") if spec.raise_bid else ""
+    return tr(
+        "the last {cards} cards dealt lie {lies} as a widow; after the auction {who} takes them{shown} "
+        "and {after}{raised}"
+    ).format(cards=spec.cards, lies=lies, who=who, shown=shown, after=after, raised=raised)
 
 
 def mask(cards) -> int:
