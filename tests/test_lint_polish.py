@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import pickle
 import re
 import string
 import sys
@@ -92,14 +93,28 @@ def test_a_findings_arguments_are_never_translated():
     """Only the sentence is translated: a name that is also a word of the catalogue stays as written."""
     with i18n.using("pl"):
         assert i18n.tr("deal") != "deal" and i18n.tr("trump") != "trump"
-        message = L_("unknown key {key} in {label}", key="deal", label="trump")
-        assert message == "unknown key deal in trump"  # the finding keeps its English
-        assert finding_said(message) == "nieznany klucz deal w trump"
+        message = L_("unknown key {key!r} in {label}", key="deal", label="trump")
+        assert message == "unknown key 'deal' in trump"  # the finding keeps its English
+        assert finding_said(message) == "nieznany klucz 'deal' w trump"
+        assert finding_said(str(message)) == "nieznany klucz 'deal' w trump"  # read back from the text alone
         # a field that is itself a marked sentence is said in turn (a did-you-mean inside a hint)
         hint = L_("YAML 1.1 reads this as a boolean; {hint}", hint=L_("did you mean {close!r}?", close="yes"))
         assert finding_said(hint) == "YAML 1.1 czyta to jako wartość logiczną; czy chodziło o 'yes'?"
         # a text no marked sentence fills is shown as it is
         assert finding_said("nothing marked here") == "nothing marked here"
+
+
+def test_a_message_that_lost_its_sentence_is_read_back_by_the_right_one():
+    """A finding's text without what it was filled from (a plain str: read from JSON, say) is read
+    back by the sentences' patterns; a looser sentence (``unexpected {tok!r}``: a repr is quoted)
+    does not take a message it did not fill."""
+    L_("unexpected {tok!r}", tok="+")
+    message = L_("{message} in {field}", message=L_("unexpected end of expression"), field="contracts.a.score")
+    restored = pickle.loads(pickle.dumps(message))  # a finding that went to a worker and back
+    with i18n.using("pl"):
+        assert finding_said(restored) == "nieoczekiwany koniec wyrażenia w contracts.a.score"
+        assert finding_said(str(message)) == "nieoczekiwany koniec wyrażenia w contracts.a.score"
+        assert finding_said(str(L_("unexpected {tok!r}", tok="+"))) == "nieoczekiwane '+'"
 
 
 LINT_CODES = [c for c in CODES.values() if c.lint]

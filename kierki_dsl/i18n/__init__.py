@@ -167,6 +167,14 @@ _FINDING_ORDER: list = []
 _FINDING_WORDS: set = set()
 
 
+class Filled(str):
+    """A finding's English text that remembers the sentence and the fields it was filled from
+    (``L_``): it is, and compares as, the English text wherever it goes."""
+
+    template: str
+    fields: dict
+
+
 def L_(template: str, /, **fields) -> str:
     """A finding's message (or hint) in English: ``template`` filled in with ``fields`` (as
     ``str.format`` does, ``{name!r}`` and ``{n:,}`` too). The message stays English in the
@@ -175,11 +183,14 @@ def L_(template: str, /, **fields) -> str:
     is shown as it was filled in, unless it is itself a sentence marked with ``L_``."""
     if not fields:  # a sentence without fields, read back whole (braces in it are text)
         _FINDING_WORDS.add(template)
-        return template
-    if template not in _FINDINGS:
-        _FINDINGS[template] = None
-        _FINDING_ORDER.clear()
-    return template.format(**fields)
+        text = Filled(template)
+    else:
+        if template not in _FINDINGS:
+            _FINDINGS[template] = None
+            _FINDING_ORDER.clear()
+        text = Filled(template.format(**fields))
+    text.template, text.fields = template, fields
+    return text
 
 
 def _finding_pattern(template: str):
@@ -196,7 +207,8 @@ def _finding_pattern(template: str):
                 pieces.append(f"(?P={group})")
             else:
                 seen.add(group)
-                pieces.append(f"(?P<{group}>.*?)")
+                shown = r"'.*?'|\".*?\"" if conversion == "r" else ".*?"  # a repr is quoted
+                pieces.append(f"(?P<{group}>{shown})")
         found = _FINDINGS[template] = re.compile("".join(pieces), re.S)
     return found
 
@@ -230,6 +242,13 @@ def finding_said(text: Optional[str]) -> str:
 
 def _finding_said(text: str, depth: int) -> str:
     lang = language()
+    if isinstance(text, Filled):  # the sentence and fields it was filled from: exact
+        words = translations(lang).gettext(text.template)
+        if not text.fields:
+            return words
+        fields = {k: _finding_said(v, depth) if isinstance(v, Filled) else v for k, v in text.fields.items()}
+        return words.format(**fields)
+    # the text only (it lost what it was filled from on its way): read back by the sentences' patterns
     if text in _FINDING_WORDS:
         return translations(lang).gettext(text)
     if depth == 0:
@@ -280,6 +299,7 @@ __all__ = [
     "L_",
     "N_",
     "R_",
+    "Filled",
     "finding_said",
     "said",
     "accepted",

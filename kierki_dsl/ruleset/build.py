@@ -103,16 +103,16 @@ class BuildContext:
         at = f"{path}:{pos.line}:{pos.col}" if pos else path
         whole = next((i for i, part in enumerate(where) if isinstance(part, int)), len(where))
         key = self.label(where[:whole])
-        what = f"{key} (a list is replaced whole)" if whole < len(where) else key
-        advice = f"to change it for this ruleset, override {what} in this file" if key and advise else ""
+        what = L_("{key} (a list is replaced whole)", key=key) if whole < len(where) else key
+        advice = L_("to change it for this ruleset, override {what} in this file", what=what) if key and advise else ""
         return Diagnostic(
             self.path,
             here,
             code,
             message,
             severity,
-            "; ".join(x for x in (hint, advice) if x),
-            note=f"the value is inherited: {at}" if key else f"from the base ruleset: {at}",
+            L_("{hint}; {advice}", hint=hint, advice=advice) if hint and advice else hint or advice,
+            note=L_("the value is inherited: {at}", at=at) if key else L_("from the base ruleset: {at}", at=at),
         )
 
     def _override(self, where: tuple) -> Optional[Pos]:
