@@ -114,11 +114,13 @@ def read_notation(text: str) -> Optional[int]:
 DECLINE_SPEC = Obj(
     {
         "up_to": Field(
-            Int(0, 100000), "the seller may decline while the best bid is at most this (0: nobody bid)", required=True
+            Int(0, 100000),
+            N_("the seller may decline while the best bid is at most this (0: nobody bid)"),
+            required=True,
         ),
         "score": Field(
             Expr("int"),
-            "each seat's points when the deal is declined (a seat scoring expression: `seat`, `dealer`, `players`)",
+            N_("each seat's points when the deal is declined (a seat scoring expression: `seat`, `dealer`, `players`)"),
             required=True,
         ),
     },
@@ -131,8 +133,8 @@ AUCTION = Obj(
         "first": Field(
             Expr("seat"), "the first bidder; bidding goes round in playing order (default: left(dealer))", default=None
         ),
-        "min": Field(Int(1, MAX_BID), "the lowest bid", required=True),
-        "max": Field(Int(1, MAX_BID), "the highest bid", required=True),
+        "min": Field(Int(1, MAX_BID), N_("the lowest bid"), required=True),
+        "max": Field(Int(1, MAX_BID), N_("the highest bid"), required=True),
         "step": Field(Int(1, 100000), "bids go up by multiples of this", default=1),
         "if_all_pass": Field(
             Expr("seat"),

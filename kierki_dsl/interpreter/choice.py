@@ -43,10 +43,10 @@ CHOOSE_END = CHOICES.end
 #: Its part of the format: a schedule entry's ``choose``.
 CHOOSE = Obj(
     {
-        "by": Field(Expr("seat"), "who chooses, e.g. dealer", required=True),
+        "by": Field(Expr("seat"), N_("who chooses, e.g. dealer"), required=True),
         "from": Field(
             List(Str(r"[a-z][a-z0-9_]*"), min_items=1, max_items=32, unique=True),
-            "the contracts to choose from",
+            N_("the contracts to choose from"),
             required=True,
         ),
         "once_each": Field(Bool(), "each chooser names each contract only once in a match", default=True),

@@ -35,11 +35,13 @@ from .view import view_part
 
 DECLARATION = Obj(
     {
-        "name": Field(Str(r"[a-z][a-z0-9_]*"), "what the declaration is called (e.g. marriage)", required=True),
+        "name": Field(Str(r"[a-z][a-z0-9_]*"), N_("what the declaration is called (e.g. marriage)"), required=True),
         "when": Field(
             Expr("bool"),
-            "when leading a card declares it: an expression over `lead` (the card led), "
-            "held(...) (the leader's hand before leading), trump, trick.number",
+            N_(
+                "when leading a card declares it: an expression over `lead` (the card led), "
+                "held(...) (the leader's hand before leading), trump, trick.number"
+            ),
             required=True,
         ),
         "points": Field(Expr("int"), "points credited to the leader's `declared`, which seat scoring reads"),

@@ -150,12 +150,12 @@ DOUBLING = Obj(
                 {
                     "times": Field(
                         Int(1, 50),
-                        "how many times each seat must double the dealer (of: every: each other seat)",
+                        N_("how many times each seat must double the dealer (of: every: each other seat)"),
                         required=True,
                     ),
                     "deals": Field(
                         Int(1, 100),
-                        "in how many deals in a row by the same dealer (match.deals_per_dealer)",
+                        N_("in how many deals in a row by the same dealer (match.deals_per_dealer)"),
                         required=True,
                     ),
                     "of": Field(

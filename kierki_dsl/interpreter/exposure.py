@@ -71,7 +71,7 @@ def read_notation(text: str) -> Optional[int]:
 
 EXPOSURE = Obj(
     {
-        "cards": Field(Expr("pred"), "the cards a player may expose before play (e.g. card == KH)", required=True),
+        "cards": Field(Expr("pred"), N_("the cards a player may expose before play (e.g. card == KH)"), required=True),
         "factor": Field(
             Int(2, 10),
             "an exposed card costs its taker this many times its points; the exposer is paid the difference",

@@ -98,7 +98,7 @@ FIELDS = phasecatalogue.format_keys(
         ),
         "prizes": Field(
             List(Int(-(10**6), 10**6), min_items=1, max_items=8),
-            "points by finishing place; the deal ends when all are given",
+            N_("points by finishing place; the deal ends when all are given"),
             required=True,
         ),
     },

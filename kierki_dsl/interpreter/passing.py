@@ -30,7 +30,7 @@ WORDS_AT = "setup"
 
 PASS_CARDS = Obj(
     {
-        "count": Field(Int(1, 13), "how many cards each player passes", required=True),
+        "count": Field(Int(1, 13), N_("how many cards each player passes"), required=True),
         "rotation": Field(
             List(Enum(("left", "right", "across", "none")), min_items=1, max_items=16),
             "where the cards go, by deal number in turn (left = the next player in playing order)",

@@ -38,7 +38,7 @@ from .view import view_part
 
 STOCK = Obj(
     {
-        "hand": Field(Int(1, 26), "cards dealt to each player; the rest of the deck is the stock", required=True),
+        "hand": Field(Int(1, 26), N_("cards dealt to each player; the rest of the deck is the stock"), required=True),
         "leftover": Field(
             Enum(("last_in", "none")),
             "who takes the cards left when fewer than two players hold "

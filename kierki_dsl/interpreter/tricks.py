@@ -69,7 +69,7 @@ RESTRICTION = Obj(
     {
         "phase": Field(
             Enum(("lead", "follow", "discard", "any")),
-            "when it applies: leading, following suit, unable to follow (discard), or always",
+            N_("when it applies: leading, following suit, unable to follow (discard), or always"),
             required=True,
         ),
         "forbid": Field(Expr("pred"), "cards that may not be played"),
@@ -96,7 +96,7 @@ FIELDS = phasecatalogue.format_keys(
         "restrictions": Field(
             List(RESTRICTION, max_items=32), "further play restrictions, applied in order", default=[]
         ),
-        "score": Field(List(SCORE_ITEM, min_items=1, max_items=64), "scoring components", required=True),
+        "score": Field(List(SCORE_ITEM, min_items=1, max_items=64), N_("scoring components"), required=True),
         "end_when": Field(Expr("bool"), "the deal ends before the next trick when this holds"),
         "early_stop": Field(Bool(), "end the deal as soon as no points can change any more", default=False),
     },

@@ -43,7 +43,7 @@ WIDOW = Obj(
     {
         "cards": Field(
             Int(1, 20),
-            "how many cards are dealt to the widow instead of the hands (the last ones dealt)",
+            N_("how many cards are dealt to the widow instead of the hands (the last ones dealt)"),
             required=True,
         ),
         "taken_by": Field(

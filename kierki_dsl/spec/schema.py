@@ -573,7 +573,12 @@ class Obj(Kind):
                 ctx.invalid.add(w)
         for key, f in self.fields.items():
             if key not in node.entries and f.required:
-                ctx.error(node, "S203", L_("{label} is missing required key {key!r}", label=label, key=key), f.doc)
+                ctx.error(
+                    node,
+                    "S203",
+                    L_("{label} is missing required key {key!r}", label=label, key=key),
+                    L_(f.doc) if f.doc else "",
+                )
                 ctx.invalid.add(where + (key,))
             # a key left out, or reported invalid, holds its default (None when required)
             out.setdefault(attr_name(key), None if f.required else _frozen_default(f.default))
