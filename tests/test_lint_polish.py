@@ -16,7 +16,7 @@ import pytest
 
 from kierki_dsl import entry, i18n
 from kierki_dsl.codes import CODES
-from kierki_dsl.i18n import L_, finding_said
+from kierki_dsl.i18n import L_, L_join, finding_said
 from kierki_dsl.lint import lint_file, summary
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -97,7 +97,7 @@ def test_a_findings_arguments_are_never_translated():
         message = L_("unknown key {key!r} in {label}", key="deal", label="trump")
         assert message == "unknown key 'deal' in trump"  # the finding keeps its English
         assert finding_said(message) == "nieznany klucz 'deal' w trump"
-        assert finding_said(str(message)) == "nieznany klucz 'deal' w trump"  # read back from the text alone
+        assert finding_said(str(message)) == "unknown key 'deal' in trump"  # a plain text is never guessed at
         # a field that is itself a marked sentence is said in turn (a did-you-mean inside a hint)
         hint = L_("YAML 1.1 reads this as a boolean; {hint}", hint=L_("did you mean {close!r}?", close="yes"))
         assert finding_said(hint) == "YAML 1.1 czyta to jako wartość logiczną; czy chodziło o 'yes'?"
@@ -105,17 +105,17 @@ def test_a_findings_arguments_are_never_translated():
         assert finding_said("nothing marked here") == "nothing marked here"
 
 
-def test_a_message_that_lost_its_sentence_is_read_back_by_the_right_one():
-    """A finding's text without what it was filled from (a plain str: read from JSON, say) is read
-    back by the sentences' patterns; a looser sentence (``unexpected {tok!r}``: a repr is quoted)
-    does not take a message it did not fill."""
-    L_("unexpected {tok!r}", tok="+")
+def test_a_finding_is_said_from_the_sentence_it_was_filled_from_never_guessed():
+    """A finding's text remembers its sentence and fields (through a worker and back too); a plain
+    text that was not filled from a marked sentence is shown as it is, never guessed at."""
     message = L_("{message} in {field}", message=L_("unexpected end of expression"), field="contracts.a.score")
     restored = pickle.loads(pickle.dumps(message))  # a finding that went to a worker and back
+    assert restored == message == "unexpected end of expression in contracts.a.score"
+    homes = L_join(", ", [L_("trick scoring"), L_("seat scoring")])
     with i18n.using("pl"):
         assert finding_said(restored) == "nieoczekiwany koniec wyrażenia w contracts.a.score"
-        assert finding_said(str(message)) == "nieoczekiwany koniec wyrażenia w contracts.a.score"
-        assert finding_said(str(L_("unexpected {tok!r}", tok="+"))) == "nieoczekiwane '+'"
+        assert finding_said(str(message)) == str(message)  # a plain text: as it is
+        assert finding_said(homes) == "punktacja lew, punktacja miejsc"
 
 
 LINT_CODES = [c for c in CODES.values() if c.lint]

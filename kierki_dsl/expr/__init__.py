@@ -36,7 +36,7 @@ class RuleRuntimeError(Exception):
 
 
 #: Names every card predicate can read.
-CARD_SCOPE = Scope("a card predicate", {"card": Var(CARD, "card", "the card being tested")})
+CARD_SCOPE = Scope(L_("a card predicate"), {"card": Var(CARD, "card", "the card being tested")})
 
 
 def diagnostics_for(text: ExprText, errors) -> list[Diagnostic]:

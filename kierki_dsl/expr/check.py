@@ -11,7 +11,7 @@ from typing import Optional
 import attrs
 
 from ..diagnostics import did_you_mean
-from ..i18n import L_
+from ..i18n import L_, L_join
 from ..values import define
 from . import ast
 from .builtins import FUNCTIONS
@@ -97,7 +97,7 @@ class Checker:
         visible = sorted(k for k in scope.vars if not k.startswith("$"))
         known = visible + list(SUIT_CONSTANTS) + ["ace", "king", "queen", "jack"]
         if name in NAME_HOMES:
-            homes = ", ".join(sorted(NAME_HOMES[name]))
+            homes = L_join(", ", sorted(NAME_HOMES[name]))
             return self.error(
                 node,
                 "N401",
@@ -302,7 +302,7 @@ def provides(scope: Scope, key: str) -> bool:
 def _card_scope(scope: Scope, card_scope: Scope) -> Scope:
     merged = dict(scope.vars)
     merged.update(card_scope.vars)
-    return Scope(f"a card predicate in {scope.name}", merged)
+    return Scope(L_("a card predicate in {scope}", scope=scope.name), merged)
 
 
 def check(node: ast.Node, scope: Scope, card_scope: Scope, expected: Optional[Type]) -> Checked:
@@ -312,7 +312,7 @@ def check(node: ast.Node, scope: Scope, card_scope: Scope, expected: Optional[Ty
     if expected is not None and t != ANY and t != expected:
         if not (expected == RANK and t == INT and c._rank_literal(node)):
             hint = (
-                (
+                L_(
                     "this field gives points (a number): a condition goes beside it in 'when', or inside it as "
                     "'if ... then ... else 0'"
                 )

@@ -159,20 +159,25 @@ def _said(text: str, depth: int) -> str:
     return text
 
 
-#: The English sentences with fields a finding's message or hint is filled from (``L_``), each
-#: with the pattern that reads one back (made when first needed).
-_FINDINGS: dict = {}
-_FINDING_ORDER: list = []
-#: The sentences without fields marked with ``L_``.
-_FINDING_WORDS: set = set()
-
-
 class Filled(str):
     """A finding's English text that remembers the sentence and the fields it was filled from
-    (``L_``): it is, and compares as, the English text wherever it goes."""
+    (``L_``): it is, and compares as, the English text wherever it goes (a record, JSON, the
+    editor's diagnostics); ``finding_said`` words it where a person reads it."""
 
     template: str
     fields: dict
+    parts: tuple = ()  # L_join's: the sentences joined, each said in turn
+
+    def __reduce__(self):  # to a worker and back: its fields as plain values
+        plain = (str, int, float, bool, type(None))
+        fields = {k: v if isinstance(v, plain) else str(v) for k, v in self.fields.items()}
+        return _filled, (str(self), self.template, fields, self.parts)
+
+
+def _filled(text: str, template: str, fields: dict, parts: tuple) -> "Filled":
+    out = Filled(text)
+    out.template, out.fields, out.parts = template, fields, parts
+    return out
 
 
 def L_(template: str, /, **fields) -> str:
@@ -180,92 +185,40 @@ def L_(template: str, /, **fields) -> str:
     ``str.format`` does, ``{name!r}`` and ``{n:,}`` too). The message stays English in the
     finding (JSON, SARIF, the editor's); ``finding_said`` words it in the language in force where
     a person reads it. Only the sentence is translated: a field (a name, a number, an expression)
-    is shown as it was filled in, unless it is itself a sentence marked with ``L_``."""
-    if not fields:  # a sentence without fields, read back whole (braces in it are text)
-        _FINDING_WORDS.add(template)
-        text = Filled(template)
-    else:
-        if template not in _FINDINGS:
-            _FINDINGS[template] = None
-            _FINDING_ORDER.clear()
-        text = Filled(template.format(**fields))
+    is shown as it was filled in, unless it is itself a sentence marked with ``L_``. A sentence
+    without fields is the template itself (braces in it are text)."""
+    text = Filled(template.format(**fields) if fields else template)
     text.template, text.fields = template, fields
     return text
 
 
-def _finding_pattern(template: str):
-    found = _FINDINGS.get(template)
-    if found is None:
-        seen: set = set()
-        pieces = []
-        for literal, field, spec, conversion in string.Formatter().parse(template):
-            pieces.append(re.escape(literal))
-            if field is None:
-                continue
-            group = _group(field, conversion, spec)
-            if group in seen:  # the same field, shown the same way again: the same text again
-                pieces.append(f"(?P={group})")
-            else:
-                seen.add(group)
-                shown = r"'.*?'|\".*?\"" if conversion == "r" else ".*?"  # a repr is quoted
-                pieces.append(f"(?P<{group}>{shown})")
-        found = _FINDINGS[template] = re.compile("".join(pieces), re.S)
-    return found
-
-
-def _group(field: str, conversion: Optional[str], spec: Optional[str]) -> str:
-    """The pattern's group of a field shown one way (``{name!r}`` and ``{name}`` read apart)."""
-    return f"{field}__{conversion or ''}__{''.join(c if c.isalnum() else '_' for c in spec or '')}"
-
-
-def _fill(template: str, fields: dict) -> str:
-    """``template`` with each field replaced by the text it read back, as it was shown there
-    (already converted and formatted: a ``!r`` or a format spec is not applied again)."""
-    out = []
-    for literal, field, spec, conversion in string.Formatter().parse(template):
-        out.append(literal)
-        if field:
-            shown = fields.get(_group(field, conversion, spec))
-            if shown is None:  # shown another way in the English: the first way it was
-                shown = next(v for k, v in fields.items() if k.split("__")[0] == field)
-            out.append(shown)
-    return "".join(out)
+def L_join(separator: str, items) -> str:
+    """``separator.join(items)``, each item (a sentence marked with ``L_``) said in turn."""
+    items = tuple(items)
+    text = Filled(separator.join(items))
+    text.template, text.fields, text.parts = separator, {}, items
+    return text
 
 
 def finding_said(text: Optional[str]) -> str:
-    """A finding's message, hint or note (English, filled from an ``L_`` sentence) in the language
-    in force; English, or the text as it is when it was not filled from a marked sentence."""
-    if not text or language() == DEFAULT:
+    """A finding's message, hint or note in the language in force: the sentence it was filled
+    from (``L_``) in that language, its fields as they were filled in (a field that is itself a
+    marked sentence said in turn). A text not filled from a marked sentence is shown as it is:
+    it is never guessed at."""
+    if not text:
         return text or ""
-    return _finding_said(text, 3)
-
-
-def _finding_said(text: str, depth: int) -> str:
-    lang = language()
-    if isinstance(text, Filled):  # the sentence and fields it was filled from: exact
-        words = translations(lang).gettext(text.template)
-        if not text.fields:
-            return words
-        fields = {k: _finding_said(v, depth) if isinstance(v, Filled) else v for k, v in text.fields.items()}
-        return words.format(**fields)
-    # the text only (it lost what it was filled from on its way): read back by the sentences' patterns
-    if text in _FINDING_WORDS:
-        return translations(lang).gettext(text)
-    if depth == 0:
+    if not isinstance(text, Filled) or language() == DEFAULT:
         return text
-    if not _FINDING_ORDER:
-        _FINDING_ORDER[:] = sorted(
-            (t for t in _FINDINGS if re.sub(r"\{\w+[^}]*\}", "", t).strip()),  # a bare "{message}" reads anything
-            key=lambda t: -len(re.sub(r"\{\w+[^}]*\}", "", t)),
-        )
-    for template in tuple(_FINDING_ORDER):
-        found = _finding_pattern(template).fullmatch(text)
-        if found is not None:
-            fields = {k: _finding_said(v, depth - 1) for k, v in found.groupdict().items()}
-            words = _fill(translations(lang).gettext(template), fields)
-            if words != text:  # else a looser sentence may have read it wrong: try the next
-                return words
-    return text
+    if text.parts:
+        return text.template.join(finding_said(p) for p in text.parts)
+    words = translations(language()).gettext(text.template)
+    if not text.fields:
+        return words
+    fields = {k: finding_said(v) if isinstance(v, Filled) else v for k, v in text.fields.items()}
+    try:
+        return words.format(**fields)
+    except (KeyError, IndexError, ValueError):  # Polish words that do not fit their English: the English
+        return text
 
 
 def accepted(header: Optional[str]) -> str:
@@ -297,6 +250,7 @@ def catalogue(lang: str) -> dict:
 __all__ = [
     "LANGUAGES",
     "L_",
+    "L_join",
     "N_",
     "R_",
     "Filled",

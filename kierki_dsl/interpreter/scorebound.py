@@ -62,7 +62,7 @@ def _multiplier(c, players: int) -> int:
 def check_contract(c, name: str, bctx, deck: int, players: int) -> None:
     """M642: a score component, a declaration or the whole scoring of ``c`` that can pass the limit."""
     cards = popcount(deck)
-    limit = f"a seat's points in one deal are limited to ±{SCORE_LIMIT:,} (docs/engine.md)"
+    limit = L_("a seat's points in one deal are limited to ±{limit:,} (docs/engine.md)", limit=SCORE_LIMIT)
     for d_i, d in enumerate(getattr(c, "declarations", ()) or ()):
         if d.points is not None and _size(d.points) * cards > DECLARED_LIMIT:
             bctx.error(
