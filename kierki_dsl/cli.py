@@ -552,9 +552,20 @@ def lint(
     explain: Optional[str] = typer.Option(
         None, "--explain", help="Explain a finding code (e.g. M601) with a bad and a good example."
     ),
+    lang: Optional[str] = typer.Option(
+        None,
+        "--lang",
+        help="Language of the text findings and summary: en or pl (default: KIERKI_LANG, else en); "
+        "json, github and sarif stay English.",
+    ),
 ) -> None:
     """Check rulesets and report every finding with its position."""
+    from .i18n import set_language
     from .lint import lint_paths
+
+    if lang is None:
+        set_language(None)  # KIERKI_LANG, else English (as the plain call's path does)
+    _speak(lang)
 
     if explain is not None:
         from .codes import explain as explain_code

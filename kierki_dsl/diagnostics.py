@@ -12,6 +12,7 @@ from typing import Iterable, Iterator, Optional
 
 import attrs
 
+from .i18n import DEFAULT, L_, N_, finding_said, language, tr
 from .values import frozen
 
 ERROR = "error"
@@ -84,7 +85,7 @@ def closest(word: str, choices) -> str:
 def did_you_mean(word: str, choices, otherwise: str = "") -> str:
     """A hint naming the closest of ``choices`` to a misspelt ``word``, else ``otherwise``."""
     close = closest(word, choices)
-    return f"did you mean {close!r}?" if close else otherwise
+    return L_("did you mean {close!r}?", close=close) if close else otherwise
 
 
 @frozen
@@ -117,6 +118,16 @@ class Diagnostic:
     def headline(self) -> str:
         where = self.path if self.pos is None else f"{self.path}:{self.pos.line}:{self.pos.col}"
         return f"{where}: {self.severity}: {self.code} {self.message}"
+
+    def said(self) -> "Diagnostic":
+        """This finding as a person reads it in the language in force: its message, hint and note
+        worded from the sentences they were filled from (``L_``); the same finding in English.
+        Its path, position, code and severity are the finding's own (a program reads them)."""
+        if language() == DEFAULT:
+            return self
+        return attrs.evolve(
+            self, message=finding_said(self.message), hint=finding_said(self.hint), note=finding_said(self.note)
+        )
 
     def to_json(self) -> dict:
         line = self.pos.line if self.pos else None
@@ -182,9 +193,22 @@ class DiagnosticError(Exception):
         super().__init__("\n".join(d.headline() for d in self.diagnostics))
 
 
+#: The words of a rendered finding other than its message (GCC's Polish words).
+SEVERITY_WORDS = {ERROR: N_("error"), WARNING: N_("warning")}
+
+
 def render(d: Diagnostic, source: Optional[str] = None) -> str:
-    """The headline, then the source line with a caret under the span (``^~~~``)."""
-    out = [d.headline()]
+    """The headline, then the source line with a caret under the span (``^~~~``); in the
+    language in force (``--lang``): the message, hint, note and the words ``error``, ``warning``,
+    ``note``, ``hint`` are translated, the path, position and code are not."""
+    english = language() == DEFAULT
+    if not english:
+        d = d.said()
+    if english:
+        out = [d.headline()]
+    else:
+        where = d.path if d.pos is None else f"{d.path}:{d.pos.line}:{d.pos.col}"
+        out = [f"{where}: {tr(SEVERITY_WORDS.get(d.severity, d.severity))}: {d.code} {d.message}"]
     if d.pos is not None and source is not None:
         lines = source.splitlines()
         if 1 <= d.pos.line <= len(lines) + 1:  # one past the end: the position at end of file
@@ -202,7 +226,7 @@ def render(d: Diagnostic, source: Optional[str] = None) -> str:
             out.append(f"  {shown}")
             out.append("  " + " " * (pos.col - 1) + "^" + "~" * (width - 1))
     if d.note:
-        out.append(f"  note: {d.note}")
+        out.append("  " + tr("note: {note}").format(note=d.note))
     if d.hint:
-        out.append(f"  hint: {d.hint}")
+        out.append("  " + tr("hint: {hint}").format(hint=d.hint))
     return "\n".join(out)

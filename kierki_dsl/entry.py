@@ -2,8 +2,8 @@
 
 ``kierki lint FILE...`` is what editors and pre-commit hooks run on every save, so it must
 start fast. Importing typer (and the click inside it) costs more than reading and checking
-a ruleset does, so a call that is *only* ``lint`` with paths, ``--strict`` and ``--format
-text|json|github|sarif`` and ``--quiet`` goes straight to ``lint.lint_paths``. Anything else — another
+a ruleset does, so a call that is *only* ``lint`` with paths, ``--strict``, ``--format
+text|json|github|sarif``, ``--lang en|pl`` and ``--quiet`` goes straight to ``lint.lint_paths``. Anything else — another
 command, ``--help``, ``--explain``, ``--debug``, an option it does not know, a misspelt
 format, no path at all — goes to the typer application in ``cli.py``, which owns the
 interface and every usage message. The tests run the same calls down both paths and
@@ -46,11 +46,14 @@ LINT_FORMATS = ("text", "json", "github", "sarif")
 
 
 def plain_lint(args: list) -> Optional[tuple]:
-    """``(paths, strict, format, quiet)`` when ``args`` is a plain lint call, else None."""
+    """``(paths, strict, format, quiet, lang)`` when ``args`` is a plain lint call, else None."""
     if not args or args[0] != "lint":
         return None
+    from .i18n import known
+
     paths: list = []
     strict, quiet = False, False
+    lang: Optional[str] = None
     fmt: Optional[str] = "text"
     rest = iter(args[1:])
     for arg in rest:
@@ -62,11 +65,15 @@ def plain_lint(args: list) -> Optional[tuple]:
             fmt = arg.partition("=")[2] if "=" in arg else next(rest, None)
             if fmt not in LINT_FORMATS:
                 return None
+        elif arg == "--lang" or arg.startswith("--lang="):
+            lang = arg.partition("=")[2] if "=" in arg else next(rest, None)
+            if known(lang) is None:  # a usage error: typer's to say
+                return None
         elif arg.startswith("-"):
             return None
         else:
             paths.append(arg)
-    return (paths, strict, fmt, quiet) if paths else None
+    return (paths, strict, fmt, quiet, lang) if paths else None
 
 
 def main(argv: Optional[list] = None) -> int:
@@ -80,8 +87,11 @@ def main(argv: Optional[list] = None) -> int:
             from .cli import main as run_app
 
             return run_app(args)
-        paths, strict, fmt, quiet = lint
+        paths, strict, fmt, quiet, lang = lint
+        from .i18n import set_language
         from .lint import lint_paths
+
+        set_language(lang)
 
         return lint_paths(paths, strict=strict, fmt=fmt, out=sys.stdout, err=sys.stderr, quiet=quiet)
     except (Exception, KeyboardInterrupt) as e:  # also while the command's modules are imported

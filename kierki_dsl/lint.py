@@ -1,8 +1,11 @@
 """``kierki lint``: every finding of every ruleset, located, coded and rendered.
 
 Text findings go to stderr (errors first, each in file order) with the source line and a
-caret; ``--format json`` and ``--format github`` write to stdout. Exit 0 when clean (or only
-warnings without ``--strict``), 1 with findings, 2 for a usage error.
+caret, in the language in force (``--lang pl``: the messages, hints and the summary line in
+Polish; the paths, positions and codes as they are); ``--format json``, ``sarif`` and ``github``
+write to stdout, always in English (what a program reads does not change with the reader's
+language). Exit 0 when clean (or only warnings without ``--strict``), 1 with findings, 2 for a
+usage error.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from . import phases  # noqa: F401 (every phase's lint codes join codes.CODES as
 from .codes import CODES
 from .diagnostics import Diagnostic
 from .exits import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE
+from .i18n import tr, trn
 from .report import render_diagnostics
 
 
@@ -73,14 +77,16 @@ def _key(d: Diagnostic):
 
 
 def summary(files: int, findings: list[Diagnostic]) -> str:
-    """The one line ``kierki lint`` ends with in text format: files checked, errors, warnings."""
+    """The one line ``kierki lint`` ends with in text format: files checked, errors, warnings (in
+    the language in force)."""
     errors = sum(1 for d in findings if d.severity == "error")
     warnings = len(findings) - errors
 
-    def n(k: int, word: str) -> str:
-        return f"{k} {word}{'' if k == 1 else 's'}"
-
-    return f"kierki lint: {n(files, 'file')} checked, {n(errors, 'error')}, {n(warnings, 'warning')}"
+    return tr("kierki lint: {files} checked, {errors}, {warnings}").format(
+        files=trn("{n} file", "{n} files", files).format(n=files),
+        errors=trn("{n} error", "{n} errors", errors).format(n=errors),
+        warnings=trn("{n} warning", "{n} warnings", warnings).format(n=warnings),
+    )
 
 
 def lint_paths(paths: list[str], strict: bool, fmt: str, out: IO, err: IO, quiet: bool = False) -> int:

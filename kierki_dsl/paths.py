@@ -22,17 +22,19 @@ import stat
 import tempfile
 from typing import Optional
 
+from .i18n import L_, N_
+
 
 class OutputError(Exception):
     """An output path kierki will not write through; the message names the option and the path."""
 
 
 _KINDS = (
-    (stat.S_ISDIR, "a folder"),
-    (stat.S_ISCHR, "a character device"),
-    (stat.S_ISBLK, "a block device"),
-    (stat.S_ISFIFO, "a FIFO (named pipe)"),
-    (stat.S_ISSOCK, "a socket"),
+    (stat.S_ISDIR, N_("a folder")),
+    (stat.S_ISCHR, N_("a character device")),
+    (stat.S_ISBLK, N_("a block device")),
+    (stat.S_ISFIFO, N_("a FIFO (named pipe)")),
+    (stat.S_ISSOCK, N_("a socket")),
 )
 
 
@@ -40,7 +42,7 @@ def _kind(mode: int) -> str:
     for test, name in _KINDS:
         if test(mode):
             return name
-    return "not a regular file"
+    return N_("not a regular file")
 
 
 def _stat(path: str, what: str) -> Optional[os.stat_result]:
@@ -69,15 +71,15 @@ def _writable_folder(folder: str, what: str, path: str) -> None:
 def read_problem(path: str) -> Optional[str]:
     """Why kierki will not read ``path`` as a file (None: a regular file, symlinks followed)."""
     if "\0" in path:
-        return "the path holds a NUL character"
+        return L_("the path holds a NUL character")
     try:
         st = os.stat(path)
     except FileNotFoundError:
-        return "a symlink to nothing (dangling)" if os.path.islink(path) else "no such file"
+        return L_("a symlink to nothing (dangling)") if os.path.islink(path) else L_("no such file")
     except (OSError, ValueError) as e:
         return getattr(e, "strerror", None) or str(e)
     if not stat.S_ISREG(st.st_mode):
-        return f"is {_kind(st.st_mode)}; kierki reads only regular files"
+        return L_("is {kind}; kierki reads only regular files", kind=L_(_kind(st.st_mode)))
     return None
 
 

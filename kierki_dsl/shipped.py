@@ -9,6 +9,8 @@ from __future__ import annotations
 import os
 from typing import Optional
 
+from .i18n import L_
+
 PACKAGE = os.path.dirname(
     os.path.realpath(__file__)
 )  # a link tree (strict editable install) leads back to the checkout
@@ -63,12 +65,16 @@ def not_found(name: str, folder: str = "") -> str:
     """The message for a ruleset that is nowhere: what was asked and where it was looked for."""
     here = os.path.normpath(folder or ".")
     if os.path.isdir(os.path.join(folder, name)):
-        return (
-            f"{name} is a folder, not a ruleset file (name one of its .yaml files; kierki lint checks a whole folder)"
+        return L_(
+            "{name} is a folder, not a ruleset file (name one of its .yaml files; kierki lint checks a whole folder)",
+            name=name,
         )
     if os.path.isabs(name):
-        return f"no such ruleset file: {name}"
-    return (
-        f"no such ruleset: {name!r} (looked in {here}, then among the shipped rulesets: "
-        f"{rulesets_dir()} and its {', '.join(s + '/' for s in SHIPPED_FOLDERS if s)})"
+        return L_("no such ruleset file: {name}", name=name)
+    return L_(
+        "no such ruleset: {name!r} (looked in {here}, then among the shipped rulesets: {shipped} and its {folders})",
+        name=name,
+        here=here,
+        shipped=rulesets_dir(),
+        folders=", ".join(s + "/" for s in SHIPPED_FOLDERS if s),
     )

@@ -1,5 +1,6 @@
 """kierki lint: one failing case per code (the examples of kierki_dsl/codes.py, as data),
 the good examples, output formats, the jacks-only total, docs that stay current."""
+
 from __future__ import annotations
 
 import json
@@ -9,11 +10,10 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import ROOT, RULESETS, STANDARD, run_cli
 
 from kierki_dsl.codes import CODES, markdown
 from kierki_dsl.lint import lint_file
-
-from conftest import ROOT, RULESETS, STANDARD, run_cli
 
 LINT_CODES = [c for c in CODES.values() if c.lint]
 
@@ -95,7 +95,18 @@ def test_json_and_github_and_sarif_formats(tmp_path, cli):
     data = json.loads(out)
     assert rc == 1 and err == ""
     first = data[0]
-    assert set(first) == {"path", "line", "column", "end_line", "end_column", "code", "severity", "message", "hint", "note"}
+    assert set(first) == {
+        "path",
+        "line",
+        "column",
+        "end_line",
+        "end_column",
+        "code",
+        "severity",
+        "message",
+        "hint",
+        "note",
+    }
     assert first["severity"] == "error" and "M601" in [d["code"] for d in data]
     rc, out, err = cli("lint", "--format", "github", str(p))
     assert out.splitlines()[0].startswith(f"::error file={p},line=")
@@ -151,14 +162,33 @@ def test_rendered_output_is_pinned(path, cli, monkeypatch):
 
 
 FAST = [  # plain lint calls: entry.py runs them without importing typer
-    ("lint", "{bad}"), ("lint", "{good}"), ("lint", "--strict", "{warn}"), ("lint", "{warn}"),
-    ("lint", "--format", "json", "{bad}"), ("lint", "--format=github", "{bad}"), ("lint", "{bad}", "--format", "sarif"),
-    ("lint", "{good}", "--strict", "{bad}"), ("lint", "{dir}"), ("lint", "{missing}"), ("lint", "--quiet", "{bad}"),
+    ("lint", "{bad}"),
+    ("lint", "{good}"),
+    ("lint", "--strict", "{warn}"),
+    ("lint", "{warn}"),
+    ("lint", "--format", "json", "{bad}"),
+    ("lint", "--format=github", "{bad}"),
+    ("lint", "{bad}", "--format", "sarif"),
+    ("lint", "{good}", "--strict", "{bad}"),
+    ("lint", "{dir}"),
+    ("lint", "{missing}"),
+    ("lint", "--quiet", "{bad}"),
     ("lint", "{warn}", "-q"),
+    ("lint", "--lang", "pl", "{bad}"),
+    ("lint", "{warn}", "--lang=pl"),
+    ("lint", "--lang", "en", "{bad}"),
 ]
 TYPER = [  # everything else goes to the typer application
-    ("lint",), ("lint", "--format", "xml", "{bad}"), ("lint", "{bad}", "--format"), ("lint", "--strict"),
-    ("lint", "--explain", "M601"), ("lint", "--help"), ("lint", "-x", "{bad}"), ("lint", "--", "{bad}"),
+    ("lint",),
+    ("lint", "--format", "xml", "{bad}"),
+    ("lint", "{bad}", "--format"),
+    ("lint", "--strict"),
+    ("lint", "--explain", "M601"),
+    ("lint", "--help"),
+    ("lint", "-x", "{bad}"),
+    ("lint", "--", "{bad}"),
+    ("lint", "--lang", "xx", "{bad}"),
+    ("lint", "{bad}", "--lang"),
 ]
 
 
@@ -167,6 +197,7 @@ def test_fast_lint_path_behaves_as_the_typer_command(args, tmp_path, capsys, mon
     """`kierki lint` skips importing typer for plain calls; the result must not change."""
     from kierki_dsl import cli as typer_cli
     from kierki_dsl import entry
+    from kierki_dsl.i18n import set_language
 
     warn = next(c for c in LINT_CODES if c.severity == "warning")
     names = dict(
@@ -179,10 +210,13 @@ def test_fast_lint_path_behaves_as_the_typer_command(args, tmp_path, capsys, mon
     argv = [a.format(**names) for a in args]
     monkeypatch.chdir(tmp_path)
     results = []
-    for main in (entry.main, typer_cli.main):
-        code = main(list(argv))
-        out, err = capsys.readouterr()
-        results.append((code, out, err))
+    try:
+        for main in (entry.main, typer_cli.main):
+            code = main(list(argv))
+            out, err = capsys.readouterr()
+            results.append((code, out, err))
+    finally:
+        set_language(None)  # a --lang of the call is not the next test's
     assert results[0] == results[1]
     assert (entry.plain_lint(argv) is not None) == (args in FAST)
 
@@ -208,8 +242,11 @@ def test_findings_about_inherited_values_are_placed_in_the_variant(tmp_path):
     """A variant that changes bez_lew makes the robber's inherited total wrong: the finding is
     at the variant's `extends`, with a note naming the base's line and the key to override."""
     v = tmp_path / "v.yaml"
-    v.write_text(f"kierki: 1\nextends: {STANDARD}\nname: v\ncontracts:\n  bez_lew:\n    total: -130\n"
-                 "    score: [{per_trick: -10}]\n", "utf-8")
+    v.write_text(
+        f"kierki: 1\nextends: {STANDARD}\nname: v\ncontracts:\n  bez_lew:\n    total: -130\n"
+        "    score: [{per_trick: -10}]\n",
+        "utf-8",
+    )
     found = {d.code: d for d in lint_file(str(v))}
     m601 = found["M601"]
     assert m601.path == str(v) and (m601.pos.line, m601.pos.col) == (2, 1)
@@ -218,8 +255,11 @@ def test_findings_about_inherited_values_are_placed_in_the_variant(tmp_path):
     assert "override contracts.rozbojnik.total in this file" in m601.hint
     assert "override match.parts (a list is replaced whole)" in found["M611"].hint
     # an override in the variant is where an inherited value's finding goes
-    v.write_text(f"kierki: 1\nextends: {STANDARD}\nname: v\nplayers: 3\ndeck: {{remove: [2C]}}\n"
-                 "contracts:\n  loteryjka:\n    prizes: [800, 500]\n", "utf-8")
+    v.write_text(
+        f"kierki: 1\nextends: {STANDARD}\nname: v\nplayers: 3\ndeck: {{remove: [2C]}}\n"
+        "contracts:\n  loteryjka:\n    prizes: [800, 500]\n",
+        "utf-8",
+    )
     m617 = next(d for d in lint_file(str(v)) if d.code == "M617")
     assert m617.path == str(v) and m617.pos.line == 7 and "override contracts.loteryjka.ace" in m617.hint
 
@@ -240,8 +280,10 @@ def test_no_shipped_layout_has_a_card_it_can_never_reach():
 def test_a_contract_with_a_schema_error_still_gets_its_total_checked(tmp_path):
     """`ace: hi` does not hide a wrong declared total (M601); an error in the scoring itself
     says the check was skipped (M618)."""
-    body = ("kierki: 1\nname: x\nmatch: {schedule: [lot]}\ncontracts:\n  lot:\n    type: layout\n"
-            "    ace: hi\n    total: 1000\n    prizes: [800, 500]\n")
+    body = (
+        "kierki: 1\nname: x\nmatch: {schedule: [lot]}\ncontracts:\n  lot:\n    type: layout\n"
+        "    ace: hi\n    total: 1000\n    prizes: [800, 500]\n"
+    )
     codes = [d.code for d in lint_file(str(_write(tmp_path, "a.yaml", body)))]
     assert codes == ["S204", "M601"]
     codes = [d.code for d in lint_file(str(_write(tmp_path, "b.yaml", body.replace("[800, 500]", "[800, x]"))))]
@@ -254,9 +296,11 @@ def test_a_card_the_deck_has_not_is_found_wherever_an_expression_names_it(tmp_pa
     from kierki_dsl.lint import lint_file
 
     path = tmp_path / "removed.yaml"
-    path.write_text("kierki: 1\nname: three\nplayers: 3\ndeck: {remove: [2H]}\n"
-                    "match: {first_dealer: holder(2H), schedule: [gra]}\n"
-                    "contracts:\n  gra:\n    total: -340\n    score: [{per_trick: -20}, {per_card: card == 2H, points: 0}]\n",
-                    "utf-8")
+    path.write_text(
+        "kierki: 1\nname: three\nplayers: 3\ndeck: {remove: [2H]}\n"
+        "match: {first_dealer: holder(2H), schedule: [gra]}\n"
+        "contracts:\n  gra:\n    total: -340\n    score: [{per_trick: -20}, {per_card: card == 2H, points: 0}]\n",
+        "utf-8",
+    )
     found = [(f.code, f.pos.line, f.pos.col, f.severity) for f in lint_file(str(path)) if f.code == "N411"]
     assert found == [("N411", 5, 30, "warning"), ("N411", 9, 50, "warning")], found

@@ -5,7 +5,8 @@ compiled catalogue with the standard library's ``gettext``).
     python tools/i18n.py update    # new message ids of the code added to pl.po (untranslated), gone ones dropped
     python tools/i18n.py compile   # pl.po -> kierki_dsl/i18n/locale/pl/LC_MESSAGES/kierki.mo
 
-Message ids are marked in Python with ``tr``, ``trn`` (singular, plural) and ``N_``, and in the
+Message ids are marked in Python with ``tr``, ``trn`` (singular, plural), ``N_``, ``R_`` and ``L_`` (a
+finding's message), and in the
 table page's script with ``t``.
 """
 
@@ -31,8 +32,11 @@ SCRIPTS = ("common", "index", "match", "table", "admin")
 #: Where message ids are marked, and by which functions: Python by ``tr``, ``trn`` and ``N_``, the
 #: pages' scripts by ``t``.
 SOURCES = [
-    ([(f"**/static/{page}.js", "javascript") for page in SCRIPTS] + [("**.js", "ignore"), ("**.py", "ignore")], {"t": None}),
-    ([("**.py", "python"), ("**.js", "ignore")], {"tr": None, "N_": None, "R_": None, "trn": (1, 2)}),
+    (
+        [(f"**/static/{page}.js", "javascript") for page in SCRIPTS] + [("**.js", "ignore"), ("**.py", "ignore")],
+        {"t": None},
+    ),
+    ([("**.py", "python"), ("**.js", "ignore")], {"tr": None, "N_": None, "R_": None, "L_": None, "trn": (1, 2)}),
 ]
 
 

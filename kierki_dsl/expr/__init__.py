@@ -12,6 +12,7 @@ from typing import Optional, Union
 
 from ..cards import FULL_DECK, card_str
 from ..diagnostics import WARNING, Diagnostic, DiagnosticError, Pos
+from ..i18n import L_
 from .ast import ExprText
 from .check import check
 from .codegen import generate
@@ -35,14 +36,18 @@ class RuleRuntimeError(Exception):
 
 
 #: Names every card predicate can read.
-CARD_SCOPE = Scope("a card predicate", {"card": Var(CARD, "card", "the card being tested")})
+CARD_SCOPE = Scope(L_("a card predicate"), {"card": Var(CARD, "card", "the card being tested")})
 
 
 def diagnostics_for(text: ExprText, errors) -> list[Diagnostic]:
     out = []
     for e in errors:
         pos: Pos = text.pos(e.offset, getattr(e, "end", None))
-        out.append(Diagnostic(text.path, pos, e.code, f"{e.message} in {text.field}", hint=e.hint))
+        out.append(
+            Diagnostic(
+                text.path, pos, e.code, L_("{message} in {field}", message=e.message, field=text.field), hint=e.hint
+            )
+        )
     return out
 
 
@@ -81,7 +86,18 @@ def compile_expr(
         at = text.pos(e.offset)
         pos = text.anchor or at
         return RuleRuntimeError(
-            Diagnostic(text.path, pos, "X701", f"{e.message} in {text.field} (operator at {at.line}:{at.col})")
+            Diagnostic(
+                text.path,
+                pos,
+                "X701",
+                L_(
+                    "{message} in {field} (operator at {line}:{col})",
+                    message=e.message,
+                    field=text.field,
+                    line=at.line,
+                    col=at.col,
+                ),
+            )
         )
 
     try:
@@ -123,9 +139,9 @@ def _cards_outside(text: ExprText, tree, deck: int) -> list[Diagnostic]:
                     text.path,
                     text.pos(node.start, node.end),
                     "N411",
-                    f"{name} is not in the deck in {text.field}: it is never dealt",
+                    L_("{name} is not in the deck in {field}: it is never dealt", name=name, field=text.field),
                     WARNING,
-                    f"a seat such as holder({name}) is nobody; name a card the deck has",
+                    L_("a seat such as holder({name}) is nobody; name a card the deck has", name=name),
                 )
             )
     return out

@@ -11,6 +11,7 @@ from typing import Optional
 import attrs
 
 from ..diagnostics import did_you_mean
+from ..i18n import L_, L_join
 from ..values import define
 from . import ast
 from .builtins import FUNCTIONS
@@ -75,15 +76,15 @@ class Checker:
     def _Name(self, node: ast.Name, scope: Scope) -> Type:
         name = node.id
         if name.startswith("_"):
-            return self.error(node, "N406", f"names starting with '_' are not allowed ({name!r})")
+            return self.error(node, "N406", L_("names starting with '_' are not allowed ({name!r})", name=name))
         if name in scope.vars:
             v = scope.vars[name]
             if isinstance(v, dict):  # a group of names used as a value (attributes are read in _Attribute)
                 return self.error(
                     node,
                     "N404",
-                    f"{name!r} is a group of names, not a value",
-                    "use one of them: " + ", ".join(f"{name}.{a}" for a in sorted(v)),
+                    L_("{name!r} is a group of names, not a value", name=name),
+                    L_("use one of them: {names}", names=", ".join(f"{name}.{a}" for a in sorted(v))),
                 )
             self.out.vars[id(node)] = v
             return v.type
@@ -96,18 +97,23 @@ class Checker:
         visible = sorted(k for k in scope.vars if not k.startswith("$"))
         known = visible + list(SUIT_CONSTANTS) + ["ace", "king", "queen", "jack"]
         if name in NAME_HOMES:
-            homes = ", ".join(sorted(NAME_HOMES[name]))
+            homes = L_join(", ", sorted(NAME_HOMES[name]))
             return self.error(
-                node, "N401", f"unknown name {name!r} in {scope.name}", f"{name!r} is defined in: {homes}"
+                node,
+                "N401",
+                L_("unknown name {name!r} in {scope}", name=name, scope=scope.name),
+                L_("{name!r} is defined in: {homes}", name=name, homes=homes),
             )
         hint = card_hint(name) or did_you_mean(name, known)
         if not hint and visible:
-            hint = "names here: " + ", ".join(visible)
-        return self.error(node, "N401", f"unknown name {name!r} in {scope.name}", hint)
+            hint = L_("names here: {names}", names=", ".join(visible))
+        return self.error(node, "N401", L_("unknown name {name!r} in {scope}", name=name, scope=scope.name), hint)
 
     def _Attribute(self, node: ast.Attribute, scope: Scope) -> Type:
         if node.name.startswith("_"):
-            return self.error(node.name_start, "N406", f"names starting with '_' are not allowed ({node.name!r})")
+            return self.error(
+                node.name_start, "N406", L_("names starting with '_' are not allowed ({name!r})", name=node.name)
+            )
         if isinstance(node.obj, ast.Name) and isinstance(scope.vars.get(node.obj.id), dict):
             members = scope.vars[node.obj.id]
             if node.name in members:
@@ -117,8 +123,8 @@ class Checker:
             return self.error(
                 node.name_start,
                 "N402",
-                f"{node.obj.id!r} has no attribute {node.name!r}",
-                did_you_mean(node.name, members) or "attributes: " + ", ".join(sorted(members)),
+                L_("{id!r} has no attribute {name!r}", id=node.obj.id, name=node.name),
+                did_you_mean(node.name, members) or L_("attributes: {names}", names=", ".join(sorted(members))),
             )
         t = self.check(node.obj, scope)
         if t == ANY:
@@ -129,26 +135,35 @@ class Checker:
             return self.error(
                 node.name_start,
                 "N402",
-                f"a card has no attribute {node.name!r}",
-                did_you_mean(node.name, CARD_ATTRS) or "attributes: suit, rank",
+                L_("a card has no attribute {name!r}", name=node.name),
+                did_you_mean(node.name, CARD_ATTRS) or L_("attributes: {names}", names="suit, rank"),
             )
-        return self.error(node.name_start, "N402", f"a {t} has no attribute {node.name!r}")
+        return self.error(node.name_start, "N402", L_("a {t} has no attribute {name!r}", t=t, name=node.name))
 
     def _Call(self, node: ast.Call, scope: Scope) -> Type:
         if node.func.startswith("_"):
-            return self.error(node, "N406", f"names starting with '_' are not allowed ({node.func!r})")
+            return self.error(node, "N406", L_("names starting with '_' are not allowed ({func!r})", func=node.func))
         fn = FUNCTIONS.get(node.func)
         if fn is None:  # its arguments' meaning is unknown too: no cascade of findings
-            return self.error(node, "N403", f"unknown function {node.func!r}", did_you_mean(node.func, FUNCTIONS))
+            return self.error(
+                node, "N403", L_("unknown function {func!r}", func=node.func), did_you_mean(node.func, FUNCTIONS)
+            )
         missing = [k for k in fn.needs if not provides(scope, k)]
         if missing:
-            return self.error(node, "N407", f"function {fn.name!r} is not available in {scope.name}")
+            return self.error(
+                node, "N407", L_("function {fn!r} is not available in {scope}", fn=fn.name, scope=scope.name)
+            )
         if len(node.args) != len(fn.params):
             return self.error(
                 node,
                 "N405",
-                f"{fn.name}() takes {len(fn.params)} argument(s), got {len(node.args)}",
-                f"example: {fn.example}" if fn.example else "",
+                L_(
+                    "{fn}() takes {n_params} argument(s), got {n_args}",
+                    fn=fn.name,
+                    n_params=len(fn.params),
+                    n_args=len(node.args),
+                ),
+                L_("example: {example}", example=fn.example) if fn.example else "",
             )
         for a, p in zip(node.args, fn.params):
             if p == PRED:
@@ -161,13 +176,18 @@ class Checker:
                 self.error(
                     a,
                     "N404",
-                    f"argument of {fn.name}() must be {want if p != PRED else 'a card predicate (bool)'}, got {t}",
+                    L_(
+                        "argument of {fn}() must be {want}, got {t}",
+                        fn=fn.name,
+                        want=want if p != PRED else L_("a card predicate (bool)"),
+                        t=t,
+                    ),
                 )
         return fn.result
 
     def _ListLit(self, node: ast.ListLit, scope: Scope) -> Type:
         if not node.items:
-            return self.error(node, "N404", "empty list")
+            return self.error(node, "N404", L_("empty list"))
         types = [self.check(i, scope) for i in node.items]
         known = [t for t in types if t != ANY]
         if not known:
@@ -178,7 +198,7 @@ class Checker:
                 continue
             if elem == RANK and t == INT and self._rank_literal(item):
                 continue
-            self.error(item, "N404", f"list mixes {elem} and {t}")
+            self.error(item, "N404", L_("list mixes {elem} and {t}", elem=elem, t=t))
         return list_of(elem)
 
     def _rank_literal(self, node: ast.Node) -> bool:
@@ -193,7 +213,7 @@ class Checker:
         t = self.check(node.operand, scope)
         want = BOOL if node.op == "not" else INT
         if t != ANY and t != want:
-            return self.error(node.op_start, "N404", f"operator {node.op!r} cannot be applied to a {t}")
+            return self.error(node.op_start, "N404", L_("operator {op!r} cannot be applied to a {t}", op=node.op, t=t))
         return want
 
     def _BinOp(self, node: ast.BinOp, scope: Scope) -> Type:
@@ -203,7 +223,7 @@ class Checker:
         if op in ("and", "or"):
             for _side, t in ((node.left, lt), (node.right, rt)):
                 if t not in (ANY, BOOL):
-                    self.error(node.op_start, "N404", f"operator {op!r} needs bool operands, got {t}")
+                    self.error(node.op_start, "N404", L_("operator {op!r} needs bool operands, got {t}", op=op, t=t))
             return BOOL
         if op in ("+", "-", "*", "/", "%"):
             for t in (lt, rt):
@@ -214,18 +234,25 @@ class Checker:
                         if t == SEAT
                         else ""
                     )
-                    return self.error(node.op_start, "N404", f"operator {op!r} cannot be applied to {art} {t}", hint)
+                    return self.error(
+                        node.op_start,
+                        "N404",
+                        L_("operator {op!r} cannot be applied to {art} {t}", op=op, art=art, t=t),
+                        hint,
+                    )
             return INT
         if ANY in (lt, rt):
             return BOOL
         if op in ("in", "not in"):
             if rt.name != "list":
-                return self.error(node.op_start, "N404", f"right side of {op!r} must be a list, got {rt}")
+                return self.error(
+                    node.op_start, "N404", L_("right side of {op!r} must be a list, got {rt}", op=op, rt=rt)
+                )
             elem = rt.elem
             if lt == INT and elem == RANK and self._rank_literal(node.left):
                 return BOOL
             if lt != elem:
-                return self.error(node.op_start, "N404", f"cannot look for {_article(lt)} in a {rt}")
+                return self.error(node.op_start, "N404", L_("cannot look for {lt} in a {rt}", lt=_article(lt), rt=rt))
             return BOOL
         # comparisons
         if lt != rt:
@@ -237,25 +264,28 @@ class Checker:
                 return self.error(
                     node.op_start,
                     "N404",
-                    f"cannot compare {_article(lt)} with {_article(rt)}",
+                    L_("cannot compare {lt} with {rt}", lt=_article(lt), rt=_article(rt)),
                     _unquote_hint(node, lt, rt),
                 )
         if op not in ("==", "!=") and lt not in ORDERED:
             return self.error(
-                node.op_start, "N404", f"{lt} values cannot be ordered with {op!r}", _order_hint(node, lt, op)
+                node.op_start,
+                "N404",
+                L_("{lt} values cannot be ordered with {op!r}", lt=lt, op=op),
+                _order_hint(node, lt, op),
             )
         return BOOL
 
     def _IfExpr(self, node: ast.IfExpr, scope: Scope) -> Type:
         ct = self.check(node.cond, scope)
         if ct not in (ANY, BOOL):
-            self.error(node.cond, "N404", f"condition of 'if' must be bool, got {ct}")
+            self.error(node.cond, "N404", L_("condition of 'if' must be bool, got {ct}", ct=ct))
         a = self.check(node.then, scope)
         b = self.check(node.other, scope)
         if ANY in (a, b):
             return a if b == ANY else b
         if a != b:
-            return self.error(node.other, "N404", f"'then' gives a {a} but 'else' gives a {b}")
+            return self.error(node.other, "N404", L_("'then' gives a {a} but 'else' gives a {b}", a=a, b=b))
         return a
 
 
@@ -272,7 +302,7 @@ def provides(scope: Scope, key: str) -> bool:
 def _card_scope(scope: Scope, card_scope: Scope) -> Scope:
     merged = dict(scope.vars)
     merged.update(card_scope.vars)
-    return Scope(f"a card predicate in {scope.name}", merged)
+    return Scope(L_("a card predicate in {scope}", scope=scope.name), merged)
 
 
 def check(node: ast.Node, scope: Scope, card_scope: Scope, expected: Optional[Type]) -> Checked:
@@ -282,20 +312,22 @@ def check(node: ast.Node, scope: Scope, card_scope: Scope, expected: Optional[Ty
     if expected is not None and t != ANY and t != expected:
         if not (expected == RANK and t == INT and c._rank_literal(node)):
             hint = (
-                (
+                L_(
                     "this field gives points (a number): a condition goes beside it in 'when', or inside it as "
                     "'if ... then ... else 0'"
                 )
                 if expected == INT and t == BOOL
                 else ""
             )
-            c.error(node, "N404", f"expected {_article(expected)} here, got {_article(t)}", hint)
+            c.error(
+                node, "N404", L_("expected {expected} here, got {t}", expected=_article(expected), t=_article(t)), hint
+            )
     return c.out
 
 
 def _article(t: Type) -> str:
     s = str(t)
-    return ("an " if s[0] in "aeiou" else "a ") + s
+    return L_("an {type}", type=s) if s[0] in "aeiou" else L_("a {type}", type=s)
 
 
 __all__ = ["check", "Checked", "SUIT_CONSTANTS", "RANK_CONSTANTS", "provides"]
@@ -305,7 +337,7 @@ def _unquote_hint(node: ast.BinOp, lt: Type, rt: Type) -> str:
     """For a suit, rank or card compared with a quoted string: write it without the quotes."""
     for lit, other in ((node.right, lt), (node.left, rt)):
         if isinstance(lit, ast.StringLit) and other in (SUIT, RANK, CARD):
-            return f"a {other} is written without quotes: {lit.value}"
+            return L_("a {type} is written without quotes: {value}", type=other, value=lit.value)
     return ""
 
 
@@ -313,12 +345,15 @@ def _order_hint(node, t: Type, op: str) -> str:
     """What to write instead of ordering cards or suits (``card > winning``)."""
     if t == CARD:
         left, right = (_name_of(node.left) or "a", _name_of(node.right) or "b")
-        return (
-            f"cards are not ordered (which card wins depends on the suit led and trumps); compare their ranks: "
-            f"{left}.rank {op} {right}.rank, and their suits with == or !="
+        return L_(
+            "cards are not ordered (which card wins depends on the suit led and trumps); compare their ranks: "
+            "{left}.rank {op} {right}.rank, and their suits with == or !=",
+            left=left,
+            op=op,
+            right=right,
         )
     if t == SUIT:
-        return "suits have no order: compare them with == or != (card.suit == trump)"
+        return L_("suits have no order: compare them with == or != (card.suit == trump)")
     return ""
 
 

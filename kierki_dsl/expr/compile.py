@@ -26,6 +26,7 @@ from .builtins import FUNCTIONS, note_seen
 from .check import Checked
 from .errors import EvalError
 from .types import PRED, RANK
+from ..i18n import L_
 
 _NOTHING = object()
 
@@ -209,7 +210,7 @@ def divide(a: int, b: int, where: int, remainder: bool) -> int:
     """``a / b`` truncated toward zero (``a % b`` its remainder, of the sign of ``a``); an
     ``EvalError`` at offset ``where`` (the operator) when ``b`` is 0."""
     if b == 0:
-        raise EvalError(where, "division by zero")
+        raise EvalError(where, L_("division by zero"))
     q = abs(a) // abs(b) * (1 if (a >= 0) == (b > 0) else -1)
     return a - q * b if remainder else q
 

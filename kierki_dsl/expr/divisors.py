@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import Optional
 
 from ..diagnostics import ERROR, WARNING, Diagnostic
+from ..i18n import L_
 from . import ast
 from .bounds import value_range
 from .builtins import FUNCTIONS
@@ -150,15 +151,19 @@ class _Divisions:
         text, field = self.text.text, self.text.field
         by = text[n.op_start + 1 : n.end].strip()  # as written, brackets and all
         if lo == hi == 0:
-            message = f"the divisor `{by}` is always 0 in {field}: working it out stops the deal with X701"
-            hint = "divide by something that can be other than 0"
-        else:
-            message = f"the divisor `{by}` may be 0 in {field}: the deal would stop with X701 (division by zero)"
-            bare = isinstance(n.right, _BARE) or by != text[n.right.start : n.right.end]
-            hint = (
-                f"guard it: `if {by if bare else f'({by})'} {'>' if lo >= 0 else '!='} 0 "
-                f"then {text[n.start : n.end]} else 0`"
+            message = L_(
+                "the divisor `{by}` is always 0 in {field}: working it out stops the deal with X701", by=by, field=field
             )
+            hint = L_("divide by something that can be other than 0")
+        else:
+            message = L_(
+                "the divisor `{by}` may be 0 in {field}: the deal would stop with X701 (division by zero)",
+                by=by,
+                field=field,
+            )
+            bare = isinstance(n.right, _BARE) or by != text[n.right.start : n.right.end]
+            guard = f"if {by if bare else f'({by})'} {'>' if lo >= 0 else '!='} 0 then {text[n.start : n.end]} else 0"
+            hint = L_("guard it: `{guard}`", guard=guard)
         severity = ERROR if lo == hi == 0 and always else WARNING
         self.found.append(Diagnostic(self.text.path, self.text.pos(n.op_start, n.end), "N412", message, severity, hint))
 

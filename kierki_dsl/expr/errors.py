@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ..cards import SUIT_NAMES, meant_card
+from ..i18n import L_
 
 
 class ExprError(Exception):
@@ -33,5 +34,6 @@ def card_hint(word: str) -> str:
     meant = meant_card(word)
     if not meant:
         return ""
-    what = "suit" if meant in SUIT_NAMES else "card"
-    return f"did you mean {meant!r}? (an expression writes a {what} as {meant})"
+    if meant in SUIT_NAMES:
+        return L_("did you mean {meant!r}? (an expression writes a suit as {meant})", meant=meant)
+    return L_("did you mean {meant!r}? (an expression writes a card as {meant})", meant=meant)

@@ -14,6 +14,7 @@ import re
 from typing import Any, Optional
 
 from ..cards import SUIT_SYMBOLS, parse_card
+from ..i18n import L_
 from . import ast
 from .errors import ExprError, card_hint
 from .lalr import LalrParser, UnexpectedCharacters, UnexpectedToken
@@ -149,7 +150,11 @@ def _lalr() -> _Parser:
 def _prescan(text: str) -> None:
     """Reject what would cost too much before the parser runs (all in one linear scan)."""
     if len(text) > MAX_LENGTH:
-        raise ExprError(0, "E302", f"expression is {len(text)} characters long (limit {MAX_LENGTH})")
+        raise ExprError(
+            0,
+            "E302",
+            L_("expression is {length} characters long (limit {limit})", length=len(text), limit=MAX_LENGTH),
+        )
     depth = 0
     run_start: Optional[int] = None
     quote: Optional[str] = None
@@ -163,7 +168,7 @@ def _prescan(text: str) -> None:
         if ch in "([":
             depth += 1
             if depth > MAX_DEPTH:
-                raise ExprError(i, "E303", f"expression nests deeper than {MAX_DEPTH} brackets")
+                raise ExprError(i, "E303", L_("expression nests deeper than {limit} brackets", limit=MAX_DEPTH))
         elif ch in ")]":
             depth -= 1
         if ch.isdigit():
@@ -181,14 +186,16 @@ def _check_digits(text: str, start: int, end: int) -> None:
     if start > 0 and (text[start - 1].isalpha() or text[start - 1] == "_"):
         return  # part of a name
     if end - start > MAX_DIGITS:
-        raise ExprError(start, "E304", f"integer has {end - start} digits (limit {MAX_DIGITS})")
+        raise ExprError(
+            start, "E304", L_("integer has {digits} digits (limit {limit})", digits=end - start, limit=MAX_DIGITS)
+        )
 
 
 def parse_tree(text: str) -> ast.Node:
     """The grammar alone: the tree of ``text`` or its ``ExprError`` (exactly as lark parses)."""
     _prescan(text)
     if not text.strip():
-        raise ExprError(0, "E301", "expression is empty")
+        raise ExprError(0, "E301", L_("expression is empty"))
     try:
         return _lalr().parse(text)
     except (UnexpectedCharacters, UnexpectedToken) as e:
@@ -217,8 +224,8 @@ def _reserved(misused: list, before: int) -> None:
             raise ExprError(
                 tok.start_pos,
                 "E301",
-                f"unexpected {tok.value!r}: a reserved word cannot be a name",
-                "reserved words: " + ", ".join(sorted(RESERVED)),
+                L_("unexpected {value!r}: a reserved word cannot be a name", value=tok.value),
+                L_("reserved words: {names}", names=", ".join(sorted(RESERVED))),
                 end=tok.end_pos,
             )
 
@@ -234,8 +241,11 @@ def _check_depth(tree: ast.Node) -> None:
             raise ExprError(
                 run_start,
                 "E303",
-                f"expression nests deeper than {MAX_TREE_DEPTH} operators (e.g. a long chain of '-' or 'not')",
-                "split it, or use brackets and fewer operators",
+                L_(
+                    "expression nests deeper than {limit} operators (e.g. a long chain of '-' or 'not')",
+                    limit=MAX_TREE_DEPTH,
+                ),
+                L_("split it, or use brackets and fewer operators"),
             )
         stack.extend(
             (child, depth + 1, run_start if type(child) is type(node) else child.start) for child in ast.children(node)
@@ -244,10 +254,10 @@ def _check_depth(tree: ast.Node) -> None:
 
 #: An operator of another language an author may type, and what an expression writes instead.
 _OTHER_LANGUAGES = {
-    "=": "to compare, write '==' (card.suit == hearts)",
-    "&": "write 'and' (card.suit == hearts and trick.is_last)",
-    "|": "write 'or' (card.rank == Q or card.rank == K)",
-    "!": "write 'not' (not hearts_broken), or '!=' to compare",
+    "=": L_("to compare, write '==' (card.suit == hearts)"),
+    "&": L_("write 'and' (card.suit == hearts and trick.is_last)"),
+    "|": L_("write 'or' (card.rank == Q or card.rank == K)"),
+    "!": L_("write 'not' (not hearts_broken), or '!=' to compare"),
 }
 
 
@@ -270,20 +280,19 @@ def syntax_error(text: str, e: Any) -> ExprError:
         at = e.pos_in_stream
         ch = text[at]
         if ch in "\"'":
-            return ExprError(at, "E301", f"unexpected {ch!r} (unterminated string)")
+            return ExprError(at, "E301", L_("unexpected {ch!r} (unterminated string)", ch=ch))
         if ch == "*" and text[at - 1 : at] == "*":
-            return ExprError(at, "E301", "unexpected '*' (there is no '**' operator)")
+            return ExprError(at, "E301", L_("unexpected '*' (there is no '**' operator)"))
         return ExprError(
-            at, "E301", f"unexpected character {ch!r}", _symbol_hint(text, at) or _OTHER_LANGUAGES.get(ch, "")
+            at, "E301", L_("unexpected character {ch!r}", ch=ch), _symbol_hint(text, at) or _OTHER_LANGUAGES.get(ch, "")
         )
     expected = sorted({_FRIENDLY.get(t, t) for t in (e.expected or ()) if not t.startswith("__IGNORE")})
     hint = ""
     if expected and len(expected) <= 6:
-        hint = "expected " + ", ".join(expected)
+        hint = L_("expected {expected}", expected=", ".join(expected))
     if tok.type == "$END":
-        return ExprError(max(0, len(text.rstrip()) - 1), "E301", "unexpected end of expression", hint)
+        return ExprError(max(0, len(text.rstrip()) - 1), "E301", L_("unexpected end of expression"), hint)
     where = tok.start_pos if tok.start_pos is not None else 0
-    extra = ""
     if str(tok) == "*" and text[where - 1 : where] == "*":
-        extra = " (there is no '**' operator)"
-    return ExprError(where, "E301", f"unexpected {str(tok)!r}{extra}", hint)
+        return ExprError(where, "E301", L_("unexpected {tok!r} (there is no '**' operator)", tok=str(tok)), hint)
+    return ExprError(where, "E301", L_("unexpected {tok!r}", tok=str(tok)), hint)

@@ -159,6 +159,68 @@ def _said(text: str, depth: int) -> str:
     return text
 
 
+class Filled(str):
+    """A finding's English text that remembers the sentence and the fields it was filled from
+    (``L_``): it is, and compares as, the English text wherever it goes (a record, JSON, the
+    editor's diagnostics); ``finding_said`` words it where a person reads it."""
+
+    template: str
+    fields: dict
+    parts: tuple = ()  # L_join's: the sentences joined, each said in turn
+
+    def __reduce__(self):  # to a worker and back: its fields as plain values
+        plain = (str, int, float, bool, type(None))
+        fields = {k: v if isinstance(v, plain) else str(v) for k, v in self.fields.items()}
+        return _filled, (str(self), self.template, fields, self.parts)
+
+
+def _filled(text: str, template: str, fields: dict, parts: tuple) -> "Filled":
+    out = Filled(text)
+    out.template, out.fields, out.parts = template, fields, parts
+    return out
+
+
+def L_(template: str, /, **fields) -> str:
+    """A finding's message (or hint) in English: ``template`` filled in with ``fields`` (as
+    ``str.format`` does, ``{name!r}`` and ``{n:,}`` too). The message stays English in the
+    finding (JSON, SARIF, the editor's); ``finding_said`` words it in the language in force where
+    a person reads it. Only the sentence is translated: a field (a name, a number, an expression)
+    is shown as it was filled in, unless it is itself a sentence marked with ``L_``. A sentence
+    without fields is the template itself (braces in it are text)."""
+    text = Filled(template.format(**fields) if fields else template)
+    text.template, text.fields = template, fields
+    return text
+
+
+def L_join(separator: str, items) -> str:
+    """``separator.join(items)``, each item (a sentence marked with ``L_``) said in turn."""
+    items = tuple(items)
+    text = Filled(separator.join(items))
+    text.template, text.fields, text.parts = separator, {}, items
+    return text
+
+
+def finding_said(text: Optional[str]) -> str:
+    """A finding's message, hint or note in the language in force: the sentence it was filled
+    from (``L_``) in that language, its fields as they were filled in (a field that is itself a
+    marked sentence said in turn). A text not filled from a marked sentence is shown as it is:
+    it is never guessed at."""
+    if not text:
+        return text or ""
+    if not isinstance(text, Filled) or language() == DEFAULT:
+        return text
+    if text.parts:
+        return text.template.join(finding_said(p) for p in text.parts)
+    words = translations(language()).gettext(text.template)
+    if not text.fields:
+        return words
+    fields = {k: finding_said(v) if isinstance(v, Filled) else v for k, v in text.fields.items()}
+    try:
+        return words.format(**fields)
+    except (KeyError, IndexError, ValueError):  # Polish words that do not fit their English: the English
+        return text
+
+
 def accepted(header: Optional[str]) -> str:
     """The language to speak to a browser sending ``Accept-Language: header`` (by its weights;
     English when it names none there are words for)."""
@@ -187,8 +249,12 @@ def catalogue(lang: str) -> dict:
 
 __all__ = [
     "LANGUAGES",
+    "L_",
+    "L_join",
     "N_",
     "R_",
+    "Filled",
+    "finding_said",
     "said",
     "accepted",
     "catalogue",

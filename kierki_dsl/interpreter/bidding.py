@@ -46,7 +46,7 @@ from ..diagnostics import quoted
 from ..expr import RuleRuntimeError
 from ..expr.types import BOOL, INT, SEAT
 from ..exprwords import words as expr_words
-from ..i18n import N_, R_, tr
+from ..i18n import L_, N_, R_, tr
 from ..spec.schema import Bool, Enum, Expr, ExprSource, Field, Int, Obj, Str
 from ..values import frozen
 from ..words import seat as seat_words
@@ -114,11 +114,13 @@ def read_notation(text: str) -> Optional[int]:
 DECLINE_SPEC = Obj(
     {
         "up_to": Field(
-            Int(0, 100000), "the seller may decline while the best bid is at most this (0: nobody bid)", required=True
+            Int(0, 100000),
+            N_("the seller may decline while the best bid is at most this (0: nobody bid)"),
+            required=True,
         ),
         "score": Field(
             Expr("int"),
-            "each seat's points when the deal is declined (a seat scoring expression: `seat`, `dealer`, `players`)",
+            N_("each seat's points when the deal is declined (a seat scoring expression: `seat`, `dealer`, `players`)"),
             required=True,
         ),
     },
@@ -131,8 +133,8 @@ AUCTION = Obj(
         "first": Field(
             Expr("seat"), "the first bidder; bidding goes round in playing order (default: left(dealer))", default=None
         ),
-        "min": Field(Int(1, MAX_BID), "the lowest bid", required=True),
-        "max": Field(Int(1, MAX_BID), "the highest bid", required=True),
+        "min": Field(Int(1, MAX_BID), N_("the lowest bid"), required=True),
+        "max": Field(Int(1, MAX_BID), N_("the highest bid"), required=True),
         "step": Field(Int(1, 100000), "bids go up by multiples of this", default=1),
         "if_all_pass": Field(
             Expr("seat"),
@@ -253,8 +255,8 @@ def build_auction(spec, ctx, where: tuple) -> tuple[Optional[Auction], bool]:
             ctx.error(
                 where + ("decline",),
                 "M622",
-                "only a seller can decline the deal, and this auction has none",
-                "add seller: dealer (the seat that sells the right to play)",
+                L_("only a seller can decline the deal, and this auction has none"),
+                L_("add seller: dealer (the seat that sells the right to play)"),
             )
             ok = False
     allow = ctx.expr(spec.allow, scopes.AUCTION_BID, BOOL, where + ("allow",)) if spec.allow is not None else None
@@ -263,42 +265,48 @@ def build_auction(spec, ctx, where: tuple) -> tuple[Optional[Auction], bool]:
         ctx.warning(
             where + ("allow",),
             "M620",
-            f"`allow` is always {str(bool(allow.const)).lower()}: "
-            + ("no bid can ever be made" if not allow.const else "it refuses no bid"),
-            "make it read the bid (`value`) and the hand (held(...))",
+            L_("`allow` is always true: it refuses no bid")
+            if allow.const
+            else L_("`allow` is always false: no bid can ever be made"),
+            L_("make it read the bid (`value`) and the hand (held(...))"),
         )
     if spec.allow_reason is not None and spec.allow is None:
         ctx.warning(
             where + ("allow_reason",),
             "M620",
-            "`allow_reason` without `allow` is never shown",
-            "add the rule it explains, or remove it",
+            L_("`allow_reason` without `allow` is never shown"),
+            L_("add the rule it explains, or remove it"),
         )
     if spec.seller is not None and spec.if_all_pass is not None:
         ctx.warning(
             where + ("if_all_pass",),
             "M622",
-            "with a seller, nobody plays at the minimum when everybody passes: the seller decides",
-            "remove if_all_pass",
+            L_("with a seller, nobody plays at the minimum when everybody passes: the seller decides"),
+            L_("remove if_all_pass"),
         )
     low, high, step = spec.min, spec.max, spec.step
     if high < low:
-        ctx.error(where + ("max",), "M620", f"the highest bid {high} is below the lowest {low}")
+        ctx.error(where + ("max",), "M620", L_("the highest bid {high} is below the lowest {low}", high=high, low=low))
         ok = False
     elif (high - low) // step + 1 > MAX_LEVELS:
         ctx.error(
             where + ("step",),
             "M620",
-            f"{(high - low) // step + 1} bid levels; at most {MAX_LEVELS} are allowed",
-            "raise the step or narrow min..max",
+            L_("{levels} bid levels; at most {limit} are allowed", levels=(high - low) // step + 1, limit=MAX_LEVELS),
+            L_("raise the step or narrow min..max"),
         )
         ok = False
     elif (high - low) % step:
         ctx.warning(
             where + ("max",),
             "M620",
-            f"the highest bid {high} is not on the grid of {step} from {low}: "
-            f"the highest bid anyone can make is {low + (high - low) // step * step}",
+            L_(
+                "the highest bid {high} is not on the grid of {step} from {low}: the highest bid anyone can make is {best}",
+                high=high,
+                step=step,
+                low=low,
+                best=low + (high - low) // step * step,
+            ),
         )
     elif allow is not None and not allow.is_const and set(allow.free) <= {"value", "players"}:
         _check_some_bid_allowed(allow, low, high, step, ctx, where)
@@ -323,8 +331,8 @@ def _check_some_bid_allowed(allow, low: int, high: int, step: int, ctx, where: t
         ctx.warning(
             where + ("allow",),
             "M620",
-            f"`allow` refuses every bid from {low} to {high}: no bid can ever be made",
-            "let it allow some bid in min..max, or narrow min and max to the bids it allows",
+            L_("`allow` refuses every bid from {low} to {high}: no bid can ever be made", low=low, high=high),
+            L_("let it allow some bid in min..max, or narrow min and max to the bids it allows"),
         )
 
 
@@ -573,28 +581,27 @@ def explain(a, contract, rs) -> dict:
 def _words(a) -> str:
     first = seat_words(a.first.text) if a.first is not None else seat_words("left(dealer)")
     step = a.step
-    grid = f" in steps of {step}" if step != 1 else ""
-    hold = ", or matches it if he speaks before its bidder" if a.hold else ""
+    grid = tr(" in steps of {step}").format(step=step) if step != 1 else ""
+    hold = tr(", or matches it if he speaks before its bidder") if a.hold else ""
     if a.passes == "again":
-        passing = (
+        passing = tr(
             "or passes and may bid again on his next turn; the bidding ends when every other bidder has "
             "passed in turn since the last bid"
         )
     else:
-        passing = "or passes and is out; the bidding ends when every other bidder has passed"
-    text = (
-        f"before play, starting with {first} and going round, each player bids more than the bid standing"
-        f"{hold} (from {a.min} to {a.max}{grid}) {passing}"
-    )
+        passing = tr("or passes and is out; the bidding ends when every other bidder has passed")
+    text = tr(
+        "before play, starting with {first} and going round, each player bids more than the bid standing"
+        "{hold} (from {min} to {max}{grid}) {passing}"
+    ).format(first=first, hold=hold, min=a.min, max=a.max, grid=grid, passing=passing)
     if a.allow is not None:
-        why = f" ({a.allow_reason})" if a.allow_reason else ""
-        text += f"; a bid is allowed only where {expr_words(a.allow.text)}{why}"
+        why = f" ({tr(a.allow_reason)})" if a.allow_reason else ""
+        text += tr("; a bid is allowed only where {condition}{why}").format(condition=expr_words(a.allow.text), why=why)
     if a.seller is None:
         fallback = seat_words(a.if_all_pass.text) if a.if_all_pass is not None else seat_words("dealer")
-        return (
-            text + f"; the last bidder left wins the auction with his bid; if everybody passes, "
-            f"{fallback} plays at {a.min}"
-        )
+        return text + tr(
+            "; the last bidder left wins the auction with his bid; if everybody passes, {seat} plays at {bid}"
+        ).format(seat=fallback, bid=a.min)
     text += (
         f"; {seat_words(a.seller.text)} does not bid but sells: he accepts the best bid (its bidder wins the auction "
         "with it) or refuses it and plays himself (as the auction's winner, with a bid of 0)"
@@ -617,8 +624,8 @@ def check_auction(contract, where: tuple, bctx) -> None:
         bctx.warning(
             where + ("auction",),
             "M621",
-            "nothing reads the auction's outcome: no rule of this contract uses `bidder` or `bid`",
-            "say what the winner gets, e.g. trump: {called_by: bidder}, or score the bid in a per_seat component",
+            L_("nothing reads the auction's outcome: no rule of this contract uses `bidder` or `bid`"),
+            L_("say what the winner gets, e.g. trump: {called_by: bidder}, or score the bid in a per_seat component"),
         )
 
 

@@ -60,7 +60,7 @@ SUIT_CHOICES = ("none",) + SUIT_NAMES
 #: Its part of the format: the mapping form of a trick contract's ``trump``.
 TRUMP_CALL = Obj(
     {
-        "called_by": Field(Expr("seat"), "who names trumps, e.g. dealer or left(dealer)", required=True),
+        "called_by": Field(Expr("seat"), N_("who names trumps, e.g. dealer or left(dealer)"), required=True),
         "after": Field(
             Int(0, 52), "how many of his cards the caller sees first (the rest are dealt after the call)", default=5
         ),

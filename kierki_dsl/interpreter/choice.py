@@ -19,7 +19,7 @@ from typing import Any, Optional
 
 from ..codes import HEAD, Code, table
 from ..expr import Compiled
-from ..i18n import N_, R_, tr
+from ..i18n import L_, N_, R_, tr
 from ..spec.schema import Bool, Expr, Field, List, Obj, Str
 from ..values import frozen
 from ..words import choice_words
@@ -43,10 +43,10 @@ CHOOSE_END = CHOICES.end
 #: Its part of the format: a schedule entry's ``choose``.
 CHOOSE = Obj(
     {
-        "by": Field(Expr("seat"), "who chooses, e.g. dealer", required=True),
+        "by": Field(Expr("seat"), N_("who chooses, e.g. dealer"), required=True),
         "from": Field(
             List(Str(r"[a-z][a-z0-9_]*"), min_items=1, max_items=32, unique=True),
-            "the contracts to choose from",
+            N_("the contracts to choose from"),
             required=True,
         ),
         "once_each": Field(Bool(), "each chooser names each contract only once in a match", default=True),
@@ -173,22 +173,34 @@ class Choice:
                 bctx.error(
                     ("match", "schedule"),
                     "M613",
-                    f"{count} declarer's-choice deals but {len(self.options)} contracts, each once in the match",
+                    L_(
+                        "{count} declarer's-choice deals but {n_options} contracts, each once in the match",
+                        count=count,
+                        n_options=len(self.options),
+                    ),
                 )
         elif self.once_each and count > players * len(self.options):
             bctx.error(
                 ("match", "schedule"),
                 "M613",
-                f"{count} declarer's-choice deals but {players} choosers × {len(self.options)} contracts, each once, "
-                f"allow only {players * len(self.options)}",
+                L_(
+                    "{count} declarer's-choice deals but {players} choosers × {n_options} contracts, each once, allow only {most}",
+                    count=count,
+                    players=players,
+                    n_options=len(self.options),
+                    most=players * len(self.options),
+                ),
             )
         elif self.once_each and self.by_text == "dealer" and most_by_dealer > len(self.options):
             bctx.error(
                 ("match", "schedule"),
                 "M613",
-                f"a dealer deals {most_by_dealer} declarer's-choice deals but has {len(self.options)} contracts "
-                "to choose from, each once: he would have none left",
-                "make match.deals_per_dealer and the number of contracts agree",
+                L_(
+                    "a dealer deals {most_by_dealer} declarer's-choice deals but has {n_options} contracts to choose from, each once: he would have none left",
+                    most_by_dealer=most_by_dealer,
+                    n_options=len(self.options),
+                ),
+                L_("make match.deals_per_dealer and the number of contracts agree"),
             )
 
     def allowed(self, chooser: int, chosen: dict) -> list[int]:

@@ -25,7 +25,7 @@ from ..codes import Code, example, table
 from ..expr.types import BOOL, INT, SUIT
 from ..exprwords import NAME_WORDS
 from ..exprwords import words as expr_words
-from ..i18n import N_, tr
+from ..i18n import L_, N_, tr
 from ..spec.schema import Expr, Field, List, Obj, Str
 from ..values import frozen
 from . import scopes
@@ -35,11 +35,13 @@ from .view import view_part
 
 DECLARATION = Obj(
     {
-        "name": Field(Str(r"[a-z][a-z0-9_]*"), "what the declaration is called (e.g. marriage)", required=True),
+        "name": Field(Str(r"[a-z][a-z0-9_]*"), N_("what the declaration is called (e.g. marriage)"), required=True),
         "when": Field(
             Expr("bool"),
-            "when leading a card declares it: an expression over `lead` (the card led), "
-            "held(...) (the leader's hand before leading), trump, trick.number",
+            N_(
+                "when leading a card declares it: an expression over `lead` (the card led), "
+                "held(...) (the leader's hand before leading), trump, trick.number"
+            ),
             required=True,
         ),
         "points": Field(Expr("int"), "points credited to the leader's `declared`, which seat scoring reads"),
@@ -95,8 +97,8 @@ def build_declarations(items, ctx, where: tuple) -> tuple[tuple, bool]:
             ctx.error(
                 w,
                 "M641",
-                f"declaration {d.name!r} neither scores nor sets trumps",
-                "give it `points`, `set_trump` or both",
+                L_("declaration {d!r} neither scores nor sets trumps", d=d.name),
+                L_("give it `points`, `set_trump` or both"),
             )
             ok = False
             continue
@@ -105,7 +107,9 @@ def build_declarations(items, ctx, where: tuple) -> tuple[tuple, bool]:
             continue
         if when.is_const and not when.const:
             ctx.warning(
-                w + ("when",), "M641", f"declaration {d.name!r} can never be made: its condition is always false"
+                w + ("when",),
+                "M641",
+                L_("declaration {d!r} can never be made: its condition is always false", d=d.name),
             )
         out.append(Declaration(d.name, when, points, trump))
     return tuple(out), ok
@@ -122,8 +126,8 @@ def check_declarations(contract, where: tuple, bctx) -> None:
         bctx.warning(
             where + ("declarations",),
             "M641",
-            "declarations have points but no seat scoring reads `declared`, so they score nothing",
-            "add e.g. {per_seat: declared}",
+            L_("declarations have points but no seat scoring reads `declared`, so they score nothing"),
+            L_("add e.g. {per_seat: declared}"),
         )
 
 
@@ -174,11 +178,15 @@ def words(rules: tuple, specs) -> list:
     """The declarations in plain words, for ``kierki explain``."""
     out = []
     for d, spec in zip(rules, specs):
-        text = f"{d.name}: declared by leading a card when {expr_words(spec.when.text)}"
+        text = tr("{name}: declared by leading a card when {condition}").format(
+            name=d.name, condition=expr_words(spec.when.text)
+        )
         if spec.points is not None:
-            text += f"; scores {expr_words(spec.points.text)} to {NAME_WORDS['declared']}"
+            text += tr("; scores {points} to {declared}").format(
+                points=expr_words(spec.points.text), declared=tr(NAME_WORDS["declared"])
+            )
         if spec.set_trump is not None:
-            text += f"; from that trick on trumps are {expr_words(spec.set_trump.text)}"
+            text += tr("; from that trick on trumps are {suit}").format(suit=expr_words(spec.set_trump.text))
         out.append(text)
     return out
 

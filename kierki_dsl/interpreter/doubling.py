@@ -37,7 +37,7 @@ from typing import Any, Callable, Optional
 from ..codes import Code, example, table
 from ..expr.types import BOOL
 from ..exprwords import words
-from ..i18n import N_, R_, tr
+from ..i18n import L_, N_, R_, tr
 from ..spec.schema import Bool, Enum, Expr, Field, Int, Obj
 from ..values import frozen
 from . import scopes
@@ -150,12 +150,12 @@ DOUBLING = Obj(
                 {
                     "times": Field(
                         Int(1, 50),
-                        "how many times each seat must double the dealer (of: every: each other seat)",
+                        N_("how many times each seat must double the dealer (of: every: each other seat)"),
                         required=True,
                     ),
                     "deals": Field(
                         Int(1, 100),
-                        "in how many deals in a row by the same dealer (match.deals_per_dealer)",
+                        N_("in how many deals in a row by the same dealer (match.deals_per_dealer)"),
                         required=True,
                     ),
                     "of": Field(
@@ -238,8 +238,8 @@ def build_doubling(spec, ctx, where: tuple) -> tuple[Optional[Doubling], bool]:
         ctx.warning(
             where + ("duty", "over"),
             "M632",
-            "`over` counts only with `of: every`: a duty of the dealer runs over his `deals`",
-            "remove it, or say of: every",
+            L_("`over` counts only with `of: every`: a duty of the dealer runs over his `deals`"),
+            L_("remove it, or say of: every"),
         )
     return Doubling(
         may, spec.redouble, duty.times if duty else 0, duty.deals if duty else 0, spec.if_undoubled, every
@@ -258,37 +258,47 @@ def check_doubling(contract, where: tuple, bctx, deals_per_dealer: int = 0, play
         bctx.warning(
             where + ("doubling", "may_double"),
             "M616",
-            "may_double is always false: nobody can ever double",
-            "remove doubling, or say who may double whom",
+            L_("may_double is always false: nobody can ever double"),
+            L_("remove doubling, or say who may double whom"),
         )
     if rule.if_undoubled == "split" and contract.total is None:
         bctx.error(
             where + ("doubling", "if_undoubled"),
             "M632",
-            "an undoubled deal is split by the contract's total, but this contract declares no `total`",
-            "declare the contract's total",
+            L_("an undoubled deal is split by the contract's total, but this contract declares no `total`"),
+            L_("declare the contract's total"),
         )
     if rule.duty_every:
         if rule.duty_every % rule.duty_deals:
             bctx.error(
                 where + ("doubling", "duty", "over"),
                 "M632",
-                f"a duty over {rule.duty_every} deals must span whole runs of {rule.duty_deals} deals by one dealer",
+                L_(
+                    "a duty over {duty_every} deals must span whole runs of {duty_deals} deals by one dealer",
+                    duty_every=rule.duty_every,
+                    duty_deals=rule.duty_deals,
+                ),
             )
         elif not _everyone_may_double_the_dealer(rule, players):
             bctx.warning(
                 where + ("doubling", "may_double"),
                 "M632",
-                "a duty to double every seat is kept, at the "
-                "latest, in the target's own deals; this contract does not let every other seat double the "
-                "dealer, so a duty may go unmet",
-                "allow doubling the dealer (doubler != dealer)",
+                L_(
+                    "a duty to double every seat is kept, at the "
+                    "latest, in the target's own deals; this contract does not let every other seat double the "
+                    "dealer, so a duty may go unmet"
+                ),
+                L_("allow doubling the dealer (doubler != dealer)"),
             )
     elif rule.duty_times > rule.duty_deals > 0:
         bctx.error(
             where + ("doubling", "duty", "times"),
             "M632",
-            f"{rule.duty_times} doubles cannot be made in {rule.duty_deals} deals (one double of the dealer a deal)",
+            L_(
+                "{duty_times} doubles cannot be made in {duty_deals} deals (one double of the dealer a deal)",
+                duty_times=rule.duty_times,
+                duty_deals=rule.duty_deals,
+            ),
         )
 
 

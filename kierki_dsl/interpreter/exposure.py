@@ -26,7 +26,7 @@ from .. import words
 from ..cards import CardError, bits, card_pretty, card_str, parse_card, read_card
 from ..codes import Code, example, table
 from ..expr.types import BOOL
-from ..i18n import N_, R_, tr
+from ..i18n import L_, N_, R_, tr
 from ..spec.schema import Expr, Field, Int, Obj
 from ..values import frozen
 from . import scopes
@@ -71,7 +71,7 @@ def read_notation(text: str) -> Optional[int]:
 
 EXPOSURE = Obj(
     {
-        "cards": Field(Expr("pred"), "the cards a player may expose before play (e.g. card == KH)", required=True),
+        "cards": Field(Expr("pred"), N_("the cards a player may expose before play (e.g. card == KH)"), required=True),
         "factor": Field(
             Int(2, 10),
             "an exposed card costs its taker this many times its points; the exposer is paid the difference",
@@ -105,8 +105,8 @@ def build_exposure(spec, ctx, where: tuple) -> tuple[Optional[Exposure], bool]:
         ctx.error(
             where + ("cards",),
             "M631",
-            "the cards that may be exposed must not depend on the trick or the trump: exposing comes before play",
-            "name cards by suit and rank, e.g. card == KH",
+            L_("the cards that may be exposed must not depend on the trick or the trump: exposing comes before play"),
+            L_("name cards by suit and rank, e.g. card == KH"),
         )
         return None, False
     return Exposure(pred.const & ctx.deck, spec.factor), True
@@ -120,14 +120,14 @@ def check_exposure(contract, where: tuple, bctx, deck: int) -> None:
         if s.cards is not None and s.cards.const is not None:
             scored |= s.cards.const
     if not rule.cards & deck:
-        bctx.warning(where + ("exposure", "cards"), "M631", "no card of the deck may be exposed")
+        bctx.warning(where + ("exposure", "cards"), "M631", L_("no card of the deck may be exposed"))
     elif rule.cards & ~scored & deck:
         names = " ".join(card_str(c) for c in range(52) if (rule.cards & ~scored & deck) >> c & 1)
         bctx.warning(
             where + ("exposure", "cards"),
             "M631",
-            f"exposing {names} changes nothing: no per_card component of this contract scores it",
-            "expose only the cards the contract scores",
+            L_("exposing {names} changes nothing: no per_card component of this contract scores it", names=names),
+            L_("expose only the cards the contract scores"),
         )
 
 

@@ -25,7 +25,7 @@ from ..cards import RANK_NAMES, SUIT_MASK, SUIT_NAMES, SUIT_SYMBOLS, card_list, 
 from ..codes import Code, example, table
 from ..expr import CARD_SCOPE, Compiled
 from ..expr.types import BOOL, SEAT
-from ..i18n import N_, R_, tr
+from ..i18n import L_, N_, R_, tr
 from ..spec.schema import Bool, CardKind, Enum, Expr, ExprSource, Field, Int, List, RankKind
 from ..values import frozen
 from . import phasecatalogue, scopes
@@ -98,7 +98,7 @@ FIELDS = phasecatalogue.format_keys(
         ),
         "prizes": Field(
             List(Int(-(10**6), 10**6), min_items=1, max_items=8),
-            "points by finishing place; the deal ends when all are given",
+            N_("points by finishing place; the deal ends when all are given"),
             required=True,
         ),
     },
@@ -255,26 +255,28 @@ class LayoutContract(Contract):
             bctx.warning(
                 w + ("free_passes",),
                 "M614",
-                "free_passes has no effect: with must_play false a player may pass at will anyway",
+                L_("free_passes has no effect: with must_play false a player may pass at will anyway"),
             )
         if self.pass_fine and self.must_play and not self.free_passes:
             bctx.warning(
                 w + ("pass_fine",),
                 "M614",
-                "pass_fine never applies: a player who can play must play",
-                "allow passing (must_play: false, or free_passes)",
+                L_("pass_fine never applies: a player who can play must play"),
+                L_("allow passing (must_play: false, or free_passes)"),
             )
         if spec.again_after is not None and not self.again:
             bctx.warning(
-                w + ("again_after",), "M615", "again_after matches no card of the deck: nobody ever plays again"
+                w + ("again_after",), "M615", L_("again_after matches no card of the deck: nobody ever plays again")
             )
         self._check_up_first(w, bctx, deck)
         if bctx.order is not None:
             bctx.warning(
                 ("deck", "order"),
                 "M640",
-                f"deck.order does not apply to the layout contract {name!r}: "
-                "its rows keep the usual sequence (ace low or high)",
+                L_(
+                    "deck.order does not apply to the layout contract {name!r}: its rows keep the usual sequence (ace low or high)",
+                    name=name,
+                ),
                 advise=False,
             )
         if self.doubling is not None:
@@ -283,16 +285,22 @@ class LayoutContract(Contract):
             bctx.warning(
                 w + ("again_optional",),
                 "M615",
-                "again_optional has no effect without again_after",
-                "say after which cards a player plays again (again_after: card.rank == A)",
+                L_("again_optional has no effect without again_after"),
+                L_("say after which cards a player plays again (again_after: card.rank == A)"),
             )
         if len(self.prizes) > players:
-            bctx.error(w + ("prizes",), "M607", f"{len(self.prizes)} prizes for {players} players")
+            bctx.error(
+                w + ("prizes",),
+                "M607",
+                L_("{n_prizes} prizes for {players} players", n_prizes=len(self.prizes), players=players),
+            )
         opening = deck if self.start_rank is None else sum(1 << (s * 13 + self.start_rank) for s in range(4))
         if not opening & deck:
             assert self.start_rank is not None  # else every card of the deck opens a row
             bctx.error(
-                w + ("start_rank",), "M606", f"the opening rank {card_str(self.start_rank)[0]} is not in the deck"
+                w + ("start_rank",),
+                "M606",
+                L_("the opening rank {start_rank} is not in the deck", start_rank=card_str(self.start_rank)[0]),
             )
             return
         self._check_first_card(w, bctx, deck, opening)
@@ -307,24 +315,30 @@ class LayoutContract(Contract):
             bctx.error(
                 w + ("first_card",),
                 "M644",
-                f"first_card {card_str(c)} with start_rank: named: the rank "
-                "named may be another, and then the first card could never be laid",
-                "leave out first_card, or fix start_rank",
+                L_(
+                    "first_card {c} with start_rank: named: the rank named may be another, and then the first card could never be laid",
+                    c=card_str(c),
+                ),
+                L_("leave out first_card, or fix start_rank"),
             )
         elif not deck >> c & 1:
             bctx.error(
                 w + ("first_card",),
                 "M644",
-                f"first_card {card_str(c)} is not in the deck: no card could ever be laid",
-                "name a card of the deck",
+                L_("first_card {c} is not in the deck: no card could ever be laid", c=card_str(c)),
+                L_("name a card of the deck"),
             )
         elif not opening >> c & 1:
             assert self.start_rank is not None  # else every card of the deck opens a row
             bctx.error(
                 w + ("first_card",),
                 "M644",
-                f"first_card {card_str(c)} cannot open its row: rows open with the {RANK_NAMES[self.start_rank]}s",
-                "name a card of the opening rank",
+                L_(
+                    "first_card {c} cannot open its row: rows open with the {rank}s",
+                    c=card_str(c),
+                    rank=RANK_NAMES[self.start_rank],
+                ),
+                L_("name a card of the opening rank"),
             )
 
     def _check_unreachable(self, name: str, spec, w: tuple, bctx, deck: int) -> None:
@@ -334,7 +348,7 @@ class LayoutContract(Contract):
             return
 
         cards = " ".join(card_pretty(x) for x in range(52) if dead >> x & 1)
-        ace = "" if self.ace_high else "; with the ace low a row runs A 2 3 … K, so a missing 2 cuts off the ace"
+        ace = "" if self.ace_high else L_("; with the ace low a row runs A 2 3 … K, so a missing 2 cuts off the ace")
         where = (
             w + ("ace",)
             if bctx.written(w + ("ace",))
@@ -345,9 +359,22 @@ class LayoutContract(Contract):
         bctx.error(
             where,
             "M617",
-            f"layout {name!r} can never reach {cards}: a row grows one card at a time from its "
-            f"opening card, and the deck has a gap before {'it' if dead.bit_count() == 1 else 'them'}{ace}",
-            "make the rows continuous (ace: high when the deck lacks the 2s, or put the missing cards back)",
+            L_(
+                "layout {name!r} can never reach {cards}: a row grows one card at a time from its opening card, "
+                "and the deck has a gap before it{ace}",
+                name=name,
+                cards=cards,
+                ace=ace,
+            )
+            if dead.bit_count() == 1
+            else L_(
+                "layout {name!r} can never reach {cards}: a row grows one card at a time from its opening card, "
+                "and the deck has a gap before them{ace}",
+                name=name,
+                cards=cards,
+                ace=ace,
+            ),
+            L_("make the rows continuous (ace: high when the deck lacks the 2s, or put the missing cards back)"),
         )
 
     def _check_up_first(self, w: tuple, bctx, deck: int) -> None:
@@ -356,13 +383,17 @@ class LayoutContract(Contract):
             return
         start = self.position(self.start_rank)
         if start == 12:
-            bctx.warning(w + ("up_first",), "M645", "up_first never applies: the opening card is the top of its row")
+            bctx.warning(
+                w + ("up_first",), "M645", L_("up_first never applies: the opening card is the top of its row")
+            )
         elif not any(deck >> self.card_at(s, start + 1) & 1 for s in range(4)):
             bctx.warning(
                 w + ("up_first",),
                 "M645",
-                "with up_first the cards below the opening card can never be "
-                "laid: the card above it is not in the deck",
+                L_(
+                    "with up_first the cards below the opening card can never be "
+                    "laid: the card above it is not in the deck"
+                ),
             )
 
     turn_word = "turn"  # what a numbered step of play is called in messages (a round of turns)

@@ -10,7 +10,7 @@ from typing import Optional
 
 from ..cards import BIT, card_str
 from ..codes import Code, example, table
-from ..i18n import N_, R_, tr, trn
+from ..i18n import L_, N_, R_, tr, trn
 from ..spec.schema import Enum, Field, Int, List, Obj
 from ..values import frozen
 from .fastplay import exchange
@@ -30,7 +30,7 @@ WORDS_AT = "setup"
 
 PASS_CARDS = Obj(
     {
-        "count": Field(Int(1, 13), "how many cards each player passes", required=True),
+        "count": Field(Int(1, 13), N_("how many cards each player passes"), required=True),
         "rotation": Field(
             List(Enum(("left", "right", "across", "none")), min_items=1, max_items=16),
             "where the cards go, by deal number in turn (left = the next player in playing order)",
@@ -76,7 +76,9 @@ def build_passing(spec, ctx, w) -> Optional[PassCards]:
     if spec is None:
         return None
     if spec.count * 2 > ctx.deck.bit_count() // max(1, ctx.players):
-        ctx.warning(w + ("pass_cards", "count"), "M612", f"passing {spec.count} cards is more than half a hand")
+        ctx.warning(
+            w + ("pass_cards", "count"), "M612", L_("passing {count} cards is more than half a hand", count=spec.count)
+        )
     return PassCards(spec.count, tuple(_ROTATION[r] for r in spec.rotation))
 
 

@@ -7,6 +7,7 @@ those functions. ``trump`` is -1 and ``caller`` is -1 in a deal without trumps o
 
 from __future__ import annotations
 
+from ..i18n import L_
 from ..expr.types import ANY, BOOL, CARD, INT, SEAT, SUIT, Scope, Var, register_scope
 
 _COMMON = {
@@ -22,7 +23,7 @@ _AUCTION = {
 }
 
 SEAT_EXPR = Scope(
-    "a seat expression",
+    L_("a seat expression"),
     {
         **_COMMON,
         "caller": Var(SEAT, "caller", "the seat that called trumps (-1 if none)"),
@@ -41,7 +42,7 @@ _TRICK = {
 }
 
 TRICK_POINTS = Scope(
-    "trick scoring",
+    L_("trick scoring"),
     {
         **_COMMON,
         "trick": _TRICK,
@@ -54,7 +55,7 @@ TRICK_POINTS = Scope(
 )
 
 CARD_SCORING = Scope(
-    "a scored-card predicate",
+    L_("a scored-card predicate"),
     {
         "trump": Var(SUIT, "trump", "the trump suit"),
         "trick": {"number": _TRICK["number"], "is_last": _TRICK["is_last"], "is_first": _TRICK["is_first"]},
@@ -74,11 +75,11 @@ _PLAY = {
     "$deck": Var(ANY, "deck"),
 }
 
-PLAY_WHEN = Scope("a play-restriction condition", dict(_PLAY))
-PLAY_PREDICATE = Scope("a play restriction", dict(_PLAY))
+PLAY_WHEN = Scope(L_("a play-restriction condition"), dict(_PLAY))
+PLAY_PREDICATE = Scope(L_("a play restriction"), dict(_PLAY))
 
 SEAT_END = Scope(
-    "seat scoring",
+    L_("seat scoring"),
     {
         **_COMMON,
         "seat": Var(SEAT, "seat", "the seat being scored"),
@@ -100,7 +101,7 @@ SEAT_END = Scope(
 )
 
 MATCH_END = Scope(
-    "a match end condition",
+    L_("a match end condition"),
     {
         "lowest_total": Var(INT, "lowest_total", "the lowest running total"),
         "highest_total": Var(INT, "highest_total", "the highest running total"),
@@ -110,7 +111,7 @@ MATCH_END = Scope(
 )
 
 END_WHEN = Scope(
-    "an end condition",
+    L_("an end condition"),
     {
         "tricks_played": Var(INT, "tricks_played", "tricks completed so far"),
         "tricks": Var(INT, "tricks", "the number of tricks in a full deal"),
@@ -125,7 +126,7 @@ END_WHEN = Scope(
 )
 
 DECLARE = Scope(
-    "a declaration",
+    L_("a declaration"),
     {
         **_COMMON,
         "lead": Var(CARD, "lead", "the card being led"),
@@ -139,7 +140,7 @@ DECLARE = Scope(
 )
 
 DOUBLE_EXPR = Scope(
-    "a doubling rule",
+    L_("a doubling rule"),
     {
         "dealer": _COMMON["dealer"],
         "players": _COMMON["players"],
@@ -149,7 +150,7 @@ DOUBLE_EXPR = Scope(
 )
 
 AUCTION_BID = Scope(
-    "an auction's bid rule",
+    L_("an auction's bid rule"),
     {
         "dealer": _COMMON["dealer"],
         "players": _COMMON["players"],
@@ -174,4 +175,4 @@ for _scope in (
     DECLARE,
 ):
     register_scope(_scope)
-register_scope(Scope("card predicates (per_card, lead_ban, forbid, require)", {"card": Var(CARD, "card")}))
+register_scope(Scope(L_("card predicates (per_card, lead_ban, forbid, require)"), {"card": Var(CARD, "card")}))

@@ -18,6 +18,7 @@ from ..cards import popcount
 from ..diagnostics import Diagnostic
 from ..expr import EvalError, RuleRuntimeError
 from ..expr.bounds import DECLARED_LIMIT, SCORE_LIMIT
+from ..i18n import L_
 
 _POINTS_FIELD = {"trick": "per_trick", "seat": "per_seat"}
 
@@ -61,15 +62,18 @@ def _multiplier(c, players: int) -> int:
 def check_contract(c, name: str, bctx, deck: int, players: int) -> None:
     """M642: a score component, a declaration or the whole scoring of ``c`` that can pass the limit."""
     cards = popcount(deck)
-    limit = f"a seat's points in one deal are limited to ±{SCORE_LIMIT:,} (docs/engine.md)"
+    limit = L_("a seat's points in one deal are limited to ±{limit:,} (docs/engine.md)", limit=SCORE_LIMIT)
     for d_i, d in enumerate(getattr(c, "declarations", ()) or ()):
         if d.points is not None and _size(d.points) * cards > DECLARED_LIMIT:
             bctx.error(
                 ("contracts", name, "declarations", d_i, "points"),
                 "M642",
-                f"the points of declaration {d.name!r} can pass ±{DECLARED_LIMIT:,} over a deal: a seat's "
-                "declarations are limited to that (docs/engine.md)",
-                "make the points smaller",
+                L_(
+                    "the points of declaration {d!r} can pass ±{limit:,} over a deal: a seat's declarations are limited to that (docs/engine.md)",
+                    d=d.name,
+                    limit=DECLARED_LIMIT,
+                ),
+                L_("make the points smaller"),
             )
             return
     total, worst = 0, None
@@ -85,8 +89,13 @@ def check_contract(c, name: str, bctx, deck: int, players: int) -> None:
     bctx.error(
         where,
         "M642",
-        f"the points of contract {name!r} can reach {total:,} in one deal: {limit}",
-        "make the points smaller",
+        L_(
+            "the points of contract {name!r} can reach {total:,} in one deal: {limit}",
+            name=name,
+            total=total,
+            limit=limit,
+        ),
+        L_("make the points smaller"),
     )
 
 
@@ -106,9 +115,10 @@ def check_score(score: int, contract) -> None:
 def score_error(contract, value: int):
     """The ``RuleRuntimeError`` of a deal's score ``value`` past the limit, located at the
     contract's first score component (the expression's own place in the file)."""
-    message = (
-        f"a seat's points in contract {contract.name!r} passed the limit of ±{SCORE_LIMIT:,} in one deal "
-        "(docs/engine.md)"
+    message = L_(
+        "a seat's points in contract {contract!r} passed the limit of ±{limit:,} in one deal (docs/engine.md)",
+        contract=contract.name,
+        limit=SCORE_LIMIT,
     )
     scorers = getattr(contract, "scorers", ())
     on_error = scorers[0].points.on_error if scorers else None

@@ -30,7 +30,7 @@ from typing import Optional
 
 from ..cards import FULL_DECK, bits, popcount
 from ..codes import Code, example, table
-from ..i18n import N_, tr, trn
+from ..i18n import L_, N_, tr, trn
 from ..spec.schema import Enum, Field, Int, Obj
 from ..values import frozen
 from .phasekit.base import PhaseUnit, cards_text, row, seat
@@ -38,7 +38,7 @@ from .view import view_part
 
 STOCK = Obj(
     {
-        "hand": Field(Int(1, 26), "cards dealt to each player; the rest of the deck is the stock", required=True),
+        "hand": Field(Int(1, 26), N_("cards dealt to each player; the rest of the deck is the stock"), required=True),
         "leftover": Field(
             Enum(("last_in", "none")),
             "who takes the cards left when fewer than two players hold "
@@ -100,22 +100,32 @@ def build_stock(spec, ctx, where: tuple, follow_suit: bool) -> tuple[Optional[St
         ctx.error(
             where + ("hand",),
             "M630",
-            f"{players} hands of {hand} cards need {hand * players} cards; the deck has {cards}",
+            L_(
+                "{players} hands of {hand} cards need {need} cards; the deck has {cards}",
+                players=players,
+                hand=hand,
+                need=hand * players,
+                cards=cards,
+            ),
         )
         return None, False
     if hand * players == cards:
         ctx.warning(
             where + ("hand",),
             "M630",
-            f"{players} hands of {hand} cards take the whole deck: the stock is always empty",
-            "deal fewer cards to each player",
+            L_(
+                "{players} hands of {hand} cards take the whole deck: the stock is always empty",
+                players=players,
+                hand=hand,
+            ),
+            L_("deal fewer cards to each player"),
         )
     if not follow_suit:
         ctx.warning(
             where,
             "M630",
-            "players draw from the stock when unable to follow suit, but this contract has follow_suit: false",
-            "drop follow_suit: false, or the stock",
+            L_("players draw from the stock when unable to follow suit, but this contract has follow_suit: false"),
+            L_("drop follow_suit: false, or the stock"),
         )
     return Stock(hand, spec.leftover), True
 
@@ -130,10 +140,12 @@ def check_stock(contract, where: tuple, bctx, deck: int) -> None:
             bctx.warning(
                 at or where,
                 "M630",
-                f"with a stock the number of tricks is not known in advance: "
-                f"{' and '.join(sorted(names))} read the most a deal can have, "
-                f"{Stock.most_tricks(deck)}",
-                "score by card or by trick number from the start instead",
+                L_(
+                    "with a stock the number of tricks is not known in advance: {names} read the most a deal can have, {most}",
+                    names=" and ".join(sorted(names)),
+                    most=Stock.most_tricks(deck),
+                ),
+                L_("score by card or by trick number from the start instead"),
             )
 
 

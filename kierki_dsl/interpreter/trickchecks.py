@@ -7,6 +7,7 @@ from typing import Optional
 
 from ..cards import popcount
 from ..expr import RuleRuntimeError
+from ..i18n import L_
 from .scorebound import check_contract
 
 
@@ -25,8 +26,12 @@ def _check_static_scoring(c, name: str, bctx, hand_size: int, players: int) -> N
                 bctx.error(
                     s.where,
                     "M623",
-                    f"a score component of {name!r} cannot be worked out for every trick: {e.diagnostic.message}",
-                    "guard the division (max(1, ...)) or change the expression",
+                    L_(
+                        "a score component of {name!r} cannot be worked out for every trick: {message}",
+                        name=name,
+                        message=e.diagnostic.message,
+                    ),
+                    L_("guard the division (max(1, ...)) or change the expression"),
                 )
                 break
 
@@ -72,14 +77,18 @@ def check(c, name: str, w: tuple, bctx, hand_size: int, deck: int, players: int 
         bctx.error(
             w + ("trump", "after"),
             "M605",
-            f"trumps are called after {c.call.after} cards but each player gets only {hand_size}",
+            L_(
+                "trumps are called after {after} cards but each player gets only {hand_size}",
+                after=c.call.after,
+                hand_size=hand_size,
+            ),
         )
     for s in c.scorers:
         if s.cards is not None and s.origin == name and s.cards.const is not None and not s.cards.const & deck:
             bctx.warning(
                 s.where or w + ("score",),
                 "M602",
-                f"a per_card predicate of {name!r} matches no card in the deck (dead penalty)",
+                L_("a per_card predicate of {name!r} matches no card in the deck (dead penalty)", name=name),
             )
     for r in c.restrictions:
         if r.fallback:
@@ -87,14 +96,25 @@ def check(c, name: str, w: tuple, bctx, hand_size: int, deck: int, players: int 
         where = r.where or w
         m = r.cards.const
         if m is not None and ((r.require and not m & deck) or (not r.require and (m & deck) == deck)):
-            what = "requires cards that do not exist" if r.require else "forbids every card"
-            bctx.error(where, "M603", f"a restriction of {name!r} {what} with no fallback: no card could be played")
+            what = L_("requires cards that do not exist") if r.require else L_("forbids every card")
+            bctx.error(
+                where,
+                "M603",
+                L_("a restriction of {name!r} {what} with no fallback: no card could be played", name=name, what=what),
+            )
         elif m is None or (r.require and (m & deck) != deck) or (not r.require and m & deck):
             bctx.warning(
                 where,
                 "M603",
-                f"a restriction of {name!r} has no fallback: a player whose cards are all excluded would have no legal card",
-                "drop 'fallback: false' so the rule yields when nothing else is possible",
+                L_(
+                    "a restriction of {name!r} has no fallback: a player whose cards are all excluded would have no legal card",
+                    name=name,
+                ),
+                L_("drop 'fallback: false' so the rule yields when nothing else is possible"),
             )
     if c.end_when is not None and c.end_when.is_const:
-        bctx.warning(w + ("end_when",), "M604", f"end_when of {name!r} is always {str(c.end_when.const).lower()}")
+        bctx.warning(
+            w + ("end_when",),
+            "M604",
+            L_("end_when of {name!r} is always {lower}", name=name, lower=str(c.end_when.const).lower()),
+        )

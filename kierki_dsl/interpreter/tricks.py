@@ -22,7 +22,7 @@ from ..cards import SUIT_NAMES, CardError, card_pretty, read_card
 from ..diagnostics import Diagnostic
 from ..expr import CardPredicate, Compiled, RuleRuntimeError
 from ..expr.types import BOOL, INT, SEAT
-from ..i18n import N_, tr
+from ..i18n import L_, N_, tr
 from ..spec.schema import Bool, Enum, Expr, ExprSource, Field, List, Obj, OneOf, Str, attr_name
 from ..values import frozen
 from . import extensions, phasecatalogue, scopes
@@ -69,7 +69,7 @@ RESTRICTION = Obj(
     {
         "phase": Field(
             Enum(("lead", "follow", "discard", "any")),
-            "when it applies: leading, following suit, unable to follow (discard), or always",
+            N_("when it applies: leading, following suit, unable to follow (discard), or always"),
             required=True,
         ),
         "forbid": Field(Expr("pred"), "cards that may not be played"),
@@ -96,7 +96,7 @@ FIELDS = phasecatalogue.format_keys(
         "restrictions": Field(
             List(RESTRICTION, max_items=32), "further play restrictions, applied in order", default=[]
         ),
-        "score": Field(List(SCORE_ITEM, min_items=1, max_items=64), "scoring components", required=True),
+        "score": Field(List(SCORE_ITEM, min_items=1, max_items=64), N_("scoring components"), required=True),
         "end_when": Field(Expr("bool"), "the deal ends before the next trick when this holds"),
         "early_stop": Field(Bool(), "end the deal as soon as no points can change any more", default=False),
     },
@@ -135,9 +135,12 @@ class Restriction:
                 self.at[0],
                 self.at[1],
                 "X702",
-                f"no card is legal in trick {trick_number}: this rule ('{self.reason}') forbids every card of the hand "
-                "and has 'fallback: false'",
-                hint="give the rule 'fallback: true' (the default), or narrow it so a card is always left",
+                L_(
+                    "no card is legal in trick {trick_number}: this rule ('{reason}') forbids every card of the hand and has 'fallback: false'",
+                    trick_number=trick_number,
+                    reason=self.reason,
+                ),
+                hint=L_("give the rule 'fallback: true' (the default), or narrow it so a card is always left"),
             )
         )
 
@@ -507,7 +510,7 @@ class Tricks(DealType):
         for i, r in enumerate(spec.restrictions):
             rw = w + ("restrictions", i)
             if (r.forbid is None) == (r.require is None):
-                ctx.error(rw, "S210", "a restriction needs exactly one of 'forbid' and 'require'")
+                ctx.error(rw, "S210", L_("a restriction needs exactly one of 'forbid' and 'require'"))
                 continue
             require = r.require is not None
             src = r.require if require else r.forbid
@@ -545,7 +548,7 @@ class Tricks(DealType):
         exposure, exposure_ok = build_exposure(spec.exposure, ctx, w + ("exposure",))
         widow, widow_ok = build_widow(spec.widow, ctx, w + ("widow",), spec.auction is not None)
         if spec.widow is not None and spec.stock is not None:
-            ctx.error(w + ("widow",), "M633", "a contract has a stock or a widow, not both")
+            ctx.error(w + ("widow",), "M633", L_("a contract has a stock or a widow, not both"))
             widow_ok = False
         declarations, declarations_ok = build_declarations(spec.declarations, ctx, w + ("declarations",))
         added, added_ok = _build_added(spec, ctx, w)
@@ -618,7 +621,7 @@ def _words(text: str) -> str:
 def _build_scorer(contract: str, item, ctx, where: tuple) -> Optional[list]:
     kinds = [k for k in ("per_trick", "per_card", "per_seat", "include") if getattr(item, k) is not None]
     if len(kinds) != 1:
-        ctx.error(where, "S210", "a score component needs exactly one of per_trick, per_card, per_seat, include")
+        ctx.error(where, "S210", L_("a score component needs exactly one of per_trick, per_card, per_seat, include"))
         return None
     kind = kinds[0]
     label = item.label or ""
@@ -627,7 +630,9 @@ def _build_scorer(contract: str, item, ctx, where: tuple) -> Optional[list]:
         return None
     if kind != "per_card" and item.points is not None:
         ctx.error(
-            where + ("points",), "S210", "'points' goes with per_card; per_trick and per_seat carry their own points"
+            where + ("points",),
+            "S210",
+            L_("'points' goes with per_card; per_trick and per_seat carry their own points"),
         )
         return None
     if kind == "per_trick":
@@ -635,7 +640,7 @@ def _build_scorer(contract: str, item, ctx, where: tuple) -> Optional[list]:
         return None if pts is None else [Scorer("trick", pts, when, None, contract, label, where)]
     if kind == "per_card":
         if item.points is None:
-            ctx.error(where, "S203", "per_card needs 'points' (the points for each matching card)")
+            ctx.error(where, "S203", L_("per_card needs 'points' (the points for each matching card)"))
             return None
         cards = ctx.expr(item.per_card, scopes.CARD_SCORING, BOOL, where + ("per_card",), predicate=True)
         pts = ctx.expr(item.points, scopes.TRICK_POINTS, INT, where + ("points",))
@@ -645,7 +650,9 @@ def _build_scorer(contract: str, item, ctx, where: tuple) -> Optional[list]:
     if kind == "per_seat":
         if item.when is not None:
             ctx.error(
-                where + ("when",), "S210", "'when' goes with per_trick or per_card; write the condition into per_seat"
+                where + ("when",),
+                "S210",
+                L_("'when' goes with per_trick or per_card; write the condition into per_seat"),
             )
             return None
         pts = ctx.expr(item.per_seat, scopes.SEAT_END, INT, where + ("per_seat",))
@@ -659,7 +666,11 @@ def _build_scorer(contract: str, item, ctx, where: tuple) -> Optional[list]:
         if other is None:
             return None
         if not isinstance(other, TrickContract):
-            ctx.error(rw, "R503", f"contract {ref!r} is a {other.type} deal; only trick contracts can be included")
+            ctx.error(
+                rw,
+                "R503",
+                L_("contract {ref!r} is a {type} deal; only trick contracts can be included", ref=ref, type=other.type),
+            )
             return None
         out.extend(other.scorers)
     return out

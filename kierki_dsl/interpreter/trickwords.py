@@ -31,7 +31,7 @@ def aspects(c, rs, spec) -> dict:
     else:
         out["trumps"] = tr("no trumps") if t == "none" else tr("{suit} are trumps").format(suit=_suit(t))
     if any(d.set_trump is not None for d in c.declarations):
-        out["trumps"] += ", until a declaration makes another suit trumps"
+        out["trumps"] += tr(", until a declaration makes another suit trumps")
     lead = spec.first_lead
     out["lead"] = tr("{seat} leads to the first trick; each trick's winner leads the next").format(
         seat=seat(lead.text) if lead else seat("left(dealer)")

@@ -13,6 +13,8 @@ a card can be out of the hands:
 
 from __future__ import annotations
 
+from ..i18n import L_
+
 HOLDERS = "holders"  # the env key ``holder()`` reads (``expr.builtins``)
 
 
@@ -23,8 +25,8 @@ def check_unheld(ctx, where: tuple, first_lead, called_by, widow, stock, deck_ca
         ctx.error(
             where + field,
             "M634",
-            f"holder() may name nobody here: {why}",
-            "name the seat another way (dealer, left(dealer), bidder)",
+            L_("holder() may name nobody here: {why}", why=why),
+            L_("name the seat another way (dealer, left(dealer), bidder)"),
         )
 
 
@@ -33,15 +35,15 @@ def _read_too_early(first_lead, called_by, widow, stock, deck_cards: int, player
     out of every hand."""
     out: list = []
     if widow is not None:
-        before = "it is read before the widow is taken, and any card may lie in the widow"
+        before = L_("it is read before the widow is taken, and any card may lie in the widow")
         if _reads_holder(widow.taken_by):
             out.append((("widow", "taken_by"), widow.taken_by, before))
         if _reads_holder(called_by):
             out.append((("trump", "called_by"), called_by, before))
         if not widow.give and _reads_holder(first_lead):
-            out.append((("first_lead",), first_lead, "the widow's taker may have laid that card aside"))
+            out.append((("first_lead",), first_lead, L_("the widow's taker may have laid that card aside")))
     if stock is not None and stock.hand * players < deck_cards:
-        why = "the cards left in the stock are in no hand when play starts"
+        why = L_("the cards left in the stock are in no hand when play starts")
         if _reads_holder(first_lead):
             out.append((("first_lead",), first_lead, why))
         if _reads_holder(called_by):

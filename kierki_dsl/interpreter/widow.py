@@ -26,7 +26,7 @@ from typing import Optional
 from ..cards import CardError, bits, card_pretty, card_str, read_card
 from ..codes import Code, example, table
 from ..expr.types import SEAT
-from ..i18n import N_, R_, tr
+from ..i18n import L_, N_, R_, tr, trn
 from ..spec.schema import Bool, Enum, Expr, ExprSource, Field, Int, Obj
 from ..values import frozen
 from ..words import seat as seat_words
@@ -43,7 +43,7 @@ WIDOW = Obj(
     {
         "cards": Field(
             Int(1, 20),
-            "how many cards are dealt to the widow instead of the hands (the last ones dealt)",
+            N_("how many cards are dealt to the widow instead of the hands (the last ones dealt)"),
             required=True,
         ),
         "taken_by": Field(
@@ -142,36 +142,47 @@ def build_widow(spec, ctx, where: tuple, has_auction: bool) -> tuple[Optional[Wi
         ctx.error(
             where + ("cards",),
             "M633",
-            f"a widow of {cards} cards leaves {players} hands unequal: it must be a multiple of {players}",
-            "the widow takes the last cards dealt, the same number from each hand",
+            L_(
+                "a widow of {cards} cards leaves {players} hands unequal: it must be a multiple of {players}",
+                cards=cards,
+                players=players,
+            ),
+            L_("the widow takes the last cards dealt, the same number from each hand"),
         )
         ok = False
     elif cards >= ctx.deck.bit_count():
-        ctx.error(where + ("cards",), "M633", f"a widow of {cards} cards leaves no hands to deal")
+        ctx.error(where + ("cards",), "M633", L_("a widow of {cards} cards leaves no hands to deal", cards=cards))
         ok = False
     elif spec.then == "give" and spec.each * players != cards:
         ctx.error(
             where + ("each",),
             "M633",
-            f"taking {cards} cards and giving {spec.each} to each of the {players - 1} others leaves the hands unequal",
-            f"give {cards // players} to each",
+            L_(
+                "taking {cards} cards and giving {each} to each of the {others} others leaves the hands unequal",
+                cards=cards,
+                each=spec.each,
+                others=players - 1,
+            ),
+            L_("give {each} to each", each=cards // players),
         )
         ok = False
     if "bidder" in taker.free and not has_auction:
         ctx.error(
             where + ("taken_by",),
             "M633",
-            "the widow goes to `bidder`, but this contract has no auction",
-            "add an auction, or say who takes it (taken_by: dealer)",
+            L_("the widow goes to `bidder`, but this contract has no auction"),
+            L_("add an auction, or say who takes it (taken_by: dealer)"),
         )
         ok = False
     if spec.raise_bid and (not has_auction or spec.taken_by is not None and spec.taken_by.text.strip() != "bidder"):
         ctx.error(
             where + ("raise_bid",),
             "M633",
-            "raise_bid lets the auction's winner raise his bid after taking "
-            "the widow: the contract needs an auction, and the widow must go to its winner",
-            "add an auction and leave taken_by out (it is the bidder)",
+            L_(
+                "raise_bid lets the auction's winner raise his bid after taking "
+                "the widow: the contract needs an auction, and the widow must go to its winner"
+            ),
+            L_("add an auction and leave taken_by out (it is the bidder)"),
         )
         ok = False
     if not ok:
@@ -191,27 +202,31 @@ def explain(spec, contract, rs) -> dict:
     cards = contract.widow.cards
     dealt = rs.hand_size - cards // rs.players
     return {
-        "deal": f"{dealt} cards each and {cards} to the widow, dealt one at a time starting with the "
-        "dealer's left-hand neighbour",
+        "deal": tr(
+            "{dealt} cards each and {cards} to the widow, dealt one at a time starting with the "
+            "dealer's left-hand neighbour"
+        ).format(dealt=dealt, cards=cards),
         ASPECT: words(spec),
     }
 
 
 def words(spec) -> str:
     """The widow in words (``kierki explain``, ``kierki diff``)."""
-    who = seat_words(spec.taken_by.text) if spec.taken_by is not None else "its winner"
-    lies = "face up" if spec.face_up else "face down"
+    who = seat_words(spec.taken_by.text) if spec.taken_by is not None else tr("its winner")
+    lies = tr("face up") if spec.face_up else tr("face down")
     after = (
-        f"gives {spec.each} card{'s' if spec.each != 1 else ''} to every other player"
+        trn("gives {count} card to every other player", "gives {count} cards to every other player", spec.each).format(
+            count=spec.each
+        )
         if spec.then == "give"
-        else f"lays {spec.cards} cards aside, which score for nobody"
+        else tr("lays {cards} cards aside, which score for nobody").format(cards=spec.cards)
     )
-    shown = "" if spec.face_up else ", shows them"
-    raised = "; then he names his contract: his bid, or a higher one he could bid" if spec.raise_bid else ""
-    return (
-        f"the last {spec.cards} cards dealt lie {lies} as a widow; after the auction {who} takes them{shown} "
-        f"and {after}{raised}"
-    )
+    shown = "" if spec.face_up else tr(", shows them")
+    raised = tr("; then he names his contract: his bid, or a higher one he could bid") if spec.raise_bid else ""
+    return tr(
+        "the last {cards} cards dealt lie {lies} as a widow; after the auction {who} takes them{shown} "
+        "and {after}{raised}"
+    ).format(cards=spec.cards, lies=lies, who=who, shown=shown, after=after, raised=raised)
 
 
 def mask(cards) -> int:

@@ -9,6 +9,7 @@ from typing import Any, Optional
 from ..diagnostics import ERROR, WARNING, Diagnostic, Diagnostics, Pos, did_you_mean
 from ..expr import ExprText, compile_expr
 from ..expr.types import Scope, Type
+from ..i18n import L_
 from ..spec.schema import ExprSource, Scalar
 from ..spec.yamlsafe import node_path
 
@@ -102,16 +103,16 @@ class BuildContext:
         at = f"{path}:{pos.line}:{pos.col}" if pos else path
         whole = next((i for i, part in enumerate(where) if isinstance(part, int)), len(where))
         key = self.label(where[:whole])
-        what = f"{key} (a list is replaced whole)" if whole < len(where) else key
-        advice = f"to change it for this ruleset, override {what} in this file" if key and advise else ""
+        what = L_("{key} (a list is replaced whole)", key=key) if whole < len(where) else key
+        advice = L_("to change it for this ruleset, override {what} in this file", what=what) if key and advise else ""
         return Diagnostic(
             self.path,
             here,
             code,
             message,
             severity,
-            "; ".join(x for x in (hint, advice) if x),
-            note=f"the value is inherited: {at}" if key else f"from the base ruleset: {at}",
+            L_("{hint}; {advice}", hint=hint, advice=advice) if hint and advice else hint or advice,
+            note=L_("the value is inherited: {at}", at=at) if key else L_("from the base ruleset: {at}", at=at),
         )
 
     def _override(self, where: tuple) -> Optional[Pos]:
@@ -186,7 +187,7 @@ class BuildContext:
         """The compiled contract ``name`` (built on first use); None after reporting a problem."""
         if name in self._building:  # before ``built``: a contract with schema errors is there while it is built
             chain = " -> ".join(self._building[self._building.index(name) :] + [name])
-            self.error(where, "R502", f"contracts include each other in a cycle: {chain}")
+            self.error(where, "R502", L_("contracts include each other in a cycle: {chain}", chain=chain))
             return None
         if name in self.built:
             return self.built[name]
@@ -195,7 +196,7 @@ class BuildContext:
             if (
                 not {("contracts", name), ("contracts",)} & self.invalid
             ):  # else it (or all) is there, and its error reported
-                self.error(where, "R501", f"no contract named {name!r}", did_you_mean(name, self.specs))
+                self.error(where, "R501", L_("no contract named {name!r}", name=name), did_you_mean(name, self.specs))
             return None
         from ..interpreter.catalogue import DEAL_TYPES
 

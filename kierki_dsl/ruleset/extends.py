@@ -12,6 +12,7 @@ import os
 from typing import Callable
 
 from ..diagnostics import QUOTE_LIMIT, Diagnostic, DiagnosticError, Diagnostics, quoted
+from ..i18n import L_
 from ..shipped import find_ruleset, not_found
 from ..spec.yamlsafe import Map, Node, Scalar
 
@@ -30,7 +31,7 @@ def resolve_extends(path: str, root: Node, diags: Diagnostics, chain: tuple, loa
         root.source,
     )
     if not isinstance(target, Scalar) or not target.value.strip():
-        raise DiagnosticError([Diagnostic(path, target.pos, "S202", "extends must be the path of a ruleset file")])
+        raise DiagnosticError([Diagnostic(path, target.pos, "S202", L_("extends must be the path of a ruleset file"))])
     base_path = find_ruleset(target.value, os.path.dirname(path)) or os.path.normpath(
         os.path.join(os.path.dirname(path), target.value)
     )
@@ -38,9 +39,13 @@ def resolve_extends(path: str, root: Node, diags: Diagnostics, chain: tuple, loa
     me = os.path.realpath(path)
     if me in chain or os.path.realpath(base_path) in chain + (me,):
         names = " -> ".join(os.path.basename(p) for p in chain + (me, os.path.realpath(base_path)))
-        raise DiagnosticError([Diagnostic(path, target.span(), "R505", f"extends forms a cycle: {names}")])
+        raise DiagnosticError(
+            [Diagnostic(path, target.span(), "R505", L_("extends forms a cycle: {names}", names=names))]
+        )
     if len(chain) >= MAX_CHAIN:
-        raise DiagnosticError([Diagnostic(path, target.span(), "R505", f"extends chain is longer than {MAX_CHAIN}")])
+        raise DiagnosticError(
+            [Diagnostic(path, target.span(), "R505", L_("extends chain is longer than {limit}", limit=MAX_CHAIN))]
+        )
     try:
         _, base_root, texts = load_tree(base_path, diags, chain + (me,))
     except DiagnosticError as e:  # a base that cannot be read at all (/proc/self/mem): said at `extends`
@@ -63,8 +68,8 @@ def _check_readable(path: str, target: Scalar, base_path: str) -> None:
                     path,
                     target.span(),
                     "R504",
-                    f"extends: {not_found(target.value[:QUOTE_LIMIT], os.path.dirname(path))}",
-                    hint="a path is relative to this file; a bare name may be a shipped ruleset",
+                    L_("extends: {value}", value=not_found(target.value[:QUOTE_LIMIT], os.path.dirname(path))),
+                    hint=L_("a path is relative to this file; a bare name may be a shipped ruleset"),
                 )
             ]
         )
@@ -74,9 +79,9 @@ def _check_readable(path: str, target: Scalar, base_path: str) -> None:
                 path,
                 target.span(),
                 "Y116",
-                f"extends: {quoted(base_path)} {problem}"
+                L_("extends: {path} {problem}", path=quoted(base_path), problem=problem)
                 if problem.startswith("is ")
-                else f"extends: cannot read {quoted(base_path)}: {problem}",
+                else L_("extends: cannot read {path}: {problem}", path=quoted(base_path), problem=problem),
             )
         ]
     )
@@ -85,7 +90,13 @@ def _check_readable(path: str, target: Scalar, base_path: str) -> None:
 def _at_extends(d: Diagnostic, path: str, target: Scalar, base_path: str) -> Diagnostic:
     if d.pos is not None or d.path != base_path:
         return d
-    return Diagnostic(path, target.span(), d.code, f"extends {quoted(base_path)}: {d.message}", hint=d.hint)
+    return Diagnostic(
+        path,
+        target.span(),
+        d.code,
+        L_("extends {path}: {message}", path=quoted(base_path), message=d.message),
+        hint=d.hint,
+    )
 
 
 def merge(base: Node, over: Node) -> Node:

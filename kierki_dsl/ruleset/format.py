@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 
+from ..i18n import N_
 from ..interpreter import extensions
 from ..interpreter.catalogue import load_builtin_types
 from ..interpreter.choice import CHOOSE
@@ -54,11 +55,11 @@ SCHEDULE_ENTRY = OneOf(
 
 PART = Obj(
     {
-        "name": Field(Str(r"[a-z][a-z0-9_]*"), "the part's name, e.g. rozgrywka", required=True),
+        "name": Field(Str(r"[a-z][a-z0-9_]*"), N_("the part's name, e.g. rozgrywka"), required=True),
         "pl": Field(Str(), "Polish name"),
         "en": Field(Str(), "English name"),
-        "first": Field(Int(1, 10000), "number of its first deal in the schedule (1-based)", required=True),
-        "last": Field(Int(1, 10000), "number of its last deal", required=True),
+        "first": Field(Int(1, 10000), N_("number of its first deal in the schedule (1-based)"), required=True),
+        "last": Field(Int(1, 10000), N_("number of its last deal"), required=True),
         "total": Field(Int(-(10**9), 10**9), "declared sum of all seats' points over the part, checked"),
     },
     title="part",
@@ -68,7 +69,7 @@ PART = Obj(
 MATCH = Obj(
     {
         "schedule": Field(
-            List(SCHEDULE_ENTRY, min_items=1, max_items=256), "the deals of a match, in order", required=True
+            List(SCHEDULE_ENTRY, min_items=1, max_items=256), N_("the deals of a match, in order"), required=True
         ),
         "first_dealer": Field(
             SeatOrRandom(expression=True),
@@ -137,16 +138,16 @@ def ruleset_schema() -> Obj:
     contract = Tagged("type", variants, default="tricks", doc="A contract (deal type) of the catalogue")
     return Obj(
         {
-            "kierki": Field(Int(FORMAT_VERSION, FORMAT_VERSION), "ruleset format version (1)", required=True),
+            "kierki": Field(Int(FORMAT_VERSION, FORMAT_VERSION), N_("ruleset format version (1)"), required=True),
             "extends": Field(
                 Str(), "a ruleset this one modifies (path relative to this file); only what differs is written"
             ),
-            "name": Field(Str(), "the ruleset's name", required=True),
+            "name": Field(Str(), N_("the ruleset's name"), required=True),
             "description": Field(Str(), "what this ruleset is"),
             "players": Field(Int(2, 8), "number of players", default=4),
             "deck": Field(DECK, "the pack of cards", default=None),
-            "match": Field(MATCH, "the schedule of deals", required=True),
-            "contracts": Field(MapOf(contract), "the contracts (deal types) by name", required=True),
+            "match": Field(MATCH, N_("the schedule of deals"), required=True),
+            "contracts": Field(MapOf(contract), N_("the contracts (deal types) by name"), required=True),
             "words": Field(
                 MapOf(MapOf(Str(), key_pattern=r"[\s\S]*\S[\s\S]*")),
                 "the ruleset's own sentences in another language: {pl: {sentence as written: its Polish}}",

@@ -10,6 +10,7 @@ import attrs
 from ..cards import FULL_DECK, RANK_MASK, RANK_NAMES, popcount
 from ..diagnostics import Diagnostic, DiagnosticError, Diagnostics
 from ..expr.types import BOOL, SEAT
+from ..i18n import L_
 from ..interpreter.choice import Choice
 from ..interpreter.envs import match_end_env, seat_env
 from ..interpreter.scopes import MATCH_END, SEAT_EXPR
@@ -124,15 +125,19 @@ def read_bytes(path: str) -> bytes:
         return read_limited(path, yamlsafe.MAX_BYTES)
     except ReadError as e:
         if e.size is None:
-            raise DiagnosticError([Diagnostic(path, None, "Y116", f"cannot read the ruleset: {e}")]) from None
+            raise DiagnosticError([Diagnostic(path, None, "Y116", L_("cannot read the ruleset: {e}", e=e))]) from None
         raise DiagnosticError(
             [
                 Diagnostic(
                     path,
                     None,
                     "Y113",
-                    f"ruleset is {yamlsafe.human_size(e.size)}; limit {yamlsafe.human_size(yamlsafe.MAX_BYTES)}",
-                    hint="a ruleset is a few kilobytes; is this the right file?",
+                    L_(
+                        "ruleset is {size}; limit {limit}",
+                        size=yamlsafe.human_size(e.size),
+                        limit=yamlsafe.human_size(yamlsafe.MAX_BYTES),
+                    ),
+                    hint=L_("a ruleset is a few kilobytes; is this the right file?"),
                 )
             ]
         ) from None
@@ -164,7 +169,11 @@ def load_tree(path: str, diags: Diagnostics, chain: tuple = (), data: Optional[b
                     path,
                     None,
                     "Y113",
-                    f"ruleset is {yamlsafe.human_size(len(data))}; limit {yamlsafe.human_size(yamlsafe.MAX_BYTES)}",
+                    L_(
+                        "ruleset is {size}; limit {limit}",
+                        size=yamlsafe.human_size(len(data)),
+                        limit=yamlsafe.human_size(yamlsafe.MAX_BYTES),
+                    ),
                 )
             ]
         )
@@ -199,14 +208,16 @@ def compile_tree(path: str, src, root, diags: Diagnostics, texts=()) -> Optional
             repeat = 1 if isinstance(entry, str) else entry.repeat  # a contract's name, or an entry's spec
             if not isinstance(entry, str) and entry.choose is not None:
                 if entry.contract is not None:
-                    bctx.error(("match", "schedule", i), "S210", "a schedule entry has either 'contract' or 'choose'")
+                    bctx.error(
+                        ("match", "schedule", i), "S210", L_("a schedule entry has either 'contract' or 'choose'")
+                    )
                     continue
                 schedule.extend([_choice(entry.choose, compiled, bctx, ("match", "schedule", i, "choose"))] * repeat)
                 continue
             name = entry if isinstance(entry, str) else entry.contract
             if name is None:
                 if ctx.is_valid(("match", "schedule", i)):  # else its contract or choose was reported
-                    bctx.error(("match", "schedule", i), "S203", "a schedule entry needs 'contract' or 'choose'")
+                    bctx.error(("match", "schedule", i), "S203", L_("a schedule entry needs 'contract' or 'choose'"))
                 continue
             if name not in contracts_spec:
                 bctx.contract(name, ("match", "schedule", i))
@@ -221,7 +232,7 @@ def compile_tree(path: str, src, root, diags: Diagnostics, texts=()) -> Optional
         bctx.error(
             ("deck",) if ("deck",) in ctx.nodes else ("players",),
             "M610",
-            f"{popcount(deck)} cards do not deal evenly to {players} players",
+            L_("{cards} cards do not deal evenly to {players} players", cards=popcount(deck), players=players),
         )
     first: Any = match.first_dealer if match else "random"
     first_dealer = None if first == "random" else first  # 'random', a seat or an expression
@@ -230,19 +241,23 @@ def compile_tree(path: str, src, root, diags: Diagnostics, texts=()) -> Optional
         first_expr = bctx.expr(first_dealer, SEAT_EXPR, SEAT, ("match", "first_dealer"))
         first_dealer = None
     if first_dealer is not None and first_dealer >= players:
-        bctx.error(("match", "first_dealer"), "S204", f"first_dealer {first_dealer} is not a seat (0..{players - 1})")
+        bctx.error(
+            ("match", "first_dealer"),
+            "S204",
+            L_("first_dealer {first_dealer} is not a seat (0..{last})", first_dealer=first_dealer, last=players - 1),
+        )
     until = None
     if match and match.until is not None:
         until = bctx.expr(match.until, MATCH_END, BOOL, ("match", "until"))
         if until is not None and until.is_const:
-            bctx.error(("match", "until"), "M604", f"match.until is always {str(until.const).lower()}")
+            bctx.error(("match", "until"), "M604", L_("match.until is always {lower}", lower=str(until.const).lower()))
     series = match.series if match else 1
     if until is not None and series > 1:
         bctx.error(
             ("match", "series"),
             "S210",
-            "a match has either 'series' or 'until'",
-            "until already plays the schedule again and again",
+            L_("a match has either 'series' or 'until'"),
+            L_("until already plays the schedule again and again"),
         )
     if diags.has_errors() or any(c is None for c in schedule):
         if table_known:
@@ -316,10 +331,12 @@ def _order(spec, deck: int, bctx) -> Optional[tuple]:
         bctx.error(
             ("deck", "order"),
             "M640",
-            "deck.order must list exactly the ranks of the deck"
-            + (f"; missing: {names(missing)}" if missing else "")
-            + (f"; not in the deck: {names(extra)}" if extra else ""),
-            "write every rank in play once, strongest first",
+            L_(
+                "deck.order must list exactly the ranks of the deck{missing}{extra}",
+                missing=L_("; missing: {ranks}", ranks=names(missing)) if missing else "",
+                extra=L_("; not in the deck: {ranks}", ranks=names(extra)) if extra else "",
+            ),
+            L_("write every rank in play once, strongest first"),
         )
         return None
     return strength_of(spec.order)

@@ -6,6 +6,7 @@ import os
 from typing import Optional
 
 from ..diagnostics import Diagnostics, did_you_mean
+from ..i18n import L_
 from ..interpreter.catalogue import DEAL_TYPES
 from ..spec.yamlsafe import node_path
 from .format import MATCH
@@ -64,8 +65,13 @@ def check_ruleset(spec, compiled: dict, schedule: list, bctx, hand_size: int, di
             bctx.error(
                 w + ("total",),
                 "M601",
-                f"contract {name!r} declares total {declared} but its scoring gives {total}",
-                "correct the points or the declared total",
+                L_(
+                    "contract {name!r} declares total {declared} but its scoring gives {total}",
+                    name=name,
+                    declared=declared,
+                    total=total,
+                ),
+                L_("correct the points or the declared total"),
             )
         _check_contract(name, c, w, bctx, hand_size, players, deck)
     check_inherited_reasons(bctx)
@@ -83,9 +89,17 @@ def check_ruleset(spec, compiled: dict, schedule: list, bctx, hand_size: int, di
             bctx.error(
                 ("match", "total"),
                 "M609",
-                f"the match declares total {declared} but its deals add up to {got}"
-                + (f" ({series} series)" if series > 1 else ""),
-                "per deal: " + ", ".join(f"{c.name} {t}" for c, t in zip(schedule, per)),
+                L_(
+                    "the match declares total {declared} but its deals add up to {got} ({series} series)",
+                    declared=declared,
+                    got=got,
+                    series=series,
+                )
+                if series > 1
+                else L_(
+                    "the match declares total {declared} but its deals add up to {got}", declared=declared, got=got
+                ),
+                L_("per deal: {totals}", totals=", ".join(f"{c.name} {t}" for c, t in zip(schedule, per))),
             )
     _check_length(match, schedule, series, bctx)
     _check_match_values(match, schedule, series, bctx)
@@ -98,13 +112,28 @@ def check_ruleset(spec, compiled: dict, schedule: list, bctx, hand_size: int, di
         first, last = part.first, part.last
         if not 1 <= first <= last <= len(schedule):
             bctx.error(
-                pw, "S204", f"part {part.name!r} covers deals {first}-{last} but the schedule has {len(schedule)}"
+                pw,
+                "S204",
+                L_(
+                    "part {part!r} covers deals {first}-{last} but the schedule has {n_schedule}",
+                    part=part.name,
+                    first=first,
+                    last=last,
+                    n_schedule=len(schedule),
+                ),
             )
             continue
         got = range_total(schedule, computed, players, first - 1, last - 1)
         if part.total is not None and got is not None and got != part.total:
             bctx.error(
-                pw + ("total",), "M611", f"part {part.name!r} declares total {part.total} but its deals add up to {got}"
+                pw + ("total",),
+                "M611",
+                L_(
+                    "part {part!r} declares total {total} but its deals add up to {got}",
+                    part=part.name,
+                    total=part.total,
+                    got=got,
+                ),
             )
     _check_choices(schedule, series, match.deals_per_dealer, players, bctx)
     check_unused(spec, bctx)
@@ -128,12 +157,12 @@ def check_unused(spec, bctx) -> None:
         if name not in played:
             hint = did_you_mean(name, sorted(n for n in played if n in bctx.specs))
             if hint and bctx.locate(("contracts", name))[0] != bctx.locate(("contracts", hint.split("'")[1]))[0]:
-                hint += " (a contract of the base ruleset is changed by writing its own name)"
+                hint = L_("{hint} (a contract of the base ruleset is changed by writing its own name)", hint=hint)
             bctx.warning(
                 ("contracts", name, "$key"),
                 "M608",
-                f"contract {name!r} is defined but never scheduled or included",
-                hint or f"schedule it, or remove it (`{name}: null` under contracts)",
+                L_("contract {name!r} is defined but never scheduled or included", name=name),
+                hint or L_("schedule it, or remove it (`{name}: null` under contracts)", name=name),
                 advise=False,
             )
 
@@ -147,9 +176,12 @@ def _check_duties(compiled: dict, deals_per_dealer: int, bctx) -> None:
             bctx.warning(
                 ("contracts", name, "doubling", "duty", "deals"),
                 "M632",
-                f"the duty counts runs of {rule.duty_deals} deals, but each dealer deals "
-                f"{deals_per_dealer} in a row (match.deals_per_dealer)",
-                "make the two agree",
+                L_(
+                    "the duty counts runs of {duty_deals} deals, but each dealer deals {deals_per_dealer} in a row (match.deals_per_dealer)",
+                    duty_deals=rule.duty_deals,
+                    deals_per_dealer=deals_per_dealer,
+                ),
+                L_("make the two agree"),
             )
 
 
@@ -168,23 +200,39 @@ def _check_partial(name: str, bctx, hand_size: int, players: int, deck: int) -> 
         if broken and all(_says_its_own_skip(n, bctx) for n in broken):
             return  # said once, at the contract it includes (no follow-on of a follow-on)
         where = (
-            f"in it or in {', '.join(repr(n) for n in broken)}, which it includes," if broken else "in this contract"
+            L_("in it or in {names}, which it includes,", names=", ".join(repr(n) for n in broken))
+            if broken
+            else L_("in this contract")
         )
         includers = [] if broken else _includers(name, bctx)
-        also = f" (nor that of {', '.join(repr(n) for n in includers)}, which includes it)" if includers else ""
+        also = (
+            L_(" (nor that of {names}, which includes it)", names=", ".join(repr(n) for n in includers))
+            if includers
+            else ""
+        )
         bctx.warning(
             w + ("total",),
             "M618",
-            f"the total of contract {name!r} was not checked{also}: the errors above {where} stop it",
-            "fix them; the declared total is checked then",
+            L_(
+                "the total of contract {name!r} was not checked{also}: the errors above {where} stop it",
+                name=name,
+                also=also,
+                where=where,
+            ),
+            L_("fix them; the declared total is checked then"),
             advise=False,
         )
     elif total is not None and total != declared:
         bctx.error(
             w + ("total",),
             "M601",
-            f"contract {name!r} declares total {declared} but its scoring gives {total}",
-            "correct the points or the declared total",
+            L_(
+                "contract {name!r} declares total {declared} but its scoring gives {total}",
+                name=name,
+                declared=declared,
+                total=total,
+            ),
+            L_("correct the points or the declared total"),
         )
 
 
@@ -231,9 +279,15 @@ def check_inherited_reasons(bctx) -> None:
             bctx.warning(
                 ("contracts", name, rule),
                 "M624",
-                f"{rule} of {name!r} is changed here but {reason} is inherited from {os.path.basename(base)}: "
-                f"a player who breaks the new rule is told {said!r}",
-                f"write {reason} for the new rule, or '{reason}: null' to have it said from the rule",
+                L_(
+                    "{rule} of {name!r} is changed here but {reason} is inherited from {base}: a player who breaks the new rule is told {said!r}",
+                    rule=rule,
+                    name=name,
+                    reason=reason,
+                    base=os.path.basename(base),
+                    said=said,
+                ),
+                L_("write {reason} for the new rule, or '{reason}: null' to have it said from the rule", reason=reason),
             )
 
 
@@ -249,16 +303,24 @@ def _check_length(match, schedule: list, series: int, bctx) -> None:
             match.max_deals,
             ("match", "max_deals") if ("match", "max_deals") in bctx.nodes else ("match", "until"),
         )
-        what = f"may last up to {n} deals (max_deals)"
+        what = L_("may last up to {n} deals (max_deals)", n=n)
     else:
         n, where = len(schedule) * series, ("match", "series") if series > 1 else ("match", "schedule")
-        what = f"lasts {n} deals" + (f" ({len(schedule)} scheduled × {series} series)" if series > 1 else "")
+        what = (
+            L_("lasts {n} deals ({scheduled} scheduled × {series} series)", n=n, scheduled=len(schedule), series=series)
+            if series > 1
+            else L_("lasts {n} deals", n=n)
+        )
     if n > LONG_MATCH:
         bctx.warning(
             where,
             "M619",
-            f"the match {what}: more than {LONG_MATCH}, far longer than any real match",
-            "check repeat, series and max_deals",
+            L_(
+                "the match {what}: more than {limit}, far longer than any real match",
+                what=what,
+                limit=LONG_MATCH,
+            ),
+            L_("check repeat, series and max_deals"),
         )
 
 
@@ -271,9 +333,11 @@ def _check_match_values(match, schedule: list, series: int, bctx) -> None:
         bctx.warning(
             where,
             "M643",
-            "this rule reads the match's running totals (match.*), but the match is one deal: "
-            "they are always those of its start (every total 0)",
-            "play more deals (schedule, series, or until), or read the deal's own values",
+            L_(
+                "this rule reads the match's running totals (match.*), but the match is one deal: "
+                "they are always those of its start (every total 0)"
+            ),
+            L_("play more deals (schedule, series, or until), or read the deal's own values"),
         )
 
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import os
 
-from ..i18n import DEFAULT, LANGUAGES
+from ..i18n import DEFAULT, L_, LANGUAGES
 from ..spec.yamlsafe import Scalar
 
 
@@ -50,8 +50,12 @@ def check_words(bctx) -> None:
             bctx.error(
                 ("words", lang, "$key"),
                 "S204",
-                f"words for {lang!r}: the only language besides English is {', '.join(others)}",
-                "the sentences of the ruleset are its English words; give another language's under its code (pl)",
+                L_(
+                    "words for {lang!r}: the only language besides English is {others}",
+                    lang=lang,
+                    others=", ".join(others),
+                ),
+                L_("the sentences of the ruleset are its English words; give another language's under its code (pl)"),
             )
             continue
         for w in bctx.nodes:
@@ -61,8 +65,8 @@ def check_words(bctx) -> None:
                 bctx.warning(
                     w,
                     "M650",
-                    f"words for a sentence the ruleset does not say: {_plain(w[2])[:80]!r}",
-                    "write the sentence exactly as the ruleset says it (its description, a rule's reason)",
+                    L_("words for a sentence the ruleset does not say: {w!r}", w=_plain(w[2])[:80]),
+                    L_("write the sentence exactly as the ruleset says it (its description, a rule's reason)"),
                     advise=False,
                 )
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import re
 
+from ..i18n import L_
+
 _KEY = re.compile(r"^( *)((?:- +)*)([^\s:#'\"-][^:#]*?|'[^']*'|\"[^\"]*\") *:(?: |$)")
 
 
@@ -38,18 +40,41 @@ def in_words(problem: str, text: str, line: int) -> tuple[int, str, str] | None:
         return None
     if problem.startswith("expected <block end>") and above[1] > col:
         outer = next((k for k in _lines_above(lines, line - 1) if k[1] < col), None)
-        message = f"this line is indented less than the key above it ({above[0]!r}, {above[1]} spaces in)"
-        hint = (
-            f"keys of one mapping start in the same column: indent {this[0]!r} by {above[1]} spaces like {above[0]!r}"
+        message = L_(
+            "this line is indented less than the key above it ({key!r}, {spaces} spaces in)",
+            key=above[0],
+            spaces=above[1],
         )
-        if outer is not None:
-            hint += f", or by {outer[1]} like {outer[0]!r} if it belongs to that mapping"
+        if outer is None:
+            hint = L_(
+                "keys of one mapping start in the same column: indent {this!r} by {spaces} spaces like {key!r}",
+                this=this[0],
+                spaces=above[1],
+                key=above[0],
+            )
+        else:
+            hint = L_(
+                "keys of one mapping start in the same column: indent {this!r} by {spaces} spaces like {key!r}, "
+                "or by {outer_spaces} like {outer!r} if it belongs to that mapping",
+                this=this[0],
+                spaces=above[1],
+                key=above[0],
+                outer_spaces=outer[1],
+                outer=outer[0],
+            )
         return col + 1, message, hint
     if problem.startswith("mapping values are not allowed") and above[1] < col:
-        message = f"this line is indented more than the key above it ({above[0]!r}, {above[1]} spaces in), which already has a value"
-        hint = (
-            f"indent {this[0]!r} by {above[1]} spaces like {above[0]!r}, or move {above[0]!r}'s value onto "
-            f"its own lines below it if {this[0]!r} belongs inside"
+        message = L_(
+            "this line is indented more than the key above it ({key!r}, {spaces} spaces in), which already has a value",
+            key=above[0],
+            spaces=above[1],
+        )
+        hint = L_(
+            "indent {this!r} by {spaces} spaces like {key!r}, or move {key!r}'s value onto "
+            "its own lines below it if {this!r} belongs inside",
+            this=this[0],
+            spaces=above[1],
+            key=above[0],
         )
         return col + 1, message, hint
     return None

@@ -17,6 +17,7 @@ import attrs
 
 from ..cards import RANK_NAMES, CardError, meant_card, parse_card, parse_rank
 from ..diagnostics import Diagnostics, Pos, did_you_mean
+from ..i18n import L_
 from ..values import define, field_repr, frozen
 from .yamlsafe import Map, Node, Scalar, Seq, node_path
 
@@ -45,10 +46,10 @@ class ExprSource:
 
 def _kind(node: Node) -> str:
     if isinstance(node, Map):
-        return "a mapping"
+        return L_("a mapping")
     if isinstance(node, Seq):
-        return "a list"
-    return f"{node.value!r}" if node.plain else f"the string {node.value!r}"
+        return L_("a list")
+    return f"{node.value!r}" if node.plain else L_("the string {value!r}", value=node.value)
 
 
 class Ctx:
@@ -98,7 +99,7 @@ class Kind:
 def _scalar(node: Node, ctx: Ctx, label: str, what: str) -> Optional[Scalar]:
     if isinstance(node, Scalar):
         return node
-    ctx.error(node, "S202", f"{label} must be {what}, got {_kind(node)}")
+    ctx.error(node, "S202", L_("{label} must be {what}, got {kind}", label=label, what=what, kind=_kind(node)))
     return None
 
 
@@ -109,14 +110,16 @@ class Int(Kind):
     doc: str = ""
 
     def load(self, node, ctx, where, label):
-        s = _scalar(node, ctx, label, "an integer")
+        s = _scalar(node, ctx, label, L_("an integer"))
         if s is None:
             return _INVALID
         v = parse_int(s, ctx, label)
         if v is _INVALID:
             return v
         if (self.min is not None and v < self.min) or (self.max is not None and v > self.max):
-            ctx.error(s, "S204", f"{label} must be {self.bounds()}, got {v}")
+            ctx.error(
+                s, "S204", L_("{label} must be {bounds}, got {value}", label=label, bounds=self.bounds(), value=v)
+            )
             return _INVALID
         return v
 
@@ -125,10 +128,10 @@ class Int(Kind):
         if self.min is not None and self.min == self.max:
             return str(self.min)
         if self.max is None:
-            return f"at least {self.min}"
+            return L_("at least {min}", min=self.min)
         if self.min is None:
-            return f"at most {self.max}"
-        return f"between {self.min} and {self.max}"
+            return L_("at most {max}", max=self.max)
+        return L_("between {min} and {max}", min=self.min, max=self.max)
 
     def json(self):
         d: dict = {"type": "integer"}
@@ -143,16 +146,27 @@ def parse_int(s: Scalar, ctx: Ctx, label: str):
     text = s.value.strip()
     digits = len(text.lstrip("+-"))
     if s.plain and digits > MAX_INT_DIGITS and text.lstrip("+-").isdigit():
-        ctx.error(s, "S209", f"integer has {digits} digits (limit {MAX_INT_DIGITS})")
+        ctx.error(
+            s,
+            "S209",
+            L_("integer has {digits} digits (limit {limit})", digits=digits, limit=MAX_INT_DIGITS),
+        )
         return _INVALID
     if not s.plain:
-        ctx.error(s, "S202", f"{label} must be an integer, got the string {s.value!r}", "remove the quotes")
+        ctx.error(
+            s,
+            "S202",
+            L_("{label} must be an integer, got the string {value!r}", label=label, value=s.value),
+            L_("remove the quotes"),
+        )
         return _INVALID
     if _LEADING_ZERO.match(text):
-        ctx.error(s, "S207", f"integer with leading zero {text!r} is ambiguous (YAML 1.1 reads it as octal)")
+        ctx.error(
+            s, "S207", L_("integer with leading zero {text!r} is ambiguous (YAML 1.1 reads it as octal)", text=text)
+        )
         return _INVALID
     if not _INT.match(text):
-        ctx.error(s, "S202", f"{label} must be an integer, got {text!r}")
+        ctx.error(s, "S202", L_("{label} must be an integer, got {text!r}", label=label, text=text))
         return _INVALID
     return int(text)
 
@@ -162,15 +176,17 @@ class Bool(Kind):
     doc: str = ""
 
     def load(self, node, ctx, where, label):
-        s = _scalar(node, ctx, label, "true or false")
+        s = _scalar(node, ctx, label, L_("true or false"))
         if s is None:
             return _INVALID
         if s.plain and s.value.lower() in ("true", "false"):
             return s.value.lower() == "true"
         hint = ""
         if s.plain and s.value.lower() in _YAML11_BOOL:
-            hint = "YAML 1.1 tools read this as a boolean, YAML 1.2 as a string; write true or false"
-        ctx.error(s, "S208", f"{label} must be a bool (true or false), got {s.value!r}", hint)
+            hint = L_("YAML 1.1 tools read this as a boolean, YAML 1.2 as a string; write true or false")
+        ctx.error(
+            s, "S208", L_("{label} must be a bool (true or false), got {value!r}", label=label, value=s.value), hint
+        )
         return _INVALID
 
     def json(self):
@@ -183,18 +199,22 @@ class Str(Kind):
     doc: str = ""
 
     def load(self, node, ctx, where, label):
-        s = _scalar(node, ctx, label, "a string")
+        s = _scalar(node, ctx, label, L_("a string"))
         if s is None:
             return _INVALID
         if self.pattern and not re.fullmatch(self.pattern, s.value):
-            ctx.error(s, "S204", f"{label} {s.value!r} does not match {self.pattern}")
+            ctx.error(
+                s,
+                "S204",
+                L_("{label} {value!r} does not match {pattern}", label=label, value=s.value, pattern=self.pattern),
+            )
             return _INVALID
         if s.plain and _YAML11_SURPRISE.match(s.value):
             ctx.warning(
                 s,
                 "Y114",
-                f"plain {s.value!r} is not a string to YAML 1.1 tools (a boolean, null or number)",
-                "quote it",
+                L_("plain {value!r} is not a string to YAML 1.1 tools (a boolean, null or number)", value=s.value),
+                L_("quote it"),
             )
         return s.value
 
@@ -211,15 +231,25 @@ class Enum(Kind):
     doc: str = ""
 
     def load(self, node, ctx, where, label):
-        s = _scalar(node, ctx, label, "one of " + "/".join(self.values))
+        s = _scalar(node, ctx, label, L_("one of {values}", values="/".join(self.values)))
         if s is None:
             return _INVALID
         if s.value in self.values:
             return s.value
         hint = did_you_mean(s.value, self.values)
         if s.plain and s.value.lower() in _YAML11_BOOL:
-            hint = "YAML 1.1 reads this as a boolean; " + (hint or "use one of the names")
-        ctx.error(s, "S204", f"{label} must be one of {'/'.join(self.values)}, got {s.value!r}", hint)
+            hint = L_("YAML 1.1 reads this as a boolean; {hint}", hint=hint or L_("use one of the names"))
+        ctx.error(
+            s,
+            "S204",
+            L_(
+                "{label} must be one of {values}, got {value!r}",
+                label=label,
+                values="/".join(self.values),
+                value=s.value,
+            ),
+            hint,
+        )
         return _INVALID
 
     def json(self):
@@ -234,14 +264,14 @@ class Expr(Kind):
     doc: str = ""
 
     def load(self, node, ctx, where, label):
-        s = _scalar(node, ctx, label, f"an expression ({self.result})")
+        s = _scalar(node, ctx, label, L_("an expression ({type})", type=self.result))
         if s is None:
             return _INVALID
         if self.result == "int" and s.plain and _INT.match(s.value.strip()):
             v = parse_int(s, ctx, label)
             return _INVALID if v is _INVALID else ExprSource(s.value.strip(), s)
         if s.plain and _LEADING_ZERO.match(s.value.strip()):
-            ctx.error(s, "S207", f"integer with leading zero {s.value!r} is ambiguous")
+            ctx.error(s, "S207", L_("integer with leading zero {value!r} is ambiguous", value=s.value))
             return _INVALID
         return ExprSource(s.value, s)
 
@@ -261,7 +291,7 @@ class SeatOrRandom(Kind):
     expression: bool = False
 
     def load(self, node, ctx, where, label):
-        s = _scalar(node, ctx, label, "'random' or a seat number")
+        s = _scalar(node, ctx, label, L_("'random' or a seat number"))
         if s is None:
             return _INVALID
         if s.value == "random":
@@ -274,7 +304,7 @@ class SeatOrRandom(Kind):
                 return v
             if 0 <= v < 8:
                 return v
-        ctx.error(s, "S204", f"{label} must be 'random' or a seat number, got {s.value!r}")
+        ctx.error(s, "S204", L_("{label} must be 'random' or a seat number, got {value!r}", label=label, value=s.value))
         return _INVALID
 
     def json(self):
@@ -290,19 +320,32 @@ class RankKind(Kind):
     words: tuple = ()
 
     def load(self, node, ctx, where, label):
-        s = _scalar(node, ctx, label, "a rank")
+        s = _scalar(node, ctx, label, L_("a rank"))
         if s is None:
             return _INVALID
         if s.value in self.words:
             return s.value
         if s.plain and _LEADING_ZERO.match(s.value):
-            ctx.error(s, "S207", f"integer with leading zero {s.value!r} is ambiguous (YAML 1.1 reads it as octal)")
+            ctx.error(
+                s,
+                "S207",
+                L_("integer with leading zero {value!r} is ambiguous (YAML 1.1 reads it as octal)", value=s.value),
+            )
             return _INVALID
         try:
             return parse_rank(s.value)
         except CardError:
-            words = "".join(f" or {w}" for w in self.words)
-            ctx.error(s, "S204", f"{label} must be a rank (2-10, J, Q, K, A){words}, got {s.value!r}")
+            words = "".join(L_(" or {word}", word=w) for w in self.words)
+            ctx.error(
+                s,
+                "S204",
+                L_(
+                    "{label} must be a rank (2-10, J, Q, K, A){words}, got {value!r}",
+                    label=label,
+                    words=words,
+                    value=s.value,
+                ),
+            )
             return _INVALID
 
     def json(self):
@@ -315,14 +358,19 @@ class CardKind(Kind):
     doc: str = ""
 
     def load(self, node, ctx, where, label):
-        s = _scalar(node, ctx, label, "a card")
+        s = _scalar(node, ctx, label, L_("a card"))
         if s is None:
             return _INVALID
         try:
             return parse_card(s.value)
         except CardError as e:
             meant = meant_card(s.value)
-            ctx.error(s, "S204", f"{label}: {e}", f"did you mean {meant!r}?" if meant and len(meant) <= 3 else "")
+            ctx.error(
+                s,
+                "S204",
+                L_("{label}: {e}", label=label, e=e),
+                L_("did you mean {close!r}?", close=meant) if meant and len(meant) <= 3 else "",
+            )
             return _INVALID
 
     def json(self):
@@ -339,12 +387,23 @@ class List(Kind):
 
     def load(self, node, ctx, where, label):
         if not isinstance(node, Seq):
-            ctx.error(node, "S202", f"{label} must be a list, got {_kind(node)}")
+            ctx.error(node, "S202", L_("{label} must be a list, got {kind}", label=label, kind=_kind(node)))
             return _INVALID
         if len(node.items) < self.min_items:
-            ctx.error(node, "S204", f"{label} needs at least {self.min_items} item(s)")
+            ctx.error(
+                node, "S204", L_("{label} needs at least {min_items} item(s)", label=label, min_items=self.min_items)
+            )
         if len(node.items) > self.max_items:
-            ctx.error(node, "S204", f"{label} has {len(node.items)} items (limit {self.max_items})")
+            ctx.error(
+                node,
+                "S204",
+                L_(
+                    "{label} has {n_items} items (limit {max_items})",
+                    label=label,
+                    n_items=len(node.items),
+                    max_items=self.max_items,
+                ),
+            )
             return _INVALID
         out = []
         seen: dict = {}
@@ -362,7 +421,13 @@ class List(Kind):
                     ctx.error(
                         item,
                         "S206",
-                        f"{label}: {_show(item)} appears twice after normalising (first at {first.line}:{first.col})",
+                        L_(
+                            "{label}: {item} appears twice after normalising (first at {line}:{col})",
+                            label=label,
+                            item=_show(item),
+                            line=first.line,
+                            col=first.col,
+                        ),
                     )
                     continue
                 seen[key] = item.pos
@@ -466,7 +531,7 @@ class Obj(Kind):
 
     def load(self, node, ctx, where, label, tag=None):
         if not isinstance(node, Map):
-            ctx.error(node, "S202", f"{label} must be a mapping, got {_kind(node)}")
+            ctx.error(node, "S202", L_("{label} must be a mapping, got {kind}", label=label, kind=_kind(node)))
             return _INVALID
         out: dict = {}
         strays = _strays(node, self.fields)
@@ -477,16 +542,26 @@ class Obj(Kind):
                 ctx.error(
                     value,
                     "S202",
-                    f"{_join(label, key)} is empty, and {names} below it {'stands' if len(strays[key]) == 1 else 'stand'} at the top level",
-                    f"indent {names} (and what follows) under {key}:",
+                    L_(
+                        "{label} is empty, and {names} below it stands at the top level",
+                        label=_join(label, key),
+                        names=names,
+                    )
+                    if len(strays[key]) == 1
+                    else L_(
+                        "{label} is empty, and {names} below it stand at the top level",
+                        label=_join(label, key),
+                        names=names,
+                    ),
+                    L_("indent {names} (and what follows) under {key}:", names=names, key=key),
                 )
                 ctx.invalid.update({where + (key,)} | {where + (k,) for k in strays[key]})
                 continue
             if f is None:
                 if any(key in keys for keys in strays.values()):
                     continue
-                hint = did_you_mean(key, self.fields, "allowed: " + ", ".join(self.fields))
-                ctx.error(node.keys[key], "S201", f"unknown key {key!r} in {label}", hint)
+                hint = did_you_mean(key, self.fields, L_("allowed: {names}", names=", ".join(self.fields)))
+                ctx.error(node.keys[key], "S201", L_("unknown key {key!r} in {label}", key=key, label=label), hint)
                 ctx.invalid.add(where + (key,))  # what it meant is missing: no follow-on findings
                 continue
             w = where + (key,)
@@ -498,7 +573,12 @@ class Obj(Kind):
                 ctx.invalid.add(w)
         for key, f in self.fields.items():
             if key not in node.entries and f.required:
-                ctx.error(node, "S203", f"{label} is missing required key {key!r}", f.doc)
+                ctx.error(
+                    node,
+                    "S203",
+                    L_("{label} is missing required key {key!r}", label=label, key=key),
+                    L_(f.doc) if f.doc else "",
+                )
                 ctx.invalid.add(where + (key,))
             # a key left out, or reported invalid, holds its default (None when required)
             out.setdefault(attr_name(key), None if f.required else _frozen_default(f.default))
@@ -554,12 +634,21 @@ class MapOf(Kind):
 
     def load(self, node, ctx, where, label):
         if not isinstance(node, Map):
-            ctx.error(node, "S202", f"{label} must be a mapping, got {_kind(node)}")
+            ctx.error(node, "S202", L_("{label} must be a mapping, got {kind}", label=label, kind=_kind(node)))
             return _INVALID
         out = {}
         for key, value in node.entries.items():
             if not re.fullmatch(self.key_pattern, key):
-                ctx.error(node.keys[key], "S204", f"name {key!r} in {label} must match {self.key_pattern}")
+                ctx.error(
+                    node.keys[key],
+                    "S204",
+                    L_(
+                        "name {key!r} in {label} must match {key_pattern}",
+                        key=key,
+                        label=label,
+                        key_pattern=self.key_pattern,
+                    ),
+                )
                 continue
             w = where + (key,)
             ctx.nodes[w] = value
@@ -592,7 +681,13 @@ class OneOf(Kind):
         k = {Scalar: self.scalar, Seq: self.seq, Map: self.mapping}[type(node)]
         if k is None:
             allowed = [n for n, x in (("a value", self.scalar), ("a list", self.seq), ("a mapping", self.mapping)) if x]
-            ctx.error(node, "S202", f"{label} must be {' or '.join(allowed)}, got {_kind(node)}")
+            ctx.error(
+                node,
+                "S202",
+                L_(
+                    "{label} must be {allowed}, got {kind}", label=label, allowed=" or ".join(allowed), kind=_kind(node)
+                ),
+            )
             return _INVALID
         return k.load(node, ctx, where, label)
 
@@ -611,18 +706,20 @@ class Tagged(Kind):
 
     def load(self, node, ctx, where, label):
         if not isinstance(node, Map):
-            ctx.error(node, "S202", f"{label} must be a mapping, got {_kind(node)}")
+            ctx.error(node, "S202", L_("{label} must be a mapping, got {kind}", label=label, kind=_kind(node)))
             return _INVALID
         tnode = node.get(self.key)
         tname = self.default
         if tnode is not None:
             if not isinstance(tnode, Scalar):
-                ctx.error(tnode, "S202", f"{label}.{self.key} must be a name")
+                ctx.error(tnode, "S202", L_("{label}.{key} must be a name", label=label, key=self.key))
                 return _INVALID
             tname = tnode.value
         if tname not in self.variants:
-            hint = did_you_mean(str(tname), self.variants, "known: " + ", ".join(self.variants))
-            ctx.error(tnode or node, "S205", f"unknown deal type {tname!r} in {label}", hint)
+            hint = did_you_mean(str(tname), self.variants, L_("known: {names}", names=", ".join(self.variants)))
+            ctx.error(
+                tnode or node, "S205", L_("unknown deal type {tname!r} in {label}", tname=tname, label=label), hint
+            )
             return _INVALID
         obj: Obj = self.variants[tname]
         inner = Map(

@@ -19,6 +19,7 @@ from typing import Iterator, Optional, Union
 import yaml
 
 from ..diagnostics import Diagnostic, DiagnosticError, Pos
+from ..i18n import L_
 from ..values import define
 from .indentation import in_words
 
@@ -176,8 +177,12 @@ def decode(path: str, data: bytes) -> Source:
                     path,
                     None,
                     "Y113",
-                    f"ruleset is {human_size(len(data))}; limit {human_size(MAX_BYTES)}",
-                    hint="a ruleset is a few kilobytes; is this the right file?",
+                    L_(
+                        "ruleset is {size}; limit {limit}",
+                        size=human_size(len(data)),
+                        limit=human_size(MAX_BYTES),
+                    ),
+                    hint=L_("a ruleset is a few kilobytes; is this the right file?"),
                 )
             ]
         )
@@ -196,8 +201,8 @@ def decode(path: str, data: bytes) -> Source:
                     path,
                     Pos(line, col),
                     "Y109",
-                    f"file is not valid UTF-8 (byte 0x{data[e.start]:02X})",
-                    hint="save the file as UTF-8",
+                    L_("file is not valid UTF-8 (byte 0x{byte:02X})", byte=data[e.start]),
+                    hint=L_("save the file as UTF-8"),
                 )
             ]
         ) from None
@@ -210,13 +215,17 @@ def decode(path: str, data: bytes) -> Source:
                     path,
                     src.pos(m.start()),
                     "Y110",
-                    f"control character U+{ord(m.group()):04X} not allowed",
+                    L_("control character U+{code:04X} not allowed", code=ord(m.group())),
                 )
             ]
         )
     tabs = [
         Diagnostic(
-            path, src.pos(m.end() - 1), "Y102", "tabs are not allowed for indentation", hint="indent with spaces"
+            path,
+            src.pos(m.end() - 1),
+            "Y102",
+            L_("tabs are not allowed for indentation"),
+            hint=L_("indent with spaces"),
         )
         for m in itertools.islice(re.finditer(r"^[ ]*\t", text, re.M), MAX_READER_FINDINGS)
     ]
@@ -255,10 +264,14 @@ def build(src: Source, soft: Optional[list] = None) -> Node:
             col, message, hint = words
             errors.append(Diagnostic(path, Pos(pos.line, col), "Y101", message, hint=hint))
         else:
-            errors.append(Diagnostic(path, pos, "Y101", f"YAML syntax error: {problem}", hint=_flow_hint(problem)))
+            errors.append(
+                Diagnostic(
+                    path, pos, "Y101", L_("YAML syntax error: {problem}", problem=problem), hint=_flow_hint(problem)
+                )
+            )
         raise DiagnosticError(errors) from None
     except yaml.YAMLError as e:
-        errors.append(Diagnostic(path, None, "Y101", f"YAML error: {e}"))
+        errors.append(Diagnostic(path, None, "Y101", L_("YAML error: {e}", e=e)))
         raise DiagnosticError(errors) from None
     except _Stop:
         raise DiagnosticError(errors) from None
@@ -269,9 +282,11 @@ def build(src: Source, soft: Optional[list] = None) -> Node:
     if soft is not None:
         soft.extend(errors)
     if root is None:
-        raise DiagnosticError([Diagnostic(path, Pos(1, 1), "Y111", "ruleset is empty")])
+        raise DiagnosticError([Diagnostic(path, Pos(1, 1), "Y111", L_("ruleset is empty"))])
     if not isinstance(root, Map):
-        raise DiagnosticError([Diagnostic(path, root.pos, "Y115", "top level must be a mapping (key: value lines)")])
+        raise DiagnosticError(
+            [Diagnostic(path, root.pos, "Y115", L_("top level must be a mapping (key: value lines)"))]
+        )
     return root
 
 
@@ -279,7 +294,7 @@ def _flow_hint(problem: str) -> str:
     """Advice for the commonest slip inside ``{...}`` or ``[...]``: an unquoted value holding
     brackets or commas (``{per_card: card.rank in [K, J]}``)."""
     if problem.startswith(("expected ',' or '}'", "expected ',' or ']'")):
-        return (
+        return L_(
             "inside { } or [ ] a plain value ends at a comma or bracket: quote a value that holds "
             'them ("card.rank in [K, J]"), or write the mapping one key a line'
         )
@@ -369,20 +384,20 @@ def _build(src: Source, events: Iterator, errors: list):
         elif frame[1] is None:  # this node is a key
             if not isinstance(node, Scalar):
                 holes = True
-                drop_entry(ev.start_mark, "Y107", "mapping keys must be plain strings, not collections")
+                drop_entry(ev.start_mark, "Y107", L_("mapping keys must be plain strings, not collections"))
                 return
             key = node.value
             if node.plain and key == "<<":
                 holes = True
-                drop_entry(ev.start_mark, "Y106", "merge keys ('<<') are not supported", "write the keys out")
+                drop_entry(ev.start_mark, "Y106", L_("merge keys ('<<') are not supported"), L_("write the keys out"))
                 return
             if node.plain and _YAML11_KEY.match(key):
                 shown = key if key else "(empty)"
                 drop_entry(
                     ev.start_mark,
                     "Y107",
-                    f"mapping keys must be plain strings, got {shown!r}",
-                    "YAML reads this key as null, a number or a boolean; use a name",
+                    L_("mapping keys must be plain strings, got {shown!r}", shown=shown),
+                    L_("YAML reads this key as null, a number or a boolean; use a name"),
                 )
                 return
             if key in parent.entries:
@@ -390,8 +405,8 @@ def _build(src: Source, events: Iterator, errors: list):
                 drop_entry(
                     ev.start_mark,
                     "Y103",
-                    f"duplicate key {key!r} (first at {first.line}:{first.col})",
-                    "YAML tools silently keep only one of the two; remove one",
+                    L_("duplicate key {key!r} (first at {line}:{col})", key=key, line=first.line, col=first.col),
+                    L_("YAML tools silently keep only one of the two; remove one"),
                 )
                 return
             frame[1] = node
@@ -410,8 +425,8 @@ def _build(src: Source, events: Iterator, errors: list):
                 report(
                     ev.start_mark,
                     "Y108",
-                    "expected a single document, found another ('---')",
-                    "the rest of the file is not read; remove it or make it a separate file",
+                    L_("expected a single document, found another ('---')"),
+                    L_("the rest of the file is not read; remove it or make it a separate file"),
                 )
                 break
             continue
@@ -425,21 +440,21 @@ def _build(src: Source, events: Iterator, errors: list):
             leave_out(
                 ev.start_mark,
                 "Y105",
-                f"anchors and aliases are not allowed (*{ev.anchor})",
-                "write the value out, or share scoring with include",
+                L_("anchors and aliases are not allowed (*{anchor})", anchor=ev.anchor),
+                L_("write the value out, or share scoring with include"),
             )
             continue
         anchor = getattr(ev, "anchor", None)
         if anchor is not None:  # harmless without its aliases: reported, the value kept
-            report(ev.start_mark, "Y105", f"anchors and aliases are not allowed (&{anchor})")
+            report(ev.start_mark, "Y105", L_("anchors and aliases are not allowed (&{anchor})", anchor=anchor))
         tag = getattr(ev, "tag", None)
         if tag is not None and not (isinstance(ev, yaml.ScalarEvent) and tag == "!" and ev.style):
             shown = tag.replace("tag:yaml.org,2002:", "!!")
             holes = True
-            report(ev.start_mark, "Y104", f"explicit YAML tag not allowed ({shown})")
+            report(ev.start_mark, "Y104", L_("explicit YAML tag not allowed ({shown})", shown=shown))
         if isinstance(ev, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
             if len(stack) >= MAX_DEPTH:
-                fatal(ev.start_mark, "Y112", f"nesting deeper than {MAX_DEPTH} levels")
+                fatal(ev.start_mark, "Y112", L_("nesting deeper than {limit} levels", limit=MAX_DEPTH))
             pos = _mpos(ev.start_mark)
             node: Node = Map({}, {}, pos, src) if isinstance(ev, yaml.MappingStartEvent) else Seq([], pos, src)
             attach(node, ev)

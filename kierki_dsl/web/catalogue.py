@@ -12,7 +12,7 @@ from typing import Optional
 import attrs
 
 from ..diagnostics import Diagnostic, Pos, render
-from ..i18n import DEFAULT, tr, using
+from ..i18n import DEFAULT, L_, tr, using
 from ..shipped import candidates, rulesets_dir
 from ..values import frozen
 
@@ -132,8 +132,8 @@ def lint_upload(name: str, text: str, workdir: Optional[str] = None) -> Upload:
             shown,
             pos if isinstance(pos, Pos) else None,
             "S202",
-            "an uploaded ruleset may extend a shipped ruleset only",
-            hint="name one as the docs do (extends: rulesets/kierki_standard.yaml), or upload the whole ruleset",
+            L_("an uploaded ruleset may extend a shipped ruleset only"),
+            hint=L_("name one as the docs do (extends: rulesets/kierki_standard.yaml), or upload the whole ruleset"),
         )
         return Upload((_finding(d, text),))
     with tempfile.TemporaryDirectory(prefix="kierki-upload-", dir=workdir) as tmp:
