@@ -3394,7 +3394,8 @@ static int env_flag(PyObject *d, PyObject *key, PyObject *agent)
  * it can raise or run code of its own -- the environment's dicts exact dicts holding the agent,
  * ``agents`` an exact list holding it once, every other agent's flags exact bools there,
  * ``_skip_agent_selection`` no class attribute -- else NULL with no error (the Python method). */
-static PyObject *dead_step_held(PyObject *env, PyObject *d, PyObject *agent, PyObject **m, PyObject *agents);
+static PyObject *dead_step_held(PyObject *env, PyObject *d, PyObject *agent, PyObject **m, PyObject *agents,
+                               EnvMemo *memo);
 
 static PyObject *env_dead_step(PyObject *env, PyObject *d, PyObject *agent)
 {
@@ -3404,15 +3405,37 @@ static PyObject *env_dead_step(PyObject *env, PyObject *d, PyObject *agent)
         if ((m[i] = Py_XNewRef(got(d, keys[i]))) == NULL)
             break;
     if (i == 6 && PyUnicode_CheckExact(agent) && PyList_CheckExact(m[5]))
-        r = dead_step_held(env, d, agent, m, m[5]);
+        r = dead_step_held(env, d, agent, m, m[5], NULL);
     while (i-- > 0)
         Py_DECREF(m[i]);
     return r;
 }
 
-/* env_dead_step with the environment's five dicts ``m`` and ``agents`` held. */
-static PyObject *dead_step_held(PyObject *env, PyObject *d, PyObject *agent, PyObject **m, PyObject *agents)
+/* env_dead_step from the memo, which records the instance dict ``d`` as it is (memo_row): the dicts
+ * read from it, the memo following the step's writes (dead_step_held). */
+static PyObject *memo_dead_step(EnvCall *f, PyObject *env, PyObject *d)
 {
+    EnvMemo *m = f->memo;
+    PyObject *rewards = got(d, S_rewards), *r = NULL; /* (every key of d an exact str: no code run) */
+    if (rewards == NULL || !PyList_CheckExact(m->value[M_AGENTS]))
+        return NULL;
+    PyObject *ms[6] = {m->dict[M_TERM], m->dict[M_TRUNC], rewards, m->dict[M_CUM], m->dict[M_INFOS], m->value[M_AGENTS]};
+    PyObject *agent = Py_NewRef(m->value[M_AGENT]);
+    for (int i = 0; i < 6; i++)
+        Py_INCREF(ms[i]);
+    r = dead_step_held(env, d, agent, ms, ms[5], m);
+    for (int i = 0; i < 6; i++)
+        Py_DECREF(ms[i]);
+    Py_DECREF(agent);
+    return r;
+}
+
+/* env_dead_step with the environment's five dicts ``m`` and ``agents`` held. */
+static PyObject *dead_step_held(PyObject *env, PyObject *d, PyObject *agent, PyObject **m, PyObject *agents,
+                               EnvMemo *memo)
+{
+    if (memo != NULL && !memo_dead_before(memo, d, agent, m))
+        memo = NULL; /* (the memo does not record these dicts as they are: nothing to follow) */
     for (int i = 0; i < 5; i++) /* (every key an exact string before any lookup: a key's __eq__ runs none) */
         if (!PyDict_CheckExact(m[i]) || !str_keys(m[i]))
             return NULL;
@@ -3477,6 +3500,8 @@ static PyObject *dead_step_held(PyObject *env, PyObject *d, PyObject *agent, PyO
     }
     Py_XDECREF(skip);
     Py_XDECREF(selected);
+    if (memo != NULL && !err) /* (no code has run since the memo was checked: every value written or dropped held) */
+        memo_dead_after(memo, d, agent);
     PyObject *rewards = err ? NULL : Py_XNewRef(got(d, S_rewards)), *zero = PyLong_FromLong(0);
     if (rewards != NULL && PyDict_CheckExact(rewards) && zero != NULL) { /* _clear_rewards */
         PyObject *those = PyDict_Keys(rewards);
@@ -3522,6 +3547,12 @@ static PyObject *env_step(EnvCall *f, PyObject *env, PyObject *d, PyObject *acti
     if (row >= 0 && f->memo->of[row][M_TERM] == Py_False && f->memo->of[row][M_TRUNC] == Py_False &&
         PyLong_CheckExact(action) && f->memo->value[M_PAID] == Py_False)
         return memo_step(f, env, d, action);
+    if (row >= 0 && action == Py_None &&
+        (f->memo->of[row][M_TERM] == Py_True || (f->memo->of[row][M_TERM] == Py_False && f->memo->of[row][M_TRUNC] == Py_True))) {
+        PyObject *r = memo_dead_step(f, env, d); /* (a dead agent's step: the memo's dicts, the memo following) */
+        if (r != NULL || PyErr_Occurred())
+            return r; /* (else nothing done: read again below) */
+    }
     PyObject *agent = got(d, S_agent_selection), *gd = NULL, *game, *r;
     if (agent == NULL || !PyUnicode_CheckExact(agent)) /* (an agent of another type: its hash may run code) */
         return NULL;
