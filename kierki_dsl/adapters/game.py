@@ -21,7 +21,7 @@ import pickle
 import weakref
 from typing import Optional, Union, cast
 
-from ..cards import bits, card_str
+from ..cards import card_list, card_str
 from ..interpreter import matchvalues
 from ..interpreter.actions import CHOOSE_BASE, IllegalAction, action_str, is_choice
 from ..interpreter.protocol import CompiledContract, DealState
@@ -242,6 +242,9 @@ class _Dealer(_Stage):
 
 class _Dealing(_Stage):
     name, chance, seen_as = DEALING, True, "dealing"
+
+    def legal(self, game: "GameState") -> list:
+        return game.undealt()  # (the outcomes' cards, without their probabilities made first)
 
     def lines(self, game: "GameState") -> list:
         return [f"dealing deal {game.k + 1}: {sum(len(d) for d in game.dealt)} cards dealt"]
@@ -544,7 +547,7 @@ class GameState:
 
     def undealt(self) -> list:
         """The cards still to deal, ascending."""
-        return list(bits(self.spec.ruleset.deck & ~self._given()))
+        return card_list(self.spec.ruleset.deck & ~self._given())
 
     def _given(self) -> int:
         """The cards dealt so far in this deal (a mask)."""
