@@ -342,9 +342,16 @@ def instructions(deals: int, warm: int, names: tuple) -> None:
     if shutil.which("valgrind") is None:
         sys.exit("--instructions needs valgrind")
     counts = {name: _instructions(name, deals, warm) for name in ("theirs", *(n for n in names if n != "theirs"))}
+    if "PettingZoo" in counts and USERS in counts:
+        counts[ENVS] = counts["PettingZoo"] - counts[USERS]
     print(f"instructions per decision (callgrind, the stepping loop only), {deals} hands each after {warm}:")
     for name, count in counts.items():
         print(f"{_label(name):<44}{count:>10.0f}   ratio {counts['theirs'] / count:.2f}")
+
+
+USERS = "PettingZoo user's part"
+#: Not an engine: per round, PettingZoo's time per decision less its user's part's (timed runs with both).
+ENVS = "PettingZoo minus the user's part"
 
 
 def _label(name: str) -> str:
@@ -404,7 +411,10 @@ def main() -> None:
         f"{args.chunk} hands; our deals stepped by {core}; {'wall' if args.wall else 'CPU'} time; medians of the rounds"
     )
     print(f"{'engine (Hearts, per decision)':<44}{'decisions/s':>14}{'ratio':>8}   per-round ratios")
-    for name in engines:
+    if "PettingZoo" in engines and USERS in engines:  # the environment's own part: the loop's time less the user's
+        rates[ENVS] = [1 / (1 / a - 1 / b) for a, b in zip(rates["PettingZoo"], rates[USERS])]
+        ratios[ENVS] = [1 / (1 / a - 1 / b) for a, b in zip(ratios["PettingZoo"], ratios[USERS])]
+    for name in rates:
         label = _label(name)
         per = " ".join(f"{x:.2f}" for x in ratios[name])
         print(f"{label:<44}{statistics.median(rates[name]):>14.0f}{statistics.median(ratios[name]):>8.2f}   {per}")

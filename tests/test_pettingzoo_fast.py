@@ -374,3 +374,74 @@ def test_agent_iter_has_pettingzoo_s_attributes():
         for _ in range(2):
             assert next(it, None) == next(their_it, None)
             assert it.env is e and it.iters_til_term == their_it.iters_til_term
+
+
+class _Kept:
+    """An object a user may put into an observation dict (weakly referable: its release shows)."""
+
+
+def test_an_observation_dict_dropped_unchanged_is_handed_out_again_and_no_other():
+    """``last`` hands out again a dict of the pool (with its arrays) only when nobody else holds it
+    and nobody changed it; a dict changed then dropped leaves the pool at the next call, releasing
+    what was put into it; every dict handed out holds the two arrays, in their order."""
+    e = _env("games/hearts_openspiel.yaml", "deal", 1, True)
+    e.reset(seed=6)
+    first = e.last()[0]
+    held_id, held_arrays = id(first), (first["observation"], first["action_mask"])
+    again = e.last()[0]
+    assert again is not first  # (held: another)
+    del again
+    assert id(e.last()[0]) != held_id  # (still held)
+    dropped = id(e.last()[0])
+    assert id(e.last()[0]) == dropped  # dropped unchanged: the same dict, handed out again
+    assert first["observation"] is held_arrays[0] and first["action_mask"] is held_arrays[1]
+    kept = _Kept()
+    gone = __import__("weakref").ref(kept)
+    changed = e.last()[0]
+    changed["mine"] = kept
+    changed_id = id(changed)
+    del changed, kept
+    assert gone() is not None  # (the pool still holds the dict it cannot hand out)
+    for _ in range(6):
+        obs = e.last()[0]
+        assert list(obs) == ["observation", "action_mask"] and gone() is None
+        assert obs["observation"].tobytes() == e.observe(e.agent_selection)["observation"].tobytes()
+        assert id(obs) != changed_id or "mine" not in obs
+        e.step(int(np.flatnonzero(obs["action_mask"])[0]))
+
+    def grown_and_shrunk(d):
+        for k in "abcdefgh":
+            d[k] = 0
+        for k in "abcdefgh":
+            del d[k]
+
+    for change in (
+        lambda d: d.pop("observation"),
+        lambda d: d.update(observation=d.pop("observation")),  # (the order changed)
+        lambda d: d.__setitem__("observation", np.zeros(3, np.float32)),
+        grown_and_shrunk,  # (its table grown: another size)
+    ):
+        got = e.last()[0]
+        change(got)
+        del got
+        for _ in range(3):
+            obs = e.last()[0]
+            assert list(obs) == ["observation", "action_mask"]
+            assert obs["observation"].shape == e.observation_space("player_0")["observation"].shape
+            assert obs["observation"].tobytes() == e.observe(e.agent_selection)["observation"].tobytes()
+
+
+def test_an_environment_put_into_its_own_observation_is_freed_by_the_collector():
+    """The pool's dicts are seen by the collector: a dict holding the environment (a reference cycle
+    through the environment's C calls) does not keep it alive."""
+    import gc
+    import weakref
+
+    e = _env("games/hearts_openspiel.yaml", "deal", 1, True)
+    e.reset(seed=7)
+    obs = e.last()[0]
+    obs["env"] = e
+    gone = weakref.ref(e)
+    del obs, e
+    gc.collect()
+    assert gone() is None

@@ -498,3 +498,30 @@ def test_a_dead_agent_s_info_whose_destructor_replaces_the_instance_dict():
 
     fast, slow = _both(play)
     assert fast == slow
+
+
+def test_a_reward_s_destructor_changing_the_dicts_in_a_dead_agent_s_step():
+    """A dead agent's step clears the rewards, releasing the old ones, whose destructor may change
+    the dicts the C calls keep from one call to the next (here: the next agent's info and
+    cumulative reward, in place): ``last`` then says what PettingZoo's says (the C step follows its
+    own writes of a dead step, never what code run after them changed)."""
+
+    def play(e):
+        class Reward(float):
+            def __del__(self):
+                e.infos[e.agent_selection] = {"changed": self.real}
+                e._cumulative_rewards[e.agent_selection] = self.real
+
+        while not e.terminations[e.agent_selection]:
+            e.step(int(np.flatnonzero(e.last()[0]["action_mask"])[0]))
+        seen = [e.last()[1:]]
+        for k in range(len(e.possible_agents)):
+            for a in e.rewards:
+                e.rewards[a] = Reward(k + 0.5)
+            seen.append((e.agent_selection, _outcome(e.step, None), list(e.agents)))
+            if e.agents:
+                seen.append(e.last()[1:])
+        return seen
+
+    fast, slow = _both(play)
+    assert fast == slow

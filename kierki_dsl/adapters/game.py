@@ -21,7 +21,7 @@ import pickle
 import weakref
 from typing import Optional, Union, cast
 
-from ..cards import bits, card_str
+from ..cards import card_list, card_str
 from ..interpreter import matchvalues
 from ..interpreter.actions import CHOOSE_BASE, IllegalAction, action_str, is_choice
 from ..interpreter.protocol import CompiledContract, DealState
@@ -243,6 +243,9 @@ class _Dealer(_Stage):
 class _Dealing(_Stage):
     name, chance, seen_as = DEALING, True, "dealing"
 
+    def legal(self, game: "GameState") -> list:
+        return game.undealt()  # (the outcomes' cards, without their probabilities made first)
+
     def lines(self, game: "GameState") -> list:
         return [f"dealing deal {game.k + 1}: {sum(len(d) for d in game.dealt)} cards dealt"]
 
@@ -314,7 +317,7 @@ class GameState:
     _step: Optional[Stepper]  # the compiled core stepping the deal, None where the interpreter steps it
     _fast: Optional[Stepper]  # the core while it is stepped directly (``_go_fast``), else None
     _booked: int  # the core's actions booked so far (``_settle``)
-    _tail: tuple  # events told once the core's last actions are booked
+    _tail: tuple  # (deal number, scores) of the deal's end, told once the core's last actions are booked (or ())
     _step_k: int  # the deal the core steps
     exact: bool  # a world drawn by ``resample``: whether it replays a dealing that passed every check
 
@@ -464,8 +467,9 @@ class GameState:
         for a in acts[self._booked :]:
             self._book(deal, deal.current_player(), a, deal.apply_action, self._step_k)
         self._booked = len(acts)
-        if self._tail:  # the deal's end, told after its last action
-            self._events += self._tail
+        if self._tail:  # the deal's end, told after its last action (its words made only now: read or not)
+            number, scores = self._tail
+            self._events.append((None, f"deal {number} scores {scores}"))
             self._tail = ()
 
     def _book(self, deal, seat: int, action: int, apply, k: Optional[int] = None) -> None:
@@ -510,11 +514,10 @@ class GameState:
         scores = deal.returns()
         self.totals = [t + s for t, s in zip(self.totals, scores)]
         self.last_paid = [float(s) for s in scores]
-        said = (None, f"deal {self.k + 1} scores {list(scores)}")
         if self._step is None:
-            self._events.append(said)
+            self._events.append((None, f"deal {self.k + 1} scores {list(scores)}"))
         else:  # booked with the core's last actions when read
-            self._tail = (said,)
+            self._tail = (self.k + 1, list(scores))
         self.k += 1
         spec = self.spec
         if spec.scope == "deal" or self.k >= spec.deals or spec.dealt_ruleset().match_over(self.k, self.totals):
@@ -544,7 +547,7 @@ class GameState:
 
     def undealt(self) -> list:
         """The cards still to deal, ascending."""
-        return list(bits(self.spec.ruleset.deck & ~self._given()))
+        return card_list(self.spec.ruleset.deck & ~self._given())
 
     def _given(self) -> int:
         """The cards dealt so far in this deal (a mask)."""

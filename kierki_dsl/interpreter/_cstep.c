@@ -2605,6 +2605,11 @@ static int write_observed_parts(Core *self, int seat, float *out, Py_ssize_t siz
             return put_at(out, size, -1, 0);
     if (phase < 0)
         phase = at[OBSERVED + self->phase];
+    uint64_t hand = self->hands[seat];
+    if (self->phase == PH_PASS)
+        hand &= ~self->passes[seat];
+    put_cards(out + at[AT_HAND], hand); /* (first: they write the zeros of their part too) */
+    put_cards(out + at[AT_PLAYED], self->played);
     if (put_at(out, size, at[AT_SEAT] + seat, 1) < 0 || put_at(out, size, at[AT_PHASE] + phase, 1) < 0 ||
         put_at(out, size, at[AT_LED] + self->led + 1, 1) < 0 || put_at(out, size, at[AT_TRUMP] + trump + 1, 1) < 0 ||
         (caller >= 0 && put_at(out, size, at[AT_CALLER] + caller, 1) < 0) ||
@@ -2624,13 +2629,6 @@ static int write_observed_parts(Core *self, int seat, float *out, Py_ssize_t siz
         if (put_at(out, size, at[AT_TOTALS] + s, (float)t) < 0)
             return -1;
     }
-    uint64_t hand = self->hands[seat];
-    if (self->phase == PH_PASS)
-        hand &= ~self->passes[seat];
-    for (uint64_t m = hand & ((1ULL << 52) - 1); m; m &= m - 1)
-        out[at[AT_HAND] + lowest(m)] = 1.0f;
-    for (uint64_t m = self->played & ((1ULL << 52) - 1); m; m &= m - 1)
-        out[at[AT_PLAYED] + lowest(m)] = 1.0f;
     for (int i = 0; i < self->trick_len; i++)
         out[at[AT_TRICK] + self->trick_seat[i] * 52 + self->trick_card[i]] = 1.0f;
     for (int s = 0; s < n; s++) {
@@ -2901,12 +2899,13 @@ typedef struct {
     PyObject *new_obs, *new_mask;    /* each call: a new zeroed observation array, action mask */
     PyObject *core, *ctx, *stage;    /* what the arguments below are of (held: no address reused) */
     long parts[5];                   /* phase, contract, dealer, trump, caller */
-    PyObject *pool[2][POOL];         /* tensors, masks handed out (pooled) */
+    PyObject *pool[POOL];            /* observation dicts handed out, each {"observation": a tensor, "action_mask": a mask} */
+    void *keys[POOL];                /* each one's keys object when it was made (a resize, a key of another type: another) */
     Py_ssize_t len[2];               /* their length (-1: not known yet) */
     PyObject *dtype[2];              /* their dtype (NULL: not known yet) */
     PyTypeObject *type[2];           /* their type */
     int abi[2];                      /* whether they are laid out as NumpyArray */
-    int next[2];                     /* the pool's slot a new array takes */
+    int next;                        /* the pool's slot a new dict takes */
     Py_ssize_t at[OBSERVED + 4];
     int kind;
     PyObject *names[METHODS];   /* the call's own name, then the methods it does in C (observe; the dead step's, the rest of a step's) */
@@ -2925,14 +2924,31 @@ static void envcall_forget(EnvCall *f)
     Py_CLEAR(f->stage);
 }
 
+/* The collector sees the pooled dicts (a dict its holder put something into, then dropped, may hold
+ * the environment, whose instance dict holds this call: a cycle it must be able to free) ... */
+static int EnvCall_traverse(EnvCall *f, visitproc visit, void *arg)
+{
+    for (int i = 0; i < POOL; i++)
+        Py_VISIT(f->pool[i]);
+    return 0;
+}
+
+/* ... and breaks such a cycle by emptying the pool. */
+static int EnvCall_clear(EnvCall *f)
+{
+    for (int i = 0; i < POOL; i++)
+        Py_CLEAR(f->pool[i]);
+    return 0;
+}
+
 static void EnvCall_dealloc(EnvCall *f)
 {
+    PyObject_GC_UnTrack(f);
     envcall_forget(f);
-    for (int k = 0; k < 2; k++) {
-        for (int i = 0; i < POOL; i++)
-            Py_XDECREF(f->pool[k][i]);
+    for (int i = 0; i < POOL; i++)
+        Py_XDECREF(f->pool[i]);
+    for (int k = 0; k < 2; k++)
         Py_XDECREF(f->dtype[k]);
-    }
     for (int i = 0; i < METHODS; i++)
         Py_XDECREF(f->methods[i]);
     Py_XDECREF(f->env);
@@ -3041,11 +3057,10 @@ static int numpy_layout(PyObject *a, const Py_buffer *buf, PyObject *dtype)
            n->base == NULL && (n->flags & NPY_FRESH) == NPY_FRESH && n->weakreflist == NULL;
 }
 
-/* A zeroed array of kind ``k`` (0: the observation tensor, float32; 1: the action mask, int8) to hand
- * out as new, its memory in ``*out``: one the environment handed out before whose every other
- * reference is gone (its only reference the pool's, no weak reference to it: nobody can see it
- * change), or else a new one (new_obs(), new_mask()). An array someone changed in place (its
- * shape, dtype, flags, memory) is dropped. */
+/* The array ``a`` of kind ``k`` (0: the observation tensor, float32; 1: the action mask, int8) zeroed
+ * through the buffer protocol, its memory in ``*out``, where it is a flat array of that kind (the
+ * first of each kind read its layout: numpy_layout); else -1 (an array someone changed in place:
+ * its shape, dtype, flags, memory). */
 static int pool_take(EnvCall *f, int k, PyObject *a, char **out)
 {
     static const char *const formats[2] = {"f", "b"};
@@ -3073,8 +3088,9 @@ static int pool_take(EnvCall *f, int k, PyObject *a, char **out)
     return fits ? 0 : -1;
 }
 
-/* Whether nobody but the pool can see ``a`` and it is as the pool handed it out, its memory
- * zeroed in ``*out``: -1 cannot tell (no numpy layout: the buffer is asked), 0 no, 1 yes. */
+/* Whether nobody but its pooled dict can see ``a`` (its only reference the dict's, no weak reference
+ * to it) and it is as it was handed out, its memory zeroed in ``*out``: -1 cannot tell (no numpy
+ * layout: the buffer is asked), 0 no, 1 yes. */
 static int pool_free(EnvCall *f, int k, PyObject *a, char **out)
 {
     if (Py_REFCNT(a) != 1 || Py_TYPE(a) != f->type[k])
@@ -3092,32 +3108,86 @@ static int pool_free(EnvCall *f, int k, PyObject *a, char **out)
     return 1;
 }
 
-static PyObject *pooled(EnvCall *f, int k, char **out)
+/* A new zeroed array of kind ``k`` (new_obs(), new_mask()), its memory in ``*out``. */
+static PyObject *fresh_array(EnvCall *f, int k, char **out)
 {
-    PyObject **pool = f->pool[k];
-    for (int i = 0; i < POOL; i++) {
-        PyObject *a = pool[i];
-        if (a == NULL)
-            continue;
-        int free = pool_free(f, k, a, out);
-        if (free > 0 || (free < 0 && pool_take(f, k, a, out) == 0))
-            return Py_NewRef(a);
-        if (free < 0) {
-            PyErr_Clear();
-            Py_CLEAR(pool[i]);
-        }
-    }
     PyObject *a = PyObject_CallNoArgs(k ? f->new_mask : f->new_obs);
-    if (a == NULL)
-        return NULL;
-    if (pool_take(f, k, a, out) < 0) {
-        Py_DECREF(a);
-        return NULL;
-    }
-    int i = f->next[k];
-    f->next[k] = (i + 1) % POOL;
-    Py_XSETREF(pool[i], Py_NewRef(a));
+    if (a != NULL && pool_take(f, k, a, out) < 0)
+        Py_CLEAR(a);
     return a;
+}
+
+/* Whether the pooled dict ``d`` (slot ``i``) is as it was handed out and nobody else holds it: its
+ * only reference the pool's, untracked, its keys object the one it was made with, its two items in
+ * their order, the arrays ``*a`` and ``*m`` (borrowed). */
+static int dict_free(EnvCall *f, int i, PyObject *d, PyObject **a, PyObject **m)
+{
+    PyObject *k;
+    Py_ssize_t pos = 0;
+    if (Py_REFCNT(d) != 1 || PyDict_GET_SIZE(d) != 2 || (void *)((PyDictObject *)d)->ma_keys != f->keys[i] ||
+        PyObject_GC_IsTracked(d))
+        return 0;
+    return PyDict_Next(d, &pos, &k, a) && k == S_observation && PyDict_Next(d, &pos, &k, m) && k == S_action_mask;
+}
+
+/* The array of kind ``k`` at the dict ``d`` (held), ``a``, zeroed where nobody else can see it, else
+ * a new one put there; its memory in ``*out``. */
+static int dict_array(EnvCall *f, PyObject *d, int k, PyObject *a, char **out)
+{
+    int free = pool_free(f, k, a, out);
+    if (free > 0 || (free < 0 && pool_take(f, k, a, out) == 0))
+        return 0;
+    PyErr_Clear();
+    PyObject *b = fresh_array(f, k, out);
+    int err = b == NULL ? -1 : PyDict_SetItem(d, k ? S_action_mask : S_observation, b);
+    Py_XDECREF(b);
+    return err;
+}
+
+/* The observation dict to hand out ({"observation": a zeroed tensor, "action_mask": a zeroed mask},
+ * their memory in ``*vo``, ``*vm``): one the environment handed out before that nobody else holds
+ * and nobody changed (dict_free), its arrays zeroed where nobody else can see them (pool_free), else
+ * a new one. A pooled dict its holder changed, then dropped, leaves the pool, and so does the one a
+ * new dict replaces: into ``drop`` (POOL + 1 of them, NULL-ended), released by the caller once it is
+ * done (a release may run code: the destructor of what was put into the dict). */
+static PyObject *pooled(EnvCall *f, char **vo, char **vm, PyObject **drop)
+{
+    PyObject *a, *m, *d;
+    int dropped = 0;
+    for (int i = 0; i < POOL; i++) {
+        if ((d = f->pool[i]) == NULL)
+            continue;
+        if (!dict_free(f, i, d, &a, &m)) {
+            if (Py_REFCNT(d) == 1) { /* (changed: never handed out again) */
+                drop[dropped++] = d;
+                f->pool[i] = NULL;
+            }
+            continue;
+        }
+        Py_INCREF(d); /* (held: another call run by code in dict_array finds it taken) */
+        if (dict_array(f, d, 0, a, vo) < 0 || dict_array(f, d, 1, m, vm) < 0) {
+            Py_DECREF(d);
+            return NULL;
+        }
+        f->keys[i] = (void *)((PyDictObject *)d)->ma_keys;
+        return d;
+    }
+    a = fresh_array(f, 0, vo);
+    m = a == NULL ? NULL : fresh_array(f, 1, vm);
+    d = m == NULL ? NULL : PyDict_New();
+    if (d != NULL && (PyDict_SetItem(d, S_observation, a) < 0 || PyDict_SetItem(d, S_action_mask, m) < 0))
+        Py_CLEAR(d);
+    Py_XDECREF(a);
+    Py_XDECREF(m);
+    if (d == NULL)
+        return NULL;
+    int i = f->next;
+    f->next = (i + 1) % POOL;
+    if (f->pool[i] != NULL)
+        drop[dropped++] = f->pool[i];
+    f->pool[i] = Py_NewRef(d);
+    f->keys[i] = (void *)((PyDictObject *)d)->ma_keys;
+    return d;
 }
 
 /* observe's arguments of ``game`` but the totals (observed(game, core)), asked again only when
@@ -3216,7 +3286,7 @@ static PyObject *memo_observe(EnvCall *f, int k)
 static PyObject *observe_held(EnvCall *f, PyObject *game, PyObject *gd, Core *core, long seat, PyObject *totals,
                               PyObject *stage)
 {
-    PyObject *obs = NULL, *mask = NULL, *out = NULL;
+    PyObject *out = NULL, *drop[POOL + 1] = {NULL};
     if (core->phase == PH_CALL || seat < 0 || seat >= core->players || totals == NULL || stage == NULL) {
         Py_XDECREF(totals);
         Py_XDECREF(stage);
@@ -3232,18 +3302,13 @@ static PyObject *observe_held(EnvCall *f, PyObject *game, PyObject *gd, Core *co
     Py_ssize_t at[OBSERVED + 4];
     memcpy(parts, f->parts, sizeof parts);
     memcpy(at, f->at, sizeof at);
-    obs = pooled(f, 0, &vo);
-    if (obs == NULL || write_observed_parts(core, (int)seat, (float *)vo, f->len[0], at, parts, totals) < 0)
-        goto done;
-    mask = pooled(f, 1, &vm);
-    if (mask == NULL || (core->phase != PH_DONE && core->to_move == seat && mark_buf(core, vm, f->len[1]) < 0))
-        goto done;
-    out = PyDict_New();
-    if (out != NULL && (PyDict_SetItem(out, S_observation, obs) < 0 || PyDict_SetItem(out, S_action_mask, mask) < 0))
+    out = pooled(f, &vo, &vm, drop);
+    if (out != NULL && (write_observed_parts(core, (int)seat, (float *)vo, f->len[0], at, parts, totals) < 0 ||
+                        (core->phase != PH_DONE && core->to_move == seat && mark_buf(core, vm, f->len[1]) < 0)))
         Py_CLEAR(out);
 done:
-    Py_XDECREF(obs);
-    Py_XDECREF(mask);
+    for (int i = 0; drop[i] != NULL; i++)
+        Py_DECREF(drop[i]);
     Py_DECREF(core);
     Py_DECREF(stage);
     Py_DECREF(totals);
@@ -3329,7 +3394,8 @@ static int env_flag(PyObject *d, PyObject *key, PyObject *agent)
  * it can raise or run code of its own -- the environment's dicts exact dicts holding the agent,
  * ``agents`` an exact list holding it once, every other agent's flags exact bools there,
  * ``_skip_agent_selection`` no class attribute -- else NULL with no error (the Python method). */
-static PyObject *dead_step_held(PyObject *env, PyObject *d, PyObject *agent, PyObject **m, PyObject *agents);
+static PyObject *dead_step_held(PyObject *env, PyObject *d, PyObject *agent, PyObject **m, PyObject *agents,
+                               EnvMemo *memo);
 
 static PyObject *env_dead_step(PyObject *env, PyObject *d, PyObject *agent)
 {
@@ -3339,24 +3405,40 @@ static PyObject *env_dead_step(PyObject *env, PyObject *d, PyObject *agent)
         if ((m[i] = Py_XNewRef(got(d, keys[i]))) == NULL)
             break;
     if (i == 6 && PyUnicode_CheckExact(agent) && PyList_CheckExact(m[5]))
-        r = dead_step_held(env, d, agent, m, m[5]);
+        r = dead_step_held(env, d, agent, m, m[5], NULL);
     while (i-- > 0)
         Py_DECREF(m[i]);
     return r;
 }
 
-/* env_dead_step with the environment's five dicts ``m`` and ``agents`` held. */
-static PyObject *dead_step_held(PyObject *env, PyObject *d, PyObject *agent, PyObject **m, PyObject *agents)
+/* env_dead_step from the memo, which records the instance dict ``d`` as it is (memo_row): the dicts
+ * read from it, the memo following the step's writes (dead_step_held). */
+static PyObject *memo_dead_step(EnvCall *f, PyObject *env, PyObject *d)
 {
-    for (int i = 0; i < 5; i++) { /* (every key an exact string before any lookup: a key's __eq__ runs none) */
-        PyObject *k, *v;
-        Py_ssize_t pos = 0;
-        if (!PyDict_CheckExact(m[i]))
+    EnvMemo *m = f->memo;
+    PyObject *rewards = got(d, S_rewards), *r = NULL; /* (every key of d an exact str: no code run) */
+    if (rewards == NULL || !PyList_CheckExact(m->value[M_AGENTS]))
+        return NULL;
+    PyObject *ms[6] = {m->dict[M_TERM], m->dict[M_TRUNC], rewards, m->dict[M_CUM], m->dict[M_INFOS], m->value[M_AGENTS]};
+    PyObject *agent = Py_NewRef(m->value[M_AGENT]);
+    for (int i = 0; i < 6; i++)
+        Py_INCREF(ms[i]);
+    r = dead_step_held(env, d, agent, ms, ms[5], m);
+    for (int i = 0; i < 6; i++)
+        Py_DECREF(ms[i]);
+    Py_DECREF(agent);
+    return r;
+}
+
+/* env_dead_step with the environment's five dicts ``m`` and ``agents`` held. */
+static PyObject *dead_step_held(PyObject *env, PyObject *d, PyObject *agent, PyObject **m, PyObject *agents,
+                               EnvMemo *memo)
+{
+    if (memo != NULL && !memo_dead_before(memo, d, agent, m))
+        memo = NULL; /* (the memo does not record these dicts as they are: nothing to follow) */
+    for (int i = 0; i < 5; i++) /* (every key an exact string before any lookup: a key's __eq__ runs none) */
+        if (!PyDict_CheckExact(m[i]) || !str_keys(m[i]))
             return NULL;
-        while (PyDict_Next(m[i], &pos, &k, &v))
-            if (!PyUnicode_CheckExact(k))
-                return NULL;
-    }
     for (int i = 0; i < 5; i++)
         if (got(m[i], agent) == NULL)
             return NULL;
@@ -3418,6 +3500,8 @@ static PyObject *dead_step_held(PyObject *env, PyObject *d, PyObject *agent, PyO
     }
     Py_XDECREF(skip);
     Py_XDECREF(selected);
+    if (memo != NULL && !err) /* (no code has run since the memo was checked: every value written or dropped held) */
+        memo_dead_after(memo, d, agent);
     PyObject *rewards = err ? NULL : Py_XNewRef(got(d, S_rewards)), *zero = PyLong_FromLong(0);
     if (rewards != NULL && PyDict_CheckExact(rewards) && zero != NULL) { /* _clear_rewards */
         PyObject *those = PyDict_Keys(rewards);
@@ -3463,6 +3547,12 @@ static PyObject *env_step(EnvCall *f, PyObject *env, PyObject *d, PyObject *acti
     if (row >= 0 && f->memo->of[row][M_TERM] == Py_False && f->memo->of[row][M_TRUNC] == Py_False &&
         PyLong_CheckExact(action) && f->memo->value[M_PAID] == Py_False)
         return memo_step(f, env, d, action);
+    if (row >= 0 && action == Py_None &&
+        (f->memo->of[row][M_TERM] == Py_True || (f->memo->of[row][M_TERM] == Py_False && f->memo->of[row][M_TRUNC] == Py_True))) {
+        PyObject *r = memo_dead_step(f, env, d); /* (a dead agent's step: the memo's dicts, the memo following) */
+        if (r != NULL || PyErr_Occurred())
+            return r; /* (else nothing done: read again below) */
+    }
     PyObject *agent = got(d, S_agent_selection), *gd = NULL, *game, *r;
     if (agent == NULL || !PyUnicode_CheckExact(agent)) /* (an agent of another type: its hash may run code) */
         return NULL;
@@ -3590,20 +3680,25 @@ static int env_methods_kept(EnvCall *f, PyObject *env, PyObject *d)
 {
     PyTypeObject *t = Py_TYPE(env);
     EnvMemo *m = f->memo;
-    /* (a class's version tag changes with any attribute of it or of its bases; the memo records
-     * the instance dict where none of the names is set on it) */
-    if (t == f->kept && t->tp_version_tag == f->tag && PyType_HasFeature(t, Py_TPFLAGS_VALID_VERSION_TAG) &&
-        PyDict_CheckExact(d) && m->dv != 0 && dict_version(d) == m->dv)
-        return 1;
-    for (int i = 0; i < METHODS; i++)
-        if (f->names[i] != NULL &&
-            (_PyType_Lookup(t, f->names[i]) != f->methods[i] || (i > 0 && got(d, f->names[i]) != NULL)))
-            return 0;
-    if (!env_attrs_plain(t, 1))
-        return 0;
+    /* (the class: checked again only where it or its version tag changed, which changes with any
+     * attribute of it or of its bases) */
     int tagged = PyType_HasFeature(t, Py_TPFLAGS_VALID_VERSION_TAG);
-    f->kept = tagged ? t : NULL;
-    f->tag = tagged ? t->tp_version_tag : 0;
+    if (!tagged || t != f->kept || t->tp_version_tag != f->tag) {
+        for (int i = 0; i < METHODS; i++)
+            if (f->names[i] != NULL && _PyType_Lookup(t, f->names[i]) != f->methods[i])
+                return 0;
+        if (!env_attrs_plain(t, 1))
+            return 0;
+        tagged = PyType_HasFeature(t, Py_TPFLAGS_VALID_VERSION_TAG); /* (a lookup may tag the class) */
+        f->kept = tagged ? t : NULL;
+        f->tag = tagged ? t->tp_version_tag : 0;
+    }
+    /* (the instance: the memo records its dict where none of the names is set on it) */
+    if (PyDict_CheckExact(d) && m->dv != 0 && dict_version(d) == m->dv)
+        return 1;
+    for (int i = 1; i < METHODS; i++)
+        if (f->names[i] != NULL && got(d, f->names[i]) != NULL)
+            return 0;
     return 1;
 }
 
@@ -3722,7 +3817,9 @@ static PyTypeObject EnvCallType = {
     PyVarObject_HEAD_INIT(NULL, 0)
     .tp_name = "kierki_dsl.interpreter._cstep.EnvCall",
     .tp_basicsize = sizeof(EnvCall),
-    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_VECTORCALL,
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_VECTORCALL | Py_TPFLAGS_HAVE_GC,
+    .tp_traverse = (traverseproc)EnvCall_traverse,
+    .tp_clear = (inquiry)EnvCall_clear,
     .tp_vectorcall_offset = offsetof(EnvCall, vectorcall),
     .tp_call = PyVectorcall_Call,
     .tp_dealloc = (destructor)EnvCall_dealloc,
@@ -3750,7 +3847,7 @@ static int call_parts(PyObject *o, PyObject **self, PyObject **func)
 
 static PyObject *env_call(PyObject *const *args, int kind)
 {
-    EnvCall *f = PyObject_New(EnvCall, &EnvCallType);
+    EnvCall *f = PyObject_GC_New(EnvCall, &EnvCallType);
     if (f == NULL)
         return NULL;
     f->env = Py_NewRef(args[0]);
@@ -3759,14 +3856,16 @@ static PyObject *env_call(PyObject *const *args, int kind)
     f->new_obs = Py_NewRef(args[4]);
     f->new_mask = Py_NewRef(args[5]);
     f->core = f->ctx = f->stage = NULL;
+    for (int i = 0; i < POOL; i++) {
+        f->pool[i] = NULL;
+        f->keys[i] = NULL;
+    }
+    f->next = 0;
     for (int k = 0; k < 2; k++) {
-        for (int i = 0; i < POOL; i++)
-            f->pool[k][i] = NULL;
         f->len[k] = -1;
         f->dtype[k] = NULL;
         f->type[k] = NULL;
         f->abi[k] = 0;
-        f->next[k] = 0;
     }
     f->kind = kind;
     f->kept = NULL;
@@ -3782,6 +3881,7 @@ static PyObject *env_call(PyObject *const *args, int kind)
     }
     f->vectorcall = (vectorcallfunc)EnvCall_vectorcall;
     f->hash = -1;
+    PyObject_GC_Track(f);
     if (env == NULL) {
         Py_DECREF(f);
         return NULL;

@@ -269,3 +269,47 @@ static int memo_set(EnvMemo *m, int which, PyObject *d, PyObject *key, PyObject 
     Py_DECREF(old);
     return err;
 }
+
+/* A dead agent's step (_cstep.c's dead_step_held) with the dicts ``m`` (terminations, truncations,
+ * rewards, cumulative rewards, infos): whether the memo records the instance dict ``d`` and those
+ * of them it keeps as they are now, so that it may follow the step's writes. */
+static int memo_dead_before(EnvMemo *m, PyObject *d, PyObject *agent, PyObject *const *dicts)
+{
+    static const int kept[4] = {M_TERM, M_TRUNC, M_CUM, M_INFOS};
+    static const int at[4] = {0, 1, 3, 4};
+    if (!MEMO_TAGS || m->dv == 0 || !PyDict_CheckExact(d) || dict_version(d) != m->dv || m->value[M_AGENT] != agent)
+        return 0;
+    for (int i = 0; i < 4; i++)
+        if (dicts[at[i]] != m->dict[kept[i]] || dict_version(m->dict[kept[i]]) != m->ver[kept[i]])
+            return 0;
+    return m->dict[M_SEATS] != dicts[0] && m->dict[M_SEATS] != dicts[1] && m->dict[M_SEATS] != dicts[3] &&
+           m->dict[M_SEATS] != dicts[4];
+}
+
+/* The step's writes are done, no code run since memo_dead_before: ``agent`` is gone from the four
+ * dicts the memo keeps by agent (its row dropped; no other value changed), ``agent_selection`` of
+ * ``d`` is the next agent (the memo's agent, where an exact str); the dicts' tags recorded anew. */
+static void memo_dead_after(EnvMemo *m, PyObject *d, PyObject *agent)
+{
+    static const int kept[4] = {M_TERM, M_TRUNC, M_CUM, M_INFOS};
+    PyObject *now = got(d, memo_keys(0)[M_AGENT]); /* (every key of d an exact str: no code run) */
+    if (now == NULL || !PyUnicode_CheckExact(now)) {
+        memo_forget(m);
+        return;
+    }
+    m->dv = dict_version(d);
+    m->value[M_AGENT] = now;
+    for (int i = 0; i < 4; i++)
+        m->ver[kept[i]] = dict_version(m->dict[kept[i]]);
+    for (int k = 0; k < m->n; k++)
+        if (m->who[k] == agent) {
+            PyObject *gone = m->who[k]; /* (an exact str the caller holds: its release runs no code) */
+            for (int j = k + 1; j < m->n; j++) {
+                m->who[j - 1] = m->who[j];
+                memcpy(m->of[j - 1], m->of[j], sizeof m->of[j]);
+            }
+            m->n--;
+            Py_DECREF(gone);
+            break;
+        }
+}
