@@ -21,12 +21,12 @@ import operator
 from typing import Any, Callable, Optional
 
 from ..cards import FULL_DECK
+from ..i18n import L_
 from . import ast
 from .builtins import FUNCTIONS, note_seen
 from .check import Checked
 from .errors import EvalError
 from .types import PRED, RANK
-from ..i18n import L_
 
 _NOTHING = object()
 

@@ -7,8 +7,8 @@ those functions. ``trump`` is -1 and ``caller`` is -1 in a deal without trumps o
 
 from __future__ import annotations
 
-from ..i18n import L_
 from ..expr.types import ANY, BOOL, CARD, INT, SEAT, SUIT, Scope, Var, register_scope
+from ..i18n import L_
 
 _COMMON = {
     "dealer": Var(SEAT, "dealer", "the dealer's seat"),
