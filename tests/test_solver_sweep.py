@@ -174,12 +174,12 @@ def test_bad_sweeps_are_refused():
 
 
 def test_pimc_solves_hearts_cards_with_the_moon_open():
-    """Default pimc values the moon in the solve; with the setting's seventh part 0, such cards
+    """pimc:...:1 values the moon in the solve; with the setting's seventh part 0 (the default), such cards
     go to ``search`` as before."""
     from tests.test_pimc import _point_takers, _recorded
 
     rs = load_ruleset(str(ROOT / "benchmarks" / "hearts_short.yaml"))
-    me = _recorded(rs, "4:7:400000", 4)  # from 7 cards a hand: whole solves
+    me = _recorded(rs, "4:7:400000:1:0.25:1", 4)  # from 7 cards a hand: whole solves
     assert me.stats["sweeps"] > 0 and me.stats["seat_scoring"] == 0
     assert sum(len(_point_takers(view)) <= 1 for view, *_ in me.seen) >= 5  # solved with the moon open
     old = _recorded(rs, "4:7:400000:1:0.25:0", 4)

@@ -64,7 +64,7 @@ SEAT_SCORING_TO_SEARCH = True
 #: Which sweeps of the seat scoring (Hearts' shooting the moon) the solve values while one is
 #: still open (``solver.sweep``): 0 none (such cards go to ``search`` as all open seat scoring
 #: does), 1 every seat's, 2 (``OWN_SWEEP``) the seat's own only (another seat's to ``search``).
-SWEEP_IN_SOLVE = 1
+SWEEP_IN_SOLVE = 0
 OWN_SWEEP = 2
 #: Whether a near-tie's step of points is at most a seat's share of the deal's points (``_step``).
 STEP_AT_MOST_A_SHARE = True
