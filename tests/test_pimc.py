@@ -1,6 +1,6 @@
-"""``pimc``'s choices beyond the solver's values: near-ties go to ``search``'s rollouts, and a
-card whose deal's seat scoring (Hearts' shooting the moon, left out of the solver's value) is
-still open goes to ``search`` (``solver.seat_scoring_open``)."""
+"""``pimc``'s choices beyond the solver's values: near-ties go to ``search``'s rollouts, and
+without the sweep in the solve (tests/test_solver_sweep.py) a card whose deal's seat scoring
+(Hearts' shooting the moon) is still open goes to ``search`` (``solver.seat_scoring_open``)."""
 
 from __future__ import annotations
 
@@ -148,9 +148,10 @@ def test_contracts_without_seat_scoring_are_never_open():
 
 
 def test_pimc_gives_hearts_cards_to_search_while_a_moon_is_possible():
-    """In Hearts, cards with the moon still possible are ``search``'s, the others solved."""
+    """Without the sweep in the solve (the setting's seventh part 0), cards of Hearts with the
+    moon still possible are ``search``'s, the others solved (tests/test_solver_sweep.py: with it)."""
     rs = load_ruleset(str(ROOT / "benchmarks" / "hearts_short.yaml"))
-    me = _recorded(rs, "4:13:20000", 1)
+    me = _recorded(rs, "4:13:20000:1:0.25:0", 1)
     assert me.stats["seat_scoring"] > 0 and me.stats["solved"] > 0
     for view, *_ in me.seen:
         assert len(_point_takers(view)) > 1
@@ -169,15 +170,15 @@ def _limits_asked(monkeypatch, setting: str, seed: int) -> tuple:
     asked: list = []
     real = solver.solve
 
-    def spy(contract, view, hands, python=False, limit=0):
-        got = real(contract, view, hands, python=python, limit=limit)
+    def spy(contract, view, hands, python=False, limit=0, sweep=(0, ())):
+        got = real(contract, view, hands, python=python, limit=limit, sweep=sweep)
         asked[-1].append((limit, got[1], bool(got[0])))
         return got
 
     class Marking(PimcPlayer):
-        def _solve(self, view, legal, contract):
+        def _solve(self, view, legal, contract, sweep=(0, ())):
             asked.append([])
-            return super()._solve(view, legal, contract)
+            return super()._solve(view, legal, contract, sweep)
 
     monkeypatch.setattr(solver, "solve", spy)
     me = Marking(setting)

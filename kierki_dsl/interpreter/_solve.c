@@ -29,6 +29,9 @@
  * trumps, another seat on lead, each of me's cards below every other seat's of its suit); each root
  * card's value by MTD(f) null-window searches in the range the points left allow (the points
  * come in their common unit, solver.py); and a node limit that stops a solve (its answer None).
+ * Seat scoring that pays one seat's taking every trick of points (Hearts' shooting the moon) is
+ * valued as a sweep: the state "no points taken yet / seat s took every one so far / two seats
+ * took some" rides in the key, and a sweep's end adds what solver.py reads off the scoring.
  * kierki_dsl/interpreter/solvepy.py is the same search in Python (the reference and the
  * fallback when this extension is not built; it has neither the enhanced cutoff nor the leads'
  * order): the values are equal, held by tests.
@@ -141,6 +144,8 @@ typedef struct {
     uint64_t trumps;
     /* no card or trick gives points above 0 (`me` wants no trick: lead_outlook orders leads) */
     int no_gain;
+    /* the cards giving points in each trick (a sweep: one seat takes every trick of points) */
+    uint64_t pointy[MAXTRICKS + 2];
     int ready;
 } Tables;
 
@@ -154,6 +159,12 @@ typedef struct {
     long long nodes, limit;
     int stopped;
     int8_t owner[52];  /* the seat holding each card at the solve's start (cards never change hands) */
+    /* the sweep (seat scoring such as Hearts' shooting the moon): 0 none to track (off, or two
+     * seats have taken points), 1 no points taken yet, 2 + s seat s has taken every trick of
+     * points so far; adj[s] what `me` gets at the deal's end if seat s took every one, and
+     * from each state the least and the most it can still add (0 included) */
+    int sweep;
+    int64_t adj[MAXP], adj_lo[MAXP + 2], adj_hi[MAXP + 2];
 } Search;
 
 static int lowest(uint64_t m) { return __builtin_ctzll(m); }
@@ -287,6 +298,10 @@ static void bounds(Tables *self)
             self->most[52 * n + c] = v > hi ? v : hi;
             self->least[52 * n + c] = v < lo ? v : lo;
         }
+        self->pointy[n] = 0;
+        for (int c = 0; c < 52; c++)
+            if (n >= 1 && n <= self->tricks && self->values[52 * n + c] != 0)
+                self->pointy[n] |= 1ULL << c;
         group(self->most + 52 * n, &self->most_g[n]);
         group(self->least + 52 * n, &self->least_g[n]);
     }
@@ -571,7 +586,14 @@ static uint64_t alive_cards(const Search *s)
  * w[0] the cards left in each suit (4 bits a suit; canonical) or the cards left (plain);
  * w[1..3] the hands of seats 0..2 (the last seat's is the rest), extracted at the cards left
  * (canonical) or as they are; w[4..5] the class planes extracted at the cards left. */
+static void make_key_cards(const Search *s, int seat, Key *k);
 static void make_key(const Search *s, int seat, Key *k)
+{
+    make_key_cards(s, seat, k);
+    k->w[3] |= (uint64_t)s->sweep << 60;  /* free in every layout (hands below 52 bits, owners below 30) */
+}
+
+static void make_key_cards(const Search *s, int seat, Key *k)
 {
     const Tables *t = s->t;
     memset(k, 0, sizeof *k);
@@ -685,11 +707,25 @@ static Entry *lookup(const Key *k, Entry **slot)
 
 static int64_t search(Search *s, int seat, int64_t alpha, int64_t beta);
 
+/* The sweep's state after trick `trick_no` of cards `tm` went to `winner` (see Search). */
+static int next_sweep(const Search *s, int trick_no, uint64_t tm, int winner)
+{
+    if (s->sweep == 0 || (s->t->trick_points[trick_no] == 0 && !(tm & s->t->pointy[trick_no])))
+        return s->sweep;
+    return s->sweep == 1 || s->sweep == 2 + winner ? 2 + winner : 0;
+}
+
+/* What the sweep adds at the deal's end (its state then). */
+static int64_t sweep_end(const Search *s)
+{
+    return s->sweep >= 2 ? s->adj[s->sweep - 2] : 0;
+}
+
 /* Play `card` for `seat`, search on, take it back: the value for `me`. */
 static int64_t play(Search *s, int seat, int card, int64_t alpha, int64_t beta)
 {
     const Tables *t = s->t;
-    int led = s->led, win = s->win, broken = s->broken, trick_no = s->trick_no;
+    int led = s->led, win = s->win, broken = s->broken, trick_no = s->trick_no, sweep = s->sweep;
     s->hands[seat] &= ~(1ULL << card);
     if (s->len == 0) {
         s->led = card / 13;
@@ -720,8 +756,10 @@ static int64_t play(Search *s, int seat, int card, int64_t alpha, int64_t beta)
         s->len = 0;
         s->led = s->win = -1;
         s->broken = broken || (tm & HEARTS) != 0;
+        s->sweep = next_sweep(s, trick_no, tm, winner);
         s->trick_no = trick_no + 1;
-        v = got + (s->trick_no > t->tricks ? 0 : search(s, winner, alpha - got, beta - got));
+        v = got + (s->trick_no > t->tricks ? sweep_end(s) : search(s, winner, alpha - got, beta - got));
+        s->sweep = sweep;
         s->len = len;
         memcpy(s->seat, seats, sizeof seats);
         memcpy(s->card, cards, sizeof cards);
@@ -825,7 +863,7 @@ static int order_moves(const Search *s, int seat, uint64_t moves, int first, int
 static int settled_by_table(Search *s, int seat, uint64_t moves, int64_t alpha, int64_t beta, int64_t *v)
 {
     const Tables *t = s->t;
-    int maxing = seat == s->me, broken = s->broken, trick_no = s->trick_no, len = s->len, k = 0;
+    int maxing = seat == s->me, broken = s->broken, trick_no = s->trick_no, len = s->len, k = 0, sweep = s->sweep;
     if (trick_no >= t->tricks)
         return 0;
     int64_t pts0 = t->trick_points[trick_no], got[52];
@@ -845,9 +883,11 @@ static int settled_by_table(Search *s, int seat, uint64_t moves, int64_t alpha, 
         got[k] = winner == s->me ? pts0 + t->values[52 * trick_no + c] : 0;
         s->hands[seat] &= ~(1ULL << c);
         s->broken = broken || ((tm | 1ULL << c) & HEARTS) != 0;
+        s->sweep = next_sweep(s, trick_no, tm | 1ULL << c, winner);
         make_key(s, winner, &keys[k]);
         __builtin_prefetch(bucket(&keys[k]));
         s->hands[seat] |= 1ULL << c;
+        s->sweep = sweep;
     }
     s->len = len;
     s->trick_no = trick_no;
@@ -926,13 +966,13 @@ static int64_t search(Search *s, int seat, int64_t alpha, int64_t beta)
     if (s->len == 0) {  /* the points left bound the value: outside the window, no search */
         int n = s->trick_no;
         uint64_t left = alive_cards(s);
-        int64_t hi = t->most_tp[n] + sum_over(&t->most_g[n], t->most + 52 * n, left);
-        int64_t lo = t->least_tp[n] + sum_over(&t->least_g[n], t->least + 52 * n, left);
+        int64_t hi = t->most_tp[n] + sum_over(&t->most_g[n], t->most + 52 * n, left) + s->adj_hi[s->sweep];
+        int64_t lo = t->least_tp[n] + sum_over(&t->least_g[n], t->least + 52 * n, left) + s->adj_lo[s->sweep];
         if (hi <= alpha || lo == hi)
             return hi;
         if (lo >= beta)
             return lo;
-        if (takes_none(s, seat, hi))
+        if (s->sweep == 0 && takes_none(s, seat, hi))
             return 0;
         make_key(s, seat, &key);
         e = lookup(&key, &slot);
@@ -1007,21 +1047,50 @@ static void value_range(const Search *s, uint64_t cards, int64_t *lo, int64_t *h
         *hi += t->most[52 * n + lowest(cards)];
         *lo += t->least[52 * n + lowest(cards)];
     }
+    *hi += s->adj_hi[s->sweep];
+    *lo += s->adj_lo[s->sweep];
+}
+
+/* The sweep's state and what it adds for `me` (see Search) from solve's arguments. */
+static int read_sweep(Search *s, int sweep, PyObject *adj)
+{
+    int n = s->t->players;
+    if (sweep < 0 || sweep > n + 1 || (sweep && adj == NULL)) {
+        PyErr_SetString(PyExc_ValueError, "sweep: 0, 1 or 2 + a seat, with a value per seat, expected");
+        return -1;
+    }
+    if (sweep && read_ints(adj, s->adj, n, "sweep values") < 0)
+        return -1;
+    s->sweep = sweep;
+    for (int p = 0; p < n; p++) {
+        if (s->adj[p] > POINTS_MAX || s->adj[p] < -POINTS_MAX) {
+            PyErr_SetString(PyExc_ValueError, "sweep values: too large");
+            return -1;
+        }
+        int64_t a = s->adj[p];
+        s->adj_lo[2 + p] = a < 0 ? a : 0;
+        s->adj_hi[2 + p] = a > 0 ? a : 0;
+        s->adj_lo[1] = s->adj_lo[1] < s->adj_lo[2 + p] ? s->adj_lo[1] : s->adj_lo[2 + p];
+        s->adj_hi[1] = s->adj_hi[1] > s->adj_hi[2 + p] ? s->adj_hi[1] : s->adj_hi[2 + p];
+    }
+    return 0;
 }
 
 /* tables.solve(me, to_move, hands[players], trick_no, broken, trick ((seat, card), ...)),
- *              direction[, limit]) -> ([(card, value), ...] for every legal card of the seat on
- * turn, nodes searched); with a node limit (> 0) reached, (None, nodes). */
+ *              direction[, limit[, sweep, adj]]) -> ([(card, value), ...] for every legal card of the seat on
+ * turn, nodes searched); with a node limit (> 0) reached, (None, nodes). With `sweep` (and `adj`,
+ * a value per seat) the value adds a sweep's points at the deal's end (see Search). */
 static PyObject *Tables_solve(Tables *self, PyObject *args)
 {
-    int me, to_move, trick_no, broken, direction;
+    int me, to_move, trick_no, broken, direction, sweep = 0;
     long long limit = 0;
-    PyObject *hands, *trick;
+    PyObject *hands, *trick, *adj = NULL;
     if (!self->ready) {
         PyErr_SetString(PyExc_RuntimeError, "the tables were not initialised");
         return NULL;
     }
-    if (!PyArg_ParseTuple(args, "iiOipOi|L", &me, &to_move, &hands, &trick_no, &broken, &trick, &direction, &limit))
+    if (!PyArg_ParseTuple(args, "iiOipOi|LiO", &me, &to_move, &hands, &trick_no, &broken, &trick, &direction, &limit,
+                          &sweep, &adj))
         return NULL;
     int n = self->players;
     Search s;
@@ -1033,7 +1102,7 @@ static PyObject *Tables_solve(Tables *self, PyObject *args)
         PyErr_SetString(PyExc_ValueError, "a seat, a seat on turn and a trick number of the deal expected");
         return NULL;
     }
-    if (read_masks(hands, s.hands, n, "hands") < 0)
+    if (read_masks(hands, s.hands, n, "hands") < 0 || read_sweep(&s, sweep, adj) < 0)
         return NULL;
     uint64_t seen = 0;
     for (int p = 0; p < n; p++) {

@@ -13,6 +13,8 @@ from __future__ import annotations
 from ..cards import SUIT_MASK, card_list
 
 INF = 1 << 60
+#: The most a card's, trick's or sweep's points may be (``_solve.c``'s ``POINTS_MAX``).
+POINTS_MAX = 1 << 40
 HEARTS = SUIT_MASK[1]
 LEAD, FOLLOW, DISCARD = 0, 1, 2
 EXACT, LOWER, UPPER = 0, 1, 2
@@ -32,12 +34,22 @@ class PyTables:
         self.classes = tuple(classes)
         self.order = tuple(tuple(s) for s in order)
         self.most, self.least, self.most_tp, self.least_tp = _bounds(self)
+        #: The cards giving points in each trick (a sweep: one seat takes every trick of points).
+        self.pointy = tuple(
+            sum(1 << c for c in range(52) if row[c]) if 1 <= n <= tricks else 0 for n, row in enumerate(self.values)
+        )
         self.canonical = _ranked_beats(self) and all(len(set(classes[13 * s : 13 * s + 13])) <= 4 for s in range(4))
 
-    def solve(self, me, to_move, hands, trick_no, broken, trick, direction, limit=0) -> tuple:
+    def solve(self, me, to_move, hands, trick_no, broken, trick, direction, limit=0, sweep=0, adj=()) -> tuple:
         """The value of every legal card of the seat on turn (see the module's docstring);
-        ``(None, nodes)`` once more than ``limit`` (if > 0) positions were searched."""
+        ``(None, nodes)`` once more than ``limit`` (if > 0) positions were searched. ``sweep``
+        and ``adj``: the sweep's state and what it adds for ``me`` (``_Search``)."""
+        if not 0 <= sweep <= self.players + 1 or (sweep and len(adj) != self.players):
+            raise ValueError("sweep: 0, 1 or 2 + a seat, with a value per seat, expected")
+        if sweep and any(abs(a) > POINTS_MAX for a in adj):
+            raise ValueError("sweep values: too large")
         s = _Search(self, me, list(hands), trick_no, bool(broken), trick, direction)
+        s.sweep, s.adj = sweep, tuple(adj) if sweep else (0,) * self.players
         s.limit = limit
         legal = s.legal(to_move)
         reps = s.representatives(legal)
@@ -96,7 +108,10 @@ def _bounds(t: PyTables) -> tuple:
 
 
 class _Search:
-    """One solve: the position, searched by play and take-back."""
+    """One solve: the position, searched by play and take-back. ``sweep``: 0 none to track
+    (off, or two seats have taken points), 1 no points taken yet, 2 + s seat s has taken every
+    trick of points so far; ``adj[s]``: what ``me`` gets at the deal's end if seat s took every
+    one (``_solve.c``'s ``Search``)."""
 
     def __init__(self, t: PyTables, me, hands, trick_no, broken, trick, direction) -> None:
         n = t.players
@@ -112,13 +127,29 @@ class _Search:
                 self.win = c
         self.nodes = self.limit = 0
         self.tt: dict = {}
+        self.sweep, self.adj = 0, (0,) * n
+
+    def sweep_range(self) -> tuple:
+        """The least and the most the sweep can still add (0 included)."""
+        if self.sweep == 0:
+            return 0, 0
+        ends = self.adj if self.sweep == 1 else (self.adj[self.sweep - 2],)
+        return min(0, *ends), max(0, *ends)
+
+    def next_sweep(self, trick_no: int, tm: int, winner: int) -> int:
+        """The sweep's state after trick ``trick_no`` of cards ``tm`` went to ``winner``."""
+        t = self.t
+        if not self.sweep or (not t.trick_points[trick_no] and not tm & t.pointy[trick_no]):
+            return self.sweep
+        return 2 + winner if self.sweep in (1, 2 + winner) else 0
 
     def value_range(self) -> tuple:
         """The least and the most ``me`` can take from here (``_solve.c``'s ``value_range``)."""
         t, n, cards = self.t, self.trick_no, card_list(self.alive())
+        lo, hi = self.sweep_range()
         return (
-            t.least_tp[n] + sum(t.least[n][c] for c in cards),
-            t.most_tp[n] + sum(t.most[n][c] for c in cards),
+            t.least_tp[n] + sum(t.least[n][c] for c in cards) + lo,
+            t.most_tp[n] + sum(t.most[n][c] for c in cards) + hi,
         )
 
     def key(self, seat: int) -> tuple:
@@ -127,7 +158,7 @@ class _Search:
         allow; and the map of a canonical card back to its card."""
         t = self.t
         if not t.canonical:
-            return (seat, self.trick_no, self.broken, *self.hands), list(range(52))
+            return (seat, self.trick_no, self.broken, self.sweep, *self.hands), list(range(52))
         owner = {c: p for p, h in enumerate(self.hands) for c in card_list(h)}
         hands, classes, card_of = [0] * t.players, [], []
         for order in t.order:
@@ -136,7 +167,7 @@ class _Search:
                 hands[owner[c]] |= 1 << (13 * (c // 13) + r)
             classes.append(tuple(t.classes[c] for c in alive))
             card_of += alive + [-1] * (13 - len(alive))
-        return (seat, self.trick_no, self.broken, *hands, *classes), card_of
+        return (seat, self.trick_no, self.broken, self.sweep, *hands, *classes), card_of
 
     def legal(self, seat: int) -> int:
         t = self.t
@@ -189,7 +220,7 @@ class _Search:
 
     def play(self, seat: int, card: int, alpha: int, beta: int) -> int:
         t = self.t
-        led, win, broken, trick_no = self.led, self.win, self.broken, self.trick_no
+        led, win, broken, trick_no, sweep = self.led, self.win, self.broken, self.trick_no, self.sweep
         self.hands[seat] &= ~(1 << card)
         if not self.trick:
             self.led, self.win = card // 13, card
@@ -207,9 +238,13 @@ class _Search:
             trick = self.trick
             self.trick, self.led, self.win = [], -1, -1
             self.broken = broken or bool(tm & HEARTS)
+            self.sweep = self.next_sweep(trick_no, tm, winner)
             self.trick_no = trick_no + 1
-            v = got + (0 if self.trick_no > t.tricks else self.search(winner, alpha - got, beta - got))
-            self.trick, self.trick_no, self.broken = trick, trick_no, broken
+            if self.trick_no > t.tricks:
+                v = got + (self.adj[self.sweep - 2] if self.sweep >= 2 else 0)
+            else:
+                v = got + self.search(winner, alpha - got, beta - got)
+            self.trick, self.trick_no, self.broken, self.sweep = trick, trick_no, broken, sweep
         self.trick.pop()
         self.led, self.win = led, win
         self.hands[seat] |= 1 << card
@@ -246,8 +281,9 @@ class _Search:
                 left |= h
             most, least = t.most[n], t.least[n]
             cards = card_list(left)
-            hi = t.most_tp[n] + sum(most[c] for c in cards)
-            lo = t.least_tp[n] + sum(least[c] for c in cards)
+            sweep_lo, sweep_hi = self.sweep_range()
+            hi = t.most_tp[n] + sum(most[c] for c in cards) + sweep_hi
+            lo = t.least_tp[n] + sum(least[c] for c in cards) + sweep_lo
             if hi <= alpha or lo == hi:
                 return hi
             if lo >= beta:

@@ -19,10 +19,12 @@ first world needs more is seldom solved in every world (docs/bots.md, "third rou
 most of the positions a decision gave up on were spent there. It also decides as ``search``
 every decision that is not a card to play and every card of a contract the solver declines
 (dynamic trick points, restrictions reading the winning card, a stock, ...:
-``solver.why_not_solved``). The solver values the trick points alone: seat scorers (Hearts'
-shooting the moon) and bets are left out of its value — so while the seat scoring may still
-tell the deal's ends apart (``solver.seat_scoring_open``: in Hearts, while one seat has taken
-every point card taken so far) the card is ``search``'s too.
+``solver.why_not_solved``). Bets are left out of the solver's value. Seat scoring that pays a
+sweep (Hearts' shooting the moon: one seat taking every card of points) is in it
+(``solver.sweep``: while one seat has taken every card of points taken so far, the solve values
+the sweep's end too); seat scoring of another shape, while it may still tell the deal's ends
+apart (``solver.seat_scoring_open``), sends the card to ``search``, as every card of
+seat scoring did before (``SWEEP_IN_SOLVE``).
 
 Cards whose averaged solved values are within ``TIE_MARGIN`` steps of the contract's points
 (``solver.Scaled.unit``, at most a seat's share of the deal's points: ``_step``) of the best
@@ -34,7 +36,8 @@ Settings, as ``search``'s: ``pimc:32`` solves 32 worlds per decision (reproducib
 ``pimc:0.5s`` solves worlds for that long; ``pimc:32:9`` also sets ``SOLVE_FROM``;
 ``pimc:32:13:2000000`` also sets the positions a world may take; ``pimc:32:13:2000000:0.5``
 also sets the near-tie margin; ``pimc:32:13:2000000:0.5:1`` also sets ``PROBE`` (1: the first
-world as every other).
+world as every other); ``pimc:32:13:2000000:0.5:1:0`` also sets ``SWEEP_IN_SOLVE`` (0: cards
+of open seat scoring to ``search``).
 """
 
 from __future__ import annotations
@@ -58,6 +61,11 @@ TIE_MARGIN = 1.0
 #: Whether ``search`` decides a card while the seat scoring the solver leaves out (Hearts'
 #: shooting the moon) may still tell the deal's ends apart (``solver.seat_scoring_open``).
 SEAT_SCORING_TO_SEARCH = True
+#: Which sweeps of the seat scoring (Hearts' shooting the moon) the solve values while one is
+#: still open (``solver.sweep``): 0 none (such cards go to ``search`` as all open seat scoring
+#: does), 1 every seat's, 2 (``OWN_SWEEP``) the seat's own only (another seat's to ``search``).
+SWEEP_IN_SOLVE = 0
+OWN_SWEEP = 2
 #: Whether a near-tie's step of points is at most a seat's share of the deal's points (``_step``).
 STEP_AT_MOST_A_SHARE = True
 #: The share of ``NODE_LIMIT`` the first world's solve may take (a probe: past it the decision
@@ -84,7 +92,8 @@ class PimcPlayer(Player):
         budget, _, rest = setting.partition(":")
         depth, _, rest = rest.partition(":")
         limit, _, rest = rest.partition(":")
-        margin, _, probe = rest.partition(":")
+        margin, _, rest = rest.partition(":")
+        probe, _, sweeps = rest.partition(":")
         count, self.seconds = thinking_budget("pimc", budget, "a world count", 10_000)
         self.worlds = count or DEFAULT_WORLDS
         if depth and (not depth.isdigit() or not 1 <= int(depth) <= 13):
@@ -98,8 +107,12 @@ class PimcPlayer(Player):
         self.probe = _number(probe, 0.01, 1, "the first world's share of the positions") if probe else PROBE
         #: Whether a card whose deal's seat scoring is still open goes to ``search``.
         self.seat_scoring = SEAT_SCORING_TO_SEARCH
+        if sweeps not in ("", "0", "1", "2"):
+            raise ValueError(f"pimc: the sweep in the solve must be 0, 1 or 2, got {sweeps[:20]!r}")
+        #: Which open sweeps the solve values (``SWEEP_IN_SOLVE``).
+        self.sweeps = int(sweeps) if sweeps else SWEEP_IN_SOLVE
         self.search = SearchPlayer(budget)
-        counts = ("decisions", "solved", "given_up", "worlds", "nodes", "ties", "seat_scoring")
+        counts = ("decisions", "solved", "given_up", "worlds", "nodes", "ties", "seat_scoring", "sweeps")
         self.stats: dict = {**dict.fromkeys(counts, 0), "seconds": 0.0}
 
     def reset(self, seed: int, seat: int, rules=None) -> None:
@@ -110,24 +123,42 @@ class PimcPlayer(Player):
         legal = view.legal
         if len(legal) == 1:
             return legal[0]
-        if not self._solves(view):
+        sweep = self._sweep(view)
+        if sweep is None:
             return self.search.act(view)
-        choice = self._solve(view, legal, self.contract_of(view))
+        choice = self._solve(view, legal, self.contract_of(view), sweep)
         return self.search.act(view) if choice is None else choice
 
-    def _solves(self, view) -> bool:
-        """Whether this decision is a card the solver values (else ``search`` decides)."""
+    def _sweep(self, view):
+        """The sweep the solver values on this decision (``solver.sweep``), or None where it is
+        not a card the solver values (``search`` decides)."""
         if not solver.solvable(view) or view.hand.bit_count() > self.solve_from:
-            return False
+            return None
         contract = self.contract_of(view)
         if isinstance(solver.tables_of(contract, view), str):
-            return False
-        if self.seat_scoring and solver.seat_scoring_open(contract, view):
-            self.stats["seat_scoring"] += 1  # the solver's value leaves out what may still count
-            return False
-        return True
+            return None
+        if not self.seat_scoring or not solver.seat_scoring_open(contract, view):
+            return 0, ()
+        sweep = solver.sweep(contract, view) if self.sweeps else None
+        if sweep is not None and self.sweeps == OWN_SWEEP:
+            sweep = self._own(view, sweep)
+        if sweep is None or not sweep[0]:
+            self.stats["seat_scoring"] += 1  # the solver's value would leave out what may still count
+            return None
+        self.stats["sweeps"] += 1
+        return sweep
 
-    def _solve(self, view, legal: list, contract):
+    @staticmethod
+    def _own(view, sweep: tuple):
+        """The sweep with only the view's seat's own valued (the solve's other seats, all playing
+        against it, would otherwise feed one of them every card of points); None where another
+        seat has taken every card of points so far (that sweep is ``search``'s)."""
+        state, values = sweep
+        if state >= 2 and state - 2 != view.seat:
+            return None
+        return state, tuple(v if s == view.seat else 0 for s, v in enumerate(values))
+
+    def _solve(self, view, legal: list, contract, sweep=(0, ())):
         """The legal card with the best solved value averaged over the sampled worlds, or None
         when a world's solve ran out of positions."""
         rng = self.rng(view)
@@ -137,8 +168,8 @@ class PimcPlayer(Player):
         self.stats["decisions"] += 1
         while self._more(n, start):
             limit = self.limit if n else max(1, int(self.limit * self.probe))
-            solved = solver.solve(contract, view, sample_hands(view, rng), limit=limit)
-            if solved is None:  # pragma: no cover - ``_solves`` said the solver takes it
+            solved = solver.solve(contract, view, sample_hands(view, rng), limit=limit, sweep=sweep)
+            if solved is None:  # pragma: no cover - ``_sweep`` said the solver takes it
                 return None
             got, nodes = solved
             self.stats["nodes"] += nodes
@@ -187,4 +218,4 @@ class PimcPlayer(Player):
         return n < self.worlds
 
 
-__all__ = ["PimcPlayer", "DEFAULT_WORLDS", "SOLVE_FROM", "NODE_LIMIT", "TIE_MARGIN", "PROBE"]
+__all__ = ["PimcPlayer", "DEFAULT_WORLDS", "SOLVE_FROM", "NODE_LIMIT", "TIE_MARGIN", "PROBE", "SWEEP_IN_SOLVE"]
