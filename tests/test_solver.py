@@ -89,11 +89,13 @@ def minimax(deal, me: int) -> int:
     return max(values) if deal.current_player() == me else min(values)
 
 
-def brute_values(deal) -> dict:
+def brute_values(deal, seat_scoring: bool = False) -> dict:
     """Each legal card's points to come for the seat on turn, by brute force, without seat
-    scoring at the deal's end (Hearts' shooting the moon), which the solver leaves out."""
+    scoring at the deal's end (Hearts' shooting the moon), which the solver leaves out unless
+    given a sweep (``seat_scoring``: with it)."""
     deal = deal.clone()
-    deal._seat_scorers = ()
+    if not seat_scoring:
+        deal._seat_scorers = ()
     me = deal.current_player()
     out = {}
     for a in deal.legal_actions():

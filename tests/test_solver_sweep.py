@@ -22,7 +22,7 @@ from kierki_dsl.interpreter import solver
 from kierki_dsl.interpreter.actions import DONE
 from kierki_dsl.interpreter.phases import Phase
 from kierki_dsl.players.base import make_player
-from tests.test_solver import HEARTS, minimax
+from tests.test_solver import HEARTS, brute_values
 
 ROOT = Path(__file__).resolve().parent.parent
 OMNIBUS = load_ruleset(str(ROOT / "rulesets" / "games" / "omnibus.yaml"))
@@ -71,17 +71,6 @@ def open_sweep(which: int, seed: int, left: int):
     return contract, deal, view, sweep
 
 
-def brute_values_with_seat_scoring(deal) -> dict:
-    """Each legal card's points to come for the seat on turn, the seat scoring included."""
-    me = deal.current_player()
-    out = {}
-    for a in deal.legal_actions():
-        child = deal.clone()
-        child.apply_action(a)
-        out[a] = minimax(child, me) - deal.scores[me]
-    return out
-
-
 def test_the_sweep_of_hearts_is_the_moon():
     """No points taken yet: state 1, the seat on turn +26 if it shoots, -26 if another does."""
     found = None
@@ -103,7 +92,7 @@ def test_swept_values_equal_brute_force_minimax_with_the_moon(which, seed, left)
     if found is None:
         return
     contract, deal, view, sweep = found
-    expected = brute_values_with_seat_scoring(deal)
+    expected = brute_values(deal, seat_scoring=True)
     assert solver.solve(contract, view, list(deal.hands), sweep=sweep)[0] == expected
     assert solver.solve(contract, view, list(deal.hands), python=True, sweep=sweep)[0] == expected
 
