@@ -62,17 +62,7 @@ def check_ruleset(spec, compiled: dict, schedule: list, bctx, hand_size: int, di
         computed[name] = total
         declared = contracts_spec[name].total
         if declared is not None and total is not None and total != declared:
-            bctx.error(
-                w + ("total",),
-                "M601",
-                L_(
-                    "contract {name!r} declares total {declared} but its scoring gives {total}",
-                    name=name,
-                    declared=declared,
-                    total=total,
-                ),
-                L_("correct the points or the declared total"),
-            )
+            _total_differs(bctx, w, name, declared, total)
         _check_contract(name, c, w, bctx, hand_size, players, deck)
     check_inherited_reasons(bctx)
     if any(p[:2] in (("match",), ("match", "schedule")) for p in bctx.invalid):
@@ -223,17 +213,22 @@ def _check_partial(name: str, bctx, hand_size: int, players: int, deck: int) -> 
             advise=False,
         )
     elif total is not None and total != declared:
-        bctx.error(
-            w + ("total",),
-            "M601",
-            L_(
-                "contract {name!r} declares total {declared} but its scoring gives {total}",
-                name=name,
-                declared=declared,
-                total=total,
-            ),
-            L_("correct the points or the declared total"),
-        )
+        _total_differs(bctx, w, name, declared, total)
+
+
+def _total_differs(bctx, w: tuple, name: str, declared: int, total: int) -> None:
+    """M601: contract ``name`` (at ``w``) declares a total its scoring does not give."""
+    bctx.error(
+        w + ("total",),
+        "M601",
+        L_(
+            "contract {name!r} declares total {declared} but its scoring gives {total}",
+            name=name,
+            declared=declared,
+            total=total,
+        ),
+        L_("correct the points or the declared total"),
+    )
 
 
 def _says_its_own_skip(name: str, bctx) -> bool:
