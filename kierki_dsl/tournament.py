@@ -93,9 +93,41 @@ class JournalError(RuntimeError):
     (``FILE:LINE: error: ...``, exit 1)."""
 
 
+#: The largest mean total a journal's row may carry (far beyond any real match's points).
+MAX_POINTS = 1e12
+
+
+def _points(value) -> bool:
+    return type(value) in (int, float) and math.isfinite(value) and abs(value) <= MAX_POINTS
+
+
+def is_row(row, players: list) -> bool:
+    """Whether ``row`` (a journal line read as JSON) is a finished match's as ``play`` writes it:
+    a key of four ints, A's and B's mean totals, the failed bots among ``players`` and each
+    part's two means, every number finite and bounded."""
+    if not isinstance(row, dict):
+        return False
+    key, failed, parts = row.get("key"), row.get("failed"), row.get("parts")
+    return (
+        isinstance(key, list)
+        and len(key) == 4
+        and all(type(k) is int for k in key)
+        and _points(row.get("a"))
+        and _points(row.get("b"))
+        and isinstance(failed, list)
+        and all(isinstance(n, str) and n in players for n in failed)
+        and isinstance(parts, dict)
+        and all(
+            isinstance(parts.get(part), list) and len(parts[part]) == 2 and all(map(_points, parts[part]))
+            for part in MEASURES[1:]
+        )
+    )
+
+
 class Journal:
     """The matches finished so far, one JSON line each after a first line naming the tournament
-    (the ruleset's fingerprint and the players); an unfinished last line is ignored."""
+    (the ruleset's fingerprint and the players). A line that is not a finished match's (the last
+    one cut by a kill, or one changed by hand: ``is_row``) is ignored: its match is played again."""
 
     def __init__(self, path: Optional[str], header: dict):
         self.path = path
@@ -133,14 +165,23 @@ class Journal:
         for number, line in enumerate(f, start=2):
             try:
                 row = jsonshape.parse(line.decode("utf-8"), number, max_text=None)
-                done[tuple(row["key"])] = row
-            except (jsonshape.ShapeError, UnicodeDecodeError, KeyError, TypeError):
-                continue  # a line cut by a kill
+            except (jsonshape.ShapeError, UnicodeDecodeError):
+                continue  # a line cut by a kill: its match is played again
+            if is_row(row, header["players"]):
+                done[tuple(row["key"])] = row  # (else changed by hand or cut: played again)
 
     def start(self) -> None:
-        """Write the naming line to a new journal."""
-        if self.path is not None and (not os.path.exists(self.path) or os.path.getsize(self.path) == 0):
+        """Write the naming line to a new journal; end a journal's line cut by a kill, so that
+        the next match's line starts on a line of its own (called after ``load`` accepted it)."""
+        if self.path is None:
+            return
+        if not os.path.exists(self.path) or os.path.getsize(self.path) == 0:
             self.append({"tournament": self.header})
+            return
+        with open(self.path, "rb+") as f:
+            f.seek(-1, os.SEEK_END)
+            if f.read(1) != b"\n":
+                f.write(b"\n")
 
     def append(self, row: dict) -> None:
         if self.path is None:

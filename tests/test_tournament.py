@@ -230,7 +230,66 @@ def test_a_file_that_is_no_journal_is_refused_saying_so(tmp_path, first, why):
 def test_a_journal_line_nested_too_deep_is_skipped_as_a_cut_one_is(tmp_path):
     header = {"ruleset": "x", "players": ["a", "b"]}
     journal = tmp_path / "j.jsonl"
-    row = {"key": [0, 1, 1, 0], "a": 1.0, "b": 0.0, "failed": []}
+    row = {"key": [0, 1, 1, 0], "a": 1.0, "b": 0.0, "failed": [], "parts": {"negative": [0, 0], "positive": [1.0, 0]}}
     journal.write_text("\n".join([json.dumps({"tournament": header}), "[" * 60000, json.dumps(row), '{"key": [0, 1'])
                        + "\n")
     assert Journal(str(journal), header).load() == {(0, 1, 1, 0): row}
+
+
+# Session 8: a journal line changed by hand into JSON of another shape ("a" a string, no "a", a
+# "failed" that is a number, a key of lists, an infinite total) ended `kierki tournament` with an
+# internal error (exit 70) or a table of infinities; such a line is now played again, as a cut one is.
+GOOD = {"key": [0, 1, 1, 0], "a": -15.0, "b": 5.0, "failed": [], "parts": {"negative": [-6.0, -6.5], "positive": [6, 6.5]}}
+
+
+@pytest.mark.parametrize("bad", [
+    {**GOOD, "a": "x"},
+    {k: v for k, v in GOOD.items() if k != "a"},
+    {**GOOD, "failed": 3},
+    {**GOOD, "failed": ["a bot no player is"]},
+    {**GOOD, "key": [[1], 2, 3, 4]},
+    {**GOOD, "key": [0, 1, 1]},
+    {**GOOD, "key": [0, 1, True, 0]},
+    {**GOOD, "a": 1e308, "b": -1e308},
+    {**GOOD, "parts": {"negative": [1]}},
+    {**GOOD, "parts": {"negative": [1, 2]}},
+    {**GOOD, "parts": []},
+    [GOOD],
+])
+def test_a_journal_line_of_another_shape_is_played_again(tmp_path, bad):
+    header = {"ruleset": "x", "players": ["a", "b"]}
+    journal = tmp_path / "j.jsonl"
+    other = {**GOOD, "key": [0, 1, 1, 1]}
+    journal.write_text("\n".join(json.dumps(x) for x in ({"tournament": header}, bad, other)) + "\n")
+    assert Journal(str(journal), header).load() == {(0, 1, 1, 1): other}
+
+
+def test_a_journal_with_a_line_changed_by_hand_gives_the_table_of_one_run(tmp_path):
+    clean = tmp_path / "clean.jsonl"
+    once = subprocess.run([*KIERKI, "--seeds", "1", "--journal", str(clean)], cwd=ROOT, capture_output=True, text=True,
+                          timeout=600)
+    assert once.returncode == 0, once.stderr
+    lines = clean.read_text().splitlines()
+    changed = tmp_path / "changed.jsonl"
+    row = json.loads(lines[2])
+    row["a"] = "x"
+    changed.write_text("\n".join([*lines[:2], json.dumps(row), *lines[3:]]) + "\n")
+    again = subprocess.run([*KIERKI, "--seeds", "1", "--journal", str(changed)], cwd=ROOT, capture_output=True,
+                           text=True, timeout=600)
+    assert again.returncode == 0, again.stderr
+    assert json.loads(again.stdout) == json.loads(once.stdout)
+    assert f"tournament: {len(lines) - 1}/{len(lines) - 1}" in again.stderr  # one match played again
+
+
+def test_a_match_after_a_cut_line_is_journalled_on_a_line_of_its_own(tmp_path):
+    header = {"ruleset": "x", "players": ["a", "b"]}
+    journal = tmp_path / "j.jsonl"
+    journal.write_text(json.dumps({"tournament": header}) + "\n" + json.dumps(GOOD) + "\n" + '{"key": [0, 1')
+    book = Journal(str(journal), header)
+    assert book.load() == {(0, 1, 1, 0): GOOD}
+    book.start()
+    other = {**GOOD, "key": [0, 1, 1, 1]}
+    book.append(other)
+    assert book.load() == {(0, 1, 1, 0): GOOD, (0, 1, 1, 1): other}
+    book.start()  # a journal that ends its last line is left as it is
+    assert journal.read_text().endswith(json.dumps(other) + "\n") and journal.read_text().count("\n") == 4
