@@ -42,9 +42,28 @@ class BodyTooLarge(Exception):
     pass
 
 
+class BodyUnreadable(Exception):
+    """A request body that is not JSON (``why``: what is wrong with it, located)."""
+
+    def __init__(self, why: str) -> None:
+        super().__init__(why)
+        self.why = why
+
+
+async def _read_body(request: Request, limit: int, too_large: str):
+    """(the request's JSON body, None) or (None, the error reply): 413 with ``too_large`` past
+    ``limit`` bytes, 400 saying why for a body that is not JSON."""
+    try:
+        return await _json_body(request, limit), None
+    except BodyTooLarge:
+        return None, _error(too_large, 413)
+    except BodyUnreadable as e:
+        return None, _error(tr("the request's body is not JSON: {why}").format(why=e.why))
+
+
 async def _json_body(request: Request, limit: int):
     """The request's JSON body, read no further than ``limit`` bytes (its nesting bounded before it
-    is parsed: ``jsonshape``); None if it is not JSON."""
+    is parsed: ``jsonshape``); ``BodyUnreadable`` if it is not JSON."""
     size = request.headers.get("content-length")
     if size is not None and (not size.isdigit() or int(size) > limit):
         raise BodyTooLarge()
@@ -55,9 +74,13 @@ async def _json_body(request: Request, limit: int):
             raise BodyTooLarge()
         chunks.append(chunk)
     try:
-        return jsonshape.parse(b"".join(chunks).decode("utf-8"), max_text=None)  # bounded by ``limit``
-    except (jsonshape.ShapeError, UnicodeDecodeError):
-        return None
+        text = b"".join(chunks).decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise BodyUnreadable(tr("byte {at} is not UTF-8").format(at=e.start + 1)) from None
+    try:
+        return jsonshape.parse(text, max_text=None)  # bounded by ``limit``
+    except jsonshape.ShapeError as e:
+        raise BodyUnreadable(tr("line {where}: {message}").format(where=e.where, message=e.message)) from None
 
 
 LINT_SECONDS = 20.0  # an upload that takes longer to check is refused
@@ -179,10 +202,11 @@ def create_app(config: Optional[WebConfig] = None) -> Starlette:
     async def api_lint(request: Request):
         if (no := refused(request)) is not None:
             return no
-        try:
-            body = await _json_body(request, config.max_upload)
-        except BodyTooLarge:
-            return _error(tr("the upload is larger than {size} bytes").format(size=config.max_upload), 413)
+        body, no = await _read_body(
+            request, config.max_upload, tr("the upload is larger than {size} bytes").format(size=config.max_upload)
+        )
+        if no is not None:
+            return no
         if not isinstance(body, dict) or not isinstance(body.get("text"), str):
             return _error(tr('send {"name": "...", "text": "<the ruleset>"}'))
         got = await _lint(str(body.get("name") or "upload.yaml"), body["text"], rooms(request).workdir)
@@ -204,10 +228,11 @@ def create_app(config: Optional[WebConfig] = None) -> Starlette:
         if (no := refused(request)) is not None:
             return no
         r = rooms(request)
-        try:
-            body = await _json_body(request, config.max_upload)
-        except BodyTooLarge:
-            return _error(tr("the upload is larger than {size} bytes").format(size=config.max_upload), 413)
+        body, no = await _read_body(
+            request, config.max_upload, tr("the upload is larger than {size} bytes").format(size=config.max_upload)
+        )
+        if no is not None:
+            return no
         if not isinstance(body, dict):
             return _error(tr("send a JSON object"))
         upload = body.get("upload")
@@ -258,10 +283,9 @@ def create_app(config: Optional[WebConfig] = None) -> Starlette:
 
     @_speaking
     async def api_revoke(request: Request):
-        try:
-            body = await _json_body(request, 4096)
-        except BodyTooLarge:
-            return _error(tr("too large"), 413)
+        body, no = await _read_body(request, 4096, tr("too large"))
+        if no is not None:
+            return no
         if not isinstance(body, dict) or not isinstance(body.get("creator"), str) or type(body.get("seat")) is not int:
             return _error(tr('send {"creator": "<secret>", "seat": <n>}'))
         table_id = request.path_params["id"]
@@ -276,10 +300,9 @@ def create_app(config: Optional[WebConfig] = None) -> Starlette:
     async def api_admin(request: Request):
         """The seats of a table for its creator (who is connected), given the creator's secret."""
 
-        try:
-            body = await _json_body(request, 4096)
-        except BodyTooLarge:
-            return _error(tr("too large"), 413)
+        body, no = await _read_body(request, 4096, tr("too large"))
+        if no is not None:
+            return no
         row = request.app.state.storage.get(request.path_params["id"])
         if (
             row is None
