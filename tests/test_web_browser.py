@@ -385,10 +385,15 @@ def test_a_click_the_database_refused_is_told_and_can_be_played_again(browser, b
         _open([page], links, (0,))
         page.wait_for_function("document.body.dataset.turn === 'true'")
         before = page.evaluate("document.body.dataset.ply")
+        # the server tells "not played", then closes the socket (1011): the page goes down and comes
+        # back; counted as it happens, so that the wait below is not met by the state before the close
+        page.evaluate("window.downs = 0; new MutationObserver(() => { if (document.body.dataset.down === 'true')"
+                      " window.downs++; }).observe(document.body, {attributes: true, attributeFilter: ['data-down']})")
         armed.append(True)
         page.locator("#hand button.legal").first.click()
         page.wait_for_function("document.getElementById('message').textContent.includes('not played')")
-        page.wait_for_function("document.body.dataset.turn === 'true' && document.body.dataset.down === 'false'")
+        page.wait_for_function(
+            "window.downs > 0 && document.body.dataset.turn === 'true' && document.body.dataset.down === 'false'")
         assert page.evaluate("document.body.dataset.ply") == before, "the refused click changed nothing"
         assert "not played" in page.locator("#message").inner_text(), "the refusal is still told once the table is back"
         assert not _banner(page)
