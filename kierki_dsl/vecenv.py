@@ -362,10 +362,30 @@ class VecDeals:
         return self._out
 
     def _int64(self, actions) -> np.ndarray:
-        acts = np.ascontiguousarray(actions, dtype=np.int64)
-        if acts.shape != (self.num_envs,):
-            raise ValueError(f"one action per deal expected: shape ({self.num_envs},), got {acts.shape}")
-        return acts
+        """``actions`` as a contiguous int64 array, or ``ValueError`` saying why not: the wrong
+        shape, no numbers, a fraction, NaN or an unsigned number past int64 (never cast to
+        another action)."""
+        given = np.asarray(actions)
+        if given.shape != (self.num_envs,):
+            raise ValueError(f"one action per deal expected: shape ({self.num_envs},), got {given.shape}")
+        kind = given.dtype.kind
+        if kind == "f":
+            wrong = np.flatnonzero(~np.isfinite(given) | (given != np.trunc(given)))
+            if wrong.size:
+                i = int(wrong[0])
+                raise ValueError(f"deal {i}: action {given[i]} is not a whole number")
+            wrong = np.flatnonzero(np.abs(given) >= 2.0**63)
+            if wrong.size:
+                i = int(wrong[0])
+                raise ValueError(f"deal {i}: action {given[i]:.0f} is not legal")
+        elif kind == "u":
+            wrong = np.flatnonzero(given > np.iinfo(np.int64).max)
+            if wrong.size:
+                i = int(wrong[0])
+                raise ValueError(f"deal {i}: action {given[i]} is not legal")
+        elif kind != "i":
+            raise ValueError(f"actions must be integers (one action number per deal), got {given.dtype}")
+        return np.ascontiguousarray(given, dtype=np.int64)
 
     def _word(self, error: Exception) -> None:
         """The interpreter's located error of the deal a flat step stopped on (its rules left
