@@ -1,8 +1,8 @@
 """The PettingZoo adapter: every shipped ruleset passes PettingZoo's api_test and seed_test."""
+
 from __future__ import annotations
 
 import pytest
-
 from conftest import ROOT, RULESETS
 
 pytest.importorskip("pettingzoo")
@@ -43,6 +43,25 @@ def test_an_illegal_action_names_the_rule():
     illegal = next(a for a in range(52) if not obs["action_mask"][a])
     with pytest.raises(ValueError, match="illegal"):
         e.step(illegal)
+
+
+def test_an_action_that_is_not_an_action_number_is_refused_not_cast():
+    """39.5 is not the two of clubs (39), True not the two of spades: refused saying what was
+    given, as are None (for a seat that is not done), a string or a list; nothing is applied."""
+    import numpy as np
+
+    e = env(RULESETS / "games" / "hearts.yaml", deal=4)  # no passing: the two of clubs (39) leads
+    for action in (39.5, True, np.True_, None, "39", [39], np.nan, float("inf")):
+        e.reset(seed=1)
+        agent, log = e.agent_selection, list(e.game.deal_log())
+        with pytest.raises(ValueError, match=f"^{agent}: action .* is not an action number"):
+            e.step(action)
+        assert e.agent_selection == agent and list(e.game.deal_log()) == log
+    for action in (39, 39.0, np.int16(39), np.array(39), np.float32(39)):
+        e.reset(seed=1)
+        agent = e.agent_selection
+        e.step(action)
+        assert e.agent_selection != agent
 
 
 def test_the_mask_is_only_for_the_seat_on_turn():
