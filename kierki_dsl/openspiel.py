@@ -33,7 +33,7 @@ except ImportError as e:  # pragma: no cover - exercised only without the extra
     raise ImportError("kierki_dsl.openspiel needs OpenSpiel: pip install 'kierki-dsl[openspiel]'") from e
 
 from .adapters import knowledge
-from .adapters.game import MATCH_DEALS, GameSpec, GameState, ruleset_at
+from .adapters.game import MATCH_DEALS, GameSpec, GameState, ruleset_at, whole
 from .adapters.resample import resample
 from .ruleset.model import Ruleset
 from .shipped import shipped_ruleset
@@ -181,7 +181,8 @@ def load(path: str, scope: str = "deal", deal: int = 1, max_deals: int = MATCH_D
     """The ruleset at ``path`` as an OpenSpiel game (``scope``: ``deal`` or ``match``; a
     match ends after at most ``max_deals`` deals)."""
     return pyspiel.load_game(
-        NAME, {"ruleset": str(path), "scope": scope, "deal": int(deal), "max_deals": int(max_deals)}
+        NAME,
+        {"ruleset": str(path), "scope": scope, "deal": whole(deal, "deal"), "max_deals": whole(max_deals, "max_deals")},
     )
 
 

@@ -40,7 +40,7 @@ except ImportError as e:  # pragma: no cover - exercised only without numpy
     raise ImportError("kierki_dsl.vecenv needs numpy: pip install 'kierki-dsl[rl]'") from e
 
 from .adapters import knowledge
-from .adapters.game import GameSpec
+from .adapters.game import GameSpec, whole
 from .cards import FULL_DECK
 from .interpreter import flatdeals, stepper
 from .interpreter.actions import called_suit, is_call
@@ -175,6 +175,7 @@ def contract_of(rs: Ruleset, deal: int):
     the batch does not step it."""
     if not stepper.available():
         raise NotBatched("the batched environment needs the compiled step core (built at install; KIERKI_NO_C unset)")
+    deal = whole(deal, "deal")
     if not 1 <= deal <= max(1, rs.max_deals):
         raise NotBatched(f"deal must be 1..{max(1, rs.max_deals)} for this ruleset, got {deal}")
     contract = rs.contract_at(deal - 1)
@@ -215,6 +216,7 @@ class VecDeals:
 
     def __init__(self, ruleset, num_envs: int, deal: int = 1) -> None:
         rs = ruleset if isinstance(ruleset, Ruleset) else Ruleset.load(str(ruleset))
+        num_envs = whole(num_envs, "num_envs")
         if not 1 <= num_envs <= 1 << 20:
             raise ValueError(f"num_envs must be 1..{1 << 20}, got {num_envs}")
         contract, tricks = contract_of(rs, deal)

@@ -215,6 +215,15 @@ def test_actions_that_are_not_action_numbers_are_refused_saying_so(path, deal):
     assert [list(deals.core(i).actions) for i in range(2)] == [b + [a] for b, a in zip(before, legal)]
 
 
+def test_a_deal_that_is_not_a_whole_number_is_refused_not_rounded():
+    for deal in (1.5, "1", None):
+        with pytest.raises(ValueError, match=r"deal must be a whole number, got (1\.5|'1'|None)"):
+            VecDeals(KIERKI, 2, deal=deal)
+    for num_envs in (2.5, "2"):
+        with pytest.raises(ValueError, match=r"num_envs must be a whole number, got (2\.5|'2')"):
+            VecDeals(KIERKI, num_envs)
+
+
 def test_a_kierki_trump_deal_equals_the_single_deal_environment():
     assert _same_as_pettingzoo(KIERKI, 8, 4, 21, 300) >= 16  # atu: the trump called first
 
