@@ -327,6 +327,22 @@ def test_a_deal_or_max_deals_that_is_not_a_whole_number_is_refused_not_rounded()
     assert "deal=2" in str(kos.load(hearts, deal=2.0)) and "deal=3" in str(kos.load(hearts, deal=True + 2))
 
 
+def test_resampling_for_a_seat_that_is_not_at_the_table_is_refused_naming_it():
+    game = kos.load(str(RULESETS / "kierki_standard.yaml"), deal=5)
+    state = game.new_initial_state()
+    rng = random.Random(3)
+    while state.is_chance_node() or len(state.history()) < 60:
+        state.apply_action(
+            rng.choice([a for a, _ in state.chance_outcomes()] if state.is_chance_node() else state.legal_actions())
+        )
+    for seat in (-1, 4, 7):
+        with pytest.raises(ValueError, match=f"player must be 0..3, got {seat}"):
+            state.resample_from_infostate(seat, pyspiel.UniformProbabilitySampler(0.0, 1.0))
+    assert state.resample_from_infostate(3, pyspiel.UniformProbabilitySampler(0.0, 1.0)).information_state_string(
+        3
+    ) == state.information_state_string(3)
+
+
 def test_ladder_pairs_name_ismcts_with_settings():
     from kierki_dsl.cli import _pair
 
