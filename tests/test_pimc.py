@@ -92,6 +92,20 @@ def test_the_margin_setting():
             make_player(bad)
 
 
+def test_a_superscript_digit_in_a_setting_is_refused_by_what_the_setting_is():
+    """``²`` is a digit to ``str.isdigit`` but not to ``int()``: each setting's own message, not
+    Python's ``invalid literal for int()``."""
+    for bad, message in (
+        ("pimc:\u00b2", "pimc: expected a world count"),
+        ("pimc:\u00b2s", "pimc: expected a world count"),
+        ("search:\u00b2", "search: expected a sample count"),
+        ("pimc:8:\u00b2", "pimc: the cards per hand to solve from must be 1..13"),
+        ("pimc:8:13:\u00b2\u00b2\u00b2\u00b2", "pimc: the positions a world may take must be 1000..10"),
+    ):
+        with pytest.raises(KeyError, match=message):
+            make_player(bad)
+
+
 def test_search_averages_are_what_it_chooses_by():
     """``search.averages`` of a decision: its best (ties to the lowest card) is ``act``'s card."""
     players = [make_player("search:6")] + [make_player("heuristic") for _ in range(3)]

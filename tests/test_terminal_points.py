@@ -76,6 +76,7 @@ def _layout_views(rs):
 
 def test_a_layout_refusal_speaks_of_cards_in_one_notation(rules):
     views = _layout_views(rules)
+
     def misfits(v):  # held cards of an open row that do not fit
         return [c for c in range(52) if v.hand >> c & 1 and c not in v.legal and v.layout[c // 13] is not None]
 
@@ -117,9 +118,23 @@ def test_the_layout_says_who_played_which_card(rules):
 
 @pytest.mark.parametrize(
     "typed, card",
-    [("D♠", "QS"), ("DS", "QS"), ("ds", "QS"), ("W♣", "JC"), ("WC", "JC"), ("DD", "QD"), ("KD", "KD"),
-     ("D10", "TD"), ("10d", "TD"), ("d kier", "QH"), ("dama pik", "QS"), ("walet trefl", "JC"), ("A karo", "AD"),
-     ("król kier", "KH"), ("♦W", "JD")],
+    [
+        ("D♠", "QS"),
+        ("DS", "QS"),
+        ("ds", "QS"),
+        ("W♣", "JC"),
+        ("WC", "JC"),
+        ("DD", "QD"),
+        ("KD", "KD"),
+        ("D10", "TD"),
+        ("10d", "TD"),
+        ("d kier", "QH"),
+        ("dama pik", "QS"),
+        ("walet trefl", "JC"),
+        ("A karo", "AD"),
+        ("król kier", "KH"),
+        ("♦W", "JD"),
+    ],
 )
 def test_polish_card_letters_and_words_are_read(typed, card):
     assert read_card(typed) == parse_card(card)
@@ -138,7 +153,7 @@ def test_a_polish_card_letter_is_played_at_the_terminal(rules):
 def test_seats_are_named_as_join_names_them():
     assert [read_seat(t, 4) for t in ("N", "e", "S", "w", "2")] == [0, 1, 2, 3, 2]
     assert read_seat("P2", 3) == 2
-    for bad in ("X", "4", "P1", "-1"):
+    for bad in ("X", "4", "P1", "-1", "\u00b2"):  # ² is a digit to str.isdigit, not to int()
         with pytest.raises(ValueError, match="not a seat"):
             read_seat(bad, 4)
 
@@ -147,13 +162,21 @@ def test_run_takes_the_seat_letter(tmp_path):
     env = dict(os.environ, KIERKI_LANG="en")
     done = subprocess.run(
         ["/work/venv/bin/kierki", "run", STANDARD, "--seed", "3", "--human", "S"],
-        input="", capture_output=True, text=True, env=env, timeout=120,
+        input="",
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
     )
     assert done.returncode != 2, done.stderr
     assert "Your hand (S):" in done.stdout
     bad = subprocess.run(
-        ["/work/venv/bin/kierki", "run", STANDARD, "--human", "X"], input="", capture_output=True, text=True,
-        env=env, timeout=120,
+        ["/work/venv/bin/kierki", "run", STANDARD, "--human", "X"],
+        input="",
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
     )
     assert bad.returncode == 2 and "not a seat: 'X'" in bad.stderr, bad.stderr
 

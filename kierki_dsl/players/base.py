@@ -88,12 +88,12 @@ def thinking_budget(name: str, setting: str, what: str, most: int) -> tuple:
     """``(count, seconds)`` from a thinking player's setting: a count (``search:64``) or a think
     time (``search:0.2s``, at most 60 s); ``(None, 0.0)`` for no setting; ``ValueError`` else."""
     s = setting.strip().lower()
-    if s.endswith("s") and s[:-1].replace(".", "", 1).isdigit():
+    if s.endswith("s") and s[:-1].replace(".", "", 1).isdecimal():
         seconds = float(s[:-1])
         if not 0 < seconds <= 60:
             raise ValueError(f"{name}: think time must be between 0 and 60 seconds")
         return None, seconds
-    if s and (not s.isdigit() or len(s) > len(str(most)) or not 1 <= int(s) <= most):
+    if s and (not s.isdecimal() or len(s) > len(str(most)) or not 1 <= int(s) <= most):
         raise ValueError(
             f"{name}: expected {what} from 1 to {most:_} (e.g. {name}:64) or a time ({name}:0.2s), got {quoted(setting)}"
         )

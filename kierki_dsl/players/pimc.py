@@ -96,9 +96,9 @@ class PimcPlayer(Player):
         probe, _, sweeps = rest.partition(":")
         count, self.seconds = thinking_budget("pimc", budget, "a world count", 10_000)
         self.worlds = count or DEFAULT_WORLDS
-        if depth and (not depth.isdigit() or not 1 <= int(depth) <= 13):
+        if depth and (not depth.isdecimal() or not 1 <= int(depth) <= 13):
             raise ValueError(f"pimc: the cards per hand to solve from must be 1..13, got {depth[:20]!r}")
-        if limit and (not limit.isdigit() or not 1_000 <= int(limit) <= 10**9):
+        if limit and (not limit.isdecimal() or not 1_000 <= int(limit) <= 10**9):
             raise ValueError(f"pimc: the positions a world may take must be 1000..10^9, got {limit[:20]!r}")
         self.solve_from = int(depth) if depth else SOLVE_FROM
         self.limit = int(limit) if limit else NODE_LIMIT
