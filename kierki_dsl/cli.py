@@ -890,6 +890,8 @@ def tournament(
     for name in names:
         _players(name, rs.players)
     test = _sprt_setting(sprt) if sprt is not None else None
+    _check_output(journal, "--journal")
+    _check_output(html, "--html")
     if html:
         from .analysis.html import plots_missing
 

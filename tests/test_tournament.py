@@ -63,6 +63,26 @@ def test_a_journal_of_another_tournament_is_refused(tmp_path):
     assert proc.stderr.strip() == f"{journal}:1: error: the journal of another tournament (other rules or players)"
 
 
+def test_a_journal_kierki_cannot_keep_is_refused_before_any_match(tmp_path):
+    """A --journal in a folder that does not exist, or a device (/dev/null cannot be synced), is a
+    usage error before any match (exit 2), not an internal error once the first match ended; so
+    is an --html page in a folder that does not exist (it was found only once every match was played)."""
+    cases = [("--journal", tmp_path / "gone" / "j.jsonl", "no such folder"),
+             ("--journal", "/dev/null", "is a character device"),
+             ("--html", tmp_path / "gone" / "t.html", "no such folder")]  # not found after the whole tournament
+    for option, path, said in cases:
+        proc = subprocess.run([*KIERKI, "--seeds", "1", option, str(path)], cwd=ROOT, capture_output=True,
+                              text=True, timeout=300)
+        assert proc.returncode == 2 and said in proc.stderr and option in proc.stderr, proc.stderr
+        assert "internal error" not in proc.stderr and "tournament: 1/" not in proc.stderr
+
+
+def test_a_journal_that_cannot_be_written_is_a_journal_error(tmp_path):
+    book = Journal(str(tmp_path / "gone" / "j.jsonl"), {"ruleset": "x", "players": ["a", "b"]})
+    with pytest.raises(JournalError, match=r"j\.jsonl: error: cannot write the journal: No such file"):
+        book.start()
+
+
 # Review: a journal of 60,000 `[` was refused by the parser's RecursionError, caught, with exit 2
 # (a usage error); it is now read through jsonshape as records and save files are: located, exit 1.
 def test_a_journal_nested_too_deep_is_a_located_bad_input_file(tmp_path):
