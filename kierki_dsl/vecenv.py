@@ -400,6 +400,9 @@ class VecDeals:
         """Play every deal on at random (each legal action alike, from the deal's own
         generator) until ``seat`` is on turn; the points of deals that ended on the way are
         added to this step's ``rewards`` (and ``done`` set): opponents of one learning seat."""
+        seat = whole(seat, "seat")
+        if not 0 <= seat < self.players:
+            raise ValueError(f"seat must be 0..{self.players - 1}, got {seat}")
         if self._flat is not None:
             try:
                 self._flat.flat.autoplay(seat)

@@ -273,6 +273,24 @@ def test_the_gymnasium_vector_env():
     venv.close()
 
 
+@pytest.mark.parametrize("path", [KIERKI, RULESETS / "variants" / "early_stop.yaml"])
+def test_a_seat_that_is_not_at_the_table_is_refused_naming_the_range(path):
+    """autoplay(1.5) and KierkiVectorEnv(seat=1.5) say which seats there are (the vector env took
+    1.5 and failed at reset with a TypeError; autoplay said only "a seat expected")."""
+    deals = VecDeals(path, 2, 1)
+    deals.reset(1)
+    for seat in (1.5, -1, 4, 2**70, "1"):
+        with pytest.raises(ValueError, match=r"seat must (be 0\.\.3|be a whole number), got"):
+            deals.autoplay(seat)
+    assert (deals.autoplay(2).player == 2).all()
+    pytest.importorskip("gymnasium")
+    from kierki_dsl.gymvec import KierkiVectorEnv
+
+    for seat in (1.5, 4):
+        with pytest.raises(ValueError, match="seat must"):
+            KierkiVectorEnv(path, num_envs=2, seat=seat)
+
+
 def test_the_example_learns_to_beat_random_play():
     """The policy-gradient example, short: after training, its seat loses fewer points on
     bez lew than random play does on the same deals (fixed seeds), by a clear margin."""
