@@ -973,6 +973,9 @@ def _pair(text: str) -> tuple:
             specs.append(part)
         else:
             specs[-1] += ":" + part
+    first = specs[0].split(":")[0] if specs else ""
+    if first and first not in known:  # a typo: every later part was read as its settings
+        raise _usage(f"--pairs: unknown player {first!r} in {text!r} (known: {', '.join(sorted(known))})")
     if len(specs) != 2 or not all(specs):
         raise _usage(f"--pairs expects A:B with each player as in --players (search:64:heuristic), got {text!r}")
     return specs[0], specs[1]
