@@ -91,6 +91,8 @@ class KierkiEnv(AECEnv):
         rs = ruleset if isinstance(ruleset, Ruleset) else Ruleset.load(str(ruleset))
         self.spec = GameSpec.make(rs, scope, deal, max_deals)
         self.perfect_recall = information_state
+        if render_mode is not None and render_mode != "ansi":  # (the metadata's render_modes)
+            raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
         self.render_mode = render_mode
         self.possible_agents = [f"player_{s}" for s in range(rs.players)]
         self._seats = {a: s for s, a in enumerate(self.possible_agents)}
@@ -203,13 +205,13 @@ class KierkiEnv(AECEnv):
         return {"observation": obs, "action_mask": mask}
 
     def step(self, action):
+        game = self.game
+        if game is None:
+            raise RuntimeError("step() before reset(): no game in play")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        game = self.game
-        if game is None:
-            raise RuntimeError("step() before reset(): no game in play")
         before = game.totals  # a new list only as a deal ends (and pays)
         try:
             game.apply_action(_action_number(agent, action))

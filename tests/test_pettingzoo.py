@@ -64,6 +64,20 @@ def test_an_action_that_is_not_an_action_number_is_refused_not_cast():
         assert e.agent_selection != agent
 
 
+def test_a_render_mode_it_does_not_have_is_refused_and_step_before_reset_says_so():
+    """render_mode="human" rendered nothing, silently (only "ansi" is in its metadata); step()
+    before reset() said "no attribute 'agent_selection'" rather than its own message."""
+    hearts = RULESETS / "games" / "hearts.yaml"
+    for mode in ("human", "rgb_array", "bogus"):
+        with pytest.raises(ValueError, match=f"render_mode must be None or 'ansi', got '{mode}'"):
+            env(hearts, render_mode=mode)
+    e = env(hearts, render_mode="ansi")
+    with pytest.raises(RuntimeError, match=r"step\(\) before reset\(\)"):
+        e.step(39)
+    e.reset(seed=1)
+    assert "deal 1" in e.render()
+
+
 def test_the_mask_is_only_for_the_seat_on_turn():
     e = env(RULESETS / "kierki_standard.yaml")
     e.reset(seed=2)
