@@ -343,6 +343,40 @@ def test_resampling_for_a_seat_that_is_not_at_the_table_is_refused_naming_it():
     ) == state.information_state_string(3)
 
 
+def test_an_observer_of_a_kind_it_cannot_give_is_refused_never_one_with_the_seat_s_hand():
+    """make_observation with public information only (private_info NONE) gave the seat's own
+    hand; ALL_PLAYERS gave one seat's: both are refused, as are params; the two kinds OpenSpiel
+    asks for (observation, information state) are the state's own strings."""
+    from open_spiel.python.observation import make_observation
+
+    game = kos.load(str(RULESETS / "games" / "hearts.yaml"), deal=4)
+    state = game.new_initial_state()
+    rng = random.Random(1)
+    while state.is_chance_node():
+        state.apply_action(rng.choice([a for a, _ in state.chance_outcomes()]))
+    private = pyspiel.PrivateInfoType
+    for public_info, kind in ((True, private.NONE), (True, private.ALL_PLAYERS), (False, private.SINGLE_PLAYER)):
+        for perfect_recall in (False, True):
+            kind_of = pyspiel.IIGObservationType(
+                perfect_recall=perfect_recall, public_info=public_info, private_info=kind
+            )
+            with pytest.raises(ValueError, match="kierki_dsl observes as one seat"):
+                make_observation(game, kind_of)
+            with pytest.raises(ValueError, match="kierki_dsl observes as one seat"):
+                game.make_observer(kind_of, {})  # pyspiel's own way in
+    for perfect_recall in (False, True):  # the two OpenSpiel asks for: a seat's observation, its information state
+        kind_of = pyspiel.IIGObservationType(
+            perfect_recall=perfect_recall, public_info=True, private_info=private.SINGLE_PLAYER
+        )
+        seen = make_observation(game, kind_of)
+        assert seen.string_from(state, 1) == (
+            state.information_state_string(1) if perfect_recall else state.observation_string(1)
+        )
+    assert make_observation(game).string_from(state, 2) == state.observation_string(2)
+    with pytest.raises(ValueError, match="no observation parameters"):
+        make_observation(game, None, {"cards": "all"})
+
+
 def test_ladder_pairs_name_ismcts_with_settings():
     from kierki_dsl.cli import _pair
 
