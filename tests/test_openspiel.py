@@ -377,6 +377,22 @@ def test_an_observer_of_a_kind_it_cannot_give_is_refused_never_one_with_the_seat
         make_observation(game, None, {"cards": "all"})
 
 
+def test_a_ruleset_edited_in_the_same_process_is_loaded_again(tmp_path):
+    """A house rule edited between two loads in one process (a notebook) is the edited one: the
+    game's ruleset was kept per path for the process, so the second load silently had the old rules."""
+    import os
+
+    path = tmp_path / "mine.yaml"
+    text = (RULESETS / "games" / "hearts.yaml").read_text(encoding="utf-8")
+    path.write_text(text, encoding="utf-8")
+    assert kos.load(str(path)).spec.ruleset.name == "Hearts"
+    path.write_text(text.replace("\nname: Hearts\n", "\nname: Edited Hearts\n", 1), encoding="utf-8")
+    os.utime(path, ns=(1, 1))  # (a new time even where the clock's step is coarse)
+    assert kos.load(str(path)).spec.ruleset.name == "Edited Hearts"
+    game = kos.load(str(path))
+    assert kos.load(str(path)).spec.ruleset is game.spec.ruleset, "an unchanged file is loaded once"
+
+
 def test_ladder_pairs_name_ismcts_with_settings():
     from kierki_dsl.cli import _pair
 

@@ -64,12 +64,20 @@ def whole(value, what: str) -> int:
 
 
 def ruleset_at(path: str) -> Ruleset:
-    """The ruleset at ``path``, loaded once per path and process (games, their states and
-    the states rebuilt from a serialised history share it)."""
+    """The ruleset at ``path``, loaded once per path and version of the file (games, their
+    states and the states rebuilt from a serialised history share it): a file edited since (its
+    time, size or inode changed; a notebook's house rule) is loaded again. (A ruleset it extends
+    is read when it is.)"""
     key = os.path.abspath(path)
-    if key not in _RULESETS:
-        _RULESETS[key] = Ruleset.load(path)
-    return _RULESETS[key]
+    try:
+        st = os.stat(path)
+        stamp: Optional[tuple] = (st.st_mtime_ns, st.st_size, st.st_ino)
+    except (OSError, ValueError):  # Ruleset.load says why, located
+        stamp = None
+    kept = _RULESETS.get(key)
+    if kept is None or kept[0] != stamp or stamp is None:
+        kept = _RULESETS[key] = (stamp, Ruleset.load(path))
+    return kept[1]
 
 
 def replayed(path: str, scope: str, deal: int, max_deals: int, actions) -> "GameState":
