@@ -949,8 +949,15 @@ def _sprt_setting(text: str) -> tuple:
         values = []
     if len(values) == 2:
         values += [0.05, 0.05]
-    if len(values) != 4 or values[0] >= values[1] or not all(0 < v < 0.5 for v in values[2:]):
-        raise _usage("--sprt expects ELO0,ELO1[,ALPHA,BETA] with ELO0 < ELO1 and 0 < ALPHA, BETA < 0.5")
+    if (
+        len(values) != 4
+        or not all(-1000 <= v <= 1000 for v in values[:2])  # (nan and infinity too: no test)
+        or values[0] >= values[1]
+        or not all(0 < v < 0.5 for v in values[2:])
+    ):
+        raise _usage(
+            "--sprt expects ELO0,ELO1[,ALPHA,BETA] with -1000 <= ELO0 < ELO1 <= 1000 and 0 < ALPHA, BETA < 0.5"
+        )
     return tuple(values)
 
 

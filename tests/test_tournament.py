@@ -110,6 +110,17 @@ def test_sprt_stops_once_a_player_is_shown_stronger():
     assert sprt_llr([-1.0] * 30, 0.0, 50.0) < 0
 
 
+@pytest.mark.parametrize("sprt", ["nan,10", "-inf,0", "0,inf", "0,1e300", "0,10,nan,0.05", "0,10,0.05"])
+def test_an_sprt_setting_that_is_no_test_is_refused(sprt):
+    """--sprt nan,10 ran with an LLR of nan; -inf,0 decided H1 after one deal set (LLR 375);
+    three values are neither form: each is a usage error before any match."""
+    proc = subprocess.run(
+        [*KIERKI, "--seeds", "1", "--sprt", sprt], cwd=ROOT, capture_output=True, text=True, timeout=300
+    )
+    assert proc.returncode == 2 and "--sprt expects ELO0,ELO1" in proc.stderr, proc.stderr
+    assert "tournament: 1/" not in proc.stderr
+
+
 def test_duplicate_form_has_a_lower_variance_than_plain_matches_on_as_many_deals():
     """Per observation the same number of deals: 8 matches of one seed, seats rotated
     (duplicate), against 8 matches of 8 different seeds, A alone at seat 0 (plain). Two players
