@@ -6,6 +6,7 @@ import json
 import re
 
 import pytest
+
 from conftest import RULESETS, STANDARD, run_cli
 
 

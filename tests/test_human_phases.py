@@ -3,7 +3,6 @@ module declares: a bid, an exposure, a double, a pass of cards, a trump call, a 
 a widow's exchange, a layout pass and a card. Each is accepted when legal; an illegal one typed
 first is refused with the rule it breaks (the reason the rules give, from the seat's view).
 """
-
 from __future__ import annotations
 
 import io
@@ -65,82 +64,36 @@ def _first_nonlegal_card(view):
 
 CASES = {
     # kind: (ruleset, phase, when the decision qualifies, (illegal text, its action), legal text)
-    "bid": (
-        "games/tysiac.yaml",
-        "auction",
-        lambda v: any(a >= 1000 for a in v.legal),
-        lambda v: ("105", parse_action("bid:105")),
-        lambda v: next(phases.label(v, a) for a in v.legal if a >= 1000),
-    ),
-    "exposure": (
-        "games/trix.yaml",
-        "expose",
-        lambda v: any(is_expose(a) for a in v.legal) and any(v.hand >> c & 1 and c % 13 != 10 for c in range(52)),
-        lambda v: (
-            f"expose {card_pretty(_held_card(v, lambda c: c % 13 != 10))}",
-            900 + _held_card(v, lambda c: c % 13 != 10),
-        ),
-        lambda v: next(phases.label(v, a) for a in v.legal if is_expose(a)),
-    ),
-    "double": (
-        "games/barbu.yaml",
-        "double",
-        lambda v: len(v.legal) > 1,
-        lambda v: (f"double {'NESW'[v.seat]}", parse_action(f"double:{v.seat}")),
-        lambda v: next(phases.label(v, a) for a in v.legal if a != DONE),
-    ),
-    "pass of cards": (
-        "games/hearts.yaml",
-        "pass",
-        lambda v: True,
-        lambda v: (
-            card_pretty(next(c for c in range(52) if not v.hand >> c & 1)),
-            next(c for c in range(52) if not v.hand >> c & 1),
-        ),
-        lambda v: phases.label(v, v.legal[0]),
-    ),
-    "trump call": (
-        "kierki_standard.yaml",
-        "call",
-        lambda v: len(v.legal) < 5,
-        lambda v: next((phases.label(v, a), a) for a in range(53, 58) if a not in v.legal),
-        lambda v: phases.label(v, v.legal[0]),
-    ),
-    "choice": (
-        "games/trix.yaml",
-        "choose",
-        lambda v: len(v.legal) < len(v.options),
-        lambda v: next(
-            (phases.label(v, a, RULES["games/trix.yaml"]), a)
-            for a in range(100, 100 + len(v.options))
-            if a not in v.legal
-        ),
-        lambda v: phases.label(v, v.legal[0], RULES["games/trix.yaml"]),
-    ),
-    "widow exchange": (
-        "games/tysiac.yaml",
-        "exchange",
-        lambda v: True,
-        lambda v: (
-            card_pretty(next(c for c in range(52) if not v.hand >> c & 1)),
-            next(c for c in range(52) if not v.hand >> c & 1),
-        ),
-        lambda v: phases.label(v, v.legal[0]),
-    ),
-    "card": (
-        "kierki_standard.yaml",
-        "play",
-        lambda v: v.trick and len(v.legal) < v.hand.bit_count(),
-        lambda v: (card_pretty(_first_nonlegal_card(v)), _first_nonlegal_card(v)),
-        lambda v: phases.label(v, v.legal[0]),
-    ),
-    "layout pass": (
-        "kierki_standard.yaml",
-        "layout",
-        lambda v: v.legal and 52 not in v.legal,
-        lambda v: ("pass", 52),
-        lambda v: phases.label(v, v.legal[0]),
-    ),
+    "bid": ("games/tysiac.yaml", "auction", lambda v: any(a >= 1000 for a in v.legal),
+            lambda v: ("105", parse_action("bid:105")), lambda v: next(phases.label(v, a) for a in v.legal if a >= 1000)),
+    "exposure": ("games/trix.yaml", "expose", lambda v: any(is_expose(a) for a in v.legal)
+                 and any(v.hand >> c & 1 and c % 13 != 10 for c in range(52)),
+                 lambda v: (f"expose {card_pretty(_held_card(v, lambda c: c % 13 != 10))}",
+                            900 + _held_card(v, lambda c: c % 13 != 10)),
+                 lambda v: next(phases.label(v, a) for a in v.legal if is_expose(a))),
+    "double": ("games/barbu.yaml", "double", lambda v: len(v.legal) > 1,
+               lambda v: (f"double {'NESW'[v.seat]}", parse_action(f"double:{v.seat}")),
+               lambda v: next(phases.label(v, a) for a in v.legal if a != DONE)),
+    "pass of cards": ("games/hearts.yaml", "pass", lambda v: True,
+                      lambda v: (card_pretty(next(c for c in range(52) if not v.hand >> c & 1)),
+                                 next(c for c in range(52) if not v.hand >> c & 1)),
+                      lambda v: phases.label(v, v.legal[0])),
+    "trump call": ("kierki_standard.yaml", "call", lambda v: len(v.legal) < 5,
+                   lambda v: next((phases.label(v, a), a) for a in range(53, 58) if a not in v.legal),
+                   lambda v: phases.label(v, v.legal[0])),
+    "choice": ("games/trix.yaml", "choose", lambda v: len(v.legal) < len(v.options),
+               lambda v: next((phases.label(v, a, RULES["games/trix.yaml"]), a)
+                              for a in range(100, 100 + len(v.options)) if a not in v.legal),
+               lambda v: phases.label(v, v.legal[0], RULES["games/trix.yaml"])),
+    "widow exchange": ("games/tysiac.yaml", "exchange", lambda v: True,
+                       lambda v: (card_pretty(next(c for c in range(52) if not v.hand >> c & 1)),
+                                  next(c for c in range(52) if not v.hand >> c & 1)),
+                       lambda v: phases.label(v, v.legal[0])),
+    "card": ("kierki_standard.yaml", "play", lambda v: v.trick and len(v.legal) < v.hand.bit_count(),
+             lambda v: (card_pretty(_first_nonlegal_card(v)), _first_nonlegal_card(v)),
+             lambda v: phases.label(v, v.legal[0])),
+    "layout pass": ("kierki_standard.yaml", "layout", lambda v: v.legal and 52 not in v.legal,
+                    lambda v: ("pass", 52), lambda v: phases.label(v, v.legal[0])),
 }
 RULES: dict = {}
 

@@ -1,17 +1,17 @@
 """The SIK wire codec and the match-file reader: the protocol page's examples, tolerance, and
 no exception on any input."""
-
 from __future__ import annotations
 
 import pytest
-from conftest import RULESETS, STANDARD
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kierki_dsl.cards import parse_card
-from kierki_dsl.net import sik
 from kierki_dsl.net.deals import DealsError, deal_types, parse_deals
+from kierki_dsl.net import sik
 from kierki_dsl.ruleset.model import Ruleset
+
+from conftest import RULESETS, STANDARD
 
 RS = Ruleset.load(str(RULESETS / "games" / "sik.yaml"))
 
@@ -44,20 +44,8 @@ def test_other_messages_and_what_is_not_one():
     assert sik.parse_server("BUSYNES") == sik.Busy((0, 1, 2))
     assert sik.parse_server("WRONG7") == sik.Wrong(7)
     assert sik.parse_iam("IAMS") == 2
-    for bad in (
-        "DEAL8N2C3C4C5C6C7C8C9C10CJCQCKCAC",
-        "DEAL1N2C2C4C5C6C7C8C9C10CJCQCKCAC",
-        "TRICK14",
-        "TRICK0",
-        "TRICK1ZZ",
-        "WRONG0",
-        "WRONG",
-        "TAKEN18C6C2CS",
-        "BUSY",
-        "BUSYNN",
-        "HELLO",
-        "",
-    ):
+    for bad in ("DEAL8N2C3C4C5C6C7C8C9C10CJCQCKCAC", "DEAL1N2C2C4C5C6C7C8C9C10CJCQCKCAC", "TRICK14", "TRICK0",
+                "TRICK1ZZ", "WRONG0", "WRONG", "TAKEN18C6C2CS", "BUSY", "BUSYNN", "HELLO", ""):
         assert sik.parse_server(bad) is None, bad
     for bad in ("IAM", "IAMX", "IAMNN", "iamN"):
         assert sik.parse_iam(bad) is None
@@ -84,13 +72,8 @@ def _file(*deals):
     return "\n".join(deals).encode()
 
 
-ONE = [
-    "1N",
-    "2C3C4C5C6C7C8C9C10CJCQCKCAC",
-    "2D3D4D5D6D7D8D9D10DJDQDKDAD",
-    "2H3H4H5H6H7H8H9H10HJHQHKHAH",
-    "2S3S4S5S6S7S8S9S10SJSQSKSAS",
-]
+ONE = ["1N", "2C3C4C5C6C7C8C9C10CJCQCKCAC", "2D3D4D5D6D7D8D9D10DJDQDKDAD", "2H3H4H5H6H7H8H9H10HJHQHKHAH",
+       "2S3S4S5S6S7S8S9S10SJSQSKSAS"]
 
 
 def test_a_match_file_maps_types_to_schedule_entries_and_leaders_to_dealers():
@@ -102,18 +85,15 @@ def test_a_match_file_maps_types_to_schedule_entries_and_leaders_to_dealers():
     assert parse_deals(_file(*ONE), standard)[0].contract.name == "bez_lew"
 
 
-@pytest.mark.parametrize(
-    "lines, message",
-    [
-        (["1X"] + ONE[1:], ":1: error: expected a deal type digit and the first seat"),
-        (["9N"] + ONE[1:], ":1: error: deal type 9 names no contract"),
-        (ONE[:4], ":5: error: the file ends inside a deal"),
-        (ONE[:2] + ["2D3D4D"] + ONE[3:], ":3: error: E has 3 cards"),
-        (ONE[:2] + ["2C3D4D5D6D7D8D9D10DJDQDKDAD"] + ONE[3:], ":3: error: 2C is dealt twice"),
-        (ONE[:1] + ["1C3C4C5C6C7C8C9C10CJCQCKCAC"] + ONE[2:], ":2: error: the cards of N cannot be read"),
-        ([], ":1: error: the match file has no deals"),
-    ],
-)
+@pytest.mark.parametrize("lines, message", [
+    (["1X"] + ONE[1:], ":1: error: expected a deal type digit and the first seat"),
+    (["9N"] + ONE[1:], ":1: error: deal type 9 names no contract"),
+    (ONE[:4], ":5: error: the file ends inside a deal"),
+    (ONE[:2] + ["2D3D4D"] + ONE[3:], ":3: error: E has 3 cards"),
+    (ONE[:2] + ["2C3D4D5D6D7D8D9D10DJDQDKDAD"] + ONE[3:], ":3: error: 2C is dealt twice"),
+    (ONE[:1] + ["1C3C4C5C6C7C8C9C10CJCQCKCAC"] + ONE[2:], ":2: error: the cards of N cannot be read"),
+    ([], ":1: error: the match file has no deals"),
+])
 def test_a_broken_match_file_is_refused_with_its_line(lines, message):
     with pytest.raises(DealsError) as e:
         parse_deals(_file(*lines), RS, "m.txt")

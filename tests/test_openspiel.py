@@ -1,12 +1,12 @@
 """The OpenSpiel adapter: every shipped ruleset passes pyspiel's random simulation test; what a
 seat is told depends only on what it may see; resampling keeps the seat's information."""
-
 from __future__ import annotations
 
 import random
 import sys
 
 import pytest
+
 from conftest import ROOT, RULESETS
 
 pyspiel = pytest.importorskip("pyspiel")
@@ -27,18 +27,15 @@ def test_random_sim_every_ruleset(path):
     pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
 
 
-@pytest.mark.parametrize(
-    "path,deal",
-    [
-        ("rulesets/kierki_standard.yaml", 8),  # a trump call
-        ("rulesets/kierki_standard.yaml", 12),  # a layout deal
-        ("rulesets/variants/fantan_pass_pool.yaml", 12),  # passes paid into a pool
-        ("rulesets/games/barbu.yaml", 2),  # a declarer's choice with doubling
-        ("rulesets/games/hearts.yaml", 4),  # no passing
-        ("rulesets/variants/no_trumps_allowed.yaml", 8),  # a trump call offering "no trumps"
-        ("rulesets/variants/walc_chapanka.yaml", 8),
-    ],
-)
+@pytest.mark.parametrize("path,deal", [
+    ("rulesets/kierki_standard.yaml", 8),  # a trump call
+    ("rulesets/kierki_standard.yaml", 12),  # a layout deal
+    ("rulesets/variants/fantan_pass_pool.yaml", 12),  # passes paid into a pool
+    ("rulesets/games/barbu.yaml", 2),  # a declarer's choice with doubling
+    ("rulesets/games/hearts.yaml", 4),  # no passing
+    ("rulesets/variants/no_trumps_allowed.yaml", 8),  # a trump call offering "no trumps"
+    ("rulesets/variants/walc_chapanka.yaml", 8),
+])
 def test_random_sim_other_deal_types(path, deal):
     pyspiel.random_sim_test(kos.load(str(ROOT / path), deal=deal), num_sims=1, serialize=True, verbose=False)
 
@@ -80,14 +77,9 @@ def test_random_sim_a_whole_match():
     pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
 
 
-@pytest.mark.parametrize(
-    "path,deal,steps",
-    [
-        ("rulesets/games/hearts.yaml", 1, 70),
-        ("rulesets/games/barbu.yaml", 2, 60),  # a declarer's choice
-        ("rulesets/kierki_standard.yaml", 8, 58),
-    ],
-)  # a trump call
+@pytest.mark.parametrize("path,deal,steps", [("rulesets/games/hearts.yaml", 1, 70),
+                                             ("rulesets/games/barbu.yaml", 2, 60),  # a declarer's choice
+                                             ("rulesets/kierki_standard.yaml", 8, 58)])  # a trump call
 def test_a_state_serialises_as_its_history_and_comes_back_equal(path, deal, steps):
     game = kos.load(str(ROOT / path), deal=deal)
     state = _play(game, 3, steps)
@@ -148,15 +140,8 @@ def test_strings_never_show_another_hand(path):
                     assert not hidden & shown, (seat, hidden & shown)
 
 
-@pytest.mark.parametrize(
-    "path,deal",
-    [
-        ("rulesets/games/hearts.yaml", 1),
-        ("rulesets/kierki_standard.yaml", 12),
-        ("rulesets/games/barbu.yaml", 1),
-        ("rulesets/kierki_standard.yaml", 8),
-    ],
-)
+@pytest.mark.parametrize("path,deal", [("rulesets/games/hearts.yaml", 1), ("rulesets/kierki_standard.yaml", 12),
+                                       ("rulesets/games/barbu.yaml", 1), ("rulesets/kierki_standard.yaml", 8)])
 def test_resample_keeps_what_the_seat_knows_and_redraws_the_rest(path, deal):
     game = kos.load(str(ROOT / path), deal=deal)
     sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
@@ -196,18 +181,13 @@ def test_tensors_depend_only_on_the_seat_s_information():
 
 
 def test_openspiel_ismcts_searches_a_ruleset():
-    import numpy as np
     from open_spiel.python.algorithms import ismcts, mcts
+    import numpy as np
 
     game = kos.load(str(RULESETS / "variants" / "jacks_only.yaml"), deal=4)
     state = _play(game, 2, 60)
-    bot = ismcts.ISMCTSBot(
-        game,
-        mcts.RandomRolloutEvaluator(1, np.random.RandomState(1)),
-        uct_c=20.0,
-        max_simulations=30,
-        random_state=np.random.RandomState(2),
-    )
+    bot = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, np.random.RandomState(1)), uct_c=20.0,
+                           max_simulations=30, random_state=np.random.RandomState(2))
     for _ in range(4):
         if state.is_terminal():
             break
@@ -250,21 +230,14 @@ def _kierki(*args, env=None):
     from conftest import kierki_command
 
     full = dict(os.environ, **(env or {}))
-    done = subprocess.run(
-        kierki_command() + list(args), capture_output=True, text=True, timeout=300, env=full, stdin=subprocess.DEVNULL
-    )
+    done = subprocess.run(kierki_command() + list(args), capture_output=True, text=True, timeout=300,
+                          env=full, stdin=subprocess.DEVNULL)
     return done.returncode, done.stdout, done.stderr
 
 
 def test_kierki_run_with_an_ismcts_seat():
-    code, out, err = _kierki(
-        "run",
-        str(RULESETS / "games" / "hearts.yaml"),
-        "--seed",
-        "4",
-        "--players",
-        "ismcts:5,heuristic,heuristic,random",
-    )
+    code, out, err = _kierki("run", str(RULESETS / "games" / "hearts.yaml"), "--seed", "4",
+                             "--players", "ismcts:5,heuristic,heuristic,random")
     assert code == 0, err
     assert "Hearts" in out
 
@@ -274,26 +247,15 @@ def test_without_the_extra_the_command_names_it(tmp_path):
     blocked.mkdir()
     (blocked / "__init__.py").write_text("raise ImportError('open_spiel is not installed here')\n")
     (tmp_path / "pyspiel.py").write_text("raise ImportError('pyspiel is not installed here')\n")
-    code, out, err = _kierki(
-        "run", str(RULESETS / "games" / "hearts.yaml"), "--players", "ismcts", env={"PYTHONPATH": str(tmp_path)}
-    )
+    code, out, err = _kierki("run", str(RULESETS / "games" / "hearts.yaml"), "--players", "ismcts",
+                             env={"PYTHONPATH": str(tmp_path)})
     assert code == 2
     assert "pip install 'kierki-dsl[openspiel]'" in err and "Traceback" not in err
 
 
 def test_kierki_simulate_with_ismcts_players():
-    code, out, err = _kierki(
-        "simulate",
-        str(RULESETS / "variants" / "three_players.yaml"),
-        "--games",
-        "1",
-        "--players",
-        "ismcts:3,random,heuristic",
-        "--seed",
-        "2",
-        "--format",
-        "json",
-    )
+    code, out, err = _kierki("simulate", str(RULESETS / "variants" / "three_players.yaml"), "--games", "1",
+                             "--players", "ismcts:3,random,heuristic", "--seed", "2", "--format", "json")
     assert code == 0, err
     assert "ismcts:3" in out
 
@@ -449,14 +411,9 @@ def _other(value):
     return 0  # None
 
 
-@pytest.mark.parametrize(
-    "path,deal,steps",
-    [
-        ("rulesets/variants/fantan_three_passes.yaml", 1, 90),
-        ("rulesets/games/trix.yaml", 1, 57),
-        ("rulesets/games/tysiac.yaml", 1, 36),
-    ],
-)
+@pytest.mark.parametrize("path,deal,steps", [("rulesets/variants/fantan_three_passes.yaml", 1, 90),
+                                             ("rulesets/games/trix.yaml", 1, 57),
+                                             ("rulesets/games/tysiac.yaml", 1, 36)])
 def test_the_information_state_carries_every_field_of_the_seat_s_view(monkeypatch, path, deal, steps):
     """Whatever the seat's view holds (free passes left, pool, exposures, a part added
     later...) tells two states apart in the information state too: a view changed in any one
@@ -468,17 +425,12 @@ def test_the_information_state_carries_every_field_of_the_seat_s_view(monkeypatc
     view = knowledge.seat_view(state, seat)
     assert view is not None and seat >= 0
     base = knowledge.information_state_string(state, seat)
-    changes = [
-        (f.name, attrs.evolve(view, **{f.name: _other(getattr(view, f.name))}))
-        for f in attrs.fields(type(view))
-        if f.name != "parts"
-    ]
+    changes = [(f.name, attrs.evolve(view, **{f.name: _other(getattr(view, f.name))}))
+               for f in attrs.fields(type(view)) if f.name != "parts"]
     changes.append(("an added part", attrs.evolve(view, parts=view.parts + (("added", 0),))))
     for phase, part in view.parts:  # each field of each phase's part
-        changes += [
-            (f"{phase}.{f.name}", view.with_part(phase, attrs.evolve(part, **{f.name: _other(getattr(part, f.name))})))
-            for f in attrs.fields(type(part))
-        ]
+        changes += [(f"{phase}.{f.name}", view.with_part(phase, attrs.evolve(part, **{f.name: _other(getattr(part, f.name))})))
+                    for f in attrs.fields(type(part))]
     assert len(changes) >= len(attrs.fields(type(view))) + sum(len(attrs.fields(type(p))) for _, p in view.parts)
     for name, changed in changes:
         monkeypatch.setattr(knowledge, "seat_view", lambda state, seat, changed=changed: changed)
@@ -508,11 +460,8 @@ def test_resample_after_a_round_of_exposures(attempts):
 
 def test_resample_is_deterministic():
     """The same random draws give the same world (a stock deal rebuilt from the view included)."""
-    for path, steps in (
-        ("rulesets/variants/kierki_dominowe.yaml", 60),
-        ("rulesets/games/tysiac.yaml", 36),
-        ("rulesets/games/hearts.yaml", 60),
-    ):
+    for path, steps in (("rulesets/variants/kierki_dominowe.yaml", 60), ("rulesets/games/tysiac.yaml", 36),
+                        ("rulesets/games/hearts.yaml", 60)):
         state = _play(kos.load(str(ROOT / path)), 1, steps).core
         assert state.deal is not None and state.current_player() >= 0, path
         seat = state.current_player()
@@ -539,22 +488,16 @@ def test_a_world_drawn_for_a_seat_keeps_no_other_seat_s_private_cards_of_the_dea
         world = resample(core, seat, rng)
         kept = [(who, text) for who, text in world.events[start:] if who is not None and who != seat]
         assert len(kept) == len(private)
-        assert not set(private) - {(w, f"p{w} saw something") for w, _ in private} & set(kept), (
+        assert not set(private) - {(w, f"p{w} saw something") for w, _ in private} & set(kept), \
             "another seat's private event of this deal kept its cards"
-        )
         checked += bool(private)
     assert checked, "no position with another seat's private event was reached"
 
 
 # barbu_app extends barbu (the same choice of contracts; only its duty to double differs): -m slow
-@pytest.mark.parametrize(
-    "path",
-    [
-        "rulesets/games/barbu.yaml",
-        pytest.param("rulesets/games/barbu_app.yaml", marks=pytest.mark.slow),
-        "rulesets/games/trix.yaml",
-    ],
-)
+@pytest.mark.parametrize("path", ["rulesets/games/barbu.yaml",
+                                  pytest.param("rulesets/games/barbu_app.yaml", marks=pytest.mark.slow),
+                                  "rulesets/games/trix.yaml"])
 def test_random_sim_a_match_past_a_declarer_s_choice(path):
     """Contract choices of deals already played still have labels (pyspiel labels the history)."""
     game = kos.load(str(ROOT / path), scope="match", max_deals=3)
@@ -569,15 +512,8 @@ def test_random_sim_a_match_past_a_declarer_s_choice(path):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize(
-    "path",
-    [
-        "rulesets/games/barbu.yaml",
-        "rulesets/games/barbu_app.yaml",
-        "rulesets/games/trix.yaml",
-        "rulesets/games/tysiac.yaml",
-    ],
-)
+@pytest.mark.parametrize("path", ["rulesets/games/barbu.yaml", "rulesets/games/barbu_app.yaml",
+                                  "rulesets/games/trix.yaml", "rulesets/games/tysiac.yaml"])
 def test_random_sim_a_whole_match_of_declarer_s_choices_and_an_open_ended_one(path):
     pyspiel.random_sim_test(kos.load(str(ROOT / path), scope="match"), num_sims=1, serialize=True, verbose=False)
 

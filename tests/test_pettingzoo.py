@@ -1,8 +1,8 @@
 """The PettingZoo adapter: every shipped ruleset passes PettingZoo's api_test and seed_test."""
-
 from __future__ import annotations
 
 import pytest
+
 from conftest import ROOT, RULESETS
 
 pytest.importorskip("pettingzoo")

@@ -1,5 +1,4 @@
 """kierki simulate: reproducible whatever the worker count or backend, interruptible."""
-
 from __future__ import annotations
 
 import json
@@ -7,11 +6,12 @@ import os
 import signal
 
 import pytest
-from conftest import RULESETS, STANDARD, fast_path_sweep, poll_until, run_cli
 
 from kierki_dsl.interpreter.fastplay import compile_fast
 from kierki_dsl.ruleset.model import Ruleset
 from kierki_dsl.simulate import FastMatch, play_games, run_local
+
+from conftest import RULESETS, STANDARD, fast_path_sweep, poll_until, run_cli
 
 
 def _sim(*args):
@@ -73,14 +73,8 @@ def test_random_records_come_from_the_fast_path(path):
 
 # the command's flags, CSV and replay on the standard ruleset by default; that records change no
 # match of hearts or of a layout is test_random_records_come_from_the_fast_path's (in-process)
-@pytest.mark.parametrize(
-    "path",
-    [
-        "kierki_standard.yaml",
-        pytest.param("games/hearts.yaml", marks=pytest.mark.slow),
-        pytest.param("variants/fantan_pass_pool.yaml", marks=pytest.mark.slow),
-    ],
-)
+@pytest.mark.parametrize("path", ["kierki_standard.yaml", pytest.param("games/hearts.yaml", marks=pytest.mark.slow),
+                                  pytest.param("variants/fantan_pass_pool.yaml", marks=pytest.mark.slow)])
 def test_simulate_with_records_reports_what_it_reports_without(path, tmp_path):
     """``--records`` changes nothing in the report (random players: the fast path's matches),
     and ``kierki replay`` accepts every record with its match's totals (``--csv``)."""
@@ -98,9 +92,8 @@ def test_simulate_with_records_reports_what_it_reports_without(path, tmp_path):
     files = sorted(os.listdir(tmp_path / "recs"))
     assert len(files) == 5
     for name in files:
-        rc, out, err, _ = run_cli(
-            "replay", str(tmp_path / "recs" / name), "--ruleset", str(RULESETS / path), "--format", "json"
-        )
+        rc, out, err, _ = run_cli("replay", str(tmp_path / "recs" / name), "--ruleset", str(RULESETS / path),
+                                  "--format", "json")
         assert rc == 0, err
         assert json.loads(out)["totals"] == totals[int(name[6:12])], name
 
@@ -156,28 +149,13 @@ def test_dask_backend_on_a_local_cluster():
     distributed = pytest.importorskip("distributed")
     local = run_local(str(STANDARD), ["random"] * 4, 5, 30, 1, False)
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
-        rc, out, err, _ = run_cli(
-            "simulate",
-            str(STANDARD),
-            "--games",
-            "30",
-            "--seed",
-            "5",
-            "--format",
-            "json",
-            "--backend",
-            "dask",
-            "--address",
-            cluster.scheduler_address,
-            timeout=300,
-        )
+        rc, out, err, _ = run_cli("simulate", str(STANDARD), "--games", "30", "--seed", "5", "--format", "json",
+                                  "--backend", "dask", "--address", cluster.scheduler_address, timeout=300)
     assert rc == 0, err
     res = json.loads(out)
     mine = run_cli("simulate", str(STANDARD), "--games", "30", "--seed", "5", "--format", "json")[1]
     assert res["players"] == json.loads(mine)["players"]
-    assert [g.totals for g in local] == [
-        g.totals for g in play_games(str(STANDARD), ["random"] * 4, 5, list(range(30)))
-    ]
+    assert [g.totals for g in local] == [g.totals for g in play_games(str(STANDARD), ["random"] * 4, 5, list(range(30)))]
 
 
 def test_an_optional_extra_card_is_played_by_the_general_interpreter():
@@ -197,16 +175,8 @@ def test_hearts_has_a_whole_deal_path_too():
     assert sums <= {-26, -78} and -26 in sums, "every heart and the queen are taken; a moon costs the others"
 
 
-@pytest.mark.parametrize(
-    "name",
-    [
-        "kierki_standard",
-        "variants/fantan_ace_high",
-        "variants/fantan_start_eight",
-        "variants/fantan_extra_turn",
-        "variants/walc_scale",
-    ],
-)
+@pytest.mark.parametrize("name", ["kierki_standard", "variants/fantan_ace_high", "variants/fantan_start_eight",
+                                  "variants/fantan_extra_turn", "variants/walc_scale"])
 def test_layout_fast_path_plays_as_the_interpreter(name, tmp_path):
     """With every choice the lowest legal card, the compiled layout closure and the general
     interpreter play the same deal to the same scores (extra turns, passes, places)."""
@@ -218,11 +188,8 @@ def test_layout_fast_path_plays_as_the_interpreter(name, tmp_path):
     path = RULESETS / f"{name}.yaml"
     if name == "variants/fantan_extra_turn":  # the compiled path plays compulsory extra cards only
         path = tmp_path / "forced.yaml"
-        path.write_text(
-            f"kierki: 1\nextends: {RULESETS / f'{name}.yaml'}\nname: forced\n"
-            "contracts:\n  loteryjka:\n    again_optional: false\n",
-            "utf-8",
-        )
+        path.write_text(f"kierki: 1\nextends: {RULESETS / f'{name}.yaml'}\nname: forced\n"
+                        "contracts:\n  loteryjka:\n    again_optional: false\n", "utf-8")
     rs = Ruleset.load(str(path))
     lot = next(c for c in rs.contracts.values() if c.type == "layout")
     fast = compile_fast(lot, 4, 13, rs.deck)
@@ -290,7 +257,7 @@ def _group(pgid: int) -> list:
                 stat = f.read()
         except OSError:  # ended meanwhile
             continue
-        fields = stat[stat.rindex(")") + 2 :].split()  # state, ppid, pgrp, ...
+        fields = stat[stat.rindex(")") + 2:].split()  # state, ppid, pgrp, ...
         if int(fields[2]) == pgid and fields[0] != "Z":
             found.append(int(entry))
     return found

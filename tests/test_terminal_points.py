@@ -76,7 +76,6 @@ def _layout_views(rs):
 
 def test_a_layout_refusal_speaks_of_cards_in_one_notation(rules):
     views = _layout_views(rules)
-
     def misfits(v):  # held cards of an open row that do not fit
         return [c for c in range(52) if v.hand >> c & 1 and c not in v.legal and v.layout[c // 13] is not None]
 
@@ -118,23 +117,9 @@ def test_the_layout_says_who_played_which_card(rules):
 
 @pytest.mark.parametrize(
     "typed, card",
-    [
-        ("D♠", "QS"),
-        ("DS", "QS"),
-        ("ds", "QS"),
-        ("W♣", "JC"),
-        ("WC", "JC"),
-        ("DD", "QD"),
-        ("KD", "KD"),
-        ("D10", "TD"),
-        ("10d", "TD"),
-        ("d kier", "QH"),
-        ("dama pik", "QS"),
-        ("walet trefl", "JC"),
-        ("A karo", "AD"),
-        ("król kier", "KH"),
-        ("♦W", "JD"),
-    ],
+    [("D♠", "QS"), ("DS", "QS"), ("ds", "QS"), ("W♣", "JC"), ("WC", "JC"), ("DD", "QD"), ("KD", "KD"),
+     ("D10", "TD"), ("10d", "TD"), ("d kier", "QH"), ("dama pik", "QS"), ("walet trefl", "JC"), ("A karo", "AD"),
+     ("król kier", "KH"), ("♦W", "JD")],
 )
 def test_polish_card_letters_and_words_are_read(typed, card):
     assert read_card(typed) == parse_card(card)
@@ -162,21 +147,13 @@ def test_run_takes_the_seat_letter(tmp_path):
     env = dict(os.environ, KIERKI_LANG="en")
     done = subprocess.run(
         ["/work/venv/bin/kierki", "run", STANDARD, "--seed", "3", "--human", "S"],
-        input="",
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=120,
+        input="", capture_output=True, text=True, env=env, timeout=120,
     )
     assert done.returncode != 2, done.stderr
     assert "Your hand (S):" in done.stdout
     bad = subprocess.run(
-        ["/work/venv/bin/kierki", "run", STANDARD, "--human", "X"],
-        input="",
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=120,
+        ["/work/venv/bin/kierki", "run", STANDARD, "--human", "X"], input="", capture_output=True, text=True,
+        env=env, timeout=120,
     )
     assert bad.returncode == 2 and "not a seat: 'X'" in bad.stderr, bad.stderr
 
