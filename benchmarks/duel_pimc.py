@@ -139,6 +139,30 @@ def summary(path: str) -> None:
         print(f"{game:16} {a} vs {b}: {interval(diffs)}")
 
 
+def _check(ap: argparse.ArgumentParser, args) -> None:
+    """Every argument before any duel (exit 2 naming it): an unknown game or opponent was read as
+    ``search`` or failed with a traceback after the first duels."""
+    unknown = [g for g in args.games.split(",") if g not in GAMES]
+    if unknown:
+        ap.error(f"--games: unknown {', '.join(unknown)} (known: {', '.join(GAMES)})")
+    wrong = [a for a in args.against.split(",") if a not in ("search", "ismcts")]
+    if wrong:
+        ap.error(f"--against: unknown {', '.join(wrong)} (search, ismcts or both)")
+    if args.seeds < 1 or args.first_seed < 0 or not 0 < args.factor < 1e6:
+        ap.error("--seeds must be 1 or more, --first-seed 0 or more, --factor above 0")
+    for option, name in (("--pimc", args.pimc), ("--search", args.search)):
+        if not name.startswith(option[2:]):
+            ap.error(f"{option} names a {option[2:]} player ({option[2:]}:SETTINGS), got {name!r}")
+        try:
+            make_player(name)
+        except KeyError as e:
+            ap.error(f"{option}: {e.args[0]}")
+    if args.journal:
+        folder = Path(args.journal).resolve().parent
+        if not folder.is_dir():
+            ap.error(f"--journal {args.journal}: no such folder {folder}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", default=",".join(GAMES))
@@ -152,8 +176,12 @@ def main() -> None:
     ap.add_argument("--summary", default="", help="only print the intervals of a journal's deals")
     args = ap.parse_args()
     if args.summary:
-        summary(args.summary)
+        try:
+            summary(args.summary)
+        except (OSError, ValueError, KeyError, TypeError) as e:  # no such file, not a journal
+            ap.error(f"--summary {args.summary}: not a journal this script wrote ({type(e).__name__}: {e})")
         return
+    _check(ap, args)
     for game in args.games.split(","):
         rules = load_ruleset(str(ROOT / GAMES[game]))
         timers: dict = {}

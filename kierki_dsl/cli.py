@@ -890,6 +890,8 @@ def tournament(
     for name in names:
         _players(name, rs.players)
     test = _sprt_setting(sprt) if sprt is not None else None
+    _check_output(journal, "--journal")
+    _check_output(html, "--html")
     if html:
         from .analysis.html import plots_missing
 
@@ -947,8 +949,15 @@ def _sprt_setting(text: str) -> tuple:
         values = []
     if len(values) == 2:
         values += [0.05, 0.05]
-    if len(values) != 4 or values[0] >= values[1] or not all(0 < v < 0.5 for v in values[2:]):
-        raise _usage("--sprt expects ELO0,ELO1[,ALPHA,BETA] with ELO0 < ELO1 and 0 < ALPHA, BETA < 0.5")
+    if (
+        len(values) != 4
+        or not all(-1000 <= v <= 1000 for v in values[:2])  # (nan and infinity too: no test)
+        or values[0] >= values[1]
+        or not all(0 < v < 0.5 for v in values[2:])
+    ):
+        raise _usage(
+            "--sprt expects ELO0,ELO1[,ALPHA,BETA] with -1000 <= ELO0 < ELO1 <= 1000 and 0 < ALPHA, BETA < 0.5"
+        )
     return tuple(values)
 
 
@@ -971,6 +980,9 @@ def _pair(text: str) -> tuple:
             specs.append(part)
         else:
             specs[-1] += ":" + part
+    first = specs[0].split(":")[0] if specs else ""
+    if first and first not in known:  # a typo: every later part was read as its settings
+        raise _usage(f"--pairs: unknown player {first!r} in {text!r} (known: {', '.join(sorted(known))})")
     if len(specs) != 2 or not all(specs):
         raise _usage(f"--pairs expects A:B with each player as in --players (search:64:heuristic), got {text!r}")
     return specs[0], specs[1]

@@ -27,6 +27,7 @@ try:
 except ImportError as e:  # pragma: no cover - exercised only without the extra
     raise ImportError("kierki_dsl.gymvec needs gymnasium: pip install 'kierki-dsl[rl]'") from e
 
+from .adapters.game import whole
 from .vecenv import Step, VecDeals
 
 SAME_STEP: Any
@@ -45,6 +46,7 @@ class KierkiVectorEnv(VectorEnv):
 
     def __init__(self, ruleset, num_envs: int, deal: int = 1, seat: int = 0) -> None:
         self.deals = VecDeals(ruleset, num_envs, deal)
+        seat = whole(seat, "seat")
         if not 0 <= seat < self.deals.players:
             raise ValueError(f"seat must be 0..{self.deals.players - 1}, got {seat}")
         self.seat, self.num_envs = seat, num_envs

@@ -33,7 +33,7 @@ except ImportError as e:  # pragma: no cover - exercised only without the extra
     raise ImportError("kierki_dsl.openspiel needs OpenSpiel: pip install 'kierki-dsl[openspiel]'") from e
 
 from .adapters import knowledge
-from .adapters.game import MATCH_DEALS, GameSpec, GameState, ruleset_at
+from .adapters.game import MATCH_DEALS, GameSpec, GameState, ruleset_at, whole
 from .adapters.resample import resample
 from .ruleset.model import Ruleset
 from .shipped import shipped_ruleset
@@ -86,6 +86,19 @@ class KierkiGame(pyspiel.Game):
         return KierkiState(self)
 
     def make_py_observer(self, iig_obs_type=None, params=None):
+        """A seat's observation (or, with perfect recall, its information state): its own cards
+        and what is public. Another kind (public information only, every seat's private
+        information) is a ``ValueError``: this observer would give one seat's hand."""
+        if params:
+            raise ValueError(f"kierki_dsl takes no observation parameters, got {params!r}")
+        if iig_obs_type is not None and (
+            not iig_obs_type.public_info or iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER
+        ):
+            raise ValueError(
+                "kierki_dsl observes as one seat: public_info=True and private_info=SINGLE_PLAYER "
+                f"(perfect_recall either way), got public_info={iig_obs_type.public_info}, "
+                f"private_info={iig_obs_type.private_info}"
+            )
         perfect_recall = bool(iig_obs_type and iig_obs_type.perfect_recall)
         return KierkiObserver(self.spec, perfect_recall)
 
@@ -181,7 +194,8 @@ def load(path: str, scope: str = "deal", deal: int = 1, max_deals: int = MATCH_D
     """The ruleset at ``path`` as an OpenSpiel game (``scope``: ``deal`` or ``match``; a
     match ends after at most ``max_deals`` deals)."""
     return pyspiel.load_game(
-        NAME, {"ruleset": str(path), "scope": scope, "deal": int(deal), "max_deals": int(max_deals)}
+        NAME,
+        {"ruleset": str(path), "scope": scope, "deal": whole(deal, "deal"), "max_deals": whole(max_deals, "max_deals")},
     )
 
 

@@ -178,7 +178,10 @@ def _mode(target: str) -> int:
 def make_folder(path: str, what: str = "output folder") -> None:
     """Create ``path`` (and its parents) unless it is a folder already; ``OutputError`` otherwise."""
     check_folder(path, what)
-    os.makedirs(path, exist_ok=True)
+    try:
+        os.makedirs(path, exist_ok=True)
+    except OSError as e:  # a full disk; as root, a folder the check could not foresee (under /proc)
+        raise OutputError(f"{what} {path}: {e.strerror or e}") from None
 
 
 __all__ = [

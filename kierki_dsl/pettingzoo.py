@@ -23,6 +23,8 @@ run in C (``_go_c``), saying exactly what the methods below say (docs/performanc
 
 from __future__ import annotations
 
+import math
+import operator
 import random
 import weakref
 from typing import Optional
@@ -57,6 +59,20 @@ C_CALLS_FOR = ("1.24.", "1.25.", "1.26.", "1.27.")
 _C_FIT = str(getattr(pettingzoo, "__version__", "")).startswith(C_CALLS_FOR)
 
 
+def _action_number(agent: str, action) -> int:
+    """``action`` as the action number it names: an int (a numpy integer, a 0-d integer array)
+    or a float holding a whole number; ``ValueError`` for anything else (a fraction, a bool,
+    None, a string), never cast to another action."""
+    if not isinstance(action, (bool, np.bool_)):
+        try:
+            return operator.index(action)
+        except TypeError:
+            pass
+        if isinstance(action, (float, np.floating)) and math.isfinite(action) and float(action).is_integer():
+            return int(action)
+    raise ValueError(f"{agent}: action {action!r} is not an action number (an int: one of the mask's legal actions)")
+
+
 class KierkiEnv(AECEnv):
     """A ruleset (one deal or the whole match) as an agent-environment-cycle game."""
 
@@ -75,6 +91,8 @@ class KierkiEnv(AECEnv):
         rs = ruleset if isinstance(ruleset, Ruleset) else Ruleset.load(str(ruleset))
         self.spec = GameSpec.make(rs, scope, deal, max_deals)
         self.perfect_recall = information_state
+        if render_mode is not None and render_mode != "ansi":  # (the metadata's render_modes)
+            raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
         self.render_mode = render_mode
         self.possible_agents = [f"player_{s}" for s in range(rs.players)]
         self._seats = {a: s for s, a in enumerate(self.possible_agents)}
@@ -187,16 +205,16 @@ class KierkiEnv(AECEnv):
         return {"observation": obs, "action_mask": mask}
 
     def step(self, action):
+        game = self.game
+        if game is None:
+            raise RuntimeError("step() before reset(): no game in play")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        game = self.game
-        if game is None:
-            raise RuntimeError("step() before reset(): no game in play")
         before = game.totals  # a new list only as a deal ends (and pays)
         try:
-            game.apply_action(int(action))
+            game.apply_action(_action_number(agent, action))
         except IllegalAction as e:
             raise ValueError(f"{agent}: action {action} is illegal: {e.reason}") from None
         self._after_step(agent, game, before)

@@ -18,7 +18,7 @@ def read_seat(text: str, players: int) -> int:
     names = [seat_name(s, players).upper() for s in range(players)]
     if t in names:
         return names.index(t)
-    if t.isdigit() and len(t) <= 3 and int(t) < players:
+    if t.isdecimal() and len(t) <= 3 and int(t) < players:
         return int(t)
     raise ValueError(f"not a seat: {quoted(text)} (one of {', '.join(n for n in names)} or 0..{players - 1})")
 

@@ -56,13 +56,17 @@ RECORD_FILES = r"match-\d+\.json"
 
 
 def _keep_records(folder: str) -> Callable:
-    from .paths import make_folder, write_atomic
+    from .paths import OutputError, make_folder, write_atomic
 
     def keep(batch) -> None:
         make_folder(folder, "--records")
         for (g,) in batch:
             text = json.dumps(g.record, indent=1, ensure_ascii=False) + "\n"
-            write_atomic(os.path.join(folder, f"match-{g.index:06d}.json"), text, "--records")
+            path = os.path.join(folder, f"match-{g.index:06d}.json")
+            try:
+                write_atomic(path, text, "--records")
+            except OSError as e:  # a full disk: the command's located error, exit 1
+                raise OutputError(f"--records {path}: {e.strerror or e}") from None
 
     return keep
 

@@ -186,10 +186,13 @@ class Journal:
     def append(self, row: dict) -> None:
         if self.path is None:
             return
-        with open(self.path, "a", encoding="utf-8") as f:
-            f.write(json.dumps(row) + "\n")
-            f.flush()
-            os.fsync(f.fileno())
+        try:
+            with open(self.path, "a", encoding="utf-8") as f:
+                f.write(json.dumps(row) + "\n")
+                f.flush()
+                os.fsync(f.fileno())
+        except OSError as e:  # a full disk, a folder gone meanwhile
+            raise JournalError(f"{self.path}: error: cannot write the journal: {e.strerror or e}") from None
 
 
 _WORKER: dict = {}

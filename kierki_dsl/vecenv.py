@@ -40,7 +40,7 @@ except ImportError as e:  # pragma: no cover - exercised only without numpy
     raise ImportError("kierki_dsl.vecenv needs numpy: pip install 'kierki-dsl[rl]'") from e
 
 from .adapters import knowledge
-from .adapters.game import GameSpec
+from .adapters.game import GameSpec, whole
 from .cards import FULL_DECK
 from .interpreter import flatdeals, stepper
 from .interpreter.actions import called_suit, is_call
@@ -175,6 +175,7 @@ def contract_of(rs: Ruleset, deal: int):
     the batch does not step it."""
     if not stepper.available():
         raise NotBatched("the batched environment needs the compiled step core (built at install; KIERKI_NO_C unset)")
+    deal = whole(deal, "deal")
     if not 1 <= deal <= max(1, rs.max_deals):
         raise NotBatched(f"deal must be 1..{max(1, rs.max_deals)} for this ruleset, got {deal}")
     contract = rs.contract_at(deal - 1)
@@ -215,6 +216,7 @@ class VecDeals:
 
     def __init__(self, ruleset, num_envs: int, deal: int = 1) -> None:
         rs = ruleset if isinstance(ruleset, Ruleset) else Ruleset.load(str(ruleset))
+        num_envs = whole(num_envs, "num_envs")
         if not 1 <= num_envs <= 1 << 20:
             raise ValueError(f"num_envs must be 1..{1 << 20}, got {num_envs}")
         contract, tricks = contract_of(rs, deal)
@@ -362,10 +364,30 @@ class VecDeals:
         return self._out
 
     def _int64(self, actions) -> np.ndarray:
-        acts = np.ascontiguousarray(actions, dtype=np.int64)
-        if acts.shape != (self.num_envs,):
-            raise ValueError(f"one action per deal expected: shape ({self.num_envs},), got {acts.shape}")
-        return acts
+        """``actions`` as a contiguous int64 array, or ``ValueError`` saying why not: the wrong
+        shape, no numbers, a fraction, NaN or an unsigned number past int64 (never cast to
+        another action)."""
+        given = np.asarray(actions)
+        if given.shape != (self.num_envs,):
+            raise ValueError(f"one action per deal expected: shape ({self.num_envs},), got {given.shape}")
+        kind = given.dtype.kind
+        if kind == "f":
+            wrong = np.flatnonzero(~np.isfinite(given) | (given != np.trunc(given)))
+            if wrong.size:
+                i = int(wrong[0])
+                raise ValueError(f"deal {i}: action {given[i]} is not a whole number")
+            wrong = np.flatnonzero(np.abs(given) >= 2.0**63)
+            if wrong.size:
+                i = int(wrong[0])
+                raise ValueError(f"deal {i}: action {given[i]:.0f} is not legal")
+        elif kind == "u":
+            wrong = np.flatnonzero(given > np.iinfo(np.int64).max)
+            if wrong.size:
+                i = int(wrong[0])
+                raise ValueError(f"deal {i}: action {given[i]} is not legal")
+        elif kind != "i":
+            raise ValueError(f"actions must be integers (one action number per deal), got {given.dtype}")
+        return np.ascontiguousarray(given, dtype=np.int64)
 
     def _word(self, error: Exception) -> None:
         """The interpreter's located error of the deal a flat step stopped on (its rules left
@@ -378,6 +400,9 @@ class VecDeals:
         """Play every deal on at random (each legal action alike, from the deal's own
         generator) until ``seat`` is on turn; the points of deals that ended on the way are
         added to this step's ``rewards`` (and ``done`` set): opponents of one learning seat."""
+        seat = whole(seat, "seat")
+        if not 0 <= seat < self.players:
+            raise ValueError(f"seat must be 0..{self.players - 1}, got {seat}")
         if self._flat is not None:
             try:
                 self._flat.flat.autoplay(seat)

@@ -303,6 +303,8 @@ def test_player_settings_are_written_one_way_everywhere():
         _pair("search:64")
     code, out, err, _ = run_cli("ladder", str(STANDARD), "--pairs", "search:64:nobody", "--seeds", "1")
     assert code == 2 and "search:64:nobody" in err
+    code, out, err, _ = run_cli("ladder", str(STANDARD), "--pairs", "serach:heuristic", "--seeds", "1")
+    assert code == 2 and "unknown player 'serach' in 'serach:heuristic' (known: " in err, err  # a typo, named
 
 
 def test_a_match_that_stops_at_max_deals_says_so(tmp_path, cli):

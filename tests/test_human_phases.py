@@ -113,3 +113,29 @@ def test_a_person_takes_each_kind_of_decision_and_is_told_why_an_illegal_one_is_
     else:
         assert f"you do not hold {card_pretty(bad)}" in shown or "is not in your hand" in shown, shown
     assert phases.phase_of(view).refusal(view, bad_text, bad, _reason(rs, view, bad), rs) in shown
+
+
+@pytest.mark.parametrize("kind", ["bid", "choice", "widow exchange", "card"])
+def test_a_superscript_digit_typed_is_not_understood_not_a_crash(kind):
+    """``²`` is a digit to ``str.isdigit`` but not to ``int()``: typed at any decision it is
+    refused as text the phase does not understand, and the person types again."""
+    path, phase, wanted, _illegal, legal = CASES[kind]
+    RULES.setdefault(path, Ruleset.load(os.path.join(ROOT, path)))
+    rs, view = _decision(path, phase, wanted)
+    action, _shown = _play(rs, view, ["\u00b2", "1\u00b2", legal(view)])
+    assert action in view.legal and phases.label(view, action, rs) == legal(view)
+
+
+def test_a_superscript_digit_in_a_record_notation_names_no_action():
+    """``choose:²``, ``bid:²``, ``double:²``: no action (None), as any other text that is not
+    the notation, rather than ``int()``'s ValueError from inside the reader."""
+    from kierki_dsl.interpreter import bidding, choice, doubling
+
+    for read, text in (
+        (choice.read_notation, "choose:\u00b2"),
+        (bidding.read_notation, "bid:1\u00b2"),
+        (doubling.read_notation, "double:\u00b2"),
+    ):
+        assert read(text) is None, text
+    for unit in phases.UNITS.values():
+        assert unit.read_notation(f"{unit.name}:\u00b2") is None, unit.name

@@ -113,7 +113,7 @@ def test_deal_types_can_name_the_contracts_of_any_ruleset():
     assert 2 not in types
     with pytest.raises(DealsError, match="deal type 2 names no contract.*1=no_tricks, 3=no_queens, 5=barbu"):
         parse_deals(_file("2N", *ONE[1:]), barbu, "m.txt", types)
-    for bad in ("1", "0=no_tricks", "x=no_tricks", "1=nothing"):
+    for bad in ("1", "0=no_tricks", "x=no_tricks", "1=nothing", "\u00b2=no_tricks"):  # ² is a digit int() refuses
         with pytest.raises(DealsError, match="--deal-types"):
             deal_types(barbu, bad)
     assert deal_types(barbu) == {}, "Barbu's schedule is a declarer's choice: no default types"

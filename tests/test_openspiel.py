@@ -271,6 +271,90 @@ def test_a_broken_ruleset_or_parameter_is_a_located_error():
         kos.load(str(RULESETS / "kierki_standard.yaml"), deal=13)
 
 
+def test_a_deal_or_max_deals_that_is_not_a_whole_number_is_refused_not_rounded():
+    """deal=1.5 is not deal 1, max_deals=2.5 not 2: refused in OpenSpiel's load, the game spec
+    (PettingZoo's env) and the batch alike, naming the parameter."""
+    from kierki_dsl.pettingzoo import env
+
+    hearts = str(RULESETS / "games" / "hearts.yaml")
+    for make in (
+        lambda: kos.load(hearts, deal=1.5),
+        lambda: kos.load(hearts, scope="match", max_deals=2.5),
+        lambda: env(hearts, deal=2.5),
+        lambda: env(hearts, deal="2"),
+        lambda: env(hearts, scope="match", max_deals=None),
+    ):
+        with pytest.raises(ValueError, match=r"(deal|max_deals) must be a whole number, got (2\.5|1\.5|'2'|None)"):
+            make()
+    assert "deal=2" in str(kos.load(hearts, deal=2.0)) and "deal=3" in str(kos.load(hearts, deal=True + 2))
+
+
+def test_resampling_for_a_seat_that_is_not_at_the_table_is_refused_naming_it():
+    game = kos.load(str(RULESETS / "kierki_standard.yaml"), deal=5)
+    state = game.new_initial_state()
+    rng = random.Random(3)
+    while state.is_chance_node() or len(state.history()) < 60:
+        state.apply_action(
+            rng.choice([a for a, _ in state.chance_outcomes()] if state.is_chance_node() else state.legal_actions())
+        )
+    for seat in (-1, 4, 7):
+        with pytest.raises(ValueError, match=f"player must be 0..3, got {seat}"):
+            state.resample_from_infostate(seat, pyspiel.UniformProbabilitySampler(0.0, 1.0))
+    assert state.resample_from_infostate(3, pyspiel.UniformProbabilitySampler(0.0, 1.0)).information_state_string(
+        3
+    ) == state.information_state_string(3)
+
+
+def test_an_observer_of_a_kind_it_cannot_give_is_refused_never_one_with_the_seat_s_hand():
+    """make_observation with public information only (private_info NONE) gave the seat's own
+    hand; ALL_PLAYERS gave one seat's: both are refused, as are params; the two kinds OpenSpiel
+    asks for (observation, information state) are the state's own strings."""
+    from open_spiel.python.observation import make_observation
+
+    game = kos.load(str(RULESETS / "games" / "hearts.yaml"), deal=4)
+    state = game.new_initial_state()
+    rng = random.Random(1)
+    while state.is_chance_node():
+        state.apply_action(rng.choice([a for a, _ in state.chance_outcomes()]))
+    private = pyspiel.PrivateInfoType
+    for public_info, kind in ((True, private.NONE), (True, private.ALL_PLAYERS), (False, private.SINGLE_PLAYER)):
+        for perfect_recall in (False, True):
+            kind_of = pyspiel.IIGObservationType(
+                perfect_recall=perfect_recall, public_info=public_info, private_info=kind
+            )
+            with pytest.raises(ValueError, match="kierki_dsl observes as one seat"):
+                make_observation(game, kind_of)
+            with pytest.raises(ValueError, match="kierki_dsl observes as one seat"):
+                game.make_observer(kind_of, {})  # pyspiel's own way in
+    for perfect_recall in (False, True):  # the two OpenSpiel asks for: a seat's observation, its information state
+        kind_of = pyspiel.IIGObservationType(
+            perfect_recall=perfect_recall, public_info=True, private_info=private.SINGLE_PLAYER
+        )
+        seen = make_observation(game, kind_of)
+        assert seen.string_from(state, 1) == (
+            state.information_state_string(1) if perfect_recall else state.observation_string(1)
+        )
+    assert make_observation(game).string_from(state, 2) == state.observation_string(2)
+    with pytest.raises(ValueError, match="no observation parameters"):
+        make_observation(game, None, {"cards": "all"})
+
+
+def test_a_ruleset_edited_in_the_same_process_is_loaded_again(tmp_path):
+    """A house rule edited between two loads in one process (a notebook) is the edited one: the
+    game's ruleset was kept per path for the process, so the second load silently had the old rules."""
+    import os
+
+    path = tmp_path / "mine.yaml"
+    text = (RULESETS / "games" / "hearts.yaml").read_text(encoding="utf-8")
+    path.write_text(text, encoding="utf-8")
+    assert kos.load(str(path)).spec.ruleset.name == "Hearts"
+    path.write_text(text.replace("\nname: Hearts\n", "\nname: Edited Hearts\n", 1), encoding="utf-8")
+    os.utime(path, ns=(1, 1))  # (a new time even where the clock's step is coarse)
+    assert kos.load(str(path)).spec.ruleset.name == "Edited Hearts"
+    game = kos.load(str(path))
+    assert kos.load(str(path)).spec.ruleset is game.spec.ruleset, "an unchanged file is loaded once"
+
+
 def test_ladder_pairs_name_ismcts_with_settings():
     from kierki_dsl.cli import _pair
 

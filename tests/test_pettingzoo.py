@@ -45,6 +45,39 @@ def test_an_illegal_action_names_the_rule():
         e.step(illegal)
 
 
+def test_an_action_that_is_not_an_action_number_is_refused_not_cast():
+    """39.5 is not the two of clubs (39), True not the two of spades: refused saying what was
+    given, as are None (for a seat that is not done), a string or a list; nothing is applied."""
+    import numpy as np
+
+    e = env(RULESETS / "games" / "hearts.yaml", deal=4)  # no passing: the two of clubs (39) leads
+    for action in (39.5, True, np.True_, None, "39", [39], np.nan, float("inf")):
+        e.reset(seed=1)
+        agent, log = e.agent_selection, list(e.game.deal_log())
+        with pytest.raises(ValueError, match=f"^{agent}: action .* is not an action number"):
+            e.step(action)
+        assert e.agent_selection == agent and list(e.game.deal_log()) == log
+    for action in (39, 39.0, np.int16(39), np.array(39), np.float32(39)):
+        e.reset(seed=1)
+        agent = e.agent_selection
+        e.step(action)
+        assert e.agent_selection != agent
+
+
+def test_a_render_mode_it_does_not_have_is_refused_and_step_before_reset_says_so():
+    """render_mode="human" rendered nothing, silently (only "ansi" is in its metadata); step()
+    before reset() said "no attribute 'agent_selection'" rather than its own message."""
+    hearts = RULESETS / "games" / "hearts.yaml"
+    for mode in ("human", "rgb_array", "bogus"):
+        with pytest.raises(ValueError, match=f"render_mode must be None or 'ansi', got '{mode}'"):
+            env(hearts, render_mode=mode)
+    e = env(hearts, render_mode="ansi")
+    with pytest.raises(RuntimeError, match=r"step\(\) before reset\(\)"):
+        e.step(39)
+    e.reset(seed=1)
+    assert "deal 1" in e.render()
+
+
 def test_the_mask_is_only_for_the_seat_on_turn():
     e = env(RULESETS / "kierki_standard.yaml")
     e.reset(seed=2)

@@ -92,6 +92,39 @@ def test_the_margin_setting():
             make_player(bad)
 
 
+def test_a_superscript_digit_in_a_setting_is_refused_by_what_the_setting_is():
+    """``²`` is a digit to ``str.isdigit`` but not to ``int()``: each setting's own message, not
+    Python's ``invalid literal for int()``."""
+    for bad, message in (
+        ("pimc:\u00b2", "pimc: expected a world count"),
+        ("pimc:\u00b2s", "pimc: expected a world count"),
+        ("search:\u00b2", "search: expected a sample count"),
+        ("pimc:8:\u00b2", "pimc: the cards per hand to solve from must be 1..13"),
+        ("pimc:8:13:\u00b2\u00b2\u00b2\u00b2", "pimc: the positions a world may take must be 1000..10"),
+    ):
+        with pytest.raises(KeyError, match=message):
+            make_player(bad)
+
+
+def test_a_count_in_a_setting_is_read_as_the_messages_write_it():
+    """The messages write 10_000: that form is read; a number of 5,000 digits is refused by the
+    setting's own message, not Python's "Exceeds the limit (4300 digits)"."""
+    assert make_player("pimc:10_000").worlds == 10_000
+    assert make_player("search:100_000").samples == 100_000
+    assert make_player("pimc:8:13:2_000_000").limit == 2_000_000
+    huge = "9" * 5000
+    for bad, message in (
+        (f"pimc:{huge}", "pimc: expected a world count"),
+        (f"pimc:8:{huge}", "pimc: the cards per hand to solve from must be 1..13"),
+        (f"pimc:8:13:{huge}", "pimc: the positions a world may take must be 1000..10"),
+        ("pimc:1__0", "pimc: expected a world count"),
+        ("pimc:_10", "pimc: expected a world count"),
+        ("pimc:8:13:400000_", "pimc: the positions a world may take"),
+    ):
+        with pytest.raises(KeyError, match=message):
+            make_player(bad)
+
+
 def test_search_averages_are_what_it_chooses_by():
     """``search.averages`` of a decision: its best (ties to the lowest card) is ``act``'s card."""
     players = [make_player("search:6")] + [make_player("heuristic") for _ in range(3)]

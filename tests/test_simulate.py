@@ -107,6 +107,31 @@ def test_records_folder(tmp_path):
     assert rc == 0, err
 
 
+def test_records_that_cannot_be_written_are_an_output_error(tmp_path, monkeypatch):
+    """The --records folder passed its check, then could not be made or written (a full disk; as
+    root, a folder under /proc): an OutputError naming the option (the command's exit 1), never
+    the OSError itself (an internal error, exit 70)."""
+    import errno
+    import types
+
+    from kierki_dsl import paths
+    from kierki_dsl.paths import OutputError
+    from kierki_dsl.simrun import _keep_records
+
+    def full(*args, **kwargs):
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    keep = _keep_records(str(tmp_path / "records"))
+    with monkeypatch.context() as m:
+        m.setattr(os, "makedirs", full)
+        with pytest.raises(OutputError, match="--records .*records: No space left on device"):
+            keep([])
+    with monkeypatch.context() as m:
+        m.setattr(paths.tempfile, "mkstemp", full)
+        with pytest.raises(OutputError, match="--records .*match-000007.json: No space left on device"):
+            keep([(types.SimpleNamespace(record={}, index=7),)])
+
+
 def test_interrupt_prints_the_results_so_far(tmp_path, processes):
     """Ctrl-C once a match is known to have finished (its record is written): no sleeping,
     and the simulation is killed whatever happens (the fixture)."""

@@ -138,7 +138,7 @@ def test_a_polish_card_letter_is_played_at_the_terminal(rules):
 def test_seats_are_named_as_join_names_them():
     assert [read_seat(t, 4) for t in ("N", "e", "S", "w", "2")] == [0, 1, 2, 3, 2]
     assert read_seat("P2", 3) == 2
-    for bad in ("X", "4", "P1", "-1"):
+    for bad in ("X", "4", "P1", "-1", "\u00b2"):  # ² is a digit to str.isdigit, not to int()
         with pytest.raises(ValueError, match="not a seat"):
             read_seat(bad, 4)
 

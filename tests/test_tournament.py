@@ -63,6 +63,26 @@ def test_a_journal_of_another_tournament_is_refused(tmp_path):
     assert proc.stderr.strip() == f"{journal}:1: error: the journal of another tournament (other rules or players)"
 
 
+def test_a_journal_kierki_cannot_keep_is_refused_before_any_match(tmp_path):
+    """A --journal in a folder that does not exist, or a device (/dev/null cannot be synced), is a
+    usage error before any match (exit 2), not an internal error once the first match ended; so
+    is an --html page in a folder that does not exist (it was found only once every match was played)."""
+    cases = [("--journal", tmp_path / "gone" / "j.jsonl", "no such folder"),
+             ("--journal", "/dev/null", "is a character device"),
+             ("--html", tmp_path / "gone" / "t.html", "no such folder")]  # not found after the whole tournament
+    for option, path, said in cases:
+        proc = subprocess.run([*KIERKI, "--seeds", "1", option, str(path)], cwd=ROOT, capture_output=True,
+                              text=True, timeout=300)
+        assert proc.returncode == 2 and said in proc.stderr and option in proc.stderr, proc.stderr
+        assert "internal error" not in proc.stderr and "tournament: 1/" not in proc.stderr
+
+
+def test_a_journal_that_cannot_be_written_is_a_journal_error(tmp_path):
+    book = Journal(str(tmp_path / "gone" / "j.jsonl"), {"ruleset": "x", "players": ["a", "b"]})
+    with pytest.raises(JournalError, match=r"j\.jsonl: error: cannot write the journal: No such file"):
+        book.start()
+
+
 # Review: a journal of 60,000 `[` was refused by the parser's RecursionError, caught, with exit 2
 # (a usage error); it is now read through jsonshape as records and save files are: located, exit 1.
 def test_a_journal_nested_too_deep_is_a_located_bad_input_file(tmp_path):
@@ -88,6 +108,17 @@ def test_sprt_stops_once_a_player_is_shown_stronger():
     table = summary(["strong", "weak"], done, 4, range(1, 41), (0.0, 50.0, 0.05, 0.05))
     assert table["sprt"]["result"] == "H1" and table["sprt"]["deal_sets"] < 40
     assert sprt_llr([-1.0] * 30, 0.0, 50.0) < 0
+
+
+@pytest.mark.parametrize("sprt", ["nan,10", "-inf,0", "0,inf", "0,1e300", "0,10,nan,0.05", "0,10,0.05"])
+def test_an_sprt_setting_that_is_no_test_is_refused(sprt):
+    """--sprt nan,10 ran with an LLR of nan; -inf,0 decided H1 after one deal set (LLR 375);
+    three values are neither form: each is a usage error before any match."""
+    proc = subprocess.run(
+        [*KIERKI, "--seeds", "1", "--sprt", sprt], cwd=ROOT, capture_output=True, text=True, timeout=300
+    )
+    assert proc.returncode == 2 and "--sprt expects ELO0,ELO1" in proc.stderr, proc.stderr
+    assert "tournament: 1/" not in proc.stderr
 
 
 def test_duplicate_form_has_a_lower_variance_than_plain_matches_on_as_many_deals():

@@ -188,6 +188,42 @@ def test_actions_in_any_integer_form_step_as_the_int64_array_and_a_column_is_ref
         deals.step(deals.random_actions().reshape(3, 1))
 
 
+@pytest.mark.parametrize("path,deal", [(KIERKI, 1), (RULESETS / "variants" / "early_stop.yaml", 1)])
+def test_actions_that_are_not_action_numbers_are_refused_saying_so(path, deal):
+    """A fraction, NaN, a bool, a string, None or a uint64 past int64 is not an action number:
+    refused naming what was given, never cast to another action (0.5 to card 0, 2**63 + 5 to a
+    negative number), on the flat batch and on the step core's Batch alike."""
+    deals = VecDeals(path, 2, deal)
+    out = deals.reset(3)
+    legal = [int(np.flatnonzero(out.mask[i])[0]) for i in range(2)]
+    before = [list(deals.core(i).actions) for i in range(2)]
+    refused = [
+        (np.array([legal[0], legal[1] + 0.5]), r"deal 1: action 0?\.?\d*\.5 is not a whole number"),
+        (np.array([legal[0], np.nan]), "deal 1: action nan is not a whole number"),
+        (np.array([np.inf, legal[1]]), "deal 0: action inf is not a whole number"),
+        (np.array([True, False]), "actions must be integers .*got bool"),
+        (np.array(["1", "2"]), "actions must be integers .*got <U1"),
+        ([legal[0], None], "actions must be integers .*got object"),
+        (np.array([legal[0], 2**63 + 5], np.uint64), f"deal 1: action {2**63 + 5} is not legal"),
+        (np.array([1e20, legal[1]]), "deal 0: action 100000000000000000000 is not legal"),
+    ]
+    for actions, message in refused:
+        with pytest.raises(ValueError, match=message):
+            deals.step(actions)
+    assert [list(deals.core(i).actions) for i in range(2)] == before
+    deals.step(np.array(legal, np.float64))  # whole numbers as floats are the actions they name
+    assert [list(deals.core(i).actions) for i in range(2)] == [b + [a] for b, a in zip(before, legal)]
+
+
+def test_a_deal_that_is_not_a_whole_number_is_refused_not_rounded():
+    for deal in (1.5, "1", None):
+        with pytest.raises(ValueError, match=r"deal must be a whole number, got (1\.5|'1'|None)"):
+            VecDeals(KIERKI, 2, deal=deal)
+    for num_envs in (2.5, "2"):
+        with pytest.raises(ValueError, match=r"num_envs must be a whole number, got (2\.5|'2')"):
+            VecDeals(KIERKI, num_envs)
+
+
 def test_a_kierki_trump_deal_equals_the_single_deal_environment():
     assert _same_as_pettingzoo(KIERKI, 8, 4, 21, 300) >= 16  # atu: the trump called first
 
@@ -235,6 +271,24 @@ def test_the_gymnasium_vector_env():
         ended += int(terminated.sum())
     assert ended >= 4 and total < 0  # bez lew: every trick costs
     venv.close()
+
+
+@pytest.mark.parametrize("path", [KIERKI, RULESETS / "variants" / "early_stop.yaml"])
+def test_a_seat_that_is_not_at_the_table_is_refused_naming_the_range(path):
+    """autoplay(1.5) and KierkiVectorEnv(seat=1.5) say which seats there are (the vector env took
+    1.5 and failed at reset with a TypeError; autoplay said only "a seat expected")."""
+    deals = VecDeals(path, 2, 1)
+    deals.reset(1)
+    for seat in (1.5, -1, 4, 2**70, "1"):
+        with pytest.raises(ValueError, match=r"seat must (be 0\.\.3|be a whole number), got"):
+            deals.autoplay(seat)
+    assert (deals.autoplay(2).player == 2).all()
+    pytest.importorskip("gymnasium")
+    from kierki_dsl.gymvec import KierkiVectorEnv
+
+    for seat in (1.5, 4):
+        with pytest.raises(ValueError, match="seat must"):
+            KierkiVectorEnv(path, num_envs=2, seat=seat)
 
 
 def test_the_example_learns_to_beat_random_play():

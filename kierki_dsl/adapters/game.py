@@ -16,6 +16,8 @@ Every decision is logged as an *event* with the seat allowed to see it (``None``
 
 from __future__ import annotations
 
+import math
+import operator
 import os
 import pickle
 import weakref
@@ -50,13 +52,32 @@ DEALER, DEALING, CHOOSE, PLAY, OVER = "dealer", "dealing", "choose", "play", "ov
 _RULESETS: dict = {}
 
 
+def whole(value, what: str) -> int:
+    """``value`` as an int: an int (a numpy integer too) or a float holding a whole number;
+    ``ValueError`` naming ``what`` for anything else (1.5 is not deal 1)."""
+    if not isinstance(value, float) or not math.isfinite(value) or not value.is_integer():
+        try:
+            return operator.index(value)
+        except TypeError:
+            raise ValueError(f"{what} must be a whole number, got {value!r}") from None
+    return int(value)
+
+
 def ruleset_at(path: str) -> Ruleset:
-    """The ruleset at ``path``, loaded once per path and process (games, their states and
-    the states rebuilt from a serialised history share it)."""
+    """The ruleset at ``path``, loaded once per path and version of the file (games, their
+    states and the states rebuilt from a serialised history share it): a file edited since (its
+    time, size or inode changed; a notebook's house rule) is loaded again. (A ruleset it extends
+    is read when it is.)"""
     key = os.path.abspath(path)
-    if key not in _RULESETS:
-        _RULESETS[key] = Ruleset.load(path)
-    return _RULESETS[key]
+    try:
+        st = os.stat(path)
+        stamp: Optional[tuple] = (st.st_mtime_ns, st.st_size, st.st_ino)
+    except (OSError, ValueError):  # Ruleset.load says why, located
+        stamp = None
+    kept = _RULESETS.get(key)
+    if kept is None or kept[0] != stamp or stamp is None:
+        kept = _RULESETS[key] = (stamp, Ruleset.load(path))
+    return kept[1]
 
 
 def replayed(path: str, scope: str, deal: int, max_deals: int, actions) -> "GameState":
@@ -100,6 +121,7 @@ class GameSpec:
         deals (a match ``until`` a score may run to its own cap: 1,000 deals for Tysiąc)."""
         if scope not in ("deal", "match"):
             raise ValueError(f"scope must be 'deal' or 'match', got {scope!r}")
+        deal, max_deals = whole(deal, "deal"), whole(max_deals, "max_deals")
         deals = max(1, ruleset.max_deals)
         if scope == "deal" and not 1 <= deal <= deals:
             raise ValueError(f"deal must be 1..{deals} for this ruleset, got {deal}")
@@ -763,4 +785,4 @@ class GameState:
         return "\n".join(lines)
 
 
-__all__ = ["GameSpec", "GameState", "Table", "view_spec", "CHANCE", "TERMINAL"]
+__all__ = ["GameSpec", "GameState", "Table", "view_spec", "whole", "CHANCE", "TERMINAL"]

@@ -33,6 +33,9 @@ CARDS = 52
 
 def resample(state: GameState, seat: int, rng: random.Random, attempts: int = 64) -> GameState:
     """A state drawn uniformly-ish among those ``seat`` cannot tell from ``state``."""
+    players = state.spec.ruleset.players
+    if not 0 <= seat < players:  # (seat -1 would index the last seat's hand)
+        raise ValueError(f"player must be 0..{players - 1}, got {seat!r}")
     base = state.deal_start
     if base is None:  # the first dealer still to be drawn: nothing hidden yet
         return state.clone()

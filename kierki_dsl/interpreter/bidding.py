@@ -106,7 +106,7 @@ def read_notation(text: str) -> Optional[int]:
     for action, word in SELLER_WORDS.items():
         if low == word:
             return action
-    if low.startswith("bid:") and low[4:].isdigit() and len(low) <= 10:
+    if low.startswith("bid:") and low[4:].isdecimal() and len(low) <= 10:
         return bid(int(low[4:]))
     return None
 
@@ -842,7 +842,7 @@ class AuctionUnit(PhaseUnit):
                 return a
         if _selling(view):
             legal = list(view.legal)
-            if t.isdigit() and len(t) <= 3 and 1 <= int(t) <= len(legal):
+            if t.isdecimal() and len(t) <= 3 and 1 <= int(t) <= len(legal):
                 return legal[int(t) - 1]
             raise NotUnderstood(
                 tr("Type a number from the list, or accept, refuse or decline.")
@@ -851,7 +851,7 @@ class AuctionUnit(PhaseUnit):
             )
         if t in ("pass", "p", tr("pass")) or (t == "1" and not _one_bids(view, rules)):
             return PASS
-        if t.isdigit() and len(t) <= 6:
+        if t.isdecimal() and len(t) <= 6:
             return bid(int(t))
         raise NotUnderstood(tr("Type a bid from the list, or 'pass'."))
 

@@ -75,7 +75,7 @@ def notation(action: int) -> str:
 def read_notation(text: str) -> Optional[int]:
     """The choice ``notation`` wrote, or None."""
     low = text.strip().lower()
-    if low.startswith("choose:") and low[7:].isdigit() and len(low) <= 10 and int(low[7:]) < CHOOSE_END - CHOOSE_BASE:
+    if low.startswith("choose:") and low[7:].isdecimal() and len(low) <= 10 and int(low[7:]) < CHOOSE_END - CHOOSE_BASE:
         return CHOOSE_BASE + int(low[7:])
     return None
 

@@ -90,7 +90,7 @@ def read_notation(text: str) -> Optional[int]:
     if t == "done":
         return DONE
     kind, _, seat = t.partition(":")
-    if kind in ("double", "redouble") and seat.isdigit() and int(seat) < 8:
+    if kind in ("double", "redouble") and seat.isdecimal() and int(seat) < 8:
         return (DOUBLE_BASE if kind == "double" else REDOUBLE_BASE) + int(seat)
     return None
 

@@ -436,9 +436,9 @@ class Exchange(CardPhase):
 
     def read(self, view, text: str, rules=None) -> int:
         t = text.strip()
-        if _raising(view) and t.isdigit() and len(t) <= 6 and int(t) > len(view.legal):
+        if _raising(view) and t.isdecimal() and len(t) <= 6 and int(t) > len(view.legal):
             return bid(int(t))  # a contract typed as its value, not its number on the list
-        if _raising(view) and not t.isdigit():
+        if _raising(view) and not t.isdecimal():
             raise NotUnderstood(tr("Type a contract from the list, such as 120, or its number."))
         return super().read(view, text, rules)
 

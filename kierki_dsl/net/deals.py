@@ -78,7 +78,7 @@ def deal_types(ruleset, spec: Optional[str] = None) -> dict:
         pairs = []
         for item in (x.strip() for x in spec.split(",") if x.strip()):
             digit, eq, name = item.partition("=")
-            if not eq or not digit.isdigit() or not 1 <= int(digit) <= 9:
+            if not eq or not digit.isdecimal() or not 1 <= int(digit) <= 9:
                 raise DealsError(f"--deal-types takes TYPE=CONTRACT pairs (a type is 1-9), got {item!r}")
             if name not in ruleset.contracts:
                 raise DealsError(
@@ -104,7 +104,7 @@ def type_of_contract(ruleset, contract, types: Optional[dict] = None) -> int:
 
 def _deal(lines: list, first: int, ruleset, path: str, types: dict) -> FixedDeal:
     head = lines[0]
-    if len(head) != 2 or not head[0].isdigit() or head[1] not in SEATS:
+    if len(head) != 2 or not head[0].isdecimal() or head[1] not in SEATS:
         raise DealsError(
             f"{path}:{first}: error: expected a deal type digit and the first seat (e.g. 1N), got {head!r}"
         )

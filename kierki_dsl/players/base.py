@@ -24,6 +24,7 @@ from __future__ import annotations
 import importlib
 import os
 import random
+from typing import Optional
 
 from ..diagnostics import quoted
 from ..interpreter.draws import pick  # one of ``options``, as the draw protocol draws
@@ -84,20 +85,33 @@ class Player:
         raise NotImplementedError
 
 
+def setting_count(text: str) -> Optional[int]:
+    """A whole number in a player's setting, written as the messages write it (``64``,
+    ``10_000``: ASCII digits, single underscores between them), at most 18 digits; None for
+    anything else (never ``int()``'s own error: ``²``, 5,000 digits)."""
+    plain = text.replace("_", "")
+    if not plain or not (plain.isascii() and plain.isdigit()) or len(plain) > 18:
+        return None
+    if text.startswith("_") or text.endswith("_") or "__" in text:
+        return None
+    return int(plain)
+
+
 def thinking_budget(name: str, setting: str, what: str, most: int) -> tuple:
     """``(count, seconds)`` from a thinking player's setting: a count (``search:64``) or a think
     time (``search:0.2s``, at most 60 s); ``(None, 0.0)`` for no setting; ``ValueError`` else."""
     s = setting.strip().lower()
-    if s.endswith("s") and s[:-1].replace(".", "", 1).isdigit():
+    if s.endswith("s") and s[:-1].replace(".", "", 1).isdecimal():
         seconds = float(s[:-1])
         if not 0 < seconds <= 60:
             raise ValueError(f"{name}: think time must be between 0 and 60 seconds")
         return None, seconds
-    if s and (not s.isdigit() or len(s) > len(str(most)) or not 1 <= int(s) <= most):
+    count = setting_count(s)
+    if s and (count is None or not 1 <= count <= most):
         raise ValueError(
             f"{name}: expected {what} from 1 to {most:_} (e.g. {name}:64) or a time ({name}:0.2s), got {quoted(setting)}"
         )
-    return (int(s) if s else None), 0.0
+    return count, 0.0
 
 
 class WithFallback(Player):

@@ -46,7 +46,7 @@ import math
 import time
 
 from ..interpreter import solver
-from .base import Player, register_player, thinking_budget
+from .base import Player, register_player, setting_count, thinking_budget
 from .search import SearchPlayer, sample_hands
 
 DEFAULT_WORLDS = 20
@@ -96,12 +96,13 @@ class PimcPlayer(Player):
         probe, _, sweeps = rest.partition(":")
         count, self.seconds = thinking_budget("pimc", budget, "a world count", 10_000)
         self.worlds = count or DEFAULT_WORLDS
-        if depth and (not depth.isdigit() or not 1 <= int(depth) <= 13):
+        cards, positions = setting_count(depth), setting_count(limit)
+        if depth and (cards is None or not 1 <= cards <= 13):
             raise ValueError(f"pimc: the cards per hand to solve from must be 1..13, got {depth[:20]!r}")
-        if limit and (not limit.isdigit() or not 1_000 <= int(limit) <= 10**9):
+        if limit and (positions is None or not 1_000 <= positions <= 10**9):
             raise ValueError(f"pimc: the positions a world may take must be 1000..10^9, got {limit[:20]!r}")
-        self.solve_from = int(depth) if depth else SOLVE_FROM
-        self.limit = int(limit) if limit else NODE_LIMIT
+        self.solve_from = cards if cards is not None else SOLVE_FROM
+        self.limit = positions if positions is not None else NODE_LIMIT
         self.margin = _number(margin, 0, 1000, "the near-tie margin in steps of points") if margin else TIE_MARGIN
         #: The share of ``limit`` the first world may take.
         self.probe = _number(probe, 0.01, 1, "the first world's share of the positions") if probe else PROBE

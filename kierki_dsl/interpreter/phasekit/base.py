@@ -101,7 +101,7 @@ class PhaseUnit:
         """The action typed ``text`` names (legal or not); ``NotUnderstood`` when it names none."""
         t = " ".join(text.strip().lower().split())
         options = self.choices(view, rules)
-        if self.numbered and t.isdigit() and len(t) <= 6:
+        if self.numbered and t.isdecimal() and len(t) <= 6:
             k = int(t)
             if 1 <= k <= len(options):
                 return options[k - 1]
@@ -272,7 +272,7 @@ class PhaseUnit:
     def read_notation(self, text: str) -> Optional[int]:
         """The action ``notation`` wrote, or None when ``text`` is not this phase's."""
         head, _, tail = text.strip().lower().partition(":")
-        if head != self.name or not tail.isdigit() or len(tail) > 4 or int(tail) >= self.action_width:
+        if head != self.name or not tail.isdecimal() or len(tail) > 4 or int(tail) >= self.action_width:
             return None
         return self.action_base + int(tail)
 
