@@ -178,10 +178,13 @@ class Journal:
         if not os.path.exists(self.path) or os.path.getsize(self.path) == 0:
             self.append({"tournament": self.header})
             return
-        with open(self.path, "rb+") as f:
-            f.seek(-1, os.SEEK_END)
-            if f.read(1) != b"\n":
-                f.write(b"\n")
+        try:
+            with open(self.path, "rb+") as f:
+                f.seek(-1, os.SEEK_END)
+                if f.read(1) != b"\n":
+                    f.write(b"\n")
+        except OSError as e:  # read-only, or gone since it was read
+            raise JournalError(f"{self.path}: error: cannot write the journal: {e.strerror or e}") from None
 
     def append(self, row: dict) -> None:
         if self.path is None:

@@ -324,3 +324,25 @@ def test_a_match_after_a_cut_line_is_journalled_on_a_line_of_its_own(tmp_path):
     assert book.load() == {(0, 1, 1, 0): GOOD, (0, 1, 1, 1): other}
     book.start()  # a journal that ends its last line is left as it is
     assert journal.read_text().endswith(json.dumps(other) + "\n") and journal.read_text().count("\n") == 4
+
+
+# Play-test 10: a journal that could be read but not written (read-only, as a user not root) met
+# `start()`'s reopening for its cut line as an OSError: an internal error, exit 70.
+def test_a_journal_that_cannot_be_written_is_a_located_error_when_its_cut_line_is_ended(tmp_path, monkeypatch):
+    import builtins
+
+    header = {"ruleset": "x", "players": ["a", "b"]}
+    journal = tmp_path / "j.jsonl"
+    journal.write_text(json.dumps({"tournament": header}) + "\n" + '{"key": [0, 1')
+    real = builtins.open
+
+    def read_only(path, mode="r", *args, **kwargs):
+        if str(path) == str(journal) and mode != "rb":
+            raise PermissionError(13, "Permission denied")
+        return real(path, mode, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "open", read_only)
+    book = Journal(str(journal), header)
+    assert book.load() == {}
+    with pytest.raises(JournalError, match=r"j\.jsonl: error: cannot write the journal: Permission denied$"):
+        book.start()
