@@ -3245,10 +3245,47 @@ static PyObject *pooled(EnvCall *f, char **vo, char **vm, PyObject **drop)
 
 /* observe's arguments of ``game`` but the totals (observed(game, core)), asked again only when
  * the core or its context (a trump called) changes; -1 on error. */
+/* The tensor's phase of each stage that ``observed`` answered for (the stages are the game module's
+ * singletons, ``_Stage.seen_as`` a class attribute: the phase is the stage's alone): so that a new
+ * stage of the same core and context (a deal's end: "over") asks ``observed`` nothing. */
+enum { STAGES_SEEN = 8 };
+static PyObject *seen_by[STAGES_SEEN], *seen_stage[STAGES_SEEN]; /* (held) */
+static long seen_phase[STAGES_SEEN];
+
+static int stage_phase(PyObject *observed, PyObject *stage, long *phase)
+{
+    for (int i = 0; i < STAGES_SEEN && seen_stage[i] != NULL; i++)
+        if (seen_stage[i] == stage && seen_by[i] == observed) {
+            *phase = seen_phase[i];
+            return 1;
+        }
+    return 0;
+}
+
+static void stage_seen(PyObject *observed, PyObject *stage, long phase)
+{
+    long known;
+    if (stage_phase(observed, stage, &known))
+        return;
+    for (int i = 0; i < STAGES_SEEN; i++)
+        if (seen_stage[i] == NULL) {
+            seen_by[i] = Py_NewRef(observed);
+            seen_stage[i] = Py_NewRef(stage);
+            seen_phase[i] = phase;
+            return;
+        }
+}
+
 static int env_observed(EnvCall *f, PyObject *game, Core *core, PyObject *stage)
 {
     if (f->core == (PyObject *)core && f->ctx == core->ctx && f->stage == stage)
         return 0;
+    long phase;
+    if (f->core == (PyObject *)core && f->ctx == core->ctx && f->stage != NULL && stage_phase(f->observed, stage, &phase)) {
+        f->parts[0] = phase; /* (the rest is the core's and its context's: core_observed) */
+        Py_SETREF(f->stage, Py_NewRef(stage));
+        return 0;
+    }
     envcall_forget(f);
     PyObject *r = PyObject_CallFunctionObjArgs(f->observed, game, (PyObject *)core, NULL);
     if (r == NULL)
@@ -3266,6 +3303,7 @@ static int env_observed(EnvCall *f, PyObject *game, Core *core, PyObject *stage)
     Py_XSETREF(f->core, Py_NewRef((PyObject *)core)); /* (XSETREF: a call above may have run this one again) */
     Py_XSETREF(f->ctx, Py_XNewRef(core->ctx));
     Py_XSETREF(f->stage, Py_NewRef(stage));
+    stage_seen(f->observed, stage, f->parts[0]);
     return 0;
 }
 
