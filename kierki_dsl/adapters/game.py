@@ -508,7 +508,9 @@ class GameState:
 
     def _after_action(self) -> None:
         step = self._step
-        deal = self._deal if step is None else step  # (``_stepped``)
+        deal = (
+            cast(DealState, self._deal) if step is None else step
+        )  # (``_stepped``; between deals no action is applied)
         if not deal.is_terminal():
             return
         self._go_slow()
