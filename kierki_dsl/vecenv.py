@@ -322,7 +322,7 @@ class VecDeals:
             keyed = plan.seat_key(deck) if plan is not None else None
             if isinstance(keyed, Keyed):
                 seat_memo = _cstep.DealMemo(
-                    _finish_of, True, players, self._book, keyed.dealer, 0, keyed.atoms, keyed.won
+                    _finish_of, True, players, self._book, keyed.dealer, 0, keyed.atoms, keyed.won, keyed.symmetric
                 )
             elif keyed is not None:
                 self.python_paths.append(f"seat scoring: {keyed.reason}")

@@ -14,10 +14,10 @@ import random
 from pathlib import Path
 
 import pytest
+from test_cstep import SHIPPED, _carried, _dealt  # noqa: E402  (the step core's deals and rulesets)
 
 from kierki_dsl.interpreter import stepper
 from kierki_dsl.ruleset.model import Ruleset
-from test_cstep import SHIPPED, _carried, _dealt  # noqa: E402  (the step core's deals and rulesets)
 
 ROOT = Path(__file__).resolve().parent.parent
 DEALS = 5
@@ -132,3 +132,56 @@ def test_shooting_the_moon_is_memoised_as_the_interpreter_scores_it():
         assert ours == theirs, seed
         moons += ours in ([0, -26, -26, -26], [-26, 0, -26, -26], [-26, -26, 0, -26], [-26, -26, -26, 0])
     assert moons >= 2
+
+
+def test_symmetric_seat_scoring_is_one_memo_entry_for_every_order_of_the_seats(tmp_path):
+    """Hearts' moon reads no seat, dealer or caller (``Keyed.symmetric``): its memo keys the seats'
+    counts sorted, so that the same deal with every seat moved one place on (the same cards played
+    in the same order, each by the next seat) is answered without Python, with the points moved
+    on too, as the interpreter scores them. A seat scoring reading the dealer is not symmetric."""
+    import array
+
+    from kierki_dsl.interpreter import _cstep  # type: ignore[attr-defined]
+    from kierki_dsl.interpreter.plan import plan_of
+
+    rs = Ruleset.load(str(ROOT / "rulesets" / "games" / "hearts_openspiel.yaml"))
+    contract = rs.contract_at(0)
+    seat = plan_of(contract).seat_key(rs.deck)
+    assert seat.symmetric and not seat.dealer
+    (tmp_path / "keyed.yaml").write_text(KEYED)
+    keyed = Ruleset.load(str(tmp_path / "keyed.yaml"))
+    assert not plan_of(keyed.contract_at(0)).seat_key(keyed.deck).symmetric  # reads the dealer
+    asked: list = []
+    book = array.array("q", [v for d in range(4) for v in (d, 0, 0, 0, 0)])
+    memo = _cstep.DealMemo(
+        lambda core: asked.append(1) or stepper._finish_of(core), True, 4, book, False, 0, seat.atoms, seat.won, True
+    )
+
+    def play(dealer: int, dealt: list, actions: list) -> tuple:
+        core = stepper.core_deal(contract, 4, rs.deck, dealer, dealt, rs.direction, 4)  # deal 4: no passing
+        core.ctx._finish = memo
+        deal = contract.new_deal(4, rs.deck, dealer, dealt, rs.direction, 4)
+        rng, i = random.Random(3), 0
+        while not deal.is_terminal():
+            acts = deal.legal_actions()
+            a = actions[i] if i < len(actions) else acts[rng.randrange(len(acts))]
+            if i == len(actions):
+                actions.append(a)
+            core.apply_action(a)
+            deal.apply_action(a)
+            i += 1
+        assert core.returns() == deal.returns()
+        return core.returns()
+
+    for seed in range(20):
+        dealer, dealt = _dealt(rs, seed)
+        actions: list = []
+        first = play(dealer, dealt, actions)
+        if len(set(first)) < 3:
+            continue  # (seats alike: moving them on shows little)
+        del asked[:]
+        moved = play((dealer + 1) % 4, [dealt[(s - 1) % 4] for s in range(4)], actions)
+        assert moved == [first[(s - 1) % 4] for s in range(4)] and moved != first
+        assert asked == []  # the moved seats' counts sorted: the same entry
+        return
+    raise AssertionError("no deal of seats taking three different scores")

@@ -246,6 +246,36 @@ def test_a_deal_on_the_core_runs_no_python_method_but_at_its_end():
     assert calls == {"_after_step": 1}  # the deal's end
 
 
+def test_a_deal_s_end_asks_observe_s_arguments_nothing_once_its_stage_was_seen(monkeypatch):
+    """``last`` asks ``observe``'s arguments (``knowledge.core_observed``) once per core and its
+    context; the stage of a deal's end ("over") changes only the tensor's phase, which is the
+    stage's alone: learnt once, then not asked again at the end of any later deal."""
+    from kierki_dsl.adapters import knowledge
+
+    asked: list = []
+    own = knowledge.core_observed
+
+    def observed(state, step):
+        asked.append(state.stage.name)
+        return own(state, step)
+
+    monkeypatch.setattr(knowledge, "core_observed", observed)  # (read by each environment made after)
+    seen = []
+    for seed in (3, 4):
+        e, python = (
+            _env("games/hearts_openspiel.yaml", "deal", 1, True),
+            _env("games/hearts_openspiel.yaml", "deal", 1, False),
+        )
+        e.reset(seed=seed)
+        python.reset(seed=seed)
+        del asked[:]
+        fast = _rest(e)
+        seen.append(list(asked))  # (the Python method's tensor may ask it too: not counted)
+        assert fast == _rest(python)  # (the deal's end observed as the Python method observes it)
+    assert seen[0] == ["play", "over"]  # the first deal's end: the stage not seen before
+    assert seen[1] == ["play"]  # the second's: its phase known
+
+
 def test_another_pettingzoo_release_gets_pettingzoo_s_own_methods(monkeypatch):
     """The C calls copy what PettingZoo 1.24-1.27 do; under any other release the environment
     answers by its Python methods (and PettingZoo's iterator), which step the same game."""

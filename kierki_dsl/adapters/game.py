@@ -528,15 +528,19 @@ class GameState:
         return None if deal is None else deal.phase
 
     def _after_action(self) -> None:
-        deal = self._stepped()
+        step = self._step
+        deal = (
+            cast(DealState, self._deal) if step is None else step
+        )  # (``_stepped``; between deals no action is applied)
         if not deal.is_terminal():
             return
         self._go_slow()
-        deal.remember(self.chosen)
+        if step is None:  # (a deal on the core has nothing to remember: ``Stepper.remember``)
+            deal.remember(self.chosen)
         scores = deal.returns()
-        self.totals = [t + s for t, s in zip(self.totals, scores)]
-        self.last_paid = [float(s) for s in scores]
-        if self._step is None:
+        self.totals = list(map(operator.add, self.totals, scores))  # (no frame of a comprehension's)
+        self.last_paid = list(map(float, scores))
+        if step is None:
             self._events.append((None, f"deal {self.k + 1} scores {list(scores)}"))
         else:  # booked with the core's last actions when read
             self._tail = (self.k + 1, list(scores))

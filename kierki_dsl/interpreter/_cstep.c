@@ -1649,7 +1649,11 @@ static PyTypeObject TrickMemoType = {
  * returned is kept as it is) or its `_finish` (seat scoring: the points it adds to each seat
  * are kept, and added to the core's scores). The key: the dealer (read from the batch's book,
  * row ctx.index), the seat holding each card of `holders`, each seat's tricks won, each
- * seat's count of taken cards in each atom. A miss asks fallback(core) once. */
+ * seat's count of taken cards in each atom. A miss asks fallback(core) once.
+ * A symmetric seat scoring (``symmetric``: it reads nothing that names a seat -- no seat, dealer,
+ * caller or bidder -- so each seat's points are one function of its own counts and of every seat's
+ * counts as a whole) is keyed on the seats' rows (tricks won, counts) sorted, its points kept in
+ * that order: a deal whose seats took what another deal's seats took, in another order, is a hit. */
 
 #define DMEMO_SLOTS 4096 /* a power of two; cleared when half full */
 #define DKEY 192         /* key bytes: 1 + 52 + 8 + 8 x 16 at most */
@@ -1664,7 +1668,7 @@ typedef struct {
 typedef struct {
     PyObject_HEAD
     PyObject *fallback;
-    int finish, dealer, won, players, natoms, count;
+    int finish, dealer, won, players, natoms, count, symmetric;
     uint64_t holders, atoms[16];
     Py_buffer book;       /* int64 deals x (1 + players): row[0] is the deal's dealer */
     DMemoEntry *table;
@@ -1689,7 +1693,7 @@ static void DealMemo_dealloc(DealMemo *m)
     Py_TYPE(m)->tp_free((PyObject *)m);
 }
 
-/* DealMemo(fallback, finish, players, book, dealer, holders, atoms, won). */
+/* DealMemo(fallback, finish, players, book, dealer, holders, atoms, won[, symmetric]). */
 static int DealMemo_init(DealMemo *m, PyObject *args, PyObject *kw)
 {
     PyObject *fallback, *book, *atoms;
@@ -1698,9 +1702,13 @@ static int DealMemo_init(DealMemo *m, PyObject *args, PyObject *kw)
         PyErr_SetString(PyExc_TypeError, "a memo is initialised once");
         return -1;
     }
-    if (!PyArg_ParseTuple(args, "OpiOpKOp", &fallback, &m->finish, &m->players, &book, &m->dealer, &holders, &atoms,
-                          &m->won))
+    if (!PyArg_ParseTuple(args, "OpiOpKOp|p", &fallback, &m->finish, &m->players, &book, &m->dealer, &holders, &atoms,
+                          &m->won, &m->symmetric))
         return -1;
+    if (m->symmetric && (!m->finish || m->dealer || holders)) {
+        PyErr_SetString(PyExc_ValueError, "symmetric: seat scoring keyed on no dealer and no holders only");
+        return -1;
+    }
     if (m->players < 1 || m->players > MAXP || (holders >> 52)) {
         PyErr_SetString(PyExc_ValueError, "players 1..8 and cards 0..51 expected");
         return -1;
@@ -1735,9 +1743,14 @@ static int DealMemo_init(DealMemo *m, PyObject *args, PyObject *kw)
     return 0;
 }
 
-/* The key of the core's deal into k (its length; -1 on error). */
-static int dmemo_key(DealMemo *m, Core *c, unsigned char *k)
+/* The key of the core's deal into k (its length; -1 on error); a symmetric memo's (``order``: the
+ * seat in each place of the sorted rows) by dmemo_sorted_key. */
+static int dmemo_sorted_key(DealMemo *m, Core *c, unsigned char *k, int *order);
+
+static int dmemo_key(DealMemo *m, Core *c, unsigned char *k, int *order)
 {
+    if (m->symmetric)
+        return dmemo_sorted_key(m, c, k, order);
     int len = 0, p = m->players;
     if (m->dealer) {
         PyObject *at = PyObject_GetAttrString(c->ctx, "index");
@@ -1769,15 +1782,52 @@ static int dmemo_key(DealMemo *m, Core *c, unsigned char *k)
     return len;
 }
 
+/* The seats' rows (tricks won where keyed, the count of taken cards in each atom), sorted, into
+ * k; order[j]: the seat whose row is j-th (seats with equal rows in seat order). */
+static int dmemo_sorted_key(DealMemo *m, Core *c, unsigned char *k, int *order)
+{
+    int p = m->players, w = (m->won ? 1 : 0) + m->natoms;
+    unsigned char rows[MAXP][1 + 16];
+    for (int s = 0; s < p; s++) {
+        int i = 0;
+        if (m->won)
+            rows[s][i++] = (unsigned char)c->tricks_won[s];
+        for (int a = 0; a < m->natoms; a++)
+            rows[s][i++] = (unsigned char)popcount64(c->taken[s] & m->atoms[a]);
+    }
+    for (int s = 0; s < p; s++) { /* (insertion sort: stable, at most 8 seats) */
+        int j = s;
+        while (j > 0 && memcmp(rows[order[j - 1]], rows[s], w) > 0) {
+            order[j] = order[j - 1];
+            j--;
+        }
+        order[j] = s;
+    }
+    for (int j = 0; j < p; j++)
+        memcpy(k + j * w, rows[order[j]], w);
+    return p * w;
+}
+
+/* The points a memo's entry adds to ``seat`` (``order``: a symmetric memo's, dmemo_key's). */
+static int64_t dmemo_add(const DealMemo *m, const DMemoEntry *e, const int *order, int seat)
+{
+    if (!m->symmetric)
+        return e->add[seat];
+    for (int j = 0; j < m->players; j++)
+        if (order[j] == seat)
+            return e->add[j];
+    return 0; /* (never: order holds every seat) */
+}
+
 /* The memo's value for the core as the callback returns it (a new reference). */
-static PyObject *dmemo_value(DealMemo *m, Core *c, DMemoEntry *e)
+static PyObject *dmemo_value(DealMemo *m, Core *c, DMemoEntry *e, const int *order)
 {
     if (!m->finish)
         return Py_NewRef(e->value);
     PyObject *list = PyList_New(m->players);
     for (int s = 0; list != NULL && s < m->players; s++) {
         /* both within the score limit: no overflow; finish_deal checks the sum against it */
-        PyObject *v = PyLong_FromLongLong(c->scores[s] + e->add[s]);
+        PyObject *v = PyLong_FromLongLong(c->scores[s] + dmemo_add(m, e, order, s));
         if (v == NULL)
             Py_CLEAR(list);
         else
@@ -1803,7 +1853,8 @@ static PyObject *DealMemo_call(DealMemo *m, PyObject *args, PyObject *kw)
         return NULL;
     }
     unsigned char k[DKEY];
-    int len = dmemo_key(m, c, k);
+    int order[MAXP];
+    int len = dmemo_key(m, c, k, order);
     if (len < 0)
         return NULL;
     uint64_t h = 1469598103934665603ULL;
@@ -1812,7 +1863,7 @@ static PyObject *DealMemo_call(DealMemo *m, PyObject *args, PyObject *kw)
     int at = (int)(h >> 40) & (DMEMO_SLOTS - 1);
     for (DMemoEntry *e = &m->table[at]; e->used; e = &m->table[at = (at + 1) & (DMEMO_SLOTS - 1)])
         if (e->len == len && memcmp(e->key, k, len) == 0)
-            return dmemo_value(m, c, e);
+            return dmemo_value(m, c, e, order);
     int64_t before[MAXP];
     memcpy(before, c->scores, sizeof before);
     PyObject *r = PyObject_Call(m->fallback, args, kw);
@@ -1832,8 +1883,10 @@ static PyObject *DealMemo_call(DealMemo *m, PyObject *args, PyObject *kw)
     e->len = len;
     memcpy(e->key, k, len);
     if (m->finish)
-        for (int s = 0; s < m->players; s++)
-            e->add[s] = after[s] - before[s];
+        for (int j = 0; j < m->players; j++) { /* (a symmetric memo's in the order of its sorted rows) */
+            int s = m->symmetric ? order[j] : j;
+            e->add[j] = after[s] - before[s];
+        }
     else
         e->value = Py_NewRef(r);
     m->count++;
@@ -3192,10 +3245,47 @@ static PyObject *pooled(EnvCall *f, char **vo, char **vm, PyObject **drop)
 
 /* observe's arguments of ``game`` but the totals (observed(game, core)), asked again only when
  * the core or its context (a trump called) changes; -1 on error. */
+/* The tensor's phase of each stage that ``observed`` answered for (the stages are the game module's
+ * singletons, ``_Stage.seen_as`` a class attribute: the phase is the stage's alone): so that a new
+ * stage of the same core and context (a deal's end: "over") asks ``observed`` nothing. */
+enum { STAGES_SEEN = 8 };
+static PyObject *seen_by[STAGES_SEEN], *seen_stage[STAGES_SEEN]; /* (held) */
+static long seen_phase[STAGES_SEEN];
+
+static int stage_phase(PyObject *observed, PyObject *stage, long *phase)
+{
+    for (int i = 0; i < STAGES_SEEN && seen_stage[i] != NULL; i++)
+        if (seen_stage[i] == stage && seen_by[i] == observed) {
+            *phase = seen_phase[i];
+            return 1;
+        }
+    return 0;
+}
+
+static void stage_seen(PyObject *observed, PyObject *stage, long phase)
+{
+    long known;
+    if (stage_phase(observed, stage, &known))
+        return;
+    for (int i = 0; i < STAGES_SEEN; i++)
+        if (seen_stage[i] == NULL) {
+            seen_by[i] = Py_NewRef(observed);
+            seen_stage[i] = Py_NewRef(stage);
+            seen_phase[i] = phase;
+            return;
+        }
+}
+
 static int env_observed(EnvCall *f, PyObject *game, Core *core, PyObject *stage)
 {
     if (f->core == (PyObject *)core && f->ctx == core->ctx && f->stage == stage)
         return 0;
+    long phase;
+    if (f->core == (PyObject *)core && f->ctx == core->ctx && f->stage != NULL && stage_phase(f->observed, stage, &phase)) {
+        f->parts[0] = phase; /* (the rest is the core's and its context's: core_observed) */
+        Py_SETREF(f->stage, Py_NewRef(stage));
+        return 0;
+    }
     envcall_forget(f);
     PyObject *r = PyObject_CallFunctionObjArgs(f->observed, game, (PyObject *)core, NULL);
     if (r == NULL)
@@ -3213,6 +3303,7 @@ static int env_observed(EnvCall *f, PyObject *game, Core *core, PyObject *stage)
     Py_XSETREF(f->core, Py_NewRef((PyObject *)core)); /* (XSETREF: a call above may have run this one again) */
     Py_XSETREF(f->ctx, Py_XNewRef(core->ctx));
     Py_XSETREF(f->stage, Py_NewRef(stage));
+    stage_seen(f->observed, stage, f->parts[0]);
     return 0;
 }
 

@@ -90,6 +90,10 @@ class Keyed:
     holders: int  # the cards whose holder it reads (when the first lead is chosen)
     atoms: tuple  # disjoint masks: each seat's count of taken cards in each (at the deal's end)
     won: bool  # each seat's tricks won
+    #: seat scoring that reads nothing naming a seat (no seat, dealer, caller, bidder): each seat's
+    #: points one function of its own counts and of all seats' counts as a whole, so that a memo
+    #: may key it on the seats' counts sorted (``_cstep.DealMemo``'s ``symmetric``)
+    symmetric: bool = False
 
 
 #: What seat scoring may read for ``Plan.seat_key``: the keyed values and the deal's constants
@@ -97,6 +101,8 @@ class Keyed:
 _SEAT_READS = frozenset(
     {"seat", "players", "tricks", "deck", "bidder", "bid", "declared", "dealer", "tricks_taken", "taken", "taken_all"}
 )
+#: What names a seat in seat scoring: without them it treats every seat alike (``Keyed.symmetric``).
+_SEAT_NAMING = frozenset({"seat", "dealer", "caller", "bidder"})
 _LEAD_READS = frozenset({"players", "deck", "bidder", "bid", "dealer", "holders"})
 #: The most atoms (disjoint card sets) a seat scoring key counts.
 MAX_ATOMS = 16
@@ -222,7 +228,7 @@ class Plan:
         atoms = _atoms(sorted(counted), deck) if free & {"taken", "taken_all"} else ()
         if len(atoms) > MAX_ATOMS:
             return Declined(f"seat scoring that counts more than {MAX_ATOMS} sets of cards")
-        return Keyed("dealer" in free, 0, atoms, "tricks_taken" in free)
+        return Keyed("dealer" in free, 0, atoms, "tricks_taken" in free, not free & _SEAT_NAMING)
 
     def fast_kernel_reason(self, players: int, tricks: int, deck: int) -> Optional[str]:
         """None if the generated-Python kernels (``fastplay``) play this plan, else why not:

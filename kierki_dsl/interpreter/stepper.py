@@ -173,7 +173,7 @@ def _deal_memos(compiled: _Compiled, contract, players: int, deck: int) -> tuple
         begin = _cstep.DealMemo(_begin_of, False, players, book, lead.dealer, lead.holders, (), False)
     seat = plan.seat_key(deck) if plan is not None and compiled.seat_scorers else None
     if isinstance(seat, Keyed):
-        finish = _cstep.DealMemo(_finish_of, True, players, book, seat.dealer, 0, seat.atoms, seat.won)
+        finish = _cstep.DealMemo(_finish_of, True, players, book, seat.dealer, 0, seat.atoms, seat.won, seat.symmetric)
     return begin or _begin_of, finish or _finish_of
 
 
