@@ -187,6 +187,9 @@ def test_the_own_sweep_setting_values_only_the_seat_s_own_moon():
     from kierki_dsl.players.pimc import PimcPlayer
 
     assert make_player("pimc:4:13:20000:1:0.25:2").sweeps == 2
+    # the default since the preregistered Hearts test (benchmarks/journals/2026-12-03)
+    assert make_player("pimc:4").sweeps == make_player("pimc").sweeps == 2
+    assert make_player("pimc:4:13:20000:1:0.25:0").sweeps == 0
     view = SimpleNamespace(seat=1)
     values = (-26, 26, -26, -26)
     assert PimcPlayer._own(view, (1, values)) == (1, (0, 26, 0, 0))

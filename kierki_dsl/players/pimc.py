@@ -37,7 +37,7 @@ Settings, as ``search``'s: ``pimc:32`` solves 32 worlds per decision (reproducib
 ``pimc:32:13:2000000`` also sets the positions a world may take; ``pimc:32:13:2000000:0.5``
 also sets the near-tie margin; ``pimc:32:13:2000000:0.5:1`` also sets ``PROBE`` (1: the first
 world as every other); ``pimc:32:13:2000000:0.5:1:0`` also sets ``SWEEP_IN_SOLVE`` (0: cards
-of open seat scoring to ``search``).
+of open seat scoring to ``search``; 1: every seat's sweep in the solve; 2, the default: the seat's own).
 """
 
 from __future__ import annotations
@@ -64,8 +64,9 @@ SEAT_SCORING_TO_SEARCH = True
 #: Which sweeps of the seat scoring (Hearts' shooting the moon) the solve values while one is
 #: still open (``solver.sweep``): 0 none (such cards go to ``search`` as all open seat scoring
 #: does), 1 every seat's, 2 (``OWN_SWEEP``) the seat's own only (another seat's to ``search``).
-SWEEP_IN_SOLVE = 0
+#: 2 by default since it beat 0's ``search`` on fresh Hearts deals fixed in advance (docs/bots.md).
 OWN_SWEEP = 2
+SWEEP_IN_SOLVE = OWN_SWEEP
 #: Whether a near-tie's step of points is at most a seat's share of the deal's points (``_step``).
 STEP_AT_MOST_A_SHARE = True
 #: The share of ``NODE_LIMIT`` the first world's solve may take (a probe: past it the decision
