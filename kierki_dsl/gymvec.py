@@ -49,6 +49,7 @@ class KierkiVectorEnv(VectorEnv):
         seat = whole(seat, "seat")
         if not 0 <= seat < self.deals.players:
             raise ValueError(f"seat must be 0..{self.deals.players - 1}, got {seat}")
+        num_envs = self.deals.num_envs  # (an int: num_envs=2.0 is 2, as VecDeals took it)
         self.seat, self.num_envs = seat, num_envs
         self.single_observation_space = spaces.Dict(
             {

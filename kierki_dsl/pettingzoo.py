@@ -60,9 +60,11 @@ _C_FIT = str(getattr(pettingzoo, "__version__", "")).startswith(C_CALLS_FOR)
 
 
 def _action_number(agent: str, action) -> int:
-    """``action`` as the action number it names: an int (a numpy integer, a 0-d integer array)
-    or a float holding a whole number; ``ValueError`` for anything else (a fraction, a bool,
+    """``action`` as the action number it names: an int (a numpy integer) or a float holding a
+    whole number (a numpy float too), or a 0-d array of either; ``ValueError`` for anything else (a fraction, a bool,
     None, a string), never cast to another action."""
+    if isinstance(action, np.ndarray) and action.ndim == 0:  # (a 0-d array: as its one number)
+        action = action[()]
     if not isinstance(action, (bool, np.bool_)):
         try:
             return operator.index(action)

@@ -51,6 +51,8 @@ from .interpreter.plan import Keyed, plan_of
 from .ruleset.model import Ruleset
 
 _cstep: Any = stepper._cstep  # the compiled step core (None when not built: ``contract_of`` declines)
+_INT64 = np.dtype(np.int64)  # (``VecDeals._int64``'s fast path: what a policy's argmax gives)
+_INT64_STRIDES = (_INT64.itemsize,)
 
 #: The parts of the observation tensor the batch writes, in ``_cstep.Batch``'s order.
 PARTS = (
@@ -216,7 +218,7 @@ class VecDeals:
 
     def __init__(self, ruleset, num_envs: int, deal: int = 1) -> None:
         rs = ruleset if isinstance(ruleset, Ruleset) else Ruleset.load(str(ruleset))
-        num_envs = whole(num_envs, "num_envs")
+        num_envs, deal = whole(num_envs, "num_envs"), whole(deal, "deal")  # (deal=1.0 is deal 1 everywhere below)
         if not 1 <= num_envs <= 1 << 20:
             raise ValueError(f"num_envs must be 1..{1 << 20}, got {num_envs}")
         contract, tricks = contract_of(rs, deal)
@@ -367,6 +369,13 @@ class VecDeals:
         """``actions`` as a contiguous int64 array, or ``ValueError`` saying why not: the wrong
         shape, no numbers, a fraction, NaN or an unsigned number past int64 (never cast to
         another action)."""
+        if (
+            type(actions) is np.ndarray
+            and actions.dtype is _INT64
+            and actions.strides == _INT64_STRIDES
+            and actions.shape == (self.num_envs,)
+        ):  # (the common case, as the checks below would take it: no call of numpy's per step)
+            return actions
         given = np.asarray(actions)
         if given.shape != (self.num_envs,):
             raise ValueError(f"one action per deal expected: shape ({self.num_envs},), got {given.shape}")

@@ -51,13 +51,13 @@ def test_an_action_that_is_not_an_action_number_is_refused_not_cast():
     import numpy as np
 
     e = env(RULESETS / "games" / "hearts.yaml", deal=4)  # no passing: the two of clubs (39) leads
-    for action in (39.5, True, np.True_, None, "39", [39], np.nan, float("inf")):
+    for action in (39.5, True, np.True_, None, "39", [39], np.nan, float("inf"), np.array(39.5), np.array(True)):
         e.reset(seed=1)
         agent, log = e.agent_selection, list(e.game.deal_log())
         with pytest.raises(ValueError, match=f"^{agent}: action .* is not an action number"):
             e.step(action)
         assert e.agent_selection == agent and list(e.game.deal_log()) == log
-    for action in (39, 39.0, np.int16(39), np.array(39), np.float32(39)):
+    for action in (39, 39.0, np.int16(39), np.array(39), np.float32(39), np.array(39.0)):
         e.reset(seed=1)
         agent = e.agent_selection
         e.step(action)

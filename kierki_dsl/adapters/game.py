@@ -17,6 +17,7 @@ Every decision is logged as an *event* with the seat allowed to see it (``None``
 from __future__ import annotations
 
 import math
+import numbers
 import operator
 import os
 import pickle
@@ -53,14 +54,18 @@ _RULESETS: dict = {}
 
 
 def whole(value, what: str) -> int:
-    """``value`` as an int: an int (a numpy integer too) or a float holding a whole number;
-    ``ValueError`` naming ``what`` for anything else (1.5 is not deal 1)."""
-    if not isinstance(value, float) or not math.isfinite(value) or not value.is_integer():
-        try:
-            return operator.index(value)
-        except TypeError:
-            raise ValueError(f"{what} must be a whole number, got {value!r}") from None
-    return int(value)
+    """``value`` as an int: an int (a numpy integer too) or a float holding a whole number (a
+    numpy float too: ``np.float32(2.0)`` is 2); ``ValueError`` naming ``what`` for anything else
+    (1.5 is not deal 1)."""
+    try:
+        return operator.index(value)
+    except TypeError:
+        pass
+    if isinstance(value, numbers.Real):  # (float, numpy's floats: not a str, not None)
+        number = float(value)
+        if math.isfinite(number) and number.is_integer():
+            return int(number)
+    raise ValueError(f"{what} must be a whole number, got {value!r}")
 
 
 def ruleset_at(path: str) -> Ruleset:
