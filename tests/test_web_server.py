@@ -623,3 +623,18 @@ def test_a_socket_without_a_hello_is_closed_and_pending_sockets_are_bounded(tmp_
                 silent[0].receive_json(timeout=10)
             assert silent[0].conn.close_code == 4001
         client.close()
+
+
+# Review 10: a Content-Length of "²" passed str.isdigit and then int() raised (a 500 under a server
+# that let such a header through); it is refused as any length that is not a number is.
+def test_a_content_length_of_other_digits_is_refused_not_an_internal_error():
+    need_web()
+    import asyncio
+
+    from starlette.requests import Request
+
+    from kierki_dsl.web.app import BodyTooLarge, _json_body
+
+    request = Request({"type": "http", "method": "POST", "headers": [(b"content-length", "²".encode())]})
+    with pytest.raises(BodyTooLarge):
+        asyncio.run(_json_body(request, 4096))

@@ -65,7 +65,7 @@ async def _json_body(request: Request, limit: int):
     """The request's JSON body, read no further than ``limit`` bytes (its nesting bounded before it
     is parsed: ``jsonshape``); ``BodyUnreadable`` if it is not JSON."""
     size = request.headers.get("content-length")
-    if size is not None and (not size.isdigit() or int(size) > limit):
+    if size is not None and (not (size.isascii() and size.isdecimal()) or int(size) > limit):
         raise BodyTooLarge()
     chunks, got = [], 0
     async for chunk in request.stream():
