@@ -635,6 +635,6 @@ def test_a_content_length_of_other_digits_is_refused_not_an_internal_error():
 
     from kierki_dsl.web.app import BodyTooLarge, _json_body
 
-    request = Request({"type": "http", "method": "POST", "headers": [(b"content-length", "²".encode())]})
+    request = Request({"type": "http", "method": "POST", "headers": [(b"content-length", "²".encode("latin-1"))]})
     with pytest.raises(BodyTooLarge):
         asyncio.run(_json_body(request, 4096))
