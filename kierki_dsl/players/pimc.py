@@ -64,7 +64,7 @@ SEAT_SCORING_TO_SEARCH = True
 #: Which sweeps of the seat scoring (Hearts' shooting the moon) the solve values while one is
 #: still open (``solver.sweep``): 0 none (such cards go to ``search`` as all open seat scoring
 #: does), 1 every seat's, 2 (``OWN_SWEEP``) the seat's own only (another seat's to ``search``).
-#: 2 by default since it beat 0's ``search`` on fresh Hearts deals fixed in advance (docs/bots.md).
+#: 2 by default: it beat ``search`` on fresh Hearts deals fixed in advance, where 0 drew (docs/bots.md).
 OWN_SWEEP = 2
 SWEEP_IN_SOLVE = OWN_SWEEP
 #: Whether a near-tie's step of points is at most a seat's share of the deal's points (``_step``).
