@@ -428,15 +428,24 @@ class VecDeals:
 
     def part(self, name: str) -> slice:
         """Where the named part of the observation tensor lies (``knowledge.pieces``' names:
-        ``hand``, ``trick``, ``scores``, ``hand_sizes``, ...): ``obs[:, deals.part("scores")]``."""
-        return self._parts[name]
+        ``hand``, ``trick``, ``scores``, ``hand_sizes``, ...): ``obs[:, deals.part("scores")]``;
+        ``KeyError`` naming the parts there are for another name."""
+        try:
+            return self._parts[name]
+        except (KeyError, TypeError):
+            raise KeyError(
+                f"no part {name!r} in the observation tensor (its parts: {', '.join(self._parts)})"
+            ) from None
 
     def core(self, i: int):
         """Deal ``i`` in its position as the step core has it (``hands``, ``trick``,
-        ``actions``, ...; a flat deal's replayed: a copy)."""
+        ``actions``, ...; a flat deal's replayed: a copy); ``IndexError`` for no such deal."""
+        if type(i) is not int and not isinstance(i, np.integer):
+            raise IndexError(f"a deal is an int 0..{self.num_envs - 1}, got {i!r}")
+        i = int(i)
+        if not 0 <= i < self.num_envs:
+            raise IndexError(f"no deal {i}: the deals are 0..{self.num_envs - 1}")
         if self._flat is not None:
-            if not 0 <= i < self.num_envs:
-                raise IndexError("no such deal")
             return self._flat.replayed(i, stepper.new_deal)
         return self._batch.core(i)
 

@@ -511,3 +511,19 @@ def test_whole_numbers_as_floats_are_taken():
     assert venv.num_envs == 2 and venv.reset(seed=1)[0]["action_mask"].shape[0] == 2
     with pytest.raises(ValueError, match=r"num_envs must be a whole number, got np\.float32\(2\.5\)"):
         VecDeals(KIERKI, np.float32(2.5))
+
+
+# Play-test 10 (left then): ``part("nope")`` was a bare KeyError('nope') and ``core(1.5)`` a
+# TypeError from inside the core; both now say what there is.
+@pytest.mark.parametrize("path", [HEARTS, RULESETS / "variants" / "early_stop.yaml"])  # flat; the core's Batch
+def test_a_part_or_deal_that_is_not_there_is_refused_saying_what_is(path):
+    deals = VecDeals(path, 2)
+    hand = deals.part("hand")
+    assert hand.stop - hand.start == 52  # a card a float
+    with pytest.raises(KeyError, match="no part 'nope' in the observation tensor \\(its parts: seat, "):
+        deals.part("nope")
+    assert list(deals.core(np.int64(1)).actions) == list(deals.core(1).actions)
+    for bad, said in ((1.5, "a deal is an int 0..1, got 1.5"), (2, "no deal 2: the deals are 0..1"),
+                      (-1, "no deal -1: the deals are 0..1"), (True, "a deal is an int 0..1, got True")):
+        with pytest.raises(IndexError, match=f"^{said}$"):
+            deals.core(bad)
