@@ -233,6 +233,7 @@ def _outcomes(compiled) -> set:
     return out
 
 
+@pytest.mark.slow  # a long property or cluster run (README: the quick suite stays within 8 minutes)
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(text=_int_expr())
 def test_no_finding_means_no_division_by_zero_and_an_error_means_every_time(text):

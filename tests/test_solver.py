@@ -311,6 +311,7 @@ def test_a_seat_below_every_other_takes_nothing_more(which, seed, left, swaps):
     assert compiled is not None and compiled[0] == solver.solve(contract, view, new, python=True)[0]
 
 
+@pytest.mark.slow  # a long property or cluster run (README: the quick suite stays within 8 minutes)
 @pytest.mark.skipif(not solver.compiled(), reason="the compiled solver is not built here")
 @settings(max_examples=30, deadline=None)
 @given(which=st.sampled_from(range(len(SOLVED))), seed=st.integers(0, 10**6), left=st.integers(4, 7))

@@ -103,6 +103,7 @@ def test_the_moon_endgames_are_often_open():
     assert found >= 25
 
 
+@pytest.mark.slow  # a long property or cluster run (README: the quick suite stays within 8 minutes)
 @pytest.mark.skipif(not solver.compiled(), reason="the compiled solver is not built here")
 @settings(max_examples=40, deadline=None)
 @given(which=st.sampled_from(range(len(MOON_GAMES))), seed=st.integers(0, 10**6), left=st.integers(4, 7))

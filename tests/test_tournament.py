@@ -121,6 +121,7 @@ def test_an_sprt_setting_that_is_no_test_is_refused(sprt):
     assert "tournament: 1/" not in proc.stderr
 
 
+@pytest.mark.slow  # a long property or cluster run (README: the quick suite stays within 8 minutes)
 def test_duplicate_form_has_a_lower_variance_than_plain_matches_on_as_many_deals():
     """Per observation the same number of deals: 8 matches of one seed, seats rotated
     (duplicate), against 8 matches of 8 different seeds, A alone at seat 0 (plain). Two players
