@@ -3243,8 +3243,6 @@ static PyObject *pooled(EnvCall *f, char **vo, char **vm, PyObject **drop)
     return d;
 }
 
-/* observe's arguments of ``game`` but the totals (observed(game, core)), asked again only when
- * the core or its context (a trump called) changes; -1 on error. */
 /* The tensor's phase of each stage that ``observed`` answered for (the stages are the game module's
  * singletons, ``_Stage.seen_as`` a class attribute: the phase is the stage's alone): so that a new
  * stage of the same core and context (a deal's end: "over") asks ``observed`` nothing. */
@@ -3276,6 +3274,9 @@ static void stage_seen(PyObject *observed, PyObject *stage, long phase)
         }
 }
 
+/* observe's arguments of ``game`` but the totals (observed(game, core)), asked again only when
+ * the core or its context (a trump called) changes (a new stage of the same: its phase only, once
+ * seen); -1 on error. */
 static int env_observed(EnvCall *f, PyObject *game, Core *core, PyObject *stage)
 {
     if (f->core == (PyObject *)core && f->ctx == core->ctx && f->stage == stage)
