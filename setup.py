@@ -25,7 +25,7 @@ FLAGS = ["-O2", "-std=c99"] if os.name != "nt" else []
 VECDEAL = ["kierki_dsl/interpreter/_vecdeal.h"]  # the batched deals' draws, shared by both (vecenv)
 
 CSTEP = Extension("kierki_dsl.interpreter._cstep", ["kierki_dsl/interpreter/_cstep.c"], optional=True,
-                  extra_compile_args=FLAGS, depends=[*VECDEAL, "kierki_dsl/interpreter/_envmemo.h"])
+                  extra_compile_args=FLAGS, depends=[*VECDEAL, "kierki_dsl/interpreter/_envmemo.h", "kierki_dsl/interpreter/_gameend.h"])
 
 # the batched environment's flat deals (kierki_dsl/vecenv.py; without it, deals step on _cstep's Batch)
 VECFLAT = Extension("kierki_dsl.interpreter._vecflat", ["kierki_dsl/interpreter/_vecflat.c"], optional=True,

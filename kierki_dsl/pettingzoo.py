@@ -121,9 +121,10 @@ class KierkiEnv(AECEnv):
         callables set on the instance, which shadow the methods. While the compiled core steps the
         deal in play directly (``GameState._go_fast``) they read and write this environment's
         attributes as the methods below do, with no Python frame per call (a dead agent's step
-        too: PettingZoo's ``_was_dead_step``); everything else (no core, a trump call, an action
-        that is not a legal ``int``, the step after a payment) they hand to the methods, and a
-        deal's end to ``_after_step``. They hold the environment by a weak reference (no
+        too: PettingZoo's ``_was_dead_step``; the end of a one-deal game too: ``_after_step`` and
+        GameState's ``_after_action``, ``_cstep``'s ``_gameend.h``); everything else (no core, a
+        trump call, an action that is not a legal ``int``, the step after a payment) they hand to
+        the methods, and a match's deal end to ``_after_step``. They hold the environment by a weak reference (no
         reference cycle). Only for ``KierkiEnv`` itself (a subclass may override the methods) and
         while the methods they do in C are the class's own (``_C_COPIES``; each call checks again that
         none is replaced on the class or set on the instance)."""
@@ -250,7 +251,16 @@ class KierkiEnv(AECEnv):
 #: The methods the C calls do as written here and in PettingZoo (``_go_c``).
 _C_COPIES = {
     name: getattr(KierkiEnv, name)
-    for name in ("last", "step", "observe", "_was_dead_step", "_clear_rewards", "_after_step", "_agent")
+    for name in (
+        "last",
+        "step",
+        "observe",
+        "_was_dead_step",
+        "_clear_rewards",
+        "_after_step",
+        "_agent",
+        "_accumulate_rewards",
+    )
 }
 
 

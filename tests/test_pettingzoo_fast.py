@@ -221,15 +221,17 @@ def test_the_c_calls_hold_no_environment_alive():
         step(0)
 
 
-def test_a_deal_on_the_core_runs_no_python_method_but_at_its_end():
-    """Not even the dead steps (PettingZoo's ``_was_dead_step``, done in C)."""
+def test_a_deal_on_the_core_runs_no_python_method_even_at_its_end():
+    """Not the deal's end (``_after_step``, GameState's ``_after_action``: done in C, _gameend.h),
+    not the dead steps (PettingZoo's ``_was_dead_step``, done in C)."""
     import sys
 
+    from kierki_dsl.adapters.game import GameState
     from kierki_dsl.pettingzoo import KierkiEnv
 
     e = _env("games/hearts_openspiel.yaml", "deal", 1, True)
     e.reset(seed=9)
-    methods = (KierkiEnv.step, KierkiEnv.observe, KierkiEnv._after_step, KierkiEnv._was_dead_step)
+    methods = (KierkiEnv.step, KierkiEnv.observe, KierkiEnv._after_step, KierkiEnv._was_dead_step, GameState._after_action)
     watched = {f.__code__: f.__name__ for f in methods}
     calls: dict = {}
 
@@ -243,7 +245,8 @@ def test_a_deal_on_the_core_runs_no_python_method_but_at_its_end():
     finally:
         sys.setprofile(None)
     assert steps == 64 + 4  # 12 passes, 52 cards, then each seat's dead step
-    assert calls == {"_after_step": 1}  # the deal's end
+    assert calls == {}
+    assert e.game.is_terminal() and e._cumulative_rewards == {} and e.agents == []
 
 
 def test_a_deal_s_end_asks_observe_s_arguments_nothing_once_its_stage_was_seen(monkeypatch):
@@ -347,6 +350,70 @@ def test_the_c_calls_follow_every_change_of_the_environment(path, scope, seed):
     """What the C calls keep from one call to the next (``_envmemo.h``: read again where a dict
     changed) never answers other than the Python methods, whatever changes between calls."""
     assert _meddled(path, scope, seed, True) == _meddled(path, scope, seed, False)
+
+
+def _meddling(r: int):
+    """``_meddle``'s change number ``r``."""
+    return lambda e: _meddle(e, _Fixed(r), 0)
+
+
+#: Changes a user may make just before a deal's last card, where the deal's end is done in C
+#: (``_gameend.h``): the C end must leave what ``_after_step`` leaves, or stand aside.
+END_CHANGES = {
+    **{f"meddle {r}": _meddling(r) for r in range(12)},
+    "a cumulative reward an int": lambda e: e._cumulative_rewards.__setitem__("player_2", 3),
+    "a cumulative reward a str": lambda e: e._cumulative_rewards.__setitem__("player_2", "x"),
+    "a seat's cumulative reward gone": lambda e: e._cumulative_rewards.pop("player_3"),
+    "a reward more": lambda e: e.rewards.__setitem__("someone", 1.0),
+    "a reward gone": lambda e: e.rewards.pop("player_1"),
+    "the agents fewer": lambda e: setattr(e, "agents", e.agents[1:]),
+    "no agents": lambda e: setattr(e, "agents", []),
+    "the agents a tuple": lambda e: setattr(e, "agents", tuple(e.agents)),
+    "a seat twice": lambda e: setattr(e, "possible_agents", [e.possible_agents[0]] * len(e.possible_agents)),
+    "the rewards another dict": lambda e: setattr(e, "rewards", dict(e.rewards)),
+    "the rewards the cumulative rewards": lambda e: setattr(e, "_cumulative_rewards", e.rewards),
+    "the totals huge": lambda e: setattr(e.game, "totals", [2**1100] * len(e.game.totals)),
+}
+
+
+class _Fixed:
+    """A generator whose ``randrange`` always gives the same number (a chosen meddle)."""
+
+    def __init__(self, r: int) -> None:
+        self.r = r
+
+    def randrange(self, n: int) -> int:
+        return self.r % n
+
+
+def _tried(call, *args):
+    """(True, what ``call(*args)`` returned), or (False, the type and words of what it raised)."""
+    try:
+        return True, call(*args)
+    except Exception as e:  # noqa: BLE001 - compared, not hidden
+        return False, (type(e), str(e))
+
+
+def _end_changed(change, c_path: bool) -> list:
+    """A one-deal Hearts game to its last card, ``change(env)`` applied, then the rest: every answer."""
+    e = _env("games/hearts_openspiel.yaml", "deal", 1, c_path)
+    e.reset(seed=11)
+    for _ in range(63):
+        e.step(int(np.flatnonzero(e.last()[0]["action_mask"])[0]))
+    change(e)
+    seen = []
+    for _ in range(6):  # the last card, the dead steps (and what a step more says)
+        ok, got = _tried(e.last)
+        seen.append(_told(e, got) if ok else got)
+        legal = np.flatnonzero(got[0]["action_mask"]) if ok else []
+        seen.append(_tried(e.step, int(legal[0]) if len(legal) else None))
+        seen.append((e.agent_selection, dict(e.rewards), dict(e._cumulative_rewards), list(e.agents), e.game.totals))
+    return seen
+
+
+@pytest.mark.parametrize("name", sorted(END_CHANGES))
+def test_a_deal_s_end_in_c_follows_what_a_user_changed_before_it(name):
+    assert _end_changed(END_CHANGES[name], True) == _end_changed(END_CHANGES[name], False)
 
 
 def _outcome_of(call, *args):

@@ -36,11 +36,12 @@ from ..values import frozen
 try:  # the compiled step core's reads for the adapters (a deal is stepped on the core only where it is built)
     from ..interpreter._cstep import (  # type: ignore[import-not-found,import-untyped,unused-ignore]  # a C extension
         fast_calls,
+        game_end_parts,
         mark_legal,
         seen_hands,
     )
 except ImportError:  # pragma: no cover - without a C compiler
-    fast_calls = mark_legal = seen_hands = None
+    fast_calls = game_end_parts = mark_legal = seen_hands = None
 
 CHANCE = -1  # the same numbers as pyspiel.PlayerId
 TERMINAL = -4
@@ -793,5 +794,8 @@ class GameState:
         lines += [f"{s} {self.action_string(s, a)}" for s, a in self.deal_log() if s != CHANCE]
         return "\n".join(lines)
 
+
+if game_end_parts is not None:  # a one-deal game's end on the core done in C, as ``_after_action`` does it
+    game_end_parts(GameState, GameSpec, _OVER, _FAST_CALLS)
 
 __all__ = ["GameSpec", "GameState", "Table", "view_spec", "whole", "CHANCE", "TERMINAL"]

@@ -2787,6 +2787,8 @@ static PyObject *mark_legal(PyObject *mod, PyObject *args)
  * whose ``_after_action`` is then called (gone: nothing). None. GameState.apply_action while the
  * core steps the deal (fast_calls below, with weakref.ref(state)): no Python frame per decision
  * and no reference cycle. */
+static int game_end_c(PyObject *state, Core *core);
+
 static PyObject *apply_then(PyObject *mod, PyObject *const *args, Py_ssize_t nargs)
 {
     if (nargs != 3) {
@@ -2807,6 +2809,11 @@ static PyObject *apply_then(PyObject *mod, PyObject *const *args, Py_ssize_t nar
         return NULL;
     if (state == Py_None)
         return state;
+    int ended = game_end_c(state, (Core *)arg); /* (in C where it can: _gameend.h) */
+    if (ended != 0) {
+        Py_DECREF(state);
+        return ended < 0 ? NULL : Py_NewRef(Py_None);
+    }
     r = PyObject_CallMethod(state, "_after_action", NULL);
     Py_DECREF(state);
     if (r == NULL)
@@ -2923,18 +2930,19 @@ static PyObject *fast_calls(PyObject *mod, PyObject *args)
  * They read and write the environment's own attributes (its instance dict: agent_selection,
  * rewards, terminations, ...) exactly as the Python methods do; whatever they do not do in C --
  * no core stepping directly (``game._fast`` None), a trump call, a dead step whose objects are not
- * plain, an action that is not a legal exact int, the step after a payment (``_paid``), a deal's
- * end -- they hand to the Python method (``slow``) or, at a deal's end, to ``_after_step``, the
- * Python method's second half. */
+ * plain, an action that is not a legal exact int, the step after a payment (``_paid``), a match's
+ * deal end -- they hand to the Python method (``slow``) or, at a deal's end, to ``_after_step``, the
+ * Python method's second half (a one-deal game's end is done in C where it can be: _gameend.h). */
 
 static PyObject *S_agent_selection, *S_seats, *S_game, *S_fast, *S_step, *S_stage, *S_cumulative, *S_terminations, *S_truncations,
     *S_infos, *S_paid, *S_possible_agents, *S_totals, *S_agents, *S_after_action, *S_after_step, *S_observation,
     *S_action_mask, *S_dtype, *S_rewards, *S_skip, *S_last, *S_step_name, *S_observe, *S_was_dead_step, *S_clear_rewards, *S_agent_of, *S_zero;
 
-enum { ENV_LAST, ENV_STEP, POOL = 4, METHODS = 5 };
+enum { ENV_LAST, ENV_STEP, POOL = 4, METHODS = 6 };
 
 static PyObject *got(PyObject *d, PyObject *key);
 #include "_envmemo.h" /* what the calls read of the environment, kept while its dicts are unchanged */
+#include "_gameend.h" /* a one-deal game's end on the core in C: GameState._after_action, KierkiEnv._after_step */
 
 static PyObject *MK_values[M_VALUES], *MK_dicts[M_DICTS], *MK_absent[METHODS + 1], *MK_game[G_PARTS];
 static PyObject *MK_attrs[M_VALUES + M_DICTS + 3]; /* every attribute the calls read or write (NULL-ended) */
@@ -3677,19 +3685,36 @@ static int env_unchanged(PyObject *env, PyObject *d, uint64_t tag)
     return now == d && dict_version(d) == tag;
 }
 
-/* The rest of the step in Python, ``_after_step`` (at a deal's end, once GameState._after_action
- * booked it), with the game's totals before the action (the core does not change them). */
-static PyObject *step_rest(PyObject *env, PyObject *agent, PyObject *game, PyObject *gd, int end)
+static int env_methods_kept(EnvCall *f, PyObject *env, PyObject *d);
+
+/* The rest of the step, ``_after_step`` (at a deal's end, once GameState._after_action booked it),
+ * with the game's totals before the action (the core does not change them): where the core ended
+ * a one-deal game, both in C where they can be (_gameend.h), else in Python. */
+static PyObject *step_rest(EnvCall *f, PyObject *env, PyObject *d, PyObject *agent, PyObject *game, PyObject *gd,
+                           Core *core, int end)
 {
-    PyObject *before = got(gd, S_totals), *done, *r = NULL;
+    PyObject *before = got(gd, S_totals), *done, *r = NULL, *held = NULL;
     if (before == NULL)
         return PyErr_Format(PyExc_AttributeError, "the game has no totals");
     Py_INCREF(before);
-    done = end ? PyObject_CallMethodNoArgs(game, S_after_action) : Py_NewRef(Py_None);
-    if (done != NULL) {
-        Py_DECREF(done);
-        r = PyObject_CallMethodObjArgs(env, S_after_step, agent, game, before, NULL);
+    int c = !end ? 0 : (held = PyList_New(0)) == NULL ? -1 : game_end(game, gd, core, held);
+    if (c > 0) { /* (no code has run since: the environment's dict and methods as checked, else in Python) */
+        PyObject *now = PyObject_GenericGetDict(env, NULL);
+        PyErr_Clear();
+        Py_XDECREF(now); /* (d holds it, if it is d) */
+        c = now == d && env_methods_kept(f, env, d) ? env_end(d, agent, gd, before, held) : 0;
+        if (c > 0)
+            r = Py_NewRef(Py_None);
+        else if (c == 0)
+            r = PyObject_CallMethodObjArgs(env, S_after_step, agent, game, before, NULL);
+    } else if (c == 0) {
+        done = end ? PyObject_CallMethodNoArgs(game, S_after_action) : Py_NewRef(Py_None);
+        if (done != NULL) {
+            Py_DECREF(done);
+            r = PyObject_CallMethodObjArgs(env, S_after_step, agent, game, before, NULL);
+        }
     }
+    Py_XDECREF(held); /* (the values the C end replaced, released once every write is done) */
     Py_DECREF(before);
     return r;
 }
@@ -3728,13 +3753,13 @@ static PyObject *step_held(EnvCall *f, PyObject *env, PyObject *d, PyObject *age
         goto out;
     if (core->phase == PH_DONE || !env_unchanged(env, d, tag) ||
         (PyDict_CheckExact(cum) && dict_version(cum) != cum_tag)) { /* (the deal's end: booked first) */
-        r = step_rest(env, agent, game, gd, core->phase == PH_DONE);
+        r = step_rest(f, env, d, agent, game, gd, core, core->phase == PH_DONE);
         goto out;
     }
     if (memo_set(f->memo, M_CUM, cum, agent, S_zero) < 0)
         goto out;
     if (!env_unchanged(env, d, tag)) { /* (zeroed again there: the same value) */
-        r = step_rest(env, agent, game, gd, 0);
+        r = step_rest(f, env, d, agent, game, gd, core, 0);
         goto out;
     }
     if ((done = PySequence_GetItem(seats, core->to_move)) == NULL)
@@ -3963,8 +3988,8 @@ static PyObject *env_call(PyObject *const *args, int kind)
     f->kept = NULL;
     f->tag = 0;
     f->memo = NULL;
-    PyObject *names[2][METHODS] = {{S_last, S_observe, NULL, NULL, NULL},
-                                   {S_step_name, S_was_dead_step, S_clear_rewards, S_after_step, S_agent_of}};
+    PyObject *names[2][METHODS] = {{S_last, S_observe, NULL, NULL, NULL, NULL},
+                                   {S_step_name, S_was_dead_step, S_clear_rewards, S_after_step, S_agent_of, S_accumulate}};
     PyObject *env = PyWeakref_GetObject(args[0]);
     for (int i = 0; i < METHODS; i++) {
         f->names[i] = names[kind][i];
@@ -4224,7 +4249,7 @@ static int env_register(PyObject *m)
     PyObject *values[M_VALUES] = {S_agent_selection, S_paid, S_game, S_possible_agents, S_agents};
     PyObject *dicts[M_DICTS] = {S_terminations, S_truncations, S_cumulative, S_infos, S_seats};
     /* (the methods done in C, none set on the instance: observe, the dead step's, the rest of a step's) */
-    PyObject *absent[METHODS + 1] = {S_observe, S_was_dead_step, S_clear_rewards, S_after_step, S_agent_of, NULL};
+    PyObject *absent[METHODS + 1] = {S_observe, S_was_dead_step, S_clear_rewards, S_after_step, S_agent_of, S_accumulate, NULL};
     PyObject *game[G_PARTS] = {S_fast, S_step, S_totals, S_stage};
     memcpy(MK_values, values, sizeof values);
     memcpy(MK_dicts, dicts, sizeof dicts);
@@ -4233,7 +4258,7 @@ static int env_register(PyObject *m)
                          S_cumulative, S_infos, S_seats, S_rewards, S_skip, NULL};
     memcpy(MK_attrs, attrs, sizeof attrs);
     memcpy(MK_game, game, sizeof game);
-    if ((S_zero = PyFloat_FromDouble(0.0)) == NULL || PyType_Ready(&EnvCallType) < 0 || PyType_Ready(&AgentIterType) < 0 ||
+    if (game_end_register() < 0 || (S_zero = PyFloat_FromDouble(0.0)) == NULL || PyType_Ready(&EnvCallType) < 0 || PyType_Ready(&AgentIterType) < 0 ||
         PyType_Ready(&AgentIterableType) < 0)
         return -1;
     return 0;
@@ -4247,6 +4272,8 @@ static PyMethodDef module_methods[] = {
     {"observe", (PyCFunction)(void (*)(void))observe, METH_FASTCALL,
      "Write a seat's observation tensor of the core into a float32 buffer."},
     {"mark_legal", (PyCFunction)mark_legal, METH_VARARGS, "Set an int8 action mask to 1 at the core's legal actions."},
+    {"game_end_parts", (PyCFunction)game_end_parts, METH_VARARGS,
+     "game_end_parts(GameState, GameSpec, over, fast_names): what the C end of a one-deal game stands for."},
     {"fast_calls", (PyCFunction)fast_calls, METH_VARARGS,
      "GameState's legal_actions, apply_action, current_player and is_terminal while the core steps the deal."},
     {"env_calls", (PyCFunction)(void (*)(void))env_calls, METH_FASTCALL,
