@@ -884,8 +884,9 @@ def tournament(
     names = [x.strip() for x in players.split(",") if x.strip()]
     if len(names) < 2 or len(set(names)) != len(names):
         raise _usage("--players needs two or more different players")
-    if not 1 <= seeds <= 100000 or not 1 <= workers <= 64 or first_seed < 0:
-        raise _usage("--seeds must be 1..100000, --workers 1..64, --first-seed 0 or more")
+    _bounded(seeds=seeds, first_seed=first_seed)  # (seeds are 63-bit, as every command's: limits.py)
+    if not 1 <= workers <= 64:
+        raise _usage("--workers must be 1..64")
     _bots_only(names)
     for name in names:
         _players(name, rs.players)

@@ -23,6 +23,8 @@ OUT_OF_BOUNDS = [
     ("run", HEARTS, "--seed", "-1"),
     ("ladder", HEARTS, "--seeds", "100001"),
     ("ladder", HEARTS, "--first-seed", "-5"),
+    ("tournament", HEARTS, "--players", "random,simple", "--first-seed", str(MAX_SEED + 1)),
+    ("tournament", HEARTS, "--players", "random,simple", "--seeds", "0"),
     ("serve", HEARTS, "--port", "65536"),
     ("serve", HEARTS, "--timeout", "nan"),
     ("serve", HEARTS, "--timeout", "0"),
