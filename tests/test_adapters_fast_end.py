@@ -159,3 +159,61 @@ def test_a_class_changed_after_registration_is_asked(monkeypatch):
     monkeypatch.setattr(GameState, "_after_action", own)
     monkeypatch.setattr(type(game._OVER), "chance", True, raising=False)  # "over" a chance node now
     assert _changed_end(lambda g: None) == _changed_end(lambda g: None, PythonEnded)
+
+
+def test_the_core_s_class_changed_is_asked(monkeypatch):
+    """``_after_action`` asks the core (a ``stepper.Stepper``) ``is_terminal`` and ``returns``:
+    a user's replacement of either on the class is what the game's end reads, in C as in Python."""
+    monkeypatch.setattr(stepper.Stepper, "returns", lambda self: [1, 2, 3, 20])
+    fast, slow = _changed_end(lambda g: None), _changed_end(lambda g: None, PythonEnded)
+    assert "[1, 2, 3, 20]" in slow["vars"]["totals"]
+    assert fast == slow
+
+
+class _Goes:
+    """A value whose release runs a user's code (``__del__``): ``then(holder)``."""
+
+    def __init__(self, holder, then) -> None:
+        self.holder, self.then = holder, then
+
+    def __del__(self) -> None:
+        holder, self.holder = self.holder, None
+        self.then(holder)
+
+    def __eq__(self, other) -> bool:  # (the two paths' values compare equal)
+        return type(other) is _Goes
+
+    __hash__ = object.__hash__
+
+    def __repr__(self) -> str:
+        return "_Goes()"
+
+
+RELEASES = {
+    # (the method writes on after each release: the code run then changes what it writes next)
+    "last_paid": lambda g: setattr(g, "last_paid", _Goes(g, lambda h: setattr(h, "k", 100))),
+    "_tail": lambda g: setattr(g, "_tail", _Goes(g, lambda h: setattr(h, "k", 100))),
+    "_fast": lambda g: setattr(g, "_fast", _Goes(g, lambda h: setattr(h, "totals", [7] * len(h.totals)))),
+}
+
+
+@pytest.mark.parametrize("name", sorted(RELEASES))
+def test_a_value_s_release_runs_where_the_python_method_releases_it(name):
+    """A value the end replaces whose release runs code: it runs where the method's write releases
+    it, before the method's next writes (the C end stands aside for such a value)."""
+    assert _changed_end(RELEASES[name]) == _changed_end(RELEASES[name], PythonEnded)
+
+
+def test_the_module_s_names_the_method_reads_are_asked(monkeypatch):
+    """``_after_action`` (and ``_go_slow``) read game.py's ``_OVER`` and ``_FAST_CALLS`` when they
+    run: a user's replacement of either is what the game's end writes, in C as in Python."""
+    import kierki_dsl.adapters.game as game
+
+    class _Ended(type(game._OVER)):
+        """Another stage "over"."""
+
+    monkeypatch.setattr(game, "_OVER", _Ended())
+    assert _changed_end(lambda g: None) == _changed_end(lambda g: None, PythonEnded)
+    monkeypatch.undo()
+    monkeypatch.setattr(game, "_FAST_CALLS", game._FAST_CALLS[:2])
+    assert _changed_end(lambda g: None) == _changed_end(lambda g: None, PythonEnded)

@@ -373,7 +373,78 @@ END_CHANGES = {
     "the rewards another dict": lambda e: setattr(e, "rewards", dict(e.rewards)),
     "the rewards the cumulative rewards": lambda e: setattr(e, "_cumulative_rewards", e.rewards),
     "the totals huge": lambda e: setattr(e.game, "totals", [2**1100] * len(e.game.totals)),
+    # (an int too large for a float: the sum raises OverflowError where _accumulate_rewards meets it)
+    "the cumulative rewards huge ints": lambda e: e._cumulative_rewards.update(
+        dict.fromkeys(e.possible_agents, 10**400)
+    ),
+    "a cumulative reward a huge int": lambda e: e._cumulative_rewards.__setitem__("player_3", -(10**400)),
 }
+
+#: Values the end replaces whose release runs a user's code (``__del__``), which changes what the
+#: method writes after it: it runs where the method's write releases it.
+RELEASES = {
+    "a reward": lambda e: e.rewards.__setitem__("player_2", _Goes(e, lambda h: setattr(h, "agents", []))),
+    "the agent's cumulative reward": lambda e: e._cumulative_rewards.__setitem__(
+        e.agent_selection, _Goes(e, lambda h: h.rewards.__setitem__("player_0", 5.0))
+    ),
+    "the terminations": lambda e: e.terminations.__setitem__(
+        "x", _Goes(e, lambda h: setattr(h, "agents", h.agents[1:]))
+    ),
+    "the agent selected": lambda e: setattr(
+        e, "agent_selection", _GoesStr(e.agent_selection, e, lambda h: h.rewards.__setitem__("player_0", 5.0))
+    ),
+}
+
+
+def _released_end(change, c_path: bool) -> tuple:
+    """A one-deal Hearts game to its last card, ``change(env)`` applied, the last card: what the
+    environment holds (nothing else holding what the change put in)."""
+    e = _env("games/hearts_openspiel.yaml", "deal", 1, c_path)
+    e.reset(seed=11)
+    for _ in range(64):
+        if _ == 63:
+            change(e)
+        action = int(np.flatnonzero(e.observe(e.agent_selection)["action_mask"])[0])
+        e.step(action)
+    return (e.agent_selection, dict(e.rewards), dict(e._cumulative_rewards), dict(e.terminations), list(e.agents))
+
+
+@pytest.mark.parametrize("name", sorted(RELEASES))
+def test_a_value_s_release_runs_where_the_method_releases_it(name):
+    assert _released_end(RELEASES[name], True) == _released_end(RELEASES[name], False)
+
+
+class _GoesStr(str):
+    """An agent's name whose release runs a user's code."""
+
+    def __new__(cls, text, holder, then):
+        self = super().__new__(cls, text)
+        self.holder, self.then = holder, then
+        return self
+
+    def __del__(self) -> None:
+        holder, self.holder = self.holder, None
+        if holder is not None:
+            self.then(holder)
+
+
+class _Goes:
+    """A value whose release runs a user's code (``__del__``): ``then(holder)``."""
+
+    def __init__(self, holder, then) -> None:
+        self.holder, self.then = holder, then
+
+    def __del__(self) -> None:
+        holder, self.holder = self.holder, None
+        self.then(holder)
+
+    def __eq__(self, other) -> bool:  # (the two paths' values compare equal)
+        return type(other) is _Goes
+
+    __hash__ = object.__hash__
+
+    def __repr__(self) -> str:
+        return "_Goes()"
 
 
 class _Fixed:

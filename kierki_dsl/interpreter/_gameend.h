@@ -10,7 +10,9 @@
  * (their methods, class attributes and attribute access; checked again where a class's version tag
  * changed), every attribute read or written in an exact dict of exact str keys, the values it
  * computes with exact ints, floats, lists and str (no code of a user's can run: no __eq__, no
- * __add__, no destructor before every write is done); else it does nothing and the Python method
+ * __add__, no destructor before every write is done; every value it replaces one whose release
+ * runs no code, since the method releases each where it writes it; the core's class's is_terminal
+ * and returns, and the module's _OVER and _FAST_CALLS, as registered); else it does nothing and the Python method
  * does it all. tests/test_pettingzoo_fast.py and tests/test_adapters_fast_end.py hold the two equal. */
 
 /* the registered objects (held) */
@@ -21,12 +23,19 @@ enum { GE_GAME_METHODS = 5, GE_OVER_ATTRS = 3 };
 static PyObject *GE_game_names[GE_GAME_METHODS], *GE_game_methods[GE_GAME_METHODS];
 static PyObject *GE_over_names[GE_OVER_ATTRS], *GE_over_values[GE_OVER_ATTRS];
 static PyObject *GE_scope_name, *GE_scope_member, *GE_deal_word;
+/* the module globals _after_action and _go_slow read when they run: they must still be the
+ * registered "over" and the fast calls' names */
+static PyObject *GE_over_global, *GE_fast_global;
 /* the game's attributes the C end reads or writes: none a class attribute (NULL-ended) */
 static PyObject *GE_plain[9];
 static PyObject *S_spec, *S_k, *S_last_paid, *S_tail, *S_accumulate;
-/* the classes last found as registered (game, spec, over) and their version tags then */
-static PyTypeObject *GE_kept[3];
-static unsigned int GE_tag[3];
+/* the core's methods _after_action calls (``step.is_terminal()``, ``step.returns()``): the names
+ * and CoreType's own objects there, which its class (stepper.Stepper) must still have */
+enum { GE_CORE_METHODS = 2 };
+static PyObject *GE_core_names[GE_CORE_METHODS], *GE_core_methods[GE_CORE_METHODS];
+/* the classes last found as registered (game, spec, over, core) and their version tags then */
+static PyTypeObject *GE_kept[4];
+static unsigned int GE_tag[4];
 
 /* Whether class ``t`` has the objects ``values`` at ``names``, no class attribute at ``plain``
  * (NULL-ended, or NULL) and plain attribute access (getattr; and setattr, ``write``), checked again
@@ -57,6 +66,56 @@ static int ge_over_kept(void)
         return 0;
     PyObject **dp = _PyObject_GetDictPtr(GE_over);
     return dp == NULL || *dp == NULL || (PyDict_CheckExact(*dp) && PyDict_GET_SIZE(*dp) == 0);
+}
+
+/* Whether ``core`` answers ``is_terminal`` and ``returns`` by CoreType's own methods (what the C
+ * end reads directly: its phase, its scores): none replaced on its class, none set on it. */
+static int ge_core_kept(Core *core)
+{
+    if (!ge_class_kept(3, Py_TYPE(core), GE_core_names, GE_core_methods, GE_CORE_METHODS, NULL, 0))
+        return 0;
+    PyObject **dp = _PyObject_GetDictPtr((PyObject *)core);
+    if (dp == NULL || *dp == NULL)
+        return 1;
+    if (!PyDict_CheckExact(*dp) || !str_keys(*dp))
+        return 0;
+    for (int k = 0; k < GE_CORE_METHODS; k++)
+        if (got(*dp, GE_core_names[k]) != NULL)
+            return 0;
+    return 1;
+}
+
+/* Whether ``v``'s release runs no code of a user's (its destructor, its items'): None, a bool, an
+ * exact int, float or str, or (``depth`` levels down) an exact tuple, list or dict of str keys of
+ * such. Every value the C end replaces is one (or is held elsewhere too): the method releases each
+ * as it writes, and code run there could change what it writes next. */
+static int ge_inert(PyObject *v, int depth)
+{
+    if (v == Py_None || PyBool_Check(v) || PyLong_CheckExact(v) || PyFloat_CheckExact(v) || PyUnicode_CheckExact(v))
+        return 1;
+    if (depth <= 0)
+        return 0;
+    if (PyTuple_CheckExact(v) || PyList_CheckExact(v)) {
+        for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(v); i++)
+            if (!ge_inert(PySequence_Fast_GET_ITEM(v, i), depth - 1))
+                return 0;
+        return 1;
+    }
+    if (!PyDict_CheckExact(v))
+        return 0;
+    PyObject *key, *value;
+    Py_ssize_t pos = 0;
+    while (PyDict_Next(v, &pos, &key, &value))
+        if (!PyUnicode_CheckExact(key) || !ge_inert(value, depth - 1))
+            return 0;
+    return 1;
+}
+
+/* Whether ``d[key]`` is absent or inert (ge_inert). */
+static int ge_inert_at(PyObject *d, PyObject *key, int depth)
+{
+    PyObject *v = got(d, key);
+    return v == NULL || ge_inert(v, depth);
 }
 
 /* Whether every item of ``list`` (an exact list of ``n`` items) is an exact int. */
@@ -92,11 +151,30 @@ static int game_end(PyObject *game, PyObject *gd, Core *core, PyObject *held)
     if (GE_game_cls == NULL || (PyObject *)Py_TYPE(game) != GE_game_cls || core->phase != PH_DONE ||
         gd == NULL || !PyDict_CheckExact(gd) || !str_keys(gd) || got(gd, S_step) != (PyObject *)core)
         return 0;
-    if (!ge_class_kept(0, Py_TYPE(game), GE_game_names, GE_game_methods, GE_GAME_METHODS, GE_plain, 1) || !ge_over_kept())
+    if (!ge_class_kept(0, Py_TYPE(game), GE_game_names, GE_game_methods, GE_GAME_METHODS, GE_plain, 1) || !ge_over_kept() ||
+        !ge_core_kept(core))
         return 0;
     for (int k = 0; k < GE_GAME_METHODS; k++)
         if (got(gd, GE_game_names[k]) != NULL && k != 3 && k != 4) /* (is_terminal, current_player: _go_slow's to drop) */
             return 0;
+    for (int k = 0; k < 2; k++) { /* (_after_action's globals, then _go_slow's) */
+        PyObject *f = GE_game_methods[k], *glob = f != NULL && PyFunction_Check(f) ? PyFunction_GET_GLOBALS(f) : NULL;
+        PyObject *name = k == 0 ? GE_over_global : GE_fast_global, *value = k == 0 ? GE_over : GE_fast_names;
+        if (glob == NULL || !PyDict_CheckExact(glob) || got(glob, name) != value)
+            return 0;
+    }
+    /* what the writes release: nothing whose release runs code (the core, held by _step, and the
+     * core's calls release no other; a stage held elsewhere too is not released) */
+    PyObject *fast = got(gd, S_fast), *stage = got(gd, S_stage);
+    if ((fast != NULL && fast != Py_None && fast != (PyObject *)core) || !ge_inert_at(gd, S_last_paid, 2) ||
+        !ge_inert_at(gd, S_tail, 2) || (stage != NULL && !ge_inert(stage, 0) && Py_REFCNT(stage) < 2))
+        return 0;
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(GE_fast_names); i++) {
+        PyObject *call = got(gd, PyTuple_GET_ITEM(GE_fast_names, i));
+        if (call != NULL && (Py_TYPE(call) != &FastCallType || ((FastCall *)call)->core != (PyObject *)core ||
+                             (((FastCall *)call)->on_end != NULL && !PyWeakref_CheckRefExact(((FastCall *)call)->on_end))))
+            return 0; /* (the core's own calls: their release releases nothing else) */
+    }
     PyObject *spec = got(gd, S_spec), *totals = got(gd, S_totals), *k = got(gd, S_k);
     int n = core->players;
     if (spec == NULL || (PyObject *)Py_TYPE(spec) != GE_spec_cls || !ge_class_kept(1, Py_TYPE(spec), &GE_scope_name, &GE_scope_member, 1, NULL, 0) ||
@@ -177,11 +255,16 @@ static int env_end(PyObject *d, PyObject *agent, PyObject *gd, PyObject *before,
     for (Py_ssize_t i = 0; i < PyList_GET_SIZE(agents); i++)
         if (!PyUnicode_CheckExact(PyList_GET_ITEM(agents, i)))
             return 0;
+    /* what the writes release (the cumulative rewards' sums checked below): nothing whose release
+     * runs code, as in game_end */
+    if (!ge_inert_at(cum, agent, 0) || !ge_inert_at(d, S_paid, 0) || !ge_inert_at(d, S_terminations, 1) ||
+        !ge_inert_at(d, S_agent_selection, 0))
+        return 0;
     /* each seat's agent: an exact str, once, in the rewards, its cumulative reward an exact float
      * or int (or the agent's own, zeroed first); then rewards' keys are exactly the seats' agents */
     for (Py_ssize_t s = 0; s < n; s++) {
-        PyObject *a = PyList_GET_ITEM(seats, s), *c;
-        if (!PyUnicode_CheckExact(a) || got(rewards, a) == NULL)
+        PyObject *a = PyList_GET_ITEM(seats, s), *c, *old = got(rewards, a);
+        if (!PyUnicode_CheckExact(a) || old == NULL || !ge_inert(old, 0))
             return 0;
         for (Py_ssize_t t = 0; t < s; t++)
             if (PyUnicode_Compare(a, PyList_GET_ITEM(seats, t)) == 0)
@@ -189,6 +272,10 @@ static int env_end(PyObject *d, PyObject *agent, PyObject *gd, PyObject *before,
         c = PyUnicode_Compare(a, agent) == 0 ? S_zero : got(cum, a);
         if (c == NULL || !(PyFloat_CheckExact(c) || PyLong_CheckExact(c)))
             return 0;
+        if (PyLong_CheckExact(c) && PyLong_AsDouble(c) == -1.0 && PyErr_Occurred()) {
+            PyErr_Clear(); /* (too large for a float: the sum raises, after the method's first writes) */
+            return 0;
+        }
     }
     Py_ssize_t made = 0;
     int err = 0;
@@ -257,7 +344,7 @@ static PyObject *game_end_parts(PyObject *mod, PyObject *args)
     Py_XSETREF(GE_spec_cls, Py_NewRef(spec_cls));
     Py_XSETREF(GE_over, Py_NewRef(over));
     Py_XSETREF(GE_fast_names, Py_NewRef(fast_names));
-    for (int i = 0; i < 3; i++)
+    for (int i = 0; i < 4; i++)
         GE_kept[i] = NULL;
     Py_RETURN_NONE;
 }
@@ -273,6 +360,15 @@ static int game_end_register(void)
     for (int k = 0; k < GE_OVER_ATTRS; k++)
         if ((GE_over_names[k] = PyUnicode_InternFromString(overs[k])) == NULL)
             return -1;
+    static const char *const cores[GE_CORE_METHODS] = {"is_terminal", "returns"};
+    for (int k = 0; k < GE_CORE_METHODS; k++) {
+        if ((GE_core_names[k] = PyUnicode_InternFromString(cores[k])) == NULL)
+            return -1;
+        if ((GE_core_methods[k] = Py_XNewRef(_PyType_Lookup(&CoreType, GE_core_names[k]))) == NULL) { /* (CoreType ready) */
+            PyErr_SetString(PyExc_RuntimeError, "the step core has no is_terminal or returns");
+            return -1;
+        }
+    }
     for (int k = 0; k < 8; k++)
         if ((GE_plain[k] = PyUnicode_InternFromString(plain[k])) == NULL)
             return -1;
@@ -281,7 +377,9 @@ static int game_end_register(void)
     S_k = GE_plain[4];
     S_last_paid = GE_plain[5];
     S_tail = GE_plain[6];
-    if ((GE_scope_name = PyUnicode_InternFromString("scope")) == NULL ||
+    if ((GE_over_global = PyUnicode_InternFromString("_OVER")) == NULL ||
+        (GE_fast_global = PyUnicode_InternFromString("_FAST_CALLS")) == NULL ||
+        (GE_scope_name = PyUnicode_InternFromString("scope")) == NULL ||
         (GE_deal_word = PyUnicode_InternFromString("deal")) == NULL ||
         (S_accumulate = PyUnicode_InternFromString("_accumulate_rewards")) == NULL)
         return -1;
