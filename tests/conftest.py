@@ -221,3 +221,22 @@ def pytest_collection_modifyitems(config, items):
             for item, name in group:
                 if name not in SWEEP_SAMPLE:
                     item.add_marker(pytest.mark.slow)
+
+
+class Goes:
+    """A value whose release runs a user's code (``__del__``): ``then(holder)``."""
+
+    def __init__(self, holder, then) -> None:
+        self.holder, self.then = holder, then
+
+    def __del__(self) -> None:
+        holder, self.holder = self.holder, None
+        self.then(holder)
+
+    def __eq__(self, other) -> bool:  # (the two paths' values compare equal)
+        return type(other) is Goes
+
+    __hash__ = object.__hash__
+
+    def __repr__(self) -> str:
+        return "Goes()"

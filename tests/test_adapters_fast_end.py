@@ -14,6 +14,8 @@ from kierki_dsl.adapters.game import GameSpec, GameState, ruleset_at
 from kierki_dsl.interpreter import stepper
 from kierki_dsl.shipped import shipped_ruleset
 
+from conftest import Goes
+
 pytestmark = pytest.mark.skipif(not stepper.available(), reason="the compiled step core is not built")
 
 ONE_DEALS = [
@@ -170,30 +172,11 @@ def test_the_core_s_class_changed_is_asked(monkeypatch):
     assert fast == slow
 
 
-class _Goes:
-    """A value whose release runs a user's code (``__del__``): ``then(holder)``."""
-
-    def __init__(self, holder, then) -> None:
-        self.holder, self.then = holder, then
-
-    def __del__(self) -> None:
-        holder, self.holder = self.holder, None
-        self.then(holder)
-
-    def __eq__(self, other) -> bool:  # (the two paths' values compare equal)
-        return type(other) is _Goes
-
-    __hash__ = object.__hash__
-
-    def __repr__(self) -> str:
-        return "_Goes()"
-
-
 RELEASES = {
     # (the method writes on after each release: the code run then changes what it writes next)
-    "last_paid": lambda g: setattr(g, "last_paid", _Goes(g, lambda h: setattr(h, "k", 100))),
-    "_tail": lambda g: setattr(g, "_tail", _Goes(g, lambda h: setattr(h, "k", 100))),
-    "_fast": lambda g: setattr(g, "_fast", _Goes(g, lambda h: setattr(h, "totals", [7] * len(h.totals)))),
+    "last_paid": lambda g: setattr(g, "last_paid", Goes(g, lambda h: setattr(h, "k", 100))),
+    "_tail": lambda g: setattr(g, "_tail", Goes(g, lambda h: setattr(h, "k", 100))),
+    "_fast": lambda g: setattr(g, "_fast", Goes(g, lambda h: setattr(h, "totals", [7] * len(h.totals)))),
 }
 
 

@@ -289,8 +289,12 @@ def test_a_flood_of_connections_and_a_slow_client_do_not_stop_the_game(opened):
 
     def dribble():
         if time.monotonic() - start > len(done) * 0.1 and len(done) < 10:
-            slow.send(b"I")
-            done.append(1)
+            try:
+                slow.send(b"I")
+            except OSError:  # the server dropped the slow client (its timeout): allowed; the game goes on
+                done.extend([1] * 10)
+            else:
+                done.append(1)
         return all(s.closed for s in [player])
 
     drive([player], dribble, 30)

@@ -21,6 +21,8 @@ from kierki_dsl.pettingzoo import env  # noqa: E402
 from kierki_dsl.ruleset.model import Ruleset  # noqa: E402
 from kierki_dsl.shipped import shipped_ruleset  # noqa: E402
 
+from conftest import Goes  # noqa: E402
+
 pytestmark = pytest.mark.skipif(not stepper.available(), reason="the compiled step core is not built")
 
 CASES = [
@@ -383,12 +385,12 @@ END_CHANGES = {
 #: Values the end replaces whose release runs a user's code (``__del__``), which changes what the
 #: method writes after it: it runs where the method's write releases it.
 RELEASES = {
-    "a reward": lambda e: e.rewards.__setitem__("player_2", _Goes(e, lambda h: setattr(h, "agents", []))),
+    "a reward": lambda e: e.rewards.__setitem__("player_2", Goes(e, lambda h: setattr(h, "agents", []))),
     "the agent's cumulative reward": lambda e: e._cumulative_rewards.__setitem__(
-        e.agent_selection, _Goes(e, lambda h: h.rewards.__setitem__("player_0", 5.0))
+        e.agent_selection, Goes(e, lambda h: h.rewards.__setitem__("player_0", 5.0))
     ),
     "the terminations": lambda e: e.terminations.__setitem__(
-        "x", _Goes(e, lambda h: setattr(h, "agents", h.agents[1:]))
+        "x", Goes(e, lambda h: setattr(h, "agents", h.agents[1:]))
     ),
     "the agent selected": lambda e: setattr(
         e, "agent_selection", _GoesStr(e.agent_selection, e, lambda h: h.rewards.__setitem__("player_0", 5.0))
@@ -426,25 +428,6 @@ class _GoesStr(str):
         holder, self.holder = self.holder, None
         if holder is not None:
             self.then(holder)
-
-
-class _Goes:
-    """A value whose release runs a user's code (``__del__``): ``then(holder)``."""
-
-    def __init__(self, holder, then) -> None:
-        self.holder, self.then = holder, then
-
-    def __del__(self) -> None:
-        holder, self.holder = self.holder, None
-        self.then(holder)
-
-    def __eq__(self, other) -> bool:  # (the two paths' values compare equal)
-        return type(other) is _Goes
-
-    __hash__ = object.__hash__
-
-    def __repr__(self) -> str:
-        return "_Goes()"
 
 
 class _Fixed:

@@ -206,25 +206,19 @@ static int game_end(PyObject *game, PyObject *gd, Core *core, PyObject *held)
     Py_XDECREF(copy);
     Py_XDECREF(one);
     Py_XDECREF(scores);
-    if (err) {
-        Py_XDECREF(sum);
-        Py_XDECREF(paid);
-        Py_XDECREF(next);
-        Py_XDECREF(tail);
-        return -1;
-    }
     /* _go_slow, then the totals, the payment, the deal's end told later, the next deal, the stage */
-    err = ge_put(gd, S_fast, Py_NewRef(Py_None), held);
+    if (!err)
+        err = ge_put(gd, S_fast, Py_NewRef(Py_None), held);
     for (Py_ssize_t i = 0; !err && i < PyTuple_GET_SIZE(GE_fast_names); i++) {
         PyObject *name = PyTuple_GET_ITEM(GE_fast_names, i), *old = got(gd, name);
         if (old != NULL && (PyList_Append(held, old) < 0 || PyDict_DelItem(gd, name) < 0))
             err = 1;
     }
-    if (err) {
-        Py_DECREF(sum);
-        Py_DECREF(paid);
-        Py_DECREF(next);
-        Py_DECREF(tail);
+    if (err) { /* (nothing made, or _go_slow's writes failed: what was made released) */
+        Py_XDECREF(sum);
+        Py_XDECREF(paid);
+        Py_XDECREF(next);
+        Py_XDECREF(tail);
         return -1;
     }
     err = ge_put(gd, S_totals, sum, held);
