@@ -2936,7 +2936,7 @@ static PyObject *fast_calls(PyObject *mod, PyObject *args)
 
 static PyObject *S_agent_selection, *S_seats, *S_game, *S_fast, *S_step, *S_stage, *S_cumulative, *S_terminations, *S_truncations,
     *S_infos, *S_paid, *S_possible_agents, *S_totals, *S_agents, *S_after_action, *S_after_step, *S_observation,
-    *S_action_mask, *S_dtype, *S_rewards, *S_skip, *S_last, *S_step_name, *S_observe, *S_was_dead_step, *S_clear_rewards, *S_agent_of, *S_zero;
+    *S_action_mask, *S_dtype, *S_rewards, *S_skip, *S_last, *S_step_name, *S_observe, *S_was_dead_step, *S_clear_rewards, *S_agent_of, *S_accumulate, *S_zero;
 
 enum { ENV_LAST, ENV_STEP, POOL = 4, METHODS = 6 };
 
@@ -4237,12 +4237,12 @@ static int env_register(PyObject *m)
                                         "terminations", "truncations", "infos", "_paid", "possible_agents", "totals",
                                         "agents", "_after_action", "_after_step", "observation", "action_mask", "dtype",
                                         "rewards", "_skip_agent_selection", "last", "step", "observe", "_was_dead_step",
-                                        "_clear_rewards", "_agent"};
+                                        "_clear_rewards", "_agent", "_accumulate_rewards"};
     PyObject **slots[] = {&S_agent_selection, &S_seats, &S_game, &S_fast, &S_step, &S_stage, &S_cumulative, &S_terminations,
                           &S_truncations, &S_infos, &S_paid, &S_possible_agents, &S_totals, &S_agents,
                           &S_after_action, &S_after_step, &S_observation, &S_action_mask, &S_dtype,
                           &S_rewards, &S_skip, &S_last, &S_step_name, &S_observe, &S_was_dead_step, &S_clear_rewards,
-                          &S_agent_of};
+                          &S_agent_of, &S_accumulate};
     for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
         if ((*slots[i] = PyUnicode_InternFromString(names[i])) == NULL)
             return -1;

@@ -28,7 +28,7 @@ static PyObject *GE_scope_name, *GE_scope_member, *GE_deal_word;
 static PyObject *GE_over_global, *GE_fast_global;
 /* the game's attributes the C end reads or writes: none a class attribute (NULL-ended) */
 static PyObject *GE_plain[9];
-static PyObject *S_spec, *S_k, *S_last_paid, *S_tail, *S_accumulate;
+static PyObject *S_spec, *S_k, *S_last_paid, *S_tail;
 /* the core's methods _after_action calls (``step.is_terminal()``, ``step.returns()``): the names
  * and CoreType's own objects there, which its class (stepper.Stepper) must still have */
 enum { GE_CORE_METHODS = 2 };
@@ -59,28 +59,19 @@ static int ge_class_kept(int i, PyTypeObject *t, PyObject *const *names, PyObjec
     return 1;
 }
 
-/* Whether the stage "over" is as registered: its class's attributes, none set on it. */
-static int ge_over_kept(void)
+/* Whether ``obj`` answers ``names`` by the objects ``values`` its class had when registered (class
+ * ``i`` of GE_kept), none of them set on it. */
+static int ge_kept_on(int i, PyObject *obj, PyObject *const *names, PyObject *const *values, int n)
 {
-    if (!ge_class_kept(2, Py_TYPE(GE_over), GE_over_names, GE_over_values, GE_OVER_ATTRS, NULL, 0))
+    if (!ge_class_kept(i, Py_TYPE(obj), names, values, n, NULL, 0))
         return 0;
-    PyObject **dp = _PyObject_GetDictPtr(GE_over);
-    return dp == NULL || *dp == NULL || (PyDict_CheckExact(*dp) && PyDict_GET_SIZE(*dp) == 0);
-}
-
-/* Whether ``core`` answers ``is_terminal`` and ``returns`` by CoreType's own methods (what the C
- * end reads directly: its phase, its scores): none replaced on its class, none set on it. */
-static int ge_core_kept(Core *core)
-{
-    if (!ge_class_kept(3, Py_TYPE(core), GE_core_names, GE_core_methods, GE_CORE_METHODS, NULL, 0))
-        return 0;
-    PyObject **dp = _PyObject_GetDictPtr((PyObject *)core);
+    PyObject **dp = _PyObject_GetDictPtr(obj);
     if (dp == NULL || *dp == NULL)
         return 1;
     if (!PyDict_CheckExact(*dp) || !str_keys(*dp))
         return 0;
-    for (int k = 0; k < GE_CORE_METHODS; k++)
-        if (got(*dp, GE_core_names[k]) != NULL)
+    for (int k = 0; k < n; k++)
+        if (got(*dp, names[k]) != NULL)
             return 0;
     return 1;
 }
@@ -151,8 +142,8 @@ static int game_end(PyObject *game, PyObject *gd, Core *core, PyObject *held)
     if (GE_game_cls == NULL || (PyObject *)Py_TYPE(game) != GE_game_cls || core->phase != PH_DONE ||
         gd == NULL || !PyDict_CheckExact(gd) || !str_keys(gd) || got(gd, S_step) != (PyObject *)core)
         return 0;
-    if (!ge_class_kept(0, Py_TYPE(game), GE_game_names, GE_game_methods, GE_GAME_METHODS, GE_plain, 1) || !ge_over_kept() ||
-        !ge_core_kept(core))
+    if (!ge_class_kept(0, Py_TYPE(game), GE_game_names, GE_game_methods, GE_GAME_METHODS, GE_plain, 1) || !ge_kept_on(2, GE_over, GE_over_names, GE_over_values, GE_OVER_ATTRS) ||
+        !ge_kept_on(3, (PyObject *)core, GE_core_names, GE_core_methods, GE_CORE_METHODS))
         return 0;
     for (int k = 0; k < GE_GAME_METHODS; k++)
         if (got(gd, GE_game_names[k]) != NULL && k != 3 && k != 4) /* (is_terminal, current_player: _go_slow's to drop) */
@@ -343,40 +334,39 @@ static PyObject *game_end_parts(PyObject *mod, PyObject *args)
     Py_RETURN_NONE;
 }
 
+/* ``out[k]``: the interned ``names[k]``, for each of the ``n``; -1 on error. */
+static int ge_interned(const char *const *names, PyObject **out, int n)
+{
+    for (int k = 0; k < n; k++)
+        if ((out[k] = PyUnicode_InternFromString(names[k])) == NULL)
+            return -1;
+    return 0;
+}
+
 static int game_end_register(void)
 {
     static const char *const games[GE_GAME_METHODS] = {"_after_action", "_go_slow", "is_chance", "is_terminal", "current_player"};
     static const char *const overs[GE_OVER_ATTRS] = {"chance", "terminal", "player"};
     static const char *const plain[] = {"_step", "_fast", "spec", "totals", "k", "last_paid", "_tail", "stage"};
-    for (int k = 0; k < GE_GAME_METHODS; k++)
-        if ((GE_game_names[k] = PyUnicode_InternFromString(games[k])) == NULL)
-            return -1;
-    for (int k = 0; k < GE_OVER_ATTRS; k++)
-        if ((GE_over_names[k] = PyUnicode_InternFromString(overs[k])) == NULL)
-            return -1;
     static const char *const cores[GE_CORE_METHODS] = {"is_terminal", "returns"};
-    for (int k = 0; k < GE_CORE_METHODS; k++) {
-        if ((GE_core_names[k] = PyUnicode_InternFromString(cores[k])) == NULL)
+    static const char *const words[] = {"_OVER", "_FAST_CALLS", "scope", "deal"};
+    PyObject **word_slots[] = {&GE_over_global, &GE_fast_global, &GE_scope_name, &GE_deal_word};
+    if (ge_interned(games, GE_game_names, GE_GAME_METHODS) < 0 || ge_interned(overs, GE_over_names, GE_OVER_ATTRS) < 0 ||
+        ge_interned(cores, GE_core_names, GE_CORE_METHODS) < 0 || ge_interned(plain, GE_plain, 8) < 0)
+        return -1;
+    for (int k = 0; k < 4; k++)
+        if ((*word_slots[k] = PyUnicode_InternFromString(words[k])) == NULL)
             return -1;
+    for (int k = 0; k < GE_CORE_METHODS; k++)
         if ((GE_core_methods[k] = Py_XNewRef(_PyType_Lookup(&CoreType, GE_core_names[k]))) == NULL) { /* (CoreType ready) */
             PyErr_SetString(PyExc_RuntimeError, "the step core has no is_terminal or returns");
             return -1;
         }
-    }
-    for (int k = 0; k < 8; k++)
-        if ((GE_plain[k] = PyUnicode_InternFromString(plain[k])) == NULL)
-            return -1;
     GE_plain[8] = NULL;
     S_spec = GE_plain[2];
     S_k = GE_plain[4];
     S_last_paid = GE_plain[5];
     S_tail = GE_plain[6];
-    if ((GE_over_global = PyUnicode_InternFromString("_OVER")) == NULL ||
-        (GE_fast_global = PyUnicode_InternFromString("_FAST_CALLS")) == NULL ||
-        (GE_scope_name = PyUnicode_InternFromString("scope")) == NULL ||
-        (GE_deal_word = PyUnicode_InternFromString("deal")) == NULL ||
-        (S_accumulate = PyUnicode_InternFromString("_accumulate_rewards")) == NULL)
-        return -1;
     return 0;
 }
 
