@@ -30,7 +30,12 @@ def _unraisable(hook):
 
     def handle(info) -> None:
         if isinstance(info.exc_value, KeyboardInterrupt):
-            os.kill(os.getpid(), signal.SIGINT)
+            try:
+                os.kill(os.getpid(), signal.SIGINT)
+            except KeyboardInterrupt:  # raised at once, here in the hook, where it is lost: once more, later
+                import threading
+
+                threading.Timer(0.05, os.kill, (os.getpid(), signal.SIGINT)).start()
         else:
             hook(info)
 

@@ -637,3 +637,24 @@ def test_ctrl_c_at_every_moment_of_start_up(ticks):
                                 lambda pid: _cpu_ticks(pid) >= ticks)
     assert code in (0, 130, -signal.SIGINT) or "Fatal Python error" in err, (code, err)
     assert not re.search(r'File "[^"]*kierki_dsl/', err), err
+
+
+def test_a_ctrl_c_raised_inside_the_unraisable_hook_is_sent_once_more_after_it(monkeypatch):
+    """The hook re-sends a Ctrl-C that landed where Python cannot raise it; where that signal is
+    raised at once, inside the hook (where it would be lost too), it is sent once more, later."""
+    import threading
+    import types
+
+    from kierki_dsl import entry
+
+    sent, later = [], threading.Event()
+
+    def kill(pid, sig):
+        sent.append(sig)
+        if len(sent) == 1:
+            raise KeyboardInterrupt  # (as the signal's handler does when it runs inside the hook)
+        later.set()
+
+    monkeypatch.setattr(entry.os, "kill", kill)
+    entry._unraisable(lambda info: None)(types.SimpleNamespace(exc_value=KeyboardInterrupt()))
+    assert later.wait(5) and sent == [signal.SIGINT, signal.SIGINT]
