@@ -469,8 +469,11 @@ def test_option_extremes_are_usage_errors_before_any_work(cli, use, value):
 
     option = use[-1] if use[-1].startswith("--") else "port"
     if option in ("--players", "--think"):  # a search player's setting: a count 1..100_000 would play
-        digits = value.strip()  # (a number of thousands of digits is never converted: it is out of range anyway)
-        assume(digits and (not digits.isdigit() or len(digits) > 6 or not 1 <= int(digits) <= 100_000))  # "": the default
+        from kierki_dsl.players.base import setting_count  # (``1_000`` a count too; 5,000 digits never converted)
+
+        digits = value.strip()
+        count = setting_count(digits)
+        assume(digits and (count is None or not 1 <= count <= 100_000))  # "": the default
         value = f"search:{value}" if option == "--players" else value
     elif option == "--human":  # a seat would wait for a person at the prompt
         assume(value.strip() not in ("0", "1", "2", "3", "-0.0"))
